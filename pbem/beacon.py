@@ -1,0 +1,48 @@
+"""The hash-chain beacon (PROTOCOL.md section 5).
+
+Each seat derives ``b0 = HKDF(seed, "beacon")`` and ``b_{i+1} = SHA-256(b_i)``; its
+create/join entry publishes the anchor ``b_L`` and each later entry the next link down.
+A random event queued in entry k is resolved by the next entry k' of another seat from
+``R = SHA-256("pbem/1/rand" || game_id || k || beacon_k || beacon_k')``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from pbem.derive import BEACON, RAND, derive
+from pbem.sampler import Sampler
+
+CHAIN_LENGTH = 4096
+
+
+def link(seed: bytes, index: int) -> bytes:
+    """``b_index`` of this seed's chain (0 <= index <= CHAIN_LENGTH)."""
+    if not 0 <= index <= CHAIN_LENGTH:
+        raise ValueError(f"beacon link {index} is outside the chain")
+    value = derive(seed, BEACON, 32)
+    for _ in range(index):
+        value = hashlib.sha256(value).digest()
+    return value
+
+
+def published(seed: bytes, count: int) -> bytes:
+    """The value a seat publishes in its ``count``-th entry (0 = the anchor)."""
+    if count > CHAIN_LENGTH:
+        raise ValueError("this seat has used up its beacon chain (4096 entries)")
+    return link(seed, CHAIN_LENGTH - count)
+
+
+def follows(value: bytes, previous: bytes) -> bool:
+    """True if ``value`` is the link just below ``previous``."""
+    return hashlib.sha256(value).digest() == previous
+
+
+def randomness(game_id: str, seq: int, beacon_k: bytes, beacon_next: bytes) -> bytes:
+    return hashlib.sha256(
+        RAND + game_id.encode("ascii") + seq.to_bytes(8, "big") + beacon_k + beacon_next
+    ).digest()
+
+
+def sampler(game_id: str, seq: int, beacon_k: bytes, beacon_next: bytes) -> Sampler:
+    return Sampler(randomness(game_id, seq, beacon_k, beacon_next))

@@ -1,0 +1,85 @@
+"""Bots: they pick moves from ``legal_moves`` and go through the same checks as people.
+
+``random[:SEED]`` plays uniformly among the legal moves (and "end the turn" when that is
+allowed), reproducibly with a seed. ``greedy`` plays the move that most raises the
+game's heuristic, one move at a time, and ends the turn when nothing beats ending it.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import os
+
+from pbem.errors import MoveError, UsageError
+from pbem.game import Game, State
+from pbem.sampler import Sampler
+
+MAX_MOVES_PER_TURN = 60
+END = "<end>"
+
+
+def parse_bot(spec: str) -> tuple[str, str]:
+    name, _, arg = spec.partition(":")
+    if name not in ("random", "greedy"):
+        raise UsageError(f"There is no bot '{name}'. Bots: random[:SEED], greedy.")
+    return name, arg
+
+
+def choose_turn(game: Game, state: State, seat: int, spec: str, salt: str = "") -> list[str]:
+    """A whole turn for ``seat`` chosen by the bot ``spec``; ``state`` is not changed."""
+    name, arg = parse_bot(spec)
+    seed = (arg or os.urandom(16).hex()) + "/" + salt
+    rng = Sampler(hashlib.sha256(f"pbem/bot/{seed}".encode()).digest())
+    working = copy.deepcopy(state)
+    chosen: list[str] = []
+    for _ in range(MAX_MOVES_PER_TURN):
+        options = game.legal_moves(working, seat)
+        can_end = game.can_end_turn(working, seat)
+        if not options:
+            break
+        move = _random_pick(rng, options, can_end) if name == "random" else _greedy_pick(
+            game, working, seat, options, can_end, rng)
+        if move == END:
+            break
+        game.apply(working, seat, move)
+        chosen.append(move)
+    if not game.can_end_turn(working, seat):
+        # Finish with whatever ends the turn soonest (e.g. jettisoning down to capacity).
+        for _ in range(MAX_MOVES_PER_TURN):
+            options = game.legal_moves(working, seat)
+            if not options:
+                break
+            move = options[rng.randbelow(len(options))]
+            game.apply(working, seat, move)
+            chosen.append(move)
+            if game.can_end_turn(working, seat):
+                break
+    return chosen
+
+
+def _random_pick(rng: Sampler, options: list[str], can_end: bool) -> str:
+    pool = options + ([END] if can_end else [])
+    return pool[rng.randbelow(len(pool))]
+
+
+def _greedy_pick(game: Game, state: State, seat: int, options: list[str], can_end: bool,
+                 rng: Sampler) -> str:
+    best_move = END
+    best_score: int | None = None
+    if can_end:
+        trial = copy.deepcopy(state)
+        game.end_turn(trial, seat)
+        best_score = game.heuristic(trial, seat)
+    for move in options:
+        trial = copy.deepcopy(state)
+        try:
+            game.apply(trial, seat, move)
+        except MoveError:
+            continue
+        score = game.heuristic(trial, seat)
+        if best_score is None or score > best_score:
+            best_move, best_score = move, score
+    if best_move == END and not can_end:
+        return options[rng.randbelow(len(options))]
+    return best_move

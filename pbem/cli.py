@@ -1,0 +1,386 @@
+"""The command line (CLI.md): thin commands that parse, call pbem.session, print.
+
+Every PbemError becomes one or two plain sentences on stderr and its exit code; any
+other exception is a bug, reported without a traceback unless PBEM_DEBUG=1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from pbem import __version__
+from pbem.errors import PbemError
+
+EXIT_INTERNAL = 1
+
+
+def _home(ctx: click.Context) -> Any:
+    from pbem.identity import Home, default_home
+
+    given = ctx.obj.get("home") if ctx.obj else None
+    return Home(Path(given) if given else default_home())
+
+
+def _fail(exc: PbemError) -> NoReturn:
+    click.echo(f"pbem: {exc.message}", err=True)
+    sys.exit(exc.exit_code)
+
+
+class PbemGroup(click.Group):
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except PbemError as exc:
+            _fail(exc)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
+            raise
+        except KeyboardInterrupt:
+            click.echo("pbem: interrupted; nothing was written.", err=True)
+            sys.exit(130)
+        except Exception as exc:  # a bug: say so plainly, keep the traceback for debugging
+            if os.environ.get("PBEM_DEBUG"):
+                raise
+            click.echo(
+                f"pbem: internal error ({type(exc).__name__}: {exc}). Nothing was written. "
+                "Please report it; PBEM_DEBUG=1 shows the details.",
+                err=True,
+            )
+            sys.exit(EXIT_INTERNAL)
+
+
+def _emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+
+
+@click.group(cls=PbemGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--home", type=click.Path(file_okay=False), envvar="PBEM_HOME",
+              help="This player's home (identity and archive). Default: $PBEM_HOME or a "
+                   "per-user data folder.")
+@click.version_option(__version__, prog_name="pbem")
+@click.pass_context
+def main(ctx: click.Context, home: str | None) -> None:
+    """Play board games by email: signed saves, fair dice, no referee."""
+    ctx.ensure_object(dict)
+    ctx.obj["home"] = home
+
+
+# ---- identity ---------------------------------------------------------------------------
+@main.command()
+@click.option("--name", "handle", required=True, help="Your handle in games (e.g. ann).")
+@click.option("--passphrase", is_flag=True, help="Protect the key with a passphrase (asked "
+              "for now; later read from $PBEM_PASSPHRASE or asked at the terminal).")
+@click.pass_context
+def keygen(ctx: click.Context, handle: str, passphrase: bool) -> None:
+    """Make this home's identity (never overwrites one)."""
+    secret = None
+    if passphrase:
+        secret = os.environ.get("PBEM_PASSPHRASE") or click.prompt(
+            "Passphrase", hide_input=True, confirmation_prompt=True)
+    home = _home(ctx)
+    identity = home.keygen(handle, secret)
+    click.echo(f"{identity.handle}  {identity.fingerprint}")
+    click.echo(f"Identity written to {home.path}. Tell your friends your fingerprint so they "
+               "can recognise your saves.")
+
+
+@main.command()
+@click.pass_context
+def whoami(ctx: click.Context) -> None:
+    """Handle and fingerprint of this home."""
+    from pbem.identity import fingerprint
+
+    info = _home(ctx).info()
+    click.echo(f"{info['handle']}  {fingerprint(bytes.fromhex(info['public_key']))}")
+
+
+# ---- games --------------------------------------------------------------------------------
+@main.command()
+@click.argument("game", required=False)
+def rules(game: str | None) -> None:
+    """The installed games, or one game's players, options and move notation."""
+    from pbem import registry
+
+    if game is None:
+        for name in registry.names():
+            try:
+                info = registry.load(name).info
+            except PbemError as exc:
+                click.echo(f"{name:20} (cannot be loaded: {exc.message})")
+                continue
+            click.echo(f"{name:20} {info.title}, {info.min_players}-{info.max_players} players"
+                       f" (rules v{info.rules_version})")
+        return
+    g = registry.load(game)
+    info = g.info
+    click.echo(f"{info.title} ({info.id}), rules version {info.rules_version}")
+    click.echo(f"Players: {info.min_players} to {info.max_players}")
+    if info.summary:
+        click.echo(info.summary)
+    if info.options:
+        click.echo("\nOptions (--option KEY=VALUE):")
+        for name, spec in info.options.items():
+            choices = f" [{'|'.join(spec.choices)}]" if spec.choices else ""
+            click.echo(f"  {name}={spec.default}{choices}  {spec.help}")
+    click.echo("\nMove notation:")
+    click.echo(g.notation())
+
+
+@main.command()
+@click.argument("game")
+@click.option("--seat", "seats", multiple=True, required=True, metavar="HANDLE[=EMAIL]",
+              help="A seat in play order; the first is you (the host).")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
+              help="A game option (see 'pbem rules GAME').")
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@click.pass_context
+def new(ctx: click.Context, game: str, seats: tuple[str, ...], options: tuple[str, ...],
+        out: str | None) -> None:
+    """Create a game and write its first save."""
+    from pbem import session
+
+    written = session.new_game(_home(ctx), game, list(seats), list(options), out)
+    click.echo(f"Wrote {written.path}")
+    click.echo(written.next_step())
+
+
+@main.command()
+@click.argument("save", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@click.pass_context
+def join(ctx: click.Context, save: str, out: str | None) -> None:
+    """Take this home's seat in an invited game."""
+    from pbem import session
+
+    written = session.sign_next(_home(ctx), save, "join", [], None, out)
+    for note in session.component_notes(written.save):
+        click.echo(note)
+    click.echo(f"Wrote {written.path}")
+    click.echo(written.next_step())
+
+
+@main.command()
+@click.argument("save", type=click.Path(dir_okay=False))
+@click.argument("moves", nargs=-1)
+@click.option("-f", "--file", "movefile", type=click.File("r"),
+              help="Read moves from a file, one per line ('#' starts a comment; - is stdin).")
+@click.option("--bot", metavar="NAME[:SEED]", help="Let a bot choose: random[:SEED] or greedy.")
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@click.option("--dry-run", is_flag=True, help="Check and show the result; write nothing.")
+@click.pass_context
+def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, bot: str | None,
+         out: str | None, dry_run: bool) -> None:
+    """Sign what this seat owes now: the start, a whole turn, or the final reveal."""
+    from pbem import session
+    from pbem.errors import UsageError
+
+    all_moves = list(moves)
+    if movefile is not None:
+        all_moves += _read_movefile(movefile)
+    if bot and all_moves:
+        raise UsageError("Give moves or --bot, not both.")
+    written = session.sign_next(_home(ctx), save, None, all_moves, bot, out, dry_run=dry_run)
+    entry = written.entry
+    if entry["moves"]:
+        click.echo(f"{entry['kind']} by {entry['seat']}: {'; '.join(entry['moves'])}")
+    if dry_run:
+        click.echo("Dry run: the turn is legal; nothing was written.")
+        return
+    click.echo(f"Wrote {written.path}")
+    click.echo(written.next_step())
+
+
+def _read_movefile(handle: Any) -> list[str]:
+    moves = []
+    for line in handle:
+        text = line.split("#", 1)[0].strip()
+        if text:
+            moves.append(text)
+    return moves
+
+
+@main.command()
+@click.argument("save", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@click.pass_context
+def resign(ctx: click.Context, save: str, out: str | None) -> None:
+    """Concede on your turn: the game ends and the others share the win."""
+    from pbem import session
+
+    written = session.sign_next(_home(ctx), save, "resign", [], None, out)
+    click.echo(f"Wrote {written.path}")
+    click.echo(written.next_step())
+
+
+@main.command()
+@click.argument("save", type=click.Path(dir_okay=False))
+@click.argument("moves", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def moves(ctx: click.Context, save: str, moves: tuple[str, ...], as_json: bool) -> None:
+    """The legal next moves for this seat after the given ones."""
+    from pbem import session
+
+    handle, legal, can_end = session.legal_moves(_home(ctx), save, list(moves))
+    if as_json:
+        _emit_json({"seat": handle, "moves": legal, "can_end_turn": can_end})
+        return
+    for move in legal:
+        click.echo(move)
+    if can_end:
+        click.echo("(the turn may end here)")
+    elif not legal:
+        click.echo("(no moves: nothing is owed by you right now)")
+
+
+@main.command()
+@click.argument("save", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def show(ctx: click.Context, save: str, as_json: bool) -> None:
+    """The game as this home's seat sees it."""
+    from pbem import session
+
+    home = _home(ctx)
+    verified = session.load(save, home)
+    table = verified.table
+    handle, view, private = session.seat_view(home, verified)
+    duty = table.duty()
+    to_act = table.seats[duty.seat].handle if duty else ""
+    if as_json:
+        _emit_json({"game": table.header["game"], "id": table.game_id, "seat": handle,
+                    "to_act": to_act, "phase": table.phase(), "state": view,
+                    "private": private, "notes": verified.notes})
+        return
+    game = table.game
+    click.echo(f"{game.info.title}  game {table.game_id[:8]}  entry {len(table.signers) - 1}  "
+               f"phase {table.phase()}")
+    if duty:
+        click.echo(f"Next: {duty.kind} by {to_act}" + ("  (you)" if to_act == handle else ""))
+    for note in verified.notes:
+        click.echo(note)
+    click.echo()
+    click.echo(game.render(view))
+    if not duty:
+        _print_result(verified.report)
+
+
+@main.command()
+@click.argument("save", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--full", is_flag=True, help="Re-check every entry, ignoring the archive.")
+@click.pass_context
+def verify(ctx: click.Context, save: str, as_json: bool, full: bool) -> None:
+    """Check everything: signatures, chain, beacon, rules replay, snapshot, audit."""
+    from pbem import savefile, session
+
+    home = _home(ctx)
+    try:
+        verified = session.verify(savefile.read(save), home, full=full)
+    except PbemError as exc:
+        if as_json:
+            _emit_json({"ok": False, "game": None, "id": None, "entries": None, "to_act": None,
+                        "over": None, "audit": None, "scores": None,
+                        "errors": [{"code": exc.code, "seq": exc.seq, "message": exc.message}]})
+            sys.exit(exc.exit_code)
+        raise
+    report = verified.report
+    table = report.table
+    duty = table.duty()
+    outcome = report.outcome
+    if as_json:
+        _emit_json({
+            "ok": report.audit in ("clean", "pending"),
+            "game": table.header["game"], "id": table.game_id,
+            "entries": len(table.signers),
+            "to_act": table.seats[duty.seat].handle if duty else None,
+            "next": duty.kind if duty else None,
+            "over": table.over(), "audit": report.audit,
+            "scores": None if outcome is None else
+            {table.seats[s].handle: v for s, v in outcome.scores.items()},
+            "ranking": None if outcome is None else
+            [[table.seats[s].handle for s in group] for group in outcome.ranking],
+            "stale": verified.stale, "notes": verified.notes,
+            "checked_from": report.checked_from, "errors": []})
+    else:
+        click.echo(f"{table.header['game']} {table.game_id[:8]}: {len(table.signers)} entries "
+                   "verified (signatures, chain, beacon links, rules replay, snapshot).")
+        if report.checked_from:
+            click.echo(f"(entries 0-{report.checked_from - 1} were verified before, per the "
+                       "archive; --full re-checks them.)")
+        for note in verified.notes:
+            click.echo(note)
+        if duty:
+            click.echo(f"Next: {duty.kind} by {table.seats[duty.seat].handle}.")
+        _print_result(report)
+    if isinstance(report.audit, list):
+        sys.exit(3)
+
+
+def _print_result(report: Any) -> None:
+    table = report.table
+    if report.audit == "pending":
+        return
+    if isinstance(report.audit, list):
+        click.echo("AUDIT FAILED:")
+        for line in report.audit:
+            click.echo(f"  - {line}")
+    else:
+        click.echo(f"Audit: {report.audit}.")
+    outcome = report.outcome
+    if outcome is None:
+        return
+    click.echo("Final scores:")
+    place = 1
+    for group in outcome.ranking:
+        for seat in group:
+            parts = ", ".join(f"{k} {v}" for k, v in outcome.breakdown.get(seat, {}).items())
+            ties = outcome.tiebreaks.get(seat)
+            tie_text = ""
+            if ties and outcome.tiebreak_names:
+                tie_text = "  [" + ", ".join(f"{n} {v}" for n, v in
+                                             zip(outcome.tiebreak_names, ties, strict=False)) + "]"
+            shared = " (shared)" if len(group) > 1 else ""
+            click.echo(f"  {place}. {table.seats[seat].handle:12} {outcome.scores[seat]:4}"
+                       f"{shared}" + (f"  ({parts})" if parts else "") + tie_text)
+        place += len(group)
+    for note in outcome.notes:
+        click.echo(f"  {note}")
+
+
+@main.command()
+@click.argument("save", type=click.Path(dir_okay=False))
+@click.pass_context
+def log(ctx: click.Context, save: str) -> None:
+    """The history, one line per entry."""
+    from pbem import savefile, session
+
+    verified = session.verify(savefile.read(save), _home(ctx))
+    for entry in verified.save.entries:
+        moves = "; ".join(entry["moves"])
+        click.echo(f"{entry['seq']:4d}  {entry['kind']:7} {entry['seat']:12} {moves}".rstrip())
+
+
+@main.command()
+@click.argument("game", required=False, default="red-dog-junction")
+@click.option("--players", type=int, default=None, help="How many bots (default: 3, or the "
+              "game's minimum).")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE")
+@click.option("--bot", default="greedy", show_default=True, help="greedy or random[:SEED].")
+@click.option("--dir", "folder", type=click.Path(file_okay=False),
+              help="Where the homes and saves go (default: a new temporary folder).")
+@click.option("--quiet", is_flag=True, help="Print only the result.")
+def demo(game: str, players: int | None, options: tuple[str, ...], bot: str,
+         folder: str | None, quiet: bool) -> None:
+    """A whole game between bots, each with its own home, verified at every hop."""
+    from pbem import demo as demo_mod
+
+    result = demo_mod.run(game, players, list(options), bot, folder,
+                          echo=(lambda _line: None) if quiet else click.echo)
+    _print_result(result.report)
+    click.echo(f"Saves and homes are in {result.folder}")

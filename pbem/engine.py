@@ -1,0 +1,644 @@
+"""Replay and signing: header -> entries -> state; who acts next; the audit.
+
+One function, :func:`step`, applies an entry to a table. ``verify`` runs it over every
+entry of a save (checking signatures and links first); ``play``/``join``/``new`` run it
+once on the entry they are about to sign, so a signed entry is always exactly what
+verification will accept. Checks follow PROTOCOL.md section 9 and raise the error whose
+exit code CLI.md documents.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime
+import hashlib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem import beacon
+from pbem.canonical import canonical, digest
+from pbem.derive import seed_commitment
+from pbem.errors import (
+    IdentityError,
+    IntegrityError,
+    MoveError,
+    OptionError,
+    SaveFileError,
+    TurnError,
+)
+from pbem.game import Game, Outcome, State
+from pbem.identity import Identity, verify_signature
+from pbem.registry import for_save
+from pbem.savefile import FORMAT, Entry, Save
+from pbem.turns import apply_moves, play_turn, resolve_pending, stamp_pending
+
+PHASES = ("joining", "starting", "playing", "revealing", "complete")
+
+
+@dataclass
+class SeatRecord:
+    handle: str
+    email: str = ""
+    pubkey: str = ""  # hex, from the seat's create/join entry
+    seed_commit: str = ""
+    anchor: str = ""  # b_L, published at create/join
+    last_beacon: str = ""  # the seat's most recent published link
+    links: int = 0  # links published after the anchor
+    seed: str = ""  # hex, once revealed
+
+
+@dataclass
+class Duty:
+    seat: int
+    kind: str  # join, start, turn, reveal
+
+
+@dataclass
+class Table:
+    """Everything replay knows after some prefix of the entries."""
+
+    header: dict[str, Any]
+    seats: list[SeatRecord]
+    gstate: State
+    signers: list[int] = field(default_factory=list)  # seat of each entry, by seq
+    beacons: list[str] = field(default_factory=list)  # beacon of each entry, by seq
+    head: str = ""  # hash of the last entry (the header's before entry 0)
+    started: bool = False
+    last_turn_seat: int = -1
+    resigned: int = -1
+    reveal_first: int = -1  # who reveals first, when chance ended the game
+
+    @property
+    def game_id(self) -> str:
+        return str(self.header["id"])
+
+    @property
+    def game(self) -> Game:
+        return for_save(self.header["game"])
+
+    @property
+    def solo(self) -> bool:
+        return len(self.seats) == 1
+
+    def joined(self) -> int:
+        return sum(1 for s in self.seats if s.pubkey)
+
+    def over(self) -> bool:
+        return self.started and (self.resigned >= 0 or self.game.to_act(self.gstate) is None)
+
+    def reveal_order(self) -> list[int]:
+        n = len(self.seats)
+        if self.reveal_first >= 0:
+            first = self.reveal_first
+        else:
+            first = (self.last_turn_seat + 1) % n if self.last_turn_seat >= 0 else 0
+        return [(first + i) % n for i in range(n)]
+
+    def duty(self) -> Duty | None:
+        """Who signs next and what kind of entry; None once every seat has revealed."""
+        joined = self.joined()
+        if joined < len(self.seats):
+            return Duty(joined, "join" if joined else "create")
+        if not self.started:
+            return Duty(0, "start")
+        if not self.over():
+            seat = self.game.to_act(self.gstate)
+            assert seat is not None
+            return Duty(seat, "turn")
+        for seat in self.reveal_order():
+            if not self.seats[seat].seed:
+                return Duty(seat, "reveal")
+        return None
+
+    def phase(self) -> str:
+        duty = self.duty()
+        if duty is None:
+            return "complete"
+        return {"create": "joining", "join": "joining", "start": "starting",
+                "turn": "playing", "reveal": "revealing"}[duty.kind]
+
+    def seat_of(self, handle: str) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.handle == handle:
+                return i
+        return None
+
+    # ---- the archive's cache --------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seats": [vars(s) for s in self.seats],
+            "gstate": self.gstate,
+            "signers": self.signers,
+            "beacons": self.beacons,
+            "head": self.head,
+            "started": self.started,
+            "last_turn_seat": self.last_turn_seat,
+            "resigned": self.resigned,
+            "reveal_first": self.reveal_first,
+        }
+
+    @classmethod
+    def from_json(cls, header: dict[str, Any], data: dict[str, Any]) -> Table:
+        return cls(
+            header=header,
+            seats=[SeatRecord(**s) for s in data["seats"]],
+            gstate=data["gstate"],
+            signers=list(data["signers"]),
+            beacons=list(data["beacons"]),
+            head=data["head"],
+            started=data["started"],
+            last_turn_seat=data["last_turn_seat"],
+            resigned=data["resigned"],
+            reveal_first=data["reveal_first"],
+        )
+
+
+# ---- building a game ---------------------------------------------------------------
+def parse_options(game: Game, pairs: list[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` strings -> typed options with defaults filled in."""
+    options: dict[str, Any] = {name: spec.default for name, spec in game.info.options.items()}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep:
+            raise OptionError(f"Option '{pair}' should be KEY=VALUE.")
+        spec = game.info.options.get(key)
+        if spec is None:
+            known = ", ".join(game.info.options) or "none"
+            raise OptionError(f"{game.info.id} has no option '{key}'. Its options: {known}.")
+        options[key] = _typed(key, value.strip(), spec)
+    return options
+
+
+def _typed(key: str, value: str, spec: Any) -> bool | int | str:
+    if spec.kind == "bool":
+        lowered = value.lower()
+        if lowered in ("true", "yes", "on", "1"):
+            return True
+        if lowered in ("false", "no", "off", "0"):
+            return False
+        raise OptionError(f"Option {key} takes true or false, not '{value}'.")
+    if spec.kind == "int":
+        try:
+            number = int(value)
+        except ValueError:
+            raise OptionError(f"Option {key} takes a whole number, not '{value}'.") from None
+        if (spec.minimum is not None and number < spec.minimum) or (
+            spec.maximum is not None and number > spec.maximum
+        ):
+            raise OptionError(f"Option {key} must be between {spec.minimum} and {spec.maximum}.")
+        return number
+    if spec.choices and value not in spec.choices:
+        raise OptionError(f"Option {key} takes one of {', '.join(spec.choices)}, not '{value}'.")
+    return value
+
+
+def new_header(
+    game: Game, seats: list[tuple[str, str]], options: dict[str, Any], created: str | None = None
+) -> dict[str, Any]:
+    info = game.info
+    n = len(seats)
+    if not info.min_players <= n <= info.max_players:
+        raise OptionError(
+            f"{info.title} takes {info.min_players} to {info.max_players} players, not {n}."
+        )
+    game.validate_options(options, n)
+    components = game.stock_components()
+    return {
+        "format": FORMAT,
+        "game": info.id,
+        "rules_version": info.rules_version,
+        "id": os.urandom(16).hex(),
+        "created": created
+        or datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "options": options,
+        "seats": [{"handle": h, "email": e} if e else {"handle": h} for h, e in seats],
+        "components": components,
+    }
+
+
+def check_header_game(header: dict[str, Any]) -> Game:
+    """The header's game, rules version, options and components, or SaveFileError."""
+    game = for_save(header["game"])
+    version = header["rules_version"]
+    if version != game.info.rules_version:
+        raise SaveFileError(
+            f"This save needs {game.info.title} rules version {version}; this pbem plays "
+            f"version {game.info.rules_version}. Install a pbem that supports version {version}."
+        )
+    n = len(header["seats"])
+    if not game.info.min_players <= n <= game.info.max_players:
+        raise SaveFileError(f"The header seats {n} players; {game.info.title} takes "
+                            f"{game.info.min_players} to {game.info.max_players}.")
+    try:
+        unknown = sorted(set(header["options"]) - set(game.info.options))
+        if unknown:
+            raise OptionError(f"unknown option {', '.join(unknown)}")
+        for key, spec in game.info.options.items():
+            if key in header["options"]:
+                _typed(key, str(header["options"][key]).lower() if spec.kind == "bool"
+                       else str(header["options"][key]), spec)
+        game.validate_options(header["options"], n)
+    except OptionError as exc:
+        raise SaveFileError(f"The save's options are not valid: {exc.message}") from None
+    game.validate_components(header["components"])
+    return game
+
+
+def empty_table(header: dict[str, Any]) -> Table:
+    game = check_header_game(header)
+    handles = [s["handle"] for s in header["seats"]]
+    options = dict(header["options"])
+    gstate = game.setup(handles, options, copy.deepcopy(header["components"]))
+    gstate["seats"] = handles
+    # Set-up chance is resolved by the start entry, from the last joiner's link and the
+    # host's: stamp it with the seq of the last join (the create in a solo game).
+    stamp_pending(gstate, len(handles) - 1)
+    seats = [SeatRecord(s["handle"], s.get("email", "")) for s in header["seats"]]
+    return Table(header=header, seats=seats, gstate=gstate, head=digest(header))
+
+
+# ---- applying one entry --------------------------------------------------------------
+def unsigned(entry: Entry) -> dict[str, Any]:
+    return {k: v for k, v in entry.items() if k != "sig"}
+
+
+def entry_hash(entry: Entry) -> str:
+    return digest(entry)
+
+
+def check_signature(table: Table, entry: Entry) -> None:
+    """Step 2 of verify for one entry: game id, sequence, prev, signature, beacon."""
+    seq = entry["seq"]
+    if entry["game"] != table.game_id:
+        raise IntegrityError(
+            f"Entry {seq} belongs to another game (id {entry['game'][:8]}), not this one "
+            f"({table.game_id[:8]}): it was copied in from elsewhere.",
+            seq=seq, code="foreign-entry",
+        )
+    expected = len(table.signers)
+    if seq != expected:
+        raise IntegrityError(
+            f"Entries are missing or out of order: expected entry {expected}, found {seq}. "
+            "Ask the sender for the complete save.",
+            seq=seq, code="sequence",
+        )
+    if entry["prev"] != table.head:
+        if seq == 0:
+            raise IntegrityError(
+                "The header was altered after the game was created (its hash no longer "
+                "matches entry 0). Ask the sender for an untouched save.",
+                seq=0, code="header",
+            )
+        raise IntegrityError(
+            f"Entry {seq} does not follow entry {seq - 1} (its prev hash differs): an entry "
+            "was dropped, altered or taken from another save.",
+            seq=seq, code="chain",
+        )
+    seat = table.seat_of(entry["seat"])
+    if seat is None:
+        raise IntegrityError(
+            f"Entry {seq} is signed by '{entry['seat']}', who has no seat in this game.",
+            seq=seq, code="unknown-seat",
+        )
+    record = table.seats[seat]
+    pubkey = entry["pubkey"] if entry["kind"] in ("create", "join") else record.pubkey
+    if not pubkey:
+        raise TurnError(
+            f"Entry {seq} is by {record.handle}, who has not joined the game yet.", seq=seq
+        )
+    data = canonical(unsigned(entry))
+    sig = bytes.fromhex(entry["sig"])
+    if not verify_signature(bytes.fromhex(pubkey), sig, data):
+        other = [s.handle for s in table.seats if s.pubkey and s.pubkey != pubkey
+                 and verify_signature(bytes.fromhex(s.pubkey), sig, data)]
+        if other:
+            raise IntegrityError(
+                f"Entry {seq} claims to be by {record.handle} but is signed with {other[0]}'s "
+                "key. Nobody may sign for another seat.",
+                seq=seq, code="wrong-key",
+            )
+        raise IntegrityError(
+            f"Entry {seq} ({record.handle}) does not match its signature: it was altered "
+            "after it was signed. Ask the sender for the save as pbem wrote it.",
+            seq=seq, code="signature",
+        )
+    if entry["kind"] not in ("create", "join") and not beacon.follows(
+        bytes.fromhex(entry["beacon"]), bytes.fromhex(record.last_beacon)
+    ):
+        raise IntegrityError(
+            f"Entry {seq} ({record.handle}): its beacon value is not the next link of "
+            f"{record.handle}'s chain, so its randomness cannot be trusted.",
+            seq=seq, code="beacon",
+        )
+
+
+def _resolve_for(table: Table, seat: int, link: bytes) -> None:
+    """Resolve what an entry by ``seat`` with beacon ``link`` resolves, in place."""
+    def rng_for(seq: int) -> beacon.Sampler:
+        return beacon.sampler(table.game_id, seq, bytes.fromhex(table.beacons[seq]), link)
+
+    resolve_pending(
+        table.game, table.gstate, rng_for,
+        signer=None if table.solo else seat,
+        signer_of=lambda seq: table.signers[seq] if 0 <= seq < len(table.signers) else -1,
+    )
+
+
+def step(table: Table, entry: Entry, *, replay: bool = True) -> tuple[Table, list[str]]:
+    """A new table after ``entry``; the entry's moves in canonical form.
+
+    With ``replay`` (verification) the logged moves must already be canonical. Raises
+    TurnError/MoveError (exit 1) for a rules violation, IntegrityError (exit 3)."""
+    seq = entry["seq"]
+    seat = table.seat_of(entry["seat"])
+    assert seat is not None  # check_signature ran first
+    kind = entry["kind"]
+    handle = table.seats[seat].handle
+    duty = table.duty()
+    if duty is None:
+        raise TurnError(f"Entry {seq} ({handle}) comes after the game was complete.", seq=seq)
+    if seat != duty.seat:
+        raise TurnError(
+            f"Entry {seq} is by {handle}, but the next entry must be by "
+            f"{table.seats[duty.seat].handle} (a {duty.kind}).",
+            seq=seq,
+        )
+    new = Table(
+        header=table.header,
+        seats=[copy.copy(s) for s in table.seats],
+        gstate=copy.deepcopy(table.gstate),
+        signers=table.signers + [seat],
+        beacons=table.beacons + [entry["beacon"]],
+        head=table.head,
+        started=table.started,
+        last_turn_seat=table.last_turn_seat,
+        resigned=table.resigned,
+        reveal_first=table.reveal_first,
+    )
+    if kind not in ("create", "join"):
+        # Chance queued by earlier seats is resolved first; it may end the game, in
+        # which case this seat's entry becomes the first reveal.
+        _resolve_for(new, seat, bytes.fromhex(entry["beacon"]))
+        if duty.kind == "turn" and new.over() and new.reveal_first < 0:
+            new.reveal_first = seat
+        duty = new.duty() or duty
+    allowed = {duty.kind} | ({"resign"} if duty.kind == "turn" else set())
+    if seat != duty.seat or kind not in allowed:
+        raise TurnError(
+            f"Entry {seq} is a {kind} by {handle}, but the next entry must be a "
+            f"{duty.kind} by {new.seats[duty.seat].handle}.",
+            seq=seq,
+        )
+    record = new.seats[seat]
+    moves: list[str] = list(entry["moves"])
+    if kind in ("create", "join"):
+        if moves:
+            raise TurnError(f"Entry {seq}: a {kind} entry carries no moves.", seq=seq)
+        record.pubkey = entry["pubkey"]
+        record.seed_commit = entry["seed_commit"]
+        record.anchor = record.last_beacon = entry["beacon"]
+        return new, []
+    record.last_beacon = entry["beacon"]
+    record.links += 1
+    canonical_moves: list[str] = []
+    if kind == "start":
+        if moves:
+            raise TurnError(f"Entry {seq}: the start entry carries no moves.", seq=seq)
+        new.started = True
+    elif kind == "turn":
+        try:
+            new.gstate, canonical_moves = play_turn(new.game, new.gstate, seat, moves)
+        except MoveError as exc:
+            raise type(exc)(f"Entry {seq} ({handle}): {exc.message}", seq=seq) from None
+        new.last_turn_seat = seat
+    elif kind == "resign":
+        if moves:
+            raise TurnError(f"Entry {seq}: a resign entry carries no moves.", seq=seq)
+        new.resigned = seat
+        new.last_turn_seat = seat
+    elif kind == "reveal":
+        if moves:
+            try:
+                canonical_moves = apply_moves(new.game, new.gstate, seat, moves)
+            except MoveError as exc:
+                raise type(exc)(f"Entry {seq} ({handle}): {exc.message}", seq=seq) from None
+        seed = bytes.fromhex(entry["seed"])
+        if seed_commitment(seed) != record.seed_commit:
+            raise IntegrityError(
+                f"Entry {seq}: {handle} revealed a seed that does not match the commitment "
+                f"published when {handle} joined. {handle} cheated or the entry is forged.",
+                seq=seq, code="seed-commit",
+            )
+        record.seed = entry["seed"]
+    if replay and canonical_moves != moves:
+        raise TurnError(
+            f"Entry {seq} ({handle}): its moves are not written in canonical form "
+            f"({moves!r}); pbem never writes them so.",
+            seq=seq,
+        )
+    stamp_pending(new.gstate, seq)
+    return new, canonical_moves
+
+
+# ---- reading a whole save -----------------------------------------------------------
+def public_state(table: Table) -> dict[str, Any]:
+    """The [state] snapshot: derived, recomputed and compared by verify."""
+    duty = table.duty()
+    snap: dict[str, Any] = {
+        "phase": table.phase(),
+        "entries": len(table.signers),
+        "to_act": table.seats[duty.seat].handle if duty else "",
+        "next": duty.kind if duty else "",
+        "view": table.game.view(table.gstate, None),
+    }
+    if table.resigned >= 0:
+        snap["resigned"] = table.seats[table.resigned].handle
+    return snap
+
+
+@dataclass
+class Report:
+    """What verify found."""
+
+    table: Table
+    hashes: list[str]
+    audit: str | list[str] = "pending"  # "clean", "pending", "unaudited" or violations
+    outcome: Outcome | None = None
+    notes: list[str] = field(default_factory=list)
+    checked_from: int = 0  # first entry checked in this run (archive makes it > 0)
+
+
+def replay(save: Save, *, start: Table | None = None, start_at: int = 0,
+           hashes: list[str] | None = None,
+           witness: Callable[[Entry, str], None] | None = None,
+           check_snapshot: bool = True) -> Report:
+    """Verify a parsed save (PROTOCOL.md section 9, steps 2-4).
+
+    ``start``/``start_at`` resume from a table the archive cached after entry
+    ``start_at - 1``; ``witness(entry, hash)`` sees each newly checked, validly signed
+    entry (the archive uses it to catch forks)."""
+    table = start if start is not None else empty_table(save.header)
+    if start is None and save.entries[0]["kind"] != "create":
+        raise IntegrityError("The save does not begin with its create entry.", seq=0,
+                             code="sequence")
+    if hashes is None:
+        hashes = [entry_hash(e) for e in save.entries]
+    for entry, entry_digest in zip(save.entries[start_at:], hashes[start_at:], strict=True):
+        check_signature(table, entry)
+        if witness is not None:
+            witness(entry, entry_digest)
+        table, _ = step(table, entry, replay=True)
+        table.head = entry_digest
+    if check_snapshot and canonical(save.state) != canonical(public_state(table)):
+        raise IntegrityError(
+            "The [state] table differs from the state replayed from the signed history: "
+            "it was edited by hand. The history itself is intact; ask for an untouched save.",
+            seq=len(save.entries) - 1, code="snapshot",
+        )
+    report = Report(table=table, hashes=hashes, checked_from=start_at)
+    finish(report)
+    return report
+
+
+def finish(report: Report) -> None:
+    """Audit and score a finished game (PROTOCOL.md section 7)."""
+    table = report.table
+    if not table.over():
+        report.audit = "pending"
+        return
+    if table.duty() is not None:
+        report.audit = "pending"
+        return
+    violations = audit(table)
+    report.audit = violations or "clean"
+    final = copy.deepcopy(table.gstate)
+    report.outcome = outcome_of(table, final)
+
+
+def audit(table: Table) -> list[str]:
+    """Re-check every secret now that every seed is public."""
+    problems: list[str] = []
+    for record in table.seats:
+        seed = bytes.fromhex(record.seed)
+        if beacon.published(seed, 0).hex() != record.anchor:
+            problems.append(
+                f"{record.handle}: the revealed seed does not produce the beacon anchor "
+                f"{record.handle} published at joining, so {record.handle}'s links were not "
+                "fixed in advance."
+            )
+    return problems
+
+
+def outcome_of(table: Table, gstate: State) -> Outcome | None:
+    game = table.game
+    if table.resigned >= 0:
+        others = [i for i in range(len(table.seats)) if i != table.resigned]
+        return Outcome(
+            scores={i: 0 for i in range(len(table.seats))},
+            ranking=[others, [table.resigned]] if others else [[table.resigned]],
+            notes=[f"{table.seats[table.resigned].handle} resigned; the others share the win."],
+        )
+    return game.outcome(gstate)
+
+
+# ---- signing ---------------------------------------------------------------------------
+def seat_for(table: Table, identity: Identity) -> int:
+    seat = table.seat_of(identity.handle)
+    if seat is None:
+        seated = ", ".join(s.handle for s in table.seats)
+        raise TurnError(
+            f"You ({identity.handle}) have no seat in this game; its seats are {seated}."
+        )
+    record = table.seats[seat]
+    if record.pubkey and record.pubkey != identity.public_hex:
+        raise IdentityError(
+            f"This home's key is not the one that took the seat {identity.handle} in this "
+            "game. Use the home you joined with (--home)."
+        )
+    return seat
+
+
+def owed(table: Table, identity: Identity) -> Duty:
+    """What this identity must sign now, or a TurnError saying whose move it is."""
+    duty = table.duty()
+    if duty is None:
+        raise TurnError("This game is complete: every seat has revealed. Run 'pbem verify'.")
+    seat = seat_for(table, identity)
+    if duty.seat != seat:
+        who = table.seats[duty.seat]
+        action = {"create": "create", "join": "join", "start": "start the game",
+                  "turn": "play", "reveal": "reveal"}[duty.kind]
+        to = f" ({who.email})" if who.email else ""
+        raise TurnError(f"It is {who.handle}'s turn to {action}, not yours. Send the save "
+                        f"to {who.handle}{to}.")
+    return duty
+
+
+def next_link(table: Table, seat: int, identity: Identity) -> bytes:
+    seed = identity.seed(table.game_id)
+    record = table.seats[seat]
+    if record.seed_commit and seed_commitment(seed) != record.seed_commit:
+        raise IdentityError(
+            "This home's key does not reproduce the seed committed for this seat; use the "
+            "home you joined with."
+        )
+    return beacon.published(seed, record.links + 1)
+
+
+def preview(table: Table, identity: Identity) -> Table:
+    """The table as the seat about to sign sees it: pending chance resolved with its own
+    next link (PROTOCOL.md section 5, last point). Others get the table unchanged."""
+    duty = table.duty()
+    seat = table.seat_of(identity.handle)
+    if duty is None or seat is None or duty.seat != seat or duty.kind in ("create", "join"):
+        return table
+    if table.seats[seat].pubkey != identity.public_hex:
+        return table
+    view = Table(**{**vars(table), "gstate": copy.deepcopy(table.gstate),
+                    "seats": [copy.copy(s) for s in table.seats]})
+    _resolve_for(view, seat, next_link(table, seat, identity))
+    if duty.kind == "turn" and view.over() and view.reveal_first < 0:
+        view.reveal_first = seat
+    return view
+
+
+def sign_entry(
+    table: Table, identity: Identity, kind: str, moves: list[str] | None = None
+) -> tuple[Entry, Table]:
+    """Build, check and sign the next entry for ``identity``; return it and the table."""
+    owed(table, identity)
+    duty = preview(table, identity).duty()
+    assert duty is not None
+    seat = duty.seat
+    if kind != duty.kind and not (kind == "resign" and duty.kind == "turn"):
+        raise TurnError(f"You owe a {duty.kind} entry now, not a {kind}.")
+    seed = identity.seed(table.game_id)
+    entry: Entry = {
+        "seq": len(table.signers),
+        "game": table.game_id,
+        "seat": identity.handle,
+        "kind": kind,
+        "prev": table.head,
+        "moves": list(moves or []),
+        "chores": [],
+    }
+    if kind in ("create", "join"):
+        entry["pubkey"] = identity.public_hex
+        entry["seed_commit"] = seed_commitment(seed)
+        entry["beacon"] = beacon.published(seed, 0).hex()
+    else:
+        entry["beacon"] = next_link(table, seat, identity).hex()
+    if kind == "reveal":
+        entry["seed"] = seed.hex()
+    new, canonical_moves = step(table, entry, replay=False)
+    entry["moves"] = canonical_moves
+    entry["sig"] = identity.sign(canonical(entry)).hex()
+    new.head = entry_hash(entry)
+    return entry, new
+
+
+def hash_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()

@@ -1,0 +1,245 @@
+"""The contract every ruleset implements, and the few helpers games may use.
+
+A game is a subclass of :class:`Game` registered under the ``pbem.games`` entry point.
+Games import only this module (and what it re-exports); they never import click and
+never do I/O or randomness of their own.
+
+State
+-----
+A game's state is a plain JSON-like ``dict``: string keys; values are ``str``, ``int``,
+``bool``, lists and dicts of those. No ``None`` (TOML has no null), no floats, no sets,
+no tuples. The engine deep-copies the state once per entry and hands the copy to the
+game, so ``apply``/``end_turn``/``resolve`` mutate the state they are given in place and
+return nothing. A move that raises leaves the engine to throw the copy away.
+
+Seats are integers ``0 .. n-1`` in header order. ``state["seats"]`` (set by the engine
+before ``setup`` returns) lists the handles, for display.
+
+Chance
+------
+A rule that needs a random outcome (refill a display, roll dice, draw from a bag) calls
+:func:`queue_chance` with a small request dict. The engine resolves the queue later with
+the public beacon (PROTOCOL.md section 5) by calling ``resolve(state, request, rng)`` for
+each request in order. Until then the request sits in ``state["pending"]``, which is
+public, so views can say "display refill pending". Never read randomness any other way.
+
+Turns
+-----
+The moves of one ``play`` make one whole turn of the seat ``to_act`` returns. The engine
+applies them one by one (``normalize`` then ``apply``) and then calls ``end_turn``, which
+either completes the turn (advancing whoever acts next) or raises IllegalMoveError saying
+what is still owed ("2 actions required, 1 taken", "jettison 3 goods"). ``legal_moves``
+lists what can be done next within the current turn, in a stable order, as canonical
+strings; ``can_end_turn`` says whether the turn could end now.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from pbem.errors import (
+    AmbiguousMoveError,
+    ComponentError,
+    IllegalMoveError,
+    InvalidMoveError,
+    MoveError,
+    OptionError,
+)
+from pbem.sampler import Sampler
+
+__all__ = [
+    "AmbiguousMoveError",
+    "ComponentError",
+    "Game",
+    "GameInfo",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "MoveError",
+    "Option",
+    "OptionError",
+    "Outcome",
+    "Sampler",
+    "State",
+    "queue_chance",
+    "rank_with_tiebreaks",
+]
+
+State = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One ``--option KEY=VALUE`` a game accepts.
+
+    ``kind`` is ``"bool"``, ``"int"`` or ``"str"``; ``choices`` (for str) limits values.
+    """
+
+    default: bool | int | str
+    help: str
+    kind: str = "str"
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    id: str  # "red-dog-junction": used in saves, file names, the CLI
+    title: str  # "Red Dog Junction"
+    rules_version: int  # bump when a rule change alters the outcome of old saves
+    min_players: int
+    max_players: int
+    options: dict[str, Option] = field(default_factory=dict)
+    summary: str = ""
+
+
+@dataclass
+class Outcome:
+    """Final result. ``scores`` maps seat -> total; ``ranking`` lists groups of tied
+    seats best first (after tie-breaks); ``breakdown`` maps seat -> {label: points};
+    ``tiebreaks`` maps seat -> the tie-break values used, in order; ``notes`` are lines
+    for people ("bob resigned", "cy's Super Bonus 2 unmet: -2")."""
+
+    scores: dict[int, int]
+    ranking: list[list[int]]
+    breakdown: dict[int, dict[str, int]] = field(default_factory=dict)
+    tiebreaks: dict[int, list[int]] = field(default_factory=dict)
+    tiebreak_names: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def queue_chance(state: State, request: dict[str, Any]) -> None:
+    """Ask the engine for a random outcome; ``resolve`` will receive ``request``."""
+    state.setdefault("pending", []).append(dict(request))
+
+
+def rank_with_tiebreaks(
+    scores: dict[int, int], tiebreaks: dict[int, list[int]]
+) -> list[list[int]]:
+    """Group seats best first by (score, *tiebreaks), all compared highest-first.
+
+    Seats still equal after every tie-break share a group (a shared place)."""
+    keyed: dict[tuple[int, ...], list[int]] = {}
+    for seat in sorted(scores):
+        key = (scores[seat], *tiebreaks.get(seat, []))
+        keyed.setdefault(key, []).append(seat)
+    return [keyed[k] for k in sorted(keyed, reverse=True)]
+
+
+class Game(ABC):
+    """A ruleset. Subclasses are stateless: every method takes the state it works on."""
+
+    info: GameInfo
+
+    # ---- components -------------------------------------------------------------
+    @abstractmethod
+    def stock_components(self) -> dict[str, Any]:
+        """The installed component data (read from the game's TOML), validated."""
+
+    @abstractmethod
+    def validate_components(self, data: dict[str, Any]) -> None:
+        """Raise ComponentError naming the bad entry if ``data`` is not usable."""
+
+    def validate_options(self, options: dict[str, Any], players: int) -> None:
+        """Raise OptionError with a plain sentence when the options (already typed and
+        range-checked against ``info.options``) do not fit together or with the number
+        of players."""
+
+    def secret_decks(
+        self, components: dict[str, Any], options: dict[str, Any], players: int
+    ) -> dict[str, list[str]]:
+        """Decks drawn in secret through the mental deck (PROTOCOL.md section 6):
+        deck name -> the uid of every physical card. Most games have none.
+
+        The engine builds and shuffles them at create/join; the game then works on them
+        only through ``pbem.secretdeck`` (reserve, keep, return) and learns what a slot
+        holds through the ``secrets`` argument of ``view`` and through ``on_reveal``."""
+        return {}
+
+    def on_reveal(self, state: State, opened: dict[str, dict[str, str]]) -> None:
+        """Called once after every seat has revealed: ``opened[deck][slot_id]`` is the
+        card uid of every slot the audit opened. Record what scoring needs."""
+
+    # ---- play ---------------------------------------------------------------------
+    @abstractmethod
+    def setup(
+        self, seats: Sequence[str], options: dict[str, Any], components: dict[str, Any]
+    ) -> State:
+        """The state before the first turn. Set-up randomness (first player, shuffles,
+        dice) is queued with queue_chance and resolved by the ``start`` entry."""
+
+    @abstractmethod
+    def to_act(self, state: State) -> int | None:
+        """The seat whose turn it is; None once the game is over."""
+
+    @abstractmethod
+    def legal_moves(self, state: State, seat: int) -> list[str]:
+        """Canonical move strings possible now in the current turn, stable order."""
+
+    @abstractmethod
+    def normalize(self, state: State, seat: int, text: str) -> str:
+        """Parse a move as typed (friendly variants allowed) into its canonical string.
+
+        Raise InvalidMoveError for bad syntax, AmbiguousMoveError when it could mean two
+        moves. ``normalize(m) == m`` for every canonical ``m``."""
+
+    @abstractmethod
+    def apply(self, state: State, seat: int, move: str) -> None:
+        """Apply a canonical move in place; raise IllegalMoveError with the reason."""
+
+    @abstractmethod
+    def end_turn(self, state: State, seat: int) -> None:
+        """Finish the turn in place or raise IllegalMoveError saying what is owed."""
+
+    def can_end_turn(self, state: State, seat: int) -> bool:
+        trial = copy.deepcopy(state)
+        try:
+            self.end_turn(trial, seat)
+        except MoveError:
+            return False
+        return True
+
+    @abstractmethod
+    def resolve(self, state: State, request: dict[str, Any], rng: Sampler) -> None:
+        """Resolve one queued chance request in place, drawing only from ``rng``."""
+
+    # ---- reading -----------------------------------------------------------------
+    @abstractmethod
+    def view(
+        self,
+        state: State,
+        seat: int | None,
+        secrets: dict[str, dict[str, str]] | None = None,
+    ) -> dict[str, Any]:
+        """What ``seat`` may see (None: the public view written into every save).
+
+        ``secrets[deck][slot_id]`` is the card uid of each slot that seat has drawn and
+        decrypted (secret decks only).
+
+        Must be JSON-like (no None/float) and must not contain another seat's secrets.
+        """
+
+    @abstractmethod
+    def render(self, view: dict[str, Any]) -> str:
+        """A plain-text picture of a view for ``pbem show``."""
+
+    @abstractmethod
+    def outcome(self, state: State) -> Outcome | None:
+        """Scores and ranking once the game is over, else None."""
+
+    @abstractmethod
+    def notation(self) -> str:
+        """Move notation for ``pbem rules GAME``: every move form with an example."""
+
+    # ---- bots ---------------------------------------------------------------------
+    def heuristic(self, state: State, seat: int) -> int:
+        """How good ``state`` looks for ``seat`` (higher is better); used by greedy."""
+        return 0
+
+    # ---- conformance hooks ---------------------------------------------------------
+    def invariants(self, state: State) -> list[str]:
+        """Broken invariants (goods conserved, no negative supplies), as sentences."""
+        return []

@@ -1,0 +1,175 @@
+"""A player's home: the Ed25519 identity and where the archive lives (PROTOCOL.md 2).
+
+The home is ``--home``, else ``$PBEM_HOME``, else a per-user data directory. The private
+key is PKCS#8 PEM, mode 0600, optionally encrypted with a passphrase (read from
+``$PBEM_PASSPHRASE`` or asked for at the terminal). Per-game seeds are re-derived from
+it, so nothing per game needs backing up.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import sys
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pbem.derive import game_seed
+from pbem.errors import IdentityError, UsageError
+
+HANDLE_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+KEY_FILE = "identity.pem"
+INFO_FILE = "identity.toml"
+
+
+def default_home() -> Path:
+    env = os.environ.get("PBEM_HOME")
+    if env:
+        return Path(env)
+    if sys.platform == "win32":  # pragma: no cover - not on CI
+        base = Path(os.environ.get("APPDATA", Path.home()))
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share"))
+    return base / "pbem"
+
+
+def check_handle(handle: str) -> str:
+    if not HANDLE_RE.match(handle):
+        raise UsageError(
+            f"'{handle}' is not a usable handle: use 1 to 32 lower-case letters, digits, "
+            "'-' or '_', starting with a letter or digit."
+        )
+    return handle
+
+
+def fingerprint(public_raw: bytes) -> str:
+    """Short hex digest of the raw public key, grouped for reading aloud."""
+    h = hashlib.sha256(public_raw).hexdigest()[:16]
+    return ":".join(h[i : i + 4] for i in range(0, 16, 4))
+
+
+@dataclass
+class Identity:
+    handle: str
+    public_raw: bytes
+    _private: Any  # Ed25519PrivateKey, imported lazily
+
+    @property
+    def public_hex(self) -> str:
+        return self.public_raw.hex()
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.public_raw)
+
+    def sign(self, data: bytes) -> bytes:
+        return bytes(self._private.sign(data))
+
+    def seed(self, game_id: str) -> bytes:
+        raw = self._private.private_bytes_raw()
+        return game_seed(raw, game_id)
+
+
+class Home:
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+
+    @property
+    def archive_dir(self) -> Path:
+        return self.path / "archive"
+
+    def has_identity(self) -> bool:
+        return (self.path / KEY_FILE).exists()
+
+    def info(self) -> dict[str, Any]:
+        try:
+            with open(self.path / INFO_FILE, "rb") as fh:
+                return tomllib.load(fh)
+        except FileNotFoundError:
+            raise IdentityError(
+                f"There is no identity in {self.path}. Make one with "
+                "'pbem keygen --name HANDLE' (or pass --home DIR)."
+            ) from None
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise IdentityError(f"The identity file in {self.path} is unreadable ({exc}).") from None
+
+    def handle(self) -> str:
+        return str(self.info()["handle"])
+
+    def keygen(self, handle: str, passphrase: str | None = None) -> Identity:
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+        import tomli_w
+
+        check_handle(handle)
+        if self.has_identity():
+            raise IdentityError(
+                f"{self.path} already holds an identity ({self.handle()}); it is never "
+                "overwritten. Use another --home for another player."
+            )
+        self.path.mkdir(parents=True, exist_ok=True)
+        key = Ed25519PrivateKey.generate()
+        encryption: serialization.KeySerializationEncryption = (
+            serialization.BestAvailableEncryption(passphrase.encode())
+            if passphrase
+            else serialization.NoEncryption()
+        )
+        pem = key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, encryption
+        )
+        public_raw = key.public_key().public_bytes_raw()
+        fd = os.open(self.path / KEY_FILE, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(pem)
+        info = {"handle": handle, "public_key": public_raw.hex(), "encrypted": bool(passphrase)}
+        with open(self.path / INFO_FILE, "wb") as fh:
+            tomli_w.dump(info, fh)
+        return Identity(handle, public_raw, key)
+
+    def load(self, passphrase: str | None = None) -> Identity:
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+        info = self.info()
+        try:
+            pem = (self.path / KEY_FILE).read_bytes()
+        except OSError as exc:
+            raise IdentityError(f"The private key in {self.path} is unreadable ({exc}).") from None
+        if info.get("encrypted") and passphrase is None:
+            passphrase = os.environ.get("PBEM_PASSPHRASE")
+            if passphrase is None:
+                raise IdentityError(
+                    "This identity is passphrase-protected. Set PBEM_PASSPHRASE or run "
+                    "the command at a terminal."
+                )
+        try:
+            key = serialization.load_pem_private_key(
+                pem, passphrase.encode() if passphrase else None
+            )
+        except (ValueError, TypeError):
+            raise IdentityError(
+                "The passphrase is wrong or the private key file is damaged."
+            ) from None
+        if not isinstance(key, Ed25519PrivateKey):
+            raise IdentityError(f"The key in {self.path} is not an Ed25519 key.")
+        public_raw = key.public_key().public_bytes_raw()
+        if public_raw.hex() != info.get("public_key"):
+            raise IdentityError(
+                f"The key and identity.toml in {self.path} do not match; restore them from a backup."
+            )
+        return Identity(str(info["handle"]), public_raw, key)
+
+
+def verify_signature(public_raw: bytes, signature: bytes, data: bytes) -> bool:
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    try:
+        Ed25519PublicKey.from_public_bytes(public_raw).verify(signature, data)
+    except (InvalidSignature, ValueError):
+        return False
+    return True

@@ -1,0 +1,258 @@
+"""The save file: TOML <-> records, schema checks, atomic never-overwriting writes.
+
+Layout (PROTOCOL.md section 3): ``[header]``, ``[[entry]]`` oldest first, ``[state]``.
+Parsing checks every field's type and shape and raises SaveFileError (exit 4) with the
+field's place; the cryptographic and rules checks come later, in pbem.ledger/engine.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pbem.canonical import NotCanonicalError, check_signable
+from pbem.errors import SaveFileError
+
+FORMAT = "pbem/1"
+KINDS = ("create", "join", "start", "turn", "reveal", "resign")
+HEX64 = re.compile(r"^[0-9a-f]{64}$")
+HEX128 = re.compile(r"^[0-9a-f]{128}$")
+GAME_ID = re.compile(r"^[0-9a-f]{32}$")
+MAX_SAVE_BYTES = 64 * 1024 * 1024
+
+Entry = dict[str, Any]
+
+
+@dataclass
+class Save:
+    header: dict[str, Any]
+    entries: list[Entry]
+    state: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def game_id(self) -> str:
+        return str(self.header["id"])
+
+    @property
+    def ruleset(self) -> str:
+        return str(self.header["game"])
+
+    def handles(self) -> list[str]:
+        return [s["handle"] for s in self.header["seats"]]
+
+
+def _fail(where: str, problem: str) -> SaveFileError:
+    return SaveFileError(
+        f"This save is malformed: {where} {problem}. Ask the sender for the file exactly "
+        "as pbem wrote it."
+    )
+
+
+def _expect(table: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    if key not in table:
+        raise _fail(where, f"has no '{key}'")
+    value = table[key]
+    if isinstance(value, bool) and kind is int:
+        raise _fail(f"{where} '{key}'", "should be an integer, not true/false")
+    if not isinstance(value, kind):
+        name = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
+        raise _fail(f"{where} '{key}'", f"should be a {_friendly(name)}")
+    return value
+
+
+def _friendly(name: str) -> str:
+    return {"str": "string", "int": "integer", "list": "list", "dict": "table"}.get(name, name)
+
+
+def _hex(table: dict[str, Any], key: str, pattern: re.Pattern[str], where: str) -> str:
+    value = _expect(table, key, str, where)
+    if not pattern.match(value):
+        raise _fail(f"{where} '{key}'", "is not lower-case hex of the right length")
+    return str(value)
+
+
+def check_header(header: Any) -> dict[str, Any]:
+    if not isinstance(header, dict):
+        raise _fail("the file", "has no [header] table")
+    where = "[header]"
+    fmt = _expect(header, "format", str, where)
+    if fmt != FORMAT:
+        raise SaveFileError(
+            f"This save is in format '{fmt}', which this pbem does not read (it reads "
+            f"'{FORMAT}'). Install a pbem that knows that format."
+        )
+    _expect(header, "game", str, where)
+    _expect(header, "rules_version", int, where)
+    _hex(header, "id", GAME_ID, where)
+    _expect(header, "created", str, where)
+    _expect(header, "options", dict, where)
+    _expect(header, "components", dict, where)
+    seats = _expect(header, "seats", list, where)
+    if not seats:
+        raise _fail(where, "lists no seats")
+    seen: set[str] = set()
+    for i, seat in enumerate(seats, start=1):
+        if not isinstance(seat, dict):
+            raise _fail(f"{where} seat {i}", "should be a table")
+        handle = _expect(seat, "handle", str, f"{where} seat {i}")
+        if handle in seen:
+            raise _fail(where, f"lists '{handle}' twice")
+        seen.add(handle)
+        if "email" in seat:
+            _expect(seat, "email", str, f"{where} seat {i}")
+    try:
+        check_signable(header)
+    except NotCanonicalError as exc:
+        raise _fail(where, f"holds a value that cannot be signed ({exc})") from None
+    return header
+
+
+def check_entry(entry: Any, index: int) -> Entry:
+    where = f"entry {index}"
+    if not isinstance(entry, dict):
+        raise _fail(where, "should be a table")
+    _expect(entry, "seq", int, where)
+    _expect(entry, "game", str, where)
+    _expect(entry, "seat", str, where)
+    kind = _expect(entry, "kind", str, where)
+    if kind not in KINDS:
+        raise _fail(f"{where} 'kind'", f"is '{kind}', not one of {', '.join(KINDS)}")
+    _hex(entry, "prev", HEX64, where)
+    _hex(entry, "beacon", HEX64, where)
+    moves = _expect(entry, "moves", list, where)
+    if not all(isinstance(m, str) for m in moves):
+        raise _fail(f"{where} 'moves'", "should hold only strings")
+    chores = _expect(entry, "chores", list, where)
+    if not all(isinstance(c, dict) for c in chores):
+        raise _fail(f"{where} 'chores'", "should hold only tables")
+    if kind in ("create", "join"):
+        _hex(entry, "pubkey", HEX64, where)
+        _hex(entry, "seed_commit", HEX64, where)
+    if kind == "reveal":
+        _hex(entry, "seed", HEX64, where)
+    _hex(entry, "sig", HEX128, where)
+    try:
+        check_signable(entry)
+    except NotCanonicalError as exc:
+        raise _fail(where, f"holds a value that cannot be signed ({exc})") from None
+    return entry
+
+
+def parse(text: str, name: str = "the save") -> Save:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SaveFileError(
+            f"{name} is not a readable pbem save (TOML error: {exc}). It may be truncated "
+            "or re-encoded by a mail client; ask for it again."
+        ) from None
+    header = check_header(data.get("header"))
+    raw_entries = data.get("entry", [])
+    if not isinstance(raw_entries, list) or not raw_entries:
+        raise _fail("the file", "has no [[entry]] tables")
+    entries = [check_entry(e, i) for i, e in enumerate(raw_entries)]
+    state = data.get("state", {})
+    if not isinstance(state, dict):
+        raise _fail("[state]", "should be a table")
+    unknown = sorted(set(data) - {"header", "entry", "state"})
+    if unknown:
+        raise _fail("the file", f"has unexpected tables: {', '.join(unknown)}")
+    return Save(header, entries, state)
+
+
+def read(path: str | Path) -> Save:
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > MAX_SAVE_BYTES:
+            raise SaveFileError(f"{p} is {size} bytes, far larger than any pbem save; refusing it.")
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise SaveFileError(f"There is no file {p}.") from None
+    except IsADirectoryError:
+        raise SaveFileError(f"{p} is a folder, not a save file.") from None
+    except OSError as exc:
+        raise SaveFileError(f"{p} cannot be read ({exc.strerror}).") from None
+    return parse_bytes(raw, str(p))
+
+
+def parse_bytes(raw: bytes, name: str = "the save") -> Save:
+    if raw.startswith(b"\xef\xbb\xbf"):  # a BOM added by some editors changes nothing
+        raw = raw[3:]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SaveFileError(f"{name} is not UTF-8 text, so not a pbem save.") from None
+    return parse(text.replace("\r\n", "\n"), name)
+
+
+def dumps(save: Save) -> str:
+    import tomli_w
+
+    doc = {"header": save.header, "entry": save.entries, "state": save.state}
+    banner = (
+        "# pbem save: open it with 'pbem show FILE'; edit nothing by hand (every entry is\n"
+        "# signed and the whole history is re-checked by 'pbem verify').\n"
+    )
+    return banner + tomli_w.dumps(doc)
+
+
+def write_new(path: str | Path, text: str) -> Path:
+    """Write ``text`` to ``path`` atomically; never replace an existing file.
+
+    The bytes go to a temporary file in the same folder, are fsynced, then hard-linked
+    into place (link fails if the name exists), so a reader sees all or nothing."""
+    target = Path(path)
+    if target.exists():
+        raise SaveFileError(f"{target} already exists; pbem never overwrites a save. Use -o NEWNAME.")
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise SaveFileError(f"The folder {folder} does not exist.")
+    fd, tmp = tempfile.mkstemp(prefix=".pbem-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(text.encode("utf-8"))
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            os.link(tmp, target)
+        except FileExistsError:
+            raise SaveFileError(
+                f"{target} already exists; pbem never overwrites a save. Use -o NEWNAME."
+            ) from None
+        except OSError:
+            # Filesystems without hard links: an exclusive create keeps the promise.
+            fd2 = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            with os.fdopen(fd2, "wb") as out:
+                out.write(text.encode("utf-8"))
+                out.flush()
+                os.fsync(out.fileno())
+        _fsync_dir(folder)
+    finally:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+    return target
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def default_name(game: str, game_id: str, seq: int, handle: str) -> str:
+    return f"{game}-{game_id[:8]}-{seq:04d}-{handle}.toml"

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.canonical import NotCanonicalError, check_signable
-from pbem.errors import SaveFileError
+from pbem.errors import SaveFileError, UsageError
 
 FORMAT = "pbem/1"
 KINDS = ("create", "join", "start", "turn", "reveal", "resign")
@@ -209,10 +209,10 @@ def write_new(path: str | Path, text: str) -> Path:
     into place (link fails if the name exists), so a reader sees all or nothing."""
     target = Path(path)
     if target.exists():
-        raise SaveFileError(f"{target} already exists; pbem never overwrites a save. Use -o NEWNAME.")
+        raise UsageError(f"{target} already exists; pbem never overwrites a save. Use -o NEWNAME.")
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
-        raise SaveFileError(f"The folder {folder} does not exist.")
+        raise UsageError(f"The folder {folder} does not exist; create it or choose another -o.")
     fd, tmp = tempfile.mkstemp(prefix=".pbem-", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -222,7 +222,7 @@ def write_new(path: str | Path, text: str) -> Path:
         try:
             os.link(tmp, target)
         except FileExistsError:
-            raise SaveFileError(
+            raise UsageError(
                 f"{target} already exists; pbem never overwrites a save. Use -o NEWNAME."
             ) from None
         except OSError:

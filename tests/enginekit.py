@@ -1,0 +1,56 @@
+"""Helpers for engine tests: play whole games in separate homes, forge entries."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pbem import engine, savefile, session
+from pbem.canonical import canonical
+from pbem.identity import Home, Identity
+from pbem.savefile import Save
+
+
+def play_game(homes: dict[str, Home], folder: Path, game: str = "dice-race",
+              options: list[str] | None = None, bot: str = "random:7",
+              stop_after: int | None = None) -> list[Path]:
+    """Create, join, start and play to the end (or ``stop_after`` entries). Returns every
+    save written, in order; each hop loads the previous file in the signer's home."""
+    handles = list(homes)
+    host = homes[handles[0]]
+    folder.mkdir(parents=True, exist_ok=True)
+    written = session.new_game(host, game, handles, options or [], None, folder=folder)
+    paths = [written.path]
+    while written.table.duty() is not None:
+        if stop_after is not None and len(paths) >= stop_after:
+            break
+        duty = written.table.duty()
+        assert duty is not None
+        handle = written.table.seats[duty.seat].handle
+        kind = "join" if duty.kind == "join" else None
+        written = session.sign_next(homes[handle], written.path, kind, [],
+                                    bot if duty.kind == "turn" else None, None)
+        paths.append(written.path)
+    return paths
+
+
+def forge(entry: dict[str, Any], identity: Identity) -> dict[str, Any]:
+    """Re-sign an (altered) entry with ``identity``'s key, as a cheating client would."""
+    body = {k: v for k, v in entry.items() if k != "sig"}
+    body["sig"] = identity.sign(canonical(body)).hex()
+    return body
+
+
+def with_entries(save: Save, entries: list[dict[str, Any]], state: dict[str, Any] | None = None
+                 ) -> Save:
+    return Save(save.header, entries, save.state if state is None else state)
+
+
+def write(tmp: Path, name: str, save: Save) -> Path:
+    path = tmp / name
+    path.write_text(savefile.dumps(save), "utf-8")
+    return path
+
+
+def table_after(save: Save) -> engine.Table:
+    return engine.replay(save, check_snapshot=False).table

@@ -1,0 +1,275 @@
+"""The command line as people use it: three homes, exit codes, messages, nothing lost."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from pbem.cli import main
+
+HANDLES = ("ann", "bob", "cy")
+
+
+class Players:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.runner = CliRunner()
+        self.saves = root / "saves"
+        self.saves.mkdir()
+
+    def home(self, handle: str) -> str:
+        return str(self.root / "homes" / handle)
+
+    def run(self, handle: str | None, *args: str, input: str | None = None) -> Result:
+        prefix = ["--home", self.home(handle)] if handle else ["--home", str(self.root / "nobody")]
+        result = self.runner.invoke(main, prefix + list(args), input=input)
+        assert "Traceback" not in (result.output + (result.stderr or "")), result.output
+        return result
+
+    def files(self) -> set[str]:
+        return {p.name for p in self.saves.iterdir()}
+
+    def newest(self) -> str:
+        return str(max(self.saves.iterdir(), key=lambda p: p.stat().st_mtime_ns))
+
+
+@pytest.fixture
+def players(tmp_path: Path) -> Players:
+    p = Players(tmp_path)
+    for handle in HANDLES:
+        assert p.run(handle, "keygen", "--name", handle).exit_code == 0
+    return p
+
+
+def started(p: Players) -> str:
+    first = str(p.saves / "g0.toml")
+    r = p.run("ann", "new", "dice-race", "--seat", "ann=ann@example.org", "--seat", "bob",
+              "--seat", "cy", "-o", first)
+    assert r.exit_code == 0, r.output
+    assert "Send it to bob" in r.output
+    path = first
+    for handle in ("bob", "cy"):
+        r = p.run(handle, "join", path)
+        assert r.exit_code == 0, r.output
+        path = r.output.split("Wrote ", 1)[1].split("\n", 1)[0]
+    r = p.run("ann", "play", path)
+    assert r.exit_code == 0, r.output
+    return r.output.split("Wrote ", 1)[1].split("\n", 1)[0]
+
+
+def to_act(p: Players, path: str) -> str:
+    r = p.run(None, "verify", path, "--json")
+    return json.loads(r.output)["to_act"]
+
+
+def test_keygen_whoami_and_no_overwrite(players: Players) -> None:
+    r = players.run("ann", "whoami")
+    assert r.exit_code == 0 and r.output.startswith("ann ")
+    r = players.run("ann", "keygen", "--name", "other")
+    assert r.exit_code == 2
+    assert "never overwritten" in r.stderr
+
+
+def test_whoami_without_identity(players: Players) -> None:
+    r = players.run(None, "whoami")
+    assert r.exit_code == 2
+    assert "keygen" in r.stderr
+
+
+def test_bad_handle_is_a_usage_error(players: Players, tmp_path: Path) -> None:
+    r = players.runner.invoke(main, ["--home", str(tmp_path / "x"), "keygen", "--name", "Ann!"])
+    assert r.exit_code == 2
+    assert "not a usable handle" in r.stderr
+
+
+def test_full_game_by_hand_and_by_bot(players: Players) -> None:
+    path = started(players)
+    for _ in range(400):
+        who = to_act(players, path)
+        if not who:
+            break
+        r = players.run(who, "show", path)
+        assert r.exit_code == 0, r.output
+        r = players.run(who, "moves", path, "--json")
+        data = json.loads(r.output)
+        assert data["seat"] == who
+        if data["moves"]:
+            r = players.run(who, "play", path, data["moves"][0])
+        else:
+            r = players.run(who, "play", path)
+        assert r.exit_code == 0, r.stderr
+        path = r.output.split("Wrote ", 1)[1].split("\n", 1)[0]
+    r = players.run(None, "verify", path, "--json")
+    data = json.loads(r.output)
+    assert data["ok"] and data["over"] and data["audit"] == "clean"
+    assert set(data["scores"]) == set(HANDLES)
+    assert set(data) >= {"ok", "game", "id", "entries", "to_act", "over", "audit", "scores",
+                         "errors"}
+    r = players.run(None, "verify", path)
+    assert "Final scores" in r.output and "Audit: clean" in r.output
+    r = players.run(None, "log", path)
+    assert r.exit_code == 0 and "create  ann" in r.output
+
+
+def test_not_your_turn_writes_nothing(players: Players) -> None:
+    path = started(players)
+    who = to_act(players, path)
+    other = next(h for h in HANDLES if h != who)
+    before = players.files()
+    r = players.run(other, "play", path, "roll")
+    assert r.exit_code == 1
+    assert f"It is {who}'s turn" in r.stderr
+    assert players.files() == before
+
+
+def test_illegal_and_malformed_moves_write_nothing(players: Players) -> None:
+    path = started(players)
+    who = to_act(players, path)
+    before = players.files()
+    r = players.run(who, "play", path, "roll", "roll")
+    assert r.exit_code == 1 and "move 2" in r.stderr
+    r = players.run(who, "play", path, "fly")
+    assert r.exit_code == 1 and "not a move" in r.stderr
+    r = players.run(who, "play", path)
+    assert r.exit_code == 1 and "cannot end yet" in r.stderr
+    assert players.files() == before
+
+
+def test_move_file_with_comments_and_dry_run(players: Players, tmp_path: Path) -> None:
+    path = started(players)
+    who = to_act(players, path)
+    movefile = tmp_path / "moves.txt"
+    movefile.write_text("# my turn\n\nroll   # feeling lucky\n")
+    before = players.files()
+    r = players.run(who, "play", path, "-f", str(movefile), "--dry-run")
+    assert r.exit_code == 0 and "nothing was written" in r.output
+    assert players.files() == before
+    r = players.run(who, "play", path, "-f", str(movefile))
+    assert r.exit_code == 0 and "turn by" in r.output
+    assert len(players.files()) == len(before) + 1
+
+
+def test_output_never_overwritten(players: Players) -> None:
+    path = started(players)
+    who = to_act(players, path)
+    target = players.saves / "taken.toml"
+    target.write_text("precious")
+    r = players.run(who, "play", path, "pass", "-o", str(target))
+    assert r.exit_code == 2 and "never overwrites" in r.stderr
+    assert target.read_text() == "precious"
+
+
+def test_malformed_saves_exit_4(players: Players, tmp_path: Path) -> None:
+    cases = {
+        "garbage.toml": "this is = not [valid toml",
+        "empty.toml": "",
+        "noentries.toml": '[header]\nformat = "pbem/1"\n',
+        "wrongformat.toml": '[header]\nformat = "pbem/9"\n',
+    }
+    for name, text in cases.items():
+        f = tmp_path / name
+        f.write_text(text)
+        r = players.run(None, "verify", str(f))
+        assert r.exit_code == 4, (name, r.output)
+        assert r.stderr.startswith("pbem: ") and len(r.stderr.strip().splitlines()) <= 2
+    r = players.run(None, "verify", str(tmp_path / "missing.toml"))
+    assert r.exit_code == 4 and "no file" in r.stderr
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b"\xff\xfe\x00junk")
+    assert players.run(None, "verify", str(binary)).exit_code == 4
+
+
+def test_truncated_save_exit_4(players: Players, tmp_path: Path) -> None:
+    path = started(players)
+    text = Path(path).read_text()
+    cut = tmp_path / "cut.toml"
+    cut.write_text(text[: len(text) // 2])
+    r = players.run(None, "verify", str(cut))
+    assert r.exit_code in (3, 4)
+    assert "Traceback" not in r.output
+
+
+def test_tampered_save_exit_3_and_json_errors(players: Players, tmp_path: Path) -> None:
+    path = started(players)
+    text = Path(path).read_text()
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text.replace('"dice-race"', '"dice-race"', 1).replace("target = 12",
+                                                                          "target = 13"))
+    r = players.run(None, "verify", str(bad), "--json")
+    assert r.exit_code == 3
+    data = json.loads(r.output)
+    assert data["ok"] is False and data["errors"][0]["code"] == "header"
+
+
+def test_unknown_game_and_option_errors(players: Players) -> None:
+    r = players.run("ann", "new", "no-such-game", "--seat", "ann", "--seat", "bob")
+    assert r.exit_code == 2 and "no game" in r.stderr
+    r = players.run("ann", "new", "dice-race", "--seat", "ann", "--option", "speed=3")
+    assert r.exit_code == 2 and "no option 'speed'" in r.stderr
+    r = players.run("ann", "new", "dice-race", "--seat", "ann", "--option", "target=x")
+    assert r.exit_code == 2 and "whole number" in r.stderr
+    r = players.run("ann", "new", "dice-race", "--seat", "bob", "--seat", "ann")
+    assert r.exit_code == 2 and "host" in r.stderr
+    assert players.files() == set()
+
+
+def test_join_by_the_wrong_player(players: Players) -> None:
+    first = str(players.saves / "g0.toml")
+    players.run("ann", "new", "dice-race", "--seat", "ann", "--seat", "bob", "--seat", "cy",
+                "-o", first)
+    r = players.run("cy", "join", first)
+    assert r.exit_code == 1 and "bob's turn to join" in r.stderr
+    # 'play' signs whatever is owed, so the invited player's play is a join.
+    r = players.run("bob", "play", first)
+    assert r.exit_code == 0 and "join" in r.output
+    path = r.output.split("Wrote ", 1)[1].split("\n", 1)[0]
+    r = players.run("bob", "join", path)
+    assert r.exit_code == 1 and "not yours" in r.stderr
+
+
+def test_stranger_cannot_play(players: Players, tmp_path: Path) -> None:
+    path = started(players)
+    CliRunner().invoke(main, ["--home", str(tmp_path / "dan"), "keygen", "--name", "dan"])
+    r = players.runner.invoke(main, ["--home", str(tmp_path / "dan"), "play", path, "roll"])
+    assert r.exit_code == 1 and "no seat" in r.stderr
+
+
+def test_rules_lists_games_and_notation(players: Players) -> None:
+    r = players.run(None, "rules")
+    assert "dice-race" in r.output
+    r = players.run(None, "rules", "dice-race")
+    assert "roll" in r.output and "target=12" in r.output
+
+
+def test_show_json_shape(players: Players) -> None:
+    path = started(players)
+    who = to_act(players, path)
+    r = players.run(who, "show", path, "--json")
+    data = json.loads(r.output)
+    assert {"game", "id", "seat", "to_act", "state", "private"} <= set(data)
+    assert data["seat"] == who and data["to_act"] == who
+
+
+def test_internal_errors_are_not_tracebacks(players: Players, monkeypatch: pytest.MonkeyPatch
+                                            ) -> None:
+    from pbem import session
+
+    def boom(*_a: object, **_k: object) -> None:
+        raise RuntimeError("kaboom")
+
+    monkeypatch.setattr(session, "new_game", boom)
+    monkeypatch.delenv("PBEM_DEBUG", raising=False)
+    r = players.run("ann", "new", "dice-race", "--seat", "ann")
+    assert r.exit_code == 1 and "internal error" in r.stderr
+    assert os.environ.get("PBEM_DEBUG") is None
+
+
+def test_demo_runs_to_the_end(tmp_path: Path) -> None:
+    r = CliRunner().invoke(main, ["demo", "dice-race", "--players", "2", "--dir",
+                                  str(tmp_path / "d"), "--bot", "random:5", "--quiet"])
+    assert r.exit_code == 0, r.output
+    assert "Audit: clean" in r.output and "Final scores" in r.output

@@ -1,0 +1,283 @@
+"""Every integrity check of PROTOCOL.md section 9 beside a tamper test that trips it.
+
+Each test starts from an honest game (which verifies) and changes one thing."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+
+from pbem import engine, savefile, session
+from pbem.canonical import canonical
+from pbem.errors import IntegrityError, PbemError, SaveFileError, TurnError
+from pbem.identity import Home
+from tests.enginekit import forge, play_game, with_entries
+
+
+@pytest.fixture
+def game(homes: dict[str, Home], tmp_path: Path) -> list[Path]:
+    return play_game(homes, tmp_path / "saves")
+
+
+def last(paths: list[Path]) -> savefile.Save:
+    return savefile.read(paths[-1])
+
+
+def verify_fresh(save: savefile.Save, tmp_path: Path) -> session.Verified:
+    """Verify in a home that has seen nothing (no archive help)."""
+    return session.verify(save, Home(tmp_path / "stranger"))
+
+
+def test_honest_game_verifies_and_audits_clean(game: list[Path], tmp_path: Path) -> None:
+    verified = verify_fresh(last(game), tmp_path)
+    assert verified.report.audit == "clean"
+    assert verified.report.outcome is not None
+    assert verified.table.duty() is None
+
+
+def test_every_intermediate_save_verifies(game: list[Path], tmp_path: Path) -> None:
+    for path in game:
+        session.verify(savefile.read(path), Home(tmp_path / f"s-{path.name}"))
+
+
+def test_hand_edited_entry_breaks_its_signature(game: list[Path], tmp_path: Path) -> None:
+    save = last(game)
+    entries = copy.deepcopy(save.entries)
+    turn = next(e for e in entries if e["kind"] == "turn")
+    turn["moves"] = ["pass"] if turn["moves"] != ["pass"] else ["roll"]
+    with pytest.raises(IntegrityError) as info:
+        verify_fresh(with_entries(save, entries), tmp_path)
+    assert info.value.code == "signature"
+    assert f"Entry {turn['seq']}" in info.value.message
+
+
+def test_hand_edited_state_is_caught_as_snapshot(game: list[Path], tmp_path: Path) -> None:
+    save = last(game)
+    state = copy.deepcopy(save.state)
+    state["view"]["score"][0] += 1
+    with pytest.raises(IntegrityError) as info:
+        verify_fresh(with_entries(save, save.entries, state), tmp_path)
+    assert info.value.code == "snapshot"
+
+
+def test_hand_edited_header_is_caught(game: list[Path], tmp_path: Path) -> None:
+    save = last(game)
+    header = copy.deepcopy(save.header)
+    header["options"]["target"] = 99
+    with pytest.raises(IntegrityError) as info:
+        verify_fresh(savefile.Save(header, save.entries, save.state), tmp_path)
+    assert info.value.code == "header"
+
+
+def test_entry_resigned_with_another_seats_key(game: list[Path], homes: dict[str, Home],
+                                               tmp_path: Path) -> None:
+    save = last(game)
+    entries = copy.deepcopy(save.entries)
+    index = next(i for i, e in enumerate(entries) if e["kind"] == "turn" and e["seat"] == "bob")
+    entries[index] = forge(entries[index], homes["cy"].load())
+    with pytest.raises(IntegrityError) as info:
+        verify_fresh(with_entries(save, entries[: index + 1]), tmp_path)
+    assert info.value.code == "wrong-key"
+    assert "cy's key" in info.value.message
+
+
+def test_dropped_entry_is_caught(game: list[Path], tmp_path: Path) -> None:
+    save = last(game)
+    entries = copy.deepcopy(save.entries)
+    del entries[5]
+    with pytest.raises(IntegrityError) as info:
+        verify_fresh(with_entries(save, entries), tmp_path)
+    assert info.value.code == "sequence"
+
+
+def test_dropped_and_renumbered_entry_breaks_the_chain(game: list[Path], homes: dict[str, Home],
+                                                       tmp_path: Path) -> None:
+    save = last(game)
+    entries = copy.deepcopy(save.entries[:7])
+    removed = entries.pop(5)
+    moved = entries[5]
+    moved["seq"] = removed["seq"]
+    entries[5] = forge(moved, homes[moved["seat"]].load())
+    with pytest.raises(IntegrityError) as info:
+        verify_fresh(with_entries(save, entries), tmp_path)
+    assert info.value.code == "chain"
+
+
+def test_entry_from_another_game_is_caught(homes: dict[str, Home], tmp_path: Path) -> None:
+    one = last(play_game(homes, tmp_path / "one", stop_after=6))
+    two = last(play_game(homes, tmp_path / "two", stop_after=7))
+    entries = copy.deepcopy(one.entries) + [copy.deepcopy(two.entries[6])]
+    with pytest.raises(IntegrityError) as info:
+        verify_fresh(with_entries(one, entries), tmp_path)
+    assert info.value.code == "foreign-entry"
+
+
+def test_beacon_value_not_on_the_chain(game: list[Path], homes: dict[str, Home],
+                                       tmp_path: Path) -> None:
+    save = last(game)
+    entries = copy.deepcopy(save.entries)
+    index = next(i for i, e in enumerate(entries) if e["kind"] == "turn" and e["seat"] == "cy")
+    entries[index]["beacon"] = "ab" * 32
+    entries[index] = forge(entries[index], homes["cy"].load())
+    with pytest.raises(IntegrityError) as info:
+        verify_fresh(with_entries(save, entries[: index + 1]), tmp_path)
+    assert info.value.code == "beacon"
+
+
+def test_revealed_seed_must_match_commitment(game: list[Path], homes: dict[str, Home],
+                                             tmp_path: Path) -> None:
+    save = last(game)
+    entries = copy.deepcopy(save.entries)
+    index = next(i for i, e in enumerate(entries) if e["kind"] == "reveal")
+    entries[index]["seed"] = "00" * 32
+    entries[index] = forge(entries[index], homes[entries[index]["seat"]].load())
+    with pytest.raises(IntegrityError) as info:
+        verify_fresh(with_entries(save, entries[: index + 1]), tmp_path)
+    assert info.value.code == "seed-commit"
+
+
+def test_signed_illegal_move_is_a_rules_violation(game: list[Path], homes: dict[str, Home],
+                                                  tmp_path: Path) -> None:
+    save = last(game)
+    entries = copy.deepcopy(save.entries)
+    index = next(i for i, e in enumerate(entries) if e["kind"] == "turn")
+    entries[index]["moves"] = ["roll", "roll"]
+    entries[index] = forge(entries[index], homes[entries[index]["seat"]].load())
+    with pytest.raises(PbemError) as info:  # a MoveError: exit 1
+        verify_fresh(with_entries(save, entries[: index + 1]), tmp_path)
+    assert info.value.exit_code == 1
+    assert "already acted" in info.value.message
+
+
+def test_entry_by_the_wrong_seat_is_refused(game: list[Path], homes: dict[str, Home],
+                                            tmp_path: Path) -> None:
+    save = last(game)
+    entries = copy.deepcopy(save.entries)
+    index = next(i for i, e in enumerate(entries) if e["kind"] == "turn")
+    table = engine.replay(with_entries(save, entries[:index]), check_snapshot=False).table
+    intruder = next(h for h in homes if h != entries[index]["seat"])
+    record = table.seats[table.seat_of(intruder)]  # type: ignore[index]
+    seed = homes[intruder].load().seed(save.game_id)
+    from pbem import beacon
+
+    entries[index]["seat"] = intruder
+    entries[index]["beacon"] = beacon.published(seed, record.links + 1).hex()
+    entries[index] = forge(entries[index], homes[intruder].load())
+    with pytest.raises(TurnError) as info:
+        verify_fresh(with_entries(save, entries[: index + 1]), tmp_path)
+    assert info.value.exit_code == 1
+
+
+def test_non_canonical_moves_in_log_are_refused(game: list[Path], homes: dict[str, Home],
+                                                tmp_path: Path) -> None:
+    save = last(game)
+    entries = copy.deepcopy(save.entries)
+    index = next(i for i, e in enumerate(entries) if e["kind"] == "turn" and e["moves"] == ["roll"])
+    entries[index]["moves"] = ["R"]
+    entries[index] = forge(entries[index], homes[entries[index]["seat"]].load())
+    with pytest.raises(TurnError) as info:
+        verify_fresh(with_entries(save, entries[: index + 1]), tmp_path)
+    assert "canonical" in info.value.message
+
+
+def test_unknown_game_and_rules_version(game: list[Path], tmp_path: Path) -> None:
+    save = last(game)
+    header = copy.deepcopy(save.header)
+    header["game"] = "chess-by-mail"
+    with pytest.raises(SaveFileError, match="chess-by-mail"):
+        verify_fresh(savefile.Save(header, save.entries, save.state), tmp_path)
+    header = copy.deepcopy(save.header)
+    header["rules_version"] = 9
+    with pytest.raises(SaveFileError, match="version 9"):
+        verify_fresh(savefile.Save(header, save.entries, save.state), tmp_path)
+
+
+def test_fork_is_proof_of_equivocation(homes: dict[str, Home], tmp_path: Path) -> None:
+    paths = play_game(homes, tmp_path / "saves", stop_after=6)
+    base = paths[-1]
+    table = session.load(base, homes["ann"]).table
+    duty = table.duty()
+    assert duty is not None and duty.kind == "turn"
+    actor = homes[table.seats[duty.seat].handle]
+    first = session.sign_next(actor, base, None, ["roll"], None, str(tmp_path / "a.toml"))
+    # The same player signs a second, different continuation from a fresh home copy of
+    # their archive-less view (as a cheater would, to send different saves to different people).
+    other = tmp_path / "b.toml"
+    save = savefile.read(base)
+    entry, new_table = engine.sign_entry(table, actor.load(), "turn", ["pass"])
+    other.write_text(savefile.dumps(session.appended(save, entry, new_table)), "utf-8")
+    viewer = homes["cy"] if actor is not homes["cy"] else homes["bob"]
+    session.load(first.path, viewer)
+    with pytest.raises(IntegrityError) as info:
+        session.load(other, viewer)
+    assert info.value.code == "fork"
+    assert "Fork" in info.value.message
+
+
+def test_stale_save_is_reported_not_an_error(homes: dict[str, Home], tmp_path: Path) -> None:
+    paths = play_game(homes, tmp_path / "saves", stop_after=8)
+    viewer = homes["ann"]
+    session.load(paths[-1], viewer)
+    old = session.load(paths[-3], viewer)
+    assert old.stale
+    assert "stale" in old.notes[0]
+
+
+def test_archive_makes_reverification_incremental(homes: dict[str, Home], tmp_path: Path) -> None:
+    paths = play_game(homes, tmp_path / "saves", stop_after=12)
+    viewer = Home(tmp_path / "viewer")
+    session.load(paths[-2], viewer)
+    again = session.load(paths[-1], viewer)
+    assert again.report.checked_from == len(savefile.read(paths[-1]).entries) - 1
+    full = session.load(paths[-1], viewer, full=True)
+    assert full.report.checked_from == 0
+    assert canonical(full.table.to_json()) == canonical(again.table.to_json())
+
+
+def test_archive_does_not_hide_a_tampered_state(homes: dict[str, Home], tmp_path: Path) -> None:
+    paths = play_game(homes, tmp_path / "saves", stop_after=12)
+    viewer = Home(tmp_path / "viewer")
+    session.load(paths[-1], viewer)
+    save = savefile.read(paths[-1])
+    state = copy.deepcopy(save.state)
+    state["view"]["turn"] += 1
+    with pytest.raises(IntegrityError):
+        session.verify(with_entries(save, save.entries, state), viewer)
+
+
+def test_audit_names_a_seat_whose_beacon_chain_was_not_from_its_seed(
+        homes: dict[str, Home], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cheating client publishes a chain of its own choosing (to steer the dice); every
+    link checks, but once the seed is revealed the anchor does not match it."""
+    from pbem import beacon
+
+    honest = beacon.published
+
+    def cheat(seed: bytes, count: int) -> bytes:
+        if seed == homes["bob"].load().seed(game_id[0]):
+            return honest(seed[::-1], count)  # bob's chain from another secret
+        return honest(seed, count)
+
+    game_id: list[str] = [""]
+    (tmp_path / "s").mkdir()
+    first = session.new_game(homes["ann"], "dice-race", list(homes), [], None,
+                             folder=tmp_path / "s")
+    game_id[0] = first.table.game_id
+    monkeypatch.setattr(beacon, "published", cheat)
+    paths = [first.path]
+    written = first
+    while written.table.duty() is not None:
+        duty = written.table.duty()
+        assert duty is not None
+        handle = written.table.seats[duty.seat].handle
+        kind = "join" if duty.kind == "join" else None
+        written = session.sign_next(homes[handle], written.path, kind, [],
+                                    "random:3" if duty.kind == "turn" else None, None)
+        paths.append(written.path)
+    monkeypatch.setattr(beacon, "published", honest)
+    report = session.verify(savefile.read(paths[-1]), Home(tmp_path / "auditor")).report
+    assert isinstance(report.audit, list)
+    assert any(line.startswith("bob:") for line in report.audit)
+    assert not any(line.startswith("ann:") for line in report.audit)

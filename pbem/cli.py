@@ -384,3 +384,7 @@ def demo(game: str, players: int | None, options: tuple[str, ...], bot: str,
                           echo=(lambda _line: None) if quiet else click.echo)
     _print_result(result.report)
     click.echo(f"Saves and homes are in {result.folder}")
+
+
+if __name__ == "__main__":  # python -m pbem.cli
+    main()

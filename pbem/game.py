@@ -37,8 +37,9 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from pbem.errors import (
     AmbiguousMoveError,
@@ -147,6 +148,7 @@ class Game(ABC):
         """Raise OptionError with a plain sentence when the options (already typed and
         range-checked against ``info.options``) do not fit together or with the number
         of players."""
+        return None
 
     def secret_decks(
         self, components: dict[str, Any], options: dict[str, Any], players: int
@@ -162,6 +164,7 @@ class Game(ABC):
     def on_reveal(self, state: State, opened: dict[str, dict[str, str]]) -> None:
         """Called once after every seat has revealed: ``opened[deck][slot_id]`` is the
         card uid of every slot the audit opened. Record what scoring needs."""
+        return None
 
     # ---- play ---------------------------------------------------------------------
     @abstractmethod

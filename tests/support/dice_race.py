@@ -6,7 +6,8 @@ Its only purpose is to exercise the engine without depending on a real ruleset.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from pbem.game import (
     ComponentError,
@@ -26,7 +27,10 @@ from pbem.game import (
 class DiceRace(Game):
     info = GameInfo(
         id="dice-race", title="Dice Race", rules_version=1, min_players=1, max_players=4,
-        options={"target": Option(12, "points to win", kind="int", minimum=2, maximum=100)},
+        options={
+            "target": Option(12, "points to win", kind="int", minimum=2, maximum=1_000_000),
+            "turns": Option(200, "turn limit", kind="int", minimum=1, maximum=100_000),
+        },
     )
 
     def stock_components(self) -> dict[str, Any]:
@@ -39,12 +43,12 @@ class DiceRace(Game):
     def setup(self, seats: Sequence[str], options: dict[str, Any],
               components: dict[str, Any]) -> State:
         state: State = {"score": [0] * len(seats), "turn": 0, "first": 0, "acted": False,
-                        "target": options["target"], "die": components["die"], "rolls": 0}
+                        "target": options["target"], "turns": options["turns"], "die": components["die"], "rolls": 0}
         queue_chance(state, {"kind": "first"})
         return state
 
     def to_act(self, state: State) -> int | None:
-        if max(state["score"]) >= state["target"] or state["turn"] >= 200:
+        if max(state["score"]) >= state["target"] or state["turn"] >= state["turns"]:
             return None
         n = len(state["score"])
         return (state["first"] + state["turn"]) % n

@@ -1,0 +1,15 @@
+"""Run every benchmark in bench/ in turn (make bench)."""
+
+from __future__ import annotations
+
+import runpy
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+for script in sorted(HERE.glob("bench_*.py")):
+    print(f"== {script.name}")
+    sys.argv = [str(script)] + sys.argv[1:]
+    runpy.run_path(str(script), run_name="__main__")

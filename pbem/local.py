@@ -103,6 +103,7 @@ class LocalTable:
 
     def finish(self) -> Outcome | None:
         """After the game is over: resolve the last pending chance, open secret decks."""
+        self.prepare()  # chance still pending may be what ends the game
         if self.to_act() is not None:
             return None
         last = self.history[-1][0] if self.history else 0

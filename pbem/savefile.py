@@ -7,6 +7,7 @@ field's place; the cryptographic and rules checks come later, in pbem.ledger/eng
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import tempfile
@@ -61,12 +62,13 @@ def _expect(table: dict[str, Any], key: str, kind: type | tuple[type, ...], wher
         raise _fail(f"{where} '{key}'", "should be an integer, not true/false")
     if not isinstance(value, kind):
         name = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
-        raise _fail(f"{where} '{key}'", f"should be a {_friendly(name)}")
+        raise _fail(f"{where} '{key}'", f"should be {_friendly(name)}")
     return value
 
 
 def _friendly(name: str) -> str:
-    return {"str": "string", "int": "integer", "list": "list", "dict": "table"}.get(name, name)
+    return {"str": "a string", "int": "an integer", "list": "a list", "dict": "a table"}.get(
+        name, f"a {name}")
 
 
 def _hex(table: dict[str, Any], key: str, pattern: re.Pattern[str], where: str) -> str:
@@ -234,10 +236,8 @@ def write_new(path: str | Path, text: str) -> Path:
                 os.fsync(out.fileno())
         _fsync_dir(folder)
     finally:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
     return target
 
 

@@ -1,0 +1,176 @@
+"""The conformance suite every registered game must pass.
+
+Many random games per game and player count, played to the end or to a turn cap, on a
+LocalTable (no signatures, so hundreds are affordable), checking after every move:
+the game's own invariants, that every legal move parses back to itself, and that each
+seat's view holds no other seat's secret; then that replaying the recorded moves gives
+the same final state, and that greedy bots finish. A few signed games per game go
+through the real engine: live state equals replayed state, and no secret leaks.
+
+PBEM_CONFORMANCE_GAMES scales the number of random games (default below)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from pbem import bots, registry
+from pbem.canonical import canonical, check_signable
+from pbem.game import Game
+from pbem.local import LocalTable
+from pbem.sampler import Sampler
+
+GAMES_PER_COUNT = int(os.environ.get("PBEM_CONFORMANCE_GAMES", "40"))
+TURN_CAP = 400
+
+
+def real_games() -> list[str]:
+    return [name for name in registry.names()]
+
+
+def player_counts(game: Game) -> list[int]:
+    return list(range(game.info.min_players, game.info.max_players + 1))
+
+
+def option_sets(name: str) -> list[dict[str, object]]:
+    """Each game's variants and advanced rules, so random play reaches them too."""
+    game = registry.load(name)
+    sets: list[dict[str, object]] = [{}]
+    for key, spec in game.info.options.items():
+        if spec.kind == "bool":
+            sets.append({key: not spec.default})
+        for choice in spec.choices:
+            if choice != spec.default:
+                sets.append({key: choice})
+    return sets
+
+
+def secret_strings(table: LocalTable, seat: int) -> list[str]:
+    """Card uids other seats hold or drew that ``seat`` must never see."""
+    hidden: list[str] = []
+    for deck in table.state.get("secret", {}).values():
+        for slot in deck["slots"].values():
+            if slot["owner"] not in (-1, seat) and slot["status"] in ("drawn", "held"):
+                hidden.append(slot["card"])
+    return hidden
+
+
+def check_step(game: Game, table: LocalTable, seat: int) -> list[str]:
+    problems = game.invariants(table.state)
+    assert not problems, problems
+    legal = game.legal_moves(table.state, seat)
+    for move in legal:
+        assert game.normalize(table.state, seat, move) == move, f"{move!r} does not round-trip"
+    for viewer in range(len(table.state["seats"])):
+        view = table.view(viewer)
+        check_signable(view)
+        text = json.dumps(view)
+        for uid in secret_strings(table, viewer):
+            assert f'"{uid}"' not in text, f"seat {viewer} can see another seat's card {uid}"
+    public = json.dumps(table.view(None))
+    for uid in secret_strings(table, seat=-2):  # -2: nobody, so every drawn or held card
+        assert f'"{uid}"' not in public, f"the public view shows the secret card {uid}"
+    return legal
+
+
+def play_random(name: str, players: int, options: dict[str, object], seed: int) -> LocalTable:
+    game = registry.load(name)
+    handles = [f"p{i}" for i in range(players)]
+    table = LocalTable(game, handles, options, seed=f"conf{seed}".encode())
+    rng = Sampler(f"moves{seed}".encode())
+    for _ in range(TURN_CAP):
+        table.prepare()
+        seat = table.to_act()
+        if seat is None:
+            break
+        state = copy.deepcopy(table.state)
+        moves: list[str] = []
+        for _ in range(bots.MAX_MOVES_PER_TURN):
+            legal = check_step(game, table, seat) if not moves else game.legal_moves(state, seat)
+            can_end = game.can_end_turn(state, seat)
+            if not legal or (can_end and rng.randbelow(len(legal) + 1) == 0):
+                break
+            move = legal[rng.randbelow(len(legal))]
+            game.apply(state, seat, move)
+            moves.append(move)
+        if not game.can_end_turn(state, seat):
+            moves = bots.choose_turn(game, table.state, seat, f"random:{seed}")
+        table.play(moves)
+    table.finish()
+    assert not game.invariants(table.state), game.invariants(table.state)
+    return table
+
+
+def cases() -> list[tuple[str, int, int]]:
+    out = []
+    for name in real_games():
+        try:
+            game = registry.load(name)
+        except Exception:
+            out.append((name, 1, 0))  # the test itself then fails to load it, loudly
+            continue
+        for players in player_counts(game):
+            out.append((name, players, GAMES_PER_COUNT))
+    return out
+
+
+@pytest.mark.parametrize(("name", "players", "count"), cases())
+def test_random_games_keep_invariants(name: str, players: int, count: int) -> None:
+    registry.load(name)
+    variants = option_sets(name)
+    for i in range(count):
+        options = variants[i % len(variants)]
+        game = registry.load(name)
+        try:
+            game.validate_options({**{k: s.default for k, s in game.info.options.items()},
+                                   **options}, players)
+        except Exception:
+            options = {}
+        table = play_random(name, players, options, seed=1000 * players + i)
+        replayed = LocalTable(game, table.state["seats"], options, seed=table.seed)
+        for _seat, moves in table.history:
+            replayed.play(moves)
+        replayed.finish()
+        assert canonical(replayed.state) == canonical(table.state), "replay differs from live"
+
+
+@pytest.mark.parametrize(("name", "players"), [(n, p) for n, p, _ in cases()])
+def test_greedy_bots_finish(name: str, players: int) -> None:
+    game = registry.load(name)
+    table = LocalTable(game, [f"p{i}" for i in range(players)], seed=b"greedy")
+    for _ in range(2000):
+        table.prepare()
+        seat = table.to_act()
+        if seat is None:
+            break
+        table.play(bots.choose_turn(game, table.state, seat, "greedy"))
+    assert table.to_act() is None, f"greedy {name} {players}p did not finish"
+    outcome = table.finish()
+    assert outcome is not None
+    assert sorted(s for group in outcome.ranking for s in group) == list(range(players))
+
+
+@pytest.mark.parametrize("name", real_games())
+def test_signed_game_replays_to_live_state_and_keeps_secrets(name: str, tmp_path: Path) -> None:
+    from pbem.identity import Home
+    from tests.enginekit import play_game
+    from tests.test_secrets import check_game
+
+    game = registry.load(name)
+    players = max(game.info.min_players, min(3, game.info.max_players))
+    handles = ["ann", "bob", "cy", "dee", "eve", "fay"][:players]
+    homes = {}
+    for handle in handles:
+        home = Home(tmp_path / "homes" / handle)
+        home.keygen(handle)
+        homes[handle] = home
+    paths = play_game(homes, tmp_path / "saves", game=name, bot="greedy")
+    from pbem import savefile, session
+
+    final = session.verify(savefile.read(paths[-1]), Home(tmp_path / "auditor"), full=True)
+    assert final.report.audit == "clean"
+    assert check_game(paths, homes) > 0

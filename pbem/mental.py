@@ -71,13 +71,7 @@ def is_valid_x(x: int) -> bool:
 
 def card_point_input(game_id: str, deck: str, uid: str, counter: int) -> bytes:
     """The bytes hashed for try number ``counter`` of a card's point."""
-    return (
-        CARD_POINT
-        + field(game_id.encode())
-        + field(deck.encode())
-        + field(uid.encode())
-        + u32(counter)
-    )
+    return CARD_POINT + field(game_id.encode()) + field(deck.encode()) + field(uid.encode()) + u32(counter)
 
 
 def card_point_counter(game_id: str, deck: str, uid: str) -> tuple[int, int]:
@@ -91,6 +85,7 @@ def card_point_counter(game_id: str, deck: str, uid: str) -> tuple[int, int]:
         counter += 1
 
 
+@lru_cache(maxsize=4096)
 def card_point(game_id: str, deck: str, uid: str) -> int:
     """``X_card``: the x-coordinate of the card's point (hash-to-curve)."""
     return card_point_counter(game_id, deck, uid)[0]
@@ -161,11 +156,7 @@ def to_hex(x: int) -> str:
 
 def from_hex(text: str) -> int:
     """Parse a ciphertext: exactly 64 lowercase hex digits naming a valid x, else ValueError."""
-    if (
-        not isinstance(text, str)
-        or len(text) != 64
-        or any(c not in "0123456789abcdef" for c in text)
-    ):
+    if not isinstance(text, str) or len(text) != 64 or any(c not in "0123456789abcdef" for c in text):
         raise ValueError(f"{text!r} is not 64 lowercase hex digits")
     x = int(text, 16)
     if not is_valid_x(x):

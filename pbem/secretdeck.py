@@ -1,6 +1,6 @@
 """Secret decks as games see them: reserve, keep, return, count.
 
-A secret deck lives in ``state["secret"][deck]``, managed here and in pbem.mental; games
+A secret deck lives in ``state["secret"][deck]``, managed here and in pbem.mental_deck; games
 touch it only through the functions below. Two modes share one layout:
 
 * ``plain``: slots hold card uids in the clear. Used by pbem.local (rules tests, bots,
@@ -112,7 +112,7 @@ def return_bottom(state: State, deck: str, seat: int, slot_ids: list[str]) -> No
         else:
             from pbem import mental_deck
 
-            d["slots"][new_id] = mental_deck.on_return(d, old, seat)
+            d["slots"][new_id] = mental_deck.on_return(d, slot_id, old, new_id, seat)
         d["order"].append(new_id)
 
 

@@ -36,10 +36,11 @@ def _add(p1: Point, p2: Point) -> Point:
     (x1, y1), (x2, y2) = p1, p2
     if x1 == x2 and (y1 + y2) % P == 0:
         return None
-    if p1 == p2:
-        lam = (3 * x1 * x1 - 3) * pow(2 * y1, -1, P) % P
-    else:
-        lam = (y2 - y1) * pow(x2 - x1, -1, P) % P
+    if p1 == p2:  # doubling: the tangent's slope
+        num, den = 3 * x1 * x1 - 3, 2 * y1
+    else:  # the chord's slope
+        num, den = y2 - y1, x2 - x1
+    lam = num * pow(den, -1, P) % P
     x3 = (lam * lam - x1 - x2) % P
     return x3, (lam * (x1 - x3) - y1) % P
 
@@ -100,8 +101,13 @@ def test_card_point_vectors() -> None:
             "bonus",
             "bonus-01",
             "7062656d2f312f63617264"  # b"pbem/1/card"
-            "00000020" + GAME_ID.encode().hex() + "00000005" + b"bonus".hex()
-            + "00000008" + b"bonus-01".hex() + "00000000",
+            "00000020"
+            + GAME_ID.encode().hex()
+            + "00000005"
+            + b"bonus".hex()
+            + "00000008"
+            + b"bonus-01".hex()
+            + "00000000",
             "82050e19df02c6e2604736e0c3f43e5513359d75d1e9c878edd61596124a3793",
             0,
         ),
@@ -241,9 +247,8 @@ def test_scalar_stays_in_range() -> None:
 def test_permutation_vector_is_fisher_yates_from_the_seed_stream() -> None:
     perm = mental.permutation(SEED, "bonus", 0, 18)
     assert perm == [2, 4, 5, 9, 10, 11, 7, 12, 15, 17, 14, 3, 16, 0, 8, 13, 6, 1]
-    assert mental.permutation(SEED, "bonus", 1, 18) == [
-        10, 5, 2, 11, 17, 16, 8, 4, 0, 1, 13, 3, 7, 14, 6, 15, 12, 9,
-    ]
+    second = [10, 5, 2, 11, 17, 16, 8, 4, 0, 1, 13, 3, 7, 14, 6, 15, 12, 9]
+    assert mental.permutation(SEED, "bonus", 1, 18) == second
     stream = Sampler(_hkdf(b"shuffle" + b"\x00\x00\x00\x05bonus" + b"\x00\x00\x00\x00", 32))
     expected = list(range(18))
     stream.shuffle(expected)

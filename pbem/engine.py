@@ -69,6 +69,7 @@ class Table:
     last_turn_seat: int = -1
     resigned: int = -1
     reveal_first: int = -1  # who reveals first, when chance ended the game
+    findings: list[str] = field(default_factory=list)  # audit violations found in replay
 
     @property
     def game_id(self) -> str:
@@ -137,6 +138,7 @@ class Table:
             "last_turn_seat": self.last_turn_seat,
             "resigned": self.resigned,
             "reveal_first": self.reveal_first,
+            "findings": self.findings,
         }
 
     @classmethod
@@ -152,6 +154,7 @@ class Table:
             last_turn_seat=data["last_turn_seat"],
             resigned=data["resigned"],
             reveal_first=data["reveal_first"],
+            findings=list(data.get("findings", [])),
         )
 
 
@@ -256,6 +259,13 @@ def empty_table(header: dict[str, Any]) -> Table:
     # Set-up chance is resolved by the start entry, from the last joiner's link and the
     # host's: stamp it with the seq of the last join (the create in a solo game).
     stamp_pending(gstate, len(handles) - 1)
+    decks = game.secret_decks(header["components"], options, len(handles))
+    if decks:
+        from pbem import mental_deck
+
+        # Card points in the clear, replaced at once by the create entry's shuffle pass.
+        gstate["secret"] = {name: mental_deck.blank(header["id"], name, list(uids), len(handles))
+                            for name, uids in decks.items()}
     seats = [SeatRecord(s["handle"], s.get("email", "")) for s in header["seats"]]
     return Table(header=header, seats=seats, gstate=gstate, head=digest(header))
 
@@ -347,11 +357,19 @@ def _resolve_for(table: Table, seat: int, link: bytes) -> None:
     )
 
 
-def step(table: Table, entry: Entry, *, replay: bool = True) -> tuple[Table, list[str]]:
+ChoreMaker = Callable[[State, int, str], list[dict[str, Any]]]
+
+
+def step(table: Table, entry: Entry, *, replay: bool = True,
+         make_chores: ChoreMaker | None = None,
+         audit_seeds: dict[int, bytes] | None = None) -> tuple[Table, list[str]]:
     """A new table after ``entry``; the entry's moves in canonical form.
 
-    With ``replay`` (verification) the logged moves must already be canonical. Raises
-    TurnError/MoveError (exit 1) for a rules violation, IntegrityError (exit 3)."""
+    With ``replay`` (verification) the logged moves must already be canonical. When
+    signing, ``make_chores`` fills the entry's chores (secret-deck work the seat owes
+    after its moves). With ``audit_seeds`` (every seed, known once the game is over),
+    each chore is re-computed and violations are added to the table's findings.
+    Raises TurnError/MoveError (exit 1) for a rules violation, IntegrityError (exit 3)."""
     seq = entry["seq"]
     seat = table.seat_of(entry["seat"])
     assert seat is not None  # check_signature ran first
@@ -377,6 +395,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True) -> tuple[Table, lis
         last_turn_seat=table.last_turn_seat,
         resigned=table.resigned,
         reveal_first=table.reveal_first,
+        findings=list(table.findings),
     )
     if kind not in ("create", "join"):
         # Chance queued by earlier seats is resolved first; it may end the game, in
@@ -400,6 +419,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True) -> tuple[Table, lis
         record.pubkey = entry["pubkey"]
         record.seed_commit = entry["seed_commit"]
         record.anchor = record.last_beacon = entry["beacon"]
+        _chores(new, seat, entry, make_chores, audit_seeds)
         return new, []
     record.last_beacon = entry["beacon"]
     record.links += 1
@@ -439,8 +459,57 @@ def step(table: Table, entry: Entry, *, replay: bool = True) -> tuple[Table, lis
             f"({moves!r}); pbem never writes them so.",
             seq=seq,
         )
+    _chores(new, seat, entry, make_chores, audit_seeds)
     stamp_pending(new.gstate, seq)
     return new, canonical_moves
+
+
+def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
+            audit_seeds: dict[int, bytes] | None) -> None:
+    """Apply the entry's secret-deck chores; refuse one that omits work it owed."""
+    decks = {name: d for name, d in new.gstate.get("secret", {}).items()
+             if d.get("mode") == "mental"}
+    if not decks:
+        if entry["chores"]:
+            raise IntegrityError(f"Entry {entry['seq']} carries chores, but this game has no "
+                                 "secret deck.", seq=entry["seq"], code="chore")
+        return
+    from pbem import mental_deck
+
+    seq, kind, handle = entry["seq"], entry["kind"], new.seats[seat].handle
+    if make is not None:
+        entry["chores"] = make(new.gstate, seat, kind)
+    done: set[str] = set()
+    for chore in entry["chores"]:
+        name = chore.get("deck")
+        if name not in decks or name in done:
+            raise IntegrityError(f"Entry {seq} ({handle}) has a chore for deck {name!r}, which "
+                                 "is unknown or listed twice.", seq=seq, code="chore")
+        done.add(name)
+        before = copy.deepcopy(decks[name]) if audit_seeds and seat in audit_seeds else None
+        try:
+            mental_deck.apply_chore(decks[name], seat, chore)
+        except IntegrityError as exc:
+            raise IntegrityError(f"Entry {seq} ({handle}): {exc.message}", seq=seq,
+                                 code="chore") from None
+        if before is not None and audit_seeds is not None:
+            for problem in mental_deck.audit_chore(before, name, seat, chore, audit_seeds[seat]):
+                new.findings.append(f"entry {seq} ({handle}): {_name_seats(new, problem)}")
+    if kind == "reveal":
+        return  # once seeds are public nobody needs the work done
+    for name, d in decks.items():
+        if name not in done and mental_deck.owed(d, seat):
+            raise TurnError(
+                f"Entry {seq} ({handle}) omits the secret-deck work it owed on deck {name!r} "
+                "(peels or re-locks for another player's draw).", seq=seq)
+
+
+def _name_seats(table: Table, text: str) -> str:
+    """'seat 2' -> 'seat 2 (cy)' in messages from the mental deck."""
+    import re
+
+    return re.sub(r"seat (\d+)", lambda m: f"{table.seats[int(m.group(1))].handle}"
+                  if int(m.group(1)) < len(table.seats) else m.group(0), text)
 
 
 # ---- reading a whole save -----------------------------------------------------------
@@ -486,11 +555,14 @@ def replay(save: Save, *, start: Table | None = None, start_at: int = 0,
                              code="sequence")
     if hashes is None:
         hashes = [entry_hash(e) for e in save.entries]
+    # Chores are audited as they are replayed once every seed is known (a complete save);
+    # the archive's cache is never used for such a save (see session.verify).
+    audit_seeds = reveal_seeds(save, table) if start_at == 0 else None
     for entry, entry_digest in zip(save.entries[start_at:], hashes[start_at:], strict=True):
         check_signature(table, entry)
         if witness is not None:
             witness(entry, entry_digest)
-        table, _ = step(table, entry, replay=True)
+        table, _ = step(table, entry, replay=True, audit_seeds=audit_seeds)
         table.head = entry_digest
     if check_snapshot and canonical(save.state) != canonical(public_state(table)):
         raise IntegrityError(
@@ -506,30 +578,58 @@ def replay(save: Save, *, start: Table | None = None, start_at: int = 0,
 def finish(report: Report) -> None:
     """Audit and score a finished game (PROTOCOL.md section 7)."""
     table = report.table
-    if not table.over():
+    if not table.over() or table.duty() is not None:
         report.audit = "pending"
         return
-    if table.duty() is not None:
-        report.audit = "pending"
-        return
-    violations = audit(table)
+    violations, opened = audit(table)
     report.audit = violations or "clean"
     final = copy.deepcopy(table.gstate)
+    if opened:
+        table.game.on_reveal(final, opened)
     report.outcome = outcome_of(table, final)
 
 
-def audit(table: Table) -> list[str]:
-    """Re-check every secret now that every seed is public."""
-    problems: list[str] = []
-    for record in table.seats:
+def reveal_seeds(save: Save, table: Table) -> dict[int, bytes] | None:
+    """Every seat's revealed seed if this save is complete (all have revealed), else None."""
+    seeds: dict[int, bytes] = {}
+    for entry in save.entries:
+        if entry["kind"] == "reveal":
+            seat = table.seat_of(entry["seat"])
+            if seat is not None:
+                seeds[seat] = bytes.fromhex(entry["seed"])
+    return seeds if len(seeds) == len(table.seats) else None
+
+
+def audit(table: Table) -> tuple[list[str], dict[str, dict[str, str]]]:
+    """Re-check every secret now that every seed is public; open every secret card.
+
+    Returns the violations (each naming the seat, and the entry where one is known) and
+    the opened cards, deck -> slot -> uid."""
+    problems: list[str] = list(table.findings)
+    seeds: dict[int, bytes] = {}
+    for i, record in enumerate(table.seats):
         seed = bytes.fromhex(record.seed)
+        seeds[i] = seed
         if beacon.published(seed, 0).hex() != record.anchor:
             problems.append(
                 f"{record.handle}: the revealed seed does not produce the beacon anchor "
                 f"{record.handle} published at joining, so {record.handle}'s links were not "
                 "fixed in advance."
             )
-    return problems
+    opened: dict[str, dict[str, str]] = {}
+    decks = {n: d for n, d in table.gstate.get("secret", {}).items() if d.get("mode") == "mental"}
+    if decks:
+        from pbem import mental_deck
+
+        uids = table.game.secret_decks(table.header["components"], table.header["options"],
+                                       len(table.seats))
+        claims = table.game.secret_claims(table.gstate)
+        for name, d in decks.items():
+            cards, found = mental_deck.open_held(d, table.game_id, name, seeds, list(uids[name]))
+            opened[name] = cards
+            found += mental_deck.check_claims(d, cards, claims.get(name, {}))
+            problems.extend(_name_seats(table, line) for line in found)
+    return problems, opened
 
 
 def outcome_of(table: Table, gstate: State) -> Outcome | None:
@@ -633,11 +733,47 @@ def sign_entry(
         entry["beacon"] = next_link(table, seat, identity).hex()
     if kind == "reveal":
         entry["seed"] = seed.hex()
-    new, canonical_moves = step(table, entry, replay=False)
+    def make(gstate: State, who: int, what: str) -> list[dict[str, Any]]:
+        return [] if what == "reveal" else owed_chores(gstate, who, seed)
+
+    new, canonical_moves = step(table, entry, replay=False, make_chores=make)
     entry["moves"] = canonical_moves
     entry["sig"] = identity.sign(canonical(entry)).hex()
     new.head = entry_hash(entry)
     return entry, new
+
+
+def owed_chores(gstate: State, seat: int, seed: bytes) -> list[dict[str, Any]]:
+    """The secret-deck work ``seat`` owes in ``gstate``, done with its seed."""
+    out = []
+    for name, d in gstate.get("secret", {}).items():
+        if d.get("mode") != "mental":
+            continue
+        from pbem import mental_deck
+
+        chore = mental_deck.perform(d, name, seat, seed)
+        if chore is not None:
+            out.append(chore)
+    return out
+
+
+def secrets_for(table: Table, seat: int, identity: Identity) -> dict[str, dict[str, str]]:
+    """Slot -> card for the cards ``seat`` drew or holds, peeled with its own key.
+
+    Raises IntegrityError, loudly, if a slot decrypts to no possible card."""
+    decks = table.gstate.get("secret", {})
+    if not decks:
+        return {}
+    from pbem import mental_deck
+
+    uids = table.game.secret_decks(table.header["components"], table.header["options"],
+                                   len(table.seats))
+    seed = identity.seed(table.game_id)
+    out: dict[str, dict[str, str]] = {}
+    for name, d in decks.items():
+        if d.get("mode") == "mental":
+            out[name] = mental_deck.read(d, table.game_id, name, seat, seed, list(uids[name]))
+    return out
 
 
 def hash_bytes(data: bytes) -> str:

@@ -161,6 +161,11 @@ class Game(ABC):
         holds through the ``secrets`` argument of ``view`` and through ``on_reveal``."""
         return {}
 
+    def secret_claims(self, state: State) -> dict[str, dict[int, list[str]]]:
+        """Cards each seat has claimed to hold (played face up, say): deck -> seat ->
+        uids. The audit checks each claim against what the seat's held slots open to."""
+        return {}
+
     def on_reveal(self, state: State, opened: dict[str, dict[str, str]]) -> None:
         """Called once after every seat has revealed: ``opened[deck][slot_id]`` is the
         card uid of every slot the audit opened. Record what scoring needs."""

@@ -8,6 +8,7 @@ notices stale saves, and lets verify re-check only entries it has not seen.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -95,10 +96,8 @@ class Archive:
                 os.fsync(fh.fileno())
             os.replace(tmp, self.path)
         except BaseException:
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(tmp)
-            except OSError:
-                pass
             raise
 
 

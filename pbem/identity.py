@@ -100,10 +100,9 @@ class Home:
         return str(self.info()["handle"])
 
     def keygen(self, handle: str, passphrase: str | None = None) -> Identity:
+        import tomli_w
         from cryptography.hazmat.primitives import serialization
         from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-        import tomli_w
 
         check_handle(handle)
         if self.has_identity():

@@ -8,7 +8,8 @@ another implementation can interoperate.
 from __future__ import annotations
 
 import hashlib
-from typing import MutableSequence, Sequence, TypeVar
+from collections.abc import MutableSequence, Sequence
+from typing import TypeVar
 
 T = TypeVar("T")
 

@@ -1,0 +1,35 @@
+"""The example games in saves/ (golden playthroughs): each still verifies, from scratch,
+to the same final scores and a clean audit. Regenerate with `make saves`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pbem import savefile, session
+from pbem.identity import Home
+
+SAVES = Path(__file__).resolve().parent.parent / "saves"
+GAMES = sorted(p for p in SAVES.iterdir() if p.is_dir()) if SAVES.is_dir() else []
+
+
+@pytest.mark.parametrize("folder", GAMES, ids=[p.name for p in GAMES])
+def test_example_game_replays_to_recorded_result(folder: Path, tmp_path: Path) -> None:
+    expected = json.loads((folder / "expected.json").read_text())
+    verified = session.verify(savefile.read(folder / expected["final"]), Home(tmp_path / "h"),
+                              full=True)
+    table = verified.table
+    outcome = verified.report.outcome
+    assert outcome is not None
+    assert verified.report.audit == expected["audit"] == "clean"
+    assert len(table.signers) == expected["entries"]
+    assert {table.seats[s].handle: v for s, v in outcome.scores.items()} == expected["scores"]
+    assert [[table.seats[s].handle for s in g] for g in outcome.ranking] == expected["ranking"]
+
+
+@pytest.mark.parametrize("folder", GAMES, ids=[p.name for p in GAMES])
+def test_every_example_save_verifies(folder: Path, tmp_path: Path) -> None:
+    for path in sorted(folder.glob("*.toml")):
+        session.verify(savefile.read(path), Home(tmp_path / path.stem))

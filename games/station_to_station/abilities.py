@@ -1,0 +1,83 @@
+"""The crew abilities (the rulebook's pages 14-15 are missing; these are representative).
+
+Each ability is a once-per-turn rule change with no random outcome, used by the move
+``crew <id> [argument]`` from the turn after hiring. This module is the catalogue only
+(what each does, in which phases it may be used, what argument it takes); the effects
+live in ``powers.py`` and the rules they bend read the turn's modifiers.
+
+STS-C12 lets a crew act at any moment of its owner's turn. Each ability lists the phases
+where the rule it changes is in play (a coal price matters only in the market, a work
+bonus only before the station action); elsewhere it is refused with that reason. No
+ability can be used while a new route card or a payment of tickets is owed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+BEFORE_MOVING = ("market", "again")  # before a movement (the first or a repeated one)
+MARKET = ("market",)
+STATION = ("station",)
+CREW = ("crew",)
+AFTER_STATION = ("crew", "done")
+ANYTIME = ("market", "again", "station", "crew", "done")
+
+
+@dataclass(frozen=True)
+class Ability:
+    deck: str  # "basic" or "skilled"
+    text: str
+    phases: tuple[str, ...]
+    arg: str = ""  # "", "good", "region", "city", "work", "swap"
+
+
+ABILITIES: dict[str, Ability] = {
+    # ---- basic ----------------------------------------------------------------------
+    "fireman": Ability("basic", "Your next movement this turn has one more free space.", BEFORE_MOVING),
+    "coal-broker": Ability("basic", "Buy 1 coal for $1.", MARKET),
+    "importer": Ability("basic", "Your next imported pair this turn costs no coal.", MARKET),
+    "haggler": Ability("basic", "Your next pair of goods this turn costs $1 less.", MARKET),
+    "porter": Ability(
+        "basic", "Buy a single good of the local market for half its pair price, rounded up.",
+        MARKET, "good"),
+    "teamster": Ability("basic", "Throw 1 good off your train and gain $2.", ANYTIME, "good"),
+    "loader": Ability(
+        "basic", "The order you fulfil this turn needs 1 fewer good of the type you name.",
+        STATION, "good"),
+    "shunter": Ability("basic", "If you work at the station this turn, gain $2 more.", STATION),
+    "dockhand": Ability(
+        "basic", "After taking a token in a coastal city, gain 1 more bonus coal.", STATION),
+    "quartermaster": Ability("basic", "The supply token you take this turn gives $2 more.", STATION),
+    "conductor": Ability(
+        "basic", "Swap one of your standard route cards without a marker for a card of the "
+        "route display.", ANYTIME, "swap"),
+    "clerk": Ability("basic", "Your basic crew hire this turn costs any 1 ticket.", CREW),
+    # ---- skilled --------------------------------------------------------------------
+    "engineer": Ability("skilled", "Your next movement this turn has two more free spaces.",
+                        BEFORE_MOVING),
+    "coal-baron": Ability("skilled", "Buy 2 coal for $3 together.", MARKET),
+    "master-importer": Ability("skilled", "Imported goods cost no coal for the rest of this turn.",
+                               MARKET),
+    "trader": Ability("skilled", "Every pair of goods you buy after this costs $1 less this turn.",
+                      MARKET),
+    "foreman": Ability("skilled", "After your station action, also work (2 coal, $5, or 1 coal "
+                       "and $2).", AFTER_STATION, "work"),
+    "steward": Ability("skilled", "The order you fulfil this turn scores 2 more points.",
+                       BEFORE_MOVING + STATION),
+    "stationmaster": Ability(
+        "skilled", "The order you fulfil this turn gives all of its reward options.", STATION),
+    "cartographer": Ability(
+        "skilled", "Each route you complete after this turn scores 2 more points.", BEFORE_MOVING),
+    "surveyor": Ability(
+        "skilled", "Put a route marker on a city next to your train on one of your route cards "
+        "that has no marker.", ANYTIME, "city"),
+    "ticket-agent": Ability(
+        "skilled", "Turn one of your order tickets from the region you name into a wild ticket.",
+        ANYTIME, "region"),
+    "recruiter": Ability("skilled", "Your skilled crew hire this turn costs as a basic hire.", CREW),
+    "yardmaster": Ability(
+        "skilled", "Turn the supply or railcar token you took this turn to its upgraded face.",
+        STATION),
+    "paymaster": Ability(
+        "skilled", "Your caboose this turn costs one ticket from each of 3 different regions.", CREW),
+}

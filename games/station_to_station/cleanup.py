@@ -1,0 +1,90 @@
+"""Ending a turn: what is still owed, the cleanup refill, seasons, and the end of game."""
+
+from __future__ import annotations
+
+from games.station_to_station.constants import SEASONS
+from games.station_to_station.state import (
+    city_name,
+    new_turn,
+    note,
+    put_sorted,
+)
+from pbem.game import IllegalMoveError, State, queue_chance
+
+OWED = {
+    "choose": "keep one of your two first route cards (route keep 1 or route keep 2)",
+    "market": "the train must travel at least 1 space (travel <city>)",
+    "again": "another train is in this city, so the train must move on (travel <city>)",
+    "route": "take a new route card (route take display 1, route take display 2 or route take blind)",
+    "station": "take a station action (order, supply, railcar or work coal/cash/both)",
+    "paying": "finish paying for the crew or caboose under way (pay <ticket>)",
+}
+
+
+def owed(state: State) -> str:
+    """What the turn still needs before it can end ("" when it may end)."""
+    return OWED.get(state["turn"]["phase"], "")
+
+
+def end_turn(state: State, seat: int) -> None:
+    reason = owed(state)
+    if reason:
+        raise IllegalMoveError(f"the turn is not over: {reason}")
+    refill_city(state, state["turn"]["start"])
+    refill_crews(state)
+    state["turns"] += 1
+    if state["over"]:
+        note(state, "the last countdown token is placed: the game is over")
+        state["turn"] = {}
+        return
+    state["current"] = (seat + 1) % len(state["players"])
+    new_turn(state, state["current"])
+
+
+def refill_city(state: State, city: str) -> None:
+    """STS-CL1..CL4: draw a bag token onto the city the turn began in, changing season
+    first when the bag is empty; the cleanup placing the last countdown token ends it."""
+    if state["bag_left"] == 0:
+        end_season(state)
+    if state["bag_left"] == 0:
+        return  # after the countdown nothing is left: the city stays empty
+    state["bag_left"] -= 1
+    queue_chance(state, {"kind": "token", "city": city})
+    note(state, f"a token will be drawn onto {city_name(state, city)}")
+    if state["season"] == "countdown" and state["bag_left"] == 0:
+        state["over"] = True  # STS-G1
+
+
+def end_season(state: State) -> None:
+    index = SEASONS.index(state["season"])
+    # Tokens never drawn this season (those removed at set-up) go to the box unseen.
+    for tid in state["bag"]:
+        put_sorted(state["box"], tid)
+    state["bag"] = []
+    if index + 1 == len(SEASONS):
+        return
+    # STS-CL3: every supply and railcar on the map turns to its upgraded face.
+    for spot in state["map"].values():
+        if spot["token"] and state["data"]["tokens"][spot["token"]]["kind"] != "order":
+            spot["gold"] = True
+    season = SEASONS[index + 1]
+    state["season"] = season
+    state["bag"] = state["waiting"].pop(season)
+    state["bag_left"] = len(state["bag"]) - state["removal"][season]
+    if season == "countdown":
+        state["final_round"] = True  # STS-CL5: every player is on their last turn
+    note(state, f"{SEASONS[index]} ends: {season} begins")
+
+
+def refill_crews(state: State) -> None:
+    """STS-C9 ruling: empty crew market slots are refilled at cleanup."""
+    asked = {(r.get("deck"), r.get("region")) for r in state.get("pending", []) if r.get("kind") == "crew"}
+    for deck in ("basic", "skilled"):
+        stock = state["crews"][deck]
+        for region, crew in stock["market"].items():
+            if crew or (deck, region) in asked:
+                continue
+            if stock["deck"] or stock["discards"]:
+                queue_chance(state, {"kind": "crew", "deck": deck, "region": region})
+                note(state, f"the {deck} {region} crew slot will be refilled")
+

@@ -1,0 +1,205 @@
+"""Moves: completing parsed moves with the state, applying them, listing legal ones.
+
+Each move kind has one check (the reason it is illegal, "" when legal) shared by
+``apply_move`` and ``legal_moves``, so the list and the rules cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from games.station_to_station import crew, market, powers, routes, station, travel
+from games.station_to_station.abilities import ABILITIES
+from games.station_to_station.constants import COAL_LIMIT, WORK
+from games.station_to_station.notation import Move, normalize_arg
+from games.station_to_station.state import distances, free_cars
+from pbem.game import AmbiguousMoveError, IllegalMoveError, State
+
+
+def complete(state: State, seat: int, move: Move) -> Move:
+    """Fill in what the player may leave out when only one choice fits; drop what the
+    canonical form leaves out (a checked travel path, an order payment with no choice)."""
+    if move.kind == "travel" and move.via:
+        _check_path(state, seat, move)
+        return replace(move, via=())
+    if move.kind == "order" and _order_ready(state):
+        return _complete_order(state, seat, move)
+    if move.kind == "crew" and move.name in state["data"]["crews"]:
+        kind = ABILITIES[state["data"]["crews"][move.name]["ability"]].arg
+        return normalize_arg(state, move, kind)
+    return move
+
+
+def _check_path(state: State, seat: int, move: Move) -> None:
+    path = [state["players"][seat]["city"], *move.via, move.name]
+    for here, there in zip(path, path[1:], strict=False):
+        if there not in state["data"]["cities"][here]["track"]:
+            raise IllegalMoveError(f"there is no track from {here} to {there}")
+    shortest = distances(state["data"], path[0]).get(move.name, 0)
+    if len(path) - 1 != shortest:
+        raise IllegalMoveError(
+            f"that path is {len(path) - 1} spaces; the train goes by the shortest track ({shortest})")
+
+
+def _order_ready(state: State) -> bool:
+    token = station.held_token(state)
+    return state["turn"].get("phase") == "station" and token is not None and token["kind"] == "order"
+
+
+def _complete_order(state: State, seat: int, move: Move) -> Move:
+    labels = station.reward_labels(state)
+    label = move.name
+    if labels == [""]:
+        label = ""
+    elif not label:
+        raise AmbiguousMoveError(f"choose the order's reward: {' or '.join('order ' + x for x in labels)}")
+    payments = station.order_payments(state, seat)
+    pay = move.pay
+    if len(payments) == 1:
+        if pay is not None and pay != payments[0]:
+            raise IllegalMoveError(f"this order is paid with {' '.join(payments[0]) or 'nothing'}")
+        pay = None
+    elif pay is None:
+        player = state["players"][seat]
+        affordable = [p for p in payments if station.can_pay(player, p)] or payments[:1]
+        if len(affordable) > 1:
+            shown = " or ".join(f"pay {' '.join(p)}" for p in affordable)
+            raise AmbiguousMoveError(f"name the goods you pay after railcar discounts: {shown}")
+        pay = affordable[0]  # with none affordable, apply says the goods are lacking
+    return replace(move, name=label, pay=pay)
+
+
+# ---- applying -----------------------------------------------------------------------
+def check(state: State, seat: int, move: Move) -> str:
+    kind = move.kind
+    if kind == "keep":
+        return routes.check_keep(state, seat, move.count)
+    if kind == "take":
+        return travel.check_route_take(state, seat, move.name, move.count)
+    if kind == "coal":
+        return market.check_buy_coal(state, seat, move.count)
+    if kind == "buy":
+        return market.check_buy_goods(state, seat, move.name, move.count)
+    if kind == "discard":
+        return market.check_discard(state, seat, move.name)
+    if kind == "travel":
+        return travel.check_travel(state, seat, move.name)
+    if kind == "order":
+        return station.check_order(state, seat, move.name, _order_payment(state, seat, move))
+    if kind == "supply":
+        return station.check_supply(state, seat)
+    if kind == "railcar":
+        return station.check_railcar(state, seat)
+    if kind == "work":
+        return station.check_work(state, seat, move.name)
+    if kind == "hire":
+        return crew.check_hire(state, seat, move.name, move.region, move.keep_old)
+    if kind == "caboose":
+        return crew.check_caboose(state, seat)
+    if kind == "pay":
+        return crew.check_pay(state, seat, move.name)
+    if kind == "crew":
+        return powers.check_power(state, seat, move.name, move.arg)
+    return f"unknown move {kind}"
+
+
+def _order_payment(state: State, seat: int, move: Move) -> tuple[str, ...]:
+    if move.pay is not None:
+        return move.pay
+    if _order_ready(state):
+        payments = station.order_payments(state, seat)
+        if len(payments) == 1:
+            return payments[0]
+    return ("?",)  # no payment named where one must be: check_order says which
+
+
+def apply_move(state: State, seat: int, move: Move) -> None:
+    reason = check(state, seat, move)
+    if reason:
+        raise IllegalMoveError(reason)
+    kind = move.kind
+    if kind == "keep":
+        routes.keep_route(state, seat, move.count)
+    elif kind == "take":
+        travel.route_take(state, seat, move.name, move.count)
+    elif kind == "coal":
+        market.buy_coal(state, seat, move.count)
+    elif kind == "buy":
+        market.buy_goods(state, seat, move.name, move.count)
+    elif kind == "discard":
+        market.discard(state, seat, move.name)
+    elif kind == "travel":
+        travel.travel(state, seat, move.name)
+    elif kind == "order":
+        station.fulfil_order(state, seat, move.name, _order_payment(state, seat, move))
+    elif kind == "supply":
+        station.take_supply(state, seat)
+    elif kind == "railcar":
+        station.take_railcar(state, seat)
+    elif kind == "work":
+        station.work(state, seat, move.name)
+    elif kind == "hire":
+        crew.start_hire(state, seat, move.name, move.region, move.keep_old)
+    elif kind == "caboose":
+        crew.start_caboose(state, seat)
+    elif kind == "pay":
+        crew.pay(state, seat, move.name)
+    elif kind == "crew":
+        powers.use_power(state, seat, move.name, move.arg)
+
+
+# ---- listing ------------------------------------------------------------------------
+def legal(state: State, seat: int) -> list[Move]:
+    """Every legal move now, in a stable order (phase order, then data order)."""
+    phase = state["turn"]["phase"]
+    found: list[Move] = []
+    if phase == "choose":
+        found += [Move("keep", count=n) for n in (1, 2)]
+    if phase == "route":
+        found += [Move("take", "display", count=n) for n in range(1, len(state["routes"]["display"]) + 1)]
+        found.append(Move("take", "blind"))
+    if phase == "market":
+        found += _market(state, seat)
+    if phase in ("market", "again"):
+        found += [Move("travel", city) for city in state["data"]["cities"]]
+    if phase == "station":
+        found += _station(state, seat)
+    if phase == "crew":
+        found += _crew(state, seat)
+    if phase == "paying":
+        found += [Move("pay", ticket) for ticket in crew.ticket_order(state)]
+    for owned in powers.owned_crews(state, seat):
+        found += [Move("crew", owned, arg=arg) for arg in powers.power_args(state, seat, owned)]
+    return [m for m in found if not check(state, seat, m)]
+
+
+def _market(state: State, seat: int) -> list[Move]:
+    player = state["players"][seat]
+    found = [Move("coal", "coal", count=n) for n in range(1, COAL_LIMIT - player["coal"] + 1)]
+    room = free_cars(player)
+    for good in state["data"]["goods"]:
+        found += [Move("buy", good, count=2 * pairs) for pairs in range(1, room // 2 + 2)]
+    found += [Move("discard", good) for good in state["data"]["goods"]]
+    return found
+
+
+def _station(state: State, seat: int) -> list[Move]:
+    found: list[Move] = []
+    if _order_ready(state):
+        payments = station.order_payments(state, seat)
+        for label in station.reward_labels(state):
+            for payment in payments:
+                found.append(Move("order", label, pay=payment if len(payments) > 1 else None))
+    found += [Move("supply"), Move("railcar")]
+    found += [Move("work", kind) for kind in WORK]
+    found += [Move("discard", good) for good in state["data"]["goods"]]
+    return found
+
+
+def _crew(state: State, seat: int) -> list[Move]:
+    found: list[Move] = []
+    for deck in ("basic", "skilled"):
+        for region in state["data"]["regions"]:
+            found += [Move("hire", deck, region=region), Move("hire", deck, region=region, keep_old=True)]
+    found.append(Move("caboose"))
+    return found

@@ -1,0 +1,257 @@
+"""Using crew abilities: ``crew <id> [argument]``, once per turn, not in the hiring turn.
+
+Most abilities set a modifier in ``turn["mods"]`` that the market, travel, station and
+crew rules read; a few act at once (coal, goods, markers, route swaps).
+"""
+
+from __future__ import annotations
+
+from games.station_to_station.abilities import ABILITIES
+from games.station_to_station.constants import COAL_LIMIT, WORK
+from games.station_to_station.market import is_local
+from games.station_to_station.routes import mark_if_here, top_up_display
+from games.station_to_station.state import (
+    free_cars,
+    gain_cash,
+    gain_coal,
+    load_goods,
+    note,
+    pay_cash,
+    put_sorted,
+    seat_name,
+    unload_goods,
+)
+from pbem.game import State
+
+PHASE_WORDS = {
+    "market": "in the market phase",
+    "again": "before a movement",
+    "station": "in the station phase, before the station action",
+    "crew": "in the crew phase, before hiring",
+    "done": "after the station action",
+}
+
+
+def owned_crews(state: State, seat: int) -> list[str]:
+    player = state["players"][seat]
+    return [player["crews"][r] for r in state["data"]["regions"] if player["crews"][r]]
+
+
+def ability_of(state: State, crew: str) -> str:
+    return str(state["data"]["crews"][crew]["ability"])
+
+
+def porter_price(state: State, good: str) -> int:
+    return int(-(-state["data"]["goods"][good] // 2))
+
+
+def check_power(state: State, seat: int, crew: str, arg: str) -> str:
+    turn = state["turn"]
+    if crew not in state["data"]["crews"]:
+        return f"there is no crew called '{crew}'"
+    if crew not in owned_crews(state, seat):
+        return f"you have not hired the {crew}"
+    if crew == turn["hired"]:
+        return f"the {crew} was hired this turn and works from your next turn"
+    if crew in turn["used"]:
+        return f"the {crew} has already been used this turn"
+    key = ability_of(state, crew)
+    ability = ABILITIES[key]
+    if turn["phase"] not in ability.phases:
+        when = " or ".join(PHASE_WORDS[p] for p in ability.phases if p in PHASE_WORDS)
+        return f"the {crew} is used {when}"
+    return _check_specific(state, seat, key, arg)
+
+
+def _check_specific(state: State, seat: int, key: str, arg: str) -> str:
+    """The ability's own conditions (phase and ownership are already checked)."""
+    player = state["players"][seat]
+    turn = state["turn"]
+    data = state["data"]
+    ability = ABILITIES[key]
+    if ability.arg == "" and arg:
+        return f"the {key} takes no argument"
+    if ability.arg == "good" and arg not in data["goods"]:
+        return f"name a good for the {key}: {', '.join(data['goods'])}"
+    if ability.arg == "region" and arg not in data["regions"]:
+        return f"name a region for the {key}: {', '.join(data['regions'])}"
+    if ability.arg == "work" and arg not in WORK:
+        return f"the {key} works for coal, cash or both"
+    token = data["tokens"][turn["token"]] if turn["token"] else None
+    if key == "coal-broker":
+        if player["cash"] < 1 or player["coal"] + 1 > COAL_LIMIT:
+            return "the coal broker needs $1 and room for 1 coal"
+    elif key == "coal-baron":
+        if player["cash"] < 3 or player["coal"] + 2 > COAL_LIMIT:
+            return "the coal baron needs $3 and room for 2 coal"
+    elif key == "porter":
+        if not is_local(state, arg):
+            return f"the porter buys only goods of the local market, and {arg} is not one"
+        if free_cars(player) < 1:
+            return "your freight cars are full"
+        if player["cash"] < porter_price(state, arg):
+            return f"a single {arg} costs ${porter_price(state, arg)}"
+    elif key == "teamster":
+        if player["goods"][arg] < 1:
+            return f"your train carries no {arg}"
+    elif key == "loader":
+        if token is None or token["kind"] != "order" or arg not in token["goods"]:
+            return f"the loader needs an order here that asks for {arg}"
+    elif key == "dockhand":
+        if not turn["took"] or not data["cities"][player["city"]]["coastal"]:
+            return "the dockhand works only after taking a token in a coastal city"
+    elif key == "quartermaster":
+        if token is None or token["kind"] != "supply":
+            return "the quartermaster needs a supply token here"
+    elif key == "stationmaster":
+        if token is None or token["kind"] != "order" or len(token["rewards"]) < 2:
+            return "the stationmaster needs an order here with a choice of rewards"
+    elif key == "yardmaster":
+        if token is None or token["kind"] == "order" or turn["gold"]:
+            return "the yardmaster turns a supply or railcar showing its starting face"
+    elif key == "conductor":
+        return _check_swap(state, seat, arg)
+    elif key == "surveyor":
+        return _check_survey(state, seat, arg)
+    elif key == "ticket-agent" and not player["tickets"][arg]:
+        return f"you have no order ticket under {arg}"
+    return ""
+
+
+def parse_swap(arg: str) -> tuple[int, int]:
+    """``<slot> display <n>`` -> (slot, n); (0, 0) when malformed."""
+    parts = arg.split()
+    if len(parts) == 3 and parts[1] == "display" and parts[0].isdigit() and parts[2].isdigit():
+        return int(parts[0]), int(parts[2])
+    return 0, 0
+
+
+def _check_swap(state: State, seat: int, arg: str) -> str:
+    slot, position = parse_swap(arg)
+    if not slot:
+        return "say which route slot and display card: crew conductor 2 display 1"
+    player = state["players"][seat]
+    if slot not in (1, 2):
+        return "route slots are 1 and 2"
+    entry = player["routes"][slot - 1]
+    if not entry["card"] or state["data"]["routes"][entry["card"]]["start"]:
+        return f"route slot {slot} holds no standard route card"
+    if entry["marker"]:
+        return f"the route card in slot {slot} already has a marker"
+    if not 1 <= position <= len(state["routes"]["display"]):
+        return f"the route display has {len(state['routes']['display'])} card(s)"
+    return ""
+
+
+def _check_survey(state: State, seat: int, city: str) -> str:
+    player = state["players"][seat]
+    data = state["data"]
+    if city not in data["cities"]:
+        return f"there is no city called '{city}'"
+    if city not in data["cities"][player["city"]]["track"]:
+        return "the surveyor marks a city next to your train"
+    for entry in player["routes"]:
+        if entry["card"] and not entry["marker"] and city in data["routes"][entry["card"]]["cities"]:
+            return ""
+    return f"none of your route cards without a marker names {city}"
+
+
+def use_power(state: State, seat: int, crew: str, arg: str) -> None:
+    player = state["players"][seat]
+    turn = state["turn"]
+    mods = turn["mods"]
+    key = ability_of(state, crew)
+    turn["used"].append(crew)
+    if key == "fireman":
+        mods["free_spaces"] += 1
+    elif key == "engineer":
+        mods["free_spaces"] += 2
+    elif key == "coal-broker":
+        pay_cash(player, 1)
+        gain_coal(player, 1)
+    elif key == "coal-baron":
+        pay_cash(player, 3)
+        gain_coal(player, 2)
+    elif key == "importer":
+        mods["import_free"] += 1
+    elif key == "master-importer":
+        mods["import_free_all"] = True
+    elif key == "haggler":
+        mods["pair_discount"] += 1
+    elif key == "trader":
+        mods["pair_discount_all"] = True
+    elif key == "porter":
+        pay_cash(player, porter_price(state, arg))
+        load_goods(player, arg, 1)
+    elif key == "teamster":
+        unload_goods(player, arg, 1)
+        gain_cash(player, 2)
+    elif key == "loader":
+        mods["order_discount"].append(arg)
+    elif key == "shunter":
+        mods["work_cash"] += 2
+    elif key == "dockhand":
+        gain_coal(player, 1)
+    elif key == "quartermaster":
+        mods["supply_cash"] += 2
+    elif key == "conductor":
+        _swap(state, seat, arg)
+    elif key == "clerk":
+        mods["basic_any_one"] = True
+    elif key == "recruiter":
+        mods["skilled_as_basic"] = True
+    elif key == "paymaster":
+        mods["caboose_three"] = True
+    elif key == "steward":
+        mods["order_points"] += 2
+    elif key == "stationmaster":
+        mods["order_all"] = True
+    elif key == "cartographer":
+        mods["route_points"] += 2
+    elif key == "surveyor":
+        _survey(state, seat, arg)
+    elif key == "ticket-agent":
+        player["wilds"].append(player["tickets"][arg].pop())
+    elif key == "yardmaster":
+        turn["gold"] = True
+    elif key == "foreman":
+        coal, cash = WORK[arg]
+        gain_coal(player, coal)
+        gain_cash(player, cash)
+    note(state, f"{seat_name(state, seat)} used the {crew}" + (f" ({arg})" if arg else ""))
+
+
+def _swap(state: State, seat: int, arg: str) -> None:
+    slot, position = parse_swap(arg)
+    player = state["players"][seat]
+    put_sorted(state["routes"]["discards"], player["routes"][slot - 1]["card"])
+    card = state["routes"]["display"].pop(position - 1)
+    player["routes"][slot - 1] = {"card": card, "marker": "", "pending": False}
+    mark_if_here(state, player, slot - 1)
+    top_up_display(state)
+
+
+def _survey(state: State, seat: int, city: str) -> None:
+    player = state["players"][seat]
+    for entry in player["routes"]:
+        if entry["card"] and not entry["marker"] and city in state["data"]["routes"][entry["card"]]["cities"]:
+            entry["marker"] = city
+            return
+
+
+def power_args(state: State, seat: int, crew: str) -> list[str]:
+    """Every argument worth trying for ``crew`` now (each is then checked)."""
+    kind = ABILITIES[ability_of(state, crew)].arg
+    data = state["data"]
+    if kind == "good":
+        return list(data["goods"])
+    if kind == "region":
+        return list(data["regions"])
+    if kind == "work":
+        return list(WORK)
+    if kind == "city":
+        return sorted(data["cities"][state["players"][seat]["city"]]["track"])
+    if kind == "swap":
+        return [f"{slot} display {n}" for slot in (1, 2)
+                for n in range(1, len(state["routes"]["display"]) + 1)]
+    return [""]

@@ -1,0 +1,205 @@
+"""Views and the plain-text picture of one.
+
+Everything in Station to Station is public (the bag and decks are drawn face up), so
+every seat's view is the public state plus who is looking.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.station_to_station.abilities import ABILITIES
+from games.station_to_station.constants import FREIGHT_CARS, SEASONS
+from games.station_to_station.scoring import final_breakdown
+from pbem.game import State
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    """The public state (nothing is secret) and who is looking; a new top-level dict that
+    shares the state's inner values, which readers must not change."""
+    shown = dict(state)
+    shown["viewer"] = -1 if seat is None else seat
+    return shown
+
+
+def _reward(option: dict[str, int]) -> str:
+    parts = []
+    if option.get("cash"):
+        parts.append(f"${option['cash']}")
+    if option.get("coal"):
+        parts.append(f"{option['coal']} coal")
+    if option.get("points"):
+        parts.append(f"{option['points']} pts")
+    parts += [f"{v} {k}" for k, v in option.items() if k not in ("cash", "coal", "points")]
+    return "+".join(parts)
+
+
+def describe_token(data: dict[str, Any], tid: str, gold: bool) -> str:
+    token = data["tokens"][tid]
+    if token["kind"] == "order":
+        rewards = " or ".join(_reward(o) for o in token["rewards"])
+        return f"order {'+'.join(token['goods'])} -> {rewards}"
+    face = token["gold" if gold else "start"]
+    mark = " (gold)" if gold else ""
+    if token["kind"] == "supply":
+        return f"supply {_reward(face)}{mark}"
+    return f"railcar {'/'.join(face)}{mark}"
+
+
+def describe_route(data: dict[str, Any], rid: str) -> str:
+    route = data["routes"][rid]
+    a, b = (data["cities"][c]["name"] for c in route["cities"])
+    reward = _reward(route["reward"])
+    tag = " [start]" if route["start"] else ""
+    return f"{a} - {b}: {route['points']} pts{' +' + reward if reward else ''}{tag}"
+
+
+def _name(shown: dict[str, Any], seat: int) -> str:
+    seats = shown.get("seats") or []
+    return str(seats[seat]) if 0 <= seat < len(seats) else f"seat {seat}"
+
+
+def _pending(shown: dict[str, Any]) -> list[str]:
+    data = shown["data"]
+    lines = []
+    for request in shown.get("pending", []):
+        kind = request.get("kind")
+        if kind == "token":
+            lines.append(f"token draw onto {data['cities'][request['city']]['name']}")
+        elif kind == "route-blind":
+            lines.append(f"{_name(shown, request['seat'])}'s blind route card")
+        elif kind == "route-display":
+            lines.append("route display refill")
+        elif kind == "crew":
+            lines.append(f"{request['deck']} crew for the {request['region']} slot")
+        elif kind == "setup":
+            lines.append("set-up deal")
+    return lines
+
+
+def render(shown: dict[str, Any]) -> str:
+    out: list[str] = []
+    turn = shown.get("turn") or {}
+    season = shown["season"]
+    later = ", ".join(SEASONS[SEASONS.index(season) + 1 :]) or "nothing"
+    out.append(f"STATION TO STATION  turn {shown['turns'] + 1}  season {season}"
+               f"  (bag: {shown['bag_left']} to come; then {later})")
+    if shown.get("over"):
+        out.append("The game is over.")
+    elif not shown.get("ready"):
+        out.append("Waiting for the set-up deal.")
+    else:
+        last = "  ** LAST ROUND: countdown tokens are in the bag **" if shown.get("final_round") else ""
+        out.append(f"To act: {_name(shown, shown['current'])}  phase: {turn.get('phase', '')}{last}")
+    pending = _pending(shown)
+    if pending:
+        out.append("Pending (resolved when the next player opens the save): " + "; ".join(pending))
+    out.append("")
+    out += _map(shown)
+    out.append("")
+    out += _tables(shown)
+    out.append("")
+    for seat in range(len(shown["players"])):
+        out += _player(shown, seat)
+    notes = shown.get("notes") or []
+    if notes:
+        out.append("")
+        out.append("Recent: " + "; ".join(notes[-6:]))
+    return "\n".join(out)
+
+
+def _map(shown: dict[str, Any]) -> list[str]:
+    data = shown["data"]
+    trains = {p["city"]: _name(shown, s) for s, p in enumerate(shown["players"]) if p["city"]}
+    width = max(len(c["name"]) for c in data["cities"].values()) + 2
+    out = ["MAP  (~ coastal: +1 coal; [market goods]; neighbours)"]
+    for region in data["regions"]:
+        out.append(f" {region.upper()}")
+        for cid, city in data["cities"].items():
+            if city["region"] != region:
+                continue
+            spot = shown["map"][cid]
+            if cid in trains:
+                what = f"TRAIN {trains[cid]}"
+            elif spot["token"]:
+                what = describe_token(data, spot["token"], spot["gold"])
+            else:
+                what = "(empty)"
+            name = city["name"] + (" ~" if city["coastal"] else "")
+            market = "/".join(city["market"])
+            out.append(f"  {name:<{width}} [{market:<18}] {what:<44} -> {', '.join(city['track'])}")
+    return out
+
+
+def _tables(shown: dict[str, Any]) -> list[str]:
+    data = shown["data"]
+    routes = shown["routes"]
+    display = "   ".join(f"{i}) {describe_route(data, r)}" for i, r in enumerate(routes["display"], 1))
+    out = [f"Route display: {display or '(empty)'}",
+           f"Route deck {len(routes['deck'])}, discards {len(routes['discards'])}",
+           "Goods (pair price): " + ", ".join(f"{g} ${p}" for g, p in data["goods"].items())]
+    out.append("Crew market:")
+    for deck in ("basic", "skilled"):
+        stock = shown["crews"][deck]
+        out.append(f"  {deck:<8} deck {len(stock['deck'])}, discards {len(stock['discards'])}")
+        for region in data["regions"]:
+            crew = stock["market"][region]
+            text = f"{crew}: {ABILITIES[data['crews'][crew]['ability']].text}" if crew else "(empty)"
+            out.append(f"    {region:<6} {text}")
+    cabooses = " ".join(str(c) for c in shown["cabooses"]) or "none left"
+    out.append(f"Cabooses (top first): {cabooses}")
+    return out
+
+
+def _player(shown: dict[str, Any], seat: int) -> list[str]:
+    data = shown["data"]
+    player = shown["players"][seat]
+    turn = shown.get("turn") or {}
+    marks = []
+    if seat == shown.get("first"):
+        marks.append("first player")
+    if seat == shown.get("viewer"):
+        marks.append("you")
+    if seat == shown.get("current") and not shown.get("over"):
+        marks.append("to act")
+    head = f"{_name(shown, seat)}{' (' + ', '.join(marks) + ')' if marks else ''}"
+    city = data["cities"][player["city"]]["name"] if player["city"] else "-"
+    parts = final_breakdown(player)
+    out = [f"{head}: ${player['cash']}  coal {player['coal']}  points {player['points']}"
+           f"  (now worth {sum(parts.values())} with coal and cash)  at {city}"]
+    goods = ", ".join(f"{g} {n}" for g, n in player["goods"].items() if n) or "none"
+    out.append(f"  goods: {goods} ({sum(player['goods'].values())}/{FREIGHT_CARS} cars)")
+    cars = ", ".join(describe_token(data, c["id"], c["gold"]).removeprefix("railcar ")
+                     for c in player["railcars"]) or "none"
+    out.append(f"  railcars: {cars}" + (f"; caboose {player['caboose']}" if player["caboose"] else ""))
+    for slot, entry in enumerate(player["routes"], 1):
+        if entry["pending"]:
+            text = "(blind card arriving)"
+        elif entry["card"]:
+            marker = data["cities"][entry["marker"]]["name"] if entry["marker"] else "none"
+            text = f"{describe_route(data, entry['card'])}  marker: {marker}"
+        else:
+            text = "(empty)"
+        out.append(f"  route {slot}: {text}")
+    for i, rid in enumerate(player["choice"], 1):
+        out.append(f"  to choose {i}: {describe_route(data, rid)}")
+    tickets = ", ".join(f"{r} {len(player['tickets'][r])}" for r in data["regions"])
+    out.append(f"  tickets: {tickets}, wild {len(player['wilds'])}")
+    crews = []
+    for region in data["regions"]:
+        crew = player["crews"][region]
+        if crew:
+            state_word = ""
+            if turn.get("seat") == seat and crew in turn.get("used", []):
+                state_word = " (used)"
+            if turn.get("seat") == seat and crew == turn.get("hired"):
+                state_word = " (new)"
+            crews.append(f"{region}: {crew}{state_word}")
+    out.append(f"  crews: {', '.join(crews) or 'none'}")
+    if turn.get("seat") == seat and turn.get("token"):
+        out.append(f"  token in hand: {describe_token(data, turn['token'], turn['gold'])}")
+    job = turn.get("job") if turn.get("seat") == seat else None
+    if job:
+        what = "the caboose" if job["kind"] == "caboose" else f"the {job['deck']} {job['region']} crew"
+        out.append(f"  paying for {what}: paid {' '.join(job['paid']) or 'nothing yet'}")
+    return out

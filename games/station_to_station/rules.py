@@ -1,0 +1,119 @@
+"""Station to Station as a pbem Game: the contract's methods, each delegating to the
+module that owns the rule."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from games.station_to_station import (
+    bot,
+    chance,
+    cleanup,
+    components,
+    invariants,
+    moves,
+    render,
+    scoring,
+)
+from games.station_to_station.constants import MAX_PLAYERS, MIN_PLAYERS
+from games.station_to_station.notation import NOTATION, fmt, parse
+from games.station_to_station.state import setup_state
+from pbem.game import (
+    Game,
+    GameInfo,
+    IllegalMoveError,
+    InvalidMoveError,
+    Outcome,
+    Sampler,
+    State,
+)
+
+
+class StationToStation(Game):
+    info = GameInfo(
+        id="station-to-station",
+        title="Station to Station",
+        rules_version=1,
+        min_players=MIN_PLAYERS,
+        max_players=MAX_PLAYERS,
+        options={},
+        summary="Run a railroad through three seasons: buy goods, travel, fulfil orders, "
+        "complete routes and hire crews.",
+    )
+
+    # ---- components -----------------------------------------------------------------
+    def stock_components(self) -> dict[str, Any]:
+        data = components.load_stock()
+        components.validate(data)
+        return data
+
+    def validate_components(self, data: dict[str, Any]) -> None:
+        components.validate(data)
+
+    # ---- play -----------------------------------------------------------------------
+    def setup(self, seats: Sequence[str], options: dict[str, Any], components: dict[str, Any]) -> State:
+        return setup_state(list(seats), components)
+
+    def to_act(self, state: State) -> int | None:
+        if state.get("over"):
+            return None
+        return int(state["current"])
+
+    def _playing(self, state: State, seat: int) -> None:
+        if state.get("over"):
+            raise IllegalMoveError("the game is over")
+        if not state.get("ready"):
+            raise IllegalMoveError("the set-up deal has not been made yet")
+        if seat != state["current"]:
+            raise IllegalMoveError(f"it is not seat {seat}'s turn")
+
+    def legal_moves(self, state: State, seat: int) -> list[str]:
+        if state.get("over") or not state.get("ready") or seat != state["current"]:
+            return []
+        return [fmt(m) for m in moves.legal(state, seat)]
+
+    def normalize(self, state: State, seat: int, text: str) -> str:
+        if not isinstance(text, str):
+            raise InvalidMoveError("a move is a line of text")
+        move = parse(state, text)
+        if state.get("ready") and not state.get("over") and state.get("turn"):
+            move = moves.complete(state, seat, move)
+        return fmt(move)
+
+    def apply(self, state: State, seat: int, move: str) -> None:
+        self._playing(state, seat)
+        parsed = moves.complete(state, seat, parse(state, move))
+        moves.apply_move(state, seat, parsed)
+
+    def end_turn(self, state: State, seat: int) -> None:
+        self._playing(state, seat)
+        cleanup.end_turn(state, seat)
+
+    def can_end_turn(self, state: State, seat: int) -> bool:
+        # Same answer as trying end_turn on a copy, without copying the whole state.
+        ready = state.get("ready") and not state.get("over") and seat == state["current"]
+        return bool(ready) and not cleanup.owed(state)
+
+    def resolve(self, state: State, request: dict[str, Any], rng: Sampler) -> None:
+        chance.resolve(state, request, rng)
+
+    # ---- reading -------------------------------------------------------------------
+    def view(self, state: State, seat: int | None, secrets: dict[str, dict[str, str]] | None = None
+             ) -> dict[str, Any]:
+        return render.view(state, seat)
+
+    def render(self, view: dict[str, Any]) -> str:
+        return render.render(view)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return scoring.outcome(state)
+
+    def notation(self) -> str:
+        return NOTATION
+
+    def heuristic(self, state: State, seat: int) -> int:
+        return bot.heuristic(state, seat)
+
+    def invariants(self, state: State) -> list[str]:
+        return invariants.check(state)

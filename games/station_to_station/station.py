@@ -1,0 +1,200 @@
+"""The station phase: fulfil an order, take a supply, take a railcar, or work."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from games.station_to_station.components import reward_label
+from games.station_to_station.constants import WORK
+from games.station_to_station.state import (
+    city_name,
+    gain_cash,
+    gain_coal,
+    load_goods,
+    note,
+    put_sorted,
+    score,
+    seat_name,
+    token_face,
+    unload_goods,
+)
+from pbem.game import State
+
+Payment = tuple[str, ...]
+
+
+def held_token(state: State) -> dict[str, Any] | None:
+    tid = state["turn"]["token"]
+    return state["data"]["tokens"][tid] if tid else None
+
+
+def _station_reason(state: State, kind: str) -> str:
+    """Why a token action is impossible now ("" if the held token is of ``kind``)."""
+    turn = state["turn"]
+    if turn["phase"] != "station":
+        if turn["phase"] in ("crew", "done"):
+            return "the station action of this turn is already taken"
+        return "the station phase comes after the train has travelled"
+    token = held_token(state)
+    if token is None:
+        return "there was no token in this city: you may only work"
+    if token["kind"] != kind:
+        return f"the token here is a {token['kind']}, not a {kind}"
+    return ""
+
+
+# ---- orders -------------------------------------------------------------------------
+def discount_sources(state: State, seat: int) -> list[list[str]]:
+    """Each railcar (on the face it was taken with) and each loader's named good."""
+    player = state["players"][seat]
+    sources = [list(token_face(state, car["id"], car["gold"])) for car in player["railcars"]]
+    sources += [[good] for good in state["turn"]["mods"]["order_discount"]]
+    return sources
+
+
+def order_payments(state: State, seat: int) -> list[Payment]:
+    """The goods that may pay the held order, each railcar taking at most 1 good off
+    (STS-ST8; several railcars stack). Only the largest discounts are offered: using a
+    discount never costs anything."""
+    token = held_token(state)
+    assert token is not None and token["kind"] == "order"
+    goods = list(state["data"]["goods"])
+    owed = tuple(token["goods"].count(g) for g in goods)
+    sources = tuple(tuple(goods.index(g) for g in s) for s in discount_sources(state, seat))
+    results = _remainders(owed, sources)
+    least = min(sum(r) for r in results)
+    payments = {tuple(g for i, g in enumerate(goods) for _ in range(r[i]))
+                for r in results if sum(r) == least}
+    return sorted(payments, key=lambda p: [goods.index(g) for g in p])
+
+
+@cache
+def _remainders(owed: tuple[int, ...], sources: tuple[tuple[int, ...], ...]) -> frozenset[tuple[int, ...]]:
+    """Every goods count left owing after each source takes one good it pictures."""
+    if not sources:
+        return frozenset([owed])
+    head, rest = sources[0], sources[1:]
+    options = sorted({i for i in head if owed[i] > 0})
+    if not options:
+        return _remainders(owed, rest)
+    found: set[tuple[int, ...]] = set()
+    for i in options:
+        found |= _remainders(owed[:i] + (owed[i] - 1,) + owed[i + 1 :], rest)
+    return frozenset(found)
+
+
+def reward_labels(state: State) -> list[str]:
+    """The words that pick a reward of the held order; [""] when there is no choice."""
+    token = held_token(state)
+    assert token is not None
+    if len(token["rewards"]) == 1 or state["turn"]["mods"]["order_all"]:
+        return [""]
+    return [reward_label(option) for option in token["rewards"]]
+
+
+def can_pay(player: dict[str, Any], payment: Payment) -> bool:
+    return all(player["goods"][g] >= payment.count(g) for g in set(payment))
+
+
+def check_order(state: State, seat: int, label: str, payment: Payment) -> str:
+    reason = _station_reason(state, "order")
+    if reason:
+        return reason
+    if label not in reward_labels(state):
+        options = " or ".join(x for x in reward_labels(state) if x) or "its only reward"
+        return f"this order's reward is {options}"
+    payments = order_payments(state, seat)
+    if payment not in payments:
+        shown = " or ".join(" ".join(p) or "nothing" for p in payments)
+        return f"after railcar discounts this order is paid with {shown}"
+    if not can_pay(state["players"][seat], payment):
+        return (f"your train lacks the goods for this order ({' '.join(payment)}): "
+                "box the token and work instead")
+    return ""
+
+
+def fulfil_order(state: State, seat: int, label: str, payment: Payment) -> None:
+    """STS-ST3/ST4: pay the goods, take the reward, file the ticket under the region."""
+    player = state["players"][seat]
+    turn = state["turn"]
+    token = held_token(state)
+    assert token is not None
+    for good in set(payment):
+        unload_goods(player, good, payment.count(good))
+    chosen = [o for o in token["rewards"] if not label or reward_label(o) == label]
+    for option in chosen:
+        gain_cash(player, option.get("cash", 0))
+        gain_coal(player, option.get("coal", 0))
+        score(player, "orders", option.get("points", 0))
+    score(player, "orders", turn["mods"]["order_points"])
+    region = state["data"]["cities"][player["city"]]["region"]
+    player["tickets"][region].append(turn["token"])
+    note(state, f"{seat_name(state, seat)} fulfilled an order at {city_name(state, player['city'])}"
+                f" (ticket under {region})")
+    _done(state)
+
+
+# ---- supplies, railcars, work -----------------------------------------------------
+def check_supply(state: State, seat: int) -> str:
+    return _station_reason(state, "supply")
+
+
+def take_supply(state: State, seat: int) -> None:
+    """STS-ST6: a supply gives its reward and is boxed (never a ticket)."""
+    player = state["players"][seat]
+    turn = state["turn"]
+    face: dict[str, int] = token_face(state, turn["token"], turn["gold"])
+    gain_cash(player, face.get("cash", 0) + turn["mods"]["supply_cash"])
+    gain_coal(player, face.get("coal", 0))
+    score(player, "supplies", face.get("points", 0))
+    for good in state["data"]["goods"]:
+        if face.get(good, 0):
+            load_goods(player, good, face[good])  # past 8 cars: fewer load (ruling)
+    put_sorted(state["box"], turn["token"])
+    note(state, f"{seat_name(state, seat)} took a supply at {city_name(state, player['city'])}")
+    _done(state)
+
+
+def check_railcar(state: State, seat: int) -> str:
+    return _station_reason(state, "railcar")
+
+
+def take_railcar(state: State, seat: int) -> None:
+    """STS-ST7: the railcar joins the train for good, on the face it showed."""
+    player = state["players"][seat]
+    turn = state["turn"]
+    player["railcars"].append({"id": turn["token"], "gold": turn["gold"]})
+    note(state, f"{seat_name(state, seat)} attached a railcar at {city_name(state, player['city'])}")
+    _done(state)
+
+
+def check_work(state: State, seat: int, kind: str) -> str:
+    turn = state["turn"]
+    if kind not in WORK:
+        return "work for coal (2 coal), cash ($5) or both (1 coal and $2)"
+    if turn["phase"] != "station":
+        if turn["phase"] in ("crew", "done"):
+            return "the station action of this turn is already taken"
+        return "the station phase comes after the train has travelled"
+    return ""
+
+
+def work(state: State, seat: int, kind: str) -> None:
+    """STS-ST9: box the token (if any) and take one of the three work rewards."""
+    player = state["players"][seat]
+    turn = state["turn"]
+    if turn["token"]:
+        put_sorted(state["box"], turn["token"])
+    coal, cash = WORK[kind]
+    gain_coal(player, coal)
+    gain_cash(player, cash + turn["mods"]["work_cash"])
+    note(state, f"{seat_name(state, seat)} worked for {kind}")
+    _done(state)
+
+
+def _done(state: State) -> None:
+    turn = state["turn"]
+    turn["token"] = ""
+    turn["gold"] = False
+    turn["phase"] = "crew"

@@ -1,0 +1,205 @@
+"""Cleanup and seasons (STS-CL1..CL5), the end of the game and final scoring (STS-G1..G4)."""
+
+from __future__ import annotations
+
+import pytest
+from sts_helpers import begin, clean, move_train, play, quick_turn, resolve_all, started, table
+
+from games.station_to_station import GAME
+from games.station_to_station.scoring import outcome
+from pbem.game import IllegalMoveError
+
+
+def _worked(state: dict, start: str = "omaha", to: str = "denver") -> dict:
+    """Seat 0 has travelled from ``start`` and worked; ready for cleanup."""
+    move_train(state, 1, "boston")
+    begin(state, 0, start)
+    play(state, 0, f"travel {to}", "work cash")
+    return state
+
+
+def test_STS_CL1_a_bag_token_goes_onto_the_city_the_turn_began_in() -> None:
+    state = _worked(started(2))
+    assert state["map"]["omaha"]["token"] == ""
+    GAME.end_turn(state, 0)
+    assert state["pending"] == [{"kind": "token", "city": "omaha"}]  # drawn by the next beacon
+    clean(state)
+    bag = set(state["bag"])
+    resolve_all(state)
+    spot = state["map"]["omaha"]
+    assert spot["token"] in bag and spot["gold"] is False
+    assert state["current"] == 1
+    clean(state)
+
+
+def test_STS_CL2_the_season_ends_when_the_bag_is_empty_at_a_refill() -> None:
+    last = _worked(started(2))
+    last["bag_left"] = 1  # drawing the last token does not end the season
+    GAME.end_turn(last, 0)
+    assert last["season"] == "summer" and last["bag_left"] == 0
+    empty = _worked(started(2))
+    empty["bag_left"] = 0
+    GAME.end_turn(empty, 0)
+    assert empty["season"] == "autumn"
+    resolve_all(empty)
+    assert empty["data"]["tokens"][empty["map"]["omaha"]["token"]]["season"] == "autumn"
+    clean(empty)
+
+
+def test_STS_CL3_supplies_and_railcars_on_the_map_turn_gold_orders_stay() -> None:
+    state = _worked(started(2))
+    before = {c: dict(s) for c, s in state["map"].items()}
+    state["bag_left"] = 0
+    GAME.end_turn(state, 0)
+    kinds = state["data"]["tokens"]
+    for city, spot in state["map"].items():
+        assert spot["token"] == before[city]["token"]  # every token stays put
+        if spot["token"]:
+            assert spot["gold"] == (kinds[spot["token"]]["kind"] != "order")
+
+
+def test_STS_CL4_seasons_follow_summer_autumn_winter_countdown() -> None:
+    state = _worked(started(3))
+    removal = state["removal"]
+    seen = [state["season"]]
+    for _ in range(3):
+        state["bag_left"] = 0
+        GAME.end_turn(state, state["current"])
+        seen.append(state["season"])
+        assert all(state["data"]["tokens"][t]["season"] == state["season"] for t in state["bag"])
+        # The whole group is in the bag; the removed ones just never come out.
+        assert state["bag_left"] == len(state["bag"]) - removal[state["season"]] - 1
+        resolve_all(state)
+        quick_turn_until_cleanup(state)
+    assert seen == ["summer", "autumn", "winter", "countdown"]
+
+
+def quick_turn_until_cleanup(state: dict) -> None:
+    """Play the current seat's moves but leave the cleanup to the caller."""
+    seat = state["current"]
+    while not GAME.can_end_turn(state, seat):
+        legal = GAME.legal_moves(state, seat)
+        move = next(m for m in legal if m.startswith(("route keep", "route take", "travel", "work cash")))
+        GAME.apply(state, seat, move)
+
+
+def test_STS_CL5_countdown_in_the_bag_signals_the_last_round() -> None:
+    state = _worked(started(2))
+    state["season"], state["bag_left"] = "winter", 0
+    state["waiting"].pop("autumn")
+    state["waiting"].pop("winter")
+    GAME.end_turn(state, 0)
+    assert state["season"] == "countdown" and state["final_round"]
+    assert "LAST ROUND" in GAME.render(GAME.view(state, None))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_STS_G1_the_game_ends_after_the_last_countdown_token_is_placed(players: int) -> None:
+    state = started(players)
+    for _ in range(players):
+        quick_turn(state)
+    # Jump to the end of winter: the next cleanup finds the bag empty.
+    state["box"] += state["bag"]
+    state["bag"], state["bag_left"] = [], 0
+    for season in ("autumn", "winter"):
+        state["box"] += state["waiting"].pop(season)
+    state["box"].sort()
+    state["season"] = "winter"
+    placed: list[int] = []
+    while GAME.to_act(state) is not None:
+        assert len(placed) <= players, "the game went on past the countdown"
+        seat = state["current"]
+        quick_turn(state)
+        placed.append(seat)
+    # One countdown token per player, one per cleanup: the triggering turn and one more each.
+    assert len(placed) == players
+    assert sorted(placed) == list(range(players))
+    # Every countdown token kept for this player count has left the bag.
+    group = [t for t, d in state["data"]["tokens"].items() if d["season"] == "countdown"]
+    assert state["season"] == "countdown"
+    assert len(group) - len(state["bag"]) == players == len(group) - state["removal"]["countdown"]
+    assert GAME.to_act(state) is None and GAME.legal_moves(state, 0) == []
+    with pytest.raises(IllegalMoveError, match="game is over"):
+        GAME.apply(state, 0, "work cash")
+    assert outcome(state) is not None
+    clean(state)
+
+
+def test_STS_G2_one_point_per_two_coal_and_per_four_dollars_remainders_dropped() -> None:
+    state = started(2)
+    state["over"] = True
+    a, b = state["players"]
+    a.update(cash=7, coal=3, points=10)
+    a["score"]["orders"] = 10
+    b.update(cash=3, coal=1, points=0)
+    result = GAME.outcome(state)
+    assert result is not None
+    assert result.scores == {0: 10 + 1 + 1, 1: 0}
+    assert result.breakdown[0] == {"orders": 10, "routes": 0, "supplies": 0, "cabooses": 0,
+                                   "coal": 1, "cash": 1}
+
+
+def test_STS_G3_goods_tickets_and_crews_score_nothing() -> None:
+    state = started(2)
+    state["over"] = True
+    rich = state["players"][0]
+    rich["goods"]["steel"] = 8
+    rich["tickets"]["north"] = ["wi-o01"]
+    rich["crews"]["west"] = "fireman"
+    rich["wilds"] = ["start-seattle"]
+    result = GAME.outcome(state)
+    assert result is not None and result.scores[0] == result.scores[1]
+
+
+def test_STS_G4_ties_go_to_cash_then_coal_else_shared() -> None:
+    state = started(3)
+    state["over"] = True
+    for player, (cash, coal, points) in zip(state["players"], [(4, 2, 9), (8, 0, 9), (4, 2, 9)],
+                                            strict=True):
+        player.update(cash=cash, coal=coal, points=points)
+        player["score"]["routes"] = points
+    result = GAME.outcome(state)
+    assert result is not None
+    # All score 11: bob has most cash; ann and cy tie on cash and coal and share.
+    assert set(result.scores.values()) == {11}
+    assert result.ranking == [[1], [0, 2]]
+    assert result.tiebreak_names == ["cash", "coal"]
+    state["players"][2]["coal"] = 4  # 12 points for cy now
+    assert GAME.outcome(state).ranking[0] == [2]  # type: ignore[union-attr]
+    state["players"][2].update(coal=2, cash=5)  # still 11, more cash than ann
+    assert GAME.outcome(state).ranking == [[1], [2], [0]]  # type: ignore[union-attr]
+
+
+def test_season_change_example_from_summer_into_autumn_in_a_real_game() -> None:
+    """Play a 2-player game until the summer bag runs dry; the next cleanup flips the map
+    and draws the first autumn token onto the city just left."""
+    t = table(2, b"seasons")
+    state = t.state
+    while state["bag_left"] > 0:
+        quick_turn(state)
+    assert state["season"] == "summer"
+    start = state["players"][state["current"]]["city"]
+    quick_turn_until_cleanup(state)
+    GAME.end_turn(state, state["turn"]["seat"])
+    assert state["season"] == "autumn" and not state["final_round"]
+    kinds = state["data"]["tokens"]
+    for spot in state["map"].values():
+        if spot["token"] and kinds[spot["token"]]["kind"] != "order":
+            assert spot["gold"]
+    resolve_all(state)
+    assert kinds[state["map"][start]["token"]]["season"] == "autumn"
+    assert state["map"][start]["gold"] is False  # drawn on its starting face
+    clean(state)
+
+
+def test_STS_CL1_the_draw_waits_for_the_next_players_beacon() -> None:
+    t = table(2, b"timing")
+    seat = t.to_act()
+    start = t.state["players"][seat]["city"]
+    here = t.state["data"]["cities"][start]["track"]
+    trains = {p["city"] for p in t.state["players"]}
+    t.play(["route keep 1", f"travel {next(c for c in here if c not in trains)}", "work cash"])
+    assert [r["kind"] for r in t.state["pending"]] == ["token"]  # public, not yet drawn
+    assert t.state["map"][start]["token"] == ""
+    t.legal_moves()  # the next player opens the save: their beacon resolves it
+    assert t.state["pending"] == [] and t.state["map"][start]["token"]

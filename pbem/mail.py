@@ -1,0 +1,471 @@
+"""Saves as email: composing the message that carries a save, and finding saves in one.
+
+A composed message is multipart/mixed: a multipart/alternative with a plain-text body and
+an HTML body (the same words, plus a picture of the board), and the save attached as
+``application/toml`` under its file name. Headers name the game for people (Subject) and
+for programs (``X-Pbem-Game``, ``X-Pbem-Seq``); In-Reply-To/References point at one id
+per game so mail clients thread a whole game together.
+
+Reading is by content, not by labels: any part whose decoded bytes look like a pbem save
+is a candidate, whatever its name, content type or transfer encoding, because mail
+clients rename, re-type and re-encode attachments.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import datetime
+import html
+import quopri
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from email import policy
+from email.message import EmailMessage, Message
+from email.utils import format_datetime, formataddr, make_msgid, parseaddr
+from pathlib import Path
+from typing import Any
+
+from pbem import __version__, savefile, session
+from pbem.contacts import Contacts
+from pbem.engine import Table
+from pbem.errors import TurnError, UsageError
+from pbem.identity import Home
+from pbem.profile import email as home_email
+from pbem.savefile import Save
+
+MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024  # far above any real save; parsing stops there
+MAX_BODY_ENTRIES = 40  # a body longer than this points at 'pbem log' instead
+ROOT_DOMAIN = "pbem.game"
+ACTIONS = {"create": "create", "join": "join", "start": "start", "turn": "play",
+           "reveal": "reveal"}
+
+
+class MailConfigError(UsageError):
+    """A mail setting that cannot work: no recipient, no sender, a bad option (exit 2)."""
+
+
+# ---- composing ---------------------------------------------------------------------------
+@dataclass
+class Seat:
+    handle: str
+    email: str  # from the save's header, else from this home's contacts; may be ''
+    pubkey: str
+
+
+def thread_root(game_id: str) -> str:
+    """The Message-ID every message of one game replies to, so clients thread it."""
+    return f"<game.{game_id}@{ROOT_DOMAIN}>"
+
+
+def _load(save: Save | str | Path) -> tuple[Save, str, bytes]:
+    """(save, attachment file name, attachment bytes): a file is attached byte for byte."""
+    if isinstance(save, Save):
+        last = save.entries[-1]
+        name = savefile.default_name(save.ruleset, save.game_id, last["seq"], last["seat"])
+        return save, name, savefile.dumps(save).encode("utf-8")
+    path = Path(save)
+    parsed = savefile.read(path)
+    return parsed, path.name, path.read_bytes()
+
+
+def describe_entry(entry: savefile.Entry) -> str:
+    """One plain line for an entry: "cy played: mine; trade scrap:gold x2"."""
+    who, kind, moves = entry["seat"], entry["kind"], "; ".join(entry["moves"])
+    if kind == "create":
+        return f"{who} created the game"
+    if kind == "join":
+        return f"{who} joined"
+    if kind == "start":
+        return f"{who} started the game"
+    if kind == "resign":
+        return f"{who} resigned"
+    if kind == "reveal":
+        return f"{who} revealed their secrets for the final audit" + (f" and played: {moves}"
+                                                                       if moves else "")
+    return f"{who} played: {moves}" if moves else f"{who} ended the turn"
+
+
+def _seats(table: Table, contacts: Contacts) -> list[Seat]:
+    return [Seat(s.handle, s.email or contacts.email_for(s.handle, s.pubkey), s.pubkey)
+            for s in table.seats]
+
+
+@dataclass
+class _Body:
+    """The message's words as sections, rendered once as text and once as HTML."""
+
+    title: str
+    paragraphs: list[str] = field(default_factory=list)
+    history: list[str] = field(default_factory=list)
+    history_title: str = ""
+    board_text: str = ""
+    after: list[str] = field(default_factory=list)
+
+    def text(self) -> str:
+        out = [self.title, ""]
+        if self.history:
+            out += [self.history_title] + [f"  {line}" for line in self.history] + [""]
+        for para in self.paragraphs:
+            out += [para, ""]
+        if self.board_text:
+            out += ["The board (what everyone can see):", ""]
+            out += ["    " + line for line in self.board_text.splitlines()] + [""]
+        for para in self.after:
+            out += [para, ""]
+        return "\n".join(out).rstrip() + "\n"
+
+    def html(self, board_html: str) -> str:
+        esc = html.escape
+        parts = [f"<h2 style=\"font-family:sans-serif\">{esc(self.title)}</h2>"]
+        if self.history:
+            parts.append(f"<p>{esc(self.history_title)}</p><pre>"
+                         + "\n".join(esc(line) for line in self.history) + "</pre>")
+        for para in self.paragraphs:
+            parts.append(_html_para(para))
+        parts.append("<p>The board (what everyone can see):</p>")
+        parts.append(f"<div class=\"pbem-board\">{board_html}</div>")
+        for para in self.after:
+            parts.append(_html_para(para))
+        return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>"
+                + esc(self.title) + "</title></head>\n<body style=\"font-family:sans-serif\">\n"
+                + "\n".join(parts) + "\n</body></html>\n")
+
+
+def _html_para(para: str) -> str:
+    # Indented lines are commands to copy: keep them monospaced.
+    lines = para.splitlines()
+    out = []
+    for line in lines:
+        if line.startswith("    "):
+            out.append(f"<pre>{html.escape(line.strip())}</pre>")
+        else:
+            out.append(f"<p>{html.escape(line)}</p>")
+    return "".join(out)
+
+
+def view_table_html(value: Any, depth: int = 0) -> str:
+    """The public view as nested HTML tables: the picture for games without render_svg."""
+    esc = html.escape
+    if depth > 6:
+        return esc(repr(value))
+    if isinstance(value, dict):
+        if not value:
+            return "<i>none</i>"
+        rows = "".join(f"<tr><th style=\"text-align:left;vertical-align:top\">{esc(str(k))}</th>"
+                       f"<td>{view_table_html(v, depth + 1)}</td></tr>" for k, v in value.items())
+        return f"<table border=\"1\" cellpadding=\"3\" style=\"border-collapse:collapse\">{rows}</table>"
+    if isinstance(value, list):
+        if not value:
+            return "<i>none</i>"
+        if all(isinstance(v, dict) for v in value):
+            columns: list[str] = []
+            for item in value:
+                columns += [str(k) for k in item if str(k) not in columns]
+            head = "".join(f"<th>{esc(c)}</th>" for c in columns)
+            rows = "".join("<tr>" + "".join(f"<td>{view_table_html(item.get(c, ''), depth + 1)}"
+                                            "</td>" for c in columns) + "</tr>" for item in value)
+            return (f"<table border=\"1\" cellpadding=\"3\" style=\"border-collapse:collapse\">"
+                    f"<tr>{head}</tr>{rows}</table>")
+        if all(not isinstance(v, dict | list) for v in value):
+            return esc(", ".join(str(v) for v in value))
+        return "<ol>" + "".join(f"<li>{view_table_html(v, depth + 1)}</li>" for v in value) + "</ol>"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return esc(str(value))
+
+
+def board_html(table: Table, view: dict[str, Any]) -> str:
+    """Inline SVG from the game's ``render_svg(view)`` hook if it has one, else a table."""
+    svg = table.game.render_svg(view)
+    if isinstance(svg, str) and svg.strip():
+        return svg
+    return view_table_html(view)
+
+
+def _since(table: Table, save: Save, reader: int | None,
+           body_since: int | None) -> tuple[int, str]:
+    """(the seq after which entries are news to the reader, the words that say so)."""
+    if body_since is not None:
+        return body_since, (f"After entry {body_since}:" if body_since >= 0 else "From the start:")
+    if reader is not None:
+        handle = table.seats[reader].handle
+        mine = [e["seq"] for e in save.entries if e["seat"] == handle]
+        if mine:
+            return mine[-1], f"Since your last entry ({mine[-1]}):"
+        return -1, "From the start:"
+    since = max(-1, len(save.entries) - 1 - MAX_BODY_ENTRIES)
+    return since, (f"After entry {since}:" if since >= 0 else "From the start:")
+
+
+def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | None = None,
+            cc: bool = True, to: Sequence[str] | None = None,
+            now: datetime.datetime | None = None) -> EmailMessage:
+    """The email that carries ``save`` (a path, attached byte for byte, or a Save).
+
+    To: the seat that acts next (its address from the save's header, else from this
+    home's contacts); Cc: the other seats with an address, unless ``cc`` is False. ``to``
+    replaces every recipient. From: this home's handle and address (pbem.profile, else its
+    seat's address in the header). The body tells what happened after entry
+    ``body_since`` (default: after the recipient's own last entry) and what to run.
+
+    The save is verified in ``sender_home`` first: a stale save is refused (TurnError, it
+    would fork the game), an altered one raises the verify error. MailConfigError (exit 2)
+    if nobody can be addressed and ``to`` is not given."""
+    parsed, filename, data = _load(save)
+    verified = session.verify(parsed, sender_home)
+    if verified.stale:
+        raise TurnError(verified.notes[0] + " Mail the newest save instead.")
+    table = verified.table
+    game = table.game
+    contacts = Contacts(sender_home)
+    seats = _seats(table, contacts)
+    me = sender_home.handle() if sender_home.has_identity() else ""
+    my_seat = table.seat_of(me) if me else None
+    duty = table.duty()
+    actor = duty.seat if duty else None
+    id8 = table.game_id[:8]
+    seq = parsed.entries[-1]["seq"]
+
+    # Recipients: the actor, copying the others; if the actor is this home (or has no
+    # address) everyone else with an address is addressed directly.
+    others = [s for i, s in enumerate(seats) if i != my_seat and s.email]
+    if to:
+        to_list = [a.strip() for a in to if a.strip()]
+        cc_list: list[str] = []
+    elif actor is not None and actor != my_seat and seats[actor].email:
+        to_list = [formataddr((seats[actor].handle, seats[actor].email))]
+        cc_list = [formataddr((s.handle, s.email)) for s in others
+                   if s.handle != seats[actor].handle] if cc else []
+    else:
+        to_list = [formataddr((s.handle, s.email)) for s in others]
+        cc_list = []
+    if not to_list:
+        raise MailConfigError(
+            "Nobody in this game has a known mail address (seats are given as HANDLE=EMAIL "
+            "to 'pbem new'). Give the address yourself with --to ADDRESS.")
+
+    # From: the profile's address, else this seat's address in the header.
+    my_email = home_email(sender_home) or (seats[my_seat].email if my_seat is not None else "")
+
+    # Subject and body.
+    status = "game over" if duty is None else \
+        f"{table.seats[duty.seat].handle} to {ACTIONS[duty.kind]}"
+    subject = f"[pbem] {game.info.title} {id8} #{seq}: {status}"
+    reader = actor if actor is not None and actor != my_seat else None
+    since, since_words = _since(table, parsed, reader, body_since)
+    body = _body(table, parsed, seats, filename, reader, my_seat, since, verified)
+    body.history_title = since_words
+    view = game.view(table.gstate, None)
+    body.board_text = game.render(view)
+
+    msg = EmailMessage(policy=policy.default)
+    msg["Subject"] = subject
+    if my_email:
+        msg["From"] = formataddr((me, my_email)) if me else my_email
+    msg["To"] = ", ".join(to_list)
+    if cc_list:
+        msg["Cc"] = ", ".join(cc_list)
+    msg["Date"] = format_datetime(now or datetime.datetime.now(datetime.UTC).astimezone())
+    domain = parseaddr(my_email)[1].rpartition("@")[2] or ROOT_DOMAIN
+    msg["Message-ID"] = make_msgid(idstring=f"pbem.{id8}.{seq}", domain=domain)
+    msg["In-Reply-To"] = thread_root(table.game_id)
+    msg["References"] = thread_root(table.game_id)
+    msg["X-Pbem-Game"] = table.game_id
+    msg["X-Pbem-Seq"] = str(seq)
+    msg["X-Pbem-Ruleset"] = parsed.ruleset
+    if duty is not None:
+        msg["X-Pbem-To-Act"] = f"{table.seats[duty.seat].handle} {duty.kind}"
+    msg["X-Mailer"] = f"pbem {__version__}"
+    text = body.text()
+    msg.set_content(text, cte=_cte(text))
+    page = body.html(board_html(table, view))
+    msg.add_alternative(page, subtype="html", cte=_cte(page))
+    msg.add_attachment(data, maintype="application", subtype="toml", filename=filename)
+    return msg
+
+
+def _cte(text: str) -> str:
+    # 7bit where it is safe; quoted-printable otherwise, so no SMTP hop needs 8BITMIME.
+    if text.isascii() and all(len(line) <= 900 for line in text.splitlines()):
+        return "7bit"
+    return "quoted-printable"
+
+
+def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: int | None,
+          my_seat: int | None, since: int, verified: session.Verified) -> _Body:
+    game = table.game
+    duty = table.duty()
+    seq = save.entries[-1]["seq"]
+    body = _Body(f"{game.info.title}, game {table.game_id[:8]}, entry {seq}")
+    news = [e for e in save.entries if e["seq"] > since]
+    if len(news) > MAX_BODY_ENTRIES:
+        skipped = len(news) - MAX_BODY_ENTRIES
+        news = news[-MAX_BODY_ENTRIES:]
+        body.history.append(f"(... {skipped} earlier entries: 'pbem log {filename}' lists all)")
+    body.history += [f"{e['seq']:4d}  {describe_entry(e)}" for e in news]
+
+    if duty is None:
+        body.paragraphs.append("The game is over and every seat has revealed. Check the final "
+                               f"scores and the audit with:\n    pbem verify {filename}")
+        outcome = verified.report.outcome
+        if outcome is not None:
+            ranking = "; ".join(", ".join(f"{table.seats[s].handle} {outcome.scores[s]}"
+                                          for s in group) for group in outcome.ranking)
+            body.paragraphs.append(f"Final scores, best first: {ranking}.")
+    else:
+        who = seats[duty.seat]
+        body.paragraphs.append(_what_to_run(duty.kind, who.handle, filename,
+                                            addressed=reader == duty.seat,
+                                            is_me=my_seat == duty.seat))
+        if table.gstate.get("pending"):
+            body.paragraphs.append("Dice rolled and cards drawn in the last entry are not shown "
+                                   "yet: they appear when the next player opens the save.")
+    missing = [s.handle for i, s in enumerate(seats) if not s.email and i != my_seat]
+    if missing:
+        names = ", ".join(missing)
+        body.after.append(f"No mail address is known for {names}: please forward this message "
+                          f"to {'them' if len(missing) > 1 else names} by hand.")
+    seat_words = []
+    for i, s in enumerate(seats):
+        tags = [t for t, on in (("sender", i == my_seat),
+                                ("next", duty is not None and duty.seat == i)) if on]
+        seat_words.append(s.handle + (f" <{s.email}>" if s.email else " (no address)")
+                          + (f" [{', '.join(tags)}]" if tags else ""))
+    body.after.append("Seats: " + "; ".join(seat_words) + ".")
+    me = table.seats[my_seat] if my_seat is not None else None
+    sent_by = ""
+    if me is not None and me.pubkey:
+        from pbem.identity import fingerprint
+
+        sent_by = f"Sent by {me.handle}, fingerprint {fingerprint(bytes.fromhex(me.pubkey))}. "
+    body.after.append(sent_by + f"'pbem verify {filename}' re-checks every signature and move.")
+    return body
+
+
+def _what_to_run(kind: str, handle: str, filename: str, *, addressed: bool, is_me: bool) -> str:
+    you = "you" if addressed else handle
+    if is_me:
+        return f"The sender ({handle}) acts next; this copy is for your records."
+    if kind == "join":
+        return (f"{handle} is invited: save the attached {filename} and join with\n"
+                f"    pbem join {filename}\n"
+                f"(first time? make an identity with: pbem keygen --name {handle})")
+    if kind == "start":
+        return f"{handle} starts the game next:\n    pbem play {filename}"
+    if kind == "reveal":
+        return (f"The game is over; {handle} reveals next, for the final audit:\n"
+                f"    pbem play {filename}")
+    lead = f"It is your move, {handle}" if addressed else f"It is {handle}'s move"
+    return (f"{lead}: save the attached {filename} and run\n"
+            f"    pbem play {filename} MOVE ...\n"
+            f"('pbem moves {filename}' lists what {you} can play; 'pbem show {filename}' shows "
+            "the board.)")
+
+
+def eml_name(save_name: str) -> str:
+    """The default .eml file name beside a save: same stem."""
+    return str(Path(save_name).with_suffix(".eml").name)
+
+
+def as_text(message: EmailMessage) -> str:
+    """The message as text with LF line ends: for --stdout (sendmail -t, msmtp -t) or .eml."""
+    return message.as_string(policy=message.policy.clone(linesep="\n"))
+
+
+def write_eml(message: EmailMessage, path: str | Path) -> Path:
+    """Write the message atomically to a new file; never overwrites (UsageError)."""
+    return savefile.write_new(path, as_text(message))
+
+
+# ---- reading -----------------------------------------------------------------------------
+@dataclass
+class Found:
+    """One part of a message that is, or may be, a pbem save."""
+
+    name: str  # the attachment's file name, or a description of the part
+    content_type: str
+    size: int  # decoded size in bytes (estimated for a part over the cap)
+    data: bytes = b""  # the decoded bytes (BOM and CRLF left for savefile to handle)
+    problem: str = ""  # "too-large" when the part was not read
+
+
+SAVE_MARKERS = (b"[header]", b"pbem/")
+
+
+def looks_like_save(data: bytes) -> bool:
+    """Cheap test by content: a pbem save has a [header] table naming the pbem format."""
+    return all(marker in data for marker in SAVE_MARKERS)
+
+
+def _part_name(part: Message, index: int) -> str:
+    name = part.get_filename()
+    if name:
+        return str(name)
+    return f"part {index} ({part.get_content_type()})"
+
+
+def _encoded_size(part: Message) -> tuple[int, str]:
+    raw = part.get_payload(decode=False)
+    text = raw if isinstance(raw, str) else ""
+    cte = str(part.get("Content-Transfer-Encoding", "")).strip().lower()
+    size = len(text)
+    if cte == "base64":
+        size = size * 3 // 4
+    return size, text
+
+
+def _peek(text: str, cte: str, limit: int = 16384) -> bytes:
+    """The first bytes of an over-large part, decoded, to see whether it is a save."""
+    head = text[:limit]
+    try:
+        if cte == "base64":
+            compact = "".join(head.split())
+            return base64.b64decode(compact[: len(compact) // 4 * 4])
+        if cte == "quoted-printable":
+            return quopri.decodestring(head.encode("ascii", "replace"))
+    except (binascii.Error, ValueError):
+        return b""
+    return head.encode("utf-8", "replace")
+
+
+def find_saves(message: Message, max_bytes: int = MAX_ATTACHMENT_BYTES) -> list[Found]:
+    """Every part of ``message`` (forwarded messages included) that looks like a save.
+
+    A part over ``max_bytes`` is not decoded; it is listed with problem "too-large" if its
+    name, type or first bytes suggest a save, and ignored otherwise (a photo)."""
+    found: list[Found] = []
+    for index, part in enumerate(message.walk()):
+        if part.is_multipart():
+            continue
+        ctype = part.get_content_type()
+        name = _part_name(part, index)
+        size, text = _encoded_size(part)
+        if size > max_bytes:
+            cte = str(part.get("Content-Transfer-Encoding", "")).strip().lower()
+            if (name.lower().endswith(".toml") or "toml" in ctype
+                    or looks_like_save(_peek(text, cte))):
+                found.append(Found(name, ctype, size, problem="too-large"))
+            continue
+        payload = part.get_payload(decode=True)
+        if not isinstance(payload, bytes) or not looks_like_save(payload):
+            continue
+        found.append(Found(name, ctype, len(payload), payload))
+    return found
+
+
+def mentions_pbem(message: Message) -> bool:
+    """Whether a message claims to be about a pbem game (for 'save missing' reports)."""
+    subject = str(message.get("Subject", ""))
+    return bool(message.get("X-Pbem-Game")) or subject.lstrip().lower().startswith("[pbem]")
+
+
+def defects(message: Message) -> list[str]:
+    """Names of the MIME defects the parser found anywhere in the message."""
+    names: list[str] = []
+    for part in message.walk():
+        for defect in getattr(part, "defects", []):
+            label = type(defect).__name__
+            if label not in names:
+                names.append(label)
+    return names

@@ -1,0 +1,132 @@
+"""This home's mail settings: its own address and how it sends mail (HOME/profile.toml).
+
+Kept apart from ``identity.toml`` so the identity file stays exactly what keygen wrote.
+A password is never stored here: only the name of an environment variable or a command
+that prints it (``password_env``, ``password_command``), which pbem.smtp reads at send time.
+
+    email = "ann@example.org"
+
+    [smtp]
+    host = "smtp.example.org"
+    port = 587
+    security = "starttls"        # starttls | tls | none
+    user = "ann@example.org"
+    password_env = "PBEM_SMTP_PASSWORD"
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import tempfile
+import tomllib
+from dataclasses import dataclass, field
+from email.utils import parseaddr
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import UsageError
+from pbem.identity import Home
+
+FILE = "profile.toml"
+SECURITY = ("starttls", "tls", "none")
+SMTP_KEYS = ("host", "port", "security", "user", "password_env", "password_command")
+# Deliberately loose: the mail server is the judge of an address; this only catches
+# typing slips (a missing @, spaces, a name pasted in with the address).
+EMAIL_RE = re.compile(r"^[^@\s<>\"(),;]+@[^@\s<>\"(),;]+\.[^@\s<>\"(),;]+$")
+
+
+@dataclass
+class Profile:
+    email: str = ""
+    smtp: dict[str, Any] = field(default_factory=dict)
+
+
+def check_email(address: str) -> str:
+    """``address`` stripped, or UsageError (exit 2) if it cannot be a mail address."""
+    address = address.strip()
+    name, parsed = parseaddr(address)
+    if name or parsed != address or not EMAIL_RE.match(address):
+        raise UsageError(f"'{address}' is not a mail address; give it as name@example.org.")
+    return address
+
+
+def path(home: Home) -> Path:
+    return home.path / FILE
+
+
+def load(home: Home) -> Profile:
+    """The home's profile; an empty one if the file does not exist."""
+    try:
+        with open(path(home), "rb") as fh:
+            data = tomllib.load(fh)
+    except FileNotFoundError:
+        return Profile()
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise UsageError(f"{path(home)} is unreadable ({exc}); fix or delete it.") from None
+    smtp = data.get("smtp", {})
+    email = data.get("email", "")
+    if not isinstance(smtp, dict) or not isinstance(email, str):
+        raise UsageError(f"{path(home)} is malformed: 'email' must be a string and [smtp] a table.")
+    return Profile(email=email, smtp=dict(smtp))
+
+
+def save(home: Home, profile: Profile) -> None:
+    """Replace the profile file atomically (it holds no secret, so 0644 is fine)."""
+    import tomli_w
+
+    doc: dict[str, Any] = {}
+    if profile.email:
+        doc["email"] = profile.email
+    if profile.smtp:
+        doc["smtp"] = profile.smtp
+    home.path.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".profile-", dir=home.path)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            tomli_w.dump(doc, fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path(home))
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def email(home: Home) -> str:
+    """This home's own address, or '' if none was set."""
+    return load(home).email
+
+
+def set_email(home: Home, address: str) -> str:
+    """Remember this home's address (used as From: when mailing saves)."""
+    profile = load(home)
+    profile.email = check_email(address)
+    save(home, profile)
+    return profile.email
+
+
+def set_smtp(home: Home, **settings: Any) -> dict[str, Any]:
+    """Remember SMTP settings; a value of None removes that key. Never a password."""
+    unknown = sorted(set(settings) - set(SMTP_KEYS))
+    if unknown:
+        hint = " pbem never stores a password: use password_env or password_command." \
+            if any("pass" in k for k in unknown) else ""
+        raise UsageError(f"Unknown SMTP setting {', '.join(unknown)}.{hint}")
+    security = settings.get("security")
+    if security is not None and security not in SECURITY:
+        raise UsageError(f"SMTP security is one of {', '.join(SECURITY)}, not '{security}'.")
+    port = settings.get("port")
+    if port is not None and (isinstance(port, bool) or not isinstance(port, int)
+                             or not 0 < port < 65536):
+        raise UsageError(f"SMTP port must be a number from 1 to 65535, not {port!r}.")
+    profile = load(home)
+    for key, value in settings.items():
+        if value is None:
+            profile.smtp.pop(key, None)
+        else:
+            profile.smtp[key] = value
+    save(home, profile)
+    return dict(profile.smtp)

@@ -1,0 +1,221 @@
+"""Sending a composed message through an SMTP server (standard library smtplib).
+
+The password is never stored: it is read at send time from an environment variable
+(``password_env``) or from the first line a command prints (``password_command``, run by
+the shell as msmtp's ``passwordeval`` is, so ``pass show mail`` or a keychain tool works).
+
+Two error classes, so scripts can tell "fix your settings" from "try again later":
+
+- :class:`MailConfigError` (exit 2): found before any connection, or a setting that
+  cannot work (no sender, no recipient, unknown security mode, a password source that
+  yields nothing, a password that would cross the network unencrypted).
+- :class:`MailServerError` (exit 5): the server could not be reached, refused TLS, the
+  login, the sender or every recipient, or hung up. ``code`` says which: unreachable,
+  tls, auth, refused.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import smtplib
+import socket
+import ssl
+import subprocess
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from email.utils import getaddresses
+from typing import Any
+
+from pbem.errors import PbemError
+from pbem.identity import Home
+from pbem.mail import MailConfigError
+
+SECURITY = ("starttls", "tls", "none")
+DEFAULT_PORTS = {"starttls": 587, "tls": 465, "none": 25}
+EXIT_SERVER = 5  # proposed in CLI.md: delivery failed, nothing (or not everything) was sent
+
+
+class MailServerError(PbemError):
+    """The SMTP server was unreachable or refused the message (exit 5)."""
+
+    exit_code = EXIT_SERVER
+
+
+@dataclass
+class SendResult:
+    """What the server accepted. ``refused`` maps an address to the server's reply for
+    recipients it turned down while accepting others."""
+
+    host: str
+    port: int
+    sender: str
+    accepted: list[str]
+    refused: dict[str, str] = field(default_factory=dict)
+
+
+def _is_loopback(host: str) -> bool:
+    if host.lower() in ("localhost", "localhost.localdomain"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def read_password(password_env: str | None = None, password_command: str | None = None,
+                  *, timeout: float = 30) -> str | None:
+    """The password from ``$password_env`` or from ``password_command``'s first line of
+    output; None if neither is given. MailConfigError if the source yields nothing."""
+    if password_env and password_command:
+        raise MailConfigError("Give the SMTP password through an environment variable or a "
+                              "command, not both.")
+    if password_env:
+        value = os.environ.get(password_env)
+        if not value:
+            raise MailConfigError(f"The environment variable {password_env} (which should hold "
+                                  "the SMTP password) is not set or is empty.")
+        return value
+    if password_command:
+        try:
+            done = subprocess.run(password_command, shell=True, capture_output=True,  # noqa: S602
+                                  text=True, timeout=timeout, check=False, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            raise MailConfigError(f"The password command did not finish within {timeout:g} s: "
+                                  f"{password_command}") from None
+        except OSError as exc:
+            raise MailConfigError(f"The password command could not run ({exc.strerror}).") from None
+        if done.returncode != 0:
+            why = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[0]
+            raise MailConfigError(f"The password command failed ({why}): {password_command}")
+        lines = done.stdout.splitlines()
+        if not lines or not lines[0]:
+            raise MailConfigError(f"The password command printed nothing: {password_command}")
+        return lines[0]
+    return None
+
+
+def envelope(message: EmailMessage) -> tuple[str, list[str]]:
+    """(envelope sender, recipients) from From/Sender and To/Cc/Bcc; MailConfigError if
+    either is missing."""
+    sender_field = message.get("Sender") or message.get("From")
+    senders = [a for _, a in getaddresses([str(sender_field)]) if a] if sender_field else []
+    if not senders:
+        raise MailConfigError("The message has no From address. Set yours with "
+                              "'pbem profile --email ADDRESS'.")
+    fields = [str(v) for name in ("To", "Cc", "Bcc") for v in message.get_all(name, [])]
+    recipients = [a for _, a in getaddresses(fields) if a]
+    if not recipients:
+        raise MailConfigError("The message has no recipient (To, Cc or Bcc).")
+    return senders[0], recipients
+
+
+def send(message: EmailMessage, host: str, port: int | None = None, *,
+         security: str = "starttls", user: str | None = None, password_env: str | None = None,
+         password_command: str | None = None, timeout: float = 30,
+         context: ssl.SSLContext | None = None) -> SendResult:
+    """Send ``message`` through ``host``; return what was accepted.
+
+    ``security``: "starttls" (port 587; refuses a server that does not offer STARTTLS),
+    "tls" (implicit TLS, port 465) or "none" (port 25; a password is then sent only to a
+    loopback server). ``user`` logs in with the password from ``password_env`` or
+    ``password_command``. ``context`` verifies the server (default: the system's trusted
+    certificates, with host name checking)."""
+    if security not in SECURITY:
+        raise MailConfigError(f"SMTP security is one of {', '.join(SECURITY)}, not '{security}'.")
+    if port is None:
+        port = DEFAULT_PORTS[security]
+    if not 0 < port < 65536:
+        raise MailConfigError(f"SMTP port must be from 1 to 65535, not {port}.")
+    if (password_env or password_command) and not user:
+        raise MailConfigError("A password source was given without a user name (--user).")
+    sender, recipients = envelope(message)
+    password = read_password(password_env, password_command, timeout=timeout) if user else None
+    if user and password is None:
+        raise MailConfigError(f"No password for SMTP user {user}: give --password-env VAR or "
+                              "--password-command CMD.")
+    if user and security == "none" and not _is_loopback(host):
+        raise MailConfigError(f"Refusing to send the SMTP password to {host} unencrypted; use "
+                              "security starttls or tls.")
+    tls = context or ssl.create_default_context()
+    where = f"{host}:{port}"
+    try:
+        client: smtplib.SMTP
+        if security == "tls":
+            client = smtplib.SMTP_SSL(host, port, timeout=timeout, context=tls)
+        else:
+            client = smtplib.SMTP(host, port, timeout=timeout)
+        with client:
+            client.ehlo()
+            if security == "starttls":
+                if not client.has_extn("starttls"):
+                    raise MailServerError(
+                        f"The server {where} does not offer STARTTLS, so the message would "
+                        "travel unencrypted. Use security tls (port 465) or, for a local "
+                        "relay, none.", code="tls")
+                client.starttls(context=tls)
+                client.ehlo()
+            if user:
+                assert password is not None
+                client.login(user, password)
+            refused = client.send_message(message, from_addr=sender, to_addrs=recipients)
+    except MailServerError:
+        raise
+    except smtplib.SMTPAuthenticationError as exc:
+        raise MailServerError(f"The server {where} refused the login for {user} "
+                              f"({_reply(exc.smtp_code, exc.smtp_error)}). Check the user name "
+                              "and password.", code="auth") from None
+    except smtplib.SMTPNotSupportedError:
+        raise MailServerError(f"The server {where} does not accept a login here (no AUTH); "
+                              "try security starttls or tls, or no user.", code="auth") from None
+    except smtplib.SMTPRecipientsRefused as exc:
+        said = "; ".join(f"{a}: {_reply(*r)}" for a, r in exc.recipients.items())
+        raise MailServerError(f"The server {where} refused every recipient ({said}). Nothing "
+                              "was sent.", code="refused") from None
+    except smtplib.SMTPSenderRefused as exc:
+        raise MailServerError(f"The server {where} refused the sender {exc.sender} "
+                              f"({_reply(exc.smtp_code, exc.smtp_error)}).", code="refused") from None
+    except smtplib.SMTPDataError as exc:
+        raise MailServerError(f"The server {where} refused the message "
+                              f"({_reply(exc.smtp_code, exc.smtp_error)}).", code="refused") from None
+    except (ssl.SSLError, ssl.CertificateError) as exc:
+        raise MailServerError(f"The TLS connection to {where} failed ({exc}). Check the host "
+                              "name and the server's certificate.", code="tls") from None
+    except smtplib.SMTPResponseException as exc:
+        raise MailServerError(f"The server {where} answered with an error "
+                              f"({_reply(exc.smtp_code, exc.smtp_error)}).", code="refused") from None
+    except (smtplib.SMTPException, OSError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc) or \
+            type(exc).__name__
+        if isinstance(exc, socket.gaierror):
+            why = f"unknown host: {why}"
+        raise MailServerError(f"Could not reach the mail server {where} ({why}). Nothing was "
+                              "sent.", code="unreachable") from None
+    accepted = [r for r in recipients if r not in refused]
+    return SendResult(host, port, sender, accepted,
+                      {addr: _reply(*reply) for addr, reply in refused.items()})
+
+
+def settings(home: Home, **given: Any) -> dict[str, Any]:
+    """Keyword arguments for :func:`send`: each setting given (not None) wins over the
+    home's profile (pbem.profile [smtp]). MailConfigError if no host is known."""
+    from pbem import profile
+
+    stored = profile.load(home).smtp
+    merged: dict[str, Any] = {}
+    for key in ("host", "port", "security", "user", "password_env", "password_command"):
+        value = given.get(key)
+        merged[key] = value if value is not None else stored.get(key)
+    if not merged["host"]:
+        raise MailConfigError("No SMTP server is set: give --smtp HOST, or remember one with "
+                              "'pbem profile --smtp HOST', or write the message with --eml FILE "
+                              "or --stdout and send it yourself.")
+    merged["security"] = merged["security"] or "starttls"
+    if given.get("timeout") is not None:
+        merged["timeout"] = given["timeout"]
+    return merged
+
+
+def _reply(code: int, text: bytes | str) -> str:
+    words = text.decode("utf-8", "replace") if isinstance(text, bytes) else str(text)
+    return f"{code} {words}".strip()

@@ -1,0 +1,412 @@
+"""Composing the message that carries a save (pbem.mail) and the home's mail profile.
+
+Every message here is built from real saves of the tiny "dice-race" test game, signed in
+three separate homes, and read back with the standard library's email parser."""
+
+from __future__ import annotations
+
+import re
+from email import message_from_bytes, message_from_string, policy
+from email.message import EmailMessage
+from email.utils import getaddresses
+from pathlib import Path
+
+import pytest
+
+from pbem import mail, profile, savefile, session
+from pbem.errors import TurnError, UsageError
+from pbem.identity import Home
+from tests.support.dice_race import GAME as DICE_RACE
+
+EMAILS = {"ann": "ann@example.org", "bob": "bob@example.org", "cy": "cy@example.org"}
+
+
+def play(homes: dict[str, Home], folder: Path, *, emails: dict[str, str] | None = None,
+         stop_after: int | None = None, bot: str = "random:7") -> list[session.Written]:
+    """A dice-race game whose header carries the players' addresses; every hop written."""
+    emails = EMAILS if emails is None else emails
+    folder.mkdir(parents=True, exist_ok=True)
+    seats = [f"{h}={emails[h]}" if emails.get(h) else h for h in homes]
+    written = session.new_game(homes["ann"], "dice-race", seats, [], None, folder=folder)
+    hops = [written]
+    while written.table.duty() is not None and (stop_after is None or len(hops) < stop_after):
+        duty = written.table.duty()
+        assert duty is not None
+        handle = written.table.seats[duty.seat].handle
+        written = session.sign_next(homes[handle], written.path,
+                                    "join" if duty.kind == "join" else None, [],
+                                    bot if duty.kind == "turn" else None, None)
+        hops.append(written)
+    return hops
+
+
+def signer_home(homes: dict[str, Home], hop: session.Written) -> Home:
+    return homes[hop.entry["seat"]]
+
+
+def addresses(msg: EmailMessage, name: str) -> list[str]:
+    return [a for _, a in getaddresses([str(v) for v in msg.get_all(name, [])])]
+
+
+def plain(msg: EmailMessage) -> str:
+    part = msg.get_body(preferencelist=("plain",))
+    assert part is not None
+    return str(part.get_content())
+
+
+def html_part(msg: EmailMessage) -> str:
+    part = msg.get_body(preferencelist=("html",))
+    assert part is not None
+    return str(part.get_content())
+
+
+def attachment(msg: EmailMessage) -> EmailMessage:
+    parts = list(msg.iter_attachments())
+    assert len(parts) == 1
+    return parts[0]
+
+
+@pytest.fixture
+def midgame(homes: dict[str, Home], tmp_path: Path) -> list[session.Written]:
+    return play(homes, tmp_path / "saves", stop_after=9)
+
+
+# ---- addressing ---------------------------------------------------------------------------
+def test_to_is_the_seat_to_act_and_cc_the_others(homes: dict[str, Home],
+                                                  midgame: list[session.Written]) -> None:
+    last = midgame[-1]
+    sender = last.entry["seat"]
+    actor = last.table.seats[last.table.duty().seat].handle  # type: ignore[union-attr]
+    assert actor != sender
+    msg = mail.compose(last.path, signer_home(homes, last))
+    assert addresses(msg, "To") == [EMAILS[actor]]
+    others = {EMAILS[h] for h in EMAILS} - {EMAILS[actor], EMAILS[sender]}
+    assert set(addresses(msg, "Cc")) == others
+    # The sender's address comes from its seat in the header when no profile is set.
+    assert addresses(msg, "From") == [EMAILS[sender]]
+    assert str(msg["From"]).startswith(sender)
+
+
+def test_cc_can_be_left_out(homes: dict[str, Home], midgame: list[session.Written]) -> None:
+    last = midgame[-1]
+    msg = mail.compose(last.path, signer_home(homes, last), cc=False)
+    assert msg["Cc"] is None
+    assert len(addresses(msg, "To")) == 1
+
+
+def test_profile_address_is_the_from(homes: dict[str, Home],
+                                     midgame: list[session.Written]) -> None:
+    last = midgame[-1]
+    home = signer_home(homes, last)
+    profile.set_email(home, "me@home.example")
+    msg = mail.compose(last.path, home)
+    assert addresses(msg, "From") == ["me@home.example"]
+    assert str(msg["Message-ID"]).endswith("@home.example>")
+
+
+def test_seat_without_address_is_named_in_the_body(homes: dict[str, Home],
+                                                   tmp_path: Path) -> None:
+    hops = play(homes, tmp_path / "s", emails={"ann": EMAILS["ann"], "bob": EMAILS["bob"]},
+                stop_after=9)
+    # Find a hop that cy is not to act on, signed by ann or bob: cy is named, not mailed.
+    hop = next(h for h in reversed(hops) if h.entry["seat"] != "cy"
+               and h.table.duty() is not None
+               and h.table.seats[h.table.duty().seat].handle != "cy")  # type: ignore[union-attr]
+    msg = mail.compose(hop.path, signer_home(homes, hop))
+    assert "cy@example.org" not in str(msg)
+    body = plain(msg)
+    assert "No mail address is known for cy: please forward this message to cy by hand." in body
+    assert "cy (no address)" in body
+
+
+def test_actor_without_address_means_mail_to_the_others(homes: dict[str, Home],
+                                                        tmp_path: Path) -> None:
+    hops = play(homes, tmp_path / "s", emails={"ann": EMAILS["ann"], "bob": EMAILS["bob"]},
+                stop_after=2)
+    joined = hops[1]  # bob joined; cy, who has no address, joins next
+    assert joined.entry["seat"] == "bob"
+    msg = mail.compose(joined.path, homes["bob"])
+    assert addresses(msg, "To") == [EMAILS["ann"]]
+    assert msg["Cc"] is None
+    assert msg["Subject"].endswith(": cy to join")
+    assert "forward this message to cy" in plain(msg)
+
+
+def test_nobody_to_mail_is_a_config_error_unless_to_is_given(homes: dict[str, Home],
+                                                              tmp_path: Path) -> None:
+    hops = play(homes, tmp_path / "s", emails={}, stop_after=5)
+    last = hops[-1]
+    with pytest.raises(mail.MailConfigError) as info:
+        mail.compose(last.path, signer_home(homes, last))
+    assert info.value.exit_code == 2
+    assert "--to" in info.value.message
+    msg = mail.compose(last.path, signer_home(homes, last), to=["friend@example.net"])
+    assert addresses(msg, "To") == ["friend@example.net"]
+    assert msg["From"] is None  # unknown: msmtp -t or the server fills it in
+
+
+def test_contacts_supply_an_address_the_header_lacks(homes: dict[str, Home],
+                                                     tmp_path: Path) -> None:
+    from pbem.contacts import Contacts
+
+    hops = play(homes, tmp_path / "s", emails={"ann": EMAILS["ann"]}, stop_after=9)
+    hop = next(h for h in reversed(hops) if h.entry["seat"] == "ann")
+    contacts = Contacts(homes["ann"])
+    contacts.check_save(hop.save)
+    contacts.players["bob"]["emails"] = ["bob@contacts.example"]
+    contacts.changed = True
+    contacts.write()
+    msg = mail.compose(hop.path, homes["ann"])
+    assert "bob@contacts.example" in addresses(msg, "To") + addresses(msg, "Cc")
+
+
+# ---- subject, headers, threading ----------------------------------------------------------
+def test_subject_names_title_short_id_entry_and_who_acts(homes: dict[str, Home],
+                                                         midgame: list[session.Written]) -> None:
+    last = midgame[-1]
+    msg = mail.compose(last.path, signer_home(homes, last))
+    duty = last.table.duty()
+    assert duty is not None and duty.kind == "turn"
+    actor = last.table.seats[duty.seat].handle
+    game_id = last.save.game_id
+    assert msg["Subject"] == f"[pbem] Dice Race {game_id[:8]} #{last.entry['seq']}: {actor} to play"
+    assert re.fullmatch(r"\[pbem\] Dice Race [0-9a-f]{8} #\d+: \w+ to play", msg["Subject"])
+
+
+def test_headers_identify_the_game_and_thread_it(homes: dict[str, Home],
+                                                 midgame: list[session.Written]) -> None:
+    a, b = midgame[-2], midgame[-1]
+    first = mail.compose(a.path, signer_home(homes, a))
+    second = mail.compose(b.path, signer_home(homes, b))
+    game_id = b.save.game_id
+    for msg, hop in ((first, a), (second, b)):
+        assert msg["X-Pbem-Game"] == game_id
+        assert msg["X-Pbem-Seq"] == str(hop.entry["seq"])
+        assert msg["In-Reply-To"] == mail.thread_root(game_id)
+        assert msg["References"] == mail.thread_root(game_id)
+        assert re.fullmatch(r"<[^<>@\s]+@[^<>@\s]+>", str(msg["Message-ID"]))
+        assert msg["Date"] is not None
+    assert first["Message-ID"] != second["Message-ID"]
+    import datetime
+
+    when = datetime.datetime(2025, 6, 2, 10, 30, tzinfo=datetime.UTC)
+    dated = mail.compose(b.path, signer_home(homes, b), now=when)
+    assert dated["Date"].datetime == when
+
+
+# ---- body --------------------------------------------------------------------------------
+def test_body_tells_what_happened_since_the_reader_last_acted(
+        homes: dict[str, Home], midgame: list[session.Written]) -> None:
+    last = midgame[-1]
+    save = last.save
+    duty = last.table.duty()
+    assert duty is not None
+    reader = last.table.seats[duty.seat].handle
+    mine = [e["seq"] for e in save.entries if e["seat"] == reader]
+    body = plain(mail.compose(last.path, signer_home(homes, last)))
+    assert f"Since your last entry ({mine[-1]}):" in body
+    for entry in save.entries:
+        line = f"{entry['seq']:4d}  {mail.describe_entry(entry)}"
+        assert (line in body) == (entry["seq"] > mine[-1]), line
+    assert f"It is your move, {reader}" in body
+    assert f"pbem play {last.path.name} MOVE ..." in body
+    assert DICE_RACE.render(save.state["view"]) in body
+
+
+def test_body_since_overrides_the_start(homes: dict[str, Home],
+                                        midgame: list[session.Written]) -> None:
+    last = midgame[-1]
+    body = plain(mail.compose(last.path, signer_home(homes, last), body_since=-1))
+    assert "From the start:" in body
+    assert "   0  ann created the game" in body
+    body = plain(mail.compose(last.path, signer_home(homes, last), body_since=5))
+    assert "After entry 5:" in body
+    assert "   5  " not in body and "   6  " in body
+
+
+def test_describe_entry_covers_every_kind() -> None:
+    base = {"seq": 3, "seat": "cy", "moves": []}
+    assert mail.describe_entry({**base, "kind": "create"}) == "cy created the game"
+    assert mail.describe_entry({**base, "kind": "join"}) == "cy joined"
+    assert mail.describe_entry({**base, "kind": "start"}) == "cy started the game"
+    assert mail.describe_entry({**base, "kind": "resign"}) == "cy resigned"
+    assert mail.describe_entry({**base, "kind": "turn", "moves": ["mine", "trade scrap:gold x2"]}
+                               ) == "cy played: mine; trade scrap:gold x2"
+    assert mail.describe_entry({**base, "kind": "turn"}) == "cy ended the turn"
+    assert "final audit" in mail.describe_entry({**base, "kind": "reveal"})
+
+
+def test_invitation_after_create_says_join(homes: dict[str, Home], tmp_path: Path) -> None:
+    hops = play(homes, tmp_path / "s", stop_after=1)
+    msg = mail.compose(hops[0].path, homes["ann"])
+    assert msg["Subject"].endswith(": bob to join")
+    assert addresses(msg, "To") == [EMAILS["bob"]]
+    body = plain(msg)
+    assert f"pbem join {hops[0].path.name}" in body
+    assert "pbem keygen --name bob" in body
+
+
+def test_finished_game_goes_to_everyone_with_the_scores(homes: dict[str, Home],
+                                                        tmp_path: Path) -> None:
+    hops = play(homes, tmp_path / "s")
+    last = hops[-1]
+    assert last.table.duty() is None
+    msg = mail.compose(last.path, signer_home(homes, last))
+    assert msg["Subject"].endswith(": game over")
+    assert msg["X-Pbem-To-Act"] is None
+    sender = last.entry["seat"]
+    assert set(addresses(msg, "To")) == {EMAILS[h] for h in EMAILS if h != sender}
+    body = plain(msg)
+    assert f"pbem verify {last.path.name}" in body
+    assert "Final scores, best first:" in body
+
+
+def test_stale_save_is_not_mailed(homes: dict[str, Home], midgame: list[session.Written]) -> None:
+    old = midgame[-3]
+    # The last signer has seen everything up to the newest save: the old one is stale.
+    with pytest.raises(TurnError, match="stale"):
+        mail.compose(old.path, signer_home(homes, midgame[-1]))
+
+
+# ---- HTML and the board -------------------------------------------------------------------
+def test_html_alternative_repeats_the_text_and_shows_a_board_table(
+        homes: dict[str, Home], midgame: list[session.Written]) -> None:
+    last = midgame[-1]
+    msg = mail.compose(last.path, signer_home(homes, last))
+    assert msg.get_content_type() == "multipart/mixed"
+    alternative = next(msg.iter_parts())
+    assert alternative.get_content_type() == "multipart/alternative"
+    page = html_part(msg)
+    assert "<svg" not in page
+    assert "<table" in page and "<th style=\"text-align:left;vertical-align:top\">score</th>" in page
+    import html as html_mod
+
+    for line in plain(msg).splitlines():
+        words = line.strip()
+        if words and not words.startswith("scores:") and "The board" not in words:
+            assert html_mod.escape(words) in page, words
+
+
+def test_html_embeds_the_games_svg_when_it_has_render_svg(
+        homes: dict[str, Home], midgame: list[session.Written],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[dict] = []
+
+    def render_svg(view: dict) -> str:
+        seen.append(view)
+        return f'<svg xmlns="http://www.w3.org/2000/svg"><text>{view["score"]}</text></svg>'
+
+    monkeypatch.setattr(DICE_RACE, "render_svg", render_svg, raising=False)
+    last = midgame[-1]
+    page = html_part(mail.compose(last.path, signer_home(homes, last)))
+    assert seen == [last.save.state["view"]]
+    assert f"<svg xmlns=\"http://www.w3.org/2000/svg\"><text>{seen[0]['score']}</text></svg>" in page
+    assert "<table" not in page
+    monkeypatch.setattr(DICE_RACE, "render_svg", lambda view: None, raising=False)
+    assert "<table" in html_part(mail.compose(last.path, signer_home(homes, last)))
+
+
+def test_view_table_html_escapes_and_nests() -> None:
+    out = mail.view_table_html({"a<b": [{"x": 1, "y": True}, {"x": 2}], "n": [], "s": "<i>"})
+    assert "a&lt;b" in out and "&lt;i&gt;" in out and "<i>none</i>" in out
+    assert "<th>x</th><th>y</th>" in out and "yes" in out
+
+
+# ---- the attachment -----------------------------------------------------------------------
+def test_attachment_is_the_file_byte_for_byte(homes: dict[str, Home],
+                                              midgame: list[session.Written]) -> None:
+    last = midgame[-1]
+    part = attachment(mail.compose(last.path, signer_home(homes, last)))
+    assert part.get_content_type() == "application/toml"
+    assert part.get_filename() == last.path.name
+    assert part.get_content() == last.path.read_bytes()
+
+
+def test_a_save_object_is_attached_under_its_default_name(
+        homes: dict[str, Home], midgame: list[session.Written]) -> None:
+    last = midgame[-1]
+    part = attachment(mail.compose(last.save, signer_home(homes, last)))
+    entry = last.entry
+    assert part.get_filename() == savefile.default_name("dice-race", last.save.game_id,
+                                                       entry["seq"], entry["seat"])
+    assert savefile.parse_bytes(part.get_content()).entries == last.save.entries
+
+
+def test_eml_round_trip_and_never_overwrites(homes: dict[str, Home],
+                                             midgame: list[session.Written],
+                                             tmp_path: Path) -> None:
+    last = midgame[-1]
+    msg = mail.compose(last.path, signer_home(homes, last))
+    target = tmp_path / mail.eml_name(last.path.name)
+    assert target.name == last.path.stem + ".eml"
+    mail.write_eml(msg, target)
+    raw = target.read_bytes()
+    assert b"\r\n" not in raw
+    with pytest.raises(UsageError, match="never overwrites"):
+        mail.write_eml(msg, target)
+    back = message_from_bytes(raw, policy=policy.default)
+    found = mail.find_saves(back)
+    assert [f.name for f in found] == [last.path.name]
+    assert found[0].data == last.path.read_bytes()
+    # Read back from the text form (--stdout) as well.
+    found = mail.find_saves(message_from_string(mail.as_text(msg), policy=policy.default))
+    assert found[0].data == last.path.read_bytes()
+
+
+# ---- finding saves in a message -----------------------------------------------------------
+def test_find_saves_ignores_bodies_and_reports_oversized_saves(
+        homes: dict[str, Home], midgame: list[session.Written]) -> None:
+    last = midgame[-1]
+    msg = mail.compose(last.path, signer_home(homes, last))
+    assert len(mail.find_saves(msg)) == 1  # not the text or HTML body
+    size = len(last.path.read_bytes())
+    found = mail.find_saves(msg, max_bytes=size // 2)
+    assert [(f.problem, f.data) for f in found] == [("too-large", b"")]
+
+
+def test_oversized_non_save_is_ignored() -> None:
+    msg = EmailMessage()
+    msg["Subject"] = "holiday"
+    msg.set_content("photos attached")
+    msg.add_attachment(b"\x89PNG" + b"\0" * 5000, maintype="image", subtype="png",
+                       filename="beach.png")
+    assert mail.find_saves(msg, max_bytes=1000) == []
+
+
+def test_forwarded_message_save_is_found(homes: dict[str, Home],
+                                         midgame: list[session.Written]) -> None:
+    last = midgame[-1]
+    inner = mail.compose(last.path, signer_home(homes, last))
+    outer = EmailMessage()
+    outer["Subject"] = "Fwd: your move"
+    outer.set_content("see below")
+    outer.add_attachment(inner)  # message/rfc822
+    found = mail.find_saves(outer)
+    assert [f.data for f in found] == [last.path.read_bytes()]
+
+
+# ---- the profile --------------------------------------------------------------------------
+def test_profile_checks_addresses_and_never_stores_passwords(tmp_path: Path) -> None:
+    home = Home(tmp_path / "h")
+    assert profile.email(home) == ""
+    assert profile.set_email(home, "  ann@example.org ") == "ann@example.org"
+    assert profile.email(home) == "ann@example.org"
+    for bad in ("ann", "ann@", "Ann <ann@example.org>", "a b@example.org", "ann@localhost"):
+        with pytest.raises(UsageError):
+            profile.set_email(home, bad)
+    with pytest.raises(UsageError, match="never stores a password"):
+        profile.set_smtp(home, password="hunter2")
+    with pytest.raises(UsageError, match="security"):
+        profile.set_smtp(home, security="ssl")
+    with pytest.raises(UsageError, match="port"):
+        profile.set_smtp(home, port=70000)
+    assert profile.set_smtp(home, host="smtp.example.org", port=587, user="ann",
+                            password_env="PBEM_SMTP_PASSWORD") == {
+        "host": "smtp.example.org", "port": 587, "user": "ann",
+        "password_env": "PBEM_SMTP_PASSWORD"}
+    assert profile.set_smtp(home, user=None)["host"] == "smtp.example.org"
+    assert "user" not in profile.load(home).smtp
+    assert profile.load(home).email == "ann@example.org"
+    (home.path / profile.FILE).write_text("email = [", "utf-8")
+    with pytest.raises(UsageError, match="unreadable"):
+        profile.load(home)

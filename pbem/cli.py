@@ -241,23 +241,35 @@ def moves(ctx: click.Context, save: str, moves: tuple[str, ...], as_json: bool) 
 @main.command()
 @click.argument("save", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--svg", "svg_path", type=click.Path(dir_okay=False),
+              help="Also draw the board, as your seat sees it, into this SVG file.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False),
+              help="Also write a web page with the board and the text view.")
 @click.pass_context
-def show(ctx: click.Context, save: str, as_json: bool) -> None:
+def show(ctx: click.Context, save: str, as_json: bool, svg_path: str | None,
+         html_path: str | None) -> None:
     """The game as this home's seat sees it."""
-    from pbem import session
+    from pbem import render, session
 
     home = _home(ctx)
     verified = session.load(save, home)
+    notices = _player_notices(home, verified.save, as_json)
     table = verified.table
     handle, view, private = session.seat_view(home, verified)
     duty = table.duty()
     to_act = table.seats[duty.seat].handle if duty else ""
+    game = table.game
+    heading = f"{game.info.title} {table.game_id[:8]}, entry {len(table.signers) - 1}"
+    if svg_path:
+        render.write_picture(svg_path, render.svg_of(game, view))
+    if html_path:
+        render.write_picture(html_path, render.html_page(game, view, heading))
     if as_json:
         _emit_json({"game": table.header["game"], "id": table.game_id, "seat": handle,
                     "to_act": to_act, "phase": table.phase(), "state": view,
-                    "private": private, "notes": verified.notes})
+                    "private": private, "notes": verified.notes,
+                    "players": [n.to_json() for n in notices]})
         return
-    game = table.game
     click.echo(f"{game.info.title}  game {table.game_id[:8]}  entry {len(table.signers) - 1}  "
                f"phase {table.phase()}")
     if duty:
@@ -266,8 +278,24 @@ def show(ctx: click.Context, save: str, as_json: bool) -> None:
         click.echo(note)
     click.echo()
     click.echo(game.render(view))
+    for path in (svg_path, html_path):
+        if path:
+            click.echo(f"Drew {path}")
     if not duty:
         _print_result(verified.report)
+
+
+def _player_notices(home: Any, save: Any, quiet: bool) -> list[Any]:
+    """Remember the players of a verified save; print what is new or suspicious."""
+    from pbem import contacts
+
+    if not home.has_identity():
+        return []
+    notices = contacts.check_save(home, save)
+    if not quiet:
+        for notice in notices:
+            click.echo(str(notice), err=notice.level == "warning")
+    return notices
 
 
 @main.command()
@@ -289,6 +317,7 @@ def verify(ctx: click.Context, save: str, as_json: bool, full: bool) -> None:
                         "errors": [{"code": exc.code, "seq": exc.seq, "message": exc.message}]})
             sys.exit(exc.exit_code)
         raise
+    notices = _player_notices(home, verified.save, as_json)
     report = verified.report
     table = report.table
     duty = table.duty()
@@ -306,6 +335,7 @@ def verify(ctx: click.Context, save: str, as_json: bool, full: bool) -> None:
             "ranking": None if outcome is None else
             [[table.seats[s].handle for s in group] for group in outcome.ranking],
             "stale": verified.stale, "notes": verified.notes,
+            "players": [n.to_json() for n in notices],
             "checked_from": report.checked_from, "errors": []})
     else:
         click.echo(f"{table.header['game']} {table.game_id[:8]}: {len(table.signers)} entries "
@@ -364,6 +394,137 @@ def log(ctx: click.Context, save: str) -> None:
     for entry in verified.save.entries:
         moves = "; ".join(entry["moves"])
         click.echo(f"{entry['seq']:4d}  {entry['kind']:7} {entry['seat']:12} {moves}".rstrip())
+
+
+# ---- email -------------------------------------------------------------------------------
+@main.command()
+@click.argument("save", type=click.Path(dir_okay=False))
+@click.option("--to", "to", multiple=True, metavar="ADDRESS",
+              help="Mail these addresses instead of the game's seats.")
+@click.option("--no-cc", is_flag=True, help="Mail only the player to act.")
+@click.option("--since", type=int, metavar="SEQ",
+              help="Describe entries after SEQ (default: after the recipient's last entry).")
+@click.option("--eml", type=click.Path(dir_okay=False),
+              help="Write the message to FILE for your mail client (never overwrites).")
+@click.option("--stdout", "to_stdout", is_flag=True,
+              help="Print the message, for 'sendmail -t' or 'msmtp -t'.")
+@click.option("--smtp", "host", metavar="HOST", help="SMTP server (default: your profile's).")
+@click.option("--port", type=click.IntRange(1, 65535))
+@click.option("--security", type=click.Choice(["starttls", "tls", "none"]))
+@click.option("--user", metavar="NAME", help="SMTP login.")
+@click.option("--password-env", metavar="VAR", help="Environment variable holding the password.")
+@click.option("--password-command", metavar="CMD", help="Command that prints the password.")
+@click.option("--timeout", type=float, default=30, show_default=True)
+@click.pass_context
+def send(ctx: click.Context, save: str, to: tuple[str, ...], no_cc: bool, since: int | None,
+         eml: str | None, to_stdout: bool, host: str | None, port: int | None,
+         security: str | None, user: str | None, password_env: str | None,
+         password_command: str | None, timeout: float) -> None:
+    """Mail a save to the player to act (by SMTP, or as a file with --eml / --stdout)."""
+    from pbem import mail, smtp
+    from pbem.errors import UsageError
+
+    if eml and to_stdout:
+        raise UsageError("Choose --eml FILE or --stdout, not both.")
+    home = _home(ctx)
+    message = mail.compose(save, home, body_since=since, cc=not no_cc, to=list(to) or None)
+    if to_stdout:
+        click.echo(mail.as_text(message), nl=False)
+        return
+    if eml:
+        written = mail.write_eml(message, eml)
+        click.echo(f"Wrote {written}: open it in your mail client and send it.")
+        return
+    result = smtp.send(message, **smtp.settings(
+        home, host=host, port=port, security=security, user=user, password_env=password_env,
+        password_command=password_command, timeout=timeout))
+    click.echo(f"Sent to {', '.join(result.accepted)} via {result.host}:{result.port}.")
+    for address, reply in result.refused.items():
+        click.echo(f"pbem: the server refused {address}: {reply}", err=True)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--no-file", is_flag=True, help="Do not copy the newest saves into HOME/inbox.")
+@click.option("--max-size", type=click.IntRange(1, 1024), default=8, show_default=True,
+              metavar="MIB", help="Largest attachment to read.")
+@click.pass_context
+def inbox(ctx: click.Context, paths: tuple[str, ...], as_json: bool, no_file: bool,
+          max_size: int) -> None:
+    """Find, verify and file the saves in .eml files, mbox files or Maildir folders."""
+    from pbem import inbox as inbox_mod
+
+    report = inbox_mod.scan(list(paths), _home(ctx), max_bytes=max_size * 1024 * 1024,
+                            file_saves=not no_file)
+    if as_json:
+        _emit_json(report.to_json())
+    else:
+        click.echo(report.text(), nl=False)
+    code = report.exit_code()
+    if code:
+        sys.exit(code)
+
+
+@main.group(invoke_without_command=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def contacts(ctx: click.Context, as_json: bool) -> None:
+    """The players this home has seen, with their key fingerprints."""
+    from pbem import contacts as contacts_mod
+
+    if ctx.invoked_subcommand is not None:
+        return
+    people = contacts_mod.listing(_home(ctx))
+    if as_json:
+        _emit_json(people)
+        return
+    if not people:
+        click.echo("No players seen yet.")
+    for person in people:
+        emails = ", ".join(person["emails"])
+        click.echo(f"{person['handle']:12} {person['fingerprint']:20} {emails}".rstrip())
+
+
+@contacts.command("forget")
+@click.argument("handle")
+@click.pass_context
+def contacts_forget(ctx: click.Context, handle: str) -> None:
+    """Forget a player (after they really did change their key)."""
+    from pbem import contacts as contacts_mod
+    from pbem.errors import UsageError
+
+    if not contacts_mod.forget(_home(ctx), handle):
+        raise UsageError(f"This home has never seen a player called {handle}.")
+    click.echo(f"Forgot {handle}; their next save will introduce them again.")
+
+
+@main.command()
+@click.option("--email", metavar="ADDRESS", help="Your email address, used as From.")
+@click.option("--smtp", "host", metavar="HOST", help="Remember this SMTP server.")
+@click.option("--port", type=click.IntRange(1, 65535))
+@click.option("--security", type=click.Choice(["starttls", "tls", "none"]))
+@click.option("--user", metavar="NAME")
+@click.option("--password-env", metavar="VAR")
+@click.option("--password-command", metavar="CMD")
+@click.pass_context
+def profile(ctx: click.Context, email: str | None, host: str | None, port: int | None,
+            security: str | None, user: str | None, password_env: str | None,
+            password_command: str | None) -> None:
+    """Show or set this home's email address and SMTP settings (never a password)."""
+    from pbem import profile as profile_mod
+
+    home = _home(ctx)
+    if email:
+        profile_mod.set_email(home, email)
+    smtp_given = {"host": host, "port": port, "security": security, "user": user,
+                  "password_env": password_env, "password_command": password_command}
+    if any(v is not None for v in smtp_given.values()):
+        profile_mod.set_smtp(home, **{k: v for k, v in smtp_given.items() if v is not None})
+    current = profile_mod.load(home)
+    click.echo(f"email: {current.email or '(not set)'}")
+    for key, value in sorted(current.smtp.items()):
+        click.echo(f"smtp {key}: {value}")
 
 
 @main.command()

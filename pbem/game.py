@@ -234,6 +234,12 @@ class Game(ABC):
     def render(self, view: dict[str, Any]) -> str:
         """A plain-text picture of a view for ``pbem show``."""
 
+    def render_svg(self, view: dict[str, Any]) -> str | None:
+        """The board of a view as a standalone SVG document (``show --svg``, the HTML
+        part of emails), or None if the game draws no picture. Draw only what the view
+        holds: it is already limited to what its seat may see."""
+        return None
+
     @abstractmethod
     def outcome(self, state: State) -> Outcome | None:
         """Scores and ranking once the game is over, else None."""

@@ -1,0 +1,7 @@
+"""Red Dog Junction for pbem: trade, mine and scheme for gold at the edge of space."""
+
+from .game import RedDogJunction as _RedDogJunction
+
+GAME = _RedDogJunction()
+
+__all__ = ["GAME"]

@@ -1,0 +1,106 @@
+"""The greedy bot's evaluation: points now, plus what goods, cards and position are worth
+on the way to points. Values are in hundredths of a victory point.
+
+The shape matters more than the numbers. A good on a ship is worth the better of two
+routes: traded for gold at the Junction (at the dice's current rates) or stored at home
+to buy the cards on display. Either way it gains value as the ship gets closer to where
+the route ends (a dock beside its die, or home), so a player looking one move ahead
+still mines, flies, trades, unloads and buys. Cargo over capacity is worth nothing, so
+mining stops when the hold is full; a docked ship at a planet it can mine is worth a
+little, so an empty ship heads out.
+"""
+
+from __future__ import annotations
+
+from pbem.game import State
+
+from .constants import GOLD, PLANET_GOODS
+from .scoring import score_of
+from .state import capacity, card, crew_count, dock_dice, total
+
+POINT = 100
+CARD_WORTH = {"crew": 45, "commander": 60}
+BOOST_WORTH = 20  # a boost: a tie-break and one action's help
+STORED = 30  # a non-gold good in storage that some display card asks for
+STORED_CAP = 6  # ... up to this many of it
+GOLD_ON_SHIP = {"home": 95, "space": 88}  # elsewhere 85
+TRADE_ROUTE = {"beside": 0.8, "junction": 0.74, "space": 0.7}  # elsewhere 0.65
+STORE_ROUTE = {"home": 0.95, "space": 0.85}  # elsewhere 0.8
+
+
+def heuristic(state: State, seat: int) -> int:
+    player = state["players"][seat]
+    points, _, ties = score_of(state, seat)
+    value: float = points * POINT + ties[0] * BOOST_WORTH
+    for ident in player["crew"] + player["commanders"]:
+        entry = card(state, ident)
+        if not entry.get("start"):
+            value += CARD_WORTH[entry["kind"]]
+    wanted = _wanted(state)
+    for good, n in player["storage"].items():
+        if good != GOLD:
+            worth = STORED if good in wanted else 5
+            value += worth * min(n, STORED_CAP) + 3 * max(0, n - STORED_CAP)
+    value += _cargo(state, seat, wanted)
+    value += _position(state, seat, wanted)
+    if state["phase"] == "over":
+        value += 1000 * POINT * _won(state, seat)
+    return int(value)
+
+
+def _wanted(state: State) -> set[str]:
+    """Goods that some display card can be bought with."""
+    return {g for c in state["display"] for cost in card(state, c)["cost"] for g in cost}
+
+
+def _trade_unit(state: State, seat: int, good: str) -> float:
+    """One ``good`` on the ship, to be traded for gold at the Junction from where it is."""
+    at = state["players"][seat]["at"]
+    if good == GOLD:
+        return GOLD_ON_SHIP.get(at, 85)
+    spot = at
+    if at.startswith("junction "):
+        spot = "beside" if good in dock_dice(state, at) else "junction"
+    # A trade's gold must fit in the hold too, so no good is worth more than a gold.
+    rate = min(state["dice"][GOLD] / state["dice"][good], 1.0)
+    return 85 * rate * TRADE_ROUTE.get(spot, 0.65)
+
+
+def _cargo(state: State, seat: int, wanted: set[str]) -> float:
+    """The ship's goods, each by its better route; the store route of a good pays only
+    until storage holds STORED_CAP of it; only a full hold's worth counts."""
+    player = state["players"][seat]
+    at = player["at"]
+    worths: list[float] = []
+    for good, n in player["ship"].items():
+        for k in range(n):
+            if good == GOLD:
+                worths.append(_trade_unit(state, seat, good))
+                continue
+            useful = good in wanted and player["storage"][good] + k < STORED_CAP
+            store = (STORED if useful else 5) * STORE_ROUTE.get(at, 0.8)
+            worths.append(max(_trade_unit(state, seat, good), store))
+    worths.sort(reverse=True)
+    return sum(worths[: max(capacity(state, seat), 0)])
+
+
+def _position(state: State, seat: int, wanted: set[str]) -> float:
+    player = state["players"][seat]
+    at = player["at"]
+    room = capacity(state, seat) - total(player["ship"])
+    if room <= 0:
+        return 0
+    if at in PLANET_GOODS:
+        reach = min(crew_count(state, seat, "miner"), state["planets"][at], room)
+        useful = at in wanted and state["players"][seat]["storage"][at] < STORED_CAP
+        unit = max(_trade_unit(state, seat, at), STORED * 0.8 if useful else 0)
+        return 0.6 * unit * reach
+    if at == "space":
+        return 8 + 4 * min(state["space"][GOLD], room) * crew_count(state, seat, "scavenger")
+    return 0
+
+
+def _won(state: State, seat: int) -> int:
+    mine = score_of(state, seat)[0]
+    best = max(score_of(state, s)[0] for s in range(len(state["players"])))
+    return 1 if mine == best else 0

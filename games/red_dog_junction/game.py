@@ -1,0 +1,193 @@
+"""Red Dog Junction as a pbem Game: the contract's methods, each handed to its module.
+
+Modules: components (data), setup (state and set-up chance), words/notation/move (move
+notation), actions/crew/effects (applying moves), turnflow (head and end of a turn,
+chance), justin (the solo automaton), legal (legal moves), scoring, render, bot.
+
+Where the rulebook and rulings leave a choice, this implementation settles it so:
+- Cards drawn face up: the deck is a sorted list and draws are uniform (PROTOCOL 5), so
+  "shuffle" needs no state and the Trail Boss reshuffle is nothing to do. New display
+  cards enter at the front of the row; the far end holds the longest-waiting card (the
+  "last" card Justin takes).
+- The display refill is chance for the next player; when the deck cannot fill the gaps
+  the rest of it is turned at once and the game ends at the end of that turn.
+- Agent moves in a row share one crew action while agents remain (adjust then trade).
+- Rascals must be named at the head of each turn by a player who has them.
+- `jettison` comes after the turn's actions and only down to capacity.
+- Super deal and trade gains go onto the ship; mayor-style taxes into storage.
+- Each commander acts at most once a turn (part of every commander's card text).
+- The Junction's dice sit at fixed spots (the ring is data); their faces are rolled.
+- Trail Boss: commanders are dealt by set-up chance from the whole deck before the
+  display is turned; each player's crew pick (any crew but a rascal, from the deck) is
+  a free move owed at the head of their first turn, in turn order. In the solo game
+  only the human plays Trail Boss.
+- Solo: Justin's turn runs inside one chance request queued behind the human's turn
+  (refill, his turn, his refill), so it is played before the human looks again. The
+  turn count of the gold end includes his turns (he is player 2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pbem.game import (
+    Game,
+    GameInfo,
+    MoveError,
+    Option,
+    OptionError,
+    Outcome,
+    Sampler,
+    State,
+)
+
+from . import bot, render, scoring, turnflow
+from .actions import apply_move
+from .components import load_stock, start_card_ids, validate
+from .constants import DICE, GOLD, GOODS, JUSTIN, VARIANTS
+from .legal import legal_moves
+from .move import fmt
+from .notation import parse
+from .notation_doc import NOTATION
+from .setup import new_state
+from .state import die_sides, goods_owned, ship, ship_keys, ship_name
+
+
+class RedDogJunction(Game):
+    info = GameInfo(
+        id="red-dog-junction",
+        title="Red Dog Junction",
+        rules_version=1,
+        min_players=1,
+        max_players=5,
+        options={
+            "variant": Option(
+                "standard",
+                "standard; trail-boss (each player starts with a random commander and picks "
+                "one crew card); posse (the crew draft: not yet supported)",
+                kind="str",
+                choices=VARIANTS,
+            ),
+        },
+        summary="Space freight captains mine, salvage, swap and trade for gold at the edge "
+        "of the galaxy. One player plays the Trailblazer solo mode against Justin.",
+    )
+
+    # ---- components ------------------------------------------------------------------
+    def stock_components(self) -> dict[str, Any]:
+        return load_stock()
+
+    def validate_components(self, data: dict[str, Any]) -> None:
+        validate(data)
+
+    def validate_options(self, options: dict[str, Any], players: int) -> None:
+        variant = options.get("variant", "standard")
+        if variant == "posse":
+            raise OptionError(
+                "The Posse variant (a crew draft from secret hands) is not yet supported; "
+                "use variant=standard or variant=trail-boss."
+            )
+        if variant not in VARIANTS:
+            raise OptionError(f"variant must be one of {', '.join(VARIANTS[:2])}.")
+
+    # ---- play ---------------------------------------------------------------------------
+    def setup(
+        self, seats: Sequence[str], options: dict[str, Any], components: dict[str, Any]
+    ) -> State:
+        return new_state(seats, options, components)
+
+    def to_act(self, state: State) -> int | None:
+        return None if state["phase"] == "over" else int(state["current"])
+
+    def legal_moves(self, state: State, seat: int) -> list[str]:
+        return legal_moves(state, seat)
+
+    def normalize(self, state: State, seat: int, text: str) -> str:
+        return fmt(state, parse(state, seat, text))
+
+    def apply(self, state: State, seat: int, move: str) -> None:
+        apply_move(state, seat, parse(state, seat, move))
+
+    def end_turn(self, state: State, seat: int) -> None:
+        turnflow.end_turn(state, seat)
+
+    def can_end_turn(self, state: State, seat: int) -> bool:
+        try:
+            turnflow.check_can_end(state, seat)
+        except MoveError:
+            return False
+        return True
+
+    def resolve(self, state: State, request: dict[str, Any], rng: Sampler) -> None:
+        turnflow.resolve(state, request, rng)
+
+    # ---- reading -------------------------------------------------------------------------
+    def view(
+        self,
+        state: State,
+        seat: int | None,
+        secrets: dict[str, dict[str, str]] | None = None,
+    ) -> dict[str, Any]:
+        return render.view(state, seat)
+
+    def render(self, view: dict[str, Any]) -> str:
+        return render.render(view)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return scoring.outcome(state)
+
+    def notation(self) -> str:
+        return NOTATION
+
+    def heuristic(self, state: State, seat: int) -> int:
+        return bot.heuristic(state, seat)
+
+    def invariants(self, state: State) -> list[str]:
+        return invariants(state)
+
+
+def invariants(state: State) -> list[str]:
+    """Goods, cards and tiles conserved; no negative count; one ship per dock."""
+    broken: list[str] = []
+    amounts = state["rules"]["amounts"]
+    for good in GOODS:
+        have = goods_owned(state, good)
+        if have != amounts[good]:
+            broken.append(f"{good}: {have} cubes in play, the game has {amounts[good]}.")
+    stores: list[tuple[str, dict[str, int]]] = [
+        ("the bank", state["bank"]), ("the box", state["box"]), ("space", state["space"]),
+        ("the planets", state["planets"])]
+    for key in ship_keys(state):
+        owner = ship(state, key)
+        stores += [(f"{ship_name(state, key)}'s ship", owner["ship"]),
+                   (f"{ship_name(state, key)}'s storage", owner["storage"])]
+    for where, goods in stores:
+        for good, n in goods.items():
+            if n < 0:
+                broken.append(f"{where} holds {n} {good}.")
+    cards = state["deck"] + state["display"] + state["discard"]
+    for player in state["players"]:
+        cards += player["crew"] + player["commanders"] + player["boosts"] + player["played"]
+    expected = list(state["rules"]["market"])
+    for number in range(1, len(state["players"]) + 1):
+        expected += start_card_ids(number, state["rules"]["start_crew"])
+    if state["solo"]:
+        cards += state[JUSTIN]["stack"]
+        expected += start_card_ids(2, state["rules"]["start_crew"])
+    if sorted(cards) != sorted(expected):
+        missing = sorted(set(expected) - set(cards))
+        extra = sorted(c for c in set(cards) if cards.count(c) > expected.count(c))
+        broken.append(f"cards not conserved (missing {missing}, extra {extra}).")
+    tiles = [t for s in state["stacks"].values() for t in s]
+    tiles += [t for k in ship_keys(state) for t in ship(state, k)["deals"]]
+    if sorted(tiles) != sorted(state["rules"]["tiles"]):
+        broken.append("super deal tiles not conserved.")
+    places = [ship(state, k)["at"] for k in ship_keys(state)]
+    docked = [p for p in places if p not in ("space", "home")]
+    if len(docked) != len(set(docked)):
+        broken.append(f"two ships share a dock: {sorted(docked)}.")
+    for die in [*DICE, GOLD]:
+        if not 1 <= state["dice"][die] <= die_sides(state, die):
+            broken.append(f"the {die} die shows {state['dice'][die]}.")
+    return broken

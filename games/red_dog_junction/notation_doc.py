@@ -1,0 +1,70 @@
+"""The move notation as `pbem rules red-dog-junction` prints it."""
+
+NOTATION = """\
+Red Dog Junction: move notation
+================================
+One `pbem play` is one whole turn: its moves, in order. A turn is 2 actions (3 for the
+human in the solo game), any order, repeats allowed; `pass` uses an action doing nothing.
+Goods: gold whiskey scrap gas ice ruby oxygen. A list of goods is written like
+`gold x2 ruby` (x1 is left out); `2 gold ruby` and unique prefixes (`ox`, `wh`) work too.
+Ships are named by their owner's handle (`me` is your own; Justin in the solo game).
+Canonical forms are shown; case, extra spaces and commas do not matter.
+
+Free moves at the head of a turn (they use no action, and are owed in this order)
+  justin dock junction 3     solo: name the Junction dock Justin's agent docks at
+  justin dock gas            solo: name the free planet Justin's miner mines at
+  pick miner-2               Trail Boss: your extra crew card from the deck, first turn
+                             only (any crew but a rascal; `pick miner` takes one miner)
+  rascal miner               you have rascals: name the crew type they count as this
+                             turn (cowboy agent miner scavenger rustler outlaw)
+
+Moving (one action each)
+  undock                     from any dock (your home base too) into space
+  dock junction 3            from space to a free dock: junction 1-6, gas, ice, ruby,
+  dock gas                   oxygen, shop (Honest Jose's trinket shop) or home (yours;
+  dock shop / dock home      never another player's; the bank is not a place)
+  taxi 5                     from one Junction dock to another free one
+
+At your home base (one action, goods both ways at once)
+  unload all                 everything on the ship into storage
+  unload gold x2             some goods into storage
+  load ruby x2 gas           storage goods onto the ship
+  unload scrap load ruby x2  both in one action
+
+Market, shop
+  buy outlaw-1 pay ruby      one display card, paid from storage; name the alternative
+  buy mayor                  (pay GOODS, e.g. pay gold) when the card offers several
+  deal 8                     at the shop: pay the top tile of the 8-gold (or 6-gold)
+  deal 6                     stack from your ship, take its gold onto your ship
+
+Crew actions (one action uses up to as many crew of one type as you have)
+  mine                       docked at a planet: 1 of its good per miner
+  rustle bob cy              undock 1 ship per rustler into space (yours too)
+  swap bob give scrap x2 take gold x2
+                             in space, with another ship in space: up to 2 goods per
+                             outlaw each way, the same number each way
+  salvage gold scrap         in space: 1 good lying in space per scavenger
+  trade scrap:gold x2        docked at the Junction, GIVE:GET at the two dice beside your
+                             dock and the gold die: each agent gives the give-die's face
+                             of its good for the get-die's face of the other (xN uses N
+                             agents)
+  adjust scrap -1            an agent moves a six-sided die beside your dock by 1 (+1/-1)
+  Agent moves in a row share one action while you have agents left: with 2 agents,
+  `adjust scrap -1` then `trade scrap:whiskey` is one action.
+
+Cards (one action each)
+  command mayor              a commander's action (each commander once a turn)
+  command croupier gold 4    ... with its arguments (see below)
+  play nudge-1 gold +1       play a boost (then discarded at the end of the turn)
+  Arguments by effect:  set a die: DIE FACE (`gold 4`)  nudge: DIE +1|-1  flip: DIE
+  remote trade: DOCK GIVE:GET (`3 scrap:gold`)  haggle: GIVE:GET  jump: PLACE
+  (`junction 2`, `ruby`, `shop`, `home`)  haul: like load/unload (`unload all`)
+  posse / tow: SHIP names  tractor: GOODS  (tax, extra mining, cargo net, windfall:
+  nothing)
+
+End of the turn
+  pass                       an action that does nothing
+  jettison scrap x2          after your actions: goods over your capacity (one per
+                             cowboy) go into space; a turn ending over capacity is
+                             refused with how many must go
+"""

@@ -1,0 +1,215 @@
+"""What a seat sees (everything in this game is public) and its plain-text picture."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.game import State
+
+from .components import card_text
+from .constants import CREW_TYPES, GOODS, JUNCTION_DOCKS, JUSTIN, PLANET_GOODS
+from .scoring import justin_score, score_of
+from .state import (
+    allowed_actions,
+    capacity,
+    card,
+    crew_count,
+    occupant,
+    place_label,
+    ship_name,
+    tile,
+    total,
+)
+from .turnflow import head_message, owed_head
+
+
+def _nonzero(goods: dict[str, int]) -> dict[str, int]:
+    return {g: n for g, n in goods.items() if n}
+
+
+def _card_view(state: State, ident: str) -> dict[str, Any]:
+    entry = card(state, ident)
+    return {
+        "id": ident, "kind": entry["kind"], "name": entry["name"], "vp": entry["vp"],
+        "cost": " or ".join(_goods_text(c) for c in entry["cost"]), "text": card_text(entry),
+    }
+
+
+def _goods_text(goods: dict[str, int]) -> str:
+    return " ".join(f"{g} {goods[g]}" for g in GOODS if goods.get(g)) or "-"
+
+
+def _docked(state: State, place: str) -> str:
+    key = occupant(state, place)
+    return ship_name(state, key) if key else ""
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    over = state["phase"] == "over"
+    current = state["current"]
+    out: dict[str, Any] = {
+        "game": "red-dog-junction",
+        "viewer": -1 if seat is None else seat,
+        "variant": state["variant"],
+        "solo": state["solo"],
+        "phase": state["phase"],
+        "turn": state["turn"],
+        "to_act": "" if over else state["seats"][current],
+        "bank": dict(state["bank"]),
+        "box": _nonzero(state["box"]),
+        "space": _nonzero(state["space"]),
+        "planets": {p: {"stock": state["planets"][p], "ship": _docked(state, p)}
+                    for p in PLANET_GOODS},
+        "shop": {"name": state["rules"]["shop"], "ship": _docked(state, "shop"),
+                 "stacks": {k: {"top": v[0] if v else "", "left": len(v),
+                                "cost": _goods_text(tile(state, v[0])["cost"])
+                                if v else ""}
+                            for k, v in sorted(state["stacks"].items(), key=lambda i: int(i[0]))}},
+        "dice": dict(state["dice"]),
+        "docks": [{"dock": n, "dice": list(state["rules"]["docks"][str(n)]),
+                   "ship": _docked(state, f"junction {n}")} for n in range(1, JUNCTION_DOCKS + 1)],
+        "display": [_card_view(state, c) for c in state["display"]],
+        "deck": len(state["deck"]),
+        "discard": len(state["discard"]),
+        "players": [_player_view(state, i) for i in range(len(state["players"]))],
+        "end": dict(state["end"]),
+        "pending": [_pending_text(r) for r in state.get("pending", [])],
+        "last": list(state["last"]),
+    }
+    if state["phase"] == "play":
+        ts = state["ts"]
+        out["turn_state"] = {"actions": ts["actions"], "allowed": allowed_actions(state),
+                             "agents_left": ts["agents_left"], "rascal": ts["rascal"],
+                             "commanded": list(ts["commanded"])}
+        head = owed_head(state, current)
+        out["owed"] = head_message(state, current, head) if head else ""
+    if state["solo"]:
+        out["justin"] = _justin_view(state)
+    owned = {c for p in state["players"] for c in p["commanders"] + p["boosts"]}
+    out["cards"] = {c: card_text(card(state, c)) for c in sorted(owned)}
+    return out
+
+
+def _player_view(state: State, seat: int) -> dict[str, Any]:
+    player = state["players"][seat]
+    score, parts, ties = score_of(state, seat)
+    return {
+        "name": state["seats"][seat],
+        "at": player["at"],
+        "ship": _nonzero(player["ship"]),
+        "load": total(player["ship"]),
+        "capacity": capacity(state, seat),
+        "storage": _nonzero(player["storage"]),
+        "crew": {t: n for t in CREW_TYPES if (n := crew_count(state, seat, t))},
+        "commanders": list(player["commanders"]),
+        "boosts": list(player["boosts"]),
+        "played": list(player["played"]),
+        "deals": list(player["deals"]),
+        "score": score,
+        "score_parts": parts,
+        "tiebreaks": ties,
+        "owes_pick": player["owes_pick"],
+    }
+
+
+def _justin_view(state: State) -> dict[str, Any]:
+    me = state[JUSTIN]
+    score, parts, _ = justin_score(state)
+    types = [card(state, c)["type"] or card(state, c)["kind"] for c in me["stack"]]
+    return {
+        "name": ship_name(state, JUSTIN), "at": me["at"], "ship": _nonzero(me["ship"]),
+        "storage": _nonzero(me["storage"]), "stack": list(me["stack"]),
+        "top": me["stack"][-1] if me["stack"] else "",
+        "crew": {t: types.count(t) for t in dict.fromkeys(types)},
+        "deals": list(me["deals"]), "awaiting": me["awaiting"], "score": score,
+        "score_parts": parts, "next": state["display"][-1] if state["display"] else "",
+    }
+
+
+def _pending_text(request: dict[str, Any]) -> str:
+    kind = request.get("kind")
+    if kind == "setup":
+        return "set-up: first player, dice and display"
+    if kind == "refill":
+        return f"display refill of {request.get('count')} card(s)"
+    if kind == "solo":
+        return f"display refill of {request.get('refill')} card(s), then Justin's turn"
+    return str(kind)
+
+
+# ---- the picture ----------------------------------------------------------------------------
+def _g(goods: dict[str, int]) -> str:
+    return ", ".join(f"{g} {goods[g]}" for g in GOODS if goods.get(g)) or "-"
+
+
+def render(v: dict[str, Any]) -> str:
+    lines: list[str] = []
+    head = f"Red Dog Junction ({v['variant']}{', solo' if v['solo'] else ''}), turn {v['turn']}"
+    if v["phase"] == "over":
+        reason = "deck ran out" if v["end"]["reason"] == "deck" else "bank gold ran out"
+        lines.append(f"{head}: GAME OVER ({reason})")
+    elif v["phase"] == "play":
+        ts = v["turn_state"]
+        extra = f", agents left {ts['agents_left']}" if ts["agents_left"] else ""
+        extra += f", rascals are {ts['rascal']}s" if ts["rascal"] else ""
+        lines.append(f"{head}: {v['to_act']} to act, actions {ts['actions']}/{ts['allowed']}"
+                     f"{extra}")
+        if v["owed"]:
+            lines.append(f"  owed: {v['owed']}")
+    else:
+        lines.append(f"{head}: set-up pending")
+    end = v["end"]
+    if end["gold_fired"] and v["phase"] != "over":
+        lines.append(f"  The bank's gold ran out: the game ends after turn {end['end_after']}.")
+    lines.append(f"Bank: {_g(v['bank'])}   Box: {_g(v['box'])}   Space: {_g(v['space'])}")
+    planets = "  ".join(f"{p} {d['stock']}" + (f" [{d['ship']}]" if d["ship"] else "")
+                        for p, d in v["planets"].items())
+    lines.append(f"Planets: {planets}")
+    shop = v["shop"]
+    stacks = "  ".join(f"{k}-gold: {s['top'] or 'empty'}" + (f" ({s['cost']}, {s['left']} left)"
+                                                            if s["top"] else "")
+                       for k, s in shop["stacks"].items())
+    docked = f" [{shop['ship']}]" if shop["ship"] else ""
+    lines.append(f"Shop{docked}: {stacks}")
+    dice = v["dice"]
+    ring = "  ".join(f"{d['dice'][0]} {dice[d['dice'][0]]}  [{d['dock']}: {d['ship'] or '-'}]"
+                     for d in v["docks"])
+    lines.append(f"Junction, gold die {dice['gold']}; dice and [docks] around the ring:")
+    lines.append(f"  {ring}  (then {v['docks'][0]['dice'][0]} again)")
+    lines.append(f"Display (deck {v['deck']}, discard {v['discard']}), last card at the right:")
+    for c in v["display"]:
+        vp = f" {c['vp']}vp" if c["kind"] != "boost" else ""
+        lines.append(f"  {c['id']:<14} {c['kind']:<9}{vp:>5}  cost {c['cost']:<24} {c['text']}")
+    lines.append("Players:")
+    for p in v["players"]:
+        mark = "*" if p["name"] == v["to_act"] else " "
+        lines.append(f" {mark}{p['name']:<10} at {place_label(p['at']):<18} ship "
+                     f"{p['load']}/{p['capacity']}: {_g(p['ship'])}   storage: {_g(p['storage'])}"
+                     f"   score {p['score']}")
+        crew = ", ".join(f"{t} {n}" for t, n in p["crew"].items())
+        cards = [f"crew: {crew}"]
+        if p["commanders"]:
+            cards.append(f"commanders: {', '.join(p['commanders'])}")
+        if p["boosts"]:
+            cards.append(f"boosts: {', '.join(p['boosts'])}")
+        if p["deals"]:
+            cards.append(f"deals: {', '.join(p['deals'])}")
+        if p["owes_pick"]:
+            cards.append("Trail Boss pick owed")
+        lines.append("   " + "   ".join(cards))
+    if v["solo"]:
+        j = v["justin"]
+        wait = f", waiting for you to name a {j['awaiting']} dock" if j["awaiting"] else ""
+        lines.append(f"  {j['name']} (automaton) at {place_label(j['at'])}{wait}: ship "
+                     f"{_g(j['ship'])}   storage {_g(j['storage'])}   score {j['score']}")
+        lines.append(f"   stack top {j['top'] or '-'} ({len(j['stack'])} cards)"
+                     f"{', deals ' + ', '.join(j['deals']) if j['deals'] else ''}; "
+                     f"next he takes {j['next'] or '-'}")
+    if v["cards"]:
+        lines.append("Commanders and boosts held:")
+        lines.extend(f"  {k}: {t}" for k, t in v["cards"].items())
+    for event in v["last"]:
+        lines.append(f"Since your last look: {event}.")
+    for pending in v["pending"]:
+        lines.append(f"Pending chance: {pending}.")
+    return "\n".join(lines)

@@ -1,0 +1,73 @@
+"""Scores: gold in storage (1 each; gold on a ship counts nothing), the printed points of
+crews and commanders, 1 per super deal tile. Boosts score nothing but break ties: most
+unused boosts, then most crew cards.
+
+In the solo game Justin is scored the same way; he is not a seat, so his result and who
+won appear in the outcome's notes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.game import Outcome, State, rank_with_tiebreaks
+
+from .constants import GOLD, JUSTIN
+from .state import card
+
+TIEBREAK_NAMES = ["unused boosts", "crew cards"]
+
+
+def breakdown(state: State, owner: dict[str, Any], cards: list[str]) -> dict[str, int]:
+    crews = [c for c in cards if card(state, c)["kind"] == "crew"]
+    commanders = [c for c in cards if card(state, c)["kind"] == "commander"]
+    return {
+        "gold": owner["storage"][GOLD],
+        "crew": sum(card(state, c)["vp"] for c in crews),
+        "commanders": sum(card(state, c)["vp"] for c in commanders),
+        "super deals": len(owner["deals"]),
+    }
+
+
+def player_cards(player: dict[str, Any]) -> list[str]:
+    return player["crew"] + player["commanders"]
+
+
+def score_of(state: State, seat: int) -> tuple[int, dict[str, int], list[int]]:
+    player = state["players"][seat]
+    parts = breakdown(state, player, player_cards(player))
+    return sum(parts.values()), parts, [len(player["boosts"]), len(player["crew"])]
+
+
+def justin_score(state: State) -> tuple[int, dict[str, int], list[int]]:
+    me = state[JUSTIN]
+    parts = breakdown(state, me, me["stack"])
+    crews = [c for c in me["stack"] if card(state, c)["kind"] == "crew"]
+    return sum(parts.values()), parts, [0, len(crews)]
+
+
+def outcome(state: State) -> Outcome | None:
+    if state["phase"] != "over":
+        return None
+    scores: dict[int, int] = {}
+    parts: dict[int, dict[str, int]] = {}
+    ties: dict[int, list[int]] = {}
+    for seat in range(len(state["players"])):
+        scores[seat], parts[seat], ties[seat] = score_of(state, seat)
+    reason = state["end"]["reason"]
+    notes = ["The deck ran out: the game ended at once." if reason == "deck" else
+             "The bank's gold ran out and every player took 2 more turns."]
+    if state["solo"]:
+        notes.extend(_solo_notes(state, scores[0], ties[0]))
+    return Outcome(scores=scores, ranking=rank_with_tiebreaks(scores, ties), breakdown=parts,
+                   tiebreaks=ties, tiebreak_names=list(TIEBREAK_NAMES), notes=notes)
+
+
+def _solo_notes(state: State, human: int, human_ties: list[int]) -> list[str]:
+    score, parts, ties = justin_score(state)
+    spelled = ", ".join(f"{k} {v}" for k, v in parts.items())
+    name = state["seats"][0]
+    mine, his = (human, *human_ties), (score, *ties)
+    verdict = (f"{name} beats Justin" if mine > his else
+               "Justin wins" if his > mine else "a shared win with Justin")
+    return [f"Justin (the automaton) scored {score} ({spelled}): {verdict}."]

@@ -1,0 +1,149 @@
+"""The state before the first turn, and the chance that fills it in.
+
+``new_state`` builds everything that is not random; the ``setup`` chance request (resolved
+by the start entry's beacon) picks the first player, rolls the six dice, deals the Trail
+Boss commanders and turns the six display cards, then hands out the starting gold in seat
+order from the first player.
+
+The market deck is kept as a sorted list: its cards are drawn face up, so (PROTOCOL.md
+section 5) a draw takes a uniform card from what remains, which is the same as drawing
+from a shuffled deck and shows nobody the order. "Shuffle the deck" is therefore nothing
+to do here, including the Trail Boss reshuffle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pbem.game import Sampler, State, queue_chance
+
+from .components import start_card_ids, tables
+from .constants import DICE, DISPLAY_SIZE, GOLD, PLANET_GOODS, SPACE_GOOD
+from .state import card, no_goods
+
+
+def fresh_turn() -> dict[str, Any]:
+    """What the acting player has done so far this turn."""
+    return {
+        "actions": 0,  # actions taken
+        "agents_left": 0,  # agents still unused in the agent action now open
+        "rascal": "",  # the crew type the rascals were named this turn
+        "commanded": [],  # commanders that acted this turn (once a turn each)
+        "capacity_bonus": 0,  # cargo nets played this turn
+    }
+
+
+def new_player(number: int, start_crew: dict[str, int]) -> dict[str, Any]:
+    return {
+        "at": "home",
+        "ship": no_goods(),
+        "storage": no_goods(),
+        "crew": start_card_ids(number, start_crew),
+        "commanders": [],
+        "boosts": [],
+        "played": [],  # boosts played this turn, discarded at its end
+        "deals": [],
+        "owes_pick": False,  # Trail Boss: a crew card still to pick
+    }
+
+
+def new_state(seats: Sequence[str], options: dict[str, Any], components: dict[str, Any]) -> State:
+    rules = tables(components)
+    solo = len(seats) == 1
+    takers = 2 if solo else len(seats)  # solo is set up as a 2-player game
+    amounts = rules["amounts"]
+    box_gold = rules["box_gold"] if takers in (2, 3) else 0
+    space = no_goods()
+    space[SPACE_GOOD] = amounts[SPACE_GOOD]
+    state: State = {
+        "rules": rules,
+        "variant": str(options.get("variant", "standard")),
+        "solo": solo,
+        "seats": list(seats),
+        "phase": "setup",
+        "first": 0,
+        "current": 0,
+        "turn": 1,  # every turn counts, Justin's too
+        "bank": {GOLD: amounts[GOLD] - box_gold, "whiskey": amounts["whiskey"]},
+        "box": {GOLD: box_gold},
+        "planets": {g: amounts[g] for g in PLANET_GOODS},
+        "space": space,
+        "dice": {**{d: 1 for d in DICE}, GOLD: rules["gold_start"]},
+        "deck": sorted(rules["market"]),
+        "display": [],
+        "discard": [],
+        "stacks": {k: list(v) for k, v in rules["stacks"].items()},
+        "players": [new_player(i + 1, rules["start_crew"]) for i in range(len(seats))],
+        "ts": fresh_turn(),
+        "end": {"gold_fired": False, "end_after": 0, "reason": ""},
+        "last": [],  # what happened outside the players' moves (Justin, refills)
+    }
+    if solo:
+        # Justin is player 2 of a 2-player set-up: his starting set opens his stack.
+        state["justin"] = {
+            "at": "home",
+            "ship": no_goods(),
+            "storage": no_goods(),
+            "stack": start_card_ids(2, rules["start_crew"]),
+            "deals": [],
+            "awaiting": "",  # "junction" or "planet": player 1 names his dock
+        }
+    queue_chance(state, {"kind": "setup"})
+    return state
+
+
+def resolve_setup(state: State, rng: Sampler) -> None:
+    n = len(state["players"])
+    state["first"] = 0 if state["solo"] else rng.randbelow(n)
+    for die in ring_dice(state):
+        state["dice"][die] = rng.randint(1, 6)
+    order = [(state["first"] + k) % n for k in range(n)]
+    if state["variant"] == "trail-boss":
+        commanders = [c for c in state["deck"] if card(state, c)["kind"] == "commander"]
+        for seat, ident in zip(order, rng.sample(commanders, n), strict=True):
+            state["deck"].remove(ident)
+            state["players"][seat]["commanders"].append(ident)
+            state["players"][seat]["owes_pick"] = True
+    state["display"] = draw(state, DISPLAY_SIZE, rng)
+    start_gold = state["rules"]["start_gold"]
+    owners = [state["players"][s] for s in order] + ([state["justin"]] if state["solo"] else [])
+    for index, owner in enumerate(owners):
+        owner["storage"][GOLD] = start_gold[index]
+        state["bank"][GOLD] -= start_gold[index]
+    state["current"] = state["first"]
+    state["phase"] = "play"
+
+
+def ring_dice(state: State) -> list[str]:
+    return [spot.split(" ", 1)[1] for spot in state["rules"]["ring"] if spot.startswith("die ")]
+
+
+def draw(state: State, count: int, rng: Sampler | None) -> list[str]:
+    """Take ``count`` uniform cards from the deck (all of them when it has no more)."""
+    deck = state["deck"]
+    # No sampler is needed (or given) when the rest of the deck is taken.
+    drawn = rng.sample(deck, count) if rng is not None and len(deck) > count else list(deck[:count])
+    for ident in drawn:
+        deck.remove(ident)
+    return drawn
+
+
+def refill(state: State, count: int, rng: Sampler | None) -> None:
+    """Turn ``count`` cards into the display; new cards enter at the deck end of the row
+    (the front), so the card at the far end is the one that has waited longest. Turning
+    the deck's last card ends the game at once."""
+    if count <= 0:
+        return
+    was = len(state["deck"])
+    drawn = draw(state, count, rng)
+    state["display"][:0] = drawn
+    state["last"].append(f"display refilled with {', '.join(drawn) or 'nothing'}")
+    if was and not state["deck"]:
+        end_game(state, "deck")
+
+
+def end_game(state: State, reason: str) -> None:
+    state["phase"] = "over"
+    if not state["end"]["reason"]:
+        state["end"]["reason"] = reason

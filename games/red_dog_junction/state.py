@@ -1,0 +1,212 @@
+"""Reading and changing a Red Dog Junction state: goods, supplies, ships, crews.
+
+The state is a plain dict (see setup.new_state for its shape). Every good sits in exactly
+one of: the bank (gold, whiskey), the box (gold set aside with 2 or 3 players), a planet
+(its own good), space (scrap and anything jettisoned), a ship or a storage. Goods gained
+come from their supply and goods spent go back to it; both pass through here so the end
+trigger (the bank's last gold) can never be missed.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from pbem.game import IllegalMoveError, State
+
+from .constants import (
+    ACTIONS_PER_TURN,
+    BANK_GOODS,
+    GOLD,
+    GOODS,
+    JUSTIN,
+    PLANET_GOODS,
+    SOLO_ACTIONS,
+    SPACE_GOOD,
+)
+
+Goods = dict[str, int]
+
+
+def no_goods() -> Goods:
+    return {g: 0 for g in GOODS}
+
+
+def total(goods: Goods) -> int:
+    return sum(goods.values())
+
+
+def describe(goods: dict[str, int], zeros: bool = False) -> str:
+    """'2 scrap and 1 gold' style words for messages ('nothing' when empty); with
+    ``zeros`` the goods listed at 0 are named too ('0 scrap')."""
+    parts = [f"{goods[g]} {g}" for g in GOODS if g in goods and (zeros or goods[g])]
+    if not parts:
+        return "nothing"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def has(goods: Goods, need: dict[str, int]) -> bool:
+    return all(goods.get(g, 0) >= n for g, n in need.items())
+
+
+# Card and tile entries are kept in the state as compact JSON text: a bot deep-copies
+# the state for every move it tries, and strings copy for free. Decoded entries are
+# shared, so callers only read them.
+def encode(entry: dict[str, Any]) -> str:
+    return json.dumps(entry, sort_keys=True, separators=(",", ":"))
+
+
+@lru_cache(maxsize=4096)
+def _decoded(text: str) -> dict[str, Any]:
+    entry: dict[str, Any] = json.loads(text)
+    return entry
+
+
+def card(state: State, ident: str) -> dict[str, Any]:
+    return _decoded(state["rules"]["cards"][ident])
+
+
+def tile(state: State, ident: str) -> dict[str, Any]:
+    """A super deal tile: {"gold": n, "cost": {good: n}}."""
+    return _decoded(state["rules"]["tiles"][ident])
+
+
+# ---- supplies ------------------------------------------------------------------------
+def _supply(state: State, good: str) -> dict[str, int]:
+    if good in BANK_GOODS:
+        return state["bank"]
+    if good == SPACE_GOOD:
+        return state["space"]
+    return state["planets"]
+
+
+def take_supply(state: State, good: str, wanted: int) -> int:
+    """Take up to ``wanted`` of ``good`` from its supply; return how many came.
+
+    An empty supply gives nothing (the rulings: no error, just nothing gained)."""
+    supply = _supply(state, good)
+    taken = min(wanted, supply[good])
+    supply[good] -= taken
+    if good == GOLD and taken and supply[good] == 0:
+        gold_ran_out(state)
+    return taken
+
+
+def give_back(state: State, good: str, count: int) -> None:
+    """Spent goods go back where they come from (scrap to space)."""
+    _supply(state, good)[good] += count
+
+
+def gold_ran_out(state: State) -> None:
+    """The bank's last gold has left: every turn-taker, starting with the next one,
+    plays exactly 2 more turns. The trigger fires once (later returns do not undo it)."""
+    end = state["end"]
+    if end["gold_fired"]:
+        return
+    end["gold_fired"] = True
+    end["end_after"] = state["turn"] + 2 * turn_takers(state)
+
+
+def turn_takers(state: State) -> int:
+    return len(state["players"]) + (1 if state["solo"] else 0)
+
+
+# ---- ships ------------------------------------------------------------------------------
+def ship_keys(state: State) -> list[str]:
+    keys = [str(i) for i in range(len(state["players"]))]
+    return keys + [JUSTIN] if state["solo"] else keys
+
+
+def ship(state: State, key: str) -> dict[str, Any]:
+    return state[JUSTIN] if key == JUSTIN else state["players"][int(key)]
+
+
+def ship_name(state: State, key: str) -> str:
+    """The name of a ship's owner in notation and messages (a handle, or Justin's)."""
+    if key == JUSTIN:
+        return justin_name(state)
+    return state["seats"][int(key)]
+
+
+def justin_name(state: State) -> str:
+    # A human who picked the handle "justin" keeps it; the automaton then answers to
+    # "automaton" so that every ship has one name.
+    return "automaton" if JUSTIN in (s.lower() for s in state["seats"]) else JUSTIN
+
+
+def name_map(state: State) -> dict[str, str]:
+    """Lower-case names (and 'me' is added by callers) -> ship keys."""
+    return {ship_name(state, k).lower(): k for k in ship_keys(state)}
+
+
+def occupant(state: State, place: str) -> str:
+    """The ship key docked at ``place`` ("" when free). Home bases are private."""
+    if place in ("space", "home"):
+        return ""
+    for key in ship_keys(state):
+        if ship(state, key)["at"] == place:
+            return key
+    return ""
+
+
+def place_label(place: str) -> str:
+    if place.startswith("junction "):
+        return f"Junction dock {place.split()[1]}"
+    if place in PLANET_GOODS:
+        return f"the {place} planet"
+    return {"shop": "the trinket shop", "home": "home base", "space": "space"}.get(place, place)
+
+
+def taken_by(state: State, place: str, me: str) -> None:
+    """Refuse a dock held by another ship."""
+    other = occupant(state, place)
+    if other and other != me:
+        raise IllegalMoveError(f"{place_label(place)}'s dock is taken by "
+                               f"{ship_name(state, other)}.")
+
+
+def dock_dice(state: State, place: str) -> list[str]:
+    """The two six-sided dice beside a Junction dock."""
+    return list(state["rules"]["docks"][place.split()[1]])
+
+
+def die_sides(state: State, die: str) -> int:
+    return state["rules"]["gold_sides"] if die == GOLD else 6
+
+
+# ---- crews ------------------------------------------------------------------------------
+def crew_types(state: State, seat: int) -> list[str]:
+    return [card(state, c)["type"] for c in state["players"][seat]["crew"]]
+
+
+def crew_count(state: State, seat: int, ctype: str) -> int:
+    """Crew of a type, with rascals counted as the type named this turn (if any)."""
+    types = crew_types(state, seat)
+    count = types.count(ctype)
+    ts = state["ts"]
+    if ctype != "rascal" and seat == state["current"] and ts["rascal"] == ctype:
+        count += types.count("rascal")
+    return count
+
+
+def capacity(state: State, seat: int) -> int:
+    bonus = state["ts"]["capacity_bonus"] if seat == state["current"] else 0
+    return crew_count(state, seat, "cowboy") + bonus
+
+
+def allowed_actions(state: State) -> int:
+    return SOLO_ACTIONS if state["solo"] else ACTIONS_PER_TURN
+
+
+def goods_owned(state: State, good: str) -> int:
+    """Every cube of ``good`` wherever it is (for the conservation check)."""
+    count = state["space"][good] + state["box"].get(good, 0)
+    if good in BANK_GOODS:
+        count += state["bank"][good]
+    if good in PLANET_GOODS:
+        count += state["planets"][good]
+    for key in ship_keys(state):
+        owner = ship(state, key)
+        count += owner["ship"][good] + owner["storage"][good]
+    return count

@@ -1,0 +1,186 @@
+"""Set-up (RDJ-S1..S7), the component data and the options (RDJ-V2)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from rdj_helpers import HANDLES, new_game, stock
+
+from games.red_dog_junction import GAME
+from games.red_dog_junction.constants import EFFECTS
+from games.red_dog_junction.state import card, tile
+from pbem.errors import ComponentError, OptionError
+from pbem.local import LocalTable
+
+AMOUNTS = stock()["goods"]
+
+
+def test_RDJ_S1_goods_start_in_space_bank_and_planets() -> None:
+    state = new_game(4)
+    assert state["space"]["scrap"] == AMOUNTS["scrap"]
+    assert {g: n for g, n in state["space"].items() if g != "scrap"} == dict.fromkeys(
+        ["gold", "whiskey", "gas", "ice", "ruby", "oxygen"], 0)
+    assert state["bank"]["whiskey"] == AMOUNTS["whiskey"]
+    handed_out = sum(p["storage"]["gold"] for p in state["players"])
+    assert state["bank"]["gold"] == AMOUNTS["gold"] - handed_out
+    for planet in ("gas", "ice", "ruby", "oxygen"):
+        assert state["planets"][planet] == AMOUNTS[planet]
+    assert GAME.invariants(state) == []
+
+
+@pytest.mark.parametrize(("players", "boxed"), [(1, 10), (2, 10), (3, 10), (4, 0), (5, 0)])
+def test_RDJ_S2_ten_gold_to_the_box_with_two_or_three(players: int, boxed: int) -> None:
+    """Two or three players (the solo game is set up for two) put 10 gold in the box."""
+    state = new_game(players)
+    assert state["box"]["gold"] == boxed
+    held = sum(p["storage"]["gold"] for p in state["players"])
+    held += state["justin"]["storage"]["gold"] if state["solo"] else 0
+    assert state["bank"]["gold"] == AMOUNTS["gold"] - boxed - held
+
+
+def test_RDJ_S3_home_base_ship_and_starting_crew() -> None:
+    state = new_game(5)
+    for seat, player in enumerate(state["players"]):
+        assert player["at"] == "home"
+        assert sum(player["ship"].values()) == 0
+        types = [card(state, c)["type"] for c in player["crew"]]
+        assert sorted(types) == sorted(["cowboy"] * 3 + ["agent", "miner", "scavenger"])
+        assert all(c.startswith(f"p{seat + 1}-") for c in player["crew"])
+
+
+def test_RDJ_S4_deck_shuffled_and_six_card_display() -> None:
+    market = sorted(stock_market())
+    displays = set()
+    for seed in (b"a", b"b", b"c", b"d"):
+        state = new_game(3, seed=seed)
+        assert len(state["display"]) == 6
+        assert sorted(state["display"] + state["deck"]) == market
+        displays.add(tuple(state["display"]))
+    assert len(displays) > 1  # the shuffle comes from chance
+
+
+def stock_market() -> list[str]:
+    return new_game(2)["rules"]["market"]
+
+
+def test_RDJ_S5_super_deal_stacks_of_six_and_eight_gold() -> None:
+    state = new_game(2)
+    assert sorted(state["stacks"]) == ["6", "8"]
+    for key, stack in state["stacks"].items():
+        assert stack and all(tile(state, t)["gold"] == int(key) for t in stack)
+    view = GAME.view(state, None)
+    assert view["shop"]["stacks"]["8"]["top"] == state["stacks"]["8"][0]  # face up
+
+
+def test_RDJ_S6_random_first_player_and_gold_by_order() -> None:
+    firsts = set()
+    for seed in (b"1", b"2", b"3", b"4", b"5", b"6", b"7", b"8"):
+        state = new_game(5, seed=seed, first=None)
+        first = state["first"]
+        firsts.add(first)
+        assert state["current"] == first
+        gold = [state["players"][(first + k) % 5]["storage"]["gold"] for k in range(5)]
+        assert gold == [1, 1, 2, 2, 3]
+    assert len(firsts) > 1
+
+
+def test_RDJ_S7_dice_rolled_and_gold_die_at_one() -> None:
+    rolls = set()
+    for seed in (b"x", b"y", b"z"):
+        state = new_game(2, seed=seed)
+        assert state["dice"]["gold"] == 1
+        six = {d: v for d, v in state["dice"].items() if d != "gold"}
+        assert sorted(six) == sorted(["whiskey", "scrap", "gas", "ice", "ruby", "oxygen"])
+        assert all(1 <= v <= 6 for v in six.values())
+        rolls.add(tuple(sorted(six.items())))
+    assert len(rolls) > 1
+
+
+def test_setup_chance_is_public_and_pending_until_start() -> None:
+    state = GAME.setup(HANDLES[:3], {"variant": "standard"}, stock())
+    assert [r["kind"] for r in state["pending"]] == ["setup"]
+    assert state["display"] == [] and GAME.legal_moves(state, 0) == []
+    assert "set-up" in GAME.render(GAME.view(state, None))
+
+
+# ---- options ------------------------------------------------------------------------------
+def test_RDJ_V2_posse_is_refused_with_a_plain_message() -> None:
+    with pytest.raises(OptionError, match="Posse .* not yet supported"):
+        GAME.validate_options({"variant": "posse"}, 3)
+    with pytest.raises(OptionError, match="not yet supported"):
+        LocalTable(GAME, ["ann", "bob"], {"variant": "posse"})
+
+
+def test_variants_offered_and_checked() -> None:
+    assert GAME.info.options["variant"].choices == ("standard", "trail-boss", "posse")
+    GAME.validate_options({"variant": "trail-boss"}, 1)
+    with pytest.raises(OptionError, match="variant must be"):
+        GAME.validate_options({"variant": "nonsense"}, 2)
+
+
+# ---- component data -----------------------------------------------------------------------
+def test_stock_components_meet_the_rulings() -> None:
+    data = stock()
+    GAME.validate_components(data)
+    commanders = {c["id"]: c for c in data["commander"]}
+    assert len(commanders) >= 6
+    assert commanders["mayor"]["cost"] == {"ruby": 4, "oxygen": 4}
+    assert all(len(c["cost"]) == 2 for c in commanders.values())
+    dice_effects = {"set_die", "nudge", "flip"}
+    assert any(c["effect"] in dice_effects for c in commanders.values())
+    boosts = [b for b in data["boost"] for _ in range(b["copies"])]
+    assert len(boosts) >= 8
+    assert all(b["cost"] == {"gold": 1} for b in boosts)
+    assert sum(b["effect"] in dice_effects for b in data["boost"]) >= 2
+    outlaw = next(c for c in data["crew"] if c["type"] == "outlaw")
+    assert outlaw["cost"] == [{"ruby": 2}, {"gold": 3}]
+    assert {c["type"] for c in data["crew"]} == {
+        "cowboy", "agent", "miner", "scavenger", "rustler", "outlaw", "rascal"}
+    assert all(c["vp"] > 0 for c in data["crew"]) and all(c["vp"] > 0 for c in commanders.values())
+    used = {c["effect"] for c in data["commander"]} | {b["effect"] for b in data["boost"]}
+    assert used == set(EFFECTS)  # every effect the code knows is on some card
+
+
+def _broken(mutate: Callable[[dict[str, Any]], Any]) -> str:
+    data = stock()
+    mutate(data)
+    with pytest.raises(ComponentError) as info:
+        GAME.validate_components(data)
+    return info.value.message
+
+
+def test_component_errors_name_the_bad_entry() -> None:
+    assert "[goods]" in _broken(lambda d: d["goods"].pop("ice"))
+    assert "gold" in _broken(lambda d: d["goods"].update(gold=5))
+    assert "start_gold" in _broken(lambda d: d["setup"].update(start_gold=[1, 1]))
+    assert "start_crew" in _broken(lambda d: d["setup"]["start_crew"].update(pilot=1))
+    assert "planets" in _broken(lambda d: d["places"].update(planets=["gas", "ice"]))
+    assert "ring" in _broken(lambda d: d["junction"]["ring"].reverse())
+    assert "ring" in _broken(lambda d: d["junction"].update(ring=d["junction"]["ring"][:10]))
+    assert "gold_die_start" in _broken(lambda d: d["junction"].update(gold_die_start=9))
+    assert "crew entry 1" in _broken(lambda d: d["crew"][0].update(type="pilot"))
+    assert "crew entry 2" in _broken(lambda d: d["crew"][1].update(cost=[]))
+    assert "two kinds" in _broken(lambda d: d["commander"][0].update(cost={"ruby": 4}))
+    assert "mayor" in _broken(lambda d: d["commander"][0].update(effect="teleport"))
+    assert "amount" in _broken(lambda d: d["commander"][0].pop("amount"))
+    assert "1 gold" in _broken(lambda d: d["boost"][0].update(cost={"gold": 2}))
+    assert "at least 6" in _broken(lambda d: d.update(commander=d["commander"][:5]))
+    assert "at least 8" in _broken(lambda d: d.update(boost=d["boost"][:3]))
+    assert "repeats" in _broken(lambda d: d["commander"][1].update(id="mayor"))
+    assert "notation" in _broken(lambda d: d["commander"][1].update(id="gold"))
+    assert "two stacks" in _broken(lambda d: d["deal"][0].update(gold=7))
+    assert "not ask for gold" in _broken(lambda d: d["deal"][0]["cost"].update(gold=1))
+    assert "ruby = 2" in _broken(lambda d: d["deal"][0].update(cost={}))
+    assert "is not a good" in _broken(lambda d: d["deal"][0].update(cost={"tea": 2}))
+    assert "not a table" in _broken(lambda d: d.pop("goods"))
+    with pytest.raises(ComponentError):
+        GAME.validate_components([])  # type: ignore[arg-type]
+
+
+def test_setup_uses_the_components_argument() -> None:
+    data = stock()
+    data["goods"]["scrap"] = 11
+    state = GAME.setup(HANDLES[:2], {"variant": "standard"}, data)
+    assert state["space"]["scrap"] == 11

@@ -1,0 +1,307 @@
+"""Trail Boss (RDJ-V1) and the Trailblazer solo mode with Justin (RDJ-V3..V13)."""
+
+from __future__ import annotations
+
+import pytest
+from rdj_helpers import act, card_of, clean, end, new_game, put, resolve_all, to_display
+
+from games.red_dog_junction import GAME
+from games.red_dog_junction.state import card
+from pbem.errors import IllegalMoveError
+from pbem.local import LocalTable
+
+
+# ---- Trail Boss ---------------------------------------------------------------------------
+def test_RDJ_V1_trail_boss_deals_a_random_commander_to_each_player() -> None:
+    dealt = set()
+    for seed in (b"1", b"2", b"3", b"4"):
+        state = new_game(3, "trail-boss", seed=seed)
+        commanders = [p["commanders"] for p in state["players"]]
+        assert all(len(c) == 1 for c in commanders)
+        for (ident,) in commanders:
+            assert card(state, ident)["kind"] == "commander"
+            assert ident not in state["deck"] and ident not in state["display"]
+        dealt.add(tuple(c[0] for c in commanders))
+        assert len(state["display"]) == 6
+        clean(state)
+    assert len(dealt) > 1
+
+
+def test_RDJ_V1_trail_boss_pick_one_crew_not_a_rascal_at_the_head_of_the_first_turn() -> None:
+    state = new_game(2, "trail-boss")
+    with pytest.raises(IllegalMoveError, match="First pick your Trail Boss crew card"):
+        act(state, "undock")
+    picks = GAME.legal_moves(state, 0)
+    assert picks and all(m.startswith("pick ") for m in picks)
+    types = {card(state, m.split()[1])["type"] for m in picks}
+    assert types == {"cowboy", "agent", "miner", "scavenger", "rustler", "outlaw"}
+    rascal = card_of(state, "rascal")
+    with pytest.raises(IllegalMoveError, match="not a rascal"):
+        act(state, f"pick {rascal}")
+    with pytest.raises(IllegalMoveError, match="not in the deck"):
+        act(state, f"pick {state['display'][0]}")
+    outlaw = card_of(state, "outlaw")
+    assert act(state, "pick outlaw") == [f"pick {outlaw}"]  # a type picks its first card
+    assert outlaw in state["players"][0]["crew"] and outlaw not in state["deck"]
+    assert not state["players"][0]["owes_pick"] and state["ts"]["actions"] == 0
+    with pytest.raises(IllegalMoveError, match="Only a Trail Boss player picks"):
+        act(state, "pick miner")
+    act(state, "pass", "pass")
+    end(state)
+    assert state["players"][1]["owes_pick"]
+    with pytest.raises(IllegalMoveError, match="First pick"):
+        GAME.end_turn(state, 1)
+    clean(state)
+
+
+def test_RDJ_V1_trail_boss_through_a_local_table() -> None:
+    table = LocalTable(GAME, ["ann", "bob", "cy"], {"variant": "trail-boss"}, seed=b"tb")
+    for _ in range(3):
+        seat = table.to_act()
+        assert seat is not None
+        pick = table.legal_moves()[0]
+        table.play([pick, "pass", "pass"])
+    assert all(not p["owes_pick"] for p in table.state["players"])
+    assert all(len(p["crew"]) == 7 for p in table.state["players"])
+
+
+# ---- Trailblazer (solo) ---------------------------------------------------------------------
+def solo(last: str | None = None, seed: bytes = b"solo") -> dict:
+    """A solo game; ``last`` (a card id) is put at the far end of the display."""
+    state = new_game(1, seed=seed)
+    if last:
+        to_display(state, last, last=True)
+    return state
+
+
+def human_turn(state: dict, *moves: str) -> None:
+    act(state, *(moves or ("pass", "pass", "pass")))
+    end(state)
+
+
+def test_RDJ_V3_solo_player_one_has_three_actions_justin_is_not_a_seat() -> None:
+    state = solo()
+    assert state["seats"] == ["ann"] and state["current"] == 0 and state["first"] == 0
+    assert state["justin"]["at"] == "home" and state["justin"]["storage"]["gold"] == 1
+    act(state, "pass", "pass")
+    with pytest.raises(IllegalMoveError, match="3 actions required, 2 taken"):
+        GAME.end_turn(state, 0)
+    act(state, "pass")
+    with pytest.raises(IllegalMoveError, match="taken all 3 actions"):
+        act(state, "pass")
+    GAME.end_turn(state, 0)
+    assert [r["kind"] for r in state["pending"]] == ["solo"]
+    resolve_all(state)
+    assert GAME.to_act(state) == 0 and len(state["justin"]["stack"]) == 7
+    clean(state)
+
+
+def test_RDJ_V3_justins_capacity_is_always_twelve() -> None:
+    rascal = "rascal-1"
+    state = solo(rascal)
+    put(state, "justin", "ship", scrap=6, ruby=2)
+    human_turn(state)  # his rascal takes an 8-gold deal: 16 goods on board
+    ship = state["justin"]["ship"]
+    assert sum(ship.values()) == 12
+    assert ship["gold"] == 8 and ship["ruby"] == 2 and ship["scrap"] == 2  # scrap went first
+    clean(state)
+
+
+def test_RDJ_V4_justin_takes_the_last_display_card_onto_his_stack() -> None:
+    cowboy = "cowboy-1"
+    state = solo(cowboy)
+    first_card = state["display"][0]
+    human_turn(state)
+    assert state["justin"]["stack"][-1] == cowboy
+    assert len(state["display"]) == 6 and state["display"][1] == first_card  # refilled in front
+    assert any("Justin took cowboy-1" in e for e in state["last"])
+    view = GAME.view(state, 0)
+    assert view["justin"]["top"] == cowboy and view["justin"]["next"] == state["display"][-1]
+
+
+def test_RDJ_V5_justins_boost_is_one_bank_gold_to_his_home() -> None:
+    state = solo("windfall")
+    gold = state["justin"]["storage"]["gold"]
+    human_turn(state)
+    assert state["justin"]["storage"]["gold"] == gold + 1
+    assert "windfall" in state["discard"] and "windfall" not in state["justin"]["stack"]
+    clean(state)
+
+
+def test_RDJ_V6_justins_cowboy_goes_home_and_unloads() -> None:
+    state = solo("cowboy-2")
+    state["justin"]["at"] = "junction 2"
+    put(state, "justin", "ship", gold=3, gas=2)
+    human_turn(state)
+    me = state["justin"]
+    assert me["at"] == "home" and sum(me["ship"].values()) == 0
+    assert me["storage"]["gold"] == 4 and me["storage"]["gas"] == 2
+
+
+def test_RDJ_V7_justins_scavenger_salvages_three_by_priority() -> None:
+    state = solo("scavenger-1")
+    for good in ("whiskey", "ruby", "gold"):
+        supply = state["bank"] if good in ("gold", "whiskey") else state["planets"]
+        supply[good] -= 1
+        state["space"][good] += 1
+    human_turn(state)
+    me = state["justin"]
+    assert me["at"] == "space"
+    assert {g: n for g, n in me["ship"].items() if n} == {"gold": 1, "whiskey": 1, "ruby": 1}
+    clean(state)
+
+
+def test_RDJ_V7_justins_scavenger_falls_back_to_scrap() -> None:
+    state = solo("scavenger-1")
+    human_turn(state)
+    assert state["justin"]["ship"]["scrap"] == 3
+
+
+def test_RDJ_V8_justins_agent_trades_all_for_gold_player_one_names_the_dock() -> None:
+    state = solo("agent-1")
+    state["players"][0]["at"] = "junction 3"
+    put(state, "justin", "ship", scrap=2, ruby=1, gold=1)
+    bank = state["bank"]["gold"]
+    human_turn(state)
+    me = state["justin"]
+    assert me["ship"]["gold"] == 4 and me["ship"]["scrap"] == 0 and me["ship"]["ruby"] == 0
+    assert state["bank"]["gold"] == bank - 3
+    assert me["awaiting"] == "junction" and me["at"] == "space"
+    moves = GAME.legal_moves(state, 0)
+    assert moves == [f"justin dock junction {n}" for n in (1, 2, 4, 5, 6)]
+    with pytest.raises(IllegalMoveError, match="First name Justin's dock"):
+        act(state, "pass")
+    with pytest.raises(IllegalMoveError, match="Junction dock 3's dock is taken by your ship"):
+        act(state, "justin dock junction 3")
+    with pytest.raises(IllegalMoveError, match="name a Junction dock"):
+        act(state, "justin dock gas")
+    assert act(state, "justin junction 5") == ["justin dock junction 5"]
+    assert me["at"] == "junction 5" and not me["awaiting"] and state["ts"]["actions"] == 0
+    clean(state)
+
+
+def test_RDJ_V9_justins_miner_mines_three_at_a_free_planet_player_one_names() -> None:
+    state = solo("miner-1")
+    state["players"][0]["at"] = "ruby"
+    human_turn(state)
+    assert GAME.legal_moves(state, 0) == ["justin dock gas", "justin dock ice",
+                                          "justin dock oxygen"]
+    with pytest.raises(IllegalMoveError, match="the ruby planet's dock is taken by your ship"):
+        act(state, "justin dock ruby")
+    act(state, "justin dock ice")
+    me = state["justin"]
+    assert me["at"] == "ice" and me["ship"]["ice"] == 3
+    act(state, "pass", "pass", "pass")
+    end(state)
+    clean(state)
+
+
+def test_RDJ_V10_justins_rustler_sends_both_ships_to_space() -> None:
+    state = solo("rustler-1")
+    state["players"][0]["at"] = "gas"
+    human_turn(state)
+    assert state["players"][0]["at"] == "space" and state["justin"]["at"] == "space"
+
+
+def test_RDJ_V11_justins_outlaw_swaps_up_to_six_for_his_greatest_gain() -> None:
+    state = solo("outlaw-1")
+    put(state, "justin", "ship", scrap=7, gold=1)
+    put(state, 0, "ship", gold=1, ice=1, scrap=1)
+    human_turn(state)
+    me, human = state["justin"]["ship"], state["players"][0]["ship"]
+    # He gives scrap (what he values least) for gold and ice; scrap for scrap gains nothing.
+    assert me["gold"] == 2 and me["ice"] == 1 and me["scrap"] == 5
+    assert human["scrap"] == 3 and human["gold"] == 0 and human["ice"] == 0
+    assert state["players"][0]["at"] == "space" and state["justin"]["at"] == "space"
+    clean(state)
+
+
+def test_RDJ_V11_justins_outlaw_swaps_at_most_six() -> None:
+    state = solo("outlaw-1")
+    put(state, "justin", "ship", scrap=8)
+    put(state, 0, "storage", gold=8)
+    act(state, "load gold x8", "pass", "pass", "jettison gold x5")
+    end(state)
+    assert state["justin"]["ship"]["gold"] == 3  # the human kept only 3 aboard
+    state2 = solo("outlaw-1")
+    state2["players"][0]["crew"] += ["cowboy-1", "cowboy-2", "cowboy-3", "cowboy-4", "rascal-1"]
+    for c in ("cowboy-1", "cowboy-2", "cowboy-3", "cowboy-4", "rascal-1"):
+        state2["deck"].remove(c) if c in state2["deck"] else state2["display"].remove(c)
+    put(state2, "justin", "ship", scrap=8)
+    put(state2, 0, "ship", gold=8)
+    act(state2, "rascal cowboy", "pass", "pass", "pass")
+    end(state2)
+    assert state2["justin"]["ship"]["gold"] == 6 and state2["players"][0]["ship"]["gold"] == 2
+
+
+def test_RDJ_V12_justins_rascal_takes_an_eight_gold_deal_at_the_shop() -> None:
+    state = solo("rascal-2")
+    tile = state["stacks"]["8"][0]
+    human_turn(state)
+    me = state["justin"]
+    assert me["at"] == "shop" and me["deals"] == [tile] and me["ship"]["gold"] == 8
+    assert tile not in state["stacks"]["8"]
+    clean(state)
+
+
+def test_RDJ_V12_justin_still_deals_when_the_shop_dock_is_taken() -> None:
+    state = solo("rascal-2")
+    state["players"][0]["at"] = "shop"
+    human_turn(state)
+    assert state["justin"]["at"] == "space" and len(state["justin"]["deals"]) == 1
+
+
+def test_RDJ_V13_the_solo_game_is_scored_as_usual() -> None:
+    state = solo()
+    state["justin"]["stack"].append(state["deck"].pop(state["deck"].index("mayor")))
+    state["justin"]["deals"].append(state["stacks"]["6"].pop(0))
+    state["phase"] = "over"
+    state["end"]["reason"] = "gold"
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.scores == {0: 1}
+    assert any("Justin (the automaton) scored 7 (gold 1, crew 0, commanders 5, super deals 1)"
+               in note and "Justin wins" in note for note in outcome.notes)
+
+
+def test_solo_gold_trigger_counts_justin_as_player_two() -> None:
+    state = solo("windfall")
+    put(state, 0, "storage", gold=state["bank"]["gold"] - 1)
+    human_turn(state)  # Justin's boost takes the bank's last gold in his turn
+    assert state["end"]["gold_fired"]
+    justin_turn = state["turn"] - 1
+    assert state["end"]["end_after"] == justin_turn + 4
+    turns = 0
+    while GAME.to_act(state) is not None:
+        human_turn(state)
+        turns += 1
+    assert turns == 2  # the human's two, Justin's two in between and last
+
+
+def test_solo_game_ends_when_justin_waits_for_a_dock() -> None:
+    state = solo("miner-2")
+    state["end"].update(gold_fired=True, end_after=state["turn"] + 1)
+    human_turn(state)
+    assert GAME.to_act(state) is None
+    assert state["justin"]["at"] == "gas" and state["justin"]["awaiting"] == ""
+    clean(state)
+
+
+def test_solo_justin_commander_only_joins_his_stack() -> None:
+    state = solo("sheriff")
+    where = state["justin"]["at"]
+    human_turn(state)
+    assert state["justin"]["stack"][-1] == "sheriff" and state["justin"]["at"] == where
+
+
+def test_solo_through_a_local_table() -> None:
+    table = LocalTable(GAME, ["ann"], seed=b"solo-table")
+    for _ in range(6):
+        moves = table.legal_moves()
+        if moves and moves[0].startswith("justin"):
+            table.play([moves[0], "pass", "pass", "pass"])
+        else:
+            table.play(["pass", "pass", "pass"])
+        assert table.state["pending"] == []  # solo chance resolves at once
+        assert len(table.state["display"]) == 6
+    assert len(table.state["justin"]["stack"]) == 6 + 6 - sum(
+        1 for c in table.state["discard"] if card(table.state, c)["kind"] == "boost")

@@ -1,0 +1,242 @@
+"""The highway: where a truck may go with one forward or backward action.
+
+The road is a line of spaces 0..length-1 (west to east, ends not joined), each with a
+north and a south lane; warehouses stand beside one road space, on one side. A truck on
+the road has a lane and a heading; its right lane is south when heading east and north
+when heading west. A truck in a warehouse has neither: it leaves by a forward move and
+chooses its heading then.
+
+Reading of the rules used here (RM-M1..M7 and the rulings):
+- Each space of a forward move advances one road space, optionally changing lane
+  (diagonally); entering a warehouse from the lane beside it, or leaving onto that lane,
+  costs one space. Entering ends the move; a truck in a warehouse leaves only as the
+  first space of a forward move (so it turns round only in a warehouse).
+- Every lane-space the truck enters must be free; so two trucks side by side block the
+  road, and nothing jumps over a truck.
+- The truck may be in its left lane only while overtaking (a truck beside it or just
+  ahead in the right lane), or beside a warehouse it is entering or has just left. Two
+  trucks in a row can only be passed one at a time: consecutive left-lane spaces must be
+  about the same overtaken truck (so the mover is back in its lane between them).
+- Backward is one space against the heading in the same lane (never off the road), or
+  from a warehouse's road space (in the lane beside it) back into the warehouse.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import Any
+
+State = dict[str, Any]
+# A position: ("road", x, lane, heading) or ("wh", letter, "", "").
+Pos = tuple[str, Any, str, str]
+HEADINGS = ("east", "west")
+
+
+def delta(heading: str) -> int:
+    return 1 if heading == "east" else -1
+
+
+def right_lane(heading: str) -> str:
+    return "south" if heading == "east" else "north"
+
+
+def left_lane(heading: str) -> str:
+    return "north" if heading == "east" else "south"
+
+
+def position(truck: dict[str, Any]) -> Pos:
+    if truck["where"] == "road":
+        return ("road", truck["x"], truck["lane"], truck["heading"])
+    return ("wh", truck["where"], "", "")
+
+
+def set_position(truck: dict[str, Any], pos: Pos) -> None:
+    if pos[0] == "road":
+        truck.update(where="road", x=pos[1], lane=pos[2], heading=pos[3])
+    else:
+        truck.update(where=pos[1], x=-1, lane="", heading="")
+
+
+def describe(pos: Pos) -> str:
+    """A short human place name: 'warehouse C' or 'space 7, south lane, heading east'."""
+    if pos[0] == "wh":
+        return f"warehouse {pos[1]}"
+    return f"space {pos[1]}, {pos[2]} lane, heading {pos[3]}"
+
+
+def occupancy(state: State, mover: int) -> dict[tuple[int, str], int]:
+    """Road lane-spaces held by trucks other than ``mover``."""
+    taken: dict[tuple[int, str], int] = {}
+    for seat, truck in enumerate(state["trucks"]):
+        if seat != mover and truck["where"] == "road":
+            taken[(truck["x"], truck["lane"])] = seat
+    return taken
+
+
+def house_at(state: State, x: int, lane: str) -> str:
+    """The warehouse beside lane-space (x, lane), or ''."""
+    for letter, house in state["data"]["houses"].items():
+        if house["space"] == x and house["side"] == lane:
+            return str(letter)
+    return ""
+
+
+def _steps(state: State, pos: Pos, start_house: str) -> list[Pos]:
+    """Every single space a truck at ``pos`` could move to, ignoring other trucks."""
+    length = state["data"]["length"]
+    if pos[0] == "wh":
+        house = state["data"]["houses"][pos[1]]
+        return [("road", house["space"], house["side"], h) for h in HEADINGS]
+    _, x, lane, heading = pos
+    out: list[Pos] = []
+    nxt = x + delta(heading)
+    if 0 <= nxt < length:
+        for new_lane in (lane, "north" if lane == "south" else "south"):
+            out.append(("road", nxt, new_lane, heading))
+    letter = house_at(state, x, lane)
+    if letter and letter != start_house:
+        out.append(("wh", letter, "", ""))
+    return out
+
+
+def _left_refs(
+    state: State, taken: dict[tuple[int, str], int], path: list[Pos], i: int
+) -> set[str]:
+    """Why path[i] may be in the left lane: overtaken trucks ('t<seat>') or 'wh'."""
+    _, x, lane, heading = path[i]
+    refs: set[str] = set()
+    right = right_lane(heading)
+    # The truck being passed: the one alongside, else the one just ahead (pulling out).
+    for spot in (x, x + delta(heading)):
+        if (spot, right) in taken:
+            refs.add(f"t{taken[(spot, right)]}")
+            break
+    letter = house_at(state, x, lane)
+    if letter:
+        before = path[i - 1] if i > 0 else None
+        after = path[i + 1] if i + 1 < len(path) else None
+        last = i == len(path) - 1
+        if last or (after and after[0] == "wh") or (before and before[0] == "wh"):
+            refs.add("wh")
+    return refs
+
+
+def path_problem(state: State, mover: int, path: list[Pos]) -> str:
+    """'' if the path (start first) is a legal forward move, else why not."""
+    return _first_problem(state, mover, path)[1]
+
+
+def _first_problem(state: State, mover: int, path: list[Pos]) -> tuple[int, str]:
+    """(index of the first bad space, why) or (len(path), '') for a legal path."""
+    taken = occupancy(state, mover)
+    prev_refs: set[str] | None = None
+    for i, pos in enumerate(path):
+        if pos[0] != "road":
+            prev_refs = None
+            continue
+        if i > 0 and (pos[1], pos[2]) in taken:
+            who = state["seats"][taken[(pos[1], pos[2])]]
+            return i, f"space {pos[1]} ({pos[2]} lane) is taken by {who}'s truck"
+        if pos[2] != left_lane(pos[3]):
+            prev_refs = None
+            continue
+        refs = _left_refs(state, taken, path, i)
+        if i > 0 and not refs:
+            return i, f"the truck must keep to the right lane at space {pos[1]}"
+        if prev_refs and refs and "wh" not in prev_refs | refs and not prev_refs & refs:
+            return i, "the truck must get back into its lane between two trucks it passes"
+        prev_refs = refs
+    return len(path), ""
+
+
+def raw_paths(state: State, seat: int, spaces: int) -> list[list[Pos]]:
+    """Every path of exactly ``spaces`` spaces from the truck, other trucks ignored."""
+    start = position(state["trucks"][seat])
+    start_house = start[1] if start[0] == "wh" else ""
+    frontier: list[list[Pos]] = [[start]]
+    for _ in range(spaces):
+        grown: list[list[Pos]] = []
+        for path in frontier:
+            if path[-1][0] == "wh" and len(path) > 1:
+                continue  # entering a warehouse ends the move
+            grown.extend(path + [nxt] for nxt in _steps(state, path[-1], start_house))
+        frontier = grown
+    return frontier
+
+
+def forward_options(state: State, seat: int) -> dict[str, Pos]:
+    """Canonical forward moves of ``seat`` -> where each leaves the truck."""
+    found: dict[str, Pos] = {}
+    for spaces in range(1, state["data"]["fmax"] + 1):
+        for path in raw_paths(state, seat, spaces):
+            if not path_problem(state, seat, path):
+                found.setdefault(forward_text(path), path[-1])
+    return dict(sorted(found.items(), key=lambda kv: _order(kv[0])))
+
+
+def why_not_forward(state: State, seat: int, wanted: str, spaces: int) -> str:
+    """A sentence saying why the forward move ``wanted`` is impossible."""
+    if spaces > state["data"]["fmax"]:
+        return f"a forward move is 1 to {state['data']['fmax']} spaces"
+    paths = [p for p in raw_paths(state, seat, spaces) if forward_text(p) == wanted]
+    if not paths:
+        if position(state["trucks"][seat])[0] == "wh" and " exit " not in wanted:
+            return "a truck leaving a warehouse must say its heading: exit east or exit west"
+        return f"the road does not lead there in {spaces} space(s)"
+    # The path that got furthest before going wrong says the most useful thing.
+    problems = [_first_problem(state, seat, p) for p in paths]
+    return max(problems, key=lambda p: p[0])[1] or "that move is not possible"
+
+
+def _order(move: str) -> tuple[int, str]:
+    return (int(move.split()[1]), move)
+
+
+def forward_text(path: list[Pos]) -> str:
+    """The canonical forward move along ``path`` (start first)."""
+    start, end = path[0], path[-1]
+    parts = ["forward", str(len(path) - 1)]
+    if start[0] == "wh":
+        parts += ["exit", path[1][3]]  # the heading chosen on leaving
+    if end[0] == "wh":
+        parts += ["into", str(end[1])]
+    elif end[2] == left_lane(end[3]):
+        parts.append("left")
+    return " ".join(parts)
+
+
+def backward_options(state: State, seat: int) -> dict[str, Pos]:
+    """Canonical backward moves of ``seat`` -> where each leaves the truck."""
+    pos = position(state["trucks"][seat])
+    if pos[0] != "road":
+        return {}
+    _, x, lane, heading = pos
+    out: dict[str, Pos] = {}
+    back = x - delta(heading)
+    if 0 <= back < state["data"]["length"] and (back, lane) not in occupancy(state, seat):
+        out["backward"] = ("road", back, lane, heading)
+    letter = house_at(state, x, lane)
+    if letter:
+        out[f"backward into {letter}"] = ("wh", letter, "", "")
+    return out
+
+
+def why_no_backward(state: State, seat: int, into: str) -> str:
+    """A sentence saying why the backward move asked for is impossible."""
+    pos = position(state["trucks"][seat])
+    if pos[0] != "road":
+        return "a truck in a warehouse leaves only by a forward move"
+    if into:
+        return f"the truck is not in the lane beside warehouse {into}"
+    back = pos[1] - delta(pos[3])
+    if not 0 <= back < state["data"]["length"]:
+        return "the road ends behind the truck"
+    return f"space {back} ({pos[2]} lane) behind the truck is taken"
+
+
+def all_positions(state: State) -> list[Pos]:
+    """Every place a truck can stand (for tests and the bot)."""
+    data = state["data"]
+    spots = product(range(data["length"]), ("north", "south"), HEADINGS)
+    road: list[Pos] = [("road", x, lane, h) for x, lane, h in spots]
+    return [("wh", k, "", "") for k in data["houses"]] + road

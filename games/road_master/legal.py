@@ -1,0 +1,120 @@
+"""The legal moves of the moment, as canonical strings in a stable order.
+
+The list stays bounded (a few hundred at most): loads and dumps are listed one colour at
+a time (any mix may still be typed: 'load orange x2 purple'), unloads one contract at a
+time plus one 'everything that fits here'; the Super Bonus return lists one card at a
+time and the whole lot in draw order (any order may be typed). Everything listed is
+legal now.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from pbem import secretdeck
+
+from . import board
+from .model import card
+from .notation import cubes_words
+from .turn import DECK, can_take, choice_due, to_act
+
+State = dict[str, Any]
+
+
+def legal_moves(state: State, seat: int) -> list[str]:
+    actor = to_act(state)
+    if choice_due(state, seat):
+        return choice_moves(state, seat)
+    if actor != seat:
+        return []
+    truck = state["trucks"][seat]
+    if not truck["where"]:
+        return [f"place {letter}" for letter in state["data"]["houses"]]
+    moves: list[str] = []
+    if can_take(state, "forward"):
+        moves += list(board.forward_options(state, seat))
+    if can_take(state, "backward"):
+        moves += list(board.backward_options(state, seat))
+    if truck["where"] != "road":
+        if can_take(state, "load"):
+            moves += _loads(state, seat)
+        if can_take(state, "unload"):
+            moves += _unloads(state, seat) + _dumps(state, seat)
+    if can_take(state, "contracts"):
+        moves += _contracts(state)
+    if (can_take(state, "superbonus") and not state["turn"]["draw"]
+            and secretdeck.remaining(state, DECK) > 0
+            and not secretdeck.drawn(state, DECK, seat)):
+        moves.append("superbonus")
+    if state["data"]["hazard"]:
+        moves.append("policy push" if state["turn"]["policy"] == "stop" else "policy stop")
+    return moves
+
+
+def choice_moves(state: State, seat: int) -> list[str]:
+    """Keep (any 1..k of the drawn cards) and return (each card, or all in draw order)."""
+    if not secretdeck.readable(state, DECK, seat):
+        return []
+    drawn = secretdeck.drawn(state, DECK, seat)
+    room = state["data"]["sb_keep"] - state["sb_kept"][seat]
+    moves = []
+    for size in range(1, min(room, len(drawn)) + 1):
+        moves += ["keep " + " ".join(c) for c in combinations(drawn, size)]
+    moves += [f"bottom {slot}" for slot in drawn]
+    if len(drawn) > 1:
+        moves.append("bottom " + " ".join(drawn))
+    return moves
+
+
+def _loads(state: State, seat: int) -> list[str]:
+    truck = state["trucks"][seat]
+    room = state["data"]["capacity"] - sum(truck["cubes"].values())
+    house = state["houses"][truck["where"]]
+    out = []
+    for colour in state["data"]["colours"]:
+        for n in range(1, min(room, house.get(colour, 0)) + 1):
+            out.append(f"load {colour} x{n}" if n > 1 else f"load {colour}")
+    return out
+
+
+def _unloads(state: State, seat: int) -> list[str]:
+    truck = state["trucks"][seat]
+    here = truck["where"]
+    left = dict(truck["cubes"])
+    out = []
+    everything: list[str] = []
+    for entry in state["contracts"][seat]:
+        info = card(state, entry["id"])
+        if entry["done"] or info["to"] != here:
+            continue
+        colour = info["colour"]
+        aboard = truck["cubes"].get(colour, 0)
+        for n in range(1, min(aboard, info["count"] - entry["cubes"]) + 1):
+            out.append(f"unload {entry['id']} {cubes_words({colour: n}, [colour])}")
+        fit = min(left.get(colour, 0), info["count"] - entry["cubes"])
+        if fit:
+            left[colour] -= fit
+            everything.append(f"{entry['id']} {cubes_words({colour: fit}, [colour])}")
+    if len(everything) > 1:
+        out.append("unload " + " ".join(everything))
+    return out
+
+
+def _dumps(state: State, seat: int) -> list[str]:
+    cubes = state["trucks"][seat]["cubes"]
+    out = []
+    for colour in state["data"]["colours"]:
+        for n in range(1, cubes.get(colour, 0) + 1):
+            out.append(f"dump {colour} x{n}" if n > 1 else f"dump {colour}")
+    return out
+
+
+def _contracts(state: State) -> list[str]:
+    refs = [f"m{i + 1}" for i, uid in enumerate(state["market"]) if uid]
+    if state["deck"]:
+        refs.append("top")
+    out = []
+    for size in range(1, state["data"]["take"] + 1):
+        out += ["contracts " + " ".join(c) for c in combinations(refs, size)]
+    return out

@@ -1,0 +1,267 @@
+"""Road Master's state: set-up, cube and card bookkeeping, and the contract deck.
+
+The state is a plain dict (see pbem.game). ``state["data"]`` is the part of the
+component data the rules need, fixed at set-up from the ``components`` argument (the
+save's header), so no rule ever re-reads the TOML. Everything else changes in play:
+
+- ``trucks[seat]``: ``where`` ("" before placement, "road", or a warehouse letter),
+  ``x``/``lane``/``heading`` on the road, ``cubes`` {colour: n}.
+- ``houses[letter]``: {colour: n} cubes lying in each warehouse (strays included).
+- ``market``: the freight market slots (card id or "" while a gap waits for a refill);
+  ``deck``: the face-down contract deck as a multiset of card ids (drawing takes a
+  uniform card, which is the same as a shuffled pile: PROTOCOL.md section 5).
+- ``contracts[seat]``: held contracts {id, cubes (delivered so far), done}.
+- ``removed`` {colour: n}: cubes out of the game; ``gone``: cards out of the game.
+- ``turn``: the current turn's bookkeeping (actions used, hazardous-goods queue...).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from typing import Any
+
+from pbem.game import OptionError, Sampler, queue_chance
+
+State = dict[str, Any]
+LOG_LINES = 14
+# The parts of the state a turn's actions change; saved whole before the first boom draw
+# of a turn so that what follows can be replayed once the draws are known.
+DYNAMIC = ("trucks", "houses", "market", "deck", "contracts", "scores", "removed", "gone",
+           "emptied", "log", "pending")
+
+
+def build_data(components: dict[str, Any], options: dict[str, Any], players: int) -> dict[str, Any]:
+    """The rules' working copy of the component data for these options."""
+    rules = components["rules"]
+    cards_data = components["cards"]
+    houses = {
+        w["letter"]: {"colour": w["colour"], "space": w["space"], "side": w["side"]}
+        for w in components["warehouses"]
+    }
+    hazard = rules["hazardous_colour"] if options.get("hazardous") else ""
+    perish = rules["perishable_colour"] if options.get("perishable") else ""
+    cards: dict[str, dict[str, Any]] = {}
+    for entry in cards_data["contracts"]:
+        if entry["colour"] in (hazard, perish):
+            continue  # replaced by the advanced contracts below (RM-H1, RM-P1)
+        cards[entry["id"]] = _contract(entry, "basic")
+    if hazard:
+        for entry in cards_data["hazardous"]:
+            cards[entry["id"]] = _contract(entry, "hazardous")
+    if perish:
+        for entry in cards_data["perishable"]:
+            cards[entry["id"]] = _contract(entry, "perishable")
+    if options.get("shortages", True):
+        for entry in cards_data["shortages"]:
+            cards[entry["id"]] = {"kind": "shortage", "warehouse": entry["warehouse"]}
+    return {
+        "length": components["board"]["length"],
+        "houses": houses,
+        "colours": [h["colour"] for h in houses.values()],
+        "capacity": rules["truck_capacity"],
+        "per_turn": rules["actions_per_turn"],
+        "market_size": rules["market_size"],
+        "take": rules["contracts_per_take"],
+        "fmax": rules["forward_max"],
+        "sb_draw": rules["superbonus_draw"],
+        "sb_keep": rules["superbonus_keep"],
+        "target": rules["end_score"][str(players)],
+        "cubes_total": rules["cubes_per_colour"] * len(houses),
+        "tokens": [list(t["faces"]) for t in components["tokens"]],
+        "boom": {"ok": components["boom"]["ok"], "half": components["boom"]["half"]},
+        "hazard": hazard,
+        "perish": perish,
+        "cards": cards,
+        # Super Bonus cards are secret: only their scoring data is kept, by uid, for the
+        # final count after the reveal; views never copy this table.
+        "bonus": {
+            b["id"]: {"need": dict(b["need"]), "points": b["points"], "penalty": b["penalty"]}
+            for b in cards_data["superbonus"]
+        },
+    }
+
+
+def _contract(entry: dict[str, Any], kind: str) -> dict[str, Any]:
+    return {
+        "kind": kind,
+        "colour": entry["colour"],
+        "count": entry["count"],
+        "to": entry["to"],
+        "points": entry["points"],
+        "penalty": entry["penalty"],
+    }
+
+
+def new_turn() -> dict[str, Any]:
+    """Bookkeeping of the turn being played."""
+    return {
+        "actions": [],  # action kinds used so far (RM-A1)
+        "last": "",  # kind of the last action, so consecutive unloads make one action
+        "blue": 0,  # perishable cubes loaded this turn (RM-P2)
+        "drew_bonus": False,  # Super Bonus taken this turn: the choice waits a turn
+        "policy": "stop",  # hazardous goods: what a first half boom does (RM-H5)
+        "draw": False,  # a boom draw is pending: later actions are queued
+        "draw_first": False,  # ... right after the action that caused it
+        "queue": [],  # actions after the first draw, applied once the draws are known
+        "snapshot": {},  # the state as it was at the first draw
+    }
+
+
+def setup(seats: Sequence[str], options: dict[str, Any], components: dict[str, Any]) -> State:
+    players = len(seats)
+    data = build_data(components, options, players)
+    first = -1
+    wanted = str(options.get("first", "") or "")
+    if wanted:
+        if wanted not in seats:
+            raise OptionError(f"first={wanted} names no player; the players are {', '.join(seats)}.")
+        first = list(seats).index(wanted)
+    per_colour = components["rules"]["cubes_per_colour"]
+    state: State = {
+        "data": data,
+        "options": {k: options.get(k) for k in ("shortages", "hazardous", "perishable")},
+        "first": first,
+        "turn_no": 0,
+        "ended": False,
+        "trucks": [
+            {"where": "", "x": -1, "lane": "", "heading": "", "cubes": {}} for _ in seats
+        ],
+        "houses": {letter: {h["colour"]: per_colour} for letter, h in data["houses"].items()},
+        "market": [""] * data["market_size"],
+        "deck": list(data["cards"]),
+        "contracts": [[] for _ in seats],
+        "scores": [0] * players,
+        "removed": {},
+        "gone": [],
+        "emptied": [],
+        "turn": new_turn(),
+        "log": [],
+        "sb_kept": [0] * players,  # cards kept so far from each seat's pending draw
+        "sb": {"opened": {}, "revealed": False},
+        "pending": [],
+    }
+    queue_chance(state, {"kind": "setup"})
+    return state
+
+
+# ---- small helpers ------------------------------------------------------------------
+def handle(state: State, seat: int) -> str:
+    seats = state.get("seats") or []
+    return str(seats[seat]) if seat < len(seats) else f"seat {seat}"
+
+
+def log(state: State, line: str) -> None:
+    state["log"].append(line)
+    del state["log"][:-LOG_LINES]
+
+
+def add(counts: dict[str, int], colour: str, n: int) -> None:
+    """Add n (maybe negative) to a colour count, dropping zeros to keep states canonical."""
+    value = counts.get(colour, 0) + n
+    if value < 0:
+        raise ValueError(f"negative count of {colour}")
+    if value:
+        counts[colour] = value
+    else:
+        counts.pop(colour, None)
+
+
+def cubes_text(counts: dict[str, int], order: Sequence[str]) -> str:
+    parts = [f"{c} x{counts[c]}" if counts[c] > 1 else c for c in order if counts.get(c)]
+    return " ".join(parts) or "nothing"
+
+
+def house_colour(state: State, letter: str) -> str:
+    return str(state["data"]["houses"][letter]["colour"])
+
+
+def card(state: State, uid: str) -> dict[str, Any]:
+    return state["data"]["cards"][uid]
+
+
+def held(state: State, seat: int, uid: str) -> dict[str, Any] | None:
+    for entry in state["contracts"][seat]:
+        if entry["id"] == uid:
+            return entry
+    return None
+
+
+def players(state: State) -> int:
+    return len(state["scores"])
+
+
+# ---- the contract deck ------------------------------------------------------------------
+def apply_shortage(state: State, uid: str) -> None:
+    """RM-A7: the named warehouse loses half (rounded down) of its own cubes."""
+    letter = card(state, uid)["warehouse"]
+    colour = house_colour(state, letter)
+    lost = state["houses"][letter].get(colour, 0) // 2
+    if lost:
+        add(state["houses"][letter], colour, -lost)
+        add(state["removed"], colour, lost)
+    state["gone"].append(uid)
+    log(state, f"Shortage at {letter}: {lost} {colour} cube(s) leave the game.")
+
+
+def draw_contract(state: State, rng: Sampler) -> str:
+    """Turn up the deck's top card (a uniform one of the multiset), playing shortages.
+
+    Returns the contract drawn, or "" if the deck ran out."""
+    while state["deck"]:
+        uid = state["deck"].pop(rng.randbelow(len(state["deck"])))
+        if card(state, uid)["kind"] == "shortage":
+            apply_shortage(state, uid)
+            continue
+        return str(uid)
+    return ""
+
+
+def refill_market(state: State, rng: Sampler) -> None:
+    """RM-A5/RM-S4: fill every gap of the market from the deck, in slot order."""
+    for slot, uid in enumerate(state["market"]):
+        if uid:
+            continue
+        drawn = draw_contract(state, rng)
+        if not drawn:
+            log(state, "The contract deck is empty; the market stays short.")
+            return
+        state["market"][slot] = drawn
+
+
+def take_blind(state: State, seat: int, rng: Sampler) -> None:
+    """RM-A4: the deck's top card, taken unseen, goes to ``seat`` (shortages play)."""
+    drawn = draw_contract(state, rng)
+    if drawn:
+        state["contracts"][seat].append({"id": drawn, "cubes": 0, "done": False})
+        log(state, f"{handle(state, seat)} took {drawn} from the top of the deck.")
+    else:
+        log(state, f"The deck ran out: {handle(state, seat)} got no card from the top.")
+
+
+def needs_refill(state: State) -> bool:
+    return "" in state["market"] and bool(state["deck"])
+
+
+def empty_check(state: State, letter: str) -> None:
+    """RM-A8: a warehouse with no cube of its own colour takes its colour's contracts
+    out of the market and the deck (held ones stay)."""
+    colour = house_colour(state, letter)
+    if state["houses"][letter].get(colour, 0):
+        return
+    cards = state["data"]["cards"]
+    hit = [u for u in state["deck"] if cards[u].get("colour") == colour]
+    for slot, uid in enumerate(state["market"]):
+        if uid and cards[uid].get("colour") == colour:
+            hit.append(uid)
+            state["market"][slot] = ""
+    state["deck"] = [u for u in state["deck"] if u not in hit]
+    state["gone"].extend(hit)
+    if letter not in state["emptied"]:
+        state["emptied"].append(letter)
+    if hit:
+        log(state, f"Warehouse {letter} is empty: {len(hit)} {colour} contract(s) leave the game.")
+
+
+def take_snapshot(state: State) -> dict[str, Any]:
+    return {key: copy.deepcopy(state[key]) for key in DYNAMIC}

@@ -1,0 +1,158 @@
+"""Road Master as a pbem Game: the contract's hooks, each delegating to one module."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pbem import secretdeck
+from pbem.game import (
+    AmbiguousMoveError,
+    Game,
+    GameInfo,
+    InvalidMoveError,
+    Option,
+    Outcome,
+    Sampler,
+    State,
+)
+
+from . import components, hazard, legal, model, notation, scoring, turn, view
+from .bot import heuristic as _heuristic
+from .conservation import broken_invariants
+
+INFO = GameInfo(
+    id="road-master",
+    title="Road Master",
+    rules_version=1,
+    min_players=2,
+    max_players=6,
+    options={
+        "first": Option("", "handle of the first player (default: drawn at random)", "str"),
+        "shortages": Option(True, "shuffle the 6 shortage cards into the contract deck", "bool"),
+        "hazardous": Option(False, "advanced: hazardous goods (yellow) and boom cards", "bool"),
+        "perishable": Option(False, "advanced: perishable goods (blue) spoil at turn end", "bool"),
+    },
+    summary="Pick contracts, drive your truck along the highway, deliver cubes for points.",
+)
+
+
+class RoadMaster(Game):
+    info = INFO
+
+    # ---- components -------------------------------------------------------------
+    def stock_components(self) -> dict[str, Any]:
+        return components.load_stock()
+
+    def validate_components(self, data: dict[str, Any]) -> None:
+        components.validate(data)
+
+    def secret_decks(
+        self, components: dict[str, Any], options: dict[str, Any], players: int
+    ) -> dict[str, list[str]]:
+        return {"superbonus": [card["id"] for card in components["cards"]["superbonus"]]}
+
+    def on_reveal(self, state: State, opened: dict[str, dict[str, str]]) -> None:
+        """Record the opened Super Bonus cards; unopened held slots score their penalty."""
+        cards = opened.get("superbonus", {})
+        known = state["data"]["bonus"]
+        state["sb"]["opened"] = {slot: uid for slot, uid in cards.items() if uid in known}
+        state["sb"]["revealed"] = True
+
+    # ---- play ---------------------------------------------------------------------
+    def setup(self, seats: Sequence[str], options: dict[str, Any], components: dict[str, Any]) -> State:
+        state = model.setup(seats, options, components)
+        state["seats"] = list(seats)
+        return state
+
+    def to_act(self, state: State) -> int | None:
+        return turn.to_act(state)
+
+    def legal_moves(self, state: State, seat: int) -> list[str]:
+        return legal.legal_moves(state, seat)
+
+    def normalize(self, state: State, seat: int, text: str) -> str:
+        move = notation.parse(state, seat, text)
+        canonical = notation.text(state, move)
+        if move["kind"] == "forward" and not move["exit"]:
+            canonical = self._guess_exit(state, seat, canonical)
+        return canonical
+
+    @staticmethod
+    def _guess_exit(state: State, seat: int, canonical: str) -> str:
+        """'forward 2' from a warehouse: fill in the heading if only one works."""
+        if state["trucks"][seat]["where"] in ("", "road"):
+            return canonical
+        words = canonical.split()
+        options = [m for m in legal.legal_moves(state, seat) if m.startswith("forward ")]
+        fits = [m for m in options if m.split()[:2] == words[:2] and m.split()[4:] == words[2:]]
+        if len(fits) == 1:
+            return fits[0]
+        if len(fits) > 1:
+            raise AmbiguousMoveError(f"Say the heading: {' or '.join(fits)}.")
+        raise InvalidMoveError(f"Leaving a warehouse, say the heading: {words[0]} {words[1]} "
+                               "exit east (or west).")
+
+    def apply(self, state: State, seat: int, move: str) -> None:
+        turn.apply(state, seat, move)
+
+    def end_turn(self, state: State, seat: int) -> None:
+        turn.end_turn(state, seat)
+
+    def resolve(self, state: State, request: dict[str, Any], rng: Sampler) -> None:
+        kind = request.get("kind")
+        if kind == "setup":
+            if state["first"] < 0:
+                state["first"] = rng.randbelow(len(state["scores"]))
+            model.refill_market(state, rng)
+            model.log(state, f"{model.handle(state, state['first'])} plays first.")
+        elif kind == "refill":
+            model.refill_market(state, rng)
+        elif kind == "blind":
+            model.take_blind(state, int(request["seat"]), rng)
+        elif kind == "boom":
+            hazard.resolve_boom(state, request, rng)
+        else:
+            raise ValueError(f"unknown Road Master chance request {kind!r}")
+
+    # ---- reading -----------------------------------------------------------------
+    def view(self, state: State, seat: int | None,
+             secrets: dict[str, dict[str, str]] | None = None) -> dict[str, Any]:
+        return view.view(state, seat, secrets)
+
+    def render(self, view_: dict[str, Any]) -> str:
+        return view.render(view_)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state["first"] < 0 or not turn.is_over(state):
+            return None
+        if any(p.get("kind") in ("boom", "blind") for p in state.get("pending", [])):
+            return None  # a last turn's boom draws or blind card can still change scores
+        if not state["sb"]["revealed"] and _secret_cards_out(state):
+            return None  # wait for the reveal: held Super Bonus cards decide scores
+        return scoring.outcome(state)
+
+    def notation(self) -> str:
+        return notation.NOTATION
+
+    # ---- bots and checks -----------------------------------------------------------
+    def heuristic(self, state: State, seat: int) -> int:
+        return _heuristic(state, seat)
+
+    def invariants(self, state: State) -> list[str]:
+        return broken_invariants(state)
+
+    # ---- helpers for the engine ----------------------------------------------------------
+    def pending_secret_choice(self, state: State, seat: int) -> bool:
+        """True while ``seat`` must still keep/return drawn Super Bonus cards; once the
+        game is over this is owed in the seat's final step, before it reveals."""
+        return turn.pending_secret_choice(state, seat)
+
+
+def _secret_cards_out(state: State) -> bool:
+    if "secret" not in state:
+        return False
+    return any(
+        secretdeck.held(state, "superbonus", s) or secretdeck.drawn(state, "superbonus", s)
+        for s in range(len(state["scores"]))
+    )

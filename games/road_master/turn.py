@@ -1,0 +1,227 @@
+"""Whose turn, what a move does within it, and how a turn ends.
+
+A turn is: the Super Bonus keep/return choice owed from the last turn (free, first), the
+truck's placement on a first turn (free), then up to 4 actions on 4 different tokens
+(RM-A1), plus the free hazardous-goods policy. Consecutive unload/dump moves make one
+unload action (the rulebook's unload covers several contracts and the warehouse at once).
+
+Hazardous goods (RM-H3..H8) in play by email: boom cards are chance, resolved by the
+next player's beacon, so the turn's actions are applied up to the first draw; the later
+ones are checked as if no boom came, then rolled back at the end of the turn and queued
+with the player's policy (see hazard.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pbem import secretdeck
+from pbem.game import IllegalMoveError, queue_chance
+
+from . import actions, tokens
+from .model import add, handle, log, needs_refill, new_turn, players, take_snapshot
+from .notation import Move, parse, text
+
+State = dict[str, Any]
+ACTION_OF = {
+    "forward": "forward",
+    "backward": "backward",
+    "load": "load",
+    "unload": "unload",
+    "dump": "unload",
+    "contracts": "contracts",
+    "superbonus": "superbonus",
+}
+DECK = "superbonus"
+
+
+def is_over(state: State) -> bool:
+    return bool(state["ended"])
+
+
+def check_end(state: State) -> None:
+    """RM-G1/G2: between turns, the game ends once someone has reached the target and
+    every player has had as many turns (a round is complete)."""
+    done = state["turn_no"]
+    if done and done % players(state) == 0 and max(state["scores"]) >= state["data"]["target"]:
+        if not state["ended"]:
+            log(state, "The target is reached and the round is complete: the game is over.")
+        state["ended"] = True
+
+
+def to_act(state: State) -> int | None:
+    if state["first"] < 0 or is_over(state):
+        return None
+    return int((state["first"] + state["turn_no"]) % players(state))
+
+
+def pending_secret_choice(state: State, seat: int) -> bool:
+    """True while ``seat`` has drawn Super Bonus cards still to keep or return."""
+    return "secret" in state and bool(secretdeck.drawn(state, DECK, seat))
+
+
+def choice_due(state: State, seat: int) -> bool:
+    """The choice is owed now: at the head of the drawer's next turn (not the turn it
+    drew in: in mental mode the cards become readable only after the others' entries),
+    or in the drawer's final step once the game is over."""
+    if not pending_secret_choice(state, seat) or not secretdeck.readable(state, DECK, seat):
+        # In mental mode the cards become readable once every other seat has peeled its
+        # layer (their chores); until then the choice waits and the turns go on.
+        return False
+    actor = to_act(state)
+    return actor is None or (actor == seat and not state["turn"]["drew_bonus"])
+
+
+def yellow_aboard(state: State, seat: int) -> bool:
+    colour = state["data"]["hazard"]
+    return bool(colour) and state["trucks"][seat]["cubes"].get(colour, 0) > 0
+
+
+def can_take(state: State, action: str) -> bool:
+    """May the current turn take one more ``action`` (a token showing it is free)?"""
+    turn = state["turn"]
+    if action == "unload" and turn["last"] == "unload":
+        return True  # continues the unload action under way
+    return tokens.fits([*turn["actions"], action], state["data"]["tokens"], state["data"]["per_turn"])
+
+
+def _token_refusal(state: State, action: str) -> str:
+    used = state["turn"]["actions"]
+    per_turn = state["data"]["per_turn"]
+    if len(used) >= per_turn:
+        return f"You have used all {per_turn} actions of this turn."
+    return (f"No token left shows '{action}': this turn already used {', '.join(used)}, "
+            "and each action needs a different token.")
+
+
+def apply(state: State, seat: int, raw: str) -> None:
+    move = parse(state, seat, raw)
+    kind = move["kind"]
+    actor = to_act(state)
+    if kind in ("keep", "bottom"):
+        # The choice is legal at the head of the drawer's turn, and also after the end
+        # (the drawer's final step, before revealing).
+        if actor is not None and (actor != seat or state["turn"]["drew_bonus"]):
+            raise IllegalMoveError("Choose your Super Bonus cards at the start of your next turn.")
+        (actions.do_keep if kind == "keep" else actions.do_bottom)(state, seat, move)
+        return
+    if actor is None:
+        raise IllegalMoveError("The game is over.")
+    if actor != seat:
+        raise IllegalMoveError(f"It is {handle(state, actor)}'s turn.")
+    if choice_due(state, seat):
+        raise IllegalMoveError("First choose your Super Bonus cards: keep up to "
+                               f"{state['data']['sb_keep']} (keep s3 s7), put the rest under "
+                               "the deck (bottom s1 s2 ...).")
+    if kind == "place":
+        actions.do_place(state, seat, move)
+        return
+    if not state["trucks"][seat]["where"]:
+        letters = "|".join(state["data"]["houses"])
+        raise IllegalMoveError(f"Place your truck first: place {letters}.")
+    if kind == "policy":
+        if not state["data"]["hazard"]:
+            raise IllegalMoveError("A boom policy is for the hazardous goods option only.")
+        state["turn"]["policy"] = move["policy"]
+        return
+    _act(state, seat, move)
+
+
+def _act(state: State, seat: int, move: Move) -> None:
+    turn = state["turn"]
+    action = ACTION_OF[move["kind"]]
+    cont = action == "unload" and turn["last"] == "unload"
+    if not can_take(state, action):
+        raise IllegalMoveError(_token_refusal(state, action))
+    if action == "superbonus" and turn["draw"]:
+        raise IllegalMoveError("Take Super Bonus before the turn's first boom draw: a secret "
+                               "draw cannot wait for the boom cards.")
+    hazard = bool(state["data"]["hazard"])
+    was_drawing = turn["draw"]
+    # RM-H3: a boom card is drawn before an unload action while yellow is aboard.
+    before = hazard and not was_drawing and action == "unload" and not cont and yellow_aboard(state, seat)
+    snapshot = take_snapshot(state) if before else None
+    blue = turn["blue"]
+    perform(state, seat, move, turn, lambda s: queue_chance(state, {"kind": "blind", "seat": s}))
+    if not cont:
+        turn["actions"].append(action)
+    turn["last"] = action
+    if snapshot is not None:
+        _start_queue(turn, snapshot, blue, first=False)
+    if was_drawing or before:
+        turn["queue"].append({"move": text(state, move), "cont": cont})
+    elif hazard and action in ("load", "forward", "backward") and yellow_aboard(state, seat):
+        # RM-H3: ... and after a load, forward or backward action.
+        _start_queue(turn, take_snapshot(state), turn["blue"], first=True)
+
+
+def _start_queue(turn: dict[str, Any], snapshot: dict[str, Any], blue: int, first: bool) -> None:
+    snapshot["blue"] = blue
+    turn.update(draw=True, draw_first=first, snapshot=snapshot)
+
+
+def perform(
+    state: State, seat: int, move: Move, ctx: dict[str, Any], blind: Callable[[int], None]
+) -> None:
+    """Carry out one action (validated inside); ``blind`` arranges a top-card draw."""
+    kind = move["kind"]
+    if kind == "forward":
+        actions.do_forward(state, seat, move)
+    elif kind == "backward":
+        actions.do_backward(state, seat, move)
+    elif kind == "load":
+        actions.do_load(state, seat, move, ctx)
+    elif kind == "unload":
+        actions.do_unload(state, seat, move)
+    elif kind == "dump":
+        actions.do_dump(state, seat, move)
+    elif kind == "contracts":
+        actions.do_contracts(state, seat, move)
+        if move["top"]:
+            blind(seat)
+            log(state, f"{handle(state, seat)} takes the top card of the deck, unseen.")
+    elif kind == "superbonus":
+        actions.do_superbonus(state, seat)
+        ctx["drew_bonus"] = True
+
+
+def end_turn(state: State, seat: int) -> None:
+    if to_act(state) != seat:
+        raise IllegalMoveError("It is not your turn.")
+    if choice_due(state, seat):
+        raise IllegalMoveError("choose which Super Bonus cards to keep (keep ...) and put the "
+                               "rest under the deck (bottom ...)")
+    if not state["trucks"][seat]["where"]:
+        raise IllegalMoveError(f"place your truck on a warehouse ({'|'.join(state['data']['houses'])})")
+    turn = state["turn"]
+    if turn["draw"]:
+        snapshot = dict(turn["snapshot"])
+        blue = snapshot.pop("blue")
+        state.update(snapshot)  # roll back to the first draw; hazard.py replays the rest
+        queue_chance(state, {
+            "kind": "boom", "seat": seat, "first": turn["draw_first"], "moves": turn["queue"],
+            "policy": turn["policy"], "blue": blue,
+        })
+        log(state, f"{handle(state, seat)} drives on with hazardous goods: boom cards are drawn "
+                   f"next ({len(turn['queue'])} action(s) wait, policy {turn['policy']}).")
+    else:
+        finish_turn(state, seat, turn["blue"])
+        if needs_refill(state):
+            queue_chance(state, {"kind": "refill"})
+    state["turn_no"] += 1
+    state["turn"] = new_turn()
+    check_end(state)
+
+
+def finish_turn(state: State, seat: int, blue_loaded: int) -> None:
+    """End-of-turn effects on the truck: RM-P2 perishables spoil."""
+    colour = state["data"]["perish"]
+    if not colour:
+        return
+    aboard = state["trucks"][seat]["cubes"]
+    lost = min(aboard.get(colour, 0), blue_loaded)
+    if lost:
+        add(aboard, colour, -lost)
+        add(state["removed"], colour, lost)
+        log(state, f"{lost} {colour} cube(s) spoil on {handle(state, seat)}'s truck.")

@@ -1,0 +1,227 @@
+"""What a seat may see, and a plain-text picture of it.
+
+The public view carries every public fact; a seat's view adds its own Super Bonus cards
+(drawn or held), learnt only through ``secrets`` (never from the deck's slots). Nothing
+else about the Super Bonus deck appears: counts, not cards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem import secretdeck
+
+from . import board
+from .model import card, cubes_text, players
+from .turn import DECK, choice_due, is_over, pending_secret_choice, to_act
+
+State = dict[str, Any]
+
+
+def _contract_view(state: State, uid: str) -> dict[str, Any]:
+    info = card(state, uid)
+    return {"id": uid, "kind": info["kind"], "colour": info["colour"], "count": info["count"],
+            "to": info["to"], "points": info["points"], "penalty": info["penalty"]}
+
+
+def view(state: State, seat: int | None, secrets: dict[str, dict[str, str]] | None) -> dict[str, Any]:
+    data = state["data"]
+    n = players(state)
+    has_deck = "secret" in state
+    out: dict[str, Any] = {
+        "game": "road-master",
+        "seats": list(state.get("seats", [])),
+        "to_act": -1 if to_act(state) is None else to_act(state),
+        "over": is_over(state),
+        "first": state["first"],
+        "turn_no": state["turn_no"],
+        "round": state["turn_no"] // n + 1,
+        "target": data["target"],
+        "options": dict(state["options"]),
+        "scores": list(state["scores"]),
+        "board": {
+            "length": data["length"],
+            "houses": {k: {**h, "cubes": dict(state["houses"][k])} for k, h in data["houses"].items()},
+        },
+        "trucks": [dict(t, cubes=dict(t["cubes"])) for t in state["trucks"]],
+        "market": [_contract_view(state, u) if u else {} for u in state["market"]],
+        "deck": len(state["deck"]),
+        "contracts": [
+            [dict(_contract_view(state, e["id"]), cubes=e["cubes"], done=e["done"]) for e in held]
+            for held in state["contracts"]
+        ],
+        "removed": dict(state["removed"]),
+        "gone": len(state["gone"]),
+        "emptied": list(state["emptied"]),
+        "turn": {
+            "actions": list(state["turn"]["actions"]),
+            "policy": state["turn"]["policy"],
+            "boom_pending": state["turn"]["draw"],
+            "queued": [q["move"] for q in state["turn"]["queue"]],
+        },
+        "pending": [str(p.get("kind", "")) for p in state.get("pending", [])],
+        "tokens": [list(t) for t in data["tokens"]],
+        "superbonus": {
+            "deck": secretdeck.remaining(state, DECK) if has_deck else 0,
+            "held": [secretdeck.counts(state, DECK).get(s, 0) if has_deck else 0 for s in range(n)],
+            "drawn": [len(secretdeck.drawn(state, DECK, s)) if has_deck else 0 for s in range(n)],
+        },
+        "log": list(state["log"]),
+    }
+    if state["sb"]["revealed"]:
+        out["superbonus"]["opened"] = _opened(state)
+    if seat is not None:
+        out["private"] = _private(state, seat, secrets or {})
+    return out
+
+
+def _opened(state: State) -> list[dict[str, Any]]:
+    rows = []
+    opened = state["sb"]["opened"]
+    for seat in range(players(state)):
+        for slot in secretdeck.held(state, DECK, seat):
+            uid = opened.get(slot, "")
+            row: dict[str, Any] = {"seat": seat, "slot": slot, "card": uid}
+            if uid:
+                row.update(state["data"]["bonus"][uid])
+            rows.append(row)
+    return rows
+
+
+def _private(state: State, seat: int, secrets: dict[str, dict[str, str]]) -> dict[str, Any]:
+    mine = secrets.get(DECK, {})
+    cards = []
+    if "secret" in state:
+        for status, slots in (("drawn", secretdeck.drawn(state, DECK, seat)),
+                              ("held", secretdeck.held(state, DECK, seat))):
+            for slot in slots:
+                uid = mine.get(slot, "")
+                row: dict[str, Any] = {"slot": slot, "status": status, "card": uid}
+                if uid in state["data"]["bonus"]:
+                    info = state["data"]["bonus"][uid]
+                    row.update(need=dict(info["need"]), points=info["points"], penalty=info["penalty"])
+                cards.append(row)
+    return {"seat": seat, "superbonus": cards, "choice_pending": pending_secret_choice(state, seat),
+            "choice_due": choice_due(state, seat)}
+
+
+# ---- text ------------------------------------------------------------------------------
+ARROW = {"east": ">", "west": "<"}
+
+
+def render(v: dict[str, Any]) -> str:
+    seats = v["seats"] or [f"seat {i}" for i in range(len(v["scores"]))]
+    colours = [h["colour"] for h in v["board"]["houses"].values()]
+    lines = [_headline(v, seats), ""]
+    lines += _road(v)
+    lines.append("")
+    lines.append("Warehouses:")
+    for letter, house in v["board"]["houses"].items():
+        parked = [seats[i] for i, t in enumerate(v["trucks"]) if t["where"] == letter]
+        line = (f"  {letter} {house['colour']:<7} space {house['space']:>2} {house['side']:<5} "
+                f"cubes: {cubes_text(house['cubes'], colours):<28}"
+                + (f" trucks: {', '.join(parked)}" if parked else ""))
+        lines.append(line.rstrip())
+    lines.append("")
+    lines.append(f"Market (deck {v['deck']} card(s) left, {v['gone']} out of the game):")
+    for i, c in enumerate(v["market"], start=1):
+        gap = "(empty: refilled at the end of the turn)" if v["deck"] else "(empty: the deck is out)"
+        lines.append(f"  m{i} " + (_card_line(c) if c else gap))
+    lines.append("")
+    lines.append("Players:")
+    for i, name in enumerate(seats):
+        lines += _player(v, i, name, colours)
+    if "private" in v:
+        lines += _private_lines(v)
+    if "opened" in v["superbonus"]:
+        lines.append("Super Bonus cards revealed:")
+        for row in v["superbonus"]["opened"]:
+            need = cubes_text(row.get("need", {}), colours)
+            lines.append(f"  {seats[row['seat']]}: {row['card'] or '(never opened)'} {need}")
+    if v["removed"]:
+        lines.append(f"Cubes out of the game: {cubes_text(v['removed'], colours)}")
+    if v["log"]:
+        lines.append("")
+        lines.append("Recent events:")
+        lines += [f"  {line}" for line in v["log"][-8:]]
+    return "\n".join(lines)
+
+
+def _headline(v: dict[str, Any], seats: list[str]) -> str:
+    opts = [k for k, on in v["options"].items() if on and k != "shortages"]
+    if not v["options"].get("shortages", True):
+        opts.append("no shortages")
+    head = f"Road Master, round {v['round']}, game ends at {v['target']} points"
+    head += f" ({', '.join(opts)})" if opts else ""
+    if v["over"]:
+        return head + ". The game is over."
+    if v["to_act"] < 0:
+        return head + ". Setting up."
+    turn = v["turn"]
+    who = seats[v["to_act"]]
+    extra = f"; used: {', '.join(turn['actions'])}" if turn["actions"] else ""
+    if turn["boom_pending"]:
+        extra += f"; boom draw pending, queued: {'; '.join(turn['queued']) or 'nothing'}"
+    pending = f" Pending: {', '.join(v['pending'])}." if v["pending"] else ""
+    return f"{head}. {who} to act{extra}.{pending}"
+
+
+def _road(v: dict[str, Any]) -> list[str]:
+    length = v["board"]["length"]
+    houses = v["board"]["houses"]
+    cells = {(t["x"], t["lane"]): f"{i + 1}{ARROW[t['heading']]}"
+             for i, t in enumerate(v["trucks"]) if t["where"] == "road"}
+    north = [" "] * length
+    south = [" "] * length
+    for letter, h in houses.items():
+        (north if h["side"] == "north" else south)[h["space"]] = letter
+    numbers = "".join(f"{x:>3}" for x in range(length))
+    lanes = [f"{lane:<6}" + "".join(f"{cells.get((x, lane), '.'):>3}" for x in range(length))
+             for lane in ("north", "south")]
+    return [
+        "      " + "".join(f"{c:>3}" for c in north) + "   (warehouses north of the road)",
+        lanes[0] + "   <- heading west keeps north",
+        lanes[1] + "   -> heading east keeps south",
+        "      " + "".join(f"{c:>3}" for c in south) + "   (warehouses south of the road)",
+        "space" + " " + numbers,
+    ]
+
+
+def _card_line(c: dict[str, Any]) -> str:
+    tag = {"hazardous": " hazardous", "perishable": " perishable"}.get(c["kind"], "")
+    return (f"{c['id']:<4} {c['count']} {c['colour']:<7} -> {c['to']}  +{c['points']:<2} "
+            f"-{c['penalty']}{tag}")
+
+
+def _player(v: dict[str, Any], i: int, name: str, colours: list[str]) -> list[str]:
+    t = v["trucks"][i]
+    if not t["where"]:
+        place = "not placed yet"
+    elif t["where"] == "road":
+        place = board.describe(("road", t["x"], t["lane"], t["heading"]))
+    else:
+        place = f"in warehouse {t['where']}"
+    sb = v["superbonus"]
+    lines = [f"  {i + 1}. {name:<10} score {v['scores'][i]:>3}   truck {place}, carrying "
+             f"{cubes_text(t['cubes'], colours)}   Super Bonus held {sb['held'][i]}"
+             + (f", drawn {sb['drawn'][i]} to choose" if sb["drawn"][i] else "")]
+    for c in v["contracts"][i]:
+        state = "done" if c["done"] else f"{c['cubes']}/{c['count']}"
+        lines.append(f"       {_card_line(c)}  [{state}]")
+    return lines
+
+
+def _private_lines(v: dict[str, Any]) -> list[str]:
+    priv = v["private"]
+    rows = priv["superbonus"]
+    if not rows:
+        return []
+    colours = [h["colour"] for h in v["board"]["houses"].values()]
+    lines = ["Your Super Bonus cards:"]
+    for row in rows:
+        what = (f"{row['card']}: {cubes_text(row['need'], colours)}  +{row['points']} -{row['penalty']}"
+                if row.get("need") else "(not readable yet)")
+        lines.append(f"  {row['slot']:<4} {row['status']:<5} {what}")
+    if priv["choice_due"]:
+        lines.append("  Choose now: keep some (keep s3 s7), the rest under the deck (bottom ...).")
+    return lines

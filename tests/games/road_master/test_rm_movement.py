@@ -1,0 +1,205 @@
+"""Movement on the highway: RM-M1..M7, as a table of positions with legal and illegal moves.
+
+The representative board: 20 road spaces (0..19); warehouses A@1 north, B@5 south,
+C@9 north, D@11 south, E@14 north, F@18 south. Heading east keeps to the south lane.
+"""
+
+from __future__ import annotations
+
+import pytest
+from rm_support import clear_road, placed, truck
+
+from games.road_master import GAME
+from games.road_master.board import backward_options, forward_options
+from pbem.game import IllegalMoveError
+
+Spot = tuple[int, str, str]  # (x, lane, heading) or a letter
+
+
+def _setup(mover: Spot | str, others: list[tuple[int, str]]) -> dict:
+    t = placed(4)
+    state = t.state
+    clear_road(state)
+    if isinstance(mover, str):
+        truck(state, 0, mover)
+    else:
+        truck(state, 0, "road", *mover)
+    for seat, (x, lane) in enumerate(others, start=1):
+        truck(state, seat, "road", x, lane, "east")
+    return state
+
+
+# (case, mover, blockers (east-bound trucks), legal moves, illegal moves with a reason fragment)
+TABLE = [
+    ("keep right on an empty road", (2, "south", "east"), [],
+     ["forward 1", "forward 4"], [("forward 3 left", "keep to the right lane")]),
+    ("overtake one truck", (2, "south", "east"), [(4, "south")],
+     ["forward 2 left", "forward 3", "forward 4"], [("forward 2", "taken by bob")]),
+    ("pull out behind a truck", (2, "south", "east"), [(4, "south")],
+     ["forward 1 left"], []),
+    ("back in lane between two trucks", (2, "south", "east"), [(4, "south"), (6, "south")],
+     ["forward 4 left", "forward 3"], [("forward 4", "taken")]),
+    ("two trucks in a row cannot be passed at once", (2, "south", "east"),
+     [(4, "south"), (5, "south")], ["forward 2 left", "forward 1"],
+     [("forward 4", "back into its lane"), ("forward 3 left", "back into its lane")]),
+    ("side by side block the road", (2, "south", "east"), [(4, "south"), (4, "north")],
+     ["forward 1", "forward 1 left"], [("forward 2", "taken"), ("forward 3", "taken"),
+                                        ("forward 4", "taken")]),
+    ("left lane to approach a warehouse on the left", (7, "south", "east"), [],
+     ["forward 2 left", "forward 3 into C"],
+     [("forward 1 left", "keep to the right lane"), ("forward 2 into C", "does not lead there")]),
+    ("right-side warehouse from the right lane", (3, "south", "east"), [],
+     ["forward 3 into B", "forward 2"], [("forward 2 left", "keep to the right lane")]),
+    ("leaving a warehouse onto the left lane", "C", [],
+     ["forward 1 exit east left", "forward 2 exit east", "forward 1 exit west",
+      "forward 4 exit west"],
+     [("forward 2 exit east left", "keep to the right lane")]),
+    ("leaving needs a free lane-space", "C", [(9, "north")],
+     [], [("forward 1 exit east left", "taken by bob"), ("forward 2 exit west", "taken by bob")]),
+    ("the east end of the road", (19, "south", "east"), [],
+     [], [("forward 1", "does not lead there")]),
+    ("the west end of the road", (0, "north", "west"), [],
+     [], [("forward 1", "does not lead there")]),
+]
+
+
+@pytest.mark.parametrize(("case", "mover", "others", "legal", "illegal"), TABLE, ids=[r[0] for r in TABLE])
+def test_RM_M1_to_M6_movement_table(case, mover, others, legal, illegal) -> None:
+    """RM-M1..M6: forward moves from hand-set positions, legal and refused with a reason."""
+    state = _setup(mover, others)
+    options = forward_options(state, 0)
+    for move in legal:
+        assert move in options, f"{case}: {move} should be legal; legal are {list(options)}"
+        assert move in GAME.legal_moves(state, 0)
+        GAME.apply(_copy(state), 0, move)
+    for move, reason in illegal:
+        assert move not in options
+        with pytest.raises(IllegalMoveError, match=reason):
+            GAME.apply(_copy(state), 0, move)
+
+
+def _copy(state: dict) -> dict:
+    import copy
+
+    return copy.deepcopy(state)
+
+
+def test_RM_M1_forward_moves_one_to_four_spaces_along_the_heading() -> None:
+    """RM-M1: forward 1-4 spaces along the heading; a fifth is refused."""
+    state = _setup((2, "south", "east"), [])
+    trial = _copy(state)
+    GAME.apply(trial, 0, "forward 4")
+    moved = trial["trucks"][0]
+    assert (moved["x"], moved["lane"], moved["heading"]) == (6, "south", "east")
+    with pytest.raises(IllegalMoveError, match="1 to 4 spaces"):
+        GAME.apply(_copy(state), 0, "forward 5")
+
+
+def test_RM_M1_entering_and_leaving_a_warehouse_cost_one_space_each() -> None:
+    """RM-M1: into B from its road space is 1 space; out of B onto the road is 1 space."""
+    state = _setup((5, "south", "east"), [])
+    assert forward_options(state, 0)["forward 1 into B"] == ("wh", "B", "", "")
+    truck(state, 0, "B")
+    assert forward_options(state, 0)["forward 1 exit east"] == ("road", 5, "south", "east")
+    assert forward_options(state, 0)["forward 1 exit west left"] == ("road", 5, "south", "west")
+
+
+def test_RM_M1_leaving_a_warehouse_may_take_either_heading() -> None:
+    """RM-M1: a truck leaving chooses east or west; on the road it never turns."""
+    state = _setup("D", [])
+    options = forward_options(state, 0)
+    assert options["forward 3 exit east"] == ("road", 13, "south", "east")
+    assert options["forward 3 exit west"] == ("road", 9, "north", "west")
+    road = _setup((6, "south", "east"), [])
+    assert all(pos[3] == "east" for pos in forward_options(road, 0).values() if pos[0] == "road")
+
+
+def test_RM_M2_keeps_right_relative_to_heading() -> None:
+    """RM-M2: heading west the right lane is north; ending south without reason is refused."""
+    state = _setup((16, "north", "west"), [])
+    assert forward_options(state, 0)["forward 3"] == ("road", 13, "north", "west")
+    with pytest.raises(IllegalMoveError, match="keep to the right lane"):
+        GAME.apply(_copy(state), 0, "forward 3 left")
+
+
+def test_RM_M3_back_in_lane_between_each_truck_passed() -> None:
+    """RM-M3: two trucks one space apart can be passed only by cutting back in between."""
+    state = _setup((2, "south", "east"), [(4, "south"), (6, "south")])
+    trial = _copy(state)
+    GAME.apply(trial, 0, "forward 4 left")  # 3, 4 left (passing bob), 5 right, 6 left
+    assert (trial["trucks"][0]["x"], trial["trucks"][0]["lane"]) == (6, "north")
+
+
+def test_RM_M4_two_trucks_side_by_side_block_the_road() -> None:
+    """RM-M4: trucks level in both lanes stop everything behind them; a lane-space holds one."""
+    state = _setup((2, "south", "east"), [(4, "south"), (4, "north")])
+    assert max(int(m.split()[1]) for m in forward_options(state, 0)) == 1
+    lone = _setup((2, "south", "east"), [(3, "south")])
+    with pytest.raises(IllegalMoveError, match="taken by bob"):
+        GAME.apply(lone, 0, "forward 1")
+
+
+def test_RM_M4_a_warehouse_holds_any_number_of_trucks() -> None:
+    """RM-M4 (ruling): any number of trucks may stand in one warehouse."""
+    t = placed(6, where="C")
+    assert all(tr["where"] == "C" for tr in t.state["trucks"])
+    assert GAME.invariants(t.state) == []
+
+
+def test_RM_M5_may_stop_in_left_lane_only_overtaking_or_at_a_warehouse() -> None:
+    """RM-M5: ending a move in the left lane: mid-overtake yes, beside a warehouse yes, else no."""
+    overtaking = _setup((2, "south", "east"), [(4, "south")])
+    assert "forward 2 left" in forward_options(overtaking, 0)
+    at_house = _setup((7, "south", "east"), [])
+    assert "forward 2 left" in forward_options(at_house, 0)  # beside C, to turn in
+    nothing = _setup((2, "south", "east"), [])
+    assert not [m for m in forward_options(nothing, 0) if m.endswith("left")]
+
+
+def test_RM_M6_road_ends_do_not_join() -> None:
+    """RM-M6: no move wraps from one end of the road to the other."""
+    east_end = _setup((19, "south", "east"), [])
+    assert forward_options(east_end, 0) == {}
+    west_end = _setup((0, "north", "west"), [])
+    assert forward_options(west_end, 0) == {}
+    assert "backward" not in backward_options(_setup((0, "south", "east"), []), 0)
+
+
+def test_RM_M7_backward_one_space_same_lane() -> None:
+    """RM-M7: backward is one space against the heading in the same lane."""
+    state = _setup((7, "north", "east"), [])
+    assert backward_options(state, 0) == {"backward": ("road", 6, "north", "east")}
+    blocked = _setup((7, "south", "east"), [(6, "south")])
+    with pytest.raises(IllegalMoveError, match="behind the truck is taken"):
+        GAME.apply(blocked, 0, "backward")
+
+
+def test_RM_M7_backward_into_the_warehouse_beside_the_truck() -> None:
+    """RM-M7 (ruling): from a warehouse's road space, in the lane beside it, back into it."""
+    state = _setup((5, "south", "east"), [])
+    trial = _copy(state)
+    GAME.apply(trial, 0, "backward into B")
+    assert trial["trucks"][0]["where"] == "B"
+    wrong_lane = _setup((5, "north", "east"), [])
+    with pytest.raises(IllegalMoveError, match="not in the lane beside warehouse B"):
+        GAME.apply(wrong_lane, 0, "backward into B")
+
+
+def test_RM_M7_a_truck_in_a_warehouse_leaves_only_forward() -> None:
+    """RM-M7 (ruling): no backward move out of a warehouse."""
+    state = _setup("B", [])
+    assert backward_options(state, 0) == {}
+    with pytest.raises(IllegalMoveError, match="leaves only by a forward move"):
+        GAME.apply(state, 0, "backward")
+
+
+def test_forward_from_a_warehouse_without_heading_is_asked_for() -> None:
+    """Leaving a warehouse: 'forward 2' is ambiguous, the heading must be said."""
+    from pbem.game import AmbiguousMoveError
+
+    state = _setup("D", [])
+    with pytest.raises(AmbiguousMoveError, match="exit east"):
+        GAME.normalize(state, 0, "forward 2")
+    blocked = _setup("D", [(11, "south")])
+    with pytest.raises(Exception, match="heading"):
+        GAME.normalize(blocked, 0, "forward 2")

@@ -1,0 +1,271 @@
+"""Super Bonus cards: the secret-deck flow in plain mode (RM-A10), scoring (RM-A11, A12,
+G4) with the best assignment of delivered cubes, and the choice owed at the game's end."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rm_support import apply_all, fill, give, placed
+
+from games.road_master import GAME
+from games.road_master.scoring import best_bonus
+from pbem import secretdeck
+from pbem.game import IllegalMoveError
+
+DECK = "superbonus"
+
+
+def _plain_cards(state: dict, slots: list[str]) -> list[str]:
+    """Tests may look behind plain-mode slots; the game itself never does."""
+    return [state["secret"][DECK]["slots"][s]["card"] for s in slots]
+
+
+def _drawn_table():
+    t = placed(3)
+    t.play(["superbonus"])
+    return t
+
+
+def test_RM_A10_take_super_bonus_reserves_the_top_six_in_secret() -> None:
+    """RM-A10: the top 6 are drawn for the taker; others see a count, never the cards."""
+    t = placed(3)
+    top6 = t.state["secret"][DECK]["order"][:6]
+    t.play(["superbonus"])
+    assert secretdeck.drawn(t.state, DECK, 0) == top6
+    assert secretdeck.remaining(t.state, DECK) == 12
+    mine = t.view(0)
+    assert [row["slot"] for row in mine["private"]["superbonus"]] == top6
+    assert [row["card"] for row in mine["private"]["superbonus"]] == _plain_cards(t.state, top6)
+    assert all(row.get("need") for row in mine["private"]["superbonus"])
+    for seat in (1, 2, None):
+        other = t.view(seat)
+        assert other["superbonus"]["drawn"][0] == 6
+        text = repr(other)
+        assert not any(uid in text for uid in _plain_cards(t.state, top6))
+        assert other.get("private", {}).get("superbonus", []) == []
+
+
+def test_RM_A10_no_choice_in_the_turn_that_drew() -> None:
+    """RM-A10 (ruling): the cards are chosen at the start of the drawer's next turn."""
+    t = placed(2)
+    state = copy.deepcopy(t.state)
+    GAME.apply(state, 0, "superbonus")
+    drawn = secretdeck.drawn(state, DECK, 0)
+    assert not [m for m in GAME.legal_moves(state, 0) if m.startswith(("keep", "bottom"))]
+    with pytest.raises(IllegalMoveError, match="start of your next turn"):
+        GAME.apply(state, 0, f"keep {drawn[0]}")
+    GAME.apply(state, 0, "forward 1 exit east left")  # other actions go on as usual
+    GAME.end_turn(state, 0)
+    with pytest.raises(IllegalMoveError, match="no drawn Super Bonus cards"):
+        GAME.apply(state, 1, f"keep {drawn[0]}")  # and nobody else may choose
+
+
+def test_RM_A10_choice_is_a_free_step_at_the_head_of_the_next_turn() -> None:
+    """RM-A10 (ruling): nothing else first; keep 0-3; the rest under the deck in my order."""
+    t = _drawn_table()
+    t.play([])
+    t.play([])
+    t.prepare()
+    assert t.to_act() == 0
+    moves = t.legal_moves()
+    assert moves and all(m.split()[0] in ("keep", "bottom") for m in moves)
+    assert len(moves) == 6 + 15 + 20 + 6 + 1
+    state = copy.deepcopy(t.state)
+    with pytest.raises(IllegalMoveError, match="First choose your Super Bonus cards"):
+        GAME.apply(state, 0, "forward 1 exit east left")
+    with pytest.raises(IllegalMoveError, match="choose which Super Bonus cards to keep"):
+        GAME.end_turn(state, 0)
+    drawn = secretdeck.drawn(state, DECK, 0)
+    with pytest.raises(IllegalMoveError, match="at most 3"):
+        GAME.apply(state, 0, GAME.normalize(state, 0, "keep 1 2 3 4"))
+    # keep by position, return by slot id in a chosen order
+    assert GAME.normalize(state, 0, "keep 4 2") == f"keep {drawn[1]} {drawn[3]}"
+    returned = [drawn[5], drawn[0], drawn[4], drawn[2]]
+    cards_back = _plain_cards(state, returned)
+    t.play([f"keep {drawn[1]} {drawn[3]}", "bottom " + " ".join(returned),
+            "forward 1 exit east left"])
+    assert secretdeck.held(t.state, DECK, 0) == [drawn[1], drawn[3]]
+    order = t.state["secret"][DECK]["order"]
+    assert _plain_cards(t.state, order[-4:]) == cards_back
+    assert secretdeck.counts(t.state, DECK) == {0: 2}
+    assert t.view(1)["superbonus"]["held"] == [2, 0, 0]
+
+
+def test_RM_A10_keep_none_and_fewer_than_six_left() -> None:
+    """RM-A10: keeping none is allowed; a short deck deals what is left."""
+    t = placed(2)
+    state = t.state
+    d = state["secret"][DECK]
+    d["order"] = d["order"][:4]  # pretend 14 cards are out of reach (for this test only)
+    for slot in list(d["slots"]):
+        if slot not in d["order"]:
+            d["slots"][slot].update(status="held", owner=1)
+    t.play(["superbonus"])
+    t.play([])
+    t.prepare()
+    drawn = secretdeck.drawn(t.state, DECK, 0)
+    assert len(drawn) == 4
+    t.play(["bottom " + " ".join(drawn)])
+    assert secretdeck.held(t.state, DECK, 0) == [] and secretdeck.remaining(t.state, DECK) == 4
+
+
+def test_RM_A10_empty_super_bonus_deck_cannot_be_taken() -> None:
+    t = placed(2)
+    d = t.state["secret"][DECK]
+    for slot in d["order"]:
+        d["slots"][slot].update(status="held", owner=1)
+    d["order"] = []
+    assert "superbonus" not in t.legal_moves()
+    with pytest.raises(IllegalMoveError, match="Super Bonus deck is empty"):
+        GAME.apply(copy.deepcopy(t.state), 0, "superbonus")
+
+
+def test_RM_A11_met_scores_its_points_missed_costs_its_penalty() -> None:
+    """RM-A11, the rulebook's example: 3 purple + 3 yellow delivered, +6; else -2."""
+    card = {"need": {"purple": 3, "yellow": 3}, "points": 6, "penalty": 2}
+    assert best_bonus({"purple": 3, "yellow": 4}, [card]) == (6, [True])
+    assert best_bonus({"purple": 3, "yellow": 2}, [card]) == (-2, [False])
+
+
+def test_RM_A12_each_super_bonus_needs_its_own_cubes() -> None:
+    """RM-A12: no cube counts for two cards."""
+    b1 = {"need": {"purple": 3, "yellow": 3}, "points": 6, "penalty": 2}
+    b5 = {"need": {"green": 3, "yellow": 3}, "points": 6, "penalty": 2}
+    assert best_bonus({"purple": 3, "green": 3, "yellow": 3}, [b1, b5])[0] == 6 - 2
+    assert best_bonus({"purple": 3, "green": 3, "yellow": 6}, [b1, b5])[0] == 12
+
+
+def test_RM_G4_best_assignment_beats_the_card_order() -> None:
+    """RM-G4 (ruling): the allocation best for the player, not first come first served."""
+    small = {"need": {"orange": 2, "purple": 2}, "points": 4, "penalty": 1}
+    big = {"need": {"purple": 3, "yellow": 3}, "points": 6, "penalty": 2}
+    other = {"need": {"orange": 2, "yellow": 2}, "points": 4, "penalty": 1}
+    have = {"orange": 2, "purple": 3, "yellow": 3}
+    # Meeting 'small' first would leave 1 purple and sink 'big'; the best meets 'big'.
+    assert best_bonus(have, [small, big, other]) == (6 - 1 - 1, [False, True, False])
+
+
+def _brute(have: dict[str, int], cards: list[dict]) -> int:
+    best = None
+    for pick in itertools.product([False, True], repeat=len(cards)):
+        left = dict(have)
+        ok = True
+        for chosen, card in zip(pick, cards, strict=True):
+            if chosen:
+                for colour, n in card["need"].items():
+                    left[colour] = left.get(colour, 0) - n
+                    ok = ok and left[colour] >= 0
+        if ok:
+            value = sum(c["points"] if p else -c["penalty"] for p, c in zip(pick, cards, strict=True))
+            best = value if best is None else max(best, value)
+    assert best is not None
+    return best
+
+
+COLOURS = ["orange", "purple", "green", "blue", "brown", "yellow"]
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    have=st.dictionaries(st.sampled_from(COLOURS), st.integers(0, 8)),
+    indices=st.lists(st.integers(0, 17), min_size=0, max_size=7),
+)
+def test_RM_G4_best_assignment_is_exact(have, indices) -> None:
+    """RM-G4: the search equals a brute force over every subset of the held cards."""
+    stock = GAME.stock_components()["cards"]["superbonus"]
+    cards = [{"need": stock[i]["need"], "points": stock[i]["points"], "penalty": stock[i]["penalty"]}
+             for i in indices]
+    value, met = best_bonus(have, cards)
+    assert value == _brute(have, cards)
+    left = dict(have)
+    for chosen, card in zip(met, cards, strict=True):
+        if chosen:
+            for colour, n in card["need"].items():
+                left[colour] = left.get(colour, 0) - n
+    assert all(n >= 0 for n in left.values())
+
+
+def _end_with_choice_pending():
+    """A 2-player game that ends right after ann drew Super Bonus cards."""
+    t = placed(2)
+    t.play(["superbonus"])
+    state = t.state
+    entry = give(state, 1, "c12")
+    fill(state, 1, "c12", 2)
+    state["scores"][1] = 60  # bob is past the target: his turn ends the round and the game
+    assert entry["done"]
+    t.play([])
+    t.prepare()
+    return t
+
+
+def test_choice_owed_at_the_end_is_made_in_the_final_step() -> None:
+    """Rulings: a Super Bonus drawn in a player's last turn is chosen before revealing."""
+    t = _end_with_choice_pending()
+    assert t.to_act() is None
+    assert GAME.pending_secret_choice(t.state, 0)
+    assert not GAME.pending_secret_choice(t.state, 1)
+    assert GAME.outcome(t.state) is None  # wait for the choice and the reveal
+    moves = GAME.legal_moves(t.state, 0)
+    assert moves and all(m.split()[0] in ("keep", "bottom") for m in moves)
+    assert GAME.legal_moves(t.state, 1) == []
+    with pytest.raises(IllegalMoveError, match="game is over"):
+        GAME.apply(copy.deepcopy(t.state), 0, "forward 1 exit east left")
+    drawn = secretdeck.drawn(t.state, DECK, 0)
+    apply_all(t.state, 0, [f"keep {drawn[0]}", "bottom " + " ".join(drawn[1:])])
+    assert not GAME.pending_secret_choice(t.state, 0)
+    out = t.finish()
+    assert out is not None
+    kept = _plain_cards(t.state, [drawn[0]])[0]
+    assert any(f"Super Bonus {kept}" in note for note in out.notes)
+
+
+def test_unopened_held_cards_score_their_penalty() -> None:
+    """A seat that never revealed: each held card costs the highest Super Bonus penalty."""
+    t = _end_with_choice_pending()
+    drawn = secretdeck.drawn(t.state, DECK, 0)
+    apply_all(t.state, 0, [f"keep {drawn[0]} {drawn[1]}", "bottom " + " ".join(drawn[2:])])
+    state = copy.deepcopy(t.state)
+    GAME.on_reveal(state, {DECK: {}})  # ann's cards were never opened
+    out = GAME.outcome(state)
+    assert out is not None
+    assert out.breakdown[0]["super bonus"] == -3 * 2
+    assert any("never opened" in note for note in out.notes)
+
+
+def test_super_bonus_uses_cubes_on_partial_contracts_too() -> None:
+    """RM-G4 (ruling): cubes on complete and part-filled contracts both count."""
+    t = placed(2)
+    state = t.state
+    give(state, 0, "c13")  # 3 purple -> F
+    fill(state, 0, "c13", 2)  # partial
+    give(state, 0, "c11")  # 1 purple -> A
+    fill(state, 0, "c11", 1)  # complete
+    from games.road_master.scoring import delivered
+
+    assert delivered(state, 0) == {"purple": 3}
+
+
+def test_choice_waits_while_the_cards_are_not_readable(monkeypatch) -> None:
+    """Mental mode: until the others have unlocked the drawn cards, the turn goes on
+    without the choice (and no second draw); the choice is due once they are readable."""
+    t = _drawn_table()
+    t.play([])
+    t.play([])
+    t.prepare()
+    monkeypatch.setattr(secretdeck, "readable", lambda state, deck, seat: False)
+    state = copy.deepcopy(t.state)
+    moves = GAME.legal_moves(state, 0)
+    assert "superbonus" not in moves and not [m for m in moves if m.startswith("keep")]
+    with pytest.raises(IllegalMoveError, match="still have drawn Super Bonus cards"):
+        GAME.apply(copy.deepcopy(state), 0, "superbonus")
+    with pytest.raises(IllegalMoveError, match="cannot be read yet"):
+        GAME.apply(copy.deepcopy(state), 0, "bottom 1")
+    GAME.apply(state, 0, "forward 1 exit east left")
+    GAME.end_turn(state, 0)  # the choice is not owed yet
+    monkeypatch.undo()
+    assert GAME.pending_secret_choice(state, 0)

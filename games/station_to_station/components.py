@@ -24,6 +24,9 @@ from pbem.game import ComponentError
 
 DATA_FILE = Path(__file__).with_name("components.toml")
 
+# The largest map coordinate a city may have (any scale below it; the picture fits it).
+MAP_LIMIT = 10000
+
 # Order sizes per season (STS-ST11, STS-ST12): (fewest goods, most goods).
 ORDER_SIZES = {"summer": (2, 4), "autumn": (3, 4), "winter": (5, 6), "countdown": (4, 6)}
 
@@ -118,6 +121,30 @@ def _validate_cities(data: dict[str, Any], regions: list[str], goods: dict[str, 
     _need(not missing, f"city '{missing[0] if missing else ''}' cannot be reached by track")
     for region in regions:
         _need(any(c["region"] == region for c in cities.values()), f"region '{region}' has no city")
+    _validate_coordinates(cities)
+
+
+def _validate_coordinates(cities: dict[str, Any]) -> None:
+    """Map coordinates are optional (only the drawn board uses them), but a board is drawn
+    from all of them or none, so either every city has both or no city has any."""
+    placed: dict[tuple[int, int], str] = {}
+    for slug, city in cities.items():
+        where = f"city '{slug}'"
+        for axis in ("x", "y"):
+            if axis in city:
+                value = city[axis]
+                _need(_is_int(value) and 0 <= value <= MAP_LIMIT,
+                      f"{where} needs {axis} as a whole number from 0 to {MAP_LIMIT}")
+        has = ("x" in city, "y" in city)
+        _need(has[0] == has[1], f"{where} gives {'x' if has[0] else 'y'} without "
+              f"{'y' if has[0] else 'x'}")
+        if has[0]:
+            point = (city["x"], city["y"])
+            _need(point not in placed, f"{where} is drawn on the same point as '{placed.get(point)}'")
+            placed[point] = slug
+    if placed and len(placed) < len(cities):
+        bare = next(slug for slug, city in cities.items() if "x" not in city)
+        _fail(f"city '{bare}' has no x and y; give map coordinates to every city or to none")
 
 
 def _validate_reward(reward: Any, where: str, goods: dict[str, Any], *, allow_goods: bool) -> None:

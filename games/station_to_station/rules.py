@@ -15,6 +15,7 @@ from games.station_to_station import (
     moves,
     render,
     scoring,
+    svg,
 )
 from games.station_to_station.constants import MAX_PLAYERS, MIN_PLAYERS
 from games.station_to_station.notation import NOTATION, fmt, parse
@@ -105,6 +106,9 @@ class StationToStation(Game):
 
     def render(self, view: dict[str, Any]) -> str:
         return render.render(view)
+
+    def render_svg(self, view: dict[str, Any]) -> str | None:
+        return svg.render_svg(view)
 
     def outcome(self, state: State) -> Outcome | None:
         return scoring.outcome(state)

@@ -83,3 +83,23 @@ def _greedy_pick(game: Game, state: State, seat: int, options: list[str], can_en
     if best_move == END and not can_end:
         return options[rng.randbelow(len(options))]
     return best_move
+
+
+def choose_free_moves(game: Game, state: State, seat: int, spec: str, salt: str = "") -> list[str]:
+    """Moves still open to ``seat`` outside a turn (after the game is over), until none
+    are left: random picks uniformly, greedy by the heuristic."""
+    name, arg = parse_bot(spec)
+    rng = Sampler(hashlib.sha256(f"pbem/bot/{arg or os.urandom(16).hex()}/{salt}".encode()).digest())
+    working = copy.deepcopy(state)
+    chosen: list[str] = []
+    for _ in range(MAX_MOVES_PER_TURN):
+        options = game.legal_moves(working, seat)
+        if not options:
+            break
+        if name == "random":
+            move = options[rng.randbelow(len(options))]
+        else:
+            move = _greedy_pick(game, working, seat, options, False, rng)
+        game.apply(working, seat, move)
+        chosen.append(move)
+    return chosen

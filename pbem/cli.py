@@ -43,6 +43,11 @@ class PbemGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("pbem: interrupted; nothing was written.", err=True)
             sys.exit(130)
+        except BrokenPipeError:
+            # The reader went away (`pbem show | head`): stop quietly, as Unix tools do.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(0)
         except Exception as exc:  # a bug: say so plainly, keep the traceback for debugging
             if os.environ.get("PBEM_DEBUG"):
                 raise

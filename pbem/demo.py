@@ -59,7 +59,7 @@ def run(ruleset: str, players: int | None, options: list[str], bot: str, folder:
         handle = written.table.seats[duty.seat].handle
         kind = "join" if duty.kind == "join" else None
         written = session.sign_next(homes[handle], written.path, kind, [],
-                                    bot if duty.kind == "turn" else None, None)
+                                    bot if duty.kind in ("turn", "reveal") else None, None)
         entry = written.entry
         moves = "; ".join(entry["moves"])
         echo(f"{entry['seq']:4d} {handle:4} {entry['kind']:6} {moves}".rstrip())

@@ -108,10 +108,26 @@ class Table:
             seat = self.game.to_act(self.gstate)
             assert seat is not None
             return Duty(seat, "turn")
-        for seat in self.reveal_order():
-            if not self.seats[seat].seed:
+        waiting = [s for s in self.reveal_order() if not self.seats[s].seed]
+        if not waiting:
+            return None
+        if self.reveal_first >= 0 and not self.seats[self.reveal_first].seed:
+            return Duty(self.reveal_first, "reveal")
+        # A seat still holding secret cards it drew but cannot read yet reveals after
+        # the seats whose layers are on them have done their peels (their reveal
+        # entries do owed work), so it can still make its last choice.
+        for seat in waiting:
+            if self._can_read_draws(seat):
                 return Duty(seat, "reveal")
-        return None
+        return Duty(waiting[0], "reveal")
+
+    def _can_read_draws(self, seat: int) -> bool:
+        decks = [d for d in self.gstate.get("secret", {}).values() if d.get("mode") == "mental"]
+        if not decks:
+            return True
+        from pbem import mental_deck
+
+        return all(mental_deck.readable(d, seat) for d in decks)
 
     def phase(self) -> str:
         duty = self.duty()
@@ -495,8 +511,6 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
         if before is not None and audit_seeds is not None:
             for problem in mental_deck.audit_chore(before, name, seat, chore, audit_seeds[seat]):
                 new.findings.append(f"entry {seq} ({handle}): {_name_seats(new, problem)}")
-    if kind == "reveal":
-        return  # once seeds are public nobody needs the work done
     for name, d in decks.items():
         if name not in done and mental_deck.owed(d, seat):
             raise TurnError(
@@ -734,7 +748,7 @@ def sign_entry(
     if kind == "reveal":
         entry["seed"] = seed.hex()
     def make(gstate: State, who: int, what: str) -> list[dict[str, Any]]:
-        return [] if what == "reveal" else owed_chores(gstate, who, seed)
+        return owed_chores(gstate, who, seed)
 
     new, canonical_moves = step(table, entry, replay=False, make_chores=make)
     entry["moves"] = canonical_moves

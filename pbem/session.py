@@ -175,10 +175,12 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     if moves and duty.kind not in ("turn", "reveal"):
         raise TurnError(f"You owe a {duty.kind} now, which takes no moves; run 'pbem play "
                         "SAVE' with no moves.")
+    salt = f"{table.game_id}/{len(table.signers)}"
     if bot and duty.kind == "turn":
-        seat = duty.seat
-        moves = bots.choose_turn(shown.game, shown.gstate, seat, bot,
-                                 salt=f"{table.game_id}/{len(table.signers)}")
+        moves = bots.choose_turn(shown.game, shown.gstate, duty.seat, bot, salt=salt)
+    elif bot and duty.kind == "reveal":
+        # Choices still owed after the game (secret cards drawn in a last turn).
+        moves = bots.choose_free_moves(shown.game, shown.gstate, duty.seat, bot, salt=salt)
     entry, new_table = engine.sign_entry(table, identity, wanted, moves)
     save = appended(verified.save, entry, new_table)
     target = output_path(save, entry, Path(path), out)
@@ -195,14 +197,18 @@ def legal_moves(home: Home, path: str | Path, moves: list[str]) -> tuple[str, li
     identity = home.load()
     verified = load(path, home)
     table = verified.table
-    duty = engine.owed(table, identity)
-    if duty.kind != "turn":
-        return identity.handle, [], True
+    engine.owed(table, identity)
     shown = engine.preview(table, identity)
+    duty = shown.duty()
+    if duty is None or duty.kind not in ("turn", "reveal"):
+        return identity.handle, [], True
     state = copy.deepcopy(shown.gstate)
     game = shown.game
     apply_moves(game, state, duty.seat, moves)
-    return identity.handle, game.legal_moves(state, duty.seat), game.can_end_turn(state, duty.seat)
+    legal = game.legal_moves(state, duty.seat)
+    if duty.kind == "reveal":
+        return identity.handle, legal, True
+    return identity.handle, legal, game.can_end_turn(state, duty.seat)
 
 
 def seat_view(home: Home | None, verified: Verified) -> tuple[str, dict[str, Any], dict[str, Any]]:

@@ -29,7 +29,7 @@ def play_game(homes: dict[str, Home], folder: Path, game: str = "dice-race",
         handle = written.table.seats[duty.seat].handle
         kind = "join" if duty.kind == "join" else None
         written = session.sign_next(homes[handle], written.path, kind, [],
-                                    bot if duty.kind == "turn" else None, None)
+                                    bot if duty.kind in ("turn", "reveal") else None, None)
         paths.append(written.path)
     return paths
 

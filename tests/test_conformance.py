@@ -24,8 +24,8 @@ from pbem.game import Game
 from pbem.local import LocalTable
 from pbem.sampler import Sampler
 
-GAMES_PER_COUNT = int(os.environ.get("PBEM_CONFORMANCE_GAMES", "40"))
-TURN_CAP = 400
+GAMES_PER_COUNT = int(os.environ.get("PBEM_CONFORMANCE_GAMES", "24"))
+TURN_CAP = 150
 
 
 def real_games() -> list[str]:

@@ -135,7 +135,7 @@ def test_no_card_or_key_in_saves_before_reveal(homes: dict[str, Home], tmp_path:
         if any(e["kind"] == "reveal" for e in save.entries):
             continue
         text = json.dumps({"e": save.entries, "s": save.state})
-        for handle, home in homes.items():
+        for home in homes.values():
             seed = home.load().seed(save.game_id)
             for secret in (mental.deck_key(seed, "cards"), mental.slot_key(seed, "cards", 0)):
                 assert format(secret, "x") not in text and str(secret) not in text

@@ -43,7 +43,8 @@ class DiceRace(Game):
     def setup(self, seats: Sequence[str], options: dict[str, Any],
               components: dict[str, Any]) -> State:
         state: State = {"score": [0] * len(seats), "turn": 0, "first": 0, "acted": False,
-                        "target": options["target"], "turns": options["turns"], "die": components["die"], "rolls": 0}
+                        "target": options["target"], "turns": options["turns"],
+                        "die": components["die"], "rolls": 0}
         queue_chance(state, {"kind": "first"})
         return state
 

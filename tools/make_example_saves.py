@@ -1,4 +1,5 @@
-"""Regenerate saves/: one whole bot game per installed game, run by hand (make saves).
+"""Regenerate saves/: one whole bot game per installed game, run by hand (make saves;
+or name games: python tools/make_example_saves.py red-dog-junction).
 
 Keeps a few saves of each game (the create, the start, one mid-game turn and the final
 save, which holds the whole history) and writes expected.json beside them with the final
@@ -23,7 +24,7 @@ PLAYERS = {"red-dog-junction": 3, "road-master": 4, "station-to-station": 3}
 
 def main() -> None:
     out_root = ROOT / "saves"
-    for name in registry.names():
+    for name in sys.argv[1:] or registry.names():
         work = Path(tempfile.mkdtemp(prefix="pbem-saves-"))
         result = demo.run(name, PLAYERS.get(name), [], "greedy", str(work), echo=lambda _: None)
         files = sorted((work / "saves").glob("*.toml"))

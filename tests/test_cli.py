@@ -273,3 +273,20 @@ def test_demo_runs_to_the_end(tmp_path: Path) -> None:
                                   str(tmp_path / "d"), "--bot", "random:5", "--quiet"])
     assert r.exit_code == 0, r.output
     assert "Audit: clean" in r.output and "Final scores" in r.output
+
+
+def test_component_data_that_differs_from_the_installed_copy_is_said(
+        players: Players, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A save carries its own component data; join and show say when it differs from
+    the data installed here, and play goes on with the save's copy."""
+    from tests.support.dice_race import DiceRace
+
+    first = str(players.saves / "g0.toml")
+    players.run("ann", "new", "dice-race", "--seat", "ann", "--seat", "bob", "-o", first)
+    monkeypatch.setattr(DiceRace, "stock_components", lambda self: {"die": 8})
+    r = players.run("bob", "join", first)
+    assert r.exit_code == 0
+    assert "differs from the data installed here" in r.output
+    path = r.output.split("Wrote ", 1)[1].split("\n", 1)[0]
+    r = players.run("bob", "show", path)
+    assert "differs from the data installed here" in r.output

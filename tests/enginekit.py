@@ -11,6 +11,9 @@ from pbem.identity import Home, Identity
 from pbem.savefile import Save
 
 
+MAX_ENTRIES = 2500
+
+
 def play_game(homes: dict[str, Home], folder: Path, game: str = "dice-race",
               options: list[str] | None = None, bot: str = "random:7",
               stop_after: int | None = None) -> list[Path]:
@@ -24,6 +27,7 @@ def play_game(homes: dict[str, Home], folder: Path, game: str = "dice-race",
     while written.table.duty() is not None:
         if stop_after is not None and len(paths) >= stop_after:
             break
+        assert len(paths) < MAX_ENTRIES, f"{game} did not end within {MAX_ENTRIES} entries"
         duty = written.table.duty()
         assert duty is not None
         handle = written.table.seats[duty.seat].handle

@@ -40,13 +40,32 @@ def is_over(state: State) -> bool:
     return bool(state["ended"])
 
 
+# pbem ruling (the rulebook is silent): a game in which no score changes for this many
+# complete rounds could go on for ever (cubes or contracts exhausted, trucks locked
+# together); it ends there. Fewer rounds once the contract deck is spent.
+STALLED_ROUNDS = 5
+STALLED_ROUNDS_WITH_DECK = 20
+
+
 def check_end(state: State) -> None:
     """RM-G1/G2: between turns, the game ends once someone has reached the target and
-    every player has had as many turns (a round is complete)."""
+    every player has had as many turns (a round is complete); also (pbem ruling) when the
+    score has changed for STALLED_ROUNDS complete rounds with the contract deck empty, or
+    for STALLED_ROUNDS_WITH_DECK rounds with cards still in it."""
     done = state["turn_no"]
-    if done and done % players(state) == 0 and max(state["scores"]) >= state["data"]["target"]:
-        if not state["ended"]:
-            log(state, "The target is reached and the round is complete: the game is over.")
+    if not done or done % players(state) != 0 or state["ended"]:
+        return
+    if max(state["scores"]) >= state["data"]["target"]:
+        log(state, "The target is reached and the round is complete: the game is over.")
+        state["ended"] = True
+        return
+    total = sum(state["scores"])
+    quiet = state.get("quiet_rounds", 0) + 1 if total == state.get("round_score", 0) else 0
+    state["quiet_rounds"] = quiet
+    state["round_score"] = total
+    limit = STALLED_ROUNDS if not state["deck"] else STALLED_ROUNDS_WITH_DECK
+    if quiet >= limit:
+        log(state, f"No score has changed for {quiet} rounds: the game is stalled and over.")
         state["ended"] = True
 
 

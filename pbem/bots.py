@@ -11,6 +11,7 @@ import copy
 import hashlib
 import os
 
+from pbem.canonical import digest
 from pbem.errors import MoveError, UsageError
 from pbem.game import Game, State
 from pbem.sampler import Sampler
@@ -33,6 +34,7 @@ def choose_turn(game: Game, state: State, seat: int, spec: str, salt: str = "") 
     rng = Sampler(hashlib.sha256(f"pbem/bot/{seed}".encode()).digest())
     working = copy.deepcopy(state)
     chosen: list[str] = []
+    seen = {digest(working)}  # states this turn has been in: a move back to one is a loop
     for _ in range(MAX_MOVES_PER_TURN):
         options = game.legal_moves(working, seat)
         can_end = game.can_end_turn(working, seat)
@@ -42,7 +44,13 @@ def choose_turn(game: Game, state: State, seat: int, spec: str, salt: str = "") 
             game, working, seat, options, can_end, rng)
         if move == END:
             break
-        game.apply(working, seat, move)
+        trial = copy.deepcopy(working)
+        game.apply(trial, seat, move)
+        key = digest(trial)
+        if key in seen and can_end:
+            break  # e.g. toggling a setting back and forth: nothing more to gain
+        seen.add(key)
+        working = trial
         chosen.append(move)
     if not game.can_end_turn(working, seat):
         # Finish with whatever ends the turn soonest (e.g. jettisoning down to capacity).

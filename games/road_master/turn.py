@@ -40,18 +40,18 @@ def is_over(state: State) -> bool:
     return bool(state["ended"])
 
 
-# pbem ruling (the rulebook is silent): a game in which no score changes for this many
-# complete rounds could go on for ever (cubes or contracts exhausted, trucks locked
-# together); it ends there. Fewer rounds once the contract deck is spent.
-STALLED_ROUNDS = 5
-STALLED_ROUNDS_WITH_DECK = 20
+# pbem ruling (the rulebook is silent): a game in which no score changes for many complete
+# rounds could go on for ever (cubes or contracts exhausted, trucks locked together); it
+# ends after STALLED_ROUNDS such rounds, or after STALLED_ROUNDS_EMPTY_DECK of them with
+# the contract deck spent (the quiet rounds before the deck ran out do not count there).
+STALLED_ROUNDS = 20
+STALLED_ROUNDS_EMPTY_DECK = 10
 
 
 def check_end(state: State) -> None:
     """RM-G1/G2: between turns, the game ends once someone has reached the target and
-    every player has had as many turns (a round is complete); also (pbem ruling) when the
-    score has changed for STALLED_ROUNDS complete rounds with the contract deck empty, or
-    for STALLED_ROUNDS_WITH_DECK rounds with cards still in it."""
+    every player has had as many turns (a round is complete); also when it has stalled
+    (the pbem ruling above)."""
     done = state["turn_no"]
     if not done or done % players(state) != 0 or state["ended"]:
         return
@@ -60,12 +60,13 @@ def check_end(state: State) -> None:
         state["ended"] = True
         return
     total = sum(state["scores"])
-    quiet = state.get("quiet_rounds", 0) + 1 if total == state.get("round_score", 0) else 0
-    state["quiet_rounds"] = quiet
+    still = total == state.get("round_score", 0)
     state["round_score"] = total
-    limit = STALLED_ROUNDS if not state["deck"] else STALLED_ROUNDS_WITH_DECK
-    if quiet >= limit:
-        log(state, f"No score has changed for {quiet} rounds: the game is stalled and over.")
+    state["quiet_rounds"] = state.get("quiet_rounds", 0) + 1 if still else 0
+    state["quiet_empty"] = state.get("quiet_empty", 0) + 1 if still and not state["deck"] else 0
+    if state["quiet_rounds"] >= STALLED_ROUNDS or state["quiet_empty"] >= STALLED_ROUNDS_EMPTY_DECK:
+        log(state, f"No score has changed for {state['quiet_rounds']} rounds: the game has "
+                   "stalled and is over.")
         state["ended"] = True
 
 

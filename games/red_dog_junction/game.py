@@ -2,7 +2,8 @@
 
 Modules: components (data), setup (state and set-up chance), words/notation/move (move
 notation), actions/crew/effects (applying moves), turnflow (head and end of a turn,
-chance), justin (the solo automaton), legal (legal moves), scoring, render, bot.
+chance), justin (the solo automaton), legal (legal moves), scoring, render, svg (the
+drawn board), bot.
 
 Where the rulebook and rulings leave a choice, this implementation settles it so:
 - Cards drawn face up: the deck is a sorted list and draws are uniform (PROTOCOL 5), so
@@ -42,7 +43,7 @@ from pbem.game import (
     State,
 )
 
-from . import bot, render, scoring, turnflow
+from . import bot, render, scoring, svg, turnflow
 from .actions import apply_move
 from .components import load_stock, start_card_ids, validate
 from .constants import DICE, GOLD, GOODS, JUSTIN, VARIANTS
@@ -133,6 +134,9 @@ class RedDogJunction(Game):
 
     def render(self, view: dict[str, Any]) -> str:
         return render.render(view)
+
+    def render_svg(self, view: dict[str, Any]) -> str:
+        return svg.render_svg(view)
 
     def outcome(self, state: State) -> Outcome | None:
         return scoring.outcome(state)

@@ -10,7 +10,6 @@ from pbem.canonical import canonical
 from pbem.identity import Home, Identity
 from pbem.savefile import Save
 
-
 MAX_ENTRIES = 2500
 
 

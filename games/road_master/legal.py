@@ -2,9 +2,10 @@
 
 The list stays bounded (a few hundred at most): loads and dumps are listed one colour at
 a time (any mix may still be typed: 'load orange x2 purple'), unloads one contract at a
-time plus one 'everything that fits here'; the Super Bonus return lists one card at a
-time and the whole lot in draw order (any order may be typed). Everything listed is
-legal now.
+time plus one 'everything that fits here'; contracts one at a time plus the market
+cards that share a colour or a destination (any 1-3 may be typed); the Super Bonus
+return lists one card at a time and the whole lot in draw order (any order may be
+typed). Everything listed is legal now.
 """
 
 from __future__ import annotations
@@ -111,10 +112,16 @@ def _dumps(state: State, seat: int) -> list[str]:
 
 
 def _contracts(state: State) -> list[str]:
-    refs = [f"m{i + 1}" for i, uid in enumerate(state["market"]) if uid]
-    if state["deck"]:
-        refs.append("top")
-    out = []
-    for size in range(1, state["data"]["take"] + 1):
-        out += ["contracts " + " ".join(c) for c in combinations(refs, size)]
+    """Each contract on its own (a market slot, or the deck's top), plus the market cards
+    that make one trip together: 2 or 3 cards of one colour (loaded at one warehouse) or
+    to one destination (delivered at one stop). Any other 1-3 may still be typed."""
+    cards = state["data"]["cards"]
+    slots = {f"m{i + 1}": cards[uid] for i, uid in enumerate(state["market"]) if uid}
+    refs = list(slots) + (["top"] if state["deck"] else [])
+    out = [f"contracts {ref}" for ref in refs]
+    for size in range(2, state["data"]["take"] + 1):
+        for combo in combinations(slots, size):
+            infos = [slots[ref] for ref in combo]
+            if len({c["colour"] for c in infos}) == 1 or len({c["to"] for c in infos}) == 1:
+                out.append("contracts " + " ".join(combo))
     return out

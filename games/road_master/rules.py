@@ -17,7 +17,7 @@ from pbem.game import (
     State,
 )
 
-from . import components, hazard, legal, model, notation, scoring, turn, view
+from . import components, hazard, legal, model, notation, scoring, svg, turn, view
 from .bot import heuristic as _heuristic
 from .conservation import broken_invariants
 
@@ -122,6 +122,9 @@ class RoadMaster(Game):
 
     def render(self, view_: dict[str, Any]) -> str:
         return view.render(view_)
+
+    def render_svg(self, view_: dict[str, Any]) -> str | None:
+        return svg.render_svg(view_)
 
     def outcome(self, state: State) -> Outcome | None:
         if state["first"] < 0 or not turn.is_over(state):

@@ -1,0 +1,593 @@
+"""The drawn board (``render_svg``): well-formed SVG holding every public fact of a view,
+and nothing of another seat's Super Bonus cards.
+
+Views come from random LocalTable games (2 to 6 players, with and without the advanced
+options, from the start to the reveal) and from positions built with the rule-test
+helpers. The SVG is parsed with xml.etree and each check looks for the element that
+draws the fact (ids and classes name them), so a fact that is not drawn fails its test.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import re
+import xml.etree.ElementTree as ET
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rm_support import NAMES, give, load_truck, placed, table
+
+from games.road_master import GAME, svg
+from pbem import render, secretdeck
+from pbem.local import LocalTable
+from pbem.sampler import Sampler
+from tests.test_browser import near, needs_browser, rgb, screenshot, without_board
+
+NS = "{http://www.w3.org/2000/svg}"
+END = "<end>"
+ADVANCED = {"hazardous": True, "perishable": True}
+
+
+# ---- helpers ---------------------------------------------------------------------------
+def parse(text: str | None) -> ET.Element:
+    assert text is not None
+    root = ET.fromstring(text)
+    assert root.tag == f"{NS}svg"
+    return root
+
+
+def by_id(root: ET.Element, ident: str) -> ET.Element:
+    found = next((e for e in root.iter() if e.get("id") == ident), None)
+    assert found is not None, f"nothing drawn with id {ident!r}"
+    return found
+
+
+def maybe_id(root: ET.Element, ident: str) -> ET.Element | None:
+    return next((e for e in root.iter() if e.get("id") == ident), None)
+
+
+def text_of(element: ET.Element) -> str:
+    """The drawn words of an element (its <title> tooltips left out)."""
+    return " ".join("".join(node.itertext()) for node in element.iter(f"{NS}text"))
+
+
+def with_class(root: ET.Element, name: str) -> list[ET.Element]:
+    return [e for e in root.iter() if name in (e.get("class") or "").split()]
+
+
+def cube_fills(group: ET.Element) -> list[str]:
+    return [r.get("fill", "") for r in with_class(group, "cube")]
+
+
+def expected_fills(view: dict[str, Any], cubes: dict[str, int]) -> list[str]:
+    colours = [h["colour"] for h in view["board"]["houses"].values()]
+    return [svg.cube_colour(view, c) for c in colours for _ in range(cubes.get(c, 0))]
+
+
+def low_target(target: int) -> dict[str, Any]:
+    data = GAME.stock_components()
+    data["rules"]["end_score"] = {str(n): target for n in range(2, 7)}
+    return data
+
+
+def _wanted(state: dict[str, Any], seat: int) -> tuple[set[str], set[str]]:
+    """Colours the seat's open contracts still lack, and warehouses its cargo is for."""
+    cards = state["data"]["cards"]
+    aboard = state["trucks"][seat]["cubes"]
+    lack, goals = set(), set()
+    for entry in state["contracts"][seat]:
+        card = cards[entry["id"]]
+        if entry["done"]:
+            continue
+        if aboard.get(card["colour"], 0):
+            goals.add(card["to"])
+        if aboard.get(card["colour"], 0) < card["count"] - entry["cubes"]:
+            lack.add(card["colour"])
+    return lack, goals
+
+
+def _purposeful(state: dict[str, Any], seat: int, legal: list[str], rng: Sampler) -> str | None:
+    """A move that advances a delivery, if one is at hand (chosen at random among them)."""
+    lack, goals = _wanted(state, seat)
+    houses = state["data"]["houses"]
+    sources = {k for k, cubes in state["houses"].items() if lack & set(cubes)}
+    open_ = sum(1 for e in state["contracts"][seat] if not e["done"])
+    tiers = [
+        [m for m in legal if m.startswith("unload")],
+        [m for m in legal if m.startswith("load ") and m.split()[1] in lack],
+        [m for m in legal if m.startswith(("keep", "bottom"))],
+        [m for m in legal if m.startswith("contracts ") and len(m.split()) == 2 and open_ < 2],
+        [m for m in legal if " into " in m and m.split()[-1] in goals | sources],
+        [m for m in legal if m.startswith("forward") and " into " not in m and houses],
+    ]
+    for tier in tiers:
+        if tier:
+            return tier[rng.randbelow(len(tier))]
+    return None
+
+
+def random_turn(state: dict[str, Any], seat: int, rng: Sampler) -> list[str]:
+    """A turn of random moves, most of them chosen to advance a delivery (so that games
+    score and end); now and then anything legal, Super Bonus draws included."""
+    working = copy.deepcopy(state)
+    moves: list[str] = []
+    for _ in range(30):
+        legal = GAME.legal_moves(working, seat)
+        can_end = GAME.can_end_turn(working, seat)
+        move = _purposeful(working, seat, legal, rng) if rng.randbelow(5) else None
+        if move is None:
+            pool = legal + ([END] if can_end else [])
+            if not pool:
+                break
+            move = pool[rng.randbelow(len(pool))]
+        if move == END:
+            break
+        GAME.apply(working, seat, move)
+        moves.append(move)
+    return moves
+
+
+def finish(t: LocalTable) -> None:
+    """The final step: owed Super Bonus choices (keep what may be kept), then the reveal."""
+    for seat in range(len(t.state["scores"])):
+        while GAME.pending_secret_choice(t.state, seat):
+            GAME.apply(t.state, seat, GAME.legal_moves(t.state, seat)[0])
+    assert t.finish() is not None
+
+
+@cache
+def game_views() -> list[tuple[str, dict[str, Any]]]:
+    """Views of random games, 2 to 6 players, each with and without the advanced rules:
+    the start, every few turns (by each seat in turn and the public view), mid-turn,
+    and the end after the reveal."""
+    views: list[tuple[str, dict[str, Any]]] = []
+    for players in range(2, 7):
+        for options in ({}, ADVANCED):
+            name = f"{players}p{'-adv' if options else ''}"
+            seed = name.encode()
+            t = LocalTable(GAME, NAMES[:players], options, seed=seed, components=low_target(12))
+            rng = Sampler(hashlib.sha256(b"svg/" + seed).digest())
+            for turn in range(150):
+                t.prepare()
+                seat = t.to_act()
+                if seat is None:
+                    break
+                moves = random_turn(t.state, seat, rng)
+                if turn % 6 == 0:
+                    viewer = None if turn % 12 else turn // 6 % players
+                    views.append((f"{name}-turn{turn}", t.view(viewer)))
+                if turn % 6 == 3 and len(moves) > 1:  # part of a turn: tokens in use
+                    half = copy.deepcopy(t.state)
+                    for move in moves[: len(moves) // 2]:
+                        GAME.apply(half, seat, move)
+                    secrets = {"superbonus": secretdeck.readable_plain(half["secret"]["superbonus"],
+                                                                        seat)}
+                    views.append((f"{name}-turn{turn}-mid", GAME.view(half, seat, secrets)))
+                t.play(moves)
+            finish(t)
+            views.append((f"{name}-over", t.view(0)))
+    return views
+
+
+VIEW_IDS = [name for name, _ in game_views()]
+
+
+@pytest.fixture(params=range(len(VIEW_IDS)), ids=VIEW_IDS)
+def sample(request: pytest.FixtureRequest) -> dict[str, Any]:
+    return game_views()[request.param][1]
+
+
+# ---- the document ------------------------------------------------------------------------
+def test_the_game_draws_through_its_hook_and_the_engine_uses_it() -> None:
+    shown = placed(3).view(1)
+    drawn = GAME.render_svg(shown)
+    assert isinstance(drawn, str) and drawn == svg.render_svg(shown)
+    assert render.svg_of(GAME, shown) == drawn
+    assert drawn in render.html_page(GAME, shown, "heading")
+
+
+def test_the_random_games_cover_every_count_option_and_the_end() -> None:
+    names = VIEW_IDS
+    for players in range(2, 7):
+        for suffix in ("", "-adv"):
+            assert f"{players}p{suffix}-over" in names
+            assert any(n.startswith(f"{players}p{suffix}-turn") and n.endswith("-mid") for n in names)
+    ended = [v for _, v in game_views() if v["over"]]
+    assert len(ended) == 10 and all("opened" in v["superbonus"] for v in ended)
+    # Super Bonus cards were drawn, held and revealed in some of them.
+    assert any(v["superbonus"]["opened"] for v in ended)
+    assert any(row["status"] == "held" for _, v in game_views() for row in
+               v.get("private", {}).get("superbonus", []))
+
+
+def test_every_view_is_well_formed_svg_with_a_viewbox_and_a_title(sample: dict[str, Any]) -> None:
+    text = GAME.render_svg(sample)
+    root = parse(text)
+    assert text is not None
+    assert root.get("version") == "1.1"
+    width, height = int(root.get("width", "0")), int(root.get("height", "0"))
+    assert root.get("viewBox") == f"0 0 {width} {height}"
+    assert width == svg.WIDTH and 700 <= height <= 4000
+    title = root[0]
+    assert title.tag == f"{NS}title" and "Road Master" in (title.text or "")
+    # Integer coordinates only: no float formatting can make two runs differ.
+    assert not re.search(r' (?:x|y|cx|cy|r|x1|y1|x2|y2|width|height)="-?\d*\.', text)
+    assert not re.search(r' points="[^"]*\.', text)
+    assert not re.search(r' (?:width|height)="-', text)
+
+
+def test_every_warehouse_is_drawn_with_its_colour_and_cubes(sample: dict[str, Any]) -> None:
+    root = parse(GAME.render_svg(sample))
+    houses = sample["board"]["houses"]
+    assert sorted(h.get("id", "") for h in with_class(root, "house")) == \
+        sorted(f"house-{k}" for k in houses)
+    for letter, house in houses.items():
+        group = by_id(root, f"house-{letter}")
+        words = text_of(group)
+        assert words.startswith(f"{letter} {house['colour']}")
+        own = house["cubes"].get(house["colour"], 0)
+        assert (f"× {own}" in words) if own else ("empty" in words)
+        assert [r for r in group.iter(f"{NS}rect")
+                if r.get("fill") == svg.cube_colour(sample, house["colour"])]
+        strays = {c: n for c, n in house["cubes"].items() if c != house["colour"] and n}
+        chips = with_class(group, "stray")
+        assert len(chips) == len(strays)
+        for chip in chips:
+            fill = chip.find(f"{NS}rect")
+            assert fill is not None
+            colour = next(c for c in strays if svg.cube_colour(sample, c) == fill.get("fill"))
+            assert text_of(chip) == str(strays[colour])
+
+
+def test_every_truck_is_drawn_where_it_stands(sample: dict[str, Any]) -> None:
+    root = parse(GAME.render_svg(sample))
+    trucks = with_class(root, "truck")
+    placed_seats = [s for s, t in enumerate(sample["trucks"]) if t["where"]]
+    assert sorted(t.get("id", "") for t in trucks) == sorted(f"truck-{s}" for s in placed_seats)
+    road = svg._Road(sample, 0)
+    for seat in placed_seats:
+        truck = sample["trucks"][seat]
+        group = by_id(root, f"truck-{seat}")
+        assert str(seat + 1) in text_of(group)
+        assert cube_fills(group) == expected_fills(sample, truck["cubes"])
+        if truck["where"] == "road":
+            assert truck["heading"] in (group.get("class") or "").split()
+            body = group.find(f"{NS}polygon")
+            assert body is not None and body.get("fill") == svg.player_colour(seat)
+            points = [tuple(int(v) for v in p.split(",")) for p in body.get("points", "").split()]
+            xs, ys = [p[0] for p in points], [p[1] for p in points]
+            left = road.x(truck["x"])
+            assert left <= min(xs) and max(xs) <= left + road.cell
+            lane = road.lane_y(truck["lane"])
+            assert lane <= min(ys) and max(ys) <= lane + svg.LANE_H
+            # The nose points along the heading.
+            tip = points[2][0]
+            assert (tip == max(xs)) if truck["heading"] == "east" else (tip == min(xs))
+        else:
+            assert "parked" in (group.get("class") or "").split()
+            house = by_id(root, f"house-{truck['where']}")
+            assert group in list(house.iter())
+            body = group.find(f"{NS}rect")
+            assert body is not None and body.get("fill") == svg.player_colour(seat)
+
+
+def test_every_player_has_a_panel_with_score_contracts_and_super_bonus(
+        sample: dict[str, Any]) -> None:
+    root = parse(GAME.render_svg(sample))
+    assert len(with_class(root, "player")) == len(sample["scores"])
+    for seat, name in enumerate(sample["seats"]):
+        card = by_id(root, f"player-{seat}")
+        words = text_of(card)
+        assert words.split()[1] == name
+        assert f"score {sample['scores'][seat]}" in words
+        for held in sample["contracts"][seat]:
+            if held["done"]:
+                assert f"{held['id']} (+{held['points']})" in words
+            else:
+                row = by_id(card, f"held-{held['id']}")
+                assert f"{held['cubes']}/{held['count']}" in text_of(row)
+                assert len(with_class(row, "placed")) == held["cubes"]
+                assert len(with_class(row, "missing")) == held["count"] - held["cubes"]
+        assert f"Super Bonus cards held: {sample['superbonus']['held'][seat]}" in words
+
+
+def test_the_market_shows_every_card_and_the_decks(sample: dict[str, Any]) -> None:
+    root = parse(GAME.render_svg(sample))
+    market = by_id(root, "market")
+    for i, card in enumerate(sample["market"], 1):
+        slot = by_id(market, f"slot-{i}")
+        words = text_of(slot)
+        if not card:
+            assert "contract" not in (slot.get("class") or "")
+            continue
+        for part in (f"m{i}", card["id"], f"{card['count']} {card['colour']} → {card['to']}",
+                     f"+{card['points']} ", f"−{card['penalty']} "):
+            assert part in words, part
+        assert len(with_class(slot, "cube")) == card["count"]
+        assert (card["kind"] in words) == (card["kind"] in ("hazardous", "perishable"))
+    words = text_of(market)
+    assert f"Contract deck: {sample['deck']} card(s)" in words
+    assert f"Super Bonus deck: {sample['superbonus']['deck']} card(s)" in words
+
+
+def test_the_status_names_whose_turn_and_what_chance_is_pending(sample: dict[str, Any]) -> None:
+    root = parse(GAME.render_svg(sample))
+    status = text_of(by_id(root, "status"))
+    if sample["over"]:
+        assert "The game is over." in status
+    else:
+        assert f"To act: {sample['seats'][sample['to_act']]}" in status
+    assert status.count("Pending chance:") == len(sample["pending"])
+    assert (maybe_id(root, "boom") is not None) == \
+        bool(sample["options"]["hazardous"] and not sample["over"])
+    viewer = sample.get("private", {}).get("seat", -1)
+    assert (f"Seen by: {sample['seats'][viewer]}" if viewer >= 0 else "Public view") in status
+
+
+def test_the_same_view_gives_the_same_bytes(sample: dict[str, Any]) -> None:
+    first = GAME.render_svg(sample)
+    assert first == GAME.render_svg(copy.deepcopy(sample))
+    # The view as a save stores it (JSON), read back, draws the same picture.
+    assert first == GAME.render_svg(json.loads(json.dumps(sample)))
+
+
+# ---- changes show ------------------------------------------------------------------------------
+def test_a_turn_shows_in_the_drawing() -> None:
+    """Taking contracts, loading and driving: the market, the warehouse, the truck, the
+    panel and the tokens all change with the state."""
+    t = placed(2, where="A")
+    state = t.state
+    taken = state["market"][0]
+    before = parse(GAME.render_svg(GAME.view(state, 0, None)))
+    assert taken in text_of(by_id(before, "slot-1"))
+    orange = state["houses"]["A"]["orange"]
+    assert f"× {orange}" in text_of(by_id(before, "house-A"))
+    assert maybe_id(before, "tokens") is not None and not with_class(before, "used")
+    for move in ("contracts m1", "load orange x2", "forward 3 exit east"):
+        GAME.apply(state, 0, move)
+    after = parse(GAME.render_svg(GAME.view(state, 0, None)))
+    assert "refilled at turn end" in text_of(by_id(after, "slot-1"))
+    assert maybe_id(by_id(after, "player-0"), f"held-{taken}") is not None
+    assert f"× {orange - 2}" in text_of(by_id(after, "house-A"))
+    truck = by_id(after, "truck-0")
+    assert "east" in (truck.get("class") or "").split()
+    assert cube_fills(truck) == [svg.cube_colour(t.view(0), "orange")] * 2
+    assert truck not in list(by_id(after, "house-A").iter())  # on the road now
+    used = with_class(by_id(after, "tokens"), "used")
+    assert len(used) == 3
+    assert "Actions this turn: 3 (contracts, load, forward)" in text_of(by_id(after, "player-0"))
+
+
+def test_a_delivery_fills_the_contract_and_the_score() -> None:
+    t = placed(2, where="D")
+    give(t.state, 0, "c12")  # 2 purple to D
+    load_truck(t.state, 0, "purple", 1)
+    root = parse(GAME.render_svg(GAME.view(t.state, 0, None)))
+    row = by_id(by_id(root, "player-0"), "held-c12")
+    assert "0/2" in text_of(row) and len(with_class(row, "placed")) == 0
+    GAME.apply(t.state, 0, "unload c12 purple")
+    root = parse(GAME.render_svg(GAME.view(t.state, 0, None)))
+    row = by_id(by_id(root, "player-0"), "held-c12")
+    assert "1/2" in text_of(row) and len(with_class(row, "placed")) == 1
+    load_truck(t.state, 0, "purple", 1)
+    GAME.apply(t.state, 0, "unload c12 purple")
+    root = parse(GAME.render_svg(GAME.view(t.state, 0, None)))
+    card = by_id(root, "player-0")
+    assert maybe_id(card, "held-c12") is None and "Completed: c12 (+5)" in text_of(card)
+    assert "score 5" in text_of(card)
+
+
+def test_strays_and_an_emptied_warehouse_are_drawn() -> None:
+    t = placed(2, where="B")
+    state = t.state
+    state["houses"]["B"] = {"orange": 3}  # B's own purple all gone, orange left there
+    state["houses"]["A"]["orange"] = 12
+    state["emptied"].append("B")
+    root = parse(GAME.render_svg(GAME.view(state, None, None)))
+    house = by_id(root, "house-B")
+    assert "empty" in text_of(house)
+    strays = with_class(house, "stray")
+    assert len(strays) == 1 and text_of(strays[0]) == "3"
+    assert len(with_class(house, "parked")) == 2
+
+
+def test_the_super_bonus_draw_shows_as_counts_to_others_and_cards_to_the_drawer() -> None:
+    t = placed(2)
+    t.play(["superbonus"])
+    mine = secretdeck.drawn(t.state, "superbonus", 0)
+    cards = {s: t.state["secret"]["superbonus"]["slots"][s]["card"] for s in mine}
+    own = text_of(by_id(parse(GAME.render_svg(t.view(0))), "player-0"))
+    assert "drawn, still to choose from: 6" in own
+    for slot, uid in cards.items():
+        assert f"{slot} drawn: {uid} +" in own
+    public = GAME.render_svg(t.view(None)) or ""
+    other = GAME.render_svg(t.view(1)) or ""
+    assert "drawn, still to choose from: 6" in text_of(parse(other))
+    for uid in cards.values():
+        assert not re.search(rf"\b{uid}\b", public) and not re.search(rf"\b{uid}\b", other)
+
+
+def _cards_of(t: LocalTable, seat: int) -> set[str]:
+    """The uids behind a seat's drawn and held slots (a peek at plain mode)."""
+    slots = t.state["secret"]["superbonus"]["slots"]
+    return {v["card"] for v in slots.values() if v["owner"] == seat and v["status"] != "deck"}
+
+
+def _check_secrecy(t: LocalTable, owner: int, held: int) -> None:
+    """No picture but the owner's shows the owner's cards; the owner's shows them all."""
+    cards = _cards_of(t, owner)
+    assert cards
+    for seat in [None, *range(len(t.state["scores"]))]:
+        text = GAME.render_svg(t.view(seat)) or ""
+        shown = {uid for uid in cards if re.search(rf"\b{uid}\b", text)}
+        assert shown == (cards if seat == owner else set()), f"seat {seat} sees {shown}"
+        card = text_of(by_id(parse(text), f"player-{owner}"))
+        assert f"Super Bonus cards held: {held}" in card
+
+
+def test_seat_a_never_sees_seat_b_super_bonus_cards() -> None:
+    """Plain mode: bob draws Super Bonus cards, then keeps three; ann's picture (and cy's,
+    and the public one) holds none of their ids at any point, bob's own holds every one."""
+    t = placed(3)
+    t.play(["superbonus"])  # ann draws 6
+    t.play(["superbonus"])  # bob draws 6
+    t.prepare()
+    _check_secrecy(t, 1, held=0)
+    t.play([])
+    ann_drawn = secretdeck.drawn(t.state, "superbonus", 0)
+    t.play([f"keep {ann_drawn[0]} {ann_drawn[1]}", "bottom " + " ".join(ann_drawn[2:])])
+    bob_drawn = secretdeck.drawn(t.state, "superbonus", 1)
+    t.play([f"keep {' '.join(bob_drawn[:3])}", "bottom " + " ".join(bob_drawn[3:])])
+    t.prepare()
+    assert len(secretdeck.held(t.state, "superbonus", 1)) == 3
+    _check_secrecy(t, 1, held=3)
+    _check_secrecy(t, 0, held=2)
+    slots = t.state["secret"]["superbonus"]["slots"]
+    rows = text_of(by_id(parse(GAME.render_svg(t.view(1))), "player-1"))
+    for slot in secretdeck.held(t.state, "superbonus", 1):
+        assert f"{slot} held: {slots[slot]['card']} +" in rows
+
+
+def test_boom_state_is_shown_when_hazardous_only() -> None:
+    t = placed(2, where="F", hazardous=True)
+    state = t.state
+    GAME.apply(state, 0, "load yellow")
+    GAME.apply(state, 0, "forward 2 exit west")
+    root = parse(GAME.render_svg(GAME.view(state, 0, None)))
+    boom = text_of(by_id(root, "boom"))
+    assert "policy 'stop'" in boom and "Boom draw due this turn; queued after it: forward 2 exit west" \
+        in boom
+    GAME.apply(state, 0, "policy push")
+    assert "policy 'push'" in text_of(by_id(parse(GAME.render_svg(GAME.view(state, 0, None))), "boom"))
+    GAME.end_turn(state, 0)
+    status = text_of(by_id(parse(GAME.render_svg(GAME.view(state, None, None))), "status"))
+    assert "Pending chance: boom card draws" in status
+    plain = parse(GAME.render_svg(placed(2).view(0)))
+    assert maybe_id(plain, "boom") is None
+
+
+def test_pending_chance_and_the_refill_are_named() -> None:
+    t = placed(2)
+    GAME.apply(t.state, 0, "contracts m2 top")
+    GAME.end_turn(t.state, 0)
+    root = parse(GAME.render_svg(GAME.view(t.state, None, None)))
+    status = text_of(by_id(root, "status"))
+    assert "Pending chance: a blind card from the deck's top" in status
+    assert "Pending chance: the market refill" in status
+    assert "refill coming" in text_of(by_id(root, "slot-2"))
+
+
+def test_setting_up_and_unplaced_trucks() -> None:
+    t = LocalTable(GAME, NAMES[:2], {"first": "ann"}, seed=b"svg-setup")
+    root = parse(GAME.render_svg(t.view(None)))
+    assert not with_class(root, "truck")
+    assert "not placed yet" in text_of(by_id(root, "player-1"))
+    fresh = GAME.setup(NAMES[:3], {"first": "", "shortages": True}, GAME.stock_components())
+    fresh["seats"] = NAMES[:3]
+    status = text_of(by_id(parse(GAME.render_svg(GAME.view(fresh, None, None))), "status"))
+    assert "Setting up" in status and "Pending chance: the set-up deal" in status
+
+
+def test_the_game_over_picture_reveals_cards_and_places() -> None:
+    ended = [(n, v) for n, v in game_views() if v["over"] and v["superbonus"]["opened"]]
+    assert ended
+    for name, shown in ended:
+        root = parse(GAME.render_svg(shown))
+        assert "The game is over." in text_of(by_id(root, "status")), name
+        cards = [text_of(by_id(root, f"player-{s}")) for s in range(len(shown["scores"]))]
+        assert any("place 1" in c for c in cards), name
+        for row in shown["superbonus"]["opened"]:
+            card = cards[row["seat"]]
+            assert f"{row['slot']}: {row['card']} met, +{row['points']}" in card or \
+                f"{row['slot']}: {row['card']} unmet, −{row['penalty']}" in card, name
+        for seat, card in enumerate(cards):
+            assert f"Final: contracts {shown['scores'][seat]}, penalties −" in card
+            # Revealed cards replace the seat's private rows: each card drawn once.
+            rows = with_class(by_id(root, f"player-{seat}"), "superbonus")
+            assert len(rows) == sum(1 for r in shown["superbonus"]["opened"] if r["seat"] == seat)
+
+
+def test_final_totals_follow_the_outcome() -> None:
+    """The picture's totals come from the view alone; they match the engine's outcome."""
+    t = LocalTable(GAME, NAMES[:3], seed=b"svg-final", components=low_target(10))
+    rng = Sampler(hashlib.sha256(b"svg-final").digest())
+    for _ in range(200):
+        t.prepare()
+        seat = t.to_act()
+        if seat is None:
+            break
+        t.play(random_turn(t.state, seat, rng))
+    finish(t)
+    result = GAME.outcome(t.state)
+    assert result is not None
+    root = parse(GAME.render_svg(t.view(1)))
+    for seat, total in result.scores.items():
+        assert f"total {total}" in text_of(by_id(root, f"player-{seat}"))
+
+
+def test_text_from_players_is_escaped() -> None:
+    seats = ['<b>&"x\'', "bo\x01b"]
+    t = LocalTable(GAME, seats, {"first": seats[0]}, seed=b"svg-escape")
+    t.play(["place A"])
+    text = GAME.render_svg(t.view(0)) or ""
+    root = parse(text)
+    assert "&lt;b&gt;&amp;" in text and "<b>" not in text
+    assert text_of(by_id(root, "player-0")).split()[1] == '<b>&"x\''
+    assert "bo?b" in text and "\x01" not in text
+
+
+def test_edited_board_data_is_drawn() -> None:
+    """Owner-edited data: a longer road, warehouses side by side, an unknown colour."""
+    data = GAME.stock_components()
+    data["board"]["length"] = 30
+    data["warehouses"][1].update(space=2, side="north", colour="teal")
+    for kind in ("contracts", "hazardous", "perishable"):
+        for card in data["cards"][kind]:
+            if card["colour"] == "purple":
+                card["colour"] = "teal"
+    for card in data["cards"]["superbonus"]:
+        if "purple" in card["need"]:
+            card["need"]["teal"] = card["need"].pop("purple")
+    GAME.validate_components(data)
+    t = LocalTable(GAME, NAMES[:2], {"first": "ann"}, seed=b"svg-edit", components=data)
+    t.play(["place B"])
+    shown = t.view(0)
+    root = parse(GAME.render_svg(shown))
+    assert len([e for e in root.iter(f"{NS}text") if "space-number" in (e.get("class") or "")]) == 30
+    a, b = svg._Road(shown, 0).box(shown, "A"), svg._Road(shown, 0).box(shown, "B")
+    assert a[0] + a[2] <= b[0]  # neighbours on one side do not overlap
+    assert svg.cube_colour(shown, "teal") in svg.SPARE_COLOURS
+    house = by_id(root, "house-B")  # a narrow box: the letter, the colour, the count
+    assert text_of(house).split()[:2] == ["B", "15"]
+    assert "Warehouse B (teal)" in (house.findtext(f"{NS}title") or "")
+    assert [r for r in house.iter(f"{NS}rect") if r.get("fill") == svg.cube_colour(shown, "teal")]
+    assert text_of(by_id(root, "house-C")).startswith("C green × 15")
+
+
+# ---- in a browser ------------------------------------------------------------------------------
+@needs_browser
+def test_show_html_page_renders_the_board_in_chromium(tmp_path: Path) -> None:
+    """Headless Chromium draws the page of ``show --html``: the highway's grass and
+    asphalt and the players' colours cover the screen; without the SVG they do not."""
+    t = table(4)
+    for where in "ABCD":
+        t.play([f"place {where}"])
+    t.play(["contracts m1 m2", "load orange x2", "forward 4 exit east"])
+    t.prepare()
+    page = render.html_page(GAME, t.view(1), "Road Master, seen by bob")
+    board = tmp_path / "board.html"
+    board.write_text(page, encoding="utf-8")
+    size, counts = screenshot(board, tmp_path)
+    area = size[0] * size[1]
+    assert near(counts, rgb(svg.GRASS)) >= area // 20, "the highway's grass is not on screen"
+    assert near(counts, rgb(svg.ASPHALT)) >= area // 40, "the road is not on screen"
+    for seat in range(4):
+        assert near(counts, rgb(svg.player_colour(seat))) >= 200, f"seat {seat} is not on screen"
+    control = tmp_path / "control.html"
+    control.write_text(without_board(page), encoding="utf-8")
+    _, bare = screenshot(control, tmp_path)
+    assert near(bare, rgb(svg.GRASS)) < 100 and near(bare, rgb(svg.ASPHALT)) < 100

@@ -15,7 +15,11 @@ delivery pays and no step of it costs:
   plus the way on to that contract's destination. Loading does not change it (the trip
   from a warehouse to the destination is the same whether the cubes still lie there or
   are aboard), driving towards a goal lowers it, and with no goal at all it is the
-  longest trip there is, so taking a reachable contract always pays.
+  longest trip there is, so taking a reachable contract always pays. A contract needing
+  more cubes than the truck has room for is served by a part delivery first, and one
+  whose cubes cannot be loaded until other cargo is delivered waits for that;
+- perishable cubes loaded this turn that cannot reach a destination before the turn
+  ends (too far for the tokens left) are useless: they would spoil (RM-P2).
 
 Hidden Super Bonus cards are not looked at (the heuristic sees the state, and the cards
 are secret in it); drawing them is discouraged, since the bot cannot judge them.

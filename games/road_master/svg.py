@@ -176,7 +176,6 @@ class _Road:
         self.length = max(1, int(view["board"]["length"]))
         self.cell = max(24, min(72, (WIDTH - 40) // self.length))
         self.left = (WIDTH - self.cell * self.length) // 2
-        self.top = top
         self.north_box = top + 6  # the north warehouses' boxes
         self.road = self.north_box + BOX_H + 12  # the north lane's top edge
         self.numbers = self.road + 2 * LANE_H  # the strip of space numbers
@@ -256,7 +255,9 @@ def _draw_house(out: _Svg, view: dict[str, Any], road: _Road, letter: str) -> No
     out.open("g", id=f"house-{_NOT_ID.sub('_', letter)}", class_="house")
     out.title(f"Warehouse {letter} ({colour}) beside space {house['space']}, {house['side']} "
               f"of the road: {_cubes_words(view, cubes)}"
-              + (f"; trucks: {', '.join(_name(view, s) for s in parked)}" if parked else ""))
+              + (f"; trucks: {', '.join(_name(view, s) for s in parked)}" if parked else "")
+              + ("; emptied once: its colour's contracts left the game"
+                 if letter in view.get("emptied", []) else ""))
     out.rect(left, top, width, BOX_H, "#fbfaf5", stroke=fill, stroke_width=3, rx=5)
     out.rect(left, top, width, 20, fill, rx=5)
     # A narrow box (a neighbour close on the same side) keeps the letter and the count;
@@ -451,8 +452,8 @@ def _status_lines(view: dict[str, Any]) -> list[str]:
     lines.append(f"Seen by: {_name(view, viewer)}" if viewer >= 0
                  else "Public view (what everyone sees)")
     for kind in view.get("pending", []):
-        lines.append(f"Pending chance: {CHANCE_WORDS.get(kind, kind)} (drawn when the next "
-                     "player opens the save)")
+        lines.append(f"Pending chance: {CHANCE_WORDS.get(kind, kind)} (resolved by the next "
+                     "entry's beacon)")
     return lines
 
 

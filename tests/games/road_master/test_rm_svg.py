@@ -295,6 +295,23 @@ def test_every_player_has_a_panel_with_score_contracts_and_super_bonus(
         assert f"Super Bonus cards held: {sample['superbonus']['held'][seat]}" in words
 
 
+def test_the_highway_has_a_column_per_space_with_lane_arrows(sample: dict[str, Any]) -> None:
+    """Every road space is numbered; the north lane's arrows point west, the south's east."""
+    root = parse(GAME.render_svg(sample))
+    road = svg._Road(sample, 0)
+    length = sample["board"]["length"]
+    numbers = [e for e in by_id(root, "road").iter(f"{NS}text")
+               if "space-number" in (e.get("class") or "")]
+    assert [e.text for e in numbers] == [str(x) for x in range(length)]
+    for heading, lane in (("west", "north"), ("east", "south")):
+        arrows = with_class(root, heading)
+        arrows = [a for a in arrows if "arrow" in (a.get("class") or "")]
+        assert len(arrows) == length
+        for arrow in arrows:
+            ys = [int(p.split(",")[1]) for p in arrow.get("points", "").split()]
+            assert road.lane_y(lane) < min(ys) and max(ys) < road.lane_y(lane) + svg.LANE_H
+
+
 def test_the_market_shows_every_card_and_the_decks(sample: dict[str, Any]) -> None:
     root = parse(GAME.render_svg(sample))
     market = by_id(root, "market")

@@ -1,22 +1,8 @@
 """Move notation: parsing what people type into one canonical string per move.
 
 ``parse`` turns text (any case, commas or spaces, abbreviations where unambiguous) into
-a small dict; ``text`` formats that dict canonically. The canonical forms:
-
-    place C                      first turn: the truck starts on a warehouse (free)
-    forward 3                    forward 1-4 spaces, ending in the right lane
-    forward 2 left               ... ending in the left lane (mid-overtake, at a warehouse)
-    forward 2 into D             ... ending inside a warehouse
-    forward 2 exit west          leaving a warehouse, heading west
-    backward | backward into C   one space back; or back into the warehouse beside you
-    load orange x2 purple        load cubes lying in this warehouse (one action)
-    unload c17 orange x2         put cubes on your contracts for this warehouse
-    dump blue                    put cubes into this warehouse (anyone may load them)
-    contracts m2 m5 top          take 1-3 contracts: market slots m1-m9, and/or the top
-    superbonus                   draw the top 6 Super Bonus cards in secret
-    keep s3 s7                   keep drawn Super Bonus cards (by slot id or position)
-    bottom s1 s2 s5              put drawn cards under the deck, in this order
-    policy push | policy stop    hazardous goods: go on or stop after a first half boom
+a small dict; ``text`` formats that dict canonically. The canonical forms, for people,
+are in NOTATION at the end of this module (``pbem rules road-master`` prints them).
 """
 
 from __future__ import annotations

@@ -14,11 +14,13 @@ from pathlib import Path
 
 from common import ROOT, build_game, loadable_games, median_time, register_test_games
 
-from pbem import bots, registry, savefile, session
-from pbem.canonical import canonical
-from pbem.identity import Home, verify_signature
-from pbem.local import LocalTable
-from pbem.sampler import Sampler
+from pbem import registry, session
+from pbem.play import bots
+from pbem.play.local import LocalTable
+from pbem.protocol import savefile
+from pbem.protocol.canonical import canonical
+from pbem.protocol.identity import Home, verify_signature
+from pbem.protocol.sampler import Sampler
 
 
 def bare_cost(text: str, save: savefile.Save) -> float:
@@ -59,7 +61,7 @@ def verify_report(label: str, save: savefile.Save) -> tuple[int, float]:
 def incremental(save: savefile.Save) -> None:
     """An in-progress game (the reveals cut off: a complete save is always audited from
     its first entry): verify it with the archive already holding all but its last entry."""
-    from pbem import engine
+    from pbem.protocol import engine
 
     entries = [e for e in save.entries if e["kind"] != "reveal"]
 
@@ -88,7 +90,7 @@ def incremental(save: savefile.Save) -> None:
 
 def startup(save_path: Path, home: Path) -> None:
     exe = [sys.executable]
-    pbem = [sys.executable, "-m", "pbem.cli"]
+    pbem = [sys.executable, "-m", "pbem"]
 
     def timed(cmd: list[str]) -> float:
         def run() -> None:

@@ -26,8 +26,10 @@ from pathlib import Path
 
 from common import register_test_games
 
-from pbem import inbox, mail, session
-from pbem.identity import Home
+from pbem import session
+from pbem.mail import inbox
+from pbem.mail import message as mail
+from pbem.protocol.identity import Home
 
 HANDLES = ("ann", "bob", "cy")
 

@@ -13,7 +13,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from pbem import mental, mental_deck, secretdeck
+from pbem.protocol import mental, mental_deck, secretdeck
 
 GAME_ID = "00112233445566778899aabbccddeeff"
 DECK = "bonus"

@@ -10,7 +10,7 @@ import sys
 
 from common import build_game, median_time
 
-from pbem import engine, savefile
+from pbem.protocol import engine, savefile
 
 
 def main() -> None:

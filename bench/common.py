@@ -14,9 +14,11 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from pbem import bots, engine, registry  # noqa: E402
-from pbem.identity import Home  # noqa: E402
-from pbem.savefile import Save  # noqa: E402
+from pbem import registry  # noqa: E402
+from pbem.play import bots  # noqa: E402
+from pbem.protocol import engine  # noqa: E402
+from pbem.protocol.identity import Home  # noqa: E402
+from pbem.protocol.savefile import Save  # noqa: E402
 
 
 def register_test_games() -> None:

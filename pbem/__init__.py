@@ -1,3 +1,22 @@
-"""pbem: play board games by email with signed saves and no referee."""
+"""pbem: play board games by email with signed saves and no referee.
 
-__version__ = "0.1.0"
+The package is in rooms, each with one job; imports run downward only::
+
+    cli.py, demo.py      the command line and the bot demo (top)
+    session.py           the operations behind each command (files, homes, archive)
+    mail/                compose, send and read mail; the sender's profile
+    play/                bots and local tables (games without signatures)
+    drawing/             pictures of the board: the SVG kit, PNG, HTML pages
+    protocol/            bytes, keys, beacon, save file, replay, archive, mental deck
+    game.py, errors.py,  the contract every game implements, the error tree, and
+    registry.py          where installed games are found (used by every room)
+
+Modules that lived at the top before the rooms (``pbem.engine``, ``pbem.local`` ...)
+still import under their old names (see :mod:`pbem._imports`).
+"""
+
+from pbem._imports import install_old_paths
+
+__version__ = "0.2.0"
+
+install_old_paths()

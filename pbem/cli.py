@@ -21,7 +21,7 @@ EXIT_INTERNAL = 1
 
 
 def _home(ctx: click.Context) -> Any:
-    from pbem.identity import Home, default_home
+    from pbem.protocol.identity import Home, default_home
 
     given = ctx.obj.get("home") if ctx.obj else None
     return Home(Path(given) if given else default_home())
@@ -98,7 +98,7 @@ def keygen(ctx: click.Context, handle: str, passphrase: bool) -> None:
 @click.pass_context
 def whoami(ctx: click.Context) -> None:
     """Handle and fingerprint of this home."""
-    from pbem.identity import fingerprint
+    from pbem.protocol.identity import fingerprint
 
     info = _home(ctx).info()
     click.echo(f"{info['handle']}  {fingerprint(bytes.fromhex(info['public_key']))}")
@@ -254,7 +254,8 @@ def moves(ctx: click.Context, save: str, moves: tuple[str, ...], as_json: bool) 
 def show(ctx: click.Context, save: str, as_json: bool, svg_path: str | None,
          html_path: str | None) -> None:
     """The game as this home's seat sees it."""
-    from pbem import render, session
+    from pbem import session
+    from pbem.drawing import page as render
 
     home = _home(ctx)
     verified = session.load(save, home)
@@ -292,7 +293,7 @@ def show(ctx: click.Context, save: str, as_json: bool, svg_path: str | None,
 
 def _player_notices(home: Any, save: Any, quiet: bool) -> list[Any]:
     """Remember the players of a verified save; print what is new or suspicious."""
-    from pbem import contacts
+    from pbem.protocol import contacts
 
     if not home.has_identity():
         return []
@@ -310,7 +311,8 @@ def _player_notices(home: Any, save: Any, quiet: bool) -> list[Any]:
 @click.pass_context
 def verify(ctx: click.Context, save: str, as_json: bool, full: bool) -> None:
     """Check everything: signatures, chain, beacon, rules replay, snapshot, audit."""
-    from pbem import savefile, session
+    from pbem import session
+    from pbem.protocol import savefile
 
     home = _home(ctx)
     try:
@@ -393,7 +395,8 @@ def _print_result(report: Any) -> None:
 @click.pass_context
 def log(ctx: click.Context, save: str) -> None:
     """The history, one line per entry."""
-    from pbem import savefile, session
+    from pbem import session
+    from pbem.protocol import savefile
 
     verified = session.verify(savefile.read(save), _home(ctx))
     for entry in verified.save.entries:
@@ -426,8 +429,9 @@ def send(ctx: click.Context, save: str, to: tuple[str, ...], no_cc: bool, since:
          security: str | None, user: str | None, password_env: str | None,
          password_command: str | None, timeout: float) -> None:
     """Mail a save to the player to act (by SMTP, or as a file with --eml / --stdout)."""
-    from pbem import mail, smtp
     from pbem.errors import UsageError
+    from pbem.mail import message as mail
+    from pbem.mail import smtp
 
     if eml and to_stdout:
         raise UsageError("Choose --eml FILE or --stdout, not both.")
@@ -458,7 +462,7 @@ def send(ctx: click.Context, save: str, to: tuple[str, ...], no_cc: bool, since:
 def inbox(ctx: click.Context, paths: tuple[str, ...], as_json: bool, no_file: bool,
           max_size: int) -> None:
     """Find, verify and file the saves in .eml files, mbox files or Maildir folders."""
-    from pbem import inbox as inbox_mod
+    from pbem.mail import inbox as inbox_mod
 
     report = inbox_mod.scan(list(paths), _home(ctx), max_bytes=max_size * 1024 * 1024,
                             file_saves=not no_file)
@@ -476,7 +480,7 @@ def inbox(ctx: click.Context, paths: tuple[str, ...], as_json: bool, no_file: bo
 @click.pass_context
 def contacts(ctx: click.Context, as_json: bool) -> None:
     """The players this home has seen, with their key fingerprints."""
-    from pbem import contacts as contacts_mod
+    from pbem.protocol import contacts as contacts_mod
 
     if ctx.invoked_subcommand is not None:
         return
@@ -496,8 +500,8 @@ def contacts(ctx: click.Context, as_json: bool) -> None:
 @click.pass_context
 def contacts_forget(ctx: click.Context, handle: str) -> None:
     """Forget a player (after they really did change their key)."""
-    from pbem import contacts as contacts_mod
     from pbem.errors import UsageError
+    from pbem.protocol import contacts as contacts_mod
 
     if not contacts_mod.forget(_home(ctx), handle):
         raise UsageError(f"This home has never seen a player called {handle}.")
@@ -517,7 +521,7 @@ def profile(ctx: click.Context, email: str | None, host: str | None, port: int |
             security: str | None, user: str | None, password_env: str | None,
             password_command: str | None) -> None:
     """Show or set this home's email address and SMTP settings (never a password)."""
-    from pbem import profile as profile_mod
+    from pbem.mail import profile as profile_mod
 
     home = _home(ctx)
     if email:

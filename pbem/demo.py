@@ -11,9 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pbem import engine, session
+from pbem import session
 from pbem.errors import UsageError
-from pbem.identity import Home
+from pbem.protocol import engine
+from pbem.protocol.identity import Home
 from pbem.registry import load as load_game
 
 HANDLES = ["ann", "bob", "cy", "dee", "eve", "fay"]

@@ -49,7 +49,8 @@ from pbem.errors import (
     MoveError,
     OptionError,
 )
-from pbem.sampler import Sampler
+from pbem.protocol import secretdeck
+from pbem.protocol.sampler import Sampler
 
 __all__ = [
     "AmbiguousMoveError",
@@ -66,6 +67,7 @@ __all__ = [
     "State",
     "queue_chance",
     "rank_with_tiebreaks",
+    "secretdeck",
 ]
 
 State = dict[str, Any]
@@ -157,7 +159,7 @@ class Game(ABC):
         deck name -> the uid of every physical card. Most games have none.
 
         The engine builds and shuffles them at create/join; the game then works on them
-        only through ``pbem.secretdeck`` (reserve, keep, return) and learns what a slot
+        only through ``secretdeck`` (re-exported here) (reserve, keep, return) and learns what a slot
         holds through the ``secrets`` argument of ``view`` and through ``on_reveal``."""
         return {}
 

@@ -11,13 +11,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem import bots, engine, savefile
-from pbem.archive import Archive, equivocation
-from pbem.canonical import canonical, digest
 from pbem.errors import IntegrityError, TurnError, UsageError
-from pbem.identity import Home, Identity, check_handle
+from pbem.play import bots
+from pbem.protocol import engine, savefile
+from pbem.protocol.archive import Archive, equivocation
+from pbem.protocol.canonical import canonical, digest
+from pbem.protocol.identity import Home, Identity, check_handle
+from pbem.protocol.savefile import Save
 from pbem.registry import load as load_game
-from pbem.savefile import Save
 
 
 @dataclass
@@ -192,7 +193,7 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
 
 def legal_moves(home: Home, path: str | Path, moves: list[str]) -> tuple[str, list[str], bool]:
     """(seat handle, legal moves after ``moves``, whether the turn may end there)."""
-    from pbem.turns import apply_moves
+    from pbem.protocol.turns import apply_moves
 
     identity = home.load()
     verified = load(path, home)

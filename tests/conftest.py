@@ -20,7 +20,7 @@ registry.register("secret-draw", SECRET_DRAW)
 @pytest.fixture
 def homes(tmp_path: Path):
     """Three players, each with an identity in its own home."""
-    from pbem.identity import Home
+    from pbem.protocol.identity import Home
 
     made = {}
     for handle in ("ann", "bob", "cy"):

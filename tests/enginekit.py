@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pbem import engine, savefile, session
-from pbem.canonical import canonical
-from pbem.identity import Home, Identity
-from pbem.savefile import Save
+from pbem import session
+from pbem.protocol import engine, savefile
+from pbem.protocol.canonical import canonical
+from pbem.protocol.identity import Home, Identity
+from pbem.protocol.savefile import Save
 
 MAX_ENTRIES = 2500
 

@@ -27,9 +27,12 @@ import pytest
 
 from games.station_to_station import GAME
 from games.station_to_station import svg as sts_svg
-from pbem import bots, mail, render, session
-from pbem.identity import Home
-from pbem.local import LocalTable
+from pbem import session
+from pbem.drawing import page as render
+from pbem.mail import message as mail
+from pbem.play import bots
+from pbem.play.local import LocalTable
+from pbem.protocol.identity import Home
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 BROWSER = next((path for name in BROWSERS if (path := shutil.which(name))), None)

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
-from pbem.identity import Home
+from pbem.protocol.identity import Home
 from tests.enginekit import play_game
 
 

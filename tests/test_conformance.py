@@ -18,11 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from pbem import bots, registry
-from pbem.canonical import canonical, check_signable
+from pbem import registry
 from pbem.game import Game
-from pbem.local import LocalTable
-from pbem.sampler import Sampler
+from pbem.play import bots
+from pbem.play.local import LocalTable
+from pbem.protocol.canonical import canonical, check_signable
+from pbem.protocol.sampler import Sampler
 
 GAMES_PER_COUNT = int(os.environ.get("PBEM_CONFORMANCE_GAMES", "24"))
 TURN_CAP = 150
@@ -156,7 +157,7 @@ def test_greedy_bots_finish(name: str, players: int) -> None:
 
 @pytest.mark.parametrize("name", real_games())
 def test_signed_game_replays_to_live_state_and_keeps_secrets(name: str, tmp_path: Path) -> None:
-    from pbem.identity import Home
+    from pbem.protocol.identity import Home
     from tests.enginekit import play_game
     from tests.test_secrets import check_game
 
@@ -169,7 +170,8 @@ def test_signed_game_replays_to_live_state_and_keeps_secrets(name: str, tmp_path
         home.keygen(handle)
         homes[handle] = home
     paths = play_game(homes, tmp_path / "saves", game=name, bot="greedy")
-    from pbem import savefile, session
+    from pbem import session
+    from pbem.protocol import savefile
 
     final = session.verify(savefile.read(paths[-1]), Home(tmp_path / "auditor"), full=True)
     assert final.report.audit == "clean"

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from pbem import contacts, session
-from pbem.contacts import Contacts
+from pbem import session
 from pbem.errors import UsageError
-from pbem.identity import Home
-from pbem.savefile import Save
+from pbem.protocol import contacts
+from pbem.protocol.contacts import Contacts
+from pbem.protocol.identity import Home
+from pbem.protocol.savefile import Save
 
 SEATS = ["ann=ann@example.org", "bob=bob@example.org", "cy=cy@example.org"]
 

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem import savefile, session
-from pbem.identity import Home
+from pbem import session
+from pbem.protocol import savefile
+from pbem.protocol.identity import Home
 
 SAVES = Path(__file__).resolve().parent.parent / "saves"
 GAMES = sorted(p for p in SAVES.iterdir() if p.is_dir()) if SAVES.is_dir() else []

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem import savefile
 from pbem.errors import IdentityError, SaveFileError, UsageError
-from pbem.identity import Home, fingerprint
+from pbem.protocol import savefile
+from pbem.protocol.identity import Home, fingerprint
 from tests.enginekit import play_game
 
 
@@ -111,7 +111,7 @@ def test_someone_elses_home_cannot_play_a_seat(homes: dict[str, Home], tmp_path:
     impostor = Home(tmp_path / "impostor")
     impostor.keygen("bob")
     table = session.load(paths[-1], impostor).table
-    from pbem import engine
+    from pbem.protocol import engine
 
     with pytest.raises(IdentityError, match="not the one that took the seat"):
         engine.seat_for(table, impostor.load())

@@ -13,8 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from pbem import inbox, mail, savefile, session
-from pbem.identity import Home
+from pbem import session
+from pbem.mail import inbox
+from pbem.mail import message as mail
+from pbem.protocol import savefile
+from pbem.protocol.identity import Home
 from tests.enginekit import forge
 
 EMAILS = {"ann": "ann@example.org", "bob": "bob@example.org", "cy": "cy@example.org"}

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from pbem import engine, savefile, session
-from pbem.canonical import canonical
+from pbem import session
 from pbem.errors import IntegrityError, PbemError, SaveFileError, TurnError
-from pbem.identity import Home
+from pbem.protocol import engine, savefile
+from pbem.protocol.canonical import canonical
+from pbem.protocol.identity import Home
 from tests.enginekit import forge, play_game, with_entries
 
 
@@ -160,7 +161,7 @@ def test_entry_by_the_wrong_seat_is_refused(game: list[Path], homes: dict[str, H
     intruder = next(h for h in homes if h != entries[index]["seat"])
     record = table.seats[table.seat_of(intruder)]  # type: ignore[index]
     seed = homes[intruder].load().seed(save.game_id)
-    from pbem import beacon
+    from pbem.protocol import beacon
 
     entries[index]["seat"] = intruder
     entries[index]["beacon"] = beacon.published(seed, record.links + 1).hex()
@@ -251,7 +252,7 @@ def test_audit_names_a_seat_whose_beacon_chain_was_not_from_its_seed(
         homes: dict[str, Home], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A cheating client publishes a chain of its own choosing (to steer the dice); every
     link checks, but once the seed is revealed the anchor does not match it."""
-    from pbem import beacon
+    from pbem.protocol import beacon
 
     honest = beacon.published
 

@@ -13,9 +13,9 @@ import pytest
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from pbem import mental
-from pbem.mental import B, N, P
-from pbem.sampler import Sampler
+from pbem.protocol import mental
+from pbem.protocol.mental import B, N, P
+from pbem.protocol.sampler import Sampler
 
 GAME_ID = "00112233445566778899aabbccddeeff"
 SEED = bytes(range(32))

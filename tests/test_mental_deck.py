@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 import tomli_w
 
-from pbem import mental, mental_deck, secretdeck
 from pbem.errors import IllegalMoveError, IntegrityError
+from pbem.protocol import mental, mental_deck, secretdeck
 
 GAME_ID = "5eed00112233445566778899aabbccdd"
 DECK = "bonus"

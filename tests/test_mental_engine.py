@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from pbem import engine, mental, savefile, session
+from pbem import session
 from pbem.errors import IntegrityError, TurnError
-from pbem.identity import Home
+from pbem.protocol import engine, mental, savefile
+from pbem.protocol.identity import Home
 from tests.enginekit import forge, play_game, with_entries
 
 

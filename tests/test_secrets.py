@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem import beacon, savefile
-from pbem.derive import BEACON, derive
-from pbem.identity import Home
+from pbem.protocol import beacon, savefile
+from pbem.protocol.derive import BEACON, derive
+from pbem.protocol.identity import Home
 from tests.enginekit import play_game
 
 

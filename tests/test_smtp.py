@@ -24,8 +24,11 @@ pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiri
 from aiosmtpd.controller import Controller  # noqa: E402
 from aiosmtpd.smtp import AuthResult, LoginPassword  # noqa: E402
 
-from pbem import inbox, mail, savefile, session, smtp  # noqa: E402
-from pbem.identity import Home  # noqa: E402
+from pbem import session  # noqa: E402
+from pbem.mail import inbox, smtp  # noqa: E402
+from pbem.mail import message as mail  # noqa: E402
+from pbem.protocol import savefile  # noqa: E402
+from pbem.protocol.identity import Home  # noqa: E402
 
 USER, PASSWORD = "ann@example.org", "correct horse battery staple"
 
@@ -313,7 +316,7 @@ def test_read_password_sources(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_settings_merge_the_profile_with_what_is_given(tmp_path: Path) -> None:
-    from pbem import profile
+    from pbem.mail import profile
 
     home = Home(tmp_path / "h")
     with pytest.raises(mail.MailConfigError, match="No SMTP server"):

@@ -10,9 +10,9 @@ import hmac
 
 import pytest
 
-from pbem import beacon, derive
-from pbem.canonical import NotCanonicalError, canonical, check_signable, digest
-from pbem.sampler import Sampler
+from pbem.protocol import beacon, derive
+from pbem.protocol.canonical import NotCanonicalError, canonical, check_signable, digest
+from pbem.protocol.sampler import Sampler
 
 SEED = bytes.fromhex("11" * 32)
 

@@ -17,7 +17,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pbem import demo, registry, savefile  # noqa: E402
+from pbem import demo, registry  # noqa: E402
+from pbem.protocol import savefile  # noqa: E402
 
 PLAYERS = {"red-dog-junction": 3, "road-master": 4, "station-to-station": 3}
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem import secretdeck
-from pbem.game import IllegalMoveError
+from pbem.game import IllegalMoveError, secretdeck
 
 from . import board
 from .model import add, card, empty_check, handle, held, log

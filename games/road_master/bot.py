@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem import secretdeck
+from pbem.game import secretdeck
 
 from . import board, tokens
 from .model import card

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from pbem import secretdeck
+from pbem.game import secretdeck
 
 from .model import card, players
 

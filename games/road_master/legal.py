@@ -13,7 +13,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from pbem import secretdeck
+from pbem.game import secretdeck
 
 from . import board
 from .model import card

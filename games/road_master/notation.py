@@ -241,7 +241,7 @@ def _parse_superbonus(state: State, seat: int, rest: list[str]) -> Move:
 
 
 def _slots(state: State, seat: int, rest: list[str], verb: str) -> list[str]:
-    from pbem import secretdeck
+    from pbem.game import secretdeck
 
     drawn = secretdeck.drawn(state, "superbonus", seat) if "secret" in state else []
     out: list[str] = []

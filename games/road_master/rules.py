@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pbem import secretdeck
 from pbem.game import (
     AmbiguousMoveError,
     Game,
@@ -15,6 +14,7 @@ from pbem.game import (
     Outcome,
     Sampler,
     State,
+    secretdeck,
 )
 
 from . import components, hazard, legal, model, notation, scoring, svg, turn, view

@@ -15,8 +15,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from pbem import secretdeck
-from pbem.game import Outcome, rank_with_tiebreaks
+from pbem.game import Outcome, rank_with_tiebreaks, secretdeck
 
 from .model import card, handle, players
 

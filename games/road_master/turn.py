@@ -16,8 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pbem import secretdeck
-from pbem.game import IllegalMoveError, queue_chance
+from pbem.game import IllegalMoveError, queue_chance, secretdeck
 
 from . import actions, tokens
 from .model import add, handle, log, needs_refill, new_turn, players, take_snapshot

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem import secretdeck
+from pbem.game import secretdeck
 
 from . import board
 from .model import card, cubes_text, players

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pbem import secretdeck
 from pbem.game import (
     Game,
     GameInfo,
@@ -22,6 +21,7 @@ from pbem.game import (
     State,
     rank_with_tiebreaks,
 )
+from pbem.protocol import secretdeck
 
 DECK = "cards"
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from games.red_dog_junction import GAME
 from games.red_dog_junction.state import card
-from pbem.sampler import Sampler
+from pbem.protocol.sampler import Sampler
 
 HANDLES = ["ann", "bob", "cy", "dee", "eve"]
 _STOCK = GAME.stock_components()

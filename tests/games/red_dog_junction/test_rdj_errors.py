@@ -8,7 +8,7 @@ from rdj_helpers import act, card_of, clean, give_card, new_game, put, stock, to
 from games.red_dog_junction import GAME
 from games.red_dog_junction.state import card, tile
 from pbem.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from pbem.sampler import Sampler
+from pbem.protocol.sampler import Sampler
 
 
 def without(state: dict, seat: int, ctype: str) -> None:

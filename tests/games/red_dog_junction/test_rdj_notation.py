@@ -7,7 +7,7 @@ from rdj_helpers import act, card_of, end, give_card, new_game, put, to_display
 
 from games.red_dog_junction import GAME
 from pbem.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, TurnError
-from pbem.local import LocalTable
+from pbem.play.local import LocalTable
 
 
 def norm(state: dict, text: str, seat: int = 0) -> str:

@@ -16,9 +16,9 @@ import pytest
 from rdj_helpers import new_game, put
 
 from games.red_dog_junction import GAME
-from pbem import bots
-from pbem.local import LocalTable
-from pbem.sampler import Sampler
+from pbem.play import bots
+from pbem.play.local import LocalTable
+from pbem.protocol.sampler import Sampler
 
 HANDLES = ["ann", "bob", "cy", "dee", "eve"]
 RANDOM_CAP = 90  # turns; random bots rarely finish a game

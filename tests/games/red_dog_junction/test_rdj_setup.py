@@ -12,7 +12,7 @@ from games.red_dog_junction import GAME
 from games.red_dog_junction.constants import EFFECTS
 from games.red_dog_junction.state import card, tile
 from pbem.errors import ComponentError, OptionError
-from pbem.local import LocalTable
+from pbem.play.local import LocalTable
 
 AMOUNTS = stock()["goods"]
 

@@ -25,9 +25,10 @@ from rdj_helpers import HANDLES, act, card_of, give_card, new_game, put
 from games.red_dog_junction import GAME, svg
 from games.red_dog_junction.constants import JUSTIN
 from games.red_dog_junction.render import view as make_view
-from pbem import bots, render
-from pbem.local import LocalTable
-from pbem.sampler import Sampler
+from pbem.drawing import page as render
+from pbem.play import bots
+from pbem.play.local import LocalTable
+from pbem.protocol.sampler import Sampler
 from tests.test_browser import WINDOW, near, needs_browser, rgb, screenshot, without_board
 
 NS = "{http://www.w3.org/2000/svg}"

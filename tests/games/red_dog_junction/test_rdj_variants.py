@@ -8,7 +8,7 @@ from rdj_helpers import act, card_of, clean, end, new_game, put, resolve_all, to
 from games.red_dog_junction import GAME
 from games.red_dog_junction.state import card
 from pbem.errors import IllegalMoveError
-from pbem.local import LocalTable
+from pbem.play.local import LocalTable
 
 
 # ---- Trail Boss ---------------------------------------------------------------------------

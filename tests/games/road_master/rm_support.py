@@ -7,7 +7,7 @@ from typing import Any
 
 from games.road_master import GAME
 from games.road_master.model import add
-from pbem.local import LocalTable
+from pbem.play.local import LocalTable
 
 State = dict[str, Any]
 NAMES = ["ann", "bob", "cy", "dee", "eve", "fay"]

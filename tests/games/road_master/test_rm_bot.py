@@ -14,8 +14,8 @@ import pytest
 from rm_support import NAMES, give, load_truck, placed, truck
 
 from games.road_master import GAME
-from pbem.bots import choose_turn
-from pbem.local import LocalTable
+from pbem.play.bots import choose_turn
+from pbem.play.local import LocalTable
 
 
 def _gain(state: dict, seat: int, move: str) -> int:

@@ -18,9 +18,9 @@ import pytest
 from rm_support import NAMES
 
 from games.road_master import GAME
-from pbem import secretdeck
-from pbem.local import LocalTable
-from pbem.sampler import Sampler
+from pbem.play.local import LocalTable
+from pbem.protocol import secretdeck
+from pbem.protocol.sampler import Sampler
 
 END = "<end>"
 OPTION_SETS = [{}, {"hazardous": True}, {"perishable": True},

@@ -9,9 +9,9 @@ import pytest
 from rm_support import NAMES, placed, table
 
 from games.road_master import GAME
-from pbem import secretdeck
 from pbem.game import ComponentError, IllegalMoveError, OptionError
-from pbem.local import LocalTable
+from pbem.play.local import LocalTable
+from pbem.protocol import secretdeck
 
 
 def test_RM_S1_six_warehouses_fifteen_cubes_each() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from games.road_master import GAME
 from games.road_master.turn import STALLED_ROUNDS, STALLED_ROUNDS_EMPTY_DECK
-from pbem.local import LocalTable
+from pbem.play.local import LocalTable
 
 
 def quiet_rounds_until_over(empty_deck: bool) -> int:

@@ -13,8 +13,8 @@ from rm_support import apply_all, fill, give, placed
 
 from games.road_master import GAME
 from games.road_master.scoring import best_bonus
-from pbem import secretdeck
 from pbem.game import IllegalMoveError
+from pbem.protocol import secretdeck
 
 DECK = "superbonus"
 

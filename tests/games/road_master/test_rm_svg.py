@@ -22,9 +22,10 @@ import pytest
 from rm_support import NAMES, give, load_truck, placed, table
 
 from games.road_master import GAME, svg
-from pbem import render, secretdeck
-from pbem.local import LocalTable
-from pbem.sampler import Sampler
+from pbem.drawing import page as render
+from pbem.play.local import LocalTable
+from pbem.protocol import secretdeck
+from pbem.protocol.sampler import Sampler
 from tests.test_browser import near, needs_browser, rgb, screenshot, without_board
 
 NS = "{http://www.w3.org/2000/svg}"

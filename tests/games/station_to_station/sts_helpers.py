@@ -14,8 +14,8 @@ from typing import Any
 from games.station_to_station import GAME
 from games.station_to_station.state import new_turn
 from pbem.game import State
-from pbem.local import LocalTable
-from pbem.sampler import Sampler
+from pbem.play.local import LocalTable
+from pbem.protocol.sampler import Sampler
 
 SEATS = ["ann", "bob", "cy", "dee"]
 

@@ -13,7 +13,7 @@ from games.station_to_station import GAME
 from games.station_to_station.abilities import ABILITIES
 from pbem.errors import SaveFileError
 from pbem.game import ComponentError
-from pbem.local import LocalTable
+from pbem.play.local import LocalTable
 
 STOCK = GAME.stock_components()
 

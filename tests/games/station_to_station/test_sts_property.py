@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from games.station_to_station import GAME
-from pbem.local import LocalTable
-from pbem.sampler import Sampler
+from pbem.play.local import LocalTable
+from pbem.protocol.sampler import Sampler
 
 SEATS = ["ann", "bob", "cy", "dee"]
 TURN_CAP = 400

@@ -34,10 +34,10 @@ from sts_helpers import (
 from games.station_to_station import GAME, svg
 from games.station_to_station.render import view as make_view
 from games.station_to_station.state import score
-from pbem import render
+from pbem.drawing import page as render
 from pbem.game import ComponentError
-from pbem.local import LocalTable
-from pbem.sampler import Sampler
+from pbem.play.local import LocalTable
+from pbem.protocol.sampler import Sampler
 
 NS = "{http://www.w3.org/2000/svg}"
 STOCK = GAME.stock_components()

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import IntegrityError
-from pbem.savefile import Entry
+from pbem.protocol.savefile import Entry
 
 VERSION = 1
 

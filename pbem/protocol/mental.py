@@ -33,8 +33,8 @@ from functools import lru_cache
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from pbem.derive import CARD_POINT, DECK_KEY, DECK_SHUFFLE, SLOT_KEY, derive
-from pbem.sampler import Sampler
+from pbem.protocol.derive import CARD_POINT, DECK_KEY, DECK_SHUFFLE, SLOT_KEY, derive
+from pbem.protocol.sampler import Sampler
 
 # NIST P-256 (FIPS 186-4, D.1.2.3): y^2 = x^3 - 3x + B over GF(P), prime order N.
 P = 0xFFFFFFFF00000001000000000000000000000000FFFFFFFFFFFFFFFFFFFFFFFF

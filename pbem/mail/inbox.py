@@ -25,13 +25,15 @@ from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 
-from pbem import engine, mail, registry, savefile, session
-from pbem.archive import Archive
-from pbem.canonical import digest
-from pbem.contacts import Contacts, Notice
+from pbem import registry, session
 from pbem.errors import IntegrityError, MoveError, PbemError, SaveFileError, TurnError, UsageError
-from pbem.identity import Home
-from pbem.savefile import Save
+from pbem.mail import message as mail
+from pbem.protocol import engine, savefile
+from pbem.protocol.archive import Archive
+from pbem.protocol.canonical import digest
+from pbem.protocol.contacts import Contacts, Notice
+from pbem.protocol.identity import Home
+from pbem.protocol.savefile import Save
 
 INBOX_DIR = "inbox"
 # Problem codes, by level. Errors are signs of cheating or of a broken save; the CLI

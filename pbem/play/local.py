@@ -2,7 +2,7 @@
 
 Chance is resolved from a fixed seed (``Sampler(seed || seq)``), at the moment the
 engine would: before the next turn of a different seat, or at once in a solo game.
-Secret decks run in plain mode (slots hold card uids; see pbem.secretdeck).
+Secret decks run in plain mode (slots hold card uids; see pbem.protocol.secretdeck).
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pbem import secretdeck
 from pbem.game import Game, Outcome, State
-from pbem.sampler import Sampler
-from pbem.turns import play_turn, resolve_pending, stamp_pending
+from pbem.protocol import secretdeck
+from pbem.protocol.sampler import Sampler
+from pbem.protocol.turns import play_turn, resolve_pending, stamp_pending
 
 
 class LocalTable:

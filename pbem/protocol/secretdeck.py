@@ -1,6 +1,6 @@
 """Secret decks as games see them: reserve, keep, return, count.
 
-A secret deck lives in ``state["secret"][deck]``, managed here and in pbem.mental_deck; games
+A secret deck lives in ``state["secret"][deck]``, managed here and in pbem.protocol.mental_deck; games
 touch it only through the functions below. Two modes share one layout:
 
 * ``plain``: slots hold card uids in the clear. Used by pbem.local (rules tests, bots,
@@ -55,7 +55,7 @@ def reserve_top(state: State, deck: str, seat: int, count: int) -> list[str]:
         d["slots"][slot_id]["status"] = "drawn"
         d["slots"][slot_id]["owner"] = seat
     if d["mode"] == "mental":
-        from pbem import mental_deck
+        from pbem.protocol import mental_deck
 
         mental_deck.on_reserve(d, taken, seat)
     return taken
@@ -78,7 +78,7 @@ def readable(state: State, deck: str, seat: int) -> bool:
     d = _deck(state, deck)
     if d["mode"] == "plain":
         return True
-    from pbem import mental_deck
+    from pbem.protocol import mental_deck
 
     return mental_deck.readable(d, seat)
 
@@ -110,7 +110,7 @@ def return_bottom(state: State, deck: str, seat: int, slot_ids: list[str]) -> No
         if d["mode"] == "plain":
             d["slots"][new_id] = {"status": "deck", "owner": -1, "card": old["card"]}
         else:
-            from pbem import mental_deck
+            from pbem.protocol import mental_deck
 
             d["slots"][new_id] = mental_deck.on_return(d, slot_id, old, new_id, seat)
         d["order"].append(new_id)

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import UsageError
-from pbem.identity import Home
+from pbem.protocol.identity import Home
 
 FILE = "profile.toml"
 SECURITY = ("starttls", "tls", "none")

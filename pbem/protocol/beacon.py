@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import hashlib
 
-from pbem.derive import BEACON, RAND, derive
-from pbem.sampler import Sampler
+from pbem.protocol.derive import BEACON, RAND, derive
+from pbem.protocol.sampler import Sampler
 
 CHAIN_LENGTH = 4096
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.canonical import NotCanonicalError, check_signable
 from pbem.errors import SaveFileError, UsageError
+from pbem.protocol.canonical import NotCanonicalError, check_signable
 
 FORMAT = "pbem/1"
 KINDS = ("create", "join", "start", "turn", "reveal", "resign")

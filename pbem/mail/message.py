@@ -26,13 +26,14 @@ from email.utils import format_datetime, formataddr, make_msgid, parseaddr
 from pathlib import Path
 from typing import Any
 
-from pbem import __version__, savefile, session
-from pbem.contacts import Contacts
-from pbem.engine import Table
+from pbem import __version__, session
 from pbem.errors import TurnError, UsageError
-from pbem.identity import Home
-from pbem.profile import email as home_email
-from pbem.savefile import Save
+from pbem.mail.profile import email as home_email
+from pbem.protocol import savefile
+from pbem.protocol.contacts import Contacts
+from pbem.protocol.engine import Table
+from pbem.protocol.identity import Home
+from pbem.protocol.savefile import Save
 
 MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024  # far above any real save; parsing stops there
 MAX_BODY_ENTRIES = 40  # a body longer than this points at 'pbem log' instead
@@ -336,7 +337,7 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
     me = table.seats[my_seat] if my_seat is not None else None
     sent_by = ""
     if me is not None and me.pubkey:
-        from pbem.identity import fingerprint
+        from pbem.protocol.identity import fingerprint
 
         sent_by = f"Sent by {me.handle}, fingerprint {fingerprint(bytes.fromhex(me.pubkey))}. "
     body.after.append(sent_by + f"'pbem verify {filename}' re-checks every signature and move.")

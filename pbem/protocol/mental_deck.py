@@ -1,7 +1,7 @@
 """Secret decks in mental mode: the public deck state, chores, reads and the audit.
 
 PROTOCOL.md section 6 on top of the primitives of pbem.mental. Games never call this
-module; pbem.secretdeck calls the bookkeeping hooks and the engine calls the rest.
+module; pbem.protocol.secretdeck calls the bookkeeping hooks and the engine calls the rest.
 
 Deck state (the secretdeck layout plus crypto fields; TOML-friendly, no secret in it)::
 
@@ -53,8 +53,8 @@ import copy
 from collections.abc import Iterable
 from typing import Any
 
-from pbem import mental
 from pbem.errors import IllegalMoveError, IntegrityError
+from pbem.protocol import mental
 
 Deck = dict[str, Any]
 Chore = dict[str, Any]
@@ -287,7 +287,7 @@ def require_done(d: Deck, deck: str, seat: int) -> None:
     raise IntegrityError(f"deck {deck!r}: seat {seat}'s entry omits owed work: {listed}.")
 
 
-# ---- bookkeeping hooks called by pbem.secretdeck ----------------------------------------
+# ---- bookkeeping hooks called by pbem.protocol.secretdeck ----------------------------------------
 def on_reserve(d: Deck, slot_ids: list[str], seat: int) -> None:
     """Slots reserved for ``seat``: every other seat with a layer on them owes a peel."""
     if len(d["passes"]) < d["seats"]:

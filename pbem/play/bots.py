@@ -11,10 +11,10 @@ import copy
 import hashlib
 import os
 
-from pbem.canonical import digest
 from pbem.errors import MoveError, UsageError
 from pbem.game import Game, State
-from pbem.sampler import Sampler
+from pbem.protocol.canonical import digest
+from pbem.protocol.sampler import Sampler
 
 MAX_MOVES_PER_TURN = 60
 END = "<end>"

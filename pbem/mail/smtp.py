@@ -28,8 +28,8 @@ from email.utils import getaddresses
 from typing import Any
 
 from pbem.errors import PbemError
-from pbem.identity import Home
-from pbem.mail import MailConfigError
+from pbem.mail.message import MailConfigError
+from pbem.protocol.identity import Home
 
 SECURITY = ("starttls", "tls", "none")
 DEFAULT_PORTS = {"starttls": 587, "tls": 465, "none": 25}
@@ -199,7 +199,7 @@ def send(message: EmailMessage, host: str, port: int | None = None, *,
 def settings(home: Home, **given: Any) -> dict[str, Any]:
     """Keyword arguments for :func:`send`: each setting given (not None) wins over the
     home's profile (pbem.profile [smtp]). MailConfigError if no host is known."""
-    from pbem import profile
+    from pbem.mail import profile
 
     stored = profile.load(home).smtp
     merged: dict[str, Any] = {}

@@ -17,9 +17,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem import beacon
-from pbem.canonical import canonical, digest
-from pbem.derive import seed_commitment
 from pbem.errors import (
     IdentityError,
     IntegrityError,
@@ -29,10 +26,13 @@ from pbem.errors import (
     TurnError,
 )
 from pbem.game import Game, Outcome, State
-from pbem.identity import Identity, verify_signature
+from pbem.protocol import beacon
+from pbem.protocol.canonical import canonical, digest
+from pbem.protocol.derive import seed_commitment
+from pbem.protocol.identity import Identity, verify_signature
+from pbem.protocol.savefile import FORMAT, Entry, Save
+from pbem.protocol.turns import apply_moves, play_turn, resolve_pending, stamp_pending
 from pbem.registry import for_save
-from pbem.savefile import FORMAT, Entry, Save
-from pbem.turns import apply_moves, play_turn, resolve_pending, stamp_pending
 
 PHASES = ("joining", "starting", "playing", "revealing", "complete")
 
@@ -125,7 +125,7 @@ class Table:
         decks = [d for d in self.gstate.get("secret", {}).values() if d.get("mode") == "mental"]
         if not decks:
             return True
-        from pbem import mental_deck
+        from pbem.protocol import mental_deck
 
         return all(mental_deck.readable(d, seat) for d in decks)
 
@@ -277,7 +277,7 @@ def empty_table(header: dict[str, Any]) -> Table:
     stamp_pending(gstate, len(handles) - 1)
     decks = game.secret_decks(header["components"], options, len(handles))
     if decks:
-        from pbem import mental_deck
+        from pbem.protocol import mental_deck
 
         # Card points in the clear, replaced at once by the create entry's shuffle pass.
         gstate["secret"] = {name: mental_deck.blank(header["id"], name, list(uids), len(handles))
@@ -490,7 +490,7 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
             raise IntegrityError(f"Entry {entry['seq']} carries chores, but this game has no "
                                  "secret deck.", seq=entry["seq"], code="chore")
         return
-    from pbem import mental_deck
+    from pbem.protocol import mental_deck
 
     seq, kind, handle = entry["seq"], entry["kind"], new.seats[seat].handle
     if make is not None:
@@ -635,7 +635,7 @@ def audit(table: Table) -> tuple[list[str], dict[str, dict[str, str]]]:
     opened: dict[str, dict[str, str]] = {}
     decks = {n: d for n, d in table.gstate.get("secret", {}).items() if d.get("mode") == "mental"}
     if decks:
-        from pbem import mental_deck
+        from pbem.protocol import mental_deck
 
         uids = table.game.secret_decks(table.header["components"], table.header["options"],
                                        len(table.seats))
@@ -765,7 +765,7 @@ def owed_chores(gstate: State, seat: int, seed: bytes) -> list[dict[str, Any]]:
     for name, d in gstate.get("secret", {}).items():
         if d.get("mode") != "mental":
             continue
-        from pbem import mental_deck
+        from pbem.protocol import mental_deck
 
         chore = mental_deck.perform(d, name, seat, seed)
         if chore is not None:
@@ -780,7 +780,7 @@ def secrets_for(table: Table, seat: int, identity: Identity) -> dict[str, dict[s
     decks = table.gstate.get("secret", {})
     if not decks:
         return {}
-    from pbem import mental_deck
+    from pbem.protocol import mental_deck
 
     uids = table.game.secret_decks(table.header["components"], table.header["options"],
                                    len(table.seats))

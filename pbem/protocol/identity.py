@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem.derive import game_seed
 from pbem.errors import IdentityError, UsageError
+from pbem.protocol.derive import game_seed
 
 HANDLE_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 KEY_FILE = "identity.pem"

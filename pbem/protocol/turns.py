@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 
 from pbem.errors import MoveError, TurnError
 from pbem.game import Game, State
-from pbem.sampler import Sampler
+from pbem.protocol.sampler import Sampler
 
 
 def apply_moves(game: Game, state: State, seat: int, moves: Iterable[str]) -> list[str]:

@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import UsageError
-from pbem.identity import Home, fingerprint
-from pbem.savefile import Save
+from pbem.protocol.identity import Home, fingerprint
+from pbem.protocol.savefile import Save
 
 FILE = "contacts.toml"
 

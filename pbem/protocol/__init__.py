@@ -1,0 +1,29 @@
+"""The fair-play protocol (PROTOCOL.md): everything a save's trust rests on.
+
+canonical   canonical bytes and hashes of signed data
+derive      every per-game secret derivation, with its label
+sampler     uniform integers from a SHAKE-256 stream (no `random`)
+beacon      hash-chain beacon links and the randomness of an entry
+identity    a home's Ed25519 identity, signatures, handles
+contacts    players seen before and their key fingerprints
+savefile    TOML <-> records, schema and size checks, atomic writes
+turns       applying one turn, resolving queued chance
+engine      replay and signing: header -> entries -> state; the audit
+archive     entry hashes seen per game: forks, stale saves, incremental verify
+mental, mental_deck, secretdeck   the mental-poker deck for secret cards
+
+Imports neither mail nor drawing.
+"""
+
+from pbem._imports import lazy_exports
+
+__getattr__, __all__ = lazy_exports(__name__, {
+    "canonical": "canonical", "digest": "canonical",
+    "Sampler": "sampler",
+    "Home": "identity", "Identity": "identity", "fingerprint": "identity",
+    "check_handle": "identity", "verify_signature": "identity",
+    "Contacts": "contacts",
+    "Save": "savefile", "Entry": "savefile", "FORMAT": "savefile",
+    "Table": "engine", "Report": "engine", "replay": "engine", "sign_entry": "engine",
+    "Archive": "archive",
+})

@@ -1,0 +1,113 @@
+"""The house rules of imports (README, "Layout"): rooms import only downward, the
+protocol never imports mail or drawing, games import only ``pbem.game``, and only the
+CLI imports click. Read from the source, so a new module is checked without listing it."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FOUNDATION = ("pbem.errors", "pbem.game", "pbem.registry", "pbem._imports", "pbem.__version__")
+
+# Room (or top module) -> what it may import from pbem, besides itself and FOUNDATION.
+ALLOWED: dict[str, tuple[str, ...]] = {
+    "pbem.protocol": (),
+    "pbem.drawing": (),
+    "pbem.play": ("pbem.protocol",),
+    "pbem.session": ("pbem.protocol", "pbem.play", "pbem.drawing"),
+    "pbem.mail": ("pbem.protocol", "pbem.play", "pbem.drawing", "pbem.session"),
+    "pbem.demo": ("pbem.protocol", "pbem.play", "pbem.drawing", "pbem.session", "pbem.mail"),
+    "pbem.cli": ("pbem",),
+    "pbem.__main__": ("pbem.cli",),
+}
+# The foundation itself: the game contract re-exports two leaf modules of the protocol.
+FOUNDATION_ALLOWED = {
+    "pbem.errors": (),
+    "pbem._imports": (),
+    "pbem.registry": (),
+    "pbem.game": ("pbem.protocol.sampler", "pbem.protocol.secretdeck"),
+    "pbem": (),
+}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports_of(path: Path) -> list[str]:
+    """Every module a file imports, at any depth (lazy imports inside functions count)."""
+    tree = ast.parse(path.read_text("utf-8"))
+    package = module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1]
+                                + ([base] if base else []))
+            # "from pbem import session" imports pbem.session; "from x.y import z" is
+            # judged as x.y.z, whether z is a module or a name in one.
+            found += [f"{base}.{alias.name}" for alias in node.names]
+    return found
+
+
+def within(name: str, prefixes: tuple[str, ...]) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
+def room_of(module: str) -> str:
+    for room in sorted(ALLOWED, key=len, reverse=True):
+        if within(module, (room,)):
+            return room
+    return module
+
+
+ENGINE_FILES = sorted((ROOT / "pbem").rglob("*.py"))
+GAME_FILES = sorted((ROOT / "games").rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", ENGINE_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_engine_modules_import_only_downward(path: Path) -> None:
+    module = module_name(path)
+    bad = []
+    for name in imports_of(path):
+        if name.split(".")[0] == "games":
+            bad.append(f"{name} (the engine never imports a game)")
+        if name.split(".")[0] == "click" and module != "pbem.cli":
+            bad.append(f"{name} (only the CLI imports click)")
+        if name.split(".")[0] != "pbem" or name == "pbem":
+            continue
+        if module in FOUNDATION_ALLOWED:
+            if not within(name, FOUNDATION + FOUNDATION_ALLOWED[module]):
+                bad.append(name)
+            continue
+        room = room_of(module)
+        if room not in ALLOWED:
+            bad.append(f"{module} belongs to no room listed in this test")
+            continue
+        if not within(name, (room, *FOUNDATION, *ALLOWED[room])):
+            bad.append(name)
+    assert not bad, f"{module} imports {', '.join(bad)}"
+
+
+@pytest.mark.parametrize("path", GAME_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_games_import_only_the_game_contract(path: Path) -> None:
+    bad = [name for name in imports_of(path)
+           if (name.split(".")[0] == "pbem" and not within(name, ("pbem.game", "pbem.errors")))
+           or name.split(".")[0] == "click"]
+    assert not bad, f"{path.relative_to(ROOT)} imports {', '.join(bad)}"
+
+
+def test_the_check_can_fail() -> None:
+    """A protocol module that imported mail would be refused."""
+    fake = ROOT / "pbem" / "protocol" / "engine.py"
+    assert room_of(module_name(fake)) == "pbem.protocol"
+    assert not within("pbem.mail.message", ("pbem.protocol", *FOUNDATION))

@@ -16,8 +16,15 @@ import click
 
 from pbem import __version__
 from pbem.errors import PbemError
+from pbem.terminal import printable, printable_json
 
 EXIT_INTERNAL = 1
+
+
+def echo(message: str = "", *, err: bool = False, nl: bool = True) -> None:
+    """click.echo for everything pbem prints: no control character from a save, a mail
+    or a file name reaches the terminal (pbem.terminal)."""
+    click.echo(printable(message), err=err, nl=nl)
 
 
 def _home(ctx: click.Context) -> Any:
@@ -28,7 +35,7 @@ def _home(ctx: click.Context) -> Any:
 
 
 def _fail(exc: PbemError) -> NoReturn:
-    click.echo(f"pbem: {exc.message}", err=True)
+    echo(f"pbem: {exc.message}", err=True)
     sys.exit(exc.exit_code)
 
 
@@ -41,7 +48,7 @@ class PbemGroup(click.Group):
         except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
             raise
         except KeyboardInterrupt:
-            click.echo("pbem: interrupted; nothing was written.", err=True)
+            echo("pbem: interrupted; nothing was written.", err=True)
             sys.exit(130)
         except BrokenPipeError:
             # The reader went away (`pbem show | head`): stop quietly, as Unix tools do.
@@ -51,7 +58,7 @@ class PbemGroup(click.Group):
         except Exception as exc:  # a bug: say so plainly, keep the traceback for debugging
             if os.environ.get("PBEM_DEBUG"):
                 raise
-            click.echo(
+            echo(
                 f"pbem: internal error ({type(exc).__name__}: {exc}). Nothing was written. "
                 "Please report it; PBEM_DEBUG=1 shows the details.",
                 err=True,
@@ -60,7 +67,7 @@ class PbemGroup(click.Group):
 
 
 def _emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+    click.echo(printable_json(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False)))
 
 
 @click.group(cls=PbemGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -89,8 +96,8 @@ def keygen(ctx: click.Context, handle: str, passphrase: bool) -> None:
             "Passphrase", hide_input=True, confirmation_prompt=True)
     home = _home(ctx)
     identity = home.keygen(handle, secret)
-    click.echo(f"{identity.handle}  {identity.fingerprint}")
-    click.echo(f"Identity written to {home.path}. Tell your friends your fingerprint so they "
+    echo(f"{identity.handle}  {identity.fingerprint}")
+    echo(f"Identity written to {home.path}. Tell your friends your fingerprint so they "
                "can recognise your saves.")
 
 
@@ -101,7 +108,7 @@ def whoami(ctx: click.Context) -> None:
     from pbem.protocol.identity import fingerprint
 
     info = _home(ctx).info()
-    click.echo(f"{info['handle']}  {fingerprint(bytes.fromhex(info['public_key']))}")
+    echo(f"{info['handle']}  {fingerprint(bytes.fromhex(info['public_key']))}")
 
 
 # ---- games --------------------------------------------------------------------------------
@@ -116,24 +123,24 @@ def rules(game: str | None) -> None:
             try:
                 info = registry.load(name).info
             except PbemError as exc:
-                click.echo(f"{name:20} (cannot be loaded: {exc.message})")
+                echo(f"{name:20} (cannot be loaded: {exc.message})")
                 continue
-            click.echo(f"{name:20} {info.title}, {info.min_players}-{info.max_players} players"
+            echo(f"{name:20} {info.title}, {info.min_players}-{info.max_players} players"
                        f" (rules v{info.rules_version})")
         return
     g = registry.load(game)
     info = g.info
-    click.echo(f"{info.title} ({info.id}), rules version {info.rules_version}")
-    click.echo(f"Players: {info.min_players} to {info.max_players}")
+    echo(f"{info.title} ({info.id}), rules version {info.rules_version}")
+    echo(f"Players: {info.min_players} to {info.max_players}")
     if info.summary:
-        click.echo(info.summary)
+        echo(info.summary)
     if info.options:
-        click.echo("\nOptions (--option KEY=VALUE):")
+        echo("\nOptions (--option KEY=VALUE):")
         for name, spec in info.options.items():
             choices = f" [{'|'.join(spec.choices)}]" if spec.choices else ""
-            click.echo(f"  {name}={spec.default}{choices}  {spec.help}")
-    click.echo("\nMove notation:")
-    click.echo(g.notation())
+            echo(f"  {name}={spec.default}{choices}  {spec.help}")
+    echo("\nMove notation:")
+    echo(g.notation())
 
 
 @main.command()
@@ -150,8 +157,8 @@ def new(ctx: click.Context, game: str, seats: tuple[str, ...], options: tuple[st
     from pbem import session
 
     written = session.new_game(_home(ctx), game, list(seats), list(options), out)
-    click.echo(f"Wrote {written.path}")
-    click.echo(written.next_step())
+    echo(f"Wrote {written.path}")
+    echo(written.next_step())
 
 
 @main.command()
@@ -164,9 +171,9 @@ def join(ctx: click.Context, save: str, out: str | None) -> None:
 
     written = session.sign_next(_home(ctx), save, "join", [], None, out)
     for note in session.component_notes(written.save):
-        click.echo(note)
-    click.echo(f"Wrote {written.path}")
-    click.echo(written.next_step())
+        echo(note)
+    echo(f"Wrote {written.path}")
+    echo(written.next_step())
 
 
 @main.command()
@@ -192,12 +199,14 @@ def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, b
     written = session.sign_next(_home(ctx), save, None, all_moves, bot, out, dry_run=dry_run)
     entry = written.entry
     if entry["moves"]:
-        click.echo(f"{entry['kind']} by {entry['seat']}: {'; '.join(entry['moves'])}")
+        echo(f"{entry['kind']} by {entry['seat']}: {'; '.join(entry['moves'])}")
+    for line in written.changes():
+        echo(f"  {line}")
     if dry_run:
-        click.echo("Dry run: the turn is legal; nothing was written.")
+        echo("Dry run: the turn is legal; nothing was written.")
         return
-    click.echo(f"Wrote {written.path}")
-    click.echo(written.next_step())
+    echo(f"Wrote {written.path}")
+    echo(written.next_step())
 
 
 def _read_movefile(handle: Any) -> list[str]:
@@ -218,8 +227,8 @@ def resign(ctx: click.Context, save: str, out: str | None) -> None:
     from pbem import session
 
     written = session.sign_next(_home(ctx), save, "resign", [], None, out)
-    click.echo(f"Wrote {written.path}")
-    click.echo(written.next_step())
+    echo(f"Wrote {written.path}")
+    echo(written.next_step())
 
 
 @main.command()
@@ -236,11 +245,11 @@ def moves(ctx: click.Context, save: str, moves: tuple[str, ...], as_json: bool) 
         _emit_json({"seat": handle, "moves": legal, "can_end_turn": can_end})
         return
     for move in legal:
-        click.echo(move)
+        echo(move)
     if can_end:
-        click.echo("(the turn may end here)")
+        echo("(the turn may end here)")
     elif not legal:
-        click.echo("(no moves: nothing is owed by you right now)")
+        echo("(no moves: nothing is owed by you right now)")
 
 
 @main.command()
@@ -276,17 +285,17 @@ def show(ctx: click.Context, save: str, as_json: bool, svg_path: str | None,
                     "private": private, "notes": verified.notes,
                     "players": [n.to_json() for n in notices]})
         return
-    click.echo(f"{game.info.title}  game {table.game_id[:8]}  entry {len(table.signers) - 1}  "
+    echo(f"{game.info.title}  game {table.game_id[:8]}  entry {len(table.signers) - 1}  "
                f"phase {table.phase()}")
     if duty:
-        click.echo(f"Next: {duty.kind} by {to_act}" + ("  (you)" if to_act == handle else ""))
+        echo(f"Next: {duty.kind} by {to_act}" + ("  (you)" if to_act == handle else ""))
     for note in verified.notes:
-        click.echo(note)
-    click.echo()
-    click.echo(game.render(view))
+        echo(note)
+    echo()
+    echo(game.render(view))
     for path in (svg_path, html_path):
         if path:
-            click.echo(f"Drew {path}")
+            echo(f"Drew {path}")
     if not duty:
         _print_result(verified.report)
 
@@ -300,7 +309,7 @@ def _player_notices(home: Any, save: Any, quiet: bool) -> list[Any]:
     notices = contacts.check_save(home, save)
     if not quiet:
         for notice in notices:
-            click.echo(str(notice), err=notice.level == "warning")
+            echo(str(notice), err=notice.level == "warning")
     return notices
 
 
@@ -345,15 +354,15 @@ def verify(ctx: click.Context, save: str, as_json: bool, full: bool) -> None:
             "players": [n.to_json() for n in notices],
             "checked_from": report.checked_from, "errors": []})
     else:
-        click.echo(f"{table.header['game']} {table.game_id[:8]}: {len(table.signers)} entries "
+        echo(f"{table.header['game']} {table.game_id[:8]}: {len(table.signers)} entries "
                    "verified (signatures, chain, beacon links, rules replay, snapshot).")
         if report.checked_from:
-            click.echo(f"(entries 0-{report.checked_from - 1} were verified before, per the "
+            echo(f"(entries 0-{report.checked_from - 1} were verified before, per the "
                        "archive; --full re-checks them.)")
         for note in verified.notes:
-            click.echo(note)
+            echo(note)
         if duty:
-            click.echo(f"Next: {duty.kind} by {table.seats[duty.seat].handle}.")
+            echo(f"Next: {duty.kind} by {table.seats[duty.seat].handle}.")
         _print_result(report)
     if isinstance(report.audit, list):
         sys.exit(3)
@@ -364,15 +373,15 @@ def _print_result(report: Any) -> None:
     if report.audit == "pending":
         return
     if isinstance(report.audit, list):
-        click.echo("AUDIT FAILED:")
+        echo("AUDIT FAILED:")
         for line in report.audit:
-            click.echo(f"  - {line}")
+            echo(f"  - {line}")
     else:
-        click.echo(f"Audit: {report.audit}.")
+        echo(f"Audit: {report.audit}.")
     outcome = report.outcome
     if outcome is None:
         return
-    click.echo("Final scores:")
+    echo("Final scores:")
     place = 1
     for group in outcome.ranking:
         for seat in group:
@@ -383,11 +392,11 @@ def _print_result(report: Any) -> None:
                 tie_text = "  [" + ", ".join(f"{n} {v}" for n, v in
                                              zip(outcome.tiebreak_names, ties, strict=False)) + "]"
             shared = " (shared)" if len(group) > 1 else ""
-            click.echo(f"  {place}. {table.seats[seat].handle:12} {outcome.scores[seat]:4}"
+            echo(f"  {place}. {table.seats[seat].handle:12} {outcome.scores[seat]:4}"
                        f"{shared}" + (f"  ({parts})" if parts else "") + tie_text)
         place += len(group)
     for note in outcome.notes:
-        click.echo(f"  {note}")
+        echo(f"  {note}")
 
 
 @main.command()
@@ -401,7 +410,7 @@ def log(ctx: click.Context, save: str) -> None:
     verified = session.verify(savefile.read(save), _home(ctx))
     for entry in verified.save.entries:
         moves = "; ".join(entry["moves"])
-        click.echo(f"{entry['seq']:4d}  {entry['kind']:7} {entry['seat']:12} {moves}".rstrip())
+        echo(f"{entry['seq']:4d}  {entry['kind']:7} {entry['seat']:12} {moves}".rstrip())
 
 
 # ---- email -------------------------------------------------------------------------------
@@ -438,18 +447,18 @@ def send(ctx: click.Context, save: str, to: tuple[str, ...], no_cc: bool, since:
     home = _home(ctx)
     message = mail.compose(save, home, body_since=since, cc=not no_cc, to=list(to) or None)
     if to_stdout:
-        click.echo(mail.as_text(message), nl=False)
+        click.echo(mail.as_text(message), nl=False)  # MIME-encoded already: ASCII lines
         return
     if eml:
         written = mail.write_eml(message, eml)
-        click.echo(f"Wrote {written}: open it in your mail client and send it.")
+        echo(f"Wrote {written}: open it in your mail client and send it.")
         return
     result = smtp.send(message, **smtp.settings(
         home, host=host, port=port, security=security, user=user, password_env=password_env,
         password_command=password_command, timeout=timeout))
-    click.echo(f"Sent to {', '.join(result.accepted)} via {result.host}:{result.port}.")
+    echo(f"Sent to {', '.join(result.accepted)} via {result.host}:{result.port}.")
     for address, reply in result.refused.items():
-        click.echo(f"pbem: the server refused {address}: {reply}", err=True)
+        echo(f"pbem: the server refused {address}: {reply}", err=True)
 
 
 @main.command()
@@ -469,7 +478,7 @@ def inbox(ctx: click.Context, paths: tuple[str, ...], as_json: bool, no_file: bo
     if as_json:
         _emit_json(report.to_json())
     else:
-        click.echo(report.text(), nl=False)
+        echo(report.text(), nl=False)
     code = report.exit_code()
     if code:
         sys.exit(code)
@@ -489,10 +498,10 @@ def contacts(ctx: click.Context, as_json: bool) -> None:
         _emit_json(people)
         return
     if not people:
-        click.echo("No players seen yet.")
+        echo("No players seen yet.")
     for person in people:
         emails = ", ".join(person["emails"])
-        click.echo(f"{person['handle']:12} {person['fingerprint']:20} {emails}".rstrip())
+        echo(f"{person['handle']:12} {person['fingerprint']:20} {emails}".rstrip())
 
 
 @contacts.command("forget")
@@ -505,7 +514,7 @@ def contacts_forget(ctx: click.Context, handle: str) -> None:
 
     if not contacts_mod.forget(_home(ctx), handle):
         raise UsageError(f"This home has never seen a player called {handle}.")
-    click.echo(f"Forgot {handle}; their next save will introduce them again.")
+    echo(f"Forgot {handle}; their next save will introduce them again.")
 
 
 @main.command()
@@ -531,9 +540,9 @@ def profile(ctx: click.Context, email: str | None, host: str | None, port: int |
     if any(v is not None for v in smtp_given.values()):
         profile_mod.set_smtp(home, **{k: v for k, v in smtp_given.items() if v is not None})
     current = profile_mod.load(home)
-    click.echo(f"email: {current.email or '(not set)'}")
+    echo(f"email: {current.email or '(not set)'}")
     for key, value in sorted(current.smtp.items()):
-        click.echo(f"smtp {key}: {value}")
+        echo(f"smtp {key}: {value}")
 
 
 @main.command()
@@ -553,7 +562,7 @@ def demo(game: str, players: int | None, options: tuple[str, ...], bot: str,
     result = demo_mod.run(game, players, list(options), bot, folder,
                           echo=(lambda _line: None) if quiet else click.echo)
     _print_result(result.report)
-    click.echo(f"Saves and homes are in {result.folder}")
+    echo(f"Saves and homes are in {result.folder}")
 
 
 if __name__ == "__main__":  # python -m pbem.cli

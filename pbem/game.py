@@ -242,6 +242,17 @@ class Game(ABC):
         holds: it is already limited to what its seat may see."""
         return None
 
+    def describe(self, before: State, after: State, seat: int) -> list[str]:
+        """What one entry changed, as short lines for people, public facts only.
+
+        ``before`` is the state before the entry, ``after`` the state after it: the chance
+        it resolved first (cards drawn, dice, refills, boom cards), then what ``seat``'s
+        moves did (score, cash, goods, cards, crews replaced, actions queued or lost), and
+        chance now waiting for the next player. ``play`` and ``play --dry-run`` print it
+        after a turn; ``log`` and ``show`` use it for the history. Never mention a secret:
+        both states are public, so there is none in them to mention."""
+        return []
+
     @abstractmethod
     def outcome(self, state: State) -> Outcome | None:
         """Scores and ranking once the game is over, else None."""

@@ -16,7 +16,7 @@ from pbem.play import bots
 from pbem.protocol import engine, savefile
 from pbem.protocol.archive import Archive, equivocation
 from pbem.protocol.canonical import canonical, digest
-from pbem.protocol.identity import Home, Identity, check_handle
+from pbem.protocol.identity import Home, Identity, check_address, check_handle
 from pbem.protocol.savefile import Save
 from pbem.registry import load as load_game
 
@@ -115,6 +115,15 @@ class Written:
     save: Save
     table: engine.Table
     entry: savefile.Entry
+    previous: engine.Table | None = None  # the table the entry was signed on
+
+    def changes(self) -> list[str]:
+        """What the entry changed, in the game's words (Game.describe)."""
+        if self.previous is None or self.entry["kind"] not in ("turn", "reveal"):
+            return []
+        seat = self.table.seat_of(self.entry["seat"])
+        assert seat is not None
+        return self.table.game.describe(self.previous.gstate, self.table.gstate, seat)
 
     def next_step(self) -> str:
         duty = self.table.duty()
@@ -135,7 +144,8 @@ def new_game(home: Home, ruleset: str, seats: list[str], options: list[str],
     parsed: list[tuple[str, str]] = []
     for spec in seats:
         handle, _, email = spec.partition("=")
-        parsed.append((check_handle(handle.strip()), email.strip()))
+        parsed.append((check_handle(handle.strip()),
+                       check_address(email) if email.strip() else ""))
     handles = [h for h, _ in parsed]
     if identity.handle not in handles:
         parsed.insert(0, (identity.handle, ""))
@@ -186,9 +196,9 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     save = appended(verified.save, entry, new_table)
     target = output_path(save, entry, Path(path), out)
     if dry_run:
-        return Written(target, save, new_table, entry)
+        return Written(target, save, new_table, entry, table)
     written = write(save, target, home)
-    return Written(written, save, new_table, entry)
+    return Written(written, save, new_table, entry, table)
 
 
 def legal_moves(home: Home, path: str | Path, moves: list[str]) -> tuple[str, list[str], bool]:

@@ -66,6 +66,21 @@ def to_act(p: Players, path: str) -> str:
     return json.loads(r.output)["to_act"]
 
 
+def test_play_says_what_the_turn_changed(players: Players) -> None:
+    """play and --dry-run print the game's own account of the entry (Game.describe)."""
+    path = started(players)
+    who = to_act(players, path)
+    r = players.run(who, "play", path, "roll", "--dry-run")
+    assert r.exit_code == 0, r.output
+    assert "a roll waits for the next player's entry" in r.output
+    r = players.run(who, "play", path, "roll")
+    path = r.output.split("Wrote ", 1)[1].split("\n", 1)[0]
+    assert "a roll waits for the next player's entry" in r.output
+    nxt = to_act(players, path)
+    r = players.run(nxt, "play", path, "pass")
+    assert f"{who} rolled " in r.output
+
+
 def test_keygen_whoami_and_no_overwrite(players: Players) -> None:
     r = players.run("ann", "whoami")
     assert r.exit_code == 0 and r.output.startswith("ann ")

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-FOUNDATION = ("pbem.errors", "pbem.game", "pbem.registry", "pbem._imports", "pbem.__version__")
+FOUNDATION = ("pbem.errors", "pbem.game", "pbem.registry", "pbem.terminal", "pbem._imports",
+              "pbem.__version__")
 
 # Room (or top module) -> what it may import from pbem, besides itself and FOUNDATION.
 ALLOWED: dict[str, tuple[str, ...]] = {
@@ -26,6 +27,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
 # The foundation itself: the game contract re-exports two leaf modules of the protocol.
 FOUNDATION_ALLOWED = {
     "pbem.errors": (),
+    "pbem.terminal": (),
     "pbem._imports": (),
     "pbem.registry": (),
     "pbem.game": ("pbem.protocol.sampler", "pbem.protocol.secretdeck"),

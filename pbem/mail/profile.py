@@ -18,23 +18,18 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import tempfile
 import tomllib
 from dataclasses import dataclass, field
-from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 
 from pbem.errors import UsageError
-from pbem.protocol.identity import Home
+from pbem.protocol.identity import Home, check_address
 
 FILE = "profile.toml"
 SECURITY = ("starttls", "tls", "none")
 SMTP_KEYS = ("host", "port", "security", "user", "password_env", "password_command")
-# Deliberately loose: the mail server is the judge of an address; this only catches
-# typing slips (a missing @, spaces, a name pasted in with the address).
-EMAIL_RE = re.compile(r"^[^@\s<>\"(),;]+@[^@\s<>\"(),;]+\.[^@\s<>\"(),;]+$")
 
 
 @dataclass
@@ -44,12 +39,8 @@ class Profile:
 
 
 def check_email(address: str) -> str:
-    """``address`` stripped, or UsageError (exit 2) if it cannot be a mail address."""
-    address = address.strip()
-    name, parsed = parseaddr(address)
-    if name or parsed != address or not EMAIL_RE.match(address):
-        raise UsageError(f"'{address}' is not a mail address; give it as name@example.org.")
-    return address
+    """``address`` stripped, or UsageError (exit 2): the one rule of pbem.protocol.identity."""
+    return check_address(address)
 
 
 def path(home: Home) -> Path:

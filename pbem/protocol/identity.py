@@ -21,6 +21,12 @@ from pbem.errors import IdentityError, UsageError
 from pbem.protocol.derive import game_seed
 
 HANDLE_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+# One mail address, nothing else: no display name, no second address after a comma, no
+# spaces, quotes, brackets or control characters (they would add recipients or headers).
+# Deliberately loose beyond that: the mail server is the judge of an address.
+ADDRESS_RE = re.compile(
+    r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+$")
+MAX_ADDRESS = 254
 KEY_FILE = "identity.pem"
 INFO_FILE = "identity.toml"
 
@@ -37,12 +43,35 @@ def default_home() -> Path:
 
 
 def check_handle(handle: str) -> str:
-    if not HANDLE_RE.match(handle):
+    """The one rule for handles everywhere: lower-case letters, digits, '-' and '_'."""
+    if not is_handle(handle):
+        shown = handle.encode("unicode_escape").decode("ascii")[:80]
         raise UsageError(
-            f"'{handle}' is not a usable handle: use 1 to 32 lower-case letters, digits, "
+            f"'{shown}' is not a usable handle: use 1 to 32 lower-case letters, digits, "
             "'-' or '_', starting with a letter or digit."
         )
     return handle
+
+
+def is_handle(text: object) -> bool:
+    return isinstance(text, str) and HANDLE_RE.match(text) is not None
+
+
+def is_address(text: object) -> bool:
+    return isinstance(text, str) and len(text) <= MAX_ADDRESS and ADDRESS_RE.match(text) is not None
+
+
+def check_address(address: str) -> str:
+    """``address`` stripped, or UsageError (exit 2) if it is not exactly one mail address.
+
+    The one rule for addresses everywhere: ``new --seat``, ``profile --email``, the
+    header of a save (where a bad one is a malformed save) and mail recipients."""
+    address = address.strip()
+    if not is_address(address):
+        shown = address.encode("unicode_escape").decode("ascii")[:80]
+        raise UsageError(f"'{shown}' is not a mail address; give one address as "
+                         "name@example.org (no names, commas or spaces).")
+    return address
 
 
 def fingerprint(public_raw: bytes) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 
 from pbem.errors import SaveFileError, UsageError
 from pbem.protocol.canonical import NotCanonicalError, check_signable
+from pbem.protocol.identity import is_address, is_handle
 
 FORMAT = "pbem/1"
 KINDS = ("create", "join", "start", "turn", "reveal", "resign")
@@ -102,11 +103,14 @@ def check_header(header: Any) -> dict[str, Any]:
         if not isinstance(seat, dict):
             raise _fail(f"{where} seat {i}", "should be a table")
         handle = _expect(seat, "handle", str, f"{where} seat {i}")
+        if not is_handle(handle):
+            raise _fail(f"{where} seat {i}", "has a handle that is not lower-case letters, "
+                        "digits, '-' and '_'")
         if handle in seen:
             raise _fail(where, f"lists '{handle}' twice")
         seen.add(handle)
-        if "email" in seat:
-            _expect(seat, "email", str, f"{where} seat {i}")
+        if "email" in seat and not is_address(_expect(seat, "email", str, f"{where} seat {i}")):
+            raise _fail(f"{where} seat {i}", "has an email that is not one plain mail address")
     try:
         check_signable(header)
     except NotCanonicalError as exc:

@@ -102,6 +102,14 @@ class DiceRace(Game):
     def notation(self) -> str:
         return "roll   roll the die (resolved when the next player opens the save)\npass"
 
+    def describe(self, before: State, after: State, seat: int) -> list[str]:
+        lines = [f"{after['seats'][s]} rolled {new - old}"
+                 for s, (old, new) in enumerate(zip(before["score"], after["score"], strict=True))
+                 if new != old]
+        if any(r["kind"] == "roll" for r in after.get("pending", [])):
+            lines.append("a roll waits for the next player's entry")
+        return lines
+
     def heuristic(self, state: State, seat: int) -> int:
         return state["rolls"]
 

@@ -1,0 +1,31 @@
+"""Text on its way to a terminal: nothing read from a file may steer it.
+
+A save, a mail or a file name can hold escape sequences (colour, cursor moves, window
+titles, fake prompts) or bidirectional-override characters that make text read other than
+it is. Everything the CLI prints passes through :func:`printable`, which shows each such
+character as a visible escape instead.
+"""
+
+from __future__ import annotations
+
+import re
+
+# C0 controls except tab and newline, DEL, C1 controls, and the Unicode format characters
+# that reorder or hide text (bidi embeddings, overrides and isolates; zero-width marks).
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group(0))
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` with every control or reordering character shown as ``\\xNN``/``\\uNNNN``."""
+    return _UNSAFE.sub(_escape, text)
+
+
+def printable_json(text: str) -> str:
+    """The same for JSON text: the characters become JSON ``\\uNNNN`` escapes, so the
+    output still parses to the very same strings."""
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)

@@ -128,7 +128,7 @@ def rules(game: str | None) -> None:
             echo(f"{name:20} {info.title}, {info.min_players}-{info.max_players} players"
                        f" (rules v{info.rules_version})")
         return
-    g = registry.load(game)
+    g = registry.load(registry.resolve(game))
     info = g.info
     echo(f"{info.title} ({info.id}), rules version {info.rules_version}")
     echo(f"Players: {info.min_players} to {info.max_players}")
@@ -153,10 +153,11 @@ def rules(game: str | None) -> None:
 @click.pass_context
 def new(ctx: click.Context, game: str, seats: tuple[str, ...], options: tuple[str, ...],
         out: str | None) -> None:
-    """Create a game and write its first save."""
-    from pbem import session
+    """Create a game and write its first save (GAME: a name or a unique start of one)."""
+    from pbem import registry, session
 
-    written = session.new_game(_home(ctx), game, list(seats), list(options), out)
+    written = session.new_game(_home(ctx), registry.resolve(game), list(seats), list(options),
+                               out)
     echo(f"Wrote {written.path}")
     echo(written.next_step())
 
@@ -558,8 +559,9 @@ def demo(game: str, players: int | None, options: tuple[str, ...], bot: str,
          folder: str | None, quiet: bool) -> None:
     """A whole game between bots, each with its own home, verified at every hop."""
     from pbem import demo as demo_mod
+    from pbem import registry
 
-    result = demo_mod.run(game, players, list(options), bot, folder,
+    result = demo_mod.run(registry.resolve(game), players, list(options), bot, folder,
                           echo=(lambda _line: None) if quiet else click.echo)
     _print_result(result.report)
     echo(f"Saves and homes are in {result.folder}")

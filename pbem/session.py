@@ -166,14 +166,19 @@ def new_game(home: Home, ruleset: str, seats: list[str], options: list[str],
     return Written(path, save, table, entry)
 
 
+def refuse_stale(verified: Verified) -> None:
+    """A save older than one this home has seen must not be played on (a fork)."""
+    if verified.stale:
+        raise TurnError(verified.notes[0] + " Playing on it would fork the game.")
+
+
 def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
               bot: str | None, out: str | None, dry_run: bool = False,
               identity: Identity | None = None) -> Written:
     """Join, start, play a turn, resign or reveal: whatever ``kind`` (or the duty) is."""
     identity = identity or home.load()
     verified = load(path, home)
-    if verified.stale:
-        raise TurnError(verified.notes[0] + " Playing on it would fork the game.")
+    refuse_stale(verified)
     table = verified.table
     engine.owed(table, identity)
     shown = engine.preview(table, identity)
@@ -237,6 +242,14 @@ class Owed:
         names the move that fails (pbem.protocol.turns.apply_moves, as signing does)."""
         state = copy.deepcopy(self.state)
         return state, apply_moves(self.game, state, self.seat, moves)
+
+    def step(self, state: State, text: str) -> tuple[State, str]:
+        """A copy of ``state`` after one more typed move, and its canonical form; the
+        game's own MoveError when it does not parse or is not legal there."""
+        after = copy.deepcopy(state)
+        move = self.game.normalize(after, self.seat, text)
+        self.game.apply(after, self.seat, move)
+        return after, move
 
     def options(self, state: State) -> list[str]:
         """The legal next moves in ``state`` (a copy from ``after``)."""

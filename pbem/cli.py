@@ -215,7 +215,7 @@ def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, b
             hint = ""
         else:  # a turn is owed and nothing was typed: say how to type it
             hint = prompt.no_moves_hint(save)
-        raise type(exc)(exc.message + hint, seq=exc.seq, code=exc.code) from None
+        raise _with_hint(exc, hint) from None
     entry = written.entry
     if entry["moves"]:
         echo(f"{entry['kind']} by {entry['seat']}: {'; '.join(entry['moves'])}")
@@ -226,6 +226,16 @@ def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, b
         return
     echo(f"Wrote {written.path}")
     echo(written.next_step())
+
+
+def _with_hint(exc: PbemError, hint: str) -> PbemError:
+    """The same error with a sentence on how to type moves after its own."""
+    if not hint:
+        return exc
+    text = exc.message.rstrip()
+    if not text.endswith((".", "!", "?")):
+        text += "."
+    return type(exc)(f"{text} {hint}", seq=exc.seq, code=exc.code)
 
 
 def _at_terminal() -> bool:
@@ -271,7 +281,7 @@ def moves(ctx: click.Context, save: str, moves: tuple[str, ...], as_json: bool) 
         handle, legal, can_end = session.legal_moves(home, save, typed)
     except MoveError as exc:
         hint = prompt.quoting_hint(home, save, "moves", typed, exc)
-        raise type(exc)(exc.message + hint, seq=exc.seq, code=exc.code) from None
+        raise _with_hint(exc, hint) from None
     if as_json:
         _emit_json({"seat": handle, "moves": legal, "can_end_turn": can_end})
         return

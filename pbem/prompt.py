@@ -86,10 +86,10 @@ def quoting_hint(home: Home, path: str, command: str, moves: list[str], exc: Mov
     save = shlex.quote(path)
     grouped = regroup(owed, moves) if owed.takes_moves else None
     if grouped and grouped != moves:
-        return (f" Each move is one argument; did you mean: pbem {command} {save} "
+        return (f"Each move is one argument; did you mean: pbem {command} {save} "
                 f"{' '.join(_shown(m) for m in grouped)}?")
     example = next((m for m in owed.options(owed.state) if " " in m), "move words")
-    return (f" Each move is one argument: quote a move of several words "
+    return (f"Each move is one argument: quote a move of several words "
             f'(pbem {command} {save} "{example}" ...), or give all the moves in one, '
             f'separated by ";".')
 
@@ -97,7 +97,7 @@ def quoting_hint(home: Home, path: str, command: str, moves: list[str], exc: Mov
 def no_moves_hint(path: str) -> str:
     """For ``play SAVE`` with no moves, away from a terminal, when a turn is owed."""
     save = shlex.quote(path)
-    return (f" No moves were given: 'pbem moves {save}' lists them; give them after the "
+    return (f"No moves were given: 'pbem moves {save}' lists them; give them after the "
             f"save, or run 'pbem play {save}' in a terminal to type them at a prompt.")
 
 

@@ -106,7 +106,6 @@ def no_moves_hint(path: str) -> str:
 class Step:
     move: str  # canonical
     state: State  # after it
-    said: list[str]  # what it changed, in the game's words
 
 
 Reader = Callable[[str], str]
@@ -243,7 +242,7 @@ class TurnPrompt:
             self.write(f"  Not taken: {reason}.")
             return False
         said = self.owed.game.describe(self.state, after, self.owed.seat)
-        self.steps.append(Step(move, after, said))
+        self.steps.append(Step(move, after))
         self.write(f"  {move}" + ("" if move == text.strip() else f"   (you typed '{text}')"))
         for line in said:
             self.write(f"    {line}")

@@ -128,7 +128,7 @@ def rules(game: str | None) -> None:
             echo(f"{name:20} {info.title}, {info.min_players}-{info.max_players} players"
                        f" (rules v{info.rules_version})")
         return
-    g = registry.load(game)
+    g = registry.load(registry.resolve(game))
     info = g.info
     echo(f"{info.title} ({info.id}), rules version {info.rules_version}")
     echo(f"Players: {info.min_players} to {info.max_players}")
@@ -153,10 +153,11 @@ def rules(game: str | None) -> None:
 @click.pass_context
 def new(ctx: click.Context, game: str, seats: tuple[str, ...], options: tuple[str, ...],
         out: str | None) -> None:
-    """Create a game and write its first save."""
-    from pbem import session
+    """Create a game and write its first save (GAME: a name or a unique start of one)."""
+    from pbem import registry, session
 
-    written = session.new_game(_home(ctx), game, list(seats), list(options), out)
+    written = session.new_game(_home(ctx), registry.resolve(game), list(seats), list(options),
+                               out)
     echo(f"Wrote {written.path}")
     echo(written.next_step())
 
@@ -187,16 +188,34 @@ def join(ctx: click.Context, save: str, out: str | None) -> None:
 @click.pass_context
 def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, bot: str | None,
          out: str | None, dry_run: bool) -> None:
-    """Sign what this seat owes now: the start, a whole turn, or the final reveal."""
-    from pbem import session
-    from pbem.errors import UsageError
+    """Sign what this seat owes now: the start, a whole turn, or the final reveal.
+
+    Several moves may be one argument, separated by ';'. With no moves, at a terminal, a
+    prompt opens to type the turn move by move."""
+    from pbem import prompt, session
+    from pbem.errors import MoveError, UsageError
 
     all_moves = list(moves)
     if movefile is not None:
         all_moves += _read_movefile(movefile)
+    all_moves = prompt.split_moves(all_moves)
     if bot and all_moves:
         raise UsageError("Give moves or --bot, not both.")
-    written = session.sign_next(_home(ctx), save, None, all_moves, bot, out, dry_run=dry_run)
+    home = _home(ctx)
+    typed = None
+    if not all_moves and not bot and _at_terminal():
+        typed = prompt.type_turn(home, save)
+    try:
+        written = session.sign_next(home, save, None, typed or all_moves, bot, out,
+                                    dry_run=dry_run)
+    except MoveError as exc:
+        if all_moves:  # words typed without quotes?
+            hint = prompt.quoting_hint(home, save, "play", all_moves, exc)
+        elif bot or typed is not None:
+            hint = ""
+        else:  # a turn is owed and nothing was typed: say how to type it
+            hint = prompt.no_moves_hint(save)
+        raise _with_hint(exc, hint) from None
     entry = written.entry
     if entry["moves"]:
         echo(f"{entry['kind']} by {entry['seat']}: {'; '.join(entry['moves'])}")
@@ -207,6 +226,21 @@ def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, b
         return
     echo(f"Wrote {written.path}")
     echo(written.next_step())
+
+
+def _with_hint(exc: PbemError, hint: str) -> PbemError:
+    """The same error with a sentence on how to type moves after its own."""
+    if not hint:
+        return exc
+    text = exc.message.rstrip()
+    if not text.endswith((".", "!", "?")):
+        text += "."
+    return type(exc)(f"{text} {hint}", seq=exc.seq, code=exc.code)
+
+
+def _at_terminal() -> bool:
+    """A person at a terminal, not a script or a pipe: the prompt may open."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def _read_movefile(handle: Any) -> list[str]:
@@ -238,9 +272,16 @@ def resign(ctx: click.Context, save: str, out: str | None) -> None:
 @click.pass_context
 def moves(ctx: click.Context, save: str, moves: tuple[str, ...], as_json: bool) -> None:
     """The legal next moves for this seat after the given ones."""
-    from pbem import session
+    from pbem import prompt, session
+    from pbem.errors import MoveError
 
-    handle, legal, can_end = session.legal_moves(_home(ctx), save, list(moves))
+    home = _home(ctx)
+    typed = prompt.split_moves(moves)
+    try:
+        handle, legal, can_end = session.legal_moves(home, save, typed)
+    except MoveError as exc:
+        hint = prompt.quoting_hint(home, save, "moves", typed, exc)
+        raise _with_hint(exc, hint) from None
     if as_json:
         _emit_json({"seat": handle, "moves": legal, "can_end_turn": can_end})
         return
@@ -558,8 +599,9 @@ def demo(game: str, players: int | None, options: tuple[str, ...], bot: str,
          folder: str | None, quiet: bool) -> None:
     """A whole game between bots, each with its own home, verified at every hop."""
     from pbem import demo as demo_mod
+    from pbem import registry
 
-    result = demo_mod.run(game, players, list(options), bot, folder,
+    result = demo_mod.run(registry.resolve(game), players, list(options), bot, folder,
                           echo=(lambda _line: None) if quiet else click.echo)
     _print_result(result.report)
     echo(f"Saves and homes are in {result.folder}")

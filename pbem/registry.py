@@ -28,6 +28,24 @@ def names() -> list[str]:
     return sorted(set(_entries()) | set(_extra))
 
 
+def resolve(typed: str) -> str:
+    """The installed game a person means by ``typed``: its name, or a start of exactly one
+    name ('station' for station-to-station). Case does not matter, nor spaces for dashes.
+
+    UsageError (exit 2) lists the games that start so when there are several, and every
+    installed game when none does. Saves name their game exactly (see ``for_save``)."""
+    key = "-".join(typed.strip().lower().split())
+    known = names()
+    if key in known:
+        return key
+    hits = [name for name in known if key and name.startswith(key)]
+    if len(hits) == 1:
+        return hits[0]
+    if hits:
+        raise UsageError(f"'{typed}' could be any of {', '.join(hits)}; type more of the name.")
+    raise UsageError(f"There is no game '{typed}'. Installed games: {', '.join(known) or 'none'}.")
+
+
 def load(name: str) -> Game:
     if name in _extra:
         return _extra[name]

@@ -11,13 +11,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import IntegrityError, TurnError, UsageError
+from pbem.errors import IntegrityError, MoveError, TurnError, UsageError
+from pbem.game import Game, State
 from pbem.play import bots
 from pbem.protocol import engine, savefile
 from pbem.protocol.archive import Archive, equivocation
 from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.identity import Home, Identity, check_address, check_handle
 from pbem.protocol.savefile import Save
+from pbem.protocol.turns import apply_moves
 from pbem.registry import load as load_game
 
 
@@ -164,14 +166,19 @@ def new_game(home: Home, ruleset: str, seats: list[str], options: list[str],
     return Written(path, save, table, entry)
 
 
+def refuse_stale(verified: Verified) -> None:
+    """A save older than one this home has seen must not be played on (a fork)."""
+    if verified.stale:
+        raise TurnError(verified.notes[0] + " Playing on it would fork the game.")
+
+
 def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
               bot: str | None, out: str | None, dry_run: bool = False,
               identity: Identity | None = None) -> Written:
     """Join, start, play a turn, resign or reveal: whatever ``kind`` (or the duty) is."""
     identity = identity or home.load()
     verified = load(path, home)
-    if verified.stale:
-        raise TurnError(verified.notes[0] + " Playing on it would fork the game.")
+    refuse_stale(verified)
     table = verified.table
     engine.owed(table, identity)
     shown = engine.preview(table, identity)
@@ -201,25 +208,92 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     return Written(written, save, new_table, entry, table)
 
 
-def legal_moves(home: Home, path: str | Path, moves: list[str]) -> tuple[str, list[str], bool]:
-    """(seat handle, legal moves after ``moves``, whether the turn may end there)."""
-    from pbem.protocol.turns import apply_moves
+@dataclass
+class Owed:
+    """What this home's seat owes in a save, as it will sign it: the chance its own next
+    beacon link resolves is resolved already (engine.preview). ``moves``, the prompt and
+    ``play``'s hints try moves on copies of ``state``, never on the save."""
 
+    verified: Verified
+    identity: Identity
+    table: engine.Table  # the preview
+    kind: str  # the duty: join, start, turn or reveal
+    seat: int
+    _secrets: dict[str, dict[str, str]] | None = field(default=None, repr=False)
+
+    @property
+    def handle(self) -> str:
+        return self.identity.handle
+
+    @property
+    def game(self) -> Game:
+        return self.table.game
+
+    @property
+    def state(self) -> State:
+        return self.table.gstate
+
+    @property
+    def takes_moves(self) -> bool:
+        return self.kind in ("turn", "reveal")
+
+    def after(self, moves: list[str]) -> tuple[State, list[str]]:
+        """A copy of the state after ``moves`` and their canonical forms; a MoveError
+        names the move that fails (pbem.protocol.turns.apply_moves, as signing does)."""
+        state = copy.deepcopy(self.state)
+        return state, apply_moves(self.game, state, self.seat, moves)
+
+    def step(self, state: State, text: str) -> tuple[State, str]:
+        """A copy of ``state`` after one more typed move, and its canonical form; the
+        game's own MoveError when it does not parse or is not legal there."""
+        after = copy.deepcopy(state)
+        move = self.game.normalize(after, self.seat, text)
+        self.game.apply(after, self.seat, move)
+        return after, move
+
+    def options(self, state: State) -> list[str]:
+        """The legal next moves in ``state`` (a copy from ``after``)."""
+        return self.game.legal_moves(state, self.seat) if self.takes_moves else []
+
+    def unfinished(self, state: State) -> str | None:
+        """Why the entry cannot be signed in ``state`` yet (the game's words), or None."""
+        if self.kind != "turn" or self.game.can_end_turn(state, self.seat):
+            return None
+        try:
+            self.game.end_turn(copy.deepcopy(state), self.seat)
+        except MoveError as exc:
+            return exc.message
+        return None
+
+    def arrival(self) -> list[str]:
+        """What the chance resolved by this seat's link changed since the last entry."""
+        return self.game.describe(self.verified.table.gstate, self.state, self.seat)
+
+    def view(self, state: State) -> dict[str, Any]:
+        """What this seat may see of ``state``, its own secret cards included."""
+        if self._secrets is None:
+            self._secrets = engine.secrets_for(self.table, self.seat, self.identity)
+        return self.game.view(copy.deepcopy(state), self.seat, self._secrets)
+
+
+def owed(home: Home, path: str | Path) -> Owed:
+    """What this home owes in the save at ``path``, or the TurnError ``play`` would give."""
     identity = home.load()
     verified = load(path, home)
-    table = verified.table
-    engine.owed(table, identity)
-    shown = engine.preview(table, identity)
+    engine.owed(verified.table, identity)
+    shown = engine.preview(verified.table, identity)
     duty = shown.duty()
-    if duty is None or duty.kind not in ("turn", "reveal"):
-        return identity.handle, [], True
-    state = copy.deepcopy(shown.gstate)
-    game = shown.game
-    apply_moves(game, state, duty.seat, moves)
-    legal = game.legal_moves(state, duty.seat)
-    if duty.kind == "reveal":
-        return identity.handle, legal, True
-    return identity.handle, legal, game.can_end_turn(state, duty.seat)
+    assert duty is not None
+    return Owed(verified, identity, shown, duty.kind, duty.seat)
+
+
+def legal_moves(home: Home, path: str | Path, moves: list[str]) -> tuple[str, list[str], bool]:
+    """(seat handle, legal moves after ``moves``, whether the turn may end there)."""
+    turn = owed(home, path)
+    if not turn.takes_moves:
+        return turn.handle, [], True
+    state, _ = turn.after(moves)
+    return turn.handle, turn.options(state), turn.unfinished(state) is None
 
 
 def seat_view(home: Home | None, verified: Verified) -> tuple[str, dict[str, Any], dict[str, Any]]:

@@ -19,7 +19,7 @@ class Players:
         self.root = root
         self.runner = CliRunner()
         self.saves = root / "saves"
-        self.saves.mkdir()
+        self.saves.mkdir(exist_ok=True)
 
     def home(self, handle: str) -> str:
         return str(self.root / "homes" / handle)
@@ -305,3 +305,88 @@ def test_component_data_that_differs_from_the_installed_copy_is_said(
     path = r.output.split("Wrote ", 1)[1].split("\n", 1)[0]
     r = players.run("bob", "show", path)
     assert "differs from the data installed here" in r.output
+
+
+# ---- typing moves (issue 11: messages that mislead) -------------------------------------
+def fixed_game(tmp_path: Path, game: str, handles: list[str]) -> tuple[Players, str, str]:
+    """A game with fixed identities under tmp_path/fixed: (players, save, who acts)."""
+    from tests.support.fixed_game import started
+
+    homes, path = started(tmp_path / "fixed", game, handles)
+    p = Players(tmp_path / "fixed")
+    return p, str(path), to_act(p, str(path))
+
+
+def test_moves_separated_by_semicolons_in_one_argument(tmp_path: Path) -> None:
+    """The form play echoes ('undock; pass') is accepted as it is, by play and moves."""
+    p, path, who = fixed_game(tmp_path, "red-dog-junction", ["ann", "bob", "cy"])
+    r = p.run(who, "moves", path, "undock; pass")
+    assert r.exit_code == 0, r.stderr
+    r = p.run(who, "play", path, "undock; pass", "--dry-run")
+    assert r.exit_code == 0, r.stderr
+    echoed = r.output.splitlines()[0]
+    assert echoed == f"turn by {who}: undock; pass"
+    r = p.run(who, "play", path, echoed.split(": ", 1)[1])
+    assert r.exit_code == 0, r.stderr
+    written = r.output.split("Wrote ", 1)[1].split("\n", 1)[0]
+    r = p.run(None, "log", written)
+    assert r.output.splitlines()[-1].endswith(f"turn    {who:12} undock; pass")
+
+
+def test_unquoted_words_are_refused_with_the_quoted_form(tmp_path: Path) -> None:
+    p, path, who = fixed_game(tmp_path, "station-to-station", ["ann", "bob", "cy"])
+    before = p.files()
+    r = p.run(who, "play", path, "route", "keep", "1", "travel", "albany")
+    assert r.exit_code == 1
+    assert f'did you mean: pbem play {path} "route keep 1" "travel albany"?' in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    r = p.run(who, "moves", path, "route", "keep", "1")
+    assert r.exit_code == 1 and f'pbem moves {path} "route keep 1"?' in r.stderr
+    r = p.run(who, "moves", path, "route keep 1")  # as the hint says: it works
+    assert r.exit_code == 0 and "travel albany" in r.output
+    # Words that make no move however grouped: the general form, with a real move.
+    r = p.run(who, "play", path, "route", "keep")
+    assert r.exit_code == 1
+    assert 'quote a move of several words' in r.stderr and '"route keep 1"' in r.stderr
+    assert 'separated by ";"' in r.stderr
+    # A single unparsable word, or moves already quoted: no hint about quoting.
+    r = p.run(who, "play", path, "fly")
+    assert r.exit_code == 1 and "quote" not in r.stderr
+    r = p.run(who, "play", path, "route keep 1", "fly away")
+    assert r.exit_code == 1 and "quote" not in r.stderr
+    assert p.files() == before
+
+
+def test_play_with_no_moves_away_from_a_terminal_points_to_moves_and_the_prompt(
+        players: Players) -> None:
+    path = started(players)
+    who = to_act(players, path)
+    before = players.files()
+    r = players.run(who, "play", path)  # CliRunner's stdin is no terminal
+    assert r.exit_code == 1
+    assert "cannot end yet: roll or pass first." in r.stderr
+    assert f"'pbem moves {path}' lists them" in r.stderr
+    assert f"'pbem play {path}' in a terminal to type them at a prompt" in r.stderr
+    assert players.files() == before
+
+
+def test_a_unique_start_of_a_game_name_names_the_game(players: Players, tmp_path: Path
+                                                      ) -> None:
+    r = players.run("ann", "new", "dice", "--seat", "ann", "--seat", "bob", "-o",
+                    str(players.saves / "g.toml"))
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(players.run(None, "verify", str(players.saves / "g.toml"),
+                                  "--json").output)["game"] == "dice-race"
+    r = players.run(None, "rules", "Dice Race")
+    assert r.exit_code == 0 and r.output.startswith("Dice Race (dice-race)")
+    r = players.run(None, "rules", "station")
+    assert r.exit_code == 0 and "(station-to-station)" in r.output
+    r = players.run("ann", "new", "s", "--seat", "ann", "--seat", "bob")
+    assert r.exit_code == 2
+    assert "'s' could be any of secret-draw, station-to-station" in r.stderr
+    r = players.run(None, "rules", "r")
+    assert r.exit_code == 2 and "red-dog-junction, road-master" in r.stderr
+    r = players.run(None, "demo", "dice", "--players", "2", "--quiet", "--bot", "random:3",
+                    "--dir", str(tmp_path / "demo"))
+    assert r.exit_code == 0 and "Audit: clean" in r.output
+    assert players.files() == {"g.toml"}

@@ -364,7 +364,9 @@ def _apply_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Any
     text = y.hex()
     for other_id, other in d["slots"].items():
         if other_id != slot_id and other["ct"] == text:
-            raise IntegrityError(f"{what} makes slot {slot_id} equal to slot {other_id}: a card was duplicated.")
+            raise IntegrityError(
+                f"{what} makes slot {slot_id} equal to slot {other_id}: a card was duplicated."
+            )
     slot["ct"] = text
     if op == "lock":
         slot["layers"][str(seat)] = _slot_layer(match["serial"])

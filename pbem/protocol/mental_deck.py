@@ -54,7 +54,6 @@ them from the revealed seeds, and checks every published key point against the s
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable
 from typing import Any
 
@@ -112,6 +111,19 @@ def _owed_now(d: Deck) -> list[Item]:
 def _top_stage(d: Deck, slot_id: str) -> int:
     """The highest stage still pending on a slot (-1 when nothing is)."""
     return max((item["stage"] for item in d["owed"] if item["slot"] == slot_id), default=-1)
+
+
+def _copy(d: Deck) -> Deck:
+    """A copy of the deck state that shares nothing mutable (``cards`` is never changed):
+    several times faster than ``copy.deepcopy`` on this known shape."""
+    out = dict(d)
+    out["order"] = list(d["order"])
+    out["slots"] = {sid: {**slot, "layers": dict(slot["layers"]), "keys": dict(slot["keys"])}
+                    for sid, slot in d["slots"].items()}
+    out["passes"] = list(d["passes"])
+    out["keys"] = dict(d["keys"])
+    out["owed"] = [dict(item) for item in d["owed"]]
+    return out
 
 
 def _next_serial(d: Deck) -> int:
@@ -177,7 +189,7 @@ def owed(d: Deck, seat: int) -> list[Item]:
     locks and opens at the head of their slots' stages."""
     if seat not in d["passes"]:
         return [{"op": "shuffle"}]
-    return [copy.deepcopy(item) for item in _owed_now(d) if item["seat"] == seat]
+    return [dict(item) for item in _owed_now(d) if item["seat"] == seat]
 
 
 def owing(d: Deck) -> list[int]:
@@ -238,7 +250,7 @@ def perform(d: Deck, deck: str, seat: int, seed: bytes, game_id: str, seq: int) 
     slot) are included, so the seat owes nothing afterwards."""
     if seat not in d["passes"]:
         return shuffle_pass(d, deck, seat, seed)
-    work = copy.deepcopy(d)
+    work = _copy(d)
     items: list[Item] = []
     while True:
         now = owed(work, seat)
@@ -386,7 +398,7 @@ def apply_chore(d: Deck, seat: int, chore: Chore, game_id: str, seq: int) -> Non
     deck = chore.get("deck", "?") if isinstance(chore, dict) else "?"
     if not isinstance(chore, dict) or chore.get("op") not in ("shuffle", "work"):
         raise IntegrityError(f"deck {deck!r}: seat {seat}'s chore is neither a shuffle nor work.")
-    work = copy.deepcopy(d)
+    work = _copy(d)
     if seat not in work["passes"] and chore["op"] != "shuffle":
         raise IntegrityError(f"deck {deck!r}: seat {seat} owes its shuffle pass first.")
     if chore["op"] == "shuffle":

@@ -341,6 +341,8 @@ def _apply_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Any
     x = bytes.fromhex(slot["ct"])
     ctx = dleq.context(game_id, deck, seq, seat, op, slot_id)
     proof = item.get("proof")
+    if op != "lock" and str(seat) not in slot["layers"]:  # owed items never ask this
+        raise IntegrityError(f"{what} removes a layer the seat does not have on the slot.")
     if op == "open":
         card = item.get("card")
         if not isinstance(card, str) or card not in d["cards"]:

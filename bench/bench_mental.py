@@ -60,7 +60,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=21, help="runs per figure (median taken)")
     parser.add_argument("--cards", type=int, default=18, help="cards in the deck")
     parser.add_argument("--seats", type=int, default=4, help="seats at the table")
-    args = parser.parse_args()
+    args, _ = parser.parse_known_args()  # run_all passes every flag to every bench
     uids = [f"card-{i:02d}" for i in range(args.cards)]
     seeds = {s: hashlib.sha256(b"bench seat %d" % s).digest() for s in range(args.seats)}
     x = mental.card_point(GAME_ID, DECK, uids[0])

@@ -95,7 +95,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="a game cut at 400 entries")
     parser.add_argument("--repeat", type=int, default=5, help="runs per figure (median taken)")
     parser.add_argument("--bot", default="random:5")
-    args = parser.parse_args()
+    args, _ = parser.parse_known_args()  # run_all passes every flag to every bench
     save = build(6, args.bot, 400 if args.quick else 3000)
     complete = save.entries[-1]["kind"] == "reveal"
     chores = sum(len(e["chores"]) for e in save.entries)

@@ -498,7 +498,7 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
     done: set[str] = set()
     for chore in entry["chores"]:
         name = chore.get("deck")
-        if name not in decks or name in done:
+        if not isinstance(name, str) or name not in decks or name in done:
             raise IntegrityError(f"Entry {seq} ({handle}) has a chore for deck {name!r}, which "
                                  "is unknown or listed twice.", seq=seq, code="chore")
         done.add(name)

@@ -36,17 +36,31 @@ The operations (a seat's private slots are its ``drawn`` and ``held`` ones):
 * ``holder``, ``status``, ``drawn``, ``held``, ``counts``, ``remaining``, ``opened``:
   public bookkeeping.
 
-Example, a draft (hands of 3, pick one, pass the rest left)::
+Example, a draft (hands of 3, pick one, pass the rest left; tests/support/secret_draft.py
+is this game whole)::
 
-    hands = secretdeck.deal(state, "draft", {seat: 3 for seat in range(n)})  # at start
-    # a seat's turn, once secretdeck.readable(state, "draft", seat):
-    pick, *rest = secretdeck.drawn(state, "draft", seat)       # the player chose `pick`
-    secretdeck.keep(state, "draft", seat, [pick])
-    secretdeck.pass_slots(state, "draft", seat, (seat + 1) % n, rest)
+    # set-up chance, resolved by the start entry, once every seat has shuffled:
+    hands = secretdeck.deal(state, "draft", {seat: 3 for seat in range(n)})
+    state["queue"] = [[hands[seat]] for seat in range(n)]   # hands waiting, per seat
+    # a seat's turn: the oldest hand waiting for it, once no work is pending on it
+    hand = state["queue"][seat][0]
+    if secretdeck.settled(state, "draft", hand):           # else the seat waits
+        # (the player reads `hand` through view's secrets and chooses `pick`)
+        state["queue"][seat].pop(0)
+        secretdeck.keep(state, "draft", seat, [pick])
+        rest = [s for s in hand if s != pick]
+        secretdeck.pass_slots(state, "draft", seat, (seat + 1) % n, rest)
+        state["queue"][(seat + 1) % n].append(rest)
     # at the end of the draft, everyone shows what they took:
     for s in range(n):
         secretdeck.open_slots(state, "draft", s, secretdeck.held(state, "draft", s))
-    # ... and the game goes on once all(secretdeck.card(state, "draft", x) for x in picks)
+    # ... and the game goes on once every secretdeck.card(state, "draft", slot) is known.
+
+A game keeps its own record of hands: ``drawn`` lists all of a seat's drawn slots, so two
+hands waiting for one seat would run together. Which slot a seat keeps is public (its
+card is not): a seat that sees a hand again after it went round the table learns which
+card each seat between took from it. Hiding that needs the receiver to re-lock a hand in
+a secret order with a proof of shuffle, which this deck does not have.
 
 What a seat may read of its own private slots comes to the game through ``view``'s
 ``secrets`` argument; ``card`` is the only card a game reads from the state.

@@ -27,12 +27,13 @@ fails.
 from __future__ import annotations
 
 import hashlib
+import re
 
 from pbem.protocol import mental
 from pbem.protocol.derive import DLEQ_CHALLENGE, DLEQ_NONCE
 from pbem.protocol.mental import L, field, u32
 
-PROOF_HEX = 128
+PROOF_HEX = re.compile(r"[0-9a-f]{128}")
 
 
 def context(game_id: str, deck: str, seq: int, seat: int, op: str, slot: str) -> bytes:
@@ -64,9 +65,7 @@ def verify(proof: object, g: bytes, a: bytes, h: bytes, y: bytes, ctx: bytes) ->
     """True when ``proof`` shows ``log_g(a) = log_h(y)`` for this context.
 
     The points must already be valid (``mental.from_hex``); a malformed proof is False."""
-    if not isinstance(proof, str) or len(proof) != PROOF_HEX or any(
-        ch not in "0123456789abcdef" for ch in proof
-    ):
+    if not isinstance(proof, str) or not PROOF_HEX.fullmatch(proof):
         return False
     raw = bytes.fromhex(proof)
     c = int.from_bytes(raw[:32], "little")

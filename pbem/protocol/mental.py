@@ -32,6 +32,7 @@ encoding of a point on the curve, in the prime-order subgroup and not of small o
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -44,6 +45,7 @@ from pbem.protocol.sampler import Sampler
 L = 2**252 + 27742317777372353535851937790883648493
 BASE = sodium.crypto_scalarmult_ed25519_base_noclamp((1).to_bytes(32, "little"))
 _KEY_BYTES = 48  # 384 bits reduced mod L-1: negligible bias
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
 def field(data: bytes) -> bytes:
@@ -173,7 +175,7 @@ def to_hex(point: bytes) -> str:
 
 def from_hex(text: object) -> bytes:
     """Parse a point: 64 lowercase hex digits encoding a valid group element, else ValueError."""
-    if not isinstance(text, str) or len(text) != 64 or any(c not in "0123456789abcdef" for c in text):
+    if not isinstance(text, str) or not _HEX64.fullmatch(text):
         raise ValueError(f"{text!r} is not 64 lowercase hex digits")
     point = bytes.fromhex(text)
     if not is_valid_point(point):

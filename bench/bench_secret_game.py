@@ -1,21 +1,102 @@
 """Road Master with the mental deck: verify of a 6-player game with Super Bonus draws,
-with the end-of-game audit (every chore re-computed, every slot opened) and without.
+with the end-of-game audit (shuffle passes re-done, key points checked, every slot opened)
+and without, and where the time goes.
 
-    python bench/bench_secret_game.py [--quick]
+    python bench/bench_secret_game.py [--quick] [--repeat N]
+
+The game is built from fixed identities and a fixed game id, so every run (and every
+version of the code with the same seed derivation) verifies the same game.
 """
 
 from __future__ import annotations
 
-import sys
+import argparse
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
 
-from common import build_game, median_time
+from common import median_time
 
-from pbem.protocol import engine, savefile
+from pbem import registry
+from pbem.play import bots
+from pbem.protocol import engine, mental_deck, savefile
+from pbem.protocol.identity import Identity
+from pbem.protocol.savefile import Save
+
+GAME_ID = "0123456789abcdef0123456789abcdef"
+
+
+def fixed_identities(n: int) -> list[Identity]:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    out = []
+    for i in range(n):
+        key = Ed25519PrivateKey.from_private_bytes(bytes([i + 1]) * 32)
+        out.append(Identity(f"p{i}", key.public_key().public_bytes_raw(), key))
+    return out
+
+
+def build(players: int, bot: str, max_entries: int) -> Save:
+    game = registry.load("road-master")
+    ids = fixed_identities(players)
+    header = engine.new_header(game, [(i.handle, "") for i in ids], engine.parse_options(game, []),
+                               created="2025-01-01T00:00:00Z")
+    header["id"] = GAME_ID
+    table = engine.empty_table(header)
+    entries = []
+    while (duty := table.duty()) is not None and len(entries) < max_entries:
+        who = ids[duty.seat]
+        shown = engine.preview(table, who)
+        kind = shown.duty().kind  # type: ignore[union-attr]
+        moves = (bots.choose_turn(shown.game, shown.gstate, duty.seat, bot, salt=str(len(entries)))
+                 if kind == "turn" else [])
+        entry, table = engine.sign_entry(table, who, kind, moves)
+        entries.append(entry)
+    return Save(header, entries, engine.public_state(table))
+
+
+def breakdown(text: str) -> dict[str, float]:
+    """Seconds spent in the deck's replay (proof checks), its audit, and the rest."""
+    spent: dict[str, float] = defaultdict(float)
+    originals: dict[str, Callable[..., Any]] = {}
+
+    def timed(name: str, label: str) -> None:
+        original = getattr(mental_deck, name)
+        originals[name] = original
+
+        def wrapper(*args: Any, **kw: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return original(*args, **kw)
+            finally:
+                spent[label] += time.perf_counter() - start
+
+        setattr(mental_deck, name, wrapper)
+
+    timed("apply_chore", "deck replay (chores, proofs)")
+    timed("audit_chore", "audit: chores (shuffles, key points)")
+    timed("open_held", "audit: opening every slot")
+    try:
+        start = time.perf_counter()
+        parsed = savefile.parse(text)
+        spent["parse"] = time.perf_counter() - start
+        start = time.perf_counter()
+        engine.replay(parsed)
+        spent["total verify (after parse)"] = time.perf_counter() - start
+    finally:
+        for name, original in originals.items():
+            setattr(mental_deck, name, original)
+    return dict(spent)
 
 
 def main() -> None:
-    quick = "--quick" in sys.argv
-    save = build_game("road-master", 6, [], bot="random:5", max_entries=400 if quick else 3000)
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="a game cut at 400 entries")
+    parser.add_argument("--repeat", type=int, default=5, help="runs per figure (median taken)")
+    parser.add_argument("--bot", default="random:5")
+    args, _ = parser.parse_known_args()  # run_all passes every flag to every bench
+    save = build(6, args.bot, 400 if args.quick else 3000)
     complete = save.entries[-1]["kind"] == "reveal"
     chores = sum(len(e["chores"]) for e in save.entries)
     items = sum(len(c.get("items", [])) + len(c.get("cts", [])) for e in save.entries
@@ -29,15 +110,21 @@ def main() -> None:
     def without_audit() -> None:
         engine.replay(savefile.parse(text), audit_secrets=False)
 
-    full = median_time(with_audit, 3)
-    bare = median_time(without_audit, 3)
+    full = median_time(with_audit, args.repeat)
+    bare = median_time(without_audit, args.repeat)
     report = engine.replay(savefile.parse(text))
-    print(f"road-master 6p random bots: {len(save.entries)} entries "
+    print(f"road-master 6p {args.bot}: {len(save.entries)} entries "
           f"({'complete' if complete else 'cut short'}), {draws} Super Bonus draws, "
-          f"{chores} chores with {items} ciphertexts; audit: {report.audit if complete else '-'}")
+          f"{chores} chores with {items} ciphertexts, {len(text) // 1024} KB; "
+          f"audit: {report.audit if complete else '-'}")
     print(f"  verify with audit {full * 1000:.0f} ms, without {bare * 1000:.0f} ms "
           f"(audit costs {(full - bare) * 1000:.0f} ms, {full / bare:.2f}x); "
           f"{bare / len(save.entries) * 1000:.2f} ms per entry without it")
+    runs = [breakdown(text) for _ in range(args.repeat)]
+    print("  where the time goes (median of runs, with the audit):")
+    for label in runs[0]:
+        values = sorted(run[label] for run in runs)
+        print(f"    {label:<40} {values[len(values) // 2] * 1000:7.0f} ms")
 
 
 if __name__ == "__main__":

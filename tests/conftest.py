@@ -11,10 +11,12 @@ if str(ROOT) not in sys.path:
 
 from pbem import registry  # noqa: E402
 from tests.support.dice_race import GAME as DICE_RACE  # noqa: E402
+from tests.support.secret_draft import GAME as SECRET_DRAFT  # noqa: E402
 from tests.support.secret_draw import GAME as SECRET_DRAW  # noqa: E402
 
 registry.register("dice-race", DICE_RACE)
 registry.register("secret-draw", SECRET_DRAW)
+registry.register("secret-draft", SECRET_DRAFT)
 
 
 @pytest.fixture

@@ -1,8 +1,9 @@
-"""pbem.mental: commutative encryption, hash-to-curve, keys, shuffles, with known answers.
+"""pbem.mental and pbem.dleq: the group, hash to the group, keys, shuffles, proofs, with
+known answers.
 
 The vectors pin the byte encodings of PROTOCOL.md section 6 so that another
-implementation can interoperate; the pure-integer curve arithmetic below checks the
-``cryptography`` ECDH path independently.
+implementation can interoperate; tests/support/edref.py, a slow pure-integer
+edwards25519, checks libsodium's arithmetic and the proof encoding independently.
 """
 
 from __future__ import annotations
@@ -12,176 +13,141 @@ import hashlib
 import pytest
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from nacl import bindings as sodium
 
-from pbem.protocol import mental
-from pbem.protocol.mental import B, N, P
+from pbem.protocol import dleq, mental
+from pbem.protocol.mental import L
 from pbem.protocol.sampler import Sampler
+from tests.support import edref
 
 GAME_ID = "00112233445566778899aabbccddeeff"
 SEED = bytes(range(32))
 
-# P-256 base point (FIPS 186-4, D.1.2.3).
-GX = 0x6B17D1F2E12C4247F8BCE6E563A440F277037D812DEB33A0F4A13945D898C296
-GY = 0x4FE342E2FE1A7F9B8EE7EB4A7C0F9E162BCE33576B315ECECBB6406837BF51F5
-
-Point = tuple[int, int] | None
-
-
-# ---- an independent, slow, pure-integer P-256 (affine) ----------------------------------
-def _add(p1: Point, p2: Point) -> Point:
-    if p1 is None:
-        return p2
-    if p2 is None:
-        return p1
-    (x1, y1), (x2, y2) = p1, p2
-    if x1 == x2 and (y1 + y2) % P == 0:
-        return None
-    if p1 == p2:  # doubling: the tangent's slope
-        num, den = 3 * x1 * x1 - 3, 2 * y1
-    else:  # the chord's slope
-        num, den = y2 - y1, x2 - x1
-    lam = num * pow(den, -1, P) % P
-    x3 = (lam * lam - x1 - x2) % P
-    return x3, (lam * (x1 - x3) - y1) % P
+def _torsion() -> list[bytes]:
+    """Every point of order dividing 8: the x = 0 and the 4-torsion and 8-torsion points."""
+    # A point of order 8: y solves the 8-torsion equation; take it from a multiple of a
+    # curve point that is not in the prime-order subgroup.
+    outside = None
+    for y in range(2, 200):
+        x = edref.recover_x(y, 0)
+        if x is None:
+            continue
+        point = (x, y, 1, x * y % edref.P)
+        small = edref.mul(L, point)
+        if not edref.equal(edref.mul(4, small), edref.IDENTITY):
+            outside = small
+            break
+    assert outside is not None
+    return [edref.encode(edref.mul(i, outside)) for i in range(8)]
 
 
-def _mul(k: int, point: Point) -> Point:
-    out: Point = None
-    while k:
-        if k & 1:
-            out = _add(out, point)
-        point = _add(point, point)
-        k >>= 1
-    return out
+def _off_subgroup() -> bytes:
+    """A valid curve point whose order is 8 * L: a card point plus a point of order 8."""
+    card = edref.decode(mental.card_point(GAME_ID, "bonus", "bonus-01"))
+    torsion = edref.decode(_torsion()[1])
+    assert card is not None and torsion is not None
+    return edref.encode(edref.add(card, torsion))
 
 
-def _lift(x: int, odd: bool) -> tuple[int, int]:
-    y = pow(mental.curve_rhs(x), (P + 1) // 4, P)
-    return (x, y if (y & 1) == odd else P - y)
+# ---- group and encoding ------------------------------------------------------------------
+def test_base_point_and_order_agree_with_an_independent_implementation() -> None:
+    assert edref.encode(edref.BASE) == mental.BASE
+    assert mental.BASE.hex() == "58" + "66" * 31
+    assert edref.equal(edref.mul(L, edref.BASE), edref.IDENTITY)
+    assert L == 2**252 + 27742317777372353535851937790883648493
 
 
-def _x(point: Point) -> int:
-    assert point is not None
-    return point[0]
-
-
-# ---- curve and encoding ------------------------------------------------------------------
-def test_base_point_is_on_curve_and_constants_agree() -> None:
-    assert (GY * GY - mental.curve_rhs(GX)) % P == 0
-    assert mental.is_valid_x(GX)
-    assert _mul(N, (GX, GY)) is None  # N is the order of G
-    assert B == 0x5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B
-    assert P % 4 == 3
-
-
-def test_invalid_x_is_rejected() -> None:
-    # Find a non-residue candidate the honest way: the first rejected try of a card.
-    rejected = []
-    for uid in ("a", "b", "c", "d", "e", "f", "g", "h"):
-        x, counter = mental.card_point_counter(GAME_ID, "bonus", uid)
-        for c in range(counter):
-            digest = hashlib.sha256(mental.card_point_input(GAME_ID, "bonus", uid, c)).digest()
-            rejected.append(int.from_bytes(digest, "big"))
-    assert rejected, "some card needs more than one try among eight"
-    for x in rejected:
-        assert not mental.is_valid_x(x)
+def test_invalid_points_are_refused() -> None:
+    """Identity, every small-order point, off-subgroup, off-curve, non-canonical: refused."""
+    for point in _torsion():
+        assert not mental.is_valid_point(point)
+        with pytest.raises(ValueError, match="not a valid point"):
+            mental.from_hex(point.hex())
+    assert len(set(_torsion())) == 8
+    outside = _off_subgroup()
+    assert edref.decode(outside) is not None  # on the curve ...
+    assert not mental.is_valid_point(outside)  # ... but not in the prime-order subgroup
+    with pytest.raises(ValueError):
+        mental.from_hex(outside.hex())
+    off_curve = next(y for y in range(2, 100) if edref.recover_x(y, 0) is None)
+    assert not mental.is_valid_point(off_curve.to_bytes(32, "little"))
+    # Non-canonical: y + p encodes the same y, and must not be accepted.
+    card = mental.card_point(GAME_ID, "bonus", "bonus-01")
+    y = int.from_bytes(card, "little") & ((1 << 255) - 1)
+    if y + edref.P < (1 << 255):
+        alias = (y + edref.P | (int.from_bytes(card, "little") >> 255 << 255)).to_bytes(32, "little")
+        assert not mental.is_valid_point(alias)
+    big_y = (edref.P + 1).to_bytes(32, "little")  # y = 1 (the identity) written as p + 1
+    assert not mental.is_valid_point(big_y)
+    for bad in (card.hex().upper(), card.hex()[:-2], card.hex() + "00", 7, "g" * 64, ""):
         with pytest.raises(ValueError):
-            mental.encrypt(5, x)
-        with pytest.raises(ValueError):
-            mental.from_hex(mental.to_hex(x))
-    assert not mental.is_valid_x(P)
-    assert not mental.is_valid_x(-1)
+            mental.from_hex(bad)
+    assert mental.from_hex(card.hex()) == card
 
 
 def test_card_point_vectors() -> None:
-    """Known answers: (game id, deck, uid) -> hashed bytes of try 0, x, counter used."""
+    """Known answers: (game id, deck, uid) -> hashed bytes of try 0, point, counter used."""
     vectors = [
-        (
-            GAME_ID,
-            "bonus",
-            "bonus-01",
-            "7062656d2f312f63617264"  # b"pbem/1/card"
-            "00000020"
-            + GAME_ID.encode().hex()
-            + "00000005"
-            + b"bonus".hex()
-            + "00000008"
-            + b"bonus-01".hex()
-            + "00000000",
-            "82050e19df02c6e2604736e0c3f43e5513359d75d1e9c878edd61596124a3793",
-            0,
-        ),
-        (
-            GAME_ID,
-            "bonus",
-            "bonus-02",
-            None,
-            "b935383203a3bf8cdcfc58c17a3ffef7e73b442a7d1f8ea580098803269ed699",
-            2,
-        ),
-        (
-            "g",
-            "d",
-            "u1",
-            "7062656d2f312f636172640000000167000000016400000002753100000000",
-            "f1b1b93050fece46a3fb678b5cbcb8d19d7805b3fcb756b308d761e731b32f7e",
-            3,
-        ),
-        (
-            "",
-            "",
-            "",
-            "7062656d2f312f6361726400000000000000000000000000000000",
-            "d30587215af252097dfb6b84dcee301a6bee1151d29c10ce7e222be897e0b3c2",
-            0,
-        ),
+        (GAME_ID, "bonus", "bonus-01",
+         "7062656d2f312f63617264"  # b"pbem/1/card"
+         "00000020" + GAME_ID.encode().hex() + "00000005" + b"bonus".hex()
+         + "00000008" + b"bonus-01".hex() + "00000000",
+         "bd100f1032c0f4aa36b9f92b6d548faaf3645b5be3dfbfe19c9e9cb41cf63dca"),
+        (GAME_ID, "bonus", "bonus-02", None,
+         "9db4b3ef3e7bb38a6495df557d439d3919161bb915d30ad7f6a41c23f57e247d"),
+        ("g", "d", "u1", "7062656d2f312f636172640000000167000000016400000002753100000000",
+         "3761e088e9c44b43767d1f7fd8e4d20adfaa2e270776bce2221f71ae34d968f8"),
+        ("", "", "", "7062656d2f312f6361726400000000000000000000000000000000",
+         "6617c4668367b01a36e4cb466df5c0e93c58e56e0e08afe9504bd53e5429aea3"),
     ]
-    for game_id, deck, uid, input_hex, x_hex, counter in vectors:
+    for game_id, deck, uid, input_hex, point_hex in vectors:
         if input_hex is not None:
             assert mental.card_point_input(game_id, deck, uid, 0).hex() == input_hex
-        x, used = mental.card_point_counter(game_id, deck, uid)
-        assert (mental.to_hex(x), used) == (x_hex, counter)
-        assert mental.card_point(game_id, deck, uid) == x
-        # Try-and-increment: x is SHA-256 of try `counter`, every earlier try is off-curve.
-        digest = hashlib.sha256(mental.card_point_input(game_id, deck, uid, counter)).digest()
-        assert digest.hex() == x_hex
-        for earlier in range(counter):
-            raw = hashlib.sha256(mental.card_point_input(game_id, deck, uid, earlier)).digest()
-            assert not mental.is_valid_x(int.from_bytes(raw, "big"))
+        point, used = mental.card_point_counter(game_id, deck, uid)
+        assert (point.hex(), used) == (point_hex, 0)
+        assert mental.card_point(game_id, deck, uid) == point
+        # The construction: two Elligator maps of the SHA-512 halves, added.
+        digest = hashlib.sha512(mental.card_point_input(game_id, deck, uid, 0)).digest()
+        halves = [sodium.crypto_core_ed25519_from_uniform(digest[i:i + 32]) for i in (0, 32)]
+        assert sodium.crypto_core_ed25519_add(*halves) == point
+        # In the prime-order subgroup, checked by the independent arithmetic.
+        decoded = edref.decode(point)
+        assert decoded is not None and edref.equal(edref.mul(L, decoded), edref.IDENTITY)
 
 
 def test_fields_cannot_run_together() -> None:
     assert mental.card_point_input("ab", "c", "d", 0) != mental.card_point_input("a", "bc", "d", 0)
     assert mental.card_point("g", "ab", "c") != mental.card_point("g", "a", "bc")
     assert mental.slot_key(SEED, "a1", 2) != mental.slot_key(SEED, "a", 12)
+    assert dleq.context("ab", "c", 1, 2, "peel", "s1") != dleq.context("a", "bc", 1, 2, "peel", "s1")
 
 
 def test_card_points_are_distinct_per_card_deck_and_game() -> None:
     uids = [f"card-{i}" for i in range(40)]
     points = mental.card_points(GAME_ID, "bonus", uids)
     assert len(points) == 40
+    assert all(mental.is_valid_point(p) for p in points)
     assert not set(points) & set(mental.card_points(GAME_ID, "other", uids))
     assert not set(points) & set(mental.card_points("ffff", "bonus", uids))
 
 
 # ---- commutative encryption -------------------------------------------------------------
-def test_encrypt_is_x_of_scalar_multiple_for_either_lift() -> None:
+def test_encrypt_is_the_scalar_multiple() -> None:
     x = mental.card_point(GAME_ID, "bonus", "bonus-01")
-    for k in (1, 2, 3, 0xDEADBEEF, N - 1, mental.deck_key(SEED, "bonus")):
-        expected = _x(_mul(k, _lift(x, odd=False)))
-        assert _x(_mul(k, _lift(x, odd=True))) == expected  # the lift does not matter
-        assert mental.encrypt(k, x) == expected
+    point = edref.decode(x)
+    assert point is not None
+    for k in (1, 2, 3, 0xDEADBEEF, L - 1, mental.deck_key(SEED, "bonus")):
+        assert mental.encrypt(k, x) == edref.encode(edref.mul(k, point))
+    assert mental.public_point(5) == edref.encode(edref.mul(5, edref.BASE))
 
 
 def test_encrypt_vectors() -> None:
     x = mental.card_point(GAME_ID, "bonus", "bonus-01")
-    assert mental.to_hex(mental.encrypt(2, x)) == (
-        "ca28234423e565ecb165e83c6a241acf4d99a3d32145891fad8e6301d6d1d5a1"
-    )
-    assert mental.to_hex(mental.encrypt(mental.deck_key(SEED, "bonus"), x)) == (
-        "edd69ac1f09bba22bcda4dc5b5a11c1455a2e67482c4bc56f357082fd70ffa26"
-    )
-    assert mental.encrypt(1, GX) == GX
+    assert mental.encrypt(2, x).hex() == "e6d45ed64e569258a11b4d2c5f3ea9780d80bfdb40e17ea109055980306d48c9"
+    g = mental.deck_key(SEED, "bonus")
+    assert mental.encrypt(g, x).hex() == "b7facbf6240f22f34f3888cc628c9fdfeebbe077b100e7241c401f6e11d4d4a6"
+    assert mental.public_point(g).hex() == "31e4c90851018b9afce7d70ec1f76ac6d2d83be2e6e3194f06cfad4dd95a26a0"
+    assert mental.encrypt(1, mental.BASE) == mental.BASE
 
 
 def test_layers_commute_and_peel_in_any_order() -> None:
@@ -190,13 +156,11 @@ def test_layers_commute_and_peel_in_any_order() -> None:
     b = mental.deck_key(b"seat b" * 4, "bonus")
     c = mental.slot_key(b"seat c" * 4, "bonus", 3)
     ab = mental.encrypt(a, mental.encrypt(b, x))
-    assert ab == mental.encrypt(b, mental.encrypt(a, x))  # x(a(bX)) == x(b(aX))
+    assert ab == mental.encrypt(b, mental.encrypt(a, x))
     abc = mental.encrypt(c, ab)
     assert mental.decrypt(a, mental.decrypt(c, mental.decrypt(b, abc))) == x
-    assert mental.decrypt(b, mental.decrypt(a, ab)) == x
     assert mental.decrypt(a, ab) == mental.encrypt(b, x)
-    # k^-1 mod n peels k exactly.
-    assert mental.encrypt(pow(a, -1, N), mental.encrypt(a, x)) == x
+    assert mental.encrypt(pow(a, -1, L), mental.encrypt(a, x)) == x
 
 
 def test_rekey_swaps_one_layer() -> None:
@@ -208,11 +172,13 @@ def test_rekey_swaps_one_layer() -> None:
     assert mental.rekey(g, s, locked) == mental.encrypt(s, mental.encrypt(other, x))
 
 
-def test_encrypt_rejects_out_of_range_keys() -> None:
+def test_encrypt_rejects_out_of_range_keys_and_bad_points() -> None:
     x = mental.card_point(GAME_ID, "bonus", "bonus-01")
-    for k in (0, N, N + 1, -1):
+    for k in (0, L, L + 1, -1):
         with pytest.raises(ValueError):
             mental.encrypt(k, x)
+    with pytest.raises(RuntimeError):  # libsodium refuses a point outside the subgroup
+        mental.encrypt(3, _off_subgroup())
 
 
 # ---- keys and shuffles ----------------------------------------------------------------------
@@ -222,26 +188,25 @@ def _hkdf(info: bytes, length: int) -> bytes:
 
 def test_key_derivation_vectors_and_encoding() -> None:
     g = mental.deck_key(SEED, "bonus")
-    assert g == 0x7140118B30C6EE30D22C3650697F86A3BFDC12C9A9EEF9989051141B7A1AC247
-    # Checked against an independent HKDF: 48 bytes of HKDF(seed, "deck" || field(deck)).
+    assert g == 0xA0215DE213084DB89E1DD652A9DE925F1F30F5E5F83F1C55A18D4AAEDCF50AF
     okm = _hkdf(b"deck" + b"\x00\x00\x00\x05bonus", 48)
-    assert g == 1 + int.from_bytes(okm, "big") % (N - 1)
+    assert g == 1 + int.from_bytes(okm, "big") % (L - 1)
     s0 = mental.slot_key(SEED, "bonus", 0)
     s7 = mental.slot_key(SEED, "bonus", 7)
-    assert s0 == 0xDFF6FDE6203DE85A0FC3A536F251D4E279C6D13D77679E3697751BD8B6AC49C8
-    assert s7 == 0x184EE4E48311345B5AB4413693AA61E77D0C2814B8AC7CA912ECEDCD1AC20EB3
+    assert s0 == 0x3C8D96FD787F6DFD3567C0211E7FD279199D3D127C4DA78F6ABBC53F4B4872C
+    assert s7 == 0x2CC77024136B6965A7A3B1AC8BA5D1FEF2551CBFFA1D43720DCFD93D49F395F
     okm7 = _hkdf(b"slot" + b"\x00\x00\x00\x05bonus" + b"\x00\x00\x00\x07", 48)
-    assert s7 == 1 + int.from_bytes(okm7, "big") % (N - 1)
+    assert s7 == 1 + int.from_bytes(okm7, "big") % (L - 1)
     keys = {g} | {mental.slot_key(SEED, "bonus", i) for i in range(50)}
     assert len(keys) == 51
-    assert all(1 <= k < N for k in keys)
+    assert all(1 <= k < L for k in keys)
 
 
 def test_scalar_stays_in_range() -> None:
     assert mental.scalar(b"\x00" * 48) == 1
-    assert mental.scalar((N - 1).to_bytes(48, "big")) == 1
-    assert mental.scalar((N - 2).to_bytes(48, "big")) == N - 1
-    assert mental.scalar(b"\xff" * 48) < N
+    assert mental.scalar((L - 1).to_bytes(48, "big")) == 1
+    assert mental.scalar((L - 2).to_bytes(48, "big")) == L - 1
+    assert mental.scalar(b"\xff" * 48) < L
 
 
 def test_permutation_vector_is_fisher_yates_from_the_seed_stream() -> None:
@@ -256,13 +221,63 @@ def test_permutation_vector_is_fisher_yates_from_the_seed_stream() -> None:
     assert sorted(mental.permutation(b"x" * 32, "d", 4, 60)) == list(range(60))
 
 
-# ---- text form -------------------------------------------------------------------------------
-def test_hex_round_trip_and_rejections() -> None:
+# ---- Chaum-Pedersen proofs -----------------------------------------------------------------
+PROOF_VECTOR = ("0c30a8b141e83bf73760bcc49523e33270ccb85dd285c45277a3ab5f5e322904"
+                "d724858aa2a1fe34c5657cec5a2b1a38d2128deb6bc9f5cc55ef9b9a96f52003")
+
+
+def _statement() -> tuple[int, bytes, bytes, bytes, bytes, bytes]:
+    """log_B(K) = log_x(X) with witness g: K = g*B, X = g*x."""
+    g = mental.deck_key(SEED, "bonus")
     x = mental.card_point(GAME_ID, "bonus", "bonus-01")
-    text = mental.to_hex(x)
-    assert len(text) == 64 and mental.from_hex(text) == x
-    for bad in (text.upper(), text[:-1], text + "0", "0x" + text[2:], 7, "g" * 64):
-        with pytest.raises(ValueError):
-            mental.from_hex(bad)  # type: ignore[arg-type]
-    small = mental.to_hex(mental.encrypt(1, GX))
-    assert mental.from_hex(small) == GX
+    ctx = dleq.context(GAME_ID, "bonus", 7, 1, "peel", "s3")
+    return g, mental.BASE, mental.public_point(g), x, mental.encrypt(g, x), ctx
+
+
+def test_dleq_vector_and_independent_check() -> None:
+    g, base, key, x, y, ctx = _statement()
+    assert ctx.hex() == (
+        "00000020" + GAME_ID.encode().hex() + "00000005" + b"bonus".hex() + "00000007"
+        + "00000001" + "00000004" + b"peel".hex() + "00000002" + b"s3".hex()
+    )
+    proof = dleq.prove(g, base, key, x, y, ctx)
+    assert proof == PROOF_VECTOR
+    assert dleq.verify(proof, base, key, x, y, ctx)
+    # Recompute the verifier's side with the slow arithmetic and plain SHA-512.
+    c = int.from_bytes(bytes.fromhex(proof[:64]), "little")
+    z = int.from_bytes(bytes.fromhex(proof[64:]), "little")
+    points = [edref.decode(p) for p in (base, key, x, y)]
+    assert all(p is not None for p in points)
+    g_, a_, h_, y_ = points  # type: ignore[misc]
+    neg = L - c
+    t1 = edref.add(edref.mul(z, g_), edref.mul(neg, a_))
+    t2 = edref.add(edref.mul(z, h_), edref.mul(neg, y_))
+    data = b"pbem/1/dleq" + len(ctx).to_bytes(4, "big") + ctx + base + key + x + y
+    data += edref.encode(t1) + edref.encode(t2)
+    assert int.from_bytes(hashlib.sha512(data).digest(), "little") % L == c
+
+
+def test_dleq_refuses_wrong_statements_contexts_and_malformed_proofs() -> None:
+    g, base, key, x, y, ctx = _statement()
+    proof = dleq.prove(g, base, key, x, y, ctx)
+    other = mental.card_point(GAME_ID, "bonus", "bonus-02")
+    wrong_y = mental.encrypt(g + 1, x)
+    assert not dleq.verify(proof, base, key, x, wrong_y, ctx)  # a different result
+    assert not dleq.verify(proof, base, key, other, mental.encrypt(g, other), ctx)  # another slot's
+    for changed in (dleq.context(GAME_ID, "bonus", 8, 1, "peel", "s3"),  # another entry
+                    dleq.context(GAME_ID, "bonus", 7, 1, "peel", "s4"),  # another slot
+                    dleq.context(GAME_ID, "bonus", 7, 2, "peel", "s3"),  # another seat
+                    dleq.context(GAME_ID, "bonus", 7, 1, "lock", "s3"),  # another op
+                    dleq.context("ff" * 16, "bonus", 7, 1, "peel", "s3")):  # another game
+        assert not dleq.verify(proof, base, key, x, y, changed)
+    # A false statement has no proof, whatever the prover does with the real key.
+    assert not dleq.verify(dleq.prove(g, base, key, x, wrong_y, ctx), base, key, x, wrong_y, ctx)
+    c, z = proof[:64], proof[64:]
+    for bad in (proof.upper(), proof[:-2], proof + "00", "00" * 64, c + "00" * 32, "00" * 32 + z,
+                (L.to_bytes(32, "little")).hex() + z, 7, None,
+                proof[:-1] + ("0" if proof[-1] != "0" else "1")):
+        assert not dleq.verify(bad, base, key, x, y, ctx)
+    # Small-order or off-subgroup points make libsodium refuse: a False, not a crash.
+    for small in _torsion()[1:3] + [_off_subgroup()]:
+        assert not dleq.verify(proof, base, key, small, y, ctx)
+        assert not dleq.verify(proof, base, small, x, y, ctx)

@@ -1,8 +1,8 @@
-"""pbem.mental_deck: whole secret-draw flows without the engine, and every cheat caught.
+"""pbem.mental_deck: whole secret-deck flows without the engine, and every cheat caught.
 
 A small harness plays the engine's part: the create entry, one join per seat, then turn
-entries that end with whatever the seat owes (``perform`` + ``apply_chore``), with the
-public state before each chore kept for the audit.
+entries that end with whatever the seat owes (``perform`` + ``apply_chore``, proofs bound
+to the entry's seq), with the public state before each chore kept for the audit.
 """
 
 from __future__ import annotations
@@ -17,13 +17,18 @@ import pytest
 import tomli_w
 
 from pbem.errors import IllegalMoveError, IntegrityError
-from pbem.protocol import mental, mental_deck, secretdeck
+from pbem.protocol import dleq, mental, mental_deck, secretdeck
 
 GAME_ID = "5eed00112233445566778899aabbccdd"
 DECK = "bonus"
 UIDS = [f"bonus-card-{i:02d}" for i in range(18)]
 
 Tamper = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
+
+
+def _public_dump(d: dict[str, Any]) -> str:
+    """The deck state as text, less its list of every card (public component data)."""
+    return json.dumps({k: v for k, v in d.items() if k != "cards"}, sort_keys=True)
 
 
 class Table:
@@ -35,10 +40,11 @@ class Table:
         self.seeds = {s: hashlib.sha256(b"seed of seat %d" % s).digest() for s in range(seats)}
         blank = mental_deck.blank(GAME_ID, DECK, uids, seats)
         d, chore = mental_deck.create(GAME_ID, DECK, uids, 0, self.seeds[0], seats)
-        self.state: dict[str, Any] = {"secret": {DECK: d}}
+        self.seq = 0
+        self.state: dict[str, Any] = {"secret": {DECK: d}, "seats": [f"p{s}" for s in range(seats)]}
         # (seat, public state before, chore) of every chore, and every saved snapshot.
         self.log: list[tuple[int, dict[str, Any], dict[str, Any]]] = [(0, blank, chore)]
-        self.saved: list[str] = [json.dumps(d, sort_keys=True), json.dumps(chore)]
+        self.saved: list[str] = [_public_dump(d), json.dumps(chore)]
         for seat in range(1, seats):
             assert mental_deck.owed(self.d, seat) == [{"op": "shuffle"}]
             self.entry(seat)
@@ -49,16 +55,17 @@ class Table:
 
     def entry(self, seat: int, tamper: Tamper | None = None) -> dict[str, Any] | None:
         """End of one entry by ``seat``: publish and apply all the work it owes."""
-        chore = mental_deck.perform(self.d, DECK, seat, self.seeds[seat])
+        self.seq += 1
+        chore = mental_deck.perform(self.d, DECK, seat, self.seeds[seat], GAME_ID, self.seq)
         if chore is None:
             mental_deck.require_done(self.d, DECK, seat)
             return None
         if tamper is not None:
             chore = tamper(copy.deepcopy(chore), self.d)
         before = copy.deepcopy(self.d)
-        mental_deck.apply_chore(self.d, seat, chore)
+        mental_deck.apply_chore(self.d, seat, chore, GAME_ID, self.seq)
         self.log.append((seat, before, chore))
-        self.saved += [json.dumps(self.d, sort_keys=True), json.dumps(chore)]
+        self.saved += [_public_dump(self.d), json.dumps(chore)]
         return chore
 
     def others(self, seat: int, tamper: dict[int, Tamper] | None = None) -> None:
@@ -113,7 +120,8 @@ def _play_flow(seats: int) -> tuple[Table, dict[str, str], dict[str, str], list[
         assert all(mental_deck.owed(table.d, s) for s in range(1, seats))  # ... then theirs
     table.others(0)
     new_ids = table.d["order"][-3:]
-    assert [table.d["slots"][s]["from"] for s in new_ids] == back
+    assert all("from" not in table.d["slots"][s] for s in new_ids)  # no link to the old slot
+    assert not set(new_ids) & set(drawn)
     assert all(
         set(table.d["slots"][s]["layers"].values()) <= {f"slot:{i}" for i in range(100)}
         and len(table.d["slots"][s]["layers"]) == seats
@@ -167,7 +175,7 @@ def _walk(value: Any, path: str = "$") -> None:
 @pytest.mark.parametrize("seats", [2, 4])
 def test_no_secret_anywhere_in_states_or_chores(seats: int) -> None:
     table, held0, _, _ = _play_flow(seats)
-    text = "\n".join(table.saved + [json.dumps(table.d, sort_keys=True)])
+    text = "\n".join(table.saved + [_public_dump(table.d)])
     secrets: list[str] = list(UIDS)
     for seed in table.seeds.values():
         secrets += [seed.hex(), repr(seed)]
@@ -175,7 +183,8 @@ def test_no_secret_anywhere_in_states_or_chores(seats: int) -> None:
             mental.slot_key(seed, DECK, i) for i in range(table.d["serial"])
         ]
         for key in keys:
-            secrets += [f"{key:064x}", f"{key:x}", str(key), f"{pow(key, -1, mental.N):064x}"]
+            secrets += [f"{key:064x}", f"{key:x}", str(key), f"{pow(key, -1, mental.L):064x}",
+                        mental.scalar_bytes(key).hex()]
     # The plaintext points: a slot never shows a card point, not even its holder's.
     secrets += [mental.to_hex(x) for x in mental.card_points(GAME_ID, DECK, UIDS)]
     found = [s for s in secrets if s.lower() in text.lower()]
@@ -234,47 +243,130 @@ def test_returning_an_unread_card_relocks_every_layer() -> None:
 
 def test_owed_perform_and_bookkeeping() -> None:
     table = Table(2, uids=UIDS[:4])
-    assert mental_deck.owed(table.d, 0) == [] and mental_deck.perform(table.d, DECK, 0, b"") is None
+    assert mental_deck.owed(table.d, 0) == []
+    assert mental_deck.perform(table.d, DECK, 0, b"", GAME_ID, 9) is None
     blank = mental_deck.blank(GAME_ID, DECK, UIDS[:4], 3)
-    state = {"secret": {DECK: blank}}
+    state = {"secret": {DECK: blank}, "seats": ["a", "b", "c"]}
     with pytest.raises(IllegalMoveError, match="shuffled"):
         secretdeck.reserve_top(state, DECK, 0, 1)
     with pytest.raises(ValueError, match="same uid"):
         mental_deck.blank(GAME_ID, DECK, ["a", "a"], 2)
     before = copy.deepcopy(table.d)
-    chore = mental_deck.perform(table.d, DECK, 0, table.seeds[0])
+    chore = mental_deck.perform(table.d, DECK, 0, table.seeds[0], GAME_ID, 9)
     assert chore is None and table.d == before  # perform never changes the state
+    secretdeck.reserve_top(table.state, DECK, 0, 2)
+    before = copy.deepcopy(table.d)
+    assert mental_deck.perform(table.d, DECK, 1, table.seeds[1], GAME_ID, 9) is not None
+    assert table.d == before
 
 
-# ---- cheats ------------------------------------------------------------------------------
+# ---- cheats: refused at replay, in the entry that makes them ----------------------------
 def _wrong_first_peel(chore: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
     item = chore["items"][0]
     item["ct"] = mental.to_hex(mental.encrypt(12345, mental.from_hex(item["ct"])))
     return chore
 
 
-def test_cheat_wrong_peel_is_caught_by_the_reader_and_the_audit() -> None:
+def test_cheat_wrong_peel_is_refused_in_its_own_entry() -> None:
+    """No need to wait for the end, nor for the cheater's reveal: the proof fails now."""
     table = Table(4)
-    drawn = _draw(table, 0, 6, peel_tamper={2: _wrong_first_peel})
-    with pytest.raises(IntegrityError, match=rf"slot {drawn[0]} .*peeled it wrongly"):
-        table.read(0)
-    audit = table.audit()
-    assert len(audit) == 1 and audit[0].startswith(f"seat 2 peeled slot {drawn[0]}")
-    opened, violations = table.open_held()
-    assert any(drawn[0] in v and "opens to no card" in v for v in violations)
+    drawn = secretdeck.reserve_top(table.state, DECK, 0, 6)
+    table.entry(0)
+    table.entry(1)
+    before = copy.deepcopy(table.d)
+    with pytest.raises(IntegrityError, match=rf"seat 2's chore, peel of slot {drawn[0]} fails its proof"):
+        table.entry(2, _wrong_first_peel)
+    assert table.d == before  # all or nothing
+
+
+def test_cheat_wrong_peel_with_a_proof_for_another_key_is_refused() -> None:
+    """The cheater peels with a key of its choice and proves that key honestly: the proof
+    is for a key point it never published, so it fails against the published one."""
+    table = Table(3)
+    drawn = secretdeck.reserve_top(table.state, DECK, 0, 2)
+    table.entry(0)
+    own = mental.deck_key(table.seeds[1], DECK)
+    fake = 987654321
+
+    def other_key(chore: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
+        item = chore["items"][0]
+        x = mental.from_hex(d["slots"][item["slot"]]["ct"])
+        y = mental.decrypt(fake, x)
+        ctx = dleq.context(GAME_ID, DECK, table.seq, 1, "peel", item["slot"])
+        item["ct"] = mental.to_hex(y)
+        item["proof"] = dleq.prove(fake, mental.BASE, mental.public_point(fake), y, x, ctx)
+        return chore
+
+    assert own != fake
+    with pytest.raises(IntegrityError, match=rf"peel of slot {drawn[0]} fails its proof"):
+        table.entry(1, other_key)
+
+
+def test_cheat_proof_replayed_for_another_slot_or_entry_is_refused() -> None:
+    table = Table(3)
+    secretdeck.reserve_top(table.state, DECK, 0, 2)
+    table.entry(0)
+
+    def swap_proofs(chore: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
+        first, second = chore["items"]
+        first["proof"], second["proof"] = second["proof"], first["proof"]
+        return chore
+
+    with pytest.raises(IntegrityError, match="fails its proof"):
+        table.entry(1, swap_proofs)
+    # The honest chore of this entry, replayed as if in a later entry: bound to its seq.
+    honest = mental_deck.perform(table.d, DECK, 1, table.seeds[1], GAME_ID, table.seq)
+    assert honest is not None
+    with pytest.raises(IntegrityError, match="fails its proof"):
+        mental_deck.apply_chore(copy.deepcopy(table.d), 1, honest, GAME_ID, table.seq + 1)
+    with pytest.raises(IntegrityError, match="fails its proof"):
+        mental_deck.apply_chore(copy.deepcopy(table.d), 1, honest, "ff" * 16, table.seq)
+    mental_deck.apply_chore(table.d, 1, honest, GAME_ID, table.seq)
+
+
+def _small_order() -> str:
+    from tests.test_mental import _torsion
+
+    return _torsion()[1].hex()
+
+
+def test_cheat_small_order_or_invalid_points_are_refused() -> None:
+    table = Table(2)
+    secretdeck.reserve_top(table.state, DECK, 0, 2)
+    good = mental_deck.perform(table.d, DECK, 1, table.seeds[1], GAME_ID, table.seq + 1)
+    assert good is not None
+    identity = (1).to_bytes(32, "little").hex()
+    for value in (_small_order(), identity, "zz", good["items"][0]["ct"].upper(), "f" * 64, 7):
+        bad = copy.deepcopy(good)
+        bad["items"][0]["ct"] = value
+        with pytest.raises(IntegrityError):
+            mental_deck.apply_chore(table.d, 1, bad, GAME_ID, table.seq + 1)
+    # A shuffle pass with a small-order ciphertext or key point, or the base point as key.
+    d, _ = mental_deck.create(GAME_ID, DECK, UIDS, 0, b"host" * 8, 2)
+    honest = mental_deck.perform(d, DECK, 1, b"joiner" * 6, GAME_ID, 1)
+    assert honest is not None
+    for field_name, value, message in (("key", _small_order(), "not a valid point"),
+                                       ("key", mental.BASE.hex(), "base point"),
+                                       ("key", d["keys"]["0"], "another seat's")):
+        bad = dict(honest, **{field_name: value})
+        with pytest.raises(IntegrityError, match=message):
+            mental_deck.apply_chore(copy.deepcopy(d), 1, bad, GAME_ID, 1)
+    bad = copy.deepcopy(honest)
+    bad["cts"][4] = _small_order()
+    with pytest.raises(IntegrityError, match="position 5: .*not a valid point"):
+        mental_deck.apply_chore(copy.deepcopy(d), 1, bad, GAME_ID, 1)
 
 
 def test_cheat_peel_that_copies_another_slot_is_refused() -> None:
     table = Table(2)
-    drawn = secretdeck.reserve_top(table.state, DECK, 0, 2)
+    secretdeck.reserve_top(table.state, DECK, 0, 2)
 
     def copy_other(chore: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
         chore["items"][0]["ct"] = chore["items"][1]["ct"]
         return chore
 
-    with pytest.raises(IntegrityError, match="duplicated"):
+    with pytest.raises(IntegrityError, match="fails its proof"):
         table.entry(1, copy_other)
-    assert drawn
 
 
 def test_cheat_card_claimed_but_not_held() -> None:
@@ -286,38 +378,29 @@ def test_cheat_card_claimed_but_not_held() -> None:
     assert len(violations) == 2
     assert f"seat 0 claimed to hold card {returned!r}" in violations[0]
     assert f"seat 2 claimed to hold card {not_held!r}" in violations[1]
-    # Claiming the same held card twice is a claim too many.
     twice = [*held0.values()][:1] * 2
     assert len(mental_deck.check_claims(table.d, opened, {0: twice})) == 1
 
 
-def test_cheat_returned_card_swapped_for_a_kept_one() -> None:
+def test_cheat_returned_card_swapped_for_a_kept_one_is_refused() -> None:
+    """Seat 0 re-locks the card it keeps in place of the one it returns (a perfectly
+    good-looking ciphertext under its fresh key): the re-lock proof ties the new
+    ciphertext to the returned slot's, so the swap fails at once."""
     table = Table(3)
     drawn = _draw(table, 0, 4)
-    cards = table.read(0)
     secretdeck.keep(table.state, DECK, 0, drawn[:2])
     secretdeck.return_bottom(table.state, DECK, 0, drawn[2:])
     seed0 = table.seeds[0]
 
     def swap(chore: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
-        # Seat 0 re-locks the card it keeps in drawn[0] in place of the returned one.
         item = chore["items"][0]
         kept = mental.from_hex(d["slots"][drawn[0]]["ct"])
         fresh = mental.slot_key(seed0, DECK, item["serial"])
         item["ct"] = mental.to_hex(mental.rekey(mental.deck_key(seed0, DECK), fresh, kept))
         return chore
 
-    table.entry(0, swap)
-    table.others(0)
-    audit = table.audit()
-    assert len(audit) == 1
-    assert audit[0].startswith("seat 0 re-locked slot") and "swapped the returned card" in audit[0]
-    # The last seat draws the pile: the "returned" slot shows the kept card.
-    pile = _draw(table, 2, secretdeck.remaining(table.state, DECK))
-    got = table.read(2)
-    assert got[pile[-2]] == cards[drawn[0]] != cards[drawn[2]]
-    _, violations = table.open_held()
-    assert any("open to the same card" in v for v in violations)
+    with pytest.raises(IntegrityError, match=r"seat 0's chore, re-lock of slot s\d+ fails its proof"):
+        table.entry(0, swap)
 
 
 def _returned_table() -> tuple[Table, list[str]]:
@@ -328,129 +411,190 @@ def _returned_table() -> tuple[Table, list[str]]:
     return table, table.d["order"][-3:]
 
 
-def test_cheat_relock_with_the_deck_key() -> None:
+def _relock_with(key: int, seat: int, table: Table) -> Tamper:
+    """A re-lock of the chore's second item with ``key``, proved honestly for that key."""
+
+    def tamper(chore: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
+        item = chore["items"][1]
+        slot = d["slots"][item["slot"]]
+        x = mental.from_hex(slot["ct"])
+        ctx = dleq.context(GAME_ID, DECK, table.seq, seat, "lock", item["slot"])
+        point = mental.public_point(key)
+        if str(seat) in slot["layers"]:
+            old = mental_deck._layer_key(table.seeds[seat], DECK, slot["layers"][str(seat)])
+            ratio = key * pow(old, -1, mental.L) % mental.L
+            y = mental.encrypt(ratio, x)
+            old_point = bytes.fromhex(slot["keys"].get(str(seat)) or d["keys"][str(seat)])
+            item["proof"] = dleq.prove(ratio, old_point, point, x, y, ctx)
+        else:
+            y = mental.encrypt(key, x)
+            item["proof"] = dleq.prove(key, mental.BASE, point, x, y, ctx)
+        item["ct"], item["key"] = mental.to_hex(y), mental.to_hex(point)
+        return chore
+
+    return tamper
+
+
+def test_cheat_relock_with_the_deck_key_is_refused() -> None:
     table, _ = _returned_table()
     g1 = mental.deck_key(table.seeds[1], DECK)
-
-    def deck_key_lock(chore: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
-        item = chore["items"][1]
-        item["ct"] = mental.to_hex(mental.encrypt(g1, mental.from_hex(d["slots"][item["slot"]]["ct"])))
-        return chore
-
-    table.entry(1, deck_key_lock)
-    table.entry(2)
-    audit = table.audit()
-    assert len(audit) == 1 and "seat 1 re-locked slot" in audit[0] and "deck key" in audit[0]
+    with pytest.raises(IntegrityError, match="re-uses a key it used before"):
+        table.entry(1, _relock_with(g1, 1, table))
 
 
-def test_cheat_relock_reusing_an_earlier_slot_key() -> None:
+def test_cheat_relock_reusing_a_slot_key_still_in_use_is_refused() -> None:
     table, _ = _returned_table()
-    seed1 = table.seeds[1]
 
     def reuse(chore: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
-        first, second = chore["items"][0], chore["items"][1]
-        old_key = mental.slot_key(seed1, DECK, first["serial"])
-        x = mental.from_hex(d["slots"][second["slot"]]["ct"])
-        second["ct"] = mental.to_hex(mental.encrypt(old_key, x))
-        return chore
+        first = chore["items"][0]
+        key = mental.slot_key(table.seeds[1], DECK, first["serial"])
+        return _relock_with(key, 1, table)(chore, d)
 
-    table.entry(1, reuse)
+    with pytest.raises(IntegrityError, match="re-uses a key"):
+        table.entry(1, reuse)
+
+
+def test_cheat_relock_with_a_key_the_seed_does_not_give_is_named_by_the_audit() -> None:
+    """A lock with a key of the cheater's own choosing, proved consistently, is accepted at
+    replay (the proof only ties the value to the published point); the audit checks the
+    point against the revealed seed and names the seat. Re-using the key of a slot that
+    has since left the deck is caught the same way, and explained."""
+    table, _ = _returned_table()
+    table.entry(1, _relock_with(424242, 1, table))
     table.entry(2)
     audit = table.audit()
     assert len(audit) == 1
-    serial = table.log[-2][2]["items"][0]["serial"]
-    assert f"re-using its slot key of serial {serial}" in audit[0]
+    assert audit[0].startswith("seat 1 re-locked slot") and "a key its seed does not give" in audit[0]
+    table2, _ = _returned_table()
+    old_serial = 0  # seat 0's first re-lock, serial 0: long superseded below
+    stale = mental.slot_key(table2.seeds[0], DECK, old_serial)
+    table2.entry(1)
+    table2.entry(2)
+    # Draw the returned slots back and return them again: seat 0 re-locks with serial-0's key.
+    pile = _draw(table2, 1, secretdeck.remaining(table2.state, DECK))
+    secretdeck.return_bottom(table2.state, DECK, 1, pile[-1:])
+    table2.entry(1)
+    later = _draw(table2, 2, secretdeck.remaining(table2.state, DECK))
+    secretdeck.return_bottom(table2.state, DECK, 2, later[-1:])
+    table2.entry(2)
 
+    def reuse_stale(chore: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
+        in_use = {slot["keys"].get("0") for slot in d["slots"].values()}
+        assert mental.to_hex(mental.public_point(stale)) not in in_use  # peeled off long ago
+        chore["items"] = chore["items"][:1] + chore["items"]
+        out = _relock_with(stale, 0, table2)(chore, d)
+        out["items"] = out["items"][1:]
+        return out
 
-def test_cheat_returner_relock_with_its_old_key_is_refused_at_once() -> None:
-    table = Table(2)
-    drawn = _draw(table, 0, 2)
-    secretdeck.return_bottom(table.state, DECK, 0, drawn)
-
-    def keep_deck_key(chore: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
-        item = chore["items"][0]
-        item["ct"] = d["slots"][item["slot"]]["ct"]
-        return chore
-
-    with pytest.raises(IntegrityError, match="unchanged"):
-        table.entry(0, keep_deck_key)
+    table2.entry(0, reuse_stale)
+    found = [line for line in table2.audit() if line.startswith("seat 0")]
+    assert found and f"re-using its slot key of serial {old_serial}" in found[0], found
 
 
 def test_cheat_omitted_chore_is_refused() -> None:
     table = Table(3)
     drawn = secretdeck.reserve_top(table.state, DECK, 0, 3)
-    chore = mental_deck.perform(table.d, DECK, 1, table.seeds[1])
+    chore = mental_deck.perform(table.d, DECK, 1, table.seeds[1], GAME_ID, 5)
     assert chore is not None
     short = copy.deepcopy(chore)
     short["items"].pop(1)
     before = copy.deepcopy(table.d)
     with pytest.raises(IntegrityError, match=rf"seat 1's entry omits owed work: peel of slot {drawn[1]}"):
-        mental_deck.apply_chore(table.d, 1, short)
+        mental_deck.apply_chore(table.d, 1, short, GAME_ID, 5)
     assert table.d == before  # all or nothing
     with pytest.raises(IntegrityError, match=rf"omits owed work: peel of slot {drawn[0]}"):
         mental_deck.require_done(table.d, DECK, 1)  # the entry carried no chore at all
     empty = {"deck": DECK, "op": "work", "items": []}
     with pytest.raises(IntegrityError, match="lists no work"):
-        mental_deck.apply_chore(table.d, 1, empty)
-    # Work not owed, or owed by someone else, is refused too.
+        mental_deck.apply_chore(table.d, 1, empty, GAME_ID, 5)
     with pytest.raises(IntegrityError, match="does not owe now"):
-        mental_deck.apply_chore(table.d, 0, chore)
-    mental_deck.apply_chore(table.d, 1, chore)
+        mental_deck.apply_chore(table.d, 0, chore, GAME_ID, 5)
+    mental_deck.apply_chore(table.d, 1, chore, GAME_ID, 5)
     with pytest.raises(IntegrityError, match="does not owe now"):
-        mental_deck.apply_chore(table.d, 1, chore)  # replayed twice
+        mental_deck.apply_chore(table.d, 1, chore, GAME_ID, 5)  # replayed twice
 
 
 def test_malformed_chores_are_refused() -> None:
     table = Table(2)
     secretdeck.reserve_top(table.state, DECK, 0, 2)
-    good = mental_deck.perform(table.d, DECK, 1, table.seeds[1])
+    good = mental_deck.perform(table.d, DECK, 1, table.seeds[1], GAME_ID, 5)
     assert good is not None
-    not_a_point = "f" * 64
-    bad_values = ["zz", good["items"][0]["ct"].upper(), not_a_point, 7]
-    for value in bad_values:
+    for key, value in (("proof", "00" * 64), ("proof", None), ("proof", 3), ("slot", "s999"),
+                       ("slot", 4), ("op", "lock")):
         bad = copy.deepcopy(good)
-        bad["items"][0]["ct"] = value
+        bad["items"][0][key] = value
         with pytest.raises(IntegrityError):
-            mental_deck.apply_chore(table.d, 1, bad)
+            mental_deck.apply_chore(table.d, 1, bad, GAME_ID, 5)
     for bad_chore in (
         {"deck": DECK, "op": "steal"},
         {"deck": DECK},
         {"deck": DECK, "op": "work", "items": [{"op": "x"}]},
+        {"deck": DECK, "op": "work", "items": "peel"},
     ):
         with pytest.raises(IntegrityError):
-            mental_deck.apply_chore(table.d, 1, bad_chore)
+            mental_deck.apply_chore(table.d, 1, bad_chore, GAME_ID, 5)
     with pytest.raises(IntegrityError, match="one too many"):
-        mental_deck.apply_chore(table.d, 1, {"deck": DECK, "op": "shuffle", "cts": []})
+        mental_deck.apply_chore(table.d, 1, {"deck": DECK, "op": "shuffle", "cts": []}, GAME_ID, 5)
 
 
 def test_cheat_shuffle_passes_are_checked() -> None:
     blank = mental_deck.blank(GAME_ID, DECK, UIDS, 2)
     d, chore = mental_deck.create(GAME_ID, DECK, UIDS, 0, b"host seed" * 4, 2)
     seed1 = b"joiner seed" * 3
-    honest = mental_deck.perform(d, DECK, 1, seed1)
+    honest = mental_deck.perform(d, DECK, 1, seed1, GAME_ID, 1)
     assert honest is not None and honest["op"] == "shuffle"
     dup = copy.deepcopy(honest)
     dup["cts"][1] = dup["cts"][0]
     with pytest.raises(IntegrityError, match="duplicated"):
-        mental_deck.apply_chore(copy.deepcopy(d), 1, dup)
-    lazy = {"deck": DECK, "op": "shuffle", "cts": list(reversed([d["slots"][s]["ct"] for s in d["order"]]))}
+        mental_deck.apply_chore(copy.deepcopy(d), 1, dup, GAME_ID, 1)
+    lazy = dict(honest, cts=list(reversed([d["slots"][s]["ct"] for s in d["order"]])))
     with pytest.raises(IntegrityError, match="did not add its layer"):
-        mental_deck.apply_chore(copy.deepcopy(d), 1, lazy)
-    short = {"deck": DECK, "op": "shuffle", "cts": honest["cts"][:-1]}
+        mental_deck.apply_chore(copy.deepcopy(d), 1, lazy, GAME_ID, 1)
+    short = dict(honest, cts=honest["cts"][:-1])
     with pytest.raises(IntegrityError, match="18 ciphertexts"):
-        mental_deck.apply_chore(copy.deepcopy(d), 1, short)
-    # Accepted at replay, caught by the audit: another order, or a card substituted.
+        mental_deck.apply_chore(copy.deepcopy(d), 1, short, GAME_ID, 1)
+    # Accepted at replay (no shuffle proof), caught by the audit: another order, a card
+    # substituted, a deck key point the seed does not give.
     reordered = copy.deepcopy(honest)
     reordered["cts"][0], reordered["cts"][1] = reordered["cts"][1], reordered["cts"][0]
-    mental_deck.apply_chore(copy.deepcopy(d), 1, reordered)
+    mental_deck.apply_chore(copy.deepcopy(d), 1, reordered, GAME_ID, 1)
     assert mental_deck.audit_chore(d, DECK, 1, honest, seed1) == []
     assert "permutation" in mental_deck.audit_chore(d, DECK, 1, reordered, seed1)[0]
     swapped = copy.deepcopy(honest)
     swapped["cts"][3] = mental.to_hex(mental.encrypt(99, mental.from_hex(swapped["cts"][3])))
     found = mental_deck.audit_chore(d, DECK, 1, swapped, seed1)
     assert found and found[0].startswith("seat 1's shuffle pass") and "1 of its" in found[0]
+    wrong_key = dict(honest, key=mental.to_hex(mental.public_point(5)))
+    assert "deck key point its seed does not give" in mental_deck.audit_chore(d, DECK, 1, wrong_key, seed1)[0]
     assert mental_deck.audit_chore(blank, DECK, 0, chore, b"host seed" * 4) == []
     assert mental_deck.audit_chore(blank, DECK, 0, chore, b"other seed" * 4) != []
+
+
+def test_a_substituted_card_is_seen_by_the_reader_and_named_by_the_audit() -> None:
+    """A shuffle pass is the one step without a proof: a joiner that swaps a card for one
+    from outside the deck passes replay; the drawer is told loudly, the audit names it."""
+    host, joiner = b"host seed" * 4, b"joiner seed" * 3
+    d, _ = mental_deck.create(GAME_ID, DECK, UIDS[:4], 0, host, 2)
+    honest = mental_deck.perform(d, DECK, 1, joiner, GAME_ID, 1)
+    assert honest is not None
+    before = copy.deepcopy(d)
+    g1 = mental.deck_key(joiner, DECK)
+    bad = copy.deepcopy(honest)
+    # One position gets a card from outside the deck, under both deck keys.
+    g0 = mental.deck_key(host, DECK)
+    outsider = mental.encrypt(g0 * g1 % mental.L, mental.card_point(GAME_ID, DECK, UIDS[9]))
+    bad["cts"][2] = mental.to_hex(outsider)
+    mental_deck.apply_chore(d, 1, bad, GAME_ID, 1)
+    state = {"secret": {DECK: d}, "seats": ["a", "b"]}
+    slots = secretdeck.reserve_top(state, DECK, 0, 4)
+    chore = mental_deck.perform(d, DECK, 1, joiner, GAME_ID, 2)
+    assert chore is not None
+    mental_deck.apply_chore(d, 1, chore, GAME_ID, 2)
+    with pytest.raises(IntegrityError, match="a shuffle pass substituted a card"):
+        mental_deck.read(d, GAME_ID, DECK, 0, host, UIDS[:4])
+    assert slots
+    audit = mental_deck.audit_chore(before, DECK, 1, bad, joiner)
+    assert audit and audit[0].startswith("seat 1's shuffle pass")
 
 
 def test_read_refuses_a_card_known_to_be_elsewhere() -> None:
@@ -471,3 +615,202 @@ def test_open_held_reports_a_seat_that_never_revealed() -> None:
     assert set(opened) == set(drawn)  # only seat 0's layer is left on the drawn slots
     assert violations and all("seat 2 never revealed" in v for v in violations)
     assert len(violations) == 16  # every slot of the pile carries seat 2's layer
+
+
+# ---- deal, pass and open (a draft's operations) -------------------------------------------
+def _dealt(seats: int = 3, hand: int = 3) -> tuple[Table, dict[int, list[str]]]:
+    table = Table(seats)
+    hands = secretdeck.deal(table.state, DECK, {s: hand for s in range(seats)})
+    for seat in range(seats):
+        table.entry(seat)
+    return table, hands
+
+
+def test_deal_gives_each_seat_a_hand_only_it_can_read() -> None:
+    table, hands = _dealt(4, 3)
+    assert [len(h) for h in hands.values()] == [3, 3, 3, 3]
+    assert secretdeck.owing(table.state, DECK) == []
+    seen: list[str] = []
+    for seat, hand in hands.items():
+        assert secretdeck.readable(table.state, DECK, seat)
+        assert secretdeck.drawn(table.state, DECK, seat) == hand
+        mine = table.read(seat)
+        assert list(mine) == hand
+        seen += mine.values()
+        for other in range(4):
+            if other != seat:  # another seat's key opens nothing of this hand
+                with pytest.raises(IntegrityError):
+                    mental_deck.read(table.d, GAME_ID, DECK, seat, table.seeds[other], UIDS)
+    assert len(set(seen)) == 12
+    assert table.audit() == [] and table.open_held()[1] == []
+    with pytest.raises(IllegalMoveError, match="the deal needs"):
+        secretdeck.deal(table.state, DECK, {0: 7})
+    with pytest.raises(IllegalMoveError, match="not at the table"):
+        secretdeck.deal(table.state, DECK, {9: 1})
+
+
+def test_deal_waits_for_every_peel_and_owes_work_to_the_right_seats() -> None:
+    table = Table(3)
+    hands = secretdeck.deal(table.state, DECK, {0: 2, 1: 2, 2: 2})
+    assert secretdeck.owing(table.state, DECK) == [0, 1, 2]
+    assert not any(secretdeck.settled(table.state, DECK, h) for h in hands.values())
+    table.entry(0)  # seat 0 peels the hands of 1 and 2
+    owed1 = mental_deck.owed(table.d, 1)
+    assert {o["slot"] for o in owed1} == set(hands[0] + hands[2])
+    table.entry(1)
+    assert secretdeck.settled(table.state, DECK, hands[2])  # seats 0 and 1 have peeled it
+    assert not secretdeck.readable(table.state, DECK, 0)
+    table.entry(2)
+    assert all(secretdeck.readable(table.state, DECK, s) for s in range(3))
+
+
+def test_pass_moves_a_hand_so_that_only_the_receiver_reads_it() -> None:
+    table, hands = _dealt(3, 3)
+    before = table.read(0)
+    secretdeck.keep(table.state, DECK, 0, hands[0][:1])
+    rest = hands[0][1:]
+    secretdeck.pass_slots(table.state, DECK, 0, 1, rest)
+    assert [secretdeck.holder(table.state, DECK, s) for s in rest] == [1, 1]
+    assert secretdeck.owing(table.state, DECK) == [1]  # the receiver locks first ...
+    assert table.entry(0) is None
+    chore = table.entry(1)
+    assert chore is not None and [i["op"] for i in chore["items"]] == ["lock", "lock"]
+    assert secretdeck.owing(table.state, DECK) == [0]  # ... then the giver peels
+    assert not secretdeck.readable(table.state, DECK, 1)
+    chore = table.entry(0)
+    assert chore is not None and [i["op"] for i in chore["items"]] == ["peel", "peel"]
+    assert secretdeck.settled(table.state, DECK, rest) and secretdeck.readable(table.state, DECK, 1)
+    got = table.read(1)
+    assert {s: got[s] for s in rest} == {s: before[s] for s in rest}
+    assert list(table.read(0)) == hands[0][:1]  # the giver keeps only its pick
+    # Nobody else learned anything: seat 2's key opens neither the passed slots nor any other.
+    with pytest.raises(IntegrityError):
+        mental_deck.read(table.d, GAME_ID, DECK, 1, table.seeds[2], UIDS)
+    assert table.audit() == [] and table.open_held()[1] == []
+    for slot in rest:
+        assert list(table.d["slots"][slot]["layers"]) == ["1"]
+
+
+def test_pass_before_the_hand_is_settled_and_to_a_seat_that_still_owed_a_peel() -> None:
+    table = Table(3)
+    hand = secretdeck.reserve_top(table.state, DECK, 0, 2)
+    table.entry(0)
+    table.entry(1)  # seat 2 has not peeled yet
+    cards = table.read(0) if secretdeck.readable(table.state, DECK, 0) else None
+    assert cards is None
+    secretdeck.pass_slots(table.state, DECK, 0, 2, hand)  # seat 2's peel becomes a lock
+    assert [o["op"] for o in mental_deck.owed(table.d, 2)] == ["lock", "lock"]
+    table.entry(2)
+    table.entry(0)
+    assert secretdeck.readable(table.state, DECK, 2)
+    assert sorted(table.read(2).values()) == sorted(table.open_held()[0][s] for s in hand)
+    assert table.audit() == [] and table.open_held()[1] == []
+
+
+def test_cheat_pass_wrong_lock_or_wrong_peel_is_refused() -> None:
+    table, hands = _dealt(3, 3)
+    rest = hands[0][1:]
+    secretdeck.pass_slots(table.state, DECK, 0, 1, rest)
+    with pytest.raises(IntegrityError, match=rf"seat 1's chore, re-lock of slot {rest[0]} fails its proof"):
+        table.entry(1, lambda c, d: _bump_ct(c, 0))
+    table.entry(1)
+    with pytest.raises(IntegrityError, match=rf"seat 0's chore, peel of slot {rest[1]} fails its proof"):
+        table.entry(0, lambda c, d: _bump_ct(c, 1))
+    # The giver peeling a slot it did not pass (its kept one) is work it does not owe.
+
+    def peel_kept(chore: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
+        chore["items"][0]["slot"] = hands[0][0]
+        return chore
+
+    with pytest.raises(IntegrityError, match=rf"peel of slot {hands[0][0]} that it does not owe"):
+        table.entry(0, peel_kept)
+    # At the rules level: a slot the holder does not hold cannot be passed.
+    with pytest.raises(IllegalMoveError, match="not one of your private cards"):
+        secretdeck.pass_slots(table.state, DECK, 0, 2, hands[1][:1])
+    with pytest.raises(IllegalMoveError, match="cannot be passed"):
+        secretdeck.pass_slots(table.state, DECK, 2, 2, hands[2][:1])
+    with pytest.raises(IllegalMoveError, match="named twice"):
+        secretdeck.pass_slots(table.state, DECK, 2, 0, hands[2][:1] * 2)
+
+
+def _bump_ct(chore: dict[str, Any], index: int) -> dict[str, Any]:
+    item = chore["items"][index]
+    item["ct"] = mental.to_hex(mental.encrypt(7, mental.from_hex(item["ct"])))
+    return chore
+
+
+def test_open_shows_a_card_to_everyone_with_a_proof() -> None:
+    table, hands = _dealt(3, 2)
+    mine = table.read(2)
+    secretdeck.keep(table.state, DECK, 2, hands[2][:1])
+    secretdeck.open_slots(table.state, DECK, 2, hands[2])
+    assert secretdeck.card(table.state, DECK, hands[2][0]) is None  # not until the chore
+    assert secretdeck.owing(table.state, DECK) == [2]
+    chore = table.entry(2)
+    assert chore is not None and [i["op"] for i in chore["items"]] == ["open", "open"]
+    assert all("ct" not in item for item in chore["items"])
+    for slot in hands[2]:
+        assert secretdeck.card(table.state, DECK, slot) == mine[slot]
+        assert secretdeck.status(table.state, DECK, slot) == "open"
+        assert table.d["slots"][slot]["layers"] == {}
+    assert secretdeck.opened(table.state, DECK) == {s: mine[s] for s in hands[2]}
+    opened, violations = table.open_held()
+    assert violations == [] and all(opened[s] == mine[s] for s in hands[2])
+    assert table.audit() == []
+    # Others' reads skip cards everybody has seen.
+    assert set(table.read(0).values()).isdisjoint(mine.values())
+
+
+def test_open_waits_for_the_other_layers() -> None:
+    table = Table(3)
+    slots = secretdeck.reserve_top(table.state, DECK, 1, 1)
+    secretdeck.open_slots(table.state, DECK, 1, slots)
+    assert secretdeck.owing(table.state, DECK) == [0, 2]  # the peels first
+    table.entry(1)
+    table.entry(0)
+    table.entry(2)
+    assert secretdeck.card(table.state, DECK, slots[0]) is None
+    table.entry(1)
+    assert secretdeck.card(table.state, DECK, slots[0]) in UIDS
+
+
+def test_cheat_false_public_open_is_refused() -> None:
+    table, hands = _dealt(2, 2)
+    mine = table.read(0)
+    secretdeck.open_slots(table.state, DECK, 0, hands[0][:1])
+    lie = next(u for u in UIDS if u not in mine.values())
+
+    def claim_other(chore: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
+        chore["items"][0]["card"] = lie
+        return chore
+
+    refusal = rf"open of slot {hands[0][0]} fails its proof: .*does not show {lie}"
+    with pytest.raises(IntegrityError, match=refusal):
+        table.entry(0, claim_other)
+    for bad in ("joker", 3, None):
+        with pytest.raises(IntegrityError, match="not a card of the deck"):
+            table.entry(0, lambda c, d, bad=bad: {**c, "items": [{**c["items"][0], "card": bad}]})
+    # Its own other card, which it may well hold, is still not what this slot holds.
+    with pytest.raises(IntegrityError, match="fails its proof"):
+        table.entry(0, lambda c, d: {**c, "items": [{**c["items"][0], "card": mine[hands[0][1]]}]})
+    table.entry(0)
+    assert secretdeck.card(table.state, DECK, hands[0][0]) == mine[hands[0][0]]
+
+
+def test_plain_mode_runs_the_same_calls_at_once() -> None:
+    state: dict[str, Any] = {"secret": {DECK: secretdeck.plain_deck(UIDS[:9])}, "seats": ["a", "b", "c"]}
+    hands = secretdeck.deal(state, DECK, {0: 3, 1: 3, 2: 3})
+    assert hands == {0: ["s0", "s1", "s2"], 1: ["s3", "s4", "s5"], 2: ["s6", "s7", "s8"]}
+    assert all(secretdeck.readable(state, DECK, s) for s in range(3))
+    assert secretdeck.settled(state, DECK) and secretdeck.owing(state, DECK) == []
+    secretdeck.keep(state, DECK, 0, ["s0"])
+    secretdeck.pass_slots(state, DECK, 0, 1, ["s1", "s2"])
+    assert secretdeck.drawn(state, DECK, 1) == ["s1", "s2", "s3", "s4", "s5"]
+    assert secretdeck.readable_plain(state["secret"][DECK], 1)["s1"] == UIDS[1]
+    assert secretdeck.card(state, DECK, "s0") is None
+    secretdeck.open_slots(state, DECK, 0, ["s0"])
+    assert secretdeck.card(state, DECK, "s0") == UIDS[0]
+    assert secretdeck.opened(state, DECK) == {"s0": UIDS[0]}
+    assert secretdeck.open_all_plain(state["secret"][DECK]) == {"s0": UIDS[0]}
+    with pytest.raises(IllegalMoveError):
+        secretdeck.open_slots(state, DECK, 0, ["s1"])  # passed away: no longer seat 0's

@@ -1,6 +1,7 @@
 """The mental deck inside signed games (PROTOCOL.md sections 6-7), with the small
-"secret-draw" test game: chores ride in entries, the drawer alone reads its cards, the
-audit opens everything at the end and names a cheat with its entry."""
+"secret-draw" and "secret-draft" test games: chores ride in entries with their proofs, the
+drawer alone reads its cards, a wrong peel is refused in the entry that makes it, hands
+are dealt, passed and opened, and the audit opens everything at the end."""
 
 from __future__ import annotations
 
@@ -14,11 +15,11 @@ from pbem import session
 from pbem.errors import IntegrityError, TurnError
 from pbem.protocol import engine, mental, savefile
 from pbem.protocol.identity import Home
-from tests.enginekit import forge, play_game, with_entries
+from tests.enginekit import forge, play_game, with_entries, write
 
 
-def drawn_game(homes: dict[str, Home], tmp_path: Path, **kw: object) -> list[Path]:
-    return play_game(homes, tmp_path / "saves", game="secret-draw", bot="greedy", **kw)
+def drawn_game(homes: dict[str, Home], tmp_path: Path, bot: str = "greedy", **kw: object) -> list[Path]:
+    return play_game(homes, tmp_path / "saves", game="secret-draw", bot=bot, **kw)  # type: ignore[arg-type]
 
 
 def test_secret_game_audits_clean_and_scores_held_cards(homes: dict[str, Home],
@@ -77,56 +78,73 @@ def test_malformed_chore_is_an_integrity_failure(homes: dict[str, Home], tmp_pat
     assert info.value.code == "chore"
 
 
-def test_wrong_peel_is_seen_by_the_drawer_and_named_by_the_audit(
-        homes: dict[str, Home], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Bob's client publishes a bad peel (it encrypts instead of decrypting). Ann cannot
-    read her card and is told loudly; at the end the audit names bob and his entry."""
-    honest = engine.owed_chores
-    bob_seed: list[bytes] = []
+def _first_with(save: savefile.Save, op: str) -> int:
+    return next(i for i, e in enumerate(save.entries)
+                for c in e["chores"] for item in c.get("items", []) if item["op"] == op)
 
-    def crooked(gstate: dict, seat: int, seed: bytes) -> list[dict]:
-        chores = honest(gstate, seat, seed)
-        if bob_seed and seed == bob_seed[0]:
-            for chore in chores:
-                for item in chore.get("items", []):
-                    if item["op"] == "peel":
-                        item["ct"] = mental.to_hex(mental.encrypt(7, mental.from_hex(item["ct"])))
-        return chores
 
-    monkeypatch.setattr(engine, "owed_chores", crooked)
-    first = play_game(homes, tmp_path / "saves", game="secret-draw", bot="random:11",
-                      stop_after=1)
-    bob_seed.append(homes["bob"].load().seed(savefile.read(first[0]).game_id))
-    # Continue the same game: ann draws on her first turn (scripted), bob peels wrongly.
-    path = first[0]
-    read_failures = 0
-    while True:
-        table = session.load(path, homes["ann"]).table
-        duty = table.duty()
-        if duty is None:
-            break
-        handle = table.seats[duty.seat].handle
-        moves: list[str] = []
-        bot = None
-        if duty.kind == "turn":
-            shown = engine.preview(table, homes[handle].load())
-            legal = shown.game.legal_moves(shown.gstate, duty.seat)
-            bot = None if "draw" in legal and handle == "ann" else "random:3"
-            moves = ["draw"] if bot is None else []
-            if handle == "ann":
-                try:
-                    session.seat_view(homes["ann"], session.load(path, homes["ann"]))
-                except IntegrityError as exc:
-                    assert "someone peeled it wrongly" in exc.message
-                    read_failures += 1
-        kind = "join" if duty.kind == "join" else None
-        path = session.sign_next(homes[handle], path, kind, moves, bot, None).path
-    assert read_failures >= 1
-    report = session.verify(savefile.read(path), Home(tmp_path / "auditor")).report
-    assert isinstance(report.audit, list)
-    assert any("bob" in line and "peeled" in line and line.startswith("entry ")
-               for line in report.audit), report.audit
-    assert not any("(cy)" in line for line in report.audit)
+def _verify_cli(path: Path, home: Path) -> tuple[int, str]:
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    result = CliRunner().invoke(main, ["--home", str(home), "verify", str(path)])
+    return result.exit_code, result.output + (result.stderr if result.stderr_bytes else "")
+
+
+def test_wrong_peel_is_refused_in_its_own_entry_even_if_the_cheater_never_reveals(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """A seat signs an entry whose peel is not the slot with its layer removed and sends
+    it on. Before the proofs this passed replay and was only named by the end-of-game audit,
+    if the cheater revealed. Now the save is refused at that entry, exit 3, naming it."""
+    paths = drawn_game(homes, tmp_path)
+    save = savefile.read(paths[-1])
+    index = _first_with(save, "peel")
+    entries = copy.deepcopy(save.entries[: index + 1])
+    cheat = entries[index]
+    item = next(i for c in cheat["chores"] for i in c.get("items", []) if i["op"] == "peel")
+    item["ct"] = mental.to_hex(mental.encrypt(7, mental.from_hex(item["ct"])))
+    entries[index] = forge(cheat, homes[cheat["seat"]].load())
+    forged = with_entries(save, entries)
+    with pytest.raises(IntegrityError) as info:
+        session.verify(forged, Home(tmp_path / "x"))
+    assert info.value.code == "chore" and info.value.seq == index
+    assert info.value.message.startswith(f"Entry {index} ({cheat['seat']}): ")
+    assert f"{cheat['seat']}'s chore, peel of slot {item['slot']} fails its proof" in info.value.message
+    path = write(tmp_path, "forged.toml", forged)
+    code, output = _verify_cli(path, tmp_path / "y")
+    assert code == 3 and f"Entry {index} ({cheat['seat']})" in output and "Traceback" not in output
+
+
+def test_proof_copied_from_another_entry_is_refused(homes: dict[str, Home], tmp_path: Path) -> None:
+    """Two entries' peel items swapped wholesale (values and proofs): each proof is bound
+    to its entry and slot, so the copy fails where it lands."""
+    paths = drawn_game(homes, tmp_path)
+    save = savefile.read(paths[-1])
+    index = _first_with(save, "peel")
+    entries = copy.deepcopy(save.entries[: index + 1])
+    chore = next(c for c in entries[index]["chores"] if c["op"] == "work")
+    peels = [i for i in chore["items"] if i["op"] == "peel"]
+    assert len(peels) >= 2  # a draw is of two cards
+    peels[0]["proof"], peels[1]["proof"] = peels[1]["proof"], peels[0]["proof"]
+    entries[index] = forge(entries[index], homes[entries[index]["seat"]].load())
+    with pytest.raises(IntegrityError, match="fails its proof"):
+        session.verify(with_entries(save, entries), Home(tmp_path / "x"))
+
+
+def test_relock_with_a_small_order_key_point_is_refused(homes: dict[str, Home], tmp_path: Path) -> None:
+    from tests.test_mental import _torsion
+
+    paths = drawn_game(homes, tmp_path)
+    save = savefile.read(paths[-1])
+    index = _first_with(save, "lock")
+    entries = copy.deepcopy(save.entries[: index + 1])
+    item = next(i for c in entries[index]["chores"] for i in c.get("items", []) if i["op"] == "lock")
+    item["key"] = _torsion()[2].hex()
+    entries[index] = forge(entries[index], homes[entries[index]["seat"]].load())
+    with pytest.raises(IntegrityError, match="key point: .* not a valid point") as info:
+        session.verify(with_entries(save, entries), Home(tmp_path / "x"))
+    assert info.value.code == "chore"
 
 
 def test_no_card_or_key_in_saves_before_reveal(homes: dict[str, Home], tmp_path: Path) -> None:
@@ -140,6 +158,7 @@ def test_no_card_or_key_in_saves_before_reveal(homes: dict[str, Home], tmp_path:
             seed = home.load().seed(save.game_id)
             for secret in (mental.deck_key(seed, "cards"), mental.slot_key(seed, "cards", 0)):
                 assert format(secret, "x") not in text and str(secret) not in text
+                assert mental.scalar_bytes(secret).hex() not in text
         # Card points in the clear never appear (only encrypted slots do).
         for i in range(1, 13):
             point = mental.to_hex(mental.card_point(save.game_id, "cards", f"c{i}"))
@@ -155,4 +174,141 @@ def test_mental_deck_state_is_public_bookkeeping_only(homes: dict[str, Home],
     assert all("card" not in slot for slot in deck["slots"].values())
     assert all(set(slot["layers"]) <= {"0", "1", "2"} and len(slot["ct"]) == 64
                for slot in deck["slots"].values())
-    assert all(mental.is_valid_x(mental.from_hex(slot["ct"])) for slot in deck["slots"].values())
+    assert all(mental.is_valid_point(bytes.fromhex(slot["ct"])) for slot in deck["slots"].values())
+    assert all("from" not in slot for slot in deck["slots"].values())
+    assert set(deck["keys"]) == {"0", "1", "2"}
+
+
+# ---- the secret draft: deal, pass, open through the engine --------------------------------
+def draft_game(homes: dict[str, Home], tmp_path: Path, bot: str = "random:5",
+               **kw: object) -> list[Path]:
+    return play_game(homes, tmp_path / "draft", game="secret-draft", bot=bot, **kw)  # type: ignore[arg-type]
+
+
+def test_draft_deals_passes_and_opens_with_a_clean_audit(homes: dict[str, Home],
+                                                         tmp_path: Path) -> None:
+    paths = draft_game(homes, tmp_path)
+    save = savefile.read(paths[-1])
+    report = session.verify(save, Home(tmp_path / "auditor")).report
+    assert report.audit == "clean" and report.outcome is not None
+    ops = {i["op"] for e in save.entries for c in e["chores"] for i in c.get("items", [])}
+    assert ops == {"peel", "lock", "open"}
+    final = report.table.gstate
+    shown = final["secret"]["draft"]
+    # Every card was picked by someone and shown to all; scores are the shown numbers.
+    assert sorted(int(v["card"][1:]) for v in shown["slots"].values()) == list(range(1, 10))
+    assert sum(report.outcome.scores.values()) == sum(range(1, 10))
+    assert all(len([v for v in shown["slots"].values() if v["owner"] == s]) == 3 for s in range(3))
+
+
+def test_draft_each_seat_sees_its_own_hand_only(homes: dict[str, Home], tmp_path: Path) -> None:
+    paths = draft_game(homes, tmp_path)
+    saw_a_hand = 0
+    for path in paths:
+        table = session.load(path, homes["ann"]).table
+        if table.over():
+            break
+        deck = table.gstate["secret"]["draft"]
+        for handle in homes:
+            seat = table.seat_of(handle)
+            _, view, secrets = session.seat_view(homes[handle], session.load(path, homes[handle]))
+            mine = set(secrets.get("draft", {}))
+            owned = {s for s, v in deck["slots"].items()
+                     if v["owner"] == seat and v["status"] in ("drawn", "held")}
+            assert mine <= owned, f"{handle} reads slots that are not theirs"
+            saw_a_hand += bool(mine)
+            # A seat reads every private slot of its own once no work is pending on it.
+            settled = {s for s in owned if not any(o["slot"] == s for o in deck["owed"])}
+            assert settled <= mine
+    assert saw_a_hand > 5
+
+
+def test_draft_saves_hold_no_key_and_no_card_before_it_is_shown(homes: dict[str, Home],
+                                                                 tmp_path: Path) -> None:
+    paths = draft_game(homes, tmp_path)
+    game_id = savefile.read(paths[0]).game_id
+    points = {mental.to_hex(mental.card_point(game_id, "draft", f"c{i}")) for i in range(1, 10)}
+    checked = 0
+    for path in paths:
+        save = savefile.read(path)
+        if any(e["kind"] == "reveal" for e in save.entries):
+            continue
+        text = json.dumps({"e": save.entries, "s": save.state})
+        assert not any(p in text for p in points), "a card point in the clear"
+        for home in homes.values():
+            seed = home.load().seed(game_id)
+            keys = [mental.deck_key(seed, "draft")] + [mental.slot_key(seed, "draft", i) for i in range(40)]
+            assert not any(mental.scalar_bytes(k).hex() in text or format(k, "x") in text for k in keys)
+        # Named cards appear only in public opens, and only once the draft is over.
+        named = [i["card"] for e in save.entries for c in e["chores"] for i in c.get("items", [])
+                 if i["op"] == "open"]
+        table = engine.replay(save, check_snapshot=False, audit_secrets=False).table
+        if table.gstate["phase"] == "draft":
+            assert named == []
+        checked += 1
+    assert checked > 10
+
+
+def test_draft_pass_with_a_wrong_lock_is_refused(homes: dict[str, Home], tmp_path: Path) -> None:
+    paths = draft_game(homes, tmp_path)
+    save = savefile.read(paths[-1])
+    index = _first_with(save, "lock")
+    entries = copy.deepcopy(save.entries[: index + 1])
+    item = next(i for c in entries[index]["chores"] for i in c.get("items", []) if i["op"] == "lock")
+    item["ct"] = mental.to_hex(mental.encrypt(3, mental.from_hex(item["ct"])))
+    entries[index] = forge(entries[index], homes[entries[index]["seat"]].load())
+    with pytest.raises(IntegrityError, match=rf"re-lock of slot {item['slot']} fails its proof"):
+        session.verify(with_entries(save, entries), Home(tmp_path / "x"))
+
+
+def test_draft_false_public_open_is_refused(homes: dict[str, Home], tmp_path: Path) -> None:
+    paths = draft_game(homes, tmp_path)
+    save = savefile.read(paths[-1])
+    index = _first_with(save, "open")
+    entries = copy.deepcopy(save.entries[: index + 1])
+    item = next(i for c in entries[index]["chores"] for i in c.get("items", []) if i["op"] == "open")
+    opened = {i["card"] for e in save.entries for c in e["chores"] for i in c.get("items", [])
+              if i["op"] == "open"}
+    lie = next(f"c{n}" for n in range(1, 10) if f"c{n}" != item["card"])
+    item["card"] = lie
+    entries[index] = forge(entries[index], homes[entries[index]["seat"]].load())
+    with pytest.raises(IntegrityError, match=rf"open of slot {item['slot']} fails its proof"):
+        session.verify(with_entries(save, entries), Home(tmp_path / "x"))
+    assert len(opened) == 9
+
+
+def test_draft_pick_of_a_slot_not_in_the_hand_is_a_rules_refusal(homes: dict[str, Home],
+                                                                  tmp_path: Path) -> None:
+    from pbem.errors import MoveError
+
+    paths = draft_game(homes, tmp_path)
+    save = savefile.read(paths[-1])
+    index = next(i for i, e in enumerate(save.entries) if any(m.startswith("pick") for m in e["moves"]))
+    entries = copy.deepcopy(save.entries[: index + 1])
+    table = engine.replay(with_entries(save, entries[:index]), check_snapshot=False).table
+    seat = table.seat_of(entries[index]["seat"])
+    assert seat is not None
+    foreign = next(s for s, v in table.gstate["secret"]["draft"]["slots"].items()
+                   if v["owner"] not in (seat, -1))
+    entries[index]["moves"] = [f"pick {foreign}"]
+    entries[index] = forge(entries[index], homes[entries[index]["seat"]].load())
+    with pytest.raises(MoveError, match="not possible"):
+        session.verify(with_entries(save, entries), Home(tmp_path / "x"))
+
+
+def test_draft_plays_the_same_in_plain_mode() -> None:
+    from pbem.play.local import LocalTable
+    from tests.support.secret_draft import GAME
+
+    for seats in (2, 3, 5):
+        table = LocalTable(GAME, [f"p{i}" for i in range(seats)], {"hand": 3})
+        turns = 0
+        while table.to_act() is not None:
+            legal = table.legal_moves()
+            table.play([legal[0]])
+            turns += 1
+            assert turns < 200
+        outcome = table.finish()
+        assert outcome is not None and sum(outcome.scores.values()) == sum(range(1, 3 * seats + 1))
+        # Plain mode needs no waiting: every seat picks on each of its turns.
+        assert turns <= 3 * seats + seats

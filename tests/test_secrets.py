@@ -43,7 +43,7 @@ def check_game(paths: list[Path], homes: dict[str, Home]) -> int:
     return checked
 
 
-@pytest.mark.parametrize("game", ["dice-race", "secret-draw"])
+@pytest.mark.parametrize("game", ["dice-race", "secret-draw", "secret-draft"])
 def test_no_secret_in_any_save_of_a_whole_game(game: str, homes: dict[str, Home],
                                                tmp_path: Path) -> None:
     paths = play_game(homes, tmp_path / "saves", game=game)

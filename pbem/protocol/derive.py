@@ -18,6 +18,9 @@ SLOT_KEY = b"slot"
 DECK_SHUFFLE = b"shuffle"
 RAND = b"pbem/1/rand"
 CARD_POINT = b"pbem/1/card"
+# Chaum-Pedersen proofs of the mental deck (pbem.protocol.dleq): challenge and nonce.
+DLEQ_CHALLENGE = b"pbem/1/dleq"
+DLEQ_NONCE = b"pbem/1/dleq-nonce"
 
 
 def game_seed(identity_private: bytes, game_id: str) -> bytes:

@@ -498,16 +498,16 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
     done: set[str] = set()
     for chore in entry["chores"]:
         name = chore.get("deck")
-        if name not in decks or name in done:
+        if not isinstance(name, str) or name not in decks or name in done:
             raise IntegrityError(f"Entry {seq} ({handle}) has a chore for deck {name!r}, which "
                                  "is unknown or listed twice.", seq=seq, code="chore")
         done.add(name)
         before = copy.deepcopy(decks[name]) if audit_seeds and seat in audit_seeds else None
         try:
-            mental_deck.apply_chore(decks[name], seat, chore)
+            mental_deck.apply_chore(decks[name], seat, chore, new.game_id, seq)
         except IntegrityError as exc:
-            raise IntegrityError(f"Entry {seq} ({handle}): {exc.message}", seq=seq,
-                                 code="chore") from None
+            raise IntegrityError(f"Entry {seq} ({handle}): {_name_seats(new, exc.message)}",
+                                 seq=seq, code="chore") from None
         if before is not None and audit_seeds is not None:
             for problem in mental_deck.audit_chore(before, name, seat, chore, audit_seeds[seat]):
                 new.findings.append(f"entry {seq} ({handle}): {_name_seats(new, problem)}")
@@ -750,7 +750,7 @@ def sign_entry(
     if kind == "reveal":
         entry["seed"] = seed.hex()
     def make(gstate: State, who: int, what: str) -> list[dict[str, Any]]:
-        return owed_chores(gstate, who, seed)
+        return owed_chores(gstate, who, seed, table.game_id, entry["seq"])
 
     new, canonical_moves = step(table, entry, replay=False, make_chores=make)
     entry["moves"] = canonical_moves
@@ -759,15 +759,17 @@ def sign_entry(
     return entry, new
 
 
-def owed_chores(gstate: State, seat: int, seed: bytes) -> list[dict[str, Any]]:
-    """The secret-deck work ``seat`` owes in ``gstate``, done with its seed."""
+def owed_chores(gstate: State, seat: int, seed: bytes, game_id: str, seq: int
+                ) -> list[dict[str, Any]]:
+    """The secret-deck work ``seat`` owes in ``gstate``, done with its seed, with proofs
+    bound to entry ``seq`` of the game."""
     out = []
     for name, d in gstate.get("secret", {}).items():
         if d.get("mode") != "mental":
             continue
         from pbem.protocol import mental_deck
 
-        chore = mental_deck.perform(d, name, seat, seed)
+        chore = mental_deck.perform(d, name, seat, seed, game_id, seq)
         if chore is not None:
             out.append(chore)
     return out

@@ -1,49 +1,51 @@
-"""Mental-poker primitives on P-256 (PROTOCOL.md section 6): pure functions, no state.
+"""Mental-poker primitives on edwards25519 (PROTOCOL.md section 6): pure functions, no state.
 
-Commutative encryption keeps the x-coordinate only: ``E_k(X) = x(k * X)``. It is computed
-with ``cryptography``'s ECDH: a private key made from the scalar ``k`` and a peer public
-key made from the compressed point ``02 || x``; the shared secret ECDH returns is exactly
-``x(k * X)``. Keeping x alone loses the sign of y, which is harmless: ``x(k * -X) =
-x(-(k * X)) = x(k * X)``, so whichever lift is used the result is the same, and the code
-always lifts with ``02`` (even y). Since ``x(a * (b * X)) = x(b * (a * X))``, layers go on
-and come off in any order; ``E_{k^-1 mod n}`` peels the layer of ``k``.
+The group is the prime-order subgroup of edwards25519 (order ``L = 2^252 + 27742...``),
+through libsodium (PyNaCl): unlike an x-only curve it can add points, which the
+Chaum-Pedersen proofs of pbem.protocol.dleq need. Commutative encryption is scalar
+multiplication, ``E_k(X) = k * X``; since ``a * (b * X) = b * (a * X)`` layers go on and
+come off in any order, and ``E_{k^-1 mod L}`` peels the layer of ``k``.
 
 Byte encodings, fixed here so another implementation can interoperate (known-answer
 vectors live in tests/test_mental.py). ``field(b)`` is ``len(b)`` as 4 big-endian bytes
 followed by ``b`` (strings are UTF-8), so no two fields can run together; ``u32(i)`` is
-``i`` as 4 big-endian bytes.
+``i`` as 4 big-endian bytes. A point is its 32-byte compressed Edwards encoding (RFC 8032),
+a scalar its 32 bytes little-endian; both travel as 64 lowercase hex digits.
 
-* card point: the first ``counter = 0, 1, ...`` for which
-  ``x = SHA-256(b"pbem/1/card" || field(game_id) || field(deck) || field(uid) || u32(counter))``
-  read big-endian is below p and has a y on the curve (try-and-increment).
-* deck key:  ``g = 1 + int(HKDF(seed, b"deck" || field(deck), 48)) mod (n - 1)``
-* slot key:  ``s = 1 + int(HKDF(seed, b"slot" || field(deck) || u32(serial), 48)) mod (n - 1)``
-  (48 bytes, so the bias of the reduction is below 2^-128)
+* card point: for ``counter = 0, 1, ...`` let ``h = SHA-512(b"pbem/1/card" || field(game_id)
+  || field(deck) || field(uid) || u32(counter))`` and ``P = from_uniform(h[:32]) +
+  from_uniform(h[32:])``, where ``from_uniform`` is libsodium's
+  ``crypto_core_ed25519_from_uniform`` (Elligator 2, then the cofactor cleared); the first
+  ``P`` that is a valid point (not the identity) is the card's. Two maps added, as in
+  RFC 9380's hash_to_curve, so nobody knows a discrete log between two card points.
+* deck key:  ``g = 1 + int(HKDF(seed, b"deck" || field(deck), 48)) mod (L - 1)``
+* slot key:  ``s = 1 + int(HKDF(seed, b"slot" || field(deck) || u32(serial), 48)) mod (L - 1)``
+  (big-endian; 48 bytes, so the bias of the reduction is below 2^-128; never 0)
 * shuffle:   Fisher-Yates (``Sampler.shuffle``) of ``range(size)`` from a Sampler seeded
   with ``HKDF(seed, b"shuffle" || field(deck) || u32(pass_index), 32)``.
 
-Ciphertexts travel as 64 lowercase hex digits (``to_hex``/``from_hex``).
+Every point read from a save goes through ``from_hex``, which accepts only the canonical
+encoding of a point on the curve, in the prime-order subgroup and not of small order
+(libsodium's ``crypto_core_ed25519_is_valid_point``).
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from cryptography.hazmat.primitives.asymmetric import ec
+from nacl import bindings as sodium
 
 from pbem.protocol.derive import CARD_POINT, DECK_KEY, DECK_SHUFFLE, SLOT_KEY, derive
 from pbem.protocol.sampler import Sampler
 
-# NIST P-256 (FIPS 186-4, D.1.2.3): y^2 = x^3 - 3x + B over GF(P), prime order N.
-P = 0xFFFFFFFF00000001000000000000000000000000FFFFFFFFFFFFFFFFFFFFFFFF
-N = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
-B = 0x5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B
-
-_CURVE = ec.SECP256R1()
-_SQRT_EXP = (P + 1) // 4  # P = 3 mod 4, so a square a has the root a^((P+1)/4)
-_KEY_BYTES = 48  # 384 bits reduced mod n-1: negligible bias
+# Order of the prime-order subgroup of edwards25519 (RFC 8032, section 5.1).
+L = 2**252 + 27742317777372353535851937790883648493
+BASE = sodium.crypto_scalarmult_ed25519_base_noclamp((1).to_bytes(32, "little"))
+_KEY_BYTES = 48  # 384 bits reduced mod L-1: negligible bias
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
 def field(data: bytes) -> bytes:
@@ -56,17 +58,9 @@ def u32(value: int) -> bytes:
 
 
 # ---- points ------------------------------------------------------------------------
-def curve_rhs(x: int) -> int:
-    """``x^3 - 3x + B mod P``: the y^2 a point with this x must have."""
-    return (pow(x, 3, P) - 3 * x + B) % P
-
-
-def is_valid_x(x: int) -> bool:
-    """True when ``x`` is the x-coordinate of a point of P-256."""
-    if not 0 <= x < P:
-        return False
-    rhs = curve_rhs(x)
-    return pow(rhs, _SQRT_EXP, P) ** 2 % P == rhs
+def is_valid_point(point: bytes) -> bool:
+    """Canonical, on the curve, in the prime-order subgroup, not of small order."""
+    return len(point) == 32 and bool(sodium.crypto_core_ed25519_is_valid_point(point))
 
 
 def card_point_input(game_id: str, deck: str, uid: str, counter: int) -> bytes:
@@ -74,57 +68,82 @@ def card_point_input(game_id: str, deck: str, uid: str, counter: int) -> bytes:
     return CARD_POINT + field(game_id.encode()) + field(deck.encode()) + field(uid.encode()) + u32(counter)
 
 
-def card_point_counter(game_id: str, deck: str, uid: str) -> tuple[int, int]:
-    """The card's point x and the counter that produced it (try-and-increment)."""
+def hash_to_group(data: bytes) -> bytes:
+    """``from_uniform(h[:32]) + from_uniform(h[32:])`` with ``h = SHA-512(data)``."""
+    digest = hashlib.sha512(data).digest()
+    first = sodium.crypto_core_ed25519_from_uniform(digest[:32])
+    second = sodium.crypto_core_ed25519_from_uniform(digest[32:])
+    return bytes(sodium.crypto_core_ed25519_add(first, second))
+
+
+def card_point_counter(game_id: str, deck: str, uid: str) -> tuple[bytes, int]:
+    """The card's point and the counter that produced it."""
     counter = 0
     while True:
-        digest = hashlib.sha256(card_point_input(game_id, deck, uid, counter)).digest()
-        x = int.from_bytes(digest, "big")
-        if is_valid_x(x):
-            return x, counter
+        point = hash_to_group(card_point_input(game_id, deck, uid, counter))
+        if is_valid_point(point):  # fails only for the identity: never seen, but checked
+            return point, counter
         counter += 1
 
 
 @lru_cache(maxsize=4096)
-def card_point(game_id: str, deck: str, uid: str) -> int:
-    """``X_card``: the x-coordinate of the card's point (hash-to-curve)."""
+def card_point(game_id: str, deck: str, uid: str) -> bytes:
+    """``X_card``: the card's point (hash to the group)."""
     return card_point_counter(game_id, deck, uid)[0]
 
 
-def card_points(game_id: str, deck: str, uids: Iterable[str]) -> dict[int, str]:
-    """Point x -> uid for every card of a deck (to recognise a fully peeled slot)."""
+def card_points(game_id: str, deck: str, uids: Iterable[str]) -> dict[bytes, str]:
+    """Point -> uid for every card of a deck (to recognise a fully peeled slot)."""
     return {card_point(game_id, deck, uid): uid for uid in uids}
 
 
+# ---- scalars and the group operation -------------------------------------------------
+def scalar_bytes(k: int) -> bytes:
+    return (k % L).to_bytes(32, "little")
+
+
+def mul(k: int, point: bytes) -> bytes:
+    """``k * point`` for ``1 <= k < L`` and a valid point (libsodium re-checks it)."""
+    if not 1 <= k < L:
+        raise ValueError("a key must be a scalar in 1 .. L-1")
+    if point == BASE:
+        return bytes(sodium.crypto_scalarmult_ed25519_base_noclamp(scalar_bytes(k)))
+    return bytes(sodium.crypto_scalarmult_ed25519_noclamp(scalar_bytes(k), point))
+
+
+def add(first: bytes, second: bytes) -> bytes:
+    return bytes(sodium.crypto_core_ed25519_add(first, second))
+
+
+def sub(first: bytes, second: bytes) -> bytes:
+    return bytes(sodium.crypto_core_ed25519_sub(first, second))
+
+
+def public_point(k: int) -> bytes:
+    """``k * B``: the point a seat publishes for a key it uses."""
+    return mul(k, BASE)
+
+
 # ---- commutative encryption ----------------------------------------------------------
-@lru_cache(maxsize=512)
-def _private(k: int) -> ec.EllipticCurvePrivateKey:
-    # Building a key also computes k*G; a shuffle pass reuses one key on every slot.
-    return ec.derive_private_key(k, _CURVE)
+def encrypt(k: int, point: bytes) -> bytes:
+    """``E_k(X) = k * X``."""
+    return mul(k, point)
 
 
-def encrypt(k: int, x: int) -> int:
-    """``E_k(X) = x(k * X)`` for a scalar ``1 <= k < N`` and a valid x."""
-    if not 1 <= k < N:
-        raise ValueError("a key must be a scalar in 1 .. n-1")
-    peer = ec.EllipticCurvePublicKey.from_encoded_point(_CURVE, b"\x02" + x.to_bytes(32, "big"))
-    return int.from_bytes(_private(k).exchange(ec.ECDH(), peer), "big")
+def decrypt(k: int, point: bytes) -> bytes:
+    """Peel the layer of ``k``: ``E_{k^-1 mod L}``."""
+    return mul(pow(k, -1, L), point)
 
 
-def decrypt(k: int, x: int) -> int:
-    """Peel the layer of ``k``: ``E_{k^-1 mod n}``."""
-    return encrypt(pow(k, -1, N), x)
-
-
-def rekey(old: int, new: int, x: int) -> int:
+def rekey(old: int, new: int, point: bytes) -> bytes:
     """Swap the layer of ``old`` for one of ``new`` in a single multiplication."""
-    return encrypt(new * pow(old, -1, N) % N, x)
+    return mul(new * pow(old, -1, L) % L, point)
 
 
 # ---- keys and shuffles from the seat's seed ----------------------------------------------
 def scalar(okm: bytes) -> int:
-    """``1 + int(okm) mod (n - 1)``: a key in 1 .. n-1."""
-    return 1 + int.from_bytes(okm, "big") % (N - 1)
+    """``1 + int(okm) mod (L - 1)``: a key in 1 .. L-1."""
+    return 1 + int.from_bytes(okm, "big") % (L - 1)
 
 
 def deck_key(seed: bytes, deck: str) -> int:
@@ -150,15 +169,18 @@ def permutation(seed: bytes, deck: str, pass_index: int, size: int) -> list[int]
 
 
 # ---- text form ----------------------------------------------------------------------------
-def to_hex(x: int) -> str:
-    return f"{x:064x}"
+def to_hex(point: bytes) -> str:
+    return point.hex()
 
 
-def from_hex(text: str) -> int:
-    """Parse a ciphertext: exactly 64 lowercase hex digits naming a valid x, else ValueError."""
-    if not isinstance(text, str) or len(text) != 64 or any(c not in "0123456789abcdef" for c in text):
+def from_hex(text: object) -> bytes:
+    """Parse a point: 64 lowercase hex digits encoding a valid group element, else ValueError."""
+    if not isinstance(text, str) or not _HEX64.fullmatch(text):
         raise ValueError(f"{text!r} is not 64 lowercase hex digits")
-    x = int(text, 16)
-    if not is_valid_x(x):
-        raise ValueError(f"{text} is not the x-coordinate of a point of P-256")
-    return x
+    point = bytes.fromhex(text)
+    if not is_valid_point(point):
+        raise ValueError(
+            f"{text} is not a valid point of the group (not canonical, not on edwards25519, "
+            "outside its prime-order subgroup, or of small order)"
+        )
+    return point

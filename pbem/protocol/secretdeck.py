@@ -1,29 +1,86 @@
-"""Secret decks as games see them: reserve, keep, return, count.
+"""Secret decks as games see them: draw, deal, keep, return, pass, open, count.
 
-A secret deck lives in ``state["secret"][deck]``, managed here and in pbem.protocol.mental_deck; games
-touch it only through the functions below. Two modes share one layout:
+A secret deck lives in ``state["secret"][deck]``, managed here and in
+pbem.protocol.mental_deck; games touch it only through the functions below (games import
+it as ``from pbem.game import secretdeck``). Two modes share one layout and one set of calls:
 
-* ``plain``: slots hold card uids in the clear. Used by pbem.local (rules tests, bots,
-  benches), where nobody needs protecting.
-* ``mental``: slots hold P-256 ciphertexts with layers (PROTOCOL.md section 6); chores
-  (peels, re-locks) are done by the engine, and the audit opens every slot at the end.
+* ``plain``: slots hold card uids in the clear. Used by pbem.play.local (rules tests,
+  bots, benches), where nobody needs protecting; every operation takes effect at once.
+* ``mental``: slots hold ciphertexts (points of edwards25519) under one layer per seat
+  (PROTOCOL.md section 6). The calls below only record what is owed; the seats' next
+  entries do the work (peels, re-locks, opens, each with a proof checked at replay),
+  automatically, and the audit opens every slot at the end.
+
+So a game never assumes work is done: it asks. ``readable(state, deck, seat)`` says the
+seat can read all its private slots; ``settled(state, deck, slots)`` that no work is
+pending on those slots; ``owing(state, deck)`` which seats owe work now (a game that must
+wait for a seat's work, an open say, lets that seat act); ``card(state, deck, slot)`` gives
+an opened card once everyone can see it (None before). In plain mode all of these say
+"done" at once, so the same game code runs in both modes.
+
+The operations (a seat's private slots are its ``drawn`` and ``held`` ones):
+
+* ``reserve_top(state, deck, seat, n)``: a private draw of the top ``n`` slots.
+* ``deal(state, deck, {seat: n, ...})``: a private hand of ``n`` to each seat at once,
+  in seat order from the top (a draft's deal: call it when the set-up chance is resolved
+  by the ``start`` entry, once every seat has shuffled, or later).
+* ``keep`` (drawn -> held), ``return_bottom`` (drawn -> under the pile, re-locked with
+  fresh keys so the new slot cannot be linked to the old by its ciphertext).
+* ``pass_slots(state, deck, holder, to, slots)``: private slots of ``holder`` become
+  ``to``'s, same status; ``to`` adds a fresh layer, then ``holder`` removes its own, so
+  only ``to`` can then read them and nobody else learns anything. ``holder`` has seen the
+  cards and knows what it passed.
+* ``open_slots(state, deck, seat, slots)``: ``seat`` shows private slots to everyone: it
+  peels its own last layer, names the card and proves it; everyone can check it at once.
+  The slot's status becomes ``open`` and ``card`` gives its uid.
+* ``holder``, ``status``, ``drawn``, ``held``, ``counts``, ``remaining``, ``opened``:
+  public bookkeeping.
+
+Example, a draft (hands of 3, pick one, pass the rest left; tests/support/secret_draft.py
+is this game whole)::
+
+    # set-up chance, resolved by the start entry, once every seat has shuffled:
+    hands = secretdeck.deal(state, "draft", {seat: 3 for seat in range(n)})
+    state["queue"] = [[hands[seat]] for seat in range(n)]   # hands waiting, per seat
+    # a seat's turn: the oldest hand waiting for it, once no work is pending on it
+    hand = state["queue"][seat][0]
+    if secretdeck.settled(state, "draft", hand):           # else the seat waits
+        # (the player reads `hand` through view's secrets and chooses `pick`)
+        state["queue"][seat].pop(0)
+        secretdeck.keep(state, "draft", seat, [pick])
+        rest = [s for s in hand if s != pick]
+        secretdeck.pass_slots(state, "draft", seat, (seat + 1) % n, rest)
+        state["queue"][(seat + 1) % n].append(rest)
+    # at the end of the draft, everyone shows what they took:
+    for s in range(n):
+        secretdeck.open_slots(state, "draft", s, secretdeck.held(state, "draft", s))
+    # ... and the game goes on once every secretdeck.card(state, "draft", slot) is known.
+
+A game keeps its own record of hands: ``drawn`` lists all of a seat's drawn slots, so two
+hands waiting for one seat would run together. Which slot a seat keeps is public (its
+card is not): a seat that sees a hand again after it went round the table learns which
+card each seat between took from it. Hiding that needs the receiver to re-lock a hand in
+a secret order with a proof of shuffle, which this deck does not have.
+
+What a seat may read of its own private slots comes to the game through ``view``'s
+``secrets`` argument; ``card`` is the only card a game reads from the state.
 
 Layout::
 
     {"mode": "plain"|"mental",
      "order": ["s3", "s0", ...],          # the draw pile, top first (slot ids)
-     "slots": {"s0": {"status": "deck"|"drawn"|"held",
+     "slots": {"s0": {"status": "deck"|"drawn"|"held"|"open",
                       "owner": -1 | seat,
-                      "card": uid,             # plain mode only
+                      "card": uid,             # plain mode; mental mode once open
                       ...crypto fields...}},  # mental mode only
      "next": 18}                          # next fresh slot number
 
-Slot ids are public and say nothing about the card. A seat's drawn slots become readable
-to it once every other layer has been peeled; ``readable`` says whether that is so.
+Slot ids are public and say nothing about the card.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pbem.errors import IllegalMoveError
@@ -74,7 +131,7 @@ def held(state: State, deck: str, seat: int) -> list[str]:
 
 
 def readable(state: State, deck: str, seat: int) -> bool:
-    """True once every drawn slot of ``seat`` carries only its own layer (or plain)."""
+    """True once every drawn or held slot of ``seat`` carries only its own layer (or plain)."""
     d = _deck(state, deck)
     if d["mode"] == "plain":
         return True
@@ -116,6 +173,103 @@ def return_bottom(state: State, deck: str, seat: int, slot_ids: list[str]) -> No
         d["order"].append(new_id)
 
 
+def deal(state: State, deck: str, hands: Mapping[int, int]) -> dict[int, list[str]]:
+    """Private draws for several seats at once: seat -> how many. Returns seat -> slot
+    ids; seats take their slots from the top in seat order."""
+    d = _deck(state, deck)
+    seats = len(state["seats"])
+    if any(not 0 <= seat < seats or count < 0 for seat, count in hands.items()):
+        raise IllegalMoveError("a deal names a seat that is not at the table or a negative count")
+    wanted = sum(hands.values())
+    if wanted > len(d["order"]):
+        raise IllegalMoveError(f"the deck has {len(d['order'])} cards; the deal needs {wanted}")
+    return {seat: reserve_top(state, deck, seat, hands[seat]) for seat in sorted(hands)}
+
+
+def _private_slots(d: dict[str, Any], seat: int, slot_ids: list[str]) -> None:
+    """Refuse unless every slot is one of ``seat``'s drawn or held slots, named once."""
+    if len(set(slot_ids)) != len(slot_ids):
+        raise IllegalMoveError("the same slot is named twice")
+    for slot_id in slot_ids:
+        slot = d["slots"].get(slot_id)
+        if slot is None or slot["owner"] != seat or slot["status"] not in ("drawn", "held"):
+            raise IllegalMoveError(f"slot {slot_id} is not one of your private cards")
+
+
+def pass_slots(state: State, deck: str, holder: int, to: int, slot_ids: list[str]) -> None:
+    """``holder``'s private slots become ``to``'s (same status, same ids). In mental mode
+    ``to`` adds a fresh layer and then ``holder`` peels its own (chores, in that order), so
+    only ``to`` can read them; ``readable``/``settled`` say when that is done."""
+    d = _deck(state, deck)
+    if to == holder or not 0 <= to < len(state["seats"]):
+        raise IllegalMoveError(f"cards cannot be passed from seat {holder} to seat {to}")
+    _private_slots(d, holder, slot_ids)
+    for slot_id in slot_ids:
+        d["slots"][slot_id]["owner"] = to
+    if d["mode"] == "mental":
+        from pbem.protocol import mental_deck
+
+        mental_deck.on_pass(d, list(slot_ids), holder, to)
+
+
+def open_slots(state: State, deck: str, seat: int, slot_ids: list[str]) -> None:
+    """Show ``seat``'s private slots to everyone. Plain mode: at once. Mental mode: the
+    seat's next entry peels its last layer and names each card with a proof; until then
+    ``card`` returns None for them."""
+    d = _deck(state, deck)
+    _private_slots(d, seat, slot_ids)
+    if d["mode"] == "plain":
+        for slot_id in slot_ids:
+            d["slots"][slot_id]["status"] = "open"
+        return
+    from pbem.protocol import mental_deck
+
+    mental_deck.on_open(d, list(slot_ids), seat)
+
+
+def card(state: State, deck: str, slot_id: str) -> str | None:
+    """The uid of an opened slot (everyone may know it); None while it is not open."""
+    slot = _deck(state, deck)["slots"].get(slot_id)
+    if slot is None or slot["status"] != "open":
+        return None
+    return str(slot["card"])
+
+
+def opened(state: State, deck: str) -> dict[str, str]:
+    """Slot -> uid of every opened slot."""
+    return {s: v["card"] for s, v in _sorted_slots(_deck(state, deck)) if v["status"] == "open"}
+
+
+def holder(state: State, deck: str, slot_id: str) -> int:
+    """The seat a slot belongs to (-1 in the pile)."""
+    return int(_deck(state, deck)["slots"][slot_id]["owner"])
+
+
+def status(state: State, deck: str, slot_id: str) -> str:
+    """``deck`` (in the pile), ``drawn``, ``held`` or ``open``."""
+    return str(_deck(state, deck)["slots"][slot_id]["status"])
+
+
+def settled(state: State, deck: str, slot_ids: Iterable[str] | None = None) -> bool:
+    """True when no work is pending on these slots (on the whole deck when None)."""
+    d = _deck(state, deck)
+    if d["mode"] == "plain":
+        return True
+    from pbem.protocol import mental_deck
+
+    return mental_deck.settled(d, d["slots"] if slot_ids is None else slot_ids)
+
+
+def owing(state: State, deck: str) -> list[int]:
+    """Seats that owe work on the deck now; their next entry does it (empty in plain mode)."""
+    d = _deck(state, deck)
+    if d["mode"] == "plain":
+        return []
+    from pbem.protocol import mental_deck
+
+    return mental_deck.owing(d)
+
+
 def counts(state: State, deck: str) -> dict[int, int]:
     """How many cards each seat holds (public)."""
     d = _deck(state, deck)
@@ -141,5 +295,5 @@ def readable_plain(d: dict[str, Any], seat: int) -> dict[str, str]:
 
 
 def open_all_plain(d: dict[str, Any]) -> dict[str, str]:
-    """Slot -> card for every held slot (what the audit opens at the end)."""
-    return {s: v["card"] for s, v in _sorted_slots(d) if v["status"] == "held"}
+    """Slot -> card for every held or open slot (what the audit opens at the end)."""
+    return {s: v["card"] for s, v in _sorted_slots(d) if v["status"] in ("held", "open")}

@@ -105,3 +105,51 @@ def test_show_writes_html(game: Path, homes: dict[str, Home], tmp_path: Path) ->
     assert page.read_text().startswith("<!DOCTYPE html>")
     r = run(homes["bob"], "show", str(game), "--svg", str(tmp_path / "b.svg"))
     assert r.exit_code == 2 and "draws no picture" in r.stderr
+
+
+UNSAFE = ("\x1b", "\x07", "\x9b", "\u202e", "\u2066", "\r")
+
+
+def test_escape_sequences_in_mail_never_reach_the_terminal(homes: dict[str, Home],
+                                                           tmp_path: Path) -> None:
+    """Subject, From and attachment name carry terminal escapes and bidi overrides, raw and
+    RFC 2047/2231-encoded: text shows them escaped, JSON keeps them as JSON escapes."""
+    import urllib.parse
+    from email.header import Header
+
+    saves = play_game(homes, tmp_path / "saves", stop_after=3)  # cy to join next
+    subject = "\x1b]0;owned\x07[pbem] \u202eevil\x1b[2J"
+    name = "\x1b[31m\u202ered\u2066.toml"
+    raw = (b"From: \x1b[2J Bob \xe2\x80\xae <bob@example.org>\n"
+           b"Subject: " + Header(subject, "utf-8").encode().encode("ascii") + b"\n"
+           b"X-Note: \xe2\x80\xae\x1b[1m raw bytes\n"
+           b"MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"q\"\n\n"
+           b"--q\nContent-Type: application/toml\nContent-Disposition: attachment; filename*="
+           b"utf-8''" + urllib.parse.quote(name).encode() + b"\n\n"
+           + saves[-1].read_bytes() + b"\n--q--\n")
+    box = tmp_path / "mail.mbox"
+    box.write_bytes(b"From MAILER-DAEMON Thu Jan  1 00:00:00 1970\n" + raw + b"\n")
+    text = run(homes["cy"], "inbox", "--no-file", str(box))
+    assert text.exit_code == 0, text.output
+    shown = run(homes["cy"], "inbox", "--no-file", "--json", str(box))
+    people = run(homes["cy"], "contacts")
+    people_json = run(homes["cy"], "contacts", "--json")
+    for result in (text, shown, people, people_json):
+        assert not any(ch in result.output for ch in UNSAFE), repr(result.output)
+    assert "\\x1b]0;owned\\x07[pbem] \\u202eevil" in text.output
+    assert "\\u202e <bob@example.org>" in text.output
+    [game] = json.loads(shown.output)["games"]
+    assert game["origin"]["subject"] == subject  # the very same string, escaped on the way
+    assert game["origin"]["attachment"] == name
+    assert game["origin"]["sender"] == "\x1b[2J Bob \u202e <bob@example.org>"
+
+
+def test_hand_edited_contacts_are_shown_escaped(homes: dict[str, Home]) -> None:
+    (homes["ann"].path / "contacts.toml").write_text(
+        '[players."bob\\u001b[2J\\u202e"]\nkey = ""\nfingerprint = "\\u001b]0;x\\u0007"\n'
+        'emails = ["bob@example.org\\r\\nBcc: eve@example.net"]\n', "utf-8")
+    for args in (("contacts",), ("contacts", "--json")):
+        r = run(homes["ann"], *args)
+        assert r.exit_code == 0 and not any(ch in r.output for ch in UNSAFE), repr(r.output)
+    assert json.loads(run(homes["ann"], "contacts", "--json").output)[0]["handle"] == \
+        "bob\x1b[2J\u202e"

@@ -30,7 +30,9 @@ def play(homes: dict[str, Home], folder: Path, *, emails: dict[str, str] | None 
     emails = EMAILS if emails is None else emails
     folder.mkdir(parents=True, exist_ok=True)
     seats = [f"{h}={emails[h]}" if emails.get(h) else h for h in homes]
-    written = session.new_game(homes["ann"], "dice-race", seats, [], None, folder=folder)
+    # Stopped early: an unreachable target, so random keys never end the game before.
+    options = ["target=1000000"] if stop_after is not None else []
+    written = session.new_game(homes["ann"], "dice-race", seats, options, None, folder=folder)
     hops = [written]
     while written.table.duty() is not None and (stop_after is None or len(hops) < stop_after):
         duty = written.table.duty()

@@ -14,6 +14,7 @@ an old save); a fork is two different entries signed by one seat after the same 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import mailbox
 from collections.abc import Iterable, Iterator, Sequence
@@ -21,7 +22,6 @@ from dataclasses import asdict, dataclass, field
 from email import message_from_bytes, policy
 from email.header import decode_header, make_header
 from email.message import Message
-from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +115,7 @@ class GameSummary:
     your_move: bool = False
     over: bool = False
     command: str = ""
+    save_as: str = ""  # the name the command expects the attachment under ('' if filed)
     older: int = 0  # older valid saves of this game in the mail
     stale: bool = False
     fork: bool = False
@@ -126,7 +127,7 @@ class GameSummary:
                 "filed_how": self.filed_how, "head_seq": self.head_seq,
                 "to_act": self.to_act or None, "next": self.next or None,
                 "your_move": self.your_move, "over": self.over, "command": self.command or None,
-                "older": self.older, "stale": self.stale, "fork": self.fork,
+                "save_as": self.save_as or None, "older": self.older, "stale": self.stale, "fork": self.fork,
                 "problems": [p.to_json() for p in self.problems]}
 
 
@@ -178,7 +179,9 @@ class InboxReport:
             if g.filed:
                 lines.append(f"    filed: {g.filed}" + (" (already there)"
                                                          if g.filed_how == "already there" else ""))
-            if g.command:
+            if g.command and g.save_as:
+                lines.append(f"    save the attachment as {g.save_as}, then run: {g.command}")
+            elif g.command:
                 lines.append(f"    run: {g.command}")
             if g.older:
                 lines.append(f"    ({g.older} older save(s) of this game in the mail)")
@@ -230,7 +233,7 @@ def _raw_messages(path: Path, report: InboxReport) -> Iterator[_Raw]:
         if path.is_dir() and _is_maildir(path):
             box = mailbox.Maildir(str(path), factory=None, create=False)
             for key in sorted(box.keys()):
-                yield _Raw(Origin(source, f"message {key}"), box.get_bytes(key))
+                yield from _one_message(box, key, Origin(source, f"message {key}"), report)
             return
         if path.is_dir():
             files = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
@@ -242,7 +245,7 @@ def _raw_messages(path: Path, report: InboxReport) -> Iterator[_Raw]:
             mbox = mailbox.mbox(str(path), create=False)
             try:
                 for number, key in enumerate(mbox.iterkeys(), start=1):
-                    yield _Raw(Origin(source, f"message {number}"), mbox.get_bytes(key))
+                    yield from _one_message(mbox, key, Origin(source, f"message {number}"), report)
             finally:
                 mbox.close()
         elif kind == "save":
@@ -254,15 +257,28 @@ def _raw_messages(path: Path, report: InboxReport) -> Iterator[_Raw]:
                                        Origin(source)))
 
 
+def _one_message(box: mailbox.Mailbox, key: str, origin: Origin,
+                 report: InboxReport) -> Iterator[_Raw]:
+    """One message of a mailbox, or a problem if that one cannot be read (the others can)."""
+    try:
+        data = box.get_bytes(key)
+    except (OSError, mailbox.Error, KeyError) as exc:
+        report.problems.append(Problem("unreadable", f"This message cannot be read ({exc}).",
+                                       origin))
+        return
+    yield _Raw(origin, data)
+
+
 def _header(message: Message, name: str) -> str:
-    """A header decoded for people (RFC 2047 words), on one line; '' if absent."""
-    value = message.get(name)
+    """A header decoded for people (raw UTF-8 or RFC 2047 words), on one line; '' if
+    absent. Control characters are kept for the CLI to escape (pbem.terminal)."""
+    wanted = name.lower()
+    value = next((str(v) for k, v in message.raw_items() if k.lower() == wanted), None)
     if value is None:
         return ""
-    try:
-        text = str(make_header(decode_header(str(value))))
-    except Exception:  # the email package can trip on hostile headers; keep scanning
-        text = str(value)
+    text = mail.clean_text(value)
+    with contextlib.suppress(Exception):  # the email package can trip on hostile headers
+        text = mail.clean_text(str(make_header(decode_header(text))))
     return " ".join(text.split())
 
 
@@ -271,6 +287,7 @@ class _Candidate:
     origin: Origin
     data: bytes
     copies: list[Origin] = field(default_factory=list)
+    file: str = ""  # the path of a save file scanned directly, not carried by a message
     save: Save | None = None
     verified: session.Verified | None = None
 
@@ -284,7 +301,7 @@ def _candidates(raw: _Raw, report: InboxReport, max_bytes: int) -> list[_Candida
                 "too-large", f"This save file is {_mib(len(raw.data))}, over the "
                 f"{_mib(max_bytes)} that inbox reads.", raw.origin))
             return []
-        return [_Candidate(raw.origin, raw.data)]
+        return [_Candidate(raw.origin, raw.data, file=raw.origin.source)]
     try:
         # compat32: the modern header registry parses every header eagerly and costs
         # several times more; only a few headers are read here, decoded by _header.
@@ -366,9 +383,8 @@ def scan(paths: Sequence[str | Path], home: Home, *, max_bytes: int = mail.MAX_A
             report.games.append(summary)
             newest = max((c for c in candidates if c.verified is not None),
                          key=lambda c: len(c.save.entries) if c.save else 0)
-            if newest.save is not None:
-                sender = parseaddr(newest.origin.sender)[1]
-                report.notices.extend(contacts.check_save(newest.save, sender_email=sender))
+            if newest.save is not None:  # addresses from its signed seats, never from From:
+                report.notices.extend(contacts.check_save(newest.save))
     try:
         contacts.write()
     except OSError as exc:
@@ -380,6 +396,13 @@ def scan(paths: Sequence[str | Path], home: Home, *, max_bytes: int = mail.MAX_A
 
 def _normal(data: bytes) -> bytes:
     return data.removeprefix(b"\xef\xbb\xbf").replace(b"\r\n", b"\n")
+
+
+def _unchecked(exc: Exception, cand: _Candidate, game_id: str = "") -> Problem:
+    """The report line for an attachment whose reading or checking failed unexpectedly."""
+    return Problem("malformed", f"This attachment could not be checked ({type(exc).__name__}); "
+                   "it was skipped. If it is a genuine save, please report it (PBEM_DEBUG=1 "
+                   "'pbem verify FILE' shows the details)." + _copies(cand), cand.origin, game_id)
 
 
 def _copies(cand: _Candidate) -> str:
@@ -398,6 +421,9 @@ def _parse_and_sort(candidates: Iterable[_Candidate], report: InboxReport, me: s
             save = savefile.parse_bytes(cand.data, f"The attachment {cand.origin.attachment}")
         except SaveFileError as exc:
             report.problems.append(Problem("malformed", exc.message + _copies(cand), cand.origin))
+            continue
+        except Exception as exc:  # one hostile attachment must not stop the scan
+            report.problems.append(_unchecked(exc, cand))
             continue
         cand.save = save
         last = save.entries[-1]
@@ -452,6 +478,9 @@ def _verify_game(game_id: str, candidates: list[_Candidate], home: Home, me: str
         except PbemError as exc:
             problems.append(_refusal(exc, cand, game_id, seen_entries))
             continue
+        except Exception as exc:  # a check that trips must not stop the scan
+            problems.append(_unchecked(exc, cand, game_id))
+            continue
         cand.verified = verified
         report.verified += 1
         valid.append(cand)
@@ -464,8 +493,9 @@ def _verify_game(game_id: str, candidates: list[_Candidate], home: Home, me: str
         assert cand.save is not None
         try:
             cand.verified = session.verify(cand.save, home)
-        except PbemError as exc:
-            problems.append(_refusal(exc, cand, game_id, seen_entries))
+        except Exception as exc:  # PbemError, or a check that trips: never stop the scan
+            problems.append(_refusal(exc, cand, game_id, seen_entries)
+                            if isinstance(exc, PbemError) else _unchecked(exc, cand, game_id))
             report.verified -= 1
             valid.pop()
     report.problems.extend(problems)
@@ -501,10 +531,28 @@ def _verify_game(game_id: str, candidates: list[_Candidate], home: Home, me: str
         summary.next = duty.kind
         summary.your_move = summary.to_act == me
         if summary.your_move and not summary.stale:
-            target = summary.filed or newest.origin.attachment
             verb = "join" if duty.kind == "join" else "play"
-            summary.command = f"pbem {verb} {target}" + (" MOVE ..." if duty.kind == "turn" else "")
+            target = _target(summary, newest, save)
+            if not summary.filed and not newest.file:
+                summary.save_as = target
+            summary.command = (f"pbem {verb} {mail.shell_word(target)}"
+                               + (" MOVE ..." if duty.kind == "turn" else ""))
     return summary
+
+
+def _target(summary: GameSummary, newest: _Candidate, save: Save) -> str:
+    """The file the suggested command names: the filed copy, the save file scanned, or
+    the attachment's name, if it can be shown and typed as it is (else the standard
+    name to save it under)."""
+    if summary.filed:
+        return summary.filed
+    if newest.file:
+        return newest.file
+    name = newest.origin.attachment
+    if mail.plain_name(name):
+        return name
+    last = save.entries[-1]
+    return savefile.default_name(save.ruleset, save.game_id, last["seq"], last["seat"])
 
 
 def _refusal(exc: PbemError, cand: _Candidate, game_id: str,

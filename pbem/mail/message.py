@@ -18,6 +18,7 @@ import binascii
 import datetime
 import html
 import quopri
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from email import policy
@@ -34,6 +35,7 @@ from pbem.protocol.contacts import Contacts
 from pbem.protocol.engine import Table
 from pbem.protocol.identity import Home
 from pbem.protocol.savefile import Save
+from pbem.terminal import printable
 
 MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024  # far above any real save; parsing stops there
 MAX_BODY_ENTRIES = 40  # a body longer than this points at 'pbem log' instead
@@ -67,7 +69,11 @@ def _load(save: Save | str | Path) -> tuple[Save, str, bytes]:
         return save, name, savefile.dumps(save).encode("utf-8")
     path = Path(save)
     parsed = savefile.read(path)
-    return parsed, path.name, path.read_bytes()
+    name = path.name
+    if not plain_name(name):  # a name that would garble the body and the commands in it
+        last = parsed.entries[-1]
+        name = savefile.default_name(parsed.ruleset, parsed.game_id, last["seq"], last["seat"])
+    return parsed, name, path.read_bytes()
 
 
 def describe_entry(entry: savefile.Entry) -> str:
@@ -303,12 +309,13 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
     if len(news) > MAX_BODY_ENTRIES:
         skipped = len(news) - MAX_BODY_ENTRIES
         news = news[-MAX_BODY_ENTRIES:]
-        body.history.append(f"(... {skipped} earlier entries: 'pbem log {filename}' lists all)")
+        body.history.append(f"(... {skipped} earlier entries: 'pbem log {shell_word(filename)}' "
+                            "lists all)")
     body.history += [f"{e['seq']:4d}  {describe_entry(e)}" for e in news]
 
     if duty is None:
         body.paragraphs.append("The game is over and every seat has revealed. Check the final "
-                               f"scores and the audit with:\n    pbem verify {filename}")
+                               f"scores and the audit with:\n    pbem verify {shell_word(filename)}")
         outcome = verified.report.outcome
         if outcome is not None:
             ranking = "; ".join(", ".join(f"{table.seats[s].handle} {outcome.scores[s]}"
@@ -340,28 +347,47 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
         from pbem.protocol.identity import fingerprint
 
         sent_by = f"Sent by {me.handle}, fingerprint {fingerprint(bytes.fromhex(me.pubkey))}. "
-    body.after.append(sent_by + f"'pbem verify {filename}' re-checks every signature and move.")
+    body.after.append(sent_by + f"'pbem verify {shell_word(filename)}' re-checks every signature "
+                      "and move.")
     return body
 
 
 def _what_to_run(kind: str, handle: str, filename: str, *, addressed: bool, is_me: bool) -> str:
     you = "you" if addressed else handle
+    word = shell_word(filename)
     if is_me:
         return f"The sender ({handle}) acts next; this copy is for your records."
     if kind == "join":
         return (f"{handle} is invited: save the attached {filename} and join with\n"
-                f"    pbem join {filename}\n"
+                f"    pbem join {word}\n"
                 f"(first time? make an identity with: pbem keygen --name {handle})")
     if kind == "start":
-        return f"{handle} starts the game next:\n    pbem play {filename}"
+        return f"{handle} starts the game next:\n    pbem play {word}"
     if kind == "reveal":
         return (f"The game is over; {handle} reveals next, for the final audit:\n"
-                f"    pbem play {filename}")
+                f"    pbem play {word}")
     lead = f"It is your move, {handle}" if addressed else f"It is {handle}'s move"
     return (f"{lead}: save the attached {filename} and run\n"
-            f"    pbem play {filename} MOVE ...\n"
-            f"('pbem moves {filename}' lists what {you} can play; 'pbem show {filename}' shows "
+            f"    pbem play {word} MOVE ...\n"
+            f"('pbem moves {word}' lists what {you} can play; 'pbem show {word}' shows "
             "the board.)")
+
+
+def plain_name(name: str) -> bool:
+    """Whether ``name`` is a file name that can be shown and typed as it is: one path
+    component, no control, reordering or undecodable character."""
+    return (bool(name) and name not in (".", "..") and "/" not in name and "\\" not in name
+            and printable(name) == name and "\n" not in name and "\t" not in name
+            and "\ufffd" not in name)
+
+
+def shell_word(path: str | Path) -> str:
+    """``path`` as one word that a POSIX shell reads back exactly (shlex.quote), and that
+    no command takes for an option: a name starting with '-' gets './' in front."""
+    text = str(path)
+    if text.startswith("-"):
+        text = "./" + text
+    return shlex.quote(text)
 
 
 def eml_name(save_name: str) -> str:
@@ -399,10 +425,24 @@ def looks_like_save(data: bytes) -> bool:
     return all(marker in data for marker in SAVE_MARKERS)
 
 
+def clean_text(text: str) -> str:
+    """Text from a mail as its sender meant it: raw 8-bit bytes (kept by the parser as
+    lone surrogates, which no terminal or JSON encoder accepts) read as UTF-8, and
+    anything still undecodable shown as U+FFFD. Control characters stay: the CLI escapes
+    them (pbem.terminal)."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # a surrogate that did not come from a raw byte
+        return text.encode("utf-8", "replace").decode("utf-8")
+
+
 def _part_name(part: Message, index: int) -> str:
-    name = part.get_filename()
+    try:
+        name = part.get_filename()
+    except Exception:  # a hostile Content-Disposition must not lose the part
+        name = None
     if name:
-        return str(name)
+        return clean_text(str(name))
     return f"part {index} ({part.get_content_type()})"
 
 

@@ -609,5 +609,5 @@ def test_forged_from_teaches_no_address(homes: dict[str, Home], tmp_path: Path) 
     assert not [n for n in report.notices if n.code == "new-email"]
     assert Contacts(homes["cy"]).email_for("bob") == ""
     assert "mallory" not in (homes["cy"].path / "contacts.toml").read_text("utf-8")
-    with pytest.raises(mail.MailConfigError, match="no known mail address|--to"):
+    with pytest.raises(mail.MailConfigError, match="known mail address"):
         mail.compose(created.path.parent / report.games[0].filed, homes["cy"])

@@ -38,9 +38,10 @@ from pbem.protocol.savefile import Save
 INBOX_DIR = "inbox"
 # Problem codes, by level. Errors are signs of cheating or of a broken save; the CLI
 # exits 3 when one of INTEGRITY is present.
-INTEGRITY = ("fork", "tampered", "rules")
+INTEGRITY = ("fork", "tampered", "rules", "audit")
 LEVELS = {
-    "fork": "error", "tampered": "error", "rules": "error", "malformed": "error",
+    "fork": "error", "tampered": "error", "rules": "error", "audit": "error",
+    "malformed": "error",
     "unknown-game": "warning", "too-large": "warning", "broken-mime": "warning",
     "missing-save": "warning", "unreadable": "warning", "not-found": "warning",
     "filing": "warning", "not-seated": "note", "stale": "note", "no-saves": "note",
@@ -119,7 +120,26 @@ class GameSummary:
     older: int = 0  # older valid saves of this game in the mail
     stale: bool = False
     fork: bool = False
+    winners: list[str] = field(default_factory=list)  # "ann (14)", once audited clean
     problems: list[Problem] = field(default_factory=list)
+
+    def quiet(self) -> bool:
+        """Nothing to do or to see: a game this home has played on from, or one already
+        filed that waits for someone else; one line in the report."""
+        if any(p.code != "stale" for p in self.problems):
+            return False
+        return self.stale or (self.filed_how == "already there" and not self.your_move)
+
+    def status(self) -> str:
+        if self.over and not self.next:
+            if not self.winners:
+                return "complete"
+            return "complete, won by " + " and ".join(self.winners) + (
+                " (shared)" if len(self.winners) > 1 else "")
+        action = mail.ACTIONS.get(self.next, self.next)
+        if self.your_move:
+            return f"YOUR MOVE ({action})"
+        return f"waiting for {self.to_act} ({action})"
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.ruleset, "title": self.title, "id": self.game_id, "seq": self.seq,
@@ -128,6 +148,7 @@ class GameSummary:
                 "to_act": self.to_act or None, "next": self.next or None,
                 "your_move": self.your_move, "over": self.over, "command": self.command or None,
                 "save_as": self.save_as or None, "older": self.older, "stale": self.stale, "fork": self.fork,
+                "winners": self.winners,
                 "problems": [p.to_json() for p in self.problems]}
 
 
@@ -164,15 +185,12 @@ class InboxReport:
                  f"{self.messages} message(s), {self.saves} save(s) found"
                  + (f" ({self.duplicates} duplicate copies)" if self.duplicates else "")
                  + f", {self.verified} verified."]
+        quiet = [g for g in self.games if g.quiet()]
         for g in self.games:
+            if g in quiet:
+                continue
             lines.append("")
-            if g.over and not g.next:
-                status = "complete"
-            elif g.your_move:
-                status = f"YOUR MOVE ({mail.ACTIONS.get(g.next, g.next)})"
-            else:
-                status = f"waiting for {g.to_act} ({mail.ACTIONS.get(g.next, g.next)})"
-            lines.append(f"{g.title} {g.game_id[:8]}: entry {g.seq} by {g.signer} - {status}")
+            lines.append(f"{g.title} {g.game_id[:8]}: entry {g.seq} by {g.signer} - {g.status()}")
             lines.append(f"    newest in mail: {g.origin.label()}")
             if g.stale:
                 lines.append(f"    you already have entry {g.head_seq}: nothing new here")
@@ -187,6 +205,16 @@ class InboxReport:
                 lines.append(f"    ({g.older} older save(s) of this game in the mail)")
             for p in g.problems:
                 lines.append(f"    ! {p.text()}")
+        if quiet:
+            lines += ["", f"Nothing new ({len(quiet)} game(s)):"]
+            for g in quiet:
+                if g.stale:
+                    lines.append(f"  {g.title} {g.game_id[:8]}: you have played on (entry "
+                                 f"{g.head_seq}; the mail's newest is entry {g.seq}) - "
+                                 f"{g.status()}")
+                else:
+                    lines.append(f"  {g.title} {g.game_id[:8]}: entry {g.seq} by {g.signer}, "
+                                 f"already filed - {g.status()}")
         loose = [p for p in self.problems if not any(p in g.problems for g in self.games)]
         if loose:
             lines += ["", f"Problems ({len(loose)}):"]
@@ -524,6 +552,7 @@ def _verify_game(game_id: str, candidates: list[_Candidate], home: Home, me: str
         report.problems.append(stale)
     elif file_saves:
         _file(summary, save, home, report)
+    _result(summary, verified, newest, report)
     duty = table.duty()
     summary.over = table.over()
     if duty is not None:
@@ -538,6 +567,24 @@ def _verify_game(game_id: str, candidates: list[_Candidate], home: Home, me: str
             summary.command = (f"pbem {verb} {mail.shell_word(target)}"
                                + (" MOVE ..." if duty.kind == "turn" else ""))
     return summary
+
+
+def _result(summary: GameSummary, verified: session.Verified, newest: _Candidate,
+            report: InboxReport) -> None:
+    """The winners of a finished game, or an error if its audit names a cheat."""
+    result = verified.report
+    if isinstance(result.audit, list):
+        problem = Problem("audit", "The final audit of this game failed: "
+                          + "; ".join(result.audit) + " Run 'pbem verify' on it for details.",
+                          newest.origin, summary.game_id, summary.seq)
+        summary.problems.append(problem)
+        report.problems.append(problem)
+        return
+    outcome = result.outcome
+    if outcome is None or result.audit != "clean" or not outcome.ranking:
+        return
+    seats = result.table.seats
+    summary.winners = [f"{seats[s].handle} ({outcome.scores[s]})" for s in outcome.ranking[0]]
 
 
 def _target(summary: GameSummary, newest: _Candidate, save: Save) -> str:

@@ -364,3 +364,15 @@ def test_new_gives_the_host_seat_the_profile_address(homes: dict[str, Home],
         host = savefile.read(out).header["seats"][0]
         assert host == {"handle": "ann", "email": "other@example.org" if i == 2
                         else "ann@example.org"}
+
+
+def test_contacts_email_is_the_users_word(game: Path, homes: dict[str, Home]) -> None:
+    cy = homes["cy"]
+    r = run(cy, "contacts", "email", "bob", "bob@mail.example")
+    assert r.exit_code == 0 and "bob@mail.example" in r.stdout
+    people = {p["handle"]: p for p in json.loads(run(cy, "contacts", "--json").stdout)}
+    assert people["bob"]["emails"] == ["bob@mail.example"]
+    for bad in (("bob", "a@example.org, eve@evil.example"), ("Bob Smith", "bob@example.org")):
+        r = run(cy, "contacts", "email", *bad)
+        assert r.exit_code == 2 and "eve" not in json.dumps(
+            json.loads(run(cy, "contacts", "--json").stdout))

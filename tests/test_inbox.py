@@ -611,3 +611,65 @@ def test_forged_from_teaches_no_address(homes: dict[str, Home], tmp_path: Path) 
     assert "mallory" not in (homes["cy"].path / "contacts.toml").read_text("utf-8")
     with pytest.raises(mail.MailConfigError, match="known mail address"):
         mail.compose(created.path.parent / report.games[0].filed, homes["cy"])
+
+
+# ---- a quiet report (issue 11) ---------------------------------------------------------------
+def test_games_played_on_take_one_line(homes: dict[str, Home], game: list[Hop],
+                                       tmp_path: Path) -> None:
+    me, home = reader(homes, game)
+    session.sign_next(home, game[-1].path, None, ["pass"], None, str(tmp_path / "mine.toml"))
+    box = write_mbox(tmp_path / "m.mbox", [h.msg for h in game])
+    text = inbox.scan([box], home).text()
+    id8 = game[-1].save.game_id[:8]
+    lines = [ln for ln in text.split("Players:")[0].splitlines() if id8 in ln]
+    assert len(lines) == 1, text
+    [line] = lines
+    assert line.strip().startswith(f"Dice Race {id8}: you have played on (entry "
+                                   f"{game[-1].seq + 1}; the mail's newest is entry "
+                                   f"{game[-1].seq})")
+    assert "Nothing new (1 game(s)):" in text and "stale" not in text
+
+
+def test_a_filed_game_waiting_for_someone_else_is_one_line_on_rescan(
+        homes: dict[str, Home], game: list[Hop], tmp_path: Path) -> None:
+    bystander = next(h for h in homes if h not in (game[-1].actor, game[-1].signer))
+    box = write_mbox(tmp_path / "m.mbox", [h.msg for h in game])
+    first = inbox.scan([box], homes[bystander]).text()
+    id8 = game[-1].save.game_id[:8]
+    assert "    filed: " in first and "Nothing new" not in first  # news: in full
+    again = inbox.scan([box], homes[bystander]).text()
+    [line] = [ln for ln in again.split("Players:")[0].splitlines() if id8 in ln]
+    assert "filed:" not in again
+    assert f"already filed - waiting for {game[-1].actor} (play)" in line
+
+
+def test_finished_game_names_its_winners(homes: dict[str, Home], tmp_path: Path) -> None:
+    hops = play_and_mail(homes, tmp_path / "saves", options=["turns=3", "target=1000000"])
+    last = hops[-1]
+    assert last.table.duty() is None
+    outcome = session.verify(last.save, None).report.outcome
+    assert outcome is not None
+    expected = [f"{last.table.seats[s].handle} ({outcome.scores[s]})" for s in outcome.ranking[0]]
+    home = homes[next(h for h in homes if h != last.signer)]
+    report = inbox.scan([write_mbox(tmp_path / "m.mbox", [h.msg for h in hops])], home)
+    [summary] = report.games
+    assert summary.winners == expected and report.to_json()["games"][0]["winners"] == expected
+    assert f"complete, won by {' and '.join(expected)}" in report.text()
+
+
+def test_failed_audit_is_an_error_not_a_result(homes: dict[str, Home], tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    hops = play_and_mail(homes, tmp_path / "saves", options=["turns=3", "target=1000000"])
+    real = session.verify
+
+    def audited_badly(save: savefile.Save, home: Home | None, **kw: object) -> session.Verified:
+        verified = real(save, home, **kw)  # type: ignore[arg-type]
+        if verified.report.audit == "clean":
+            verified.report.audit = ["cy: the revealed seed does not produce the anchor"]
+        return verified
+
+    monkeypatch.setattr(inbox.session, "verify", audited_badly)
+    home = homes[next(h for h in homes if h != hops[-1].signer)]
+    report = inbox.scan([write_mbox(tmp_path / "m.mbox", [hops[-1].msg])], home)
+    assert codes(report) == ["audit"] and report.exit_code() == 3
+    assert report.games[0].winners == [] and "does not produce the anchor" in report.text()

@@ -302,7 +302,7 @@ def _send_written(home: Any, path: Path, mailing: dict[str, Any]) -> None:
         result = smtp.send(message, **mailing["settings"])
     except PbemError as exc:
         again = "pbem send " + mail.shell_word(path) + "".join(
-            f" --to {a}" for a in mailing["to"]) + (" --no-cc" if not mailing["cc"] else "") + (
+            f" --to {mail.shell_word(a)}" for a in mailing["to"]) + (" --no-cc" if not mailing["cc"] else "") + (
             " and the same SMTP options" if mailing["options_given"] else "")
         echo(f"pbem: {exc.message}", err=True)
         echo(f"pbem: the save was written but not mailed. When that is fixed, send it with: "

@@ -475,3 +475,17 @@ def test_commands_in_the_body_quote_the_file_name(homes: dict[str, Home],
     msg = mail.compose(ugly, signer_home(homes, last))
     assert attachment(msg).get_filename() == last.path.name  # the standard name instead
     assert "\x1b" not in mail.as_text(msg) and "\u202e" not in plain(msg)
+
+
+def test_no_control_character_reaches_the_message(homes: dict[str, Home],
+                                                  midgame: list[session.Written],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever a game's rendering holds, --stdout prints no escape sequence."""
+    monkeypatch.setattr(DICE_RACE, "render", lambda view: "\x1b]0;owned\x07board\u202e")
+    monkeypatch.setattr(DICE_RACE, "render_svg", lambda view: "<svg>\x1b[2J</svg>")
+    last = midgame[-1]
+    msg = mail.compose(last.path, signer_home(homes, last))
+    raw = mail.as_text(msg)
+    assert not any(ch in raw for ch in ("\x1b", "\x07", "\u202e"))
+    assert "\\x1b]0;owned\\x07board\\u202e" in plain(msg)
+    assert "\x1b" not in html_part(msg)

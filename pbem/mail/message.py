@@ -333,9 +333,11 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
     if duty is not None:
         msg["X-Pbem-To-Act"] = f"{table.seats[duty.seat].handle} {duty.kind}"
     msg["X-Mailer"] = f"pbem {__version__}"
-    text = body.text()
+    # No control character reaches a reader's terminal (--stdout) or mail client, whatever
+    # a game's rendering or a move's text holds.
+    text = printable(body.text())
     msg.set_content(text, cte=_cte(text))
-    page = body.html(board_html(table, view))
+    page = printable(body.html(board_html(table, view)))
     msg.add_alternative(page, subtype="html", cte=_cte(page))
     msg.add_attachment(data, maintype="application", subtype="toml", filename=filename)
     return msg

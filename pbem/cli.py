@@ -301,9 +301,11 @@ def _send_written(home: Any, path: Path, mailing: dict[str, Any]) -> None:
         message = mail.compose(path, home, cc=mailing["cc"], to=mailing["to"] or None)
         result = smtp.send(message, **mailing["settings"])
     except PbemError as exc:
-        again = "pbem send " + mail.shell_word(path) + "".join(
-            f" --to {mail.shell_word(a)}" for a in mailing["to"]) + (" --no-cc" if not mailing["cc"] else "") + (
-            " and the same SMTP options" if mailing["options_given"] else "")
+        again = " ".join(["pbem send", mail.shell_word(path)]
+                         + [f"--to {mail.shell_word(a)}" for a in mailing["to"]]
+                         + ([] if mailing["cc"] else ["--no-cc"]))
+        if mailing["options_given"]:
+            again += " and the same SMTP options"
         echo(f"pbem: {exc.message}", err=True)
         echo(f"pbem: the save was written but not mailed. When that is fixed, send it with: "
              f"{again}", err=True)

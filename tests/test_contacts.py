@@ -136,9 +136,13 @@ def test_addresses_come_only_from_signed_seats_or_the_user(homes: dict[str, Home
     bob = session.sign_next(homes["bob"], created.path, "join", [], None, None)
     with pytest.raises(TypeError):
         contacts.check_save(homes["cy"], bob.save, sender_email="mallory@evil.example")  # type: ignore[call-arg]
+    contacts.set_email(homes["cy"], "ann", "ann@mail.example")  # before ann is ever seen
     notices = contacts.check_save(homes["cy"], bob.save)
     assert [n.code for n in notices] == ["new-player", "new-player"]
     assert Contacts(homes["cy"]).email_for("bob") == ""
+    ann = Contacts(homes["cy"]).players["ann"]
+    assert ann["emails"] == ["ann@mail.example"] and ann["key"] == homes["ann"].load().public_hex
+    assert ann["first_seen"] == f"dice-race {bob.save.game_id[:8]}"
     # The user's own word: checked, remembered, and first in line from then on.
     assert contacts.set_email(homes["cy"], "bob", " bob@mail.example ") == "bob@mail.example"
     assert Contacts(homes["cy"]).email_for("bob") == "bob@mail.example"

@@ -673,3 +673,26 @@ def test_failed_audit_is_an_error_not_a_result(homes: dict[str, Home], tmp_path:
     report = inbox.scan([write_mbox(tmp_path / "m.mbox", [hops[-1].msg])], home)
     assert codes(report) == ["audit"] and report.exit_code() == 3
     assert report.games[0].winners == [] and "does not produce the anchor" in report.text()
+
+
+def test_a_huge_message_is_not_parsed(homes: dict[str, Home], game: list[Hop],
+                                      tmp_path: Path) -> None:
+    """Parsing costs about ten times a message's size in memory: a message over four times
+    the attachment cap is skipped (named if it mentions pbem), the others still read."""
+    me, home = reader(homes, game)
+    data = game[-1].path.read_bytes()
+    cap = 2 * len(data)
+    photo = message_with(data, subject="[pbem] with a photo")
+    photo.add_attachment(b"\xff" * (5 * cap), maintype="image", subtype="jpeg",
+                         filename="cat.jpg")
+    holiday = EmailMessage()
+    holiday["Subject"] = "holiday pictures"
+    holiday.set_content("see attached")
+    holiday.add_attachment(b"\xff" * (5 * cap), maintype="image", subtype="jpeg",
+                           filename="beach.jpg")
+    box = write_mbox(tmp_path / "m.mbox", [photo, holiday, game[-2].msg])
+    report = inbox.scan([box], home, max_bytes=cap)
+    assert codes(report) == ["too-large"] and report.messages == 3
+    assert report.problems[0].origin.where == "message 1"  # type: ignore[union-attr]
+    assert "times --max-size" in report.problems[0].message
+    assert [g.seq for g in report.games] == [game[-2].seq]

@@ -36,6 +36,7 @@ from pbem.protocol.identity import Home
 from pbem.protocol.savefile import Save
 
 INBOX_DIR = "inbox"
+MESSAGE_FACTOR = 4  # a whole message over 4x the attachment cap is not parsed
 # Problem codes, by level. Errors are signs of cheating or of a broken save; the CLI
 # exits 3 when one of INTEGRITY is present.
 INTEGRITY = ("fork", "tampered", "rules", "audit")
@@ -330,6 +331,14 @@ def _candidates(raw: _Raw, report: InboxReport, max_bytes: int) -> list[_Candida
                 f"{_mib(max_bytes)} that inbox reads.", raw.origin))
             return []
         return [_Candidate(raw.origin, raw.data, file=raw.origin.source)]
+    cap = MESSAGE_FACTOR * max_bytes
+    if len(raw.data) > cap:  # parsing costs ~10x its size in memory: a 200 MB mail, 2 GB
+        if b"pbem" in raw.data[:65536].lower():
+            report.problems.append(Problem(
+                "too-large", f"This message of {_mib(len(raw.data))} was not read: inbox reads "
+                f"messages up to {_mib(cap)} ({MESSAGE_FACTOR} times --max-size); one that "
+                "carries a save is far smaller.", raw.origin))
+        return []
     try:
         # compat32: the modern header registry parses every header eagerly and costs
         # several times more; only a few headers are read here, decoded by _header.

@@ -143,6 +143,7 @@ class Contacts:
             return []
         if not rec["key"]:
             rec["key"], rec["fingerprint"] = key, _fp(key)
+            rec["first_seen"] = rec["first_seen"] or where  # '' if the user named them first
             self.changed = True
             return [Notice("info", "new-player", handle,
                            f"New player {handle}, fingerprint {rec['fingerprint']} (in {where}). "
@@ -190,7 +191,7 @@ class Contacts:
     def set_email(self, handle: str, email: str) -> None:
         """The user's own word for ``handle``'s address: it goes first, so mail uses it."""
         rec = self.players.setdefault(
-            handle, {"key": "", "fingerprint": "", "emails": [], "first_seen": "you"})
+            handle, {"key": "", "fingerprint": "", "emails": [], "first_seen": ""})
         rec["emails"] = [email] + [e for e in rec["emails"] if e.lower() != email.lower()]
         self.changed = True
 

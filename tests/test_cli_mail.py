@@ -145,7 +145,7 @@ def test_escape_sequences_in_mail_never_reach_the_terminal(homes: dict[str, Home
     import urllib.parse
     from email.header import Header
 
-    saves = play_game(homes, tmp_path / "saves", stop_after=3)  # cy to join next
+    saves = play_game(homes, tmp_path / "saves", stop_after=3)  # all joined; ann starts next
     subject = "\x1b]0;owned\x07[pbem] \u202eevil\x1b[2J"
     name = "\x1b[31m\u202ered\u2066.toml"
     raw = (b"From: \x1b[2J Bob \xe2\x80\xae <bob@example.org>\n"
@@ -332,7 +332,9 @@ def test_remind_uses_the_signed_time_of_the_last_entry(game: Path, homes: dict[s
     timed = tmp_path / "timed.toml"
     timed.write_text(savefile.dumps(save))
     actor = actor_of(game)
-    someone = next(h for h in homes if h != actor)
+    # The third player: one whose archive does not hold the unforged entry (a home that
+    # has seen both rightly calls them a fork).
+    someone = next(h for h in homes if h not in (actor, last["seat"]))
     r = run(homes[someone], "send", str(timed), "--remind", "--stdout", "--to",
             f"{actor}@example.org")
     assert r.exit_code == 0, r.output

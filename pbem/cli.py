@@ -82,6 +82,53 @@ def main(ctx: click.Context, home: str | None) -> None:
     ctx.obj["home"] = home
 
 
+# ---- mail settings shared by send and play --send ------------------------------------
+EXIT_NOT_SENT = 5  # README: mail not delivered
+
+
+def _smtp_options(command: Any) -> Any:
+    """The SMTP settings a command may give for one mail (each wins over the profile)."""
+    for option in reversed([
+        click.option("--smtp", "host", metavar="HOST", help="SMTP server (default: your "
+                     "profile's)."),
+        click.option("--port", type=click.IntRange(1, 65535)),
+        click.option("--security", type=click.Choice(["starttls", "tls", "none"])),
+        click.option("--user", metavar="NAME", help="SMTP login."),
+        click.option("--password-env", metavar="VAR",
+                     help="Environment variable holding the password."),
+        click.option("--password-command", metavar="CMD", help="Command that prints the password."),
+        click.option("--timeout", type=click.FloatRange(0, 3600, min_open=True), default=30,
+                     show_default=True, help="Seconds to wait for the server."),
+    ]):
+        command = option(command)
+    return command
+
+
+def _smtp_settings(home: Any, given: dict[str, Any]) -> dict[str, Any]:
+    from pbem.mail import smtp
+
+    keys = ("host", "port", "security", "user", "password_env", "password_command", "timeout")
+    settings = smtp.settings(home, **{k: given.get(k) for k in keys})
+    smtp.check_settings(**settings)  # before anything is signed or sent
+    return settings
+
+
+def _deliver(message: Any, settings: dict[str, Any]) -> None:
+    """Send by SMTP and say to whom; exit 5 if the server refused some recipients."""
+    from pbem.mail import smtp
+
+    _report_sent(smtp.send(message, **settings))
+
+
+def _report_sent(result: Any) -> None:
+    echo(f"Sent to {', '.join(result.accepted)} via {result.host}:{result.port}.")
+    for address, reply in result.refused.items():
+        echo(f"pbem: the server refused {address} ({reply}); the others got the mail.",
+             err=True)
+    if result.refused:
+        sys.exit(EXIT_NOT_SENT)
+
+
 # ---- identity ---------------------------------------------------------------------------
 @main.command()
 @click.option("--name", "handle", required=True, help="Your handle in games (e.g. ann).")
@@ -155,9 +202,12 @@ def new(ctx: click.Context, game: str, seats: tuple[str, ...], options: tuple[st
         out: str | None) -> None:
     """Create a game and write its first save (GAME: a name or a unique start of one)."""
     from pbem import registry, session
+    from pbem.mail import profile
 
-    written = session.new_game(_home(ctx), registry.resolve(game), list(seats), list(options),
-                               out)
+    home = _home(ctx)
+    # The host's own seat takes the profile's address when the host gives none.
+    written = session.new_game(home, registry.resolve(game), list(seats), list(options), out,
+                               host_email=profile.email(home))
     echo(f"Wrote {written.path}")
     echo(written.next_step())
 
@@ -185,9 +235,17 @@ def join(ctx: click.Context, save: str, out: str | None) -> None:
 @click.option("--bot", metavar="NAME[:SEED]", help="Let a bot choose: random[:SEED] or greedy.")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
 @click.option("--dry-run", is_flag=True, help="Check and show the result; write nothing.")
+@click.option("--send", "send_it", is_flag=True,
+              help="Also mail the new save to the player to act, by SMTP with your profile's "
+                   "settings (as 'pbem send' does).")
+@click.option("--to", "to", multiple=True, metavar="ADDRESS",
+              help="With --send: mail these addresses instead of the game's seats.")
+@click.option("--no-cc", is_flag=True, help="With --send: mail only the player to act.")
+@_smtp_options
 @click.pass_context
 def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, bot: str | None,
-         out: str | None, dry_run: bool) -> None:
+         out: str | None, dry_run: bool, send_it: bool, to: tuple[str, ...], no_cc: bool,
+         **smtp_given: Any) -> None:
     """Sign what this seat owes now: the start, a whole turn, or the final reveal.
 
     Several moves may be one argument, separated by ';'. With no moves, at a terminal, a
@@ -202,6 +260,7 @@ def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, b
     if bot and all_moves:
         raise UsageError("Give moves or --bot, not both.")
     home = _home(ctx)
+    mailing = _mail_plan(home, send_it, to, no_cc, smtp_given)
     typed = None
     if not all_moves and not bot and _at_terminal():
         typed = prompt.type_turn(home, save)
@@ -222,10 +281,53 @@ def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, b
     for line in written.changes():
         echo(f"  {line}")
     if dry_run:
-        echo("Dry run: the turn is legal; nothing was written.")
+        echo("Dry run: the turn is legal; nothing was written" + (" or sent." if send_it else "."))
         return
     echo(f"Wrote {written.path}")
-    echo(written.next_step())
+    if mailing is None:
+        echo(written.next_step())
+        return
+    _send_written(home, written.path, mailing)
+
+
+def _mail_plan(home: Any, send_it: bool, to: tuple[str, ...], no_cc: bool,
+               smtp_given: dict[str, Any]) -> dict[str, Any] | None:
+    """What ``play --send`` will do, checked before anything is signed: a setting that
+    cannot work stops the command while nothing is written yet."""
+    from pbem.errors import UsageError
+    from pbem.mail import profile
+    from pbem.protocol.identity import check_address
+
+    given = {k: v for k, v in smtp_given.items() if v is not None and k != "timeout"}
+    if not send_it:
+        if to or no_cc or given:
+            raise UsageError("--to, --no-cc and the SMTP options go with --send.")
+        return None
+    profile.email(home)  # a broken From address is found now, not after signing
+    return {"to": [check_address(a) for a in to], "cc": not no_cc, "options_given": bool(given),
+            "settings": _smtp_settings(home, smtp_given)}
+
+
+def _send_written(home: Any, path: Path, mailing: dict[str, Any]) -> None:
+    """Mail a save just written; if that fails the save stays, and the user is told how
+    to send it again (exit 5)."""
+    from pbem.mail import message as mail
+    from pbem.mail import smtp
+
+    try:
+        message = mail.compose(path, home, cc=mailing["cc"], to=mailing["to"] or None)
+        result = smtp.send(message, **mailing["settings"])
+    except PbemError as exc:
+        again = " ".join(["pbem send", mail.shell_word(path)]
+                         + [f"--to {mail.shell_word(a)}" for a in mailing["to"]]
+                         + ([] if mailing["cc"] else ["--no-cc"]))
+        if mailing["options_given"]:
+            again += " and the same SMTP options"
+        echo(f"pbem: {exc.message}", err=True)
+        echo(f"pbem: the save was written but not mailed. When that is fixed, send it with: "
+             f"{again}", err=True)
+        sys.exit(EXIT_NOT_SENT)
+    _report_sent(result)
 
 
 def _with_hint(exc: PbemError, hint: str) -> PbemError:
@@ -460,33 +562,29 @@ def log(ctx: click.Context, save: str) -> None:
 @click.option("--to", "to", multiple=True, metavar="ADDRESS",
               help="Mail these addresses instead of the game's seats.")
 @click.option("--no-cc", is_flag=True, help="Mail only the player to act.")
+@click.option("--remind", is_flag=True,
+              help="Mail the save again to the player to act, saying how long the game has "
+                   "waited for them.")
 @click.option("--since", type=int, metavar="SEQ",
               help="Describe entries after SEQ (default: after the recipient's last entry).")
 @click.option("--eml", type=click.Path(dir_okay=False),
               help="Write the message to FILE for your mail client (never overwrites).")
 @click.option("--stdout", "to_stdout", is_flag=True,
               help="Print the message, for 'sendmail -t' or 'msmtp -t'.")
-@click.option("--smtp", "host", metavar="HOST", help="SMTP server (default: your profile's).")
-@click.option("--port", type=click.IntRange(1, 65535))
-@click.option("--security", type=click.Choice(["starttls", "tls", "none"]))
-@click.option("--user", metavar="NAME", help="SMTP login.")
-@click.option("--password-env", metavar="VAR", help="Environment variable holding the password.")
-@click.option("--password-command", metavar="CMD", help="Command that prints the password.")
-@click.option("--timeout", type=float, default=30, show_default=True)
+@_smtp_options
 @click.pass_context
-def send(ctx: click.Context, save: str, to: tuple[str, ...], no_cc: bool, since: int | None,
-         eml: str | None, to_stdout: bool, host: str | None, port: int | None,
-         security: str | None, user: str | None, password_env: str | None,
-         password_command: str | None, timeout: float) -> None:
+def send(ctx: click.Context, save: str, to: tuple[str, ...], no_cc: bool, remind: bool,
+         since: int | None, eml: str | None, to_stdout: bool, **smtp_given: Any) -> None:
     """Mail a save to the player to act (by SMTP, or as a file with --eml / --stdout)."""
     from pbem.errors import UsageError
     from pbem.mail import message as mail
-    from pbem.mail import smtp
 
     if eml and to_stdout:
         raise UsageError("Choose --eml FILE or --stdout, not both.")
     home = _home(ctx)
-    message = mail.compose(save, home, body_since=since, cc=not no_cc, to=list(to) or None)
+    settings = None if eml or to_stdout else _smtp_settings(home, smtp_given)
+    message = mail.compose(save, home, body_since=since, cc=not no_cc, to=list(to) or None,
+                           remind=remind)
     if to_stdout:
         click.echo(mail.as_text(message), nl=False)  # MIME-encoded already: ASCII lines
         return
@@ -494,12 +592,8 @@ def send(ctx: click.Context, save: str, to: tuple[str, ...], no_cc: bool, since:
         written = mail.write_eml(message, eml)
         echo(f"Wrote {written}: open it in your mail client and send it.")
         return
-    result = smtp.send(message, **smtp.settings(
-        home, host=host, port=port, security=security, user=user, password_env=password_env,
-        password_command=password_command, timeout=timeout))
-    echo(f"Sent to {', '.join(result.accepted)} via {result.host}:{result.port}.")
-    for address, reply in result.refused.items():
-        echo(f"pbem: the server refused {address}: {reply}", err=True)
+    assert settings is not None
+    _deliver(message, settings)
 
 
 @main.command()
@@ -512,8 +606,13 @@ def send(ctx: click.Context, save: str, to: tuple[str, ...], no_cc: bool, since:
 def inbox(ctx: click.Context, paths: tuple[str, ...], as_json: bool, no_file: bool,
           max_size: int) -> None:
     """Find, verify and file the saves in .eml files, mbox files or Maildir folders."""
+    from pbem.errors import UsageError
     from pbem.mail import inbox as inbox_mod
 
+    missing = [p for p in paths if not os.path.lexists(p)]
+    if missing:
+        raise UsageError(f"There is no file or folder {', '.join(missing)}; nothing was "
+                         "scanned. Check the path" + ("s." if len(missing) > 1 else "."))
     report = inbox_mod.scan(list(paths), _home(ctx), max_bytes=max_size * 1024 * 1024,
                             file_saves=not no_file)
     if as_json:
@@ -543,6 +642,18 @@ def contacts(ctx: click.Context, as_json: bool) -> None:
     for person in people:
         emails = ", ".join(person["emails"])
         echo(f"{person['handle']:12} {person['fingerprint']:20} {emails}".rstrip())
+
+
+@contacts.command("email")
+@click.argument("handle")
+@click.argument("address")
+@click.pass_context
+def contacts_email(ctx: click.Context, handle: str, address: str) -> None:
+    """Remember a player's mail address (your word; a From: line never teaches one)."""
+    from pbem.protocol import contacts as contacts_mod
+
+    address = contacts_mod.set_email(_home(ctx), handle, address)
+    echo(f"Mail for {handle} goes to {address} where a game's seats give no address.")
 
 
 @contacts.command("forget")

@@ -140,7 +140,8 @@ class Written:
 
 
 def new_game(home: Home, ruleset: str, seats: list[str], options: list[str],
-             out: str | None, folder: Path | None = None) -> Written:
+             out: str | None, folder: Path | None = None, host_email: str = "") -> Written:
+    """Create a game; ``host_email`` is the host seat's address when its spec has none."""
     identity = home.load()
     game = load_game(ruleset)
     parsed: list[tuple[str, str]] = []
@@ -149,8 +150,11 @@ def new_game(home: Home, ruleset: str, seats: list[str], options: list[str],
         parsed.append((check_handle(handle.strip()),
                        check_address(email) if email.strip() else ""))
     handles = [h for h, _ in parsed]
+    host_email = check_address(host_email) if host_email else ""
     if identity.handle not in handles:
-        parsed.insert(0, (identity.handle, ""))
+        parsed.insert(0, (identity.handle, host_email))
+    elif not parsed[0][1] and handles[0] == identity.handle:
+        parsed[0] = (identity.handle, host_email)
     elif handles[0] != identity.handle:
         raise UsageError(f"Seat 1 is the host: list yourself ({identity.handle}) first, or "
                          "leave yourself out and you will be added as seat 1.")

@@ -125,25 +125,37 @@ def test_own_handle_with_another_key_is_flagged(homes: dict[str, Home], save: Sa
     assert "ann" not in Contacts(other_ann).players
 
 
-def test_sender_address_is_learnt_only_when_nothing_is_known(homes: dict[str, Home],
-                                                             tmp_path: Path) -> None:
+def test_addresses_come_only_from_signed_seats_or_the_user(homes: dict[str, Home],
+                                                           tmp_path: Path) -> None:
+    """PROTOCOL.md 3: an address is learnt from the signed seats of a verified save or
+    from the user, never from the mail that carried it (check_save takes no sender)."""
     folder = tmp_path / "s"
     folder.mkdir()
     created = session.new_game(homes["ann"], "dice-race", ["ann", "bob", "cy"], [], None,
                                folder=folder)
     bob = session.sign_next(homes["bob"], created.path, "join", [], None, None)
-    cy = session.sign_next(homes["cy"], bob.path, "join", [], None, None)
-    notices = contacts.check_save(homes["ann"], bob.save, sender_email="bob@mail.example")
-    [learnt] = [n for n in notices if n.code == "new-email"]
-    assert learnt.handle == "bob" and "bob@mail.example" in learnt.message
-    assert Contacts(homes["ann"]).email_for("bob") == "bob@mail.example"
-    # bob forwards cy's save: the address is bob's already, so it is not pinned on cy.
-    notices = contacts.check_save(homes["ann"], cy.save, sender_email="bob@mail.example")
-    assert [n.code for n in notices] == ["new-player"]
-    assert Contacts(homes["ann"]).email_for("cy") == ""
-    # cy's own mail teaches cy's address.
-    notices = contacts.check_save(homes["ann"], cy.save, sender_email="cy@mail.example")
-    assert [(n.code, n.handle) for n in notices] == [("new-email", "cy")]
+    with pytest.raises(TypeError):
+        contacts.check_save(homes["cy"], bob.save, sender_email="mallory@evil.example")  # type: ignore[call-arg]
+    contacts.set_email(homes["cy"], "ann", "ann@mail.example")  # before ann is ever seen
+    notices = contacts.check_save(homes["cy"], bob.save)
+    assert [n.code for n in notices] == ["new-player", "new-player"]
+    assert Contacts(homes["cy"]).email_for("bob") == ""
+    ann = Contacts(homes["cy"]).players["ann"]
+    assert ann["emails"] == ["ann@mail.example"] and ann["key"] == homes["ann"].load().public_hex
+    assert ann["first_seen"] == f"dice-race {bob.save.game_id[:8]}"
+    # The user's own word: checked, remembered, and first in line from then on.
+    assert contacts.set_email(homes["cy"], "bob", " bob@mail.example ") == "bob@mail.example"
+    assert Contacts(homes["cy"]).email_for("bob") == "bob@mail.example"
+    assert Contacts(homes["cy"]).players["bob"]["key"] == homes["bob"].load().public_hex
+    contacts.check_save(homes["cy"], with_email(bob.save, "bob", "bob@other.example"))
+    assert Contacts(homes["cy"]).email_for("bob") == "bob@mail.example"
+    for bad in ("bob@mail.example, eve@evil.example", "bob@mail.example\r\nBcc: eve@x.org"):
+        with pytest.raises(UsageError, match="not a mail address"):
+            contacts.set_email(homes["cy"], "bob", bad)
+    with pytest.raises(UsageError, match="not a usable handle"):
+        contacts.set_email(homes["cy"], "bob\nx", "bob@mail.example")
+    assert Contacts(homes["cy"]).players["bob"]["emails"] == ["bob@mail.example",
+                                                              "bob@other.example"]
 
 
 def test_email_for_refuses_a_stranger_with_the_same_name(homes: dict[str, Home],

@@ -4,10 +4,14 @@ each of which must become one clear line of the report and never an exception.""
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
 import mailbox
 import quopri
+import shlex
+import shutil
+import urllib.parse
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -17,6 +21,7 @@ from pbem import session
 from pbem.mail import inbox
 from pbem.mail import message as mail
 from pbem.protocol import savefile
+from pbem.protocol.contacts import Contacts
 from pbem.protocol.identity import Home
 from tests.enginekit import forge
 
@@ -41,12 +46,18 @@ class Hop:
 
 
 def play_and_mail(homes: dict[str, Home], folder: Path, stop_after: int | None = None,
-                  handles: tuple[str, ...] = ("ann", "bob", "cy")) -> list[Hop]:
-    """Play dice-race hand to hand; each signer mails its save right after signing."""
+                  handles: tuple[str, ...] = ("ann", "bob", "cy"),
+                  options: list[str] | None = None) -> list[Hop]:
+    """Play dice-race hand to hand; each signer mails its save right after signing.
+
+    A game stopped early has an unreachable target, so that random keys can never end it
+    before ``stop_after`` (the dice follow the players' seeds, which differ every run)."""
     folder.mkdir(parents=True, exist_ok=True)
     seats = [f"{h}={EMAILS.get(h, h + '@example.org')}" for h in handles]
     host = homes[handles[0]]
-    written = session.new_game(host, "dice-race", seats, [], None, folder=folder)
+    if options is None:
+        options = ["target=1000000"] if stop_after is not None else []
+    written = session.new_game(host, "dice-race", seats, options, None, folder=folder)
     hops = [Hop(written, mail.compose(written.path, host))]
     while written.table.duty() is not None and (stop_after is None or len(hops) < stop_after):
         duty = written.table.duty()
@@ -493,3 +504,195 @@ def test_validly_signed_illegal_move_is_a_rules_error(homes: dict[str, Home], ga
     assert "breaks the rules" in report.problems[0].message
     assert "already acted" in report.problems[0].message
     assert report.exit_code() == 3
+
+
+# ---- attacks (issue 8) ---------------------------------------------------------------------
+def raw_message(subject: bytes, parts: bytes, sender: bytes = b"mallory@example.net") -> bytes:
+    return (b"From: " + sender + b"\nTo: bob@example.org\nSubject: " + subject
+            + b"\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"q\"\n\n"
+            + parts + b"--q--\n")
+
+
+def toml_part(data: bytes, disposition: bytes = b"attachment; filename=\"a.toml\"") -> bytes:
+    return (b"--q\nContent-Type: application/toml\nContent-Disposition: " + disposition
+            + b"\nContent-Transfer-Encoding: base64\n\n" + base64.encodebytes(data) + b"\n")
+
+
+def test_one_bad_attachment_never_stops_the_scan(homes: dict[str, Home], tmp_path: Path) -> None:
+    """Each hostile message is a problem of that message; the good save after them is
+    still found, verified and filed."""
+    hops = play_and_mail(homes, tmp_path / "saves", stop_after=6)
+    me, home = reader(homes, hops)
+    good = hops[-1].path.read_bytes()
+    deep_toml = b"[header]\nformat = \"pbem/1\"\nx = " + b"[" * 5000 + b"]" * 5000 + b"\n"
+    nested = b"Subject: [pbem] nested\nMIME-Version: 1.0\nContent-Type: multipart/mixed; " \
+             b"boundary=\"b0\"\n\n"
+    for i in range(3000):
+        nested += b"--b%d\nContent-Type: multipart/mixed; boundary=\"b%d\"\n\n" % (i, i + 1)
+    nested += b"--b3000\nContent-Type: application/toml\n\n" + good + b"\n"
+    b64 = base64.encodebytes(good)
+    truncated = raw_message(b"[pbem] cut", b"--q\nContent-Type: application/toml\n"
+                            b"Content-Transfer-Encoding: base64\n\n" + b64[: len(b64) // 2 - 3])
+    bad_name = raw_message(b"[pbem] name", toml_part(
+        good, b"attachment; filename=\"\xff\xfe\xc3(.toml\""))
+    odd_charset = raw_message(b"[pbem] charset", toml_part(
+        hops[-3].path.read_bytes(), b"attachment; filename*=no-such-charset''%FF%1B.toml"))
+    huge = raw_message(b"[pbem] huge", toml_part(good + b"#" * (2 * 1024 * 1024)))
+    box = tmp_path / "m.mbox"
+    mbox = mailbox.mbox(str(box))
+    for raw in (raw_message(b"[pbem] deep", toml_part(deep_toml)), nested, truncated, bad_name,
+                odd_charset, huge, hops[-2].msg.as_bytes()):
+        mbox.add(raw)
+    mbox.flush()
+    mbox.close()
+    report = inbox.scan([box], home, max_bytes=1024 * 1024)
+    by_message = {p.origin.where: p.code for p in report.problems if p.origin}
+    assert by_message == {"message 1": "malformed", "message 2": "unreadable",
+                          "message 3": "malformed", "message 6": "too-large"}, report.text()
+    assert report.messages == 7
+    [summary] = report.games
+    assert summary.seq == hops[-1].seq and summary.your_move and summary.filed
+    assert summary.older == 2  # the odd-named attachments were read all the same
+    assert summary.origin.subject == "[pbem] name"
+    assert summary.origin.attachment == "\ufffd\ufffd\ufffd(.toml"  # undecodable, shown so
+    report.text().encode("utf-8")  # no lone surrogate left for the terminal to choke on
+    json.dumps(report.to_json(), ensure_ascii=False).encode("utf-8")
+
+
+@pytest.mark.parametrize("name", ["x;$(touch pwned) 'q' \"r\".toml", "--home=elsewhere.toml",
+                                  "two\nlines.toml", "\x1b[31mred\u202e.toml"])
+def test_suggested_command_never_runs_the_attachment_name(
+        homes: dict[str, Home], tmp_path: Path, name: str) -> None:
+    """Unfiled, the command names the attachment: quoted, never an option, and a name that
+    cannot be shown as it is gives way to the standard name to save it under."""
+    hops = play_and_mail(homes, tmp_path / "saves", stop_after=6)
+    me, home = reader(homes, hops)
+    encoded = urllib.parse.quote(name).encode("ascii")  # RFC 2231 carries any name
+    eml = tmp_path / "m.eml"
+    eml.write_bytes(raw_message(b"[pbem] hi", toml_part(
+        hops[-1].path.read_bytes(), b"attachment; filename*=utf-8''" + encoded)))
+    report = inbox.scan([eml], home, file_saves=False)
+    [summary] = report.games
+    words = shlex.split(summary.command)
+    assert words[:2] == ["pbem", "play"] and words[3:] == ["MOVE", "..."]
+    assert not words[2].startswith("-") and words[2] in (summary.save_as,
+                                                          "./" + summary.save_as)
+    # A name that shows as it is stays; any other gives way to the standard name.
+    assert summary.save_as == (name if mail.plain_name(name) else hops[-1].path.name)
+    assert f"save the attachment as {summary.save_as}, then run: {summary.command}" \
+        in report.text()
+
+
+def test_filed_path_with_spaces_is_quoted(homes: dict[str, Home], tmp_path: Path) -> None:
+    hops = play_and_mail(homes, tmp_path / "saves", stop_after=6)
+    actor = hops[-1].actor
+    home = Home(tmp_path / "my homes" / "it's mine")
+    shutil.copytree(homes[actor].path, home.path)
+    report = inbox.scan([write_mbox(tmp_path / "m.mbox", [hops[-1].msg])], home)
+    [summary] = report.games
+    assert shlex.split(summary.command)[2] == summary.filed and " " in summary.filed
+    assert summary.save_as == ""
+
+
+def test_forged_from_teaches_no_address(homes: dict[str, Home], tmp_path: Path) -> None:
+    """mallory forwards a save bob really signed under 'From: bob <mallory@...>': the
+    scan accepts the save but learns no address, so the next mail cannot go to mallory."""
+    folder = tmp_path / "s"
+    folder.mkdir()
+    created = session.new_game(homes["ann"], "dice-race", ["ann", "bob", "cy"], [], None,
+                               folder=folder)
+    bob = session.sign_next(homes["bob"], created.path, "join", [], None, None)
+    forged = message_with(bob.path.read_bytes(), sender="bob <mallory@evil.example>",
+                          subject="[pbem] my join")
+    report = inbox.scan([write_mbox(tmp_path / "m.mbox", [forged])], homes["cy"])
+    assert report.games and report.games[0].your_move
+    assert not [n for n in report.notices if n.code == "new-email"]
+    assert Contacts(homes["cy"]).email_for("bob") == ""
+    assert "mallory" not in (homes["cy"].path / "contacts.toml").read_text("utf-8")
+    with pytest.raises(mail.MailConfigError, match="known mail address"):
+        mail.compose(created.path.parent / report.games[0].filed, homes["cy"])
+
+
+# ---- a quiet report (issue 11) ---------------------------------------------------------------
+def test_games_played_on_take_one_line(homes: dict[str, Home], game: list[Hop],
+                                       tmp_path: Path) -> None:
+    me, home = reader(homes, game)
+    session.sign_next(home, game[-1].path, None, ["pass"], None, str(tmp_path / "mine.toml"))
+    box = write_mbox(tmp_path / "m.mbox", [h.msg for h in game])
+    text = inbox.scan([box], home).text()
+    id8 = game[-1].save.game_id[:8]
+    lines = [ln for ln in text.split("Players:")[0].splitlines() if id8 in ln]
+    assert len(lines) == 1, text
+    [line] = lines
+    assert line.strip().startswith(f"Dice Race {id8}: you have played on (entry "
+                                   f"{game[-1].seq + 1}; the mail's newest is entry "
+                                   f"{game[-1].seq})")
+    assert "Nothing new (1 game(s)):" in text and "stale" not in text
+
+
+def test_a_filed_game_waiting_for_someone_else_is_one_line_on_rescan(
+        homes: dict[str, Home], game: list[Hop], tmp_path: Path) -> None:
+    bystander = next(h for h in homes if h not in (game[-1].actor, game[-1].signer))
+    box = write_mbox(tmp_path / "m.mbox", [h.msg for h in game])
+    first = inbox.scan([box], homes[bystander]).text()
+    id8 = game[-1].save.game_id[:8]
+    assert "    filed: " in first and "Nothing new" not in first  # news: in full
+    again = inbox.scan([box], homes[bystander]).text()
+    [line] = [ln for ln in again.split("Players:")[0].splitlines() if id8 in ln]
+    assert "filed:" not in again
+    assert f"already filed - waiting for {game[-1].actor} (play)" in line
+
+
+def test_finished_game_names_its_winners(homes: dict[str, Home], tmp_path: Path) -> None:
+    hops = play_and_mail(homes, tmp_path / "saves", options=["turns=3", "target=1000000"])
+    last = hops[-1]
+    assert last.table.duty() is None
+    outcome = session.verify(last.save, None).report.outcome
+    assert outcome is not None
+    expected = [f"{last.table.seats[s].handle} ({outcome.scores[s]})" for s in outcome.ranking[0]]
+    home = homes[next(h for h in homes if h != last.signer)]
+    report = inbox.scan([write_mbox(tmp_path / "m.mbox", [h.msg for h in hops])], home)
+    [summary] = report.games
+    assert summary.winners == expected and report.to_json()["games"][0]["winners"] == expected
+    assert f"complete, won by {' and '.join(expected)}" in report.text()
+
+
+def test_failed_audit_is_an_error_not_a_result(homes: dict[str, Home], tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    hops = play_and_mail(homes, tmp_path / "saves", options=["turns=3", "target=1000000"])
+    real = session.verify
+
+    def audited_badly(save: savefile.Save, home: Home | None, **kw: object) -> session.Verified:
+        verified = real(save, home, **kw)  # type: ignore[arg-type]
+        if verified.report.audit == "clean":
+            verified.report.audit = ["cy: the revealed seed does not produce the anchor"]
+        return verified
+
+    monkeypatch.setattr(inbox.session, "verify", audited_badly)
+    home = homes[next(h for h in homes if h != hops[-1].signer)]
+    report = inbox.scan([write_mbox(tmp_path / "m.mbox", [hops[-1].msg])], home)
+    assert codes(report) == ["audit"] and report.exit_code() == 3
+    assert report.games[0].winners == [] and "does not produce the anchor" in report.text()
+
+
+def test_a_huge_message_is_not_parsed(homes: dict[str, Home], game: list[Hop],
+                                      tmp_path: Path) -> None:
+    """Parsing costs about ten times a message's size in memory: a message over four times
+    the attachment cap is skipped (named if it mentions pbem), the others still read."""
+    me, home = reader(homes, game)
+    data = game[-1].path.read_bytes()
+    cap = 2 * len(data)
+    photo = message_with(data, subject="[pbem] with a photo")
+    photo.add_attachment(b"\xff" * (5 * cap), maintype="image", subtype="jpeg",
+                         filename="cat.jpg")
+    holiday = EmailMessage()
+    holiday["Subject"] = "holiday pictures"
+    holiday.set_content("see attached")
+    holiday.add_attachment(b"\xff" * (5 * cap), maintype="image", subtype="jpeg",
+                           filename="beach.jpg")
+    box = write_mbox(tmp_path / "m.mbox", [photo, holiday, game[-2].msg])
+    report = inbox.scan([box], home, max_bytes=cap)
+    assert codes(report) == ["too-large"] and report.messages == 3
+    assert report.problems[0].origin.where == "message 1"  # type: ignore[union-attr]
+    assert "times --max-size" in report.problems[0].message
+    assert [g.seq for g in report.games] == [game[-2].seq]

@@ -30,7 +30,9 @@ def play(homes: dict[str, Home], folder: Path, *, emails: dict[str, str] | None 
     emails = EMAILS if emails is None else emails
     folder.mkdir(parents=True, exist_ok=True)
     seats = [f"{h}={emails[h]}" if emails.get(h) else h for h in homes]
-    written = session.new_game(homes["ann"], "dice-race", seats, [], None, folder=folder)
+    # Stopped early: an unreachable target, so random keys never end the game before.
+    options = ["target=1000000"] if stop_after is not None else []
+    written = session.new_game(homes["ann"], "dice-race", seats, options, None, folder=folder)
     hops = [written]
     while written.table.duty() is not None and (stop_after is None or len(hops) < stop_after):
         duty = written.table.duty()
@@ -413,3 +415,77 @@ def test_profile_checks_addresses_and_never_stores_passwords(tmp_path: Path) -> 
     (home.path / profile.FILE).write_text("email = [", "utf-8")
     with pytest.raises(UsageError, match="unreadable"):
         profile.load(home)
+
+
+# ---- reminders (issue 11) -------------------------------------------------------------------
+def test_duration_words() -> None:
+    from datetime import timedelta
+
+    cases = {timedelta(seconds=20): "under a minute", timedelta(minutes=1): "1 minute",
+             timedelta(minutes=59): "59 minutes", timedelta(hours=5, minutes=59): "5 hours",
+             timedelta(days=1): "1 day", timedelta(days=1, hours=4): "1 day 4 hours",
+             timedelta(days=2, hours=1): "2 days 1 hour", timedelta(days=9, hours=7): "9 days",
+             timedelta(seconds=-60): "under a minute"}  # a clock ahead of ours
+    for span, words in cases.items():
+        assert mail.duration_words(span) == words
+
+
+def test_waiting_since_prefers_the_signed_time(tmp_path: Path) -> None:
+    import datetime
+    import os
+
+    save = tmp_path / "s.toml"
+    save.write_text("x")
+    os.utime(save, (1_700_000_000, 1_700_000_000))
+    entry = {"seq": 7, "seat": "bob", "time": "2025-06-01T08:30:00Z"}
+    when, source = mail.waiting_since(entry, save)  # type: ignore[arg-type]
+    assert when == datetime.datetime(2025, 6, 1, 8, 30, tzinfo=datetime.UTC)
+    assert source == "the time bob signed in entry 7"
+    for bad in ({"seq": 7, "seat": "bob"}, {"seq": 7, "seat": "bob", "time": "yesterday"},
+                {"seq": 7, "seat": "bob", "time": 1_700_000_000}):
+        when, source = mail.waiting_since(bad, save)  # type: ignore[arg-type]
+        assert when == datetime.datetime.fromtimestamp(1_700_000_000, datetime.UTC)
+        assert source.startswith("the date of the save file")
+    assert mail.waiting_since({"seq": 1, "seat": "a"}, None) == (None, "")  # type: ignore[arg-type]
+    assert mail.waiting_since({"seq": 1, "seat": "a"}, tmp_path / "gone") == (None, "")  # type: ignore[arg-type]
+
+
+def test_remind_refuses_a_finished_game(homes: dict[str, Home], tmp_path: Path) -> None:
+    hops = play(homes, tmp_path / "s")
+    with pytest.raises(UsageError, match="nobody to remind"):
+        mail.compose(hops[-1].path, homes["ann"], remind=True)
+
+
+def test_commands_in_the_body_quote_the_file_name(homes: dict[str, Home],
+                                                  midgame: list[session.Written],
+                                                  tmp_path: Path) -> None:
+    import shlex
+    import shutil
+
+    last = midgame[-1]
+    odd = tmp_path / "my turn; $(rm -rf ~).toml"
+    shutil.copy(last.path, odd)
+    msg = mail.compose(odd, signer_home(homes, last))
+    body = plain(msg)
+    [line] = [ln for ln in body.splitlines() if ln.strip().startswith("pbem play")]
+    assert shlex.split(line)[:3] == ["pbem", "play", odd.name]
+    assert attachment(msg).get_filename() == odd.name
+    ugly = tmp_path / "\x1b[2Jturn\u202e.toml"
+    shutil.copy(last.path, ugly)
+    msg = mail.compose(ugly, signer_home(homes, last))
+    assert attachment(msg).get_filename() == last.path.name  # the standard name instead
+    assert "\x1b" not in mail.as_text(msg) and "\u202e" not in plain(msg)
+
+
+def test_no_control_character_reaches_the_message(homes: dict[str, Home],
+                                                  midgame: list[session.Written],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever a game's rendering holds, --stdout prints no escape sequence."""
+    monkeypatch.setattr(DICE_RACE, "render", lambda view: "\x1b]0;owned\x07board\u202e")
+    monkeypatch.setattr(DICE_RACE, "render_svg", lambda view: "<svg>\x1b[2J</svg>")
+    last = midgame[-1]
+    msg = mail.compose(last.path, signer_home(homes, last))
+    raw = mail.as_text(msg)
+    assert not any(ch in raw for ch in ("\x1b", "\x07", "\u202e"))
+    assert "\\x1b]0;owned\\x07board\\u202e" in plain(msg)
+    assert "\x1b" not in html_part(msg)

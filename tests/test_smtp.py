@@ -330,3 +330,106 @@ def test_settings_merge_the_profile_with_what_is_given(tmp_path: Path) -> None:
     assert (given["host"], given["port"], given["security"], given["user"], given["timeout"]) == (
         "127.0.0.1", 2525, "none", "ann", 3)
     assert smtp.settings(Home(tmp_path / "other"), host="h")["security"] == "starttls"
+
+
+# ---- servers that misbehave: never a traceback, always a sentence --------------------------
+class Scripted:
+    """A one-connection fake SMTP server on loopback that answers from a script: each
+    command gets the next reply; None closes the connection instead of replying."""
+
+    def __init__(self, banner: bytes | None, replies: dict[str, bytes | None]) -> None:
+        import threading
+
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(1)
+        self.port = int(self.sock.getsockname()[1])
+        self.banner, self.replies = banner, replies
+        self.data = b""
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+
+    def serve(self) -> None:
+        conn, _ = self.sock.accept()
+        with conn:
+            conn.settimeout(10)
+            if self.banner is None:
+                return  # accept, then say nothing (the client's timeout ends it) or hang up
+            conn.sendall(self.banner)
+            buffer, in_data = b"", False
+            while True:
+                chunk = conn.recv(65536)
+                if not chunk:
+                    return
+                buffer += chunk
+                while b"\r\n" in buffer:
+                    line, buffer = buffer.split(b"\r\n", 1)
+                    if in_data:
+                        if line == b".":
+                            in_data = False
+                            reply = self.replies.get("END", b"250 queued\r\n")
+                        else:
+                            self.data += line + b"\n"
+                            continue
+                    else:
+                        verb = line.split(b" ", 1)[0].split(b":", 1)[0].upper().decode()
+                        reply = self.replies.get(verb, b"250 ok\r\n")
+                        in_data = verb == "DATA" and reply is not None and reply.startswith(b"354")
+                    if reply is None:
+                        return
+                    conn.sendall(reply)
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+@pytest.mark.parametrize("banner, replies, code, words", [
+    (b"", {}, "unreachable", "timed out"),  # connects, never speaks
+    (b"220 hi\r\n", {"MAIL": None}, "unreachable", "broke off"),  # hangs up mid-way
+    (b"554 go away\r\n", {}, "refused", "554 go away"),
+    (b"HTTP/1.1 400 Bad Request\r\n\r\n", {}, "refused", "not a mail server"),
+    (b"220 hi\r\n", {"DATA": b"354 go on\r\n", "END": None}, "unreachable", "broke off"),
+    (b"220 hi\r\n", {"DATA": b"354 go on\r\n", "END": b"552 too big\r\n"}, "refused",
+     "552 too big"),
+    (b"220 hi\r\n", {"MAIL": b"451 try later\r\n"}, "refused", "451 try later"),
+])
+def test_misbehaving_servers_are_sentences(game: dict[str, Any], banner: bytes,
+                                           replies: dict[str, bytes | None], code: str,
+                                           words: str) -> None:
+    server = Scripted(banner, {"DATA": b"354 go on\r\n", **replies})
+    try:
+        with pytest.raises(smtp.MailServerError) as info:
+            smtp.send(fresh(game), "127.0.0.1", server.port, security="none", timeout=1.5)
+    finally:
+        server.close()
+    assert info.value.code == code and words in info.value.message, info.value.message
+    assert info.value.exit_code == 5 and "Nothing was sent" in info.value.message
+
+
+def test_a_server_that_hangs_up_after_taking_the_message_has_it(game: dict[str, Any]) -> None:
+    """QUIT failing after the message was accepted is not a failure: it was delivered."""
+    server = Scripted(b"220 hi\r\n", {"DATA": b"354 go on\r\n", "QUIT": None})
+    try:
+        result = smtp.send(fresh(game), "127.0.0.1", server.port, security="none", timeout=5)
+    finally:
+        server.close()
+    assert len(result.accepted) == 2 and b"[pbem] Dice Race" in server.data
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"host": "a" * 70 + ".example.org"}, "not a usable mail server"),
+    ({"host": "bad\x00host"}, "not a usable mail server"),
+    ({"host": "smtp.example.org\nRCPT TO:<eve@example.net>"}, "not a usable mail server"),
+    ({"host": " "}, "not a usable mail server"),
+    ({"timeout": 0}, "more than 0 seconds"),
+    ({"timeout": -1}, "more than 0 seconds"),
+    ({"user": "ann", "password_command": "printf 'p\\344ss\\n'"}, "not UTF-8"),
+    ({"user": "ann", "password_command": "echo pässwörd"}, "plain ASCII"),
+    ({"user": "änn", "password_command": "echo pw"}, "plain ASCII"),
+])
+def test_settings_that_cannot_work_are_sentences(game: dict[str, Any], kwargs: dict[str, Any],
+                                                 words: str) -> None:
+    kwargs = {"host": "127.0.0.1", "port": free_port(), "security": "starttls", **kwargs}
+    with pytest.raises(mail.MailConfigError) as info:
+        smtp.send(fresh(game), kwargs.pop("host"), kwargs.pop("port"), **kwargs)
+    assert words in info.value.message and info.value.exit_code == 2

@@ -14,6 +14,7 @@ an old save); a fork is two different entries signed by one seat after the same 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import mailbox
 from collections.abc import Iterable, Iterator, Sequence
@@ -21,7 +22,6 @@ from dataclasses import asdict, dataclass, field
 from email import message_from_bytes, policy
 from email.header import decode_header, make_header
 from email.message import Message
-from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 
@@ -36,11 +36,13 @@ from pbem.protocol.identity import Home
 from pbem.protocol.savefile import Save
 
 INBOX_DIR = "inbox"
+MESSAGE_FACTOR = 4  # a whole message over 4x the attachment cap is not parsed
 # Problem codes, by level. Errors are signs of cheating or of a broken save; the CLI
 # exits 3 when one of INTEGRITY is present.
-INTEGRITY = ("fork", "tampered", "rules")
+INTEGRITY = ("fork", "tampered", "rules", "audit")
 LEVELS = {
-    "fork": "error", "tampered": "error", "rules": "error", "malformed": "error",
+    "fork": "error", "tampered": "error", "rules": "error", "audit": "error",
+    "malformed": "error",
     "unknown-game": "warning", "too-large": "warning", "broken-mime": "warning",
     "missing-save": "warning", "unreadable": "warning", "not-found": "warning",
     "filing": "warning", "not-seated": "note", "stale": "note", "no-saves": "note",
@@ -115,10 +117,30 @@ class GameSummary:
     your_move: bool = False
     over: bool = False
     command: str = ""
+    save_as: str = ""  # the name the command expects the attachment under ('' if filed)
     older: int = 0  # older valid saves of this game in the mail
     stale: bool = False
     fork: bool = False
+    winners: list[str] = field(default_factory=list)  # "ann (14)", once audited clean
     problems: list[Problem] = field(default_factory=list)
+
+    def quiet(self) -> bool:
+        """Nothing to do or to see: a game this home has played on from, or one already
+        filed that waits for someone else; one line in the report."""
+        if any(p.code != "stale" for p in self.problems):
+            return False
+        return self.stale or (self.filed_how == "already there" and not self.your_move)
+
+    def status(self) -> str:
+        if self.over and not self.next:
+            if not self.winners:
+                return "complete"
+            return "complete, won by " + " and ".join(self.winners) + (
+                " (shared)" if len(self.winners) > 1 else "")
+        action = mail.ACTIONS.get(self.next, self.next)
+        if self.your_move:
+            return f"YOUR MOVE ({action})"
+        return f"waiting for {self.to_act} ({action})"
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.ruleset, "title": self.title, "id": self.game_id, "seq": self.seq,
@@ -126,7 +148,8 @@ class GameSummary:
                 "filed_how": self.filed_how, "head_seq": self.head_seq,
                 "to_act": self.to_act or None, "next": self.next or None,
                 "your_move": self.your_move, "over": self.over, "command": self.command or None,
-                "older": self.older, "stale": self.stale, "fork": self.fork,
+                "save_as": self.save_as or None, "older": self.older, "stale": self.stale, "fork": self.fork,
+                "winners": self.winners,
                 "problems": [p.to_json() for p in self.problems]}
 
 
@@ -163,27 +186,36 @@ class InboxReport:
                  f"{self.messages} message(s), {self.saves} save(s) found"
                  + (f" ({self.duplicates} duplicate copies)" if self.duplicates else "")
                  + f", {self.verified} verified."]
+        quiet = [g for g in self.games if g.quiet()]
         for g in self.games:
+            if g in quiet:
+                continue
             lines.append("")
-            if g.over and not g.next:
-                status = "complete"
-            elif g.your_move:
-                status = f"YOUR MOVE ({mail.ACTIONS.get(g.next, g.next)})"
-            else:
-                status = f"waiting for {g.to_act} ({mail.ACTIONS.get(g.next, g.next)})"
-            lines.append(f"{g.title} {g.game_id[:8]}: entry {g.seq} by {g.signer} - {status}")
+            lines.append(f"{g.title} {g.game_id[:8]}: entry {g.seq} by {g.signer} - {g.status()}")
             lines.append(f"    newest in mail: {g.origin.label()}")
             if g.stale:
                 lines.append(f"    you already have entry {g.head_seq}: nothing new here")
             if g.filed:
                 lines.append(f"    filed: {g.filed}" + (" (already there)"
                                                          if g.filed_how == "already there" else ""))
-            if g.command:
+            if g.command and g.save_as:
+                lines.append(f"    save the attachment as {g.save_as}, then run: {g.command}")
+            elif g.command:
                 lines.append(f"    run: {g.command}")
             if g.older:
                 lines.append(f"    ({g.older} older save(s) of this game in the mail)")
             for p in g.problems:
                 lines.append(f"    ! {p.text()}")
+        if quiet:
+            lines += ["", f"Nothing new ({len(quiet)} game(s)):"]
+            for g in quiet:
+                if g.stale:
+                    lines.append(f"  {g.title} {g.game_id[:8]}: you have played on (entry "
+                                 f"{g.head_seq}; the mail's newest is entry {g.seq}) - "
+                                 f"{g.status()}")
+                else:
+                    lines.append(f"  {g.title} {g.game_id[:8]}: entry {g.seq} by {g.signer}, "
+                                 f"already filed - {g.status()}")
         loose = [p for p in self.problems if not any(p in g.problems for g in self.games)]
         if loose:
             lines += ["", f"Problems ({len(loose)}):"]
@@ -230,7 +262,7 @@ def _raw_messages(path: Path, report: InboxReport) -> Iterator[_Raw]:
         if path.is_dir() and _is_maildir(path):
             box = mailbox.Maildir(str(path), factory=None, create=False)
             for key in sorted(box.keys()):
-                yield _Raw(Origin(source, f"message {key}"), box.get_bytes(key))
+                yield from _one_message(box, key, Origin(source, f"message {key}"), report)
             return
         if path.is_dir():
             files = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
@@ -242,7 +274,7 @@ def _raw_messages(path: Path, report: InboxReport) -> Iterator[_Raw]:
             mbox = mailbox.mbox(str(path), create=False)
             try:
                 for number, key in enumerate(mbox.iterkeys(), start=1):
-                    yield _Raw(Origin(source, f"message {number}"), mbox.get_bytes(key))
+                    yield from _one_message(mbox, key, Origin(source, f"message {number}"), report)
             finally:
                 mbox.close()
         elif kind == "save":
@@ -254,15 +286,28 @@ def _raw_messages(path: Path, report: InboxReport) -> Iterator[_Raw]:
                                        Origin(source)))
 
 
+def _one_message(box: mailbox.Mailbox, key: str, origin: Origin,
+                 report: InboxReport) -> Iterator[_Raw]:
+    """One message of a mailbox, or a problem if that one cannot be read (the others can)."""
+    try:
+        data = box.get_bytes(key)
+    except (OSError, mailbox.Error, KeyError) as exc:
+        report.problems.append(Problem("unreadable", f"This message cannot be read ({exc}).",
+                                       origin))
+        return
+    yield _Raw(origin, data)
+
+
 def _header(message: Message, name: str) -> str:
-    """A header decoded for people (RFC 2047 words), on one line; '' if absent."""
-    value = message.get(name)
+    """A header decoded for people (raw UTF-8 or RFC 2047 words), on one line; '' if
+    absent. Control characters are kept for the CLI to escape (pbem.terminal)."""
+    wanted = name.lower()
+    value = next((str(v) for k, v in message.raw_items() if k.lower() == wanted), None)
     if value is None:
         return ""
-    try:
-        text = str(make_header(decode_header(str(value))))
-    except Exception:  # the email package can trip on hostile headers; keep scanning
-        text = str(value)
+    text = mail.clean_text(value)
+    with contextlib.suppress(Exception):  # the email package can trip on hostile headers
+        text = mail.clean_text(str(make_header(decode_header(text))))
     return " ".join(text.split())
 
 
@@ -271,6 +316,7 @@ class _Candidate:
     origin: Origin
     data: bytes
     copies: list[Origin] = field(default_factory=list)
+    file: str = ""  # the path of a save file scanned directly, not carried by a message
     save: Save | None = None
     verified: session.Verified | None = None
 
@@ -284,7 +330,15 @@ def _candidates(raw: _Raw, report: InboxReport, max_bytes: int) -> list[_Candida
                 "too-large", f"This save file is {_mib(len(raw.data))}, over the "
                 f"{_mib(max_bytes)} that inbox reads.", raw.origin))
             return []
-        return [_Candidate(raw.origin, raw.data)]
+        return [_Candidate(raw.origin, raw.data, file=raw.origin.source)]
+    cap = MESSAGE_FACTOR * max_bytes
+    if len(raw.data) > cap:  # parsing costs ~10x its size in memory: a 200 MB mail, 2 GB
+        if b"pbem" in raw.data[:65536].lower():
+            report.problems.append(Problem(
+                "too-large", f"This message of {_mib(len(raw.data))} was not read: inbox reads "
+                f"messages up to {_mib(cap)} ({MESSAGE_FACTOR} times --max-size); one that "
+                "carries a save is far smaller.", raw.origin))
+        return []
     try:
         # compat32: the modern header registry parses every header eagerly and costs
         # several times more; only a few headers are read here, decoded by _header.
@@ -366,9 +420,8 @@ def scan(paths: Sequence[str | Path], home: Home, *, max_bytes: int = mail.MAX_A
             report.games.append(summary)
             newest = max((c for c in candidates if c.verified is not None),
                          key=lambda c: len(c.save.entries) if c.save else 0)
-            if newest.save is not None:
-                sender = parseaddr(newest.origin.sender)[1]
-                report.notices.extend(contacts.check_save(newest.save, sender_email=sender))
+            if newest.save is not None:  # addresses from its signed seats, never from From:
+                report.notices.extend(contacts.check_save(newest.save))
     try:
         contacts.write()
     except OSError as exc:
@@ -380,6 +433,13 @@ def scan(paths: Sequence[str | Path], home: Home, *, max_bytes: int = mail.MAX_A
 
 def _normal(data: bytes) -> bytes:
     return data.removeprefix(b"\xef\xbb\xbf").replace(b"\r\n", b"\n")
+
+
+def _unchecked(exc: Exception, cand: _Candidate, game_id: str = "") -> Problem:
+    """The report line for an attachment whose reading or checking failed unexpectedly."""
+    return Problem("malformed", f"This attachment could not be checked ({type(exc).__name__}); "
+                   "it was skipped. If it is a genuine save, please report it (PBEM_DEBUG=1 "
+                   "'pbem verify FILE' shows the details)." + _copies(cand), cand.origin, game_id)
 
 
 def _copies(cand: _Candidate) -> str:
@@ -398,6 +458,9 @@ def _parse_and_sort(candidates: Iterable[_Candidate], report: InboxReport, me: s
             save = savefile.parse_bytes(cand.data, f"The attachment {cand.origin.attachment}")
         except SaveFileError as exc:
             report.problems.append(Problem("malformed", exc.message + _copies(cand), cand.origin))
+            continue
+        except Exception as exc:  # one hostile attachment must not stop the scan
+            report.problems.append(_unchecked(exc, cand))
             continue
         cand.save = save
         last = save.entries[-1]
@@ -452,6 +515,9 @@ def _verify_game(game_id: str, candidates: list[_Candidate], home: Home, me: str
         except PbemError as exc:
             problems.append(_refusal(exc, cand, game_id, seen_entries))
             continue
+        except Exception as exc:  # a check that trips must not stop the scan
+            problems.append(_unchecked(exc, cand, game_id))
+            continue
         cand.verified = verified
         report.verified += 1
         valid.append(cand)
@@ -464,8 +530,9 @@ def _verify_game(game_id: str, candidates: list[_Candidate], home: Home, me: str
         assert cand.save is not None
         try:
             cand.verified = session.verify(cand.save, home)
-        except PbemError as exc:
-            problems.append(_refusal(exc, cand, game_id, seen_entries))
+        except Exception as exc:  # PbemError, or a check that trips: never stop the scan
+            problems.append(_refusal(exc, cand, game_id, seen_entries)
+                            if isinstance(exc, PbemError) else _unchecked(exc, cand, game_id))
             report.verified -= 1
             valid.pop()
     report.problems.extend(problems)
@@ -494,6 +561,7 @@ def _verify_game(game_id: str, candidates: list[_Candidate], home: Home, me: str
         report.problems.append(stale)
     elif file_saves:
         _file(summary, save, home, report)
+    _result(summary, verified, newest, report)
     duty = table.duty()
     summary.over = table.over()
     if duty is not None:
@@ -501,10 +569,46 @@ def _verify_game(game_id: str, candidates: list[_Candidate], home: Home, me: str
         summary.next = duty.kind
         summary.your_move = summary.to_act == me
         if summary.your_move and not summary.stale:
-            target = summary.filed or newest.origin.attachment
             verb = "join" if duty.kind == "join" else "play"
-            summary.command = f"pbem {verb} {target}" + (" MOVE ..." if duty.kind == "turn" else "")
+            target = _target(summary, newest, save)
+            if not summary.filed and not newest.file:
+                summary.save_as = target
+            summary.command = (f"pbem {verb} {mail.shell_word(target)}"
+                               + (" MOVE ..." if duty.kind == "turn" else ""))
     return summary
+
+
+def _result(summary: GameSummary, verified: session.Verified, newest: _Candidate,
+            report: InboxReport) -> None:
+    """The winners of a finished game, or an error if its audit names a cheat."""
+    result = verified.report
+    if isinstance(result.audit, list):
+        problem = Problem("audit", "The final audit of this game failed: "
+                          + "; ".join(result.audit) + " Run 'pbem verify' on it for details.",
+                          newest.origin, summary.game_id, summary.seq)
+        summary.problems.append(problem)
+        report.problems.append(problem)
+        return
+    outcome = result.outcome
+    if outcome is None or result.audit != "clean" or not outcome.ranking:
+        return
+    seats = result.table.seats
+    summary.winners = [f"{seats[s].handle} ({outcome.scores[s]})" for s in outcome.ranking[0]]
+
+
+def _target(summary: GameSummary, newest: _Candidate, save: Save) -> str:
+    """The file the suggested command names: the filed copy, the save file scanned, or
+    the attachment's name, if it can be shown and typed as it is (else the standard
+    name to save it under)."""
+    if summary.filed:
+        return summary.filed
+    if newest.file:
+        return newest.file
+    name = newest.origin.attachment
+    if mail.plain_name(name):
+        return name
+    last = save.entries[-1]
+    return savefile.default_name(save.ruleset, save.game_id, last["seq"], last["seat"])
 
 
 def _refusal(exc: PbemError, cand: _Candidate, game_id: str,

@@ -18,6 +18,7 @@ import binascii
 import datetime
 import html
 import quopri
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from email import policy
@@ -32,8 +33,9 @@ from pbem.mail.profile import email as home_email
 from pbem.protocol import savefile
 from pbem.protocol.contacts import Contacts
 from pbem.protocol.engine import Table
-from pbem.protocol.identity import Home
+from pbem.protocol.identity import Home, check_address, is_address, is_handle
 from pbem.protocol.savefile import Save
+from pbem.terminal import printable
 
 MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024  # far above any real save; parsing stops there
 MAX_BODY_ENTRIES = 40  # a body longer than this points at 'pbem log' instead
@@ -67,7 +69,11 @@ def _load(save: Save | str | Path) -> tuple[Save, str, bytes]:
         return save, name, savefile.dumps(save).encode("utf-8")
     path = Path(save)
     parsed = savefile.read(path)
-    return parsed, path.name, path.read_bytes()
+    name = path.name
+    if not plain_name(name):  # a name that would garble the body and the commands in it
+        last = parsed.entries[-1]
+        name = savefile.default_name(parsed.ruleset, parsed.game_id, last["seq"], last["seat"])
+    return parsed, name, path.read_bytes()
 
 
 def describe_entry(entry: savefile.Entry) -> str:
@@ -88,8 +94,27 @@ def describe_entry(entry: savefile.Entry) -> str:
 
 
 def _seats(table: Table, contacts: Contacts) -> list[Seat]:
-    return [Seat(s.handle, s.email or contacts.email_for(s.handle, s.pubkey), s.pubkey)
-            for s in table.seats]
+    """The seats with their addresses: the signed header's (checked when the save was
+    read), else this home's contacts', if it is one plain address (contacts.toml is a
+    file anyone can edit; a comma there must not add a recipient)."""
+    seats = []
+    for s in table.seats:
+        known = contacts.email_for(s.handle, s.pubkey)
+        seats.append(Seat(s.handle, s.email or (known if is_address(known) else ""), s.pubkey))
+    return seats
+
+
+def _own_handle(home: Home) -> str:
+    """This home's handle, '' without an identity; UsageError if identity.toml holds
+    something that is not a handle (it would become a header of the mail)."""
+    if not home.has_identity():
+        return ""
+    handle = home.handle()
+    if not is_handle(handle):
+        raise UsageError(f"The handle in {home.path / 'identity.toml'} is not a usable handle "
+                         "(lower-case letters, digits, '-' or '_'); restore the file from a "
+                         "backup or make a new home.")
+    return handle
 
 
 @dataclass
@@ -201,7 +226,7 @@ def _since(table: Table, save: Save, reader: int | None,
 
 def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | None = None,
             cc: bool = True, to: Sequence[str] | None = None,
-            now: datetime.datetime | None = None) -> EmailMessage:
+            now: datetime.datetime | None = None, remind: bool = False) -> EmailMessage:
     """The email that carries ``save`` (a path, attached byte for byte, or a Save).
 
     To: the seat that acts next (its address from the save's header, else from this
@@ -212,7 +237,11 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
 
     The save is verified in ``sender_home`` first: a stale save is refused (TurnError, it
     would fork the game), an altered one raises the verify error. MailConfigError (exit 2)
-    if nobody can be addressed and ``to`` is not given."""
+    if nobody can be addressed and ``to`` is not given.
+
+    ``remind``: the same save again, to the seat to act only, saying since when the game
+    has waited for it (:func:`waiting_since`); UsageError if the game is over or waits
+    for this home itself."""
     parsed, filename, data = _load(save)
     verified = session.verify(parsed, sender_home)
     if verified.stale:
@@ -221,18 +250,37 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
     game = table.game
     contacts = Contacts(sender_home)
     seats = _seats(table, contacts)
-    me = sender_home.handle() if sender_home.has_identity() else ""
+    me = _own_handle(sender_home)
     my_seat = table.seat_of(me) if me else None
     duty = table.duty()
     actor = duty.seat if duty else None
     id8 = table.game_id[:8]
     seq = parsed.entries[-1]["seq"]
 
+    now = now or datetime.datetime.now(datetime.UTC)
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=datetime.UTC)
+    waited: tuple[datetime.datetime | None, str] = (None, "")
+    if remind:
+        if duty is None or actor is None:
+            raise UsageError("This game is over: nobody is waiting, so there is nobody to "
+                             "remind.")
+        if actor == my_seat:
+            raise UsageError(f"The game waits for you ({me}, to {ACTIONS[duty.kind]}): there is "
+                             "nobody to remind.")
+        who = seats[actor].handle
+        if not to and not seats[actor].email:
+            raise MailConfigError(f"No mail address is known for {who}: give one with --to "
+                                  f"ADDRESS, or remember it with 'pbem contacts email {who} "
+                                  "ADDRESS'.")
+        cc = False
+        waited = waiting_since(parsed.entries[-1], None if isinstance(save, Save) else Path(save))
+
     # Recipients: the actor, copying the others; if the actor is this home (or has no
     # address) everyone else with an address is addressed directly.
     others = [s for i, s in enumerate(seats) if i != my_seat and s.email]
     if to:
-        to_list = [a.strip() for a in to if a.strip()]
+        to_list = [check_address(a) for a in to if a.strip()]  # one address each
         cc_list: list[str] = []
     elif actor is not None and actor != my_seat and seats[actor].email:
         to_list = [formataddr((seats[actor].handle, seats[actor].email))]
@@ -244,7 +292,8 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
     if not to_list:
         raise MailConfigError(
             "Nobody in this game has a known mail address (seats are given as HANDLE=EMAIL "
-            "to 'pbem new'). Give the address yourself with --to ADDRESS.")
+            "to 'pbem new'). Give the address yourself with --to ADDRESS, or remember a "
+            "player's with 'pbem contacts email HANDLE ADDRESS'.")
 
     # From: the profile's address, else this seat's address in the header.
     my_email = home_email(sender_home) or (seats[my_seat].email if my_seat is not None else "")
@@ -253,10 +302,16 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
     status = "game over" if duty is None else \
         f"{table.seats[duty.seat].handle} to {ACTIONS[duty.kind]}"
     subject = f"[pbem] {game.info.title} {id8} #{seq}: {status}"
+    if remind:
+        since_when = waited[0]
+        subject = subject.replace("[pbem] ", "[pbem] Reminder: ", 1) + (
+            f", waiting {duration_words(now - since_when)}" if since_when else "")
     reader = actor if actor is not None and actor != my_seat else None
     since, since_words = _since(table, parsed, reader, body_since)
     body = _body(table, parsed, seats, filename, reader, my_seat, since, verified)
     body.history_title = since_words
+    if remind and actor is not None:
+        body.paragraphs.insert(0, _reminder(table.seats[actor].handle, *waited, now))
     view = game.view(table.gstate, None)
     body.board_text = game.render(view)
 
@@ -267,7 +322,7 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
     msg["To"] = ", ".join(to_list)
     if cc_list:
         msg["Cc"] = ", ".join(cc_list)
-    msg["Date"] = format_datetime(now or datetime.datetime.now(datetime.UTC).astimezone())
+    msg["Date"] = format_datetime(now.astimezone())
     domain = parseaddr(my_email)[1].rpartition("@")[2] or ROOT_DOMAIN
     msg["Message-ID"] = make_msgid(idstring=f"pbem.{id8}.{seq}", domain=domain)
     msg["In-Reply-To"] = thread_root(table.game_id)
@@ -278,12 +333,66 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
     if duty is not None:
         msg["X-Pbem-To-Act"] = f"{table.seats[duty.seat].handle} {duty.kind}"
     msg["X-Mailer"] = f"pbem {__version__}"
-    text = body.text()
+    # No control character reaches a reader's terminal (--stdout) or mail client, whatever
+    # a game's rendering or a move's text holds.
+    text = printable(body.text())
     msg.set_content(text, cte=_cte(text))
-    page = body.html(board_html(table, view))
+    page = printable(body.html(board_html(table, view)))
     msg.add_alternative(page, subtype="html", cte=_cte(page))
     msg.add_attachment(data, maintype="application", subtype="toml", filename=filename)
     return msg
+
+
+TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"  # an entry's signed ``time`` (PROTOCOL.md section 11)
+
+
+def waiting_since(entry: savefile.Entry, path: Path | None) -> tuple[datetime.datetime | None,
+                                                                     str]:
+    """(since when the game has waited after ``entry``, where that time comes from).
+
+    The entry's signed ``time`` field if it has a well-formed one; else the date of the
+    save file at ``path`` (older saves carry no time); else (None, '')."""
+    stamp = entry.get("time")
+    if isinstance(stamp, str):
+        try:
+            when = datetime.datetime.strptime(stamp, TIME_FORMAT).replace(tzinfo=datetime.UTC)
+        except ValueError:
+            pass
+        else:
+            return when, f"the time {entry['seat']} signed in entry {entry['seq']}"
+    if path is not None:
+        try:
+            mtime = path.stat().st_mtime
+        except OSError:
+            return None, ""
+        return (datetime.datetime.fromtimestamp(mtime, datetime.UTC),
+                "the date of the save file; this save's entries carry no signed time")
+    return None, ""
+
+
+def duration_words(span: datetime.timedelta) -> str:
+    """'3 days', '1 day 4 hours', '5 hours', '12 minutes', 'under a minute'."""
+    minutes = max(0, int(span.total_seconds()) // 60)
+    days, hours, mins = minutes // 1440, minutes // 60 % 24, minutes % 60
+
+    def unit(n: int, word: str) -> str:
+        return f"{n} {word}" + ("" if n == 1 else "s")
+
+    if days >= 3:
+        return unit(days, "day")
+    if days:
+        return unit(days, "day") + (f" {unit(hours, 'hour')}" if hours else "")
+    if hours:
+        return unit(hours, "hour")
+    return unit(mins, "minute") if mins else "under a minute"
+
+
+def _reminder(handle: str, since: datetime.datetime | None, source: str,
+              now: datetime.datetime) -> str:
+    if since is None:
+        return f"A reminder: this game is waiting for {handle}."
+    return (f"A reminder: this game has waited for {handle} for {duration_words(now - since)}, "
+            f"since {since.strftime('%Y-%m-%d %H:%M')} UTC ({source}).")
 
 
 def _cte(text: str) -> str:
@@ -303,12 +412,13 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
     if len(news) > MAX_BODY_ENTRIES:
         skipped = len(news) - MAX_BODY_ENTRIES
         news = news[-MAX_BODY_ENTRIES:]
-        body.history.append(f"(... {skipped} earlier entries: 'pbem log {filename}' lists all)")
+        body.history.append(f"(... {skipped} earlier entries: 'pbem log {shell_word(filename)}' "
+                            "lists all)")
     body.history += [f"{e['seq']:4d}  {describe_entry(e)}" for e in news]
 
     if duty is None:
         body.paragraphs.append("The game is over and every seat has revealed. Check the final "
-                               f"scores and the audit with:\n    pbem verify {filename}")
+                               f"scores and the audit with:\n    pbem verify {shell_word(filename)}")
         outcome = verified.report.outcome
         if outcome is not None:
             ranking = "; ".join(", ".join(f"{table.seats[s].handle} {outcome.scores[s]}"
@@ -340,28 +450,47 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
         from pbem.protocol.identity import fingerprint
 
         sent_by = f"Sent by {me.handle}, fingerprint {fingerprint(bytes.fromhex(me.pubkey))}. "
-    body.after.append(sent_by + f"'pbem verify {filename}' re-checks every signature and move.")
+    body.after.append(sent_by + f"'pbem verify {shell_word(filename)}' re-checks every signature "
+                      "and move.")
     return body
 
 
 def _what_to_run(kind: str, handle: str, filename: str, *, addressed: bool, is_me: bool) -> str:
     you = "you" if addressed else handle
+    word = shell_word(filename)
     if is_me:
         return f"The sender ({handle}) acts next; this copy is for your records."
     if kind == "join":
         return (f"{handle} is invited: save the attached {filename} and join with\n"
-                f"    pbem join {filename}\n"
+                f"    pbem join {word}\n"
                 f"(first time? make an identity with: pbem keygen --name {handle})")
     if kind == "start":
-        return f"{handle} starts the game next:\n    pbem play {filename}"
+        return f"{handle} starts the game next:\n    pbem play {word}"
     if kind == "reveal":
         return (f"The game is over; {handle} reveals next, for the final audit:\n"
-                f"    pbem play {filename}")
+                f"    pbem play {word}")
     lead = f"It is your move, {handle}" if addressed else f"It is {handle}'s move"
     return (f"{lead}: save the attached {filename} and run\n"
-            f"    pbem play {filename} MOVE ...\n"
-            f"('pbem moves {filename}' lists what {you} can play; 'pbem show {filename}' shows "
+            f"    pbem play {word} MOVE ...\n"
+            f"('pbem moves {word}' lists what {you} can play; 'pbem show {word}' shows "
             "the board.)")
+
+
+def plain_name(name: str) -> bool:
+    """Whether ``name`` is a file name that can be shown and typed as it is: one path
+    component, no control, reordering or undecodable character."""
+    return (bool(name) and name not in (".", "..") and "/" not in name and "\\" not in name
+            and printable(name) == name and "\n" not in name and "\t" not in name
+            and "\ufffd" not in name)
+
+
+def shell_word(path: str | Path) -> str:
+    """``path`` as one word that a POSIX shell reads back exactly (shlex.quote), and that
+    no command takes for an option: a name starting with '-' gets './' in front."""
+    text = str(path)
+    if text.startswith("-"):
+        text = "./" + text
+    return shlex.quote(text)
 
 
 def eml_name(save_name: str) -> str:
@@ -376,7 +505,17 @@ def as_text(message: EmailMessage) -> str:
 
 def write_eml(message: EmailMessage, path: str | Path) -> Path:
     """Write the message atomically to a new file; never overwrites (UsageError)."""
-    return savefile.write_new(path, as_text(message))
+    target = Path(path)
+    try:
+        return savefile.write_new(target, as_text(message))
+    except UsageError:  # its words are about saves and -o; these are about --eml
+        if target.exists():
+            raise UsageError(f"{target} already exists; pbem never overwrites a file. Give "
+                             "another name with --eml NEWNAME.") from None
+        raise UsageError(f"The folder {target.parent} does not exist; create it or give "
+                         "another --eml FILE.") from None
+    except OSError as exc:
+        raise UsageError(f"Could not write {target} ({exc.strerror}).") from None
 
 
 # ---- reading -----------------------------------------------------------------------------
@@ -399,10 +538,24 @@ def looks_like_save(data: bytes) -> bool:
     return all(marker in data for marker in SAVE_MARKERS)
 
 
+def clean_text(text: str) -> str:
+    """Text from a mail as its sender meant it: raw 8-bit bytes (kept by the parser as
+    lone surrogates, which no terminal or JSON encoder accepts) read as UTF-8, and
+    anything still undecodable shown as U+FFFD. Control characters stay: the CLI escapes
+    them (pbem.terminal)."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # a surrogate that did not come from a raw byte
+        return text.encode("utf-8", "replace").decode("utf-8")
+
+
 def _part_name(part: Message, index: int) -> str:
-    name = part.get_filename()
+    try:
+        name = part.get_filename()
+    except Exception:  # a hostile Content-Disposition must not lose the part
+        name = None
     if name:
-        return str(name)
+        return clean_text(str(name))
     return f"part {index} ({part.get_content_type()})"
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import UsageError
-from pbem.protocol.identity import Home, check_address
+from pbem.protocol.identity import Home, check_address, is_address
 
 FILE = "profile.toml"
 SECURITY = ("starttls", "tls", "none")
@@ -87,8 +87,31 @@ def save(home: Home, profile: Profile) -> None:
 
 
 def email(home: Home) -> str:
-    """This home's own address, or '' if none was set."""
-    return load(home).email
+    """This home's own address, or '' if none was set; UsageError if the file holds
+    anything but one plain address (it becomes the From: of every mail)."""
+    address = load(home).email
+    if address and not is_address(address):
+        raise UsageError(f"The email in {path(home)} is not one plain mail address; set it "
+                         "again with 'pbem profile --email ADDRESS'.")
+    return address
+
+
+def smtp_settings(home: Home) -> dict[str, Any]:
+    """The stored SMTP settings, each checked (the file may have been edited by hand)."""
+    stored = load(home).smtp
+    for key, value in stored.items():
+        if key not in SMTP_KEYS:
+            continue  # an unknown key from a newer pbem or a typo: ignored, as before
+        if key == "port":
+            ok = isinstance(value, int) and not isinstance(value, bool) and 0 < value < 65536
+        elif key == "security":
+            ok = value in SECURITY
+        else:
+            ok = isinstance(value, str) and value.strip() != "" and "\n" not in value
+        if not ok:
+            raise UsageError(f"The SMTP setting {key} in {path(home)} is not valid ({value!r}); "
+                             f"set it again with 'pbem profile --{key.replace('_', '-')} ...'.")
+    return {k: v for k, v in stored.items() if k in SMTP_KEYS}
 
 
 def set_email(home: Home, address: str) -> str:

@@ -79,16 +79,21 @@ def read_password(password_env: str | None = None, password_command: str | None 
     if password_command:
         try:
             done = subprocess.run(password_command, shell=True, capture_output=True,  # noqa: S602
-                                  text=True, timeout=timeout, check=False, stdin=subprocess.DEVNULL)
+                                  timeout=timeout, check=False, stdin=subprocess.DEVNULL)
         except subprocess.TimeoutExpired:
             raise MailConfigError(f"The password command did not finish within {timeout:g} s: "
                                   f"{password_command}") from None
         except OSError as exc:
             raise MailConfigError(f"The password command could not run ({exc.strerror}).") from None
         if done.returncode != 0:
-            why = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[0]
+            said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+            why = (said or [f"exit status {done.returncode}"])[0]
             raise MailConfigError(f"The password command failed ({why}): {password_command}")
-        lines = done.stdout.splitlines()
+        try:
+            lines = done.stdout.decode("utf-8").splitlines()
+        except UnicodeDecodeError:
+            raise MailConfigError("The password command printed bytes that are not UTF-8 "
+                                  f"text: {password_command}") from None
         if not lines or not lines[0]:
             raise MailConfigError(f"The password command printed nothing: {password_command}")
         return lines[0]
@@ -110,6 +115,38 @@ def envelope(message: EmailMessage) -> tuple[str, list[str]]:
     return senders[0], recipients
 
 
+def check_settings(host: str, port: int | None = None, *, security: str = "starttls",
+                   user: str | None = None, password_env: str | None = None,
+                   password_command: str | None = None, timeout: float = 30) -> int:
+    """Every check :func:`send` makes before connecting, short of running the password
+    command: MailConfigError for a setting that cannot work. Returns the port."""
+    if security not in SECURITY:
+        raise MailConfigError(f"SMTP security is one of {', '.join(SECURITY)}, not '{security}'.")
+    if not host.strip() or any(ch.isspace() or not ch.isprintable() for ch in host):
+        raise MailConfigError(f"'{host!r}' is not a usable mail server name or address.")
+    if port is None:
+        port = DEFAULT_PORTS[security]
+    if not 0 < port < 65536:
+        raise MailConfigError(f"SMTP port must be from 1 to 65535, not {port}.")
+    if not timeout > 0:  # 0 would make the socket non-blocking, a negative one is refused
+        raise MailConfigError(f"The SMTP timeout must be more than 0 seconds, not {timeout:g}.")
+    if (password_env or password_command) and not user:
+        raise MailConfigError("A password source was given without a user name (--user).")
+    if user and not (password_env or password_command):
+        raise MailConfigError(f"No password for SMTP user {user}: give --password-env VAR or "
+                              "--password-command CMD.")
+    if password_env and password_command:
+        raise MailConfigError("Give the SMTP password through an environment variable or a "
+                              "command, not both.")
+    if password_env and not os.environ.get(password_env):
+        raise MailConfigError(f"The environment variable {password_env} (which should hold "
+                              "the SMTP password) is not set or is empty.")
+    if user and security == "none" and not _is_loopback(host):
+        raise MailConfigError(f"Refusing to send the SMTP password to {host} unencrypted; use "
+                              "security starttls or tls.")
+    return port
+
+
 def send(message: EmailMessage, host: str, port: int | None = None, *,
          security: str = "starttls", user: str | None = None, password_env: str | None = None,
          password_command: str | None = None, timeout: float = 30,
@@ -121,79 +158,108 @@ def send(message: EmailMessage, host: str, port: int | None = None, *,
     loopback server). ``user`` logs in with the password from ``password_env`` or
     ``password_command``. ``context`` verifies the server (default: the system's trusted
     certificates, with host name checking)."""
-    if security not in SECURITY:
-        raise MailConfigError(f"SMTP security is one of {', '.join(SECURITY)}, not '{security}'.")
-    if port is None:
-        port = DEFAULT_PORTS[security]
-    if not 0 < port < 65536:
-        raise MailConfigError(f"SMTP port must be from 1 to 65535, not {port}.")
-    if (password_env or password_command) and not user:
-        raise MailConfigError("A password source was given without a user name (--user).")
+    port = check_settings(host, port, security=security, user=user, password_env=password_env,
+                          password_command=password_command, timeout=timeout)
     sender, recipients = envelope(message)
     password = read_password(password_env, password_command, timeout=timeout) if user else None
-    if user and password is None:
-        raise MailConfigError(f"No password for SMTP user {user}: give --password-env VAR or "
-                              "--password-command CMD.")
-    if user and security == "none" and not _is_loopback(host):
-        raise MailConfigError(f"Refusing to send the SMTP password to {host} unencrypted; use "
-                              "security starttls or tls.")
+    if user and not (user.isascii() and password is not None and password.isascii()):
+        raise MailConfigError("The SMTP user name and password must be plain ASCII (Python's "
+                              "smtplib sends nothing else); nothing was sent.")
     tls = context or ssl.create_default_context()
     where = f"{host}:{port}"
+    stage = "connect"  # connect, tls, login, send: what the error below interrupted
+    client: smtplib.SMTP | None = None
     try:
-        client: smtplib.SMTP
         if security == "tls":
             client = smtplib.SMTP_SSL(host, port, timeout=timeout, context=tls)
         else:
             client = smtplib.SMTP(host, port, timeout=timeout)
-        with client:
+        client.ehlo()
+        if security == "starttls":
+            if not client.has_extn("starttls"):
+                raise MailServerError(
+                    f"The server {where} does not offer STARTTLS, so the message would "
+                    "travel unencrypted. Use security tls (port 465) or, for a local "
+                    "relay, none.", code="tls")
+            stage = "tls"
+            client.starttls(context=tls)
             client.ehlo()
-            if security == "starttls":
-                if not client.has_extn("starttls"):
-                    raise MailServerError(
-                        f"The server {where} does not offer STARTTLS, so the message would "
-                        "travel unencrypted. Use security tls (port 465) or, for a local "
-                        "relay, none.", code="tls")
-                client.starttls(context=tls)
-                client.ehlo()
-            if user:
-                assert password is not None
-                client.login(user, password)
-            refused = client.send_message(message, from_addr=sender, to_addrs=recipients)
+        if user:
+            stage = "login"
+            assert password is not None
+            client.login(user, password)
+        stage = "send"
+        refused = client.send_message(message, from_addr=sender, to_addrs=recipients)
     except MailServerError:
         raise
-    except smtplib.SMTPAuthenticationError as exc:
-        raise MailServerError(f"The server {where} refused the login for {user} "
-                              f"({_reply(exc.smtp_code, exc.smtp_error)}). Check the user name "
-                              "and password.", code="auth") from None
-    except smtplib.SMTPNotSupportedError:
-        raise MailServerError(f"The server {where} does not accept a login here (no AUTH); "
-                              "try security starttls or tls, or no user.", code="auth") from None
-    except smtplib.SMTPRecipientsRefused as exc:
+    except Exception as exc:  # every failure is a sentence, never a traceback
+        raise _server_error(exc, stage, where, user) from None
+    finally:
+        if client is not None:
+            _hang_up(client)
+    accepted = [r for r in recipients if r not in refused]
+    return SendResult(host, port, sender, accepted,
+                      {addr: _reply(*reply) for addr, reply in refused.items()})
+
+
+def _hang_up(client: smtplib.SMTP) -> None:
+    """QUIT and close; a server that drops the line now has already taken the message."""
+    try:
+        client.quit()
+    except Exception:  # noqa: S110 - nothing left to tell: delivery was decided before
+        pass
+    finally:
+        client.close()
+
+
+def _server_error(exc: Exception, stage: str, where: str, user: str | None) -> PbemError:
+    """The sentence for what interrupted sending at ``stage``; nothing was delivered."""
+    if isinstance(exc, smtplib.SMTPAuthenticationError):
+        return MailServerError(f"The server {where} refused the login for {user} "
+                               f"({_reply(exc.smtp_code, exc.smtp_error)}). Check the user name "
+                               "and password.", code="auth")
+    if isinstance(exc, smtplib.SMTPNotSupportedError):
+        if stage == "login":
+            return MailServerError(f"The server {where} does not accept a login here (no AUTH); "
+                                   "try security starttls or tls, or no user.", code="auth")
+        return MailServerError(f"The server {where} cannot take this message ({exc}). Nothing "
+                               "was sent.", code="refused")
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
         said = "; ".join(f"{a}: {_reply(*r)}" for a, r in exc.recipients.items())
-        raise MailServerError(f"The server {where} refused every recipient ({said}). Nothing "
-                              "was sent.", code="refused") from None
-    except smtplib.SMTPSenderRefused as exc:
-        raise MailServerError(f"The server {where} refused the sender {exc.sender} "
-                              f"({_reply(exc.smtp_code, exc.smtp_error)}).", code="refused") from None
-    except smtplib.SMTPDataError as exc:
-        raise MailServerError(f"The server {where} refused the message "
-                              f"({_reply(exc.smtp_code, exc.smtp_error)}).", code="refused") from None
-    except (ssl.SSLError, ssl.CertificateError) as exc:
-        raise MailServerError(f"The TLS connection to {where} failed ({exc}). Check the host "
-                              "name and the server's certificate.", code="tls") from None
-    except smtplib.SMTPResponseException as exc:
-        raise MailServerError(f"The server {where} answered with an error "
-                              f"({_reply(exc.smtp_code, exc.smtp_error)}).", code="refused") from None
-    except (smtplib.SMTPException, OSError) as exc:
+        return MailServerError(f"The server {where} refused every recipient ({said}). Nothing "
+                               "was sent.", code="refused")
+    if isinstance(exc, smtplib.SMTPSenderRefused):
+        return MailServerError(f"The server {where} refused the sender {exc.sender} "
+                               f"({_reply(exc.smtp_code, exc.smtp_error)}). Nothing was sent.",
+                               code="refused")
+    if isinstance(exc, smtplib.SMTPDataError):
+        return MailServerError(f"The server {where} refused the message "
+                               f"({_reply(exc.smtp_code, exc.smtp_error)}). Nothing was sent.",
+                               code="refused")
+    if isinstance(exc, ssl.SSLError | ssl.CertificateError):
+        return MailServerError(f"The TLS connection to {where} failed ({exc}). Check the host "
+                               "name and the server's certificate. Nothing was sent.", code="tls")
+    if isinstance(exc, smtplib.SMTPResponseException) and exc.smtp_code == -1:
+        return MailServerError(f"{where} is not a mail server: it did not answer in SMTP "
+                               f"({_reply(0, exc.smtp_error)}). Nothing was sent.", code="refused")
+    if isinstance(exc, smtplib.SMTPResponseException):
+        return MailServerError(f"The server {where} answered with an error "
+                               f"({_reply(exc.smtp_code, exc.smtp_error)}). Nothing was sent.",
+                               code="refused")
+    if isinstance(exc, UnicodeError | ValueError) and stage == "connect":
+        return MailConfigError(f"'{where}' is not a usable mail server name or address ({exc}).")
+    if isinstance(exc, smtplib.SMTPException | OSError):
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc) or \
             type(exc).__name__
         if isinstance(exc, socket.gaierror):
             why = f"unknown host: {why}"
-        raise MailServerError(f"Could not reach the mail server {where} ({why}). Nothing was "
-                              "sent.", code="unreachable") from None
-    accepted = [r for r in recipients if r not in refused]
-    return SendResult(host, port, sender, accepted,
-                      {addr: _reply(*reply) for addr, reply in refused.items()})
+        if stage == "connect":
+            return MailServerError(f"Could not reach the mail server {where} ({why}). Nothing "
+                                   "was sent.", code="unreachable")
+        return MailServerError(f"The connection to the mail server {where} broke off ({why}). "
+                               "Nothing was sent.", code="unreachable")
+    return MailServerError(f"Sending through {where} failed ({type(exc).__name__}: {exc}). "
+                           "Nothing was sent.", code="unreachable")
 
 
 def settings(home: Home, **given: Any) -> dict[str, Any]:
@@ -201,7 +267,7 @@ def settings(home: Home, **given: Any) -> dict[str, Any]:
     home's profile (pbem.profile [smtp]). MailConfigError if no host is known."""
     from pbem.mail import profile
 
-    stored = profile.load(home).smtp
+    stored = profile.smtp_settings(home)
     merged: dict[str, Any] = {}
     for key in ("host", "port", "security", "user", "password_env", "password_command"):
         value = given.get(key)
@@ -218,4 +284,5 @@ def settings(home: Home, **given: Any) -> dict[str, Any]:
 
 def _reply(code: int, text: bytes | str) -> str:
     words = text.decode("utf-8", "replace") if isinstance(text, bytes) else str(text)
-    return f"{code} {words}".strip()
+    words = " ".join(words.split())[:300]  # a hostile server's reply: one bounded line
+    return f"{code} {words}".strip() if code > 0 else words

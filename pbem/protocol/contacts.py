@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import UsageError
-from pbem.protocol.identity import Home, fingerprint
+from pbem.protocol.identity import Home, check_address, check_handle, fingerprint
 from pbem.protocol.savefile import Save
 
 FILE = "contacts.toml"
@@ -110,10 +110,10 @@ class Contacts:
                 if any(e.lower() == wanted for e in rec["emails"])]
 
     # ---- learning ----------------------------------------------------------------
-    def check_save(self, save: Save, *, sender_email: str = "") -> list[Notice]:
+    def check_save(self, save: Save) -> list[Notice]:
         """Record new players and addresses from a verified save; return what is new or
-        suspicious. ``sender_email`` is the From address of the mail that carried it,
-        learnt for the last entry's signer only if nobody is known by it yet."""
+        suspicious. Addresses come only from the signed seats, never from the mail that
+        carried the save: a ``From:`` line is whatever its sender typed (PROTOCOL.md 3)."""
         notices: list[Notice] = []
         keys = {e["seat"]: e["pubkey"] for e in save.entries if e["kind"] in ("create", "join")}
         where = f"{save.ruleset} {save.game_id[:8]}"
@@ -131,17 +131,6 @@ class Contacts:
             notices.extend(self._see_key(handle, key, where))
             if email:
                 notices.extend(self._see_email(handle, key, email, where))
-        if sender_email and save.entries:
-            signer = save.entries[-1]["seat"]
-            rec = self.players.get(signer)
-            if (signer != self.own_handle and rec is not None and not rec["emails"]
-                    and not self.holders_of(sender_email)):
-                rec["emails"].append(sender_email)
-                self.changed = True
-                notices.append(Notice("info", "new-email", signer,
-                                      f"Learnt {signer}'s address {sender_email} from the mail "
-                                      f"that carried entry {save.entries[-1]['seq']} of {where}.",
-                                      rec["fingerprint"]))
         return notices
 
     def _see_key(self, handle: str, key: str, where: str) -> list[Notice]:
@@ -154,6 +143,7 @@ class Contacts:
             return []
         if not rec["key"]:
             rec["key"], rec["fingerprint"] = key, _fp(key)
+            rec["first_seen"] = rec["first_seen"] or where  # '' if the user named them first
             self.changed = True
             return [Notice("info", "new-player", handle,
                            f"New player {handle}, fingerprint {rec['fingerprint']} (in {where}). "
@@ -198,6 +188,13 @@ class Contacts:
         self.changed = True
         return notices
 
+    def set_email(self, handle: str, email: str) -> None:
+        """The user's own word for ``handle``'s address: it goes first, so mail uses it."""
+        rec = self.players.setdefault(
+            handle, {"key": "", "fingerprint": "", "emails": [], "first_seen": ""})
+        rec["emails"] = [email] + [e for e in rec["emails"] if e.lower() != email.lower()]
+        self.changed = True
+
     def forget(self, handle: str) -> bool:
         """Drop a player (after a genuine key change); True if it was known."""
         if self.players.pop(handle, None) is None:
@@ -228,12 +225,22 @@ class Contacts:
         self.changed = False
 
 
-def check_save(home: Home, save: Save, *, sender_email: str = "") -> list[Notice]:
+def check_save(home: Home, save: Save) -> list[Notice]:
     """Learn the players of a verified save; the notices to print (warnings loudly)."""
     contacts = Contacts(home)
-    notices = contacts.check_save(save, sender_email=sender_email)
+    notices = contacts.check_save(save)
     contacts.write()
     return notices
+
+
+def set_email(home: Home, handle: str, email: str) -> str:
+    """Remember the address the user gives for ``handle`` (both checked); the address."""
+    check_handle(handle)
+    email = check_address(email)
+    contacts = Contacts(home)
+    contacts.set_email(handle, email)
+    contacts.write()
+    return email
 
 
 def forget(home: Home, handle: str) -> bool:

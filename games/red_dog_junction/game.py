@@ -17,7 +17,8 @@ Where the rulebook and rulings leave a choice, this implementation settles it so
 - `jettison` comes after the turn's actions and only down to capacity.
 - Super deal and trade gains go onto the ship; mayor-style taxes into storage.
 - Each commander acts at most once a turn (part of every commander's card text).
-- The Junction's dice sit at fixed spots (the ring is data); their faces are rolled.
+- Set-up rolls the six dice and places them at random around the Junction (RDJ-S7);
+  the earlier ruling that the ring order is component data is withdrawn.
 - Trail Boss: commanders are dealt by set-up chance from the whole deck before the
   display is turned; each player's crew pick (any crew but a rascal, from the deck) is
   a free move owed at the head of their first turn, in turn order. In the solo game
@@ -59,7 +60,7 @@ class RedDogJunction(Game):
     info = GameInfo(
         id="red-dog-junction",
         title="Red Dog Junction",
-        rules_version=1,
+        rules_version=2,
         min_players=1,
         max_players=5,
         options={

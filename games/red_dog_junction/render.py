@@ -14,6 +14,7 @@ from .state import (
     capacity,
     card,
     crew_count,
+    dock_dice,
     occupant,
     place_label,
     ship_name,
@@ -66,8 +67,10 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
                                 if v else ""}
                             for k, v in sorted(state["stacks"].items(), key=lambda i: int(i[0]))}},
         "dice": dict(state["dice"]),
-        "docks": [{"dock": n, "dice": list(state["rules"]["docks"][str(n)]),
-                   "ship": _docked(state, f"junction {n}")} for n in range(1, JUNCTION_DOCKS + 1)],
+        "ring": list(state["ring"]),
+        "docks": [{"dock": n, "ship": _docked(state, f"junction {n}"),
+                   "dice": dock_dice(state, f"junction {n}") if state["ring"] else []}
+                  for n in range(1, JUNCTION_DOCKS + 1)],
         "display": [_card_view(state, c) for c in state["display"]],
         "deck": len(state["deck"]),
         "discard": len(state["discard"]),
@@ -172,10 +175,13 @@ def render(v: dict[str, Any]) -> str:
     docked = f" [{shop['ship']}]" if shop["ship"] else ""
     lines.append(f"Shop{docked}: {stacks}")
     dice = v["dice"]
-    ring = "  ".join(f"{d['dice'][0]} {dice[d['dice'][0]]}  [{d['dock']}: {d['ship'] or '-'}]"
-                     for d in v["docks"])
-    lines.append(f"Junction, gold die {dice['gold']}; dice and [docks] around the ring:")
-    lines.append(f"  {ring}  (then {v['docks'][0]['dice'][0]} again)")
+    if v["ring"]:
+        ring = "  ".join(f"{d['dice'][0]} {dice[d['dice'][0]]}  [{d['dock']}: {d['ship'] or '-'}]"
+                         for d in v["docks"])
+        lines.append(f"Junction, gold die {dice['gold']}; dice and [docks] around the ring:")
+        lines.append(f"  {ring}  (then {v['ring'][0]} again)")
+    else:
+        lines.append("Junction: the dice are rolled and placed by the start entry.")
     lines.append(f"Display (deck {v['deck']}, discard {v['discard']}), last card at the right:")
     for c in v["display"]:
         vp = f" {c['vp']}vp" if c["kind"] != "boost" else ""

@@ -70,6 +70,7 @@ def new_state(seats: Sequence[str], options: dict[str, Any], components: dict[st
         "planets": {g: amounts[g] for g in PLANET_GOODS},
         "space": space,
         "dice": {**{d: 1 for d in DICE}, GOLD: rules["gold_start"]},
+        "ring": [],  # the six dice in ring order, placed at random by the start entry
         "deck": sorted(rules["market"]),
         "display": [],
         "discard": [],
@@ -96,8 +97,7 @@ def new_state(seats: Sequence[str], options: dict[str, Any], components: dict[st
 def resolve_setup(state: State, rng: Sampler) -> None:
     n = len(state["players"])
     state["first"] = 0 if state["solo"] else rng.randbelow(n)
-    for die in ring_dice(state):
-        state["dice"][die] = rng.randint(1, 6)
+    place_dice(state, rng)
     order = [(state["first"] + k) % n for k in range(n)]
     if state["variant"] == "trail-boss":
         commanders = [c for c in state["deck"] if card(state, c)["kind"] == "commander"]
@@ -115,8 +115,12 @@ def resolve_setup(state: State, rng: Sampler) -> None:
     state["phase"] = "play"
 
 
-def ring_dice(state: State) -> list[str]:
-    return [spot.split(" ", 1)[1] for spot in state["rules"]["ring"] if spot.startswith("die ")]
+def place_dice(state: State, rng: Sampler) -> None:
+    """RDJ-S7: roll the six dice and place them at random around the Junction: die spot
+    N lies between docks N-1 and N, so dock N touches the dice at spots N and N+1."""
+    state["ring"] = rng.sample(list(DICE), len(DICE))
+    for die in state["ring"]:
+        state["dice"][die] = rng.randint(1, 6)
 
 
 def draw(state: State, count: int, rng: Sampler | None) -> list[str]:

@@ -167,8 +167,11 @@ def taken_by(state: State, place: str, me: str) -> None:
 
 
 def dock_dice(state: State, place: str) -> list[str]:
-    """The two six-sided dice beside a Junction dock."""
-    return list(state["rules"]["docks"][place.split()[1]])
+    """The two six-sided dice beside a Junction dock ("junction N"): the dice at ring
+    spots N and N+1 (the ring closes), as set-up placed them."""
+    ring = state["ring"]
+    number = int(place.split()[1])
+    return [ring[number - 1], ring[number % len(ring)]]
 
 
 def die_sides(state: State, die: str) -> int:

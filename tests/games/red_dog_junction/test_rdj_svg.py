@@ -25,6 +25,7 @@ from rdj_helpers import HANDLES, act, card_of, give_card, new_game, put
 from games.red_dog_junction import GAME, svg
 from games.red_dog_junction.constants import JUSTIN
 from games.red_dog_junction.render import view as make_view
+from games.red_dog_junction.state import dock_dice
 from pbem.drawing import page as render
 from pbem.play import bots
 from pbem.play.local import LocalTable
@@ -238,14 +239,10 @@ def test_docks_and_dice_alternate_each_dock_between_its_own_two_dice() -> None:
     assert min(xs) < mid[0] < max(xs)
 
 
-def test_the_ring_follows_the_component_data_order() -> None:
-    """A ring listed in another order in the data is drawn in that order."""
-    data = copy.deepcopy(GAME.stock_components())
-    data["junction"]["ring"] = ["die ruby", "dock 4", "die oxygen", "dock 1", "die scrap",
-                                "dock 6", "die gas", "dock 2", "die whiskey", "dock 5",
-                                "die ice", "dock 3"]
-    GAME.validate_components(data)
-    shown = LocalTable(GAME, HANDLES[:2], seed=b"svg-ring2", components=data).view(0)
+@pytest.mark.parametrize("seed", [b"svg-ring1", b"svg-ring2", b"svg-ring3"])
+def test_the_ring_follows_the_dice_placed_at_set_up(seed: bytes) -> None:
+    """Set-up places the dice at random (RDJ-S7): each placement is drawn as placed."""
+    shown = LocalTable(GAME, HANDLES[:2], seed=seed).view(0)
     root = parse(GAME.render_svg(shown))
     dice = {good: _centre(by_id(root, f"die-{good}")) for good in shown["dice"] if good != "gold"}
     for dock in shown["docks"]:
@@ -417,7 +414,7 @@ def test_a_die_changing_changes_only_that_die() -> None:
     """A real agent move (adjust) turns one die: its face is redrawn, the others are not."""
     state = new_game(2, seed=b"svg-die")
     state["players"][0]["at"] = "junction 3"
-    left, _ = state["rules"]["docks"]["3"]
+    left, _ = dock_dice(state, "junction 3")
     face = state["dice"][left]
     before = parse(GAME.render_svg(make_view(state, 0)))
     act(state, f"adjust {left} {'-1' if face > 1 else '+1'}")

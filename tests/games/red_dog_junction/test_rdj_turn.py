@@ -6,7 +6,7 @@ import pytest
 from rdj_helpers import act, card_of, clean, end, give_card, hire, new_game, put, to_display
 
 from games.red_dog_junction import GAME
-from games.red_dog_junction.state import tile
+from games.red_dog_junction.state import dock_dice, tile
 from pbem.errors import AmbiguousMoveError, IllegalMoveError
 
 
@@ -291,7 +291,7 @@ def test_RDJ_C1_capacity_is_cowboys_and_may_be_exceeded_during_a_turn() -> None:
 
 def test_RDJ_C2_all_goods_trade_at_the_junction_planet_goods_are_mined() -> None:
     state = new_game(2)
-    tradable = {g for pair in state["rules"]["docks"].values() for g in pair} | {"gold"}
+    tradable = {g for n in range(1, 7) for g in dock_dice(state, f"junction {n}")} | {"gold"}
     assert tradable == {"gold", "whiskey", "scrap", "gas", "ice", "ruby", "oxygen"}
     for planet in ("gas", "ice", "ruby", "oxygen"):
         state = new_game(2)

@@ -80,7 +80,7 @@ def human_turn(state: dict, *moves: str) -> None:
 
 
 def test_RDJ_V3_solo_player_one_has_three_actions_justin_is_not_a_seat() -> None:
-    state = solo()
+    state = solo("cowboy-1")
     assert state["seats"] == ["ann"] and state["current"] == 0 and state["first"] == 0
     assert state["justin"]["at"] == "home" and state["justin"]["storage"]["gold"] == 1
     act(state, "pass", "pass")

@@ -225,7 +225,10 @@ def _deal(state: State, seat: int, move: Move) -> None:
 
 # ---- crew actions -------------------------------------------------------------------------
 def _mine(state: State, seat: int, move: Move) -> None:
-    do_mine(state, seat, crew_count(state, seat, "miner"), "miner")
+    miners = crew_count(state, seat, "miner")
+    if move.number > miners > 0:
+        raise IllegalMoveError(f"You have {plural(miners, 'miner')}: `mine {miners}` at most.")
+    do_mine(state, seat, min(move.number, miners), "miner")
 
 
 def _rustle(state: State, seat: int, move: Move) -> None:

@@ -83,8 +83,7 @@ def _moves(state: State, seat: int) -> Iterator[Move]:
         yield Move("pass")
         yield from _ship_moves(state, seat)
         yield from _market_moves(state, seat)
-        if state["players"][seat]["at"] in PLANET_GOODS and crew_count(state, seat, "miner"):
-            yield Move("mine")
+        yield from _mines(state, seat)
     agents = max(ts["agents_left"],
                  crew_count(state, seat, "agent") if action_left else 0)
     yield from _agent_moves(state, seat, agents)
@@ -94,6 +93,15 @@ def _moves(state: State, seat: int) -> Iterator[Move]:
         yield from _card_moves(state, seat)
     else:
         yield from _jettisons(state, seat)
+
+
+def _mines(state: State, seat: int) -> Iterator[Move]:
+    """`mine 1` .. `mine N` (N miners), but no count above what the planet still holds."""
+    at = state["players"][seat]["at"]
+    miners = crew_count(state, seat, "miner")
+    if at in PLANET_GOODS and miners:
+        for count in range(1, max(1, min(miners, state["planets"][at])) + 1):
+            yield Move("mine", number=count)
 
 
 def _distinct(state: State, idents: list[str]) -> list[str]:

@@ -38,7 +38,8 @@ Market, shop
   deal 6                     stack from your ship, take its gold onto your ship
 
 Crew actions (one action uses up to as many crew of one type as you have)
-  mine                       docked at a planet: 1 of its good per miner
+  mine 2                     docked at a planet: 1 of its good per miner used, up to
+  mine                       your miners; plain `mine` uses them all (written `mine N`)
   rustle bob cy              undock 1 ship per rustler into space (yours too)
   swap bob give scrap x2 take gold x2
                              in space, with another ship in space: up to 2 goods per

@@ -16,9 +16,11 @@ from .state import (
     dock_dice,
     give_back,
     has,
+    in_supply,
     place_label,
     ship,
     ship_name,
+    supply_name,
     take_supply,
     taken_by,
     total,
@@ -154,9 +156,35 @@ def do_trade(state: State, seat: int, place: str, give: str, get: str, count: in
     if cargo[give] < cost:
         raise IllegalMoveError(f"{plural(count, 'trade')} of {give} for {get} need {cost} "
                                f"{give} on your ship; it holds {cargo[give]}.")
+    check_trade_gets(state, give, get, rates, count)
     cargo[give] -= cost
     give_back(state, give, cost)
     cargo[get] += take_supply(state, get, rates[get] * count)
+
+
+def trade_gets(state: State, get: str, rate: int, count: int) -> bool:
+    """Whether each of ``count`` trades getting ``rate`` of ``get`` gets something: the
+    trades are made in turn from the supply, so the last one needs more than the others
+    take."""
+    return in_supply(state, get) > rate * (count - 1)
+
+
+def check_trade_gets(state: State, give: str, get: str, rates: dict[str, int],
+                     count: int) -> None:
+    """Refuse a trade that would pay and get nothing (its supply is empty); a trade the
+    supply pays only in part goes ahead (the rulings: an empty supply limits a trade)."""
+    if trade_gets(state, get, rates[get], count):
+        return
+    where = supply_name(get)
+    have = in_supply(state, get)
+    if not have:
+        empty = f"holds no {get}" if where == "space" else f"has no {get} left"
+        raise IllegalMoveError(f"{where.capitalize()} {empty}: {rates[give] * count} {give} "
+                               f"for {get} would get nothing.")
+    useful = -(-have // rates[get])  # trades that still get something
+    raise IllegalMoveError(f"{where.capitalize()} holds {have} {get}: only "
+                           f"{plural(useful, 'trade')} of {give} for {get} "
+                           f"{'gets' if useful == 1 else 'get'} anything.")
 
 
 def junction_place(state: State, seat: int, what: str) -> str:

@@ -29,6 +29,7 @@ from .constants import (
     JUNCTION_DOCKS,
     JUSTIN,
     JUSTIN_CAPACITY,
+    JUSTIN_CLASS,
     JUSTIN_DEAL,
     JUSTIN_PRIORITY,
     JUSTIN_SWAP,
@@ -43,7 +44,8 @@ from .state import tile as deal_tile
 
 
 def rank(good: str) -> int:
-    return JUSTIN_PRIORITY.index(good)
+    """Where ``good`` stands in Justin's priority list (mined goods share a place)."""
+    return JUSTIN_CLASS[good]
 
 
 def take_turn(state: State, rng: Sampler) -> None:
@@ -134,9 +136,9 @@ def _outlaw(state: State) -> str:
     me = state[JUSTIN]
     human = state["players"][0]
     me["at"] = human["at"] = "space"
-    mine = sorted((g for g in JUSTIN_PRIORITY for _ in range(me["ship"][g])), key=rank,
-                  reverse=True)
-    theirs = sorted((g for g in JUSTIN_PRIORITY for _ in range(human["ship"][g])), key=rank)
+    # His cheapest goods against the human's best ones, while each pair gains him a class.
+    mine = [g for g in reversed(JUSTIN_PRIORITY) for _ in range(me["ship"][g])]
+    theirs = [g for g in JUSTIN_PRIORITY for _ in range(human["ship"][g])]
     give: dict[str, int] = {}
     take: dict[str, int] = {}
     for mine_good, their_good in list(zip(mine, theirs, strict=False))[:JUSTIN_SWAP]:

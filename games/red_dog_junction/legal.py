@@ -29,7 +29,7 @@ from .constants import (
     PLANET_GOODS,
     RASCAL_AS,
 )
-from .crew import rates_at
+from .crew import rates_at, trade_gets
 from .move import Move, as_goods, fmt
 from .state import (
     allowed_actions,
@@ -172,7 +172,8 @@ def _trades(state: State, seat: int, place: str, max_count: int, base: Move) -> 
             if give == get:
                 continue
             for count in range(1, max_count + 1):
-                if cargo[give] < rates[give] * count:
+                if cargo[give] < rates[give] * count or not trade_gets(state, get, rates[get],
+                                                                        count):
                     break
                 if base.verb == "trade":
                     yield Move("trade", give=give, get=get, number=count)

@@ -81,6 +81,18 @@ def _supply(state: State, good: str) -> dict[str, int]:
     return state["planets"]
 
 
+def in_supply(state: State, good: str) -> int:
+    """How many of ``good`` its supply holds now (what can still be gained)."""
+    return int(_supply(state, good)[good])
+
+
+def supply_name(good: str) -> str:
+    """Where ``good`` is gained from, in words: "the bank", "space", "the ruby planet"."""
+    if good in BANK_GOODS:
+        return "the bank"
+    return "space" if good == SPACE_GOOD else f"the {good} planet"
+
+
 def take_supply(state: State, good: str, wanted: int) -> int:
     """Take up to ``wanted`` of ``good`` from its supply; return how many came.
 

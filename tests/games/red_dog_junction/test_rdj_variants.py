@@ -234,6 +234,20 @@ def test_RDJ_V11_justins_outlaw_swaps_at_most_six() -> None:
     assert state2["justin"]["ship"]["gold"] == 6 and state2["players"][0]["ship"]["gold"] == 2
 
 
+def test_RDJ_V11_justins_outlaw_treats_mined_goods_as_one_class() -> None:
+    """His priority is gold, whiskey, mined goods, scrap: one mined good is worth another
+    to him, so he never swaps oxygen for gas; scrap for a mined good still gains."""
+    state = solo("outlaw-1")
+    put(state, "justin", "ship", oxygen=2, scrap=1)
+    put(state, 0, "ship", gas=3)
+    human_turn(state)
+    me, human = state["justin"]["ship"], state["players"][0]["ship"]
+    assert me["oxygen"] == 2 and me["gas"] == 1 and me["scrap"] == 0
+    assert human["gas"] == 2 and human["scrap"] == 1 and human["oxygen"] == 0
+    assert any("swapping his scrap for your gas" in line for line in state["last"])
+    clean(state)
+
+
 def test_RDJ_V12_justins_rascal_takes_an_eight_gold_deal_at_the_shop() -> None:
     state = solo("rascal-2")
     tile = state["stacks"]["8"][0]

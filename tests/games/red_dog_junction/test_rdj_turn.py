@@ -148,6 +148,26 @@ def test_RDJ_T9_super_deal_from_either_stack() -> None:
     clean(state)
 
 
+def test_RDJ_T9_a_super_deals_goods_go_back_to_their_planets() -> None:
+    """「ルビー、酸素、ガスはそれぞれの惑星に戻されます」: each paid good returns to its own
+    supply (planet goods to their planet, scrap to space, whiskey to the bank)."""
+    state = new_game(2)
+    player = state["players"][0]
+    player["at"] = "shop"
+    for stack in ("8", "6"):
+        cost = tile(state, state["stacks"][stack][0])["cost"]
+        put(state, 0, "ship", **cost)
+        planets, space = dict(state["planets"]), state["space"]["scrap"]
+        whiskey = state["bank"]["whiskey"]
+        act(state, f"deal {stack}")
+        for good in ("gas", "ice", "ruby", "oxygen"):
+            assert state["planets"][good] == planets[good] + cost.get(good, 0), good
+        assert state["space"]["scrap"] == space + cost.get("scrap", 0)
+        assert state["bank"]["whiskey"] == whiskey + cost.get("whiskey", 0)
+        assert all(player["ship"][g] == 0 for g in cost)
+    clean(state)
+
+
 def test_RDJ_T9_deal_needs_the_shop_and_takes_what_the_bank_has() -> None:
     state = new_game(2)
     player = state["players"][0]

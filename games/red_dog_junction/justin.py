@@ -22,8 +22,11 @@ Choices the rulings leave open, settled here:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pbem.game import IllegalMoveError, Sampler, State
 
+from . import journal
 from .constants import (
     GOLD,
     JUNCTION_DOCKS,
@@ -66,16 +69,16 @@ def take_turn(state: State, rng: Sampler) -> None:
             note += " onto his stack"
         else:
             note += ": " + ACTIONS[entry["type"]](state)
-    state["last"].append(note)
+    journal.chance(state, note + ".")
     if not me["awaiting"]:
-        jettison_to_capacity(state)
+        jettison_to_capacity(state, journal.chance)
     refill(state, 1, rng)
     end = state["end"]
     if state["phase"] != "over" and end["end_after"] and state["turn"] >= end["end_after"]:
         end_game(state, "gold")
     if state["phase"] == "over":
-        if me["awaiting"]:
-            place(state, options(state)[0])
+        if me["awaiting"]:  # the first free dock: it changes no score
+            place(state, options(state)[0], journal.chance)
         return
     state["turn"] += 1
 
@@ -175,7 +178,7 @@ ACTIONS = {
 }
 
 
-def jettison_to_capacity(state: State) -> None:
+def jettison_to_capacity(state: State, say: Callable[[State, str], None]) -> None:
     me = state[JUSTIN]
     excess = total(me["ship"]) - JUSTIN_CAPACITY
     dropped: dict[str, int] = {}
@@ -188,7 +191,8 @@ def jettison_to_capacity(state: State) -> None:
             excess -= n
     move_goods(me["ship"], state["space"], dropped)
     if dropped:
-        state["last"].append(f"Justin jettisoned {describe(dropped)}")
+        say(state, f"Justin jettisoned {describe(dropped)} into space (he holds "
+                   f"{JUSTIN_CAPACITY}).")
 
 
 def options(state: State) -> list[str]:
@@ -203,8 +207,9 @@ def options(state: State) -> list[str]:
     return [p for p in places if state["players"][0]["at"] != p]
 
 
-def place(state: State, where: str) -> None:
-    """Player 1 names Justin's dock; a miner then mines 3 there."""
+def place(state: State, where: str, say: Callable[[State, str], None]) -> None:
+    """Player 1 names Justin's dock (or, once the game is over, the first free one is
+    taken); a miner then mines 3 there. ``say`` writes what he did."""
     me = state[JUSTIN]
     kind = me["awaiting"]
     if not kind:
@@ -217,10 +222,11 @@ def place(state: State, where: str) -> None:
         raise IllegalMoveError(f"{place_label(where)}'s dock is taken by your ship.")
     me["at"] = where
     me["awaiting"] = ""
+    named = "the first free dock" if state["phase"] == "over" else state["seats"][0]
+    done = f"Justin docked at {place_label(where)} (named by {named})"
     if kind == "planet":
         got = take_supply(state, where, JUSTIN_TAKES)
         me["ship"][where] += got
-        state["last"].append(f"Justin docked at {place_label(where)} and mined {got} {where}")
-    else:
-        state["last"].append(f"Justin docked at {place_label(where)}")
-    jettison_to_capacity(state)
+        done += f" and mined {got} {where}"
+    say(state, done + ".")
+    jettison_to_capacity(state, say)

@@ -17,7 +17,7 @@ from itertools import combinations
 
 from pbem.game import State
 
-from . import justin
+from . import justin, setup_choices
 from .components import alt_name
 from .constants import (
     DICE,
@@ -45,7 +45,7 @@ from .state import (
     tile,
     total,
 )
-from .turnflow import owed_head, pickable
+from .turnflow import owed_head
 
 LOAD_MAX = 8  # load and unload counts listed per good
 MIX_MAX = 3  # salvage/jettison sizes up to which every mix is listed
@@ -53,6 +53,8 @@ CHEAP_FIRST = tuple(reversed(JUSTIN_PRIORITY))  # fill order when listing big je
 
 
 def legal_moves(state: State, seat: int) -> list[str]:
+    if setup_choices.active(state):
+        return [fmt(state, m) for m in setup_choices.legal(state, seat)]
     if state["phase"] != "play" or seat != state["current"]:
         return []
     moves = list(_moves(state, seat))
@@ -70,9 +72,6 @@ def _moves(state: State, seat: int) -> Iterator[Move]:
     head = owed_head(state, seat)
     if head == "justin":
         yield from (Move("justin", place=p) for p in justin.options(state))
-        return
-    if head == "pick":
-        yield from (Move("pick", card=c) for c in _distinct(state, pickable(state)))
         return
     if head == "rascal":
         yield from (Move("rascal", crew=t) for t in RASCAL_AS)

@@ -17,8 +17,8 @@ from pbem.game import AmbiguousMoveError, InvalidMoveError, State
 from .components import alt_name
 from .constants import EFFECTS, GOODS, JUNCTION_DOCKS
 from .move import GoodsT, Move
+from .setup_choices import pickable
 from .state import card, crew_count, has
-from .turnflow import pickable
 from .words import (
     COUNT,
     STEPS,

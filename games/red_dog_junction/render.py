@@ -6,9 +6,11 @@ from typing import Any
 
 from pbem.game import State
 
+from . import setup_choices
 from .components import card_text
 from .constants import CREW_TYPES, GOODS, JUNCTION_DOCKS, JUSTIN, PLANET_GOODS
 from .scoring import justin_score, score_of
+from .setup_choices import pickable_types
 from .state import (
     allowed_actions,
     capacity,
@@ -79,6 +81,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "pending": [_pending_text(r) for r in state.get("pending", [])],
         "last": list(state["last"]),
     }
+    out["pickable"] = pickable_types(state) if state["phase"] == "pick" else {}
+    if setup_choices.active(state):
+        out["owed"] = setup_choices.ask(state, current)
     if state["phase"] == "play":
         ts = state["ts"]
         out["turn_state"] = {"actions": ts["actions"], "allowed": allowed_actions(state),
@@ -157,6 +162,13 @@ def render(v: dict[str, Any]) -> str:
         extra += f", rascals are {ts['rascal']}s" if ts["rascal"] else ""
         lines.append(f"{head}: {v['to_act']} to act, actions {ts['actions']}/{ts['allowed']}"
                      f"{extra}")
+        if v["owed"]:
+            lines.append(f"  owed: {v['owed']}")
+    elif v["phase"] == "pick":
+        lines.append(f"{head}: Trail Boss set-up, {v['to_act']} picks a crew card before the "
+                     "first turn; the display is dealt after the last pick")
+        kinds = ", ".join(f"{t} x{n}" for t, n in v["pickable"].items())
+        lines.append(f"  crew you may pick: {kinds} (not a rascal)")
         if v["owed"]:
             lines.append(f"  owed: {v['owed']}")
     else:

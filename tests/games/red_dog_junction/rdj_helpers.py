@@ -34,6 +34,8 @@ def new_game(players: int = 2, variant: str = "standard", seed: bytes = b"rdj",
     resolve_all(state, seed)
     if first is not None:
         state["first"] = state["current"] = first
+        if state.get("waiting"):  # a set-up stage (Trail Boss picks) starts from ``first``
+            state["waiting"] = [(first + k) % players for k in range(players)]
     if ring is not None and state["ring"]:
         state["ring"] = list(ring)
     return state

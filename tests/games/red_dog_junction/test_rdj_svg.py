@@ -590,11 +590,12 @@ def test_the_end_of_the_game_is_shown() -> None:
 
 
 def test_the_gold_end_trigger_and_an_owed_head_move_are_announced() -> None:
-    state = new_game(2, variant="trail-boss", seed=b"svg-end")
+    state = new_game(2, seed=b"svg-end")
+    give_card(state, 0, card_of(state, "rascal"))
     state["end"].update(gold_fired=True, end_after=9)
     status = text_of(by_id(parse(GAME.render_svg(make_view(state, 0))), "status"))
     assert "LAST TURNS: the bank's gold ran out; the game ends after turn 9." in status
-    assert "Owed first: " in status  # the Trail Boss pick
+    assert "Owed first: " in status  # the rascals' crew type
 
 
 def test_a_view_before_the_set_up_roll_is_drawn() -> None:

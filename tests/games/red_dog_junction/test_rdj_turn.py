@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 from rdj_helpers import act, card_of, clean, end, give_card, hire, new_game, put, to_display
 
@@ -255,14 +257,14 @@ def test_RDJ_T12_crew_joins_at_once_boost_waits() -> None:
 
 
 def test_RDJ_T13_pass_uses_an_action_and_does_nothing() -> None:
+    """Nothing on the table changes; only the action count and the entry's record do."""
     state = new_game(2)
-    before = {k: v for k, v in state.items() if k != "ts"}
-    import copy
-
-    snapshot = copy.deepcopy(before)
+    record = ("ts", "journal")
+    snapshot = copy.deepcopy({k: v for k, v in state.items() if k not in record})
     act(state, "pass")
     assert state["ts"]["actions"] == 1
-    assert {k: v for k, v in state.items() if k != "ts"} == snapshot
+    assert {k: v for k, v in state.items() if k not in record} == snapshot
+    assert state["journal"]["lines"] == ["ann passed (an action doing nothing)."]
 
 
 def test_RDJ_E1_played_boosts_are_discarded_at_turn_end() -> None:

@@ -58,6 +58,7 @@ def apply_move(state: State, seat: int, move: Move) -> None:
         setup_choices.apply(state, seat, move)
         return
     check_turn(state, seat)
+    journal.begin_move(state)
     head = owed_head(state, seat)
     if head and move.verb != head:
         raise IllegalMoveError(head_message(state, seat, head))
@@ -120,7 +121,8 @@ def _agent_move(state: State, seat: int, move: Move) -> None:
 
 
 def _say(state: State, seat: int, text: str) -> None:
-    journal.note(state, f"{state['seats'][seat]} {text}.")
+    """The move's own line, before what it caused (see journal.begin_move)."""
+    journal.move_line(state, f"{state['seats'][seat]} {text}.")
 
 
 # ---- head of the turn -------------------------------------------------------------------

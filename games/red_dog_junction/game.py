@@ -1,9 +1,10 @@
 """Red Dog Junction as a pbem Game: the contract's methods, each handed to its module.
 
-Modules: components (data), setup (state and set-up chance), words/notation/move (move
-notation), actions/crew/effects (applying moves), turnflow (head and end of a turn,
-chance), justin (the solo automaton), legal (legal moves), scoring, render, svg (the
-drawn board), bot.
+Modules: components (data), setup (state and set-up chance), setup_choices (choices
+before the first turn: the Trail Boss picks), words/notation/move (move notation),
+actions/crew/effects (applying moves), turnflow (head and end of a turn, chance), justin
+(the solo automaton), legal (legal moves), scoring, journal/account (what each entry did,
+for describe), render, svg (the drawn board), bot.
 
 Where the rulebook and rulings leave a choice, this implementation settles it so:
 - Cards drawn face up: the deck is a sorted list and draws are uniform (PROTOCOL 5), so
@@ -44,7 +45,7 @@ from pbem.game import (
     State,
 )
 
-from . import bot, render, scoring, svg, turnflow
+from . import account, bot, render, scoring, svg, turnflow
 from .actions import apply_move
 from .components import load_stock, start_card_ids, validate
 from .constants import DICE, GOLD, GOODS, JUSTIN, VARIANTS
@@ -138,6 +139,9 @@ class RedDogJunction(Game):
 
     def render_svg(self, view: dict[str, Any]) -> str:
         return svg.render_svg(view)
+
+    def describe(self, before: State, after: State, seat: int) -> list[str]:
+        return account.describe(before, after, seat)
 
     def outcome(self, state: State) -> Outcome | None:
         return scoring.outcome(state)

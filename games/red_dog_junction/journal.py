@@ -20,17 +20,31 @@ from pbem.game import State
 
 
 def fresh() -> dict[str, Any]:
-    return {"entry": 0, "closed": False, "lines": []}
+    return {"entry": 0, "closed": False, "lines": [], "mark": 0}
+
+
+def _open(state: State) -> dict[str, Any]:
+    journal: dict[str, Any] = state["journal"]
+    if journal["closed"]:
+        journal.update(entry=journal["entry"] + 1, lines=[], closed=False, mark=0)
+    return journal
 
 
 def note(state: State, line: str) -> None:
     """Write one line of what the entry in progress did."""
-    journal = state["journal"]
-    if journal["closed"]:
-        journal["entry"] += 1
-        journal["lines"] = []
-        journal["closed"] = False
-    journal["lines"].append(line)
+    _open(state)["lines"].append(line)
+
+
+def begin_move(state: State) -> None:
+    """A move starts: its own line (``move_line``) goes before the lines of what it
+    caused (the bank's last gold leaving, say)."""
+    journal = _open(state)
+    journal["mark"] = len(journal["lines"])
+
+
+def move_line(state: State, line: str) -> None:
+    journal = _open(state)
+    journal["lines"].insert(min(journal["mark"], len(journal["lines"])), line)
 
 
 def chance(state: State, line: str) -> None:

@@ -7,9 +7,10 @@ from typing import Any
 from pbem.game import State
 
 from . import setup_choices
+from .account import pending_text
 from .components import card_text
 from .constants import CREW_TYPES, GOODS, JUNCTION_DOCKS, JUSTIN, PLANET_GOODS
-from .scoring import justin_score, score_of
+from .scoring import justin_score, result, score_of
 from .setup_choices import pickable_types
 from .state import (
     allowed_actions,
@@ -78,9 +79,10 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "discard": len(state["discard"]),
         "players": [_player_view(state, i) for i in range(len(state["players"]))],
         "end": dict(state["end"]),
-        "pending": [_pending_text(r) for r in state.get("pending", [])],
+        "pending": [pending_text(r) for r in state.get("pending", [])],
         "last": list(state["last"]),
     }
+    out["result"] = result(state)
     out["pickable"] = pickable_types(state) if state["phase"] == "pick" else {}
     if setup_choices.active(state):
         out["owed"] = setup_choices.ask(state, current)
@@ -134,20 +136,11 @@ def _justin_view(state: State) -> dict[str, Any]:
     }
 
 
-def _pending_text(request: dict[str, Any]) -> str:
-    kind = request.get("kind")
-    if kind == "setup":
-        return "set-up: first player, dice and display"
-    if kind == "refill":
-        return f"display refill of {request.get('count')} card(s)"
-    if kind == "solo":
-        return f"display refill of {request.get('refill')} card(s), then Justin's turn"
-    return str(kind)
-
-
 # ---- the picture ----------------------------------------------------------------------------
-def _g(goods: dict[str, int]) -> str:
-    return ", ".join(f"{g} {goods[g]}" for g in GOODS if goods.get(g)) or "-"
+def _g(goods: dict[str, int], zeros: bool = False) -> str:
+    """'gold 2, ruby 1' ('-' for nothing); with ``zeros`` the goods held at 0 are shown."""
+    return ", ".join(f"{g} {goods[g]}" for g in GOODS
+                     if goods.get(g) or (zeros and g in goods)) or "-"
 
 
 def render(v: dict[str, Any]) -> str:
@@ -156,6 +149,7 @@ def render(v: dict[str, Any]) -> str:
     if v["phase"] == "over":
         reason = "deck ran out" if v["end"]["reason"] == "deck" else "bank gold ran out"
         lines.append(f"{head}: GAME OVER ({reason})")
+        lines.append(f"  {v['result']['text']}")
     elif v["phase"] == "play":
         ts = v["turn_state"]
         extra = f", agents left {ts['agents_left']}" if ts["agents_left"] else ""
@@ -176,7 +170,7 @@ def render(v: dict[str, Any]) -> str:
     end = v["end"]
     if end["gold_fired"] and v["phase"] != "over":
         lines.append(f"  The bank's gold ran out: the game ends after turn {end['end_after']}.")
-    lines.append(f"Bank: {_g(v['bank'])}   Box: {_g(v['box'])}   Space: {_g(v['space'])}")
+    lines.append(f"Bank: {_g(v['bank'], zeros=True)}   Box: {_g(v['box'])}   Space: {_g(v['space'])}")
     planets = "  ".join(f"{p} {d['stock']}" + (f" [{d['ship']}]" if d["ship"] else "")
                         for p, d in v["planets"].items())
     lines.append(f"Planets: {planets}")

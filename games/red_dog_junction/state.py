@@ -15,6 +15,7 @@ from typing import Any
 
 from pbem.game import IllegalMoveError, State
 
+from . import journal
 from .constants import (
     ACTIONS_PER_TURN,
     BANK_GOODS,
@@ -118,6 +119,9 @@ def gold_ran_out(state: State) -> None:
         return
     end["gold_fired"] = True
     end["end_after"] = state["turn"] + 2 * turn_takers(state)
+    journal.note(state, f"The bank's last gold is gone: every player, starting with the next, "
+                        f"takes exactly 2 more turns; the game ends after turn "
+                        f"{end['end_after']}.")
 
 
 def turn_takers(state: State) -> int:

@@ -463,7 +463,8 @@ def test_the_display_shows_six_cards_with_cost_type_and_points(sample: dict[str,
         assert entry["text"].split()[0] in words
     slots = with_class(display, "card-slot")
     assert len(slots) == 6 - len(sample["display"])
-    refill = any("refill" in p for p in sample["pending"]) or sample["phase"] == "setup"
+    refill = any("refill" in p or "display" in p for p in sample["pending"]) or \
+        sample["phase"] == "setup"
     for slot in slots:
         assert text_of(slot) == ("refill coming" if refill else "(empty)")
 

@@ -39,6 +39,15 @@ def test_RDJ_G1_last_bank_gold_gives_everyone_exactly_two_more_turns() -> None:
     assert GAME.legal_moves(state, 0) == []
 
 
+def test_RDJ_G1_an_empty_bank_shows_gold_0() -> None:
+    """The bank's gold at 0 is the end trigger: `show` says so in text and JSON."""
+    state = new_game(2)
+    drain_bank(state, 0, seat=1)
+    shown = GAME.view(state, 0)
+    assert shown["bank"]["gold"] == 0
+    assert "Bank: gold 0, whiskey 24" in GAME.render(shown)
+
+
 def test_RDJ_G1_the_trigger_fires_once() -> None:
     state = trading_ann(2)
     drain_bank(state, 1, seat=1)

@@ -20,10 +20,13 @@ Where the rulebook and rulings leave a choice, this implementation settles it so
 - Each commander acts at most once a turn (part of every commander's card text).
 - Set-up rolls the six dice and places them at random around the Junction (RDJ-S7);
   the earlier ruling that the ring order is component data is withdrawn.
-- Trail Boss: commanders are dealt by set-up chance from the whole deck before the
-  display is turned; each player's crew pick (any crew but a rascal, from the deck) is
-  a free move owed at the head of their first turn, in turn order. In the solo game
-  only the human plays Trail Boss.
+- Trail Boss: commanders are dealt by set-up chance from the whole deck; then each
+  player in turn order picks a crew card (any but a rascal) from the deck, each pick an
+  entry of its own before any turn; the display is dealt after the last pick, by the
+  first turn's chance (setup_choices). In the solo game only the human plays Trail Boss.
+- `mine` uses up to as many miners as named (`mine N`); plain `mine` uses them all.
+- A trade that would pay and get nothing (its supply is empty) is refused.
+- Justin's priority treats the mined goods as one class.
 - Solo: Justin's turn runs inside one chance request queued behind the human's turn
   (refill, his turn, his refill), so it is played before the human looks again. The
   turn count of the gold end includes his turns (he is player 2).
@@ -67,8 +70,9 @@ class RedDogJunction(Game):
         options={
             "variant": Option(
                 "standard",
-                "standard; trail-boss (each player starts with a random commander and picks "
-                "one crew card); posse (the crew draft: not yet supported)",
+                "standard; trail-boss (each player is dealt a random commander and picks one "
+                "crew card from the deck before the first turn); posse (the crew draft: not "
+                "yet supported)",
                 kind="str",
                 choices=VARIANTS,
             ),

@@ -192,6 +192,7 @@ def test_notation_documents_every_move_form() -> None:
                  "command mayor", "pass", "jettison scrap x2", "pick miner-2",
                  "justin dock junction 3"):
         assert form in text, form
+    assert "ring order is fixed component data is withdrawn" in " ".join(text.split())
     state = new_game(2)
     for line in ("undock", "taxi 5", "mine 1", "pass", "trade scrap:gold x2", "adjust scrap -1"):
         assert norm(state, line) == line

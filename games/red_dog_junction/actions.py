@@ -35,6 +35,7 @@ from .state import (
     allowed_actions,
     capacity,
     card,
+    card_words,
     crew_count,
     crew_types,
     describe,
@@ -216,17 +217,6 @@ def _buy(state: State, seat: int, move: Move) -> None:
     state["players"][seat][pile].append(move.card)
     _say(state, seat, f"bought {card_words(state, move.card)} from the display for "
                       f"{describe(cost)} from storage")
-
-
-def card_words(state: State, ident: str) -> str:
-    """'outlaw-1 (an outlaw, 2 vp)', 'mayor (commander The Mayor, 5 vp)'."""
-    entry = card(state, ident)
-    if entry["kind"] == "crew":
-        article = "an" if entry["type"][0] in "aeiou" else "a"
-        return f"{ident} ({article} {entry['type']}, {entry['vp']} vp)"
-    if entry["kind"] == "commander":
-        return f"{ident} (commander {entry['name']}, {entry['vp']} vp)"
-    return f"{ident} (boost {entry['name']})"
 
 
 def _deal(state: State, seat: int, move: Move) -> None:

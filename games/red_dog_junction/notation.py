@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from pbem.game import AmbiguousMoveError, InvalidMoveError, State
+from pbem.game import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, State
 
 from .components import alt_name
 from .constants import EFFECTS, GOODS, JUNCTION_DOCKS
@@ -208,6 +208,9 @@ def _parse_rascal(state: State, seat: int, rest: list[str]) -> Move:
 def _parse_pick(state: State, seat: int, rest: list[str]) -> Move:
     if len(rest) != 1:
         raise InvalidMoveError("Write `pick CARD`, e.g. `pick miner-2`.")
+    if "rascal".startswith(rest[0]) and len(rest[0]) > 2:
+        raise IllegalMoveError("A Trail Boss pick is any crew card but a rascal, e.g. "
+                               "`pick miner`.")
     return Move("pick", card=card_word(state, rest[0], pickable(state)))
 
 

@@ -188,7 +188,11 @@ def render(v: dict[str, Any]) -> str:
         lines.append(f"  {ring}  (then {v['ring'][0]} again)")
     else:
         lines.append("Junction: the dice are rolled and placed by the start entry.")
-    lines.append(f"Display (deck {v['deck']}, discard {v['discard']}), last card at the right:")
+    if v["phase"] in ("setup", "pick") and not v["display"]:
+        lines.append(f"Display: dealt after set-up (deck {v['deck']}).")
+    else:
+        lines.append(f"Display (deck {v['deck']}, discard {v['discard']}), last card at the "
+                     "right:")
     for c in v["display"]:
         vp = f" {c['vp']}vp" if c["kind"] != "boost" else ""
         lines.append(f"  {c['id']:<14} {c['kind']:<9}{vp:>5}  cost {c['cost']:<24} {c['text']}")

@@ -22,7 +22,7 @@ from .constants import CREW_TYPES, DISPLAY_SIZE
 from .journal import note
 from .move import Move
 from .setup import deal_display, turn_order
-from .state import card
+from .state import card, card_words
 
 # The set-up stages of each variant, in order; each stage's move verb is its name.
 STAGES: dict[str, tuple[str, ...]] = {"trail-boss": ("pick",)}
@@ -117,8 +117,7 @@ def _pick(state: State, seat: int, ident: str) -> None:
     state["deck"].remove(ident)
     player["crew"].append(ident)
     player["owes_pick"] = False
-    note(state, f"{state['seats'][seat]} picked {ident} (a {entry['type']}, {entry['vp']} vp) "
-                "from the deck.")
+    note(state, f"{state['seats'][seat]} picked {card_words(state, ident)} from the deck.")
 
 
 def check_end(state: State, seat: int) -> None:

@@ -68,6 +68,18 @@ def card(state: State, ident: str) -> dict[str, Any]:
     return _decoded(state["rules"]["cards"][ident])
 
 
+def card_words(state: State, ident: str) -> str:
+    """'outlaw-1 (an outlaw, 2 vp)', 'mayor (commander The Mayor, 5 vp)', 'nudge-1 (boost
+    Nudge)': a card as the accounts of moves name it."""
+    entry = card(state, ident)
+    if entry["kind"] == "crew":
+        article = "an" if entry["type"][0] in "aeiou" else "a"
+        return f"{ident} ({article} {entry['type']}, {entry['vp']} vp)"
+    if entry["kind"] == "commander":
+        return f"{ident} (commander {entry['name']}, {entry['vp']} vp)"
+    return f"{ident} (boost {entry['name']})"
+
+
 def tile(state: State, ident: str) -> dict[str, Any]:
     """A super deal tile: {"gold": n, "cost": {good: n}}."""
     return _decoded(state["rules"]["tiles"][ident])

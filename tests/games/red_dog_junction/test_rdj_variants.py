@@ -50,6 +50,8 @@ def test_RDJ_V1_every_player_picks_before_any_turn_and_before_the_display() -> N
         act(state, "undock")
     with pytest.raises(IllegalMoveError, match="not a rascal"):
         act(state, f"pick {card_of(state, 'rascal')}")
+    with pytest.raises(IllegalMoveError, match="any crew card but a rascal"):
+        act(state, "pick rascal")
     with pytest.raises(IllegalMoveError, match="not a rascal"):
         act(state, f"pick {card_of(state, 'navigator')}")  # a commander is no crew card
     with pytest.raises(IllegalMoveError, match="It is .*'s set-up choice"):

@@ -88,7 +88,7 @@ def _cowboy(state: State) -> str:
     me["at"] = "home"
     cargo = {g: n for g, n in me["ship"].items() if n}
     move_goods(me["ship"], me["storage"], cargo)
-    return f"home, unloading {describe(cargo)}"
+    return f"to his home base, unloading {describe(cargo)}"
 
 
 def _scavenger(state: State) -> str:
@@ -119,20 +119,21 @@ def _agent(state: State) -> str:
             give_back(state, good, n)
             me["ship"][GOLD] += take_supply(state, GOLD, n)
             traded[good] = n
-    return (f"to the Junction (you name the dock), trading {describe(traded)} for gold 1:1")
+    return (f"to the Junction ({state['seats'][0]} names the dock), trading {describe(traded)} "
+            "for gold 1:1")
 
 
 def _miner(state: State) -> str:
     me = state[JUSTIN]
     me["at"] = "space"
     me["awaiting"] = "planet"
-    return "to a free planet you name, to mine 3"
+    return f"to a free planet {state['seats'][0]} names, to mine 3"
 
 
 def _rustler(state: State) -> str:
     state[JUSTIN]["at"] = "space"
     state["players"][0]["at"] = "space"
-    return "both ships to space"
+    return f"his ship and {state['seats'][0]}'s ship to space"
 
 
 def _outlaw(state: State) -> str:
@@ -151,10 +152,11 @@ def _outlaw(state: State) -> str:
         take[their_good] = take.get(their_good, 0) + 1
     move_goods(me["ship"], human["ship"], give)
     move_goods(human["ship"], me["ship"], take)
+    name = state["seats"][0]
     if not give:
-        return "both ships to space; no swap gains him anything"
-    return (f"both ships to space, swapping his {fmt_goods(as_goods(give))} for your "
-            f"{fmt_goods(as_goods(take))}")
+        return f"his ship and {name}'s ship to space; no swap gains him anything"
+    return (f"his ship and {name}'s ship to space, swapping his {fmt_goods(as_goods(give))} "
+            f"for {name}'s {fmt_goods(as_goods(take))}")
 
 
 def _rascal(state: State) -> str:
@@ -162,7 +164,8 @@ def _rascal(state: State) -> str:
     blocked = state["players"][0]["at"] == "shop"
     me["at"] = "space" if blocked else "shop"
     stack = state["stacks"].get(str(JUSTIN_DEAL), [])
-    where = "waits in space by the shop (your ship holds its dock)" if blocked else "to the shop"
+    where = (f"waits in space by the shop ({state['seats'][0]}'s ship holds its dock)" if blocked
+             else "to the trinket shop")
     if not stack:
         return f"{where}; the {JUSTIN_DEAL}-gold stack is empty"
     tile = stack.pop(0)

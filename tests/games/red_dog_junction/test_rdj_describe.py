@@ -12,6 +12,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rdj_helpers import (
     HANDLES,
     card_of,
@@ -25,9 +26,11 @@ from rdj_helpers import (
 )
 
 from games.red_dog_junction import GAME
-from games.red_dog_junction.state import tile
+from games.red_dog_junction.state import place_label, tile
 from pbem import session
+from pbem.play import bots
 from pbem.protocol.identity import Home
+from pbem.protocol.sampler import Sampler
 
 
 def entry(state: dict[str, Any], *moves: str, seed: bytes = b"chance") -> list[str]:
@@ -183,7 +186,7 @@ def test_solo_justins_turn_opens_the_humans_next_entry() -> None:
     lines = entry(state, "pass", "pass", "pass")
     assert lines[-1] == "Chance waiting for the next entry: Justin's turn."
     lines = entry(state, "justin dock ice", "pass", "pass", "pass")
-    assert lines[0] == "Justin took miner-1: to a free planet you name, to mine 3."
+    assert lines[0] == "Justin took miner-1: to a free planet ann names, to mine 3."
     assert lines[1].startswith("Display refilled with ")  # after his turn, his refill
     assert lines[2] == "Justin docked at the ice planet (named by ann) and mined 3 ice."
     assert lines[3] == "ann passed (an action doing nothing)."
@@ -222,3 +225,71 @@ def test_play_and_dry_run_print_the_account(tmp_path: Path) -> None:
     lines = trial.changes()
     assert lines == [f"{first} undocked from home base into space.",
                      f"{first} passed (an action doing nothing)."]
+
+
+# ---- completeness over whole random games ---------------------------------------------------
+def _owners(state: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    found = [(name, state["players"][i]) for i, name in enumerate(state["seats"])]
+    return found + ([("Justin", state["justin"])] if state["solo"] else [])
+
+
+def _unsaid(before: dict[str, Any], after: dict[str, Any], lines: list[str]) -> list[str]:
+    """Public changes between two states that no line tells: each owner's moves, goods and
+    cards (in a line naming the owner), the dice, the display, the bank, the end."""
+    text = " ".join(lines)
+    missing = []
+    for (name, old), (_, new) in zip(_owners(before), _owners(after), strict=True):
+        told = " ".join(line for line in lines if name in line)
+        if old["at"] != new["at"] and place_label(new["at"]) not in told:
+            missing.append(f"{name} to {new['at']}")
+        for key in ("ship", "storage"):
+            missing += [f"{name}'s {key} {good}" for good, n in new[key].items()
+                        if old[key][good] != n and good not in told]
+        for key in ("crew", "commanders", "boosts", "deals", "stack"):
+            missing += [f"{name}'s {key} {c}" for c in new.get(key, [])
+                        if c not in old.get(key, []) and c not in told]
+    for die, face in after["dice"].items():
+        turned = any(f"{die} die from " in line and f" to {face}" in line for line in lines)
+        if before["dice"][die] != face and not turned and f"{die} {face}" not in text:
+            missing.append(f"the {die} die")
+    missing += [f"display card {c}" for c in after["display"]
+                if c not in before["display"] and c not in text]
+    for good in ("gold", "whiskey"):
+        if before["bank"][good] != after["bank"][good] and \
+                f"{good} {before['bank'][good]} -> {after['bank'][good]}" not in text:
+            missing.append(f"bank {good}")
+    if after["end"]["gold_fired"] and not before["end"]["gold_fired"] and \
+            "last gold is gone" not in text:
+        missing.append("the gold end trigger")
+    if after["phase"] == "over" and before["phase"] != "over" and "Final scores" not in text:
+        missing.append("the result")
+    return missing
+
+
+@pytest.mark.parametrize(("players", "variant"), [(1, "standard"), (2, "trail-boss"),
+                                                  (3, "standard"), (4, "standard")])
+def test_every_public_change_of_a_random_game_is_told(players: int, variant: str) -> None:
+    rng = Sampler(f"describe-{players}".encode())
+    state = GAME.setup(HANDLES[:players], {"variant": variant}, stock())
+    state["seats"] = HANDLES[:players]
+    for number in range(300):
+        before = copy.deepcopy(state)
+        resolve_all(state, f"entry-{number}".encode())
+        seat = GAME.to_act(state)
+        if seat is None:
+            lines = GAME.describe(before, state, 0)
+            assert not _unsaid(before, state, lines), lines
+            break
+        if number:  # the start entry holds no moves
+            for _ in range(12):
+                legal = GAME.legal_moves(state, seat)
+                if not legal or (GAME.can_end_turn(state, seat) and rng.randbelow(3) == 0):
+                    break
+                GAME.apply(state, seat, legal[rng.randbelow(len(legal))])
+            if not GAME.can_end_turn(state, seat):
+                for move in bots.choose_turn(GAME, state, seat, "random:1"):
+                    GAME.apply(state, seat, move)
+            GAME.end_turn(state, seat)
+        lines = GAME.describe(before, state, seat)
+        missing = _unsaid(before, state, lines)
+        assert not missing, (number, missing, lines)

@@ -330,7 +330,7 @@ def test_RDJ_V11_justins_outlaw_treats_mined_goods_as_one_class() -> None:
     me, human = state["justin"]["ship"], state["players"][0]["ship"]
     assert me["oxygen"] == 2 and me["gas"] == 1 and me["scrap"] == 0
     assert human["gas"] == 2 and human["scrap"] == 1 and human["oxygen"] == 0
-    assert any("swapping his scrap for your gas" in line for line in state["last"])
+    assert any("swapping his scrap for ann's gas" in line for line in state["last"])
     clean(state)
 
 

@@ -17,6 +17,7 @@ from .state import (
     give_back,
     has,
     in_supply,
+    join_and,
     place_label,
     ship,
     ship_name,
@@ -29,10 +30,6 @@ from .state import (
 
 def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def _and(parts: list[str]) -> str:
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def move_goods(source: dict[str, int], target: dict[str, int], goods: dict[str, int]) -> None:
@@ -103,7 +100,7 @@ def do_rustle(state: State, seat: int, targets: tuple[str, ...], limit: int, wha
              for key in targets]
     for key in targets:
         ship(state, key)["at"] = "space"
-    return f"undocked {_and(moved)} into space"
+    return f"undocked {join_and(moved)} into space"
 
 
 def do_salvage(state: State, seat: int, goods: dict[str, int], limit: int, what: str,

@@ -42,8 +42,11 @@ def describe(goods: dict[str, int], zeros: bool = False) -> str:
     """'2 scrap and 1 gold' style words for messages ('nothing' when empty); with
     ``zeros`` the goods listed at 0 are named too ('0 scrap')."""
     parts = [f"{goods[g]} {g}" for g in GOODS if g in goods and (zeros or goods[g])]
-    if not parts:
-        return "nothing"
+    return join_and(parts) if parts else "nothing"
+
+
+def join_and(parts: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 

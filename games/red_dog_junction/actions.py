@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from pbem.game import IllegalMoveError, State
 
-from . import justin
+from . import journal, justin, setup_choices
 from .components import alt_name
 from .constants import RASCAL_AS
 from .crew import (
@@ -26,6 +26,7 @@ from .crew import (
     junction_place,
     move_goods,
     plural,
+    rates_at,
     step_die,
 )
 from .effects import run_effect
@@ -34,6 +35,7 @@ from .state import (
     allowed_actions,
     capacity,
     card,
+    card_words,
     crew_count,
     crew_types,
     describe,
@@ -48,12 +50,16 @@ from .state import (
 from .state import tile as deal_tile
 from .turnflow import check_turn, head_message, owed_head
 
-HEAD_VERBS = ("justin", "pick", "rascal")
+HEAD_VERBS = ("justin", "pick", "rascal")  # pick: only in set-up (setup_choices)
 AGENT_VERBS = ("trade", "adjust")
 
 
 def apply_move(state: State, seat: int, move: Move) -> None:
+    if setup_choices.active(state):
+        setup_choices.apply(state, seat, move)
+        return
     check_turn(state, seat)
+    journal.begin_move(state)
     head = owed_head(state, seat)
     if head and move.verb != head:
         raise IllegalMoveError(head_message(state, seat, head))
@@ -80,7 +86,8 @@ def _late_head(state: State, seat: int, verb: str) -> str:
     if verb == "justin":
         return "Justin is not waiting for a dock."
     if verb == "pick":
-        return "Only a Trail Boss player picks a crew card, once, at the head of their first turn."
+        return ("Only a Trail Boss player picks a crew card, once, during set-up before the "
+                "first turn.")
     if "rascal" not in crew_types(state, seat):
         return "You have no rascals to name."
     if state["ts"]["rascal"]:
@@ -114,27 +121,21 @@ def _agent_move(state: State, seat: int, move: Move) -> None:
     ts["agents_left"] = agents - need
 
 
+def _say(state: State, seat: int, text: str) -> None:
+    """The move's own line, before what it caused (see journal.begin_move)."""
+    journal.move_line(state, f"{state['seats'][seat]} {text}.")
+
+
 # ---- head of the turn -------------------------------------------------------------------
 def _justin(state: State, seat: int, move: Move) -> None:
-    justin.place(state, move.place)
-
-
-def _pick(state: State, seat: int, move: Move) -> None:
-    entry = card(state, move.card)
-    if move.card not in state["deck"]:
-        raise IllegalMoveError(f"{move.card} is not in the deck.")
-    if entry["kind"] != "crew" or entry["type"] == "rascal":
-        raise IllegalMoveError("Pick a crew card that is not a rascal.")
-    player = state["players"][seat]
-    state["deck"].remove(move.card)
-    player["crew"].append(move.card)
-    player["owes_pick"] = False
+    justin.place(state, move.place, journal.note)
 
 
 def _rascal(state: State, seat: int, move: Move) -> None:
     if move.crew not in RASCAL_AS:
         raise IllegalMoveError("A rascal counts as another crew type, not as a rascal.")
     state["ts"]["rascal"] = move.crew
+    _say(state, seat, f"named the rascals: they count as {move.crew}s this turn")
 
 
 # ---- moving -------------------------------------------------------------------------------
@@ -142,7 +143,9 @@ def _undock(state: State, seat: int, move: Move) -> None:
     player = state["players"][seat]
     if player["at"] == "space":
         raise IllegalMoveError("Your ship is already in space.")
+    was = player["at"]
     player["at"] = "space"
+    _say(state, seat, f"undocked from {place_label(was)} into space")
 
 
 def _dock(state: State, seat: int, move: Move) -> None:
@@ -153,6 +156,15 @@ def _dock(state: State, seat: int, move: Move) -> None:
                                f"first{hint}.")
     check_place(state, str(seat), move.place, move.ships[0] if move.ships else "")
     player["at"] = move.place
+    _say(state, seat, f"docked at {_where(state, move.place)}")
+
+
+def _where(state: State, place: str) -> str:
+    """A place, with a Junction dock's trading rates."""
+    if not place.startswith("junction "):
+        return place_label(place)
+    rates = ", ".join(f"{g} {n}" for g, n in rates_at(state, place).items())
+    return f"{place_label(place)} ({rates})"
 
 
 def _taxi(state: State, seat: int, move: Move) -> None:
@@ -162,13 +174,15 @@ def _taxi(state: State, seat: int, move: Move) -> None:
         raise IllegalMoveError(f"Your ship is already at {place_label(there)}.")
     taken_by(state, there, str(seat))
     state["players"][seat]["at"] = there
+    _say(state, seat, f"taxied from {place_label(here)} to {_where(state, there)}")
 
 
 # ---- home, market, shop -----------------------------------------------------------------
 def _load(state: State, seat: int, move: Move) -> None:
     if state["players"][seat]["at"] != "home":
         raise IllegalMoveError("Loading and unloading need your ship docked at your home base.")
-    do_haul(state, seat, as_dict(move.goods), as_dict(move.goods2), move.everything)
+    _say(state, seat, do_haul(state, seat, as_dict(move.goods), as_dict(move.goods2),
+                              move.everything))
 
 
 def _buy(state: State, seat: int, move: Move) -> None:
@@ -201,6 +215,8 @@ def _buy(state: State, seat: int, move: Move) -> None:
     state["display"].remove(move.card)
     pile = {"crew": "crew", "commander": "commanders", "boost": "boosts"}[entry["kind"]]
     state["players"][seat][pile].append(move.card)
+    _say(state, seat, f"bought {card_words(state, move.card)} from the display for "
+                      f"{describe(cost)} from storage")
 
 
 def _deal(state: State, seat: int, move: Move) -> None:
@@ -219,32 +235,45 @@ def _deal(state: State, seat: int, move: Move) -> None:
     for good, n in cost.items():
         player["ship"][good] -= n
         give_back(state, good, n)
-    player["ship"]["gold"] += take_supply(state, "gold", tile_entry["gold"])
+    got = take_supply(state, "gold", tile_entry["gold"])
+    player["ship"]["gold"] += got
     player["deals"].append(stack.pop(0))
+    short = " (all the bank had)" if got < tile_entry["gold"] else ""
+    _say(state, seat, f"completed super deal {tile} ({move.number}-gold stack): paid "
+                      f"{describe(cost)} from the ship back to their supplies, took {got} gold "
+                      f"from the bank onto the ship{short} and the tile (1 point)")
 
 
 # ---- crew actions -------------------------------------------------------------------------
 def _mine(state: State, seat: int, move: Move) -> None:
-    do_mine(state, seat, crew_count(state, seat, "miner"), "miner")
+    miners = crew_count(state, seat, "miner")
+    if move.number > miners > 0:
+        raise IllegalMoveError(f"You have {plural(miners, 'miner')}: `mine {miners}` at most.")
+    used = min(move.number, miners)
+    done = do_mine(state, seat, used, "miner")
+    _say(state, seat, f"{done} with {plural(used, 'miner')}")
 
 
 def _rustle(state: State, seat: int, move: Move) -> None:
-    do_rustle(state, seat, move.ships, crew_count(state, seat, "rustler"), "rustler")
+    done = do_rustle(state, seat, move.ships, crew_count(state, seat, "rustler"), "rustler")
+    _say(state, seat, f"sent rustlers: {done}")
 
 
 def _swap(state: State, seat: int, move: Move) -> None:
-    do_swap(state, seat, move.ships[0], as_dict(move.goods), as_dict(move.goods2),
-            crew_count(state, seat, "outlaw"))
+    done = do_swap(state, seat, move.ships[0], as_dict(move.goods), as_dict(move.goods2),
+                   crew_count(state, seat, "outlaw"))
+    _say(state, seat, f"sent outlaws in space: {done}")
 
 
 def _salvage(state: State, seat: int, move: Move) -> None:
-    do_salvage(state, seat, as_dict(move.goods), crew_count(state, seat, "scavenger"),
-               "scavenger")
+    _say(state, seat, "salvaged: " + do_salvage(state, seat, as_dict(move.goods),
+                                                 crew_count(state, seat, "scavenger"),
+                                                 "scavenger"))
 
 
 def _trade(state: State, seat: int, move: Move) -> None:
     place = junction_place(state, seat, "Trading")
-    do_trade(state, seat, place, move.give, move.get, move.number)
+    _say(state, seat, do_trade(state, seat, place, move.give, move.get, move.number))
 
 
 def _adjust(state: State, seat: int, move: Move) -> None:
@@ -253,7 +282,7 @@ def _adjust(state: State, seat: int, move: Move) -> None:
     if move.die not in beside:
         raise IllegalMoveError(f"Agents move only the six-sided dice beside your dock: "
                                f"{beside[0]} and {beside[1]}.")
-    step_die(state, move.die, move.number)
+    _say(state, seat, "had an agent: " + step_die(state, move.die, move.number))
 
 
 # ---- cards, pass, jettison ----------------------------------------------------------------
@@ -263,9 +292,10 @@ def _play(state: State, seat: int, move: Move) -> None:
         if move.card in player["played"]:
             raise IllegalMoveError(f"{move.card} was already played this turn.")
         raise IllegalMoveError(f"You have no boost {move.card}.")
-    run_effect(state, seat, card(state, move.card), move)
+    done = run_effect(state, seat, card(state, move.card), move)
     player["boosts"].remove(move.card)
     player["played"].append(move.card)
+    _say(state, seat, f"played the boost {move.card}: {done}")
 
 
 def _command(state: State, seat: int, move: Move) -> None:
@@ -273,12 +303,14 @@ def _command(state: State, seat: int, move: Move) -> None:
         raise IllegalMoveError(f"You have no commander {move.card}.")
     if move.card in state["ts"]["commanded"]:
         raise IllegalMoveError(f"{card(state, move.card)['name']} has already acted this turn.")
-    run_effect(state, seat, card(state, move.card), move)
+    done = run_effect(state, seat, card(state, move.card), move)
     state["ts"]["commanded"].append(move.card)
+    _say(state, seat, f"used the commander {card(state, move.card)['name']}: {done}")
 
 
 def _pass(state: State, seat: int, move: Move) -> None:
     """Passing does nothing but use an action."""
+    _say(state, seat, "passed (an action doing nothing)")
 
 
 def _jettison(state: State, seat: int, move: Move) -> None:
@@ -297,10 +329,12 @@ def _jettison(state: State, seat: int, move: Move) -> None:
     if not has(cargo, goods):
         raise IllegalMoveError(f"Your ship holds {describe(cargo)}, not {describe(goods)}.")
     move_goods(cargo, state["space"], goods)
+    _say(state, seat, f"jettisoned {describe(goods)} into space (over the capacity of "
+                      f"{capacity(state, seat)})")
 
 
 HANDLERS: dict[str, Callable[[State, int, Move], None]] = {
-    "justin": _justin, "pick": _pick, "rascal": _rascal, "undock": _undock, "dock": _dock,
+    "justin": _justin, "rascal": _rascal, "undock": _undock, "dock": _dock,
     "taxi": _taxi, "load": _load, "buy": _buy, "deal": _deal, "mine": _mine,
     "rustle": _rustle, "swap": _swap, "salvage": _salvage, "trade": _trade,
     "adjust": _adjust, "play": _play, "command": _command, "pass": _pass,

@@ -4,7 +4,7 @@ into the rules tables a game state carries.
 The data is plain TOML (see the file's header: representative, editable by an owner of
 the physical game). ``validate`` raises ComponentError naming the bad entry, so a save
 whose header carries broken data is refused with a sentence, never a traceback.
-``tables`` expands the compact data (card copies, starting sets, the Junction ring) into
+``tables`` expands the compact data (card copies, starting sets, super deal stacks) into
 the lookup tables kept in ``state["rules"]``, so every later call needs only the state.
 """
 
@@ -19,11 +19,9 @@ from pbem.game import ComponentError
 
 from .constants import (
     CREW_TYPES,
-    DICE,
     DISPLAY_SIZE,
     EFFECTS,
     GOODS,
-    JUNCTION_DOCKS,
     PLANET_GOODS,
 )
 from .state import encode
@@ -178,17 +176,9 @@ def validate(data: Any) -> None:
 
 
 def _validate_junction(junction: dict[str, Any]) -> None:
-    ring = junction.get("ring")
-    where = "[junction] ring"
-    if not isinstance(ring, list) or len(ring) != 2 * JUNCTION_DOCKS:
-        raise _fail(where, f"must list {2 * JUNCTION_DOCKS} spots, dice and docks alternating")
-    dice = [s.split(" ", 1)[1] for s in ring[0::2] if isinstance(s, str) and s.startswith("die ")]
-    docks = [s.split(" ", 1)[1] for s in ring[1::2] if isinstance(s, str) and s.startswith("dock ")]
-    if sorted(dice) != sorted(DICE):
-        raise _fail(where, f"must start with a die and alternate 'die GOOD' and 'dock N', "
-                    f"with one die for each of {', '.join(DICE)}")
-    if sorted(docks) != [str(n) for n in range(1, JUNCTION_DOCKS + 1)]:
-        raise _fail(where, f"must alternate dice with 'dock 1' .. 'dock {JUNCTION_DOCKS}'")
+    if "ring" in junction:
+        raise _fail("[junction] ring", "is no longer data: set-up places the six dice at random "
+                    "around the Junction (RDJ-S7); remove it")
     sides = _int(junction, "gold_die_sides", "[junction]", 2)
     start = _int(junction, "gold_die_start", "[junction]", 1)
     if start > sides:
@@ -271,13 +261,6 @@ def tables(data: dict[str, Any]) -> dict[str, Any]:
             ctype = ident.split("-")[1]
             cards[ident] = {"kind": "crew", "type": ctype, "name": ctype, "vp": 0, "cost": [],
                             "start": True}
-    ring = data["junction"]["ring"]
-    docks: dict[str, list[str]] = {}
-    for index in range(1, len(ring), 2):
-        dock = ring[index].split(" ", 1)[1]
-        left = ring[index - 1].split(" ", 1)[1]
-        right = ring[(index + 1) % len(ring)].split(" ", 1)[1]
-        docks[dock] = [left, right]
     tiles = {d["id"]: encode({"gold": d["gold"], "cost": dict(d["cost"])}) for d in data["deal"]}
     stacks: dict[str, list[str]] = {}
     for deal in data["deal"]:
@@ -288,8 +271,6 @@ def tables(data: dict[str, Any]) -> dict[str, Any]:
         "start_gold": list(data["setup"]["start_gold"]),
         "start_crew": dict(start_crew),
         "shop": data["places"]["shop"],
-        "ring": list(ring),
-        "docks": docks,
         "gold_sides": data["junction"]["gold_die_sides"],
         "gold_start": data["junction"]["gold_die_start"],
         "cards": {ident: encode(entry) for ident, entry in cards.items()},

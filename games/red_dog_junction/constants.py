@@ -32,8 +32,11 @@ JUSTIN_CAPACITY = 12
 JUSTIN_TAKES = 3  # goods per scavenger salvage or miner mining
 JUSTIN_SWAP = 6  # goods per outlaw swap
 JUSTIN_DEAL = 8  # the super deal stack the rascal takes
-# What Justin values most first (the rulings: gold, whiskey, mined goods, scrap).
+# What Justin values most first (the rulings: gold, whiskey, mined goods, scrap). The
+# mined goods are one class: he never prefers one to another (his outlaw swaps no oxygen
+# for gas); their order here only settles which of them he takes or drops first.
 JUSTIN_PRIORITY = ("gold", "whiskey", "gas", "ice", "ruby", "oxygen", "scrap")
+JUSTIN_CLASS = {"gold": 0, "whiskey": 1, **{g: 2 for g in PLANET_GOODS}, "scrap": 3}
 
 VARIANTS = ("standard", "trail-boss", "posse")
 

@@ -16,9 +16,12 @@ from .state import (
     dock_dice,
     give_back,
     has,
+    in_supply,
+    join_and,
     place_label,
     ship,
     ship_name,
+    supply_name,
     take_supply,
     taken_by,
     total,
@@ -47,8 +50,8 @@ def check_place(state: State, key: str, place: str, owner: str = "") -> None:
 
 
 def do_haul(state: State, seat: int, load: dict[str, int], unload: dict[str, int],
-            everything: bool) -> None:
-    """Move goods between storage and ship, both ways in one go."""
+            everything: bool) -> str:
+    """Move goods between storage and ship, both ways in one go; say what moved."""
     player = state["players"][seat]
     cargo, storage = player["ship"], player["storage"]
     if everything:
@@ -64,21 +67,28 @@ def do_haul(state: State, seat: int, load: dict[str, int], unload: dict[str, int
         raise IllegalMoveError(f"{both[0].capitalize()} cannot be loaded and unloaded at once.")
     move_goods(cargo, storage, unload)
     move_goods(storage, cargo, load)
+    done = [f"unloaded {describe(unload)} into storage"] if unload else []
+    done += [f"loaded {describe(load)} onto the ship"] if load else []
+    return " and ".join(done)
 
 
-def do_mine(state: State, seat: int, count: int, what: str) -> None:
-    """Take up to ``count`` of the planet's good onto the ship (fewer if it runs out)."""
+def do_mine(state: State, seat: int, count: int, what: str) -> str:
+    """Take up to ``count`` of the planet's good onto the ship (fewer if it runs out);
+    say what was mined."""
     player = state["players"][seat]
     if player["at"] not in PLANET_GOODS:
         raise IllegalMoveError("Mining needs your ship docked at a planet.")
     if count < 1:
         raise IllegalMoveError(f"You have no {what}s.")
     good = player["at"]
-    player["ship"][good] += take_supply(state, good, count)
+    got = take_supply(state, good, count)
+    player["ship"][good] += got
+    short = f" (the planet had only {got})" if got < count else ""
+    return f"mined {got} {good} at {place_label(good)}{short}"
 
 
-def do_rustle(state: State, seat: int, targets: tuple[str, ...], limit: int, what: str) -> None:
-    """Undock each target ship into space (any ship, yours too)."""
+def do_rustle(state: State, seat: int, targets: tuple[str, ...], limit: int, what: str) -> str:
+    """Undock each target ship into space (any ship, yours too); say which from where."""
     if limit < 1:
         raise IllegalMoveError(f"You have no {what}s.")
     if len(targets) > limit:
@@ -86,13 +96,16 @@ def do_rustle(state: State, seat: int, targets: tuple[str, ...], limit: int, wha
     for key in targets:
         if ship(state, key)["at"] == "space":
             raise IllegalMoveError(f"{ship_name(state, key)}'s ship is already in space.")
+    moved = [f"{ship_name(state, key)}'s ship (from {place_label(ship(state, key)['at'])})"
+             for key in targets]
     for key in targets:
         ship(state, key)["at"] = "space"
+    return f"undocked {join_and(moved)} into space"
 
 
 def do_salvage(state: State, seat: int, goods: dict[str, int], limit: int, what: str,
-               in_space: bool = True) -> None:
-    """Take goods lying in space onto the ship."""
+               in_space: bool = True) -> str:
+    """Take goods lying in space onto the ship; say what."""
     player = state["players"][seat]
     if in_space and player["at"] != "space":
         raise IllegalMoveError("Salvaging needs your ship in space.")
@@ -103,11 +116,12 @@ def do_salvage(state: State, seat: int, goods: dict[str, int], limit: int, what:
     if not has(state["space"], goods):
         raise IllegalMoveError(f"Space holds {describe(state['space'])}, not {describe(goods)}.")
     move_goods(state["space"], player["ship"], goods)
+    return f"took {describe(goods)} from space onto the ship"
 
 
 def do_swap(state: State, seat: int, target: str, give: dict[str, int], take: dict[str, int],
-            outlaws: int) -> None:
-    """Swap equal numbers of goods with another ship, both in space."""
+            outlaws: int) -> str:
+    """Swap equal numbers of goods with another ship, both in space; say what."""
     player = state["players"][seat]
     if player["at"] != "space":
         raise IllegalMoveError("Swapping needs your ship in space.")
@@ -132,6 +146,7 @@ def do_swap(state: State, seat: int, target: str, give: dict[str, int], take: di
                                f"{describe(take)}.")
     move_goods(player["ship"], other["ship"], give)
     move_goods(other["ship"], player["ship"], take)
+    return f"swapped {describe(give)} for {name}'s {describe(take)}"
 
 
 def rates_at(state: State, place: str) -> dict[str, int]:
@@ -139,9 +154,10 @@ def rates_at(state: State, place: str) -> dict[str, int]:
     return {d: state["dice"][d] for d in [*dock_dice(state, place), GOLD]}
 
 
-def do_trade(state: State, seat: int, place: str, give: str, get: str, count: int) -> None:
+def do_trade(state: State, seat: int, place: str, give: str, get: str, count: int) -> str:
     """``count`` trades at a Junction dock's rates: give value(give) of ``give`` for
-    value(get) of ``get`` each, with the ship's goods. Gains come from their supply."""
+    value(get) of ``get`` each, with the ship's goods. Gains come from their supply.
+    Says what was traded."""
     rates = rates_at(state, place)
     if give not in rates or get not in rates:
         a, b = dock_dice(state, place)
@@ -154,9 +170,40 @@ def do_trade(state: State, seat: int, place: str, give: str, get: str, count: in
     if cargo[give] < cost:
         raise IllegalMoveError(f"{plural(count, 'trade')} of {give} for {get} need {cost} "
                                f"{give} on your ship; it holds {cargo[give]}.")
+    check_trade_gets(state, give, get, rates, count)
     cargo[give] -= cost
     give_back(state, give, cost)
-    cargo[get] += take_supply(state, get, rates[get] * count)
+    wanted = rates[get] * count
+    got = take_supply(state, get, wanted)
+    cargo[get] += got
+    short = f"; {supply_name(get)} had only {got}" if got < wanted else ""
+    return (f"traded {cost} {give} for {got} {get} at {place_label(place)} ({plural(count, 'trade')}"
+            f" at {give} {rates[give]}, {get} {rates[get]}{short})")
+
+
+def trade_gets(state: State, get: str, rate: int, count: int) -> bool:
+    """Whether each of ``count`` trades getting ``rate`` of ``get`` gets something: the
+    trades are made in turn from the supply, so the last one needs more than the others
+    take."""
+    return in_supply(state, get) > rate * (count - 1)
+
+
+def check_trade_gets(state: State, give: str, get: str, rates: dict[str, int],
+                     count: int) -> None:
+    """Refuse a trade that would pay and get nothing (its supply is empty); a trade the
+    supply pays only in part goes ahead (the rulings: an empty supply limits a trade)."""
+    if trade_gets(state, get, rates[get], count):
+        return
+    where = supply_name(get)
+    have = in_supply(state, get)
+    if not have:
+        empty = f"holds no {get}" if where == "space" else f"has no {get} left"
+        raise IllegalMoveError(f"{where.capitalize()} {empty}: {rates[give] * count} {give} "
+                               f"for {get} would get nothing.")
+    useful = -(-have // rates[get])  # trades that still get something
+    raise IllegalMoveError(f"{where.capitalize()} holds {have} {get}: only "
+                           f"{plural(useful, 'trade')} of {give} for {get} "
+                           f"{'gets' if useful == 1 else 'get'} anything.")
 
 
 def junction_place(state: State, seat: int, what: str) -> str:
@@ -166,19 +213,26 @@ def junction_place(state: State, seat: int, what: str) -> str:
     return place
 
 
-def set_die(state: State, die: str, value: int) -> None:
+def set_die(state: State, die: str, value: int) -> str:
     sides = die_sides(state, die)
     if not 1 <= value <= sides:
         raise IllegalMoveError(f"The {die} die has faces 1 to {sides}.")
     if state["dice"][die] == value:
         raise IllegalMoveError(f"The {die} die already shows {value}.")
-    state["dice"][die] = value
+    return turn_die(state, die, value)
 
 
-def step_die(state: State, die: str, step: int) -> None:
+def step_die(state: State, die: str, step: int) -> str:
     value = state["dice"][die] + step
     sides = die_sides(state, die)
     if not 1 <= value <= sides:
         raise IllegalMoveError(f"The {die} die shows {state['dice'][die]} and cannot go "
                                f"{'up' if step > 0 else 'down'}.")
+    return turn_die(state, die, value)
+
+
+def turn_die(state: State, die: str, value: int) -> str:
+    """Set a die's face; say what changed."""
+    was = state["dice"][die]
     state["dice"][die] = value
+    return f"turned the {die} die from {was} to {value}"

@@ -1,9 +1,10 @@
 """Red Dog Junction as a pbem Game: the contract's methods, each handed to its module.
 
-Modules: components (data), setup (state and set-up chance), words/notation/move (move
-notation), actions/crew/effects (applying moves), turnflow (head and end of a turn,
-chance), justin (the solo automaton), legal (legal moves), scoring, render, svg (the
-drawn board), bot.
+Modules: components (data), setup (state and set-up chance), setup_choices (choices
+before the first turn: the Trail Boss picks), words/notation/move (move notation),
+actions/crew/effects (applying moves), turnflow (head and end of a turn, chance), justin
+(the solo automaton), legal (legal moves), scoring, journal/account (what each entry did,
+for describe), render, svg (the drawn board), bot.
 
 Where the rulebook and rulings leave a choice, this implementation settles it so:
 - Cards drawn face up: the deck is a sorted list and draws are uniform (PROTOCOL 5), so
@@ -17,11 +18,15 @@ Where the rulebook and rulings leave a choice, this implementation settles it so
 - `jettison` comes after the turn's actions and only down to capacity.
 - Super deal and trade gains go onto the ship; mayor-style taxes into storage.
 - Each commander acts at most once a turn (part of every commander's card text).
-- The Junction's dice sit at fixed spots (the ring is data); their faces are rolled.
-- Trail Boss: commanders are dealt by set-up chance from the whole deck before the
-  display is turned; each player's crew pick (any crew but a rascal, from the deck) is
-  a free move owed at the head of their first turn, in turn order. In the solo game
-  only the human plays Trail Boss.
+- Set-up rolls the six dice and places them at random around the Junction (RDJ-S7);
+  the earlier ruling that the ring order is component data is withdrawn.
+- Trail Boss: commanders are dealt by set-up chance from the whole deck; then each
+  player in turn order picks a crew card (any but a rascal) from the deck, each pick an
+  entry of its own before any turn; the display is dealt after the last pick, by the
+  first turn's chance (setup_choices). In the solo game only the human plays Trail Boss.
+- `mine` uses up to as many miners as named (`mine N`); plain `mine` uses them all.
+- A trade that would pay and get nothing (its supply is empty) is refused.
+- Justin's priority treats the mined goods as one class.
 - Solo: Justin's turn runs inside one chance request queued behind the human's turn
   (refill, his turn, his refill), so it is played before the human looks again. The
   turn count of the gold end includes his turns (he is player 2).
@@ -43,7 +48,7 @@ from pbem.game import (
     State,
 )
 
-from . import bot, render, scoring, svg, turnflow
+from . import account, bot, render, scoring, svg, turnflow
 from .actions import apply_move
 from .components import load_stock, start_card_ids, validate
 from .constants import DICE, GOLD, GOODS, JUSTIN, VARIANTS
@@ -59,14 +64,15 @@ class RedDogJunction(Game):
     info = GameInfo(
         id="red-dog-junction",
         title="Red Dog Junction",
-        rules_version=1,
+        rules_version=2,
         min_players=1,
         max_players=5,
         options={
             "variant": Option(
                 "standard",
-                "standard; trail-boss (each player starts with a random commander and picks "
-                "one crew card); posse (the crew draft: not yet supported)",
+                "standard; trail-boss (each player is dealt a random commander and picks one "
+                "crew card from the deck before the first turn); posse (the crew draft: not "
+                "yet supported)",
                 kind="str",
                 choices=VARIANTS,
             ),
@@ -137,6 +143,9 @@ class RedDogJunction(Game):
 
     def render_svg(self, view: dict[str, Any]) -> str:
         return svg.render_svg(view)
+
+    def describe(self, before: State, after: State, seat: int) -> list[str]:
+        return account.describe(before, after, seat)
 
     def outcome(self, state: State) -> Outcome | None:
         return scoring.outcome(state)

@@ -22,13 +22,17 @@ Choices the rulings leave open, settled here:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pbem.game import IllegalMoveError, Sampler, State
 
+from . import journal
 from .constants import (
     GOLD,
     JUNCTION_DOCKS,
     JUSTIN,
     JUSTIN_CAPACITY,
+    JUSTIN_CLASS,
     JUSTIN_DEAL,
     JUSTIN_PRIORITY,
     JUSTIN_SWAP,
@@ -43,7 +47,8 @@ from .state import tile as deal_tile
 
 
 def rank(good: str) -> int:
-    return JUSTIN_PRIORITY.index(good)
+    """Where ``good`` stands in Justin's priority list (mined goods share a place)."""
+    return JUSTIN_CLASS[good]
 
 
 def take_turn(state: State, rng: Sampler) -> None:
@@ -64,16 +69,16 @@ def take_turn(state: State, rng: Sampler) -> None:
             note += " onto his stack"
         else:
             note += ": " + ACTIONS[entry["type"]](state)
-    state["last"].append(note)
+    journal.chance(state, note + ".")
     if not me["awaiting"]:
-        jettison_to_capacity(state)
+        jettison_to_capacity(state, journal.chance)
     refill(state, 1, rng)
     end = state["end"]
     if state["phase"] != "over" and end["end_after"] and state["turn"] >= end["end_after"]:
         end_game(state, "gold")
     if state["phase"] == "over":
-        if me["awaiting"]:
-            place(state, options(state)[0])
+        if me["awaiting"]:  # the first free dock: it changes no score
+            place(state, options(state)[0], journal.chance)
         return
     state["turn"] += 1
 
@@ -83,7 +88,7 @@ def _cowboy(state: State) -> str:
     me["at"] = "home"
     cargo = {g: n for g, n in me["ship"].items() if n}
     move_goods(me["ship"], me["storage"], cargo)
-    return f"home, unloading {describe(cargo)}"
+    return f"to his home base, unloading {describe(cargo)}"
 
 
 def _scavenger(state: State) -> str:
@@ -114,29 +119,30 @@ def _agent(state: State) -> str:
             give_back(state, good, n)
             me["ship"][GOLD] += take_supply(state, GOLD, n)
             traded[good] = n
-    return (f"to the Junction (you name the dock), trading {describe(traded)} for gold 1:1")
+    return (f"to the Junction ({state['seats'][0]} names the dock), trading {describe(traded)} "
+            "for gold 1:1")
 
 
 def _miner(state: State) -> str:
     me = state[JUSTIN]
     me["at"] = "space"
     me["awaiting"] = "planet"
-    return "to a free planet you name, to mine 3"
+    return f"to a free planet {state['seats'][0]} names, to mine 3"
 
 
 def _rustler(state: State) -> str:
     state[JUSTIN]["at"] = "space"
     state["players"][0]["at"] = "space"
-    return "both ships to space"
+    return f"his ship and {state['seats'][0]}'s ship to space"
 
 
 def _outlaw(state: State) -> str:
     me = state[JUSTIN]
     human = state["players"][0]
     me["at"] = human["at"] = "space"
-    mine = sorted((g for g in JUSTIN_PRIORITY for _ in range(me["ship"][g])), key=rank,
-                  reverse=True)
-    theirs = sorted((g for g in JUSTIN_PRIORITY for _ in range(human["ship"][g])), key=rank)
+    # His cheapest goods against the human's best ones, while each pair gains him a class.
+    mine = [g for g in reversed(JUSTIN_PRIORITY) for _ in range(me["ship"][g])]
+    theirs = [g for g in JUSTIN_PRIORITY for _ in range(human["ship"][g])]
     give: dict[str, int] = {}
     take: dict[str, int] = {}
     for mine_good, their_good in list(zip(mine, theirs, strict=False))[:JUSTIN_SWAP]:
@@ -146,10 +152,11 @@ def _outlaw(state: State) -> str:
         take[their_good] = take.get(their_good, 0) + 1
     move_goods(me["ship"], human["ship"], give)
     move_goods(human["ship"], me["ship"], take)
+    name = state["seats"][0]
     if not give:
-        return "both ships to space; no swap gains him anything"
-    return (f"both ships to space, swapping his {fmt_goods(as_goods(give))} for your "
-            f"{fmt_goods(as_goods(take))}")
+        return f"his ship and {name}'s ship to space; no swap gains him anything"
+    return (f"his ship and {name}'s ship to space, swapping his {fmt_goods(as_goods(give))} "
+            f"for {name}'s {fmt_goods(as_goods(take))}")
 
 
 def _rascal(state: State) -> str:
@@ -157,7 +164,8 @@ def _rascal(state: State) -> str:
     blocked = state["players"][0]["at"] == "shop"
     me["at"] = "space" if blocked else "shop"
     stack = state["stacks"].get(str(JUSTIN_DEAL), [])
-    where = "waits in space by the shop (your ship holds its dock)" if blocked else "to the shop"
+    where = (f"waits in space by the shop ({state['seats'][0]}'s ship holds its dock)" if blocked
+             else "to the trinket shop")
     if not stack:
         return f"{where}; the {JUSTIN_DEAL}-gold stack is empty"
     tile = stack.pop(0)
@@ -173,7 +181,7 @@ ACTIONS = {
 }
 
 
-def jettison_to_capacity(state: State) -> None:
+def jettison_to_capacity(state: State, say: Callable[[State, str], None]) -> None:
     me = state[JUSTIN]
     excess = total(me["ship"]) - JUSTIN_CAPACITY
     dropped: dict[str, int] = {}
@@ -186,7 +194,8 @@ def jettison_to_capacity(state: State) -> None:
             excess -= n
     move_goods(me["ship"], state["space"], dropped)
     if dropped:
-        state["last"].append(f"Justin jettisoned {describe(dropped)}")
+        say(state, f"Justin jettisoned {describe(dropped)} into space (he holds "
+                   f"{JUSTIN_CAPACITY}).")
 
 
 def options(state: State) -> list[str]:
@@ -201,8 +210,9 @@ def options(state: State) -> list[str]:
     return [p for p in places if state["players"][0]["at"] != p]
 
 
-def place(state: State, where: str) -> None:
-    """Player 1 names Justin's dock; a miner then mines 3 there."""
+def place(state: State, where: str, say: Callable[[State, str], None]) -> None:
+    """Player 1 names Justin's dock (or, once the game is over, the first free one is
+    taken); a miner then mines 3 there. ``say`` writes what he did."""
     me = state[JUSTIN]
     kind = me["awaiting"]
     if not kind:
@@ -215,10 +225,11 @@ def place(state: State, where: str) -> None:
         raise IllegalMoveError(f"{place_label(where)}'s dock is taken by your ship.")
     me["at"] = where
     me["awaiting"] = ""
+    named = "the first free dock" if state["phase"] == "over" else state["seats"][0]
+    done = f"Justin docked at {place_label(where)} (named by {named})"
     if kind == "planet":
         got = take_supply(state, where, JUSTIN_TAKES)
         me["ship"][where] += got
-        state["last"].append(f"Justin docked at {place_label(where)} and mined {got} {where}")
-    else:
-        state["last"].append(f"Justin docked at {place_label(where)}")
-    jettison_to_capacity(state)
+        done += f" and mined {got} {where}"
+    say(state, done + ".")
+    jettison_to_capacity(state, say)

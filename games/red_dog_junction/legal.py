@@ -17,7 +17,7 @@ from itertools import combinations
 
 from pbem.game import State
 
-from . import justin
+from . import justin, setup_choices
 from .components import alt_name
 from .constants import (
     DICE,
@@ -29,7 +29,7 @@ from .constants import (
     PLANET_GOODS,
     RASCAL_AS,
 )
-from .crew import rates_at
+from .crew import rates_at, trade_gets
 from .move import Move, as_goods, fmt
 from .state import (
     allowed_actions,
@@ -45,7 +45,7 @@ from .state import (
     tile,
     total,
 )
-from .turnflow import owed_head, pickable
+from .turnflow import owed_head
 
 LOAD_MAX = 8  # load and unload counts listed per good
 MIX_MAX = 3  # salvage/jettison sizes up to which every mix is listed
@@ -53,6 +53,8 @@ CHEAP_FIRST = tuple(reversed(JUSTIN_PRIORITY))  # fill order when listing big je
 
 
 def legal_moves(state: State, seat: int) -> list[str]:
+    if setup_choices.active(state):
+        return [fmt(state, m) for m in setup_choices.legal(state, seat)]
     if state["phase"] != "play" or seat != state["current"]:
         return []
     moves = list(_moves(state, seat))
@@ -71,9 +73,6 @@ def _moves(state: State, seat: int) -> Iterator[Move]:
     if head == "justin":
         yield from (Move("justin", place=p) for p in justin.options(state))
         return
-    if head == "pick":
-        yield from (Move("pick", card=c) for c in _distinct(state, pickable(state)))
-        return
     if head == "rascal":
         yield from (Move("rascal", crew=t) for t in RASCAL_AS)
         return
@@ -83,8 +82,7 @@ def _moves(state: State, seat: int) -> Iterator[Move]:
         yield Move("pass")
         yield from _ship_moves(state, seat)
         yield from _market_moves(state, seat)
-        if state["players"][seat]["at"] in PLANET_GOODS and crew_count(state, seat, "miner"):
-            yield Move("mine")
+        yield from _mines(state, seat)
     agents = max(ts["agents_left"],
                  crew_count(state, seat, "agent") if action_left else 0)
     yield from _agent_moves(state, seat, agents)
@@ -94,6 +92,15 @@ def _moves(state: State, seat: int) -> Iterator[Move]:
         yield from _card_moves(state, seat)
     else:
         yield from _jettisons(state, seat)
+
+
+def _mines(state: State, seat: int) -> Iterator[Move]:
+    """`mine 1` .. `mine N` (N miners), but no count above what the planet still holds."""
+    at = state["players"][seat]["at"]
+    miners = crew_count(state, seat, "miner")
+    if at in PLANET_GOODS and miners:
+        for count in range(1, max(1, min(miners, state["planets"][at])) + 1):
+            yield Move("mine", number=count)
 
 
 def _distinct(state: State, idents: list[str]) -> list[str]:
@@ -164,7 +171,8 @@ def _trades(state: State, seat: int, place: str, max_count: int, base: Move) -> 
             if give == get:
                 continue
             for count in range(1, max_count + 1):
-                if cargo[give] < rates[give] * count:
+                if cargo[give] < rates[give] * count or not trade_gets(state, get, rates[get],
+                                                                        count):
                     break
                 if base.verb == "trade":
                     yield Move("trade", give=give, get=get, number=count)

@@ -22,7 +22,7 @@ class Move:
     card: str = ""  # buy, play, command, pick
     alt: str = ""  # buy: the named cost alternative
     place: str = ""  # dock, justin, jump: "junction 3", a planet, "shop", "home", "bank"
-    number: int = 0  # taxi dock, deal stack, trade count, die face or step, banker's dock
+    number: int = 0  # taxi dock, deal stack, trade or mine count, die face or step, banker's dock
     goods: GoodsT = ()  # load, jettison, salvage, tractor, swap's give
     goods2: GoodsT = ()  # unload, swap's take
     everything: bool = False  # unload all
@@ -47,8 +47,10 @@ def as_goods(counts: dict[str, int]) -> GoodsT:
 
 def fmt(state: State, move: Move) -> str:
     verb = move.verb
-    if verb in ("undock", "mine", "pass"):
+    if verb in ("undock", "pass"):
         return verb
+    if verb == "mine":
+        return f"mine {move.number}" if move.number else "mine"
     if verb == "dock":
         if move.ships:
             return f"dock home {ship_name(state, move.ships[0])}"

@@ -12,14 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from pbem.game import AmbiguousMoveError, InvalidMoveError, State
+from pbem.game import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, State
 
 from .components import alt_name
 from .constants import EFFECTS, GOODS, JUNCTION_DOCKS
 from .move import GoodsT, Move
-from .state import card, has
-from .turnflow import pickable
+from .setup_choices import pickable
+from .state import card, crew_count, has
 from .words import (
+    COUNT,
     STEPS,
     card_word,
     crew_word,
@@ -60,7 +61,7 @@ def parse(state: State, seat: int, text: str) -> Move:
     if verb is None:
         raise InvalidMoveError(f"'{words[0]}' is not a move; see `pbem rules red-dog-junction`.")
     rest = words[1:]
-    if verb in ("undock", "mine", "pass"):
+    if verb in ("undock", "pass"):
         if rest:
             raise InvalidMoveError(f"`{verb}` takes nothing after it.")
         return Move(verb)
@@ -146,6 +147,21 @@ def _parse_deal(state: State, seat: int, rest: list[str]) -> Move:
     return Move("deal", number=int(rest[0]))
 
 
+def _parse_mine(state: State, seat: int, rest: list[str]) -> Move:
+    """`mine N` uses N miners (RDJ-A1: up to as many as you have); plain `mine` uses them
+    all and is written `mine N` with their number (bare `mine` when there are none)."""
+    if not rest:
+        return Move("mine", number=crew_count(state, seat, "miner"))
+    match = COUNT.match(rest[0]) if len(rest) == 1 else None
+    text = (match.group(1) or match.group(2)) if match else rest[0] if len(rest) == 1 else ""
+    if not text.isdigit():
+        raise InvalidMoveError("Write `mine N` (N miners, e.g. `mine 2`) or `mine` to use "
+                               "them all.")
+    if int(text) < 1:
+        raise InvalidMoveError("Mine with at least 1 miner, e.g. `mine 1`.")
+    return Move("mine", number=int(text))
+
+
 def _parse_rustle(state: State, seat: int, rest: list[str]) -> Move:
     return Move("rustle", ships=ships_words(state, seat, rest, "rustle"))
 
@@ -192,6 +208,9 @@ def _parse_rascal(state: State, seat: int, rest: list[str]) -> Move:
 def _parse_pick(state: State, seat: int, rest: list[str]) -> Move:
     if len(rest) != 1:
         raise InvalidMoveError("Write `pick CARD`, e.g. `pick miner-2`.")
+    if "rascal".startswith(rest[0]) and len(rest[0]) > 2:
+        raise IllegalMoveError("A Trail Boss pick is any crew card but a rascal, e.g. "
+                               "`pick miner`.")
     return Move("pick", card=card_word(state, rest[0], pickable(state)))
 
 
@@ -272,7 +291,7 @@ def effect_args(state: State, seat: int, move: Move, shape: str, rest: list[str]
 
 PARSERS: dict[str, Parser] = {
     "dock": _parse_dock, "taxi": _parse_taxi, "load": _parse_load, "buy": _parse_buy,
-    "deal": _parse_deal, "rustle": _parse_rustle, "swap": _parse_swap,
+    "deal": _parse_deal, "mine": _parse_mine, "rustle": _parse_rustle, "swap": _parse_swap,
     "salvage": _parse_goods_verb("salvage"), "jettison": _parse_goods_verb("jettison"),
     "trade": _parse_trade, "adjust": _parse_adjust, "rascal": _parse_rascal,
     "pick": _parse_pick, "justin": _parse_justin, "play": _parse_card_action("play"),

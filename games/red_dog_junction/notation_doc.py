@@ -10,11 +10,15 @@ Goods: gold whiskey scrap gas ice ruby oxygen. A list of goods is written like
 Ships are named by their owner's handle (`me` is your own; Justin in the solo game).
 Canonical forms are shown; case, extra spaces and commas do not matter.
 
+Set-up choice (Trail Boss only), before the first turn
+  pick miner-2               each player in turn order from the first picks one extra crew
+  pick miner                 card (any crew but a rascal) from the deck, in a `play` of
+                             its own holding only the pick (`pick miner` takes a miner);
+                             the display is dealt after the last pick
+
 Free moves at the head of a turn (they use no action, and are owed in this order)
   justin dock junction 3     solo: name the Junction dock Justin's agent docks at
   justin dock gas            solo: name the free planet Justin's miner mines at
-  pick miner-2               Trail Boss: your extra crew card from the deck, first turn
-                             only (any crew but a rascal; `pick miner` takes one miner)
   rascal miner               you have rascals: name the crew type they count as this
                              turn (cowboy agent miner scavenger rustler outlaw)
 
@@ -38,7 +42,8 @@ Market, shop
   deal 6                     stack from your ship, take its gold onto your ship
 
 Crew actions (one action uses up to as many crew of one type as you have)
-  mine                       docked at a planet: 1 of its good per miner
+  mine 2                     docked at a planet: 1 of its good per miner used, up to
+  mine                       your miners; plain `mine` uses them all (written `mine N`)
   rustle bob cy              undock 1 ship per rustler into space (yours too)
   swap bob give scrap x2 take gold x2
                              in space, with another ship in space: up to 2 goods per
@@ -47,7 +52,7 @@ Crew actions (one action uses up to as many crew of one type as you have)
   trade scrap:gold x2        docked at the Junction, GIVE:GET at the two dice beside your
                              dock and the gold die: each agent gives the give-die's face
                              of its good for the get-die's face of the other (xN uses N
-                             agents)
+                             agents); a trade that would get nothing is refused
   adjust scrap -1            an agent moves a six-sided die beside your dock by 1 (+1/-1)
   Agent moves in a row share one action while you have agents left: with 2 agents,
   `adjust scrap -1` then `trade scrap:whiskey` is one action.
@@ -67,4 +72,19 @@ End of the turn
   jettison scrap x2          after your actions: goods over your capacity (one per
                              cowboy) go into space; a turn ending over capacity is
                              refused with how many must go
+
+Rulings (where pbem settles what the rulebook leaves open; rules version 2)
+- Set-up rolls the six dice and places them at random around the Junction (RDJ-S7):
+  dock N sits between the dice at ring spots N and N+1 and touches the gold die. The
+  earlier ruling that the ring order is fixed component data is withdrawn.
+- Trail Boss: the start entry deals each player a random commander; then each player in
+  turn order picks a crew card from the whole deck (nobody has played a turn and the
+  display is not dealt yet); the display is dealt after the last pick, by the chance of
+  the first turn. The deck is drawn face up at random, so reshuffling it changes nothing.
+- A crew action uses up to as many crew of its type as you have, never more: `mine N`,
+  `trade ... xN`, up to N ships rustled, N goods salvaged, 2N goods swapped each way.
+- Goods gained come from their supply; an empty supply limits a mine or a trade to what
+  is there, but a trade that would pay and get nothing at all is refused.
+- Solo: Justin values gold, then whiskey, then mined goods (one class: he never swaps one
+  mined good for another), then scrap.
 """

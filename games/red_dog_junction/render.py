@@ -6,14 +6,18 @@ from typing import Any
 
 from pbem.game import State
 
+from . import setup_choices
+from .account import pending_text
 from .components import card_text
 from .constants import CREW_TYPES, GOODS, JUNCTION_DOCKS, JUSTIN, PLANET_GOODS
-from .scoring import justin_score, score_of
+from .scoring import justin_score, result, score_of
+from .setup_choices import pickable_types
 from .state import (
     allowed_actions,
     capacity,
     card,
     crew_count,
+    dock_dice,
     occupant,
     place_label,
     ship_name,
@@ -66,16 +70,22 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
                                 if v else ""}
                             for k, v in sorted(state["stacks"].items(), key=lambda i: int(i[0]))}},
         "dice": dict(state["dice"]),
-        "docks": [{"dock": n, "dice": list(state["rules"]["docks"][str(n)]),
-                   "ship": _docked(state, f"junction {n}")} for n in range(1, JUNCTION_DOCKS + 1)],
+        "ring": list(state["ring"]),
+        "docks": [{"dock": n, "ship": _docked(state, f"junction {n}"),
+                   "dice": dock_dice(state, f"junction {n}") if state["ring"] else []}
+                  for n in range(1, JUNCTION_DOCKS + 1)],
         "display": [_card_view(state, c) for c in state["display"]],
         "deck": len(state["deck"]),
         "discard": len(state["discard"]),
         "players": [_player_view(state, i) for i in range(len(state["players"]))],
         "end": dict(state["end"]),
-        "pending": [_pending_text(r) for r in state.get("pending", [])],
+        "pending": [pending_text(r) for r in state.get("pending", [])],
         "last": list(state["last"]),
     }
+    out["result"] = result(state)
+    out["pickable"] = pickable_types(state) if state["phase"] == "pick" else {}
+    if setup_choices.active(state):
+        out["owed"] = setup_choices.ask(state, current)
     if state["phase"] == "play":
         ts = state["ts"]
         out["turn_state"] = {"actions": ts["actions"], "allowed": allowed_actions(state),
@@ -126,20 +136,11 @@ def _justin_view(state: State) -> dict[str, Any]:
     }
 
 
-def _pending_text(request: dict[str, Any]) -> str:
-    kind = request.get("kind")
-    if kind == "setup":
-        return "set-up: first player, dice and display"
-    if kind == "refill":
-        return f"display refill of {request.get('count')} card(s)"
-    if kind == "solo":
-        return f"display refill of {request.get('refill')} card(s), then Justin's turn"
-    return str(kind)
-
-
 # ---- the picture ----------------------------------------------------------------------------
-def _g(goods: dict[str, int]) -> str:
-    return ", ".join(f"{g} {goods[g]}" for g in GOODS if goods.get(g)) or "-"
+def _g(goods: dict[str, int], zeros: bool = False) -> str:
+    """'gold 2, ruby 1' ('-' for nothing); with ``zeros`` the goods held at 0 are shown."""
+    return ", ".join(f"{g} {goods[g]}" for g in GOODS
+                     if goods.get(g) or (zeros and g in goods)) or "-"
 
 
 def render(v: dict[str, Any]) -> str:
@@ -148,6 +149,7 @@ def render(v: dict[str, Any]) -> str:
     if v["phase"] == "over":
         reason = "deck ran out" if v["end"]["reason"] == "deck" else "bank gold ran out"
         lines.append(f"{head}: GAME OVER ({reason})")
+        lines.append(f"  {v['result']['text']}")
     elif v["phase"] == "play":
         ts = v["turn_state"]
         extra = f", agents left {ts['agents_left']}" if ts["agents_left"] else ""
@@ -156,12 +158,19 @@ def render(v: dict[str, Any]) -> str:
                      f"{extra}")
         if v["owed"]:
             lines.append(f"  owed: {v['owed']}")
+    elif v["phase"] == "pick":
+        lines.append(f"{head}: Trail Boss set-up, {v['to_act']} picks a crew card before the "
+                     "first turn; the display is dealt after the last pick")
+        kinds = ", ".join(f"{t} x{n}" for t, n in v["pickable"].items())
+        lines.append(f"  crew you may pick: {kinds} (not a rascal)")
+        if v["owed"]:
+            lines.append(f"  owed: {v['owed']}")
     else:
         lines.append(f"{head}: set-up pending")
     end = v["end"]
     if end["gold_fired"] and v["phase"] != "over":
         lines.append(f"  The bank's gold ran out: the game ends after turn {end['end_after']}.")
-    lines.append(f"Bank: {_g(v['bank'])}   Box: {_g(v['box'])}   Space: {_g(v['space'])}")
+    lines.append(f"Bank: {_g(v['bank'], zeros=True)}   Box: {_g(v['box'])}   Space: {_g(v['space'])}")
     planets = "  ".join(f"{p} {d['stock']}" + (f" [{d['ship']}]" if d["ship"] else "")
                         for p, d in v["planets"].items())
     lines.append(f"Planets: {planets}")
@@ -172,11 +181,18 @@ def render(v: dict[str, Any]) -> str:
     docked = f" [{shop['ship']}]" if shop["ship"] else ""
     lines.append(f"Shop{docked}: {stacks}")
     dice = v["dice"]
-    ring = "  ".join(f"{d['dice'][0]} {dice[d['dice'][0]]}  [{d['dock']}: {d['ship'] or '-'}]"
-                     for d in v["docks"])
-    lines.append(f"Junction, gold die {dice['gold']}; dice and [docks] around the ring:")
-    lines.append(f"  {ring}  (then {v['docks'][0]['dice'][0]} again)")
-    lines.append(f"Display (deck {v['deck']}, discard {v['discard']}), last card at the right:")
+    if v["ring"]:
+        ring = "  ".join(f"{d['dice'][0]} {dice[d['dice'][0]]}  [{d['dock']}: {d['ship'] or '-'}]"
+                         for d in v["docks"])
+        lines.append(f"Junction, gold die {dice['gold']}; dice and [docks] around the ring:")
+        lines.append(f"  {ring}  (then {v['ring'][0]} again)")
+    else:
+        lines.append("Junction: the dice are rolled and placed by the start entry.")
+    if v["phase"] in ("setup", "pick") and not v["display"]:
+        lines.append(f"Display: dealt after set-up (deck {v['deck']}).")
+    else:
+        lines.append(f"Display (deck {v['deck']}, discard {v['discard']}), last card at the "
+                     "right:")
     for c in v["display"]:
         vp = f" {c['vp']}vp" if c["kind"] != "boost" else ""
         lines.append(f"  {c['id']:<14} {c['kind']:<9}{vp:>5}  cost {c['cost']:<24} {c['text']}")

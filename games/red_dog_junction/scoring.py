@@ -58,16 +58,46 @@ def outcome(state: State) -> Outcome | None:
     notes = ["The deck ran out: the game ended at once." if reason == "deck" else
              "The bank's gold ran out and every player took 2 more turns."]
     if state["solo"]:
-        notes.extend(_solo_notes(state, scores[0], ties[0]))
+        notes.append(_solo_note(state))
     return Outcome(scores=scores, ranking=rank_with_tiebreaks(scores, ties), breakdown=parts,
                    tiebreaks=ties, tiebreak_names=list(TIEBREAK_NAMES), notes=notes)
 
 
-def _solo_notes(state: State, human: int, human_ties: list[int]) -> list[str]:
-    score, parts, ties = justin_score(state)
+def _solo_note(state: State) -> str:
+    score, parts, _ = justin_score(state)
     spelled = ", ".join(f"{k} {v}" for k, v in parts.items())
-    name = state["seats"][0]
+    return f"Justin (the automaton) scored {score} ({spelled}): {_solo_verdict(state)}."
+
+
+def _solo_verdict(state: State) -> str:
+    human, _, human_ties = score_of(state, 0)
+    score, _, ties = justin_score(state)
     mine, his = (human, *human_ties), (score, *ties)
-    verdict = (f"{name} beats Justin" if mine > his else
-               "Justin wins" if his > mine else "a shared win with Justin")
-    return [f"Justin (the automaton) scored {score} ({spelled}): {verdict}."]
+    name = state["seats"][0]
+    return (f"{name} beats Justin" if mine > his else
+            "Justin wins" if his > mine else "a shared win with Justin")
+
+
+def result(state: State) -> dict[str, Any]:
+    """The result of a finished game for the view: every score (Justin's too, in the
+    solo game), the winners after the tie-breaks, and a sentence."""
+    if state["phase"] != "over":
+        return {}
+    scores = {name: score_of(state, i)[0] for i, name in enumerate(state["seats"])}
+    if state["solo"]:
+        scores["Justin"] = justin_score(state)[0]
+        verdict = _solo_verdict(state)
+        winners = ([state["seats"][0]] if "beats" in verdict else ["Justin"]
+                   if verdict == "Justin wins" else [state["seats"][0], "Justin"])
+    else:
+        out = outcome(state)
+        assert out is not None
+        winners = [state["seats"][s] for s in out.ranking[0]]
+        verdict = (f"{winners[0]} wins" if len(winners) == 1 else
+                   f"a shared win for {' and '.join(winners)}")
+    spelled = ", ".join(f"{name} {score}" for name, score in scores.items())
+    return {"scores": scores, "winners": winners, "text": f"Final scores: {spelled}: {verdict}."}
+
+
+def result_line(state: State) -> str:
+    return str(result(state).get("text", ""))

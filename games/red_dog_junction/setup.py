@@ -1,9 +1,10 @@
 """The state before the first turn, and the chance that fills it in.
 
 ``new_state`` builds everything that is not random; the ``setup`` chance request (resolved
-by the start entry's beacon) picks the first player, rolls the six dice, deals the Trail
-Boss commanders and turns the six display cards, then hands out the starting gold in seat
-order from the first player.
+by the start entry's beacon) picks the first player, rolls the six dice and places them at
+random around the Junction, deals the Trail Boss commanders and hands out the starting
+gold in seat order from the first player. setup_choices then deals the six display cards
+at once, or first lets each player make a set-up choice (the Trail Boss crew pick).
 
 The market deck is kept as a sorted list: its cards are drawn face up, so (PROTOCOL.md
 section 5) a draw takes a uniform card from what remains, which is the same as drawing
@@ -18,6 +19,7 @@ from typing import Any
 
 from pbem.game import Sampler, State, queue_chance
 
+from . import journal
 from .components import start_card_ids, tables
 from .constants import DICE, DISPLAY_SIZE, GOLD, PLANET_GOODS, SPACE_GOOD
 from .state import card, no_goods
@@ -44,7 +46,7 @@ def new_player(number: int, start_crew: dict[str, int]) -> dict[str, Any]:
         "boosts": [],
         "played": [],  # boosts played this turn, discarded at its end
         "deals": [],
-        "owes_pick": False,  # Trail Boss: a crew card still to pick
+        "owes_pick": False,  # Trail Boss: a crew card still to pick at set-up
     }
 
 
@@ -70,6 +72,7 @@ def new_state(seats: Sequence[str], options: dict[str, Any], components: dict[st
         "planets": {g: amounts[g] for g in PLANET_GOODS},
         "space": space,
         "dice": {**{d: 1 for d in DICE}, GOLD: rules["gold_start"]},
+        "ring": [],  # the six dice in ring order, placed at random by the start entry
         "deck": sorted(rules["market"]),
         "display": [],
         "discard": [],
@@ -78,6 +81,7 @@ def new_state(seats: Sequence[str], options: dict[str, Any], components: dict[st
         "ts": fresh_turn(),
         "end": {"gold_fired": False, "end_after": 0, "reason": ""},
         "last": [],  # what happened outside the players' moves (Justin, refills)
+        "journal": journal.fresh(),  # what the entry in progress did, in words
     }
     if solo:
         # Justin is player 2 of a 2-player set-up: his starting set opens his stack.
@@ -94,29 +98,53 @@ def new_state(seats: Sequence[str], options: dict[str, Any], components: dict[st
 
 
 def resolve_setup(state: State, rng: Sampler) -> None:
+    """The start entry's chance (setup_choices then deals the display or opens a stage)."""
     n = len(state["players"])
     state["first"] = 0 if state["solo"] else rng.randbelow(n)
-    for die in ring_dice(state):
-        state["dice"][die] = rng.randint(1, 6)
-    order = [(state["first"] + k) % n for k in range(n)]
+    seats = state["seats"]
+    journal.chance(state, f"First player: {seats[state['first']]}.")
+    place_dice(state, rng)
+    order = turn_order(state)
     if state["variant"] == "trail-boss":
         commanders = [c for c in state["deck"] if card(state, c)["kind"] == "commander"]
         for seat, ident in zip(order, rng.sample(commanders, n), strict=True):
             state["deck"].remove(ident)
             state["players"][seat]["commanders"].append(ident)
-            state["players"][seat]["owes_pick"] = True
-    state["display"] = draw(state, DISPLAY_SIZE, rng)
+        journal.chance(state, "Trail Boss commanders dealt: " + ", ".join(
+            f"{seats[s]} {state['players'][s]['commanders'][0]}" for s in order) + ".")
     start_gold = state["rules"]["start_gold"]
     owners = [state["players"][s] for s in order] + ([state["justin"]] if state["solo"] else [])
+    names = [seats[s] for s in order] + (["Justin"] if state["solo"] else [])
     for index, owner in enumerate(owners):
         owner["storage"][GOLD] = start_gold[index]
         state["bank"][GOLD] -= start_gold[index]
+    journal.chance(state, "Starting gold into storage: " + ", ".join(
+        f"{name} {start_gold[i]}" for i, name in enumerate(names)) + ".")
     state["current"] = state["first"]
-    state["phase"] = "play"
 
 
-def ring_dice(state: State) -> list[str]:
-    return [spot.split(" ", 1)[1] for spot in state["rules"]["ring"] if spot.startswith("die ")]
+def turn_order(state: State) -> list[int]:
+    """The seats in turn order from the first player."""
+    n = len(state["players"])
+    return [(state["first"] + k) % n for k in range(n)]
+
+
+def deal_display(state: State, rng: Sampler) -> None:
+    """Turn the six display cards (the end of set-up)."""
+    state["display"] = draw(state, DISPLAY_SIZE, rng)
+    journal.chance(state, f"The display is dealt: {', '.join(state['display'])}.")
+
+
+def place_dice(state: State, rng: Sampler) -> None:
+    """RDJ-S7: roll the six dice and place them at random around the Junction: die spot
+    N lies between docks N-1 and N, so dock N touches the dice at spots N and N+1."""
+    state["ring"] = rng.sample(list(DICE), len(DICE))
+    for die in state["ring"]:
+        state["dice"][die] = rng.randint(1, 6)
+    spots = ", ".join(f"{die} {state['dice'][die]}" for die in state["ring"])
+    journal.chance(state, f"The six dice were rolled and placed around the Junction, in ring "
+                          f"order from the spot before dock 1: {spots}; the gold die shows "
+                          f"{state['dice'][GOLD]}.")
 
 
 def draw(state: State, count: int, rng: Sampler | None) -> list[str]:
@@ -138,7 +166,8 @@ def refill(state: State, count: int, rng: Sampler | None) -> None:
     was = len(state["deck"])
     drawn = draw(state, count, rng)
     state["display"][:0] = drawn
-    state["last"].append(f"display refilled with {', '.join(drawn) or 'nothing'}")
+    journal.chance(state, f"Display refilled with {', '.join(drawn) or 'nothing'}"
+                          f" ({len(state['deck'])} left in the deck).")
     if was and not state["deck"]:
         end_game(state, "deck")
 
@@ -147,3 +176,6 @@ def end_game(state: State, reason: str) -> None:
     state["phase"] = "over"
     if not state["end"]["reason"]:
         state["end"]["reason"] = reason
+        journal.note(state, "The deck's last card is turned: the game ends at once."
+                     if reason == "deck" else
+                     "The last turns are played: the game ends.")

@@ -15,6 +15,7 @@ from typing import Any
 
 from pbem.game import IllegalMoveError, State
 
+from . import journal
 from .constants import (
     ACTIONS_PER_TURN,
     BANK_GOODS,
@@ -41,8 +42,11 @@ def describe(goods: dict[str, int], zeros: bool = False) -> str:
     """'2 scrap and 1 gold' style words for messages ('nothing' when empty); with
     ``zeros`` the goods listed at 0 are named too ('0 scrap')."""
     parts = [f"{goods[g]} {g}" for g in GOODS if g in goods and (zeros or goods[g])]
-    if not parts:
-        return "nothing"
+    return join_and(parts) if parts else "nothing"
+
+
+def join_and(parts: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
@@ -67,6 +71,18 @@ def card(state: State, ident: str) -> dict[str, Any]:
     return _decoded(state["rules"]["cards"][ident])
 
 
+def card_words(state: State, ident: str) -> str:
+    """'outlaw-1 (an outlaw, 2 vp)', 'mayor (commander The Mayor, 5 vp)', 'nudge-1 (boost
+    Nudge)': a card as the accounts of moves name it."""
+    entry = card(state, ident)
+    if entry["kind"] == "crew":
+        article = "an" if entry["type"][0] in "aeiou" else "a"
+        return f"{ident} ({article} {entry['type']}, {entry['vp']} vp)"
+    if entry["kind"] == "commander":
+        return f"{ident} (commander {entry['name']}, {entry['vp']} vp)"
+    return f"{ident} (boost {entry['name']})"
+
+
 def tile(state: State, ident: str) -> dict[str, Any]:
     """A super deal tile: {"gold": n, "cost": {good: n}}."""
     return _decoded(state["rules"]["tiles"][ident])
@@ -79,6 +95,18 @@ def _supply(state: State, good: str) -> dict[str, int]:
     if good == SPACE_GOOD:
         return state["space"]
     return state["planets"]
+
+
+def in_supply(state: State, good: str) -> int:
+    """How many of ``good`` its supply holds now (what can still be gained)."""
+    return int(_supply(state, good)[good])
+
+
+def supply_name(good: str) -> str:
+    """Where ``good`` is gained from, in words: "the bank", "space", "the ruby planet"."""
+    if good in BANK_GOODS:
+        return "the bank"
+    return "space" if good == SPACE_GOOD else f"the {good} planet"
 
 
 def take_supply(state: State, good: str, wanted: int) -> int:
@@ -106,6 +134,9 @@ def gold_ran_out(state: State) -> None:
         return
     end["gold_fired"] = True
     end["end_after"] = state["turn"] + 2 * turn_takers(state)
+    journal.note(state, f"The bank's last gold is gone: every player, starting with the next, "
+                        f"takes exactly 2 more turns; the game ends after turn "
+                        f"{end['end_after']}.")
 
 
 def turn_takers(state: State) -> int:
@@ -167,8 +198,11 @@ def taken_by(state: State, place: str, me: str) -> None:
 
 
 def dock_dice(state: State, place: str) -> list[str]:
-    """The two six-sided dice beside a Junction dock."""
-    return list(state["rules"]["docks"][place.split()[1]])
+    """The two six-sided dice beside a Junction dock ("junction N"): the dice at ring
+    spots N and N+1 (the ring closes), as set-up placed them."""
+    ring = state["ring"]
+    number = int(place.split()[1])
+    return [ring[number - 1], ring[number % len(ring)]]
 
 
 def die_sides(state: State, die: str) -> int:

@@ -2,8 +2,8 @@
 
 Head of a turn (free moves, in this order, each refused-until-done):
   1. solo: player 1 names Justin's dock if his last card asked for it;
-  2. Trail Boss: the player picks their extra crew card (first turn only);
-  3. a player with rascals names the crew type they count as this turn.
+  2. a player with rascals names the crew type they count as this turn.
+(The Trail Boss crew picks come before the first turn: see setup_choices.)
 Then the actions (2, or 3 for the solo human), then `jettison` down to capacity.
 
 End of a turn: played boosts are discarded; the display refill is queued as chance (or,
@@ -18,43 +18,30 @@ from typing import Any
 
 from pbem.game import IllegalMoveError, Sampler, State, queue_chance
 
-from . import justin
+from . import journal, justin, setup_choices
 from .constants import DISPLAY_SIZE, JUSTIN
-from .setup import end_game, fresh_turn, refill, resolve_setup
-from .state import allowed_actions, capacity, card, crew_types, total
+from .setup import deal_display, end_game, fresh_turn, refill, resolve_setup
+from .state import allowed_actions, capacity, crew_types, total
 
 
 def owed_head(state: State, seat: int) -> str:
     """The free move the player must make before anything else ("" when none)."""
     if state["solo"] and state[JUSTIN]["awaiting"]:
         return "justin"
-    if state["players"][seat]["owes_pick"] and pickable(state):
-        return "pick"
     ts = state["ts"]
     if not ts["rascal"] and not ts["actions"] and "rascal" in crew_types(state, seat):
         return "rascal"
     return ""
 
 
-def pickable(state: State) -> list[str]:
-    """Trail Boss: the deck's crew cards a player may pick (any but a rascal)."""
-    return [c for c in state["deck"]
-            if card(state, c)["kind"] == "crew" and card(state, c)["type"] != "rascal"]
-
-
 HEAD_ASKS = {
     "justin": "First name Justin's dock, e.g. `justin dock {example}`.",
-    "pick": "First pick your Trail Boss crew card from the deck, e.g. `pick {example}`.",
     "rascal": "First name the crew type your rascals count as this turn, e.g. `rascal miner`.",
 }
 
 
 def head_message(state: State, seat: int, head: str) -> str:
-    example = ""
-    if head == "justin":
-        example = justin.options(state)[0]
-    elif head == "pick":
-        example = pickable(state)[0]
+    example = justin.options(state)[0] if head == "justin" else ""
     return HEAD_ASKS[head].format(example=example)
 
 
@@ -69,6 +56,9 @@ def check_turn(state: State, seat: int) -> None:
 
 def check_can_end(state: State, seat: int) -> None:
     """Raise saying what is still owed before the turn can end."""
+    if setup_choices.active(state):
+        setup_choices.check_end(state, seat)
+        return
     check_turn(state, seat)
     head = owed_head(state, seat)
     if head:
@@ -90,8 +80,16 @@ def check_can_end(state: State, seat: int) -> None:
 
 
 def end_turn(state: State, seat: int) -> None:
+    if setup_choices.active(state):
+        setup_choices.end(state, seat)
+        journal.close(state)
+        return
     check_can_end(state, seat)
     player = state["players"][seat]
+    name = state["seats"][seat]
+    if player["played"]:
+        journal.note(state, f"{name}'s played boosts go to the discard pile: "
+                            f"{', '.join(player['played'])}.")
     state["discard"].extend(player["played"])
     player["played"] = []
     state["last"] = []
@@ -104,26 +102,30 @@ def end_turn(state: State, seat: int) -> None:
         if end["end_after"] and state["turn"] >= end["end_after"]:
             end_game(state, "gold")
     state["ts"] = fresh_turn()
-    if state["phase"] == "over":
-        return
-    state["turn"] += 1
-    if state["solo"]:
-        queue_chance(state, {"kind": "solo", "refill": max(need, 0)})
-        return
-    state["current"] = (seat + 1) % len(state["players"])
-    if need > 0:
-        queue_chance(state, {"kind": "refill", "count": need})
+    if state["phase"] != "over":
+        state["turn"] += 1
+        if state["solo"]:
+            queue_chance(state, {"kind": "solo", "refill": max(need, 0)})
+        else:
+            state["current"] = (seat + 1) % len(state["players"])
+            if need > 0:
+                queue_chance(state, {"kind": "refill", "count": need})
+    journal.close(state)
 
 
 def pending_refills(state: State) -> int:
     return sum(r.get("count", r.get("refill", 0)) for r in state.get("pending", [])
-               if r.get("kind") in ("refill", "solo"))
+               if r.get("kind") in ("refill", "solo", "deal"))
 
 
 def resolve(state: State, request: dict[str, Any], rng: Sampler) -> None:
     kind = request.get("kind")
     if kind == "setup":
         resolve_setup(state, rng)
+        setup_choices.begin(state, rng)
+        journal.close(state)  # the start entry holds the set-up and nothing else
+    elif kind == "deal":
+        deal_display(state, rng)
     elif kind == "refill":
         if state["phase"] != "over":
             refill(state, int(request["count"]), rng)

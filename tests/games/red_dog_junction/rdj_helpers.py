@@ -11,6 +11,10 @@ from games.red_dog_junction.state import card
 from pbem.protocol.sampler import Sampler
 
 HANDLES = ["ann", "bob", "cy", "dee", "eve"]
+# The dice in ring order that tests arrange (set-up places them at random, RDJ-S7):
+# dock 1 between scrap and whiskey, dock 2 whiskey/gas, 3 gas/ruby, 4 ruby/ice,
+# 5 ice/oxygen, 6 oxygen/scrap.
+TEST_RING = ["scrap", "whiskey", "gas", "ruby", "ice", "oxygen"]
 _STOCK = GAME.stock_components()
 
 
@@ -19,8 +23,10 @@ def stock() -> dict[str, Any]:
 
 
 def new_game(players: int = 2, variant: str = "standard", seed: bytes = b"rdj",
-             components: dict[str, Any] | None = None, first: int | None = 0) -> dict[str, Any]:
-    """A state after set-up chance, with the first player forced (None: as drawn)."""
+             components: dict[str, Any] | None = None, first: int | None = 0,
+             ring: list[str] | None = TEST_RING) -> dict[str, Any]:
+    """A state after set-up chance, with the first player forced (None: as drawn) and
+    the dice arranged in ``ring`` order (None: as placed at random)."""
     options = {"variant": variant}
     GAME.validate_options(options, players)
     state = GAME.setup(HANDLES[:players], options, components or stock())
@@ -28,6 +34,10 @@ def new_game(players: int = 2, variant: str = "standard", seed: bytes = b"rdj",
     resolve_all(state, seed)
     if first is not None:
         state["first"] = state["current"] = first
+        if state.get("waiting"):  # a set-up stage (Trail Boss picks) starts from ``first``
+            state["waiting"] = [(first + k) % players for k in range(players)]
+    if ring is not None and state["ring"]:
+        state["ring"] = list(ring)
     return state
 
 

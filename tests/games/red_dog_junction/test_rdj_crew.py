@@ -6,7 +6,7 @@ import pytest
 from rdj_helpers import act, clean, end, hire, new_game, put
 
 from games.red_dog_junction import GAME
-from pbem.errors import IllegalMoveError
+from pbem.errors import IllegalMoveError, InvalidMoveError
 
 # Junction dock 1 sits between the scrap and whiskey dice (components.toml ring).
 
@@ -23,8 +23,32 @@ def test_RDJ_A1_one_action_uses_every_crew_of_the_type() -> None:
     state = new_game(2)
     hire(state, 0, "miner")
     state["players"][0]["at"] = "ruby"
-    act(state, "mine")
+    assert act(state, "mine") == ["mine 2"]  # plain `mine` uses every miner
     assert state["players"][0]["ship"]["ruby"] == 2 and state["ts"]["actions"] == 1
+
+
+def test_RDJ_A1_an_action_uses_its_crew_up_to_their_number() -> None:
+    """「…の回数まで使用できます(乗組員の人数が上限)」: up to, not always all of them."""
+    state = new_game(2)
+    hire(state, 0, "miner", 2)
+    state["players"][0]["at"] = "gas"
+    assert [m for m in GAME.legal_moves(state, 0) if m.startswith("mine")] == [
+        "mine 1", "mine 2", "mine 3"]
+    assert act(state, "mine 1") == ["mine 1"]
+    assert state["players"][0]["ship"]["gas"] == 1 and state["ts"]["actions"] == 1
+    assert act(state, "mine x2") == ["mine 2"]
+    assert state["players"][0]["ship"]["gas"] == 3 and state["ts"]["actions"] == 2
+    clean(state)
+
+
+def test_RDJ_A1_a_count_above_the_crew_is_refused() -> None:
+    state = new_game(2)
+    state["players"][0]["at"] = "gas"
+    with pytest.raises(IllegalMoveError, match="You have 1 miner: `mine 1` at most"):
+        act(state, "mine 2")
+    with pytest.raises(InvalidMoveError, match="at least 1"):
+        act(state, "mine 0")
+    assert state["players"][0]["ship"]["gas"] == 0 and state["ts"]["actions"] == 0
 
 
 def test_RDJ_A2_example_three_miners_take_three_gas_in_one_action() -> None:
@@ -32,7 +56,7 @@ def test_RDJ_A2_example_three_miners_take_three_gas_in_one_action() -> None:
     hire(state, 0, "miner", 2)
     state["players"][0]["at"] = "gas"
     gas = state["planets"]["gas"]
-    act(state, "mine")
+    act(state, "mine 3")
     assert state["players"][0]["ship"]["gas"] == 3
     assert state["planets"]["gas"] == gas - 3 and state["ts"]["actions"] == 1
     clean(state)

@@ -39,6 +39,15 @@ def test_RDJ_G1_last_bank_gold_gives_everyone_exactly_two_more_turns() -> None:
     assert GAME.legal_moves(state, 0) == []
 
 
+def test_RDJ_G1_an_empty_bank_shows_gold_0() -> None:
+    """The bank's gold at 0 is the end trigger: `show` says so in text and JSON."""
+    state = new_game(2)
+    drain_bank(state, 0, seat=1)
+    shown = GAME.view(state, 0)
+    assert shown["bank"]["gold"] == 0
+    assert "Bank: gold 0, whiskey 24" in GAME.render(shown)
+
+
 def test_RDJ_G1_the_trigger_fires_once() -> None:
     state = trading_ann(2)
     drain_bank(state, 1, seat=1)
@@ -181,11 +190,58 @@ def test_RDJ_F3_an_empty_supply_gives_nothing() -> None:
     put(state, 1, "storage", gas=state["planets"]["gas"])
     act(state, "mine")  # no error, the action is used
     assert state["players"][0]["ship"]["gas"] == 0 and state["ts"]["actions"] == 1
-    state2 = trading_ann(2)
-    drain_bank(state2, 0, seat=1)
-    act(state2, "trade scrap:gold")
-    assert state2["players"][0]["ship"] == {**state2["players"][0]["ship"], "scrap": 0, "gold": 0}
-    clean(state2)
+    clean(state)
+
+
+def test_RDJ_F3_a_trade_that_would_get_nothing_is_refused() -> None:
+    """Paying for nothing is no trade: with the bank empty, scrap for gold is refused with
+    a sentence, nothing moves, no action is used, and `moves` does not offer it."""
+    state = trading_ann(2)
+    drain_bank(state, 0, seat=1)
+    with pytest.raises(IllegalMoveError, match="The bank has no gold left: 3 scrap for gold "
+                                               "would get nothing"):
+        act(state, "trade scrap:gold")
+    assert state["players"][0]["ship"]["scrap"] == 3 and state["ts"]["actions"] == 0
+    assert not any(m.startswith("trade scrap:gold") for m in GAME.legal_moves(state, 0))
+    clean(state)
+
+
+def test_RDJ_F3_each_trade_of_a_counted_trade_must_get_something() -> None:
+    state = trading_ann(2)
+    hire(state, 0, "agent")
+    put(state, 0, "ship", scrap=3)
+    drain_bank(state, 1, seat=1)
+    with pytest.raises(IllegalMoveError, match="The bank holds 1 gold: only 1 trade of scrap "
+                                               "for gold gets anything"):
+        act(state, "trade scrap:gold x2")
+    assert "trade scrap:gold" in GAME.legal_moves(state, 0)
+    assert "trade scrap:gold x2" not in GAME.legal_moves(state, 0)
+    act(state, "trade scrap:gold")
+    assert state["players"][0]["ship"]["gold"] == 1 and state["bank"]["gold"] == 0
+    clean(state)
+
+
+def test_RDJ_F3_a_trade_the_supply_only_partly_pays_still_goes_ahead() -> None:
+    """An empty supply limits a trade to what is there (the rulings); only nothing at all
+    is refused."""
+    state = trading_ann(2)
+    state["dice"]["gold"] = 2
+    drain_bank(state, 1, seat=1)
+    act(state, "trade scrap:gold")
+    assert state["players"][0]["ship"]["gold"] == 1 and state["players"][0]["ship"]["scrap"] == 0
+    clean(state)
+
+
+def test_RDJ_F3_scrap_from_an_empty_space_is_no_trade() -> None:
+    """Scrap received in a trade comes from space; with none there, the trade is refused."""
+    state = trading_ann(2)
+    put(state, 0, "ship", whiskey=5)
+    state["players"][1]["storage"]["scrap"] += state["space"]["scrap"]
+    state["space"]["scrap"] = 0
+    with pytest.raises(IllegalMoveError, match="Space holds no scrap: 5 whiskey for scrap would "
+                                               "get nothing"):
+        act(state, "trade whiskey:scrap")
+    clean(state)
 
 
 def test_RDJ_F4_trading_only_at_the_junction_unless_a_card_says() -> None:

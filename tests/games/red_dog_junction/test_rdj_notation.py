@@ -50,7 +50,8 @@ def norm(state: dict, text: str, seat: int = 0) -> str:
     ("rascal min", "rascal miner"),
     ("skip", "pass"),
     ("dump gold*2", "jettison gold x2"),
-    ("mine", "mine"),
+    ("mine x1", "mine 1"),
+    ("mine 2", "mine 2"),
 ])
 def test_friendly_input_normalizes(typed: str, canonical: str) -> None:
     state = new_game(2)
@@ -185,14 +186,15 @@ def test_local_table_reports_the_bad_move_and_the_owed_actions() -> None:
 def test_notation_documents_every_move_form() -> None:
     text = GAME.notation()
     for form in ("undock", "dock junction 3", "dock gas", "taxi 5", "load ruby x2 gas",
-                 "unload all", "buy outlaw-1 pay ruby", "deal 8", "mine", "rustle bob cy",
+                 "unload all", "buy outlaw-1 pay ruby", "deal 8", "mine 2", "rustle bob cy",
                  "swap bob give scrap x2 take gold x2", "salvage gold scrap",
                  "trade scrap:gold x2", "adjust scrap -1", "rascal miner", "play nudge-1 gold +1",
                  "command mayor", "pass", "jettison scrap x2", "pick miner-2",
                  "justin dock junction 3"):
         assert form in text, form
+    assert "ring order is fixed component data is withdrawn" in " ".join(text.split())
     state = new_game(2)
-    for line in ("undock", "taxi 5", "mine", "pass", "trade scrap:gold x2", "adjust scrap -1"):
+    for line in ("undock", "taxi 5", "mine 1", "pass", "trade scrap:gold x2", "adjust scrap -1"):
         assert norm(state, line) == line
 
 

@@ -10,7 +10,7 @@ from rdj_helpers import HANDLES, new_game, stock
 
 from games.red_dog_junction import GAME
 from games.red_dog_junction.constants import EFFECTS
-from games.red_dog_junction.state import card, tile
+from games.red_dog_junction.state import card, dock_dice, tile
 from pbem.errors import ComponentError, OptionError
 from pbem.play.local import LocalTable
 
@@ -98,6 +98,29 @@ def test_RDJ_S7_dice_rolled_and_gold_die_at_one() -> None:
     assert len(rolls) > 1
 
 
+def test_RDJ_S7_dice_placed_at_random_around_the_junction() -> None:
+    """Which die sits at which spot of the ring changes from game to game (the old
+    ruling that the ring order is component data is withdrawn)."""
+    rings = set()
+    for seed in (b"1", b"2", b"3", b"4", b"5", b"6"):
+        state = new_game(3, seed=seed, ring=None)
+        ring = state["ring"]
+        assert sorted(ring) == sorted(["whiskey", "scrap", "gas", "ice", "ruby", "oxygen"])
+        for n in range(1, 7):  # dock n sits between die spots n and n+1 (the ring closes)
+            assert dock_dice(state, f"junction {n}") == [ring[n - 1], ring[n % 6]]
+        shown = GAME.view(state, None)
+        assert shown["ring"] == ring
+        assert [d["dice"] for d in shown["docks"]] == [
+            [ring[n - 1], ring[n % 6]] for n in range(1, 7)]
+        rings.add(tuple(ring))
+    assert len(rings) > 1
+
+
+def test_RDJ_S7_the_ring_is_not_component_data() -> None:
+    assert "ring" not in stock()["junction"]
+    assert "RDJ-S7" in _broken(lambda d: d["junction"].update(ring=["die scrap", "dock 1"]))
+
+
 def test_setup_chance_is_public_and_pending_until_start() -> None:
     state = GAME.setup(HANDLES[:3], {"variant": "standard"}, stock())
     assert [r["kind"] for r in state["pending"]] == ["setup"]
@@ -157,8 +180,6 @@ def test_component_errors_name_the_bad_entry() -> None:
     assert "start_gold" in _broken(lambda d: d["setup"].update(start_gold=[1, 1]))
     assert "start_crew" in _broken(lambda d: d["setup"]["start_crew"].update(pilot=1))
     assert "planets" in _broken(lambda d: d["places"].update(planets=["gas", "ice"]))
-    assert "ring" in _broken(lambda d: d["junction"]["ring"].reverse())
-    assert "ring" in _broken(lambda d: d["junction"].update(ring=d["junction"]["ring"][:10]))
     assert "gold_die_start" in _broken(lambda d: d["junction"].update(gold_die_start=9))
     assert "crew entry 1" in _broken(lambda d: d["crew"][0].update(type="pilot"))
     assert "crew entry 2" in _broken(lambda d: d["crew"][1].update(cost=[]))

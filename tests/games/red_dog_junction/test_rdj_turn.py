@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 from rdj_helpers import act, card_of, clean, end, give_card, hire, new_game, put, to_display
 
 from games.red_dog_junction import GAME
-from games.red_dog_junction.state import tile
+from games.red_dog_junction.state import dock_dice, tile
 from pbem.errors import AmbiguousMoveError, IllegalMoveError
 
 
@@ -148,6 +150,26 @@ def test_RDJ_T9_super_deal_from_either_stack() -> None:
     clean(state)
 
 
+def test_RDJ_T9_a_super_deals_goods_go_back_to_their_planets() -> None:
+    """「ルビー、酸素、ガスはそれぞれの惑星に戻されます」: each paid good returns to its own
+    supply (planet goods to their planet, scrap to space, whiskey to the bank)."""
+    state = new_game(2)
+    player = state["players"][0]
+    player["at"] = "shop"
+    for stack in ("8", "6"):
+        cost = tile(state, state["stacks"][stack][0])["cost"]
+        put(state, 0, "ship", **cost)
+        planets, space = dict(state["planets"]), state["space"]["scrap"]
+        whiskey = state["bank"]["whiskey"]
+        act(state, f"deal {stack}")
+        for good in ("gas", "ice", "ruby", "oxygen"):
+            assert state["planets"][good] == planets[good] + cost.get(good, 0), good
+        assert state["space"]["scrap"] == space + cost.get("scrap", 0)
+        assert state["bank"]["whiskey"] == whiskey + cost.get("whiskey", 0)
+        assert all(player["ship"][g] == 0 for g in cost)
+    clean(state)
+
+
 def test_RDJ_T9_deal_needs_the_shop_and_takes_what_the_bank_has() -> None:
     state = new_game(2)
     player = state["players"][0]
@@ -235,14 +257,14 @@ def test_RDJ_T12_crew_joins_at_once_boost_waits() -> None:
 
 
 def test_RDJ_T13_pass_uses_an_action_and_does_nothing() -> None:
+    """Nothing on the table changes; only the action count and the entry's record do."""
     state = new_game(2)
-    before = {k: v for k, v in state.items() if k != "ts"}
-    import copy
-
-    snapshot = copy.deepcopy(before)
+    record = ("ts", "journal")
+    snapshot = copy.deepcopy({k: v for k, v in state.items() if k not in record})
     act(state, "pass")
     assert state["ts"]["actions"] == 1
-    assert {k: v for k, v in state.items() if k != "ts"} == snapshot
+    assert {k: v for k, v in state.items() if k not in record} == snapshot
+    assert state["journal"]["lines"] == ["ann passed (an action doing nothing)."]
 
 
 def test_RDJ_E1_played_boosts_are_discarded_at_turn_end() -> None:
@@ -291,7 +313,7 @@ def test_RDJ_C1_capacity_is_cowboys_and_may_be_exceeded_during_a_turn() -> None:
 
 def test_RDJ_C2_all_goods_trade_at_the_junction_planet_goods_are_mined() -> None:
     state = new_game(2)
-    tradable = {g for pair in state["rules"]["docks"].values() for g in pair} | {"gold"}
+    tradable = {g for n in range(1, 7) for g in dock_dice(state, f"junction {n}")} | {"gold"}
     assert tradable == {"gold", "whiskey", "scrap", "gas", "ice", "ruby", "oxygen"}
     for planet in ("gas", "ice", "ruby", "oxygen"):
         state = new_game(2)

@@ -2,67 +2,153 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from rdj_helpers import act, card_of, clean, end, new_game, put, resolve_all, to_display
 
 from games.red_dog_junction import GAME
 from games.red_dog_junction.state import card
+from pbem import session
 from pbem.errors import IllegalMoveError
 from pbem.play.local import LocalTable
+from pbem.protocol import savefile
+from pbem.protocol.identity import Home
+from tests.enginekit import play_game
 
 
 # ---- Trail Boss ---------------------------------------------------------------------------
 def test_RDJ_V1_trail_boss_deals_a_random_commander_to_each_player() -> None:
     dealt = set()
     for seed in (b"1", b"2", b"3", b"4"):
-        state = new_game(3, "trail-boss", seed=seed)
+        state = new_game(3, "trail-boss", seed=seed, first=None)
         commanders = [p["commanders"] for p in state["players"]]
         assert all(len(c) == 1 for c in commanders)
         for (ident,) in commanders:
             assert card(state, ident)["kind"] == "commander"
-            assert ident not in state["deck"] and ident not in state["display"]
+            assert ident not in state["deck"]
         dealt.add(tuple(c[0] for c in commanders))
-        assert len(state["display"]) == 6
+        assert state["display"] == [] and state["phase"] == "pick"  # dealt after the picks
         clean(state)
     assert len(dealt) > 1
 
 
-def test_RDJ_V1_trail_boss_pick_one_crew_not_a_rascal_at_the_head_of_the_first_turn() -> None:
-    state = new_game(2, "trail-boss")
-    with pytest.raises(IllegalMoveError, match="First pick your Trail Boss crew card"):
+def test_RDJ_V1_every_player_picks_before_any_turn_and_before_the_display() -> None:
+    """「各プレイヤーは、山札から追加の乗組員カード(ラスカルを除く)を1枚選びます。山札を
+    シャッフルしてゲームを開始します」: the picks come first, in turn order, each its own
+    entry; the display is dealt after the last one, by the next entry's chance."""
+    state = new_game(3, "trail-boss", seed=b"picks", first=None)
+    first = state["first"]
+    order = [(first + k) % 3 for k in range(3)]
+    assert state["phase"] == "pick" and state["current"] == first and state["turn"] == 1
+    assert state["waiting"] == order and state["pending"] == []
+    picks = GAME.legal_moves(state, first)
+    assert {card(state, m.split()[1])["type"] for m in picks} == {
+        "cowboy", "agent", "miner", "scavenger", "rustler", "outlaw"}
+    assert GAME.legal_moves(state, order[1]) == []
+    with pytest.raises(IllegalMoveError, match="The game has not begun: Pick your Trail Boss"):
         act(state, "undock")
-    picks = GAME.legal_moves(state, 0)
-    assert picks and all(m.startswith("pick ") for m in picks)
-    types = {card(state, m.split()[1])["type"] for m in picks}
-    assert types == {"cowboy", "agent", "miner", "scavenger", "rustler", "outlaw"}
-    rascal = card_of(state, "rascal")
     with pytest.raises(IllegalMoveError, match="not a rascal"):
-        act(state, f"pick {rascal}")
-    with pytest.raises(IllegalMoveError, match="not in the deck"):
-        act(state, f"pick {state['display'][0]}")
-    outlaw = card_of(state, "outlaw")
-    assert act(state, "pick outlaw") == [f"pick {outlaw}"]  # a type picks its first card
-    assert outlaw in state["players"][0]["crew"] and outlaw not in state["deck"]
-    assert not state["players"][0]["owes_pick"] and state["ts"]["actions"] == 0
-    with pytest.raises(IllegalMoveError, match="Only a Trail Boss player picks"):
+        act(state, f"pick {card_of(state, 'rascal')}")
+    with pytest.raises(IllegalMoveError, match="any crew card but a rascal"):
+        act(state, "pick rascal")
+    with pytest.raises(IllegalMoveError, match="not a rascal"):
+        act(state, f"pick {card_of(state, 'navigator')}")  # a commander is no crew card
+    with pytest.raises(IllegalMoveError, match="It is .*'s set-up choice"):
+        act(state, "pick miner", seat=order[1])
+    with pytest.raises(IllegalMoveError, match="Pick your Trail Boss crew card"):
+        GAME.end_turn(state, first)
+    picked = []
+    for seat, ctype in zip(order, ("outlaw", "miner", "outlaw"), strict=True):
+        ident = card_of(state, ctype)
+        assert act(state, f"pick {ctype}") == [f"pick {ident}"]  # a type picks its first card
+        picked.append(ident)
+        assert ident in state["players"][seat]["crew"] and ident not in state["deck"]
+        with pytest.raises(IllegalMoveError, match="Your set-up choice is made"):
+            act(state, "pass")
+        assert GAME.legal_moves(state, seat) == [] and GAME.can_end_turn(state, seat)
+        assert state["display"] == []
+        GAME.end_turn(state, seat)
+    assert state["phase"] == "play" and state["current"] == first and state["turn"] == 1
+    assert [r["kind"] for r in state["pending"]] == ["deal"] and state["display"] == []
+    resolve_all(state)
+    assert len(state["display"]) == 6 and not set(picked) & set(state["display"])
+    assert all(len(p["crew"]) == 7 and not p["owes_pick"] for p in state["players"])
+    with pytest.raises(IllegalMoveError, match="Only a Trail Boss player picks a crew card, "
+                                               "once, during set-up"):
         act(state, "pick miner")
     act(state, "pass", "pass")
     end(state)
-    assert state["players"][1]["owes_pick"]
-    with pytest.raises(IllegalMoveError, match="First pick"):
-        GAME.end_turn(state, 1)
+    assert state["current"] == order[1]
     clean(state)
+
+
+def test_RDJ_V1_the_view_shows_the_crew_types_to_pick() -> None:
+    state = new_game(2, "trail-boss", seed=b"view", first=None)
+    shown = GAME.view(state, None)
+    assert shown["phase"] == "pick" and shown["to_act"] == state["seats"][state["first"]]
+    assert shown["pickable"] == {"cowboy": 4, "agent": 4, "miner": 4, "scavenger": 3,
+                                 "rustler": 3, "outlaw": 3}
+    assert "Pick your Trail Boss crew card" in shown["owed"]
+    text = GAME.render(shown)
+    assert "Trail Boss set-up" in text
+    assert "crew you may pick: cowboy x4, agent x4, miner x4, scavenger x3, rustler x3, " \
+           "outlaw x3 (not a rascal)" in text
+    act(state, "pick agent")
+    GAME.end_turn(state, state["current"])
+    assert GAME.view(state, None)["pickable"]["agent"] == 3
 
 
 def test_RDJ_V1_trail_boss_through_a_local_table() -> None:
     table = LocalTable(GAME, ["ann", "bob", "cy"], {"variant": "trail-boss"}, seed=b"tb")
+    first = table.to_act()
     for _ in range(3):
-        seat = table.to_act()
-        assert seat is not None
+        assert table.state["phase"] == "pick" and table.state["display"] == []
         pick = table.legal_moves()[0]
-        table.play([pick, "pass", "pass"])
+        assert table.play([pick]) == [pick]
     assert all(not p["owes_pick"] for p in table.state["players"])
     assert all(len(p["crew"]) == 7 for p in table.state["players"])
+    assert table.to_act() == first
+    table.play(["pass", "pass"])
+    assert len(table.state["display"]) == 6
+
+
+def test_RDJ_V1_trail_boss_solo_the_human_picks_then_plays() -> None:
+    table = LocalTable(GAME, ["ann"], {"variant": "trail-boss"}, seed=b"tb-solo")
+    assert table.state["phase"] == "pick" and table.state["justin"]["stack"][-1] == \
+        "p2-scavenger"
+    table.play(["pick rustler"])
+    assert table.state["phase"] == "play" and len(table.state["display"]) == 6
+    assert len(table.state["justin"]["stack"]) == 6  # Justin has not played yet
+    table.play(["pass", "pass", "pass"])
+    assert len(table.state["justin"]["stack"]) + sum(
+        card(table.state, c)["kind"] == "boost" for c in table.state["discard"]) == 7
+
+
+def test_RDJ_V1_trail_boss_picks_are_signed_entries(tmp_path: Path) -> None:
+    """Through the engine: after the start entry each player in turn order signs one
+    entry holding only their pick; the display appears in the first turn's save."""
+    homes = {}
+    for handle in ("ann", "bob", "cy"):
+        homes[handle] = Home(tmp_path / handle)
+        homes[handle].keygen(handle)
+    paths = play_game(homes, tmp_path / "saves", game="red-dog-junction",
+                      options=["variant=trail-boss"], bot="greedy", stop_after=8)
+    saves = [savefile.read(p) for p in paths]
+    entries = saves[-1].entries
+    assert [e["kind"] for e in entries] == ["create", "join", "join", "start", "turn", "turn",
+                                            "turn", "turn"]
+    view = saves[3].state["view"]
+    first = view["to_act"]
+    handles = ["ann", "bob", "cy"]
+    order = [handles[(handles.index(first) + k) % 3] for k in range(3)]
+    assert [e["seat"] for e in entries[4:7]] == order
+    assert all(len(e["moves"]) == 1 and e["moves"][0].startswith("pick ") for e in entries[4:7])
+    assert all(s.state["view"]["display"] == [] for s in saves[3:7])
+    assert saves[6].state["view"]["pending"] and saves[6].state["view"]["phase"] == "play"
+    assert len(saves[7].state["view"]["display"]) == 6 and entries[7]["seat"] == first
+    final = session.verify(saves[-1], Home(tmp_path / "auditor"), full=True)
+    assert final.report.table.gstate["phase"] == "play"
 
 
 # ---- Trailblazer (solo) ---------------------------------------------------------------------
@@ -80,7 +166,7 @@ def human_turn(state: dict, *moves: str) -> None:
 
 
 def test_RDJ_V3_solo_player_one_has_three_actions_justin_is_not_a_seat() -> None:
-    state = solo()
+    state = solo("cowboy-1")
     assert state["seats"] == ["ann"] and state["current"] == 0 and state["first"] == 0
     assert state["justin"]["at"] == "home" and state["justin"]["storage"]["gold"] == 1
     act(state, "pass", "pass")
@@ -232,6 +318,20 @@ def test_RDJ_V11_justins_outlaw_swaps_at_most_six() -> None:
     act(state2, "rascal cowboy", "pass", "pass", "pass")
     end(state2)
     assert state2["justin"]["ship"]["gold"] == 6 and state2["players"][0]["ship"]["gold"] == 2
+
+
+def test_RDJ_V11_justins_outlaw_treats_mined_goods_as_one_class() -> None:
+    """His priority is gold, whiskey, mined goods, scrap: one mined good is worth another
+    to him, so he never swaps oxygen for gas; scrap for a mined good still gains."""
+    state = solo("outlaw-1")
+    put(state, "justin", "ship", oxygen=2, scrap=1)
+    put(state, 0, "ship", gas=3)
+    human_turn(state)
+    me, human = state["justin"]["ship"], state["players"][0]["ship"]
+    assert me["oxygen"] == 2 and me["gas"] == 1 and me["scrap"] == 0
+    assert human["gas"] == 2 and human["scrap"] == 1 and human["oxygen"] == 0
+    assert any("swapping his scrap for ann's gas" in line for line in state["last"])
+    clean(state)
 
 
 def test_RDJ_V12_justins_rascal_takes_an_eight_gold_deal_at_the_shop() -> None:

@@ -12,33 +12,22 @@ from games.station_to_station import crew, market, powers, routes, station, trav
 from games.station_to_station.abilities import ABILITIES
 from games.station_to_station.constants import COAL_LIMIT, WORK
 from games.station_to_station.notation import Move, normalize_arg
-from games.station_to_station.state import distances, free_cars
+from games.station_to_station.state import free_cars
 from pbem.game import AmbiguousMoveError, IllegalMoveError, State
 
 
 def complete(state: State, seat: int, move: Move) -> Move:
     """Fill in what the player may leave out when only one choice fits; drop what the
-    canonical form leaves out (a checked travel path, an order payment with no choice)."""
-    if move.kind == "travel" and move.via:
-        _check_path(state, seat, move)
-        return replace(move, via=())
+    canonical form leaves out (an order payment with no choice)."""
+    if move.kind == "travel" and move.coal < 0:
+        spaces = travel.path_spaces(state, seat, move.name, move.via)
+        return replace(move, coal=travel.coal_for(state, spaces)) if spaces > 0 else move
     if move.kind == "order" and _order_ready(state):
         return _complete_order(state, seat, move)
     if move.kind == "crew" and move.name in state["data"]["crews"]:
         kind = ABILITIES[state["data"]["crews"][move.name]["ability"]].arg
         return normalize_arg(state, move, kind)
     return move
-
-
-def _check_path(state: State, seat: int, move: Move) -> None:
-    path = [state["players"][seat]["city"], *move.via, move.name]
-    for here, there in zip(path, path[1:], strict=False):
-        if there not in state["data"]["cities"][here]["track"]:
-            raise IllegalMoveError(f"there is no track from {here} to {there}")
-    shortest = distances(state["data"], path[0]).get(move.name, 0)
-    if len(path) - 1 != shortest:
-        raise IllegalMoveError(
-            f"that path is {len(path) - 1} spaces; the train goes by the shortest track ({shortest})")
 
 
 def _order_ready(state: State) -> bool:
@@ -83,7 +72,7 @@ def check(state: State, seat: int, move: Move) -> str:
     if kind == "discard":
         return market.check_discard(state, seat, move.name)
     if kind == "travel":
-        return travel.check_travel(state, seat, move.name)
+        return travel.check_travel(state, seat, move.name, move.via, move.coal)
     if kind == "order":
         return station.check_order(state, seat, move.name, _order_payment(state, seat, move))
     if kind == "supply":
@@ -129,7 +118,7 @@ def apply_move(state: State, seat: int, move: Move) -> None:
     elif kind == "discard":
         market.discard(state, seat, move.name)
     elif kind == "travel":
-        travel.travel(state, seat, move.name)
+        travel.travel(state, seat, move.name, move.via)
     elif kind == "order":
         station.fulfil_order(state, seat, move.name, _order_payment(state, seat, move))
     elif kind == "supply":
@@ -161,7 +150,10 @@ def legal(state: State, seat: int) -> list[Move]:
     if phase == "market":
         found += _market(state, seat)
     if phase in ("market", "again"):
-        found += [Move("travel", city) for city in state["data"]["cities"]]
+        # Each destination once, at its cheapest cost; longer paths are named with "via".
+        costs = travel.cheapest_costs(state, seat)
+        found += [Move("travel", city, coal=coal)
+                  for city, coal in sorted(costs.items(), key=lambda item: item[1])]
     if phase == "station":
         found += _station(state, seat)
     if phase == "crew":

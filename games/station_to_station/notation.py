@@ -63,7 +63,8 @@ Crew (optional, one of; then pay its tickets one move each)
                           (a completed start route; it stands for any region).
   Example (crew example B): hire skilled north, pay north-crew, pay south
 
-Crew abilities (once per turn, not in the turn hired)
+Crew abilities (STS-C12, C13: once per turn, not in the turn hired; an ability's effect
+lasts until the end of the turn it is used in)
   crew fireman                    next movement: one more free space
   crew coal-broker                buy 1 coal for $1 (market)
   crew importer                   next imported pair costs no coal (market)
@@ -83,7 +84,7 @@ Crew abilities (once per turn, not in the turn hired)
   crew foreman cash               after the station action, also work (coal, cash, both)
   crew steward                    the order fulfilled this turn scores 2 more points
   crew stationmaster              the order here gives all its reward options (station)
-  crew cartographer               routes completed after this score 2 more points
+  crew cartographer               routes you complete later this turn score 2 more points
   crew surveyor denver            mark Denver (next to the train) on a route without a marker
   crew ticket-agent south         one South order ticket becomes a wild ticket
   crew recruiter                  the skilled hire costs as a basic hire (crew phase)

@@ -7,10 +7,11 @@ live in ``powers.py`` and the rules they bend read the turn's modifiers.
 
 STS-C12 lets a crew act at any moment of its owner's turn, once, and readies it again
 after the cleanup; so an ability's effect lasts until the end of the turn it is used in
-(the Cartographer's bonus, say, counts for routes completed later that turn only). Each ability lists the phases
-where the rule it changes is in play (a coal price matters only in the market, a work
-bonus only before the station action); elsewhere it is refused with that reason. No
-ability can be used while a new route card or a payment of tickets is owed.
+(the Cartographer's bonus, say, counts for routes completed later that turn only).
+Each ability lists the phases where the rule it changes is in play (a coal price
+matters only in the market, a work bonus only before the station action); elsewhere it
+is refused with that reason. No ability can be used while a new route card or a payment
+of tickets is owed.
 """
 
 from __future__ import annotations

@@ -4,21 +4,13 @@ from __future__ import annotations
 
 from games.station_to_station.constants import SEASONS
 from games.station_to_station.state import (
+    OWED,
     city_name,
     new_turn,
     note,
     put_sorted,
 )
 from pbem.game import IllegalMoveError, State, queue_chance
-
-OWED = {
-    "choose": "keep one of your two first route cards (route keep 1 or route keep 2)",
-    "market": "the train must travel at least 1 space (travel <city>)",
-    "again": "another train is in this city, so the train must move on (travel <city>)",
-    "route": "take a new route card (route take display 1, route take display 2 or route take blind)",
-    "station": "take a station action (order, supply, railcar or work coal/cash/both)",
-    "paying": "finish paying for the crew or caboose under way (pay <ticket>)",
-}
 
 
 def owed(state: State) -> str:

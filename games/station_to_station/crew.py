@@ -10,7 +10,7 @@ from __future__ import annotations
 from itertools import combinations_with_replacement
 from typing import Any
 
-from games.station_to_station.state import note, put_sorted, score, seat_name
+from games.station_to_station.state import note, owed_first, put_sorted, score, seat_name
 from pbem.game import State
 
 Payment = tuple[str, ...]
@@ -112,7 +112,7 @@ def _crew_phase_reason(state: State) -> str:
     if phase == "paying":
         return "finish paying for the crew or caboose under way first"
     if phase != "crew":
-        return "crews and cabooses are taken in the crew phase, after the station action"
+        return owed_first(state) or "crews and cabooses are taken in the crew phase, after the station action"
     return ""
 
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 from games.station_to_station import crew, market, powers, routes, station, travel
 from games.station_to_station.abilities import ABILITIES
 from games.station_to_station.constants import COAL_LIMIT, WORK
-from games.station_to_station.notation import Move, normalize_arg
+from games.station_to_station.notation import Move, fmt, normalize_arg
 from games.station_to_station.state import free_cars
 from pbem.game import AmbiguousMoveError, IllegalMoveError, State
 
@@ -52,8 +52,8 @@ def _complete_order(state: State, seat: int, move: Move) -> Move:
         player = state["players"][seat]
         affordable = [p for p in payments if station.can_pay(player, p)] or payments[:1]
         if len(affordable) > 1:
-            shown = " or ".join(f"pay {' '.join(p)}" for p in affordable)
-            raise AmbiguousMoveError(f"name the goods you pay after railcar discounts: {shown}")
+            shown = " or ".join(f"'{fmt(replace(move, name=label, pay=p))}'" for p in affordable)
+            raise AmbiguousMoveError(f"railcars leave a choice of goods to pay; write {shown}")
         pay = affordable[0]  # with none affordable, apply says the goods are lacking
     return replace(move, name=label, pay=pay)
 

@@ -265,6 +265,10 @@ def parse(state: State, text: str) -> Move:
             raise InvalidMoveError(SEPARATE.format(head="caboose", first="north"))
         return Move("caboose")
     if head == "pay":
+        if rest and all(w in state["data"]["goods"] for w in rest):
+            raise InvalidMoveError(
+                f"'pay' discards tickets for a crew or caboose; an order's goods are named in "
+                f"the order move: 'order pay {' '.join(rest)}'")
         tickets = _tickets(state, rest)
         if len(tickets) != 1:
             raise InvalidMoveError("pay one ticket per move: 'pay west', then 'pay north-crew'")

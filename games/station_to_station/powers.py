@@ -16,6 +16,7 @@ from games.station_to_station.state import (
     gain_coal,
     load_goods,
     note,
+    owed_first,
     pay_cash,
     put_sorted,
     seat_name,
@@ -58,6 +59,8 @@ def check_power(state: State, seat: int, crew: str, arg: str) -> str:
     key = ability_of(state, crew)
     ability = ABILITIES[key]
     if turn["phase"] not in ability.phases:
+        if owed_first(state):
+            return owed_first(state)
         when = " or ".join(PHASE_WORDS[p] for p in ability.phases if p in PHASE_WORDS)
         return f"the {crew} is used {when}"
     return _check_specific(state, seat, key, arg)

@@ -24,6 +24,24 @@ from pbem.game import State, queue_chance
 
 NOTES_KEPT = 12
 
+# What a phase still owes before the turn can go on (or end), with the move to type.
+OWED = {
+    "choose": "keep one of your two first route cards (route keep 1 or route keep 2)",
+    "market": "the train must travel at least 1 space (travel <city>)",
+    "again": "another train is in this city, so the train must move on (travel <city>)",
+    "route": "take a new route card for the route you completed (route take display 1, "
+             "route take display 2 or route take blind)",
+    "station": "take a station action (order, supply, railcar or work coal/cash/both)",
+    "paying": "finish paying for the crew or caboose under way (pay <ticket>)",
+}
+BLOCKING = ("choose", "route", "again", "paying")  # phases whose debt comes before all else
+
+
+def owed_first(state: State) -> str:
+    """"first <what is owed>" when the phase owes a move before anything else, else ""."""
+    phase = state["turn"].get("phase", "")
+    return f"first {OWED[phase]}" if phase in BLOCKING else ""
+
 
 def setup_state(seats: list[str], components_data: dict[str, Any]) -> State:
     """Everything before the `start` beacon; the shuffles and deals are one chance request."""

@@ -13,6 +13,7 @@ from games.station_to_station.state import (
     gain_coal,
     load_goods,
     note,
+    owed_first,
     put_sorted,
     score,
     seat_name,
@@ -31,17 +32,25 @@ def held_token(state: State) -> dict[str, Any] | None:
 
 def _station_reason(state: State, kind: str) -> str:
     """Why a token action is impossible now ("" if the held token is of ``kind``)."""
-    turn = state["turn"]
-    if turn["phase"] != "station":
-        if turn["phase"] in ("crew", "done"):
-            return "the station action of this turn is already taken"
-        return "the station phase comes after the train has travelled"
+    reason = _not_station(state)
+    if reason:
+        return reason
     token = held_token(state)
     if token is None:
         return "there was no token in this city: you may only work"
     if token["kind"] != kind:
         return f"the token here is a {token['kind']}, not a {kind}"
     return ""
+
+
+def _not_station(state: State) -> str:
+    """Why the station action cannot be taken now ("" in the station phase)."""
+    phase = state["turn"]["phase"]
+    if phase == "station":
+        return ""
+    if phase in ("crew", "done", "paying"):
+        return "the station action of this turn is already taken"
+    return owed_first(state) or "the station phase comes after the train has travelled (travel <city>)"
 
 
 # ---- orders -------------------------------------------------------------------------
@@ -106,8 +115,9 @@ def check_order(state: State, seat: int, label: str, payment: Payment) -> str:
         return f"this order's reward is {options}"
     payments = order_payments(state, seat)
     if payment not in payments:
-        shown = " or ".join(" ".join(p) or "nothing" for p in payments)
-        return f"after railcar discounts this order is paid with {shown}"
+        head = "order" + (f" {label}" if label else "")
+        shown = " or ".join(f"'{head} pay {' '.join(p) or 'nothing'}'" for p in payments)
+        return f"after railcar discounts this order is paid with other goods: write {shown}"
     if not can_pay(state["players"][seat], payment):
         return (f"your train lacks the goods for this order ({' '.join(payment)}): "
                 "box the token and work instead")
@@ -170,14 +180,9 @@ def take_railcar(state: State, seat: int) -> None:
 
 
 def check_work(state: State, seat: int, kind: str) -> str:
-    turn = state["turn"]
     if kind not in WORK:
         return "work for coal (2 coal), cash ($5) or both (1 coal and $2)"
-    if turn["phase"] != "station":
-        if turn["phase"] in ("crew", "done"):
-            return "the station action of this turn is already taken"
-        return "the station phase comes after the train has travelled"
-    return ""
+    return _not_station(state)
 
 
 def work(state: State, seat: int, kind: str) -> None:

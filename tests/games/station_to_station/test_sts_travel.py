@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from sts_helpers import begin, clean, give_route, move_train, play, resolve_all, set_purse, started
+from sts_helpers import (
+    begin,
+    clean,
+    give_crew,
+    give_route,
+    move_train,
+    play,
+    resolve_all,
+    set_purse,
+    started,
+)
 
 from games.station_to_station import GAME
 from pbem.game import IllegalMoveError
@@ -272,3 +282,28 @@ def test_an_empty_route_deck_is_rebuilt_from_the_discards_else_only_the_display_
     play(bare, 0, "travel salt-lake-city")
     assert bare["turn"]["phase"] == "station" and bare["players"][0]["routes"][0]["card"] == ""
     clean(bare)
+
+
+@pytest.mark.parametrize("move", ["work cash", "order", "supply", "hire basic west", "caboose",
+                                  "crew fireman"])
+def test_STS_T7_a_move_made_before_the_owed_route_card_names_the_route_take(move: str) -> None:
+    """After completing a route the new card comes first: say so, with the move to type
+    (issue 11: it used to say the station phase comes after travelling)."""
+    state = _position(city="salt-lake-city")
+    give_crew(state, 0, "fireman", "north")
+    give_route(state, 0, 2, "seattle--denver", marker="seattle")
+    play(state, 0, "travel denver")
+    with pytest.raises(IllegalMoveError) as caught:
+        GAME.apply(state, 0, GAME.normalize(state, 0, move))
+    assert "first take a new route card for the route you completed (route take display 1" \
+        in str(caught.value)
+
+
+@pytest.mark.parametrize("move", ["work cash", "hire basic west"])
+def test_STS_T9_a_move_made_before_moving_on_names_the_travel_owed(move: str) -> None:
+    state = _position(players=3, city="dallas")
+    move_train(state, 1, "houston")
+    play(state, 0, "travel houston")
+    with pytest.raises(IllegalMoveError, match=r"first another train is in this city, so the "
+                       r"train must move on \(travel <city>\)"):
+        GAME.apply(state, 0, move)

@@ -42,7 +42,7 @@ def refill_city(state: State, city: str) -> None:
         return  # after the countdown nothing is left: the city stays empty
     state["bag_left"] -= 1
     queue_chance(state, {"kind": "token", "city": city})
-    note(state, f"a token will be drawn onto {city_name(state, city)}")
+    note(state, f"a token will be drawn onto {city_name(state, city)} (with the next player)")
     if state["season"] == "countdown" and state["bag_left"] == 0:
         state["over"] = True  # STS-G1
 
@@ -63,9 +63,12 @@ def end_season(state: State) -> None:
     state["season"] = season
     state["bag"] = state["waiting"].pop(season)
     state["bag_left"] = len(state["bag"]) - state["removal"][season]
+    state["boxed"] = []
+    note(state, f"{SEASONS[index]} ends: supplies and railcars on the map turn to their gold face; "
+                f"{season} begins with {state['bag_left']} tokens in the bag")
     if season == "countdown":
         state["final_round"] = True  # STS-CL5: every player is on their last turn
-    note(state, f"{SEASONS[index]} ends: {season} begins")
+        note(state, "the countdown tokens are in the bag: every player now plays a last turn")
 
 
 def refill_crews(state: State) -> None:

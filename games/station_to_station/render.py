@@ -11,6 +11,9 @@ from typing import Any
 from games.station_to_station.abilities import ABILITIES
 from games.station_to_station.constants import FREIGHT_CARS, SEASONS
 from games.station_to_station.scoring import final_breakdown
+from games.station_to_station.words import describe_route, describe_token, pending_lines
+
+__all__ = ["describe_route", "describe_token", "render", "view"]
 from pbem.game import State
 
 
@@ -22,59 +25,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     return shown
 
 
-def _reward(option: dict[str, int]) -> str:
-    parts = []
-    if option.get("cash"):
-        parts.append(f"${option['cash']}")
-    if option.get("coal"):
-        parts.append(f"{option['coal']} coal")
-    if option.get("points"):
-        parts.append(f"{option['points']} pts")
-    parts += [f"{v} {k}" for k, v in option.items() if k not in ("cash", "coal", "points")]
-    return "+".join(parts)
-
-
-def describe_token(data: dict[str, Any], tid: str, gold: bool) -> str:
-    token = data["tokens"][tid]
-    if token["kind"] == "order":
-        rewards = " or ".join(_reward(o) for o in token["rewards"])
-        return f"order {'+'.join(token['goods'])} -> {rewards}"
-    face = token["gold" if gold else "start"]
-    mark = " (gold)" if gold else ""
-    if token["kind"] == "supply":
-        return f"supply {_reward(face)}{mark}"
-    return f"railcar {'/'.join(face)}{mark}"
-
-
-def describe_route(data: dict[str, Any], rid: str) -> str:
-    route = data["routes"][rid]
-    a, b = (data["cities"][c]["name"] for c in route["cities"])
-    reward = _reward(route["reward"])
-    tag = " [start]" if route["start"] else ""
-    return f"{a} - {b}: {route['points']} pts{' +' + reward if reward else ''}{tag}"
-
-
 def _name(shown: dict[str, Any], seat: int) -> str:
     seats = shown.get("seats") or []
     return str(seats[seat]) if 0 <= seat < len(seats) else f"seat {seat}"
-
-
-def _pending(shown: dict[str, Any]) -> list[str]:
-    data = shown["data"]
-    lines = []
-    for request in shown.get("pending", []):
-        kind = request.get("kind")
-        if kind == "token":
-            lines.append(f"token draw onto {data['cities'][request['city']]['name']}")
-        elif kind == "route-blind":
-            lines.append(f"{_name(shown, request['seat'])}'s blind route card")
-        elif kind == "route-display":
-            lines.append("route display refill")
-        elif kind == "crew":
-            lines.append(f"{request['deck']} crew for the {request['region']} slot")
-        elif kind == "setup":
-            lines.append("set-up deal")
-    return lines
 
 
 def render(shown: dict[str, Any]) -> str:
@@ -91,7 +44,7 @@ def render(shown: dict[str, Any]) -> str:
     else:
         last = "  ** LAST ROUND: countdown tokens are in the bag **" if shown.get("final_round") else ""
         out.append(f"To act: {_name(shown, shown['current'])}  phase: {turn.get('phase', '')}{last}")
-    pending = _pending(shown)
+    pending = pending_lines(shown)
     if pending:
         out.append("Pending (resolved when the next player opens the save): " + "; ".join(pending))
     out.append("")

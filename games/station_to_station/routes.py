@@ -16,6 +16,7 @@ from games.station_to_station.state import (
     score,
     seat_name,
 )
+from games.station_to_station.words import describe_route, reward_text, route_name
 from pbem.game import State, queue_chance
 
 
@@ -38,7 +39,8 @@ def route_check(state: State, seat: int, city: str) -> None:
             continue
         if not entry["marker"]:
             entry["marker"] = city
-            note(state, f"{seat_name(state, seat)} marked {city_name(state, city)} on route {card}")
+            note(state, f"{seat_name(state, seat)} marked {city_name(state, city)} on route "
+                        f"{route_name(state['data'], card)}")
         elif entry["marker"] != city:
             complete_route(state, seat, slot)
     settle_owed(state)
@@ -49,7 +51,8 @@ def complete_route(state: State, seat: int, slot: int) -> None:
     player = state["players"][seat]
     card = player["routes"][slot]["card"]
     route = state["data"]["routes"][card]
-    points = route["points"] + state["turn"]["mods"]["route_points"]
+    bonus = state["turn"]["mods"]["route_points"]
+    points = route["points"] + bonus
     score(player, "routes", points)
     gain_cash(player, route["reward"].get("cash", 0))
     gain_coal(player, route["reward"].get("coal", 0))
@@ -59,7 +62,11 @@ def complete_route(state: State, seat: int, slot: int) -> None:
         put_sorted(state["routes"]["discards"], card)
     player["routes"][slot] = {"card": "", "marker": "", "pending": False}
     state["turn"]["owed"].append(slot)
-    note(state, f"{seat_name(state, seat)} completed route {card} for {points} points")
+    reward = reward_text(route["reward"])
+    extra = f" (with {bonus} from the cartographer)" if bonus else ""
+    kept = "kept aside as a wild ticket" if route["start"] else "discarded face up"
+    note(state, f"{seat_name(state, seat)} completed route {route_name(state['data'], card)}: "
+                f"{points} pts{extra}{' +' + reward if reward else ''}; the card is {kept}")
     top_up_display(state)
 
 
@@ -72,7 +79,7 @@ def settle_owed(state: State) -> None:
     turn = state["turn"]
     while turn["owed"] and not state["routes"]["display"] and not can_take_blind(state):
         turn["owed"].pop(0)
-        note(state, "no route card was left to take")
+        note(state, "no route card was left to take: the route slot stays empty")
 
 
 def take_from_display(state: State, seat: int, position: int, slot: int) -> str:
@@ -113,9 +120,11 @@ def keep_route(state: State, seat: int, position: int) -> None:
     """STS-S10: keep 1 of the 2 drawn standard routes, discard the other face up."""
     player = state["players"][seat]
     kept = player["choice"][position - 1]
-    put_sorted(state["routes"]["discards"], player["choice"][2 - position])
+    dropped = player["choice"][2 - position]
+    put_sorted(state["routes"]["discards"], dropped)
     player["choice"] = []
     player["routes"][1] = {"card": kept, "marker": "", "pending": False}
     mark_if_here(state, player, 1)
     state["turn"]["phase"] = "market"
-    note(state, f"{seat_name(state, seat)} kept route {kept}")
+    note(state, f"{seat_name(state, seat)} kept route {describe_route(state['data'], kept)} and "
+                f"discarded {route_name(state['data'], dropped)} face up")

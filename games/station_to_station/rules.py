@@ -11,6 +11,7 @@ from games.station_to_station import (
     chance,
     cleanup,
     components,
+    describe,
     invariants,
     moves,
     render,
@@ -109,6 +110,9 @@ class StationToStation(Game):
 
     def render_svg(self, view: dict[str, Any]) -> str | None:
         return svg.render_svg(view)
+
+    def describe(self, before: State, after: State, seat: int) -> list[str]:
+        return describe.describe(before, after, seat)
 
     def outcome(self, state: State) -> Outcome | None:
         return scoring.outcome(state)

@@ -20,6 +20,7 @@ from games.station_to_station.state import (
     token_face,
     unload_goods,
 )
+from games.station_to_station.words import describe_token, reward_text
 from pbem.game import State
 
 Payment = tuple[str, ...]
@@ -140,8 +141,15 @@ def fulfil_order(state: State, seat: int, label: str, payment: Payment) -> None:
     score(player, "orders", turn["mods"]["order_points"])
     region = state["data"]["cities"][player["city"]]["region"]
     player["tickets"][region].append(turn["token"])
-    note(state, f"{seat_name(state, seat)} fulfilled an order at {city_name(state, player['city'])}"
-                f" (ticket under {region})")
+    got = " and ".join(reward_text(o) for o in chosen)
+    if turn["mods"]["order_points"]:
+        got += f" and {turn['mods']['order_points']} pts (steward)"
+    saved = len(token["goods"]) - len(payment)
+    discount = f" ({saved} taken off by railcars or the loader)" if saved else ""
+    order = describe_token(state["data"], turn["token"], False)
+    paid = " ".join(payment) or "nothing"
+    note(state, f"{seat_name(state, seat)} fulfilled the {order} at {city_name(state, player['city'])}, "
+                f"paying {paid}{discount}, for {got}; the ticket goes under {region}")
     _done(state)
 
 
@@ -156,13 +164,22 @@ def take_supply(state: State, seat: int) -> None:
     turn = state["turn"]
     face: dict[str, int] = token_face(state, turn["token"], turn["gold"])
     gain_cash(player, face.get("cash", 0) + turn["mods"]["supply_cash"])
-    gain_coal(player, face.get("coal", 0))
+    lost = gain_coal(player, face.get("coal", 0))
     score(player, "supplies", face.get("points", 0))
+    short = 0
     for good in state["data"]["goods"]:
         if face.get(good, 0):
-            load_goods(player, good, face[good])  # past 8 cars: fewer load (ruling)
-    put_sorted(state["box"], turn["token"])
-    note(state, f"{seat_name(state, seat)} took a supply at {city_name(state, player['city'])}")
+            short += face[good] - load_goods(player, good, face[good])  # past 8 cars: fewer load
+    bonus = turn["mods"]["supply_cash"]
+    extra = f" and ${bonus} (quartermaster)" if bonus else ""
+    if lost:
+        extra += f"; {lost} coal lost over the limit of 9"
+    if short:
+        extra += f"; {short} goods did not fit"
+    supply = describe_token(state["data"], turn["token"], turn["gold"])
+    note(state, f"{seat_name(state, seat)} took the {supply} at {city_name(state, player['city'])}"
+                f"{extra}; the token is boxed")
+    box_at_stop(state, seat)
     _done(state)
 
 
@@ -175,7 +192,8 @@ def take_railcar(state: State, seat: int) -> None:
     player = state["players"][seat]
     turn = state["turn"]
     player["railcars"].append({"id": turn["token"], "gold": turn["gold"]})
-    note(state, f"{seat_name(state, seat)} attached a railcar at {city_name(state, player['city'])}")
+    railcar = describe_token(state["data"], turn["token"], turn["gold"])
+    note(state, f"{seat_name(state, seat)} attached the {railcar} at {city_name(state, player['city'])}")
     _done(state)
 
 
@@ -189,13 +207,30 @@ def work(state: State, seat: int, kind: str) -> None:
     """STS-ST9: box the token (if any) and take one of the three work rewards."""
     player = state["players"][seat]
     turn = state["turn"]
+    boxed = ""
     if turn["token"]:
-        put_sorted(state["box"], turn["token"])
+        boxed = (f"boxed the {describe_token(state['data'], turn['token'], turn['gold'])} at "
+                 f"{city_name(state, player['city'])} and ")
+        box_at_stop(state, seat)
     coal, cash = WORK[kind]
+    cash += turn["mods"]["work_cash"]
     gain_coal(player, coal)
-    gain_cash(player, cash + turn["mods"]["work_cash"])
-    note(state, f"{seat_name(state, seat)} worked for {kind}")
+    gain_cash(player, cash)
+    note(state, f"{seat_name(state, seat)} {boxed}worked for {work_words(coal, cash)}")
     _done(state)
+
+
+def work_words(coal: int, cash: int) -> str:
+    return reward_text({"cash": cash, "coal": coal}) or "nothing"
+
+
+def box_at_stop(state: State, seat: int) -> None:
+    """The token taken at the stop goes to the box, recorded for the view this season."""
+    turn = state["turn"]
+    player = state["players"][seat]
+    put_sorted(state["box"], turn["token"])
+    state.setdefault("boxed", []).append(
+        {"token": turn["token"], "gold": turn["gold"], "city": player["city"], "seat": seat})
 
 
 def _done(state: State) -> None:

@@ -24,10 +24,12 @@ from games.station_to_station.state import (
     distances,
     gain_coal,
     note,
+    owed_first,
     pay_coal,
     seat_name,
     train_owner,
 )
+from games.station_to_station.words import describe_route, describe_token
 from pbem.game import State
 
 
@@ -96,10 +98,8 @@ def check_travel(state: State, seat: int, city: str, via: Sequence[str] = (), co
     turn = state["turn"]
     player = state["players"][seat]
     if turn["phase"] not in ("market", "again"):
-        if turn["phase"] == "choose":
-            return "first keep one of your two route cards (route keep 1 or route keep 2)"
-        if turn["phase"] == "route":
-            return "first take a new route card for the route you completed"
+        if turn["phase"] in ("choose", "route"):
+            return owed_first(state)
         return "the train has already finished its travel this turn"
     reason = _bad_step(state, seat, city, via)
     if reason:
@@ -153,7 +153,7 @@ def after_route_check(state: State, seat: int) -> None:
         # STS-T9: move again, the first space free again.
         turn["phase"] = "again"
         note(state, f"{seat_name(state, other)}'s train is in {city_name(state, player['city'])}: "
-                    "the train moves on")
+                    f"{seat_name(state, seat)}'s train must move on (the first space free again)")
         return
     arrive(state, seat)
 
@@ -164,13 +164,20 @@ def arrive(state: State, seat: int) -> None:
     player = state["players"][seat]
     spot = state["map"][player["city"]]
     turn["phase"] = "station"
+    here = city_name(state, player["city"])
     if spot["token"]:
         turn["token"] = spot["token"]
         turn["gold"] = spot["gold"]
         turn["took"] = True
         state["map"][player["city"]] = {"token": "", "gold": False}
+        bonus = ""
         if state["data"]["cities"][player["city"]]["coastal"]:
             gain_coal(player, COASTAL_BONUS)
+            bonus = f" and {COASTAL_BONUS} bonus coal (coastal city)"
+        note(state, f"{seat_name(state, seat)} took the token at {here}: "
+                    f"{describe_token(state['data'], spot['token'], spot['gold'])}{bonus}")
+    else:
+        note(state, f"there is no token at {here}: {seat_name(state, seat)} may only work")
 
 
 def check_route_take(state: State, seat: int, source: str, position: int) -> str:
@@ -193,9 +200,11 @@ def route_take(state: State, seat: int, source: str, position: int) -> None:
     slot = turn["owed"].pop(0)
     if source == "display":
         card = take_from_display(state, seat, position, slot)
-        note(state, f"{seat_name(state, seat)} took route {card} from the display")
+        note(state, f"{seat_name(state, seat)} took route {describe_route(state['data'], card)} "
+                    "from the display")
     else:
         take_blind(state, seat, slot)
-        note(state, f"{seat_name(state, seat)} took a route card blind")
+        note(state, f"{seat_name(state, seat)} took a route card blind from the deck "
+                    "(it arrives with the next player)")
     settle_owed(state)
     after_route_check(state, seat)

@@ -1,28 +1,72 @@
 """Views and the plain-text picture of one.
 
 Everything in Station to Station is public (the bag and decks are drawn face up), so
-every seat's view is the public state plus who is looking.
+every seat's view is the public state plus who is looking (and a few facts worked out
+from it).
 """
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from games.station_to_station.abilities import ABILITIES
 from games.station_to_station.constants import FREIGHT_CARS, SEASONS
 from games.station_to_station.scoring import final_breakdown
-from games.station_to_station.words import describe_route, describe_token, pending_lines
+from games.station_to_station.state import distances
+from games.station_to_station.words import crew_text, describe_route, describe_token, pending_lines
+from pbem.game import State
 
 __all__ = ["describe_route", "describe_token", "render", "view"]
-from pbem.game import State
+
+WIDTH = 100  # text lines are wrapped at this width
+RECENT = 10  # recent events shown
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
-    """The public state (nothing is secret) and who is looking; a new top-level dict that
-    shares the state's inner values, which readers must not change."""
+    """The public state (nothing is secret) and who is looking, plus facts worked out
+    from it for people: each train's reach, the later seasons' token counts, the text
+    of every crew in sight. A new top-level dict that shares the state's inner values,
+    which readers must not change."""
     shown = dict(state)
     shown["viewer"] = -1 if seat is None else seat
+    if state.get("data"):
+        shown["reach"] = [reach(state, s) for s in range(len(state["players"]))]
+        shown["seasons_ahead"] = seasons_ahead(state)
+        shown["crew_text"] = {crew: crew_text(state["data"], crew) for crew in _crews_in_sight(state)}
     return shown
+
+
+def reach(state: State, seat: int) -> dict[str, int]:
+    """Coal for the cheapest movement from the seat's train to every city it can afford:
+    for the seat travelling now with this turn's crew bonuses and without the city the
+    turn began in; for any other seat as its next turn would begin (STS-T3, T4)."""
+    player = state["players"][seat]
+    if not player["city"]:
+        return {}
+    turn = state.get("turn") or {}
+    moving = turn.get("seat") == seat and turn.get("phase") in ("market", "again")
+    free = 1 + (turn["mods"]["free_spaces"] if moving else 0)
+    barred = {player["city"], turn["start"] if moving else player["city"]}
+    spaces = distances(state["data"], player["city"])
+    costs = {city: max(0, spaces[city] - free) for city in state["data"]["cities"]
+             if city in spaces and city not in barred}
+    return {city: coal for city, coal in costs.items() if coal <= player["coal"]}
+
+
+def seasons_ahead(state: State) -> dict[str, int]:
+    """How many tokens each later season will put in the bag (its removal already made)."""
+    return {season: len(state["waiting"][season]) - state["removal"][season]
+            for season in SEASONS if season in state.get("waiting", {})}
+
+
+def _crews_in_sight(state: State) -> list[str]:
+    found = []
+    for deck in ("basic", "skilled"):
+        found += [c for c in state["crews"][deck]["market"].values() if c]
+    for player in state["players"]:
+        found += [c for c in player["crews"].values() if c]
+    return sorted(set(found))
 
 
 def _name(shown: dict[str, Any], seat: int) -> str:
@@ -34,9 +78,10 @@ def render(shown: dict[str, Any]) -> str:
     out: list[str] = []
     turn = shown.get("turn") or {}
     season = shown["season"]
-    later = ", ".join(SEASONS[SEASONS.index(season) + 1 :]) or "nothing"
+    ahead = seasons_ahead(shown)
+    later = ", ".join(f"{s} {n}" for s, n in ahead.items()) or "nothing"
     out.append(f"STATION TO STATION  turn {shown['turns'] + 1}  season {season}"
-               f"  (bag: {shown['bag_left']} to come; then {later})")
+               f"  (bag: {shown['bag_left']} tokens to come; later seasons' tokens: {later})")
     if shown.get("over"):
         out.append("The game is over.")
     elif not shown.get("ready"):
@@ -57,8 +102,16 @@ def render(shown: dict[str, Any]) -> str:
     notes = shown.get("notes") or []
     if notes:
         out.append("")
-        out.append("Recent: " + "; ".join(notes[-6:]))
+        out.append("Recent events (newest last):")
+        out += _wrapped(notes[-RECENT:], "  ")
     return "\n".join(out)
+
+
+def _wrapped(lines: list[str], indent: str) -> list[str]:
+    out = []
+    for line in lines:
+        out += textwrap.wrap(line, WIDTH, initial_indent=indent, subsequent_indent=indent + "  ")
+    return out
 
 
 def _map(shown: dict[str, Any]) -> list[str]:
@@ -89,7 +142,11 @@ def _tables(shown: dict[str, Any]) -> list[str]:
     routes = shown["routes"]
     display = "   ".join(f"{i}) {describe_route(data, r)}" for i, r in enumerate(routes["display"], 1))
     out = [f"Route display: {display or '(empty)'}",
-           f"Route deck {len(routes['deck'])}, discards {len(routes['discards'])}",
+           f"Route deck {len(routes['deck'])}, discards {len(routes['discards'])}"
+           + (" (face up):" if routes["discards"] else "")]
+    if routes["discards"]:
+        out += _wrapped(["; ".join(describe_route(data, r) for r in routes["discards"])], "  ")
+    out += [
            "Goods (pair price): " + ", ".join(f"{g} ${p}" for g, p in data["goods"].items())]
     out.append("Crew market:")
     for deck in ("basic", "skilled"):
@@ -101,7 +158,29 @@ def _tables(shown: dict[str, Any]) -> list[str]:
             out.append(f"    {region:<6} {text}")
     cabooses = " ".join(str(c) for c in shown["cabooses"]) or "none left"
     out.append(f"Cabooses (top first): {cabooses}")
+    boxed = shown.get("boxed") or []
+    if boxed:
+        out.append(f"Boxed at stops this season ({len(boxed)}):")
+        out += _wrapped(["; ".join(
+            f"{data['cities'][b['city']]['name']}: {describe_token(data, b['token'], b['gold'])}"
+            f" ({_name(shown, b['seat'])})" for b in boxed)], "  ")
     return out
+
+
+def _reach_line(shown: dict[str, Any], seat: int, costs: dict[str, int]) -> str:
+    """``travel from Dallas (2 coal): free: Houston, ...; 1 coal: ...``"""
+    data = shown["data"]
+    player = shown["players"][seat]
+    turn = shown.get("turn") or {}
+    now = turn.get("seat") == seat and turn.get("phase") in ("market", "again")
+    groups: dict[int, list[str]] = {}
+    for city, coal in costs.items():
+        groups.setdefault(coal, []).append(data["cities"][city]["name"])
+    listed = "; ".join(f"{'free' if coal == 0 else f'{coal} coal'}: {', '.join(names)}"
+                       for coal, names in sorted(groups.items()))
+    when = "now" if now else "next turn"
+    return (f"travel {when} from {data['cities'][player['city']]['name']} with {player['coal']} coal "
+            f"(cheapest paths; a longer one: travel CITY via CITY ...): {listed or 'nowhere'}")
 
 
 def _player(shown: dict[str, Any], seat: int) -> list[str]:
@@ -149,6 +228,12 @@ def _player(shown: dict[str, Any], seat: int) -> list[str]:
                 state_word = " (new)"
             crews.append(f"{region}: {crew}{state_word}")
     out.append(f"  crews: {', '.join(crews) or 'none'}")
+    if seat == shown.get("viewer") or shown.get("viewer", -1) < 0:
+        out += _wrapped([f"{player['crews'][r]}: {crew_text(data, player['crews'][r])}"
+                         for r in data["regions"] if player["crews"][r]], "    ")
+    costs = (shown.get("reach") or [{}] * (seat + 1))[seat]
+    if player["city"] and (seat == shown.get("viewer") or seat == shown.get("current")):
+        out += _wrapped([_reach_line(shown, seat, costs)], "  ")
     if turn.get("seat") == seat and turn.get("token"):
         out.append(f"  token in hand: {describe_token(data, turn['token'], turn['gold'])}")
     job = turn.get("job") if turn.get("seat") == seat else None

@@ -36,7 +36,7 @@ class StationToStation(Game):
     info = GameInfo(
         id="station-to-station",
         title="Station to Station",
-        rules_version=1,
+        rules_version=2,  # 2: any travel path, travel moves carry their cost, event notes
         min_players=MIN_PLAYERS,
         max_players=MAX_PLAYERS,
         options={},

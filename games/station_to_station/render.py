@@ -45,7 +45,7 @@ def reach(state: State, seat: int) -> dict[str, int]:
     if not player["city"]:
         return {}
     turn = state.get("turn") or {}
-    moving = turn.get("seat") == seat and turn.get("phase") in ("market", "again")
+    moving = turn.get("seat") == seat and turn.get("phase") in ("choose", "market", "again")
     free = 1 + (turn["mods"]["free_spaces"] if moving else 0)
     barred = {player["city"], turn["start"] if moving else player["city"]}
     spaces = distances(state["data"], player["city"])
@@ -172,7 +172,7 @@ def _reach_line(shown: dict[str, Any], seat: int, costs: dict[str, int]) -> str:
     data = shown["data"]
     player = shown["players"][seat]
     turn = shown.get("turn") or {}
-    now = turn.get("seat") == seat and turn.get("phase") in ("market", "again")
+    now = turn.get("seat") == seat and turn.get("phase") in ("choose", "market", "again")
     groups: dict[int, list[str]] = {}
     for city, coal in costs.items():
         groups.setdefault(coal, []).append(data["cities"][city]["name"])

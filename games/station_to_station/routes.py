@@ -25,6 +25,9 @@ def mark_if_here(state: State, player: dict[str, Any], slot: int) -> None:
     entry = player["routes"][slot]
     if entry["card"] and player["city"] in state["data"]["routes"][entry["card"]]["cities"]:
         entry["marker"] = player["city"]
+        seat = next(i for i, p in enumerate(state["players"]) if p is player)
+        note(state, f"{seat_name(state, seat)}'s train is in {city_name(state, player['city'])}: "
+                    f"route {route_name(state['data'], entry['card'])} gets a marker there")
 
 
 def route_check(state: State, seat: int, city: str) -> None:

@@ -163,3 +163,13 @@ def test_describe_holds_public_facts_only_and_is_plain_json_text() -> None:
     json.dumps(lines)
     assert all(isinstance(line, str) and line and line.isprintable() for line in lines)
     assert GAME.describe(state, state, 0) == []
+
+
+def test_describe_says_a_new_route_card_is_marked_where_the_train_stands() -> None:
+    state = _position(city="salt-lake-city")
+    give_route(state, 0, 2, "seattle--denver", marker="seattle")
+    state["routes"]["deck"].append(state["routes"]["display"][0])
+    state["routes"]["display"][0] = "denver--dallas"
+    state["routes"]["deck"].remove("denver--dallas")
+    lines = _turn(state, "travel denver", "route take display 1", end=False)
+    assert "ann's train is in Denver: route Denver - Dallas gets a marker there" in lines

@@ -91,8 +91,8 @@ def _route_blind(state: State, seat: int, slot: int, rng: Sampler) -> None:
     card = draw_route(state, rng)
     player["routes"][slot] = {"card": card, "marker": "", "pending": False}
     if card:
-        mark_if_here(state, player, slot)
         note(state, f"{seat_name(state, seat)} drew route {describe_route(state['data'], card)} blind")
+        mark_if_here(state, player, slot)
     else:
         note(state, f"no route card was left for {seat_name(state, seat)}'s blind draw")
 

@@ -113,7 +113,11 @@ def _crew_phase_reason(state: State) -> str:
     if phase == "paying":
         return "finish paying for the crew or caboose under way first"
     if phase != "crew":
-        return owed_first(state) or "crews and cabooses are taken in the crew phase, after the station action"
+        if owed_first(state):
+            return owed_first(state)
+        now = "first travel (travel <city>), then" if phase == "market" else "first"
+        return (f"crews and cabooses are taken in the crew phase, after the station action: "
+                f"{now} take the station action (order, supply, railcar or work coal/cash/both)")
     return ""
 
 

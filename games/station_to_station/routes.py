@@ -89,6 +89,8 @@ def take_from_display(state: State, seat: int, position: int, slot: int) -> str:
     player = state["players"][seat]
     card = state["routes"]["display"].pop(position - 1)
     player["routes"][slot] = {"card": card, "marker": "", "pending": False}
+    note(state, f"{seat_name(state, seat)} took route {describe_route(state['data'], card)} "
+                "from the display")
     mark_if_here(state, player, slot)
     top_up_display(state)
     return str(card)
@@ -127,7 +129,7 @@ def keep_route(state: State, seat: int, position: int) -> None:
     put_sorted(state["routes"]["discards"], dropped)
     player["choice"] = []
     player["routes"][1] = {"card": kept, "marker": "", "pending": False}
-    mark_if_here(state, player, 1)
     state["turn"]["phase"] = "market"
     note(state, f"{seat_name(state, seat)} kept route {describe_route(state['data'], kept)} and "
                 f"discarded {route_name(state['data'], dropped)} face up")
+    mark_if_here(state, player, 1)

@@ -40,8 +40,15 @@ def _station_reason(state: State, kind: str) -> str:
     if token is None:
         return "there was no token in this city: you may only work"
     if token["kind"] != kind:
-        return f"the token here is a {token['kind']}, not a {kind}"
+        take = "'order' (or 'order cash', 'order points')" if token["kind"] == "order" \
+            else f"'{token['kind']}'"
+        return (f"the token here is {article(token['kind'])}, not {article(kind)}: take it with "
+                f"{take}, or box it and work ('work coal', 'work cash' or 'work both')")
     return ""
+
+
+def article(kind: str) -> str:
+    return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
 
 
 def _not_station(state: State) -> str:
@@ -145,7 +152,8 @@ def fulfil_order(state: State, seat: int, label: str, payment: Payment) -> None:
     if turn["mods"]["order_points"]:
         got += f" and {turn['mods']['order_points']} pts (steward)"
     saved = len(token["goods"]) - len(payment)
-    discount = f" ({saved} taken off by railcars or the loader)" if saved else ""
+    by = "railcars and the loader" if turn["mods"]["order_discount"] else "railcars"
+    discount = f" ({saved} taken off by {by})" if saved else ""
     order = describe_token(state["data"], turn["token"], False)
     paid = " ".join(payment) or "nothing"
     note(state, f"{seat_name(state, seat)} fulfilled the {order} at {city_name(state, player['city'])}, "

@@ -29,7 +29,7 @@ from games.station_to_station.state import (
     seat_name,
     train_owner,
 )
-from games.station_to_station.words import describe_route, describe_token
+from games.station_to_station.words import describe_token
 from pbem.game import State
 
 
@@ -199,9 +199,7 @@ def route_take(state: State, seat: int, source: str, position: int) -> None:
     turn = state["turn"]
     slot = turn["owed"].pop(0)
     if source == "display":
-        card = take_from_display(state, seat, position, slot)
-        note(state, f"{seat_name(state, seat)} took route {describe_route(state['data'], card)} "
-                    "from the display")
+        take_from_display(state, seat, position, slot)
     else:
         take_blind(state, seat, slot)
         note(state, f"{seat_name(state, seat)} took a route card blind from the deck "

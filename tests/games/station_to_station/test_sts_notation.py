@@ -123,7 +123,7 @@ def test_ambiguous_input_names_the_choices(market: dict) -> None:
     ("route take blind", "no new route card is owed"),
     ("order", "comes after the train has travelled"),
     ("supply", "comes after the train has travelled"),
-    ("hire basic west", "after the station action"),
+    ("hire basic west", "after the station action: first travel (travel <city>), then take the station"),
     ("caboose", "after the station action"),
     ("pay west", "after choosing a crew to hire or the caboose"),
     ("crew fireman", "you have not hired the fireman"),

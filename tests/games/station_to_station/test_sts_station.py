@@ -74,6 +74,12 @@ def test_STS_ST2_use_the_token_or_box_it_and_work() -> None:
     assert "railcar" not in moves and not [m for m in moves if m.startswith("order")]
     with pytest.raises(IllegalMoveError, match="a supply, not a railcar"):
         GAME.apply(state, 0, "railcar")
+    # The refusal names the moves that are open (and writes "an order").
+    with pytest.raises(IllegalMoveError, match=r"the token here is a supply, not an order: take it "
+                       r"with 'supply', or box it and work \('work coal', 'work cash' or 'work both'\)"):
+        GAME.apply(state, 0, "order")
+    with pytest.raises(IllegalMoveError, match="first take the station action"):
+        GAME.apply(state, 0, "hire basic west")
     assert not GAME.can_end_turn(state, 0)
     play(state, 0, "work cash")
     assert GAME.can_end_turn(state, 0)

@@ -21,7 +21,7 @@ def owed(state: State) -> str:
 def end_turn(state: State, seat: int) -> None:
     reason = owed(state)
     if reason:
-        raise IllegalMoveError(f"the turn is not over: {reason}")
+        raise IllegalMoveError(reason)  # the engine says "the turn cannot end yet: ..."
     refill_city(state, state["turn"]["start"])
     refill_crews(state)
     state["turns"] += 1

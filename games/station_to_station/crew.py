@@ -11,7 +11,7 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from games.station_to_station.state import note, owed_first, put_sorted, score, seat_name
-from games.station_to_station.words import crew_text
+from games.station_to_station.words import article, crew_text
 from pbem.game import State
 
 Payment = tuple[str, ...]
@@ -238,7 +238,7 @@ def ticket_words(state: State, seat: int, ticket: str) -> str:
     if ticket.endswith("-crew"):
         region = ticket_region(ticket)
         return f"the {state['players'][seat]['crews'][region]} ({region} crew)"
-    return f"a {ticket} order ticket"
+    return f"{article(ticket)} order ticket"
 
 
 def payable_tickets(state: State, seat: int) -> list[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.station_to_station.constants import COAL_LIMIT
 from games.station_to_station.words import pending_lines, seat_called
 from pbem.game import State
 
@@ -58,4 +59,7 @@ def purse_change(before: State, after: State, seat: int) -> str:
         parts.append(f"points {old['points']} -> {new['points']}")
     if old["goods"] != new["goods"]:
         parts.append(f"goods {_goods(old)} -> {_goods(new)}")
+    lost = new["ledger"]["coal_lost"] - old["ledger"]["coal_lost"]
+    if lost:
+        parts.append(f"{lost} coal lost over the limit of {COAL_LIMIT}")
     return ", ".join(parts)

@@ -20,7 +20,7 @@ from games.station_to_station.state import (
     token_face,
     unload_goods,
 )
-from games.station_to_station.words import describe_token, reward_text
+from games.station_to_station.words import article, describe_token, reward_text
 from pbem.game import State
 
 Payment = tuple[str, ...]
@@ -45,10 +45,6 @@ def _station_reason(state: State, kind: str) -> str:
         return (f"the token here is {article(token['kind'])}, not {article(kind)}: take it with "
                 f"{take}, or box it and work ('work coal', 'work cash' or 'work both')")
     return ""
-
-
-def article(kind: str) -> str:
-    return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
 
 
 def _not_station(state: State) -> str:

@@ -8,6 +8,11 @@ from typing import Any
 from games.station_to_station.abilities import ABILITIES
 
 
+def article(word: str) -> str:
+    """``an order``, ``a supply``."""
+    return f"an {word}" if word[:1] in ("a", "e", "i", "o", "u") else f"a {word}"
+
+
 def reward_text(option: dict[str, int]) -> str:
     """``$8+1 coal``, ``5 pts``, ``2 oil``: one reward option or supply face."""
     parts = []

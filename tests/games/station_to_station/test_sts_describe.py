@@ -173,3 +173,19 @@ def test_describe_says_a_new_route_card_is_marked_where_the_train_stands() -> No
     state["routes"]["deck"].remove("denver--dallas")
     lines = _turn(state, "travel denver", "route take display 1", end=False)
     assert "ann's train is in Denver: route Denver - Dallas gets a marker there" in lines
+
+
+def test_describe_says_coal_lost_over_the_limit() -> None:
+    state = _position(coal=9)
+    lines = _turn(state, "travel houston", "work coal")
+    assert "ann: 2 coal lost over the limit of 9" in lines
+
+
+def test_describe_says_the_caboose_and_its_tickets() -> None:
+    state = _position(city="omaha")
+    for region in ("north", "south", "east", "west"):
+        give_tickets(state, 0, region, 1)
+    lines = _turn(state, "travel denver", "work cash", "caboose", "pay north", "pay south",
+                  "pay east", "pay west")
+    assert ("ann took the 10-point caboose, paying a north order ticket, a south order ticket, "
+            "an east order ticket, a west order ticket") in lines

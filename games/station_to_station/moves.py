@@ -19,6 +19,8 @@ from pbem.game import AmbiguousMoveError, IllegalMoveError, State
 def complete(state: State, seat: int, move: Move) -> Move:
     """Fill in what the player may leave out when only one choice fits; drop what the
     canonical form leaves out (an order payment with no choice)."""
+    if move.kind == "travel" and move.via[:1] == (state["players"][seat]["city"],):
+        move = replace(move, via=move.via[1:])  # a path written from the train's own city
     if move.kind == "travel" and move.coal < 0:
         spaces = travel.path_spaces(state, seat, move.name, move.via)
         return replace(move, coal=travel.coal_for(state, spaces)) if spaces > 0 else move

@@ -38,6 +38,8 @@ def market() -> dict:
     ("travel via houston new-orleans", "travel new-orleans via houston (1 coal)"),
     ("travel houston new orleans", "travel new-orleans via houston (1 coal)"),
     ("travel to st louis via okla", "travel st-louis via oklahoma-city (1 coal)"),
+    ("travel dallas houston new orleans", "travel new-orleans via houston (1 coal)"),
+    ("travel new-orleans via dallas houston", "travel new-orleans via houston (1 coal)"),
     ("move El Paso", "travel el-paso (free)"),
     ("drop Grain", "discard grain"),
     ("work $5", "work cash"),

@@ -13,7 +13,7 @@ from typing import Any
 from games.station_to_station.abilities import ABILITIES
 from games.station_to_station.constants import FREIGHT_CARS, SEASONS
 from games.station_to_station.scoring import final_breakdown
-from games.station_to_station.state import distances
+from games.station_to_station.travel import cheapest_costs
 from games.station_to_station.words import crew_text, describe_route, describe_token, pending_lines
 from pbem.game import State
 
@@ -41,17 +41,8 @@ def reach(state: State, seat: int) -> dict[str, int]:
     """Coal for the cheapest movement from the seat's train to every city it can afford:
     for the seat travelling now with this turn's crew bonuses and without the city the
     turn began in; for any other seat as its next turn would begin (STS-T3, T4)."""
-    player = state["players"][seat]
-    if not player["city"]:
-        return {}
-    turn = state.get("turn") or {}
-    moving = turn.get("seat") == seat and turn.get("phase") in ("choose", "market", "again")
-    free = 1 + (turn["mods"]["free_spaces"] if moving else 0)
-    barred = {player["city"], turn["start"] if moving else player["city"]}
-    spaces = distances(state["data"], player["city"])
-    costs = {city: max(0, spaces[city] - free) for city in state["data"]["cities"]
-             if city in spaces and city not in barred}
-    return {city: coal for city, coal in costs.items() if coal <= player["coal"]}
+    coal = state["players"][seat]["coal"]
+    return {city: cost for city, cost in cheapest_costs(state, seat).items() if cost <= coal}
 
 
 def seasons_ahead(state: State) -> dict[str, int]:

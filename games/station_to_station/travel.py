@@ -46,24 +46,27 @@ def coal_for(state: State, spaces: int) -> int:
 def path_spaces(state: State, seat: int, city: str, via: Sequence[str] = ()) -> int:
     """Spaces of the movement to ``city`` (through ``via`` if named, else a shortest
     path); -1 when a named step has no track or the city is not on the map."""
-    cities = state["data"]["cities"]
-    here = state["players"][seat]["city"]
+    if _bad_step(state, seat, city, via):
+        return -1
     if via:
-        path = [here, *via, city]
-        if any(step not in cities for step in path):
-            return -1
-        if any(b not in cities[a]["track"] for a, b in zip(path, path[1:], strict=False)):
-            return -1
-        return len(path) - 1
-    return distances(state["data"], here).get(city, -1)
+        return len(via) + 1
+    return distances(state["data"], state["players"][seat]["city"]).get(city, -1)
 
 
 def cheapest_costs(state: State, seat: int) -> dict[str, int]:
-    """Coal for the cheapest movement to every other city, in map order."""
+    """Coal for the cheapest movement to every city the seat's train may stop at, in map
+    order: for the seat moving now with this turn's free spaces and not back to where
+    the turn began (STS-T4); for anyone else as their next turn would begin."""
     here = state["players"][seat]["city"]
+    if not here:
+        return {}
+    turn = state.get("turn") or {}
+    moving = turn.get("seat") == seat and turn.get("phase") in ("choose", "market", "again")
+    free = free_spaces(state) if moving else 1
+    barred = {here, turn["start"] if moving else here}
     spaces = distances(state["data"], here)
-    return {city: coal_for(state, spaces[city]) for city in state["data"]["cities"]
-            if city != here and city in spaces}
+    return {city: max(0, spaces[city] - free) for city in state["data"]["cities"]
+            if city in spaces and city not in barred}
 
 
 def cost_words(coal: int) -> str:

@@ -5,10 +5,13 @@ Each ability is a once-per-turn rule change with no random outcome, used by the 
 (what each does, in which phases it may be used, what argument it takes); the effects
 live in ``powers.py`` and the rules they bend read the turn's modifiers.
 
-STS-C12 lets a crew act at any moment of its owner's turn. Each ability lists the phases
-where the rule it changes is in play (a coal price matters only in the market, a work
-bonus only before the station action); elsewhere it is refused with that reason. No
-ability can be used while a new route card or a payment of tickets is owed.
+STS-C12 lets a crew act at any moment of its owner's turn, once, and readies it again
+after the cleanup; so an ability's effect lasts until the end of the turn it is used in
+(the Cartographer's bonus, say, counts for routes completed later that turn only).
+Each ability lists the phases where the rule it changes is in play (a coal price
+matters only in the market, a work bonus only before the station action); elsewhere it
+is refused with that reason. No ability can be used while a new route card or a payment
+of tickets is owed.
 """
 
 from __future__ import annotations
@@ -67,7 +70,8 @@ ABILITIES: dict[str, Ability] = {
     "stationmaster": Ability(
         "skilled", "The order you fulfil this turn gives all of its reward options.", STATION),
     "cartographer": Ability(
-        "skilled", "Each route you complete after this turn scores 2 more points.", BEFORE_MOVING),
+        "skilled", "Each route you complete later this turn scores 2 more points (use it before "
+        "a movement).", BEFORE_MOVING),
     "surveyor": Ability(
         "skilled", "Put a route marker on a city next to your train on one of your route cards "
         "that has no marker.", ANYTIME, "city"),

@@ -10,6 +10,7 @@ from typing import Any
 
 from games.station_to_station.routes import mark_if_here
 from games.station_to_station.state import city_name, new_turn, note, seat_name
+from games.station_to_station.words import crew_text, describe_route, describe_token
 from pbem.game import Sampler, State
 
 
@@ -72,16 +73,16 @@ def draw_token(state: State, city: str, rng: Sampler) -> None:
     """Put a bag token on ``city``: orders order side up, others on their starting face."""
     tid = _take(state["bag"], rng)
     state["map"][city] = {"token": tid, "gold": False}
-    kind = state["data"]["tokens"][tid]["kind"]
-    note(state, f"{'an' if kind == 'order' else 'a'} {kind} token was drawn onto {city_name(state, city)}")
+    note(state, f"drawn onto {city_name(state, city)}: {describe_token(state['data'], tid, False)}")
 
 
 def draw_route(state: State, rng: Sampler) -> str:
     """A uniform card from the deck; an empty deck is first refilled from the discards."""
     routes = state["routes"]
-    if not routes["deck"]:
+    if not routes["deck"] and routes["discards"]:
         routes["deck"] = sorted(routes["discards"])
         routes["discards"] = []
+        note(state, "the route deck was empty: its face-up discards were shuffled into a new deck")
     return _take(routes["deck"], rng) if routes["deck"] else ""
 
 
@@ -90,8 +91,10 @@ def _route_blind(state: State, seat: int, slot: int, rng: Sampler) -> None:
     card = draw_route(state, rng)
     player["routes"][slot] = {"card": card, "marker": "", "pending": False}
     if card:
+        note(state, f"{seat_name(state, seat)} drew route {describe_route(state['data'], card)} blind")
         mark_if_here(state, player, slot)
-        note(state, f"{seat_name(state, seat)} drew route {card} blind")
+    else:
+        note(state, f"no route card was left for {seat_name(state, seat)}'s blind draw")
 
 
 def _route_display(state: State, rng: Sampler) -> None:
@@ -100,6 +103,7 @@ def _route_display(state: State, rng: Sampler) -> None:
         card = draw_route(state, rng)
         if card:
             routes["display"].append(card)
+            note(state, f"route {describe_route(state['data'], card)} was turned up in the display")
 
 
 def _crew_refill(state: State, deck: str, region: str, rng: Sampler) -> None:
@@ -110,5 +114,8 @@ def _crew_refill(state: State, deck: str, region: str, rng: Sampler) -> None:
         # STS-C9: an empty crew deck is rebuilt from its discards.
         stock["deck"] = sorted(stock["discards"])
         stock["discards"] = []
+        note(state, f"the {deck} crew deck was empty: its discards were shuffled into a new deck")
     if stock["deck"]:
-        stock["market"][region] = _take(stock["deck"], rng)
+        crew = _take(stock["deck"], rng)
+        stock["market"][region] = crew
+        note(state, f"the {deck} {region} crew slot was refilled: {crew} ({crew_text(state['data'], crew)})")

@@ -4,21 +4,13 @@ from __future__ import annotations
 
 from games.station_to_station.constants import SEASONS
 from games.station_to_station.state import (
+    OWED,
     city_name,
     new_turn,
     note,
     put_sorted,
 )
 from pbem.game import IllegalMoveError, State, queue_chance
-
-OWED = {
-    "choose": "keep one of your two first route cards (route keep 1 or route keep 2)",
-    "market": "the train must travel at least 1 space (travel <city>)",
-    "again": "another train is in this city, so the train must move on (travel <city>)",
-    "route": "take a new route card (route take display 1, route take display 2 or route take blind)",
-    "station": "take a station action (order, supply, railcar or work coal/cash/both)",
-    "paying": "finish paying for the crew or caboose under way (pay <ticket>)",
-}
 
 
 def owed(state: State) -> str:
@@ -29,7 +21,7 @@ def owed(state: State) -> str:
 def end_turn(state: State, seat: int) -> None:
     reason = owed(state)
     if reason:
-        raise IllegalMoveError(f"the turn is not over: {reason}")
+        raise IllegalMoveError(reason)  # the engine says "the turn cannot end yet: ..."
     refill_city(state, state["turn"]["start"])
     refill_crews(state)
     state["turns"] += 1
@@ -50,7 +42,7 @@ def refill_city(state: State, city: str) -> None:
         return  # after the countdown nothing is left: the city stays empty
     state["bag_left"] -= 1
     queue_chance(state, {"kind": "token", "city": city})
-    note(state, f"a token will be drawn onto {city_name(state, city)}")
+    note(state, f"a token will be drawn onto {city_name(state, city)} (with the next player)")
     if state["season"] == "countdown" and state["bag_left"] == 0:
         state["over"] = True  # STS-G1
 
@@ -71,9 +63,12 @@ def end_season(state: State) -> None:
     state["season"] = season
     state["bag"] = state["waiting"].pop(season)
     state["bag_left"] = len(state["bag"]) - state["removal"][season]
+    state["boxed"] = []
+    note(state, f"{SEASONS[index]} ends: supplies and railcars on the map turn to their gold face; "
+                f"{season} begins with {state['bag_left']} tokens in the bag")
     if season == "countdown":
         state["final_round"] = True  # STS-CL5: every player is on their last turn
-    note(state, f"{SEASONS[index]} ends: {season} begins")
+        note(state, "the countdown tokens are in the bag: every player now plays a last turn")
 
 
 def refill_crews(state: State) -> None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from itertools import combinations_with_replacement
 from typing import Any
 
-from games.station_to_station.state import note, put_sorted, score, seat_name
+from games.station_to_station.state import note, owed_first, put_sorted, score, seat_name
+from games.station_to_station.words import article, crew_text
 from pbem.game import State
 
 Payment = tuple[str, ...]
@@ -112,7 +113,11 @@ def _crew_phase_reason(state: State) -> str:
     if phase == "paying":
         return "finish paying for the crew or caboose under way first"
     if phase != "crew":
-        return "crews and cabooses are taken in the crew phase, after the station action"
+        if owed_first(state):
+            return owed_first(state)
+        now = "first travel (travel <city>), then" if phase == "market" else "first"
+        return (f"crews and cabooses are taken in the crew phase, after the station action: "
+                f"{now} take the station action (order, supply, railcar or work coal/cash/both)")
     return ""
 
 
@@ -178,6 +183,7 @@ def check_pay(state: State, seat: int, ticket: str) -> str:
 def pay(state: State, seat: int, ticket: str) -> None:
     """Discard one ticket; once the tickets paid cover the cost, the hire or caboose happens."""
     job = state["turn"]["job"]
+    job.setdefault("spent", []).append(ticket_words(state, seat, ticket))
     spend(state, seat, (ticket,))
     job["paid"] = list(sort_payment(state, (*job["paid"], ticket)))
     if not _cost_met(state, job, tuple(job["paid"])):
@@ -196,14 +202,19 @@ def _hire(state: State, seat: int, deck: str, region: str, keep_old: bool) -> No
     crew = state["crews"][deck]["market"][region]
     state["crews"][deck]["market"][region] = ""  # refilled at cleanup (STS-C9 ruling)
     old = player["crews"][region]
+    who = seat_name(state, seat)
+    paid = ", ".join(state["turn"]["job"].get("spent", []))
+    note(state, f"{who} hired the {deck} {region} crew {crew} ({crew_text(state['data'], crew)}), "
+                f"paying {paid}")
     if old and keep_old:
         _discard_crew(state, crew)
+        note(state, f"{who} kept the {old} under {region}: the new {crew} is discarded (one crew a space)")
     else:
         if old:
             _discard_crew(state, old)
+            note(state, f"the {crew} replaces {who}'s {old} under {region}; the {old} is discarded")
         player["crews"][region] = crew
         state["turn"]["hired"] = crew
-    note(state, f"{seat_name(state, seat)} hired the {deck} {region} crew ({crew})")
 
 
 def _take_caboose(state: State, seat: int) -> None:
@@ -211,12 +222,23 @@ def _take_caboose(state: State, seat: int) -> None:
     points = state["cabooses"].pop(0)
     player["caboose"] = points
     score(player, "cabooses", points)
-    note(state, f"{seat_name(state, seat)} took the {points}-point caboose")
+    paid = ", ".join(state["turn"]["job"].get("spent", []))
+    note(state, f"{seat_name(state, seat)} took the {points}-point caboose, paying {paid}")
 
 
 def _discard_crew(state: State, crew: str) -> None:
     deck = state["data"]["crews"][crew]["deck"]
     put_sorted(state["crews"][deck]["discards"], crew)
+
+
+def ticket_words(state: State, seat: int, ticket: str) -> str:
+    """A ticket about to be spent, in words: "a west order ticket", "the porter (west crew)"."""
+    if ticket == "wild":
+        return "a wild ticket"
+    if ticket.endswith("-crew"):
+        region = ticket_region(ticket)
+        return f"the {state['players'][seat]['crews'][region]} ({region} crew)"
+    return f"{article(ticket)} order ticket"
 
 
 def payable_tickets(state: State, seat: int) -> list[str]:

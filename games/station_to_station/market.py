@@ -14,8 +14,10 @@ from games.station_to_station.state import (
     free_cars,
     gain_coal,
     load_goods,
+    note,
     pay_cash,
     pay_coal,
+    seat_name,
     token_face,
     unload_goods,
 )
@@ -46,6 +48,7 @@ def buy_coal(state: State, seat: int, count: int) -> None:
     player = state["players"][seat]
     pay_cash(player, COAL_PRICE * count)
     gain_coal(player, count)
+    note(state, f"{seat_name(state, seat)} bought {count} coal for ${COAL_PRICE * count}")
 
 
 def pair_costs(state: State, good: str, pairs: int) -> tuple[int, int]:
@@ -101,12 +104,18 @@ def buy_goods(state: State, seat: int, good: str, count: int) -> int:
     mods = state["turn"]["mods"]
     pairs = count // 2
     cash, coal = pair_costs(state, good, pairs)
+    imported = not is_local(state, good)
     pay_cash(player, cash)
     pay_coal(player, coal)
-    if not is_local(state, good) and not mods["import_free_all"]:
+    if imported and not mods["import_free_all"]:
         mods["import_free"] = max(0, mods["import_free"] - pairs)
     mods["pair_discount"] = max(0, mods["pair_discount"] - pairs)
-    return load_goods(player, good, count)
+    loaded = load_goods(player, good, count)
+    price = f"${cash}" + (f" and {coal} coal" if coal else "")
+    short = f" ({loaded} loaded: the freight cars are full)" if loaded < count else ""
+    note(state, f"{seat_name(state, seat)} {'imported' if imported else 'bought'} {count} {good} "
+                f"for {price}{short}")
+    return loaded
 
 
 def supply_goods(state: State, seat: int) -> int:
@@ -136,3 +145,4 @@ def check_discard(state: State, seat: int, good: str) -> str:
 
 def discard(state: State, seat: int, good: str) -> None:
     unload_goods(state["players"][seat], good, 1)
+    note(state, f"{seat_name(state, seat)} threw 1 {good} off the train")

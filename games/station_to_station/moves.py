@@ -11,34 +11,25 @@ from dataclasses import replace
 from games.station_to_station import crew, market, powers, routes, station, travel
 from games.station_to_station.abilities import ABILITIES
 from games.station_to_station.constants import COAL_LIMIT, WORK
-from games.station_to_station.notation import Move, normalize_arg
-from games.station_to_station.state import distances, free_cars
+from games.station_to_station.notation import Move, fmt, normalize_arg
+from games.station_to_station.state import free_cars
 from pbem.game import AmbiguousMoveError, IllegalMoveError, State
 
 
 def complete(state: State, seat: int, move: Move) -> Move:
     """Fill in what the player may leave out when only one choice fits; drop what the
-    canonical form leaves out (a checked travel path, an order payment with no choice)."""
-    if move.kind == "travel" and move.via:
-        _check_path(state, seat, move)
-        return replace(move, via=())
+    canonical form leaves out (an order payment with no choice)."""
+    if move.kind == "travel" and move.via[:1] == (state["players"][seat]["city"],):
+        move = replace(move, via=move.via[1:])  # a path written from the train's own city
+    if move.kind == "travel" and move.coal < 0:
+        spaces = travel.path_spaces(state, seat, move.name, move.via)
+        return replace(move, coal=travel.coal_for(state, spaces)) if spaces > 0 else move
     if move.kind == "order" and _order_ready(state):
         return _complete_order(state, seat, move)
     if move.kind == "crew" and move.name in state["data"]["crews"]:
         kind = ABILITIES[state["data"]["crews"][move.name]["ability"]].arg
         return normalize_arg(state, move, kind)
     return move
-
-
-def _check_path(state: State, seat: int, move: Move) -> None:
-    path = [state["players"][seat]["city"], *move.via, move.name]
-    for here, there in zip(path, path[1:], strict=False):
-        if there not in state["data"]["cities"][here]["track"]:
-            raise IllegalMoveError(f"there is no track from {here} to {there}")
-    shortest = distances(state["data"], path[0]).get(move.name, 0)
-    if len(path) - 1 != shortest:
-        raise IllegalMoveError(
-            f"that path is {len(path) - 1} spaces; the train goes by the shortest track ({shortest})")
 
 
 def _order_ready(state: State) -> bool:
@@ -63,8 +54,8 @@ def _complete_order(state: State, seat: int, move: Move) -> Move:
         player = state["players"][seat]
         affordable = [p for p in payments if station.can_pay(player, p)] or payments[:1]
         if len(affordable) > 1:
-            shown = " or ".join(f"pay {' '.join(p)}" for p in affordable)
-            raise AmbiguousMoveError(f"name the goods you pay after railcar discounts: {shown}")
+            shown = " or ".join(f"'{fmt(replace(move, name=label, pay=p))}'" for p in affordable)
+            raise AmbiguousMoveError(f"railcars leave a choice of goods to pay; write {shown}")
         pay = affordable[0]  # with none affordable, apply says the goods are lacking
     return replace(move, name=label, pay=pay)
 
@@ -83,7 +74,7 @@ def check(state: State, seat: int, move: Move) -> str:
     if kind == "discard":
         return market.check_discard(state, seat, move.name)
     if kind == "travel":
-        return travel.check_travel(state, seat, move.name)
+        return travel.check_travel(state, seat, move.name, move.via, move.coal)
     if kind == "order":
         return station.check_order(state, seat, move.name, _order_payment(state, seat, move))
     if kind == "supply":
@@ -129,7 +120,7 @@ def apply_move(state: State, seat: int, move: Move) -> None:
     elif kind == "discard":
         market.discard(state, seat, move.name)
     elif kind == "travel":
-        travel.travel(state, seat, move.name)
+        travel.travel(state, seat, move.name, move.via)
     elif kind == "order":
         station.fulfil_order(state, seat, move.name, _order_payment(state, seat, move))
     elif kind == "supply":
@@ -161,7 +152,10 @@ def legal(state: State, seat: int) -> list[Move]:
     if phase == "market":
         found += _market(state, seat)
     if phase in ("market", "again"):
-        found += [Move("travel", city) for city in state["data"]["cities"]]
+        # Each destination once, at its cheapest cost; longer paths are named with "via".
+        costs = travel.cheapest_costs(state, seat)
+        found += [Move("travel", city, coal=coal)
+                  for city, coal in sorted(costs.items(), key=lambda item: item[1])]
     if phase == "station":
         found += _station(state, seat)
     if phase == "crew":

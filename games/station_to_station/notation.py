@@ -31,10 +31,14 @@ Market (before travelling; any number, any order)
   discard grain           throw 1 good off to make room (when a pair no longer fits, or
                           before a supply's free goods)
 
-Travel
-  travel denver           move by the shortest track: the first space free, 1 coal for each
-                          further space; not back to the city the turn began in. Typing
-                          "travel oklahoma-city via houston" checks the path.
+Travel (STS-T3: any path along track; the first space is free, each further space costs
+1 coal; the stop may not be the city the turn began in, though a path may pass it)
+  travel denver           by a shortest path; written with its cost: travel denver (1 coal).
+                          `moves` lists every city in reach once, at its cheapest cost
+  travel salt-lake-city via portland san-francisco
+                          by the path you name, longer ones too (cities may repeat): it costs
+                          its own spaces (from Seattle: 3 spaces, 2 coal; the shortest is 2
+                          spaces, 1 coal). Only the stop counts for routes (STS-T5)
   route take display 1    after completing a route: take display card 1 (or 2)
   route take blind        ... or the top card of the deck (it arrives with the next player)
   travel st-louis         again, when another train is in the stop city (first space free)
@@ -59,7 +63,8 @@ Crew (optional, one of; then pay its tickets one move each)
                           (a completed start route; it stands for any region).
   Example (crew example B): hire skilled north, pay north-crew, pay south
 
-Crew abilities (once per turn, not in the turn hired)
+Crew abilities (STS-C12, C13: once per turn, not in the turn hired; an ability's effect
+lasts until the end of the turn it is used in)
   crew fireman                    next movement: one more free space
   crew coal-broker                buy 1 coal for $1 (market)
   crew importer                   next imported pair costs no coal (market)
@@ -79,7 +84,7 @@ Crew abilities (once per turn, not in the turn hired)
   crew foreman cash               after the station action, also work (coal, cash, both)
   crew steward                    the order fulfilled this turn scores 2 more points
   crew stationmaster              the order here gives all its reward options (station)
-  crew cartographer               routes completed after this score 2 more points
+  crew cartographer               routes you complete later this turn score 2 more points
   crew surveyor denver            mark Denver (next to the train) on a route without a marker
   crew ticket-agent south         one South order ticket becomes a wild ticket
   crew recruiter                  the skilled hire costs as a basic hire (crew phase)
@@ -100,7 +105,8 @@ class Move:
     pay: tuple[str, ...] | None = None  # goods paying an order; None: not given
     keep_old: bool = False
     arg: str = ""  # crew ability argument
-    via: tuple[str, ...] = ()  # typed path of a travel move (checked, then dropped)
+    via: tuple[str, ...] = ()  # a travel move's path: the cities between here and the stop
+    coal: int = -1  # a travel move's coal, as written or worked out (-1: not known)
 
 
 def fmt(move: Move) -> str:
@@ -116,7 +122,9 @@ def fmt(move: Move) -> str:
     if kind == "discard":
         return f"discard {move.name}"
     if kind == "travel":
-        return f"travel {move.name}"
+        path = f" via {' '.join(move.via)}" if move.via else ""
+        cost = "" if move.coal < 0 else (" (free)" if move.coal == 0 else f" ({move.coal} coal)")
+        return f"travel {move.name}{path}{cost}"
     if kind == "order":
         text = "order" + (f" {move.name}" if move.name else "")
         return text + (f" pay {' '.join(move.pay) or 'nothing'}" if move.pay is not None else "")
@@ -257,6 +265,10 @@ def parse(state: State, text: str) -> Move:
             raise InvalidMoveError(SEPARATE.format(head="caboose", first="north"))
         return Move("caboose")
     if head == "pay":
+        if rest and all(w in state["data"]["goods"] for w in rest):
+            raise InvalidMoveError(
+                f"'pay' discards tickets for a crew or caboose; an order's goods are named in "
+                f"the order move: 'order pay {' '.join(rest)}'")
         tickets = _tickets(state, rest)
         if len(tickets) != 1:
             raise InvalidMoveError("pay one ticket per move: 'pay west', then 'pay north-crew'")
@@ -294,24 +306,41 @@ def _parse_buy(state: State, rest: list[str]) -> Move:
     return Move("buy", pick_good(state, names[0]), count=count or 2)
 
 
+COST_SUFFIX = re.compile(r"\s*\(?\s*(?:for\s+|cost\s+|costs\s+)?(free|(\d+)\s*coal)\s*\)?\s*$")
+
+
 def _parse_travel(state: State, rest: list[str]) -> Move:
-    if not rest:
+    """``travel <city>``, ``travel <city> via <city> ...``, ``travel <city> <city> ...``
+    (a path city by city), each with an optional cost: ``(free)``, ``(2 coal)``."""
+    text = " ".join(rest)
+    coal = -1
+    cost = COST_SUFFIX.search(text)
+    if cost and cost.start() > 0:
+        coal = int(cost.group(2)) if cost.group(2) else 0
+        text = text[: cost.start()]
+    words = text.split()
+    if words[:1] == ["to"]:
+        words = words[1:]  # "travel to houston", "go to houston"
+    if not words:
         raise InvalidMoveError("say where the train goes: 'travel denver'")
-    if "via" in rest:
-        at = rest.index("via")
-        dest_words, via_words = rest[:at], rest[at + 1 :]
-        if not dest_words and via_words:
+    if "via" in words:
+        at = words.index("via")
+        dest_words, via_words = words[:at], words[at + 1 :]
+        if not via_words:
+            raise InvalidMoveError("name the cities after 'via': 'travel denver via salt-lake-city'")
+        if not dest_words:
             # "travel via houston oklahoma-city": the last city is the stop.
             path = _cities_in(state, via_words)
-            return Move("travel", path[-1], via=tuple(path[:-1]))
-        return Move("travel", pick_city(state, " ".join(dest_words)), via=tuple(_cities_in(state, via_words)))
+            return Move("travel", path[-1], via=tuple(path[:-1]), coal=coal)
+        return Move("travel", pick_city(state, " ".join(dest_words)),
+                    via=tuple(_cities_in(state, via_words)), coal=coal)
     try:
-        return Move("travel", pick_city(state, " ".join(rest)))
+        return Move("travel", pick_city(state, " ".join(words)), coal=coal)
     except InvalidMoveError:
-        if len(rest) < 2:
+        if len(words) < 2:
             raise
-        path = _cities_in(state, rest)  # a path written city by city
-        return Move("travel", path[-1], via=tuple(path[:-1]))
+        path = _cities_in(state, words)  # a path written city by city
+        return Move("travel", path[-1], via=tuple(path[:-1]), coal=coal)
 
 
 def _parse_order(state: State, rest: list[str]) -> Move:

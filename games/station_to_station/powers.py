@@ -16,11 +16,13 @@ from games.station_to_station.state import (
     gain_coal,
     load_goods,
     note,
+    owed_first,
     pay_cash,
     put_sorted,
     seat_name,
     unload_goods,
 )
+from games.station_to_station.words import describe_route, reward_text, route_name
 from pbem.game import State
 
 PHASE_WORDS = {
@@ -58,6 +60,8 @@ def check_power(state: State, seat: int, crew: str, arg: str) -> str:
     key = ability_of(state, crew)
     ability = ABILITIES[key]
     if turn["phase"] not in ability.phases:
+        if owed_first(state):
+            return owed_first(state)
         when = " or ".join(PHASE_WORDS[p] for p in ability.phases if p in PHASE_WORDS)
         return f"the {crew} is used {when}"
     return _check_specific(state, seat, key, arg)
@@ -218,14 +222,57 @@ def use_power(state: State, seat: int, crew: str, arg: str) -> None:
         coal, cash = WORK[arg]
         gain_coal(player, coal)
         gain_cash(player, cash)
-    note(state, f"{seat_name(state, seat)} used the {crew}" + (f" ({arg})" if arg else ""))
+    note(state, f"{seat_name(state, seat)} used the {crew}: {_effect_words(state, key, arg)}")
+
+
+EFFECTS = {
+    "fireman": "the next movement has one more free space",
+    "engineer": "the next movement has two more free spaces",
+    "coal-broker": "bought 1 coal for $1",
+    "coal-baron": "bought 2 coal for $3",
+    "importer": "the next imported pair costs no coal",
+    "master-importer": "imports cost no coal for the rest of the turn",
+    "haggler": "the next pair costs $1 less",
+    "trader": "every later pair this turn costs $1 less",
+    "porter": "bought 1 {arg}",
+    "teamster": "threw 1 {arg} off the train for $2",
+    "loader": "the order this turn needs 1 {arg} fewer",
+    "shunter": "work this turn gives $2 more",
+    "dockhand": "1 more bonus coal",
+    "quartermaster": "the supply gives $2 more",
+    "conductor": "swapped a route card for one of the display",
+    "clerk": "the basic hire this turn costs any 1 ticket",
+    "recruiter": "the skilled hire this turn costs as a basic hire",
+    "paymaster": "the caboose this turn costs tickets of 3 regions",
+    "steward": "the order this turn scores 2 more points",
+    "stationmaster": "the order here gives all its reward options",
+    "cartographer": "routes completed later this turn score 2 more points",
+    "surveyor": "marked {arg} on a route card",
+    "ticket-agent": "one {arg} order ticket became a wild ticket",
+    "yardmaster": "the token taken here turned to its gold face",
+    "foreman": "also worked for {arg}",
+}
+
+
+def _effect_words(state: State, key: str, arg: str) -> str:
+    if key == "porter":
+        return f"bought 1 {arg} for ${porter_price(state, arg)}"
+    if key == "foreman":
+        coal, cash = WORK[arg]
+        return f"also worked for {reward_text({'cash': cash, 'coal': coal})}"
+    if key == "surveyor":
+        return f"marked {state['data']['cities'][arg]['name']} on a route card"
+    return EFFECTS.get(key, key).format(arg=arg)
 
 
 def _swap(state: State, seat: int, arg: str) -> None:
     slot, position = parse_swap(arg)
     player = state["players"][seat]
-    put_sorted(state["routes"]["discards"], player["routes"][slot - 1]["card"])
+    old = player["routes"][slot - 1]["card"]
+    put_sorted(state["routes"]["discards"], old)
     card = state["routes"]["display"].pop(position - 1)
+    note(state, f"{seat_name(state, seat)} discarded route {route_name(state['data'], old)} face up "
+                f"and took {describe_route(state['data'], card)} from the display")
     player["routes"][slot - 1] = {"card": card, "marker": "", "pending": False}
     mark_if_here(state, player, slot - 1)
     top_up_display(state)

@@ -1,57 +1,63 @@
 """Views and the plain-text picture of one.
 
 Everything in Station to Station is public (the bag and decks are drawn face up), so
-every seat's view is the public state plus who is looking.
+every seat's view is the public state plus who is looking (and a few facts worked out
+from it).
 """
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from games.station_to_station.abilities import ABILITIES
 from games.station_to_station.constants import FREIGHT_CARS, SEASONS
 from games.station_to_station.scoring import final_breakdown
+from games.station_to_station.travel import cheapest_costs
+from games.station_to_station.words import crew_text, describe_route, describe_token, pending_lines
 from pbem.game import State
+
+__all__ = ["describe_route", "describe_token", "render", "view"]
+
+WIDTH = 100  # text lines are wrapped at this width
+RECENT = 10  # recent events shown
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
-    """The public state (nothing is secret) and who is looking; a new top-level dict that
-    shares the state's inner values, which readers must not change."""
+    """The public state (nothing is secret) and who is looking, plus facts worked out
+    from it for people: each train's reach, the later seasons' token counts, the text
+    of every crew in sight. A new top-level dict that shares the state's inner values,
+    which readers must not change."""
     shown = dict(state)
     shown["viewer"] = -1 if seat is None else seat
+    if state.get("data"):
+        shown["reach"] = [reach(state, s) for s in range(len(state["players"]))]
+        shown["seasons_ahead"] = seasons_ahead(state)
+        shown["crew_text"] = {crew: crew_text(state["data"], crew) for crew in _crews_in_sight(state)}
     return shown
 
 
-def _reward(option: dict[str, int]) -> str:
-    parts = []
-    if option.get("cash"):
-        parts.append(f"${option['cash']}")
-    if option.get("coal"):
-        parts.append(f"{option['coal']} coal")
-    if option.get("points"):
-        parts.append(f"{option['points']} pts")
-    parts += [f"{v} {k}" for k, v in option.items() if k not in ("cash", "coal", "points")]
-    return "+".join(parts)
+def reach(state: State, seat: int) -> dict[str, int]:
+    """Coal for the cheapest movement from the seat's train to every city it can afford:
+    for the seat travelling now with this turn's crew bonuses and without the city the
+    turn began in; for any other seat as its next turn would begin (STS-T3, T4)."""
+    coal = state["players"][seat]["coal"]
+    return {city: cost for city, cost in cheapest_costs(state, seat).items() if cost <= coal}
 
 
-def describe_token(data: dict[str, Any], tid: str, gold: bool) -> str:
-    token = data["tokens"][tid]
-    if token["kind"] == "order":
-        rewards = " or ".join(_reward(o) for o in token["rewards"])
-        return f"order {'+'.join(token['goods'])} -> {rewards}"
-    face = token["gold" if gold else "start"]
-    mark = " (gold)" if gold else ""
-    if token["kind"] == "supply":
-        return f"supply {_reward(face)}{mark}"
-    return f"railcar {'/'.join(face)}{mark}"
+def seasons_ahead(state: State) -> dict[str, int]:
+    """How many tokens each later season will put in the bag (its removal already made)."""
+    return {season: len(state["waiting"][season]) - state["removal"][season]
+            for season in SEASONS if season in state.get("waiting", {})}
 
 
-def describe_route(data: dict[str, Any], rid: str) -> str:
-    route = data["routes"][rid]
-    a, b = (data["cities"][c]["name"] for c in route["cities"])
-    reward = _reward(route["reward"])
-    tag = " [start]" if route["start"] else ""
-    return f"{a} - {b}: {route['points']} pts{' +' + reward if reward else ''}{tag}"
+def _crews_in_sight(state: State) -> list[str]:
+    found = []
+    for deck in ("basic", "skilled"):
+        found += [c for c in state["crews"][deck]["market"].values() if c]
+    for player in state["players"]:
+        found += [c for c in player["crews"].values() if c]
+    return sorted(set(found))
 
 
 def _name(shown: dict[str, Any], seat: int) -> str:
@@ -59,31 +65,14 @@ def _name(shown: dict[str, Any], seat: int) -> str:
     return str(seats[seat]) if 0 <= seat < len(seats) else f"seat {seat}"
 
 
-def _pending(shown: dict[str, Any]) -> list[str]:
-    data = shown["data"]
-    lines = []
-    for request in shown.get("pending", []):
-        kind = request.get("kind")
-        if kind == "token":
-            lines.append(f"token draw onto {data['cities'][request['city']]['name']}")
-        elif kind == "route-blind":
-            lines.append(f"{_name(shown, request['seat'])}'s blind route card")
-        elif kind == "route-display":
-            lines.append("route display refill")
-        elif kind == "crew":
-            lines.append(f"{request['deck']} crew for the {request['region']} slot")
-        elif kind == "setup":
-            lines.append("set-up deal")
-    return lines
-
-
 def render(shown: dict[str, Any]) -> str:
     out: list[str] = []
     turn = shown.get("turn") or {}
     season = shown["season"]
-    later = ", ".join(SEASONS[SEASONS.index(season) + 1 :]) or "nothing"
+    ahead = seasons_ahead(shown)
+    later = ", ".join(f"{s} {n}" for s, n in ahead.items()) or "nothing"
     out.append(f"STATION TO STATION  turn {shown['turns'] + 1}  season {season}"
-               f"  (bag: {shown['bag_left']} to come; then {later})")
+               f"  (bag: {shown['bag_left']} tokens to come; later seasons' tokens: {later})")
     if shown.get("over"):
         out.append("The game is over.")
     elif not shown.get("ready"):
@@ -91,7 +80,7 @@ def render(shown: dict[str, Any]) -> str:
     else:
         last = "  ** LAST ROUND: countdown tokens are in the bag **" if shown.get("final_round") else ""
         out.append(f"To act: {_name(shown, shown['current'])}  phase: {turn.get('phase', '')}{last}")
-    pending = _pending(shown)
+    pending = pending_lines(shown)
     if pending:
         out.append("Pending (resolved when the next player opens the save): " + "; ".join(pending))
     out.append("")
@@ -104,8 +93,16 @@ def render(shown: dict[str, Any]) -> str:
     notes = shown.get("notes") or []
     if notes:
         out.append("")
-        out.append("Recent: " + "; ".join(notes[-6:]))
+        out.append("Recent events (newest last):")
+        out += _wrapped(notes[-RECENT:], "  ")
     return "\n".join(out)
+
+
+def _wrapped(lines: list[str], indent: str) -> list[str]:
+    out = []
+    for line in lines:
+        out += textwrap.wrap(line, WIDTH, initial_indent=indent, subsequent_indent=indent + "  ")
+    return out
 
 
 def _map(shown: dict[str, Any]) -> list[str]:
@@ -136,7 +133,11 @@ def _tables(shown: dict[str, Any]) -> list[str]:
     routes = shown["routes"]
     display = "   ".join(f"{i}) {describe_route(data, r)}" for i, r in enumerate(routes["display"], 1))
     out = [f"Route display: {display or '(empty)'}",
-           f"Route deck {len(routes['deck'])}, discards {len(routes['discards'])}",
+           f"Route deck {len(routes['deck'])}, discards {len(routes['discards'])}"
+           + (" (face up):" if routes["discards"] else "")]
+    if routes["discards"]:
+        out += _wrapped(["; ".join(describe_route(data, r) for r in routes["discards"])], "  ")
+    out += [
            "Goods (pair price): " + ", ".join(f"{g} ${p}" for g, p in data["goods"].items())]
     out.append("Crew market:")
     for deck in ("basic", "skilled"):
@@ -148,7 +149,29 @@ def _tables(shown: dict[str, Any]) -> list[str]:
             out.append(f"    {region:<6} {text}")
     cabooses = " ".join(str(c) for c in shown["cabooses"]) or "none left"
     out.append(f"Cabooses (top first): {cabooses}")
+    boxed = shown.get("boxed") or []
+    if boxed:
+        out.append(f"Boxed at stops this season ({len(boxed)}):")
+        out += _wrapped(["; ".join(
+            f"{data['cities'][b['city']]['name']}: {describe_token(data, b['token'], b['gold'])}"
+            f" ({_name(shown, b['seat'])})" for b in boxed)], "  ")
     return out
+
+
+def _reach_line(shown: dict[str, Any], seat: int, costs: dict[str, int]) -> str:
+    """``travel from Dallas (2 coal): free: Houston, ...; 1 coal: ...``"""
+    data = shown["data"]
+    player = shown["players"][seat]
+    turn = shown.get("turn") or {}
+    now = turn.get("seat") == seat and turn.get("phase") in ("choose", "market", "again")
+    groups: dict[int, list[str]] = {}
+    for city, coal in costs.items():
+        groups.setdefault(coal, []).append(data["cities"][city]["name"])
+    listed = "; ".join(f"{'free' if coal == 0 else f'{coal} coal'}: {', '.join(names)}"
+                       for coal, names in sorted(groups.items()))
+    when = "now" if now else "next turn"
+    return (f"travel {when} from {data['cities'][player['city']]['name']} with {player['coal']} coal "
+            f"(cheapest paths; a longer one: travel CITY via CITY ...): {listed or 'nowhere'}")
 
 
 def _player(shown: dict[str, Any], seat: int) -> list[str]:
@@ -196,6 +219,12 @@ def _player(shown: dict[str, Any], seat: int) -> list[str]:
                 state_word = " (new)"
             crews.append(f"{region}: {crew}{state_word}")
     out.append(f"  crews: {', '.join(crews) or 'none'}")
+    if seat == shown.get("viewer") or shown.get("viewer", -1) < 0:
+        out += _wrapped([f"{player['crews'][r]}: {crew_text(data, player['crews'][r])}"
+                         for r in data["regions"] if player["crews"][r]], "    ")
+    costs = (shown.get("reach") or [{}] * (seat + 1))[seat]
+    if player["city"] and (seat == shown.get("viewer") or seat == shown.get("current")):
+        out += _wrapped([_reach_line(shown, seat, costs)], "  ")
     if turn.get("seat") == seat and turn.get("token"):
         out.append(f"  token in hand: {describe_token(data, turn['token'], turn['gold'])}")
     job = turn.get("job") if turn.get("seat") == seat else None

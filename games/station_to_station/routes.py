@@ -16,6 +16,7 @@ from games.station_to_station.state import (
     score,
     seat_name,
 )
+from games.station_to_station.words import describe_route, reward_text, route_name
 from pbem.game import State, queue_chance
 
 
@@ -24,6 +25,9 @@ def mark_if_here(state: State, player: dict[str, Any], slot: int) -> None:
     entry = player["routes"][slot]
     if entry["card"] and player["city"] in state["data"]["routes"][entry["card"]]["cities"]:
         entry["marker"] = player["city"]
+        seat = next(i for i, p in enumerate(state["players"]) if p is player)
+        note(state, f"{seat_name(state, seat)}'s train is in {city_name(state, player['city'])}: "
+                    f"route {route_name(state['data'], entry['card'])} gets a marker there")
 
 
 def route_check(state: State, seat: int, city: str) -> None:
@@ -38,7 +42,8 @@ def route_check(state: State, seat: int, city: str) -> None:
             continue
         if not entry["marker"]:
             entry["marker"] = city
-            note(state, f"{seat_name(state, seat)} marked {city_name(state, city)} on route {card}")
+            note(state, f"{seat_name(state, seat)} marked {city_name(state, city)} on route "
+                        f"{route_name(state['data'], card)}")
         elif entry["marker"] != city:
             complete_route(state, seat, slot)
     settle_owed(state)
@@ -49,7 +54,8 @@ def complete_route(state: State, seat: int, slot: int) -> None:
     player = state["players"][seat]
     card = player["routes"][slot]["card"]
     route = state["data"]["routes"][card]
-    points = route["points"] + state["turn"]["mods"]["route_points"]
+    bonus = state["turn"]["mods"]["route_points"]
+    points = route["points"] + bonus
     score(player, "routes", points)
     gain_cash(player, route["reward"].get("cash", 0))
     gain_coal(player, route["reward"].get("coal", 0))
@@ -59,7 +65,11 @@ def complete_route(state: State, seat: int, slot: int) -> None:
         put_sorted(state["routes"]["discards"], card)
     player["routes"][slot] = {"card": "", "marker": "", "pending": False}
     state["turn"]["owed"].append(slot)
-    note(state, f"{seat_name(state, seat)} completed route {card} for {points} points")
+    reward = reward_text(route["reward"])
+    extra = f" (with {bonus} from the cartographer)" if bonus else ""
+    kept = "kept aside as a wild ticket" if route["start"] else "discarded face up"
+    note(state, f"{seat_name(state, seat)} completed route {route_name(state['data'], card)}: "
+                f"{points} pts{extra}{' +' + reward if reward else ''}; the card is {kept}")
     top_up_display(state)
 
 
@@ -72,13 +82,15 @@ def settle_owed(state: State) -> None:
     turn = state["turn"]
     while turn["owed"] and not state["routes"]["display"] and not can_take_blind(state):
         turn["owed"].pop(0)
-        note(state, "no route card was left to take")
+        note(state, "no route card was left to take: the route slot stays empty")
 
 
 def take_from_display(state: State, seat: int, position: int, slot: int) -> str:
     player = state["players"][seat]
     card = state["routes"]["display"].pop(position - 1)
     player["routes"][slot] = {"card": card, "marker": "", "pending": False}
+    note(state, f"{seat_name(state, seat)} took route {describe_route(state['data'], card)} "
+                "from the display")
     mark_if_here(state, player, slot)
     top_up_display(state)
     return str(card)
@@ -113,9 +125,11 @@ def keep_route(state: State, seat: int, position: int) -> None:
     """STS-S10: keep 1 of the 2 drawn standard routes, discard the other face up."""
     player = state["players"][seat]
     kept = player["choice"][position - 1]
-    put_sorted(state["routes"]["discards"], player["choice"][2 - position])
+    dropped = player["choice"][2 - position]
+    put_sorted(state["routes"]["discards"], dropped)
     player["choice"] = []
     player["routes"][1] = {"card": kept, "marker": "", "pending": False}
-    mark_if_here(state, player, 1)
     state["turn"]["phase"] = "market"
-    note(state, f"{seat_name(state, seat)} kept route {kept}")
+    note(state, f"{seat_name(state, seat)} kept route {describe_route(state['data'], kept)} and "
+                f"discarded {route_name(state['data'], dropped)} face up")
+    mark_if_here(state, player, 1)

@@ -11,6 +11,7 @@ from games.station_to_station import (
     chance,
     cleanup,
     components,
+    describe,
     invariants,
     moves,
     render,
@@ -35,7 +36,7 @@ class StationToStation(Game):
     info = GameInfo(
         id="station-to-station",
         title="Station to Station",
-        rules_version=1,
+        rules_version=2,  # 2: any travel path, travel moves carry their cost, event notes
         min_players=MIN_PLAYERS,
         max_players=MAX_PLAYERS,
         options={},
@@ -109,6 +110,9 @@ class StationToStation(Game):
 
     def render_svg(self, view: dict[str, Any]) -> str | None:
         return svg.render_svg(view)
+
+    def describe(self, before: State, after: State, seat: int) -> list[str]:
+        return describe.describe(before, after, seat)
 
     def outcome(self, state: State) -> Outcome | None:
         return scoring.outcome(state)

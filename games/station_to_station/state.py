@@ -22,7 +22,27 @@ from games.station_to_station.constants import (
 )
 from pbem.game import State, queue_chance
 
-NOTES_KEPT = 12
+# Event notes kept in the state: enough for every event of one entry (the set-up deal
+# makes about 30), which ``describe`` reads back; ``noted`` counts every note ever made.
+NOTES_KEPT = 48
+
+# What a phase still owes before the turn can go on (or end), with the move to type.
+OWED = {
+    "choose": "keep one of your two route cards (route keep 1 or route keep 2)",
+    "market": "the train must travel at least 1 space (travel <city>)",
+    "again": "another train is in this city, so the train must move on (travel <city>)",
+    "route": "take a new route card for the route you completed (route take display 1, "
+             "route take display 2 or route take blind)",
+    "station": "take a station action (order, supply, railcar or work coal/cash/both)",
+    "paying": "finish paying for the crew or caboose under way (pay <ticket>)",
+}
+BLOCKING = ("choose", "route", "again", "paying")  # phases whose debt comes before all else
+
+
+def owed_first(state: State) -> str:
+    """"first <what is owed>" when the phase owes a move before anything else, else ""."""
+    phase = state["turn"].get("phase", "")
+    return f"first {OWED[phase]}" if phase in BLOCKING else ""
 
 
 def setup_state(seats: list[str], components_data: dict[str, Any]) -> State:
@@ -74,6 +94,8 @@ def setup_state(seats: list[str], components_data: dict[str, Any]) -> State:
         "players": [new_player(regions, data["goods"]) for _ in seats],
         "turn": {},
         "notes": [],
+        "noted": 0,
+        "boxed": [],  # tokens boxed at a stop this season: {token, gold, city, seat}
         "pending": [],
     }
     queue_chance(state, {"kind": "setup"})
@@ -220,10 +242,11 @@ def seat_name(state: State, seat: int) -> str:
 
 
 def note(state: State, text: str) -> None:
-    """A line for the render's "recent events" (kept short)."""
+    """One event, in words for people: the view's recent events and ``describe``."""
     notes = state.setdefault("notes", [])
     notes.append(text)
     del notes[:-NOTES_KEPT]
+    state["noted"] = int(state.get("noted", 0)) + 1
 
 
 def put_sorted(pile: list[str], item: str) -> None:

@@ -13,12 +13,14 @@ from games.station_to_station.state import (
     gain_coal,
     load_goods,
     note,
+    owed_first,
     put_sorted,
     score,
     seat_name,
     token_face,
     unload_goods,
 )
+from games.station_to_station.words import article, describe_token, reward_text
 from pbem.game import State
 
 Payment = tuple[str, ...]
@@ -31,17 +33,28 @@ def held_token(state: State) -> dict[str, Any] | None:
 
 def _station_reason(state: State, kind: str) -> str:
     """Why a token action is impossible now ("" if the held token is of ``kind``)."""
-    turn = state["turn"]
-    if turn["phase"] != "station":
-        if turn["phase"] in ("crew", "done"):
-            return "the station action of this turn is already taken"
-        return "the station phase comes after the train has travelled"
+    reason = _not_station(state)
+    if reason:
+        return reason
     token = held_token(state)
     if token is None:
         return "there was no token in this city: you may only work"
     if token["kind"] != kind:
-        return f"the token here is a {token['kind']}, not a {kind}"
+        take = "'order' (or 'order cash', 'order points')" if token["kind"] == "order" \
+            else f"'{token['kind']}'"
+        return (f"the token here is {article(token['kind'])}, not {article(kind)}: take it with "
+                f"{take}, or box it and work ('work coal', 'work cash' or 'work both')")
     return ""
+
+
+def _not_station(state: State) -> str:
+    """Why the station action cannot be taken now ("" in the station phase)."""
+    phase = state["turn"]["phase"]
+    if phase == "station":
+        return ""
+    if phase in ("crew", "done", "paying"):
+        return "the station action of this turn is already taken"
+    return owed_first(state) or "the station phase comes after the train has travelled (travel <city>)"
 
 
 # ---- orders -------------------------------------------------------------------------
@@ -106,8 +119,9 @@ def check_order(state: State, seat: int, label: str, payment: Payment) -> str:
         return f"this order's reward is {options}"
     payments = order_payments(state, seat)
     if payment not in payments:
-        shown = " or ".join(" ".join(p) or "nothing" for p in payments)
-        return f"after railcar discounts this order is paid with {shown}"
+        head = "order" + (f" {label}" if label else "")
+        shown = " or ".join(f"'{head} pay {' '.join(p) or 'nothing'}'" for p in payments)
+        return f"after railcar discounts this order is paid with other goods: write {shown}"
     if not can_pay(state["players"][seat], payment):
         return (f"your train lacks the goods for this order ({' '.join(payment)}): "
                 "box the token and work instead")
@@ -130,8 +144,16 @@ def fulfil_order(state: State, seat: int, label: str, payment: Payment) -> None:
     score(player, "orders", turn["mods"]["order_points"])
     region = state["data"]["cities"][player["city"]]["region"]
     player["tickets"][region].append(turn["token"])
-    note(state, f"{seat_name(state, seat)} fulfilled an order at {city_name(state, player['city'])}"
-                f" (ticket under {region})")
+    got = " and ".join(reward_text(o) for o in chosen)
+    if turn["mods"]["order_points"]:
+        got += f" and {turn['mods']['order_points']} pts (steward)"
+    saved = len(token["goods"]) - len(payment)
+    by = "railcars and the loader" if turn["mods"]["order_discount"] else "railcars"
+    discount = f" ({saved} taken off by {by})" if saved else ""
+    order = describe_token(state["data"], turn["token"], False)
+    paid = " ".join(payment) or "nothing"
+    note(state, f"{seat_name(state, seat)} fulfilled the {order} at {city_name(state, player['city'])}, "
+                f"paying {paid}{discount}, for {got}; the ticket goes under {region}")
     _done(state)
 
 
@@ -146,13 +168,22 @@ def take_supply(state: State, seat: int) -> None:
     turn = state["turn"]
     face: dict[str, int] = token_face(state, turn["token"], turn["gold"])
     gain_cash(player, face.get("cash", 0) + turn["mods"]["supply_cash"])
-    gain_coal(player, face.get("coal", 0))
+    lost = gain_coal(player, face.get("coal", 0))
     score(player, "supplies", face.get("points", 0))
+    short = 0
     for good in state["data"]["goods"]:
         if face.get(good, 0):
-            load_goods(player, good, face[good])  # past 8 cars: fewer load (ruling)
-    put_sorted(state["box"], turn["token"])
-    note(state, f"{seat_name(state, seat)} took a supply at {city_name(state, player['city'])}")
+            short += face[good] - load_goods(player, good, face[good])  # past 8 cars: fewer load
+    bonus = turn["mods"]["supply_cash"]
+    extra = f" and ${bonus} (quartermaster)" if bonus else ""
+    if lost:
+        extra += f"; {lost} coal lost over the limit of 9"
+    if short:
+        extra += f"; {short} goods did not fit"
+    supply = describe_token(state["data"], turn["token"], turn["gold"])
+    note(state, f"{seat_name(state, seat)} took the {supply} at {city_name(state, player['city'])}"
+                f"{extra}; the token is boxed")
+    box_at_stop(state, seat)
     _done(state)
 
 
@@ -165,32 +196,45 @@ def take_railcar(state: State, seat: int) -> None:
     player = state["players"][seat]
     turn = state["turn"]
     player["railcars"].append({"id": turn["token"], "gold": turn["gold"]})
-    note(state, f"{seat_name(state, seat)} attached a railcar at {city_name(state, player['city'])}")
+    railcar = describe_token(state["data"], turn["token"], turn["gold"])
+    note(state, f"{seat_name(state, seat)} attached the {railcar} at {city_name(state, player['city'])}")
     _done(state)
 
 
 def check_work(state: State, seat: int, kind: str) -> str:
-    turn = state["turn"]
     if kind not in WORK:
         return "work for coal (2 coal), cash ($5) or both (1 coal and $2)"
-    if turn["phase"] != "station":
-        if turn["phase"] in ("crew", "done"):
-            return "the station action of this turn is already taken"
-        return "the station phase comes after the train has travelled"
-    return ""
+    return _not_station(state)
 
 
 def work(state: State, seat: int, kind: str) -> None:
     """STS-ST9: box the token (if any) and take one of the three work rewards."""
     player = state["players"][seat]
     turn = state["turn"]
+    boxed = ""
     if turn["token"]:
-        put_sorted(state["box"], turn["token"])
+        boxed = (f"boxed the {describe_token(state['data'], turn['token'], turn['gold'])} at "
+                 f"{city_name(state, player['city'])} and ")
+        box_at_stop(state, seat)
     coal, cash = WORK[kind]
+    cash += turn["mods"]["work_cash"]
     gain_coal(player, coal)
-    gain_cash(player, cash + turn["mods"]["work_cash"])
-    note(state, f"{seat_name(state, seat)} worked for {kind}")
+    gain_cash(player, cash)
+    note(state, f"{seat_name(state, seat)} {boxed}worked for {work_words(coal, cash)}")
     _done(state)
+
+
+def work_words(coal: int, cash: int) -> str:
+    return reward_text({"cash": cash, "coal": coal}) or "nothing"
+
+
+def box_at_stop(state: State, seat: int) -> None:
+    """The token taken at the stop goes to the box, recorded for the view this season."""
+    turn = state["turn"]
+    player = state["players"][seat]
+    put_sorted(state["box"], turn["token"])
+    state.setdefault("boxed", []).append(
+        {"token": turn["token"], "gold": turn["gold"], "city": player["city"], "seat": seat})
 
 
 def _done(state: State) -> None:

@@ -1,10 +1,15 @@
 """The travel phase: move, route check, occupancy check (STS-T1), and arrival.
 
-A movement goes by the shortest track: only the stop city counts for the route check
-(STS-T5 ruling) and nothing else on the way matters, so the stop names the movement.
+A movement goes along track by any path the player names (STS-T3): the first space is
+free and each further space costs 1 coal. Without a named path the train takes a
+shortest one. Only the stop city counts for the route check (STS-T5 ruling), so a path
+changes nothing but the coal paid; cities on it may repeat, even the start city, which
+only may not be the stop (STS-T4).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from games.station_to_station.constants import COASTAL_BONUS
 from games.station_to_station.routes import (
@@ -19,53 +24,123 @@ from games.station_to_station.state import (
     distances,
     gain_coal,
     note,
+    owed_first,
     pay_coal,
     seat_name,
     train_owner,
 )
+from games.station_to_station.words import describe_token
 from pbem.game import State
 
 
-def movement_cost(state: State, seat: int, city: str) -> int:
-    """Coal for a movement to ``city``: the first space free, then 1 per space (STS-T3)."""
-    player = state["players"][seat]
-    spaces = distances(state["data"], player["city"])[city]
-    free = 1 + state["turn"]["mods"]["free_spaces"]
-    return max(0, spaces - free)
+def free_spaces(state: State) -> int:
+    """Spaces of the next movement that cost no coal: the first, plus crew bonuses."""
+    return 1 + int(state["turn"]["mods"]["free_spaces"])
 
 
-def check_travel(state: State, seat: int, city: str) -> str:
-    turn = state["turn"]
-    player = state["players"][seat]
-    if turn["phase"] not in ("market", "again"):
-        if turn["phase"] == "choose":
-            return "first keep one of your two route cards"
-        if turn["phase"] == "route":
-            return "first take a new route card for the route you completed"
-        return "the train has already finished its travel this turn"
-    if city not in state["data"]["cities"]:
-        return f"there is no city called '{city}'"
-    if city == player["city"]:
-        return "the train must move at least 1 space"
-    if city == turn["start"]:
-        return f"the train may not finish its movement in {city_name(state, city)}, where the turn began"
-    cost = movement_cost(state, seat, city)
-    if cost > player["coal"]:
-        spaces = distances(state["data"], player["city"])[city]
-        return (f"{city_name(state, city)} is {spaces} spaces away: that costs {cost} coal "
-                f"and you have {player['coal']}")
+def coal_for(state: State, spaces: int) -> int:
+    """STS-T3: the first space free, then 1 coal per space."""
+    return max(0, spaces - free_spaces(state))
+
+
+def path_spaces(state: State, seat: int, city: str, via: Sequence[str] = ()) -> int:
+    """Spaces of the movement to ``city`` (through ``via`` if named, else a shortest
+    path); -1 when a named step has no track or the city is not on the map."""
+    if _bad_step(state, seat, city, via):
+        return -1
+    if via:
+        return len(via) + 1
+    return distances(state["data"], state["players"][seat]["city"]).get(city, -1)
+
+
+def cheapest_costs(state: State, seat: int) -> dict[str, int]:
+    """Coal for the cheapest movement to every city the seat's train may stop at, in map
+    order: for the seat moving now with this turn's free spaces and not back to where
+    the turn began (STS-T4); for anyone else as their next turn would begin."""
+    here = state["players"][seat]["city"]
+    if not here:
+        return {}
+    turn = state.get("turn") or {}
+    moving = turn.get("seat") == seat and turn.get("phase") in ("choose", "market", "again")
+    free = free_spaces(state) if moving else 1
+    barred = {here, turn["start"] if moving else here}
+    spaces = distances(state["data"], here)
+    return {city: max(0, spaces[city] - free) for city in state["data"]["cities"]
+            if city in spaces and city not in barred}
+
+
+def cost_words(coal: int) -> str:
+    return "free" if coal == 0 else f"{coal} coal"
+
+
+def spaces_words(spaces: int) -> str:
+    return f"{spaces} space{'' if spaces == 1 else 's'}"
+
+
+def _costs(coal: int) -> str:
+    return "is free" if coal == 0 else f"costs {coal} coal"
+
+
+def _bad_step(state: State, seat: int, city: str, via: Sequence[str]) -> str:
+    path = [state["players"][seat]["city"], *via, city]
+    cities = state["data"]["cities"]
+    for step in path:
+        if step not in cities:
+            return f"there is no city called '{step}'"
+    if not via:
+        return ""  # a shortest path: the map is connected
+    for a, b in zip(path, path[1:], strict=False):
+        if b not in cities[a]["track"]:
+            return f"there is no track from {city_name(state, a)} to {city_name(state, b)}"
     return ""
 
 
-def travel(state: State, seat: int, city: str) -> None:
+def check_travel(state: State, seat: int, city: str, via: Sequence[str] = (), coal: int = -1) -> str:
+    """Why the movement is illegal ("" if legal); ``coal`` is the cost as written (-1: not
+    written), which must be the path's cost."""
     turn = state["turn"]
     player = state["players"][seat]
-    pay_coal(player, movement_cost(state, seat, city))
+    if turn["phase"] not in ("market", "again"):
+        if turn["phase"] in ("choose", "route"):
+            return owed_first(state)
+        return "the train has already finished its travel this turn"
+    reason = _bad_step(state, seat, city, via)
+    if reason:
+        return reason
+    if city == player["city"] and not via:
+        return "the train must move at least 1 space"
+    if city == turn["start"]:
+        return f"the train may not finish its movement in {city_name(state, city)}, where the turn began"
+    spaces = path_spaces(state, seat, city, via)
+    cost = coal_for(state, spaces)
+    if coal >= 0 and coal != cost:
+        if via:
+            return f"that path is {spaces_words(spaces)} and {_costs(cost)}, not {cost_words(coal)}"
+        return (f"the cheapest path to {city_name(state, city)} ({spaces_words(spaces)}) "
+                f"{_costs(cost)}; to pay more, name a longer path: travel {city} via "
+                "<city> <city> ...")
+    if cost > player["coal"]:
+        where = f"that path is {spaces} spaces" if via else \
+            f"{city_name(state, city)} is {spaces} spaces away"
+        return f"{where}: that costs {cost} coal and you have {player['coal']}"
+    return ""
+
+
+def travel(state: State, seat: int, city: str, via: Sequence[str] = ()) -> None:
+    turn = state["turn"]
+    player = state["players"][seat]
+    spaces = path_spaces(state, seat, city, via)
+    cost = coal_for(state, spaces)
+    pay_coal(player, cost)
     turn["mods"]["free_spaces"] = 0  # crew free spaces serve one movement only
+    start = player["city"]
     player["city"] = city
     turn["moves"] += 1
     turn["phase"] = "route"
-    note(state, f"{seat_name(state, seat)} travelled to {city_name(state, city)}")
+    path = "".join(f" via {city_name(state, c)}" if i == 0 else f", {city_name(state, c)}"
+                   for i, c in enumerate(via))
+    note(state, f"{seat_name(state, seat)} travelled from {city_name(state, start)} to "
+                f"{city_name(state, city)}{path} ({spaces_words(spaces)}, {cost_words(cost)})")
     route_check(state, seat, city)
     after_route_check(state, seat)
 
@@ -81,7 +156,7 @@ def after_route_check(state: State, seat: int) -> None:
         # STS-T9: move again, the first space free again.
         turn["phase"] = "again"
         note(state, f"{seat_name(state, other)}'s train is in {city_name(state, player['city'])}: "
-                    "the train moves on")
+                    f"{seat_name(state, seat)}'s train must move on (the first space free again)")
         return
     arrive(state, seat)
 
@@ -92,13 +167,20 @@ def arrive(state: State, seat: int) -> None:
     player = state["players"][seat]
     spot = state["map"][player["city"]]
     turn["phase"] = "station"
+    here = city_name(state, player["city"])
     if spot["token"]:
         turn["token"] = spot["token"]
         turn["gold"] = spot["gold"]
         turn["took"] = True
         state["map"][player["city"]] = {"token": "", "gold": False}
+        bonus = ""
         if state["data"]["cities"][player["city"]]["coastal"]:
             gain_coal(player, COASTAL_BONUS)
+            bonus = f" and {COASTAL_BONUS} bonus coal (coastal city)"
+        note(state, f"{seat_name(state, seat)} took the token at {here}: "
+                    f"{describe_token(state['data'], spot['token'], spot['gold'])}{bonus}")
+    else:
+        note(state, f"there is no token at {here}: {seat_name(state, seat)} may only work")
 
 
 def check_route_take(state: State, seat: int, source: str, position: int) -> str:
@@ -120,10 +202,10 @@ def route_take(state: State, seat: int, source: str, position: int) -> None:
     turn = state["turn"]
     slot = turn["owed"].pop(0)
     if source == "display":
-        card = take_from_display(state, seat, position, slot)
-        note(state, f"{seat_name(state, seat)} took route {card} from the display")
+        take_from_display(state, seat, position, slot)
     else:
         take_blind(state, seat, slot)
-        note(state, f"{seat_name(state, seat)} took a route card blind")
+        note(state, f"{seat_name(state, seat)} took a route card blind from the deck "
+                    "(it arrives with the next player)")
     settle_owed(state)
     after_route_check(state, seat)

@@ -327,3 +327,31 @@ def test_foreman_changes_how_often_you_work() -> None:
         GAME.apply(plain, 0, "work cash")
     play(crew, 0, "travel houston", "work cash", "crew foreman cash")
     assert (_player(plain)["cash"], _player(crew)["cash"]) == (5, 10)
+
+
+def test_STS_C12_cartographer_text_rules_and_effect_agree() -> None:
+    """One reading everywhere: a crew's effect lasts the turn it is used in (STS-C12: used
+    once a turn, ready again after cleanup), so the Cartographer adds 2 points to each
+    route completed later in that turn, and none in later turns."""
+    market_text = ABILITIES["cartographer"].text
+    rules_line = next(line for line in GAME.notation().splitlines() if "crew cartographer" in line)
+    for text in (market_text, rules_line):
+        assert "later this turn" in text and "after this turn" not in text
+    assert "effect lasts until the end of the turn" in " ".join(GAME.notation().split())
+    state = _ready("cartographer", "salt-lake-city")
+    give_route(state, 0, 2, "seattle--denver", marker="seattle")
+    play(state, 0, "crew cartographer", "travel denver")
+    points = STOCK["routes"][0]["points"]
+    assert _player(state)["points"] == points + 2
+    # The next turn the bonus is gone unless the Cartographer is used again.
+    begin(state, 0, "salt-lake-city")
+    give_route(state, 0, 2, "seattle--denver", marker="seattle")
+    play(state, 0, "travel denver")
+    assert _player(state)["points"] == 2 * points + 2
+    clean(state)
+
+
+def test_no_ability_text_reaches_past_the_turn_it_is_used_in() -> None:
+    for key, ability in ABILITIES.items():
+        assert "after this turn" not in ability.text, key
+        assert "next turn" not in ability.text, key

@@ -6,7 +6,7 @@ import pytest
 from sts_helpers import begin, clean, lift, make_order, move_train, place, play, set_purse, started, token_ids
 
 from games.station_to_station import GAME
-from pbem.game import AmbiguousMoveError, IllegalMoveError
+from pbem.game import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 
 STOCK = GAME.stock_components()
 
@@ -74,6 +74,12 @@ def test_STS_ST2_use_the_token_or_box_it_and_work() -> None:
     assert "railcar" not in moves and not [m for m in moves if m.startswith("order")]
     with pytest.raises(IllegalMoveError, match="a supply, not a railcar"):
         GAME.apply(state, 0, "railcar")
+    # The refusal names the moves that are open (and writes "an order").
+    with pytest.raises(IllegalMoveError, match=r"the token here is a supply, not an order: take it "
+                       r"with 'supply', or box it and work \('work coal', 'work cash' or 'work both'\)"):
+        GAME.apply(state, 0, "order")
+    with pytest.raises(IllegalMoveError, match="first take the station action"):
+        GAME.apply(state, 0, "hire basic west")
     assert not GAME.can_end_turn(state, 0)
     play(state, 0, "work cash")
     assert GAME.can_end_turn(state, 0)
@@ -166,8 +172,14 @@ def test_STS_ST8_a_railcar_of_several_types_takes_one_good_of_your_choice() -> N
     play(state, 0, "travel denver")
     assert [m for m in GAME.legal_moves(state, 0) if m.startswith("order")] == [
         "order cash pay grain", "order cash pay oil", "order points pay grain", "order points pay oil"]
-    with pytest.raises(AmbiguousMoveError, match="pay grain or pay oil"):
+    with pytest.raises(AmbiguousMoveError) as caught:
         GAME.normalize(state, 0, "order points")
+    # The hint is the move to type, whole (issue 11: 'pay grain' alone is a ticket payment).
+    assert "write 'order points pay grain' or 'order points pay oil'" in str(caught.value)
+    with pytest.raises(InvalidMoveError, match="the order move: 'order pay grain'"):
+        GAME.normalize(state, 0, "pay grain")
+    with pytest.raises(IllegalMoveError, match="write 'order points pay grain' or 'order points pay oil'"):
+        GAME.apply(state, 0, "order points pay steel")
     play(state, 0, "order points pay oil")
     assert state["players"][0]["goods"] == {"grain": 1, "cattle": 0, "oil": 0, "steel": 0}
     with pytest.raises(IllegalMoveError):

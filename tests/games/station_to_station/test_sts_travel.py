@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from sts_helpers import begin, clean, give_route, move_train, play, resolve_all, set_purse, started
+from sts_helpers import (
+    begin,
+    clean,
+    give_crew,
+    give_route,
+    move_train,
+    play,
+    resolve_all,
+    set_purse,
+    started,
+)
 
 from games.station_to_station import GAME
 from pbem.game import IllegalMoveError
@@ -58,10 +68,10 @@ def test_STS_T2_along_track_at_least_one_space() -> None:
     state = _position(city="seattle", coal=0)
     with pytest.raises(IllegalMoveError, match="at least 1 space"):
         GAME.apply(state, 0, "travel seattle")
-    with pytest.raises(IllegalMoveError, match="no track from portland to denver"):
+    with pytest.raises(IllegalMoveError, match="no track from Portland to Denver"):
         GAME.apply(state, 0, "travel denver via portland")
     assert [m for m in GAME.legal_moves(state, 0) if m.startswith("travel")] == [
-        "travel portland", "travel helena"]
+        "travel portland (free)", "travel helena (free)"]
     assert not GAME.can_end_turn(state, 0)
 
 
@@ -77,12 +87,59 @@ def test_STS_T3_first_space_free_each_further_space_one_coal() -> None:
     assert free["players"][0]["ledger"]["coal_out"] == 0
 
 
+def test_STS_T3_any_path_along_track_pays_one_coal_per_space_after_the_first() -> None:
+    """「追加で移動したいスペースと同じ数だけ石炭キューブを捨てる」: a longer path than the
+    shortest is allowed and costs its own spaces."""
+    state = _position(city="seattle", coal=3)
+    text = GAME.normalize(state, 0, "travel salt-lake-city via portland san-francisco")
+    assert text == "travel salt-lake-city via portland san-francisco (2 coal)"
+    play(state, 0, text)
+    assert state["players"][0]["city"] == "salt-lake-city" and state["players"][0]["coal"] == 1
+    assert state["players"][0]["ledger"]["coal_out"] == 2
+    clean(state)
+    # A path may pass a city twice (here the start city); only the stop counts.
+    loop = _position(city="seattle", coal=2)
+    play(loop, 0, "travel helena via portland seattle")
+    assert loop["players"][0]["city"] == "helena" and loop["players"][0]["coal"] == 0
+    # The coal held bounds the path.
+    poor = _position(city="seattle", coal=1)
+    with pytest.raises(IllegalMoveError, match="3 spaces: that costs 2 coal and you have 1"):
+        GAME.apply(poor, 0, "travel salt-lake-city via portland san-francisco")
+
+
+def test_STS_T3_moves_lists_each_destination_with_its_cheapest_cost() -> None:
+    state = _position(city="seattle", coal=1)
+    travel = [m for m in GAME.legal_moves(state, 0) if m.startswith("travel")]
+    assert travel == ["travel portland (free)", "travel helena (free)",
+                      "travel san-francisco (1 coal)", "travel salt-lake-city (1 coal)",
+                      "travel minneapolis (1 coal)"]
+    assert GAME.normalize(state, 0, "travel salt-lake-city") == "travel salt-lake-city (1 coal)"
+    # Asking to pay more than the cheapest path says how to name a longer one.
+    with pytest.raises(IllegalMoveError, match="name a longer path: travel salt-lake-city via"):
+        GAME.apply(_position(city="seattle", coal=3), 0, "travel salt-lake-city (2 coal)")
+
+
 def test_STS_T4_may_not_finish_where_the_turn_began() -> None:
     state = _position(city="dallas", coal=3)
-    # Out and back is two spaces that end at the start: forbidden.
-    assert "travel dallas" not in GAME.legal_moves(state, 0)
-    with pytest.raises(IllegalMoveError):
+    assert not [m for m in GAME.legal_moves(state, 0) if m.startswith("travel dallas")]
+    # Out and back is a path of two spaces along track that is affordable (1 coal):
+    # only the start-city rule refuses it.
+    with pytest.raises(IllegalMoveError, match="where the turn began"):
         GAME.apply(state, 0, "travel dallas via houston")
+    # Passing through the start city is allowed; finishing there is not.
+    play(state, 0, "travel el-paso via houston dallas")
+    assert state["players"][0]["city"] == "el-paso" and state["players"][0]["coal"] == 1
+
+
+def test_STS_T4_a_repeated_movement_may_not_finish_where_the_turn_began_either() -> None:
+    state = _position(players=3, city="dallas", coal=3)
+    move_train(state, 1, "houston")
+    play(state, 0, "travel houston")
+    assert state["turn"]["phase"] == "again"
+    with pytest.raises(IllegalMoveError, match="where the turn began"):
+        GAME.apply(state, 0, "travel dallas")
+    with pytest.raises(IllegalMoveError, match="where the turn began"):
+        GAME.apply(state, 0, "travel dallas via oklahoma-city")
 
 
 def test_STS_T5_only_the_stop_city_is_checked_for_the_first_marker() -> None:
@@ -225,3 +282,28 @@ def test_an_empty_route_deck_is_rebuilt_from_the_discards_else_only_the_display_
     play(bare, 0, "travel salt-lake-city")
     assert bare["turn"]["phase"] == "station" and bare["players"][0]["routes"][0]["card"] == ""
     clean(bare)
+
+
+@pytest.mark.parametrize("move", ["work cash", "order", "supply", "hire basic west", "caboose",
+                                  "crew fireman"])
+def test_STS_T7_a_move_made_before_the_owed_route_card_names_the_route_take(move: str) -> None:
+    """After completing a route the new card comes first: say so, with the move to type
+    (issue 11: it used to say the station phase comes after travelling)."""
+    state = _position(city="salt-lake-city")
+    give_crew(state, 0, "fireman", "north")
+    give_route(state, 0, 2, "seattle--denver", marker="seattle")
+    play(state, 0, "travel denver")
+    with pytest.raises(IllegalMoveError) as caught:
+        GAME.apply(state, 0, GAME.normalize(state, 0, move))
+    assert "first take a new route card for the route you completed (route take display 1" \
+        in str(caught.value)
+
+
+@pytest.mark.parametrize("move", ["work cash", "hire basic west"])
+def test_STS_T9_a_move_made_before_moving_on_names_the_travel_owed(move: str) -> None:
+    state = _position(players=3, city="dallas")
+    move_train(state, 1, "houston")
+    play(state, 0, "travel houston")
+    with pytest.raises(IllegalMoveError, match=r"first another train is in this city, so the "
+                       r"train must move on \(travel <city>\)"):
+        GAME.apply(state, 0, move)

@@ -402,7 +402,7 @@ def _draw_legend(out: kit.Canvas, data: dict[str, Any], top: int) -> int:
     out.rect(x + 3, y - 9, 10, 10, "#fffdf6", rx=2)
     out.text(x + 22, y, "gold frame: upgraded face (★)", 11)
     x += 200
-    out.text(x, y, "small squares: a city's market", 11, fill="#444")
+    out.text(x, y, "small pieces under a city: its market", 11, fill="#444")
     out.close()
     return y + 8
 

@@ -28,9 +28,8 @@ from games.station_to_station import svg as sts_svg
 from pbem import session
 from pbem.drawing import page as render
 from pbem.mail import message as mail
-from pbem.play import bots
-from pbem.play.local import LocalTable
 from pbem.protocol.identity import Home
+from tests.support.boards import greedy_view
 from tests.support.png import colours, decode_png, near, rgb
 
 __all__ = ["WINDOW", "decode_png", "near", "needs_browser", "rgb", "screenshot", "without_board"]
@@ -88,14 +87,7 @@ def without_board(page: str) -> str:
 # ---- the pages ------------------------------------------------------------------------------------
 def _sts_view() -> dict[str, Any]:
     """A Station to Station game six greedy turns in, seen by its second seat."""
-    table = LocalTable(GAME, ["ann", "bob", "cy"], seed=b"browser")
-    for turn in range(6):
-        table.prepare()
-        seat = table.to_act()
-        assert seat is not None
-        table.play(bots.choose_turn(GAME, table.state, seat, "greedy", salt=str(turn)))
-    table.prepare()
-    return table.view(1)
+    return greedy_view(GAME, b"browser", 1)
 
 
 @needs_browser

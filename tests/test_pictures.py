@@ -25,13 +25,12 @@ from pbem.drawing import png
 from pbem.drawing.page import png_page
 from pbem.errors import UsageError
 from pbem.game import Game
-from pbem.play import bots
 from pbem.play.local import LocalTable
 from pbem.protocol import savefile
 from pbem.protocol.identity import Home
 from pbem.registry import load as load_game
 from tests.enginekit import play_game
-from tests.support.boards import by_id, parse, text_of
+from tests.support.boards import by_id, greedy_view, parse, text_of
 from tests.support.png import colours, decode_png, encode_png
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,16 +44,9 @@ def test_png_decoder_undoes_every_filter() -> None:
     assert decode_png(encode_png(width, rows, bpp)) == (width, len(rows), rows, bpp)
 
 
-def board(game: Game, turns: int = 6) -> str:
-    """A three-seat game ``turns`` greedy turns in, drawn as seat 0 sees it."""
-    table = LocalTable(game, ["ann", "bob", "cy"], seed=b"pictures")
-    for turn in range(turns):
-        table.prepare()
-        seat = table.to_act()
-        assert seat is not None
-        table.play(bots.choose_turn(game, table.state, seat, "greedy", salt=str(turn)))
-    table.prepare()
-    drawn = game.render_svg(table.view(0))
+def board(game: Game) -> str:
+    """A three-seat game six greedy turns in, drawn as seat 0 sees it."""
+    drawn = game.render_svg(greedy_view(game, b"pictures", 0))
     assert drawn is not None
     return drawn
 

@@ -62,6 +62,10 @@ MARKET_TOP = HOME_TOP + HOME_H + 10
 CARD_H = 178
 DISPLAY_SLOTS = 6
 CUBES_PER_ROW = 7  # cargo cubes under a ship: two rows of seven
+# What the status says of the turn in progress, for the turn state's keys that are set.
+TURN_WORDS = (("agents_left", "Agents left in this action: {}"),
+              ("rascal", "Rascals count as {}s this turn"),
+              ("commanded", "Commanders used this turn: {}"))
 
 # ---- colours and words ---------------------------------------------------------------
 def owner_colour(key: str) -> str:
@@ -519,12 +523,8 @@ def _status_lines(view: dict[str, Any]) -> list[str]:
         ts = view.get("turn_state", {})
         lines.append(f"Turn {turn} · To act: {view.get('to_act', '')}")
         lines.append(f"Actions taken {ts.get('actions', 0)} of {ts.get('allowed', 0)}")
-        if ts.get("agents_left"):
-            lines.append(f"Agents left in this action: {ts['agents_left']}")
-        if ts.get("rascal"):
-            lines.append(f"Rascals count as {ts['rascal']}s this turn")
-        if ts.get("commanded"):
-            lines.append(f"Commanders used this turn: {', '.join(ts['commanded'])}")
+        lines += [form.format(", ".join(value) if isinstance(value, list) else value)
+                  for key, form in TURN_WORDS if (value := ts.get(key))]
         if view.get("owed"):
             lines.append(f"Owed first: {view['owed']}")
     else:

@@ -62,16 +62,12 @@ def _name(view: dict[str, Any], seat: int) -> str:
     return str(seats[seat]) if 0 <= seat < len(seats) else f"seat {seat}"
 
 
+SHORT_REWARD = (("cash", "${}"), ("coal", "{}coal"), ("points", "{}pt"))
+
+
 def _short_reward(option: dict[str, int]) -> str:
     """Cash, coal and points in a few characters for a token: "$8+1coal", "5pt"."""
-    parts = []
-    if option.get("cash"):
-        parts.append(f"${option['cash']}")
-    if option.get("coal"):
-        parts.append(f"{option['coal']}coal")
-    if option.get("points"):
-        parts.append(f"{option['points']}pt")
-    return "+".join(parts)
+    return "+".join(form.format(option[key]) for key, form in SHORT_REWARD if option.get(key))
 
 
 # ---- the map ---------------------------------------------------------------------------

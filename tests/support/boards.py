@@ -12,12 +12,16 @@ import copy
 import json
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import ModuleType
 from typing import Any
 
+import pytest
+
 from pbem.drawing import page
 from pbem.game import Game
+from pbem.play import bots
+from pbem.play.local import LocalTable
 from pbem.protocol.sampler import Sampler
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -189,6 +193,38 @@ def check_result_panel(root: ET.Element, result: dict[str, Any]) -> str:
 
 
 # ---- making views ----------------------------------------------------------------------------
+def view_fixture(views: Callable[[], list[tuple[str, dict[str, Any]]]]) -> Any:
+    """A fixture ``sample`` that runs a test once per named view of ``views()``: in a
+    test module, ``sample = view_fixture(game_views)``."""
+    names = [name for name, _ in views()]
+
+    @pytest.fixture(params=range(len(names)), ids=names)
+    def sample(request: pytest.FixtureRequest) -> dict[str, Any]:
+        return views()[request.param][1]
+
+    return sample
+
+
+def turns(table: LocalTable, most: int) -> Iterator[tuple[int, int]]:
+    """(turn number, seat to act) for each turn of ``table``, chance resolved first, until
+    the game ends or ``most`` turns; the caller plays each turn."""
+    for turn in range(most):
+        table.prepare()
+        seat = table.to_act()
+        if seat is None:
+            return
+        yield turn, seat
+
+
+def greedy_view(game: Game, seed: bytes, viewer: int | None, played: int = 6) -> dict[str, Any]:
+    """The view of a three-seat game (ann, bob, cy) ``played`` greedy turns in."""
+    table = LocalTable(game, ["ann", "bob", "cy"], seed=seed)
+    for turn, seat in turns(table, played):
+        table.play(bots.choose_turn(game, table.state, seat, "greedy", salt=str(turn)))
+    table.prepare()
+    return table.view(viewer)
+
+
 def random_turn(game: Game, state: dict[str, Any], seat: int, rng: Sampler,
                 most: int = 40) -> list[str]:
     """A turn of random legal moves, ended at random once it may end."""

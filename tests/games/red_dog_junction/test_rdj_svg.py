@@ -17,7 +17,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import pytest
 from rdj_helpers import HANDLES, act, card_of, give_card, new_game, put
 
 from games.red_dog_junction import GAME, svg
@@ -28,26 +27,8 @@ from pbem.drawing.page import html_page
 from pbem.play import bots
 from pbem.play.local import LocalTable
 from pbem.protocol.sampler import Sampler
-from tests.support.boards import (
-    NASTY_SEATS,
-    NS,
-    by_id,
-    check_document,
-    check_escaped,
-    check_goods_told_apart,
-    check_hook,
-    check_player_cards,
-    check_result_panel,
-    check_same_bytes,
-    has_id,
-    marks_of,
-    parse,
-    random_turn,
-    text_of,
-    tooltip,
-    with_class,
-    with_result,
-)
+from tests.support import boards
+from tests.support.boards import NS, by_id, has_id, parse, text_of, tooltip, with_class
 from tests.test_browser import WINDOW, near, needs_browser, rgb, screenshot, without_board
 
 RANDOM_TURNS = 14  # then the greedy bot plays the game out
@@ -97,12 +78,8 @@ def sample_games() -> tuple[list[tuple[str, dict[str, Any]]], dict[int, LocalTab
         table = LocalTable(GAME, HANDLES[:players], {"variant": variant}, seed=seed)
         rng = Sampler(hashlib.sha256(b"chooser" + seed).digest())
         views.append((f"{players}p-start", table.view(0)))
-        for turn in range(400):
-            table.prepare()
-            seat = table.to_act()
-            if seat is None:
-                break
-            moves = (random_turn(GAME, table.state, seat, rng) if turn < RANDOM_TURNS else
+        for turn, seat in boards.turns(table, 400):
+            moves = (boards.random_turn(GAME, table.state, seat, rng) if turn < RANDOM_TURNS else
                      bots.choose_turn(GAME, table.state, seat, "greedy:svg", salt=str(turn)))
             table.play(moves)
             if turn % 15 == 3:
@@ -118,12 +95,7 @@ def game_views() -> list[tuple[str, dict[str, Any]]]:
     return sample_games()[0]
 
 
-VIEW_IDS = [name for name, _ in game_views()]
-
-
-@pytest.fixture(params=range(len(VIEW_IDS)), ids=VIEW_IDS)
-def sample(request: pytest.FixtureRequest) -> dict[str, Any]:
-    return game_views()[request.param][1]
+sample = boards.view_fixture(game_views)
 
 
 def test_the_sample_views_cover_what_the_picture_must_show() -> None:
@@ -144,16 +116,16 @@ def test_the_sample_views_cover_what_the_picture_must_show() -> None:
 
 # ---- the document -----------------------------------------------------------------------
 def test_the_game_draws_through_its_hook_and_the_engine_uses_it() -> None:
-    check_hook(GAME, svg, LocalTable(GAME, HANDLES[:3], seed=b"svg-hook").view(1))
+    boards.check_hook(GAME, svg, LocalTable(GAME, HANDLES[:3], seed=b"svg-hook").view(1))
 
 
 def test_every_view_is_well_formed_svg_with_a_viewbox_and_a_title(sample: dict[str, Any]) -> None:
-    check_document(GAME.render_svg(sample), f"Red Dog Junction, turn {sample['turn']}",
+    boards.check_document(GAME.render_svg(sample), f"Red Dog Junction, turn {sample['turn']}",
                    heights=(900, 1600))
 
 
 def test_the_same_view_gives_the_same_bytes(sample: dict[str, Any]) -> None:
-    check_same_bytes(GAME, sample)
+    boards.check_same_bytes(GAME, sample)
 
 
 def test_goods_are_told_apart_by_shape_as_well_as_colour(sample: dict[str, Any]) -> None:
@@ -161,7 +133,7 @@ def test_goods_are_told_apart_by_shape_as_well_as_colour(sample: dict[str, Any])
     cube, cargo piece and cost chip of a good has that shape."""
     root = parse(GAME.render_svg(sample))
     key = by_id(root, "legend")
-    check_goods_told_apart(root, key)
+    boards.check_goods_told_apart(root, key)
     assert [g for g in text_of(key).split() if g != "Goods"] == list(svg.GOODS_KEY.order)
 
 
@@ -472,7 +444,7 @@ def test_held_commanders_and_boosts_and_recent_events_are_written(sample: dict[s
 # ---- the panel --------------------------------------------------------------------------
 def test_each_player_has_a_panel_card_with_their_holdings(sample: dict[str, Any]) -> None:
     root = parse(GAME.render_svg(sample))
-    cards = check_player_cards(root, [p["name"] for p in sample["players"]])
+    cards = boards.check_player_cards(root, [p["name"] for p in sample["players"]])
     for seat, (player, card) in enumerate(zip(sample["players"], cards, strict=True)):
         assert card.startswith(player["name"] + " ")
         assert f"ship {player['load']}/{player['capacity']}" in card
@@ -520,7 +492,7 @@ def test_the_panel_marks_the_reader_and_whose_turn_it_is(sample: dict[str, Any])
     else:
         assert f"Seen by: {sample['players'][viewer]['name']}" in status
     for seat, player in enumerate(sample["players"]):
-        marks = marks_of(by_id(root, f"player-{seat}"))
+        marks = boards.marks_of(by_id(root, f"player-{seat}"))
         assert ("you" in marks) == (seat == viewer)
         assert ("to act" in marks) == (sample["phase"] == "play"
                                        and player["name"] == sample["to_act"])
@@ -570,8 +542,8 @@ def test_the_final_result_names_the_winner_and_every_score() -> None:
         outcome = GAME.outcome(table.state)
         assert outcome is not None
         result = panels.result_section(outcome, HANDLES[:players], "clean")
-        root = parse(GAME.render_svg(with_result(table.view(0), result)))
-        words = check_result_panel(root, result)
+        root = parse(GAME.render_svg(boards.with_result(table.view(0), result)))
+        words = boards.check_result_panel(root, result)
         for parts in result["breakdown"]:
             assert all(f"{label} {value}" in words for label, value in parts.items())
         assert "Final: " not in text_of(by_id(root, "status"))  # said once, in the panel
@@ -585,7 +557,7 @@ def test_a_failed_audit_is_shown_in_the_result() -> None:
     assert outcome is not None
     result = panels.result_section(outcome, HANDLES[:2], ["bob: the revealed seed does not "
                                                            "produce the beacon anchor"])
-    words = text_of(by_id(parse(GAME.render_svg(with_result(table.view(1), result))), "result"))
+    words = text_of(by_id(parse(GAME.render_svg(boards.with_result(table.view(1), result))), "result"))
     assert "AUDIT FAILED: bob: the revealed seed" in words and "Audit: clean" not in words
 
 
@@ -609,11 +581,11 @@ def test_a_view_before_the_set_up_roll_is_drawn() -> None:
 def test_text_from_players_and_data_is_escaped() -> None:
     data = copy.deepcopy(GAME.stock_components())
     data["places"]["shop"] = "Jose's <Shop> & Co"
-    shown = LocalTable(GAME, NASTY_SEATS, seed=b"svg-escape", components=data).view(0)
+    shown = LocalTable(GAME, boards.NASTY_SEATS, seed=b"svg-escape", components=data).view(0)
     text = GAME.render_svg(shown)
-    root = check_escaped(text)
+    root = boards.check_escaped(text)
     assert text is not None and "<Shop>" not in text
-    assert text_of(by_id(root, "player-0")).startswith(NASTY_SEATS[0])
+    assert text_of(by_id(root, "player-0")).startswith(boards.NASTY_SEATS[0])
     assert "Jose's <Shop> & Co" in text_of(by_id(root, "shop"))
 
 

@@ -16,7 +16,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import pytest
 from rm_support import NAMES, give, load_truck, placed, table
 
 from games.road_master import GAME, svg
@@ -25,25 +24,8 @@ from pbem.drawing.page import html_page
 from pbem.play.local import LocalTable
 from pbem.protocol import secretdeck
 from pbem.protocol.sampler import Sampler
-from tests.support.boards import (
-    NASTY_SEATS,
-    NS,
-    by_id,
-    check_document,
-    check_escaped,
-    check_goods_told_apart,
-    check_hook,
-    check_no_secret,
-    check_player_cards,
-    check_result_panel,
-    check_same_bytes,
-    cube_fills,
-    maybe_id,
-    parse,
-    text_of,
-    with_class,
-    with_result,
-)
+from tests.support import boards
+from tests.support.boards import NS, by_id, maybe_id, parse, text_of, with_class
 from tests.test_browser import near, needs_browser, rgb, screenshot, without_board
 
 END = "<end>"
@@ -139,11 +121,7 @@ def game_views() -> list[tuple[str, dict[str, Any]]]:
             seed = name.encode()
             t = LocalTable(GAME, NAMES[:players], options, seed=seed, components=low_target(12))
             rng = Sampler(hashlib.sha256(b"svg/" + seed).digest())
-            for turn in range(150):
-                t.prepare()
-                seat = t.to_act()
-                if seat is None:
-                    break
+            for turn, seat in boards.turns(t, 150):
                 moves = random_turn(t.state, seat, rng)
                 if turn % 6 == 0:
                     viewer = None if turn % 12 else turn // 6 % players
@@ -161,21 +139,16 @@ def game_views() -> list[tuple[str, dict[str, Any]]]:
     return views
 
 
-VIEW_IDS = [name for name, _ in game_views()]
-
-
-@pytest.fixture(params=range(len(VIEW_IDS)), ids=VIEW_IDS)
-def sample(request: pytest.FixtureRequest) -> dict[str, Any]:
-    return game_views()[request.param][1]
+sample = boards.view_fixture(game_views)
 
 
 # ---- the document ------------------------------------------------------------------------
 def test_the_game_draws_through_its_hook_and_the_engine_uses_it() -> None:
-    check_hook(GAME, svg, placed(3).view(1))
+    boards.check_hook(GAME, svg, placed(3).view(1))
 
 
 def test_the_random_games_cover_every_count_option_and_the_end() -> None:
-    names = VIEW_IDS
+    names = [name for name, _ in game_views()]
     for players in range(2, 7):
         for suffix in ("", "-adv"):
             assert f"{players}p{suffix}-over" in names
@@ -189,7 +162,7 @@ def test_the_random_games_cover_every_count_option_and_the_end() -> None:
 
 
 def test_every_view_is_well_formed_svg_with_a_viewbox_and_a_title(sample: dict[str, Any]) -> None:
-    check_document(GAME.render_svg(sample), "Road Master", heights=(700, 4000))
+    boards.check_document(GAME.render_svg(sample), "Road Master", heights=(700, 4000))
 
 
 def test_every_warehouse_is_drawn_with_its_colour_and_cubes(sample: dict[str, Any]) -> None:
@@ -209,7 +182,7 @@ def test_every_warehouse_is_drawn_with_its_colour_and_cubes(sample: dict[str, An
         chips = with_class(group, "stray")
         assert len(chips) == len(strays)
         for chip in chips:
-            fill = cube_fills(chip)[0]
+            fill = boards.cube_fills(chip)[0]
             colour = next(c for c in strays if svg.goods(sample).fill(c) == fill)
             assert text_of(chip) == str(strays[colour])
 
@@ -218,7 +191,7 @@ def test_cubes_are_told_apart_by_shape_as_well_as_colour(sample: dict[str, Any])
     """For colour-blind players: each cube colour has a shape of its own in the key, and
     every cube (in warehouses, trucks, contracts, Super Bonus needs) has that shape."""
     root = parse(GAME.render_svg(sample))
-    check_goods_told_apart(root, by_id(root, "legend"))
+    boards.check_goods_told_apart(root, by_id(root, "legend"))
 
 
 def test_every_truck_is_drawn_where_it_stands(sample: dict[str, Any]) -> None:
@@ -231,7 +204,7 @@ def test_every_truck_is_drawn_where_it_stands(sample: dict[str, Any]) -> None:
         truck = sample["trucks"][seat]
         group = by_id(root, f"truck-{seat}")
         assert str(seat + 1) in text_of(group)
-        assert cube_fills(group) == expected_fills(sample, truck["cubes"])
+        assert boards.cube_fills(group) == expected_fills(sample, truck["cubes"])
         if truck["where"] == "road":
             assert truck["heading"] in (group.get("class") or "").split()
             body = group.find(f"{NS}polygon")
@@ -257,7 +230,7 @@ def test_every_player_has_a_panel_with_score_contracts_and_super_bonus(
         sample: dict[str, Any]) -> None:
     root = parse(GAME.render_svg(sample))
     assert len(with_class(root, "player")) == len(sample["scores"])
-    cards = check_player_cards(root, sample["seats"])
+    cards = boards.check_player_cards(root, sample["seats"])
     for seat, name in enumerate(sample["seats"]):
         card = by_id(root, f"player-{seat}")
         words = cards[seat]
@@ -325,7 +298,7 @@ def test_the_status_names_whose_turn_and_what_chance_is_pending(sample: dict[str
 
 
 def test_the_same_view_gives_the_same_bytes(sample: dict[str, Any]) -> None:
-    check_same_bytes(GAME, sample)
+    boards.check_same_bytes(GAME, sample)
 
 
 # ---- changes show ------------------------------------------------------------------------------
@@ -348,7 +321,7 @@ def test_a_turn_shows_in_the_drawing() -> None:
     assert f"× {orange - 2}" in text_of(by_id(after, "house-A"))
     truck = by_id(after, "truck-0")
     assert "east" in (truck.get("class") or "").split()
-    assert cube_fills(truck) == [svg.goods(t.view(0)).fill("orange")] * 2
+    assert boards.cube_fills(truck) == [svg.goods(t.view(0)).fill("orange")] * 2
     assert truck not in list(by_id(after, "house-A").iter())  # on the road now
     used = with_class(by_id(after, "tokens"), "used")
     assert len(used) == 3
@@ -419,7 +392,7 @@ def _check_secrecy(t: LocalTable, owner: int, held: int) -> None:
         if seat == owner:
             assert all(re.search(rf"\b{uid}\b", text) for uid in cards)
         else:
-            check_no_secret(text, cards)
+            boards.check_no_secret(text, cards)
         card = text_of(by_id(parse(text), f"player-{owner}"))
         assert f"Super Bonus cards held: {held}" in card
 
@@ -512,11 +485,7 @@ def finished_game() -> LocalTable:
     opened (the seed is chosen for that)."""
     t = LocalTable(GAME, NAMES[:3], seed=b"svg-final11", components=low_target(10))
     rng = Sampler(hashlib.sha256(b"svg-final11").digest())
-    for _ in range(200):
-        t.prepare()
-        seat = t.to_act()
-        if seat is None:
-            break
+    for _, seat in boards.turns(t, 200):
         t.play(random_turn(t.state, seat, rng))
     finish(t)
     return t
@@ -539,12 +508,12 @@ def test_the_audited_result_shows_super_bonus_scores_and_every_revealed_card() -
     outcome = GAME.outcome(t.state)
     assert outcome is not None
     result = panels.result_section(outcome, NAMES[:3], "clean")
-    shown = with_result(t.view(2), result)
+    shown = boards.with_result(t.view(2), result)
     opened = shown["superbonus"]["opened"]
     assert {row["seat"] for row in opened if row["card"]} == {0, 1, 2}, "a weak sample"
     assert any(parts["super bonus"] for parts in result["breakdown"]), "a weak sample"
     root = parse(GAME.render_svg(shown))
-    words = check_result_panel(root, result)
+    words = boards.check_result_panel(root, result)
     for seat, parts in enumerate(result["breakdown"]):
         assert f"super bonus {parts['super bonus']}" in words
         card = text_of(by_id(root, f"player-{seat}"))
@@ -566,14 +535,14 @@ def test_the_contract_decks_top_card_back_is_drawn() -> None:
         assert f"top card's back: {colour}" in text_of(top)
         fill = svg.goods(bare).fill(colour)
         assert [r for r in top.iter(f"{NS}rect") if r.get("fill") == fill]
-        assert cube_fills(top) == [fill]
+        assert boards.cube_fills(top) == [fill]
 
 
 def test_text_from_players_is_escaped() -> None:
-    t = LocalTable(GAME, NASTY_SEATS, {"first": NASTY_SEATS[0]}, seed=b"svg-escape")
+    t = LocalTable(GAME, boards.NASTY_SEATS, {"first": boards.NASTY_SEATS[0]}, seed=b"svg-escape")
     t.play(["place A"])
-    root = check_escaped(GAME.render_svg(t.view(0)))
-    assert text_of(by_id(root, "player-0")).split()[1] == NASTY_SEATS[0]
+    root = boards.check_escaped(GAME.render_svg(t.view(0)))
+    assert text_of(by_id(root, "player-0")).split()[1] == boards.NASTY_SEATS[0]
 
 
 def test_edited_board_data_is_drawn() -> None:

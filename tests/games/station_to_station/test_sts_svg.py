@@ -36,26 +36,8 @@ from pbem.drawing import panels
 from pbem.game import ComponentError
 from pbem.play.local import LocalTable
 from pbem.protocol.sampler import Sampler
-from tests.support.boards import (
-    NASTY_SEATS,
-    NS,
-    by_id,
-    check_document,
-    check_escaped,
-    check_goods_told_apart,
-    check_hook,
-    check_player_cards,
-    check_result_panel,
-    check_same_bytes,
-    cube_fills,
-    marks_of,
-    maybe_id,
-    parse,
-    random_turn,
-    text_of,
-    with_class,
-    with_result,
-)
+from tests.support import boards
+from tests.support.boards import NS, by_id, maybe_id, parse, text_of, with_class
 
 STOCK = GAME.stock_components()
 
@@ -70,35 +52,26 @@ def game_views() -> list[tuple[str, dict[str, Any]]]:
         seed = f"svg-{players}".encode()
         game = LocalTable(GAME, SEATS[:players], seed=seed)
         rng = Sampler(hashlib.sha256(b"chooser" + seed).digest())
-        for turn in range(400):
-            game.prepare()
-            seat = game.to_act()
-            if seat is None:
-                break
+        for turn, seat in boards.turns(game, 400):
             if turn % 9 == 0:
                 viewer = None if turn % 2 else turn // 9 % players
                 views.append((f"{players}p-turn{turn}", copy.deepcopy(game.view(viewer))))
-            game.play(random_turn(GAME, game.state, seat, rng, most=80))
+            game.play(boards.random_turn(GAME, game.state, seat, rng, most=80))
         assert game.finish() is not None, "the random game did not finish"
         views.append((f"{players}p-over", copy.deepcopy(game.view(0))))
     return views
 
 
-VIEW_IDS = [name for name, _ in game_views()]
-
-
-@pytest.fixture(params=range(len(VIEW_IDS)), ids=VIEW_IDS)
-def sample(request: pytest.FixtureRequest) -> dict[str, Any]:
-    return game_views()[request.param][1]
+sample = boards.view_fixture(game_views)
 
 
 # ---- the document -----------------------------------------------------------------------
 def test_the_game_draws_through_its_hook_and_the_engine_uses_it() -> None:
-    check_hook(GAME, svg, table(3).view(1))
+    boards.check_hook(GAME, svg, table(3).view(1))
 
 
 def test_every_view_is_well_formed_svg_with_a_viewbox_and_a_title(sample: dict[str, Any]) -> None:
-    check_document(GAME.render_svg(sample), "Station to Station", heights=(700, 1800))
+    boards.check_document(GAME.render_svg(sample), "Station to Station", heights=(700, 1800))
 
 
 def test_every_city_is_drawn_with_its_name(sample: dict[str, Any]) -> None:
@@ -125,13 +98,13 @@ def test_every_train_is_drawn_in_its_players_colour_with_a_label(sample: dict[st
 
 
 def test_every_players_name_heads_a_panel_card(sample: dict[str, Any]) -> None:
-    cards = check_player_cards(parse(GAME.render_svg(sample)), sample["seats"])
+    cards = boards.check_player_cards(parse(GAME.render_svg(sample)), sample["seats"])
     for name, card in zip(sample["seats"], cards, strict=True):
         assert card.startswith(name + " ")
 
 
 def test_the_same_view_gives_the_same_bytes(sample: dict[str, Any]) -> None:
-    check_same_bytes(GAME, sample)
+    boards.check_same_bytes(GAME, sample)
 
 
 def test_each_city_shows_its_token_or_emptiness(sample: dict[str, Any]) -> None:
@@ -157,7 +130,7 @@ def test_views_carry_no_more_than_the_drawing_reads(sample: dict[str, Any]) -> N
     else:
         assert f"Seen by: {sample['seats'][viewer]}" in status
     for seat in range(len(sample["players"])):
-        assert ("you" in marks_of(by_id(root, f"player-{seat}"))) == (seat == viewer)
+        assert ("you" in boards.marks_of(by_id(root, f"player-{seat}"))) == (seat == viewer)
 
 
 # ---- a token taken from a city --------------------------------------------------------------
@@ -242,7 +215,7 @@ def test_token_face_kind_and_season_are_drawn() -> None:
     assert not [r for r in plain.iter(f"{NS}rect") if r.get("fill") == svg.GOLD]
     assert [r for r in plain.iter(f"{NS}rect") if r.get("fill") == svg.SEASON_COLOURS["winter"]]
     goods = state["data"]["tokens"][order]["goods"]
-    assert cube_fills(plain) == [svg.GOOD_COLOURS[g] for g in goods]
+    assert boards.cube_fills(plain) == [svg.GOOD_COLOURS[g] for g in goods]
     points = state["data"]["tokens"][order]["rewards"][0]["points"]
     assert f"{points}pt" in text_of(plain)
 
@@ -345,7 +318,7 @@ def test_goods_are_told_apart_by_shape_as_well_as_colour(sample: dict[str, Any])
     """For colour-blind players: each good has a shape of its own beside its price (the
     key), and every good on tokens, city markets and player cards has that shape."""
     root = parse(GAME.render_svg(sample))
-    check_goods_told_apart(root, by_id(root, "goods-key"))
+    boards.check_goods_told_apart(root, by_id(root, "goods-key"))
 
 
 def test_the_audited_result_names_the_winner_and_every_score() -> None:
@@ -353,17 +326,13 @@ def test_the_audited_result_names_the_winner_and_every_score() -> None:
     and every seat's score and its parts, and the player cards show the places."""
     finished = LocalTable(GAME, SEATS[:3], seed=b"svg-3")
     rng = Sampler(hashlib.sha256(b"chooser" + b"svg-3").digest())
-    for _ in range(400):
-        finished.prepare()
-        seat = finished.to_act()
-        if seat is None:
-            break
-        finished.play(random_turn(GAME, finished.state, seat, rng, most=80))
+    for _, seat in boards.turns(finished, 400):
+        finished.play(boards.random_turn(GAME, finished.state, seat, rng, most=80))
     outcome = finished.finish()
     assert outcome is not None
     result = panels.result_section(outcome, SEATS[:3], "clean")
-    root = parse(GAME.render_svg(with_result(finished.view(1), result)))
-    words = check_result_panel(root, result)
+    root = parse(GAME.render_svg(boards.with_result(finished.view(1), result)))
+    words = boards.check_result_panel(root, result)
     for parts in result["breakdown"]:
         assert all(f"{label} {value}" in words for label, value in parts.items())
     assert "Final: " not in text_of(by_id(root, "status"))  # said once, in the panel
@@ -380,8 +349,9 @@ def test_the_game_over_picture_names_the_places() -> None:
 
 
 def test_text_from_players_and_data_is_escaped() -> None:
-    root = check_escaped(GAME.render_svg(LocalTable(GAME, NASTY_SEATS, seed=b"svg-escape").view(0)))
-    assert text_of(by_id(root, "player-0")).startswith(NASTY_SEATS[0])
+    shown = LocalTable(GAME, boards.NASTY_SEATS, seed=b"svg-escape").view(0)
+    root = boards.check_escaped(GAME.render_svg(shown))
+    assert text_of(by_id(root, "player-0")).startswith(boards.NASTY_SEATS[0])
 
 
 # ---- coordinates in the component data ------------------------------------------------------------

@@ -13,10 +13,12 @@ The browser tests are skipped when no Chromium is installed (Debian/Ubuntu:
 
 from __future__ import annotations
 
+import email
 import re
 import shutil
 import subprocess
 from collections import Counter
+from email import policy
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -25,11 +27,10 @@ import pytest
 
 from games.station_to_station import GAME
 from games.station_to_station import svg as sts_svg
-from pbem import session
 from pbem.drawing import page as render
 from pbem.mail import message as mail
 from pbem.protocol.identity import Home
-from tests.support.boards import greedy_view
+from tests.support.boards import greedy_view, signed_game
 from tests.support.png import colours, decode_png, near, rgb
 
 __all__ = ["WINDOW", "decode_png", "near", "needs_browser", "rgb", "screenshot", "without_board"]
@@ -61,13 +62,16 @@ def screenshot(page: Path, tmp: Path) -> tuple[tuple[int, int], Counter[tuple[in
     return colours(shot)
 
 
-def assert_board_drawn(counts: Counter[tuple[int, ...]], size: tuple[int, int]) -> None:
+def assert_board_drawn(counts: Counter[tuple[int, ...]], size: tuple[int, int],
+                       share: int = 10) -> None:
+    """The board's own colours cover the screen: the map's background at least 1/share
+    of it (the board is smaller as an 800-pixel image in mail)."""
     assert size == WINDOW
     area = size[0] * size[1]
     white = counts.get((255, 255, 255), 0)
     assert area - white >= area // 5, f"only {area - white} non-white pixels"
     assert len(counts) >= 100, f"only {len(counts)} distinct colours"
-    assert near(counts, MAP_BACKGROUND) >= area // 10, "the map's background is not on screen"
+    assert near(counts, MAP_BACKGROUND) >= area // share, "the map's background is not on screen"
     for seat in range(2):  # the first two players' trains, flags and panel cards
         colour = rgb(sts_svg.PLAYER_COLOURS[seat])
         assert near(counts, colour) >= 200, f"seat {seat}'s colour is not on screen"
@@ -90,55 +94,53 @@ def _sts_view() -> dict[str, Any]:
     return greedy_view(GAME, b"browser", 1)
 
 
+def check_shown(page: Path, control: Path, tmp: Path, share: int = 10) -> None:
+    """The page shows the board; the same page without it (the control) does not."""
+    size, counts = screenshot(page, tmp)
+    assert_board_drawn(counts, size, share)
+    assert_no_board(screenshot(control, tmp)[1])
+
+
 @needs_browser
 def test_show_html_page_renders_the_board_in_chromium(tmp_path: Path) -> None:
-    view = _sts_view()
-    page = render.html_page(GAME, view, "Station to Station, seen by bob")
-    board = tmp_path / "board.html"
+    page = render.html_page(GAME, _sts_view(), "Station to Station, seen by bob")
+    board, control = tmp_path / "board.html", tmp_path / "control.html"
     board.write_text(page, encoding="utf-8")
-    size, counts = screenshot(board, tmp_path)
-    assert_board_drawn(counts, size)
-    control = tmp_path / "control.html"
     control.write_text(without_board(page), encoding="utf-8")
-    assert_no_board(screenshot(control, tmp_path)[1])
+    check_shown(board, control, tmp_path)
 
 
-def _mailed_game(homes: dict[str, Home], folder: Path) -> session.Written:
-    """A signed three-seat Station to Station game: created, joined, started, two turns."""
-    folder.mkdir(parents=True, exist_ok=True)
-    emails = {h: f"{h}@example.org" for h in homes}
-    written = session.new_game(homes["ann"], "station-to-station",
-                               [f"{h}={emails[h]}" for h in homes], [], None, folder=folder)
-    turns = 0
-    while turns < 2:
-        duty = written.table.duty()
-        assert duty is not None
-        handle = written.table.seats[duty.seat].handle
-        is_turn = duty.kind == "turn"
-        written = session.sign_next(homes[handle], written.path,
-                                    "join" if duty.kind == "join" else None, [],
-                                    "greedy" if is_turn else None, None)
-        turns += is_turn
-    return written
-
-
-def html_part(msg: EmailMessage) -> str:
-    part = msg.get_body(preferencelist=("html",))
-    assert part is not None
-    return str(part.get_content())
+def as_mhtml(message: EmailMessage, image: bool = True) -> str:
+    """The HTML body of a message with its cid: images, as an MHTML archive: Chromium,
+    like a mail client, then resolves each cid: URL to the message's own part. Without
+    ``image``, the archive leaves the images out (the control)."""
+    related = next(p for p in message.walk() if p.get_content_type() == "multipart/related")
+    parts = related.get_payload()
+    assert isinstance(parts, list) and parts[0].get_content_type() == "text/html"
+    parts[0]["Content-Location"] = "http://mail.invalid/message.html"  # the archive's root
+    if not image:
+        related.set_payload(parts[:1])
+    lines = [line for line in related.as_string().splitlines() if not line.startswith("MIME-")]
+    head = ["From: <Saved by the pbem tests>", "Subject: a turn email",
+            "Date: Sat, 1 Jan 2000 00:00:00 +0000", "MIME-Version: 1.0"]
+    return "\r\n".join(head + lines) + "\r\n"
 
 
 @needs_browser
-def test_email_html_part_renders_the_board_in_chromium(homes: dict[str, Home],
-                                                        tmp_path: Path) -> None:
-    last = _mailed_game(homes, tmp_path / "saves")
-    msg = mail.compose(last.path, homes[last.entry["seat"]])
-    page = html_part(msg)
-    assert "<svg" in page and 'class="pbem-board"' in page
-    board = tmp_path / "mail.html"
-    board.write_text(page, encoding="utf-8")
-    size, counts = screenshot(board, tmp_path)
-    assert_board_drawn(counts, size)
-    control = tmp_path / "mail-control.html"
-    control.write_text(without_board(page), encoding="utf-8")
-    assert_no_board(screenshot(control, tmp_path)[1])
+def test_turn_email_from_its_eml_shows_the_board_as_a_png_in_chromium(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """The .eml of a turn email, as a mail client shows it: its HTML body (no SVG in it)
+    with the board image its cid: URL names, taken from the message's own PNG part. The
+    board's colours fill the screen (so the image loaded, at its size); the same body
+    without the image part shows none of them."""
+    last = signed_game(homes, tmp_path / "saves", "station-to-station", 2)
+    eml = mail.write_eml(mail.compose(last.path, homes[last.entry["seat"]]), tmp_path / "turn.eml")
+    message = email.message_from_bytes(eml.read_bytes(), policy=policy.default)
+    body = message.get_body(preferencelist=("html",))
+    assert body is not None
+    html = str(body.get_content())
+    assert "<svg" not in html and re.search(r'<img src="cid:[^"]+" width="800"', html)
+    board, control = tmp_path / "mail.mhtml", tmp_path / "mail-control.mhtml"
+    board.write_text(as_mhtml(message), encoding="utf-8", newline="")
+    control.write_text(as_mhtml(message, image=False), encoding="utf-8", newline="")
+    check_shown(board, control, tmp_path, share=20)

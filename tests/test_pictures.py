@@ -7,9 +7,12 @@ does not decode, is blank, has no text or has the wrong size fails."""
 
 from __future__ import annotations
 
+import email
 import re
 import sys
 import xml.etree.ElementTree as ET
+from email import policy
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +28,13 @@ from pbem.drawing import png
 from pbem.drawing.page import png_page
 from pbem.errors import UsageError
 from pbem.game import Game
+from pbem.mail import message as mail
 from pbem.play.local import LocalTable
 from pbem.protocol import savefile
 from pbem.protocol.identity import Home
 from pbem.registry import load as load_game
 from tests.enginekit import play_game
+from tests.support import boards
 from tests.support.boards import by_id, greedy_view, parse, text_of
 from tests.support.png import colours, decode_png, encode_png
 
@@ -191,3 +196,70 @@ def test_png_page_is_the_png_of_the_games_svg() -> None:
     data = png_page(RM, shown, 400)
     assert decode_png(data)[0] == 400
     assert data == png.png_of(RM.render_svg(shown) or "", 400)
+
+
+# ---- the turn email ----------------------------------------------------------------------------
+def image_parts(message: EmailMessage) -> dict[str, bytes]:
+    """Content-ID (without <>) -> decoded bytes of every image/png part."""
+    found = {}
+    for part in message.walk():
+        if part.get_content_type() == "image/png":
+            payload = part.get_payload(decode=True)
+            assert isinstance(payload, bytes)
+            found[str(part["Content-ID"]).strip().strip("<>")] = payload
+    return found
+
+
+def board_pages(message: EmailMessage) -> list[str]:
+    return [str(p.get_content()) for p in message.iter_attachments()
+            if p.get_content_type() == "text/html"]
+
+
+def test_the_turn_email_embeds_the_board_as_a_cid_png(homes: dict[str, Home],
+                                                      tmp_path: Path) -> None:
+    """As a mail client reads the .eml: the HTML body (at most 800 pixels wide, no SVG)
+    shows an image whose cid: names a PNG part that decodes to the board at 800 pixels;
+    the SVG page is attached for browsers; the save is still the one save found."""
+    last = boards.signed_game(homes, tmp_path / "saves", "station-to-station", 2)
+    sent = mail.compose(last.path, homes[last.entry["seat"]])
+    eml = mail.write_eml(sent, tmp_path / "turn.eml")
+    message = email.message_from_bytes(eml.read_bytes(), policy=policy.default)
+    body = message.get_body(preferencelist=("html",))
+    assert body is not None and body.get_content_type() == "text/html"
+    html = str(body.get_content())
+    assert "<svg" not in html and "max-width:800px" in html
+    [cid] = re.findall(r'<img src="cid:([^"]+)"', html)
+    images = image_parts(message)
+    assert list(images) == [cid]
+    width, height, _, _ = decode_png(images[cid])
+    assert re.search(rf'<img src="cid:{re.escape(cid)}" width="{width}" height="{height}"', html)
+    svg = STS.render_svg(session.public_view(session.load(last.path, homes["cy"])))
+    assert svg is not None and width == png.MAIL_WIDTH
+    assert height == -(-size_of(svg)[1] * width // size_of(svg)[0])
+    [page] = board_pages(message)
+    assert svg in page
+    assert [f.name for f in mail.find_saves(message)] == [last.path.name]
+
+
+def test_the_last_email_shows_the_winner(tmp_path: Path) -> None:
+    """The email of a finished game draws the audited result (the attached page holds
+    the same board as the image)."""
+    message = mail.compose(STS_FINAL, Home(tmp_path / "reader"), to=["table@example.org"])
+    [page] = board_pages(message)
+    result = text_of(by_id(parse(page[page.index("<svg"): page.index("</svg>") + 6]), "result"))
+    assert "Winner: bob with 52 points" in result
+    assert len(image_parts(message)) == 1
+
+
+def test_the_email_falls_back_to_tables_when_no_png_can_be_made(
+        homes: dict[str, Home], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    last = boards.signed_game(homes, tmp_path / "saves", "station-to-station", 1)
+
+    def refuse(svg: str, width: int | None = None) -> bytes:
+        raise png.PictureError("no renderer here")
+
+    monkeypatch.setattr(mail, "png_of", refuse)
+    message = mail.compose(last.path, homes[last.entry["seat"]])
+    body = message.get_body(preferencelist=("html",))
+    assert body is not None and "<table" in str(body.get_content())
+    assert not image_parts(message) and len(board_pages(message)) == 1

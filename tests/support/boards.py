@@ -13,16 +13,20 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
+from pbem import session
 from pbem.drawing import page
 from pbem.game import Game
 from pbem.play import bots
 from pbem.play.local import LocalTable
+from pbem.protocol.identity import Home
 from pbem.protocol.sampler import Sampler
+from pbem.session import Written
 
 NS = "{http://www.w3.org/2000/svg}"
 # Handles no real player could pick (markup, quotes, a control character): the picture
@@ -214,6 +218,24 @@ def turns(table: LocalTable, most: int) -> Iterator[tuple[int, int]]:
         if seat is None:
             return
         yield turn, seat
+
+
+def signed_game(homes: dict[str, Home], folder: Path, ruleset: str, played: int) -> Written:
+    """A signed game of ``homes`` (each seat with an address, HANDLE@example.org):
+    created, joined, started and ``played`` greedy turns in. Returns the last write."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = session.new_game(homes["ann"], ruleset, [f"{h}={h}@example.org" for h in homes],
+                               [], None, folder=folder)
+    turns = 0
+    while turns < played:
+        duty = written.table.duty()
+        assert duty is not None
+        is_turn = duty.kind == "turn"
+        written = session.sign_next(homes[written.table.seats[duty.seat].handle], written.path,
+                                    "join" if duty.kind == "join" else None, [],
+                                    "greedy" if is_turn else None, None)
+        turns += is_turn
+    return written
 
 
 def greedy_view(game: Game, seed: bytes, viewer: int | None, played: int = 6) -> dict[str, Any]:

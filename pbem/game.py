@@ -250,9 +250,11 @@ class Game(ABC):
         """A plain-text picture of a view for ``pbem show``."""
 
     def render_svg(self, view: dict[str, Any]) -> str | None:
-        """The board of a view as a standalone SVG document (``show --svg``, the HTML
-        part of emails), or None if the game draws no picture. Draw only what the view
-        holds: it is already limited to what its seat may see."""
+        """The board of a view as a standalone SVG document (``show --svg``/``--png``,
+        the PNG in emails), or None if the game draws no picture. Draw only what the view
+        holds: it is already limited to what its seat may see. Draw with ``kit`` (the
+        drawing kit); once the game is complete and audited the view carries the final
+        result under ``result``, which ``kit.result_panel`` draws."""
         return None
 
     @abstractmethod

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from functools import lru_cache
 from xml.sax.saxutils import escape, quoteattr
 
 PAGE_WIDTH = 1240  # every game's board: a left column of places and a side panel
@@ -30,6 +31,7 @@ def esc(text: object) -> str:
     return escape(clean(text))
 
 
+@lru_cache(maxsize=4096, typed=True)  # a board repeats its few colours, widths and classes thousands of times
 def attr(text: object) -> str:
     """An attribute value: cleaned, escaped and quoted."""
     return quoteattr(clean(text))

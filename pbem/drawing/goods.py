@@ -19,23 +19,23 @@ SHAPES = ("square", "circle", "triangle", "diamond", "flag", "hexagon", "cross",
 Point = tuple[int, int]
 
 
+# Each shape's corners in the unit square, in steps of 1/12 (integers keep the output exact).
+CORNERS: dict[str, tuple[tuple[int, int], ...]] = {
+    "square": ((0, 0), (12, 0), (12, 12), (0, 12)),
+    "triangle": ((6, 0), (12, 12), (0, 12)),
+    "diamond": ((6, 0), (12, 6), (6, 12), (0, 6)),
+    "flag": ((0, 0), (12, 0), (6, 12)),  # a triangle standing on its point
+    "hexagon": ((3, 0), (9, 0), (12, 6), (9, 12), (3, 12), (0, 6)),
+    "cross": ((4, 0), (8, 0), (8, 4), (12, 4), (12, 8), (8, 8), (8, 12), (4, 12), (4, 8),
+              (0, 8), (0, 4), (4, 4)),
+    "house": ((6, 0), (12, 5), (12, 12), (0, 12), (0, 5)),
+}
+
+
 def outline(shape: str, x: int, y: int, size: int) -> list[Point]:
     """The corners of ``shape`` drawn in the ``size`` square at (x, y) (not for circles)."""
-    s, h, q, t = size, size // 2, size // 4, size // 3
-    corners: dict[str, list[Point]] = {
-        "square": [(x, y), (x + s, y), (x + s, y + s), (x, y + s)],
-        "triangle": [(x + h, y), (x + s, y + s), (x, y + s)],
-        "diamond": [(x + h, y), (x + s, y + h), (x + h, y + s), (x, y + h)],
-        "flag": [(x, y), (x + s, y), (x + h, y + s)],  # a triangle standing on its point
-        "hexagon": [(x + q, y), (x + s - q, y), (x + s, y + h), (x + s - q, y + s),
-                    (x + q, y + s), (x, y + h)],
-        "cross": [(x + t, y), (x + s - t, y), (x + s - t, y + t), (x + s, y + t),
-                  (x + s, y + s - t), (x + s - t, y + s - t), (x + s - t, y + s), (x + t, y + s),
-                  (x + t, y + s - t), (x, y + s - t), (x, y + t), (x + t, y + t)],
-        "house": [(x + h, y), (x + s, y + 2 * s // 5), (x + s, y + s), (x, y + s),
-                  (x, y + 2 * s // 5)],
-    }
-    return corners.get(shape, corners["square"])
+    corners = CORNERS.get(shape, CORNERS["square"])
+    return [(x + cx * size // 12, y + cy * size // 12) for cx, cy in corners]
 
 
 class Goods:

@@ -69,8 +69,7 @@ def player_colour(seat: int) -> str:
 
 
 def _name(view: dict[str, Any], seat: int) -> str:
-    seats = view.get("seats") or []
-    return str(seats[seat]) if 0 <= seat < len(seats) else f"seat {seat}"
+    return kit.seat_name(view.get("seats") or [], seat)
 
 
 def _cubes_words(view: dict[str, Any], cubes: dict[str, int]) -> str:

@@ -58,8 +58,7 @@ def _player_colour(seat: int) -> str:
 
 
 def _name(view: dict[str, Any], seat: int) -> str:
-    seats = view.get("seats") or []
-    return str(seats[seat]) if 0 <= seat < len(seats) else f"seat {seat}"
+    return kit.seat_name(view.get("seats") or [], seat)
 
 
 SHORT_REWARD = (("cash", "${}"), ("coal", "{}coal"), ("points", "{}pt"))

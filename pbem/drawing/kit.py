@@ -29,6 +29,7 @@ from pbem.drawing.panels import (
     result_places,
     result_section,
     seat_marks,
+    seat_name,
     status_block,
     winner_words,
     write_lines,
@@ -39,6 +40,6 @@ __all__ = [
     "SHAPES", "SPARE", "attr", "box", "by_name", "Canvas", "card_frame", "clean",
     "empty_slot", "esc", "fit", "Goods", "ident", "ink_on", "notes_block", "outline",
     "player_card", "result_lines", "result_panel", "result_places", "result_section",
-    "seat_colour", "seat_marks", "status_block", "text_width", "winner_words", "wrap",
+    "seat_colour", "seat_marks", "seat_name", "status_block", "text_width", "winner_words", "wrap",
     "write_lines",
 ]

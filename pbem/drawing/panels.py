@@ -146,9 +146,13 @@ def result_places(result: Mapping[str, Any] | None) -> dict[int, int]:
             for seat in group}
 
 
+def seat_name(seats: Sequence[object], seat: int) -> str:
+    """A seat's handle from a list of handles (a view's or a result's ``seats``)."""
+    return str(seats[seat]) if 0 <= seat < len(seats) else f"seat {seat}"
+
+
 def _seat_name(result: Mapping[str, Any], seat: int) -> str:
-    seats = result.get("seats", [])
-    return str(seats[seat]) if 0 <= seat < len(seats) else f"seat {seat + 1}"
+    return seat_name(result.get("seats", []), seat)
 
 
 def winner_words(result: Mapping[str, Any]) -> str:

@@ -306,7 +306,7 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
     msg["X-Mailer"] = f"pbem {__version__}"
     text = body.text()
     msg.set_content(text, cte=_cte(text))
-    cid = make_msgid(idstring=f"board.{id8}.{seq}", domain=domain)[1:-1]
+    cid = f"board.{table.game_id[:16]}.{seq}@{ROOT_DOMAIN}"  # short: no folded header
     drawn = board(table, view, cid, f"{game.info.title} {id8}, entry {seq}")
     page = body.html(drawn.html)
     msg.add_alternative(page, subtype="html", cte=_cte(page))

@@ -402,9 +402,11 @@ def moves(ctx: click.Context, save: str, moves: tuple[str, ...], as_json: bool) 
               help="Also draw the board, as your seat sees it, into this SVG file.")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False),
               help="Also write a web page with the board and the text view.")
+@click.option("--png", "png_path", type=click.Path(dir_okay=False),
+              help="Also draw the board, as your seat sees it, into this PNG image.")
 @click.pass_context
 def show(ctx: click.Context, save: str, as_json: bool, svg_path: str | None,
-         html_path: str | None) -> None:
+         html_path: str | None, png_path: str | None) -> None:
     """The game as this home's seat sees it."""
     from pbem import session
     from pbem.drawing import page as render
@@ -418,10 +420,15 @@ def show(ctx: click.Context, save: str, as_json: bool, svg_path: str | None,
     to_act = table.seats[duty.seat].handle if duty else ""
     game = table.game
     heading = f"{game.info.title} {table.game_id[:8]}, entry {len(table.signers) - 1}"
+    pictures: list[tuple[str, str | bytes]] = []  # all drawn before any is written
     if svg_path:
-        render.write_picture(svg_path, render.svg_of(game, view))
+        pictures.append((svg_path, render.svg_of(game, view)))
     if html_path:
-        render.write_picture(html_path, render.html_page(game, view, heading))
+        pictures.append((html_path, render.html_page(game, view, heading)))
+    if png_path:
+        pictures.append((png_path, render.png_page(game, view)))
+    for target, picture in pictures:
+        render.write_picture(target, picture)
     if as_json:
         _emit_json({"game": table.header["game"], "id": table.game_id, "seat": handle,
                     "to_act": to_act, "phase": table.phase(), "state": view,
@@ -436,7 +443,7 @@ def show(ctx: click.Context, save: str, as_json: bool, svg_path: str | None,
         echo(note)
     echo()
     echo(game.render(view))
-    for path in (svg_path, html_path):
+    for path in (svg_path, html_path, png_path):
         if path:
             echo(f"Drew {path}")
     if not duty:
@@ -713,7 +720,7 @@ def demo(game: str, players: int | None, options: tuple[str, ...], bot: str,
     from pbem import registry
 
     result = demo_mod.run(registry.resolve(game), players, list(options), bot, folder,
-                          echo=(lambda _line: None) if quiet else click.echo)
+                          echo=(lambda _line: None) if quiet else echo)
     _print_result(result.report)
     echo(f"Saves and homes are in {result.folder}")
 

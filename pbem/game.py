@@ -36,10 +36,11 @@ strings; ``can_end_turn`` says whether the turn could end now.
 from __future__ import annotations
 
 import copy
+import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import (
     AmbiguousMoveError,
@@ -51,6 +52,9 @@ from pbem.errors import (
 )
 from pbem.protocol import secretdeck
 from pbem.protocol.sampler import Sampler
+
+if TYPE_CHECKING:  # at run time the kit loads on first use (see __getattr__)
+    from pbem.drawing import kit
 
 __all__ = [
     "AmbiguousMoveError",
@@ -66,11 +70,20 @@ __all__ = [
     "Sampler",
     "State",
     "queue_chance",
+    "kit",
     "rank_with_tiebreaks",
     "secretdeck",
 ]
 
 State = dict[str, Any]
+
+
+def __getattr__(name: str) -> Any:
+    """``kit``, the drawing kit for ``render_svg`` (pbem.drawing.kit), loaded on first
+    use: most commands draw nothing, so importing the contract does not load it."""
+    if name == "kit":
+        return importlib.import_module("pbem.drawing.kit")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -237,9 +250,11 @@ class Game(ABC):
         """A plain-text picture of a view for ``pbem show``."""
 
     def render_svg(self, view: dict[str, Any]) -> str | None:
-        """The board of a view as a standalone SVG document (``show --svg``, the HTML
-        part of emails), or None if the game draws no picture. Draw only what the view
-        holds: it is already limited to what its seat may see."""
+        """The board of a view as a standalone SVG document (``show --svg``/``--png``,
+        the PNG in emails), or None if the game draws no picture. Draw only what the view
+        holds: it is already limited to what its seat may see. Draw with ``kit`` (the
+        drawing kit); once the game is complete and audited the view carries the final
+        result under ``result``, which ``kit.result_panel`` draws."""
         return None
 
     def describe(self, before: State, after: State, seat: int) -> list[str]:

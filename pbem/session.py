@@ -301,14 +301,43 @@ def legal_moves(home: Home, path: str | Path, moves: list[str]) -> tuple[str, li
 
 
 def seat_view(home: Home | None, verified: Verified) -> tuple[str, dict[str, Any], dict[str, Any]]:
-    """(seat handle or '', the view that seat may see, its private part)."""
+    """(seat handle or '', the view that seat may see, its private part).
+
+    Once the game is complete and audited the view is of the final state (the cards the
+    audit opened recorded) and carries the final result (see :func:`final_result`)."""
     table = verified.table
     identity = None
     if home is not None and home.has_identity():
         identity = home.load()
     seat = table.seat_of(identity.handle) if identity else None
     if identity is None or seat is None or table.seats[seat].pubkey not in ("", identity.public_hex):
-        return "", table.game.view(table.gstate, None), {}
+        return "", public_view(verified), {}
     shown = engine.preview(table, identity)
     secrets = engine.secrets_for(shown, seat, identity)
-    return identity.handle, shown.game.view(shown.gstate, seat, secrets), secrets
+    final = verified.report.final
+    view = shown.game.view(shown.gstate if final is None else final, seat, secrets)
+    return identity.handle, _with_result(verified.report, view), secrets
+
+
+def public_view(verified: Verified) -> dict[str, Any]:
+    """The view everyone may see (in mail, and for a home with no seat in the game), of
+    the final state with the final result once the game is complete and audited."""
+    table = verified.table
+    final = verified.report.final
+    return _with_result(verified.report,
+                        table.game.view(table.gstate if final is None else final, None))
+
+
+def final_result(report: engine.Report) -> dict[str, Any] | None:
+    """What the pictures show of a complete, audited game, as the view's ``result``
+    (see pbem.drawing.panels.result_section); None until the audit has run."""
+    if report.outcome is None:
+        return None
+    from pbem.drawing.panels import result_section
+
+    return result_section(report.outcome, [s.handle for s in report.table.seats], report.audit)
+
+
+def _with_result(report: engine.Report, view: dict[str, Any]) -> dict[str, Any]:
+    result = final_result(report)
+    return view if result is None else {**view, "result": result}

@@ -292,23 +292,32 @@ def test_html_alternative_repeats_the_text_and_shows_a_board_table(
             assert html_mod.escape(words) in page, words
 
 
-def test_html_embeds_the_games_svg_when_it_has_render_svg(
+def test_html_embeds_the_games_board_as_a_png_when_it_has_render_svg(
         homes: dict[str, Home], midgame: list[session.Written],
         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game that draws its board: the HTML body shows it as a cid: PNG image (see
+    test_pictures for the image itself) and the SVG page is attached; one that does not:
+    the view as tables, and no image."""
     seen: list[dict] = []
 
     def render_svg(view: dict) -> str:
         seen.append(view)
-        return f'<svg xmlns="http://www.w3.org/2000/svg"><text>{view["score"]}</text></svg>'
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20" '
+                f'viewBox="0 0 40 20"><text y="15">{view["score"]}</text></svg>')
 
     monkeypatch.setattr(DICE_RACE, "render_svg", render_svg, raising=False)
     last = midgame[-1]
-    page = html_part(mail.compose(last.path, signer_home(homes, last)))
-    assert seen == [last.save.state["view"]]
-    assert f"<svg xmlns=\"http://www.w3.org/2000/svg\"><text>{seen[0]['score']}</text></svg>" in page
-    assert "<table" not in page
+    msg = mail.compose(last.path, signer_home(homes, last))
+    page = html_part(msg)
+    assert seen and all(view == last.save.state["view"] for view in seen)
+    assert '<img src="cid:' in page and "<svg" not in page and "<table" not in page
+    pages = [p for p in msg.iter_attachments() if p.get_content_type() == "text/html"]
+    assert len(pages) == 1 and render_svg(seen[0]) in str(pages[0].get_content())
     monkeypatch.setattr(DICE_RACE, "render_svg", lambda view: None, raising=False)
-    assert "<table" in html_part(mail.compose(last.path, signer_home(homes, last)))
+    msg = mail.compose(last.path, signer_home(homes, last))
+    assert "<table" in html_part(msg) and "cid:" not in html_part(msg)
+    assert [p.get_content_type() for p in msg.walk() if not p.is_multipart()] == \
+        ["text/plain", "text/html", "application/toml"]
 
 
 def test_view_table_html_escapes_and_nests() -> None:

@@ -4,46 +4,43 @@ Left column, top to bottom: the Junction ring (six docks and six dice alternatin
 gold die in the centre) beside the four planets and Honest Jose's shop; space and the
 goods lying there; one home base per owner with its storage; the bank, the deck and the
 card display; the text of the commanders and boosts held; what happened since the
-reader's last look; a key of the goods' colours. Every ship is drawn where it is (at its
-dock, in space or at home) in its owner's colour, its cargo as coloured cubes. Right
-column: the game's status and one card per player (and one for Justin in the solo game).
+reader's last look; a key of the goods (each has a colour and a shape of its own). Every
+ship is drawn where it is (at its dock, in space or at home) in its owner's colour, its
+cargo as goods. Right column: the game's status, the final result once the game is
+complete and audited (the view's ``result``), and one card per player (and one for
+Justin in the solo game).
 
 Every fact of this game is public, but the view is still the only source: nothing here
 reads the rules tables, so a seat's picture shows what its view holds and nothing more.
-The text is written directly (no dependencies), with integer coordinates only and a
-fixed order for everything (the goods' order of the rules, the view's lists), so the
-same view always gives the same bytes.
+It is drawn with the engine's kit (``pbem.game.kit``), with integer coordinates only
+and a fixed order for everything (the goods' order of the rules, the view's lists), so
+the same view always gives the same bytes.
 """
 
 from __future__ import annotations
 
-import re
-import textwrap
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
-from pbem.game import rank_with_tiebreaks
+from pbem.game import kit, rank_with_tiebreaks
 
 from .constants import CREW_TYPES, GOODS, JUSTIN, JUSTIN_CAPACITY, PLANET_GOODS
 from .state import place_label
 
-WIDTH = 1240
+WIDTH = kit.PAGE_WIDTH
 BOARD_W = 880  # the left column: places, ships and the market
 PANEL_X = BOARD_W + 10
 PANEL_W = WIDTH - PANEL_X - 10
-FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
 PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e")  # seats 0..4
 JUSTIN_COLOUR = "#37474f"
 GOOD_COLOURS = {"gold": "#f2c12e", "whiskey": "#a0522d", "scrap": "#8c8c8c",
                 "gas": "#9ccc65", "ice": "#d6eaf8", "ruby": "#c2185b", "oxygen": "#26c6da"}
-OTHER_GOOD = "#bdbdbd"  # a good the view names that the rules do not (never, in practice)
+GOODS_KEY = kit.Goods(GOODS, GOOD_COLOURS)  # each good's fill and shape
 KIND_COLOURS = {"crew": "#6d4c41", "commander": "#283593", "boost": "#00796b"}
 BOARD_FILL = "#eef1f6"
-BOX_FILL = "#fbfbfd"
 SPACE_FILL = "#1b2340"
 RING_FILL = "#dde3ee"
-GOLD_RIM = "#b8860b"
+GOLD_RIM = kit.GOLD_RIM
 
 # The Junction: twelve spots (dice and docks alternating) on a circle, clockwise from
 # the top. Unit vectors in thousandths keep every coordinate an exact integer.
@@ -65,101 +62,17 @@ MARKET_TOP = HOME_TOP + HOME_H + 10
 CARD_H = 178
 DISPLAY_SLOTS = 6
 CUBES_PER_ROW = 7  # cargo cubes under a ship: two rows of seven
-
-# XML 1.0 forbids most control characters, even escaped; handles and data may hold them.
-_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-_NOT_ID = re.compile(r"[^A-Za-z0-9_.-]")
-
-
-def _clean(text: object) -> str:
-    return _NOT_XML.sub("?", str(text))
-
-
-def _esc(text: object) -> str:
-    return escape(_clean(text))
-
-
-def _attr(text: object) -> str:
-    return quoteattr(_clean(text))
-
-
-def _ident(prefix: str, name: object) -> str:
-    """An XML id built from data (card and tile ids are owner-editable)."""
-    return f"{prefix}-{_NOT_ID.sub('_', str(name))}"
-
-
-def _fit(text: str, width: int, size: int) -> str:
-    """Cut ``text`` to about ``width`` pixels at font ``size`` (0.6 em per character)."""
-    most = max(1, width * 10 // (size * 6))
-    return text if len(text) <= most else text[: most - 1] + "…"
-
-
-def _wrap(text: str, width: int, size: int) -> list[str]:
-    return textwrap.wrap(text, max(8, width * 10 // (size * 6))) or [""]
-
-
-class _Svg:
-    """The element list of one picture, with helpers that escape every text and value."""
-
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-
-    def add(self, element: str) -> None:
-        self.parts.append(element)
-
-    def open(self, element: str = "g", **attrs: object) -> None:
-        self.add(f"<{element}{self._attrs(attrs)}>")
-
-    def close(self, element: str = "g") -> None:
-        self.add(f"</{element}>")
-
-    def title(self, text: str) -> None:
-        self.add(f"<title>{_esc(text)}</title>")
-
-    @staticmethod
-    def _attrs(attrs: dict[str, object]) -> str:
-        # Python names stand for SVG's hyphenated ones: stroke_width -> stroke-width.
-        return "".join(f" {k.rstrip('_').replace('_', '-')}={_attr(v)}"
-                       for k, v in attrs.items() if v != "")
-
-    def rect(self, x: int, y: int, w: int, h: int, fill: str, **attrs: object) -> None:
-        self.add(f"<rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" "
-                 f"fill={_attr(fill)}{self._attrs(attrs)}/>")
-
-    def circle(self, x: int, y: int, r: int, fill: str, **attrs: object) -> None:
-        self.add(f"<circle cx=\"{x}\" cy=\"{y}\" r=\"{r}\" fill={_attr(fill)}"
-                 f"{self._attrs(attrs)}/>")
-
-    def line(self, x1: int, y1: int, x2: int, y2: int, stroke: str, **attrs: object) -> None:
-        self.add(f"<line x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" "
-                 f"stroke={_attr(stroke)}{self._attrs(attrs)}/>")
-
-    def polygon(self, points: list[tuple[int, int]], fill: str, **attrs: object) -> None:
-        text = " ".join(f"{x},{y}" for x, y in points)
-        self.add(f"<polygon points=\"{text}\" fill={_attr(fill)}{self._attrs(attrs)}/>")
-
-    def text(self, x: int, y: int, text: str, size: int = 12, **attrs: object) -> None:
-        self.add(f"<text x=\"{x}\" y=\"{y}\" font-size=\"{size}\"{self._attrs(attrs)}>"
-                 f"{_esc(text)}</text>")
-
+# What the status says of the turn in progress, for the turn state's keys that are set.
+TURN_WORDS = (("agents_left", "Agents left in this action: {}"),
+              ("rascal", "Rascals count as {}s this turn"),
+              ("commanded", "Commanders used this turn: {}"))
 
 # ---- colours and words ---------------------------------------------------------------
-def good_colour(good: str) -> str:
-    return GOOD_COLOURS.get(good, OTHER_GOOD)
-
-
 def owner_colour(key: str) -> str:
     """A ship owner's colour: a seat's by its number, Justin's slate grey."""
     if key == JUSTIN or not key.isdigit():
         return JUSTIN_COLOUR
     return PLAYER_COLOURS[int(key) % len(PLAYER_COLOURS)]
-
-
-def _ink_on(fill: str) -> str:
-    """Black or white letters, whichever reads on ``fill`` (a #rrggbb colour)."""
-    value = int(fill.lstrip("#"), 16) if re.fullmatch(r"#[0-9a-fA-F]{6}", fill) else 0xFFFFFF
-    red, green, blue = value >> 16, (value >> 8) & 0xFF, value & 0xFF
-    return "#111111" if red * 299 + green * 587 + blue * 114 > 150_000 else "#ffffff"
 
 
 def _in_order(goods: dict[str, int], zeros: bool = False) -> list[tuple[str, int]]:
@@ -220,37 +133,14 @@ def _spot(spot: int, radius: int) -> tuple[int, int]:
 
 
 # ---- shared pieces ------------------------------------------------------------------------
-def _box(out: _Svg, box: tuple[int, int, int, int], heading: str, fill: str = BOX_FILL,
-         ink: str = "#333") -> None:
-    x, y, w, h = box
-    out.rect(x, y, w, h, fill, stroke="#9aa3b5", stroke_width=1, rx=6)
-    out.text(x + 10, y + 20, heading, 14, font_weight="bold", fill=ink)
-
-
-def _cube(out: _Svg, x: int, y: int, size: int, good: str) -> None:
-    out.rect(x, y, size, size, good_colour(good), stroke="#222", stroke_width=1,
-             class_="cube")
-
-
-def _chip_rows(out: _Svg, goods: list[tuple[str, int]], x: int, y: int, column: int,
-               columns: int, ink: str = "#111", size: int = 11) -> int:
-    """Goods as a cube and "good n" each, in ``columns`` columns; returns the rows used."""
-    for i, (good, count) in enumerate(goods):
-        gx = x + (i % columns) * column
-        gy = y + (i // columns) * 15
-        _cube(out, gx, gy - 9, 10, good)
-        out.text(gx + 14, gy, _fit(f"{good} {count}", column - 16, size), size, fill=ink)
-    return (len(goods) + columns - 1) // columns
-
-
-def _free_slot(out: _Svg, x: int, y: int, words: str, ink: str = "#777") -> None:
+def _free_slot(out: kit.Canvas, x: int, y: int, words: str, ink: str = "#777") -> None:
     """A dashed outline where a ship would stand (centred on x, y like a ship)."""
     out.rect(x - 34, y - 13, 68, 26, "none", stroke=ink, stroke_width=1,
              stroke_dasharray="4 3", rx=4, class_="free-dock")
     out.text(x, y + 4, words, 11, text_anchor="middle", fill=ink, font_style="italic")
 
 
-def _draw_ship(out: _Svg, key: str, owner: dict[str, Any], at: tuple[int, int],
+def _draw_ship(out: kit.Canvas, key: str, owner: dict[str, Any], at: tuple[int, int],
                on_dark: bool) -> None:
     """A ship: a hull in its owner's colour with the name on it and its cargo as cubes
     (two rows of seven; "+n" when more) underneath; centred on ``at``."""
@@ -260,18 +150,18 @@ def _draw_ship(out: _Svg, key: str, owner: dict[str, Any], at: tuple[int, int],
     load = sum(n for _, n in cargo)
     room = f" of {owner['capacity']}" if "capacity" in owner else ""
     colour = owner_colour(key)
-    out.open("g", id=_ident("ship", key), class_="ship")
+    out.open("g", id=kit.ident("ship", key), class_="ship")
     out.title(f"{name}'s ship at {place_label(str(owner.get('at', '')))}: "
               f"{load}{room} aboard ({_goods_words(owner.get('ship', {}))})")
     hull = [(x - 33, y - 11), (x + 20, y - 11), (x + 34, y), (x + 20, y + 11), (x - 33, y + 11),
             (x - 27, y)]
     out.polygon(hull, colour, stroke="#ffffff" if on_dark else "#111111", stroke_width=1)
-    out.text(x - 3, y + 4, _fit(name, 52, 11), 11, text_anchor="middle", font_weight="bold",
-             fill=_ink_on(colour))
+    out.text(x - 3, y + 4, kit.fit(name, 52, 11), 11, text_anchor="middle", font_weight="bold",
+             fill=kit.ink_on(colour))
     cubes = [g for g, n in cargo for _ in range(n)]
     shown = cubes if len(cubes) <= 2 * CUBES_PER_ROW else cubes[: 2 * CUBES_PER_ROW - 2]
     for i, good in enumerate(shown):
-        _cube(out, x - 31 + 9 * (i % CUBES_PER_ROW), y + 14 + 9 * (i // CUBES_PER_ROW), 8, good)
+        GOODS_KEY.cube(out, x - 31 + 9 * (i % CUBES_PER_ROW), y + 14 + 9 * (i // CUBES_PER_ROW), 8, good)
     if len(shown) < len(cubes):
         out.text(x + 32, y + 30, f"+{len(cubes) - len(shown)}", 10, text_anchor="end",
                  font_weight="bold", fill="#ffffff" if on_dark else "#111111")
@@ -279,14 +169,14 @@ def _draw_ship(out: _Svg, key: str, owner: dict[str, Any], at: tuple[int, int],
 
 
 # ---- the places ---------------------------------------------------------------------------
-def _draw_junction(out: _Svg, view: dict[str, Any]) -> dict[str, tuple[int, int]]:
+def _draw_junction(out: kit.Canvas, view: dict[str, Any]) -> dict[str, tuple[int, int]]:
     """The ring of dice and docks around the gold die; returns where each dock's ship
     stands ("junction N" -> point)."""
     dice = view.get("dice", {})
     out.open("g", id="junction", class_="place")
     out.title("The Junction: each dock trades at the rates of the two dice beside it and "
               "the gold die in the centre")
-    _box(out, JUNCTION_BOX, "The Junction")
+    kit.box(out, *JUNCTION_BOX, "The Junction")
     out.circle(CX, CY, SPOT_R, RING_FILL, stroke="#8d99ae", stroke_width=12)
     ships: dict[str, tuple[int, int]] = {}
     for index, (kind, what) in enumerate(_ring(view)):
@@ -303,25 +193,25 @@ def _draw_junction(out: _Svg, view: dict[str, Any]) -> dict[str, tuple[int, int]
     return ships
 
 
-def _draw_die(out: _Svg, good: str, face: int, index: int, x: int, y: int) -> None:
-    colour = good_colour(good)
-    out.open("g", id=_ident("die", good), class_="die")
+def _draw_die(out: kit.Canvas, good: str, face: int, index: int, x: int, y: int) -> None:
+    colour = GOODS_KEY.fill(good)
+    out.open("g", id=kit.ident("die", good), class_="die")
     out.title(f"the {good} die shows {face}")
     half = DIE // 2
     out.rect(x - half, y - half, DIE, DIE, colour, stroke="#222", stroke_width=2, rx=7)
     out.text(x, y + 8, str(face), 22, text_anchor="middle", font_weight="bold",
-             fill=_ink_on(colour))
+             fill=kit.ink_on(colour))
     lx, ly = _spot(index, LABEL_R)
     out.text(lx, ly + 4, good, 11, text_anchor="middle", font_weight="bold", fill="#333")
     out.close()
 
 
-def _draw_dock(out: _Svg, dice: dict[str, int], dock: dict[str, Any], x: int, y: int,
+def _draw_dock(out: kit.Canvas, dice: dict[str, int], dock: dict[str, Any], x: int, y: int,
                ship_at: tuple[int, int]) -> None:
     number = dock["dock"]
     left, right = dock["dice"]
     docked = str(dock.get("ship", ""))
-    out.open("g", id=_ident("dock", number), class_="dock")
+    out.open("g", id=kit.ident("dock", number), class_="dock")
     out.title(f"Junction dock {number}: trades {left} at {dice.get(left, '?')}, {right} at "
               f"{dice.get(right, '?')} and gold at {dice.get('gold', '?')}; "
               + (f"{docked}'s ship is here" if docked else "free"))
@@ -336,11 +226,11 @@ def _draw_dock(out: _Svg, dice: dict[str, int], dock: dict[str, Any], x: int, y:
     out.close()
 
 
-def _draw_gold_die(out: _Svg, face: int) -> None:
+def _draw_gold_die(out: kit.Canvas, face: int) -> None:
     """The four-sided gold die: a triangle in the ring's centre."""
     out.open("g", id="die-gold", class_="die")
     out.title(f"the gold die shows {face}")
-    out.polygon([(CX, CY - 36), (CX - 32, CY + 20), (CX + 32, CY + 20)], good_colour("gold"),
+    out.polygon([(CX, CY - 36), (CX - 32, CY + 20), (CX + 32, CY + 20)], GOODS_KEY.fill("gold"),
                 stroke=GOLD_RIM, stroke_width=3, stroke_linejoin="round")
     out.text(CX, CY + 12, str(face), 22, text_anchor="middle", font_weight="bold",
              fill="#111111")
@@ -348,24 +238,24 @@ def _draw_gold_die(out: _Svg, face: int) -> None:
     out.close()
 
 
-def _draw_planets(out: _Svg, view: dict[str, Any]) -> dict[str, tuple[int, int]]:
+def _draw_planets(out: kit.Canvas, view: dict[str, Any]) -> dict[str, tuple[int, int]]:
     planets = view.get("planets", {})
     names = [p for p in PLANET_GOODS if p in planets] + [p for p in planets
                                                          if p not in PLANET_GOODS]
     x0, y0, _, _ = PLANETS_BOX
-    _box(out, PLANETS_BOX, "Planets")
+    kit.box(out, *PLANETS_BOX, "Planets")
     ships: dict[str, tuple[int, int]] = {}
     for i, planet in enumerate(names):
         entry = planets[planet]
         cx, cy = x0 + 8 + (i % 2) * 212, y0 + 30 + (i // 2) * 120
-        colour = good_colour(planet)
+        colour = GOODS_KEY.fill(planet)
         docked = str(entry.get("ship", ""))
-        out.open("g", id=_ident("planet", planet), class_="place planet")
+        out.open("g", id=kit.ident("planet", planet), class_="place planet")
         out.title(f"the {planet} planet: {entry.get('stock', 0)} {planet} left to mine; dock "
                   + (f"held by {docked}" if docked else "free"))
         out.circle(cx + 48, cy + 48, 38, colour, stroke="#333", stroke_width=2)
         out.text(cx + 48, cy + 56, str(entry.get("stock", 0)), 22, text_anchor="middle",
-                 font_weight="bold", fill=_ink_on(colour))
+                 font_weight="bold", fill=kit.ink_on(colour))
         out.text(cx + 48, cy + 104, f"{planet} planet", 12, text_anchor="middle",
                  font_weight="bold", fill="#222")
         out.text(cx + 142, cy + 22, "dock", 10, text_anchor="middle", fill="#777")
@@ -376,14 +266,14 @@ def _draw_planets(out: _Svg, view: dict[str, Any]) -> dict[str, tuple[int, int]]
     return ships
 
 
-def _draw_shop(out: _Svg, view: dict[str, Any]) -> dict[str, tuple[int, int]]:
+def _draw_shop(out: kit.Canvas, view: dict[str, Any]) -> dict[str, tuple[int, int]]:
     shop = view.get("shop", {})
     x0, y0, w, _ = SHOP_BOX
     out.open("g", id="shop", class_="place")
     docked = str(shop.get("ship", ""))
     out.title(f"{shop.get('name', 'the shop')}: super deals, paid from the ship; dock "
               + (f"held by {docked}" if docked else "free"))
-    _box(out, SHOP_BOX, _fit(str(shop.get("name", "The shop")), w - 20, 14))
+    kit.box(out, *SHOP_BOX, kit.fit(str(shop.get("name", "The shop")), w - 20, 14))
     for i, (value, stack) in enumerate(shop.get("stacks", {}).items()):
         _draw_deal_stack(out, str(value), stack, x0 + 10 + 140 * i, y0 + 32)
     out.text(x0 + w - 50, y0 + 54, "dock", 10, text_anchor="middle", fill="#777")
@@ -393,45 +283,41 @@ def _draw_shop(out: _Svg, view: dict[str, Any]) -> dict[str, tuple[int, int]]:
     return {"shop": (x0 + w - 50, y0 + 78)}
 
 
-def _draw_deal_stack(out: _Svg, value: str, stack: dict[str, Any], x: int, y: int) -> None:
+def _draw_deal_stack(out: kit.Canvas, value: str, stack: dict[str, Any], x: int, y: int) -> None:
     """A super deal stack: its top tile (gold paid, goods asked) and how many are left."""
     w, h = 128, 126
     left = int(stack.get("left", 0))
-    out.open("g", id=_ident("deal", value), class_="deal-stack")
+    out.open("g", id=kit.ident("deal", value), class_="deal-stack")
     if not stack.get("top"):
         out.title(f"the {value}-gold super deal stack is empty")
-        out.rect(x, y, w, h, "none", stroke="#aaa", stroke_dasharray="4 3", rx=5)
-        out.text(x + w // 2, y + h // 2, f"{value}-gold: empty", 12, text_anchor="middle",
-                 fill="#777", font_style="italic")
+        kit.empty_slot(out, x, y, w, h, f"{value}-gold: empty", rx=5)
         out.close()
         return
     out.title(f"super deal {stack['top']}: pay {stack.get('cost', '')} from your ship for "
               f"{value} gold; {left} tile(s) in this stack")
     for depth in range(min(left - 1, 2), 0, -1):  # the tiles under the top one
         out.rect(x + 3 * depth, y + 3 * depth, w, h, "#f5e6b8", stroke=GOLD_RIM, rx=5)
-    out.rect(x, y, w, h, "#fff8e1", stroke=GOLD_RIM, stroke_width=2, rx=5)
-    out.rect(x, y, w, 20, GOLD_RIM, rx=5)
-    out.text(x + 6, y + 15, f"{value} gold", 13, font_weight="bold", fill="#ffffff")
-    out.text(x + w - 6, y + 15, _fit(str(stack["top"]), 56, 11), 11, text_anchor="end",
+    kit.card_frame(out, x, y, w, h, GOLD_RIM, 20, f"{value} gold", fill="#fff8e1")
+    out.text(x + w - 6, y + 15, kit.fit(str(stack["top"]), 56, 11), 11, text_anchor="end",
              fill="#ffffff")
     out.text(x + 6, y + 34, "pay from ship:", 10, fill="#555")
     pairs = _cost_pairs(str(stack.get("cost", "")))
     if pairs is None:
-        for j, part in enumerate(_wrap(str(stack.get("cost", "")), w - 12, 11)[:4]):
+        for j, part in enumerate(kit.wrap(str(stack.get("cost", "")), w - 12, 11)[:4]):
             out.text(x + 6, y + 50 + 15 * j, part, 11)
     else:
-        _chip_rows(out, pairs[:5], x + 8, y + 50, w - 12, 1)
+        GOODS_KEY.counted(out, pairs[:5], x + 8, y + 50, w - 12, 1)
     out.text(x + 6, y + h - 6, f"{left} left in stack", 10, fill="#555")
     out.close()
 
 
-def _draw_space(out: _Svg, view: dict[str, Any]) -> list[tuple[int, int]]:
+def _draw_space(out: kit.Canvas, view: dict[str, Any]) -> list[tuple[int, int]]:
     """Space: the goods lying there (count and a pile of cubes) and room for ships."""
     x0, y0, w, h = SPACE_BOX
     out.open("g", id="space", class_="place")
     lying = _in_order(view.get("space", {}))
     out.title(f"Space: {_goods_words(view.get('space', {}))} lying here")
-    _box(out, SPACE_BOX, "Space", fill=SPACE_FILL, ink="#ffffff")
+    kit.box(out, *SPACE_BOX, "Space", fill=SPACE_FILL, ink="#ffffff")
     for sx, sy in ((300, 20), (372, 128), (610, 16), (700, 138), (845, 40), (520, 132),
                    (180, 140), (790, 100)):  # a few fixed stars
         out.circle(x0 + sx, y0 + sy, 1, "#c5cae9")
@@ -440,11 +326,11 @@ def _draw_space(out: _Svg, view: dict[str, Any]) -> list[tuple[int, int]]:
                  font_style="italic")
     for i, (good, count) in enumerate(lying[:7]):
         y = y0 + 40 + 16 * i
-        out.open("g", id=_ident("space", good), class_="space-goods")
-        _cube(out, x0 + 12, y - 10, 11, good)
+        out.open("g", id=kit.ident("space", good), class_="space-goods")
+        GOODS_KEY.cube(out, x0 + 12, y - 10, 11, good)
         out.text(x0 + 28, y, f"{good} {count}", 12, fill="#ffffff", font_weight="bold")
         for j in range(min(count, 24)):
-            _cube(out, x0 + 110 + 9 * j, y - 8, 7, good)
+            GOODS_KEY.cube(out, x0 + 110 + 9 * j, y - 8, 7, good)
         if count > 24:
             out.text(x0 + 110 + 9 * 24 + 2, y, "…", 12, fill="#ffffff")
         out.close()
@@ -453,7 +339,7 @@ def _draw_space(out: _Svg, view: dict[str, Any]) -> list[tuple[int, int]]:
     return [(x0 + 420 + 86 * k, y0 + 64 + 58 * (k // 5)) for k in range(6)]
 
 
-def _draw_homes(out: _Svg, view: dict[str, Any]) -> dict[str, tuple[int, int]]:
+def _draw_homes(out: kit.Canvas, view: dict[str, Any]) -> dict[str, tuple[int, int]]:
     """One home base per ship owner: its storage and, when the ship is home, the ship."""
     owners = _owners(view)
     count = max(1, len(owners))
@@ -464,15 +350,15 @@ def _draw_homes(out: _Svg, view: dict[str, Any]) -> dict[str, tuple[int, int]]:
         colour = owner_colour(key)
         name = str(owner.get("name", key))
         storage = _in_order(owner.get("storage", {}))
-        out.open("g", id=_ident("home", key), class_="place home")
+        out.open("g", id=kit.ident("home", key), class_="place home")
         out.title(f"{name}'s home base: storage {_goods_words(owner.get('storage', {}))}")
-        out.rect(x, y, width, HOME_H, BOX_FILL, stroke=colour, stroke_width=2, rx=6)
+        out.rect(x, y, width, HOME_H, kit.BOX_FILL, stroke=colour, stroke_width=2, rx=6)
         out.rect(x, y, width, 22, colour, rx=6)
-        out.text(x + 8, y + 16, _fit(f"{name}'s home base", width - 16, 13), 13,
-                 font_weight="bold", fill=_ink_on(colour))
+        out.text(x + 8, y + 16, kit.fit(f"{name}'s home base", width - 16, 13), 13,
+                 font_weight="bold", fill=kit.ink_on(colour))
         out.text(x + 8, y + 36, "storage", 10, fill="#666")
         if storage:
-            _chip_rows(out, storage, x + 8, y + 52, (width - 12) // 2, 2)
+            GOODS_KEY.counted(out, storage, x + 8, y + 52, (width - 12) // 2, 2)
         else:
             out.text(x + 8, y + 52, "empty", 11, fill="#888", font_style="italic")
         ships[key] = (x + width // 2, y + 126)
@@ -487,7 +373,7 @@ def _pending_refill(view: dict[str, Any]) -> bool:
     return any("refill" in str(p) or "display" in str(p) for p in view.get("pending", []))
 
 
-def _draw_market(out: _Svg, view: dict[str, Any], top: int) -> int:
+def _draw_market(out: kit.Canvas, view: dict[str, Any], top: int) -> int:
     """The bank, the deck and the six display slots; returns the bottom."""
     y = top + 16
     out.open("g", id="deck")
@@ -501,7 +387,7 @@ def _draw_market(out: _Svg, view: dict[str, Any], top: int) -> int:
     out.text(x, y, "Bank", 13, font_weight="bold")
     x += 40
     for good, count in _in_order(view.get("bank", {}), zeros=True):  # an empty bank matters
-        _cube(out, x, y - 11, 12, good)
+        GOODS_KEY.cube(out, x, y - 11, 12, good)
         out.text(x + 16, y, f"{good} {count}", 13)
         x += 34 + 8 * len(f"{good} {count}")
     if view.get("box"):
@@ -521,33 +407,27 @@ def _draw_market(out: _Svg, view: dict[str, Any], top: int) -> int:
             _draw_card(out, display[slot], cx, row, width, display[slot].get("id") == justin_next)
         else:
             out.open("g", class_="card-slot")
-            out.rect(cx, row, width, CARD_H, "none", stroke="#aaa", stroke_dasharray="5 4",
-                     rx=6)
-            out.text(cx + width // 2, row + CARD_H // 2, "refill coming"
-                     if _pending_refill(view) else "(empty)", 12, text_anchor="middle",
-                     fill="#777", font_style="italic")
+            kit.empty_slot(out, cx, row, width, CARD_H,
+                           "refill coming" if _pending_refill(view) else "(empty)", rx=6)
             out.close()
     out.close()
     rows = (max(DISPLAY_SLOTS, len(display)) + DISPLAY_SLOTS - 1) // DISPLAY_SLOTS
     return cy + rows * (CARD_H + 8)
 
 
-def _draw_card(out: _Svg, card: dict[str, Any], x: int, y: int, w: int, justin_next: bool
+def _draw_card(out: kit.Canvas, card: dict[str, Any], x: int, y: int, w: int, justin_next: bool
                ) -> None:
     """A display card: kind colour, name, points, cost (alternatives), text and id."""
     kind = str(card.get("kind", ""))
     colour = KIND_COLOURS.get(kind, "#555555")
     vp = int(card.get("vp", 0))
-    out.open("g", id=_ident("card", card.get("id", "")), class_="card")
+    out.open("g", id=kit.ident("card", card.get("id", "")), class_="card")
     out.title(f"{card.get('id', '')}: {kind} {card.get('name', '')}, "
               + (f"{vp} points, " if kind != "boost" else "")
               + f"costs {card.get('cost', '')}. {card.get('text', '')}")
-    out.rect(x, y, w, CARD_H, "#ffffff", stroke=colour, stroke_width=2, rx=6)
-    out.rect(x, y, w, 24, colour, rx=6)
     name = str(card.get("name", ""))
-    size = next((n for n in (13, 12, 11) if _fit(name, w - 12, n) == name), 10)
-    out.text(x + 6, y + 17, _fit(name, w - 12, size), size, font_weight="bold",
-             fill="#ffffff")
+    size = next((n for n in (13, 12, 11) if kit.fit(name, w - 12, n) == name), 10)
+    kit.card_frame(out, x, y, w, CARD_H, colour, 24, name, size)
     if kind != "boost":  # the points, as a coin under the name
         out.circle(x + w - 16, y + 37, 11, "#ffffff", stroke=GOLD_RIM, stroke_width=2)
         out.text(x + w - 16, y + 42, str(vp), 13, text_anchor="middle", font_weight="bold",
@@ -561,23 +441,23 @@ def _draw_card(out: _Svg, card: dict[str, Any], x: int, y: int, w: int, justin_n
         lead = "cost" if i == 0 else "or"
         out.text(x + 7, row, lead, 10, fill="#555")
         if pairs is None:
-            out.text(x + 34, row, _fit(alternative, w - 40, 11), 11)
+            out.text(x + 34, row, kit.fit(alternative, w - 40, 11), 11)
         else:
             cx = x + 34
             for good, count in pairs:  # together; a chip that does not fit starts a row
                 words = f"{good} {count}"
                 if cx > x + 34 and cx + 14 + 7 * len(words) > x + w - 4:
                     cx, row = x + 34, row + 14
-                _cube(out, cx, row - 9, 10, good)
+                GOODS_KEY.cube(out, cx, row - 9, 10, good)
                 out.text(cx + 13, row, words, 11, font_weight="bold")
                 cx += 20 + 7 * len(words)
         row += 15
-    lines = _wrap(str(card.get("text", "")), w - 14, 10)
+    lines = kit.wrap(str(card.get("text", "")), w - 14, 10)
     room = (y + CARD_H - 22 - row) // 12 + 1
     for i, line in enumerate(lines[:room]):
-        text = line if i < room - 1 or len(lines) <= room else _fit(line + " …", w - 14, 10)
+        text = line if i < room - 1 or len(lines) <= room else kit.fit(line + " …", w - 14, 10)
         out.text(x + 7, row + 4 + 12 * i, text, 10, fill="#222")
-    out.text(x + 7, y + CARD_H - 7, _fit(str(card.get("id", "")), w - 14, 11), 11,
+    out.text(x + 7, y + CARD_H - 7, kit.fit(str(card.get("id", "")), w - 14, 11), 11,
              font_family="DejaVu Sans Mono, monospace", fill="#444")
     if justin_next:
         out.text(x + w - 7, y + CARD_H - 7, "Justin's next", 10, text_anchor="end",
@@ -585,36 +465,19 @@ def _draw_card(out: _Svg, card: dict[str, Any], x: int, y: int, w: int, justin_n
     out.close()
 
 
-def _draw_lines(out: _Svg, ident: str, heading: str, lines: list[str], top: int) -> int:
-    """A heading and wrapped lines across the left column; returns the bottom."""
-    if not lines:
-        return top
-    out.open("g", id=ident)
-    y = top + 18
-    out.text(0, y, heading, 13, font_weight="bold")
-    for line in lines:
-        for part in _wrap(line, BOARD_W - 14, 12):
-            y += 16
-            out.text(10, y, part, 12, fill="#222")
-    out.close()
-    return y + 6
-
-
-def _draw_key(out: _Svg, top: int) -> int:
+def _draw_key(out: kit.Canvas, top: int) -> int:
     out.open("g", id="legend")
-    y = top + 18
-    out.text(0, y, "Goods", 12, font_weight="bold")
-    x = 50
-    for good in GOODS:
-        _cube(out, x, y - 10, 11, good)
-        out.text(x + 15, y, good, 12)
-        x += 26 + 8 * len(good)
+    GOODS_KEY.legend(out, 0, top + 18)
     out.close()
-    return y + 6
+    return top + 24
 
 
 # ---- the side panel ------------------------------------------------------------------------
 def _final_places(view: dict[str, Any]) -> dict[int, int]:
+    """Places once the game is over: the engine's ranking when the view carries the
+    audited result, else ranked from the view's scores and tie-breaks."""
+    if view.get("result"):
+        return kit.result_places(view["result"])
     players = view.get("players", [])
     scores = {i: int(p.get("score", 0)) for i, p in enumerate(players)}
     ties = {i: [int(t) for t in p.get("tiebreaks", [])] for i, p in enumerate(players)}
@@ -649,9 +512,10 @@ def _status_lines(view: dict[str, Any]) -> list[str]:
         lines.append(f"GAME OVER after turn {turn}: {why}.")
         places = _final_places(view)
         order = sorted(places, key=lambda s: (places[s], s))
-        lines.append("Final: " + ", ".join(
-            f"{places[s]}. {players[s].get('name', s)} {players[s].get('score', 0)}"
-            for s in order))
+        if not view.get("result"):  # else the result panel below says it
+            lines.append("Final: " + ", ".join(
+                f"{places[s]}. {players[s].get('name', s)} {players[s].get('score', 0)}"
+                for s in order))
         if view.get("solo") and isinstance(view.get("justin"), dict):
             lines.append(f"Justin scored {view['justin'].get('score', 0)}: "
                          f"{_solo_verdict(view)}.")
@@ -659,12 +523,8 @@ def _status_lines(view: dict[str, Any]) -> list[str]:
         ts = view.get("turn_state", {})
         lines.append(f"Turn {turn} · To act: {view.get('to_act', '')}")
         lines.append(f"Actions taken {ts.get('actions', 0)} of {ts.get('allowed', 0)}")
-        if ts.get("agents_left"):
-            lines.append(f"Agents left in this action: {ts['agents_left']}")
-        if ts.get("rascal"):
-            lines.append(f"Rascals count as {ts['rascal']}s this turn")
-        if ts.get("commanded"):
-            lines.append(f"Commanders used this turn: {', '.join(ts['commanded'])}")
+        lines += [form.format(", ".join(value) if isinstance(value, list) else value)
+                  for key, form in TURN_WORDS if (value := ts.get(key))]
         if view.get("owed"):
             lines.append(f"Owed first: {view['owed']}")
     else:
@@ -681,18 +541,12 @@ def _status_lines(view: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _draw_status(out: _Svg, view: dict[str, Any]) -> int:
-    out.open("g", id="status")
-    out.text(PANEL_X, 22, "RED DOG JUNCTION", 18, font_weight="bold")
-    y = 26
-    for line in _status_lines(view):
-        strong = line.startswith(("Turn", "GAME OVER", "LAST", "Owed", "Pending"))
-        for part in _wrap(line, PANEL_W, 13):
-            y += 18
-            out.text(PANEL_X, y, part, 13, font_weight="bold" if strong else "normal",
-                     fill="#a61c3c" if line.startswith(("LAST", "Owed")) else "#111")
-    out.close()
-    return y + 12
+def _draw_status(out: kit.Canvas, view: dict[str, Any]) -> int:
+    y = kit.status_block(out, PANEL_X, 0, PANEL_W, "Red Dog Junction", _status_lines(view),
+                         strong=("Turn", "GAME OVER", "Pending"), alert=("LAST", "Owed"))
+    if view.get("result"):
+        y = kit.result_panel(out, PANEL_X, y, PANEL_W, view["result"]) + 8
+    return y
 
 
 def _card_names(ids: list[str], used: list[str]) -> str:
@@ -726,44 +580,27 @@ def _player_lines(view: dict[str, Any], seat: int) -> list[str]:
 
 
 def _player_marks(view: dict[str, Any], seat: int, places: dict[int, int]) -> list[str]:
-    player = view["players"][seat]
-    marks = []
-    if seat == view.get("viewer"):
-        marks.append("you")
-    if view.get("phase") == "play" and player.get("name") == view.get("to_act"):
-        marks.append("to act")
-    if seat in places:
-        marks.append(f"place {places[seat]}")
-    return marks
+    to_act = view.get("phase") == "play" and view["players"][seat].get("name") == view.get("to_act")
+    return kit.seat_marks(you=seat == view.get("viewer"), to_act=to_act,
+                          place=places.get(seat, 0))
 
 
-def _draw_owner_card(out: _Svg, ident: str, key: str, owner: dict[str, Any], marks: list[str],
-                     lines: list[str], top: int) -> int:
+def _draw_owner_card(out: kit.Canvas, ident: str, key: str, owner: dict[str, Any],
+                     marks: list[str], lines: list[str], top: int) -> int:
     """One panel card: the name and marks, the ship's load as cubes, then text lines."""
-    colour = owner_colour(key)
-    wrapped = [part for text in lines for part in _wrap(text, PANEL_W - 24, 12)]
+    wrapped = [part for text in lines for part in kit.wrap(text, PANEL_W - 24, 12)]
     height = 24 + 20 + 15 * len(wrapped) + 10
     out.open("g", id=ident, class_="player")
-    out.rect(PANEL_X, top, PANEL_W, height, "#ffffff", stroke=colour, stroke_width=2, rx=6)
-    out.rect(PANEL_X, top, 8, height, colour, rx=3)
-    x, y = PANEL_X + 14, top + 20
-    head = _fit(str(owner.get("name", key)), PANEL_W // 2, 15)
-    out.text(x, y, head, 15, font_weight="bold", fill=colour)
-    if marks:
-        room = PANEL_W - 34 - 9 * len(head)
-        out.text(PANEL_X + PANEL_W - 8, y, _fit(f"({', '.join(marks)})", room, 12), 12,
-                 text_anchor="end", fill="#333")
-    y += 20
+    x = kit.player_card(out, PANEL_X, top, PANEL_W, height, owner_colour(key),
+                        str(owner.get("name", key)), f"({', '.join(marks)})" if marks else "")
+    y = top + 40
     cargo = [g for g, n in _in_order(owner.get("ship", {})) for _ in range(n)]
     limit = f"/{owner['capacity']}" if "capacity" in owner else ""
     out.text(x, y, f"ship {len(cargo)}{limit}", 12, font_weight="bold")
-    for i, good in enumerate(cargo[:18]):
-        _cube(out, x + 62 + 13 * i, y - 10, 11, good)
+    GOODS_KEY.row(out, cargo[:18], x + 62, y - 10, 11, per_row=18)
     if len(cargo) > 18:
         out.text(x + 62 + 13 * 18, y, f"+{len(cargo) - 18}", 11)
-    for text in wrapped:
-        y += 15
-        out.text(x, y, text, 12)
+    kit.write_lines(out, x, y, PANEL_W - 24, lines, size=12, leading=15)
     out.close()
     return top + height
 
@@ -790,7 +627,7 @@ def _justin_lines(view: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _draw_panel(out: _Svg, view: dict[str, Any]) -> int:
+def _draw_panel(out: kit.Canvas, view: dict[str, Any]) -> int:
     y = _draw_status(out, view)
     places = _final_places(view) if view.get("phase") == "over" else {}
     for seat, player in enumerate(view.get("players", [])):
@@ -806,7 +643,7 @@ def _draw_panel(out: _Svg, view: dict[str, Any]) -> int:
 
 
 # ---- the whole picture ------------------------------------------------------------------------
-def _draw_ships(out: _Svg, view: dict[str, Any], spots: dict[str, tuple[int, int]],
+def _draw_ships(out: kit.Canvas, view: dict[str, Any], spots: dict[str, tuple[int, int]],
                 homes: dict[str, tuple[int, int]], space: list[tuple[int, int]]) -> None:
     """Every ship where it is, over the places (so drawn after them)."""
     in_space = 0
@@ -832,7 +669,7 @@ def _title(view: dict[str, Any]) -> str:
 
 
 def render_svg(view: dict[str, Any]) -> str:
-    out = _Svg()
+    out = kit.Canvas()
     out.rect(0, 0, BOARD_W, MARKET_TOP - 6, BOARD_FILL, rx=8)
     spots = _draw_junction(out, view)
     spots.update(_draw_planets(out, view))
@@ -842,13 +679,10 @@ def render_svg(view: dict[str, Any]) -> str:
     _draw_ships(out, view, spots, homes, space)
     bottom = _draw_market(out, view, MARKET_TOP)
     held = [f"{k}: {t}" for k, t in view.get("cards", {}).items()]
-    bottom = _draw_lines(out, "held-cards", "Commanders and boosts held", held, bottom)
-    bottom = _draw_lines(out, "recent", "Since your last look",
-                         [str(e) for e in view.get("last", [])], bottom)
+    bottom = kit.notes_block(out, "held-cards", 0, bottom, BOARD_W, "Commanders and boosts held",
+                             held)
+    bottom = kit.notes_block(out, "recent", 0, bottom, BOARD_W, "Since your last look",
+                             [str(e) for e in view.get("last", [])])
     bottom = _draw_key(out, bottom)
     height = max(bottom, _draw_panel(out, view)) + 10
-    head = (f"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{WIDTH}\" "
-            f"height=\"{height}\" viewBox=\"0 0 {WIDTH} {height}\" font-family={_attr(FONT)}>")
-    body = [head, f"<title>{_esc(_title(view))}</title>",
-            f"<rect x=\"0\" y=\"0\" width=\"{WIDTH}\" height=\"{height}\" fill=\"#ffffff\"/>"]
-    return "\n".join(body + out.parts + ["</svg>"]) + "\n"
+    return out.document(WIDTH, height, _title(view))

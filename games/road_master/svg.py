@@ -6,29 +6,31 @@ each warehouse beside its space on its side, in its colour, with its cubes (its 
 colour and any strays) and the trucks parked in it. Trucks on the road stand in their
 lane-space, pointing their heading, in their owner's colour, with their cargo.
 
-Below, left: the contract market, the decks and the recent events; right: the turn's
-status (whose turn, pending chance, boom cards) and one card per player (score, truck,
+Below, left: the contract market, the decks (with the back of the contract deck's top
+card, when the view shows it), a key of the cubes and the recent events; right: the
+turn's status (whose turn, pending chance, boom cards), the final result once the game
+is complete and audited (the view's ``result``), and one card per player (score, truck,
 held contracts with the cubes placed on them, action tokens used this turn, Super Bonus
-cards held). Everything comes from the view, so a seat sees what its view holds and no
-more: its own Super Bonus cards appear only in its own view (``private``), other seats'
-only as counts, until the reveal makes them public.
+cards held, and after the reveal every seat's opened cards and final score). Everything
+comes from the view, so a seat sees what its view holds and no more: its own Super Bonus
+cards appear only in its own view (``private``), other seats' only as counts, until the
+reveal makes them public. Cubes have a shape per colour, for players who cannot tell
+the colours apart.
 
-The text is written directly (no dependencies), with integer coordinates only and the
-view's own order for everything, so the same view always gives the same bytes.
+It is drawn with the engine's kit (``pbem.game.kit``), with integer coordinates only and
+the view's own order for everything, so the same view always gives the same bytes.
 """
 
 from __future__ import annotations
 
-import re
-import textwrap
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
+
+from pbem.game import kit
 
 from .scoring import best_bonus
 from .tokens import assignment
 
-WIDTH = 1240
-FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+WIDTH = kit.PAGE_WIDTH
 LEFT_W = 600  # the market column under the highway
 PANEL_X = LEFT_W + 20
 PANEL_W = WIDTH - PANEL_X - 10
@@ -43,79 +45,12 @@ ARROW = "#6f757e"
 CUBE_COLOURS = {"orange": "#f28e1c", "purple": "#7b3fa0", "green": "#2e9e44", "blue": "#2b7bd6",
                 "brown": "#8b5a2b", "yellow": "#f2cf1d", "red": "#d0312d", "black": "#222222",
                 "white": "#f8f8f8", "grey": "#8c8c8c", "pink": "#f08cb8"}
-SPARE_COLOURS = ("#17becf", "#bcbd22", "#e377c2", "#7f7f7f", "#9edae5", "#c5b0d5")
+SPARE_COLOURS = kit.SPARE
 # One colour per seat (2-6 players), chosen apart from the cube colours.
 PLAYER_COLOURS = ("#d62728", "#1a3a8f", "#0f8f8a", "#c2185b", "#3d3d3d", "#6b7d12")
 KIND_TAGS = {"hazardous": ("hazardous", "#b8860b"), "perishable": ("perishable", "#2b7bd6")}
 CHANCE_WORDS = {"setup": "the set-up deal", "refill": "the market refill",
                 "blind": "a blind card from the deck's top", "boom": "boom card draws"}
-
-# XML 1.0 forbids most control characters, even escaped; handles and data may hold them.
-_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-_NOT_ID = re.compile(r"[^A-Za-z0-9_.-]")
-
-
-def _clean(text: object) -> str:
-    return _NOT_XML.sub("?", str(text))
-
-
-def _esc(text: object) -> str:
-    return escape(_clean(text))
-
-
-def _attr(text: object) -> str:
-    return quoteattr(_clean(text))
-
-
-def _fit(text: str, width: int, size: int) -> str:
-    """Cut ``text`` to about ``width`` pixels at font ``size`` (0.6 em per character)."""
-    most = max(1, width * 10 // (size * 6))
-    return text if len(text) <= most else text[: most - 1] + "…"
-
-
-def _wrap(text: str, width: int, size: int) -> list[str]:
-    return textwrap.wrap(text, max(8, width * 10 // (size * 6))) or [""]
-
-
-class _Svg:
-    """The element list of one picture, with helpers that escape every text and value."""
-
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-
-    def add(self, element: str) -> None:
-        self.parts.append(element)
-
-    def open(self, element: str = "g", **attrs: object) -> None:
-        self.add(f"<{element}{self._attrs(attrs)}>")
-
-    def close(self, element: str = "g") -> None:
-        self.add(f"</{element}>")
-
-    def title(self, text: str) -> None:
-        self.add(f"<title>{_esc(text)}</title>")
-
-    @staticmethod
-    def _attrs(attrs: dict[str, object]) -> str:
-        # Python names stand for SVG's hyphenated ones: stroke_width -> stroke-width.
-        return "".join(f" {k.rstrip('_').replace('_', '-')}={_attr(v)}"
-                       for k, v in attrs.items() if v != "")
-
-    def rect(self, x: int, y: int, w: int, h: int, fill: str, **attrs: object) -> None:
-        self.add(f"<rect x=\"{x}\" y=\"{y}\" width=\"{max(0, w)}\" height=\"{max(0, h)}\" "
-                 f"fill={_attr(fill)}{self._attrs(attrs)}/>")
-
-    def line(self, x1: int, y1: int, x2: int, y2: int, stroke: str, **attrs: object) -> None:
-        self.add(f"<line x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" "
-                 f"stroke={_attr(stroke)}{self._attrs(attrs)}/>")
-
-    def polygon(self, points: list[tuple[int, int]], fill: str, **attrs: object) -> None:
-        text = " ".join(f"{x},{y}" for x, y in points)
-        self.add(f"<polygon points=\"{text}\" fill={_attr(fill)}{self._attrs(attrs)}/>")
-
-    def text(self, x: int, y: int, text: str, size: int = 12, **attrs: object) -> None:
-        self.add(f"<text x=\"{x}\" y=\"{y}\" font-size=\"{size}\"{self._attrs(attrs)}>"
-                 f"{_esc(text)}</text>")
 
 
 # ---- colours and words ----------------------------------------------------------------
@@ -124,28 +59,17 @@ def _colours(view: dict[str, Any]) -> list[str]:
     return [str(h["colour"]) for h in view["board"]["houses"].values()]
 
 
-def cube_colour(view: dict[str, Any], colour: str) -> str:
-    if colour in CUBE_COLOURS:
-        return CUBE_COLOURS[colour]
-    known = [c for c in _colours(view) if c not in CUBE_COLOURS]
-    index = known.index(colour) if colour in known else 0
-    return SPARE_COLOURS[index % len(SPARE_COLOURS)]
+def goods(view: dict[str, Any]) -> kit.Goods:
+    """The cubes' fills and shapes: shapes in the data's colour order (one per warehouse)."""
+    return kit.Goods(_colours(view), CUBE_COLOURS)
 
 
 def player_colour(seat: int) -> str:
-    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
-
-
-def _ink(fill: str) -> str:
-    """Black or white text, whichever reads better on ``fill`` (a #rrggbb colour)."""
-    value = int(fill.lstrip("#"), 16)
-    r, g, b = value >> 16, (value >> 8) & 0xFF, value & 0xFF
-    return "#111111" if 299 * r + 587 * g + 114 * b > 150000 else "#ffffff"
+    return kit.seat_colour(PLAYER_COLOURS, seat)
 
 
 def _name(view: dict[str, Any], seat: int) -> str:
-    seats = view.get("seats") or []
-    return str(seats[seat]) if 0 <= seat < len(seats) else f"seat {seat}"
+    return kit.seat_name(view.get("seats") or [], seat)
 
 
 def _cubes_words(view: dict[str, Any], cubes: dict[str, int]) -> str:
@@ -158,14 +82,6 @@ def _cube_list(view: dict[str, Any], cubes: dict[str, int]) -> list[str]:
     """One colour name per cube, in the data's colour order."""
     order = _colours(view) + sorted(c for c in cubes if c not in _colours(view))
     return [c for c in order for _ in range(max(0, int(cubes.get(c, 0))))]
-
-
-def _chips(out: _Svg, view: dict[str, Any], colours: list[str], x: int, y: int, size: int,
-           per_row: int = 12) -> None:
-    """Cubes as small squares, ``per_row`` to a row."""
-    for i, colour in enumerate(colours):
-        out.rect(x + (i % per_row) * (size + 2), y + (i // per_row) * (size + 2), size, size,
-                 cube_colour(view, colour), stroke="#222", stroke_width=1, class_="cube")
 
 
 # ---- the highway -------------------------------------------------------------------------
@@ -201,7 +117,7 @@ class _Road:
         return centre - width // 2, top, width
 
 
-def _draw_highway(out: _Svg, view: dict[str, Any], top: int) -> int:
+def _draw_highway(out: kit.Canvas, view: dict[str, Any], top: int) -> int:
     road = _Road(view, top)
     length, cell = road.length, road.cell
     out.open("g", id="highway")
@@ -243,16 +159,16 @@ def _draw_highway(out: _Svg, view: dict[str, Any], top: int) -> int:
     return road.bottom
 
 
-def _draw_house(out: _Svg, view: dict[str, Any], road: _Road, letter: str) -> None:
+def _draw_house(out: kit.Canvas, view: dict[str, Any], road: _Road, letter: str) -> None:
     house = view["board"]["houses"][letter]
     colour = str(house["colour"])
-    fill = cube_colour(view, colour)
+    fill = goods(view).fill(colour)
     left, top, width = road.box(view, letter)
     cubes = {c: int(n) for c, n in house["cubes"].items() if n}
     own = cubes.get(colour, 0)
     strays = {c: n for c, n in cubes.items() if c != colour}
     parked = [s for s, t in enumerate(view["trucks"]) if t["where"] == letter]
-    out.open("g", id=f"house-{_NOT_ID.sub('_', letter)}", class_="house")
+    out.open("g", id=kit.ident("house", letter), class_="house")
     out.title(f"Warehouse {letter} ({colour}) beside space {house['space']}, {house['side']} "
               f"of the road: {_cubes_words(view, cubes)}"
               + (f"; trucks: {', '.join(_name(view, s) for s in parked)}" if parked else "")
@@ -264,9 +180,9 @@ def _draw_house(out: _Svg, view: dict[str, Any], road: _Road, letter: str) -> No
     # its colour name stays in the tooltip and the header's colour.
     head = f"{letter} {colour}"
     out.text(left + 6, top + 15, head if len(head) * 8 <= width - 10 else letter, 13,
-             font_weight="bold", fill=_ink(fill))
+             font_weight="bold", fill=kit.ink_on(fill))
     # Its own colour: a big cube and the count (or "empty" once it ran out).
-    out.rect(left + 6, top + 25, 14, 14, fill, stroke="#222", stroke_width=1, class_="own")
+    goods(view).cube(out, left + 6, top + 25, 14, colour, class_="own")
     words = (f"× {own}" if width >= 60 else str(own)) if own else "empty"
     out.text(left + 25 if width >= 60 else left + 6, top + 37 if width >= 60 else top + 54,
              words, 13, font_weight="bold", fill="#111" if own else "#a00", class_="own-count")
@@ -277,7 +193,7 @@ def _draw_house(out: _Svg, view: dict[str, Any], road: _Road, letter: str) -> No
         y = top + 45 + (i // per_row) * 13
         out.open("g", class_="stray")
         out.title(f"{n} stray {stray} cube(s)")
-        out.rect(x, y, 10, 10, cube_colour(view, stray), stroke="#222", stroke_width=1)
+        goods(view).cube(out, x, y, 10, stray)
         out.text(x + 13, y + 9, str(n), 10, fill="#111")
         out.close()
     # Parked trucks under the strays, as many to a row as fit, cargo under each.
@@ -301,7 +217,7 @@ def _truck_title(view: dict[str, Any], seat: int, truck: dict[str, Any]) -> str:
     return f"{_name(view, seat)}'s truck {where}, carrying {_cubes_words(view, truck['cubes'])}"
 
 
-def _draw_parked_truck(out: _Svg, view: dict[str, Any], seat: int, x: int, y: int) -> None:
+def _draw_parked_truck(out: kit.Canvas, view: dict[str, Any], seat: int, x: int, y: int) -> None:
     truck = view["trucks"][seat]
     colour = player_colour(seat)
     out.open("g", id=f"truck-{seat}", class_="truck parked")
@@ -309,11 +225,11 @@ def _draw_parked_truck(out: _Svg, view: dict[str, Any], seat: int, x: int, y: in
     out.rect(x, y, 30, 13, colour, stroke="#111", stroke_width=1, rx=3)
     out.text(x + 15, y + 11, str(seat + 1), 11, text_anchor="middle", font_weight="bold",
              fill="#fff")
-    _chips(out, view, _cube_list(view, truck["cubes"]), x, y + 15, 4, per_row=5)
+    goods(view).row(out, _cube_list(view, truck["cubes"]), x, y + 15, 4, per_row=5)
     out.close()
 
 
-def _draw_road_truck(out: _Svg, view: dict[str, Any], road: _Road, seat: int,
+def _draw_road_truck(out: kit.Canvas, view: dict[str, Any], road: _Road, seat: int,
                      truck: dict[str, Any]) -> None:
     """A truck in its lane-space: a body with a nose on its heading's side."""
     cell = road.cell
@@ -335,16 +251,16 @@ def _draw_road_truck(out: _Svg, view: dict[str, Any], road: _Road, seat: int,
     size = max(3, min(6, (abs(nose - back) - 4) // 5 - 2))
     cubes = _cube_list(view, truck["cubes"])
     width = len(cubes[:5]) * (size + 2) - 2
-    _chips(out, view, cubes, body_left + (abs(nose - back) - width) // 2, top + 19, size,
+    goods(view).row(out, cubes, body_left + (abs(nose - back) - width) // 2, top + 19, size,
            per_row=5)
     out.close()
 
 
 # ---- the market and the left column ------------------------------------------------------
-def _draw_card(out: _Svg, view: dict[str, Any], card: dict[str, Any], x: int, y: int, w: int,
+def _draw_card(out: kit.Canvas, view: dict[str, Any], card: dict[str, Any], x: int, y: int, w: int,
                h: int, label: str) -> None:
     """A contract card: its cubes' colour as a band, cubes wanted, destination, points."""
-    fill = cube_colour(view, str(card["colour"]))
+    fill = goods(view).fill(str(card["colour"]))
     out.rect(x, y, w, h, "#ffffff", stroke="#777", stroke_width=1, rx=4)
     out.rect(x, y, 10, h, fill, rx=3)
     out.text(x + 16, y + 15, f"{label}{card['id']}", 12, font_weight="bold")
@@ -354,14 +270,14 @@ def _draw_card(out: _Svg, view: dict[str, Any], card: dict[str, Any], x: int, y:
         out.text(x + w - 40, y + 15, tag[0], 10, text_anchor="middle", fill="#fff",
                  font_weight="bold")
     count = int(card["count"])
-    _chips(out, view, [str(card["colour"])] * count, x + 16, y + 22, 10)
-    out.text(x + 22 + 12 * count, y + 31, _fit(f"{count} {card['colour']} → {card['to']}",
+    goods(view).row(out, [str(card["colour"])] * count, x + 16, y + 22, 10)
+    out.text(x + 22 + 12 * count, y + 31, kit.fit(f"{count} {card['colour']} → {card['to']}",
                                                w - 30 - 12 * count, 12), 12)
     out.text(x + 16, y + h - 8, f"+{card['points']} delivered  −{card['penalty']} if not", 11,
              fill="#333")
 
 
-def _draw_market(out: _Svg, view: dict[str, Any], top: int) -> int:
+def _draw_market(out: kit.Canvas, view: dict[str, Any], top: int) -> int:
     out.open("g", id="market")
     out.text(10, top + 18, "Contract market", 15, font_weight="bold")
     refill = "refill" in view.get("pending", [])
@@ -377,59 +293,50 @@ def _draw_market(out: _Svg, view: dict[str, Any], top: int) -> int:
                       + (f" ({card['kind']})" if card["kind"] != "basic" else ""))
             _draw_card(out, view, card, x, cy, w, h, f"m{i + 1}  ")
         else:
-            out.rect(x, cy, w, h, "#ffffff", stroke="#aaa", stroke_dasharray="4 3", rx=4)
-            out.text(x + 12, cy + 20, f"m{i + 1}", 12, font_weight="bold", fill="#777")
             words = "refill coming" if refill and view["deck"] else \
                 "refilled at turn end" if view["deck"] else "empty: the deck is out"
-            out.text(x + 12, cy + 40, _fit(words, w - 16, 11), 11, fill="#777",
-                     font_style="italic")
+            kit.empty_slot(out, x, cy, w, h, kit.fit(words, w - 16, 12))
+            out.text(x + 12, cy + 20, f"m{i + 1}", 12, font_weight="bold", fill=kit.MUTED)
         out.close()
     rows = (len(view["market"]) + 2) // 3
     y += rows * (h + 6) + 14
     out.text(10, y, f"Contract deck: {view['deck']} card(s) · out of the game: {view['gone']}",
              12, class_="deck")
+    if view.get("contract_deck_top"):
+        _draw_deck_top(out, view, str(view["contract_deck_top"]), 380, y)
     y += 18
     out.text(10, y, f"Super Bonus deck: {view['superbonus']['deck']} card(s)", 12,
              class_="sb-deck")
     removed = _cube_list(view, view.get("removed", {}))
     y += 18
     out.text(10, y, "Cubes out of the game:" + ("" if removed else " none"), 12)
-    _chips(out, view, removed, 160, y - 10, 9, per_row=36)
+    goods(view).row(out, removed, 160, y - 10, 9, per_row=36)
     y += 11 * ((len(removed) + 35) // 36)
     out.close()
     return y + 6
 
 
-def _draw_legend(out: _Svg, view: dict[str, Any], top: int) -> int:
+def _draw_deck_top(out: kit.Canvas, view: dict[str, Any], colour: str, x: int, y: int) -> None:
+    """The back of the contract deck's top card: its cubes' colour (and their shape)."""
+    out.open("g", id="deck-top", class_="card-back")
+    out.title(f"The contract deck's top card has a {colour} back: its contract wants "
+              f"{colour} cubes")
+    out.rect(x, y - 13, 26, 17, goods(view).fill(colour), stroke=kit.LINE, stroke_width=1, rx=3)
+    goods(view).cube(out, x + 8, y - 10, 10, colour, stroke="#ffffff")
+    out.text(x + 32, y, f"top card's back: {colour}", 12)
+    out.close()
+
+
+def _draw_legend(out: kit.Canvas, view: dict[str, Any], top: int) -> int:
     out.open("g", id="legend")
     y = top + 16
-    out.text(10, y, "Key", 13, font_weight="bold")
-    x = 44
-    for colour in _colours(view):
-        out.rect(x, y - 10, 11, 11, cube_colour(view, colour), stroke="#222")
-        out.text(x + 15, y, colour, 11)
-        x += 24 + 7 * len(colour)
+    goods(view).legend(out, 10, y, "Key")
     y += 18
     out.text(10, y, "North lane: heading west (◀); south lane: heading east (▶); red bars: the "
              "road's ends.", 11, fill="#333")
     y += 15
-    out.text(10, y, "A warehouse: its own cubes (big square), strays left there, parked trucks "
+    out.text(10, y, "A warehouse: its own cubes (big piece), strays left there, parked trucks "
              "with cargo.", 11, fill="#333")
-    out.close()
-    return y + 6
-
-
-def _draw_events(out: _Svg, view: dict[str, Any], top: int) -> int:
-    lines = (view.get("log") or [])[-8:]
-    if not lines:
-        return top
-    out.open("g", id="events")
-    y = top + 18
-    out.text(10, y, "Recent events", 13, font_weight="bold")
-    for line in lines:
-        for part in _wrap(line, LEFT_W - 20, 12)[:2]:
-            y += 16
-            out.text(16, y, part, 12, fill="#333")
     out.close()
     return y + 6
 
@@ -472,25 +379,18 @@ def _boom_lines(view: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _draw_status(out: _Svg, view: dict[str, Any], top: int) -> int:
-    out.open("g", id="status")
-    out.text(PANEL_X, top + 20, "ROAD MASTER", 18, font_weight="bold")
-    y = top + 22
-    for line in _status_lines(view):
-        for part in _wrap(line, PANEL_W, 13):
-            y += 18
-            out.text(PANEL_X, y, part, 13, font_weight="bold" if line.startswith(
-                ("To act", "The game", "Pending")) else "normal")
+def _draw_status(out: kit.Canvas, view: dict[str, Any], top: int) -> int:
+    y = kit.status_block(out, PANEL_X, top, PANEL_W, "Road Master", _status_lines(view),
+                         strong=("To act", "The game", "Pending"))
     boom = _boom_lines(view)
     if boom:
         out.open("g", id="boom")
-        for line in boom:
-            for part in _wrap(line, PANEL_W, 12):
-                y += 16
-                out.text(PANEL_X, y, part, 12, fill="#7a5a00")
+        y = kit.write_lines(out, PANEL_X, y - 10, PANEL_W, boom, size=12, leading=16,
+                            fill="#7a5a00") + 10
         out.close()
-    out.close()
-    return y + 10
+    if view.get("result"):
+        y = kit.result_panel(out, PANEL_X, y, PANEL_W, view["result"]) + 8
+    return y
 
 
 class _Final:
@@ -534,7 +434,7 @@ def _places(finals: dict[int, _Final]) -> dict[int, int]:
     return {s: 1 + sum(1 for t in totals.values() if t > total) for s, total in totals.items()}
 
 
-def _draw_tokens(out: _Svg, view: dict[str, Any], seat: int, x: int, y: int) -> int:
+def _draw_tokens(out: kit.Canvas, view: dict[str, Any], seat: int, x: int, y: int) -> int:
     """The acting player's action tokens: those used this turn filled, the face used
     in bold (one matching of actions to distinct tokens, as the rules check it)."""
     tokens = [list(t) for t in view["tokens"]]
@@ -555,7 +455,7 @@ def _draw_tokens(out: _Svg, view: dict[str, Any], seat: int, x: int, y: int) -> 
                  rx=6)
         for j, name in enumerate(faces[:2]):
             ink = ("#fff" if name == face else "#e6e6e6") if face else "#333"
-            out.text(tx + width // 2, y + 13 + 12 * j, _fit(str(name), width - 6, 10), 10,
+            out.text(tx + width // 2, y + 13 + 12 * j, kit.fit(str(name), width - 6, 10), 10,
                      text_anchor="middle", fill=ink,
                      font_weight="bold" if name == face else "normal")
         out.close()
@@ -563,13 +463,13 @@ def _draw_tokens(out: _Svg, view: dict[str, Any], seat: int, x: int, y: int) -> 
     return y + 36
 
 
-def _draw_contract_row(out: _Svg, view: dict[str, Any], card: dict[str, Any], x: int, y: int
+def _draw_contract_row(out: kit.Canvas, view: dict[str, Any], card: dict[str, Any], x: int, y: int
                        ) -> None:
-    fill = cube_colour(view, str(card["colour"]))
-    out.open("g", class_="held", id=f"held-{_NOT_ID.sub('_', str(card['id']))}")
-    out.rect(x, y - 10, 10, 12, fill, stroke="#222", rx=2)
+    fill = goods(view).fill(str(card["colour"]))
+    out.open("g", class_="held", id=kit.ident("held", card["id"]))
+    goods(view).cube(out, x, y - 10, 11, str(card["colour"]), class_="card-colour")
     tag = {"hazardous": " (hazardous)", "perishable": " (perishable)"}.get(str(card["kind"]), "")
-    out.text(x + 15, y, _fit(f"{card['id']}: {card['count']} {card['colour']} → {card['to']}, "
+    out.text(x + 15, y, kit.fit(f"{card['id']}: {card['count']} {card['colour']} → {card['to']}, "
                              f"+{card['points']} −{card['penalty']}{tag}", 300, 12), 12)
     # One box per cube wanted: filled for each cube already placed on the card.
     for i in range(int(card["count"])):
@@ -582,19 +482,28 @@ def _draw_contract_row(out: _Svg, view: dict[str, Any], card: dict[str, Any], x:
 
 
 def _player_marks(view: dict[str, Any], seat: int, places: dict[int, int]) -> list[str]:
-    marks = []
-    if seat == view.get("private", {}).get("seat", -1):
-        marks.append("you")
-    if seat == view["to_act"] and not view["over"]:
-        marks.append("to act")
-    if seat == view["first"]:
-        marks.append("first player")
-    if seat in places:
-        marks.append(f"place {places[seat]}")
-    return marks
+    return kit.seat_marks(you=seat == view.get("private", {}).get("seat", -1),
+                          to_act=seat == view["to_act"] and not view["over"],
+                          first=seat == view["first"], place=places.get(seat, 0))
 
 
-def _draw_player(out: _Svg, view: dict[str, Any], seat: int, top: int,
+def _final_words(view: dict[str, Any], seat: int, finals: dict[int, _Final]) -> str:
+    """A seat's final score and its parts: the engine's, when the view carries the
+    audited result; else reckoned from the view (or "" before the reveal)."""
+    result = view.get("result")
+    if result:
+        parts = result["breakdown"][seat] if seat < len(result["breakdown"]) else {}
+        return ("Final: " + ", ".join(f"{k} {v}" for k, v in parts.items())
+                + f", total {result['scores'][seat]}")
+    if seat not in finals:
+        return ""
+    final = finals[seat]
+    return (f"Final: contracts {view['scores'][seat]}, penalties −{final.penalty}"
+            + (f", total {final.total}" if final.total is not None else
+               ", and unopened cards' penalties"))
+
+
+def _draw_player(out: kit.Canvas, view: dict[str, Any], seat: int, top: int,
                  finals: dict[int, _Final], places: dict[int, int]) -> int:
     colour = player_colour(seat)
     truck = view["trucks"][seat]
@@ -617,7 +526,7 @@ def _draw_player(out: _Svg, view: dict[str, Any], seat: int, top: int,
     done = [c for c in held if c["done"]]
     if done:
         words = "Completed: " + ", ".join(f"{c['id']} (+{c['points']})" for c in done)
-        body += [("text", part) for part in _wrap(words, PANEL_W - 30, 12)]
+        body += [("text", part) for part in kit.wrap(words, PANEL_W - 30, 12)]
     elif not held:
         body.append(("text", "No contracts held."))
     bonus = f"Super Bonus cards held: {sb['held'][seat]}"
@@ -633,30 +542,21 @@ def _draw_player(out: _Svg, view: dict[str, Any], seat: int, top: int,
         if private.get("choice_due"):
             body.append(("text", "Choose now: keep some (keep s3 s7), the rest under the "
                                  "deck (bottom ...)."))
-    if seat in finals:
-        final = finals[seat]
-        body.append(("text", f"Final: contracts {view['scores'][seat]}, penalties −{final.penalty}"
-                             + (f", total {final.total}" if final.total is not None else
-                                ", and unopened cards' penalties")))
+    final = _final_words(view, seat, finals)
+    if final:
+        body += [("text", part) for part in kit.wrap(final, PANEL_W - 30, 12)]
     heights = {"truck": 20, "tokens": 54, "contract": 17, "text": 16, "mine": 17, "opened": 17}
     height = 30 + sum(heights[kind] for kind, _ in body) + 8
     out.open("g", id=f"player-{seat}", class_="player")
-    out.rect(PANEL_X, top, PANEL_W, height, "#ffffff", stroke=colour, stroke_width=2, rx=6)
-    out.rect(PANEL_X, top, 8, height, colour, rx=3)
-    name = _fit(_name(view, seat), PANEL_W // 2 - 40, 15)
-    out.rect(x, top + 7, 18, 16, colour, rx=3)
-    out.text(x + 9, top + 20, str(seat + 1), 12, text_anchor="middle", font_weight="bold",
-             fill="#fff")
-    out.text(x + 24, top + 21, name, 15, font_weight="bold", fill=colour)
     marks = _player_marks(view, seat, places)
-    out.text(PANEL_X + PANEL_W - 10, top + 21,
-             f"score {view['scores'][seat]}" + (f"  ({', '.join(marks)})" if marks else ""), 13,
-             text_anchor="end", font_weight="bold", class_="score")
+    kit.player_card(out, PANEL_X, top, PANEL_W, height, colour, _name(view, seat),
+                    f"score {view['scores'][seat]}" + (f"  ({', '.join(marks)})" if marks else ""),
+                    number=seat + 1)
     y = top + 30
     for kind, data in body:
         if kind == "truck":
             out.text(x, y + 13, data, 12)
-            _chips(out, view, _cube_list(view, truck["cubes"]), x + 8 + len(data) * 13 // 2, y + 3,
+            goods(view).row(out, _cube_list(view, truck["cubes"]), x + 8 + len(data) * 13 // 2, y + 3,
                    10)
         elif kind == "tokens":
             _draw_tokens(out, view, seat, x, y)
@@ -675,7 +575,7 @@ def _draw_player(out: _Svg, view: dict[str, Any], seat: int, top: int,
     return top + height
 
 
-def _draw_bonus_row(out: _Svg, view: dict[str, Any], row: dict[str, Any], x: int, y: int,
+def _draw_bonus_row(out: kit.Canvas, view: dict[str, Any], row: dict[str, Any], x: int, y: int,
                     status: str) -> None:
     """A Super Bonus card the view shows: the seat's own (drawn or held) or one revealed."""
     out.open("g", class_="superbonus")
@@ -686,7 +586,7 @@ def _draw_bonus_row(out: _Svg, view: dict[str, Any], row: dict[str, Any], x: int
                     f"{'+' + str(row['points']) if status == 'met' else '−' + str(row['penalty'])}, needs"
         out.text(x, y, words, 12, fill="#5b2a86")
         need = _cube_list(view, row["need"])
-        _chips(out, view, need, x + 10 + len(words) * 7, y - 10, 10, per_row=24)
+        goods(view).row(out, need, x + 10 + len(words) * 7, y - 10, 10, per_row=24)
     else:
         out.text(x, y, f"{row['slot']} {status}: " + ("never opened" if status == "revealed"
                                                       else "not readable yet"), 12, fill="#5b2a86")
@@ -695,18 +595,15 @@ def _draw_bonus_row(out: _Svg, view: dict[str, Any], row: dict[str, Any], x: int
 
 # ---- the whole picture ---------------------------------------------------------------------
 def render_svg(view: dict[str, Any]) -> str:
-    out = _Svg()
+    out = kit.Canvas()
     below = _draw_highway(out, view, 0) + 8
-    left = _draw_events(out, view, _draw_legend(out, view, _draw_market(out, view, below)))
+    left = kit.notes_block(out, "events", 10, _draw_legend(out, view, _draw_market(out, view, below)),
+                          LEFT_W - 10, "Recent events", (view.get("log") or [])[-8:], most=2)
     y = _draw_status(out, view, below)
     finals = _final(view)
-    places = _places(finals)
+    places = kit.result_places(view.get("result")) or _places(finals)
     for seat in range(len(view["scores"])):
         y = _draw_player(out, view, seat, y, finals, places) + 8
     height = max(left, y) + 10
     title = f"Road Master, round {view['round']}" + (", game over" if view["over"] else "")
-    head = (f"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{WIDTH}\" "
-            f"height=\"{height}\" viewBox=\"0 0 {WIDTH} {height}\" font-family={_attr(FONT)}>")
-    body = [head, f"<title>{_esc(title)}</title>",
-            f"<rect x=\"0\" y=\"0\" width=\"{WIDTH}\" height=\"{height}\" fill=\"#ffffff\"/>"]
-    return "\n".join(body + out.parts + ["</svg>"]) + "\n"
+    return out.document(WIDTH, height, title)

@@ -3,26 +3,26 @@
 Left: the map (cities at their component coordinates, track, region colours, each city's
 station token or its emptiness, coastal rings, trains, route cards and markers) above the
 market (route display, crew market, cabooses, goods prices) and a legend. Right: the
-game's status and one card per player. Everything comes from the view, so a seat sees
-what its view holds and nothing more.
+game's status, the final result once the game is complete and audited (the view's
+``result``), and one card per player. Everything comes from the view, so a seat sees
+what its view holds and nothing more. Each good has a shape of its own as well as a
+colour (the goods' prices are their key).
 
-The text is written directly (no dependencies), with integer coordinates only and the
-view's own order for everything, so the same view always gives the same bytes.
+It is drawn with the engine's kit (``pbem.game.kit``), with integer coordinates only and
+the view's own order for everything, so the same view always gives the same bytes.
 """
 
 from __future__ import annotations
 
-import re
-import textwrap
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
 from games.station_to_station.abilities import ABILITIES
 from games.station_to_station.constants import FREIGHT_CARS, SEASONS
 from games.station_to_station.render import describe_route, describe_token
 from games.station_to_station.scoring import final_breakdown, outcome
+from pbem.game import kit
 
-WIDTH = 1240
+WIDTH = kit.PAGE_WIDTH
 MAP_W = 880  # the map and the market below it
 MAP_PAD_X = 60  # room for names, token boxes and trains beside the outermost cities
 MAP_PAD_TOP = 50
@@ -31,131 +31,42 @@ MAP_MIN_H = 560
 PANEL_X = MAP_W + 10
 PANEL_W = WIDTH - PANEL_X - 10
 TOKEN_W, TOKEN_H = 92, 36
-FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
 PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd")  # one per seat (2-4 players)
 REGION_COLOURS = {"north": "#6baed6", "south": "#fd8d3c", "east": "#74c476", "west": "#e0b449"}
 SPARE_REGION_COLOURS = ("#9e9ac8", "#fdd0a2", "#c7e9c0", "#bcbddc")
 GOOD_COLOURS = {"grain": "#f1c232", "cattle": "#8c564b", "oil": "#1a1a1a", "steel": "#9fb4c7"}
-SPARE_GOOD_COLOURS = ("#e377c2", "#17becf", "#bcbd22", "#7f7f7f")
 SEASON_COLOURS = {"summer": "#6aa84f", "autumn": "#e07b24", "winter": "#4a86c8",
                   "countdown": "#a61c3c"}
 GOLD = "#c9a227"
 COAST = "#1c5fa8"
 NBSP = "\u00a0"  # keeps "west Porter" on one line when a text is wrapped
 
-# XML 1.0 forbids most control characters, even escaped; handles and data may hold them.
-_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-_NOT_ID = re.compile(r"[^A-Za-z0-9_.-]")
-
-
-def _clean(text: object) -> str:
-    return _NOT_XML.sub("?", str(text))
-
-
-def _esc(text: object) -> str:
-    return escape(_clean(text))
-
-
-def _attr(text: object) -> str:
-    return quoteattr(_clean(text))
-
-
-def _ident(prefix: str, name: str) -> str:
-    """An XML id built from data (slugs and token ids are owner-editable)."""
-    return f"{prefix}-{_NOT_ID.sub('_', name)}"
-
-
-def _fit(text: str, width: int, size: int) -> str:
-    """Cut ``text`` to about ``width`` pixels at font ``size`` (0.6 em per character)."""
-    most = max(1, width * 10 // (size * 6))
-    return text if len(text) <= most else text[: most - 1] + "…"
-
-
-def _wrap(text: str, width: int, size: int) -> list[str]:
-    return textwrap.wrap(text, max(8, width * 10 // (size * 6))) or [""]
-
-
-class _Svg:
-    """The element list of one picture, with helpers that escape every text and value."""
-
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-
-    def add(self, element: str) -> None:
-        self.parts.append(element)
-
-    def open(self, element: str = "g", **attrs: object) -> None:
-        self.add(f"<{element}{self._attrs(attrs)}>")
-
-    def close(self, element: str = "g") -> None:
-        self.add(f"</{element}>")
-
-    def title(self, text: str) -> None:
-        self.add(f"<title>{_esc(text)}</title>")
-
-    @staticmethod
-    def _attrs(attrs: dict[str, object]) -> str:
-        # Python names stand for SVG's hyphenated ones: stroke_width -> stroke-width.
-        return "".join(f" {k.rstrip('_').replace('_', '-')}={_attr(v)}"
-                       for k, v in attrs.items() if v != "")
-
-    def rect(self, x: int, y: int, w: int, h: int, fill: str, **attrs: object) -> None:
-        self.add(f"<rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" "
-                 f"fill={_attr(fill)}{self._attrs(attrs)}/>")
-
-    def circle(self, x: int, y: int, r: int, fill: str, **attrs: object) -> None:
-        self.add(f"<circle cx=\"{x}\" cy=\"{y}\" r=\"{r}\" fill={_attr(fill)}{self._attrs(attrs)}/>")
-
-    def line(self, x1: int, y1: int, x2: int, y2: int, stroke: str, **attrs: object) -> None:
-        self.add(f"<line x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" "
-                 f"stroke={_attr(stroke)}{self._attrs(attrs)}/>")
-
-    def polygon(self, points: list[tuple[int, int]], fill: str, **attrs: object) -> None:
-        text = " ".join(f"{x},{y}" for x, y in points)
-        self.add(f"<polygon points=\"{text}\" fill={_attr(fill)}{self._attrs(attrs)}/>")
-
-    def text(self, x: int, y: int, text: str, size: int = 12, **attrs: object) -> None:
-        self.add(f"<text x=\"{x}\" y=\"{y}\" font-size=\"{size}\"{self._attrs(attrs)}>"
-                 f"{_esc(text)}</text>")
-
 
 # ---- colours and words ----------------------------------------------------------------
 def _region_colour(data: dict[str, Any], region: str) -> str:
-    if region in REGION_COLOURS:
-        return REGION_COLOURS[region]
-    regions = list(data["regions"])
-    index = regions.index(region) if region in regions else 0
-    return SPARE_REGION_COLOURS[index % len(SPARE_REGION_COLOURS)]
+    return kit.by_name(region, REGION_COLOURS, list(data["regions"]), SPARE_REGION_COLOURS)
 
 
-def _good_colour(data: dict[str, Any], good: str) -> str:
-    if good in GOOD_COLOURS:
-        return GOOD_COLOURS[good]
-    goods = list(data["goods"])
-    index = goods.index(good) if good in goods else 0
-    return SPARE_GOOD_COLOURS[index % len(SPARE_GOOD_COLOURS)]
+def goods(data: dict[str, Any]) -> kit.Goods:
+    """The goods' fills and shapes, the shapes in the data's order of goods."""
+    return kit.Goods(list(data["goods"]), GOOD_COLOURS)
 
 
 def _player_colour(seat: int) -> str:
-    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+    return kit.seat_colour(PLAYER_COLOURS, seat)
 
 
 def _name(view: dict[str, Any], seat: int) -> str:
-    seats = view.get("seats") or []
-    return str(seats[seat]) if 0 <= seat < len(seats) else f"seat {seat}"
+    return kit.seat_name(view.get("seats") or [], seat)
+
+
+SHORT_REWARD = (("cash", "${}"), ("coal", "{}coal"), ("points", "{}pt"))
 
 
 def _short_reward(option: dict[str, int]) -> str:
     """Cash, coal and points in a few characters for a token: "$8+1coal", "5pt"."""
-    parts = []
-    if option.get("cash"):
-        parts.append(f"${option['cash']}")
-    if option.get("coal"):
-        parts.append(f"{option['coal']}coal")
-    if option.get("points"):
-        parts.append(f"{option['points']}pt")
-    return "+".join(parts)
+    return "+".join(form.format(option[key]) for key, form in SHORT_REWARD if option.get(key))
 
 
 # ---- the map ---------------------------------------------------------------------------
@@ -204,7 +115,7 @@ def _map_height(data: dict[str, Any]) -> int:
     return max(MAP_MIN_H, min(wanted, 900))
 
 
-def _draw_map(out: _Svg, view: dict[str, Any], height: int) -> dict[str, tuple[int, int]]:
+def _draw_map(out: kit.Canvas, view: dict[str, Any], height: int) -> dict[str, tuple[int, int]]:
     data = view["data"]
     cities = data["cities"]
     where = _positions(data, height)
@@ -236,11 +147,11 @@ def _draw_map(out: _Svg, view: dict[str, Any], height: int) -> dict[str, tuple[i
     return where
 
 
-def _draw_city(out: _Svg, view: dict[str, Any], slug: str, city: dict[str, Any],
+def _draw_city(out: kit.Canvas, view: dict[str, Any], slug: str, city: dict[str, Any],
                at: tuple[int, int], drawing: bool) -> None:
     data = view["data"]
     x, y = at
-    out.open("g", id=_ident("city", slug), class_="city")
+    out.open("g", id=kit.ident("city", slug), class_="city")
     out.title(f"{city['name']} ({city['region']}{', coastal: +1 coal' if city['coastal'] else ''})"
               f"; market: {', '.join(city['market'])}")
     if city["coastal"]:
@@ -252,16 +163,14 @@ def _draw_city(out: _Svg, view: dict[str, Any], slug: str, city: dict[str, Any],
     out.text(x, y - 15, city["name"], 12, text_anchor="middle", font_weight="bold",
              fill="#f6f3ea", stroke="#f6f3ea", stroke_width=4, stroke_linejoin="round")
     out.text(x, y - 15, city["name"], 12, text_anchor="middle", font_weight="bold", fill="#111")
-    # The local market: one small square per good, under the dot's left side.
-    for i, good in enumerate(city["market"]):
-        out.rect(x - 8 - 8 * len(city["market"]) + 8 * i, y + 2, 7, 7,
-                 _good_colour(data, good), stroke="#333", stroke_width=1)
+    # The local market: one small piece per good, under the dot's left side.
+    goods(data).row(out, city["market"], x - 8 - 8 * len(city["market"]), y + 2, 7, gap=1)
     spot = view["map"].get(slug, {"token": "", "gold": False})
     left, top = x - TOKEN_W // 2, y + 13
     if spot["token"]:
         _draw_token(out, data, spot["token"], bool(spot["gold"]), left, top)
     else:
-        out.open("g", id=_ident("empty", slug), class_="empty")
+        out.open("g", id=kit.ident("empty", slug), class_="empty")
         out.rect(left, top, TOKEN_W, TOKEN_H - 10, "#ffffff", stroke="#999", stroke_width=1,
                  stroke_dasharray="4 3", rx=4, fill_opacity="0.6")
         out.text(x, top + 17, "token coming" if drawing else "empty", 11, text_anchor="middle",
@@ -270,47 +179,39 @@ def _draw_city(out: _Svg, view: dict[str, Any], slug: str, city: dict[str, Any],
     out.close()
 
 
-def _draw_token(out: _Svg, data: dict[str, Any], tid: str, gold: bool, left: int, top: int
+def _draw_token(out: kit.Canvas, data: dict[str, Any], tid: str, gold: bool, left: int, top: int
                 ) -> None:
-    """A station token: a header in its season's colour naming its kind, its goods as
-    coloured squares and its reward; a gold frame on the upgraded face."""
+    """A station token: a header in its season's colour naming its kind, its goods and
+    its reward; a gold frame on the upgraded face."""
     token = data["tokens"][tid]
     season = token["season"]
     colour = SEASON_COLOURS.get(season, "#666")
-    out.open("g", id=_ident("tok", tid), class_="token")
+    out.open("g", id=kit.ident("tok", tid), class_="token")
     out.title(f"{season} {describe_token(data, tid, gold)}")
     if gold:
         out.rect(left - 3, top - 3, TOKEN_W + 6, TOKEN_H + 6, GOLD, rx=6)
-    out.rect(left, top, TOKEN_W, TOKEN_H, "#fffdf6", stroke=colour, stroke_width=2, rx=4)
-    out.rect(left, top, TOKEN_W, 13, colour, rx=4)
-    kind = token["kind"] + (" ★" if gold else "")
-    out.text(left + 4, top + 10, kind, 10, font_weight="bold", fill="#fff")
+    kit.card_frame(out, left, top, TOKEN_W, TOKEN_H, colour, 13, token["kind"] + (" ★" if gold else ""),
+                   10, fill="#fffdf6")
     out.text(left + TOKEN_W - 4, top + 10, season[:1].upper(), 10, text_anchor="end",
              font_weight="bold", fill="#fff")
     if token["kind"] == "order":
-        goods = list(token["goods"])  # the goods owed
+        pieces = list(token["goods"])  # the goods owed
         words = "/".join(_short_reward(o) for o in token["rewards"])
     elif token["kind"] == "supply":
         face = token["gold" if gold else "start"]
-        goods = [g for g in face if g in data["goods"] for _ in range(face[g])]  # free goods
+        pieces = [g for g in face if g in data["goods"] for _ in range(face[g])]  # free goods
         rest = _short_reward({k: v for k, v in face.items() if k not in data["goods"]})
-        words = ("gain +" + rest if not goods else "+" + rest) if rest else "free goods"
+        words = ("gain +" + rest if not pieces else "+" + rest) if rest else "free goods"
     else:
-        goods = list(token["gold" if gold else "start"])  # the goods it takes off orders
+        pieces = list(token["gold" if gold else "start"])  # the goods it takes off orders
         words = "-1 good/order"
-    _chips(out, data, goods, left + 4, top + 16, 9)
-    out.text(left + TOKEN_W - 4, top + 33, _fit(words, TOKEN_W - 6, 10), 10, text_anchor="end",
+    goods(data).row(out, pieces[:8], left + 4, top + 16, 9)
+    out.text(left + TOKEN_W - 4, top + 33, kit.fit(words, TOKEN_W - 6, 10), 10, text_anchor="end",
              fill="#222")
     out.close()
 
 
-def _chips(out: _Svg, data: dict[str, Any], goods: list[str], x: int, y: int, size: int) -> None:
-    for i, good in enumerate(goods[:8]):
-        out.rect(x + i * (size + 2), y, size, size, _good_colour(data, good), stroke="#333",
-                 stroke_width=1)
-
-
-def _draw_route_lines(out: _Svg, view: dict[str, Any], where: dict[str, tuple[int, int]]) -> None:
+def _draw_route_lines(out: kit.Canvas, view: dict[str, Any], where: dict[str, tuple[int, int]]) -> None:
     """Each held route card as a dashed line of its owner's colour between its cities."""
     routes = view["data"]["routes"]
     out.open("g", id="route-cards", fill="none")
@@ -328,7 +229,7 @@ def _draw_route_lines(out: _Svg, view: dict[str, Any], where: dict[str, tuple[in
     out.close()
 
 
-def _draw_markers(out: _Svg, view: dict[str, Any], where: dict[str, tuple[int, int]]) -> None:
+def _draw_markers(out: kit.Canvas, view: dict[str, Any], where: dict[str, tuple[int, int]]) -> None:
     """Route markers: a flag of the owner's colour left of the marked city."""
     count: dict[str, int] = {}
     for seat, player in enumerate(view["players"]):
@@ -347,7 +248,7 @@ def _draw_markers(out: _Svg, view: dict[str, Any], where: dict[str, tuple[int, i
             out.close()
 
 
-def _draw_trains(out: _Svg, view: dict[str, Any], where: dict[str, tuple[int, int]]) -> None:
+def _draw_trains(out: kit.Canvas, view: dict[str, Any], where: dict[str, tuple[int, int]]) -> None:
     """Each train right of its city's dot, in its owner's colour, labelled with the name."""
     stacked: dict[str, int] = {}
     current = view.get("current") if view.get("ready") and not view.get("over") else None
@@ -365,13 +266,13 @@ def _draw_trains(out: _Svg, view: dict[str, Any], where: dict[str, tuple[int, in
         out.polygon([(x + 12, y), (x + 54, y), (x + 60, y + 9), (x + 54, y + 18), (x + 12, y + 18)],
                     _player_colour(seat), stroke="#ffd400" if acting else "#111",
                     stroke_width=3 if acting else 1)
-        out.text(x + 16, y + 13, _fit(_name(view, seat), 40, 11), 11, font_weight="bold",
+        out.text(x + 16, y + 13, kit.fit(_name(view, seat), 40, 11), 11, font_weight="bold",
                  fill="#fff")
         out.close()
 
 
 # ---- the market under the map -----------------------------------------------------------
-def _draw_market(out: _Svg, view: dict[str, Any], top: int) -> int:
+def _draw_market(out: kit.Canvas, view: dict[str, Any], top: int) -> int:
     """Under the map: the route display, cabooses and goods prices; the crew market."""
     out.open("g", id="market")
     bottom = max(_draw_tables(out, view, top), _draw_crew_market(out, view, top))
@@ -379,16 +280,16 @@ def _draw_market(out: _Svg, view: dict[str, Any], top: int) -> int:
     return bottom
 
 
-def _draw_tables(out: _Svg, view: dict[str, Any], top: int) -> int:
+def _draw_tables(out: kit.Canvas, view: dict[str, Any], top: int) -> int:
     data = view["data"]
     routes = view["routes"]
     y = top + 18
     out.text(8, y, "Route display", 14, font_weight="bold")
     for i, rid in enumerate(routes["display"], 1):
         y += 6
-        out.open("g", id=_ident("display", rid), class_="route-display")
+        out.open("g", id=kit.ident("display", rid), class_="route-display")
         out.rect(8, y, 300, 24, "#fff", stroke="#777", rx=4)
-        out.text(14, y + 16, _fit(f"{i}) {describe_route(data, rid)}", 290, 11), 11)
+        out.text(14, y + 16, kit.fit(f"{i}) {describe_route(data, rid)}", 290, 11), 11)
         out.close()
         y += 24
     if not routes["display"]:
@@ -401,7 +302,7 @@ def _draw_tables(out: _Svg, view: dict[str, Any], top: int) -> int:
     y += 8
     if view["cabooses"]:
         for i, points in enumerate(view["cabooses"]):
-            out.circle(22 + 32 * i, y + 14, 13, "#7a2e1d", stroke="#222")
+            out.circle(22 + 32 * i, y + 14, 13, "#7a2e1d", stroke="#222", class_="caboose")
             out.text(22 + 32 * i, y + 19, str(points), 12, text_anchor="middle", fill="#fff",
                      font_weight="bold")
         y += 30
@@ -410,17 +311,19 @@ def _draw_tables(out: _Svg, view: dict[str, Any], top: int) -> int:
         out.text(14, y, "none left", 12, fill="#777")
         y += 6
     y += 20
+    out.open("g", id="goods-key")  # the goods' shapes and colours, with their prices
     out.text(8, y, "Goods (pair price)", 14, font_weight="bold")
     y += 8
     for i, (good, price) in enumerate(data["goods"].items()):
         x = 8 + 76 * (i % 4)
         row = y + 20 * (i // 4)
-        out.rect(x, row + 3, 12, 12, _good_colour(data, good), stroke="#333")
+        goods(data).cube(out, x, row + 3, 12, good)
         out.text(x + 16, row + 14, f"{good} ${price}", 12)
+    out.close()
     return y + 20 * ((len(data["goods"]) + 3) // 4) + 4
 
 
-def _draw_crew_market(out: _Svg, view: dict[str, Any], top: int) -> int:
+def _draw_crew_market(out: kit.Canvas, view: dict[str, Any], top: int) -> int:
     """Two rows (basic, skilled) of one slot per region, each crew with its ability."""
     data = view["data"]
     refills = {(r.get("deck"), r.get("region")) for r in view.get("pending", [])
@@ -443,14 +346,14 @@ def _draw_crew_market(out: _Svg, view: dict[str, Any], top: int) -> int:
         for i, region in enumerate(data["regions"]):
             crew = stock["market"].get(region, "")
             cell_x = x0 + i * column
-            out.open("g", id=_ident(f"crew-{deck}", region), class_="crew-slot")
+            out.open("g", id=kit.ident(f"crew-{deck}", region), class_="crew-slot")
             if crew in data["crews"]:
                 card = data["crews"][crew]
                 ability = ABILITIES[card["ability"]].text if card["ability"] in ABILITIES else ""
-                lines = _wrap(ability, column - 12, 10)[:5]
+                lines = kit.wrap(ability, column - 12, 10)[:5]
                 height = 20 + 12 * len(lines)
                 out.rect(cell_x, y, column - 6, height, "#fff", stroke="#777", rx=3)
-                out.text(cell_x + 5, y + 14, _fit(card["name"], column - 14, 12), 12,
+                out.text(cell_x + 5, y + 14, kit.fit(card["name"], column - 14, 12), 12,
                          font_weight="bold")
                 for j, line in enumerate(lines):
                     out.text(cell_x + 5, y + 27 + 12 * j, line, 10, fill="#333")
@@ -466,7 +369,7 @@ def _draw_crew_market(out: _Svg, view: dict[str, Any], top: int) -> int:
     return y
 
 
-def _draw_legend(out: _Svg, data: dict[str, Any], top: int) -> int:
+def _draw_legend(out: kit.Canvas, data: dict[str, Any], top: int) -> int:
     out.open("g", id="legend")
     y = top + 14
     out.text(8, y, "Key", 13, font_weight="bold")
@@ -494,7 +397,7 @@ def _draw_legend(out: _Svg, data: dict[str, Any], top: int) -> int:
     out.rect(x + 3, y - 9, 10, 10, "#fffdf6", rx=2)
     out.text(x + 22, y, "gold frame: upgraded face (★)", 11)
     x += 200
-    out.text(x, y, "small squares: a city's market", 11, fill="#444")
+    out.text(x, y, "small pieces under a city: its market", 11, fill="#444")
     out.close()
     return y + 8
 
@@ -509,7 +412,7 @@ def _status_lines(view: dict[str, Any]) -> list[str]:
              f"{later or 'the end'}"]
     if view.get("over"):
         lines.append("The game is over.")
-        result = outcome(view)
+        result = None if view.get("result") else outcome(view)  # else the result panel says it
         if result is not None:
             lines.append("Final: " + ", ".join(
                 f"{_name(view, seat)} {result.scores[seat]}"
@@ -541,34 +444,21 @@ def _status_lines(view: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _draw_status(out: _Svg, view: dict[str, Any], top: int) -> int:
+def _draw_status(out: kit.Canvas, view: dict[str, Any], top: int) -> int:
     season = view["season"]
-    out.open("g", id="status")
-    out.text(PANEL_X, top + 20, "STATION TO STATION", 18, font_weight="bold")
-    colour = SEASON_COLOURS.get(season, "#666")
-    out.rect(PANEL_X, top + 30, 150, 22, colour, rx=4)
-    out.text(PANEL_X + 8, top + 46, f"Season: {season}", 13, font_weight="bold", fill="#fff")
-    y = top + 52
-    for line in _status_lines(view):
-        for part in _wrap(line, PANEL_W, 13):
-            y += 18
-            out.text(PANEL_X, y, part, 13, font_weight="bold" if line.startswith(("To act",
-                     "LAST", "The game")) else "normal")
-    out.close()
-    return y + 10
+    y = kit.status_block(out, PANEL_X, top, PANEL_W, "Station to Station", _status_lines(view),
+                         strong=("To act", "LAST", "The game"),
+                         badge=(f"Season: {season}", SEASON_COLOURS.get(season, "#666")))
+    if view.get("result"):
+        y = kit.result_panel(out, PANEL_X, y, PANEL_W, view["result"]) + 8
+    return y
 
 
 def _player_marks(view: dict[str, Any], seat: int, places: dict[int, int]) -> list[str]:
-    marks = []
-    if seat == view.get("first"):
-        marks.append("first player")
-    if seat == view.get("viewer"):
-        marks.append("you")
-    if seat == view.get("current") and view.get("ready") and not view.get("over"):
-        marks.append("to act")
-    if seat in places:
-        marks.append(f"place {places[seat]}")
-    return marks
+    return kit.seat_marks(
+        you=seat == view.get("viewer"), first=seat == view.get("first"),
+        to_act=seat == view.get("current") and bool(view.get("ready")) and not view.get("over"),
+        place=places.get(seat, 0))
 
 
 def _player_text(view: dict[str, Any], seat: int) -> list[str]:
@@ -621,34 +511,26 @@ def _player_text(view: dict[str, Any], seat: int) -> list[str]:
     return body
 
 
-def _draw_player(out: _Svg, view: dict[str, Any], seat: int, top: int, places: dict[int, int]
+def _draw_player(out: kit.Canvas, view: dict[str, Any], seat: int, top: int, places: dict[int, int]
                  ) -> int:
     """One player's card: name and marks, goods, tickets, then the written lines."""
     data = view["data"]
     player = view["players"][seat]
     colour = _player_colour(seat)
     marks = _player_marks(view, seat, places)
-    lines = [part for text in _player_text(view, seat) for part in _wrap(text, PANEL_W - 24, 12)]
+    lines = [part for text in _player_text(view, seat) for part in kit.wrap(text, PANEL_W - 24, 12)]
     out.open("g", id=f"player-{seat}", class_="player")
-    x = PANEL_X + 10
-    y = top + 20
     # Layout: the header, the goods and ticket rows (chips), then the text lines.
     height = 26 + 20 + 20 + 15 * len(lines) + 8
-    out.rect(PANEL_X, top, PANEL_W, height, "#ffffff", stroke=colour, stroke_width=2, rx=6)
-    out.rect(PANEL_X, top, 8, height, colour, rx=3)
-    head = _fit(_name(view, seat), PANEL_W // 2, 15)
-    out.text(x, y, head, 15, font_weight="bold", fill=colour)
-    if marks:
-        room = PANEL_W - 30 - 9 * len(head)  # what the name leaves of the header line
-        out.text(PANEL_X + PANEL_W - 8, y, _fit(f"({', '.join(marks)})", room, 12), 12,
-                 text_anchor="end", fill="#333")
-    y += 6
+    x = kit.player_card(out, PANEL_X, top, PANEL_W, height, colour, _name(view, seat),
+                        f"({', '.join(marks)})" if marks else "")
+    y = top + 26
     # Goods on the freight cars: a chip and a count per good, in fixed columns.
     column = (PANEL_W - 20) // max(1, len(player["goods"]))
     for i, (good, count) in enumerate(player["goods"].items()):
         gx = x + i * column
-        out.rect(gx, y + 4, 11, 11, _good_colour(data, good), stroke="#333")
-        out.text(gx + 14, y + 14, _fit(f"{good} {count}", column - 16, 11), 11,
+        goods(data).cube(out, gx, y + 4, 11, good)
+        out.text(gx + 14, y + 14, kit.fit(f"{good} {count}", column - 16, 11), 11,
                  fill="#111" if count else "#999", font_weight="bold" if count else "normal")
     y += 20
     # Tickets by region (fulfilled orders), then wild tickets.
@@ -659,56 +541,39 @@ def _draw_player(out: _Svg, view: dict[str, Any], seat: int, top: int, places: d
         tx = x + 44 + i * column
         out.rect(tx, y + 2, column - 4, 16, _region_colour(data, region), rx=3,
                  opacity="1" if count else "0.35")
-        out.text(tx + 4, y + 14, _fit(f"{region} {count}", column - 8, 11), 11,
+        out.text(tx + 4, y + 14, kit.fit(f"{region} {count}", column - 8, 11), 11,
                  font_weight="bold" if count else "normal")
     out.text(PANEL_X + PANEL_W - 8, y + 14, f"wild {len(player['wilds'])}", 11, text_anchor="end",
              font_weight="bold" if player["wilds"] else "normal")
-    y += 20
-    for text in lines:
-        y += 15
-        out.text(x, y, text, 12)
+    kit.write_lines(out, x, y + 20, PANEL_W - 24, lines, size=12, leading=15)
     out.close()
     return top + height
 
 
-def _draw_notes(out: _Svg, view: dict[str, Any], top: int) -> int:
-    """The last few events, under the legend (the panel is the taller column)."""
-    notes = (view.get("notes") or [])[-6:]
-    if not notes:
-        return top
-    out.open("g", id="notes")
-    y = top + 18
-    out.text(8, y, "Recent", 13, font_weight="bold")
-    for note in notes:
-        for part in _wrap(note, MAP_W - 20, 12)[:2]:
-            y += 16
-            out.text(14, y, part, 12, fill="#333")
-    out.close()
-    return y + 6
-
-
 # ---- the whole picture ---------------------------------------------------------------------
+def _places(view: dict[str, Any]) -> dict[int, int]:
+    """Places once the game is over: the engine's, when the view carries the audited
+    result; else from the outcome reckoned from the view."""
+    if view.get("result"):
+        return kit.result_places(view["result"])
+    result = outcome(view) if view.get("over") else None
+    if result is None:
+        return {}
+    return {seat: place for place, group in enumerate(result.ranking, 1) for seat in group}
+
+
 def render_svg(view: dict[str, Any]) -> str:
     data = view["data"]
-    out = _Svg()
+    out = kit.Canvas()
     map_h = _map_height(data)
     _draw_map(out, view, map_h)
     market_bottom = _draw_market(out, view, map_h + 4)
-    left_bottom = _draw_notes(out, view, _draw_legend(out, data, market_bottom + 4))
+    left_bottom = kit.notes_block(out, "notes", 8, _draw_legend(out, data, market_bottom + 4),
+                                  MAP_W - 8, "Recent", (view.get("notes") or [])[-6:], most=2)
     y = _draw_status(out, view, 0)
-    places: dict[int, int] = {}
-    if view.get("over"):
-        result = outcome(view)
-        if result is not None:
-            for place, group in enumerate(result.ranking, 1):
-                for seat in group:
-                    places[seat] = place
+    places = _places(view)
     for seat in range(len(view["players"])):
         y = _draw_player(out, view, seat, y, places) + 8
     height = max(left_bottom, y) + 10
     title = f"Station to Station, turn {view['turns'] + 1}, {view['season']}"
-    head = (f"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{WIDTH}\" "
-            f"height=\"{height}\" viewBox=\"0 0 {WIDTH} {height}\" font-family={_attr(FONT)}>")
-    body = [head, f"<title>{_esc(title)}</title>",
-            f"<rect x=\"0\" y=\"0\" width=\"{WIDTH}\" height=\"{height}\" fill=\"#ffffff\"/>"]
-    return "\n".join(body + out.parts + ["</svg>"]) + "\n"
+    return out.document(WIDTH, height, title)

@@ -1,4 +1,5 @@
-"""Pictures of a game for people: the SVG a game draws, wrapped in a small HTML page."""
+"""Pictures of a game for people: the SVG a game draws, wrapped in a small HTML page or
+turned into a PNG."""
 
 from __future__ import annotations
 
@@ -35,7 +36,14 @@ def html_page(game: Game, view: dict[str, Any], heading: str) -> str:
     )
 
 
-def write_picture(path: str | Path, text: str) -> Path:
+def png_page(game: Game, view: dict[str, Any], width: int | None = None) -> bytes:
+    """The board as a PNG, ``width`` pixels wide (None: the SVG's own size)."""
+    from pbem.drawing.png import png_of  # the renderer loads only when a PNG is wanted
+
+    return png_of(svg_of(game, view), width)
+
+
+def write_picture(path: str | Path, text: str | bytes) -> Path:
     """Write (or replace) a picture file atomically: pictures are redrawn every turn,
     unlike saves, which are never overwritten."""
     target = Path(path)
@@ -44,8 +52,9 @@ def write_picture(path: str | Path, text: str) -> Path:
         raise UsageError(f"The folder {folder} does not exist.")
     fd, tmp = tempfile.mkstemp(prefix=".pbem-", suffix=".tmp", dir=folder)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        data = text if isinstance(text, bytes) else text.encode("utf-8")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
         os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):

@@ -1,10 +1,12 @@
 """Saves as email: composing the message that carries a save, and finding saves in one.
 
 A composed message is multipart/mixed: a multipart/alternative with a plain-text body and
-an HTML body (the same words, plus a picture of the board), and the save attached as
-``application/toml`` under its file name. Headers name the game for people (Subject) and
-for programs (``X-Pbem-Game``, ``X-Pbem-Seq``); In-Reply-To/References point at one id
-per game so mail clients thread a whole game together.
+an HTML body (the same words, plus the board as a PNG image in a multipart/related part,
+at most 800 pixels wide, since most mail clients show no SVG), the save attached as
+``application/toml`` under its file name, and the board's SVG page attached for browsers.
+Headers name the game for people (Subject) and for programs (``X-Pbem-Game``,
+``X-Pbem-Seq``); In-Reply-To/References point at one id per game so mail clients thread a
+whole game together.
 
 Reading is by content, not by labels: any part whose decoded bytes look like a pbem save
 is a candidate, whatever its name, content type or transfer encoding, because mail
@@ -19,6 +21,7 @@ import datetime
 import html
 import quopri
 import shlex
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from email import policy
@@ -28,6 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem import __version__, session
+from pbem.drawing.page import html_page
+from pbem.drawing.png import MAIL_WIDTH, PictureError, png_of
 from pbem.errors import TurnError, UsageError
 from pbem.mail.profile import email as home_email
 from pbem.protocol import savefile
@@ -145,7 +150,7 @@ class _Body:
         esc = html.escape
         parts = [f"<h2 style=\"font-family:sans-serif\">{esc(self.title)}</h2>"]
         if self.history:
-            parts.append(f"<p>{esc(self.history_title)}</p><pre>"
+            parts.append(f"<p>{esc(self.history_title)}</p><pre style=\"white-space:pre-wrap\">"
                          + "\n".join(esc(line) for line in self.history) + "</pre>")
         for para in self.paragraphs:
             parts.append(_html_para(para))
@@ -154,7 +159,8 @@ class _Body:
         for para in self.after:
             parts.append(_html_para(para))
         return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>"
-                + esc(self.title) + "</title></head>\n<body style=\"font-family:sans-serif\">\n"
+                + esc(self.title) + "</title></head>\n<body style=\"font-family:sans-serif;"
+                "max-width:800px\">\n"
                 + "\n".join(parts) + "\n</body></html>\n")
 
 
@@ -201,12 +207,32 @@ def view_table_html(value: Any, depth: int = 0) -> str:
     return esc(str(value))
 
 
-def board_html(table: Table, view: dict[str, Any]) -> str:
-    """Inline SVG from the game's ``render_svg(view)`` hook if it has one, else a table."""
+@dataclass
+class Board:
+    """The board in a message: HTML for the body, and (for a game that draws one) its PNG
+    to embed as a cid: image and its SVG page to attach for browsers."""
+
+    html: str
+    png: bytes = b""
+    cid: str = ""
+    page: str = ""
+
+
+def board(table: Table, view: dict[str, Any], cid: str, heading: str) -> Board:
+    """The game's ``render_svg(view)`` as a PNG image at most MAIL_WIDTH wide (most mail
+    clients show no SVG), else the view as HTML tables."""
     svg = table.game.render_svg(view)
-    if isinstance(svg, str) and svg.strip():
-        return svg
-    return view_table_html(view)
+    if not (isinstance(svg, str) and svg.strip()):
+        return Board(view_table_html(view))
+    page = html_page(table.game, view, heading)
+    try:
+        png = png_of(svg, MAIL_WIDTH)
+    except PictureError:  # the attached page still shows it in a browser
+        return Board(view_table_html(view), page=page)
+    width, height = struct.unpack(">II", png[16:24])  # from the PNG's header
+    img = (f"<img src=\"cid:{html.escape(cid)}\" width=\"{width}\" height=\"{height}\" "
+           f"alt=\"{html.escape(heading)}: the board\" style=\"max-width:100%;height:auto\">")
+    return Board(img, png, cid, page)
 
 
 def _since(table: Table, save: Save, reader: int | None,
@@ -312,7 +338,7 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
     body.history_title = since_words
     if remind and actor is not None:
         body.paragraphs.insert(0, _reminder(table.seats[actor].handle, *waited, now))
-    view = game.view(table.gstate, None)
+    view = session.public_view(verified)  # with the final result once audited
     body.board_text = game.render(view)
 
     msg = EmailMessage(policy=policy.default)
@@ -337,9 +363,19 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
     # a game's rendering or a move's text holds.
     text = printable(body.text())
     msg.set_content(text, cte=_cte(text))
-    page = printable(body.html(board_html(table, view)))
+    cid = f"board.{table.game_id[:16]}.{seq}@{ROOT_DOMAIN}"  # short: no folded header
+    drawn = board(table, view, cid, f"{game.info.title} {id8}, entry {seq}")
+    page = printable(body.html(drawn.html))
     msg.add_alternative(page, subtype="html", cte=_cte(page))
+    if drawn.png:  # the HTML part becomes multipart/related: the page and its image
+        html_body = msg.get_body(preferencelist=("html",))
+        assert html_body is not None
+        html_body.add_related(drawn.png, maintype="image", subtype="png", cid=f"<{cid}>",
+                              disposition="inline", filename="board.png")
     msg.add_attachment(data, maintype="application", subtype="toml", filename=filename)
+    if drawn.page:
+        msg.add_attachment(drawn.page, subtype="html", cte=_cte(drawn.page),
+                           filename=f"{Path(filename).stem}-board.html")
     return msg
 
 

@@ -552,6 +552,7 @@ class Report:
     outcome: Outcome | None = None
     notes: list[str] = field(default_factory=list)
     checked_from: int = 0  # first entry checked in this run (archive makes it > 0)
+    final: State | None = None  # after the audit: the state with the opened cards recorded
 
 
 def replay(save: Save, *, start: Table | None = None, start_at: int = 0,
@@ -602,6 +603,7 @@ def finish(report: Report) -> None:
     final = copy.deepcopy(table.gstate)
     if opened:
         table.game.on_reveal(final, opened)
+    report.final = final
     report.outcome = outcome_of(table, final)
 
 

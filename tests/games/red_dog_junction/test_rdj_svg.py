@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import json
-import re
 import xml.etree.ElementTree as ET
 from functools import cache
 from pathlib import Path
@@ -26,50 +24,20 @@ from games.red_dog_junction import GAME, svg
 from games.red_dog_junction.constants import JUSTIN
 from games.red_dog_junction.render import view as make_view
 from games.red_dog_junction.state import dock_dice
-from pbem.drawing import page as render
+from pbem.drawing import panels
+from pbem.drawing.page import html_page
 from pbem.play import bots
 from pbem.play.local import LocalTable
 from pbem.protocol.sampler import Sampler
+from tests.support import boards
+from tests.support.boards import NS, by_id, has_id, parse, text_of, tooltip, with_class
 from tests.test_browser import WINDOW, near, needs_browser, rgb, screenshot, without_board
 
-NS = "{http://www.w3.org/2000/svg}"
 RANDOM_TURNS = 14  # then the greedy bot plays the game out
 SAMPLE_SEED = "svg3"  # the sample games; chosen so that they reach every kind of place
 
 
 # ---- helpers ---------------------------------------------------------------------------
-def parse(text: str | None) -> ET.Element:
-    assert text is not None
-    root = ET.fromstring(text)
-    assert root.tag == f"{NS}svg"
-    return root
-
-
-def by_id(root: ET.Element, ident: str) -> ET.Element:
-    found = next((e for e in root.iter() if e.get("id") == ident), None)
-    assert found is not None, f"nothing drawn with id {ident!r}"
-    return found
-
-
-def has_id(root: ET.Element, ident: str) -> bool:
-    return any(e.get("id") == ident for e in root.iter())
-
-
-def text_of(element: ET.Element) -> str:
-    """The drawn words of an element (its <title> tooltips left out)."""
-    words = ["".join(node.itertext()) for node in element.iter(f"{NS}text")]
-    return " ".join(words).replace("\u00a0", " ")
-
-
-def tooltip(element: ET.Element) -> str:
-    found = element.find(f"{NS}title")
-    return "" if found is None else found.text or ""
-
-
-def with_class(root: ET.Element, name: str) -> list[ET.Element]:
-    return [e for e in root.iter() if name in (e.get("class") or "").split()]
-
-
 def hull_centre(ship: ET.Element) -> tuple[int, int]:
     hull = ship.find(f"{NS}polygon")
     assert hull is not None
@@ -100,36 +68,21 @@ def owners(shown: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return found + ([(JUSTIN, shown["justin"])] if shown["solo"] else [])
 
 
-def _random_turn(state: dict[str, Any], seat: int, rng: Sampler) -> list[str]:
-    trial = copy.deepcopy(state)
-    moves: list[str] = []
-    for _ in range(40):
-        legal = GAME.legal_moves(trial, seat)
-        if GAME.can_end_turn(trial, seat) and (not legal or rng.randbelow(3) == 0):
-            return moves
-        move = rng.choice(legal)
-        GAME.apply(trial, seat, move)
-        moves.append(move)
-    raise AssertionError("a turn ran past 40 moves")
-
-
 @cache
-def game_views() -> list[tuple[str, dict[str, Any]]]:
+def sample_games() -> tuple[list[tuple[str, dict[str, Any]]], dict[int, LocalTable]]:
     """Views of games of 1-5 players: at the start, every few turns (some right after a
-    turn, with its refill pending), and at the end, each seen by a seat or the public."""
+    turn, with its refill pending), and at the end, each seen by a seat or the public;
+    and each game's finished table, by its number of players."""
     views: list[tuple[str, dict[str, Any]]] = []
+    tables: dict[int, LocalTable] = {}
     for players in (1, 2, 3, 4, 5):
         variant = "trail-boss" if players in (2, 4) else "standard"
         seed = f"{SAMPLE_SEED}-{players}".encode()
         table = LocalTable(GAME, HANDLES[:players], {"variant": variant}, seed=seed)
         rng = Sampler(hashlib.sha256(b"chooser" + seed).digest())
         views.append((f"{players}p-start", table.view(0)))
-        for turn in range(400):
-            table.prepare()
-            seat = table.to_act()
-            if seat is None:
-                break
-            moves = (_random_turn(table.state, seat, rng) if turn < RANDOM_TURNS else
+        for turn, seat in boards.turns(table, 400):
+            moves = (boards.random_turn(GAME, table.state, seat, rng) if turn < RANDOM_TURNS else
                      bots.choose_turn(GAME, table.state, seat, "greedy:svg", salt=str(turn)))
             table.play(moves)
             if turn % 15 == 3:
@@ -137,15 +90,15 @@ def game_views() -> list[tuple[str, dict[str, Any]]]:
                 views.append((f"{players}p-turn{turn}", table.view(viewer)))
         assert table.finish() is not None, "the game did not finish"
         views.append((f"{players}p-over", table.view(0)))
-    return views
+        tables[players] = table
+    return views, tables
 
 
-VIEW_IDS = [name for name, _ in game_views()]
+def game_views() -> list[tuple[str, dict[str, Any]]]:
+    return sample_games()[0]
 
 
-@pytest.fixture(params=range(len(VIEW_IDS)), ids=VIEW_IDS)
-def sample(request: pytest.FixtureRequest) -> dict[str, Any]:
-    return game_views()[request.param][1]
+sample = boards.view_fixture(game_views)
 
 
 def test_the_sample_views_cover_what_the_picture_must_show() -> None:
@@ -166,34 +119,25 @@ def test_the_sample_views_cover_what_the_picture_must_show() -> None:
 
 # ---- the document -----------------------------------------------------------------------
 def test_the_game_draws_through_its_hook_and_the_engine_uses_it() -> None:
-    shown = LocalTable(GAME, HANDLES[:3], seed=b"svg-hook").view(1)
-    drawn = GAME.render_svg(shown)
-    assert isinstance(drawn, str) and drawn == svg.render_svg(shown)
-    assert render.svg_of(GAME, shown) == drawn
-    assert drawn in render.html_page(GAME, shown, "heading")
+    boards.check_hook(GAME, svg, LocalTable(GAME, HANDLES[:3], seed=b"svg-hook").view(1))
 
 
 def test_every_view_is_well_formed_svg_with_a_viewbox_and_a_title(sample: dict[str, Any]) -> None:
-    text = GAME.render_svg(sample)
-    root = parse(text)
-    assert text is not None and text.endswith("</svg>\n")
-    assert root.get("version") == "1.1"
-    width, height = int(root.get("width", "0")), int(root.get("height", "0"))
-    assert root.get("viewBox") == f"0 0 {width} {height}"
-    assert width == 1240 and 900 <= height <= 1600
-    title = root[0]
-    assert title.tag == f"{NS}title" and (title.text or "").startswith(
-        f"Red Dog Junction, turn {sample['turn']}")
-    # Integer coordinates only: no float formatting can make two runs differ.
-    assert not re.search(r' (?:x|y|cx|cy|r|x1|y1|x2|y2|width|height)="-?\d*\.', text)
-    assert not re.search(r' points="[^"]*\.', text)
+    boards.check_document(GAME.render_svg(sample), f"Red Dog Junction, turn {sample['turn']}",
+                   heights=(900, 1600))
 
 
 def test_the_same_view_gives_the_same_bytes(sample: dict[str, Any]) -> None:
-    first = GAME.render_svg(sample)
-    assert first == GAME.render_svg(copy.deepcopy(sample))
-    # The view as a save stores it (JSON), read back, draws the same picture.
-    assert first == GAME.render_svg(json.loads(json.dumps(sample)))
+    boards.check_same_bytes(GAME, sample)
+
+
+def test_goods_are_told_apart_by_shape_as_well_as_colour(sample: dict[str, Any]) -> None:
+    """For colour-blind players: each good has a shape of its own in the key, and every
+    cube, cargo piece and cost chip of a good has that shape."""
+    root = parse(GAME.render_svg(sample))
+    key = by_id(root, "legend")
+    boards.check_goods_told_apart(root, key)
+    assert [g for g in text_of(key).split() if g != "Goods"] == list(svg.GOODS_KEY.order)
 
 
 # ---- the places ------------------------------------------------------------------------
@@ -500,8 +444,8 @@ def test_held_commanders_and_boosts_and_recent_events_are_written(sample: dict[s
 # ---- the panel --------------------------------------------------------------------------
 def test_each_player_has_a_panel_card_with_their_holdings(sample: dict[str, Any]) -> None:
     root = parse(GAME.render_svg(sample))
-    for seat, player in enumerate(sample["players"]):
-        card = text_of(by_id(root, f"player-{seat}"))
+    cards = boards.check_player_cards(root, [p["name"] for p in sample["players"]])
+    for seat, (player, card) in enumerate(zip(sample["players"], cards, strict=True)):
         assert card.startswith(player["name"] + " ")
         assert f"ship {player['load']}/{player['capacity']}" in card
         assert f"gold in storage {player['storage'].get('gold', 0)}" in card
@@ -548,8 +492,7 @@ def test_the_panel_marks_the_reader_and_whose_turn_it_is(sample: dict[str, Any])
     else:
         assert f"Seen by: {sample['players'][viewer]['name']}" in status
     for seat, player in enumerate(sample["players"]):
-        head = [" ".join(t.itertext()) for t in by_id(root, f"player-{seat}").iter(f"{NS}text")]
-        marks = head[1].strip("()").split(", ") if head[1].startswith("(") else []
+        marks = boards.marks_of(by_id(root, f"player-{seat}"))
         assert ("you" in marks) == (seat == viewer)
         assert ("to act" in marks) == (sample["phase"] == "play"
                                        and player["name"] == sample["to_act"])
@@ -591,6 +534,33 @@ def test_the_end_of_the_game_is_shown() -> None:
             assert f"Justin scored {shown['justin']['score']}" in status
 
 
+def test_the_final_result_names_the_winner_and_every_score() -> None:
+    """After the audit the view carries the engine's result: a panel names the winner
+    (or, solo, the score and the verdict against Justin) and every seat's score and its
+    parts; the cards show the engine's places."""
+    for players, table in sample_games()[1].items():
+        outcome = GAME.outcome(table.state)
+        assert outcome is not None
+        result = panels.result_section(outcome, HANDLES[:players], "clean")
+        root = parse(GAME.render_svg(boards.with_result(table.view(0), result)))
+        words = boards.check_result_panel(root, result)
+        for parts in result["breakdown"]:
+            assert all(f"{label} {value}" in words for label, value in parts.items())
+        assert "Final: " not in text_of(by_id(root, "status"))  # said once, in the panel
+        if players == 1:
+            assert "Justin (the automaton) scored" in words
+
+
+def test_a_failed_audit_is_shown_in_the_result() -> None:
+    table = sample_games()[1][2]
+    outcome = GAME.outcome(table.state)
+    assert outcome is not None
+    result = panels.result_section(outcome, HANDLES[:2], ["bob: the revealed seed does not "
+                                                           "produce the beacon anchor"])
+    words = text_of(by_id(parse(GAME.render_svg(boards.with_result(table.view(1), result))), "result"))
+    assert "AUDIT FAILED: bob: the revealed seed" in words and "Audit: clean" not in words
+
+
 def test_the_gold_end_trigger_and_an_owed_head_move_are_announced() -> None:
     state = new_game(2, seed=b"svg-end")
     give_card(state, 0, card_of(state, "rascal"))
@@ -610,15 +580,14 @@ def test_a_view_before_the_set_up_roll_is_drawn() -> None:
 
 
 def test_text_from_players_and_data_is_escaped() -> None:
-    seats = ['<b>&"x\'', "bo\x01b"]
     data = copy.deepcopy(GAME.stock_components())
     data["places"]["shop"] = "Jose's <Shop> & Co"
-    text = GAME.render_svg(LocalTable(GAME, seats, seed=b"svg-escape", components=data).view(0))
-    root = parse(text)
-    assert "&lt;b&gt;&amp;" in text and "<b>" not in text and "<Shop>" not in text
-    assert text_of(by_id(root, "player-0")).startswith('<b>&"x\'')
+    shown = LocalTable(GAME, boards.NASTY_SEATS, seed=b"svg-escape", components=data).view(0)
+    text = GAME.render_svg(shown)
+    root = boards.check_escaped(text)
+    assert text is not None and "<Shop>" not in text
+    assert text_of(by_id(root, "player-0")).startswith(boards.NASTY_SEATS[0])
     assert "Jose's <Shop> & Co" in text_of(by_id(root, "shop"))
-    assert "bo?b" in text and "\x01" not in text
 
 
 # ---- in a browser -------------------------------------------------------------------------
@@ -627,7 +596,7 @@ def test_the_board_renders_in_chromium(tmp_path: Path) -> None:
     """The HTML page of `pbem show --html` in headless Chromium: space, the players'
     colours and the dice colours cover the screen; the page without its SVG shows none."""
     shown = next(v for name, v in game_views() if name.startswith("3p-turn"))
-    page = render.html_page(GAME, shown, "Red Dog Junction, seen by ann")
+    page = html_page(GAME, shown, "Red Dog Junction, seen by ann")
     board = tmp_path / "board.html"
     board.write_text(page, encoding="utf-8")
     size, counts = screenshot(board, tmp_path)

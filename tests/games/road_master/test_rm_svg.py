@@ -11,62 +11,31 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import json
 import re
-import xml.etree.ElementTree as ET
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-import pytest
 from rm_support import NAMES, give, load_truck, placed, table
 
 from games.road_master import GAME, svg
-from pbem.drawing import page as render
+from pbem.drawing import panels
+from pbem.drawing.page import html_page
 from pbem.play.local import LocalTable
 from pbem.protocol import secretdeck
 from pbem.protocol.sampler import Sampler
+from tests.support import boards
+from tests.support.boards import NS, by_id, maybe_id, parse, text_of, with_class
 from tests.test_browser import near, needs_browser, rgb, screenshot, without_board
 
-NS = "{http://www.w3.org/2000/svg}"
 END = "<end>"
 ADVANCED = {"hazardous": True, "perishable": True}
 
 
 # ---- helpers ---------------------------------------------------------------------------
-def parse(text: str | None) -> ET.Element:
-    assert text is not None
-    root = ET.fromstring(text)
-    assert root.tag == f"{NS}svg"
-    return root
-
-
-def by_id(root: ET.Element, ident: str) -> ET.Element:
-    found = next((e for e in root.iter() if e.get("id") == ident), None)
-    assert found is not None, f"nothing drawn with id {ident!r}"
-    return found
-
-
-def maybe_id(root: ET.Element, ident: str) -> ET.Element | None:
-    return next((e for e in root.iter() if e.get("id") == ident), None)
-
-
-def text_of(element: ET.Element) -> str:
-    """The drawn words of an element (its <title> tooltips left out)."""
-    return " ".join("".join(node.itertext()) for node in element.iter(f"{NS}text"))
-
-
-def with_class(root: ET.Element, name: str) -> list[ET.Element]:
-    return [e for e in root.iter() if name in (e.get("class") or "").split()]
-
-
-def cube_fills(group: ET.Element) -> list[str]:
-    return [r.get("fill", "") for r in with_class(group, "cube")]
-
-
 def expected_fills(view: dict[str, Any], cubes: dict[str, int]) -> list[str]:
     colours = [h["colour"] for h in view["board"]["houses"].values()]
-    return [svg.cube_colour(view, c) for c in colours for _ in range(cubes.get(c, 0))]
+    return [svg.goods(view).fill(c) for c in colours for _ in range(cubes.get(c, 0))]
 
 
 def low_target(target: int) -> dict[str, Any]:
@@ -152,11 +121,7 @@ def game_views() -> list[tuple[str, dict[str, Any]]]:
             seed = name.encode()
             t = LocalTable(GAME, NAMES[:players], options, seed=seed, components=low_target(12))
             rng = Sampler(hashlib.sha256(b"svg/" + seed).digest())
-            for turn in range(150):
-                t.prepare()
-                seat = t.to_act()
-                if seat is None:
-                    break
+            for turn, seat in boards.turns(t, 150):
                 moves = random_turn(t.state, seat, rng)
                 if turn % 6 == 0:
                     viewer = None if turn % 12 else turn // 6 % players
@@ -174,25 +139,16 @@ def game_views() -> list[tuple[str, dict[str, Any]]]:
     return views
 
 
-VIEW_IDS = [name for name, _ in game_views()]
-
-
-@pytest.fixture(params=range(len(VIEW_IDS)), ids=VIEW_IDS)
-def sample(request: pytest.FixtureRequest) -> dict[str, Any]:
-    return game_views()[request.param][1]
+sample = boards.view_fixture(game_views)
 
 
 # ---- the document ------------------------------------------------------------------------
 def test_the_game_draws_through_its_hook_and_the_engine_uses_it() -> None:
-    shown = placed(3).view(1)
-    drawn = GAME.render_svg(shown)
-    assert isinstance(drawn, str) and drawn == svg.render_svg(shown)
-    assert render.svg_of(GAME, shown) == drawn
-    assert drawn in render.html_page(GAME, shown, "heading")
+    boards.check_hook(GAME, svg, placed(3).view(1))
 
 
 def test_the_random_games_cover_every_count_option_and_the_end() -> None:
-    names = VIEW_IDS
+    names = [name for name, _ in game_views()]
     for players in range(2, 7):
         for suffix in ("", "-adv"):
             assert f"{players}p{suffix}-over" in names
@@ -206,19 +162,7 @@ def test_the_random_games_cover_every_count_option_and_the_end() -> None:
 
 
 def test_every_view_is_well_formed_svg_with_a_viewbox_and_a_title(sample: dict[str, Any]) -> None:
-    text = GAME.render_svg(sample)
-    root = parse(text)
-    assert text is not None
-    assert root.get("version") == "1.1"
-    width, height = int(root.get("width", "0")), int(root.get("height", "0"))
-    assert root.get("viewBox") == f"0 0 {width} {height}"
-    assert width == svg.WIDTH and 700 <= height <= 4000
-    title = root[0]
-    assert title.tag == f"{NS}title" and "Road Master" in (title.text or "")
-    # Integer coordinates only: no float formatting can make two runs differ.
-    assert not re.search(r' (?:x|y|cx|cy|r|x1|y1|x2|y2|width|height)="-?\d*\.', text)
-    assert not re.search(r' points="[^"]*\.', text)
-    assert not re.search(r' (?:width|height)="-', text)
+    boards.check_document(GAME.render_svg(sample), "Road Master", heights=(700, 4000))
 
 
 def test_every_warehouse_is_drawn_with_its_colour_and_cubes(sample: dict[str, Any]) -> None:
@@ -233,15 +177,21 @@ def test_every_warehouse_is_drawn_with_its_colour_and_cubes(sample: dict[str, An
         own = house["cubes"].get(house["colour"], 0)
         assert (f"× {own}" in words) if own else ("empty" in words)
         assert [r for r in group.iter(f"{NS}rect")
-                if r.get("fill") == svg.cube_colour(sample, house["colour"])]
+                if r.get("fill") == svg.goods(sample).fill(house["colour"])]
         strays = {c: n for c, n in house["cubes"].items() if c != house["colour"] and n}
         chips = with_class(group, "stray")
         assert len(chips) == len(strays)
         for chip in chips:
-            fill = chip.find(f"{NS}rect")
-            assert fill is not None
-            colour = next(c for c in strays if svg.cube_colour(sample, c) == fill.get("fill"))
+            fill = boards.cube_fills(chip)[0]
+            colour = next(c for c in strays if svg.goods(sample).fill(c) == fill)
             assert text_of(chip) == str(strays[colour])
+
+
+def test_cubes_are_told_apart_by_shape_as_well_as_colour(sample: dict[str, Any]) -> None:
+    """For colour-blind players: each cube colour has a shape of its own in the key, and
+    every cube (in warehouses, trucks, contracts, Super Bonus needs) has that shape."""
+    root = parse(GAME.render_svg(sample))
+    boards.check_goods_told_apart(root, by_id(root, "legend"))
 
 
 def test_every_truck_is_drawn_where_it_stands(sample: dict[str, Any]) -> None:
@@ -254,7 +204,7 @@ def test_every_truck_is_drawn_where_it_stands(sample: dict[str, Any]) -> None:
         truck = sample["trucks"][seat]
         group = by_id(root, f"truck-{seat}")
         assert str(seat + 1) in text_of(group)
-        assert cube_fills(group) == expected_fills(sample, truck["cubes"])
+        assert boards.cube_fills(group) == expected_fills(sample, truck["cubes"])
         if truck["where"] == "road":
             assert truck["heading"] in (group.get("class") or "").split()
             body = group.find(f"{NS}polygon")
@@ -280,9 +230,10 @@ def test_every_player_has_a_panel_with_score_contracts_and_super_bonus(
         sample: dict[str, Any]) -> None:
     root = parse(GAME.render_svg(sample))
     assert len(with_class(root, "player")) == len(sample["scores"])
+    cards = boards.check_player_cards(root, sample["seats"])
     for seat, name in enumerate(sample["seats"]):
         card = by_id(root, f"player-{seat}")
-        words = text_of(card)
+        words = cards[seat]
         assert words.split()[1] == name
         assert f"score {sample['scores'][seat]}" in words
         for held in sample["contracts"][seat]:
@@ -347,10 +298,7 @@ def test_the_status_names_whose_turn_and_what_chance_is_pending(sample: dict[str
 
 
 def test_the_same_view_gives_the_same_bytes(sample: dict[str, Any]) -> None:
-    first = GAME.render_svg(sample)
-    assert first == GAME.render_svg(copy.deepcopy(sample))
-    # The view as a save stores it (JSON), read back, draws the same picture.
-    assert first == GAME.render_svg(json.loads(json.dumps(sample)))
+    boards.check_same_bytes(GAME, sample)
 
 
 # ---- changes show ------------------------------------------------------------------------------
@@ -373,7 +321,7 @@ def test_a_turn_shows_in_the_drawing() -> None:
     assert f"× {orange - 2}" in text_of(by_id(after, "house-A"))
     truck = by_id(after, "truck-0")
     assert "east" in (truck.get("class") or "").split()
-    assert cube_fills(truck) == [svg.cube_colour(t.view(0), "orange")] * 2
+    assert boards.cube_fills(truck) == [svg.goods(t.view(0)).fill("orange")] * 2
     assert truck not in list(by_id(after, "house-A").iter())  # on the road now
     used = with_class(by_id(after, "tokens"), "used")
     assert len(used) == 3
@@ -441,8 +389,10 @@ def _check_secrecy(t: LocalTable, owner: int, held: int) -> None:
     assert cards
     for seat in [None, *range(len(t.state["scores"]))]:
         text = GAME.render_svg(t.view(seat)) or ""
-        shown = {uid for uid in cards if re.search(rf"\b{uid}\b", text)}
-        assert shown == (cards if seat == owner else set()), f"seat {seat} sees {shown}"
+        if seat == owner:
+            assert all(re.search(rf"\b{uid}\b", text) for uid in cards)
+        else:
+            boards.check_no_secret(text, cards)
         card = text_of(by_id(parse(text), f"player-{owner}"))
         assert f"Super Bonus cards held: {held}" in card
 
@@ -529,17 +479,21 @@ def test_the_game_over_picture_reveals_cards_and_places() -> None:
             assert len(rows) == sum(1 for r in shown["superbonus"]["opened"] if r["seat"] == seat)
 
 
-def test_final_totals_follow_the_outcome() -> None:
-    """The picture's totals come from the view alone; they match the engine's outcome."""
-    t = LocalTable(GAME, NAMES[:3], seed=b"svg-final", components=low_target(10))
-    rng = Sampler(hashlib.sha256(b"svg-final").digest())
-    for _ in range(200):
-        t.prepare()
-        seat = t.to_act()
-        if seat is None:
-            break
+@cache
+def finished_game() -> LocalTable:
+    """A three-seat game played to the end and revealed, every seat's Super Bonus cards
+    opened (the seed is chosen for that)."""
+    t = LocalTable(GAME, NAMES[:3], seed=b"svg-final11", components=low_target(10))
+    rng = Sampler(hashlib.sha256(b"svg-final11").digest())
+    for _, seat in boards.turns(t, 200):
         t.play(random_turn(t.state, seat, rng))
     finish(t)
+    return t
+
+
+def test_final_totals_follow_the_outcome() -> None:
+    """The picture's totals come from the view alone; they match the engine's outcome."""
+    t = finished_game()
     result = GAME.outcome(t.state)
     assert result is not None
     root = parse(GAME.render_svg(t.view(1)))
@@ -547,15 +501,48 @@ def test_final_totals_follow_the_outcome() -> None:
         assert f"total {total}" in text_of(by_id(root, f"player-{seat}"))
 
 
+def test_the_audited_result_shows_super_bonus_scores_and_every_revealed_card() -> None:
+    """After the audit (the view carries the result): the winner, each seat's final
+    score with its Super Bonus points, and every seat's opened Super Bonus cards."""
+    t = finished_game()
+    outcome = GAME.outcome(t.state)
+    assert outcome is not None
+    result = panels.result_section(outcome, NAMES[:3], "clean")
+    shown = boards.with_result(t.view(2), result)
+    opened = shown["superbonus"]["opened"]
+    assert {row["seat"] for row in opened if row["card"]} == {0, 1, 2}, "a weak sample"
+    assert any(parts["super bonus"] for parts in result["breakdown"]), "a weak sample"
+    root = parse(GAME.render_svg(shown))
+    words = boards.check_result_panel(root, result)
+    for seat, parts in enumerate(result["breakdown"]):
+        assert f"super bonus {parts['super bonus']}" in words
+        card = text_of(by_id(root, f"player-{seat}"))
+        assert f"Final: contracts {parts['contracts']}, penalties {parts['penalties']}, " \
+               f"super bonus {parts['super bonus']}, total {result['scores'][seat]}" in card
+        for row in (r for r in opened if r["seat"] == seat):
+            assert row["card"] in card and f"{row['slot']}: {row['card']} " in card
+
+
+def test_the_contract_decks_top_card_back_is_drawn() -> None:
+    """The view's contract_deck_top (the colour of the deck's top card back) is drawn
+    beside the deck, in that colour and its cubes' shape; no key, no drawing."""
+    shown = placed(3).view(0)
+    assert "contract_deck_top" not in shown or shown["contract_deck_top"]
+    bare = {k: v for k, v in shown.items() if k != "contract_deck_top"}
+    assert maybe_id(parse(GAME.render_svg(bare)), "deck-top") is None
+    for colour in ("purple", "teal"):  # a colour of the data, and one it does not know
+        top = by_id(parse(GAME.render_svg({**bare, "contract_deck_top": colour})), "deck-top")
+        assert f"top card's back: {colour}" in text_of(top)
+        fill = svg.goods(bare).fill(colour)
+        assert [r for r in top.iter(f"{NS}rect") if r.get("fill") == fill]
+        assert boards.cube_fills(top) == [fill]
+
+
 def test_text_from_players_is_escaped() -> None:
-    seats = ['<b>&"x\'', "bo\x01b"]
-    t = LocalTable(GAME, seats, {"first": seats[0]}, seed=b"svg-escape")
+    t = LocalTable(GAME, boards.NASTY_SEATS, {"first": boards.NASTY_SEATS[0]}, seed=b"svg-escape")
     t.play(["place A"])
-    text = GAME.render_svg(t.view(0)) or ""
-    root = parse(text)
-    assert "&lt;b&gt;&amp;" in text and "<b>" not in text
-    assert text_of(by_id(root, "player-0")).split()[1] == '<b>&"x\''
-    assert "bo?b" in text and "\x01" not in text
+    root = boards.check_escaped(GAME.render_svg(t.view(0)))
+    assert text_of(by_id(root, "player-0")).split()[1] == boards.NASTY_SEATS[0]
 
 
 def test_edited_board_data_is_drawn() -> None:
@@ -578,11 +565,11 @@ def test_edited_board_data_is_drawn() -> None:
     assert len([e for e in root.iter(f"{NS}text") if "space-number" in (e.get("class") or "")]) == 30
     a, b = svg._Road(shown, 0).box(shown, "A"), svg._Road(shown, 0).box(shown, "B")
     assert a[0] + a[2] <= b[0]  # neighbours on one side do not overlap
-    assert svg.cube_colour(shown, "teal") in svg.SPARE_COLOURS
+    assert svg.goods(shown).fill("teal") in svg.SPARE_COLOURS
     house = by_id(root, "house-B")  # a narrow box: the letter, the colour, the count
     assert text_of(house).split()[:2] == ["B", "15"]
     assert "Warehouse B (teal)" in (house.findtext(f"{NS}title") or "")
-    assert [r for r in house.iter(f"{NS}rect") if r.get("fill") == svg.cube_colour(shown, "teal")]
+    assert [r for r in house.iter(f"{NS}rect") if r.get("fill") == svg.goods(shown).fill("teal")]
     assert text_of(by_id(root, "house-C")).startswith("C green × 15")
 
 
@@ -596,7 +583,7 @@ def test_show_html_page_renders_the_board_in_chromium(tmp_path: Path) -> None:
         t.play([f"place {where}"])
     t.play(["contracts m1 m2", "load orange x2", "forward 4 exit east"])
     t.prepare()
-    page = render.html_page(GAME, t.view(1), "Road Master, seen by bob")
+    page = html_page(GAME, t.view(1), "Road Master, seen by bob")
     board = tmp_path / "board.html"
     board.write_text(page, encoding="utf-8")
     size, counts = screenshot(board, tmp_path)

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import json
 import re
-import xml.etree.ElementTree as ET
 from functools import cache
 from typing import Any
 
@@ -34,51 +32,17 @@ from sts_helpers import (
 from games.station_to_station import GAME, svg
 from games.station_to_station.render import view as make_view
 from games.station_to_station.state import score
-from pbem.drawing import page as render
+from pbem.drawing import panels
 from pbem.game import ComponentError
 from pbem.play.local import LocalTable
 from pbem.protocol.sampler import Sampler
+from tests.support import boards
+from tests.support.boards import NS, by_id, maybe_id, parse, text_of, with_class
 
-NS = "{http://www.w3.org/2000/svg}"
 STOCK = GAME.stock_components()
 
 
 # ---- helpers ---------------------------------------------------------------------------
-def parse(text: str) -> ET.Element:
-    root = ET.fromstring(text)
-    assert root.tag == f"{NS}svg"
-    return root
-
-
-def by_id(root: ET.Element, ident: str) -> ET.Element | None:
-    return next((e for e in root.iter() if e.get("id") == ident), None)
-
-
-def text_of(element: ET.Element) -> str:
-    """The drawn words of an element (its <title> tooltips left out)."""
-    words = []
-    for node in element.iter(f"{NS}text"):
-        words.append("".join(node.itertext()))
-    return " ".join(words).replace("\u00a0", " ")
-
-
-def with_class(root: ET.Element, name: str) -> list[ET.Element]:
-    return [e for e in root.iter() if name in (e.get("class") or "").split()]
-
-
-def _random_turn(state: dict[str, Any], seat: int, rng: Sampler) -> list[str]:
-    trial = copy.deepcopy(state)
-    moves: list[str] = []
-    for _ in range(80):
-        legal = GAME.legal_moves(trial, seat)
-        if GAME.can_end_turn(trial, seat) and (not legal or rng.randbelow(3) == 0):
-            return moves
-        move = rng.choice(legal)
-        GAME.apply(trial, seat, move)
-        moves.append(move)
-    raise AssertionError("a turn ran past 80 moves")
-
-
 @cache
 def game_views() -> list[tuple[str, dict[str, Any]]]:
     """Views of random games (2, 3 and 4 players) at the start, every few turns, and at
@@ -88,54 +52,30 @@ def game_views() -> list[tuple[str, dict[str, Any]]]:
         seed = f"svg-{players}".encode()
         game = LocalTable(GAME, SEATS[:players], seed=seed)
         rng = Sampler(hashlib.sha256(b"chooser" + seed).digest())
-        for turn in range(400):
-            game.prepare()
-            seat = game.to_act()
-            if seat is None:
-                break
+        for turn, seat in boards.turns(game, 400):
             if turn % 9 == 0:
                 viewer = None if turn % 2 else turn // 9 % players
                 views.append((f"{players}p-turn{turn}", copy.deepcopy(game.view(viewer))))
-            game.play(_random_turn(game.state, seat, rng))
+            game.play(boards.random_turn(GAME, game.state, seat, rng, most=80))
         assert game.finish() is not None, "the random game did not finish"
         views.append((f"{players}p-over", copy.deepcopy(game.view(0))))
     return views
 
 
-VIEW_IDS = [name for name, _ in game_views()]
-
-
-@pytest.fixture(params=range(len(VIEW_IDS)), ids=VIEW_IDS)
-def sample(request: pytest.FixtureRequest) -> dict[str, Any]:
-    return game_views()[request.param][1]
+sample = boards.view_fixture(game_views)
 
 
 # ---- the document -----------------------------------------------------------------------
 def test_the_game_draws_through_its_hook_and_the_engine_uses_it() -> None:
-    shown = table(3).view(1)
-    drawn = GAME.render_svg(shown)
-    assert isinstance(drawn, str) and drawn == svg.render_svg(shown)
-    assert render.svg_of(GAME, shown) == drawn
-    assert drawn in render.html_page(GAME, shown, "heading")
+    boards.check_hook(GAME, svg, table(3).view(1))
 
 
 def test_every_view_is_well_formed_svg_with_a_viewbox_and_a_title(sample: dict[str, Any]) -> None:
-    text = GAME.render_svg(sample)
-    assert text is not None
-    root = parse(text)
-    assert root.get("version") == "1.1"
-    width, height = int(root.get("width", "0")), int(root.get("height", "0"))
-    assert root.get("viewBox") == f"0 0 {width} {height}"
-    assert 1000 <= width <= 1400 and 700 <= height <= 1800
-    title = root[0]
-    assert title.tag == f"{NS}title" and "Station to Station" in (title.text or "")
-    # Integer coordinates only: no float formatting can make two runs differ.
-    assert not re.search(r' (?:x|y|cx|cy|r|x1|y1|x2|y2|width|height)="-?\d*\.', text)
-    assert not re.search(r' points="[^"]*\.', text)
+    boards.check_document(GAME.render_svg(sample), "Station to Station", heights=(700, 1800))
 
 
 def test_every_city_is_drawn_with_its_name(sample: dict[str, Any]) -> None:
-    root = parse(GAME.render_svg(sample) or "")
+    root = parse(GAME.render_svg(sample))
     for slug, city in sample["data"]["cities"].items():
         group = by_id(root, f"city-{slug}")
         assert group is not None, slug
@@ -143,7 +83,7 @@ def test_every_city_is_drawn_with_its_name(sample: dict[str, Any]) -> None:
 
 
 def test_every_train_is_drawn_in_its_players_colour_with_a_label(sample: dict[str, Any]) -> None:
-    root = parse(GAME.render_svg(sample) or "")
+    root = parse(GAME.render_svg(sample))
     trains = with_class(root, "train")
     placed = [s for s, p in enumerate(sample["players"]) if p["city"]]
     assert sorted(t.get("id", "") for t in trains) == sorted(f"train-{s}" for s in placed)
@@ -158,22 +98,17 @@ def test_every_train_is_drawn_in_its_players_colour_with_a_label(sample: dict[st
 
 
 def test_every_players_name_heads_a_panel_card(sample: dict[str, Any]) -> None:
-    root = parse(GAME.render_svg(sample) or "")
-    for seat, name in enumerate(sample["seats"]):
-        card = by_id(root, f"player-{seat}")
-        assert card is not None
-        assert text_of(card).startswith(name + " ")
+    cards = boards.check_player_cards(parse(GAME.render_svg(sample)), sample["seats"])
+    for name, card in zip(sample["seats"], cards, strict=True):
+        assert card.startswith(name + " ")
 
 
 def test_the_same_view_gives_the_same_bytes(sample: dict[str, Any]) -> None:
-    first = GAME.render_svg(sample)
-    assert first == GAME.render_svg(copy.deepcopy(sample))
-    # The view as a save stores it (JSON), read back, draws the same picture.
-    assert first == GAME.render_svg(json.loads(json.dumps(sample)))
+    boards.check_same_bytes(GAME, sample)
 
 
 def test_each_city_shows_its_token_or_emptiness(sample: dict[str, Any]) -> None:
-    root = parse(GAME.render_svg(sample) or "")
+    root = parse(GAME.render_svg(sample))
     for slug, spot in sample["map"].items():
         group = by_id(root, f"city-{slug}")
         assert group is not None
@@ -188,18 +123,14 @@ def test_each_city_shows_its_token_or_emptiness(sample: dict[str, Any]) -> None:
 def test_views_carry_no_more_than_the_drawing_reads(sample: dict[str, Any]) -> None:
     """The picture of a view reads only the view: who is looking shows as "you"."""
     viewer = sample["viewer"]
-    root = parse(GAME.render_svg(sample) or "")
-    status = text_of(by_id(root, "status") or root)
+    root = parse(GAME.render_svg(sample))
+    status = text_of(by_id(root, "status"))
     if viewer < 0:
         assert "Public view" in status
     else:
         assert f"Seen by: {sample['seats'][viewer]}" in status
     for seat in range(len(sample["players"])):
-        card = by_id(root, f"player-{seat}")
-        assert card is not None
-        head = [" ".join(t.itertext()) for t in card.iter(f"{NS}text")][:2]
-        marks = head[1].strip("()").split(", ") if head[1].startswith("(") else []
-        assert ("you" in marks) == (seat == viewer)
+        assert ("you" in boards.marks_of(by_id(root, f"player-{seat}"))) == (seat == viewer)
 
 
 # ---- a token taken from a city --------------------------------------------------------------
@@ -221,7 +152,7 @@ def test_a_token_taken_from_a_city_disappears_from_the_drawing() -> None:
     GAME.apply(state, seat, travel)
     assert state["turn"]["token"] == tid
     after = parse(GAME.render_svg(make_view(state, seat)) or "")
-    assert by_id(after, f"tok-{tid}") is None
+    assert maybe_id(after, f"tok-{tid}") is None
     group = by_id(after, f"city-{city}")
     assert group is not None and with_class(group, "empty") and not with_class(group, "token")
     assert "token in hand" in text_of(by_id(after, f"player-{seat}") or after)
@@ -284,8 +215,7 @@ def test_token_face_kind_and_season_are_drawn() -> None:
     assert not [r for r in plain.iter(f"{NS}rect") if r.get("fill") == svg.GOLD]
     assert [r for r in plain.iter(f"{NS}rect") if r.get("fill") == svg.SEASON_COLOURS["winter"]]
     goods = state["data"]["tokens"][order]["goods"]
-    chips = [r.get("fill") for r in plain.iter(f"{NS}rect") if r.get("width") == "9"]
-    assert chips == [svg.GOOD_COLOURS[g] for g in goods]
+    assert boards.cube_fills(plain) == [svg.GOOD_COLOURS[g] for g in goods]
     points = state["data"]["tokens"][order]["rewards"][0]["points"]
     assert f"{points}pt" in text_of(plain)
 
@@ -303,7 +233,7 @@ def test_route_cards_and_markers_are_drawn_in_the_owners_colour() -> None:
         sorted(svg.PLAYER_COLOURS[s] for s, _ in held)
     for seat, player in enumerate(state["players"]):
         for slot, entry in enumerate(player["routes"], 1):
-            flag = by_id(root, f"marker-{seat}-{slot}")
+            flag = maybe_id(root, f"marker-{seat}-{slot}")
             assert (flag is not None) == bool(entry["marker"])
             if flag is not None:
                 shape = flag.find(f"{NS}polygon")
@@ -317,8 +247,8 @@ def test_a_pending_token_draw_is_shown_on_its_empty_city() -> None:
     state["map"][city] = {"token": "", "gold": False}
     state["pending"] = [{"kind": "token", "city": city, "seq": 3}]
     root = parse(GAME.render_svg(make_view(state, None)) or "")
-    assert "token coming" in text_of(by_id(root, f"city-{city}") or root)
-    assert "Pending: token draw onto" in text_of(by_id(root, "status") or root)
+    assert "token coming" in text_of(by_id(root, f"city-{city}"))
+    assert "Pending: token draw onto" in text_of(by_id(root, "status"))
 
 
 # ---- the panel and the market -------------------------------------------------------------------
@@ -333,13 +263,13 @@ def test_the_panel_shows_each_players_holdings() -> None:
     score(state["players"][1], "cabooses", state["players"][1]["caboose"])
     state["players"][1]["wilds"].append("start-seattle")
     root = parse(GAME.render_svg(make_view(state, 2)) or "")
-    card = text_of(by_id(root, "player-1") or root)
+    card = text_of(by_id(root, "player-1"))
     for words in ("bob (to act)", "$23", "coal 7", "grain 4", "oil 1", "cattle 0", "5/8 cars",
                   "north 2", "east 1", "south 0", "wild 1", "west Porter", "caboose 10",
                   f"score {23 // 4 + 7 // 2 + 10}", "cabooses 10"):
         assert words in card, words
-    assert "(you" in text_of(by_id(root, "player-2") or root)
-    status = text_of(by_id(root, "status") or root)
+    assert "(you" in text_of(by_id(root, "player-2"))
+    status = text_of(by_id(root, "status"))
     assert "Season: summer" in status and f"bag: {state['bag_left']} to come" in status
     assert "To act: bob" in status
 
@@ -364,7 +294,7 @@ def test_the_market_shows_the_route_display_crews_and_cabooses() -> None:
             assert cell is not None
             assert state["data"]["crews"][crew]["name"] in text_of(cell) if crew \
                 else "(empty)" in text_of(cell)
-    cabooses = [c for c in market.iter(f"{NS}circle")]
+    cabooses = with_class(market, "caboose")
     assert len(cabooses) == len(state["cabooses"])
     for points in state["cabooses"]:
         assert str(points) in words.split()
@@ -377,32 +307,51 @@ def test_an_empty_crew_slot_shows_its_pending_refill() -> None:
     stock["deck"].sort()
     stock["market"]["east"] = ""
     root = parse(GAME.render_svg(make_view(state, 0)) or "")
-    assert text_of(by_id(root, "crew-basic-east") or root) == "(empty)"
+    assert text_of(by_id(root, "crew-basic-east")) == "(empty)"
     state["pending"] = [{"kind": "crew", "deck": "basic", "region": "east", "seq": 2}]
     root = parse(GAME.render_svg(make_view(state, 0)) or "")
-    assert text_of(by_id(root, "crew-basic-east") or root) == "refill coming"
-    assert "Pending: basic crew for the east slot" in text_of(by_id(root, "status") or root)
+    assert text_of(by_id(root, "crew-basic-east")) == "refill coming"
+    assert "Pending: basic crew for the east slot" in text_of(by_id(root, "status"))
+
+
+def test_goods_are_told_apart_by_shape_as_well_as_colour(sample: dict[str, Any]) -> None:
+    """For colour-blind players: each good has a shape of its own beside its price (the
+    key), and every good on tokens, city markets and player cards has that shape."""
+    root = parse(GAME.render_svg(sample))
+    boards.check_goods_told_apart(root, by_id(root, "goods-key"))
+
+
+def test_the_audited_result_names_the_winner_and_every_score() -> None:
+    """After the audit the view carries the engine's result: a panel names the winner
+    and every seat's score and its parts, and the player cards show the places."""
+    finished = LocalTable(GAME, SEATS[:3], seed=b"svg-3")
+    rng = Sampler(hashlib.sha256(b"chooser" + b"svg-3").digest())
+    for _, seat in boards.turns(finished, 400):
+        finished.play(boards.random_turn(GAME, finished.state, seat, rng, most=80))
+    outcome = finished.finish()
+    assert outcome is not None
+    result = panels.result_section(outcome, SEATS[:3], "clean")
+    root = parse(GAME.render_svg(boards.with_result(finished.view(1), result)))
+    words = boards.check_result_panel(root, result)
+    for parts in result["breakdown"]:
+        assert all(f"{label} {value}" in words for label, value in parts.items())
+    assert "Final: " not in text_of(by_id(root, "status"))  # said once, in the panel
 
 
 def test_the_game_over_picture_names_the_places() -> None:
     name, shown = game_views()[-1]
     assert shown["over"], name
     root = parse(GAME.render_svg(shown) or "")
-    status = text_of(by_id(root, "status") or root)
+    status = text_of(by_id(root, "status"))
     assert "The game is over." in status and "Final: " in status
-    places = [text_of(by_id(root, f"player-{s}") or root) for s in range(len(shown["players"]))]
+    places = [text_of(by_id(root, f"player-{s}")) for s in range(len(shown["players"]))]
     assert any("place 1" in card for card in places)
 
 
 def test_text_from_players_and_data_is_escaped() -> None:
-    seats = ['<b>&"x\'', "bo\x01b"]
-    game = LocalTable(GAME, seats, seed=b"svg-escape")
-    text = GAME.render_svg(game.view(0)) or ""
-    root = parse(text)
-    assert "&lt;b&gt;&amp;" in text and "<b>" not in text
-    card = by_id(root, "player-0")
-    assert card is not None and text_of(card).startswith('<b>&"x\'')
-    assert "bo?b" in text and "\x01" not in text
+    shown = LocalTable(GAME, boards.NASTY_SEATS, seed=b"svg-escape").view(0)
+    root = boards.check_escaped(GAME.render_svg(shown))
+    assert text_of(by_id(root, "player-0")).startswith(boards.NASTY_SEATS[0])
 
 
 # ---- coordinates in the component data ------------------------------------------------------------

@@ -41,12 +41,16 @@ class Hop:
 
 
 def play_and_mail(homes: dict[str, Home], folder: Path, stop_after: int | None = None,
-                  handles: tuple[str, ...] = ("ann", "bob", "cy")) -> list[Hop]:
-    """Play dice-race hand to hand; each signer mails its save right after signing."""
+                  handles: tuple[str, ...] = ("ann", "bob", "cy"),
+                  options: tuple[str, ...] = ("target=100",)) -> list[Hop]:
+    """Play dice-race hand to hand; each signer mails its save right after signing.
+
+    The race is to 100 points, so no game of these tests ends early whatever the dice
+    (a race to 12 could end within ten hops: the tests would then flake)."""
     folder.mkdir(parents=True, exist_ok=True)
     seats = [f"{h}={EMAILS.get(h, h + '@example.org')}" for h in handles]
     host = homes[handles[0]]
-    written = session.new_game(host, "dice-race", seats, [], None, folder=folder)
+    written = session.new_game(host, "dice-race", seats, list(options), None, folder=folder)
     hops = [Hop(written, mail.compose(written.path, host))]
     while written.table.duty() is not None and (stop_after is None or len(hops) < stop_after):
         duty = written.table.duty()

@@ -10,9 +10,7 @@ exit code CLI.md documents.
 from __future__ import annotations
 
 import copy
-import datetime
 import hashlib
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,7 +24,7 @@ from pbem.errors import (
     TurnError,
 )
 from pbem.game import Game, Outcome, State
-from pbem.protocol import beacon
+from pbem.protocol import beacon, entropy
 from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.derive import seed_commitment
 from pbem.protocol.identity import Identity, verify_signature
@@ -229,9 +227,8 @@ def new_header(
         "format": FORMAT,
         "game": info.id,
         "rules_version": info.rules_version,
-        "id": os.urandom(16).hex(),
-        "created": created
-        or datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "id": entropy.fresh_bytes(16).hex(),
+        "created": created or entropy.utc_now(),
         "options": options,
         "seats": [{"handle": h, "email": e} if e else {"handle": h} for h, e in seats],
         "components": components,

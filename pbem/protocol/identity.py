@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import IdentityError, UsageError
+from pbem.protocol import entropy
 from pbem.protocol.derive import game_seed
 
 HANDLE_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
@@ -140,7 +141,7 @@ class Home:
                 "overwritten. Use another --home for another player."
             )
         self.path.mkdir(parents=True, exist_ok=True)
-        key = Ed25519PrivateKey.generate()
+        key = Ed25519PrivateKey.from_private_bytes(entropy.fresh_bytes(32))
         encryption: serialization.KeySerializationEncryption = (
             serialization.BestAvailableEncryption(passphrase.encode())
             if passphrase

@@ -27,6 +27,7 @@ class Verified:
     report: engine.Report
     notes: list[str] = field(default_factory=list)
     stale: bool = False
+    id_reused: bool = False  # this home saw another game (another header) with this id
 
     @property
     def table(self) -> engine.Table:
@@ -62,7 +63,10 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
 
     report = engine.replay(save, start=start, start_at=start_at, hashes=hashes, witness=witness)
     out = Verified(save, report)
-    if archive is not None:
+    if archive is not None and archive.data["header"] and archive.data["header"] != header_hash:
+        out.id_reused = True
+        out.notes.append(id_reused_message(save.game_id))
+    elif archive is not None:
         note = archive.staleness(hashes)
         if note:
             out.notes.append(note)
@@ -75,6 +79,12 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
                                  f"{exc.strerror})")
     out.notes.extend(component_notes(save))
     return out
+
+
+def id_reused_message(game_id: str) -> str:
+    return (f"This home has already seen another game with the id {game_id[:8]} (a different "
+            "header). A game id is never used twice: whoever made this save re-used it, "
+            "perhaps to learn the players' secrets. pbem will not sign in this game.")
 
 
 def component_notes(save: Save) -> list[str]:
@@ -156,6 +166,10 @@ def new_game(home: Home, ruleset: str, seats: list[str], options: list[str],
         raise UsageError("Each handle may sit only once.")
     typed = engine.parse_options(game, options)
     header = engine.new_header(game, parsed, typed)
+    if Archive.seen(home.archive_dir, header["id"]):  # only a broken random generator
+        raise IntegrityError(f"This home has already seen a game with the id {header['id'][:8]}; "
+                             "a new game needs a new id. Check the system's random generator.",
+                             code="game-id-reused")
     table = engine.empty_table(header)
     entry, table = engine.sign_entry(table, identity, "create")
     save = appended(Save(header, []), entry, table)
@@ -170,6 +184,8 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     """Join, start, play a turn, resign or reveal: whatever ``kind`` (or the duty) is."""
     identity = identity or home.load()
     verified = load(path, home)
+    if verified.id_reused:
+        raise IntegrityError(id_reused_message(verified.save.game_id), code="game-id-reused")
     if verified.stale:
         raise TurnError(verified.notes[0] + " Playing on it would fork the game.")
     table = verified.table

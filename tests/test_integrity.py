@@ -14,7 +14,7 @@ from pbem.errors import IntegrityError, PbemError, SaveFileError, TurnError
 from pbem.protocol import engine, savefile
 from pbem.protocol.canonical import canonical
 from pbem.protocol.identity import Home
-from tests.enginekit import forge, play_game, with_entries
+from tests.enginekit import forge, play_game, seed_of, with_entries
 
 
 @pytest.fixture
@@ -160,7 +160,8 @@ def test_entry_by_the_wrong_seat_is_refused(game: list[Path], homes: dict[str, H
     table = engine.replay(with_entries(save, entries[:index]), check_snapshot=False).table
     intruder = next(h for h in homes if h != entries[index]["seat"])
     record = table.seats[table.seat_of(intruder)]  # type: ignore[index]
-    seed = homes[intruder].load().seed(save.game_id)
+    seed = seed_of(homes[intruder], save)
+    assert seed is not None
     from pbem.protocol import beacon
 
     entries[index]["seat"] = intruder
@@ -255,19 +256,27 @@ def test_audit_names_a_seat_whose_beacon_chain_was_not_from_its_seed(
     """A cheating client publishes a chain of its own choosing (to steer the dice); every
     link checks, but once the seed is revealed the anchor does not match it."""
     from pbem.protocol import beacon
+    from pbem.protocol.identity import Identity
 
     honest = beacon.published
+    honest_seed = Identity.seed
+    bob_seeds: set[bytes] = set()
+
+    def noted_seed(self: Identity, game_id: str, nonce: bytes) -> bytes:
+        seed = honest_seed(self, game_id, nonce)
+        if self.handle == "bob":
+            bob_seeds.add(seed)
+        return seed
 
     def cheat(seed: bytes, count: int) -> bytes:
-        if seed == homes["bob"].load().seed(game_id[0]):
+        if seed in bob_seeds:
             return honest(seed[::-1], count)  # bob's chain from another secret
         return honest(seed, count)
 
-    game_id: list[str] = [""]
     (tmp_path / "s").mkdir()
     first = session.new_game(homes["ann"], "dice-race", list(homes), [], None,
                              folder=tmp_path / "s")
-    game_id[0] = first.table.game_id
+    monkeypatch.setattr(Identity, "seed", noted_seed)
     monkeypatch.setattr(beacon, "published", cheat)
     paths = [first.path]
     written = first

@@ -35,6 +35,11 @@ class Archive:
             pass  # a missing or damaged archive only costs a full re-check
 
     # ---- questions ----------------------------------------------------------------
+    @staticmethod
+    def seen(folder: Path, game_id: str) -> bool:
+        """Whether this home has an archive of a game with this id (PROTOCOL.md 2)."""
+        return (folder / f"{game_id}.json").exists()
+
     def known(self, entry_hash: str) -> bool:
         return entry_hash in self.data["entries"]
 

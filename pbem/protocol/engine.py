@@ -26,7 +26,7 @@ from pbem.errors import (
 from pbem.game import Game, Outcome, State
 from pbem.protocol import beacon, entropy
 from pbem.protocol.canonical import canonical, digest
-from pbem.protocol.derive import seed_commitment
+from pbem.protocol.derive import NONCE_BYTES, seed_commitment
 from pbem.protocol.identity import Identity, verify_signature
 from pbem.protocol.savefile import FORMAT, Entry, Save
 from pbem.protocol.turns import apply_moves, play_turn, resolve_pending, stamp_pending
@@ -41,6 +41,7 @@ class SeatRecord:
     email: str = ""
     pubkey: str = ""  # hex, from the seat's create/join entry
     seed_commit: str = ""
+    nonce: str = ""  # hex, from the seat's create/join entry: mixed into its seed
     anchor: str = ""  # b_L, published at create/join
     last_beacon: str = ""  # the seat's most recent published link
     links: int = 0  # links published after the anchor
@@ -431,6 +432,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
             raise TurnError(f"Entry {seq}: a {kind} entry carries no moves.", seq=seq)
         record.pubkey = entry["pubkey"]
         record.seed_commit = entry["seed_commit"]
+        record.nonce = entry["nonce"]
         record.anchor = record.last_beacon = entry["beacon"]
         _chores(new, seat, entry, make_chores, audit_seeds)
         return new, []
@@ -690,8 +692,18 @@ def owed(table: Table, identity: Identity) -> Duty:
     return duty
 
 
+def seat_seed(table: Table, seat: int, identity: Identity) -> bytes:
+    """``identity``'s seed for ``seat``, with the nonce the seat published when it joined.
+
+    Only a seat that has joined has one; the create/join entry draws a fresh nonce."""
+    nonce = table.seats[seat].nonce
+    if not nonce:
+        raise TurnError(f"{table.seats[seat].handle} has not joined this game yet.")
+    return identity.seed(table.game_id, bytes.fromhex(nonce))
+
+
 def next_link(table: Table, seat: int, identity: Identity) -> bytes:
-    seed = identity.seed(table.game_id)
+    seed = seat_seed(table, seat, identity)
     record = table.seats[seat]
     if record.seed_commit and seed_commitment(seed) != record.seed_commit:
         raise IdentityError(
@@ -728,7 +740,13 @@ def sign_entry(
     seat = duty.seat
     if kind != duty.kind and not (kind == "resign" and duty.kind == "turn"):
         raise TurnError(f"You owe a {duty.kind} entry now, not a {kind}.")
-    seed = identity.seed(table.game_id)
+    nonce = b""
+    if kind in ("create", "join"):
+        # A fresh nonce per seat and game (PROTOCOL.md section 2), published below.
+        nonce = entropy.fresh_bytes(NONCE_BYTES)
+        seed = identity.seed(table.game_id, nonce)
+    else:
+        seed = seat_seed(table, seat, identity)
     entry: Entry = {
         "seq": len(table.signers),
         "game": table.game_id,
@@ -740,6 +758,7 @@ def sign_entry(
     }
     if kind in ("create", "join"):
         entry["pubkey"] = identity.public_hex
+        entry["nonce"] = nonce.hex()
         entry["seed_commit"] = seed_commitment(seed)
         entry["beacon"] = beacon.published(seed, 0).hex()
     else:
@@ -775,13 +794,13 @@ def secrets_for(table: Table, seat: int, identity: Identity) -> dict[str, dict[s
 
     Raises IntegrityError, loudly, if a slot decrypts to no possible card."""
     decks = table.gstate.get("secret", {})
-    if not decks:
+    if not decks or not table.seats[seat].nonce:  # nothing drawn before the seat joins
         return {}
     from pbem.protocol import mental_deck
 
     uids = table.game.secret_decks(table.header["components"], table.header["options"],
                                    len(table.seats))
-    seed = identity.seed(table.game_id)
+    seed = seat_seed(table, seat, identity)
     out: dict[str, dict[str, str]] = {}
     for name, d in decks.items():
         if d.get("mode") == "mental":

@@ -98,9 +98,11 @@ class Identity:
     def sign(self, data: bytes) -> bytes:
         return bytes(self._private.sign(data))
 
-    def seed(self, game_id: str) -> bytes:
+    def seed(self, game_id: str, nonce: bytes) -> bytes:
+        """This identity's seed in game ``game_id`` for the seat whose create/join entry
+        published ``nonce`` (PROTOCOL.md section 2)."""
         raw = self._private.private_bytes_raw()
-        return game_seed(raw, game_id)
+        return game_seed(raw, game_id, nonce)
 
 
 class Home:

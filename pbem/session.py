@@ -14,7 +14,7 @@ from typing import Any
 from pbem.errors import IntegrityError, TurnError, UsageError
 from pbem.play import bots
 from pbem.protocol import engine, savefile
-from pbem.protocol.archive import Archive, equivocation
+from pbem.protocol.archive import Archive
 from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.identity import Home, Identity, check_address, check_handle
 from pbem.protocol.savefile import Save
@@ -37,31 +37,30 @@ class Verified:
 def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = True) -> Verified:
     """Every check of PROTOCOL.md section 9, re-using the archive unless ``full``."""
     header_hash = digest(save.header)
-    engine.check_header_game(save.header)
-    if save.entries[0]["prev"] != header_hash:
-        raise IntegrityError(
-            "The header was altered after the game was created (its hash no longer matches "
-            "entry 0). Ask the sender for an untouched save.", seq=0, code="header")
-    hashes = [engine.entry_hash(e) for e in save.entries]
     archive = Archive(home.archive_dir, save.game_id) if home is not None else None
-    start: engine.Table | None = None
-    start_at = 0
+    same_game = archive is not None and archive.data["header"] == header_hash
     # A save with reveals is audited from its first entry (the audit re-computes every
     # secret-deck chore), so the archive's cache is not used for it.
     complete = any(e["kind"] == "reveal" for e in save.entries)
-    if archive is not None and not full and not complete and archive.data["header"] == header_hash:
-        cached = archive.cached_table(hashes)
-        if cached is not None:
-            start_at, table_json = cached
-            start = engine.Table.from_json(save.header, copy.deepcopy(table_json))
-    witness = None
-    if archive is not None:
-        def witness(entry: savefile.Entry, entry_hash: str) -> None:
-            other = archive.fork_with(entry, entry_hash)
-            if other is not None and other["seat"] == entry["seat"]:
-                raise equivocation(entry, other)
 
-    report = engine.replay(save, start=start, start_at=start_at, hashes=hashes, witness=witness)
+    def resume(hashes: list[str]) -> tuple[int, engine.Table] | None:
+        if archive is None or full or complete or not same_game:
+            return None
+        cached = archive.cached_table(hashes)
+        if cached is None:
+            return None
+        start_at, table_json = cached
+        try:
+            return start_at, engine.Table.from_json(save.header, table_json)
+        except (KeyError, TypeError, ValueError):
+            return None  # a damaged cache only costs a full replay
+
+    report = engine.replay(
+        save,
+        vouched=archive.verified_at if archive is not None and same_game and not full else None,
+        witness=archive.check_fork if archive is not None else None,
+        resume=resume)
+    hashes = report.hashes
     out = Verified(save, report)
     if archive is not None and archive.data["header"] and archive.data["header"] != header_hash:
         out.id_reused = True

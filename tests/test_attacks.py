@@ -5,6 +5,7 @@ Named after the attack, so a reader looking for one finds its test here."""
 
 from __future__ import annotations
 
+import copy
 import shutil
 from pathlib import Path
 
@@ -15,11 +16,12 @@ from pbem import session
 from pbem.cli import main
 from pbem.errors import IntegrityError
 from pbem.protocol import beacon, engine, savefile
+from pbem.protocol.canonical import digest
 from pbem.protocol.derive import seed_commitment
 from pbem.protocol.identity import Home
 from pbem.protocol.savefile import Save
 from pbem.registry import load as load_game
-from tests.enginekit import play_game
+from tests.enginekit import forge, play_game
 
 
 def same_key_fresh_home(home: Home, where: Path) -> Home:
@@ -139,3 +141,77 @@ def test_a_save_without_nonces_was_made_by_an_older_pbem(homes: dict[str, Home],
         r = CliRunner().invoke(main, ["--home", str(tmp_path / "v"), "verify", str(bad)])
         assert r.exit_code == 4, r.output
         assert "older pbem" in r.stderr
+
+
+# ---- High: the archive shortcut skipped the checks ---------------------------------------
+def _renumbered(entries: list[dict], homes: dict[str, Home], header: dict) -> list[dict]:
+    """Re-chain and re-sign every entry after a change, each with its own seat's key (as
+    if every player conspired): only the archive's verified hashes can stop it then."""
+    out = []
+    head = digest(header)
+    for seq, entry in enumerate(entries):
+        entry = dict(entry, seq=seq, prev=head)
+        entry = forge(entry, homes[entry["seat"]].load())
+        head = digest(entry)
+        out.append(entry)
+    return out
+
+
+def tampers(save: Save, homes: dict[str, Home]) -> dict[str, list[dict]]:
+    """Earlier entries edited, dropped, swapped or re-ordered; the last entry untouched."""
+    entries = copy.deepcopy(save.entries)
+    turn = next(i for i, e in enumerate(entries) if e["kind"] == "turn" and i > 4)
+    edited = copy.deepcopy(entries)
+    edited[turn]["moves"] = ["pass"] if edited[turn]["moves"] == ["roll"] else ["roll"]
+    edited_signed = copy.deepcopy(edited)
+    edited_signed[turn] = forge(edited_signed[turn], homes[edited[turn]["seat"]].load())
+    swapped = copy.deepcopy(entries)
+    swapped[turn], swapped[turn + 1] = swapped[turn + 1], swapped[turn]
+    rechained = _renumbered(swapped[:-1], homes, save.header)
+    return {
+        "edit": edited,
+        "edit re-signed by its author": edited_signed,
+        "drop": entries[:turn] + entries[turn + 1:],
+        "swap": swapped,
+        "swap renumbered and re-signed": rechained + [entries[-1]],
+        "reorder": entries[:turn] + entries[turn + 2:-1] + entries[turn:turn + 2] + entries[-1:],
+    }
+
+
+@pytest.fixture
+def verified_prefix(homes: dict[str, Home], tmp_path: Path) -> tuple[Path, Home, str]:
+    """A game in progress whose last save the next player's home has verified."""
+    paths = play_game(homes, tmp_path / "saves", options=["target=1000000"], stop_after=12)
+    table = session.load(paths[-1], homes["ann"]).table
+    duty = table.duty()
+    assert duty is not None and duty.kind == "turn"
+    actor = table.seats[duty.seat].handle
+    session.load(paths[-1], homes[actor])
+    return paths[-1], homes[actor], actor
+
+
+@pytest.mark.parametrize("tamper", ["edit", "edit re-signed by its author", "drop", "swap",
+                                    "swap renumbered and re-signed", "reorder"])
+def test_attack_archive_shortcut_tampered_earlier_entry_is_refused(
+        tamper: str, verified_prefix: tuple[Path, Home, str], homes: dict[str, Home],
+        tmp_path: Path) -> None:
+    """The home verified the honest save; an earlier entry of the file in hand is changed
+    (last entry and [state] untouched): verify, log and play all refuse it, exit 3."""
+    path, home, actor = verified_prefix
+    save = savefile.read(path)
+    forged = Save(save.header, tampers(save, homes)[tamper], save.state)
+    assert forged.entries[-1] == save.entries[-1] and forged.state == save.state
+    bad = tmp_path / "forged.toml"
+    bad.write_text(savefile.dumps(forged), "utf-8")
+    with pytest.raises(IntegrityError):
+        session.verify(savefile.read(bad), home)
+    runner = CliRunner()
+    for args in (["verify", str(bad)], ["verify", "--json", str(bad)], ["log", str(bad)],
+                 ["play", str(bad), "roll", "-o", str(tmp_path / "next.toml")]):
+        r = runner.invoke(main, ["--home", str(home.path), *args])
+        assert r.exit_code == 3, (args, r.output)
+        assert "Traceback" not in r.output
+    assert not (tmp_path / "next.toml").exists()
+    # The honest save still verifies incrementally in that home.
+    again = session.verify(save, home)
+    assert again.report.checked_from == len(save.entries)

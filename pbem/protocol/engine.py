@@ -26,8 +26,9 @@ from pbem.errors import (
 from pbem.game import Game, Outcome, State
 from pbem.protocol import beacon, entropy
 from pbem.protocol.canonical import canonical, digest
+from pbem.protocol.chain import Vouch, Witness, authenticate
 from pbem.protocol.derive import NONCE_BYTES, seed_commitment
-from pbem.protocol.identity import Identity, verify_signature
+from pbem.protocol.identity import Identity
 from pbem.protocol.savefile import FORMAT, Entry, Save
 from pbem.protocol.turns import apply_moves, play_turn, resolve_pending, stamp_pending
 from pbem.registry import for_save
@@ -285,78 +286,8 @@ def empty_table(header: dict[str, Any]) -> Table:
 
 
 # ---- applying one entry --------------------------------------------------------------
-def unsigned(entry: Entry) -> dict[str, Any]:
-    return {k: v for k, v in entry.items() if k != "sig"}
-
-
 def entry_hash(entry: Entry) -> str:
     return digest(entry)
-
-
-def check_signature(table: Table, entry: Entry) -> None:
-    """Step 2 of verify for one entry: game id, sequence, prev, signature, beacon."""
-    seq = entry["seq"]
-    if entry["game"] != table.game_id:
-        raise IntegrityError(
-            f"Entry {seq} belongs to another game (id {entry['game'][:8]}), not this one "
-            f"({table.game_id[:8]}): it was copied in from elsewhere.",
-            seq=seq, code="foreign-entry",
-        )
-    expected = len(table.signers)
-    if seq != expected:
-        raise IntegrityError(
-            f"Entries are missing or out of order: expected entry {expected}, found {seq}. "
-            "Ask the sender for the complete save.",
-            seq=seq, code="sequence",
-        )
-    if entry["prev"] != table.head:
-        if seq == 0:
-            raise IntegrityError(
-                "The header was altered after the game was created (its hash no longer "
-                "matches entry 0). Ask the sender for an untouched save.",
-                seq=0, code="header",
-            )
-        raise IntegrityError(
-            f"Entry {seq} does not follow entry {seq - 1} (its prev hash differs): an entry "
-            "was dropped, altered or taken from another save.",
-            seq=seq, code="chain",
-        )
-    seat = table.seat_of(entry["seat"])
-    if seat is None:
-        raise IntegrityError(
-            f"Entry {seq} is signed by '{entry['seat']}', who has no seat in this game.",
-            seq=seq, code="unknown-seat",
-        )
-    record = table.seats[seat]
-    pubkey = entry["pubkey"] if entry["kind"] in ("create", "join") else record.pubkey
-    if not pubkey:
-        raise TurnError(
-            f"Entry {seq} is by {record.handle}, who has not joined the game yet.", seq=seq
-        )
-    data = canonical(unsigned(entry))
-    sig = bytes.fromhex(entry["sig"])
-    if not verify_signature(bytes.fromhex(pubkey), sig, data):
-        other = [s.handle for s in table.seats if s.pubkey and s.pubkey != pubkey
-                 and verify_signature(bytes.fromhex(s.pubkey), sig, data)]
-        if other:
-            raise IntegrityError(
-                f"Entry {seq} claims to be by {record.handle} but is signed with {other[0]}'s "
-                "key. Nobody may sign for another seat.",
-                seq=seq, code="wrong-key",
-            )
-        raise IntegrityError(
-            f"Entry {seq} ({record.handle}) does not match its signature: it was altered "
-            "after it was signed. Ask the sender for the save as pbem wrote it.",
-            seq=seq, code="signature",
-        )
-    if entry["kind"] not in ("create", "join") and not beacon.follows(
-        bytes.fromhex(entry["beacon"]), bytes.fromhex(record.last_beacon)
-    ):
-        raise IntegrityError(
-            f"Entry {seq} ({record.handle}): its beacon value is not the next link of "
-            f"{record.handle}'s chain, so its randomness cannot be trusted.",
-            seq=seq, code="beacon",
-        )
 
 
 def _resolve_for(table: Table, seat: int, link: bytes) -> None:
@@ -386,7 +317,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     Raises TurnError/MoveError (exit 1) for a rules violation, IntegrityError (exit 3)."""
     seq = entry["seq"]
     seat = table.seat_of(entry["seat"])
-    assert seat is not None  # check_signature ran first
+    assert seat is not None  # chain.authenticate ran first
     kind = entry["kind"]
     handle = table.seats[seat].handle
     duty = table.duty()
@@ -550,32 +481,40 @@ class Report:
     audit: str | list[str] = "pending"  # "clean", "pending", "unaudited" or violations
     outcome: Outcome | None = None
     notes: list[str] = field(default_factory=list)
-    checked_from: int = 0  # first entry checked in this run (archive makes it > 0)
+    checked_from: int = 0  # first entry the rules replay ran on (the archive makes it > 0)
 
 
-def replay(save: Save, *, start: Table | None = None, start_at: int = 0,
-           hashes: list[str] | None = None,
-           witness: Callable[[Entry, str], None] | None = None,
-           check_snapshot: bool = True, audit_secrets: bool = True) -> Report:
+Resume = Callable[[list[str]], "tuple[int, Table] | None"]
+
+
+def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None = None,
+           resume: Resume | None = None, check_snapshot: bool = True,
+           audit_secrets: bool = True) -> Report:
     """Verify a parsed save (PROTOCOL.md section 9, steps 2-4).
 
-    ``start``/``start_at`` resume from a table the archive cached after entry
-    ``start_at - 1``; ``witness(entry, hash)`` sees each newly checked, validly signed
-    entry (the archive uses it to catch forks). ``audit_secrets=False`` leaves out the
-    end-of-game audit (for benchmarks comparing its cost)."""
-    table = start if start is not None else empty_table(save.header)
-    if start is None and save.entries[0]["kind"] != "create":
+    Step 2 (pbem.protocol.chain.authenticate: header hash, every prev, hash, key,
+    signature and beacon link) runs on the whole file before any game code sees the
+    header. ``vouched``/``witness`` are the archive's: entries this home verified before
+    skip their second signature check (see chain.py for why that is safe), and each other
+    entry is shown to ``witness`` (the fork check). Then ``resume(hashes)`` may give a
+    table the archive cached after entry ``start_at - 1`` of this authenticated chain: the
+    rules replay starts there. ``audit_secrets=False`` leaves out the end-of-game audit
+    (for benchmarks comparing its cost)."""
+    hashes = authenticate(save, vouched=vouched, witness=witness)
+    # Game code sees the header from here on (empty_table checks it first).
+    resumed = resume(hashes) if resume is not None else None
+    if resumed is None:
+        start_at, table = 0, empty_table(save.header)
+    else:
+        check_header_game(save.header)
+        start_at, table = resumed
+    if start_at == 0 and save.entries[0]["kind"] != "create":
         raise IntegrityError("The save does not begin with its create entry.", seq=0,
                              code="sequence")
-    if hashes is None:
-        hashes = [entry_hash(e) for e in save.entries]
     # Chores are audited as they are replayed once every seed is known (a complete save);
     # the archive's cache is never used for such a save (see session.verify).
     audit_seeds = reveal_seeds(save, table) if start_at == 0 and audit_secrets else None
     for entry, entry_digest in zip(save.entries[start_at:], hashes[start_at:], strict=True):
-        check_signature(table, entry)
-        if witness is not None:
-            witness(entry, entry_digest)
         table, _ = step(table, entry, replay=True, audit_seeds=audit_seeds)
         table.head = entry_digest
     if check_snapshot and canonical(save.state) != canonical(public_state(table)):

@@ -157,21 +157,70 @@ def new(ctx: click.Context, game: str, seats: tuple[str, ...], options: tuple[st
     from pbem import session
 
     written = session.new_game(_home(ctx), game, list(seats), list(options), out)
+    pinned = [k for k in written.keys if k.pinned and k.status != "you"]
+    if pinned:
+        echo("Seats pinned to the keys your contacts know (a join by another key is refused):")
+        for k in pinned:
+            echo(f"  {k.handle:12} {_pin_fp(written.save, k.handle)}")
     echo(f"Wrote {written.path}")
     echo(written.next_step())
+
+
+def _pin_fp(save: Any, handle: str) -> str:
+    from pbem.protocol.identity import fingerprint
+
+    seat = next(s for s in save.header["seats"] if s["handle"] == handle)
+    return fingerprint(bytes.fromhex(seat["key"]))
+
+
+ACCEPT_KEY = click.option(
+    "--accept-key", "accept_keys", multiple=True, metavar="HANDLE",
+    help="Go on although HANDLE signs with another key than the one this home knows "
+         "(after checking the new fingerprint with that player); the new key is remembered.")
+
+
+def _confirm_key(seat_key: Any) -> bool:
+    """At a terminal, ask before signing on top of a CHANGED key; elsewhere, refuse."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return False
+    echo(f"WARNING: {seat_key.line()}", err=True)
+    return click.confirm(f"Have you checked with {seat_key.handle} that {seat_key.fingerprint} "
+                         "is their new key?", default=False, err=True)
+
+
+def _sign(ctx: click.Context, save: str, kind: str | None, moves: list[str], bot: str | None,
+          out: str | None, accept_keys: tuple[str, ...], dry_run: bool = False) -> Any:
+    from pbem import session
+
+    return session.sign_next(_home(ctx), save, kind, moves, bot, out, dry_run=dry_run,
+                             accept_keys=accept_keys, confirm=_confirm_key)
+
+
+def _print_keys(written: Any, everyone: bool) -> None:
+    """Each seat's key as new / known / CHANGED (PROTOCOL.md section 3): every seat when
+    joining or starting, else only what is not already known."""
+    shown = [k for k in written.keys if everyone or k.status in ("new", "changed")]
+    if not shown:
+        return
+    echo("Seats and keys (compare fingerprints with the players another way):" if everyone
+         else "Keys first seen here (compare fingerprints with the players another way):")
+    for seat_key in shown:
+        echo(f"  {seat_key.line()}")
 
 
 @main.command()
 @click.argument("save", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@ACCEPT_KEY
 @click.pass_context
-def join(ctx: click.Context, save: str, out: str | None) -> None:
+def join(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str, ...]) -> None:
     """Take this home's seat in an invited game."""
     from pbem import session
 
-    written = session.sign_next(_home(ctx), save, "join", [], None, out)
+    written = _sign(ctx, save, "join", [], None, out, accept_keys)
     for note in session.component_notes(written.save):
         echo(note)
+    _print_keys(written, everyone=True)
     echo(f"Wrote {written.path}")
     echo(written.next_step())
 
@@ -184,11 +233,11 @@ def join(ctx: click.Context, save: str, out: str | None) -> None:
 @click.option("--bot", metavar="NAME[:SEED]", help="Let a bot choose: random[:SEED] or greedy.")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
 @click.option("--dry-run", is_flag=True, help="Check and show the result; write nothing.")
+@ACCEPT_KEY
 @click.pass_context
 def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, bot: str | None,
-         out: str | None, dry_run: bool) -> None:
+         out: str | None, dry_run: bool, accept_keys: tuple[str, ...]) -> None:
     """Sign what this seat owes now: the start, a whole turn, or the final reveal."""
-    from pbem import session
     from pbem.errors import UsageError
 
     all_moves = list(moves)
@@ -196,8 +245,9 @@ def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, b
         all_moves += _read_movefile(movefile)
     if bot and all_moves:
         raise UsageError("Give moves or --bot, not both.")
-    written = session.sign_next(_home(ctx), save, None, all_moves, bot, out, dry_run=dry_run)
+    written = _sign(ctx, save, None, all_moves, bot, out, accept_keys, dry_run=dry_run)
     entry = written.entry
+    _print_keys(written, everyone=entry["kind"] in ("join", "start"))
     if entry["moves"]:
         echo(f"{entry['kind']} by {entry['seat']}: {'; '.join(entry['moves'])}")
     for line in written.changes():
@@ -221,12 +271,11 @@ def _read_movefile(handle: Any) -> list[str]:
 @main.command()
 @click.argument("save", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@ACCEPT_KEY
 @click.pass_context
-def resign(ctx: click.Context, save: str, out: str | None) -> None:
+def resign(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str, ...]) -> None:
     """Concede on your turn: the game ends and the others share the win."""
-    from pbem import session
-
-    written = session.sign_next(_home(ctx), save, "resign", [], None, out)
+    written = _sign(ctx, save, "resign", [], None, out, accept_keys)
     echo(f"Wrote {written.path}")
     echo(written.next_step())
 

@@ -6,7 +6,9 @@ and the tests drive exactly the code people use.
 
 from __future__ import annotations
 
+import contextlib
 import copy
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,8 +18,10 @@ from pbem.play import bots
 from pbem.protocol import engine, savefile
 from pbem.protocol.archive import Archive
 from pbem.protocol.canonical import canonical, digest
-from pbem.protocol.identity import Home, Identity, check_address, check_handle
-from pbem.protocol.savefile import Save
+from pbem.protocol.contacts import Contacts, SeatKey
+from pbem.protocol.edkeys import is_sound_key
+from pbem.protocol.identity import Home, Identity, check_address, check_handle, fingerprint
+from pbem.protocol.savefile import HEX64, Save
 from pbem.registry import load as load_game
 
 
@@ -125,6 +129,7 @@ class Written:
     table: engine.Table
     entry: savefile.Entry
     previous: engine.Table | None = None  # the table the entry was signed on
+    keys: list[SeatKey] = field(default_factory=list)  # every seat's key, new/known/CHANGED
 
     def changes(self) -> list[str]:
         """What the entry changed, in the game's words (Game.describe)."""
@@ -164,7 +169,7 @@ def new_game(home: Home, ruleset: str, seats: list[str], options: list[str],
     if len({h for h, _ in parsed}) != len(parsed):
         raise UsageError("Each handle may sit only once.")
     typed = engine.parse_options(game, options)
-    header = engine.new_header(game, parsed, typed)
+    header = engine.new_header(game, parsed, typed, keys=pins_from_contacts(home, identity, parsed))
     if Archive.seen(home.archive_dir, header["id"]):  # only a broken random generator
         raise IntegrityError(f"This home has already seen a game with the id {header['id'][:8]}; "
                              "a new game needs a new id. Check the system's random generator.",
@@ -174,13 +179,36 @@ def new_game(home: Home, ruleset: str, seats: list[str], options: list[str],
     save = appended(Save(header, []), entry, table)
     near = (folder / "x") if folder else None
     path = write(save, output_path(save, entry, near, out), home)
-    return Written(path, save, table, entry)
+    return Written(path, save, table, entry,
+                   keys=Contacts(home).seat_keys(save))
+
+
+def pins_from_contacts(home: Home, identity: Identity,
+                       seats: list[tuple[str, str]]) -> dict[str, str]:
+    """handle -> key for the host and every seat whose key this home's contacts know
+    (PROTOCOL.md section 3): a join by another key is then refused. A key that is not
+    sound, or that two handles share, is not pinned."""
+    contacts = Contacts(home)
+    pins = {identity.handle: identity.public_hex}
+    for handle, _ in seats:
+        key = contacts.key_for(handle)
+        if handle == identity.handle or not HEX64.match(key):
+            continue
+        if is_sound_key(bytes.fromhex(key)) and key not in pins.values():
+            pins[handle] = key
+    return pins
 
 
 def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
               bot: str | None, out: str | None, dry_run: bool = False,
-              identity: Identity | None = None) -> Written:
-    """Join, start, play a turn, resign or reveal: whatever ``kind`` (or the duty) is."""
+              identity: Identity | None = None, accept_keys: Collection[str] = (),
+              confirm: Callable[[SeatKey], bool] | None = None) -> Written:
+    """Join, start, play a turn, resign or reveal: whatever ``kind`` (or the duty) is.
+
+    Before signing, every seat's key is compared with this home's contacts: a CHANGED key
+    for a known handle stops here (IntegrityError "key-changed", nothing written) unless
+    the handle is in ``accept_keys`` or ``confirm`` (a question at the terminal) says
+    yes; the accepted key then replaces the known one. Written.keys lists every seat."""
     identity = identity or home.load()
     verified = load(path, home)
     if verified.id_reused:
@@ -207,13 +235,43 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     elif bot and duty.kind == "reveal":
         # Choices still owed after the game (secret cards drawn in a last turn).
         moves = bots.choose_free_moves(shown.game, shown.gstate, duty.seat, bot, salt=salt)
+    contacts = Contacts(home)
+    keys = contacts.seat_keys(verified.save)
+    accepted = _confirm_changed_keys(keys, accept_keys, confirm)
     entry, new_table = engine.sign_entry(table, identity, wanted, moves)
     save = appended(verified.save, entry, new_table)
+    keys = contacts.seat_keys(save)
     target = output_path(save, entry, Path(path), out)
     if dry_run:
-        return Written(target, save, new_table, entry, table)
+        return Written(target, save, new_table, entry, table, keys=keys)
     written = write(save, target, home)
-    return Written(written, save, new_table, entry, table)
+    where = f"{save.ruleset} {save.game_id[:8]}"
+    for seat_key in accepted:
+        contacts.accept_key(seat_key.handle, seat_key.key, where)
+    contacts.check_save(save)  # learn the players this entry was signed on top of
+    with contextlib.suppress(OSError):
+        contacts.write()
+    return Written(written, save, new_table, entry, table, keys=keys)
+
+
+def _confirm_changed_keys(keys: list[SeatKey], accept: Collection[str],
+                          confirm: Callable[[SeatKey], bool] | None) -> list[SeatKey]:
+    """The CHANGED keys the user accepted; IntegrityError for the first one refused."""
+    accepted = []
+    for seat_key in keys:
+        if seat_key.status != "changed":
+            continue
+        if seat_key.handle in accept or (confirm is not None and confirm(seat_key)):
+            accepted.append(seat_key)
+            continue
+        handle = seat_key.handle
+        raise IntegrityError(
+            f"{handle} signs this game with the key {seat_key.fingerprint}, not the key "
+            f"{fingerprint(bytes.fromhex(seat_key.known_key))} this home knows for {handle}: "
+            f"it may be someone else using the name. Nothing was written. Check the "
+            f"fingerprint with {handle} another way; if it is right, run again with "
+            f"--accept-key {handle}.", code="key-changed")
+    return accepted
 
 
 def legal_moves(home: Home, path: str | Path, moves: list[str]) -> tuple[str, list[str], bool]:

@@ -215,3 +215,180 @@ def test_attack_archive_shortcut_tampered_earlier_entry_is_refused(
     # The honest save still verifies incrementally in that home.
     again = session.verify(save, home)
     assert again.report.checked_from == len(save.entries)
+
+
+# ---- High: seats bound to keys -------------------------------------------------------------
+SMALL_ORDER = [  # the 8 points of small order of edwards25519, canonically encoded
+    "0100000000000000000000000000000000000000000000000000000000000000",  # identity
+    "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",  # order 2
+    "0000000000000000000000000000000000000000000000000000000000000000",  # order 4
+    "0000000000000000000000000000000000000000000000000000000000000080",
+    "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",  # order 8
+    "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85",
+    "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
+    "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa",
+]
+NON_CANONICAL = [
+    "edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",  # y = p (= 0)
+    "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",  # y = p + 1 (= 1)
+    "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",  # the same, x "-0"
+    "0100000000000000000000000000000000000000000000000000000000000080",  # identity, x "-0"
+    "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+]
+IDENTITY_SIG = bytes.fromhex(SMALL_ORDER[0]) + bytes(32)
+
+
+def test_weak_and_non_canonical_keys_are_not_sound(homes: dict[str, Home]) -> None:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    from pbem.protocol import edkeys
+
+    for raw in SMALL_ORDER + NON_CANONICAL:
+        assert not edkeys.is_sound_key(bytes.fromhex(raw)), raw
+    for raw in SMALL_ORDER:
+        point = edkeys.decode(bytes.fromhex(raw))
+        assert point is not None and edkeys._is_identity(edkeys._times(point, 8))
+    for home in homes.values():
+        key = home.load().public_raw
+        assert edkeys.is_sound_key(key)
+        # A sound key plus a point of order 2: on the curve, but not of prime order.
+        mixed = edkeys._add(edkeys.decode(key), edkeys.decode(bytes.fromhex(SMALL_ORDER[1])))
+        assert not edkeys.is_sound_key(_encode(mixed))
+    # Why it matters: under the identity key, one signature passes for every message.
+    weak = Ed25519PublicKey.from_public_bytes(bytes.fromhex(SMALL_ORDER[0]))
+    for message in (b"bob rolls", b"bob resigns"):
+        weak.verify(IDENTITY_SIG, message)
+
+
+def _encode(point: tuple[int, int, int, int]) -> bytes:
+    from pbem.protocol import edkeys
+
+    x, y, z, _ = point
+    zi = pow(z, edkeys.P - 2, edkeys.P)
+    x, y = x * zi % edkeys.P, y * zi % edkeys.P
+    return (y | ((x & 1) << 255)).to_bytes(32, "little")
+
+
+def _invitation(homes: dict[str, Home], folder: Path, seats: list[str]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    return session.new_game(homes["ann"], "dice-race", seats, [], None, folder=folder).path
+
+
+def _join_entry(save: Save, handle: str, pubkey: str) -> dict:
+    return {"seq": len(save.entries), "game": save.game_id, "seat": handle, "kind": "join",
+            "prev": digest(save.entries[-1]), "moves": [], "chores": [], "pubkey": pubkey,
+            "nonce": "11" * 32, "seed_commit": "22" * 32, "beacon": "33" * 32}
+
+
+def _verify_cli(home: Path, save: Save, tmp_path: Path) -> tuple[int, str]:
+    path = tmp_path / "crafted.toml"
+    path.write_text(savefile.dumps(save), "utf-8")
+    r = CliRunner().invoke(main, ["--home", str(home), "verify", "--json", str(path)])
+    import json
+
+    return r.exit_code, json.loads(r.output)["errors"][0]["code"]
+
+
+def test_attack_weak_key_join_is_refused(homes: dict[str, Home], tmp_path: Path) -> None:
+    """bob joins with the identity point as his key and the one signature that passes for
+    anything: then anyone could sign bob's turns. Refused, exit 3 (weak-key)."""
+    invite = savefile.read(_invitation(homes, tmp_path / "s", ["ann", "bob"]))
+    entry = _join_entry(invite, "bob", SMALL_ORDER[0])
+    entry["sig"] = IDENTITY_SIG.hex()
+    crafted = Save(invite.header, invite.entries + [entry], {})
+    with pytest.raises(IntegrityError) as info:
+        session.verify(crafted, Home(tmp_path / "v"))
+    assert info.value.code == "weak-key" and "weak key" in info.value.message
+    assert _verify_cli(tmp_path / "v2", crafted, tmp_path) == (3, "weak-key")
+
+
+def test_attack_one_key_on_two_seats_is_refused(homes: dict[str, Home], tmp_path: Path) -> None:
+    """ann takes bob's seat too, with her own key: exit 3 (key-reused)."""
+    invite = savefile.read(_invitation(homes, tmp_path / "s", ["ann", "bob"]))
+    ann = homes["ann"].load()
+    crafted = Save(invite.header,
+                   invite.entries + [forge(_join_entry(invite, "bob", ann.public_hex), ann)], {})
+    with pytest.raises(IntegrityError) as info:
+        session.verify(crafted, Home(tmp_path / "v"))
+    assert info.value.code == "key-reused"
+    assert _verify_cli(tmp_path / "v2", crafted, tmp_path) == (3, "key-reused")
+    # A home called bob holding ann's key is stopped before it signs anything.
+    twin = same_key_fresh_home(homes["ann"], tmp_path / "twin")
+    (twin.path / "identity.toml").write_text(
+        (twin.path / "identity.toml").read_text().replace('"ann"', '"bob"'))
+    r = CliRunner().invoke(main, ["--home", str(twin.path), "join", str(tmp_path / "s" /
+                                  next(p.name for p in (tmp_path / "s").iterdir())),
+                                  "-o", str(tmp_path / "j.toml")])
+    assert r.exit_code == 3 and "already holds ann's seat" in r.stderr
+    assert not (tmp_path / "j.toml").exists()
+
+
+def test_attack_impostor_takes_a_pinned_seat(homes: dict[str, Home], tmp_path: Path) -> None:
+    """ann knows bob from an earlier game, so 'new' pins bob's key in the header; an
+    impostor calling himself bob cannot join (exit 3, key-pinned), nor can a crafted save."""
+    play_game({"ann": homes["ann"], "bob": homes["bob"]}, tmp_path / "earlier", stop_after=3)
+    runner = CliRunner()
+    first = tmp_path / "g0.toml"
+    r = runner.invoke(main, ["--home", str(homes["ann"].path), "new", "dice-race", "--seat",
+                             "ann", "--seat", "bob", "--seat", "cy", "-o", str(first)])
+    assert r.exit_code == 0, r.output
+    assert "pinned" in r.output and homes["bob"].load().fingerprint in r.output
+    header = savefile.read(first).header
+    assert header["seats"][1]["key"] == homes["bob"].load().public_hex
+    assert header["seats"][0]["key"] == homes["ann"].load().public_hex
+    assert "key" not in header["seats"][2], "cy is unknown to ann: not pinned"
+    impostor = Home(tmp_path / "impostor")
+    impostor.keygen("bob")
+    r = runner.invoke(main, ["--home", str(impostor.path), "join", str(first),
+                             "-o", str(tmp_path / "j.toml")])
+    assert r.exit_code == 3 and "pinned" in r.stderr, r.output
+    assert not (tmp_path / "j.toml").exists()
+    invite = savefile.read(first)
+    fake = impostor.load()
+    crafted = Save(invite.header, invite.entries + [forge(_join_entry(invite, "bob",
+                                                                      fake.public_hex), fake)], {})
+    assert _verify_cli(tmp_path / "v", crafted, tmp_path) == (3, "key-pinned")
+    # The real bob joins as usual.
+    r = runner.invoke(main, ["--home", str(homes["bob"].path), "join", str(first)])
+    assert r.exit_code == 0, r.output
+
+
+def test_attack_impostor_in_an_unpinned_seat_stops_the_next_signer(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """Nobody pinned bob (the host did not know him); an impostor joins as bob. cy, who
+    knows the real bob, is stopped at join (exit 3, nothing written) until cy accepts
+    the key; the host, who learnt the real bob meanwhile, is stopped at the start."""
+    play_game({"cy": homes["cy"], "bob": homes["bob"]}, tmp_path / "earlier", stop_after=3)
+    runner = CliRunner()
+
+    def run(home: Path, *args: str) -> object:
+        return runner.invoke(main, ["--home", str(home), *args])
+
+    first = tmp_path / "g0.toml"
+    assert run(homes["ann"].path, "new", "dice-race", "--seat", "ann", "--seat", "bob",
+               "--seat", "cy", "-o", str(first)).exit_code == 0
+    assert "key" not in savefile.read(first).header["seats"][1]
+    impostor = Home(tmp_path / "impostor")
+    impostor.keygen("bob")
+    r = run(impostor.path, "join", str(first), "-o", str(tmp_path / "1.toml"))
+    assert r.exit_code == 0, r.output
+    assert "ann" in r.output and "new" in r.output and "you" in r.output
+    r = run(homes["cy"].path, "join", str(tmp_path / "1.toml"), "-o", str(tmp_path / "2.toml"))
+    assert r.exit_code == 3, r.output
+    assert "--accept-key bob" in r.stderr and "someone else" in r.stderr
+    assert not (tmp_path / "2.toml").exists()
+    r = run(homes["cy"].path, "join", str(tmp_path / "1.toml"), "-o", str(tmp_path / "2.toml"),
+            "--accept-key", "bob")
+    assert r.exit_code == 0, r.output
+    assert "CHANGED" in r.output and impostor.load().fingerprint in r.output
+    # ann learns the real bob elsewhere before she starts this game.
+    play_game({"ann": homes["ann"], "bob": homes["bob"]}, tmp_path / "other", stop_after=3)
+    r = run(homes["ann"].path, "play", str(tmp_path / "2.toml"), "-o", str(tmp_path / "3.toml"))
+    assert r.exit_code == 3 and "--accept-key bob" in r.stderr, r.output
+    assert not (tmp_path / "3.toml").exists()
+    r = run(homes["ann"].path, "play", str(tmp_path / "2.toml"), "-o", str(tmp_path / "3.toml"),
+            "--accept-key", "bob")
+    assert r.exit_code == 0, r.output
+    lines = {line.split()[0]: line for line in r.output.splitlines() if line.startswith("  ")}
+    assert "you" in lines["ann"] and "new" in lines["cy"]
+    assert "CHANGED" in lines["bob"] and homes["bob"].load().fingerprint in lines["bob"]

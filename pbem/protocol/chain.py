@@ -67,7 +67,7 @@ def authenticate(save: Save, *, vouched: Vouch | None = None,
                 raise TurnError(f"Entry {index}: {handle} has already joined this game and "
                                 f"cannot {entry['kind']} it again.", seq=index)
             if not known:
-                _check_new_key(entry, index, pins.get(handle, ""), keys)
+                check_new_key(entry, index, pins.get(handle, ""), keys)
             keys[handle] = entry["pubkey"]
         elif handle not in keys:
             raise TurnError(f"Entry {index} is by {handle}, who has not joined the game yet.",
@@ -109,8 +109,9 @@ def _check_place(entry: Entry, index: int, game_id: str, head: str) -> None:
             "was dropped, altered or taken from another save.", seq=index, code="chain")
 
 
-def _check_new_key(entry: Entry, index: int, pinned: str, keys: dict[str, str]) -> None:
-    """The key a create/join entry publishes: sound, the pinned one, on no other seat."""
+def check_new_key(entry: Entry, index: int, pinned: str, keys: dict[str, str]) -> None:
+    """The key a create/join entry publishes: sound, the pinned one (if ``pinned``), on
+    no other seat (``keys``: handle -> key of the seats that joined before)."""
     handle, pubkey = entry["seat"], entry["pubkey"]
     if not is_sound_key(bytes.fromhex(pubkey)):
         raise IntegrityError(

@@ -26,7 +26,7 @@ from pbem.errors import (
 from pbem.game import Game, Outcome, State
 from pbem.protocol import beacon, entropy
 from pbem.protocol.canonical import canonical, digest
-from pbem.protocol.chain import Vouch, Witness, authenticate
+from pbem.protocol.chain import Vouch, Witness, authenticate, check_new_key
 from pbem.protocol.derive import NONCE_BYTES, seed_commitment
 from pbem.protocol.identity import Identity
 from pbem.protocol.savefile import FORMAT, Entry, Save
@@ -215,8 +215,11 @@ def _typed(key: str, value: str, spec: Any) -> bool | int | str:
 
 
 def new_header(
-    game: Game, seats: list[tuple[str, str]], options: dict[str, Any], created: str | None = None
+    game: Game, seats: list[tuple[str, str]], options: dict[str, Any], created: str | None = None,
+    keys: dict[str, str] | None = None,
 ) -> dict[str, Any]:
+    """A new game's header. ``keys`` (handle -> hex public key) pins seats to keys: a join
+    by any other key is refused (PROTOCOL.md section 3; header ``seats[i].key``)."""
     info = game.info
     n = len(seats)
     if not info.min_players <= n <= info.max_players:
@@ -232,9 +235,18 @@ def new_header(
         "id": entropy.fresh_bytes(16).hex(),
         "created": created or entropy.utc_now(),
         "options": options,
-        "seats": [{"handle": h, "email": e} if e else {"handle": h} for h, e in seats],
+        "seats": [_seat(h, e, (keys or {}).get(h, "")) for h, e in seats],
         "components": components,
     }
+
+
+def _seat(handle: str, email: str, key: str) -> dict[str, str]:
+    seat = {"handle": handle}
+    if email:
+        seat["email"] = email
+    if key:
+        seat["key"] = key
+    return seat
 
 
 def check_header_game(header: dict[str, Any]) -> Game:
@@ -704,6 +716,12 @@ def sign_entry(
         entry["beacon"] = next_link(table, seat, identity).hex()
     if kind == "reveal":
         entry["seed"] = seed.hex()
+    if kind in ("create", "join"):
+        # Refuse here what verification would refuse, before anything is signed or written.
+        pinned = str(table.header["seats"][seat].get("key", ""))
+        others = {s.handle: s.pubkey for s in table.seats if s.pubkey}
+        check_new_key(entry, entry["seq"], pinned, others)
+
     def make(gstate: State, who: int, what: str) -> list[dict[str, Any]]:
         return owed_chores(gstate, who, seed)
 

@@ -111,6 +111,8 @@ def check_header(header: Any) -> dict[str, Any]:
         seen.add(handle)
         if "email" in seat and not is_address(_expect(seat, "email", str, f"{where} seat {i}")):
             raise _fail(f"{where} seat {i}", "has an email that is not one plain mail address")
+        if "key" in seat:
+            _hex(seat, "key", HEX64, f"{where} seat {i}")
     try:
         check_signable(header)
     except NotCanonicalError as exc:

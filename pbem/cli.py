@@ -18,7 +18,9 @@ from pbem import __version__
 from pbem.errors import PbemError
 from pbem.terminal import printable, printable_json
 
-EXIT_INTERNAL = 1
+# A bug in pbem (an exception that is not a PbemError): EX_SOFTWARE from sysexits.h, so a
+# script never mistakes it for a rules refusal (1) or a bad save (3, 4).
+EXIT_INTERNAL = 70
 
 
 def echo(message: str = "", *, err: bool = False, nl: bool = True) -> None:
@@ -378,7 +380,7 @@ def verify(ctx: click.Context, save: str, as_json: bool, full: bool) -> None:
     except PbemError as exc:
         if as_json:
             _emit_json({"ok": False, "game": None, "id": None, "entries": None, "to_act": None,
-                        "over": None, "audit": None, "scores": None,
+                        "over": None, "audit": None, "scores": None, "awaiting": [],
                         "errors": [{"code": exc.code, "seq": exc.seq, "message": exc.message}]})
             sys.exit(exc.exit_code)
         raise
@@ -399,6 +401,7 @@ def verify(ctx: click.Context, save: str, as_json: bool, full: bool) -> None:
             {table.seats[s].handle: v for s, v in outcome.scores.items()},
             "ranking": None if outcome is None else
             [[table.seats[s].handle for s in group] for group in outcome.ranking],
+            "awaiting": [table.seats[s].handle for s in table.awaiting_reveals()],
             "stale": verified.stale, "notes": verified.notes,
             "players": [n.to_json() for n in notices],
             "checked_from": report.checked_from, "errors": []})
@@ -406,12 +409,17 @@ def verify(ctx: click.Context, save: str, as_json: bool, full: bool) -> None:
         echo(f"{table.header['game']} {table.game_id[:8]}: {len(table.signers)} entries "
                    "verified (signatures, chain, beacon links, rules replay, snapshot).")
         if report.checked_from:
-            echo(f"(entries 0-{report.checked_from - 1} were verified before, per the "
-                       "archive; --full re-checks them.)")
+            echo(f"(The chain of all entries was checked; the rules replay of entries 0-"
+                 f"{report.checked_from - 1} was verified before in this home; --full "
+                 "re-runs it.)")
         for note in verified.notes:
             echo(note)
         if duty:
             echo(f"Next: {duty.kind} by {table.seats[duty.seat].handle}.")
+        awaiting = [table.seats[s].handle for s in table.awaiting_reveals()]
+        if awaiting:
+            echo(f"The game is over; the audit is pending until {', '.join(awaiting)} "
+                 f"reveal{'s' if len(awaiting) == 1 else ''} (awaiting {awaiting[0]} now).")
         _print_result(report)
     if isinstance(report.audit, list):
         sys.exit(3)

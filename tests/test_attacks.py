@@ -5,6 +5,7 @@ Named after the attack, so a reader looking for one finds its test here."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import shutil
 from pathlib import Path
@@ -392,3 +393,197 @@ def test_attack_impostor_in_an_unpinned_seat_stops_the_next_signer(
     lines = {line.split()[0]: line for line in r.output.splitlines() if line.startswith("  ")}
     assert "you" in lines["ann"] and "new" in lines["cy"]
     assert "CHANGED" in lines["bob"] and homes["bob"].load().fingerprint in lines["bob"]
+
+
+# ---- Medium: header before game code, every number bounded ---------------------------------
+def _signed_by_host(home: Home, header: dict, folder: Path, name: str = "host.toml") -> Path:
+    """A create entry the host signs over whatever header it likes (its own client)."""
+    identity = home.load()
+    entry = {"seq": 0, "game": header["id"], "seat": identity.handle, "kind": "create",
+             "prev": digest(header), "moves": [], "chores": [], "pubkey": identity.public_hex,
+             "nonce": "44" * 32, "seed_commit": "55" * 32, "beacon": "66" * 32}
+    path = folder / name
+    path.write_text(savefile.dumps(Save(header, [forge(entry, identity)], {})), "utf-8")
+    return path
+
+
+def _header(game: str, handles: list[str]) -> dict:
+    g = load_game(game)
+    return engine.new_header(g, [(h, "") for h in handles], engine.parse_options(g, []))
+
+
+def _cli(home: Path, *args: str) -> tuple[int, str, float]:
+    import time
+
+    start = time.perf_counter()
+    r = CliRunner().invoke(main, ["--home", str(home), *args])
+    assert "Traceback" not in r.output
+    return r.exit_code, r.stderr, time.perf_counter() - start
+
+
+def test_attack_header_reaches_game_code_only_after_its_hash_and_signature(
+        homes: dict[str, Home], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand-edited header (copies raised) is refused as an altered header (exit 3)
+    before the game's validator or set-up sees it."""
+    from games.red_dog_junction.game import RedDogJunction
+
+    path = _signed_by_host(homes["ann"], _header("red-dog-junction", ["ann", "bob"]), tmp_path)
+    text = path.read_text()
+    assert "copies = 3" in text
+    edited = tmp_path / "edited.toml"
+    edited.write_text(text.replace("copies = 3", "copies = 100000", 1))
+    seen: list[str] = []
+    for method in ("validate_components", "validate_options", "setup"):
+        monkeypatch.setattr(RedDogJunction, method,
+                            lambda *a, _m=method, **k: seen.append(_m))  # type: ignore[misc]
+    code, err, _ = _cli(tmp_path / "v", "verify", str(edited))
+    assert code == 3 and "header was altered" in err
+    assert seen == [], "game code saw an unauthenticated header"
+
+
+@pytest.mark.parametrize(("game", "old", "new", "why"), [
+    ("red-dog-junction", "copies = 3", "copies = 1000000000", "beyond"),  # the engine's bound
+    ("red-dog-junction", "copies = 3", "copies = 100000", "copies"),  # the game's bound
+    ("road-master", "market_size = 9", "market_size = 100000000", "beyond"),
+    ("road-master", "market_size = 9", "market_size = 5000", "market_size"),
+    ("road-master", "contracts_per_take = 3", "contracts_per_take = 20", "contracts_per_take"),
+    ("road-master", "length = ", "length = 1000000 #", "length"),
+])
+def test_attack_host_signs_huge_numbers_into_the_header(
+        game: str, old: str, new: str, why: str, homes: dict[str, Home], tmp_path: Path) -> None:
+    """The host signs a header whose numbers would cost gigabytes or minutes: refused at
+    once, exit 4, naming the number."""
+    clean = _signed_by_host(homes["ann"], _header(game, ["ann", "bob"]), tmp_path)
+    header = savefile.read(clean).header
+    text = savefile.dumps(Save(header, [], {})).split("[state]")[0]
+    assert old in text, old
+    doctored = __import__("tomllib").loads(text.replace(old, new, 1).split("\n", 2)[2])["header"]
+    path = _signed_by_host(homes["ann"], doctored, tmp_path, "huge.toml")
+    code, err, seconds = _cli(tmp_path / "v", "verify", str(path))
+    assert code == 4 and why in err, err
+    assert seconds < 5
+    code, err, _ = _cli(homes["bob"].path, "join", str(path), "-o", str(tmp_path / "j.toml"))
+    assert code == 4 and not (tmp_path / "j.toml").exists()
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ('"false"', "true or false"), ("0", "true or false"), ("[true]", "true or false")])
+def test_attack_option_of_the_wrong_type_is_refused(
+        value: str, message: str, homes: dict[str, Home], tmp_path: Path) -> None:
+    """hazardous = "false" (a string) was read as true: now the save is malformed."""
+    clean = savefile.read(_signed_by_host(homes["ann"], _header("road-master", ["ann", "bob"]),
+                                          tmp_path))
+    header = copy.deepcopy(clean.header)
+    header["options"]["hazardous"] = __import__("tomllib").loads(f"v = {value}")["v"]
+    path = _signed_by_host(homes["ann"], header, tmp_path, "typed.toml")
+    code, err, _ = _cli(tmp_path / "v", "verify", str(path))
+    assert code == 4 and message in err and "hazardous" in err
+
+
+def test_game_code_failing_on_header_data_is_a_malformed_save(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """Every table and value of each game's component data, replaced by a value of another
+    type: the header check refuses it with a SaveFileError (exit 4), never a TypeError or
+    KeyError from a validator."""
+    from pbem.errors import SaveFileError
+
+    def places(value: object, path: list) -> list[list]:
+        """The path of every table and value (the first 3 items of each list)."""
+        found = [path]
+        if isinstance(value, dict):
+            for key, sub in value.items():
+                found += places(sub, path + [key])
+        elif isinstance(value, list):
+            for i, sub in enumerate(value[:3]):
+                found += places(sub, path + [i])
+        return found
+
+    for game in ("red-dog-junction", "road-master", "station-to-station"):
+        header = _header(game, ["ann", "bob"])
+        for path in places(header["components"], [])[1:]:
+            for wrong in ("x", 7, True, [], {}, [1, "a"], {"a": 1}):
+                bad = copy.deepcopy(header)
+                holder = bad["components"]
+                for key in path[:-1]:
+                    holder = holder[key]
+                holder[path[-1]] = wrong
+                with contextlib.suppress(SaveFileError):
+                    engine.empty_table(bad)
+
+
+# ---- Medium: malformed input never crashes -------------------------------------------------
+@pytest.mark.parametrize("name", ["deep arrays", "deep inline tables", "deep tables",
+                                  "5000-digit integer", "4000-digit integer", "huge string",
+                                  "float", "date", "64 MB", "NUL bytes"])
+def test_attack_malformed_input_exits_4_in_plain_words(name: str, homes: dict[str, Home],
+                                                       tmp_path: Path) -> None:
+    good = play_game(homes, tmp_path / "s", stop_after=3)[-1].read_text()
+    cases = {
+        "deep arrays": good + "\n[extra]\nx = " + "[" * 3000 + "]" * 3000 + "\n",
+        "deep inline tables": good.replace('moves = []', "moves = " + "[{a = " * 3000 + "1"
+                                           + "}]" * 3000, 1),
+        "deep tables": good + "\n[state." + ".".join(["a"] * 3000) + "]\nb = 1\n",
+        "5000-digit integer": good.replace("seq = 1\n", "seq = " + "9" * 5000 + "\n", 1),
+        "4000-digit integer": good.replace("seq = 1\n", "seq = " + "9" * 4000 + "\n", 1),
+        "huge string": good.replace('moves = []', 'moves = ["' + "x" * 5_000_000 + '"]', 1),
+        "float": good.replace("seq = 1\n", "seq = 1e300\n", 1),
+        "date": good.replace("seq = 1\n", "seq = 2025-01-01\n", 1),
+        "NUL bytes": good.replace("moves = []", 'moves = ["\\u0000"]', 1) + "\x00",
+    }
+    path = tmp_path / "bad.toml"
+    if name == "64 MB":
+        path.write_bytes(good.encode() + b"#" * (64 * 1024 * 1024))
+    else:
+        path.write_text(cases[name], "utf-8")
+    code, err, seconds = _cli(tmp_path / "v", "verify", str(path))
+    assert code == 4, err
+    assert err.startswith("pbem: ") and len(err.strip().splitlines()) <= 2 and len(err) < 600
+    assert seconds < 10
+
+
+@pytest.mark.parametrize("content", ["", "handle = 3\n", "[[[", "handle = \"ann\"\n",
+                                     'handle = "ann"\npublic_key = "zz"\n'])
+def test_damaged_identity_file_is_a_plain_sentence(content: str, tmp_path: Path) -> None:
+    home = Home(tmp_path / "h")
+    home.keygen("ann")
+    (home.path / "identity.toml").write_text(content)
+    for args in (["whoami"], ["new", "dice-race", "--seat", "ann"],
+                 ["keygen", "--name", "ann"]):
+        code, err, _ = _cli(home.path, *args)
+        assert code == 2, (args, err)
+        assert "identity" in err and "internal error" not in err
+
+
+# ---- Low: an internal error has its own exit code ------------------------------------------
+def test_a_bug_exits_70_not_1(homes: dict[str, Home], tmp_path: Path,
+                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug in game code during replay is neither a rules refusal (1) nor a bad save."""
+    from tests.support.dice_race import DiceRace
+
+    path = play_game(homes, tmp_path / "s", stop_after=6)[-1]
+    monkeypatch.delenv("PBEM_DEBUG", raising=False)
+    monkeypatch.setattr(DiceRace, "end_turn", lambda *a: 1 // 0)
+    code, err, _ = _cli(tmp_path / "v", "verify", str(path))
+    assert code == 70 and "internal error (ZeroDivisionError" in err
+
+
+# ---- High: whose reveal is awaited -------------------------------------------------------
+def test_verify_says_whose_reveal_is_awaited(homes: dict[str, Home], tmp_path: Path) -> None:
+    import json
+
+    paths = play_game(homes, tmp_path / "s")
+    final = savefile.read(paths[-1])
+    first_reveal = next(i for i, e in enumerate(final.entries) if e["kind"] == "reveal")
+    revealing = paths[first_reveal]  # the save with one reveal: two are awaited
+    r = CliRunner().invoke(main, ["--home", str(tmp_path / "v"), "verify", "--json",
+                                  str(revealing)])
+    data = json.loads(r.output)
+    assert data["audit"] == "pending" and data["over"]
+    revealed = final.entries[first_reveal]["seat"]
+    assert len(data["awaiting"]) == 2 and revealed not in data["awaiting"]
+    assert data["awaiting"][0] == data["to_act"]
+    r = CliRunner().invoke(main, ["--home", str(tmp_path / "v"), "verify", str(revealing)])
+    assert f"until {', '.join(data['awaiting'])} reveal" in r.output
+    r = CliRunner().invoke(main, ["--home", str(tmp_path / "v"), "verify", "--json",
+                                  str(paths[-1])])
+    assert json.loads(r.output)["awaiting"] == []

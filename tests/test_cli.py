@@ -279,7 +279,7 @@ def test_internal_errors_are_not_tracebacks(players: Players, monkeypatch: pytes
     monkeypatch.setattr(session, "new_game", boom)
     monkeypatch.delenv("PBEM_DEBUG", raising=False)
     r = players.run("ann", "new", "dice-race", "--seat", "ann")
-    assert r.exit_code == 1 and "internal error" in r.stderr
+    assert r.exit_code == 70 and "internal error" in r.stderr  # not 1, a rules refusal
     assert os.environ.get("PBEM_DEBUG") is None
 
 

@@ -9,9 +9,10 @@ exit code CLI.md documents.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +21,7 @@ from pbem.errors import (
     IntegrityError,
     MoveError,
     OptionError,
+    PbemError,
     SaveFileError,
     TurnError,
 )
@@ -29,7 +31,7 @@ from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.chain import Vouch, Witness, authenticate, check_new_key
 from pbem.protocol.derive import NONCE_BYTES, seed_commitment
 from pbem.protocol.identity import Identity
-from pbem.protocol.savefile import FORMAT, Entry, Save
+from pbem.protocol.savefile import FORMAT, MAX_HEADER_INT, Entry, Save
 from pbem.protocol.turns import apply_moves, play_turn, resolve_pending, stamp_pending
 from pbem.registry import for_save
 
@@ -120,6 +122,15 @@ class Table:
             if self._can_read_draws(seat):
                 return Duty(seat, "reveal")
         return Duty(waiting[0], "reveal")
+
+    def awaiting_reveals(self) -> list[int]:
+        """The seats whose reveal the audit waits for, the next one first ([] unless the
+        game is in its revealing phase)."""
+        duty = self.duty()
+        if duty is None or duty.kind != "reveal":
+            return []
+        waiting = [s for s in self.reveal_order() if not self.seats[s].seed]
+        return [duty.seat] + [s for s in waiting if s != duty.seat]
 
     def _can_read_draws(self, seat: int) -> bool:
         decks = [d for d in self.gstate.get("secret", {}).values() if d.get("mode") == "mental"]
@@ -250,7 +261,12 @@ def _seat(handle: str, email: str, key: str) -> dict[str, str]:
 
 
 def check_header_game(header: dict[str, Any]) -> Game:
-    """The header's game, rules version, options and components, or SaveFileError."""
+    """The header's game, rules version, options and components, or SaveFileError.
+
+    Runs after chain.authenticate (the header is the one entry 0 signed). Options are
+    checked against their Option spec, by type (a "false" string is not a boolean) and
+    range; component data by the game's validator. Game code that fails on data it was
+    given (a TypeError, a KeyError, ...) makes the save malformed, never a traceback."""
     game = for_save(header["game"])
     version = header["rules_version"]
     if version != game.info.rules_version:
@@ -262,34 +278,80 @@ def check_header_game(header: dict[str, Any]) -> Game:
     if not game.info.min_players <= n <= game.info.max_players:
         raise SaveFileError(f"The header seats {n} players; {game.info.title} takes "
                             f"{game.info.min_players} to {game.info.max_players}.")
+    options = header["options"]
     try:
-        unknown = sorted(set(header["options"]) - set(game.info.options))
+        unknown = sorted(set(options) - set(game.info.options))
         if unknown:
             raise OptionError(f"unknown option {', '.join(unknown)}")
         for key, spec in game.info.options.items():
-            if key in header["options"]:
-                _typed(key, str(header["options"][key]).lower() if spec.kind == "bool"
-                       else str(header["options"][key]), spec)
-        game.validate_options(header["options"], n)
+            if key not in options:
+                raise OptionError(f"option {key} is missing")
+            _check_stored_option(key, options[key], spec)
+        with _game_code(game, "options"):
+            game.validate_options(options, n)
     except OptionError as exc:
         raise SaveFileError(f"The save's options are not valid: {exc.message}") from None
-    game.validate_components(header["components"])
+    with _game_code(game, "component data"):
+        game.validate_components(header["components"])
     return game
+
+
+def _check_stored_option(key: str, value: Any, spec: Any) -> None:
+    """An option as the header stores it: of the spec's type, within its range/choices."""
+    shown = repr(value)[:40]
+    if spec.kind == "bool":
+        if not isinstance(value, bool):
+            raise OptionError(f"option {key} must be true or false, not {shown}")
+    elif spec.kind == "int":
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise OptionError(f"option {key} must be a whole number, not {shown}")
+        low = spec.minimum if spec.minimum is not None else -MAX_HEADER_INT
+        high = spec.maximum if spec.maximum is not None else MAX_HEADER_INT
+        if not low <= value <= high:
+            raise OptionError(f"option {key} must be between {low} and {high}")
+    elif not isinstance(value, str):
+        raise OptionError(f"option {key} must be a text, not {shown}")
+    elif spec.choices and value not in spec.choices:
+        raise OptionError(f"option {key} takes one of {', '.join(spec.choices)}")
+
+
+@contextlib.contextmanager
+def _game_code(game: Game, what: str) -> Iterator[None]:
+    """Game code running on a save's header: its failure is the save's fault (exit 4)."""
+    try:
+        yield
+    except PbemError:
+        raise
+    except (TypeError, KeyError, ValueError, AttributeError, IndexError, RecursionError,
+            OverflowError, ZeroDivisionError) as exc:
+        raise SaveFileError(
+            f"The save's {what} cannot be used by {game.info.title} ({type(exc).__name__}): "
+            "it was not made by pbem. Ask for the file exactly as pbem wrote it.") from None
+
+
+# A secret deck costs a hash to the curve per card and a layer per seat: a bound no game
+# comes near (Road Master's Super Bonus deck has 20 cards).
+MAX_SECRET_CARDS = 1024
 
 
 def empty_table(header: dict[str, Any]) -> Table:
     game = check_header_game(header)
     handles = [s["handle"] for s in header["seats"]]
     options = dict(header["options"])
-    gstate = game.setup(handles, options, copy.deepcopy(header["components"]))
+    with _game_code(game, "component data"):
+        gstate = game.setup(handles, options, copy.deepcopy(header["components"]))
+        decks = game.secret_decks(header["components"], options, len(handles))
     gstate["seats"] = handles
     # Set-up chance is resolved by the start entry, from the last joiner's link and the
     # host's: stamp it with the seq of the last join (the create in a solo game).
     stamp_pending(gstate, len(handles) - 1)
-    decks = game.secret_decks(header["components"], options, len(handles))
     if decks:
         from pbem.protocol import mental_deck
 
+        for name, uids in decks.items():
+            if len(uids) > MAX_SECRET_CARDS or len(set(uids)) != len(uids):
+                raise SaveFileError(f"The save's secret deck {name!r} has {len(uids)} cards "
+                                    f"(at most {MAX_SECRET_CARDS}, each once).")
         # Card points in the clear, replaced at once by the create entry's shuffle pass.
         gstate["secret"] = {name: mental_deck.blank(header["id"], name, list(uids), len(handles))
                             for name, uids in decks.items()}

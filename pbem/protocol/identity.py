@@ -28,6 +28,7 @@ HANDLE_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 ADDRESS_RE = re.compile(
     r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+$")
 MAX_ADDRESS = 254
+MAX_INFO_BYTES = 64 * 1024
 KEY_FILE = "identity.pem"
 INFO_FILE = "identity.toml"
 
@@ -117,16 +118,32 @@ class Home:
         return (self.path / KEY_FILE).exists()
 
     def info(self) -> dict[str, Any]:
+        """identity.toml: ``handle``, ``public_key`` (hex) and ``encrypted``, checked."""
         try:
             with open(self.path / INFO_FILE, "rb") as fh:
-                return tomllib.load(fh)
+                if len(fh.read(MAX_INFO_BYTES + 1)) > MAX_INFO_BYTES:
+                    raise IdentityError(f"The identity file {self.path / INFO_FILE} is far too "
+                                        "large to be one; restore it from a backup.")
+                fh.seek(0)
+                info = tomllib.load(fh)
         except FileNotFoundError:
             raise IdentityError(
                 f"There is no identity in {self.path}. Make one with "
                 "'pbem keygen --name HANDLE' (or pass --home DIR)."
             ) from None
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise IdentityError(f"The identity file in {self.path} is unreadable ({exc}).") from None
+        except IsADirectoryError:
+            raise IdentityError(f"{self.path / INFO_FILE} is a folder, not an identity file.") from None
+        except (OSError, ValueError, RecursionError) as exc:  # TOMLDecodeError is a ValueError
+            raise IdentityError(f"The identity file in {self.path} is unreadable ({exc}); "
+                                "restore it from a backup.") from None
+        handle, key = info.get("handle"), info.get("public_key")
+        if not is_handle(handle) or not isinstance(key, str) or not re.fullmatch(r"[0-9a-f]{64}", key) \
+                or not isinstance(info.get("encrypted", False), bool):
+            raise IdentityError(
+                f"The identity file {self.path / INFO_FILE} is damaged (it needs a handle, the "
+                "public key in hex and whether the key is encrypted). Restore it from a backup; "
+                "'pbem keygen' never overwrites an identity.")
+        return info
 
     def handle(self) -> str:
         return str(self.info()["handle"])

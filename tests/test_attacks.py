@@ -587,3 +587,19 @@ def test_verify_says_whose_reveal_is_awaited(homes: dict[str, Home], tmp_path: P
     r = CliRunner().invoke(main, ["--home", str(tmp_path / "v"), "verify", "--json",
                                   str(paths[-1])])
     assert json.loads(r.output)["awaiting"] == []
+
+
+# ---- Mutations of valid saves never give a traceback ---------------------------------------
+@pytest.mark.parametrize("wrong", [["cards"], {"a": 1}, 7, True])
+def test_signed_chore_of_the_wrong_shape_is_refused(wrong: object, homes: dict[str, Home],
+                                                     tmp_path: Path) -> None:
+    """A seat signs a chore whose deck name is not a text: refused (exit 3), no crash."""
+    paths = play_game(homes, tmp_path / "s", game="secret-draw", stop_after=2)
+    save = savefile.read(paths[-1])
+    entries = copy.deepcopy(save.entries)
+    assert entries[-1]["chores"], "a join carries the seat's shuffle pass"
+    entries[-1]["chores"][0]["deck"] = wrong
+    entries[-1] = forge(entries[-1], homes[entries[-1]["seat"]].load())
+    with pytest.raises(IntegrityError) as info:
+        session.verify(Save(save.header, entries, save.state), Home(tmp_path / "v"))
+    assert info.value.code == "chore"

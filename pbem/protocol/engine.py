@@ -502,7 +502,7 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
     done: set[str] = set()
     for chore in entry["chores"]:
         name = chore.get("deck")
-        if name not in decks or name in done:
+        if not isinstance(name, str) or name not in decks or name in done:
             raise IntegrityError(f"Entry {seq} ({handle}) has a chore for deck {name!r}, which "
                                  "is unknown or listed twice.", seq=seq, code="chore")
         done.add(name)
@@ -511,6 +511,13 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
             mental_deck.apply_chore(decks[name], seat, chore)
         except IntegrityError as exc:
             raise IntegrityError(f"Entry {seq} ({handle}): {exc.message}", seq=seq,
+                                 code="chore") from None
+        except PbemError:
+            raise
+        except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:
+            # A signed chore of the wrong shape: its signer's doing, never a traceback.
+            raise IntegrityError(f"Entry {seq} ({handle}) carries secret-deck work pbem "
+                                 f"cannot read ({type(exc).__name__}).", seq=seq,
                                  code="chore") from None
         if before is not None and audit_seeds is not None:
             for problem in mental_deck.audit_chore(before, name, seat, chore, audit_seeds[seat]):

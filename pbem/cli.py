@@ -181,9 +181,13 @@ ACCEPT_KEY = click.option(
          "(after checking the new fingerprint with that player); the new key is remembered.")
 
 
+def _interactive() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
 def _confirm_key(seat_key: Any) -> bool:
     """At a terminal, ask before signing on top of a CHANGED key; elsewhere, refuse."""
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if not _interactive():
         return False
     echo(f"WARNING: {seat_key.line()}", err=True)
     return click.confirm(f"Have you checked with {seat_key.handle} that {seat_key.fingerprint} "

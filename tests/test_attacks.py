@@ -603,3 +603,37 @@ def test_signed_chore_of_the_wrong_shape_is_refused(wrong: object, homes: dict[s
     with pytest.raises(IntegrityError) as info:
         session.verify(Save(save.header, entries, save.state), Home(tmp_path / "v"))
     assert info.value.code == "chore"
+
+
+def test_changed_key_is_asked_about_at_a_terminal(homes: dict[str, Home], tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a terminal, a CHANGED key is a question: 'n' writes nothing, 'y' goes on."""
+    import pbem.cli
+
+    play_game({"cy": homes["cy"], "bob": homes["bob"]}, tmp_path / "earlier", stop_after=3)
+    runner = CliRunner()
+    first = tmp_path / "g0.toml"
+    runner.invoke(main, ["--home", str(homes["ann"].path), "new", "dice-race", "--seat", "ann",
+                         "--seat", "bob", "--seat", "cy", "-o", str(first)])
+    impostor = Home(tmp_path / "impostor")
+    impostor.keygen("bob")
+    runner.invoke(main, ["--home", str(impostor.path), "join", str(first), "-o",
+                         str(tmp_path / "1.toml")])
+    monkeypatch.setattr(pbem.cli, "_interactive", lambda: True)
+    args = ["--home", str(homes["cy"].path), "join", str(tmp_path / "1.toml"), "-o",
+            str(tmp_path / "2.toml")]
+    r = runner.invoke(main, args, input="n\n")
+    assert r.exit_code == 3 and "CHANGED" in r.stderr and not (tmp_path / "2.toml").exists()
+    r = runner.invoke(main, args, input="y\n")
+    assert r.exit_code == 0 and (tmp_path / "2.toml").exists()
+
+
+def test_every_int_option_of_every_game_is_bounded() -> None:
+    """Options are bounded by their spec (an unbounded int option would reach game code
+    with any number up to the header's generic bound)."""
+    from pbem import registry
+
+    for name in registry.names():
+        for key, spec in registry.load(name).info.options.items():
+            if spec.kind == "int":
+                assert spec.minimum is not None and spec.maximum is not None, (name, key)

@@ -18,7 +18,9 @@ from pbem import __version__
 from pbem.errors import PbemError
 from pbem.terminal import printable, printable_json
 
-EXIT_INTERNAL = 1
+# A bug in pbem (an exception that is not a PbemError): EX_SOFTWARE from sysexits.h, so a
+# script never mistakes it for a rules refusal (1) or a bad save (3, 4).
+EXIT_INTERNAL = 70
 
 
 def echo(message: str = "", *, err: bool = False, nl: bool = True) -> None:
@@ -208,21 +210,74 @@ def new(ctx: click.Context, game: str, seats: tuple[str, ...], options: tuple[st
     # The host's own seat takes the profile's address when the host gives none.
     written = session.new_game(home, registry.resolve(game), list(seats), list(options), out,
                                host_email=profile.email(home))
+    pinned = [k for k in written.keys if k.pinned and k.status != "you"]
+    if pinned:
+        echo("Seats pinned to the keys your contacts know (a join by another key is refused):")
+        for k in pinned:
+            echo(f"  {k.handle:12} {_pin_fp(written.save, k.handle)}")
     echo(f"Wrote {written.path}")
     echo(written.next_step())
+
+
+def _pin_fp(save: Any, handle: str) -> str:
+    from pbem.protocol.identity import fingerprint
+
+    seat = next(s for s in save.header["seats"] if s["handle"] == handle)
+    return fingerprint(bytes.fromhex(seat["key"]))
+
+
+ACCEPT_KEY = click.option(
+    "--accept-key", "accept_keys", multiple=True, metavar="HANDLE",
+    help="Go on although HANDLE signs with another key than the one this home knows "
+         "(after checking the new fingerprint with that player); the new key is remembered.")
+
+
+def _interactive() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _confirm_key(seat_key: Any) -> bool:
+    """At a terminal, ask before signing on top of a CHANGED key; elsewhere, refuse."""
+    if not _interactive():
+        return False
+    echo(f"WARNING: {seat_key.line()}", err=True)
+    return click.confirm(f"Have you checked with {seat_key.handle} that {seat_key.fingerprint} "
+                         "is their new key?", default=False, err=True)
+
+
+def _sign(ctx: click.Context, save: str, kind: str | None, moves: list[str], bot: str | None,
+          out: str | None, accept_keys: tuple[str, ...], dry_run: bool = False) -> Any:
+    from pbem import session
+
+    return session.sign_next(_home(ctx), save, kind, moves, bot, out, dry_run=dry_run,
+                             accept_keys=accept_keys, confirm=_confirm_key)
+
+
+def _print_keys(written: Any, everyone: bool) -> None:
+    """Each seat's key as new / known / CHANGED (PROTOCOL.md section 3): every seat when
+    joining or starting, else only what is not already known."""
+    shown = [k for k in written.keys if everyone or k.status in ("new", "changed")]
+    if not shown:
+        return
+    echo("Seats and keys (compare fingerprints with the players another way):" if everyone
+         else "Keys first seen here (compare fingerprints with the players another way):")
+    for seat_key in shown:
+        echo(f"  {seat_key.line()}")
 
 
 @main.command()
 @click.argument("save", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@ACCEPT_KEY
 @click.pass_context
-def join(ctx: click.Context, save: str, out: str | None) -> None:
+def join(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str, ...]) -> None:
     """Take this home's seat in an invited game."""
     from pbem import session
 
-    written = session.sign_next(_home(ctx), save, "join", [], None, out)
+    written = _sign(ctx, save, "join", [], None, out, accept_keys)
     for note in session.component_notes(written.save):
         echo(note)
+    _print_keys(written, everyone=True)
     echo(f"Wrote {written.path}")
     echo(written.next_step())
 
@@ -242,15 +297,16 @@ def join(ctx: click.Context, save: str, out: str | None) -> None:
               help="With --send: mail these addresses instead of the game's seats.")
 @click.option("--no-cc", is_flag=True, help="With --send: mail only the player to act.")
 @_smtp_options
+@ACCEPT_KEY
 @click.pass_context
 def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, bot: str | None,
          out: str | None, dry_run: bool, send_it: bool, to: tuple[str, ...], no_cc: bool,
-         **smtp_given: Any) -> None:
+         accept_keys: tuple[str, ...], **smtp_given: Any) -> None:
     """Sign what this seat owes now: the start, a whole turn, or the final reveal.
 
     Several moves may be one argument, separated by ';'. With no moves, at a terminal, a
     prompt opens to type the turn move by move."""
-    from pbem import prompt, session
+    from pbem import prompt
     from pbem.errors import MoveError, UsageError
 
     all_moves = list(moves)
@@ -265,8 +321,8 @@ def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, b
     if not all_moves and not bot and _at_terminal():
         typed = prompt.type_turn(home, save)
     try:
-        written = session.sign_next(home, save, None, typed or all_moves, bot, out,
-                                    dry_run=dry_run)
+        written = _sign(ctx, save, None, typed or all_moves, bot, out, accept_keys,
+                        dry_run=dry_run)
     except MoveError as exc:
         if all_moves:  # words typed without quotes?
             hint = prompt.quoting_hint(home, save, "play", all_moves, exc)
@@ -276,6 +332,7 @@ def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, b
             hint = prompt.no_moves_hint(save)
         raise _with_hint(exc, hint) from None
     entry = written.entry
+    _print_keys(written, everyone=entry["kind"] in ("join", "start"))
     if entry["moves"]:
         echo(f"{entry['kind']} by {entry['seat']}: {'; '.join(entry['moves'])}")
     for line in written.changes():
@@ -357,12 +414,11 @@ def _read_movefile(handle: Any) -> list[str]:
 @main.command()
 @click.argument("save", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@ACCEPT_KEY
 @click.pass_context
-def resign(ctx: click.Context, save: str, out: str | None) -> None:
+def resign(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str, ...]) -> None:
     """Concede on your turn: the game ends and the others share the win."""
-    from pbem import session
-
-    written = session.sign_next(_home(ctx), save, "resign", [], None, out)
+    written = _sign(ctx, save, "resign", [], None, out, accept_keys)
     echo(f"Wrote {written.path}")
     echo(written.next_step())
 
@@ -479,7 +535,7 @@ def verify(ctx: click.Context, save: str, as_json: bool, full: bool) -> None:
     except PbemError as exc:
         if as_json:
             _emit_json({"ok": False, "game": None, "id": None, "entries": None, "to_act": None,
-                        "over": None, "audit": None, "scores": None,
+                        "over": None, "audit": None, "scores": None, "awaiting": [],
                         "errors": [{"code": exc.code, "seq": exc.seq, "message": exc.message}]})
             sys.exit(exc.exit_code)
         raise
@@ -500,6 +556,7 @@ def verify(ctx: click.Context, save: str, as_json: bool, full: bool) -> None:
             {table.seats[s].handle: v for s, v in outcome.scores.items()},
             "ranking": None if outcome is None else
             [[table.seats[s].handle for s in group] for group in outcome.ranking],
+            "awaiting": [table.seats[s].handle for s in table.awaiting_reveals()],
             "stale": verified.stale, "notes": verified.notes,
             "players": [n.to_json() for n in notices],
             "checked_from": report.checked_from, "errors": []})
@@ -507,12 +564,17 @@ def verify(ctx: click.Context, save: str, as_json: bool, full: bool) -> None:
         echo(f"{table.header['game']} {table.game_id[:8]}: {len(table.signers)} entries "
                    "verified (signatures, chain, beacon links, rules replay, snapshot).")
         if report.checked_from:
-            echo(f"(entries 0-{report.checked_from - 1} were verified before, per the "
-                       "archive; --full re-checks them.)")
+            echo(f"(The chain of all entries was checked; the rules replay of entries 0-"
+                 f"{report.checked_from - 1} was verified before in this home; --full "
+                 "re-runs it.)")
         for note in verified.notes:
             echo(note)
         if duty:
             echo(f"Next: {duty.kind} by {table.seats[duty.seat].handle}.")
+        awaiting = [table.seats[s].handle for s in table.awaiting_reveals()]
+        if awaiting:
+            echo(f"The game is over; the audit is pending until {', '.join(awaiting)} "
+                 f"reveal{'s' if len(awaiting) == 1 else ''} (awaiting {awaiting[0]} now).")
         _print_result(report)
     if isinstance(report.audit, list):
         sys.exit(3)

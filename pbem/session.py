@@ -6,7 +6,9 @@ and the tests drive exactly the code people use.
 
 from __future__ import annotations
 
+import contextlib
 import copy
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,10 +17,12 @@ from pbem.errors import IntegrityError, MoveError, TurnError, UsageError
 from pbem.game import Game, State
 from pbem.play import bots
 from pbem.protocol import engine, savefile
-from pbem.protocol.archive import Archive, equivocation
+from pbem.protocol.archive import Archive
 from pbem.protocol.canonical import canonical, digest
-from pbem.protocol.identity import Home, Identity, check_address, check_handle
-from pbem.protocol.savefile import Save
+from pbem.protocol.contacts import Contacts, SeatKey
+from pbem.protocol.edkeys import is_sound_key
+from pbem.protocol.identity import Home, Identity, check_address, check_handle, fingerprint
+from pbem.protocol.savefile import HEX64, Save
 from pbem.protocol.turns import apply_moves
 from pbem.registry import load as load_game
 
@@ -29,6 +33,7 @@ class Verified:
     report: engine.Report
     notes: list[str] = field(default_factory=list)
     stale: bool = False
+    id_reused: bool = False  # this home saw another game (another header) with this id
 
     @property
     def table(self) -> engine.Table:
@@ -38,33 +43,35 @@ class Verified:
 def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = True) -> Verified:
     """Every check of PROTOCOL.md section 9, re-using the archive unless ``full``."""
     header_hash = digest(save.header)
-    engine.check_header_game(save.header)
-    if save.entries[0]["prev"] != header_hash:
-        raise IntegrityError(
-            "The header was altered after the game was created (its hash no longer matches "
-            "entry 0). Ask the sender for an untouched save.", seq=0, code="header")
-    hashes = [engine.entry_hash(e) for e in save.entries]
     archive = Archive(home.archive_dir, save.game_id) if home is not None else None
-    start: engine.Table | None = None
-    start_at = 0
+    same_game = archive is not None and archive.data["header"] == header_hash
     # A save with reveals is audited from its first entry (the audit re-computes every
     # secret-deck chore), so the archive's cache is not used for it.
     complete = any(e["kind"] == "reveal" for e in save.entries)
-    if archive is not None and not full and not complete and archive.data["header"] == header_hash:
-        cached = archive.cached_table(hashes)
-        if cached is not None:
-            start_at, table_json = cached
-            start = engine.Table.from_json(save.header, copy.deepcopy(table_json))
-    witness = None
-    if archive is not None:
-        def witness(entry: savefile.Entry, entry_hash: str) -> None:
-            other = archive.fork_with(entry, entry_hash)
-            if other is not None and other["seat"] == entry["seat"]:
-                raise equivocation(entry, other)
 
-    report = engine.replay(save, start=start, start_at=start_at, hashes=hashes, witness=witness)
+    def resume(hashes: list[str]) -> tuple[int, engine.Table] | None:
+        if archive is None or full or complete or not same_game:
+            return None
+        cached = archive.cached_table(hashes)
+        if cached is None:
+            return None
+        start_at, table_json = cached
+        try:
+            return start_at, engine.Table.from_json(save.header, table_json)
+        except (KeyError, TypeError, ValueError):
+            return None  # a damaged cache only costs a full replay
+
+    report = engine.replay(
+        save,
+        vouched=archive.verified_at if archive is not None and same_game and not full else None,
+        witness=archive.check_fork if archive is not None else None,
+        resume=resume)
+    hashes = report.hashes
     out = Verified(save, report)
-    if archive is not None:
+    if archive is not None and archive.data["header"] and archive.data["header"] != header_hash:
+        out.id_reused = True
+        out.notes.append(id_reused_message(save.game_id))
+    elif archive is not None:
         note = archive.staleness(hashes)
         if note:
             out.notes.append(note)
@@ -77,6 +84,12 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
                                  f"{exc.strerror})")
     out.notes.extend(component_notes(save))
     return out
+
+
+def id_reused_message(game_id: str) -> str:
+    return (f"This home has already seen another game with the id {game_id[:8]} (a different "
+            "header). A game id is never used twice: whoever made this save re-used it, "
+            "perhaps to learn the players' secrets. pbem will not sign in this game.")
 
 
 def component_notes(save: Save) -> list[str]:
@@ -118,6 +131,7 @@ class Written:
     table: engine.Table
     entry: savefile.Entry
     previous: engine.Table | None = None  # the table the entry was signed on
+    keys: list[SeatKey] = field(default_factory=list)  # every seat's key, new/known/CHANGED
 
     def changes(self) -> list[str]:
         """What the entry changed, in the game's words (Game.describe)."""
@@ -161,25 +175,56 @@ def new_game(home: Home, ruleset: str, seats: list[str], options: list[str],
     if len({h for h, _ in parsed}) != len(parsed):
         raise UsageError("Each handle may sit only once.")
     typed = engine.parse_options(game, options)
-    header = engine.new_header(game, parsed, typed)
+    header = engine.new_header(game, parsed, typed, keys=pins_from_contacts(home, identity, parsed))
+    if Archive.seen(home.archive_dir, header["id"]):  # only a broken random generator
+        raise IntegrityError(f"This home has already seen a game with the id {header['id'][:8]}; "
+                             "a new game needs a new id. Check the system's random generator.",
+                             code="game-id-reused")
     table = engine.empty_table(header)
     entry, table = engine.sign_entry(table, identity, "create")
     save = appended(Save(header, []), entry, table)
     near = (folder / "x") if folder else None
     path = write(save, output_path(save, entry, near, out), home)
-    return Written(path, save, table, entry)
+    return Written(path, save, table, entry,
+                   keys=Contacts(home).seat_keys(save))
+
+
+def pins_from_contacts(home: Home, identity: Identity,
+                       seats: list[tuple[str, str]]) -> dict[str, str]:
+    """handle -> key for the host and every seat whose key this home's contacts know
+    (PROTOCOL.md section 3): a join by another key is then refused. A key that is not
+    sound, or that two handles share, is not pinned."""
+    contacts = Contacts(home)
+    pins = {identity.handle: identity.public_hex}
+    for handle, _ in seats:
+        key = contacts.key_for(handle)
+        if handle == identity.handle or not HEX64.match(key):
+            continue
+        if is_sound_key(bytes.fromhex(key)) and key not in pins.values():
+            pins[handle] = key
+    return pins
 
 
 def refuse_stale(verified: Verified) -> None:
-    """A save older than one this home has seen must not be played on (a fork)."""
+    """A save this home must not sign on: a game id it has seen with another header (the
+    re-used id attack, PROTOCOL.md section 2), or a save older than one it has seen (a
+    fork)."""
+    if verified.id_reused:
+        raise IntegrityError(id_reused_message(verified.save.game_id), code="game-id-reused")
     if verified.stale:
         raise TurnError(verified.notes[0] + " Playing on it would fork the game.")
 
 
 def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
               bot: str | None, out: str | None, dry_run: bool = False,
-              identity: Identity | None = None) -> Written:
-    """Join, start, play a turn, resign or reveal: whatever ``kind`` (or the duty) is."""
+              identity: Identity | None = None, accept_keys: Collection[str] = (),
+              confirm: Callable[[SeatKey], bool] | None = None) -> Written:
+    """Join, start, play a turn, resign or reveal: whatever ``kind`` (or the duty) is.
+
+    Before signing, every seat's key is compared with this home's contacts: a CHANGED key
+    for a known handle stops here (IntegrityError "key-changed", nothing written) unless
+    the handle is in ``accept_keys`` or ``confirm`` (a question at the terminal) says
+    yes; the accepted key then replaces the known one. Written.keys lists every seat."""
     identity = identity or home.load()
     verified = load(path, home)
     refuse_stale(verified)
@@ -203,13 +248,43 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     elif bot and duty.kind == "reveal":
         # Choices still owed after the game (secret cards drawn in a last turn).
         moves = bots.choose_free_moves(shown.game, shown.gstate, duty.seat, bot, salt=salt)
+    contacts = Contacts(home)
+    keys = contacts.seat_keys(verified.save)
+    accepted = _confirm_changed_keys(keys, accept_keys, confirm)
     entry, new_table = engine.sign_entry(table, identity, wanted, moves)
     save = appended(verified.save, entry, new_table)
+    keys = contacts.seat_keys(save)
     target = output_path(save, entry, Path(path), out)
     if dry_run:
-        return Written(target, save, new_table, entry, table)
+        return Written(target, save, new_table, entry, table, keys=keys)
     written = write(save, target, home)
-    return Written(written, save, new_table, entry, table)
+    where = f"{save.ruleset} {save.game_id[:8]}"
+    for seat_key in accepted:
+        contacts.accept_key(seat_key.handle, seat_key.key, where)
+    contacts.check_save(save)  # learn the players this entry was signed on top of
+    with contextlib.suppress(OSError):
+        contacts.write()
+    return Written(written, save, new_table, entry, table, keys=keys)
+
+
+def _confirm_changed_keys(keys: list[SeatKey], accept: Collection[str],
+                          confirm: Callable[[SeatKey], bool] | None) -> list[SeatKey]:
+    """The CHANGED keys the user accepted; IntegrityError for the first one refused."""
+    accepted = []
+    for seat_key in keys:
+        if seat_key.status != "changed":
+            continue
+        if seat_key.handle in accept or (confirm is not None and confirm(seat_key)):
+            accepted.append(seat_key)
+            continue
+        handle = seat_key.handle
+        raise IntegrityError(
+            f"{handle} signs this game with the key {seat_key.fingerprint}, not the key "
+            f"{fingerprint(bytes.fromhex(seat_key.known_key))} this home knows for {handle}: "
+            f"it may be someone else using the name. Nothing was written. Check the "
+            f"fingerprint with {handle} another way; if it is right, run again with "
+            f"--accept-key {handle}.", code="key-changed")
+    return accepted
 
 
 @dataclass

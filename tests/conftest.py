@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import hashlib
+import itertools
 import sys
 from pathlib import Path
 
@@ -17,6 +19,28 @@ from tests.support.secret_draw import GAME as SECRET_DRAW  # noqa: E402
 registry.register("dice-race", DICE_RACE)
 registry.register("secret-draw", SECRET_DRAW)
 registry.register("secret-draft", SECRET_DRAFT)
+
+FIXED_CLOCK = "2025-06-02T10:00:00Z"
+
+
+@pytest.fixture(autouse=True)
+def fixed_entropy(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every fresh random value pbem draws (keys, game ids, nonces, an unseeded bot) comes
+    from a stream fixed by the test's own id, and the clock stands still: each test runs
+    the same trajectory on every run, whatever ran before it (pbem.protocol.entropy)."""
+    from pbem.protocol import entropy
+
+    base = hashlib.sha256(b"pbem-test/" + request.node.nodeid.encode()).digest()
+    counter = itertools.count()
+
+    def fresh_bytes(n: int) -> bytes:
+        out = b""
+        while len(out) < n:
+            out += hashlib.sha256(base + next(counter).to_bytes(8, "big")).digest()
+        return out[:n]
+
+    monkeypatch.setattr(entropy, "fresh_bytes", fresh_bytes)
+    monkeypatch.setattr(entropy, "utc_now", lambda: FIXED_CLOCK)
 
 
 @pytest.fixture

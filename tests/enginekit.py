@@ -45,6 +45,16 @@ def forge(entry: dict[str, Any], identity: Identity) -> dict[str, Any]:
     return body
 
 
+def seed_of(home: Home, save: Save) -> bytes | None:
+    """The seed of ``home``'s seat in ``save`` (from the nonce its create/join entry
+    published), or None if that seat has not joined in this save."""
+    identity = home.load()
+    for entry in save.entries:
+        if entry["kind"] in ("create", "join") and entry["seat"] == identity.handle:
+            return identity.seed(save.game_id, bytes.fromhex(entry["nonce"]))
+    return None
+
+
 def with_entries(save: Save, entries: list[dict[str, Any]], state: dict[str, Any] | None = None
                  ) -> Save:
     return Save(save.header, entries, save.state if state is None else state)

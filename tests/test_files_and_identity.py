@@ -71,12 +71,14 @@ def test_key_file_is_private_and_fingerprint_short(tmp_path: Path) -> None:
     assert home.load().public_raw == identity.public_raw
 
 
-def test_seed_is_per_game_and_reproducible(tmp_path: Path) -> None:
+def test_seed_is_per_game_and_nonce_and_reproducible(tmp_path: Path) -> None:
     home = Home(tmp_path / "h")
     home.keygen("ann")
-    a = home.load().seed("00" * 16)
-    assert a == home.load().seed("00" * 16)
-    assert a != home.load().seed("11" * 16)
+    nonce = bytes(range(32))
+    a = home.load().seed("00" * 16, nonce)
+    assert a == home.load().seed("00" * 16, nonce)
+    assert a != home.load().seed("11" * 16, nonce)
+    assert a != home.load().seed("00" * 16, bytes(32)), "the nonce is mixed into the seed"
 
 
 def test_passphrase_protected_identity(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -425,6 +425,7 @@ def test_waiting_for_someone_else(homes: dict[str, Home], game: list[Hop], tmp_p
 def test_scan_reports_new_players_once(homes: dict[str, Home], game: list[Hop],
                                        tmp_path: Path) -> None:
     me, home = reader(homes, game)
+    (home.path / "contacts.toml").unlink()  # signing learnt the players; start afresh
     box = write_mbox(tmp_path / "m.mbox", [h.msg for h in game])
     report = inbox.scan([box], home)
     new = sorted(n.handle for n in report.notices if n.code == "new-player")

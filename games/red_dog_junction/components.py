@@ -55,6 +55,12 @@ def _table(data: dict[str, Any], key: str) -> dict[str, Any]:
     return value
 
 
+# Numbers in a save's header size lists and loops (card copies, the gold die): bounded, so
+# a crafted save cannot make set-up take gigabytes. Far above anything the game uses.
+MAX_NUMBER = 1000
+MAX_COPIES = 100
+
+
 def _entries(data: dict[str, Any], key: str) -> list[dict[str, Any]]:
     value = data.get(key)
     if not isinstance(value, list) or not all(isinstance(e, dict) for e in value):
@@ -62,10 +68,11 @@ def _entries(data: dict[str, Any], key: str) -> list[dict[str, Any]]:
     return value
 
 
-def _int(entry: dict[str, Any], key: str, where: str, minimum: int = 0) -> int:
+def _int(entry: dict[str, Any], key: str, where: str, minimum: int = 0,
+         maximum: int = MAX_NUMBER) -> int:
     value = entry.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-        raise _fail(where, f"needs '{key}' as a whole number of at least {minimum}")
+    if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= maximum:
+        raise _fail(where, f"needs '{key}' as a whole number from {minimum} to {maximum}")
     return value
 
 
@@ -134,7 +141,7 @@ def validate(data: Any) -> None:
         if entry.get("type") not in CREW_TYPES:
             raise _fail(where, f"needs 'type', one of {', '.join(CREW_TYPES)}")
         _int(entry, "vp", where)
-        copies = _int(entry, "copies", where, 1)
+        copies = _int(entry, "copies", where, 1, MAX_COPIES)
         alternatives = entry.get("cost")
         if not isinstance(alternatives, list) or not alternatives:
             raise _fail(where, "needs 'cost' as a list of alternatives, e.g. [{ ruby = 2 }]")
@@ -160,7 +167,7 @@ def validate(data: Any) -> None:
         where = f"boost '{entry.get('id', index)}'"
         ident = _card_id(entry, where)
         _str(entry, "name", where)
-        copies = _int(entry, "copies", where, 1)
+        copies = _int(entry, "copies", where, 1, MAX_COPIES)
         if _goods(entry.get("cost"), f"{where} cost") != {"gold": 1}:
             raise _fail(where, "must cost 1 gold, as every boost does")
         _validate_effect(entry, where)

@@ -31,6 +31,13 @@ RULE_INTS = (
     "superbonus_draw",
     "superbonus_keep",
 )
+# Numbers in a save's header size lists, loops and the legal-move combinations (market
+# cards taken together, Super Bonus cards kept): bounded, so a crafted save cannot make
+# set-up or a turn take minutes or gigabytes. Generous: about twice the printed game.
+MAX_NUMBER = 1000
+RULE_MAX = {"cubes_per_colour": 100, "truck_capacity": 20, "actions_per_turn": 12,
+            "market_size": 20, "contracts_per_take": 4, "forward_max": 12,
+            "superbonus_draw": 12, "superbonus_keep": 12}
 # Words of the move notation that a card id or a colour must not shadow.
 RESERVED = {"dump", "top", "x", "left", "into", "exit", "east", "west", "all", "none"}
 
@@ -66,10 +73,11 @@ def _list(data: dict[str, Any], key: str, where: str) -> list[Any]:
     return value
 
 
-def _int(entry: dict[str, Any], key: str, where: str, minimum: int = 0) -> int:
+def _int(entry: dict[str, Any], key: str, where: str, minimum: int = 0,
+         maximum: int = MAX_NUMBER) -> int:
     value = entry.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-        raise _fail(where, f"needs '{key}' as a whole number of at least {minimum}")
+    if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= maximum:
+        raise _fail(where, f"needs '{key}' as a whole number from {minimum} to {maximum}")
     return value
 
 
@@ -86,7 +94,7 @@ def validate(data: Any) -> None:
         raise _fail("the data", "is not a table")
     rules = _table(data, "rules", "the rules section")
     for key in RULE_INTS:
-        _int(rules, key, "the rules section", 1)
+        _int(rules, key, "the rules section", 1, RULE_MAX[key])
     if rules["superbonus_keep"] > rules["superbonus_draw"]:
         raise _fail("the rules section", "keeps more Super Bonus cards than it draws")
     end = _table(rules, "end_score", "the rules section")
@@ -94,7 +102,7 @@ def validate(data: Any) -> None:
         _int(end, str(players), f"rules.end_score for {players} players", 1)
 
     board = _table(data, "board", "the board section")
-    length = _int(board, "length", "the board section", 2)
+    length = _int(board, "length", "the board section", 2, 100)
     colours = _validate_warehouses(data, length)
     letters = {w["letter"]: w["colour"] for w in data["warehouses"]}
     for key in ("hazardous_colour", "perishable_colour"):

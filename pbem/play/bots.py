@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import os
 
 from pbem.errors import MoveError, UsageError
 from pbem.game import Game, State
+from pbem.protocol import entropy
 from pbem.protocol.canonical import digest
 from pbem.protocol.sampler import Sampler
 
@@ -30,7 +30,7 @@ def parse_bot(spec: str) -> tuple[str, str]:
 def choose_turn(game: Game, state: State, seat: int, spec: str, salt: str = "") -> list[str]:
     """A whole turn for ``seat`` chosen by the bot ``spec``; ``state`` is not changed."""
     name, arg = parse_bot(spec)
-    seed = (arg or os.urandom(16).hex()) + "/" + salt
+    seed = (arg or entropy.fresh_bytes(16).hex()) + "/" + salt
     rng = Sampler(hashlib.sha256(f"pbem/bot/{seed}".encode()).digest())
     working = copy.deepcopy(state)
     chosen: list[str] = []
@@ -97,7 +97,7 @@ def choose_free_moves(game: Game, state: State, seat: int, spec: str, salt: str 
     """Moves still open to ``seat`` outside a turn (after the game is over), until none
     are left: random picks uniformly, greedy by the heuristic."""
     name, arg = parse_bot(spec)
-    rng = Sampler(hashlib.sha256(f"pbem/bot/{arg or os.urandom(16).hex()}/{salt}".encode()).digest())
+    rng = Sampler(hashlib.sha256(f"pbem/bot/{arg or entropy.fresh_bytes(16).hex()}/{salt}".encode()).digest())
     working = copy.deepcopy(state)
     chosen: list[str] = []
     for _ in range(MAX_MOVES_PER_TURN):

@@ -1,9 +1,20 @@
-"""The home's archive of seen entries (PROTOCOL.md section 8).
+"""The home's archive of seen entries (PROTOCOL.md sections 2, 8 and 9).
 
-One JSON file per game under ``HOME/archive/``: every entry this home has verified
-(by hash, with its predecessor), the newest head seen, and the replayed table at that
-head. It proves equivocation (two validly signed entries with the same ``prev``),
-notices stale saves, and lets verify re-check only entries it has not seen.
+Per game, under ``HOME/archive/``:
+
+``<game id>.json``
+    the header hash, every entry this home verified (hash -> position and signer), the
+    first verified successor of each entry (for the fork check), the newest head seen and
+    the replayed table at that head. Hashes only: reading and rewriting it stays cheap.
+``<game id>.evidence.jsonl``
+    each verified entry in full, one JSON line each, appended once. Read only when a fork
+    is found, to show the entry the new one conflicts with.
+
+It proves equivocation (two validly signed entries by one seat after the same entry),
+notices stale saves, tells chain.authenticate which entries it verified at which position
+(their second signature check can be skipped; nothing else is), and gives the table to
+resume the rules replay from. The game ids it holds are the ids this home has seen: it
+refuses to create or sign in a game whose id it saw with another header.
 """
 
 from __future__ import annotations
@@ -16,47 +27,102 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import IntegrityError
+from pbem.protocol.canonical import digest
 from pbem.protocol.savefile import Entry
 
-VERSION = 1
+VERSION = 2
+MAX_EVIDENCE_LINE = 4 * 1024 * 1024
 
 
 class Archive:
     def __init__(self, folder: Path, game_id: str) -> None:
         self.path = folder / f"{game_id}.json"
+        self.evidence_path = folder / f"{game_id}.evidence.jsonl"
         self.game_id = game_id
-        self.data: dict[str, Any] = {"version": VERSION, "game": game_id, "header": "",
-                                     "entries": {}, "by_prev": {}, "head": {}, "cache": {}}
+        self.data: dict[str, Any] = _empty(game_id)
+        self._unfiled: list[tuple[str, Entry]] = []  # evidence to append at the next write
         try:
             loaded = json.loads(self.path.read_text("utf-8"))
-            if loaded.get("version") == VERSION and loaded.get("game") == game_id:
-                self.data = loaded
-        except (OSError, ValueError):
-            pass  # a missing or damaged archive only costs a full re-check
+        except (OSError, ValueError, RecursionError):
+            return  # a missing or damaged archive only costs a full re-check
+        if not isinstance(loaded, dict) or loaded.get("game") != game_id:
+            return
+        if loaded.get("version") == VERSION and _well_formed(loaded):
+            self.data = loaded
+        elif loaded.get("version") == 1:
+            self._upgrade(loaded)
 
     # ---- questions ----------------------------------------------------------------
+    @staticmethod
+    def seen(folder: Path, game_id: str) -> bool:
+        """Whether this home has an archive of a game with this id (PROTOCOL.md 2)."""
+        return (folder / f"{game_id}.json").exists()
+
     def known(self, entry_hash: str) -> bool:
         return entry_hash in self.data["entries"]
+
+    def verified_at(self, index: int, entry_hash: str) -> bool:
+        """True if this home verified exactly this entry at position ``index`` (the
+        caller, chain.authenticate, has checked the prev chain up to it)."""
+        place = self.data["entries"].get(entry_hash)
+        return place is not None and place[0] == index
 
     def head_seq(self) -> int:
         return int(self.data["head"].get("seq", -1))
 
     def cached_table(self, hashes: list[str]) -> tuple[int, dict[str, Any]] | None:
-        """(index after which to resume, table json) if the cache sits on this save's path."""
+        """(index after which to resume, table json) if the cache sits on this save's path.
+
+        ``hashes`` must come from chain.authenticate of the save: then the entry with the
+        cached hash, and every entry before it, are those this home replayed."""
         cache = self.data.get("cache") or {}
         target = cache.get("hash")
         if not target:
             return None
-        for index in range(len(hashes) - 1, -1, -1):
-            if hashes[index] == target:
-                return index + 1, cache["table"]
+        place = self.data["entries"].get(target)
+        if place is None:
+            return None
+        index = place[0]
+        if index < len(hashes) and hashes[index] == target:
+            return index + 1, cache["table"]
         return None
 
     def fork_with(self, entry: Entry, entry_hash: str) -> Entry | None:
-        """An archived, different entry that has the same predecessor, if any."""
+        """An archived, different entry that has the same predecessor, if any (the full
+        entry from the evidence file, or its position and signer if that is lost)."""
         other = self.data["by_prev"].get(entry["prev"])
-        if other and other != entry_hash:
-            return dict(self.data["entries"][other]["entry"])
+        if not other or other == entry_hash:
+            return None
+        seq, seat = self.data["entries"][other]
+        return self.evidence(other) or {"seq": seq, "seat": seat, "moves": None}
+
+    def check_fork(self, entry: Entry, entry_hash: str) -> None:
+        """Raise IntegrityError("fork") if this home verified another entry by the same
+        seat after the same predecessor (PROTOCOL.md section 8)."""
+        other = self.data["by_prev"].get(entry["prev"])
+        if not other or other == entry_hash or self.data["entries"][other][1] != entry["seat"]:
+            return
+        evidence = self.fork_with(entry, entry_hash)
+        assert evidence is not None
+        raise equivocation(entry, evidence)
+
+    def evidence(self, entry_hash: str) -> Entry | None:
+        """The full entry with this hash, from the evidence file (read only for a fork)."""
+        for wanted, entry in self._unfiled:
+            if wanted == entry_hash:
+                return entry
+        try:
+            with open(self.evidence_path, encoding="utf-8") as fh:
+                for line in fh:
+                    if len(line) > MAX_EVIDENCE_LINE or f'"{entry_hash}"' not in line:
+                        continue
+                    with contextlib.suppress(ValueError, RecursionError):
+                        item = json.loads(line)
+                        if isinstance(item, dict) and isinstance(item.get("entry"), dict) \
+                                and digest(item["entry"]) == entry_hash:
+                            return dict(item["entry"])
+        except OSError:
+            return None
         return None
 
     def staleness(self, hashes: list[str]) -> str:
@@ -77,9 +143,9 @@ class Archive:
         self.data["header"] = header_hash
         for entry, h in zip(entries, hashes, strict=True):
             if h not in self.data["entries"]:
-                self.data["entries"][h] = {"seq": entry["seq"], "seat": entry["seat"],
-                                           "prev": entry["prev"], "entry": entry}
+                self.data["entries"][h] = [entry["seq"], entry["seat"]]
                 self.data["by_prev"].setdefault(entry["prev"], h)
+                self._unfiled.append((h, entry))
         last = entries[-1]
         if last["seq"] >= self.head_seq():
             self.data["head"] = {"seq": last["seq"], "hash": hashes[-1], "seat": last["seat"]}
@@ -88,6 +154,15 @@ class Archive:
 
     def _write(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self._unfiled:
+            # Evidence first: an entry listed in the archive has its evidence on disk.
+            with open(self.evidence_path, "a", encoding="utf-8") as fh:
+                for h, entry in self._unfiled:
+                    fh.write(json.dumps({"hash": h, "entry": entry}, ensure_ascii=False,
+                                        separators=(",", ":")) + "\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+            self._unfiled = []
         fd, tmp = tempfile.mkstemp(prefix=".archive-", dir=self.path.parent)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -100,12 +175,50 @@ class Archive:
                 os.unlink(tmp)
             raise
 
+    def _upgrade(self, old: dict[str, Any]) -> None:
+        """Read a version-1 archive (whole entries inline): keep its header, hashes and
+        entries (as evidence); its cached table is dropped (one full replay)."""
+        try:
+            data = _empty(self.game_id)
+            data["header"] = str(old.get("header", ""))
+            for h, item in old.get("entries", {}).items():
+                entry = item["entry"]
+                if digest(entry) != h:
+                    continue
+                data["entries"][h] = [int(entry["seq"]), str(entry["seat"])]
+                data["by_prev"].setdefault(str(entry["prev"]), h)
+                self._unfiled.append((h, entry))
+            head = old.get("head") or {}
+            if head.get("hash") in data["entries"]:
+                data["head"] = {"seq": int(head["seq"]), "hash": head["hash"],
+                                "seat": str(head.get("seat", ""))}
+            self.data = data
+        except (AttributeError, KeyError, TypeError, ValueError):
+            self._unfiled = []
+
+
+def _empty(game_id: str) -> dict[str, Any]:
+    return {"version": VERSION, "game": game_id, "header": "", "entries": {}, "by_prev": {},
+            "head": {}, "cache": {}}
+
+
+def _well_formed(data: dict[str, Any]) -> bool:
+    """Enough shape to use without a KeyError; anything else is read as no archive."""
+    entries, by_prev = data.get("entries"), data.get("by_prev")
+    return (isinstance(data.get("header"), str) and isinstance(entries, dict)
+            and isinstance(by_prev, dict) and isinstance(data.get("head"), dict)
+            and isinstance(data.get("cache"), dict)
+            and all(isinstance(v, list) and len(v) == 2 and isinstance(v[0], int)
+                    for v in entries.values())
+            and all(v in entries for v in by_prev.values()))
+
 
 def equivocation(entry: Entry, other: Entry) -> IntegrityError:
     seq = entry["seq"]
+    theirs = "moves unknown" if other.get("moves") is None else f"moves {other['moves']!r}"
     return IntegrityError(
         f"Fork: {entry['seat']} signed two different entries {seq} after the same entry "
-        f"(one with moves {other['moves']!r}, this one with {entry['moves']!r}). Two "
+        f"(one with {theirs}, this one with moves {entry['moves']!r}). Two "
         "different saves were sent from one turn; settle it with the other players.",
         seq=seq, code="fork",
     )

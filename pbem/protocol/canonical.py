@@ -16,23 +16,50 @@ class NotCanonicalError(ValueError):
     """A value that may not appear in signed data; the message gives its path."""
 
 
-def check_signable(value: Any, path: str = "") -> None:
-    """Raise NotCanonicalError if ``value`` holds anything but str/int/bool/list/dict."""
-    if isinstance(value, bool | int | str):
-        return
-    if isinstance(value, list):
-        for i, item in enumerate(value):
-            check_signable(item, f"{path}[{i}]")
-        return
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise NotCanonicalError(f"{path or 'value'} has a non-string key {key!r}")
-            check_signable(item, f"{path}.{key}" if path else key)
-        return
-    kind = type(value).__name__
-    raise NotCanonicalError(f"{path or 'value'} is a {kind}; only strings, integers, "
-                            "booleans, arrays and tables may be signed")
+# Bounds on anything read from a file (PROTOCOL.md section 9, step 1). Integers stay within
+# the range every JSON reader keeps exact; nesting, strings and keys stay small enough
+# that no walk, copy or hash of a value can run out of stack, memory or time.
+MAX_DEPTH = 32
+MAX_INT = 2**53 - 1
+MAX_STRING = 16_384  # characters in one string or key
+
+
+def check_signable(value: Any, path: str = "", *, max_int: int = MAX_INT,
+                   max_depth: int = MAX_DEPTH, max_string: int = MAX_STRING) -> None:
+    """Raise NotCanonicalError if ``value`` holds anything but str/int/bool/list/dict, or
+    breaks a bound: nesting deeper than ``max_depth``, an integer beyond ``max_int`` either
+    way, a string or key longer than ``max_string``. Iterative: any depth is safe to check."""
+    stack: list[tuple[Any, str, int]] = [(value, path, 0)]
+    while stack:
+        item, where, depth = stack.pop()
+        if isinstance(item, bool):
+            continue
+        if isinstance(item, int):
+            if not -max_int <= item <= max_int:
+                raise NotCanonicalError(f"{where or 'value'} is a number beyond ±{max_int}")
+            continue
+        if isinstance(item, str):
+            if len(item) > max_string:
+                raise NotCanonicalError(f"{where or 'value'} is a text of {len(item)} "
+                                        f"characters (at most {max_string})")
+            continue
+        if isinstance(item, list | dict) and depth >= max_depth:
+            raise NotCanonicalError(f"{where or 'value'} nests more than {max_depth} deep")
+        if isinstance(item, list):
+            stack.extend((sub, f"{where}[{i}]", depth + 1) for i, sub in enumerate(item))
+            continue
+        if isinstance(item, dict):
+            for key, sub in item.items():
+                if not isinstance(key, str):
+                    raise NotCanonicalError(f"{where or 'value'} has a non-string key {key!r}")
+                if len(key) > max_string:
+                    raise NotCanonicalError(f"{where or 'value'} has a key of {len(key)} "
+                                            f"characters (at most {max_string})")
+                stack.append((sub, f"{where}.{key}" if where else key, depth + 1))
+            continue
+        kind = type(item).__name__
+        raise NotCanonicalError(f"{where or 'value'} is a {kind}; only strings, integers, "
+                                "booleans, arrays and tables may be signed")
 
 
 def canonical(value: Any) -> bytes:

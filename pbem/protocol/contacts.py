@@ -53,6 +53,38 @@ class Notice:
         return ("WARNING: " if self.level == "warning" else "") + self.message
 
 
+@dataclass
+class SeatKey:
+    """One seat's key as this home sees it (PROTOCOL.md section 3). ``status``:
+    "you" (this home's own key), "new" (a handle this home has no key for), "known" (the
+    key this home knows for the handle), "changed" (another key than the one this home
+    knows for the handle: stop until the user confirms) or "waiting" (not joined yet).
+    ``pinned`` says the header binds the seat to that key (the host's contacts knew it)."""
+
+    handle: str
+    key: str
+    status: str
+    pinned: bool = False
+    known_key: str = ""
+
+    @property
+    def fingerprint(self) -> str:
+        return _fp(self.key) if self.key else ""
+
+    def line(self) -> str:
+        """``bob  1a2b:3c4d:5e6f:7a8b  known`` (CHANGED in capitals, with the old key)."""
+        if self.status == "waiting":
+            return f"{self.handle:12} (not joined yet)" + ("  pinned" if self.pinned else "")
+        words = {"you": "you", "new": "new", "known": "known",
+                 "changed": f"CHANGED (you know {self.handle} as {_fp(self.known_key)})"}
+        pin = ", pinned by the host" if self.pinned and self.status != "you" else ""
+        return f"{self.handle:12} {self.fingerprint}  {words[self.status]}{pin}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"handle": self.handle, "fingerprint": self.fingerprint, "status": self.status,
+                "pinned": self.pinned}
+
+
 def _fp(key_hex: str) -> str:
     try:
         return fingerprint(bytes.fromhex(key_hex))
@@ -103,6 +135,32 @@ class Contacts:
         if key and rec["key"] and rec["key"] != key:
             return ""
         return str(rec["emails"][0])
+
+    def key_for(self, handle: str) -> str:
+        """The key this home knows for ``handle`` ('' if none)."""
+        rec = self.players.get(handle)
+        return str(rec["key"]) if rec else ""
+
+    def seat_keys(self, save: Save) -> list[SeatKey]:
+        """Every seat of a verified save with its key, new / known / CHANGED against what
+        this home knows (and "you" for this home's own seat)."""
+        keys = {e["seat"]: e["pubkey"] for e in save.entries if e["kind"] in ("create", "join")}
+        out = []
+        for seat in save.header["seats"]:
+            handle = seat["handle"]
+            key = keys.get(handle, "")
+            pinned = bool(seat.get("key"))
+            known = self.key_for(handle)
+            if not key:
+                status = "waiting"
+            elif handle == self.own_handle and key == self.own_key:
+                status = "you"
+            elif not known:
+                status = "new"
+            else:
+                status = "known" if known == key else "changed"
+            out.append(SeatKey(handle, key, status, pinned, known if status == "changed" else ""))
+        return out
 
     def holders_of(self, email: str) -> list[str]:
         wanted = email.lower()
@@ -194,6 +252,15 @@ class Contacts:
             handle, {"key": "", "fingerprint": "", "emails": [], "first_seen": ""})
         rec["emails"] = [email] + [e for e in rec["emails"] if e.lower() != email.lower()]
         self.changed = True
+
+    def accept_key(self, handle: str, key: str, where: str) -> None:
+        """The user confirmed that ``handle`` now signs with ``key``: remember it, keeping
+        the handle's addresses (the one way a known key is replaced)."""
+        rec = self.players.setdefault(
+            handle, {"key": "", "fingerprint": "", "emails": [], "first_seen": where})
+        if rec["key"] != key:
+            rec["key"], rec["fingerprint"] = key, _fp(key)
+            self.changed = True
 
     def forget(self, handle: str) -> bool:
         """Drop a player (after a genuine key change); True if it was known."""

@@ -1,6 +1,10 @@
 """Every secret derivation of pbem, with its label, in one place (PROTOCOL.md section 2).
 
-``seed = HMAC-SHA256(identity private bytes, "pbem/1/seed" || game_id)``; every other
+``seed = HMAC-SHA256(identity private bytes, "pbem/1/seed" || game_id || nonce)``, where
+``game_id`` is the header's 32 lower-case hex characters (as ASCII) and ``nonce`` the 32
+raw bytes the seat drew when it created or joined the game and published (as hex) in that
+entry: a host who re-uses the id of a finished game, whose seeds are public, still cannot
+know a joiner's new seed. Every other
 per-game secret is ``derive(seed, LABEL || context, length)``, HKDF-SHA256 (RFC 5869)
 with an empty salt, written with the stdlib so start-up stays cheap.
 """
@@ -23,8 +27,13 @@ DLEQ_CHALLENGE = b"pbem/1/dleq"
 DLEQ_NONCE = b"pbem/1/dleq-nonce"
 
 
-def game_seed(identity_private: bytes, game_id: str) -> bytes:
-    return hmac.new(identity_private, SEED + game_id.encode(), hashlib.sha256).digest()
+NONCE_BYTES = 32
+
+
+def game_seed(identity_private: bytes, game_id: str, nonce: bytes) -> bytes:
+    if len(nonce) != NONCE_BYTES:
+        raise ValueError(f"a seat's nonce is {NONCE_BYTES} bytes, not {len(nonce)}")
+    return hmac.new(identity_private, SEED + game_id.encode() + nonce, hashlib.sha256).digest()
 
 
 def seed_commitment(seed: bytes) -> str:

@@ -9,11 +9,10 @@ exit code CLI.md documents.
 
 from __future__ import annotations
 
+import contextlib
 import copy
-import datetime
 import hashlib
-import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,15 +21,17 @@ from pbem.errors import (
     IntegrityError,
     MoveError,
     OptionError,
+    PbemError,
     SaveFileError,
     TurnError,
 )
 from pbem.game import Game, Outcome, State
-from pbem.protocol import beacon
+from pbem.protocol import beacon, entropy
 from pbem.protocol.canonical import canonical, digest
-from pbem.protocol.derive import seed_commitment
-from pbem.protocol.identity import Identity, verify_signature
-from pbem.protocol.savefile import FORMAT, Entry, Save
+from pbem.protocol.chain import Vouch, Witness, authenticate, check_new_key
+from pbem.protocol.derive import NONCE_BYTES, seed_commitment
+from pbem.protocol.identity import Identity
+from pbem.protocol.savefile import FORMAT, MAX_HEADER_INT, Entry, Save
 from pbem.protocol.turns import apply_moves, play_turn, resolve_pending, stamp_pending
 from pbem.registry import for_save
 
@@ -43,6 +44,7 @@ class SeatRecord:
     email: str = ""
     pubkey: str = ""  # hex, from the seat's create/join entry
     seed_commit: str = ""
+    nonce: str = ""  # hex, from the seat's create/join entry: mixed into its seed
     anchor: str = ""  # b_L, published at create/join
     last_beacon: str = ""  # the seat's most recent published link
     links: int = 0  # links published after the anchor
@@ -120,6 +122,15 @@ class Table:
             if self._can_read_draws(seat):
                 return Duty(seat, "reveal")
         return Duty(waiting[0], "reveal")
+
+    def awaiting_reveals(self) -> list[int]:
+        """The seats whose reveal the audit waits for, the next one first ([] unless the
+        game is in its revealing phase)."""
+        duty = self.duty()
+        if duty is None or duty.kind != "reveal":
+            return []
+        waiting = [s for s in self.reveal_order() if not self.seats[s].seed]
+        return [duty.seat] + [s for s in waiting if s != duty.seat]
 
     def _can_read_draws(self, seat: int) -> bool:
         decks = [d for d in self.gstate.get("secret", {}).values() if d.get("mode") == "mental"]
@@ -215,8 +226,11 @@ def _typed(key: str, value: str, spec: Any) -> bool | int | str:
 
 
 def new_header(
-    game: Game, seats: list[tuple[str, str]], options: dict[str, Any], created: str | None = None
+    game: Game, seats: list[tuple[str, str]], options: dict[str, Any], created: str | None = None,
+    keys: dict[str, str] | None = None,
 ) -> dict[str, Any]:
+    """A new game's header. ``keys`` (handle -> hex public key) pins seats to keys: a join
+    by any other key is refused (PROTOCOL.md section 3; header ``seats[i].key``)."""
     info = game.info
     n = len(seats)
     if not info.min_players <= n <= info.max_players:
@@ -229,17 +243,30 @@ def new_header(
         "format": FORMAT,
         "game": info.id,
         "rules_version": info.rules_version,
-        "id": os.urandom(16).hex(),
-        "created": created
-        or datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "id": entropy.fresh_bytes(16).hex(),
+        "created": created or entropy.utc_now(),
         "options": options,
-        "seats": [{"handle": h, "email": e} if e else {"handle": h} for h, e in seats],
+        "seats": [_seat(h, e, (keys or {}).get(h, "")) for h, e in seats],
         "components": components,
     }
 
 
+def _seat(handle: str, email: str, key: str) -> dict[str, str]:
+    seat = {"handle": handle}
+    if email:
+        seat["email"] = email
+    if key:
+        seat["key"] = key
+    return seat
+
+
 def check_header_game(header: dict[str, Any]) -> Game:
-    """The header's game, rules version, options and components, or SaveFileError."""
+    """The header's game, rules version, options and components, or SaveFileError.
+
+    Runs after chain.authenticate (the header is the one entry 0 signed). Options are
+    checked against their Option spec, by type (a "false" string is not a boolean) and
+    range; component data by the game's validator. Game code that fails on data it was
+    given (a TypeError, a KeyError, ...) makes the save malformed, never a traceback."""
     game = for_save(header["game"])
     version = header["rules_version"]
     if version != game.info.rules_version:
@@ -251,34 +278,80 @@ def check_header_game(header: dict[str, Any]) -> Game:
     if not game.info.min_players <= n <= game.info.max_players:
         raise SaveFileError(f"The header seats {n} players; {game.info.title} takes "
                             f"{game.info.min_players} to {game.info.max_players}.")
+    options = header["options"]
     try:
-        unknown = sorted(set(header["options"]) - set(game.info.options))
+        unknown = sorted(set(options) - set(game.info.options))
         if unknown:
             raise OptionError(f"unknown option {', '.join(unknown)}")
         for key, spec in game.info.options.items():
-            if key in header["options"]:
-                _typed(key, str(header["options"][key]).lower() if spec.kind == "bool"
-                       else str(header["options"][key]), spec)
-        game.validate_options(header["options"], n)
+            if key not in options:
+                raise OptionError(f"option {key} is missing")
+            _check_stored_option(key, options[key], spec)
+        with _game_code(game, "options"):
+            game.validate_options(options, n)
     except OptionError as exc:
         raise SaveFileError(f"The save's options are not valid: {exc.message}") from None
-    game.validate_components(header["components"])
+    with _game_code(game, "component data"):
+        game.validate_components(header["components"])
     return game
+
+
+def _check_stored_option(key: str, value: Any, spec: Any) -> None:
+    """An option as the header stores it: of the spec's type, within its range/choices."""
+    shown = repr(value)[:40]
+    if spec.kind == "bool":
+        if not isinstance(value, bool):
+            raise OptionError(f"option {key} must be true or false, not {shown}")
+    elif spec.kind == "int":
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise OptionError(f"option {key} must be a whole number, not {shown}")
+        low = spec.minimum if spec.minimum is not None else -MAX_HEADER_INT
+        high = spec.maximum if spec.maximum is not None else MAX_HEADER_INT
+        if not low <= value <= high:
+            raise OptionError(f"option {key} must be between {low} and {high}")
+    elif not isinstance(value, str):
+        raise OptionError(f"option {key} must be a text, not {shown}")
+    elif spec.choices and value not in spec.choices:
+        raise OptionError(f"option {key} takes one of {', '.join(spec.choices)}")
+
+
+@contextlib.contextmanager
+def _game_code(game: Game, what: str) -> Iterator[None]:
+    """Game code running on a save's header: its failure is the save's fault (exit 4)."""
+    try:
+        yield
+    except PbemError:
+        raise
+    except (TypeError, KeyError, ValueError, AttributeError, IndexError, RecursionError,
+            OverflowError, ZeroDivisionError) as exc:
+        raise SaveFileError(
+            f"The save's {what} cannot be used by {game.info.title} ({type(exc).__name__}): "
+            "it was not made by pbem. Ask for the file exactly as pbem wrote it.") from None
+
+
+# A secret deck costs a hash to the curve per card and a layer per seat: a bound no game
+# comes near (Road Master's Super Bonus deck has 20 cards).
+MAX_SECRET_CARDS = 1024
 
 
 def empty_table(header: dict[str, Any]) -> Table:
     game = check_header_game(header)
     handles = [s["handle"] for s in header["seats"]]
     options = dict(header["options"])
-    gstate = game.setup(handles, options, copy.deepcopy(header["components"]))
+    with _game_code(game, "component data"):
+        gstate = game.setup(handles, options, copy.deepcopy(header["components"]))
+        decks = game.secret_decks(header["components"], options, len(handles))
     gstate["seats"] = handles
     # Set-up chance is resolved by the start entry, from the last joiner's link and the
     # host's: stamp it with the seq of the last join (the create in a solo game).
     stamp_pending(gstate, len(handles) - 1)
-    decks = game.secret_decks(header["components"], options, len(handles))
     if decks:
         from pbem.protocol import mental_deck
 
+        for name, uids in decks.items():
+            if len(uids) > MAX_SECRET_CARDS or len(set(uids)) != len(uids):
+                raise SaveFileError(f"The save's secret deck {name!r} has {len(uids)} cards "
+                                    f"(at most {MAX_SECRET_CARDS}, each once).")
         # Card points in the clear, replaced at once by the create entry's shuffle pass.
         gstate["secret"] = {name: mental_deck.blank(header["id"], name, list(uids), len(handles))
                             for name, uids in decks.items()}
@@ -287,78 +360,8 @@ def empty_table(header: dict[str, Any]) -> Table:
 
 
 # ---- applying one entry --------------------------------------------------------------
-def unsigned(entry: Entry) -> dict[str, Any]:
-    return {k: v for k, v in entry.items() if k != "sig"}
-
-
 def entry_hash(entry: Entry) -> str:
     return digest(entry)
-
-
-def check_signature(table: Table, entry: Entry) -> None:
-    """Step 2 of verify for one entry: game id, sequence, prev, signature, beacon."""
-    seq = entry["seq"]
-    if entry["game"] != table.game_id:
-        raise IntegrityError(
-            f"Entry {seq} belongs to another game (id {entry['game'][:8]}), not this one "
-            f"({table.game_id[:8]}): it was copied in from elsewhere.",
-            seq=seq, code="foreign-entry",
-        )
-    expected = len(table.signers)
-    if seq != expected:
-        raise IntegrityError(
-            f"Entries are missing or out of order: expected entry {expected}, found {seq}. "
-            "Ask the sender for the complete save.",
-            seq=seq, code="sequence",
-        )
-    if entry["prev"] != table.head:
-        if seq == 0:
-            raise IntegrityError(
-                "The header was altered after the game was created (its hash no longer "
-                "matches entry 0). Ask the sender for an untouched save.",
-                seq=0, code="header",
-            )
-        raise IntegrityError(
-            f"Entry {seq} does not follow entry {seq - 1} (its prev hash differs): an entry "
-            "was dropped, altered or taken from another save.",
-            seq=seq, code="chain",
-        )
-    seat = table.seat_of(entry["seat"])
-    if seat is None:
-        raise IntegrityError(
-            f"Entry {seq} is signed by '{entry['seat']}', who has no seat in this game.",
-            seq=seq, code="unknown-seat",
-        )
-    record = table.seats[seat]
-    pubkey = entry["pubkey"] if entry["kind"] in ("create", "join") else record.pubkey
-    if not pubkey:
-        raise TurnError(
-            f"Entry {seq} is by {record.handle}, who has not joined the game yet.", seq=seq
-        )
-    data = canonical(unsigned(entry))
-    sig = bytes.fromhex(entry["sig"])
-    if not verify_signature(bytes.fromhex(pubkey), sig, data):
-        other = [s.handle for s in table.seats if s.pubkey and s.pubkey != pubkey
-                 and verify_signature(bytes.fromhex(s.pubkey), sig, data)]
-        if other:
-            raise IntegrityError(
-                f"Entry {seq} claims to be by {record.handle} but is signed with {other[0]}'s "
-                "key. Nobody may sign for another seat.",
-                seq=seq, code="wrong-key",
-            )
-        raise IntegrityError(
-            f"Entry {seq} ({record.handle}) does not match its signature: it was altered "
-            "after it was signed. Ask the sender for the save as pbem wrote it.",
-            seq=seq, code="signature",
-        )
-    if entry["kind"] not in ("create", "join") and not beacon.follows(
-        bytes.fromhex(entry["beacon"]), bytes.fromhex(record.last_beacon)
-    ):
-        raise IntegrityError(
-            f"Entry {seq} ({record.handle}): its beacon value is not the next link of "
-            f"{record.handle}'s chain, so its randomness cannot be trusted.",
-            seq=seq, code="beacon",
-        )
 
 
 def _resolve_for(table: Table, seat: int, link: bytes) -> None:
@@ -388,7 +391,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     Raises TurnError/MoveError (exit 1) for a rules violation, IntegrityError (exit 3)."""
     seq = entry["seq"]
     seat = table.seat_of(entry["seat"])
-    assert seat is not None  # check_signature ran first
+    assert seat is not None  # chain.authenticate ran first
     kind = entry["kind"]
     handle = table.seats[seat].handle
     duty = table.duty()
@@ -434,6 +437,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
             raise TurnError(f"Entry {seq}: a {kind} entry carries no moves.", seq=seq)
         record.pubkey = entry["pubkey"]
         record.seed_commit = entry["seed_commit"]
+        record.nonce = entry["nonce"]
         record.anchor = record.last_beacon = entry["beacon"]
         _chores(new, seat, entry, make_chores, audit_seeds)
         return new, []
@@ -508,6 +512,13 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
         except IntegrityError as exc:
             raise IntegrityError(f"Entry {seq} ({handle}): {_name_seats(new, exc.message)}",
                                  seq=seq, code="chore") from None
+        except PbemError:
+            raise
+        except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:
+            # A signed chore of the wrong shape: its signer's doing, never a traceback.
+            raise IntegrityError(f"Entry {seq} ({handle}) carries secret-deck work pbem "
+                                 f"cannot read ({type(exc).__name__}).", seq=seq,
+                                 code="chore") from None
         if before is not None and audit_seeds is not None:
             for problem in mental_deck.audit_chore(before, name, seat, chore, audit_seeds[seat]):
                 new.findings.append(f"entry {seq} ({handle}): {_name_seats(new, problem)}")
@@ -551,33 +562,41 @@ class Report:
     audit: str | list[str] = "pending"  # "clean", "pending", "unaudited" or violations
     outcome: Outcome | None = None
     notes: list[str] = field(default_factory=list)
-    checked_from: int = 0  # first entry checked in this run (archive makes it > 0)
+    checked_from: int = 0  # first entry the rules replay ran on (the archive makes it > 0)
     final: State | None = None  # after the audit: the state with the opened cards recorded
 
 
-def replay(save: Save, *, start: Table | None = None, start_at: int = 0,
-           hashes: list[str] | None = None,
-           witness: Callable[[Entry, str], None] | None = None,
-           check_snapshot: bool = True, audit_secrets: bool = True) -> Report:
+Resume = Callable[[list[str]], "tuple[int, Table] | None"]
+
+
+def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None = None,
+           resume: Resume | None = None, check_snapshot: bool = True,
+           audit_secrets: bool = True) -> Report:
     """Verify a parsed save (PROTOCOL.md section 9, steps 2-4).
 
-    ``start``/``start_at`` resume from a table the archive cached after entry
-    ``start_at - 1``; ``witness(entry, hash)`` sees each newly checked, validly signed
-    entry (the archive uses it to catch forks). ``audit_secrets=False`` leaves out the
-    end-of-game audit (for benchmarks comparing its cost)."""
-    table = start if start is not None else empty_table(save.header)
-    if start is None and save.entries[0]["kind"] != "create":
+    Step 2 (pbem.protocol.chain.authenticate: header hash, every prev, hash, key,
+    signature and beacon link) runs on the whole file before any game code sees the
+    header. ``vouched``/``witness`` are the archive's: entries this home verified before
+    skip their second signature check (see chain.py for why that is safe), and each other
+    entry is shown to ``witness`` (the fork check). Then ``resume(hashes)`` may give a
+    table the archive cached after entry ``start_at - 1`` of this authenticated chain: the
+    rules replay starts there. ``audit_secrets=False`` leaves out the end-of-game audit
+    (for benchmarks comparing its cost)."""
+    hashes = authenticate(save, vouched=vouched, witness=witness)
+    # Game code sees the header from here on (empty_table checks it first).
+    resumed = resume(hashes) if resume is not None else None
+    if resumed is None:
+        start_at, table = 0, empty_table(save.header)
+    else:
+        check_header_game(save.header)
+        start_at, table = resumed
+    if start_at == 0 and save.entries[0]["kind"] != "create":
         raise IntegrityError("The save does not begin with its create entry.", seq=0,
                              code="sequence")
-    if hashes is None:
-        hashes = [entry_hash(e) for e in save.entries]
     # Chores are audited as they are replayed once every seed is known (a complete save);
     # the archive's cache is never used for such a save (see session.verify).
     audit_seeds = reveal_seeds(save, table) if start_at == 0 and audit_secrets else None
     for entry, entry_digest in zip(save.entries[start_at:], hashes[start_at:], strict=True):
-        check_signature(table, entry)
-        if witness is not None:
-            witness(entry, entry_digest)
         table, _ = step(table, entry, replay=True, audit_seeds=audit_seeds)
         table.head = entry_digest
     if check_snapshot and canonical(save.state) != canonical(public_state(table)):
@@ -695,8 +714,18 @@ def owed(table: Table, identity: Identity) -> Duty:
     return duty
 
 
+def seat_seed(table: Table, seat: int, identity: Identity) -> bytes:
+    """``identity``'s seed for ``seat``, with the nonce the seat published when it joined.
+
+    Only a seat that has joined has one; the create/join entry draws a fresh nonce."""
+    nonce = table.seats[seat].nonce
+    if not nonce:
+        raise TurnError(f"{table.seats[seat].handle} has not joined this game yet.")
+    return identity.seed(table.game_id, bytes.fromhex(nonce))
+
+
 def next_link(table: Table, seat: int, identity: Identity) -> bytes:
-    seed = identity.seed(table.game_id)
+    seed = seat_seed(table, seat, identity)
     record = table.seats[seat]
     if record.seed_commit and seed_commitment(seed) != record.seed_commit:
         raise IdentityError(
@@ -733,7 +762,13 @@ def sign_entry(
     seat = duty.seat
     if kind != duty.kind and not (kind == "resign" and duty.kind == "turn"):
         raise TurnError(f"You owe a {duty.kind} entry now, not a {kind}.")
-    seed = identity.seed(table.game_id)
+    nonce = b""
+    if kind in ("create", "join"):
+        # A fresh nonce per seat and game (PROTOCOL.md section 2), published below.
+        nonce = entropy.fresh_bytes(NONCE_BYTES)
+        seed = identity.seed(table.game_id, nonce)
+    else:
+        seed = seat_seed(table, seat, identity)
     entry: Entry = {
         "seq": len(table.signers),
         "game": table.game_id,
@@ -745,12 +780,19 @@ def sign_entry(
     }
     if kind in ("create", "join"):
         entry["pubkey"] = identity.public_hex
+        entry["nonce"] = nonce.hex()
         entry["seed_commit"] = seed_commitment(seed)
         entry["beacon"] = beacon.published(seed, 0).hex()
     else:
         entry["beacon"] = next_link(table, seat, identity).hex()
     if kind == "reveal":
         entry["seed"] = seed.hex()
+    if kind in ("create", "join"):
+        # Refuse here what verification would refuse, before anything is signed or written.
+        pinned = str(table.header["seats"][seat].get("key", ""))
+        others = {s.handle: s.pubkey for s in table.seats if s.pubkey}
+        check_new_key(entry, entry["seq"], pinned, others)
+
     def make(gstate: State, who: int, what: str) -> list[dict[str, Any]]:
         return owed_chores(gstate, who, seed, table.game_id, entry["seq"])
 
@@ -782,13 +824,13 @@ def secrets_for(table: Table, seat: int, identity: Identity) -> dict[str, dict[s
 
     Raises IntegrityError, loudly, if a slot decrypts to no possible card."""
     decks = table.gstate.get("secret", {})
-    if not decks:
+    if not decks or not table.seats[seat].nonce:  # nothing drawn before the seat joins
         return {}
     from pbem.protocol import mental_deck
 
     uids = table.game.secret_decks(table.header["components"], table.header["options"],
                                    len(table.seats))
-    seed = identity.seed(table.game_id)
+    seed = seat_seed(table, seat, identity)
     out: dict[str, dict[str, str]] = {}
     for name, d in decks.items():
         if d.get("mode") == "mental":

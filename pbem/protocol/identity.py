@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import IdentityError, UsageError
+from pbem.protocol import entropy
 from pbem.protocol.derive import game_seed
 
 HANDLE_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
@@ -27,6 +28,7 @@ HANDLE_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 ADDRESS_RE = re.compile(
     r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+$")
 MAX_ADDRESS = 254
+MAX_INFO_BYTES = 64 * 1024
 KEY_FILE = "identity.pem"
 INFO_FILE = "identity.toml"
 
@@ -97,9 +99,11 @@ class Identity:
     def sign(self, data: bytes) -> bytes:
         return bytes(self._private.sign(data))
 
-    def seed(self, game_id: str) -> bytes:
+    def seed(self, game_id: str, nonce: bytes) -> bytes:
+        """This identity's seed in game ``game_id`` for the seat whose create/join entry
+        published ``nonce`` (PROTOCOL.md section 2)."""
         raw = self._private.private_bytes_raw()
-        return game_seed(raw, game_id)
+        return game_seed(raw, game_id, nonce)
 
 
 class Home:
@@ -114,16 +118,32 @@ class Home:
         return (self.path / KEY_FILE).exists()
 
     def info(self) -> dict[str, Any]:
+        """identity.toml: ``handle``, ``public_key`` (hex) and ``encrypted``, checked."""
         try:
             with open(self.path / INFO_FILE, "rb") as fh:
-                return tomllib.load(fh)
+                if len(fh.read(MAX_INFO_BYTES + 1)) > MAX_INFO_BYTES:
+                    raise IdentityError(f"The identity file {self.path / INFO_FILE} is far too "
+                                        "large to be one; restore it from a backup.")
+                fh.seek(0)
+                info = tomllib.load(fh)
         except FileNotFoundError:
             raise IdentityError(
                 f"There is no identity in {self.path}. Make one with "
                 "'pbem keygen --name HANDLE' (or pass --home DIR)."
             ) from None
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise IdentityError(f"The identity file in {self.path} is unreadable ({exc}).") from None
+        except IsADirectoryError:
+            raise IdentityError(f"{self.path / INFO_FILE} is a folder, not an identity file.") from None
+        except (OSError, ValueError, RecursionError) as exc:  # TOMLDecodeError is a ValueError
+            raise IdentityError(f"The identity file in {self.path} is unreadable ({exc}); "
+                                "restore it from a backup.") from None
+        handle, key = info.get("handle"), info.get("public_key")
+        if not is_handle(handle) or not isinstance(key, str) or not re.fullmatch(r"[0-9a-f]{64}", key) \
+                or not isinstance(info.get("encrypted", False), bool):
+            raise IdentityError(
+                f"The identity file {self.path / INFO_FILE} is damaged (it needs a handle, the "
+                "public key in hex and whether the key is encrypted). Restore it from a backup; "
+                "'pbem keygen' never overwrites an identity.")
+        return info
 
     def handle(self) -> str:
         return str(self.info()["handle"])
@@ -140,7 +160,7 @@ class Home:
                 "overwritten. Use another --home for another player."
             )
         self.path.mkdir(parents=True, exist_ok=True)
-        key = Ed25519PrivateKey.generate()
+        key = Ed25519PrivateKey.from_private_bytes(entropy.fresh_bytes(32))
         encryption: serialization.KeySerializationEncryption = (
             serialization.BestAvailableEncryption(passphrase.encode())
             if passphrase

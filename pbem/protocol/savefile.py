@@ -25,7 +25,13 @@ KINDS = ("create", "join", "start", "turn", "reveal", "resign")
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
 HEX128 = re.compile(r"^[0-9a-f]{128}$")
 GAME_ID = re.compile(r"^[0-9a-f]{32}$")
-MAX_SAVE_BYTES = 64 * 1024 * 1024
+# The largest save the example games make is under 100 KB and a 2,000-turn game about
+# 1 MB; anything past this is refused before it is read (bounded memory and time).
+MAX_SAVE_BYTES = 16 * 1024 * 1024
+# Every integer in a header (options, component data) is within this, either way: the
+# header reaches game code, which may size loops or lists by its numbers. Each game's
+# validator bounds its own numbers more tightly.
+MAX_HEADER_INT = 1_000_000
 
 Entry = dict[str, Any]
 
@@ -111,8 +117,10 @@ def check_header(header: Any) -> dict[str, Any]:
         seen.add(handle)
         if "email" in seat and not is_address(_expect(seat, "email", str, f"{where} seat {i}")):
             raise _fail(f"{where} seat {i}", "has an email that is not one plain mail address")
+        if "key" in seat:
+            _hex(seat, "key", HEX64, f"{where} seat {i}")
     try:
-        check_signable(header)
+        check_signable(header, max_int=MAX_HEADER_INT)
     except NotCanonicalError as exc:
         raise _fail(where, f"holds a value that cannot be signed ({exc})") from None
     return header
@@ -139,6 +147,13 @@ def check_entry(entry: Any, index: int) -> Entry:
     if kind in ("create", "join"):
         _hex(entry, "pubkey", HEX64, where)
         _hex(entry, "seed_commit", HEX64, where)
+        nonce = entry.get("nonce")
+        if not isinstance(nonce, str) or not HEX64.match(nonce):
+            raise SaveFileError(
+                f"This save is malformed: entry {index} ({kind}) has no valid 'nonce' (64 "
+                "lower-case hex characters). It was made by an older pbem, from before each "
+                "seat's secrets took a fresh nonce; finish that game with the pbem that "
+                "made it, or start a new one.")
     if kind == "reveal":
         _hex(entry, "seed", HEX64, where)
     _hex(entry, "sig", HEX128, where)
@@ -150,12 +165,21 @@ def check_entry(entry: Any, index: int) -> Entry:
 
 
 def parse(text: str, name: str = "the save") -> Save:
+    if len(text) > MAX_SAVE_BYTES:
+        raise SaveFileError(f"{name} is {len(text)} characters long, far larger than any pbem "
+                            "save; refusing it.")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SaveFileError(
             f"{name} is not a readable pbem save (TOML error: {exc}). It may be truncated "
             "or re-encoded by a mail client; ask for it again."
+        ) from None
+    except (ValueError, RecursionError, OverflowError):
+        # A number of thousands of digits, or arrays or tables nested thousands deep.
+        raise SaveFileError(
+            f"{name} is not a pbem save: it holds a number far too long or values nested "
+            "far too deep for any save. Ask for the file exactly as pbem wrote it."
         ) from None
     header = check_header(data.get("header"))
     raw_entries = data.get("entry", [])
@@ -165,6 +189,10 @@ def parse(text: str, name: str = "the save") -> Save:
     state = data.get("state", {})
     if not isinstance(state, dict):
         raise _fail("[state]", "should be a table")
+    try:
+        check_signable(state)
+    except NotCanonicalError as exc:
+        raise _fail("[state]", f"holds a value no pbem writes ({exc})") from None
     unknown = sorted(set(data) - {"header", "entry", "state"})
     if unknown:
         raise _fail("the file", f"has unexpected tables: {', '.join(unknown)}")
@@ -177,7 +205,10 @@ def read(path: str | Path) -> Save:
         size = p.stat().st_size
         if size > MAX_SAVE_BYTES:
             raise SaveFileError(f"{p} is {size} bytes, far larger than any pbem save; refusing it.")
-        raw = p.read_bytes()
+        with open(p, "rb") as fh:  # at most one byte past the limit, whatever stat said
+            raw = fh.read(MAX_SAVE_BYTES + 1)
+        if len(raw) > MAX_SAVE_BYTES:
+            raise SaveFileError(f"{p} is larger than any pbem save; refusing it.")
     except FileNotFoundError:
         raise SaveFileError(f"There is no file {p}.") from None
     except IsADirectoryError:
@@ -188,6 +219,9 @@ def read(path: str | Path) -> Save:
 
 
 def parse_bytes(raw: bytes, name: str = "the save") -> Save:
+    if len(raw) > MAX_SAVE_BYTES:
+        raise SaveFileError(f"{name} is {len(raw)} bytes, far larger than any pbem save; "
+                            "refusing it.")
     if raw.startswith(b"\xef\xbb\xbf"):  # a BOM added by some editors changes nothing
         raw = raw[3:]
     try:

@@ -209,7 +209,8 @@ def test_send_refuses_a_second_recipient_and_injected_headers(game: Path, homes:
     (ann.path / "identity.toml").write_text(info.replace('handle = "ann"',
                                                          'handle = "ann\\r\\nBcc: eve@evil.example"'))
     r = run(ann, "send", str(game), "--stdout", "--to", "bob@example.org")
-    assert r.exit_code == 2 and "not a usable handle" in r.stderr and "eve" not in r.stdout
+    assert r.exit_code == 2 and "identity file" in r.stderr and "damaged" in r.stderr
+    assert "eve" not in r.stdout
 
 
 def test_a_save_with_an_injected_handle_is_refused(homes: dict[str, Home], tmp_path: Path) -> None:
@@ -365,8 +366,8 @@ def test_new_gives_the_host_seat_the_profile_address(homes: dict[str, Home],
         r = run(ann, "new", "dice-race", *[f"--seat={s}" for s in seats], "-o", str(out))
         assert r.exit_code == 0, r.output
         host = savefile.read(out).header["seats"][0]
-        assert host == {"handle": "ann", "email": "other@example.org" if i == 2
-                        else "ann@example.org"}
+        assert (host["handle"], host["email"]) == (
+            "ann", "other@example.org" if i == 2 else "ann@example.org")
 
 
 def test_contacts_email_is_the_users_word(game: Path, homes: dict[str, Home]) -> None:

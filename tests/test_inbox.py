@@ -548,8 +548,11 @@ def test_one_bad_attachment_never_stops_the_scan(homes: dict[str, Home], tmp_pat
     mbox.close()
     report = inbox.scan([box], home, max_bytes=1024 * 1024)
     by_message = {p.origin.where: p.code for p in report.problems if p.origin}
+    # The cut message is either read as a damaged save or not found as one at all,
+    # depending on where the cut falls in the base64: a problem of that message either way.
+    assert by_message.pop("message 3") in ("malformed", "broken-mime"), report.text()
     assert by_message == {"message 1": "malformed", "message 2": "unreadable",
-                          "message 3": "malformed", "message 6": "too-large"}, report.text()
+                          "message 6": "too-large"}, report.text()
     assert report.messages == 7
     [summary] = report.games
     assert summary.seq == hops[-1].seq and summary.your_move and summary.filed

@@ -172,8 +172,10 @@ class Game(ABC):
         deck name -> the uid of every physical card. Most games have none.
 
         The engine builds and shuffles them at create/join; the game then works on them
-        only through ``secretdeck`` (re-exported here) (reserve, keep, return) and learns what a slot
-        holds through the ``secrets`` argument of ``view`` and through ``on_reveal``."""
+        only through ``secretdeck`` (re-exported here: draw, deal, keep, return, pass,
+        open; its docstring is the API) and learns what a slot holds through the
+        ``secrets`` argument of ``view``, ``secretdeck.card`` once a slot is opened, and
+        ``on_reveal``."""
         return {}
 
     def secret_claims(self, state: State) -> dict[str, dict[int, list[str]]]:

@@ -17,7 +17,7 @@ from typing import Any
 from pbem.errors import IntegrityError, MoveError, PbemError, TurnError, UsageError
 from pbem.game import Game, State
 from pbem.play import bots
-from pbem.protocol import engine, gameindex, savefile, timing
+from pbem.protocol import engine, gameindex, savefile, timing, toldcache
 from pbem.protocol.archive import Archive
 from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.contacts import Contacts, SeatKey
@@ -515,6 +515,12 @@ class EntryNote:
                 "time": timing.stamp(self.time), "moves": list(self.moves),
                 "changes": list(self.changes)}
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> EntryNote:
+        return cls(int(data["seq"]), str(data["kind"]), str(data["seat"]),
+                   timing.parse_stamp(data.get("time")), list(data["moves"]),
+                   list(data["changes"]))
+
 
 def note_of(before: engine.Table, after: engine.Table, entry: savefile.Entry) -> EntryNote:
     """What ``entry`` did, from the tables just before and just after it."""
@@ -540,9 +546,19 @@ def history(path: str | Path, home: Home | None, wanted: Callable[[Save], range]
             keep: Collection[int] = ()) -> History:
     """Verify the save at ``path`` and, in the same replay, note the entries whose seq is
     in ``wanted(save)``; keep the tables after the entries in ``keep`` (``show --at``).
-    ``wanted`` may raise UsageError for a save it cannot use."""
+    ``wanted`` may raise UsageError for a save it cannot use.
+
+    Notes this home made before come from its cache (pbem.protocol.toldcache): then the
+    replay resumes from the archive's table as ``verify`` does, instead of starting
+    early enough to tell those entries again."""
     save = savefile.read(path)
     seqs = wanted(save)
+    hashes = [engine.entry_hash(save.entries[seq]) for seq in seqs]
+    cache = toldcache.ToldCache(home.path, save.game_id) if home is not None else None
+    known = cache.get(hashes) if cache is not None and not keep else None
+    if known is not None:
+        verified = verify(save, home, path=Path(path))
+        return History(verified, [EntryNote.from_json(n) for n in known])
     notes: list[EntryNote] = []
     tables: dict[int, engine.Table] = {}
 
@@ -555,6 +571,9 @@ def history(path: str | Path, home: Home | None, wanted: Callable[[Save], range]
 
     told_from = min([seqs.start if seqs else len(save.entries), *keep])
     verified = verify(save, home, path=Path(path), on_entry=tell, told_from=told_from)
+    if cache is not None and home is not None and home.path.is_dir():
+        with contextlib.suppress(OSError):
+            cache.put([(h, n.to_json()) for h, n in zip(hashes, notes, strict=True)])
     return History(verified, notes, tables)
 
 

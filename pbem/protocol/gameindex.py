@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from pbem.protocol import engine, timing
-from pbem.protocol.canonical import digest
 from pbem.protocol.savefile import GAME_ID, Save
 
 INDEX_FILE = "games.json"
@@ -118,8 +117,10 @@ def summarize(save: Save, report: engine.Report, path: Path, you: str) -> GameRe
         winners = [seats[s] for s in outcome.ranking[0]] if outcome.ranking else []
     return GameRecord(
         id=save.game_id, game=save.ruleset, title=table.game.info.title,
-        header=digest(save.header), path=str(path.absolute()), seq=int(last["seq"]),
-        entry=engine.entry_hash(last), you=you, players=seats,
+        # Entry 0's prev is the header's hash (checked by chain.authenticate): no need
+        # to hash a header of thousands of lines again.
+        header=str(save.entries[0]["prev"]), path=str(path.absolute()), seq=int(last["seq"]),
+        entry=report.hashes[-1], you=you, players=seats,
         to_act=table.seats[duty.seat].handle if duty else "",
         next=duty.kind if duty else "", over=table.over(), audit=audit, winners=winners,
         scores=scores, time=timing.stamp(timing.signed_time(last)),

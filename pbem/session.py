@@ -458,7 +458,7 @@ def find_save(home: Home | None, text: str) -> Path:
     it says there is no such file). UsageError for an id that fits no game or several."""
     path = Path(text)
     prefix = text.lower()
-    if home is None or path.exists() or not gameindex.ID_PREFIX.match(prefix):
+    if home is None or path.exists() or not gameindex.ID_PREFIX.fullmatch(prefix):
         return path
     found = gameindex.GameIndex(home.path).matching(prefix)
     if not found:

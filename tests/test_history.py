@@ -486,3 +486,51 @@ def test_show_since_when_you_have_signed_nothing(homes: dict[str, Home], tmp_pat
     assert [e["kind"] for e in data["since_your_last_turn"]] == ["create"]
     assert "Since the start (you have signed nothing yet):" in run(
         homes["bob"], "show", str(first)).output
+
+
+# ---- the pieces ---------------------------------------------------------------------------
+def test_the_index_keeps_only_the_newest_save_of_one_header(homes: dict[str, Home],
+                                                            tmp_path: Path) -> None:
+    from pbem.protocol.gameindex import GameIndex, summarize
+
+    paths = play_game(homes, tmp_path / "s", options=NEVER_ENDS, stop_after=6)
+    home = Home(tmp_path / "solo")
+    home.keygen("ann")  # a home with ann's handle: records need only the handle
+    index = GameIndex(home.path)
+    records = [summarize(savefile.read(p), session.load(p, None).report, p, "ann")
+               for p in paths]
+    assert index.remember(records[3]) and not index.remember(records[2])  # older: kept out
+    assert index.remember(records[3])  # the same: nothing to write
+    stamp = (home.path / INDEX_FILE).stat().st_mtime_ns
+    assert index.remember(records[3]) and (home.path / INDEX_FILE).stat().st_mtime_ns == stamp
+    replaced = tmp_path / "again.toml"  # the same entry, another file: it wins
+    shutil.copy(paths[3], replaced)
+    assert index.remember(summarize(savefile.read(replaced), session.load(replaced, None).report,
+                                    replaced, "ann"))
+    assert GameIndex(home.path).records[records[3].id].path == str(replaced.absolute())
+    other = records[5]
+    other.header = "f" * 64  # another game that re-used the id: never mixed in
+    assert not index.remember(other)
+    assert GameIndex(home.path).games()[0].seq == records[3].seq
+
+
+def test_signed_times_are_read_strictly() -> None:
+    import datetime
+
+    from pbem.protocol import timing
+
+    good = timing.parse_stamp("2025-06-01T08:30:00Z")
+    assert good == datetime.datetime(2025, 6, 1, 8, 30, tzinfo=datetime.UTC)
+    for bad in ("2025-06-01T08:30:00Z\n", "2025-13-40T08:30:00Z", "2025-06-01 08:30:00Z",
+                "2025-06-01T08:30:00+00:00", 1_700_000_000, None, "", "x" * 10_000):
+        assert timing.parse_stamp(bad) is None, bad
+    at = datetime.datetime(2025, 6, 2, 10, tzinfo=datetime.UTC)
+    assert timing.ago(good, at) == "1 day 1 hour ago"  # type: ignore[arg-type]
+    assert timing.ago(at + datetime.timedelta(hours=3), at) == "just now"  # a fast clock
+    acted = timing.last_acted(["ann", "bob", "cy"], [
+        {"seq": 0, "seat": "ann", "time": "2025-06-01T08:30:00Z"},
+        {"seq": 1, "seat": "bob"}, {"seq": 2, "seat": "ann", "time": "nonsense"}])
+    assert [a.to_json() for a in acted] == [
+        {"handle": "ann", "seq": 2, "time": None}, {"handle": "bob", "seq": 1, "time": None},
+        {"handle": "cy", "seq": None, "time": None}]
+    assert [a.words(at) for a in acted] == ["entry 2", "entry 1", "not yet"]

@@ -85,7 +85,7 @@ class GameRecord:
 
 def _well_formed(r: GameRecord) -> bool:
     texts = (r.id, r.game, r.title, r.header, r.path, r.entry, r.you, r.to_act, r.next, r.audit)
-    return (all(isinstance(t, str) for t in texts) and bool(GAME_ID.match(r.id))
+    return (all(isinstance(t, str) for t in texts) and bool(GAME_ID.fullmatch(r.id))
             and isinstance(r.seq, int) and not isinstance(r.seq, bool)
             and isinstance(r.over, bool)
             and isinstance(r.players, list) and all(isinstance(p, str) for p in r.players)

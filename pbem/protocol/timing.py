@@ -28,7 +28,7 @@ def signed_time(entry: dict[str, Any]) -> datetime.datetime | None:
 
 def parse_stamp(value: object) -> datetime.datetime | None:
     """A ``"YYYY-MM-DDTHH:MM:SSZ"`` time (UTC); None for anything else."""
-    if not isinstance(value, str) or not _STAMP.match(value):
+    if not isinstance(value, str) or not _STAMP.fullmatch(value):
         return None
     try:
         return datetime.datetime.strptime(value, entropy.TIME_FORMAT).replace(

@@ -30,7 +30,7 @@ class ToldCache:
     def __init__(self, home_path: Path, game_id: str) -> None:
         self.path = Path(home_path) / FOLDER / f"{game_id}.json"
         self.notes: dict[str, dict[str, Any]] = {}
-        if not GAME_ID.match(game_id):
+        if not GAME_ID.fullmatch(game_id):
             return
         try:
             with open(self.path, "rb") as fh:
@@ -41,7 +41,7 @@ class ToldCache:
         if not isinstance(data, dict) or data.get("pbem") != __version__:
             return
         notes = data.get("notes")
-        if isinstance(notes, dict) and all(HEX64.match(str(k)) and _note_ok(v)
+        if isinstance(notes, dict) and all(HEX64.fullmatch(str(k)) and _note_ok(v)
                                            for k, v in notes.items()):
             self.notes = notes
 

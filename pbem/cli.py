@@ -572,17 +572,16 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
     home = _home(ctx)
     path = resolve_save(ctx, save)
     me = session.own_handle(home)
-    yours: list[int | None] = []  # this seat's last entry, once the save is read
 
     def wanted(parsed: Any) -> range:
+        """The entries to tell: entry SEQ with --at, else those since this seat's last."""
         if at is not None:
             _check_at(at, parsed)
             return range(at, at + 1)
-        seated = me in parsed.handles()
-        yours.append(session.last_entry_of(parsed, me) if seated else None)
-        if not seated:
+        if me not in parsed.handles():
             return range(0)  # no seat here: no "since your last turn"
-        return range(0 if yours[0] is None else yours[0] + 1, len(parsed.entries))
+        mine = session.last_entry_of(parsed, me)
+        return range(0 if mine is None else mine + 1, len(parsed.entries))
 
     told = session.history(path, home, wanted, keep=() if at is None else (at,))
     verified = told.verified
@@ -644,7 +643,7 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
         if picture_path:
             echo(f"Drew {picture_path}")
     if since is not None:
-        mine = yours[0] if yours else None
+        mine = session.last_entry_of(verified.save, handle)
         echo()
         echo(f"Since your last entry ({mine}):" if mine is not None else
              "Since the start (you have signed nothing yet):")
@@ -674,7 +673,7 @@ def _print_notes(notes: list[Any]) -> None:
 
 
 def _print_acted(acted: list[Any], you: str = "") -> None:
-    """'Last acted: ann (you) entry 30, 2 days ago; bob entry 31, 5 hours ago; ...'."""
+    """'Last acted: ann (you): entry 30, 2 days ago; bob: entry 31, 5 hours ago; ...'."""
     from pbem.protocol import timing
 
     now = timing.now()

@@ -12,16 +12,13 @@ verified records it again), and a save file deleted since is reported as missing
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import re
-import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.protocol import engine, timing
+from pbem.protocol import atomic, engine, timing
 from pbem.protocol.savefile import GAME_ID, Save
 
 INDEX_FILE = "games.json"
@@ -173,15 +170,4 @@ class GameIndex:
     def _write(self) -> None:
         data = {"version": VERSION,
                 "games": {k: r.to_json() for k, r in sorted(self.records.items())}}
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".games-", dir=self.path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(data, fh, indent=1, ensure_ascii=False)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        atomic.replace(self.path, json.dumps(data, indent=1, ensure_ascii=False).encode())

@@ -11,14 +11,12 @@ may describe differently), is read as empty.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from pbem import __version__
+from pbem.protocol import atomic
 from pbem.protocol.savefile import GAME_ID, HEX64
 
 FOLDER = "told"
@@ -59,17 +57,10 @@ class ToldCache:
         if len(self.notes) > MAX_NOTES:
             newest = sorted(self.notes.items(), key=lambda item: item[1]["seq"])[-MAX_NOTES:]
             self.notes = dict(newest)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".told-", dir=self.path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump({"pbem": __version__, "notes": self.notes}, fh, ensure_ascii=False,
-                          separators=(",", ":"))
-            os.replace(tmp, self.path)  # a cache: no fsync, a lost write costs one replay
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        data = {"pbem": __version__, "notes": self.notes}
+        # A cache: not flushed to the disk; a lost write costs one replay.
+        atomic.replace(self.path, json.dumps(data, ensure_ascii=False,
+                                             separators=(",", ":")).encode(), sync=False)
 
 
 def _note_ok(note: Any) -> bool:

@@ -508,10 +508,16 @@ def test_the_index_keeps_only_the_newest_save_of_one_header(homes: dict[str, Hom
     assert index.remember(summarize(savefile.read(replaced), session.load(replaced, None).report,
                                     replaced, "ann"))
     assert GameIndex(home.path).records[records[3].id].path == str(replaced.absolute())
-    other = records[5]
+    other = summarize(savefile.read(paths[5]), session.load(paths[5], None).report, paths[5],
+                      "ann")
     other.header = "f" * 64  # another game that re-used the id: never mixed in
     assert not index.remember(other)
     assert GameIndex(home.path).games()[0].seq == records[3].seq
+    # An entry withdrawn (undo) takes its record with it; then an older save is recorded.
+    assert not index.withdraw(records[3].id, records[2].entry)
+    assert index.withdraw(records[3].id, records[3].entry)
+    assert GameIndex(home.path).games() == []
+    assert index.remember(records[2]) and GameIndex(home.path).games() == [records[2]]
 
 
 def test_signed_times_are_read_strictly() -> None:

@@ -167,6 +167,17 @@ class GameIndex:
         self._write()
         return True
 
+    def withdraw(self, game_id: str, entry_hash: str) -> bool:
+        """Forget the game's record if its newest save ends with this entry (``undo``
+        withdrew it): the next save of the game verified or written is recorded, older
+        or not. Returns whether a record was dropped."""
+        known = self.records.get(game_id)
+        if known is None or known.entry != entry_hash:
+            return False
+        del self.records[game_id]
+        self._write()
+        return True
+
     def _write(self) -> None:
         data = {"version": VERSION,
                 "games": {k: r.to_json() for k, r in sorted(self.records.items())}}

@@ -36,6 +36,16 @@ def _home(ctx: click.Context) -> Any:
     return Home(Path(given) if given else default_home())
 
 
+def resolve_save(ctx: click.Context, text: str) -> str:
+    """A command's SAVE argument as a file path: a path that exists is used as it is; else
+    a game's short id or a unique start of its id means the newest save this home has of
+    that game ('pbem games'). An id that fits no game or several is a usage error (exit 2)
+    naming the candidates. Every command taking SAVE calls this first."""
+    from pbem import session
+
+    return str(session.find_save(_home(ctx), text))
+
+
 def _fail(exc: PbemError) -> NoReturn:
     echo(f"pbem: {exc.message}", err=True)
     sys.exit(exc.exit_code)
@@ -192,6 +202,83 @@ def rules(game: str | None) -> None:
     echo(g.notation())
 
 
+@main.command("games")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def games_command(ctx: click.Context, as_json: bool) -> None:
+    """The games this home is in: whose move, how long they have waited, the newest save.
+
+    Each game's short id can stand for SAVE in every command (the newest save this home
+    wrote, verified or filed from the inbox)."""
+    from pbem import session
+    from pbem.protocol import timing
+
+    home = _home(ctx)
+    now = timing.now()
+    listed = [_game_line(record, now) for record in session.games(home)]
+    listed.sort(key=lambda g: (g["order"], -(g["waiting_seconds"] or 0), g["title"], g["id"]))
+    if as_json:
+        _emit_json({"home": str(home.path),
+                    "games": [{k: v for k, v in g.items() if k != "order"} for g in listed]})
+        return
+    if not listed:
+        echo("This home is in no game yet. 'pbem new' starts one; every save this home "
+             "writes, joins, plays, shows, verifies or files from 'pbem inbox' is listed here.")
+        return
+    for g in listed:
+        echo(f"{g['short_id']}  {g['title']}, entry {g['seq']}: {g['status']}")
+        players = "; ".join(
+            f"{p['handle']}{' (you)' if p['you'] else ''}: {p['words']}" for p in g["players"])
+        echo(f"    last acted: {players}")
+        echo(f"    {'MISSING (deleted or moved): ' if g['missing'] else ''}{g['path']}")
+
+
+def _game_line(record: Any, now: Any) -> dict[str, Any]:
+    """One game of 'pbem games' (README: the JSON keys), with its status in words."""
+    from pbem.protocol import timing
+
+    since = timing.parse_stamp(record.time)
+    missing = not record.exists()
+    if since is None and not missing:
+        since = timing.file_time(record.path)
+    waiting = None if record.complete or since is None else max(
+        0, int((now - since).total_seconds()))
+    action = {"create": "create", "join": "join", "start": "start", "turn": "play",
+              "reveal": "reveal"}.get(record.next, record.next)
+    if record.complete:
+        order = 2
+        if record.audit == "failed":
+            status = "over; THE AUDIT FAILED ('pbem verify' says why)"
+        elif record.winners:
+            won = ", ".join(f"{w} ({record.scores.get(w, 0)})" for w in record.winners)
+            status = f"over, won by {won}" if len(record.winners) == 1 else \
+                f"over, shared by {won}"
+        else:
+            status = "over"
+    else:
+        order = 0 if record.your_move else 1
+        who = "you" if record.your_move else record.to_act
+        status = f"{who} to {action}"
+        if waiting is not None:
+            status += f", waiting {timing.duration_words(now - since)}"
+        if record.over and record.next == "reveal":
+            status = "play is over; " + status
+    players = []
+    for acted in record.acted:
+        item = timing.Acted(acted["handle"], acted.get("seq"),
+                            timing.parse_stamp(acted.get("time")))
+        players.append({"handle": item.handle, "you": item.handle == record.you,
+                        "seq": item.seq, "time": acted.get("time"), "words": item.words(now)})
+    return {"order": order, "id": record.id, "short_id": record.short_id, "game": record.game,
+            "title": record.title, "seq": record.seq, "status": status,
+            "players": players, "you": record.you, "to_act": record.to_act or None,
+            "next": record.next or None, "your_move": record.your_move,
+            "over": record.over, "complete": record.complete, "audit": record.audit,
+            "winners": record.winners, "scores": record.scores or None,
+            "time": record.time, "waiting_since": timing.stamp(since) if waiting is not None
+            else None, "waiting_seconds": waiting, "path": record.path, "missing": missing}
+
+
 @main.command()
 @click.argument("game")
 @click.option("--seat", "seats", multiple=True, required=True, metavar="HANDLE[=EMAIL]",
@@ -271,10 +358,12 @@ def _print_keys(written: Any, everyone: bool) -> None:
 @ACCEPT_KEY
 @click.pass_context
 def join(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str, ...]) -> None:
-    """Take this home's seat in an invited game."""
+    """Take this home's seat in an invited game.
+
+    SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem import session
 
-    written = _sign(ctx, save, "join", [], None, out, accept_keys)
+    written = _sign(ctx, resolve_save(ctx, save), "join", [], None, out, accept_keys)
     for note in session.component_notes(written.save):
         echo(note)
     _print_keys(written, everyone=True)
@@ -305,7 +394,8 @@ def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, b
     """Sign what this seat owes now: the start, a whole turn, or the final reveal.
 
     Several moves may be one argument, separated by ';'. With no moves, at a terminal, a
-    prompt opens to type the turn move by move."""
+    prompt opens to type the turn move by move. SAVE is a save file, or a game's short id
+    (or the start of its id) from 'pbem games'."""
     from pbem import prompt
     from pbem.errors import MoveError, UsageError
 
@@ -316,6 +406,7 @@ def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, b
     if bot and all_moves:
         raise UsageError("Give moves or --bot, not both.")
     home = _home(ctx)
+    save = resolve_save(ctx, save)
     mailing = _mail_plan(home, send_it, to, no_cc, smtp_given)
     typed = None
     if not all_moves and not bot and _at_terminal():
@@ -417,8 +508,10 @@ def _read_movefile(handle: Any) -> list[str]:
 @ACCEPT_KEY
 @click.pass_context
 def resign(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str, ...]) -> None:
-    """Concede on your turn: the game ends and the others share the win."""
-    written = _sign(ctx, save, "resign", [], None, out, accept_keys)
+    """Concede on your turn: the game ends and the others share the win.
+
+    SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
+    written = _sign(ctx, resolve_save(ctx, save), "resign", [], None, out, accept_keys)
     echo(f"Wrote {written.path}")
     echo(written.next_step())
 
@@ -429,11 +522,14 @@ def resign(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[st
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def moves(ctx: click.Context, save: str, moves: tuple[str, ...], as_json: bool) -> None:
-    """The legal next moves for this seat after the given ones."""
+    """The legal next moves for this seat after the given ones.
+
+    SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem import prompt, session
     from pbem.errors import MoveError
 
     home = _home(ctx)
+    save = resolve_save(ctx, save)
     typed = prompt.split_moves(moves)
     try:
         handle, legal, can_end = session.legal_moves(home, save, typed)
@@ -454,6 +550,9 @@ def moves(ctx: click.Context, save: str, moves: tuple[str, ...], as_json: bool) 
 @main.command()
 @click.argument("save", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--at", "at", type=click.IntRange(min=0), metavar="SEQ",
+              help="Show the position after entry SEQ (as your seat saw it then) and what "
+                   "that entry did.")
 @click.option("--svg", "svg_path", type=click.Path(dir_okay=False),
               help="Also draw the board, as your seat sees it, into this SVG file.")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False),
@@ -461,21 +560,48 @@ def moves(ctx: click.Context, save: str, moves: tuple[str, ...], as_json: bool) 
 @click.option("--png", "png_path", type=click.Path(dir_okay=False),
               help="Also draw the board, as your seat sees it, into this PNG image.")
 @click.pass_context
-def show(ctx: click.Context, save: str, as_json: bool, svg_path: str | None,
+def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path: str | None,
          html_path: str | None, png_path: str | None) -> None:
-    """The game as this home's seat sees it."""
+    """The game as this home's seat sees it, and what the others did since your last turn.
+
+    SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem import session
     from pbem.drawing import page as render
+    from pbem.protocol import timing
 
     home = _home(ctx)
-    verified = session.load(save, home)
+    path = resolve_save(ctx, save)
+    me = session.own_handle(home)
+
+    def wanted(parsed: Any) -> range:
+        """The entries to tell: entry SEQ with --at, else those since this seat's last."""
+        if at is not None:
+            _check_at(at, parsed)
+            return range(at, at + 1)
+        if me not in parsed.handles():
+            return range(0)  # no seat here: no "since your last turn"
+        mine = session.last_entry_of(parsed, me)
+        return range(0 if mine is None else mine + 1, len(parsed.entries))
+
+    told = session.history(path, home, wanted, keep=() if at is None else (at,))
+    verified = told.verified
     notices = _player_notices(home, verified.save, as_json)
-    table = verified.table
-    handle, view, private = session.seat_view(home, verified)
+    entries = verified.save.entries
+    last_seq = len(entries) - 1
+    if at is None or (at == last_seq and verified.report.final is not None):
+        table = verified.table
+        handle, view, private = session.seat_view(home, verified)
+    else:
+        table = told.tables[at]
+        handle, view, private = session.view_at(home, verified, table)
+    shown_entries = entries if at is None else entries[:at + 1]
+    acted = timing.last_acted([s.handle for s in table.seats], shown_entries)
+    since = told.notes if at is None and handle else None
     duty = table.duty()
     to_act = table.seats[duty.seat].handle if duty else ""
     game = table.game
-    heading = f"{game.info.title} {table.game_id[:8]}, entry {len(table.signers) - 1}"
+    seq = last_seq if at is None else at
+    heading = f"{game.info.title} {table.game_id[:8]}, entry {seq}"
     pictures: list[tuple[str, str | bytes]] = []  # all drawn before any is written
     if svg_path:
         pictures.append((svg_path, render.svg_of(game, view)))
@@ -486,24 +612,73 @@ def show(ctx: click.Context, save: str, as_json: bool, svg_path: str | None,
     for target, picture in pictures:
         render.write_picture(target, picture)
     if as_json:
-        _emit_json({"game": table.header["game"], "id": table.game_id, "seat": handle,
-                    "to_act": to_act, "phase": table.phase(), "state": view,
-                    "private": private, "notes": verified.notes,
-                    "players": [n.to_json() for n in notices]})
+        data = {"game": table.header["game"], "id": table.game_id, "seat": handle,
+                "to_act": to_act, "phase": table.phase(), "state": view,
+                "private": private, "notes": verified.notes,
+                "players": [n.to_json() for n in notices],
+                "last_acted": [a.to_json() for a in acted]}
+        if at is None:
+            data["since_your_last_turn"] = None if since is None else [n.to_json() for n in since]
+        else:
+            data["at"] = at
+            data["entry"] = told.notes[0].to_json()
+            data["next"] = duty.kind if duty else None
+        _emit_json(data)
         return
-    echo(f"{game.info.title}  game {table.game_id[:8]}  entry {len(table.signers) - 1}  "
-               f"phase {table.phase()}")
+    if at is None:
+        echo(f"{game.info.title}  game {table.game_id[:8]}  entry {last_seq}  "
+             f"phase {table.phase()}")
+    else:
+        echo(f"{game.info.title}  game {table.game_id[:8]}  after entry {at} (of "
+             f"{last_seq})  phase {table.phase()}")
+        _print_notes(told.notes)
     if duty:
-        echo(f"Next: {duty.kind} by {to_act}" + ("  (you)" if to_act == handle else ""))
+        echo(("Next: " if at is None else "Next then: ") + f"{duty.kind} by {to_act}"
+             + ("  (you)" if to_act == handle else ""))
     for note in verified.notes:
         echo(note)
     echo()
     echo(game.render(view))
-    for path in (svg_path, html_path, png_path):
-        if path:
-            echo(f"Drew {path}")
-    if not duty:
+    for picture_path in (svg_path, html_path, png_path):
+        if picture_path:
+            echo(f"Drew {picture_path}")
+    if since is not None:
+        mine = session.last_entry_of(verified.save, handle)
+        echo()
+        echo(f"Since your last entry ({mine}):" if mine is not None else
+             "Since the start (you have signed nothing yet):")
+        if since:
+            _print_notes(since)
+        else:
+            echo("  nothing yet.")
+    _print_acted(acted, handle)
+    if not duty and (at is None or at == last_seq):
         _print_result(verified.report)
+
+
+def _check_at(at: int, save: Any) -> None:
+    from pbem.errors import UsageError
+
+    last = len(save.entries) - 1
+    if at > last:
+        raise UsageError(f"--at {at}: this save has entries 0 to {last}; give one of them.")
+
+
+def _print_notes(notes: list[Any]) -> None:
+    """Entries as 'log' prints them: a heading line, then what each changed."""
+    for note in notes:
+        echo(note.heading())
+        for line in note.changes:
+            echo(f"        {line}")
+
+
+def _print_acted(acted: list[Any], you: str = "") -> None:
+    """'Last acted: ann (you): entry 30, 2 days ago; bob: entry 31, 5 hours ago; ...'."""
+    from pbem.protocol import timing
+
+    now = timing.now()
+    parts = [f"{a.handle}{' (you)' if a.handle == you else ''}: {a.words(now)}" for a in acted]
+    echo("Last acted: " + "; ".join(parts) + ".")
 
 
 def _player_notices(home: Any, save: Any, quiet: bool) -> list[Any]:
@@ -525,13 +700,14 @@ def _player_notices(home: Any, save: Any, quiet: bool) -> list[Any]:
 @click.option("--full", is_flag=True, help="Re-check every entry, ignoring the archive.")
 @click.pass_context
 def verify(ctx: click.Context, save: str, as_json: bool, full: bool) -> None:
-    """Check everything: signatures, chain, beacon, rules replay, snapshot, audit."""
+    """Check everything: signatures, chain, beacon, rules replay, snapshot, audit.
+
+    SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem import session
-    from pbem.protocol import savefile
 
     home = _home(ctx)
     try:
-        verified = session.verify(savefile.read(save), home, full=full)
+        verified = session.load(resolve_save(ctx, save), home, full=full)
     except PbemError as exc:
         if as_json:
             _emit_json({"ok": False, "game": None, "id": None, "entries": None, "to_act": None,
@@ -613,16 +789,29 @@ def _print_result(report: Any) -> None:
 
 @main.command()
 @click.argument("save", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
-def log(ctx: click.Context, save: str) -> None:
-    """The history, one line per entry."""
-    from pbem import session
-    from pbem.protocol import savefile
+def log(ctx: click.Context, save: str, as_json: bool) -> None:
+    """The history: each entry (seq, kind, seat, signed time, moves), then what it did.
 
-    verified = session.verify(savefile.read(save), _home(ctx))
-    for entry in verified.save.entries:
-        moves = "; ".join(entry["moves"])
-        echo(f"{entry['seq']:4d}  {entry['kind']:7} {entry['seat']:12} {moves}".rstrip())
+    Under each entry, the game's own account of what it changed: cards drawn, dice,
+    refills, boom cards, scores and goods, not only the typed moves. SAVE is a save file,
+    or a game's short id (or the start of its id) from 'pbem games'."""
+    from pbem import session
+    from pbem.protocol import timing
+
+    home = _home(ctx)
+    told = session.history(resolve_save(ctx, save), home,
+                           lambda parsed: range(len(parsed.entries)))
+    table = told.verified.table
+    acted = timing.last_acted([s.handle for s in table.seats], told.verified.save.entries)
+    if as_json:
+        _emit_json({"game": table.header["game"], "id": table.game_id,
+                    "entries": [n.to_json() for n in told.notes],
+                    "last_acted": [a.to_json() for a in acted]})
+        return
+    _print_notes(told.notes)
+    _print_acted(acted, session.own_handle(home))
 
 
 # ---- email -------------------------------------------------------------------------------
@@ -644,13 +833,16 @@ def log(ctx: click.Context, save: str) -> None:
 @click.pass_context
 def send(ctx: click.Context, save: str, to: tuple[str, ...], no_cc: bool, remind: bool,
          since: int | None, eml: str | None, to_stdout: bool, **smtp_given: Any) -> None:
-    """Mail a save to the player to act (by SMTP, or as a file with --eml / --stdout)."""
+    """Mail a save to the player to act (by SMTP, or as a file with --eml / --stdout).
+
+    SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem.errors import UsageError
     from pbem.mail import message as mail
 
     if eml and to_stdout:
         raise UsageError("Choose --eml FILE or --stdout, not both.")
     home = _home(ctx)
+    save = resolve_save(ctx, save)
     settings = None if eml or to_stdout else _smtp_settings(home, smtp_given)
     message = mail.compose(save, home, body_since=since, cc=not no_cc, to=list(to) or None,
                            remind=remind)

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import datetime
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import IntegrityError, MoveError, TurnError, UsageError
+from pbem.errors import IntegrityError, MoveError, PbemError, TurnError, UsageError
 from pbem.game import Game, State
 from pbem.play import bots
-from pbem.protocol import engine, savefile
+from pbem.protocol import engine, gameindex, savefile, timing, toldcache
 from pbem.protocol.archive import Archive
 from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.contacts import Contacts, SeatKey
@@ -40,8 +41,15 @@ class Verified:
         return self.report.table
 
 
-def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = True) -> Verified:
-    """Every check of PROTOCOL.md section 9, re-using the archive unless ``full``."""
+def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = True,
+           path: Path | None = None, on_entry: engine.OnEntry | None = None,
+           told_from: int = 0) -> Verified:
+    """Every check of PROTOCOL.md section 9, re-using the archive unless ``full``.
+
+    ``path``: where the save was read or written; the home's game index records it as
+    its newest save of the game (:func:`remember`). ``on_entry`` is told of every entry
+    from seq ``told_from`` on (engine.replay): the archive's cached table is then used
+    only if it lies before that entry, so one replay serves both."""
     header_hash = digest(save.header)
     archive = Archive(home.archive_dir, save.game_id) if home is not None else None
     same_game = archive is not None and archive.data["header"] == header_hash
@@ -56,6 +64,8 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
         if cached is None:
             return None
         start_at, table_json = cached
+        if on_entry is not None and start_at > told_from:
+            return None
         try:
             return start_at, engine.Table.from_json(save.header, table_json)
         except (KeyError, TypeError, ValueError):
@@ -65,7 +75,7 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
         save,
         vouched=archive.verified_at if archive is not None and same_game and not full else None,
         witness=archive.check_fork if archive is not None else None,
-        resume=resume)
+        resume=resume, on_entry=on_entry)
     hashes = report.hashes
     out = Verified(save, report)
     if archive is not None and archive.data["header"] and archive.data["header"] != header_hash:
@@ -82,8 +92,28 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
             except OSError as exc:
                 out.notes.append(f"(could not update the archive in {home.path if home else ''}: "
                                  f"{exc.strerror})")
+            if path is not None and home is not None:
+                remember(home, out, path)
     out.notes.extend(component_notes(save))
     return out
+
+
+def remember(home: Home, verified: Verified, path: Path) -> None:
+    """Record ``path`` as this home's newest save of the game, if this home has a seat in
+    it (its handle, not yet joined or joined with its key) and the save is not older
+    than the one known. A home that cannot be written loses only the listing."""
+    if verified.stale or verified.id_reused or not home.has_identity():
+        return
+    try:
+        info = home.info()
+    except PbemError:
+        return
+    seat = verified.table.seat_of(str(info.get("handle", "")))
+    if seat is None or verified.table.seats[seat].pubkey not in ("", info.get("public_key")):
+        return
+    record = gameindex.summarize(verified.save, verified.report, Path(path), str(info["handle"]))
+    with contextlib.suppress(OSError):
+        gameindex.GameIndex(home.path).remember(record)
 
 
 def id_reused_message(game_id: str) -> str:
@@ -100,8 +130,10 @@ def component_notes(save: Save) -> list[str]:
     return []
 
 
-def load(path: str | Path, home: Home | None, *, full: bool = False) -> Verified:
-    return verify(savefile.read(path), home, full=full)
+def load(path: str | Path, home: Home | None, *, full: bool = False,
+         on_entry: engine.OnEntry | None = None, told_from: int = 0) -> Verified:
+    return verify(savefile.read(path), home, full=full, path=Path(path), on_entry=on_entry,
+                  told_from=told_from)
 
 
 # ---- writing -----------------------------------------------------------------------------
@@ -120,7 +152,7 @@ def write(save: Save, path: Path, home: Home | None) -> Path:
     """Write a new save atomically, then record it in the writer's archive."""
     written = savefile.write_new(path, savefile.dumps(save))
     if home is not None:
-        verify(save, home)  # files the new entry in the writer's archive (one entry's work)
+        verify(save, home, path=written)  # files the new entry in the writer's archive
     return written
 
 
@@ -416,3 +448,161 @@ def final_result(report: engine.Report) -> dict[str, Any] | None:
 def _with_result(report: engine.Report, view: dict[str, Any]) -> dict[str, Any]:
     result = final_result(report)
     return view if result is None else {**view, "result": result}
+
+
+# ---- finding saves, history -------------------------------------------------------------
+def find_save(home: Home | None, text: str) -> Path:
+    """The save a command's SAVE argument names. A path that exists is that file; else a
+    game's short id, or any unique start of its id, names the newest save this home has
+    of that game (pbem.protocol.gameindex). Any other text is returned as a path (reading
+    it says there is no such file). UsageError for an id that fits no game or several."""
+    path = Path(text)
+    prefix = text.lower()
+    if home is None or path.exists() or not gameindex.ID_PREFIX.fullmatch(prefix):
+        return path
+    found = gameindex.GameIndex(home.path).matching(prefix)
+    if not found:
+        raise UsageError(f"There is no file {text}, and no game of this home has an id "
+                         f"starting with {text}. 'pbem games' lists the games and their ids.")
+    if len(found) > 1:
+        width = _distinct_width([r.id for r in found])
+        names = ", ".join(f"{r.id[:width]} ({r.title})" for r in found)
+        raise UsageError(f"{text} starts the ids of {len(found)} games: {names}. Give more "
+                         "of the id, or the save's path.")
+    record = found[0]
+    if not record.exists():
+        from pbem.errors import SaveFileError
+
+        raise SaveFileError(f"The newest save this home has of {record.title} "
+                            f"{record.short_id} was {record.path}, which is missing (deleted "
+                            "or moved). Give the path of a save of that game.")
+    return Path(record.path)
+
+
+def _distinct_width(ids: list[str]) -> int:
+    """How many leading characters tell these ids apart (at least a short id's 8)."""
+    width = gameindex.SHORT_ID_LENGTH
+    while width < 32 and len({i[:width] for i in ids}) < len(ids):
+        width += 1
+    return width
+
+
+def games(home: Home) -> list[gameindex.GameRecord]:
+    """The games this home is in, from its index (``pbem games``)."""
+    return gameindex.GameIndex(home.path).games()
+
+
+@dataclass
+class EntryNote:
+    """One entry of a game's history: who signed what, when, and what it changed (the
+    game's own words, Game.describe: draws, dice, refills, scores, not only the moves)."""
+
+    seq: int
+    kind: str
+    seat: str
+    time: datetime.datetime | None
+    moves: list[str]
+    changes: list[str]
+
+    def heading(self) -> str:
+        """'  12  turn    bob          2025-06-02 10:00 UTC  mine 1; trade scrap:gold x2'
+        (no time when the entry signed none)."""
+        when = f"{timing.shown(self.time)}  " if self.time else ""
+        return f"{self.seq:4d}  {self.kind:7} {self.seat:12} {when}{'; '.join(self.moves)}".rstrip()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "kind": self.kind, "seat": self.seat,
+                "time": timing.stamp(self.time), "moves": list(self.moves),
+                "changes": list(self.changes)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> EntryNote:
+        return cls(int(data["seq"]), str(data["kind"]), str(data["seat"]),
+                   timing.parse_stamp(data.get("time")), list(data["moves"]),
+                   list(data["changes"]))
+
+
+def note_of(before: engine.Table, after: engine.Table, entry: savefile.Entry) -> EntryNote:
+    """What ``entry`` did, from the tables just before and just after it."""
+    changes: list[str] = []
+    if entry["kind"] not in ("create", "join"):  # those change no game state
+        seat = after.seat_of(entry["seat"])
+        assert seat is not None
+        changes = after.game.describe(before.gstate, after.gstate, seat)
+    return EntryNote(int(entry["seq"]), str(entry["kind"]), str(entry["seat"]),
+                     timing.signed_time(entry), list(entry["moves"]), changes)
+
+
+@dataclass
+class History:
+    """A verified save and what the replay told of the entries asked for."""
+
+    verified: Verified
+    notes: list[EntryNote] = field(default_factory=list)
+    tables: dict[int, engine.Table] = field(default_factory=dict)  # seq -> table after it
+
+
+def history(path: str | Path, home: Home | None, wanted: Callable[[Save], range],
+            keep: Collection[int] = ()) -> History:
+    """Verify the save at ``path`` and, in the same replay, note the entries whose seq is
+    in ``wanted(save)``; keep the tables after the entries in ``keep`` (``show --at``).
+    ``wanted`` may raise UsageError for a save it cannot use.
+
+    Notes this home made before come from its cache (pbem.protocol.toldcache): then the
+    replay resumes from the archive's table as ``verify`` does, instead of starting
+    early enough to tell those entries again."""
+    save = savefile.read(path)
+    seqs = wanted(save)
+    hashes = [engine.entry_hash(save.entries[seq]) for seq in seqs]
+    cache = toldcache.ToldCache(home.path, save.game_id) if home is not None else None
+    known = cache.get(hashes) if cache is not None and not keep else None
+    if known is not None:
+        verified = verify(save, home, path=Path(path))
+        return History(verified, [EntryNote.from_json(n) for n in known])
+    notes: list[EntryNote] = []
+    tables: dict[int, engine.Table] = {}
+
+    def tell(before: engine.Table, after: engine.Table, entry: savefile.Entry) -> None:
+        seq = int(entry["seq"])
+        if seq in seqs:
+            notes.append(note_of(before, after, entry))
+        if seq in keep:
+            tables[seq] = after
+
+    told_from = min([seqs.start if seqs else len(save.entries), *keep])
+    verified = verify(save, home, path=Path(path), on_entry=tell, told_from=told_from)
+    if cache is not None and home is not None and home.path.is_dir():
+        with contextlib.suppress(OSError):
+            cache.put([(h, n.to_json()) for h, n in zip(hashes, notes, strict=True)])
+    return History(verified, notes, tables)
+
+
+def last_entry_of(save: Save, handle: str) -> int | None:
+    """The seq of ``handle``'s newest entry in ``save``, None if it signed none."""
+    mine = [int(e["seq"]) for e in save.entries if e["seat"] == handle]
+    return mine[-1] if mine else None
+
+
+def own_handle(home: Home | None) -> str:
+    """This home's handle, '' without a (readable) identity."""
+    if home is None or not home.has_identity():
+        return ""
+    try:
+        return str(home.info()["handle"])
+    except PbemError:
+        return ""
+
+
+def view_at(home: Home | None, verified: Verified, table: engine.Table
+            ) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """(seat handle or '', view, private part) of the position ``table`` (after an earlier
+    entry of ``verified``) as this home's seat saw it then: its own secret cards as they
+    stood at that entry, nothing later; the public view for a home with no seat here."""
+    identity = home.load() if home is not None and home.has_identity() else None
+    seat = table.seat_of(identity.handle) if identity else None
+    current = verified.table
+    if identity is None or seat is None or current.seats[seat].pubkey not in (
+            "", identity.public_hex):
+        return "", table.game.view(copy.deepcopy(table.gstate), None), {}
+    secrets = engine.secrets_for(table, seat, identity)
+    return identity.handle, table.game.view(copy.deepcopy(table.gstate), seat, secrets), secrets

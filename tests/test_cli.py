@@ -329,8 +329,12 @@ def test_moves_separated_by_semicolons_in_one_argument(tmp_path: Path) -> None:
     r = p.run(who, "play", path, echoed.split(": ", 1)[1])
     assert r.exit_code == 0, r.stderr
     written = r.output.split("Wrote ", 1)[1].split("\n", 1)[0]
+    r = p.run(None, "log", written, "--json")
+    last = json.loads(r.output)["entries"][-1]
+    assert (last["kind"], last["seat"], last["moves"]) == ("turn", who, ["undock", "pass"])
     r = p.run(None, "log", written)
-    assert r.output.splitlines()[-1].endswith(f"turn    {who:12} undock; pass")
+    assert any(line.endswith(f"turn    {who:12} undock; pass")
+               for line in r.output.splitlines())
 
 
 def test_unquoted_words_are_refused_with_the_quoted_form(tmp_path: Path) -> None:

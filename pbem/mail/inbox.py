@@ -561,6 +561,8 @@ def _verify_game(game_id: str, candidates: list[_Candidate], home: Home, me: str
         report.problems.append(stale)
     elif file_saves:
         _file(summary, save, home, report)
+        if summary.filed:  # 'pbem games' and short ids name the filed copy
+            session.remember(home, verified, Path(summary.filed))
     _result(summary, verified, newest, report)
     duty = table.duty()
     summary.over = table.over()

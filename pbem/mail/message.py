@@ -40,6 +40,7 @@ from pbem.protocol.contacts import Contacts
 from pbem.protocol.engine import Table
 from pbem.protocol.identity import Home, check_address, is_address, is_handle
 from pbem.protocol.savefile import Save
+from pbem.protocol.timing import duration_words, waiting_since
 from pbem.terminal import printable
 
 MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024  # far above any real save; parsing stops there
@@ -377,50 +378,6 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
         msg.add_attachment(drawn.page, subtype="html", cte=_cte(drawn.page),
                            filename=f"{Path(filename).stem}-board.html")
     return msg
-
-
-TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"  # an entry's signed ``time`` (PROTOCOL.md section 11)
-
-
-def waiting_since(entry: savefile.Entry, path: Path | None) -> tuple[datetime.datetime | None,
-                                                                     str]:
-    """(since when the game has waited after ``entry``, where that time comes from).
-
-    The entry's signed ``time`` field if it has a well-formed one; else the date of the
-    save file at ``path`` (older saves carry no time); else (None, '')."""
-    stamp = entry.get("time")
-    if isinstance(stamp, str):
-        try:
-            when = datetime.datetime.strptime(stamp, TIME_FORMAT).replace(tzinfo=datetime.UTC)
-        except ValueError:
-            pass
-        else:
-            return when, f"the time {entry['seat']} signed in entry {entry['seq']}"
-    if path is not None:
-        try:
-            mtime = path.stat().st_mtime
-        except OSError:
-            return None, ""
-        return (datetime.datetime.fromtimestamp(mtime, datetime.UTC),
-                "the date of the save file; this save's entries carry no signed time")
-    return None, ""
-
-
-def duration_words(span: datetime.timedelta) -> str:
-    """'3 days', '1 day 4 hours', '5 hours', '12 minutes', 'under a minute'."""
-    minutes = max(0, int(span.total_seconds()) // 60)
-    days, hours, mins = minutes // 1440, minutes // 60 % 24, minutes % 60
-
-    def unit(n: int, word: str) -> str:
-        return f"{n} {word}" + ("" if n == 1 else "s")
-
-    if days >= 3:
-        return unit(days, "day")
-    if days:
-        return unit(days, "day") + (f" {unit(hours, 'hour')}" if hours else "")
-    if hours:
-        return unit(hours, "hour")
-    return unit(mins, "minute") if mins else "under a minute"
 
 
 def _reminder(handle: str, since: datetime.datetime | None, source: str,

@@ -567,11 +567,14 @@ class Report:
 
 
 Resume = Callable[[list[str]], "tuple[int, Table] | None"]
+# Told of each entry the rules replay applies: the table before it, the table after it
+# (both kept unchanged by later entries) and the entry itself.
+OnEntry = Callable[[Table, Table, Entry], None]
 
 
 def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None = None,
            resume: Resume | None = None, check_snapshot: bool = True,
-           audit_secrets: bool = True) -> Report:
+           audit_secrets: bool = True, on_entry: OnEntry | None = None) -> Report:
     """Verify a parsed save (PROTOCOL.md section 9, steps 2-4).
 
     Step 2 (pbem.protocol.chain.authenticate: header hash, every prev, hash, key,
@@ -581,7 +584,9 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
     entry is shown to ``witness`` (the fork check). Then ``resume(hashes)`` may give a
     table the archive cached after entry ``start_at - 1`` of this authenticated chain: the
     rules replay starts there. ``audit_secrets=False`` leaves out the end-of-game audit
-    (for benchmarks comparing its cost)."""
+    (for benchmarks comparing its cost). ``on_entry`` is told of every entry the rules
+    replay applies (from ``start_at``: a resumed replay skips the cached ones), for
+    ``log`` and the history in ``show``; nothing is done for it when it is None."""
     hashes = authenticate(save, vouched=vouched, witness=witness)
     # Game code sees the header from here on (empty_table checks it first).
     resumed = resume(hashes) if resume is not None else None
@@ -597,8 +602,11 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
     # the archive's cache is never used for such a save (see session.verify).
     audit_seeds = reveal_seeds(save, table) if start_at == 0 and audit_secrets else None
     for entry, entry_digest in zip(save.entries[start_at:], hashes[start_at:], strict=True):
+        before = table
         table, _ = step(table, entry, replay=True, audit_seeds=audit_seeds)
         table.head = entry_digest
+        if on_entry is not None:
+            on_entry(before, table, entry)
     if check_snapshot and canonical(save.state) != canonical(public_state(table)):
         raise IntegrityError(
             "The [state] table differs from the state replayed from the signed history: "

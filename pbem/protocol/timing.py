@@ -1,0 +1,135 @@
+"""Entry times for people (PROTOCOL.md section 11): when each seat last acted, how long a
+game has waited.
+
+An entry's ``time`` is its signer's clock, signed, as ``"YYYY-MM-DDTHH:MM:SSZ"``: a claim,
+not proof. Saves made before the field existed carry none, so every function here takes
+an entry without one (or with one that does not parse) as "time unknown". Nothing from a
+save is printed as it is: only the parsed time, formatted here.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pbem.protocol import entropy
+
+_STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
+
+
+def signed_time(entry: dict[str, Any]) -> datetime.datetime | None:
+    """The entry's signed ``time`` (UTC), or None if it has none or a malformed one."""
+    return parse_stamp(entry.get("time"))
+
+
+def parse_stamp(value: object) -> datetime.datetime | None:
+    """A ``"YYYY-MM-DDTHH:MM:SSZ"`` time (UTC); None for anything else."""
+    if not isinstance(value, str) or not _STAMP.fullmatch(value):
+        return None
+    try:
+        return datetime.datetime.strptime(value, entropy.TIME_FORMAT).replace(
+            tzinfo=datetime.UTC)
+    except ValueError:  # 2025-13-40T...: the right shape, not a date
+        return None
+
+
+def stamp(when: datetime.datetime | None) -> str | None:
+    """The time as an entry writes it ("2025-06-02T10:00:00Z"), for JSON; None stays None."""
+    return None if when is None else when.strftime(entropy.TIME_FORMAT)
+
+
+def file_time(path: str | Path) -> datetime.datetime | None:
+    """When the file was last written (UTC), or None if it cannot be read."""
+    try:
+        return datetime.datetime.fromtimestamp(Path(path).stat().st_mtime, datetime.UTC)
+    except (OSError, OverflowError, ValueError):
+        return None
+
+
+def now() -> datetime.datetime:
+    """The clock, through pbem.protocol.entropy (which the tests fix)."""
+    return datetime.datetime.strptime(entropy.utc_now(), entropy.TIME_FORMAT).replace(
+        tzinfo=datetime.UTC)
+
+
+def shown(when: datetime.datetime) -> str:
+    """'2025-06-02 10:00 UTC'."""
+    return when.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def duration_words(span: datetime.timedelta) -> str:
+    """'3 days', '1 day 4 hours', '5 hours', '12 minutes', 'under a minute'."""
+    minutes = max(0, int(span.total_seconds()) // 60)
+    days, hours, mins = minutes // 1440, minutes // 60 % 24, minutes % 60
+
+    def unit(n: int, word: str) -> str:
+        return f"{n} {word}" + ("" if n == 1 else "s")
+
+    if days >= 3:
+        return unit(days, "day")
+    if days:
+        return unit(days, "day") + (f" {unit(hours, 'hour')}" if hours else "")
+    if hours:
+        return unit(hours, "hour")
+    return unit(mins, "minute") if mins else "under a minute"
+
+
+def ago(when: datetime.datetime, at: datetime.datetime) -> str:
+    """'3 hours ago', 'under a minute ago'; a time ahead of ``at`` (a fast clock) is
+    'just now', never a negative span."""
+    if when >= at:
+        return "just now"
+    return f"{duration_words(at - when)} ago"
+
+
+@dataclass
+class Acted:
+    """A seat's newest entry in a save: its seq and the time it signed (None: unknown)."""
+
+    handle: str
+    seq: int | None = None  # None: this seat has signed nothing yet
+    time: datetime.datetime | None = None
+
+    def words(self, at: datetime.datetime) -> str:
+        """'entry 12, 3 hours ago'; 'entry 12' when it signed no time; 'not yet'."""
+        if self.seq is None:
+            return "not yet"
+        if self.time is None:
+            return f"entry {self.seq}"
+        return f"entry {self.seq}, {ago(self.time, at)}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"handle": self.handle, "seq": self.seq, "time": stamp(self.time)}
+
+
+def last_acted(handles: Iterable[str], entries: Iterable[dict[str, Any]]) -> list[Acted]:
+    """Each seat's newest entry, in seat order."""
+    newest: dict[str, dict[str, Any]] = {}
+    for entry in entries:
+        newest[entry["seat"]] = entry
+    out = []
+    for handle in handles:
+        last = newest.get(handle)
+        out.append(Acted(handle) if last is None
+                   else Acted(handle, int(last["seq"]), signed_time(last)))
+    return out
+
+
+def waiting_since(entry: dict[str, Any], path: Path | None) -> tuple[datetime.datetime | None,
+                                                                    str]:
+    """(since when the game has waited after ``entry``, where that time comes from).
+
+    The entry's signed ``time`` field if it has a well-formed one; else the date of the
+    save file at ``path`` (older saves carry no time); else (None, '')."""
+    when = signed_time(entry)
+    if when is not None:
+        return when, f"the time {entry['seat']} signed in entry {entry['seq']}"
+    if path is not None:
+        mtime = file_time(path)
+        if mtime is not None:
+            return mtime, "the date of the save file; this save's entries carry no signed time"
+    return None, ""

@@ -65,6 +65,7 @@ def view(state: State, seat: int | None, secrets: dict[str, dict[str, str]] | No
             "deck": secretdeck.remaining(state, DECK) if has_deck else 0,
             "held": [secretdeck.counts(state, DECK).get(s, 0) if has_deck else 0 for s in range(n)],
             "drawn": [len(secretdeck.drawn(state, DECK, s)) if has_deck else 0 for s in range(n)],
+            "closed": bool(state["sb"].get("closed")),
         },
         "log": list(state["log"]),
     }
@@ -127,6 +128,8 @@ def render(v: dict[str, Any]) -> str:
     for i, c in enumerate(v["market"], start=1):
         gap = "(empty: refilled at the end of the turn)" if v["deck"] else "(empty: the deck is out)"
         lines.append(f"  m{i} " + (_card_line(c) if c else gap))
+    if v["superbonus"].get("closed"):
+        lines.append("Super Bonus deck closed (a player is absent and played by the bot).")
     lines.append("")
     lines.append("Players:")
     for i, name in enumerate(seats):

@@ -264,12 +264,14 @@ def outcome(table: Table, gstate: dict[str, Any]) -> Outcome:
 def unaudited(table: Table) -> list[str]:
     """A line for each seat whose secrets the audit cannot cover (it never revealed)."""
     lines = []
+    decks = bool(table.gstate.get("secret"))
     for seat in sorted(silent(table)):
         handle = table.seats[seat].handle
         how = "played by the bot" if seat in table.bots else "declared absent"
+        what = (f"{handle}'s beacon chain, shuffles and peels, and the secret cards "
+                f"{handle} held" if decks else f"{handle}'s beacon chain")
         lines.append(f"{handle}'s secrets were not audited ({handle} was {how} and never "
-                     f"revealed): {handle}'s beacon chain, deck layers and any secret cards "
-                     f"{handle} held stay unchecked.")
+                     f"revealed): {what} stay unchecked.")
     return lines
 
 

@@ -65,10 +65,11 @@ def view(state: State, seat: int | None, secrets: dict[str, dict[str, str]] | No
             "deck": secretdeck.remaining(state, DECK) if has_deck else 0,
             "held": [secretdeck.counts(state, DECK).get(s, 0) if has_deck else 0 for s in range(n)],
             "drawn": [len(secretdeck.drawn(state, DECK, s)) if has_deck else 0 for s in range(n)],
-            "closed": bool(state["sb"].get("closed")),
         },
         "log": list(state["log"]),
     }
+    if state["sb"].get("closed"):  # only then: the snapshot of older saves stays the same
+        out["superbonus"]["closed"] = True
     if state["sb"]["revealed"]:
         out["superbonus"]["opened"] = _opened(state)
     if seat is not None:

@@ -137,11 +137,11 @@ class Archive:
                 seq, seat = self.data["entries"][other]
                 if other == entry_hash or seat == entry["seat"]:
                     continue
-                kind = (self.evidence(other) or {}).get("kind", "entry")
+                kind = str((self.evidence(other) or {}).get("kind", "entry"))
                 notes.append(
-                    f"Two branches after entry {seq - 1}: this save goes on with a "
-                    f"{entry['kind']} by {entry['seat']} (entry {seq}), another save this "
-                    f"home has seen with a {kind} by {seat}. Both are valid; the players "
+                    f"Two branches after entry {seq - 1}: this save goes on with "
+                    f"{_a(entry['kind'])} by {entry['seat']} (entry {seq}), another save this "
+                    f"home has seen with {_a(kind)} by {seat}. Both are valid; the players "
                     "choose which one to continue, and the other is dropped.")
         return notes
 
@@ -300,6 +300,12 @@ def _well_formed(data: dict[str, Any]) -> bool:
             and all(isinstance(data.get(k, {}), dict) for k in ("alt", "withdrawn", "sent"))
             and all(isinstance(v, list) and all(h in entries for h in v)
                     for v in data.get("alt", {}).values()))
+
+
+def _a(kind: str) -> str:
+    """'a turn', 'an absent' (proposal) ..."""
+    return f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind}" + (" proposal" if kind == "absent"
+                                                               else "")
 
 
 def equivocation(entry: Entry, other: Entry) -> IntegrityError:

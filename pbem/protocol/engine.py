@@ -574,8 +574,9 @@ def _absence_entry(new: Table, seat: int, entry: Entry, target: int,
     """An ``absent`` or ``vote`` entry (PROTOCOL.md section 11): no moves, no chance
     resolved, no bot turn; only owed secret-deck work besides the proposal or vote."""
     seq = entry["seq"]
-    if entry["moves"]:
-        raise TurnError(f"Entry {seq}: a {entry['kind']} entry carries no moves.", seq=seq)
+    if entry["moves"] or "bot" in entry:
+        raise TurnError(f"Entry {seq}: a {entry['kind']} entry carries no moves and plays "
+                        "no bot turn.", seq=seq, code="bot-move")
     record = new.seats[seat]
     record.last_beacon = entry["beacon"]
     record.links += 1

@@ -123,6 +123,7 @@ def write(save: Save, path: Path, home: Home | None) -> Path:
     """Write a new save atomically, then record it in the writer's archive."""
     written = savefile.write_new(path, savefile.dumps(save))
     if home is not None:
+        Archive(home.archive_dir, save.game_id).reinstate(digest(save.entries[-1]))
         verify(save, home)  # files the new entry in the writer's archive (one entry's work)
     return written
 

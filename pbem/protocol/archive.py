@@ -117,11 +117,10 @@ class Archive:
         was signed (section 10)."""
         evidence = self.fork_with(entry, entry_hash)
         if evidence is not None:
-            error = equivocation(entry, evidence)
-            if entry_hash in self.data["withdrawn"]:
-                error.message += (" This home withdrew the first with 'pbem undo' and "
-                                  "signed the second; the withdrawn one was mailed anyway.")
-            raise error
+            note = (" This home took back the second with 'pbem undo' and signed the first "
+                    "instead; the one taken back was mailed anyway."
+                    if entry_hash in self.data["withdrawn"] else "")
+            raise equivocation(entry, evidence, note)
         if entry_hash in self.data["withdrawn"]:
             raise TurnError(
                 f"Entry {entry['seq']} of this save ({entry['kind']} by {entry['seat']}) was "
@@ -232,6 +231,12 @@ class Archive:
             self.data["cache"] = {}
         self._write()
 
+    def reinstate(self, entry_hash: str) -> None:
+        """This home signed a withdrawn entry again, byte for byte (same moves, same
+        second): it is the game's entry once more."""
+        if self.data["withdrawn"].pop(entry_hash, None) is not None:
+            self._write()
+
     def mark_sent(self, entry_hash: str, seq: int) -> None:
         """Record that this home mailed a save ending with this entry."""
         if entry_hash not in self.data["sent"]:
@@ -308,12 +313,12 @@ def _a(kind: str) -> str:
                                                                else "")
 
 
-def equivocation(entry: Entry, other: Entry) -> IntegrityError:
+def equivocation(entry: Entry, other: Entry, note: str = "") -> IntegrityError:
     seq = entry["seq"]
     theirs = "moves unknown" if other.get("moves") is None else f"moves {other['moves']!r}"
     return IntegrityError(
         f"Fork: {entry['seat']} signed two different entries {seq} after the same entry "
         f"(one with {theirs}, this one with moves {entry['moves']!r}). Two "
-        "different saves were sent from one turn; settle it with the other players.",
+        "different saves were sent from one turn; settle it with the other players." + note,
         seq=seq, code="fork",
     )

@@ -39,6 +39,7 @@ import copy
 import hashlib
 import importlib
 import json
+import pickle
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -332,6 +333,12 @@ def _state_key(state: State) -> str:
     return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()
 
 
+def _copy(state: State) -> State:
+    """An exact copy of a state (plain data): a third of the time of copy.deepcopy, and
+    the bot copies the state once per candidate move."""
+    return pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+
+
 def steady_turn(game: Game, state: State, seat: int) -> list[str]:
     """A deterministic greedy turn: a pure function of ``state``.
 
@@ -341,7 +348,7 @@ def steady_turn(game: Game, state: State, seat: int) -> list[str]:
     turn. If the turn cannot end there, it plays on, preferring the first move after
     which the turn can end, then the first move to a new position. No randomness: ties
     are broken by the order of ``legal_moves``, which is stable by contract."""
-    working = copy.deepcopy(state)
+    working = _copy(state)
     chosen: list[str] = []
     seen = {_state_key(working)}
     for _ in range(MAX_STEADY_MOVES):
@@ -351,11 +358,11 @@ def steady_turn(game: Game, state: State, seat: int) -> list[str]:
         best: tuple[str, State, str] | None = None
         best_score: int | None = None
         if game.can_end_turn(working, seat):
-            ended = copy.deepcopy(working)
+            ended = _copy(working)
             game.end_turn(ended, seat)
             best_score = game.heuristic(ended, seat)
         for move in options:
-            trial = copy.deepcopy(working)
+            trial = _copy(working)
             try:
                 game.apply(trial, seat, move)
             except MoveError:
@@ -389,7 +396,7 @@ def _finishing_move(game: Game, state: State, seat: int, seen: set[str]
     not seen this turn, else None."""
     fresh: tuple[str, State, str] | None = None
     for move in game.legal_moves(state, seat):
-        trial = copy.deepcopy(state)
+        trial = _copy(state)
         try:
             game.apply(trial, seat, move)
         except MoveError:

@@ -99,7 +99,12 @@ def describe_entry(entry: savefile.Entry) -> str:
     if kind == "reveal":
         return f"{who} revealed their secrets for the final audit" + (f" and played: {moves}"
                                                                        if moves else "")
-    return f"{who} played: {moves}" if moves else f"{who} ended the turn"
+    bot = "".join(f"{t['seat']}'s turn for the bot ({'; '.join(t['moves']) or 'nothing'}), "
+                  for t in entry.get("bot", []))
+    if bot:  # an absent player's turn, played by the bot (PROTOCOL.md section 11)
+        bot = f"{who} played {bot}then "
+        who = ""
+    return bot + (f"{who} played: {moves}".lstrip() if moves else f"{who} ended the turn".lstrip())
 
 
 def _seats(table: Table, contacts: Contacts) -> list[Seat]:

@@ -337,6 +337,8 @@ def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, b
         raise _with_hint(exc, hint) from None
     entry = written.entry
     _print_keys(written, everyone=entry["kind"] in ("join", "start"))
+    for turn in entry.get("bot", []):  # an absent player's turn (PROTOCOL.md section 11)
+        echo(f"{turn['seat']}'s turn, played by the bot: {'; '.join(turn['moves']) or '-'}")
     if entry["moves"]:
         echo(f"{entry['kind']} by {entry['seat']}: {'; '.join(entry['moves'])}")
     for line in written.changes():

@@ -204,6 +204,12 @@ def test_absent_player_returning_mid_vote_makes_two_valid_branches(homes: dict[s
     assert "Both are valid" in seen.branches[0]
     again = session.load(proposal, homes[voter])
     assert again.branches and not again.stale
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    shown = CliRunner().invoke(main, ["--home", str(homes[voter].path), "verify", str(back)])
+    assert shown.exit_code == 0 and "Two branches after entry" in shown.output
     # Each branch goes on: the vote on one, the returned player's game on the other.
     voted = sign_as(homes[voter], proposal, "vote", vote="accept").path
     assert session.load(voted, homes[voter]).table.dropped >= 0

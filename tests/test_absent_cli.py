@@ -78,7 +78,8 @@ def declare(t: Table3, path: str, remedy: str) -> tuple[str, str]:
     shown = t.run(voter, "show", path)
     assert f"'{remedy}' means:" in shown.output and "Next: vote by" in shown.output
     # Neither the absent player nor anyone out of turn can vote.
-    assert t.run(absent, "vote", path, "accept").exit_code == 1
+    r = t.run(absent, "vote", path, "accept")
+    assert r.exit_code == 1 and "proposed absent, so you do not vote" in r.stderr
     assert t.run(proposer, "vote", path, "accept").exit_code == 1
     r = t.run(voter, "vote", path, "accept")
     assert r.exit_code == 0, r.output
@@ -107,6 +108,8 @@ def test_three_players_one_absent_to_a_verified_end(game: str, remedy: str,
     absent, path = declare(t, path, remedy)
     r = t.run(None, "verify", path)
     assert r.exit_code == 0
+    r2 = t.run(absent, "play", path, "--bot", "greedy")
+    assert r2.exit_code == 1 and "were declared absent" in r2.stderr
     if remedy == "bot":
         assert f"the bot plays {absent}'s turns" in r.output
     else:

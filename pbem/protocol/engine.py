@@ -830,6 +830,17 @@ def owed(table: Table, identity: Identity) -> Duty:
     if duty is None:
         raise TurnError("This game is complete: every seat has revealed. Run 'pbem verify'.")
     seat = seat_for(table, identity)
+    if seat in absence.silent(table):
+        what = (f"the bot plays your turns, each signed by "
+                f"{table.seats[absence.bot_signer(table, seat)].handle}" if seat in table.bots
+                else "the game went on to its end without you")
+        raise TurnError(f"You ({identity.handle}) were declared absent in this game and sign "
+                        f"nothing more in it: {what}.")
+    if duty.kind == "vote" and seat == table.proposal["player"]:
+        raise TurnError(f"You ({identity.handle}) are the player proposed absent, so you do "
+                        "not vote. To come back, play on the save from before the proposal "
+                        "(entry " + str(table.proposal["seq"] - 1) + "); the players then "
+                        "choose which branch to continue.")
     if duty.seat != seat:
         who = table.seats[duty.seat]
         action = {"create": "create", "join": "join", "start": "start the game",

@@ -160,7 +160,7 @@ def test_nobody_left_to_vote_puts_the_remedy_in_effect_at_once(tmp_path: Path) -
     with pytest.raises(TurnError, match="two other players"):
         sign_as(homes[other], path, "absent", player=absent, remedy="bot")
     written = sign_as(homes[other], path, "absent", player=absent, remedy="end")
-    assert written.table.stopped and written.table.dropped == list(homes).index(absent)
+    assert written.table.stopped and written.table.dropped == [list(homes).index(absent)]
 
 
 def test_a_seat_that_withholds_its_reveal_can_be_declared_absent(homes: dict[str, Home],
@@ -212,7 +212,7 @@ def test_absent_player_returning_mid_vote_makes_two_valid_branches(homes: dict[s
     assert shown.exit_code == 0 and "Two branches after entry" in shown.output
     # Each branch goes on: the vote on one, the returned player's game on the other.
     voted = sign_as(homes[voter], proposal, "vote", vote="accept").path
-    assert session.load(voted, homes[voter]).table.dropped >= 0
+    assert session.load(voted, homes[voter]).table.dropped
     nxt = waiting_for(back)[0]
     on = sign_as(homes[nxt], back).path
     assert not session.load(on, homes[nxt]).stale
@@ -423,3 +423,25 @@ def test_malformed_absence_fields_are_malformed_saves(homes: dict[str, Home],
                      (f'player = "{absent}"', 'player = "Bob Smith"')):
         with pytest.raises(SaveFileError):
             savefile.parse(text.replace(old, new))
+
+
+def test_after_a_stop_a_seat_withholding_its_reveal_ranks_last_too(tmp_path: Path) -> None:
+    homes = {}
+    for handle in ("ann", "bob", "cy", "dan"):
+        homes[handle] = Home(tmp_path / "homes" / handle)
+        homes[handle].keygen(handle)
+    path = started(homes, tmp_path, entries=9)
+    absent, proposer, path = propose(homes, path, "end")
+    path = vote_all(homes, path)
+    withholder, kind = waiting_for(path)
+    assert kind == "reveal" and withholder != absent
+    other = next(h for h in homes if h not in (absent, withholder))
+    path = sign_as(homes[other], path, "absent", player=withholder, remedy="end").path
+    path = vote_all(homes, path)
+    path = play_to_end(homes, path)
+    report = session.verify(savefile.read(path), fresh(tmp_path), full=True).report
+    assert report.audit == "clean" and report.outcome is not None
+    seats = sorted(report.table.seat_of(h) or 0 for h in (absent, withholder))
+    assert report.outcome.ranking[-1] == seats
+    assert len(report.unaudited) == 2
+    assert any("withheld the final reveal" in n for n in report.outcome.notes)

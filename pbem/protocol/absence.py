@@ -55,10 +55,7 @@ MAX_BOT_TURNS = 64
 
 def silent(table: Table) -> set[int]:
     """Seats that no longer sign: played by the bot, or dropped by remedy ``end``."""
-    out = set(table.bots)
-    if table.dropped >= 0:
-        out.add(table.dropped)
-    return out
+    return set(table.bots) | set(table.dropped)
 
 
 def people(table: Table) -> list[int]:
@@ -192,8 +189,8 @@ def take_effect(new: Table) -> None:
     new.proposal = {}
     new.game.on_absent(new.gstate, target, remedy)
     if remedy == "end":
-        new.dropped = target
-        new.stopped = not in_reveal
+        new.dropped = [*new.dropped, target]
+        new.stopped = new.stopped or not in_reveal
     else:
         new.bots = sorted(set(new.bots) | {target})
 
@@ -246,19 +243,23 @@ def play_bot_turns(new: Table, signer: int, link: bytes, seq: int) -> list[dict[
 
 # ---- the end ---------------------------------------------------------------------------------
 def outcome(table: Table, gstate: dict[str, Any]) -> Outcome:
-    """Remedy ``end``: the rules' scoring of the position, the dropped seat last."""
+    """Remedy ``end``: the rules' scoring of the position, the dropped seats last (sharing
+    the last place if there are several)."""
     dropped = table.dropped
     out = table.game.score_now(gstate)
-    ranking = [[s for s in group if s != dropped] for group in out.ranking]
-    ranking = [group for group in ranking if group] + [[dropped]]
-    handle = table.seats[dropped].handle
-    why = ("withheld the final reveal" if not table.stopped else
-           "was declared absent and the game was stopped")
-    note = (f"{handle} {why}: {handle} ranks last; the others are ranked by the rules' "
-            "scoring of the position" + (" when the game stopped." if table.stopped else "."))
+    ranking = [[s for s in group if s not in dropped] for group in out.ranking]
+    ranking = [group for group in ranking if group] + [sorted(dropped)]
+    notes = []
+    for seat in dropped:
+        handle = table.seats[seat].handle
+        why = ("was declared absent and the game was stopped" if seat == table.dropped[0]
+               and table.stopped else "withheld the final reveal")
+        notes.append(f"{handle} {why}: {handle} ranks last.")
+    notes.append("The others are ranked by the rules' scoring of the position"
+                 + (" when the game stopped." if table.stopped else "."))
     return Outcome(scores=dict(out.scores), ranking=ranking, breakdown=out.breakdown,
                    tiebreaks=out.tiebreaks, tiebreak_names=out.tiebreak_names,
-                   notes=[note, *out.notes])
+                   notes=[*notes, *out.notes])
 
 
 def unaudited(table: Table) -> list[str]:
@@ -281,10 +282,11 @@ def lines(table: Table) -> list[str]:
     for seat in table.bots:
         out.append(f"{table.seats[seat].handle} is absent: the bot plays {table.seats[seat].handle}'s "
                    f"turns, signed by {table.seats[bot_signer(table, seat)].handle}.")
-    if table.dropped >= 0:
-        handle = table.seats[table.dropped].handle
+    for seat in table.dropped:
+        handle = table.seats[seat].handle
+        stopped = table.stopped and seat == table.dropped[0]
         out.append(f"{handle} was declared absent: the game "
-                   + ("was stopped; " if table.stopped else "ended without their reveal; ")
+                   + ("was stopped; " if stopped else "ended without their reveal; ")
                    + f"{handle} ranks last.")
     proposal = table.proposal
     if proposal:

@@ -73,10 +73,10 @@ class Table:
     reveal_first: int = -1  # who reveals first, when chance ended the game
     findings: list[str] = field(default_factory=list)  # audit violations found in replay
     # Absent players (PROTOCOL.md section 11, pbem.protocol.absence): the seats the bot
-    # plays, the seat dropped by remedy "end" (and whether that stopped the game before
+    # plays, the seats dropped by remedy "end" (and whether that stopped the game before
     # its rules ended it), and the proposal being voted on ({} when none).
     bots: list[int] = field(default_factory=list)
-    dropped: int = -1
+    dropped: list[int] = field(default_factory=list)
     stopped: bool = False
     proposal: dict[str, Any] = field(default_factory=dict)
 
@@ -203,7 +203,7 @@ class Table:
             reveal_first=data["reveal_first"],
             findings=list(data.get("findings", [])),
             bots=[int(s) for s in data.get("bots", [])],
-            dropped=int(data.get("dropped", -1)),
+            dropped=[int(s) for s in data.get("dropped", [])],
             stopped=bool(data.get("stopped", False)),
             proposal=dict(data.get("proposal") or {}),
         )
@@ -454,7 +454,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         reveal_first=table.reveal_first,
         findings=list(table.findings),
         bots=list(table.bots),
-        dropped=table.dropped,
+        dropped=list(table.dropped),
         stopped=table.stopped,
         proposal=copy.deepcopy(table.proposal),
     )
@@ -655,10 +655,9 @@ def public_state(table: Table) -> dict[str, Any]:
     if table.resigned >= 0:
         snap["resigned"] = table.seats[table.resigned].handle
     # Absent players (PROTOCOL.md section 11); only present once someone was proposed.
-    if table.bots or table.dropped >= 0:
+    if table.bots or table.dropped:
         snap["absent"] = {table.seats[s].handle: "bot" for s in table.bots}
-        if table.dropped >= 0:
-            snap["absent"][table.seats[table.dropped].handle] = "end"
+        snap["absent"].update({table.seats[s].handle: "end" for s in table.dropped})
     if table.proposal:
         snap["proposal"] = {"player": table.seats[table.proposal["player"]].handle,
                             "remedy": table.proposal["remedy"],
@@ -795,7 +794,7 @@ def audit(table: Table) -> tuple[list[str], dict[str, dict[str, str]]]:
 
 def outcome_of(table: Table, gstate: State) -> Outcome | None:
     game = table.game
-    if table.dropped >= 0:
+    if table.dropped:
         return absence.outcome(table, gstate)
     if table.resigned >= 0:
         others = [i for i in range(len(table.seats)) if i != table.resigned]

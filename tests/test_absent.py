@@ -445,3 +445,30 @@ def test_after_a_stop_a_seat_withholding_its_reveal_ranks_last_too(tmp_path: Pat
     assert report.outcome.ranking[-1] == seats
     assert len(report.unaudited) == 2
     assert any("withheld the final reveal" in n for n in report.outcome.notes)
+
+
+def test_play_bot_steady_is_the_absent_players_bot(homes: dict[str, Home],
+                                                   tmp_path: Path) -> None:
+    from pbem import registry
+    from pbem.play import bots
+
+    game = registry.load("station-to-station")
+    path = play_game(homes, tmp_path / "sts", game="station-to-station", bot="greedy",
+                     stop_after=8)[-1]
+    table = session.load(path, None).table
+    seat = game.to_act(table.gstate)
+    assert seat is not None
+    assert bots.choose_turn(game, table.gstate, seat, "steady") == \
+        game.absent_turn(copy.deepcopy(table.gstate), seat)
+
+
+def test_mail_tells_proposals_votes_and_bot_turns() -> None:
+    from pbem.mail.message import describe_entry
+
+    assert describe_entry({"seat": "ann", "kind": "absent", "moves": [], "player": "bob",
+                           "remedy": "bot"}) == "ann proposed that bob is absent (remedy bot)"
+    assert describe_entry({"seat": "cy", "kind": "vote", "moves": [], "vote": "refuse"}) == \
+        "cy voted to refuse the proposal"
+    line = describe_entry({"seat": "cy", "kind": "turn", "moves": ["roll"],
+                           "bot": [{"seat": "bob", "moves": ["pass"]}]})
+    assert line == "cy played bob's turn for the bot (pass), then played: roll"

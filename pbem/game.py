@@ -362,14 +362,10 @@ def steady_turn(game: Game, state: State, seat: int) -> list[str]:
             game.end_turn(ended, seat)
             best_score = game.heuristic(ended, seat)
         for move in options:
-            trial = _copy(working)
-            try:
-                game.apply(trial, seat, move)
-            except MoveError:
+            tried = _tried(game, working, seat, move)
+            if tried is None or tried[1] in seen:
                 continue
-            key = _state_key(trial)
-            if key in seen:
-                continue
+            trial, key = tried
             score = game.heuristic(trial, seat)
             if best_score is None or score > best_score:
                 best, best_score = (move, trial, key), score
@@ -396,14 +392,22 @@ def _finishing_move(game: Game, state: State, seat: int, seen: set[str]
     not seen this turn, else None."""
     fresh: tuple[str, State, str] | None = None
     for move in game.legal_moves(state, seat):
-        trial = _copy(state)
-        try:
-            game.apply(trial, seat, move)
-        except MoveError:
+        tried = _tried(game, state, seat, move)
+        if tried is None:
             continue
-        key = _state_key(trial)
+        trial, key = tried
         if game.can_end_turn(trial, seat):
             return move, trial, key
         if fresh is None and key not in seen:
             fresh = (move, trial, key)
     return fresh
+
+
+def _tried(game: Game, state: State, seat: int, move: str) -> tuple[State, str] | None:
+    """A copy of ``state`` after ``move`` and its key, or None if the move fails."""
+    trial = _copy(state)
+    try:
+        game.apply(trial, seat, move)
+    except MoveError:
+        return None
+    return trial, _state_key(trial)

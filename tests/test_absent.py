@@ -23,6 +23,15 @@ from pbem.protocol.identity import Home
 from tests.enginekit import forge, next_entry, play_game, sign_as, with_entries
 
 
+def players(tmp_path: Path, *handles: str) -> dict[str, Home]:
+    """A home with an identity for each handle (the ``homes`` fixture has three)."""
+    made = {}
+    for handle in handles:
+        made[handle] = Home(tmp_path / "homes" / handle)
+        made[handle].keygen(handle)
+    return made
+
+
 def fresh(tmp_path: Path, name: str = "viewer") -> Home:
     return Home(tmp_path / name)
 
@@ -128,10 +137,7 @@ def test_a_refusal_voids_the_proposal_and_the_game_waits_again(homes: dict[str, 
 
 
 def test_four_seats_vote_in_seat_order_after_the_proposer(tmp_path: Path) -> None:
-    homes = {}
-    for handle in ("ann", "bob", "cy", "dan"):
-        homes[handle] = Home(tmp_path / "homes" / handle)
-        homes[handle].keygen(handle)
+    homes = players(tmp_path, "ann", "bob", "cy", "dan")
     path = started(homes, tmp_path, entries=9)
     absent, kind = waiting_for(path)
     handles = list(homes)
@@ -149,10 +155,7 @@ def test_four_seats_vote_in_seat_order_after_the_proposer(tmp_path: Path) -> Non
 
 
 def test_nobody_left_to_vote_puts_the_remedy_in_effect_at_once(tmp_path: Path) -> None:
-    homes = {}
-    for handle in ("ann", "bob"):
-        homes[handle] = Home(tmp_path / "homes" / handle)
-        homes[handle].keygen(handle)
+    homes = players(tmp_path, "ann", "bob")
     path = started(homes, tmp_path, entries=6)
     absent, _ = waiting_for(path)
     other = next(h for h in homes if h != absent)
@@ -276,10 +279,7 @@ def test_a_vote_by_the_absent_seat_is_refused(homes: dict[str, Home], tmp_path: 
 
 
 def test_a_vote_out_of_order_is_refused(tmp_path: Path) -> None:
-    homes = {}
-    for handle in ("ann", "bob", "cy", "dan"):
-        homes[handle] = Home(tmp_path / "homes" / handle)
-        homes[handle].keygen(handle)
+    homes = players(tmp_path, "ann", "bob", "cy", "dan")
     path = started(homes, tmp_path, entries=9)
     absent, _ = waiting_for(path)
     handles = list(homes)
@@ -312,10 +312,7 @@ def test_a_proposal_naming_a_seat_that_is_not_to_act_is_refused(homes: dict[str,
 
 
 def test_a_remedy_the_game_does_not_offer_is_refused(tmp_path: Path) -> None:
-    homes = {}
-    for handle in ("ann", "bob"):
-        homes[handle] = Home(tmp_path / "homes" / handle)
-        homes[handle].keygen(handle)
+    homes = players(tmp_path, "ann", "bob")
     path = started(homes, tmp_path, entries=6)
     absent, _ = waiting_for(path)
     other = next(h for h in homes if h != absent)
@@ -426,10 +423,7 @@ def test_malformed_absence_fields_are_malformed_saves(homes: dict[str, Home],
 
 
 def test_after_a_stop_a_seat_withholding_its_reveal_ranks_last_too(tmp_path: Path) -> None:
-    homes = {}
-    for handle in ("ann", "bob", "cy", "dan"):
-        homes[handle] = Home(tmp_path / "homes" / handle)
-        homes[handle].keygen(handle)
+    homes = players(tmp_path, "ann", "bob", "cy", "dan")
     path = started(homes, tmp_path, entries=9)
     absent, proposer, path = propose(homes, path, "end")
     path = vote_all(homes, path)

@@ -125,11 +125,15 @@ def _smtp_settings(home: Any, given: dict[str, Any]) -> dict[str, Any]:
     return settings
 
 
-def _deliver(message: Any, settings: dict[str, Any]) -> None:
-    """Send by SMTP and say to whom; exit 5 if the server refused some recipients."""
+def _deliver(message: Any, settings: dict[str, Any], home: Any, save: Any) -> None:
+    """Send by SMTP and say to whom; exit 5 if the server refused some recipients. The
+    save's newest entry is then recorded as sent (it can no longer be taken back)."""
+    from pbem import session
     from pbem.mail import smtp
 
-    _report_sent(smtp.send(message, **settings))
+    result = smtp.send(message, **settings)
+    session.mark_sent(home, save)
+    _report_sent(result)
 
 
 def _report_sent(result: Any) -> None:
@@ -424,6 +428,8 @@ def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, b
         raise _with_hint(exc, hint) from None
     entry = written.entry
     _print_keys(written, everyone=entry["kind"] in ("join", "start"))
+    for turn in entry.get("bot", []):  # an absent player's turn (PROTOCOL.md section 11)
+        echo(f"{turn['seat']}'s turn, played by the bot: {'; '.join(turn['moves']) or '-'}")
     if entry["moves"]:
         echo(f"{entry['kind']} by {entry['seat']}: {'; '.join(entry['moves'])}")
     for line in written.changes():
@@ -465,6 +471,9 @@ def _send_written(home: Any, path: Path, mailing: dict[str, Any]) -> None:
     try:
         message = mail.compose(path, home, cc=mailing["cc"], to=mailing["to"] or None)
         result = smtp.send(message, **mailing["settings"])
+        from pbem import session
+
+        session.mark_sent(home, path)
     except PbemError as exc:
         again = " ".join(["pbem send", mail.shell_word(path)]
                          + [f"--to {mail.shell_word(a)}" for a in mailing["to"]]
@@ -512,6 +521,102 @@ def resign(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[st
 
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     written = _sign(ctx, resolve_save(ctx, save), "resign", [], None, out, accept_keys)
+    echo(f"Wrote {written.path}")
+    echo(written.next_step())
+
+
+@main.command()
+@click.argument("save", type=click.Path(dir_okay=False))
+@click.pass_context
+def undo(ctx: click.Context, save: str) -> None:
+    """Take back your newest entry before it is mailed (SAVE: the save you wrote).
+
+    The save you played on becomes the newest again; play there again. The new entry
+    takes the same place in the game, so chance comes out exactly as before."""
+    from pbem import session
+
+    done = session.withdraw(_home(ctx), save)
+    entry = done.entry
+    moves = f": {'; '.join(entry['moves'])}" if entry["moves"] else ""
+    echo(f"Took back entry {entry['seq']} ({entry['kind']} by {entry['seat']}{moves}).")
+    echo(f"The withdrawn save is kept as {done.kept_as}: do not send it (pbem refuses it "
+         "from now on).")
+    again = "Wrote" if done.wrote_previous else "The save before it is"
+    echo(f"{again} {done.previous}: sign again on it, e.g. 'pbem play {done.previous} MOVE ...'. "
+         "The new entry takes the same place (same number, same beacon link), so every "
+         "chance it resolves comes out as before, and what it asks for stays unknown.")
+
+
+@main.command()
+@click.argument("save", type=click.Path(dir_okay=False))
+@click.argument("handle")
+@click.option("--remedy", type=click.Choice(["end", "bot"]),
+              help="end: the game stops, HANDLE ranks last; bot: a deterministic bot plays "
+                   "HANDLE's turns. Without it: list the remedies open now, write nothing.")
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@click.pass_context
+def absent(ctx: click.Context, save: str, handle: str, remedy: str | None,
+           out: str | None) -> None:
+    """Propose that HANDLE, whom the game waits for, is absent; the others then vote."""
+    from pbem import session
+
+    if remedy is None:
+        verified, offered = session.remedies(_home(ctx), save)
+        waiting = verified.table.duty()
+        if not offered or waiting is None or verified.table.seats[waiting.seat].handle != handle:
+            from pbem.errors import TurnError
+
+            who = verified.table.seats[waiting.seat].handle if waiting else "nobody"
+            raise TurnError(f"The game waits for {who}, not {handle}: only the player the game "
+                            "waits for (on a turn or the final reveal) can be declared absent.")
+        echo(f"Remedies open if {handle} is declared absent now (choose one with --remedy; "
+             "nothing was written):")
+        for name, text in offered.items():
+            echo(f"  {name}: {text}")
+        return
+    written = session.sign_absence(_home(ctx), save, "absent",
+                                   {"player": handle, "remedy": remedy}, out)
+    _print_absence(written)
+
+
+@main.command()
+@click.argument("save", type=click.Path(dir_okay=False))
+@click.argument("choice", type=click.Choice(["accept", "refuse"]))
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@click.pass_context
+def vote(ctx: click.Context, save: str, choice: str, out: str | None) -> None:
+    """Vote on the proposal that a player is absent: accept or refuse (one refusal is
+    enough to void it; the game then waits for that player again)."""
+    from pbem import session
+    from pbem.protocol import absence
+
+    home = _home(ctx)
+    proposal = absence.lines(session.load(save, home).table)
+    for line in proposal:
+        echo(line)
+    written = session.sign_absence(home, save, "vote", {"vote": choice}, out)
+    _print_absence(written)
+
+
+def _print_absence(written: Any) -> None:
+    """What an absent or vote entry did, what it means, whom to send it to."""
+    from pbem.protocol import absence
+
+    entry, table, before = written.entry, written.table, written.previous
+    refused = entry.get("vote") == "refuse"
+    if entry["kind"] == "absent":
+        echo(f"{entry['seat']} proposes that {entry['player']} is absent, remedy "
+             f"'{entry['remedy']}'.")
+    elif refused:
+        player = before.seats[before.proposal["player"]].handle
+        echo(f"{entry['seat']} refuses: the proposal is void and the game waits for "
+             f"{player} again.")
+    else:
+        echo(f"{entry['seat']} accepts.")
+    for line in absence.lines(table):
+        echo(line)
+    if not table.proposal and not refused:
+        echo("Nobody else votes: the remedy is in effect from this entry on.")
     echo(f"Wrote {written.path}")
     echo(written.next_step())
 
@@ -616,7 +721,8 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
                 "to_act": to_act, "phase": table.phase(), "state": view,
                 "private": private, "notes": verified.notes,
                 "players": [n.to_json() for n in notices],
-                "last_acted": [a.to_json() for a in acted]}
+                "last_acted": [a.to_json() for a in acted],
+                "absence": _absence_lines(table)}
         if at is None:
             data["since_your_last_turn"] = None if since is None else [n.to_json() for n in since]
         else:
@@ -635,6 +741,8 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
     if duty:
         echo(("Next: " if at is None else "Next then: ") + f"{duty.kind} by {to_act}"
              + ("  (you)" if to_act == handle else ""))
+    for line in _absence_lines(table):
+        echo(line)
     for note in verified.notes:
         echo(note)
     echo()
@@ -679,6 +787,13 @@ def _print_acted(acted: list[Any], you: str = "") -> None:
     now = timing.now()
     parts = [f"{a.handle}{' (you)' if a.handle == you else ''}: {a.words(now)}" for a in acted]
     echo("Last acted: " + "; ".join(parts) + ".")
+
+
+def _absence_lines(table: Any) -> list[str]:
+    """Absent players and an open proposal, with what its remedy means (section 11)."""
+    from pbem.protocol import absence
+
+    return absence.lines(table)
 
 
 def _player_notices(home: Any, save: Any, quiet: bool) -> list[Any]:
@@ -734,6 +849,7 @@ def verify(ctx: click.Context, save: str, as_json: bool, full: bool) -> None:
             [[table.seats[s].handle for s in group] for group in outcome.ranking],
             "awaiting": [table.seats[s].handle for s in table.awaiting_reveals()],
             "stale": verified.stale, "notes": verified.notes,
+            "absence": _absence_lines(table), "unaudited": report.unaudited,
             "players": [n.to_json() for n in notices],
             "checked_from": report.checked_from, "errors": []})
     else:
@@ -747,6 +863,8 @@ def verify(ctx: click.Context, save: str, as_json: bool, full: bool) -> None:
             echo(note)
         if duty:
             echo(f"Next: {duty.kind} by {table.seats[duty.seat].handle}.")
+        for line in _absence_lines(table):
+            echo(line)
         awaiting = [table.seats[s].handle for s in table.awaiting_reveals()]
         if awaiting:
             echo(f"The game is over; the audit is pending until {', '.join(awaiting)} "
@@ -766,6 +884,8 @@ def _print_result(report: Any) -> None:
             echo(f"  - {line}")
     else:
         echo(f"Audit: {report.audit}.")
+    for line in report.unaudited:
+        echo(f"  Not audited: {line}")
     outcome = report.outcome
     if outcome is None:
         return
@@ -846,15 +966,19 @@ def send(ctx: click.Context, save: str, to: tuple[str, ...], no_cc: bool, remind
     settings = None if eml or to_stdout else _smtp_settings(home, smtp_given)
     message = mail.compose(save, home, body_since=since, cc=not no_cc, to=list(to) or None,
                            remind=remind)
+    from pbem import session
+
     if to_stdout:
         click.echo(mail.as_text(message), nl=False)  # MIME-encoded already: ASCII lines
+        session.mark_sent(home, save)  # it left pbem: it can no longer be taken back
         return
     if eml:
         written = mail.write_eml(message, eml)
+        session.mark_sent(home, save)
         echo(f"Wrote {written}: open it in your mail client and send it.")
         return
     assert settings is not None
-    _deliver(message, settings)
+    _deliver(message, settings, home, save)
 
 
 @main.command()

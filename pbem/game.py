@@ -36,7 +36,10 @@ strings; ``can_end_turn`` says whether the turn could end now.
 from __future__ import annotations
 
 import copy
+import hashlib
 import importlib
+import json
+import pickle
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -278,6 +281,42 @@ class Game(ABC):
     def notation(self) -> str:
         """Move notation for ``pbem rules GAME``: every move form with an example."""
 
+    # ---- absent players (PROTOCOL.md section 11) -----------------------------------
+    def remedies(self, state: State, seat: int) -> dict[str, str]:
+        """The remedies fair for this game if ``seat`` is declared absent now, each with
+        a sentence saying what else changes (shown before anyone votes; "" for nothing).
+
+        ``end``: the game stops; ``seat`` ranks last, the others are ranked by
+        :meth:`score_now`. ``bot``: ``seat``'s turns are played by :meth:`absent_turn`;
+        it has no key, so it cannot peel or read a secret card. The default offers
+        ``end`` always and ``bot`` only to a game without a secret deck."""
+        if state.get("secret"):
+            return {"end": ""}
+        return {"end": "", "bot": ""}
+
+    def on_absent(self, state: State, seat: int, remedy: str) -> None:
+        """Called once when a remedy for ``seat`` takes effect (the last acceptance), on
+        the public state: record what the game must change (close a secret deck, say)."""
+        return None
+
+    def score_now(self, state: State) -> Outcome:
+        """Every seat's score and the ranking as the rules' end-of-game scoring would give
+        them if the game ended in ``state`` (remedy ``end``). The default is
+        :meth:`outcome`, or a shared place for all where it gives none."""
+        out = self.outcome(state)
+        if out is not None:
+            return out
+        seats = list(range(len(state.get("seats", []))))
+        return Outcome(scores={s: 0 for s in seats}, ranking=[seats] if seats else [],
+                       notes=["This game has no scoring for a game stopped early: the "
+                              "players present share the place."])
+
+    def absent_turn(self, state: State, seat: int) -> list[str]:
+        """The moves of one whole turn for an absent ``seat`` (remedy ``bot``): a pure
+        function of the public ``state``, never of a secret or a random number, so that
+        every verifier computes the same moves. Default: :func:`steady_turn`."""
+        return steady_turn(self, state, seat)
+
     # ---- bots ---------------------------------------------------------------------
     def heuristic(self, state: State, seat: int) -> int:
         """How good ``state`` looks for ``seat`` (higher is better); used by greedy."""
@@ -287,3 +326,90 @@ class Game(ABC):
     def invariants(self, state: State) -> list[str]:
         """Broken invariants (goods conserved, no negative supplies), as sentences."""
         return []
+
+
+MAX_STEADY_MOVES = 60
+
+
+def _state_key(state: State) -> str:
+    return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()
+
+
+def _copy(state: State) -> State:
+    """An exact copy of a state (plain data): a third of the time of copy.deepcopy, and
+    the bot copies the state once per candidate move."""
+    return pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def steady_turn(game: Game, state: State, seat: int) -> list[str]:
+    """A deterministic greedy turn: a pure function of ``state``.
+
+    Move by move it plays the legal move (in ``legal_moves`` order) whose result the
+    game's ``heuristic`` rates highest, the first of equals winning; it ends the turn
+    when no move beats ending it, and never returns to a position already seen this
+    turn. If the turn cannot end there, it plays on, preferring the first move after
+    which the turn can end, then the first move to a new position. No randomness: ties
+    are broken by the order of ``legal_moves``, which is stable by contract."""
+    working = _copy(state)
+    chosen: list[str] = []
+    seen = {_state_key(working)}
+    for _ in range(MAX_STEADY_MOVES):
+        options = game.legal_moves(working, seat)
+        if not options:
+            break
+        best: tuple[str, State, str] | None = None
+        best_score: int | None = None
+        if game.can_end_turn(working, seat):
+            ended = _copy(working)
+            game.end_turn(ended, seat)
+            best_score = game.heuristic(ended, seat)
+        for move in options:
+            tried = _tried(game, working, seat, move)
+            if tried is None or tried[1] in seen:
+                continue
+            trial, key = tried
+            score = game.heuristic(trial, seat)
+            if best_score is None or score > best_score:
+                best, best_score = (move, trial, key), score
+        if best is None:
+            break
+        move, working, key = best
+        chosen.append(move)
+        seen.add(key)
+    for _ in range(MAX_STEADY_MOVES):
+        if game.can_end_turn(working, seat):
+            break
+        step = _finishing_move(game, working, seat, seen)
+        if step is None:
+            break
+        move, working, key = step
+        chosen.append(move)
+        seen.add(key)
+    return chosen
+
+
+def _finishing_move(game: Game, state: State, seat: int, seen: set[str]
+                    ) -> tuple[str, State, str] | None:
+    """The first legal move after which the turn can end, else the first to a position
+    not seen this turn, else None."""
+    fresh: tuple[str, State, str] | None = None
+    for move in game.legal_moves(state, seat):
+        tried = _tried(game, state, seat, move)
+        if tried is None:
+            continue
+        trial, key = tried
+        if game.can_end_turn(trial, seat):
+            return move, trial, key
+        if fresh is None and key not in seen:
+            fresh = (move, trial, key)
+    return fresh
+
+
+def _tried(game: Game, state: State, seat: int, move: str) -> tuple[State, str] | None:
+    """A copy of ``state`` after ``move`` and its key, or None if the move fails."""
+    trial = _copy(state)
+    try:
+        game.apply(trial, seat, move)
+    except MoveError:
+        return None
+    return trial, _state_key(trial)

@@ -357,7 +357,7 @@ def type_turn(home: Home, path: str) -> list[str] | None:
     None when what it owes takes no moves (``play`` then signs it as before). Raises
     Left when the player leaves, and what ``play`` would raise when nothing is owed."""
     owed = session.owed(home, path)
-    session.refuse_stale(owed.verified)
+    session.refuse_stale(owed.verified, home)
     if owed.kind != "turn" and not (owed.kind == "reveal" and owed.options(owed.state)):
         return None
     prompt = TurnPrompt(owed)

@@ -17,7 +17,7 @@ from typing import Any
 from pbem.errors import IntegrityError, MoveError, PbemError, TurnError, UsageError
 from pbem.game import Game, State
 from pbem.play import bots
-from pbem.protocol import engine, gameindex, savefile, timing, toldcache
+from pbem.protocol import absence, engine, gameindex, savefile, timing, toldcache
 from pbem.protocol.archive import Archive
 from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.contacts import Contacts, SeatKey
@@ -35,6 +35,7 @@ class Verified:
     notes: list[str] = field(default_factory=list)
     stale: bool = False
     id_reused: bool = False  # this home saw another game (another header) with this id
+    branches: list[str] = field(default_factory=list)  # also in notes (PROTOCOL.md 11)
 
     @property
     def table(self) -> engine.Table:
@@ -94,6 +95,8 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
                                  f"{exc.strerror})")
             if path is not None and home is not None:
                 remember(home, out, path)
+        out.branches = archive.branch_notes(save.entries, hashes)
+        out.notes.extend(out.branches)
     out.notes.extend(component_notes(save))
     return out
 
@@ -152,6 +155,7 @@ def write(save: Save, path: Path, home: Home | None) -> Path:
     """Write a new save atomically, then record it in the writer's archive."""
     written = savefile.write_new(path, savefile.dumps(save))
     if home is not None:
+        Archive(home.archive_dir, save.game_id).reinstate(digest(save.entries[-1]))
         verify(save, home, path=written)  # files the new entry in the writer's archive
     return written
 
@@ -180,7 +184,8 @@ class Written:
                    "'pbem verify' shows the final scores."
         who = self.table.seats[duty.seat]
         action = {"join": "join it with 'pbem join'", "start": "start it with 'pbem play'",
-                  "turn": "play with 'pbem play'", "reveal": "reveal with 'pbem play'"}[duty.kind]
+                  "turn": "play with 'pbem play'", "reveal": "reveal with 'pbem play'",
+                  "vote": "vote with 'pbem vote SAVE accept' (or refuse)"}[duty.kind]
         mail = f" <{who.email}>" if who.email else ""
         return f"Send it to {who.handle}{mail}, who will {action}."
 
@@ -237,14 +242,33 @@ def pins_from_contacts(home: Home, identity: Identity,
     return pins
 
 
-def refuse_stale(verified: Verified) -> None:
+def refuse_stale(verified: Verified, home: Home | None = None) -> None:
     """A save this home must not sign on: a game id it has seen with another header (the
     re-used id attack, PROTOCOL.md section 2), or a save older than one it has seen (a
-    fork)."""
+    fork). Where this home's own unsent entry is what made it stale, the message says
+    how to take that entry back (``pbem undo``, PROTOCOL.md section 10)."""
     if verified.id_reused:
         raise IntegrityError(id_reused_message(verified.save.game_id), code="game-id-reused")
     if verified.stale:
-        raise TurnError(verified.notes[0] + " Playing on it would fork the game.")
+        raise TurnError(verified.notes[0] + " Playing on it would fork the game."
+                        + (undo_hint(verified, home) if home is not None else ""))
+
+
+def undo_hint(verified: Verified, home: Home) -> str:
+    """' To take back ... run pbem undo FILE.' if this home signed the entry that follows
+    this save and has not mailed it; else ''."""
+    if not home.has_identity():
+        return ""
+    save = verified.save
+    archive = Archive(home.archive_dir, save.game_id)
+    after = archive.successors(verified.report.hashes[-1])
+    mine = [h for h in after if archive.data["entries"][h][1] == home.load().handle]
+    if not mine or archive.successors(mine[0]) or archive.was_sent(mine[0]):
+        return ""
+    seq = archive.data["entries"][mine[0]][0]
+    name = savefile.default_name(save.ruleset, save.game_id, seq, home.load().handle)
+    return (f" You signed entry {seq} on it and have not mailed it: to take it back and "
+            f"play again, run 'pbem undo {name}' (the save you wrote).")
 
 
 def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
@@ -259,12 +283,15 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     yes; the accepted key then replaces the known one. Written.keys lists every seat."""
     identity = identity or home.load()
     verified = load(path, home)
-    refuse_stale(verified)
+    refuse_stale(verified, home)
     table = verified.table
     engine.owed(table, identity)
     shown = engine.preview(table, identity)
     duty = shown.duty()
     assert duty is not None
+    if duty.kind == "vote":
+        raise TurnError(" ".join(absence.lines(table)) + " It is your vote: run 'pbem vote "
+                        "SAVE accept' or 'pbem vote SAVE refuse'.")
     wanted = kind or duty.kind
     if wanted == "join" and duty.kind != "join":
         raise TurnError("You have already joined this game." if table.seats[duty.seat].pubkey
@@ -277,7 +304,7 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     salt = f"{table.game_id}/{len(table.signers)}"
     if bot and duty.kind == "turn":
         moves = bots.choose_turn(shown.game, shown.gstate, duty.seat, bot, salt=salt)
-    elif bot and duty.kind == "reveal":
+    elif bot and duty.kind == "reveal" and not shown.stopped:
         # Choices still owed after the game (secret cards drawn in a last turn).
         moves = bots.choose_free_moves(shown.game, shown.gstate, duty.seat, bot, salt=salt)
     contacts = Contacts(home)
@@ -346,7 +373,8 @@ class Owed:
 
     @property
     def takes_moves(self) -> bool:
-        return self.kind in ("turn", "reveal")
+        # A game stopped by remedy "end" takes no more moves, not even in a reveal.
+        return self.kind == "turn" or (self.kind == "reveal" and not self.table.stopped)
 
     def after(self, moves: list[str]) -> tuple[State, list[str]]:
         """A copy of the state after ``moves`` and their canonical forms; a MoveError
@@ -606,3 +634,169 @@ def view_at(home: Home | None, verified: Verified, table: engine.Table
         return "", table.game.view(copy.deepcopy(table.gstate), None), {}
     secrets = engine.secrets_for(table, seat, identity)
     return identity.handle, table.game.view(copy.deepcopy(table.gstate), seat, secrets), secrets
+
+
+# ---- absent players (PROTOCOL.md section 11) ------------------------------------------------
+def sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str],
+                 out: str | None) -> Written:
+    """Sign an ``absent`` entry (``fields``: player, remedy) or a ``vote`` (``fields``:
+    vote) on the save at ``path`` and write it."""
+    identity = home.load()
+    verified = load(path, home)
+    refuse_stale(verified, home)
+    table = verified.table
+    if kind == "absent":
+        _check_proposal(table, identity, fields["player"], fields["remedy"])
+    else:
+        engine.owed(table, identity)
+        if table.duty() is None or not table.proposal:
+            raise TurnError("Nobody is proposed absent in this save: there is nothing to "
+                            "vote on.")
+    contacts = Contacts(home)
+    entry, new_table = engine.sign_entry(table, identity, kind, [], fields)
+    save = appended(verified.save, entry, new_table)
+    written = write(save, output_path(save, entry, Path(path), out), home)
+    contacts.check_save(save)
+    with contextlib.suppress(OSError):
+        contacts.write()
+    return Written(written, save, new_table, entry, table, keys=contacts.seat_keys(save))
+
+
+def _check_proposal(table: engine.Table, identity: Identity, handle: str, remedy: str) -> None:
+    """The absent command's own checks, in the user's words, before anything is signed
+    (the engine checks the same again at signing and at every replay)."""
+    duty = table.duty()
+    me = engine.seat_for(table, identity)
+    target = table.seat_of(handle)
+    if target is None:
+        raise UsageError(f"There is no player '{handle}' in this game; its seats are "
+                         f"{', '.join(s.handle for s in table.seats)}.")
+    if duty is None or duty.kind not in ("turn", "reveal", "vote"):
+        raise TurnError("Nobody can be declared absent before the game has started or "
+                        "after it is complete.")
+    if duty.kind == "vote":
+        raise TurnError(" ".join(absence.lines(table)) + " Wait for that vote to finish.")
+    waiting = table.seats[duty.seat].handle
+    if target == me:
+        raise TurnError("You cannot declare yourself absent; 'pbem resign' concedes.")
+    if target != duty.seat:
+        raise TurnError(f"The game waits for {waiting}, not {handle}: only the player the "
+                        "game waits for can be declared absent.")
+    offered = absence.offered(table, target)
+    if remedy not in offered:
+        choices = "; ".join(f"'{name}': {text}" for name, text in offered.items())
+        raise TurnError(f"{absence.not_offered(table, target, remedy)} Remedies open for "
+                        f"{handle} now: {choices}")
+
+
+def remedies(home: Home | None, path: str | Path) -> tuple[Verified, dict[str, str]]:
+    """The save and the remedies open for the player it waits for (none if it waits
+    for a vote, a join or nothing)."""
+    verified = load(path, home)
+    table = verified.table
+    duty = table.duty()
+    if duty is None or duty.kind not in ("turn", "reveal") or table.proposal:
+        return verified, {}
+    return verified, absence.offered(table, duty.seat)
+
+
+# ---- taking back an entry not yet sent (PROTOCOL.md section 10) ------------------------------
+@dataclass
+class Withdrawn:
+    entry: savefile.Entry  # the entry taken back
+    kept_as: Path  # the withdrawn save, renamed so that it is not taken for the current one
+    previous: Path  # the save to play on again
+    wrote_previous: bool  # pbem wrote ``previous`` (else it was there already)
+
+
+WITHDRAWN_SUFFIX = ".withdrawn"
+
+
+def withdraw(home: Home, path: str | Path) -> Withdrawn:
+    """``pbem undo SAVE``: take back this home's newest entry, if nobody can have it.
+
+    Only the newest entry of the game, signed by this home, with no later entry seen by
+    this home, and never mailed by ``pbem send``/``play --send``. The archive records the
+    withdrawal (so the replacement is no fork here, and a save holding the withdrawn
+    entry is refused); the file is renamed to ``NAME.withdrawn``; the save before the
+    entry is written next to it unless it is there already."""
+    identity = home.load()
+    source = Path(path)
+    verified = load(source, home)
+    save, table = verified.save, verified.table
+    entry = save.entries[-1]
+    entry_hash = verified.report.hashes[-1]
+    seq, kind, signer = entry["seq"], entry["kind"], entry["seat"]
+    what = f"entry {seq} ({kind} by {signer})"
+    seat = table.seat_of(signer)
+    if signer != identity.handle or seat is None or \
+            table.seats[seat].pubkey != identity.public_hex:
+        raise TurnError(f"The newest entry of this save, {what}, was not signed by you "
+                        f"({identity.handle}): only its signer can take it back.")
+    if kind in ("create", "join"):
+        raise TurnError(f"{what.capitalize()} cannot be taken back: it holds your key and "
+                        "the nonce of your secrets. Start a new game instead.")
+    archive = Archive(home.archive_dir, save.game_id)
+    later = archive.successor_of(entry_hash)
+    if verified.stale or later is not None:
+        after = f" (entry {later[0]} by {later[1]})" if later else ""
+        raise TurnError(f"This home has already seen an entry after {what}{after}: the game "
+                        "has moved on, so it can no longer be taken back.")
+    if archive.was_sent(entry_hash):
+        raise TurnError(f"{what.capitalize()} was already mailed (pbem send): the others may "
+                        "have it, so it can no longer be taken back. Play on from it; after an "
+                        "entry has been sent only the other players could agree to undo it.")
+    before = Save(save.header, save.entries[:-1], {})
+    before.state = engine.public_state(engine.replay(before, check_snapshot=False,
+                                                     audit_secrets=False).table)
+    previous, wrote = _previous_save(before, source)
+    archive.withdraw(entry, entry_hash)
+    kept_as = _set_aside(source)
+    if wrote:
+        savefile.write_new(previous, savefile.dumps(before))
+    return Withdrawn(entry, kept_as, previous, wrote)
+
+
+def _previous_save(before: Save, near: Path) -> tuple[Path, bool]:
+    """Where the save before the withdrawn entry is: its standard name next to ``near``
+    if that file holds exactly it, else a free name to write it to."""
+    last = before.entries[-1]
+    name = savefile.default_name(before.ruleset, before.game_id, last["seq"], last["seat"])
+    target = near.parent / name
+    for number in range(1, 100):
+        if not target.exists():
+            return target, True
+        try:
+            there = savefile.read(target)
+            if digest(there.entries[-1]) == digest(last) and len(there.entries) == len(before.entries):
+                return target, False
+        except PbemError:
+            pass
+        target = near.parent / name.replace(".toml", f"-{number}.toml")
+    raise UsageError(f"Too many files named like {name} in {near.parent}; tidy the folder.")
+
+
+def _set_aside(source: Path) -> Path:
+    """Rename the withdrawn save to NAME.withdrawn (never over another file)."""
+    target = source.with_name(source.name + WITHDRAWN_SUFFIX)
+    number = 1
+    while target.exists():
+        target = source.with_name(f"{source.name}{WITHDRAWN_SUFFIX}{number}")
+        number += 1
+    try:
+        source.rename(target)
+    except OSError as exc:
+        raise UsageError(f"The entry was taken back, but {source} could not be renamed "
+                         f"({exc.strerror}); do not send it: delete it or rename it yourself."
+                         ) from None
+    return target
+
+
+def mark_sent(home: Home, save: Save | str | Path) -> None:
+    """Record in the home's archive that this save left by mail (``pbem send``, ``play
+    --send``): its newest entry can no longer be taken back (PROTOCOL.md section 10).
+    A save that cannot be read, or an archive that cannot be written, records nothing."""
+    with contextlib.suppress(PbemError, OSError):
+        parsed = save if isinstance(save, Save) else savefile.read(save)
+        last = parsed.entries[-1]
+        Archive(home.archive_dir, parsed.game_id).mark_sent(digest(last), last["seq"])

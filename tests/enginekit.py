@@ -68,3 +68,27 @@ def write(tmp: Path, name: str, save: Save) -> Path:
 
 def table_after(save: Save) -> engine.Table:
     return engine.replay(save, check_snapshot=False).table
+
+
+def next_entry(save: Save, home: Home, kind: str, moves: list[str] | None = None,
+               **fields: Any) -> dict[str, Any]:
+    """The next entry of ``save`` by ``home``'s seat, built and signed by hand as a
+    cheating client would (its right beacon link, but no rules check at all)."""
+    identity = home.load()
+    table = engine.replay(save, check_snapshot=False, audit_secrets=False).table
+    seat = table.seat_of(identity.handle)
+    assert seat is not None
+    entry = {"seq": len(save.entries), "game": save.game_id, "seat": identity.handle,
+             "kind": kind, "prev": engine.entry_hash(save.entries[-1]),
+             "moves": list(moves or []), "chores": [],
+             "beacon": engine.next_link(table, seat, identity).hex(), **fields}
+    return forge(entry, identity)
+
+
+def sign_as(home: Home, path: Path, kind: str | None = None, bot: str | None = "greedy",
+            **fields: str) -> session.Written:
+    """Whatever ``home`` owes on the save at ``path`` (a bot chooses moves), or an
+    absent/vote entry when ``kind`` says so; written next to ``path``."""
+    if kind in ("absent", "vote"):
+        return session.sign_absence(home, path, kind, dict(fields), None)
+    return session.sign_next(home, path, kind, [], bot, None)

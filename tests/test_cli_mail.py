@@ -304,11 +304,20 @@ def test_play_send_checks_the_settings_before_signing(game: Path, homes: dict[st
 # ---- send --remind (issue 11) ---------------------------------------------------------------
 def test_remind_mails_the_player_to_act_how_long_the_game_waited(
         game: Path, homes: dict[str, Home], tmp_path: Path) -> None:
+    from tests.enginekit import forge
+
+    # A save from before entries carried a signed time: the file's date stands in.
+    save = savefile.read(game)
+    last = {k: v for k, v in save.entries[-1].items() if k != "time"}
+    save.entries[-1] = forge(last, homes[last["seat"]].load())
+    untimed = tmp_path / "untimed.toml"
+    untimed.write_text(savefile.dumps(save))
     actor = actor_of(game)
-    someone = next(h for h in homes if h != actor)
+    # A home that has not seen the entry as signed with its time (else: a fork).
+    someone = next(h for h in homes if h not in (actor, last["seat"]))
     three_days_ago = time.time() - 3 * 86400 - 600
-    os.utime(game, (three_days_ago, three_days_ago))
-    r = run(homes[someone], "send", str(game), "--remind", "--stdout", "--to",
+    os.utime(untimed, (three_days_ago, three_days_ago))
+    r = run(homes[someone], "send", str(untimed), "--remind", "--stdout", "--to",
             f"{actor}@example.org")
     assert r.exit_code == 0, r.output
     message = email.message_from_string(r.stdout)
@@ -320,7 +329,7 @@ def test_remind_mails_the_player_to_act_how_long_the_game_waited(
     assert "the date of the save file" in text
     r = run(homes[actor], "send", str(game), "--remind", "--stdout", "--to", "x@example.org")
     assert r.exit_code == 2 and "nobody to remind" in r.stderr
-    r = run(homes[someone], "send", str(game), "--remind", "--stdout")
+    r = run(homes[someone], "send", str(untimed), "--remind", "--stdout")
     assert r.exit_code == 2 and f"No mail address is known for {actor}" in r.stderr
 
 

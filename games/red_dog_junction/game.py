@@ -150,6 +150,9 @@ class RedDogJunction(Game):
     def outcome(self, state: State) -> Outcome | None:
         return scoring.outcome(state)
 
+    def score_now(self, state: State) -> Outcome:
+        return scoring.score_now(state)
+
     def notation(self) -> str:
         return NOTATION
 

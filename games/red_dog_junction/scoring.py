@@ -63,6 +63,18 @@ def outcome(state: State) -> Outcome | None:
                    tiebreaks=ties, tiebreak_names=list(TIEBREAK_NAMES), notes=notes)
 
 
+def score_now(state: State) -> Outcome:
+    """The final scoring applied to ``state``, over or not (a player declared absent and
+    the game stopped): the same points and tie-breaks as at the end."""
+    scores: dict[int, int] = {}
+    parts: dict[int, dict[str, int]] = {}
+    ties: dict[int, list[int]] = {}
+    for seat in range(len(state["players"])):
+        scores[seat], parts[seat], ties[seat] = score_of(state, seat)
+    return Outcome(scores=scores, ranking=rank_with_tiebreaks(scores, ties), breakdown=parts,
+                   tiebreaks=ties, tiebreak_names=list(TIEBREAK_NAMES))
+
+
 def _solo_note(state: State) -> str:
     score, parts, _ = justin_score(state)
     spelled = ", ".join(f"{k} {v}" for k, v in parts.items())

@@ -170,6 +170,10 @@ def do_superbonus(state: State, seat: int) -> None:
     if secretdeck.drawn(state, DECK, seat):
         raise IllegalMoveError("You still have drawn Super Bonus cards to choose from; take "
                                "more once you have kept or returned them.")
+    if state["sb"].get("closed"):
+        raise IllegalMoveError("The Super Bonus deck is closed: a player was declared absent "
+                               "and played by the bot, and no card can be drawn without "
+                               "their key.")
     left = secretdeck.remaining(state, DECK)
     if not left:
         raise IllegalMoveError("The Super Bonus deck is empty.")

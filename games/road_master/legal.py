@@ -45,6 +45,7 @@ def legal_moves(state: State, seat: int) -> list[str]:
     if can_take(state, "contracts"):
         moves += _contracts(state)
     if (can_take(state, "superbonus") and not state["turn"]["draw"]
+            and not state["sb"].get("closed")
             and secretdeck.remaining(state, DECK) > 0
             and not secretdeck.drawn(state, DECK, seat)):
         moves.append("superbonus")

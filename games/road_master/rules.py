@@ -138,6 +138,36 @@ class RoadMaster(Game):
     def notation(self) -> str:
         return notation.NOTATION
 
+    # ---- absent players (PROTOCOL.md section 11) ---------------------------------------
+    def remedies(self, state: State, seat: int) -> dict[str, str]:
+        """``end`` always. ``bot`` only while no Super Bonus draw is under way (drawn
+        cards wait for the absent seat's peel, or for its choice): every card in the pile
+        carries the absent seat's layer, so with ``bot`` the deck closes for everyone
+        (``on_absent``). Work it owes on cards returned under the pile no longer matters
+        then: nobody draws them again."""
+        who = model.handle(state, seat)
+        end = (f"Super Bonus cards: the others' are opened by their reveals and scored; "
+               f"{who}'s stay closed.")
+        if "secret" not in state:
+            return {"end": end, "bot": ""}
+        n = len(state["scores"])
+        if any(secretdeck.drawn(state, scoring.DECK, s) for s in range(n)):
+            return {"end": end}  # a draw waits for work only the absent seat's key can do
+        held = len(secretdeck.held(state, scoring.DECK, seat))
+        bot = (f"The Super Bonus deck closes for everyone, since no card can be drawn "
+               f"without {who}'s key: 'superbonus' is no longer a move.")
+        if held:
+            bot += (f" {who}'s {held} held Super Bonus card(s) can never be opened and score "
+                    f"-{scoring.unopened_penalty(state)} each, as cards never opened do.")
+        return {"end": end, "bot": bot}
+
+    def on_absent(self, state: State, seat: int, remedy: str) -> None:
+        if remedy == "bot":
+            state["sb"]["closed"] = True
+
+    def score_now(self, state: State) -> Outcome:
+        return scoring.outcome(state)
+
     # ---- bots and checks -----------------------------------------------------------
     def heuristic(self, state: State, seat: int) -> int:
         return _heuristic(state, seat)

@@ -68,6 +68,8 @@ def view(state: State, seat: int | None, secrets: dict[str, dict[str, str]] | No
         },
         "log": list(state["log"]),
     }
+    if state["sb"].get("closed"):  # only then: the snapshot of older saves stays the same
+        out["superbonus"]["closed"] = True
     if state["sb"]["revealed"]:
         out["superbonus"]["opened"] = _opened(state)
     if seat is not None:
@@ -127,6 +129,8 @@ def render(v: dict[str, Any]) -> str:
     for i, c in enumerate(v["market"], start=1):
         gap = "(empty: refilled at the end of the turn)" if v["deck"] else "(empty: the deck is out)"
         lines.append(f"  m{i} " + (_card_line(c) if c else gap))
+    if v["superbonus"].get("closed"):
+        lines.append("Super Bonus deck closed (a player is absent and played by the bot).")
     lines.append("")
     lines.append("Players:")
     for i, name in enumerate(seats):

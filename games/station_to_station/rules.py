@@ -117,6 +117,9 @@ class StationToStation(Game):
     def outcome(self, state: State) -> Outcome | None:
         return scoring.outcome(state)
 
+    def score_now(self, state: State) -> Outcome:
+        return scoring.score_now(state)
+
     def notation(self) -> str:
         return NOTATION
 

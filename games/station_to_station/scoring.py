@@ -17,6 +17,11 @@ def final_breakdown(player: dict) -> dict[str, int]:
 def outcome(state: State) -> Outcome | None:
     if not state.get("over"):
         return None
+    return score_now(state)
+
+
+def score_now(state: State) -> Outcome:
+    """The final scoring applied to ``state``, over or not (a player declared absent)."""
     scores: dict[int, int] = {}
     breakdown: dict[int, dict[str, int]] = {}
     tiebreaks: dict[int, list[int]] = {}

@@ -46,6 +46,7 @@ LEVELS = {
     "unknown-game": "warning", "too-large": "warning", "broken-mime": "warning",
     "missing-save": "warning", "unreadable": "warning", "not-found": "warning",
     "filing": "warning", "not-seated": "note", "stale": "note", "no-saves": "note",
+    "branch": "note",  # the absent player came back while the others voted (PROTOCOL.md 11)
 }
 
 
@@ -521,6 +522,8 @@ def _verify_game(game_id: str, candidates: list[_Candidate], home: Home, me: str
         cand.verified = verified
         report.verified += 1
         valid.append(cand)
+        problems.extend(Problem("branch", note, cand.origin, game_id, save.entries[-1]["seq"])
+                        for note in verified.branches)
         for entry, entry_hash in zip(save.entries, verified.report.hashes, strict=True):
             seen_entries.setdefault((entry["seq"], entry_hash), cand.origin)
     # The summary rests on a full check: if the newest good save was one skipped above
@@ -571,12 +574,13 @@ def _verify_game(game_id: str, candidates: list[_Candidate], home: Home, me: str
         summary.next = duty.kind
         summary.your_move = summary.to_act == me
         if summary.your_move and not summary.stale:
-            verb = "join" if duty.kind == "join" else "play"
+            verb = duty.kind if duty.kind in ("join", "vote") else "play"
             target = _target(summary, newest, save)
             if not summary.filed and not newest.file:
                 summary.save_as = target
             summary.command = (f"pbem {verb} {mail.shell_word(target)}"
-                               + (" MOVE ..." if duty.kind == "turn" else ""))
+                               + {"turn": " MOVE ...", "vote": " accept|refuse"}.get(
+                                   duty.kind, ""))
     return summary
 
 

@@ -47,7 +47,7 @@ MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024  # far above any real save; parsing stops
 MAX_BODY_ENTRIES = 40  # a body longer than this points at 'pbem log' instead
 ROOT_DOMAIN = "pbem.game"
 ACTIONS = {"create": "create", "join": "join", "start": "start", "turn": "play",
-           "reveal": "reveal"}
+           "reveal": "reveal", "vote": "vote"}
 
 
 class MailConfigError(UsageError):
@@ -93,10 +93,19 @@ def describe_entry(entry: savefile.Entry) -> str:
         return f"{who} started the game"
     if kind == "resign":
         return f"{who} resigned"
+    if kind == "absent":
+        return f"{who} proposed that {entry['player']} is absent (remedy {entry['remedy']})"
+    if kind == "vote":
+        return f"{who} voted to {entry['vote']} the proposal"
     if kind == "reveal":
         return f"{who} revealed their secrets for the final audit" + (f" and played: {moves}"
                                                                        if moves else "")
-    return f"{who} played: {moves}" if moves else f"{who} ended the turn"
+    bot = "".join(f"{t['seat']}'s turn for the bot ({'; '.join(t['moves']) or 'nothing'}), "
+                  for t in entry.get("bot", []))
+    if bot:  # an absent player's turn, played by the bot (PROTOCOL.md section 11)
+        bot = f"{who} played {bot}then "
+        who = ""
+    return bot + (f"{who} played: {moves}".lstrip() if moves else f"{who} ended the turn".lstrip())
 
 
 def _seats(table: Table, contacts: Contacts) -> list[Seat]:
@@ -462,6 +471,9 @@ def _what_to_run(kind: str, handle: str, filename: str, *, addressed: bool, is_m
     if kind == "reveal":
         return (f"The game is over; {handle} reveals next, for the final audit:\n"
                 f"    pbem play {word}")
+    if kind == "vote":
+        return (f"A player is proposed absent; {handle} votes next ('pbem show {word}' says "
+                f"what the remedy means):\n    pbem vote {word} accept   (or refuse)")
     lead = f"It is your move, {handle}" if addressed else f"It is {handle}'s move"
     return (f"{lead}: save the attached {filename} and run\n"
             f"    pbem play {word} MOVE ...\n"

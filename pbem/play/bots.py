@@ -3,6 +3,9 @@
 ``random[:SEED]`` plays uniformly among the legal moves (and "end the turn" when that is
 allowed), reproducibly with a seed. ``greedy`` plays the move that most raises the
 game's heuristic, one move at a time, and ends the turn when nothing beats ending it.
+``steady`` is the deterministic bot that plays an absent player's turns (PROTOCOL.md
+section 11, ``Game.absent_turn``): greedy with ties broken by the order of the legal
+moves and no randomness at all, so ``play --bot steady`` shows what it would do.
 """
 
 from __future__ import annotations
@@ -22,14 +25,16 @@ END = "<end>"
 
 def parse_bot(spec: str) -> tuple[str, str]:
     name, _, arg = spec.partition(":")
-    if name not in ("random", "greedy"):
-        raise UsageError(f"There is no bot '{name}'. Bots: random[:SEED], greedy.")
+    if name not in ("random", "greedy", "steady"):
+        raise UsageError(f"There is no bot '{name}'. Bots: random[:SEED], greedy, steady.")
     return name, arg
 
 
 def choose_turn(game: Game, state: State, seat: int, spec: str, salt: str = "") -> list[str]:
     """A whole turn for ``seat`` chosen by the bot ``spec``; ``state`` is not changed."""
     name, arg = parse_bot(spec)
+    if name == "steady":
+        return game.absent_turn(copy.deepcopy(state), seat)
     seed = (arg or entropy.fresh_bytes(16).hex()) + "/" + salt
     rng = Sampler(hashlib.sha256(f"pbem/bot/{seed}".encode()).digest())
     working = copy.deepcopy(state)
@@ -97,6 +102,8 @@ def choose_free_moves(game: Game, state: State, seat: int, spec: str, salt: str 
     """Moves still open to ``seat`` outside a turn (after the game is over), until none
     are left: random picks uniformly, greedy by the heuristic."""
     name, arg = parse_bot(spec)
+    if name == "steady":
+        arg = arg or "steady"  # no randomness: the same choice on every machine
     rng = Sampler(hashlib.sha256(f"pbem/bot/{arg or entropy.fresh_bytes(16).hex()}/{salt}".encode()).digest())
     working = copy.deepcopy(state)
     chosen: list[str] = []

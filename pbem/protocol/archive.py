@@ -4,14 +4,19 @@ Per game, under ``HOME/archive/``:
 
 ``<game id>.json``
     the header hash, every entry this home verified (hash -> position and signer), the
-    first verified successor of each entry (for the fork check), the newest head seen and
-    the replayed table at that head. Hashes only: reading and rewriting it stays cheap.
+    verified successors of each entry (the first in ``by_prev``, any other, signed by
+    another seat, in ``alt``: a branch, PROTOCOL.md section 11), the newest head seen and
+    the replayed table at that head; the entries this home withdrew with ``pbem undo``
+    and the entries it mailed (``sent``: those can no longer be withdrawn, section 10).
+    Hashes only: reading and rewriting it stays cheap.
 ``<game id>.evidence.jsonl``
     each verified entry in full, one JSON line each, appended once. Read only when a fork
     is found, to show the entry the new one conflicts with.
 
 It proves equivocation (two validly signed entries by one seat after the same entry),
-notices stale saves, tells chain.authenticate which entries it verified at which position
+tells a branch (two entries by different seats after the same entry: the absent player
+came back while the others voted) from a fork, notices stale saves (a save this home has
+seen an entry after), tells chain.authenticate which entries it verified at which position
 (their second signature check can be skipped; nothing else is), and gives the table to
 resume the rules replay from. The game ids it holds are the ids this home has seen: it
 refuses to create or sign in a game whose id it saw with another header.
@@ -26,7 +31,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import IntegrityError
+from pbem.errors import IntegrityError, TurnError
 from pbem.protocol.canonical import digest
 from pbem.protocol.savefile import Entry
 
@@ -48,6 +53,8 @@ class Archive:
         if not isinstance(loaded, dict) or loaded.get("game") != game_id:
             return
         if loaded.get("version") == VERSION and _well_formed(loaded):
+            for key in ("alt", "withdrawn", "sent"):  # absent from older archives
+                loaded.setdefault(key, {})
             self.data = loaded
         elif loaded.get("version") == 1:
             self._upgrade(loaded)
@@ -87,24 +94,65 @@ class Archive:
             return index + 1, cache["table"]
         return None
 
+    def successors(self, prev: str) -> list[str]:
+        """The hashes of the verified entries that follow the entry ``prev``, oldest first."""
+        first = self.data["by_prev"].get(prev)
+        return ([first] if first else []) + list(self.data["alt"].get(prev, []))
+
     def fork_with(self, entry: Entry, entry_hash: str) -> Entry | None:
-        """An archived, different entry that has the same predecessor, if any (the full
-        entry from the evidence file, or its position and signer if that is lost)."""
-        other = self.data["by_prev"].get(entry["prev"])
-        if not other or other == entry_hash:
-            return None
-        seq, seat = self.data["entries"][other]
-        return self.evidence(other) or {"seq": seq, "seat": seat, "moves": None}
+        """An archived, different entry by the same seat that has the same predecessor,
+        if any (the full entry from the evidence file, or its position and signer if that
+        is lost)."""
+        for other in self.successors(entry["prev"]):
+            seq, seat = self.data["entries"][other]
+            if other != entry_hash and seat == entry["seat"]:
+                return self.evidence(other) or {"seq": seq, "seat": seat, "moves": None}
+        return None
 
     def check_fork(self, entry: Entry, entry_hash: str) -> None:
         """Raise IntegrityError("fork") if this home verified another entry by the same
-        seat after the same predecessor (PROTOCOL.md section 8)."""
-        other = self.data["by_prev"].get(entry["prev"])
-        if not other or other == entry_hash or self.data["entries"][other][1] != entry["seat"]:
-            return
+        seat after the same predecessor (PROTOCOL.md section 8); an entry by another seat
+        there is a branch, not a fork (section 11). An entry this home withdrew with
+        ``pbem undo`` is refused: TurnError("withdrawn"), or the fork if its replacement
+        was signed (section 10)."""
         evidence = self.fork_with(entry, entry_hash)
-        assert evidence is not None
-        raise equivocation(entry, evidence)
+        if evidence is not None:
+            note = (" This home took back the second with 'pbem undo' and signed the first "
+                    "instead; the one taken back was mailed anyway."
+                    if entry_hash in self.data["withdrawn"] else "")
+            raise equivocation(entry, evidence, note)
+        if entry_hash in self.data["withdrawn"]:
+            raise TurnError(
+                f"Entry {entry['seq']} of this save ({entry['kind']} by {entry['seat']}) was "
+                "taken back with 'pbem undo' in this home; it is no longer part of the game. "
+                "Play on the save before it instead.", seq=entry["seq"], code="withdrawn")
+
+    def branch_notes(self, entries: list[Entry], hashes: list[str]) -> list[str]:
+        """A sentence for each entry of this save that another verified entry, by another
+        seat, also follows (two branches, PROTOCOL.md section 11)."""
+        notes = []
+        for entry, entry_hash in zip(entries, hashes, strict=True):
+            for other in self.successors(entry["prev"]):
+                seq, seat = self.data["entries"][other]
+                if other == entry_hash or seat == entry["seat"]:
+                    continue
+                kind = str((self.evidence(other) or {}).get("kind", "entry"))
+                notes.append(
+                    f"Two branches after entry {seq - 1}: this save goes on with "
+                    f"{_a(entry['kind'])} by {entry['seat']} (entry {seq}), another save this "
+                    f"home has seen with {_a(kind)} by {seat}. Both are valid; the players "
+                    "choose which one to continue, and the other is dropped.")
+        return notes
+
+    def successor_of(self, entry_hash: str) -> tuple[int, str] | None:
+        """(seq, signer) of a verified entry that follows ``entry_hash``, if any."""
+        for other in self.successors(entry_hash):
+            seq, seat = self.data["entries"][other]
+            return int(seq), str(seat)
+        return None
+
+    def was_sent(self, entry_hash: str) -> bool:
+        return entry_hash in self.data["sent"]
 
     def evidence(self, entry_hash: str) -> Entry | None:
         """The full entry with this hash, from the evidence file (read only for a fork)."""
@@ -126,14 +174,18 @@ class Archive:
         return None
 
     def staleness(self, hashes: list[str]) -> str:
-        """A note if a newer save of this game has been seen, else ''."""
+        """A note if this home has seen an entry after this save's last one, else ''.
+
+        (Not merely a longer save: a longer one on another branch does not make this one
+        stale, PROTOCOL.md section 11.)"""
         head = self.data["head"]
-        if not hashes or not head:
+        if not hashes or self.successor_of(hashes[-1]) is None:
             return ""
-        if head.get("seq", -1) > len(hashes) - 1 and self.known(hashes[-1]):
-            return (f"This save is stale: you have already seen a newer one of this game "
-                    f"(up to entry {head['seq']}, {head.get('seat', '?')}). Use the newest save.")
-        return ""
+        seq, seat = self.successor_of(hashes[-1]) or (0, "")
+        if head.get("seq", -1) >= seq:
+            seq, seat = head["seq"], head.get("seat", "?")
+        return (f"This save is stale: you have already seen a newer one of this game "
+                f"(up to entry {seq}, {seat}). Use the newest save.")
 
     # ---- recording ----------------------------------------------------------------
     def record(self, header_hash: str, entries: list[Entry], hashes: list[str],
@@ -144,13 +196,52 @@ class Archive:
         for entry, h in zip(entries, hashes, strict=True):
             if h not in self.data["entries"]:
                 self.data["entries"][h] = [entry["seq"], entry["seat"]]
-                self.data["by_prev"].setdefault(entry["prev"], h)
+                first = self.data["by_prev"].setdefault(entry["prev"], h)
+                if first != h:
+                    self.data["alt"].setdefault(entry["prev"], []).append(h)
                 self._unfiled.append((h, entry))
         last = entries[-1]
         if last["seq"] >= self.head_seq():
             self.data["head"] = {"seq": last["seq"], "hash": hashes[-1], "seat": last["seat"]}
             self.data["cache"] = {"hash": hashes[-1], "table": table_json}
         self._write()
+
+    def withdraw(self, entry: Entry, entry_hash: str) -> None:
+        """Record that this home took back its entry ``entry_hash`` (``pbem undo``,
+        PROTOCOL.md section 10): it leaves the verified entries, so its replacement is no
+        fork here and a save holding it is refused; the head goes back to the entry
+        before it."""
+        place = self.data["entries"].pop(entry_hash, None)
+        prev = entry["prev"]
+        others = self.data["alt"].get(prev, [])
+        if self.data["by_prev"].get(prev) == entry_hash:
+            if others:
+                self.data["by_prev"][prev] = others.pop(0)
+            else:
+                del self.data["by_prev"][prev]
+        elif entry_hash in others:
+            others.remove(entry_hash)
+        if prev in self.data["alt"] and not others:
+            del self.data["alt"][prev]
+        self.data["withdrawn"][entry_hash] = place or [entry["seq"], entry["seat"]]
+        if self.data["head"].get("hash") == entry_hash:
+            before = self.data["entries"].get(prev)
+            self.data["head"] = ({"seq": before[0], "hash": prev, "seat": before[1]}
+                                 if before else {})
+            self.data["cache"] = {}
+        self._write()
+
+    def reinstate(self, entry_hash: str) -> None:
+        """This home signed a withdrawn entry again, byte for byte (same moves, same
+        second): it is the game's entry once more."""
+        if self.data["withdrawn"].pop(entry_hash, None) is not None:
+            self._write()
+
+    def mark_sent(self, entry_hash: str, seq: int) -> None:
+        """Record that this home mailed a save ending with this entry."""
+        if entry_hash not in self.data["sent"]:
+            self.data["sent"][entry_hash] = seq
+            self._write()
 
     def _write(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -199,7 +290,7 @@ class Archive:
 
 def _empty(game_id: str) -> dict[str, Any]:
     return {"version": VERSION, "game": game_id, "header": "", "entries": {}, "by_prev": {},
-            "head": {}, "cache": {}}
+            "alt": {}, "head": {}, "cache": {}, "withdrawn": {}, "sent": {}}
 
 
 def _well_formed(data: dict[str, Any]) -> bool:
@@ -210,15 +301,24 @@ def _well_formed(data: dict[str, Any]) -> bool:
             and isinstance(data.get("cache"), dict)
             and all(isinstance(v, list) and len(v) == 2 and isinstance(v[0], int)
                     for v in entries.values())
-            and all(v in entries for v in by_prev.values()))
+            and all(v in entries for v in by_prev.values())
+            and all(isinstance(data.get(k, {}), dict) for k in ("alt", "withdrawn", "sent"))
+            and all(isinstance(v, list) and all(h in entries for h in v)
+                    for v in data.get("alt", {}).values()))
 
 
-def equivocation(entry: Entry, other: Entry) -> IntegrityError:
+def _a(kind: str) -> str:
+    """'a turn', 'an absent' (proposal) ..."""
+    return f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind}" + (" proposal" if kind == "absent"
+                                                               else "")
+
+
+def equivocation(entry: Entry, other: Entry, note: str = "") -> IntegrityError:
     seq = entry["seq"]
     theirs = "moves unknown" if other.get("moves") is None else f"moves {other['moves']!r}"
     return IntegrityError(
         f"Fork: {entry['seat']} signed two different entries {seq} after the same entry "
         f"(one with {theirs}, this one with moves {entry['moves']!r}). Two "
-        "different saves were sent from one turn; settle it with the other players.",
+        "different saves were sent from one turn; settle it with the other players." + note,
         seq=seq, code="fork",
     )

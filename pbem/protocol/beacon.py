@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 
-from pbem.protocol.derive import BEACON, RAND, derive
+from pbem.protocol.derive import BEACON, BOT_RAND, RAND, derive
 from pbem.protocol.sampler import Sampler
 
 CHAIN_LENGTH = 4096
@@ -46,3 +46,14 @@ def randomness(game_id: str, seq: int, beacon_k: bytes, beacon_next: bytes) -> b
 
 def sampler(game_id: str, seq: int, beacon_k: bytes, beacon_next: bytes) -> Sampler:
     return Sampler(randomness(game_id, seq, beacon_k, beacon_next))
+
+
+def bot_sampler(game_id: str, seq: int, turn: int, beacon_before: bytes, link: bytes) -> Sampler:
+    """Chance of the ``turn``-th bot turn played inside entry ``seq`` (PROTOCOL.md 11):
+    ``SHA-256("pbem/1/bot-rand" || game_id || seq || turn || beacon_{seq-1} || link)``,
+    where ``link`` is the signer's beacon in entry ``seq``. The signer's link was fixed
+    when it joined; the previous entry's value was unknown to it until that entry's
+    moves were fixed, as for the chance of a turn X plays itself."""
+    return Sampler(hashlib.sha256(
+        BOT_RAND + game_id.encode("ascii") + seq.to_bytes(8, "big") + turn.to_bytes(4, "big")
+        + beacon_before + link).digest())

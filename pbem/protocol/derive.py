@@ -21,6 +21,8 @@ DECK_KEY = b"deck"
 SLOT_KEY = b"slot"
 DECK_SHUFFLE = b"shuffle"
 RAND = b"pbem/1/rand"
+# Chance of an absent seat's turn played by the bot (PROTOCOL.md section 11).
+BOT_RAND = b"pbem/1/bot-rand"
 CARD_POINT = b"pbem/1/card"
 # Chaum-Pedersen proofs of the mental deck (pbem.protocol.dleq): challenge and nonce.
 DLEQ_CHALLENGE = b"pbem/1/dleq"

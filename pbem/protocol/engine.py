@@ -26,7 +26,7 @@ from pbem.errors import (
     TurnError,
 )
 from pbem.game import Game, Outcome, State
-from pbem.protocol import beacon, entropy
+from pbem.protocol import absence, beacon, entropy
 from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.chain import Vouch, Witness, authenticate, check_new_key
 from pbem.protocol.derive import NONCE_BYTES, seed_commitment
@@ -35,7 +35,7 @@ from pbem.protocol.savefile import FORMAT, MAX_HEADER_INT, Entry, Save
 from pbem.protocol.turns import apply_moves, play_turn, resolve_pending, stamp_pending
 from pbem.registry import for_save
 
-PHASES = ("joining", "starting", "playing", "revealing", "complete")
+PHASES = ("joining", "starting", "playing", "voting", "revealing", "complete")
 
 
 @dataclass
@@ -54,7 +54,7 @@ class SeatRecord:
 @dataclass
 class Duty:
     seat: int
-    kind: str  # join, start, turn, reveal
+    kind: str  # create, join, start, turn, reveal, vote
 
 
 @dataclass
@@ -72,6 +72,13 @@ class Table:
     resigned: int = -1
     reveal_first: int = -1  # who reveals first, when chance ended the game
     findings: list[str] = field(default_factory=list)  # audit violations found in replay
+    # Absent players (PROTOCOL.md section 11, pbem.protocol.absence): the seats the bot
+    # plays, the seats dropped by remedy "end" (and whether that stopped the game before
+    # its rules ended it), and the proposal being voted on ({} when none).
+    bots: list[int] = field(default_factory=list)
+    dropped: list[int] = field(default_factory=list)
+    stopped: bool = False
+    proposal: dict[str, Any] = field(default_factory=dict)
 
     @property
     def game_id(self) -> str:
@@ -89,7 +96,8 @@ class Table:
         return sum(1 for s in self.seats if s.pubkey)
 
     def over(self) -> bool:
-        return self.started and (self.resigned >= 0 or self.game.to_act(self.gstate) is None)
+        return self.started and (self.resigned >= 0 or self.stopped
+                                 or self.game.to_act(self.gstate) is None)
 
     def reveal_order(self) -> list[int]:
         n = len(self.seats)
@@ -106,14 +114,18 @@ class Table:
             return Duty(joined, "join" if joined else "create")
         if not self.started:
             return Duty(0, "start")
+        if self.proposal:
+            return Duty(self.proposal["voters"][0], "vote")
         if not self.over():
             seat = self.game.to_act(self.gstate)
             assert seat is not None
+            if seat in self.bots:
+                return Duty(absence.bot_signer(self, seat), "turn")
             return Duty(seat, "turn")
-        waiting = [s for s in self.reveal_order() if not self.seats[s].seed]
+        waiting = self.waiting_reveals()
         if not waiting:
             return None
-        if self.reveal_first >= 0 and not self.seats[self.reveal_first].seed:
+        if self.reveal_first in waiting:
             return Duty(self.reveal_first, "reveal")
         # A seat still holding secret cards it drew but cannot read yet reveals after
         # the seats whose layers are on them have done their peels (their reveal
@@ -129,8 +141,12 @@ class Table:
         duty = self.duty()
         if duty is None or duty.kind != "reveal":
             return []
-        waiting = [s for s in self.reveal_order() if not self.seats[s].seed]
-        return [duty.seat] + [s for s in waiting if s != duty.seat]
+        return [duty.seat] + [s for s in self.waiting_reveals() if s != duty.seat]
+
+    def waiting_reveals(self) -> list[int]:
+        """Seats still to reveal, in reveal order (an absent seat never reveals)."""
+        gone = absence.silent(self)
+        return [s for s in self.reveal_order() if not self.seats[s].seed and s not in gone]
 
     def _can_read_draws(self, seat: int) -> bool:
         decks = [d for d in self.gstate.get("secret", {}).values() if d.get("mode") == "mental"]
@@ -145,7 +161,7 @@ class Table:
         if duty is None:
             return "complete"
         return {"create": "joining", "join": "joining", "start": "starting",
-                "turn": "playing", "reveal": "revealing"}[duty.kind]
+                "turn": "playing", "vote": "voting", "reveal": "revealing"}[duty.kind]
 
     def seat_of(self, handle: str) -> int | None:
         for i, s in enumerate(self.seats):
@@ -166,6 +182,10 @@ class Table:
             "resigned": self.resigned,
             "reveal_first": self.reveal_first,
             "findings": self.findings,
+            "bots": self.bots,
+            "dropped": self.dropped,
+            "stopped": self.stopped,
+            "proposal": self.proposal,
         }
 
     @classmethod
@@ -182,6 +202,10 @@ class Table:
             resigned=data["resigned"],
             reveal_first=data["reveal_first"],
             findings=list(data.get("findings", [])),
+            bots=[int(s) for s in data.get("bots", [])],
+            dropped=[int(s) for s in data.get("dropped", [])],
+            stopped=bool(data.get("stopped", False)),
+            proposal=dict(data.get("proposal") or {}),
         )
 
 
@@ -364,6 +388,17 @@ def entry_hash(entry: Entry) -> str:
     return digest(entry)
 
 
+def _arrive(table: Table, seat: int, link: bytes, seq: int) -> list[dict[str, Any]]:
+    """In place, what happens at the start of an entry by ``seat`` with beacon ``link``
+    before its own moves: the chance it resolves, then the turns of absent seats that
+    the bot plays in it (PROTOCOL.md section 11). Returns those turns (the entry's
+    ``bot`` field)."""
+    _resolve_for(table, seat, link)
+    if not table.bots:
+        return []
+    return absence.play_bot_turns(table, seat, link, seq)
+
+
 def _resolve_for(table: Table, seat: int, link: bytes) -> None:
     """Resolve what an entry by ``seat`` with beacon ``link`` resolves, in place."""
     def rng_for(seq: int) -> beacon.Sampler:
@@ -397,7 +432,10 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     duty = table.duty()
     if duty is None:
         raise TurnError(f"Entry {seq} ({handle}) comes after the game was complete.", seq=seq)
-    if seat != duty.seat:
+    target = absence.check_proposal(table, seat, entry) if kind == "absent" else -1
+    if kind == "vote" and (duty.kind != "vote" or seat != duty.seat):
+        raise absence.wrong_voter(table, seat, entry)
+    if seat != duty.seat and kind != "absent":
         raise TurnError(
             f"Entry {seq} is by {handle}, but the next entry must be by "
             f"{table.seats[duty.seat].handle} (a {duty.kind}).",
@@ -415,15 +453,32 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         resigned=table.resigned,
         reveal_first=table.reveal_first,
         findings=list(table.findings),
+        bots=list(table.bots),
+        dropped=list(table.dropped),
+        stopped=table.stopped,
+        proposal=copy.deepcopy(table.proposal),
     )
+    if kind in ("absent", "vote"):
+        return _absence_entry(new, seat, entry, target, make_chores, audit_seeds), []
+    bot_turns: list[dict[str, Any]] = []
     if kind not in ("create", "join"):
-        # Chance queued by earlier seats is resolved first; it may end the game, in
-        # which case this seat's entry becomes the first reveal.
-        _resolve_for(new, seat, bytes.fromhex(entry["beacon"]))
+        # Chance queued by earlier seats is resolved first, then any turn the bot plays
+        # for an absent seat; either may end the game, in which case this seat's entry
+        # becomes the first reveal.
+        bot_turns = _arrive(new, seat, bytes.fromhex(entry["beacon"]), seq)
+        _check_bot_turns(entry, bot_turns, replay, handle)
         if duty.kind == "turn" and new.over() and new.reveal_first < 0:
             new.reveal_first = seat
         duty = new.duty() or duty
     allowed = {duty.kind} | ({"resign"} if duty.kind == "turn" else set())
+    if bot_turns and kind == "turn" and seat != duty.seat and not entry["moves"]:
+        # The bot's turns handed the game to another seat than the signer: the entry
+        # plays them only (never in a game whose turns go round in seat order).
+        new.seats[seat].last_beacon = entry["beacon"]
+        new.seats[seat].links += 1
+        _chores(new, seat, entry, make_chores, audit_seeds)
+        stamp_pending(new.gstate, seq)
+        return new, []
     if seat != duty.seat or kind not in allowed:
         raise TurnError(
             f"Entry {seq} is a {kind} by {handle}, but the next entry must be a "
@@ -460,6 +515,9 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         new.resigned = seat
         new.last_turn_seat = seat
     elif kind == "reveal":
+        if moves and new.stopped:
+            raise TurnError(f"Entry {seq} ({handle}): the game was stopped (a player was "
+                            "declared absent), so a reveal carries no moves.", seq=seq)
         if moves:
             try:
                 canonical_moves = apply_moves(new.game, new.gstate, seat, moves)
@@ -482,6 +540,52 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     _chores(new, seat, entry, make_chores, audit_seeds)
     stamp_pending(new.gstate, seq)
     return new, canonical_moves
+
+
+def _check_bot_turns(entry: Entry, turns: list[dict[str, Any]], replay: bool,
+                     handle: str) -> None:
+    """The entry's ``bot`` field must be exactly the turns the bot plays (PROTOCOL.md
+    section 11); when signing, it is filled in."""
+    if not replay:
+        if turns:
+            entry["bot"] = turns
+        else:
+            entry.pop("bot", None)
+        return
+    listed = entry.get("bot", [])
+    if listed == turns:
+        return
+    seq = entry["seq"]
+    if not turns:
+        raise TurnError(f"Entry {seq} ({handle}) lists turns played by the bot, but no absent "
+                        "player's turn falls to it here.", seq=seq, code="bot-move")
+    who = turns[0]["seat"]
+    raise TurnError(
+        f"Entry {seq} ({handle}) plays {who}'s turn for the bot as "
+        f"{[t['moves'] for t in listed] if listed else 'nothing'}, but the bot plays "
+        f"{[t['moves'] for t in turns]}. The bot's moves follow from the public game alone, "
+        "so every verifier computes them; no other moves are accepted.", seq=seq,
+        code="bot-move")
+
+
+def _absence_entry(new: Table, seat: int, entry: Entry, target: int,
+                   make_chores: ChoreMaker | None, audit_seeds: dict[int, bytes] | None
+                   ) -> Table:
+    """An ``absent`` or ``vote`` entry (PROTOCOL.md section 11): no moves, no chance
+    resolved, no bot turn; only owed secret-deck work besides the proposal or vote."""
+    seq = entry["seq"]
+    if entry["moves"] or "bot" in entry:
+        raise TurnError(f"Entry {seq}: a {entry['kind']} entry carries no moves and plays "
+                        "no bot turn.", seq=seq, code="bot-move")
+    record = new.seats[seat]
+    record.last_beacon = entry["beacon"]
+    record.links += 1
+    if entry["kind"] == "absent":
+        absence.propose(new, seat, target, entry)
+    else:
+        absence.vote(new, seat, entry)
+    _chores(new, seat, entry, make_chores, audit_seeds)
+    return new
 
 
 def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
@@ -550,6 +654,16 @@ def public_state(table: Table) -> dict[str, Any]:
     }
     if table.resigned >= 0:
         snap["resigned"] = table.seats[table.resigned].handle
+    # Absent players (PROTOCOL.md section 11); only present once someone was proposed.
+    if table.bots or table.dropped:
+        snap["absent"] = {table.seats[s].handle: "bot" for s in table.bots}
+        snap["absent"].update({table.seats[s].handle: "end" for s in table.dropped})
+    if table.proposal:
+        snap["proposal"] = {"player": table.seats[table.proposal["player"]].handle,
+                            "remedy": table.proposal["remedy"],
+                            "by": table.seats[table.proposal["by"]].handle,
+                            "votes_due": [table.seats[s].handle
+                                          for s in table.proposal["voters"]]}
     return snap
 
 
@@ -559,7 +673,8 @@ class Report:
 
     table: Table
     hashes: list[str]
-    audit: str | list[str] = "pending"  # "clean", "pending", "unaudited" or violations
+    audit: str | list[str] = "pending"  # "clean", "pending" or violations
+    unaudited: list[str] = field(default_factory=list)  # absent seats' secrets, unchecked
     outcome: Outcome | None = None
     notes: list[str] = field(default_factory=list)
     checked_from: int = 0  # first entry the rules replay ran on (the archive makes it > 0)
@@ -627,6 +742,7 @@ def finish(report: Report) -> None:
         return
     violations, opened = audit(table)
     report.audit = violations or "clean"
+    report.unaudited = absence.unaudited(table)
     final = copy.deepcopy(table.gstate)
     if opened:
         table.game.on_reveal(final, opened)
@@ -635,14 +751,16 @@ def finish(report: Report) -> None:
 
 
 def reveal_seeds(save: Save, table: Table) -> dict[int, bytes] | None:
-    """Every seat's revealed seed if this save is complete (all have revealed), else None."""
+    """The seeds revealed in this save, seat -> seed, or None if none is: the chores of
+    each seat that revealed are audited as they are replayed (an absent seat never
+    reveals, so the audit cannot wait for every seat; PROTOCOL.md section 11)."""
     seeds: dict[int, bytes] = {}
     for entry in save.entries:
         if entry["kind"] == "reveal":
             seat = table.seat_of(entry["seat"])
             if seat is not None:
                 seeds[seat] = bytes.fromhex(entry["seed"])
-    return seeds if len(seeds) == len(table.seats) else None
+    return seeds or None
 
 
 def audit(table: Table) -> tuple[list[str], dict[str, dict[str, str]]]:
@@ -652,7 +770,10 @@ def audit(table: Table) -> tuple[list[str], dict[str, dict[str, str]]]:
     the opened cards, deck -> slot -> uid."""
     problems: list[str] = list(table.findings)
     seeds: dict[int, bytes] = {}
+    gone = absence.silent(table)  # never revealed: listed as unaudited (Report.unaudited)
     for i, record in enumerate(table.seats):
+        if i in gone:
+            continue
         seed = bytes.fromhex(record.seed)
         seeds[i] = seed
         if beacon.published(seed, 0).hex() != record.anchor:
@@ -670,15 +791,19 @@ def audit(table: Table) -> tuple[list[str], dict[str, dict[str, str]]]:
                                        len(table.seats))
         claims = table.game.secret_claims(table.gstate)
         for name, d in decks.items():
-            cards, found = mental_deck.open_held(d, table.game_id, name, seeds, list(uids[name]))
+            cards, found = mental_deck.open_held(d, table.game_id, name, seeds, list(uids[name]),
+                                                 unaudited=gone)
             opened[name] = cards
-            found += mental_deck.check_claims(d, cards, claims.get(name, {}))
+            found += mental_deck.check_claims(
+                d, cards, {s: c for s, c in claims.get(name, {}).items() if s not in gone})
             problems.extend(_name_seats(table, line) for line in found)
     return problems, opened
 
 
 def outcome_of(table: Table, gstate: State) -> Outcome | None:
     game = table.game
+    if table.dropped:
+        return absence.outcome(table, gstate)
     if table.resigned >= 0:
         others = [i for i in range(len(table.seats)) if i != table.resigned]
         return Outcome(
@@ -712,10 +837,22 @@ def owed(table: Table, identity: Identity) -> Duty:
     if duty is None:
         raise TurnError("This game is complete: every seat has revealed. Run 'pbem verify'.")
     seat = seat_for(table, identity)
+    if seat in absence.silent(table):
+        what = (f"the bot plays your turns, each signed by "
+                f"{table.seats[absence.bot_signer(table, seat)].handle}" if seat in table.bots
+                else "the game went on to its end without you")
+        raise TurnError(f"You ({identity.handle}) were declared absent in this game and sign "
+                        f"nothing more in it: {what}.")
+    if duty.kind == "vote" and seat == table.proposal["player"]:
+        raise TurnError(f"You ({identity.handle}) are the player proposed absent, so you do "
+                        "not vote. To come back, play on the save from before the proposal "
+                        "(entry " + str(table.proposal["seq"] - 1) + "); the players then "
+                        "choose which branch to continue.")
     if duty.seat != seat:
         who = table.seats[duty.seat]
         action = {"create": "create", "join": "join", "start": "start the game",
-                  "turn": "play", "reveal": "reveal"}[duty.kind]
+                  "turn": "play", "reveal": "reveal", "vote": "vote on the proposal that "
+                  "a player is absent"}[duty.kind]
         to = f" ({who.email})" if who.email else ""
         raise TurnError(f"It is {who.handle}'s turn to {action}, not yours. Send the save "
                         f"to {who.handle}{to}.")
@@ -748,28 +885,42 @@ def preview(table: Table, identity: Identity) -> Table:
     next link (PROTOCOL.md section 5, last point). Others get the table unchanged."""
     duty = table.duty()
     seat = table.seat_of(identity.handle)
-    if duty is None or seat is None or duty.seat != seat or duty.kind in ("create", "join"):
+    if duty is None or seat is None or duty.seat != seat or duty.kind in ("create", "join",
+                                                                          "vote"):
         return table
     if table.seats[seat].pubkey != identity.public_hex:
         return table
     view = Table(**{**vars(table), "gstate": copy.deepcopy(table.gstate),
-                    "seats": [copy.copy(s) for s in table.seats]})
-    _resolve_for(view, seat, next_link(table, seat, identity))
+                    "seats": [copy.copy(s) for s in table.seats], "bots": list(table.bots),
+                    "proposal": copy.deepcopy(table.proposal)})
+    _arrive(view, seat, next_link(table, seat, identity), len(table.signers))
     if duty.kind == "turn" and view.over() and view.reveal_first < 0:
         view.reveal_first = seat
     return view
 
 
 def sign_entry(
-    table: Table, identity: Identity, kind: str, moves: list[str] | None = None
+    table: Table, identity: Identity, kind: str, moves: list[str] | None = None,
+    fields: dict[str, str] | None = None,
 ) -> tuple[Entry, Table]:
-    """Build, check and sign the next entry for ``identity``; return it and the table."""
-    owed(table, identity)
-    duty = preview(table, identity).duty()
-    assert duty is not None
-    seat = duty.seat
-    if kind != duty.kind and not (kind == "resign" and duty.kind == "turn"):
-        raise TurnError(f"You owe a {duty.kind} entry now, not a {kind}.")
+    """Build, check and sign the next entry for ``identity``; return it and the table.
+
+    ``fields`` are the kind's own (``player`` and ``remedy`` of an ``absent`` entry, which
+    any seated player may sign while another is to act; ``vote`` of a ``vote``)."""
+    if kind == "absent":
+        seat = seat_for(table, identity)
+        if not table.seats[seat].pubkey:
+            raise TurnError("You have not joined this game yet.")
+    else:
+        seat = owed(table, identity).seat
+        duty = preview(table, identity).duty()
+        assert duty is not None
+        bot_only = duty.seat != seat  # the bot's turns hand the game to another seat
+        if bot_only and (kind != "turn" or moves):
+            raise TurnError(f"You sign the bot's turn only; the game then waits for "
+                            f"{table.seats[duty.seat].handle}. Sign it with no moves.")
+        if not bot_only and kind != duty.kind and not (kind == "resign" and duty.kind == "turn"):
+            raise TurnError(f"You owe a {duty.kind} entry now, not a {kind}.")
     nonce = b""
     if kind in ("create", "join"):
         # A fresh nonce per seat and game (PROTOCOL.md section 2), published below.
@@ -785,6 +936,8 @@ def sign_entry(
         "prev": table.head,
         "moves": list(moves or []),
         "chores": [],
+        "time": entropy.utc_now(),  # the signer's clock (PROTOCOL.md section 11)
+        **(fields or {}),
     }
     if kind in ("create", "join"):
         entry["pubkey"] = identity.public_hex

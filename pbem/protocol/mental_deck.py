@@ -54,7 +54,7 @@ them from the revealed seeds, and checks every published key point against the s
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from pbem.errors import IllegalMoveError, IntegrityError
@@ -619,13 +619,16 @@ def audit_chore(d_before: Deck, deck: str, seat: int, chore: Chore, seed: bytes)
 
 
 def open_held(
-    d: Deck, game_id: str, deck: str, seeds: dict[int, bytes], uids: list[str]
+    d: Deck, game_id: str, deck: str, seeds: dict[int, bytes], uids: list[str],
+    unaudited: Collection[int] = (),
 ) -> tuple[dict[str, str], list[str]]:
     """Peel every layer of every slot with its owner's key.
 
     Returns the uid of each drawn, held or open slot, and violations: a slot that opens to
     no card of the deck, two slots (pile included) that open to the same card, a slot whose
-    layer belongs to a seat that never revealed its seed."""
+    layer belongs to a seat that never revealed its seed. A slot carrying a layer of a seat
+    in ``unaudited`` (declared absent, PROTOCOL.md section 11) is left closed, silently:
+    the engine lists that seat's secrets as unaudited."""
     points = mental.card_points(game_id, deck, uids)
     opened: dict[str, str] = {}
     seen: dict[str, str] = {}
@@ -633,6 +636,8 @@ def open_held(
     for sid, slot in _sorted_slots(d):
         holder = f"{slot['status']} by seat {slot['owner']}" if slot["owner"] >= 0 else "in the pile"
         missing = sorted(int(s) for s in slot["layers"] if int(s) not in seeds)
+        if any(s in unaudited for s in missing):
+            continue
         if missing:
             who = ", ".join(f"seat {s}" for s in missing)
             violations.append(f"slot {sid} ({holder}) cannot be opened: {who} never revealed.")

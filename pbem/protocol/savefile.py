@@ -8,6 +8,7 @@ field's place; the cryptographic and rules checks come later, in pbem.ledger/eng
 from __future__ import annotations
 
 import contextlib
+import datetime
 import os
 import re
 import tempfile
@@ -18,10 +19,16 @@ from typing import Any
 
 from pbem.errors import SaveFileError, UsageError
 from pbem.protocol.canonical import NotCanonicalError, check_signable
+from pbem.protocol.entropy import TIME_FORMAT
 from pbem.protocol.identity import is_address, is_handle
 
 FORMAT = "pbem/1"
-KINDS = ("create", "join", "start", "turn", "reveal", "resign")
+KINDS = ("create", "join", "start", "turn", "reveal", "resign", "absent", "vote")
+# Kind-specific fields of the absent-player entries (PROTOCOL.md section 11).
+REMEDIES = ("end", "bot")
+VOTES = ("accept", "refuse")
+# An entry's signed ``time``: the signer's UTC clock, to the second (PROTOCOL.md section 11).
+TIME = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
 HEX128 = re.compile(r"^[0-9a-f]{128}$")
 GAME_ID = re.compile(r"^[0-9a-f]{32}$")
@@ -156,12 +163,58 @@ def check_entry(entry: Any, index: int) -> Entry:
                 "made it, or start a new one.")
     if kind == "reveal":
         _hex(entry, "seed", HEX64, where)
+    if "time" in entry:
+        check_time(entry["time"], where)
+    _check_absence_fields(entry, kind, where)
     _hex(entry, "sig", HEX128, where)
     try:
         check_signable(entry)
     except NotCanonicalError as exc:
         raise _fail(where, f"holds a value that cannot be signed ({exc})") from None
     return entry
+
+
+def check_time(value: Any, where: str) -> datetime.datetime:
+    """An entry's ``time``: exactly "YYYY-MM-DDTHH:MM:SSZ", a real UTC date and time."""
+    if not isinstance(value, str) or not TIME.match(value):
+        raise _fail(f"{where} 'time'", 'is not a time written as "YYYY-MM-DDTHH:MM:SSZ"')
+    try:
+        when = datetime.datetime.strptime(value, TIME_FORMAT)
+    except ValueError:
+        raise _fail(f"{where} 'time'", "is not a real date and time") from None
+    return when.replace(tzinfo=datetime.UTC)
+
+
+def _check_absence_fields(entry: Entry, kind: str, where: str) -> None:
+    """``absent`` names a seat (``player``) and a ``remedy``; ``vote`` carries ``vote``;
+    an entry that plays an absent seat's turns lists them in ``bot`` (each a table with
+    ``seat``, a handle, and ``moves``). No other kind carries these fields."""
+    if kind == "absent":
+        if not is_handle(_expect(entry, "player", str, where)):
+            raise _fail(f"{where} 'player'", "is not a handle")
+        if _expect(entry, "remedy", str, where) not in REMEDIES:
+            raise _fail(f"{where} 'remedy'", f"is not one of {', '.join(REMEDIES)}")
+    elif "player" in entry or "remedy" in entry:
+        raise _fail(where, "carries 'player' or 'remedy', which only an absent entry has")
+    if kind == "vote":
+        if _expect(entry, "vote", str, where) not in VOTES:
+            raise _fail(f"{where} 'vote'", f"is not one of {', '.join(VOTES)}")
+    elif "vote" in entry:
+        raise _fail(where, "carries 'vote', which only a vote entry has")
+    if "bot" not in entry:
+        return
+    if kind not in ("turn", "reveal", "resign"):
+        raise _fail(where, f"is a {kind} entry but carries bot turns")
+    turns = _expect(entry, "bot", list, where)
+    for i, turn in enumerate(turns, start=1):
+        place = f"{where} bot turn {i}"
+        if not isinstance(turn, dict) or set(turn) != {"seat", "moves"}:
+            raise _fail(place, "should be a table with 'seat' and 'moves' only")
+        if not is_handle(_expect(turn, "seat", str, place)):
+            raise _fail(f"{place} 'seat'", "is not a handle")
+        moves = _expect(turn, "moves", list, place)
+        if not all(isinstance(m, str) for m in moves):
+            raise _fail(f"{place} 'moves'", "should hold only strings")
 
 
 def parse(text: str, name: str = "the save") -> Save:

@@ -99,6 +99,10 @@ class DiceRace(Game):
         scores = dict(enumerate(state["score"]))
         return Outcome(scores=scores, ranking=rank_with_tiebreaks(scores, {}))
 
+    def score_now(self, state: State) -> Outcome:
+        scores = dict(enumerate(state["score"]))
+        return Outcome(scores=scores, ranking=rank_with_tiebreaks(scores, {}))
+
     def notation(self) -> str:
         return "roll   roll the die (resolved when the next player opens the save)\npass"
 

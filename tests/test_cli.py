@@ -333,7 +333,7 @@ def test_moves_separated_by_semicolons_in_one_argument(tmp_path: Path) -> None:
     last = json.loads(r.output)["entries"][-1]
     assert (last["kind"], last["seat"], last["moves"]) == ("turn", who, ["undock", "pass"])
     r = p.run(None, "log", written)
-    assert any(line.endswith(f"turn    {who:12} undock; pass")
+    assert any(line.startswith(f"turn    {who:12} ", 6) and line.endswith("UTC  undock; pass")
                for line in r.output.splitlines())
 
 

@@ -44,12 +44,16 @@ def signer_of(path: Path) -> str:
     return str(savefile.read(path).entries[-1]["seat"])
 
 
-def timed(save: Save, homes: dict[str, Home], times: list[str]) -> Save:
-    """The same game with a signed ``time`` in every entry (PROTOCOL.md section 11): each
-    entry re-signed by its own seat's key, the chain re-linked."""
+def timed(save: Save, homes: dict[str, Home], times: list[str | None]) -> Save:
+    """The same game with the given signed ``time`` in every entry (PROTOCOL.md section
+    11; None: no time, as in saves from before signed times): each entry re-signed by its
+    own seat's key, the chain re-linked."""
     entries, prev = [], digest(save.header)
     for entry, when in zip(save.entries, times, strict=True):
-        signed = forge({**entry, "prev": prev, "time": when}, homes[entry["seat"]].load())
+        body = {k: v for k, v in entry.items() if k != "time"}
+        if when is not None:
+            body["time"] = when
+        signed = forge({**body, "prev": prev}, homes[entry["seat"]].load())
         entries.append(signed)
         prev = digest(signed)
     return with_entries(save, entries)
@@ -123,10 +127,12 @@ def test_games_waits_from_the_signed_time_else_the_file_date(homes: dict[str, Ho
             assert acted[entry["seat"]][1] == when
     text = run(ann, "games").output
     assert "waiting 7 days" in text and "entry 6, 7 days ago" in text
-    # A save without times: the file's date stands in.
+    # A save without times (as before signed times): the file's date stands in.
     forget_everything(homes)
-    os.utime(paths[-1], (1_748_800_800, 1_748_800_800))  # 2025-06-01T18:00:00Z
-    assert run(homes["bob"], "verify", str(paths[-1])).exit_code == 0
+    untimed = tmp_path / "untimed.toml"
+    untimed.write_text(savefile.dumps(timed(save, homes, [None] * len(save.entries))))
+    os.utime(untimed, (1_748_800_800, 1_748_800_800))  # 2025-06-01T18:00:00Z
+    assert run(homes["bob"], "verify", str(untimed)).exit_code == 0
     [game] = games_json(homes["bob"])
     assert game["time"] is None and game["waiting_since"] == "2025-06-01T18:00:00Z"
     assert game["waiting_seconds"] == 16 * 3600
@@ -376,10 +382,10 @@ def test_log_tells_what_each_entry_did(homes: dict[str, Home], tmp_path: Path) -
                                                               entry["moves"])
         expected = [] if entry["kind"] in ("create", "join") else game.describe(
             tables[i - 1].gstate, tables[i].gstate, tables[i].seat_of(entry["seat"]))
-        assert item["changes"] == expected and item["time"] is None
+        assert item["changes"] == expected and item["time"] == entry.get("time")
     assert any(" rolled " in line for e in data["entries"] for line in e["changes"])
     text = run(tmp_path / "nobody", "log", str(paths[-1])).output.splitlines()
-    assert text[0] == "   0  create  ann"
+    assert text[0] == "   0  create  ann          2025-06-02 10:00 UTC"  # the fixed clock
     for item in data["entries"]:
         if item["changes"]:
             at = text.index(next(t for t in text if t.startswith(f"{item['seq']:4d}  ")))
@@ -467,8 +473,7 @@ def test_show_tells_what_the_others_did_since_your_last_entry(homes: dict[str, H
         text = run(home, "show", str(paths[-1])).output
         assert f"Since your last entry ({mine}):" in text
         for item in expected:
-            assert session.EntryNote(item["seq"], item["kind"], item["seat"], None,
-                                     item["moves"], []).heading() in text
+            assert session.EntryNote.from_json({**item, "changes": []}).heading() in text
             for line in item["changes"]:
                 assert f"        {line}" in text
     assert any(e["changes"] for e in log[-2:])  # a roll was told, not only "roll"

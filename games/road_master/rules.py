@@ -24,7 +24,7 @@ from .conservation import broken_invariants
 INFO = GameInfo(
     id="road-master",
     title="Road Master",
-    rules_version=1,
+    rules_version=2,
     min_players=2,
     max_players=6,
     options={

@@ -230,7 +230,8 @@ def end_turn(state: State, seat: int) -> None:
             queue_chance(state, {"kind": "refill"})
     state["turn_no"] += 1
     state["turn"] = new_turn()
-    check_end(state)
+    if not turn["draw"]:
+        check_end(state)  # else hazard.resolve_boom checks, once the draws are known (RM-X1)
 
 
 def finish_turn(state: State, seat: int, blue_loaded: int) -> None:

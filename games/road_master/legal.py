@@ -44,7 +44,7 @@ def legal_moves(state: State, seat: int) -> list[str]:
             moves += _unloads(state, seat) + _dumps(state, seat)
     if can_take(state, "contracts"):
         moves += _contracts(state)
-    if (can_take(state, "superbonus") and not state["turn"]["draw"]
+    if (can_take(state, "superbonus")
             and secretdeck.remaining(state, DECK) > 0
             and not secretdeck.drawn(state, DECK, seat)):
         moves.append("superbonus")

@@ -26,9 +26,10 @@ from pbem.game import OptionError, Sampler, queue_chance
 State = dict[str, Any]
 LOG_LINES = 14
 # The parts of the state a turn's actions change; saved whole before the first boom draw
-# of a turn so that what follows can be replayed once the draws are known.
+# of a turn so that what follows can be replayed once the draws are known ("secret": a
+# Super Bonus taken after the draw is reserved only when the draws resolve, RM-H4).
 DYNAMIC = ("trucks", "houses", "market", "deck", "contracts", "scores", "removed", "gone",
-           "emptied", "log", "pending")
+           "emptied", "log", "pending", "secret")
 
 
 def build_data(components: dict[str, Any], options: dict[str, Any], players: int) -> dict[str, Any]:
@@ -264,4 +265,4 @@ def empty_check(state: State, letter: str) -> None:
 
 
 def take_snapshot(state: State) -> dict[str, Any]:
-    return {key: copy.deepcopy(state[key]) for key in DYNAMIC}
+    return {key: copy.deepcopy(state[key]) for key in DYNAMIC if key in state}

@@ -153,9 +153,6 @@ def _act(state: State, seat: int, move: Move) -> None:
     cont = action == "unload" and turn["last"] == "unload"
     if not can_take(state, action):
         raise IllegalMoveError(_token_refusal(state, action))
-    if action == "superbonus" and turn["draw"]:
-        raise IllegalMoveError("Take Super Bonus before the turn's first boom draw: a secret "
-                               "draw cannot wait for the boom cards.")
     hazard = bool(state["data"]["hazard"])
     was_drawing = turn["draw"]
     # RM-H3: a boom card is drawn before an unload action while yellow is aboard.

@@ -13,7 +13,7 @@ import pytest
 from rm_support import Script, apply_all, give, load_truck, placed
 
 from games.road_master import GAME
-from pbem.game import IllegalMoveError
+from pbem.game import IllegalMoveError, secretdeck
 
 HALF, OK = 0, -1  # scripted answers: the half booms come first in the pile's order
 
@@ -197,15 +197,43 @@ def test_queued_actions_are_checked_at_submission() -> None:
     apply_all(state, 0, ["load yellow x4"])
     with pytest.raises(IllegalMoveError, match="room for 1 more"):
         GAME.apply(copy.deepcopy(state), 0, "load yellow x2")
-    with pytest.raises(IllegalMoveError, match="before the turn's first boom draw"):
-        GAME.apply(copy.deepcopy(state), 0, "superbonus")
-    assert "superbonus" not in GAME.legal_moves(state, 0)
     apply_all(state, 0, ["contracts m1 top"])  # queued too: safe, but after the draw
     GAME.end_turn(state, 0)
     assert [p["kind"] for p in state["pending"]] == ["boom"]
     market_card = state["market"][0]
     _resolve_boom(state, [HALF, OK])  # policy stop: the contracts action never happens
     assert market_card not in [e["id"] for e in state["contracts"][0]]
+
+
+def test_RM_H4_a_super_bonus_queued_after_loading_yellow_is_accepted() -> None:
+    """RM-H4: Super Bonus is safe from booms, so it may follow a yellow load: it waits in
+    the queue with the other actions, draws no boom card itself, and the six cards are
+    reserved when the draws resolve (nothing is reserved while the turn is rolled back)."""
+    t = _hazard()
+    state = copy.deepcopy(t.state)
+    apply_all(state, 0, ["load yellow"])
+    assert "superbonus" in GAME.legal_moves(state, 0)
+    apply_all(state, 0, ["superbonus", "forward 1 exit east"])
+    assert [q["move"] for q in state["turn"]["queue"]] == ["superbonus", "forward 1 exit east"]
+    GAME.end_turn(state, 0)
+    assert secretdeck.drawn(state, "superbonus", 0) == []  # rolled back to the first draw
+    assert secretdeck.remaining(state, "superbonus") == 18
+    script = _resolve_boom(state, [OK, OK])
+    assert script.asked == [6, 5]  # after the load and after the forward: none for the bonus
+    assert len(secretdeck.drawn(state, "superbonus", 0)) == 6
+    assert state["trucks"][0]["where"] == "road" and GAME.invariants(state) == []
+
+
+def test_RM_H4_a_queued_super_bonus_is_not_taken_when_the_turn_stops_first() -> None:
+    """RM-H5 with RM-H4: policy stop and a first half boom end the turn before the
+    queued Super Bonus, which is then never taken."""
+    t = _hazard()
+    state = copy.deepcopy(t.state)
+    apply_all(state, 0, ["load yellow", "superbonus"])
+    GAME.end_turn(state, 0)
+    _resolve_boom(state, [HALF])
+    assert secretdeck.drawn(state, "superbonus", 0) == []
+    assert secretdeck.remaining(state, "superbonus") == 18
 
 
 def test_queued_contracts_and_blind_card_are_taken_after_an_ok_draw() -> None:

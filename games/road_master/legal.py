@@ -16,6 +16,7 @@ from typing import Any
 from pbem.game import secretdeck
 
 from . import board
+from .actions import needs_colour
 from .model import card
 from .notation import cubes_words
 from .turn import DECK, can_take, choice_due, to_act
@@ -106,6 +107,8 @@ def _dumps(state: State, seat: int) -> list[str]:
     cubes = state["trucks"][seat]["cubes"]
     out = []
     for colour in state["data"]["colours"]:
+        if needs_colour(state, seat, colour):
+            continue  # RM-A16: only colours unrelated to your contracts
         for n in range(1, cubes.get(colour, 0) + 1):
             out.append(f"dump {colour} x{n}" if n > 1 else f"dump {colour}")
     return out

@@ -191,7 +191,7 @@ def perform(
     elif kind == "unload":
         actions.do_unload(state, seat, move)
     elif kind == "dump":
-        actions.do_dump(state, seat, move)
+        actions.do_dump(state, seat, move, ctx)
     elif kind == "contracts":
         actions.do_contracts(state, seat, move)
         if move["top"]:

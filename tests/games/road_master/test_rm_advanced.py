@@ -282,6 +282,23 @@ def test_RM_P2_worked_example_perishable_cube_left_aboard_is_lost() -> None:
     assert t2.state["removed"].get("blue", 0) == 0
 
 
+def test_RM_P2_dumping_fresh_perishables_elsewhere_does_not_save_them() -> None:
+    """RM-P2: blue cubes loaded this turn must be delivered this turn; unloaded into
+    another warehouse (or back into D) they are not delivered, so they leave the game
+    and nobody can load them later."""
+    t = placed(2, where="D", perishable=True)
+    t.play(["load blue x2", "forward 4 exit west into C", "dump blue x2"])
+    state = t.state
+    assert state["houses"]["C"].get("blue", 0) == 0
+    assert state["removed"]["blue"] == 2 and state["trucks"][0]["cubes"] == {}
+    assert any("spoil" in line for line in state["log"])
+    assert GAME.invariants(state) == []
+    back = placed(2, where="D", perishable=True)
+    back.play(["load blue x3", "dump blue"])
+    assert back.state["houses"]["D"]["blue"] == 12  # 15 - 3 loaded; the dumped one is lost
+    assert back.state["removed"]["blue"] == 3  # one dumped, two spoiled at the turn's end
+
+
 def test_RM_P2_only_cubes_loaded_this_turn_spoil() -> None:
     """RM-P2 (ruling): blue cubes already aboard before this turn are not counted."""
     t = placed(2, where="D", perishable=True)

@@ -8,8 +8,12 @@ save's header), so no rule ever re-reads the TOML. Everything else changes in pl
   ``x``/``lane``/``heading`` on the road, ``cubes`` {colour: n}.
 - ``houses[letter]``: {colour: n} cubes lying in each warehouse (strays included).
 - ``market``: the freight market slots (card id or "" while a gap waits for a refill);
-  ``deck``: the face-down contract deck as a multiset of card ids (drawing takes a
-  uniform card, which is the same as a shuffled pile: PROTOCOL.md section 5).
+  ``deck``: the face-down contract deck as a multiset of card ids; ``deck_top``: the
+  back colour of its top card, which everyone sees (RM-A4), or "" while the deck is
+  empty or its new top has not been turned yet. A draw picks the top's back colour in
+  proportion to the cards showing it, then a uniform card of that back: together a
+  uniform card, the same as a shuffled pile (PROTOCOL.md section 5), but the back is
+  known one draw ahead and the face is not.
 - ``contracts[seat]``: held contracts {id, cubes (delivered so far), done}.
 - ``removed`` {colour: n}: cubes out of the game; ``gone``: cards out of the game.
 - ``turn``: the current turn's bookkeeping (actions used, hazardous-goods queue...).
@@ -28,8 +32,8 @@ LOG_LINES = 14
 # The parts of the state a turn's actions change; saved whole before the first boom draw
 # of a turn so that what follows can be replayed once the draws are known ("secret": a
 # Super Bonus taken after the draw is reserved only when the draws resolve, RM-H4).
-DYNAMIC = ("trucks", "houses", "market", "deck", "contracts", "scores", "removed", "gone",
-           "emptied", "log", "pending", "secret")
+DYNAMIC = ("trucks", "houses", "market", "deck", "deck_top", "contracts", "scores", "removed",
+           "gone", "emptied", "log", "pending", "secret")
 
 
 def build_data(components: dict[str, Any], options: dict[str, Any], players: int) -> dict[str, Any]:
@@ -55,7 +59,10 @@ def build_data(components: dict[str, Any], options: dict[str, Any], players: int
             cards[entry["id"]] = _contract(entry, "perishable")
     if options.get("shortages", True):
         for entry in cards_data["shortages"]:
-            cards[entry["id"]] = {"kind": "shortage", "warehouse": entry["warehouse"]}
+            # Its back shows the colour of the warehouse it names (pbem ruling: the
+            # rulebook gives contract backs only).
+            cards[entry["id"]] = {"kind": "shortage", "warehouse": entry["warehouse"],
+                                  "back": houses[entry["warehouse"]]["colour"]}
     return {
         "length": components["board"]["length"],
         "houses": houses,
@@ -86,6 +93,7 @@ def build_data(components: dict[str, Any], options: dict[str, Any], players: int
 def _contract(entry: dict[str, Any], kind: str) -> dict[str, Any]:
     return {
         "kind": kind,
+        "back": entry["colour"],  # a contract's back is the colour of its cubes
         "colour": entry["colour"],
         "count": entry["count"],
         "to": entry["to"],
@@ -131,6 +139,7 @@ def setup(seats: Sequence[str], options: dict[str, Any], components: dict[str, A
         "houses": {letter: {h["colour"]: per_colour} for letter, h in data["houses"].items()},
         "market": [""] * data["market_size"],
         "deck": list(data["cards"]),
+        "deck_top": "",
         "contracts": [[] for _ in seats],
         "scores": [0] * players,
         "removed": {},
@@ -205,43 +214,92 @@ def apply_shortage(state: State, uid: str) -> None:
     log(state, f"Shortage at {letter}: {lost} {colour} cube(s) leave the game.")
 
 
+def back(state: State, uid: str) -> str:
+    return str(card(state, uid)["back"])
+
+
+def turn_top(state: State, rng: Sampler) -> None:
+    """Turn the deck's new top card so its back shows: its colour is drawn in proportion
+    to the cards of the deck showing each back."""
+    deck = state["deck"]
+    state["deck_top"] = back(state, deck[rng.randbelow(len(deck))]) if deck else ""
+
+
+def _take_top(state: State, rng: Sampler) -> str:
+    """The top card itself: a uniform card among those showing the top's back."""
+    if not state["deck_top"]:
+        turn_top(state, rng)
+    shown = state["deck_top"]
+    places = [i for i, uid in enumerate(state["deck"]) if back(state, uid) == shown]
+    state["deck_top"] = ""
+    return str(state["deck"].pop(places[rng.randbelow(len(places))]))
+
+
 def draw_contract(state: State, rng: Sampler) -> str:
-    """Turn up the deck's top card (a uniform one of the multiset), playing shortages.
+    """Turn up the deck's top card, playing shortages, and show the next top's back.
 
     Returns the contract drawn, or "" if the deck ran out."""
     while state["deck"]:
-        uid = state["deck"].pop(rng.randbelow(len(state["deck"])))
+        uid = _take_top(state, rng)
+        turn_top(state, rng)
         if card(state, uid)["kind"] == "shortage":
             apply_shortage(state, uid)
             continue
-        return str(uid)
+        return uid
     return ""
 
 
 def refill_market(state: State, rng: Sampler) -> None:
-    """RM-A5/RM-S4: fill every gap of the market from the deck, in slot order."""
+    """RM-A5/RM-S4: fill every gap of the market from the deck, in slot order; then make
+    sure the deck's top shows its back."""
     for slot, uid in enumerate(state["market"]):
         if uid:
             continue
         drawn = draw_contract(state, rng)
         if not drawn:
             log(state, "The contract deck is empty; the market stays short.")
-            return
+            break
         state["market"][slot] = drawn
+    if not state["deck_top"]:
+        turn_top(state, rng)
 
 
-def take_blind(state: State, seat: int, rng: Sampler) -> None:
-    """RM-A4: the deck's top card, taken unseen, goes to ``seat`` (shortages play)."""
-    drawn = draw_contract(state, rng)
-    if drawn:
-        state["contracts"][seat].append({"id": drawn, "cubes": 0, "done": False})
-        log(state, f"{handle(state, seat)} took {drawn} from the top of the deck.")
+def blind_request(state: State, seat: int) -> dict[str, Any]:
+    """RM-A4, taking the top card unseen: it leaves the deck now, showing its back; which
+    card it is (one of those with that back) is drawn with the next beacon. The pool is
+    fixed here, so a card of that back that a warehouse emptying takes out of the deck
+    later this turn can still be the one already taken."""
+    shown = state["deck_top"]
+    pool = [uid for uid in state["deck"] if not shown or back(state, uid) == shown]
+    state["deck_top"] = ""  # the next card's back shows with the next beacon
+    return {"kind": "blind", "seat": seat, "back": shown, "pool": pool}
+
+
+def take_blind(state: State, request: dict[str, Any], rng: Sampler) -> None:
+    """RM-A4: the top card taken unseen goes to the taker (a shortage plays, and the
+    taker gets the next card instead)."""
+    seat = int(request["seat"])
+    pool = [str(uid) for uid in request["pool"]]
+    uid = pool[rng.randbelow(len(pool))] if pool else ""
+    if uid in state["deck"]:
+        state["deck"].remove(uid)
+    elif uid in state["gone"]:
+        state["gone"].remove(uid)  # its colour's contracts left the deck after it was taken
+    if uid and card(state, uid)["kind"] == "shortage":
+        apply_shortage(state, uid)
+        uid = draw_contract(state, rng)
+    if uid:
+        state["contracts"][seat].append({"id": uid, "cubes": 0, "done": False})
+        log(state, f"{handle(state, seat)} took {uid} from the top of the deck.")
     else:
         log(state, f"The deck ran out: {handle(state, seat)} got no card from the top.")
+    if not state["deck_top"]:
+        turn_top(state, rng)
 
 
 def needs_refill(state: State) -> bool:
-    return "" in state["market"] and bool(state["deck"])
+    """Market gaps to fill, or a deck top to turn, with the next beacon."""
+    return bool(state["deck"]) and ("" in state["market"] or not state["deck_top"])
 
 
 def empty_check(state: State, letter: str) -> None:
@@ -256,6 +314,8 @@ def empty_check(state: State, letter: str) -> None:
         if uid and cards[uid].get("colour") == colour:
             hit.append(uid)
             state["market"][slot] = ""
+    if state["deck_top"] == colour and any(u in hit for u in state["deck"]):
+        state["deck_top"] = ""  # the top went too: the next top shows with the next beacon
     state["deck"] = [u for u in state["deck"] if u not in hit]
     state["gone"].extend(hit)
     if letter not in state["emptied"]:

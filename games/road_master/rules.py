@@ -109,7 +109,7 @@ class RoadMaster(Game):
         elif kind == "refill":
             model.refill_market(state, rng)
         elif kind == "blind":
-            model.take_blind(state, int(request["seat"]), rng)
+            model.take_blind(state, request, rng)
         elif kind == "boom":
             hazard.resolve_boom(state, request, rng)
         else:

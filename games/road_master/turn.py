@@ -19,7 +19,8 @@ from typing import Any
 from pbem.game import IllegalMoveError, queue_chance, secretdeck
 
 from . import actions, tokens
-from .model import add, handle, log, needs_refill, new_turn, players, take_snapshot
+from .model import (add, blind_request, handle, log, needs_refill, new_turn, players,
+                    take_snapshot)
 from .notation import Move, parse, text
 
 State = dict[str, Any]
@@ -159,7 +160,7 @@ def _act(state: State, seat: int, move: Move) -> None:
     before = hazard and not was_drawing and action == "unload" and not cont and yellow_aboard(state, seat)
     snapshot = take_snapshot(state) if before else None
     blue = turn["blue"]
-    perform(state, seat, move, turn, lambda s: queue_chance(state, {"kind": "blind", "seat": s}))
+    perform(state, seat, move, turn, lambda request: queue_chance(state, request))
     if not cont:
         turn["actions"].append(action)
     turn["last"] = action
@@ -178,9 +179,11 @@ def _start_queue(turn: dict[str, Any], snapshot: dict[str, Any], blue: int, firs
 
 
 def perform(
-    state: State, seat: int, move: Move, ctx: dict[str, Any], blind: Callable[[int], None]
+    state: State, seat: int, move: Move, ctx: dict[str, Any],
+    blind: Callable[[dict[str, Any]], None],
 ) -> None:
-    """Carry out one action (validated inside); ``blind`` arranges a top-card draw."""
+    """Carry out one action (validated inside); ``blind`` arranges a top-card draw (the
+    request of model.blind_request)."""
     kind = move["kind"]
     if kind == "forward":
         actions.do_forward(state, seat, move)
@@ -195,8 +198,10 @@ def perform(
     elif kind == "contracts":
         actions.do_contracts(state, seat, move)
         if move["top"]:
-            blind(seat)
-            log(state, f"{handle(state, seat)} takes the top card of the deck, unseen.")
+            request = blind_request(state, seat)
+            blind(request)
+            shown = f" (its back {request['back']})" if request["back"] else ""
+            log(state, f"{handle(state, seat)} takes the top card of the deck{shown}, unseen.")
     elif kind == "superbonus":
         actions.do_superbonus(state, seat)
         ctx["drew_bonus"] = True

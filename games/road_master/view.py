@@ -45,7 +45,9 @@ def view(state: State, seat: int | None, secrets: dict[str, dict[str, str]] | No
         },
         "trucks": [dict(t, cubes=dict(t["cubes"])) for t in state["trucks"]],
         "market": [_contract_view(state, u) if u else {} for u in state["market"]],
-        "deck": len(state["deck"]),
+        # Cards taken blind this turn have left the deck, though which they are is drawn
+        # with the next beacon.
+        "deck": len(state["deck"]) - sum(p.get("kind") == "blind" for p in state.get("pending", [])),
         "contracts": [
             [dict(_contract_view(state, e["id"]), cubes=e["cubes"], done=e["done"]) for e in held]
             for held in state["contracts"]
@@ -68,6 +70,8 @@ def view(state: State, seat: int | None, secrets: dict[str, dict[str, str]] | No
         },
         "log": list(state["log"]),
     }
+    if state["deck"] and state["deck_top"]:
+        out["contract_deck_top"] = state["deck_top"]  # RM-A4: the top card's back colour
     if state["sb"]["revealed"]:
         out["superbonus"]["opened"] = _opened(state)
     if seat is not None:
@@ -123,7 +127,8 @@ def render(v: dict[str, Any]) -> str:
                 + (f" trucks: {', '.join(parked)}" if parked else ""))
         lines.append(line.rstrip())
     lines.append("")
-    lines.append(f"Market (deck {v['deck']} card(s) left, {v['gone']} out of the game):")
+    lines.append(f"Market (deck {v['deck']} card(s) left{_deck_top(v)}, {v['gone']} out of the "
+                 "game):")
     for i, c in enumerate(v["market"], start=1):
         gap = "(empty: refilled at the end of the turn)" if v["deck"] else "(empty: the deck is out)"
         lines.append(f"  m{i} " + (_card_line(c) if c else gap))
@@ -145,6 +150,14 @@ def render(v: dict[str, Any]) -> str:
         lines.append("Recent events:")
         lines += [f"  {line}" for line in v["log"][-8:]]
     return "\n".join(lines)
+
+
+def _deck_top(v: dict[str, Any]) -> str:
+    if "contract_deck_top" in v:
+        return f", the top card's back is {v['contract_deck_top']}"
+    if v["deck"]:
+        return ", the new top card is turned with the next beacon"
+    return ""
 
 
 def _headline(v: dict[str, Any], seats: list[str]) -> str:

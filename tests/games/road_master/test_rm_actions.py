@@ -77,9 +77,11 @@ def test_RM_A4_take_one_to_three_of_the_ten_on_offer() -> None:
     state = copy.deepcopy(t.state)
     shown = list(state["market"])
     deck_before = len(state["deck"])
+    top = state["deck_top"]
     apply_all(state, 0, ["contracts m2 m5 top"])
     assert [e["id"] for e in state["contracts"][0]] == [shown[1], shown[4]]
-    assert state["pending"][-1] == {"kind": "blind", "seat": 0}
+    request = state["pending"][-1]
+    assert (request["kind"], request["seat"], request["back"]) == ("blind", 0, top)
     assert len(state["deck"]) == deck_before  # the top card is drawn by the next beacon
     with pytest.raises(IllegalMoveError, match="1 to 3"):
         GAME.apply(copy.deepcopy(t.state), 0, "contracts m1 m2 m3 top")
@@ -96,9 +98,12 @@ def test_RM_A4_a_blind_shortage_acts_and_the_taker_gets_the_next_card() -> None:
     state = copy.deepcopy(t.state)
     deck = state["deck"]
     shortage = next(u for u in deck if state["data"]["cards"][u]["kind"] == "shortage")
-    contract = next(u for u in deck if state["data"]["cards"][u]["kind"] == "basic")
+    contract = next(u for u in deck if state["data"]["cards"][u]["kind"] == "basic"
+                    and state["data"]["cards"][u]["back"] != state["data"]["cards"][shortage]["back"])
     state["deck"] = [shortage, contract]
     state["gone"] += [u for u in deck if u not in (shortage, contract)]
+    state["deck_top"] = state["data"]["cards"][shortage]["back"]
+    assert state["data"]["cards"][contract]["back"] != state["deck_top"]
     apply_all(state, 0, ["contracts top"])
     GAME.end_turn(state, 0)
     request = state["pending"].pop(0)

@@ -88,7 +88,8 @@ def test_RM_H3_unload_of_other_colours_draws_first_while_yellow_is_aboard() -> N
     GAME.end_turn(state, 0)
     assert state["scores"][0] == 0  # ... but it happens only after the draw
     script = _resolve_boom(state, [OK])
-    assert script.asked == [6] and state["scores"][0] == 5
+    assert script.asked[0] == 6 and state["scores"][0] == 5  # then the market refill's draws
+    assert sum(line.startswith("Boom card for") for line in state["log"]) == 1
 
 
 def test_RM_H4_contracts_and_super_bonus_are_safe() -> None:

@@ -19,8 +19,7 @@ from typing import Any
 from pbem.game import IllegalMoveError, queue_chance, secretdeck
 
 from . import actions, tokens
-from .model import (add, blind_request, handle, log, needs_refill, new_turn, players,
-                    take_snapshot)
+from .model import add, blind_request, handle, log, needs_refill, new_turn, players, take_snapshot
 from .notation import Move, parse, text
 
 State = dict[str, Any]

@@ -10,8 +10,7 @@ from fractions import Fraction
 
 from rm_support import NAMES, Script, apply_all, placed
 
-from games.road_master import GAME
-from games.road_master import model
+from games.road_master import GAME, model
 from pbem.play.local import LocalTable
 
 

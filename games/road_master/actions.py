@@ -12,7 +12,7 @@ from typing import Any
 from pbem.game import IllegalMoveError, secretdeck
 
 from . import board
-from .model import add, card, empty_check, handle, held, log
+from .model import add, card, contract_words, empty_check, handle, held, log
 from .notation import Move, cubes_words, text
 
 State = dict[str, Any]
@@ -51,6 +51,7 @@ def do_forward(state: State, seat: int, move: Move) -> None:
         reason = board.why_not_forward(state, seat, wanted, move["spaces"])
         raise IllegalMoveError(f"'{wanted}' is not possible: {reason}.")
     board.set_position(state["trucks"][seat], options[wanted])
+    log(state, f"{handle(state, seat)} drives {wanted}: now {board.describe(options[wanted])}.")
 
 
 def do_backward(state: State, seat: int, move: Move) -> None:
@@ -61,6 +62,7 @@ def do_backward(state: State, seat: int, move: Move) -> None:
         reason = board.why_no_backward(state, seat, move["into"])
         raise IllegalMoveError(f"'{wanted}' is not possible: {reason}.")
     board.set_position(state["trucks"][seat], options[wanted])
+    log(state, f"{handle(state, seat)} backs up: now {board.describe(options[wanted])}.")
 
 
 def do_load(state: State, seat: int, move: Move, ctx: dict[str, Any]) -> None:
@@ -184,7 +186,8 @@ def do_contracts(state: State, seat: int, move: Move) -> None:
         state["contracts"][seat].append({"id": uid, "cubes": 0, "done": False})
         taken.append(uid)
     if taken:
-        log(state, f"{handle(state, seat)} takes {', '.join(taken)}.")
+        words = ", ".join(contract_words(state, uid) for uid in taken)
+        log(state, f"{handle(state, seat)} takes {words}.")
 
 
 def do_superbonus(state: State, seat: int) -> None:

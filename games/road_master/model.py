@@ -28,12 +28,12 @@ from typing import Any
 from pbem.game import OptionError, Sampler, queue_chance
 
 State = dict[str, Any]
-LOG_LINES = 14
+LOG_LINES = 24  # recent events kept in the state (and shown by describe)
 # The parts of the state a turn's actions change; saved whole before the first boom draw
 # of a turn so that what follows can be replayed once the draws are known ("secret": a
 # Super Bonus taken after the draw is reserved only when the draws resolve, RM-H4).
 DYNAMIC = ("trucks", "houses", "market", "deck", "deck_top", "contracts", "scores", "removed",
-           "gone", "emptied", "log", "pending", "secret")
+           "gone", "emptied", "log", "log_count", "pending", "secret")
 
 
 def build_data(components: dict[str, Any], options: dict[str, Any], players: int) -> dict[str, Any]:
@@ -147,6 +147,7 @@ def setup(seats: Sequence[str], options: dict[str, Any], components: dict[str, A
         "emptied": [],
         "turn": new_turn(),
         "log": [],
+        "log_count": 0,  # log lines ever written, so describe knows which are new
         "sb_kept": [0] * players,  # cards kept so far from each seat's pending draw
         "sb": {"opened": {}, "revealed": False},
         "pending": [],
@@ -164,6 +165,15 @@ def handle(state: State, seat: int) -> str:
 def log(state: State, line: str) -> None:
     state["log"].append(line)
     del state["log"][:-LOG_LINES]
+    state["log_count"] = state.get("log_count", 0) + 1
+
+
+def contract_words(state: State, uid: str) -> str:
+    """'c12 (2 purple -> D, +5/-1)': a contract as everyone sees it face up."""
+    info = card(state, uid)
+    tag = {"hazardous": ", hazardous", "perishable": ", perishable"}.get(info["kind"], "")
+    return (f"{uid} ({info['count']} {info['colour']} -> {info['to']}, +{info['points']}/"
+            f"-{info['penalty']}{tag})")
 
 
 def add(counts: dict[str, int], colour: str, n: int) -> None:
@@ -260,6 +270,7 @@ def refill_market(state: State, rng: Sampler) -> None:
             log(state, "The contract deck is empty; the market stays short.")
             break
         state["market"][slot] = drawn
+        log(state, f"Market m{slot + 1}: {contract_words(state, drawn)}.")
     if not state["deck_top"]:
         turn_top(state, rng)
 
@@ -290,7 +301,8 @@ def take_blind(state: State, request: dict[str, Any], rng: Sampler) -> None:
         uid = draw_contract(state, rng)
     if uid:
         state["contracts"][seat].append({"id": uid, "cubes": 0, "done": False})
-        log(state, f"{handle(state, seat)} took {uid} from the top of the deck.")
+        log(state, f"{handle(state, seat)} took {contract_words(state, uid)} from the top of the "
+                   "deck.")
     else:
         log(state, f"The deck ran out: {handle(state, seat)} got no card from the top.")
     if not state["deck_top"]:
@@ -320,8 +332,9 @@ def empty_check(state: State, letter: str) -> None:
     state["gone"].extend(hit)
     if letter not in state["emptied"]:
         state["emptied"].append(letter)
-    if hit:
         log(state, f"Warehouse {letter} is empty: {len(hit)} {colour} contract(s) leave the game.")
+    elif hit:
+        log(state, f"{len(hit)} more {colour} contract(s) leave the game.")
 
 
 def take_snapshot(state: State) -> dict[str, Any]:

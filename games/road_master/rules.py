@@ -17,9 +17,10 @@ from pbem.game import (
     secretdeck,
 )
 
-from . import components, hazard, legal, model, notation, scoring, svg, turn, view
+from . import components, describe, hazard, legal, model, notation, scoring, svg, turn, view
 from .bot import heuristic as _heuristic
 from .conservation import broken_invariants
+from .rulings import RULINGS
 
 INFO = GameInfo(
     id="road-master",
@@ -123,6 +124,9 @@ class RoadMaster(Game):
     def render(self, view_: dict[str, Any]) -> str:
         return view.render(view_)
 
+    def describe(self, before: State, after: State, seat: int) -> list[str]:
+        return describe.describe(before, after, seat)
+
     def render_svg(self, view_: dict[str, Any]) -> str | None:
         return svg.render_svg(view_)
 
@@ -136,7 +140,7 @@ class RoadMaster(Game):
         return scoring.outcome(state)
 
     def notation(self) -> str:
-        return notation.NOTATION
+        return notation.NOTATION + "\n" + RULINGS
 
     # ---- bots and checks -----------------------------------------------------------
     def heuristic(self, state: State, seat: int) -> int:

@@ -36,6 +36,36 @@ DYNAMIC = ("trucks", "houses", "market", "deck", "deck_top", "contracts", "score
            "gone", "emptied", "log", "log_count", "pending", "secret")
 
 
+class Fixed(dict[str, Any]):
+    """A table of ``state["data"]``: fixed at set-up, so never copied and never changed.
+
+    The engine and the bots deep-copy the state for every entry and every move they try;
+    the rules' copy of the component data is most of it and never changes, so copies
+    share it (``deepcopy`` returns the table itself) and writing to it raises. It is
+    still a plain dict to everything that reads it (JSON, views, digests); a state read
+    back from JSON holds ordinary dicts there, which only copy more slowly."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Fixed:
+        return self
+
+    def __copy__(self) -> Fixed:
+        return self
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("Road Master's component data is fixed at set-up")
+
+    __setitem__ = __delitem__ = update = pop = popitem = clear = setdefault = _refuse  # type: ignore[assignment]
+
+
+def fixed(value: Any) -> Any:
+    """``value`` with every table made Fixed (lists stay lists: JSON has no tuples)."""
+    if isinstance(value, dict):
+        return Fixed({key: fixed(item) for key, item in value.items()})
+    if isinstance(value, list):
+        return [fixed(item) for item in value]
+    return value
+
+
 def build_data(components: dict[str, Any], options: dict[str, Any], players: int) -> dict[str, Any]:
     """The rules' working copy of the component data for these options."""
     rules = components["rules"]
@@ -128,7 +158,7 @@ def setup(seats: Sequence[str], options: dict[str, Any], components: dict[str, A
         first = list(seats).index(wanted)
     per_colour = components["rules"]["cubes_per_colour"]
     state: State = {
-        "data": data,
+        "data": fixed(data),
         "options": {k: options.get(k) for k in ("shortages", "hazardous", "perishable")},
         "first": first,
         "turn_no": 0,

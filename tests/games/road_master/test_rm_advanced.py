@@ -319,3 +319,31 @@ def test_perishables_spoil_at_the_end_of_a_turn_with_boom_draws() -> None:
     _resolve_boom(t.state, [OK, OK])
     assert t.state["trucks"][0]["cubes"] == {"yellow": 1}
     assert t.state["removed"]["blue"] == 1
+
+
+def test_RM_H5_policy_push_is_offered_only_when_it_would_change_something() -> None:
+    """RM-H5: the policy matters only if a first half boom could come before an action."""
+    t = _hazard()
+    state = copy.deepcopy(t.state)
+
+    def offered(s: dict) -> bool:
+        return "policy push" in GAME.legal_moves(s, 0)
+
+    assert not offered(state)  # no yellow aboard: no boom card can come
+    apply_all(state, 0, ["load yellow"])
+    assert offered(state)  # drawn after the load: later actions would wait on it
+    apply_all(state, 0, ["forward 2 exit west", "forward 1", "forward 1"])
+    assert offered(state)  # three actions wait on the draws
+    quiet = copy.deepcopy(t.state)
+    apply_all(quiet, 0, ["forward 2 exit west", "forward 1", "forward 1"])
+    assert not offered(quiet)  # no yellow, one action left: nothing to decide
+    last = copy.deepcopy(t.state)
+    load_truck(last, 0, "yellow", 1)
+    apply_all(last, 0, ["contracts m1"])
+    last["turn"]["actions"] += ["forward", "backward"]  # as if 3 actions were used
+    assert offered(last)  # in a warehouse with yellow: an unload would draw before itself
+    apply_all(last, 0, ["forward 1 exit east"])
+    assert not offered(last)  # all four used, no action waits behind the draw
+    pushed = copy.deepcopy(t.state)
+    apply_all(pushed, 0, ["load yellow", "policy push"])
+    assert "policy stop" in GAME.legal_moves(pushed, 0)

@@ -24,7 +24,9 @@ from .turn import DECK, can_take, choice_due, to_act, yellow_aboard
 State = dict[str, Any]
 
 
-def legal_moves(state: State, seat: int) -> list[str]:
+def legal_moves(state: State, seat: int, every_contract: bool = True) -> list[str]:
+    """``every_contract=False`` (the bots' list): contracts only one at a time and as
+    cards that make one trip together (see _trip_contracts)."""
     actor = to_act(state)
     if choice_due(state, seat):
         return choice_moves(state, seat)
@@ -44,7 +46,7 @@ def legal_moves(state: State, seat: int) -> list[str]:
         if can_take(state, "unload"):
             moves += _unloads(state, seat) + _dumps(state, seat)
     if can_take(state, "contracts"):
-        moves += _contracts(state)
+        moves += _contracts(state) if every_contract else _trip_contracts(state)
     if (can_take(state, "superbonus")
             and secretdeck.remaining(state, DECK) > 0
             and not secretdeck.drawn(state, DECK, seat)):
@@ -135,4 +137,20 @@ def _contracts(state: State) -> list[str]:
     out = []
     for size in range(1, state["data"]["take"] + 1):
         out += ["contracts " + " ".join(combo) for combo in combinations(refs, size)]
+    return out
+
+
+def _trip_contracts(state: State) -> list[str]:
+    """The contracts choices a bot weighs: each contract on its own (a market slot, or
+    the deck's top), plus the market cards that make one trip together: 2 or 3 cards of
+    one colour (loaded at one warehouse) or to one destination (delivered at one stop)."""
+    cards = state["data"]["cards"]
+    slots = {f"m{i + 1}": cards[uid] for i, uid in enumerate(state["market"]) if uid}
+    refs = list(slots) + (["top"] if state["deck"] else [])
+    out = [f"contracts {ref}" for ref in refs]
+    for size in range(2, state["data"]["take"] + 1):
+        for combo in combinations(slots, size):
+            infos = [slots[ref] for ref in combo]
+            if len({c["colour"] for c in infos}) == 1 or len({c["to"] for c in infos}) == 1:
+                out.append("contracts " + " ".join(combo))
     return out

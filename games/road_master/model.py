@@ -66,6 +66,13 @@ def fixed(value: Any) -> Any:
     return value
 
 
+def share_data(state: State) -> None:
+    """Make ``state["data"]`` Fixed again if it came back from JSON as plain dicts (an
+    archived table), so that the copies made from here on share it. Same value."""
+    if not isinstance(state["data"], Fixed):
+        state["data"] = fixed(state["data"])
+
+
 def build_data(components: dict[str, Any], options: dict[str, Any], players: int) -> dict[str, Any]:
     """The rules' working copy of the component data for these options."""
     rules = components["rules"]

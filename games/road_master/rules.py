@@ -70,7 +70,12 @@ class RoadMaster(Game):
         return turn.to_act(state)
 
     def legal_moves(self, state: State, seat: int) -> list[str]:
+        model.share_data(state)  # the bots copy this state for every move they weigh
         return legal.legal_moves(state, seat)
+
+    def bot_moves(self, state: State, seat: int) -> list[str]:
+        model.share_data(state)
+        return legal.legal_moves(state, seat, every_contract=False)
 
     def normalize(self, state: State, seat: int, text: str) -> str:
         move = notation.parse(state, seat, text)
@@ -95,12 +100,14 @@ class RoadMaster(Game):
                                "exit east (or west).")
 
     def apply(self, state: State, seat: int, move: str) -> None:
+        model.share_data(state)  # each entry's state is copied from this one
         turn.apply(state, seat, move)
 
     def end_turn(self, state: State, seat: int) -> None:
         turn.end_turn(state, seat)
 
     def resolve(self, state: State, request: dict[str, Any], rng: Sampler) -> None:
+        model.share_data(state)
         kind = request.get("kind")
         if kind == "setup":
             if state["first"] < 0:
@@ -145,6 +152,10 @@ class RoadMaster(Game):
     # ---- bots and checks -----------------------------------------------------------
     def heuristic(self, state: State, seat: int) -> int:
         return _heuristic(state, seat)
+
+    def heuristic_knowing(self, state: State, seat: int,
+                          secrets: dict[str, dict[str, str]]) -> int:
+        return _heuristic(state, seat, secrets)
 
     def invariants(self, state: State) -> list[str]:
         return broken_invariants(state)

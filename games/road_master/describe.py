@@ -73,6 +73,7 @@ def _waiting(after: State, seat: int) -> list[str]:
             out.append(f"Boom cards for {who} are drawn when {_next(after)} (the first "
                        f"{first}); waiting on them: {'; '.join(queued) or 'no more actions'}.")
             out.append(f"{who} plays {POLICY_WORDS[str(request['policy'])]}.")
+            other.append("after them, the market refill and the deck's new top")
         elif kind == "blind":
             back = f" ({request['back']} back)" if request.get("back") else ""
             other.append(f"the card {handle(after, int(request['seat']))} took from the "

@@ -80,3 +80,10 @@ def test_describe_emptied_warehouse_and_stall_count() -> None:
     assert any(line.startswith("Warehouse A is empty") for line in lines)
     lines = _entry(t, [])  # bob closes a quiet round
     assert "No score has moved for 7 round(s); the game ends at 20." in lines
+
+
+def test_describe_a_boom_turn_says_the_refill_comes_after_the_draws() -> None:
+    t = placed(2, where="F", hazardous=True)
+    lines = _entry(t, ["load yellow", "contracts m1"])
+    assert ("Drawn when bob opens the save: after them, the market refill and the deck's "
+            "new top.") in lines

@@ -322,6 +322,21 @@ class Game(ABC):
         """How good ``state`` looks for ``seat`` (higher is better); used by greedy."""
         return 0
 
+    def bot_moves(self, state: State, seat: int) -> list[str]:
+        """The moves the bots weigh now: every legal move unless the game says fewer. A
+        game whose legal list spells out many combinations (any 1-3 of ten cards) may
+        return a subset, each one legal, so a greedy turn stays fast while ``moves``
+        still lists everything."""
+        return self.legal_moves(state, seat)
+
+    def heuristic_knowing(self, state: State, seat: int,
+                          secrets: dict[str, dict[str, str]]) -> int:
+        """``heuristic`` for a seat that also knows its own secret cards: ``secrets`` as
+        ``view`` receives them (deck -> slot -> card, only the slots this seat drew or
+        holds and can read; never another seat's). The greedy bot calls this; games with
+        secret decks override it, by default the cards are not looked at."""
+        return self.heuristic(state, seat)
+
     # ---- conformance hooks ---------------------------------------------------------
     def invariants(self, state: State) -> list[str]:
         """Broken invariants (goods conserved, no negative supplies), as sentences."""

@@ -12,7 +12,7 @@ from typing import Any
 from pbem.game import IllegalMoveError, secretdeck
 
 from . import board
-from .model import add, card, empty_check, handle, held, log
+from .model import add, card, contract_words, empty_check, handle, held, log
 from .notation import Move, cubes_words, text
 
 State = dict[str, Any]
@@ -51,6 +51,7 @@ def do_forward(state: State, seat: int, move: Move) -> None:
         reason = board.why_not_forward(state, seat, wanted, move["spaces"])
         raise IllegalMoveError(f"'{wanted}' is not possible: {reason}.")
     board.set_position(state["trucks"][seat], options[wanted])
+    log(state, f"{handle(state, seat)} drives {wanted}: now {board.describe(options[wanted])}.")
 
 
 def do_backward(state: State, seat: int, move: Move) -> None:
@@ -61,6 +62,7 @@ def do_backward(state: State, seat: int, move: Move) -> None:
         reason = board.why_no_backward(state, seat, move["into"])
         raise IllegalMoveError(f"'{wanted}' is not possible: {reason}.")
     board.set_position(state["trucks"][seat], options[wanted])
+    log(state, f"{handle(state, seat)} backs up: now {board.describe(options[wanted])}.")
 
 
 def do_load(state: State, seat: int, move: Move, ctx: dict[str, Any]) -> None:
@@ -126,18 +128,40 @@ def do_unload(state: State, seat: int, move: Move) -> None:
             log(state, f"{handle(state, seat)} puts {entry['cubes']}/{info['count']} on {uid}.")
 
 
-def do_dump(state: State, seat: int, move: Move) -> None:
-    """RM-A16: cubes into this warehouse, where anyone may load them later."""
+def do_dump(state: State, seat: int, move: Move, ctx: dict[str, Any]) -> None:
+    """RM-A16: cubes of colours none of your contracts needs, into this warehouse, where
+    anyone may load them later; RM-P2: perishable cubes loaded this turn are not
+    delivered by that, so they leave the game instead."""
     letter = _house_here(state, seat, "unload")
     aboard = _aboard(state, seat)
     for colour, n in move["cubes"].items():
         if aboard.get(colour, 0) < n:
             raise IllegalMoveError(f"Your truck carries {aboard.get(colour, 0)} {colour} cube(s), not {n}.")
+        needing = needs_colour(state, seat, colour)
+        if needing:
+            raise IllegalMoveError(
+                f"{needing} still needs {colour} cubes: only colours unrelated to your "
+                "contracts may be unloaded into a warehouse.")
+    colours = state["data"]["colours"]
     for colour, n in move["cubes"].items():
         add(aboard, colour, -n)
-        add(state["houses"][letter], colour, n)
-    log(state, f"{handle(state, seat)} leaves {cubes_words(move['cubes'], state['data']['colours'])}"
-               f" at {letter}.")
+        spoilt = min(n, ctx.get("blue", 0)) if colour == state["data"]["perish"] else 0
+        if spoilt:
+            ctx["blue"] -= spoilt
+            add(state["removed"], colour, spoilt)
+            log(state, f"{spoilt} {colour} cube(s) loaded this turn and not delivered spoil: "
+                       "they leave the game.")
+        if n - spoilt:
+            add(state["houses"][letter], colour, n - spoilt)
+    log(state, f"{handle(state, seat)} leaves {cubes_words(move['cubes'], colours)} at {letter}.")
+
+
+def needs_colour(state: State, seat: int, colour: str) -> str:
+    """The first open contract of ``seat`` that wants ``colour`` cubes, or ''."""
+    for entry in state["contracts"][seat]:
+        if not entry["done"] and card(state, entry["id"])["colour"] == colour:
+            return str(entry["id"])
+    return ""
 
 
 def check_contracts(state: State, move: Move) -> None:
@@ -162,7 +186,8 @@ def do_contracts(state: State, seat: int, move: Move) -> None:
         state["contracts"][seat].append({"id": uid, "cubes": 0, "done": False})
         taken.append(uid)
     if taken:
-        log(state, f"{handle(state, seat)} takes {', '.join(taken)}.")
+        words = ", ".join(contract_words(state, uid) for uid in taken)
+        log(state, f"{handle(state, seat)} takes {words}.")
 
 
 def do_superbonus(state: State, seat: int) -> None:

@@ -13,6 +13,10 @@ Reading of the rules used here (RM-M1..M7 and the rulings):
   first space of a forward move (so it turns round only in a warehouse).
 - Every lane-space the truck enters must be free; so two trucks side by side block the
   road, and nothing jumps over a truck.
+- A lone truck never seals a warehouse (only two side by side block): while another
+  truck stands in the lane beside a warehouse, the far lane of that road space serves
+  the warehouse instead (entering from it, leaving onto it, backing in from it). With
+  the lane beside it free, only that lane serves the warehouse.
 - The truck may be in its left lane only while overtaking (a truck beside it or just
   ahead in the right lane), or beside a warehouse it is entering or has just left. Two
   trucks in a row can only be passed one at a time: consecutive left-lane spaces must be
@@ -81,21 +85,42 @@ def house_at(state: State, x: int, lane: str) -> str:
     return ""
 
 
+def other_lane(lane: str) -> str:
+    return "north" if lane == "south" else "south"
+
+
+def house_across(state: State, x: int, lane: str) -> str:
+    """The warehouse beside the *other* lane of road space x, or ''."""
+    return house_at(state, x, other_lane(lane))
+
+
+def serves(state: State, taken: dict[tuple[int, str], int], x: int, lane: str) -> str:
+    """The warehouse lane-space (x, lane) gives onto: the one beside it, or the one
+    across the road while a truck stands in the lane beside that one; or ''."""
+    letter = house_at(state, x, lane)
+    if letter:
+        return letter
+    across = house_across(state, x, lane)
+    return across if across and (x, other_lane(lane)) in taken else ""
+
+
 def _steps(state: State, pos: Pos, start_house: str) -> list[Pos]:
-    """Every single space a truck at ``pos`` could move to, ignoring other trucks."""
+    """Every single space a truck at ``pos`` could move to, ignoring other trucks (so
+    the far lane of a warehouse's space is offered too; path_problem sorts it out)."""
     length = state["data"]["length"]
     if pos[0] == "wh":
         house = state["data"]["houses"][pos[1]]
-        return [("road", house["space"], house["side"], h) for h in HEADINGS]
+        return [("road", house["space"], lane, h)
+                for lane in (house["side"], other_lane(house["side"])) for h in HEADINGS]
     _, x, lane, heading = pos
     out: list[Pos] = []
     nxt = x + delta(heading)
     if 0 <= nxt < length:
-        for new_lane in (lane, "north" if lane == "south" else "south"):
+        for new_lane in (lane, other_lane(lane)):
             out.append(("road", nxt, new_lane, heading))
-    letter = house_at(state, x, lane)
-    if letter and letter != start_house:
-        out.append(("wh", letter, "", ""))
+    for letter in (house_at(state, x, lane), house_across(state, x, lane)):
+        if letter and letter != start_house:
+            out.append(("wh", letter, "", ""))
     return out
 
 
@@ -111,13 +136,13 @@ def _left_refs(
         if (spot, right) in taken:
             refs.add(f"t{taken[(spot, right)]}")
             break
-    letter = house_at(state, x, lane)
-    if letter:
-        before = path[i - 1] if i > 0 else None
-        after = path[i + 1] if i + 1 < len(path) else None
-        last = i == len(path) - 1
-        if last or (after and after[0] == "wh") or (before and before[0] == "wh"):
-            refs.add("wh")
+    before = path[i - 1] if i > 0 else None
+    after = path[i + 1] if i + 1 < len(path) else None
+    turning = bool((after and after[0] == "wh") or (before and before[0] == "wh"))
+    if house_at(state, x, lane) and (turning or i == len(path) - 1):
+        refs.add("wh")
+    elif turning:
+        refs.add("wh")  # the far lane, round a truck parked beside the warehouse
     return refs
 
 
@@ -134,6 +159,9 @@ def _first_problem(state: State, mover: int, path: list[Pos]) -> tuple[int, str]
         if pos[0] != "road":
             prev_refs = None
             continue
+        problem = _access_problem(state, taken, path, i)
+        if problem:
+            return i, problem
         if i > 0 and (pos[1], pos[2]) in taken:
             who = state["seats"][taken[(pos[1], pos[2])]]
             return i, f"space {pos[1]} ({pos[2]} lane) is taken by {who}'s truck"
@@ -147,6 +175,19 @@ def _first_problem(state: State, mover: int, path: list[Pos]) -> tuple[int, str]
             return i, "the truck must get back into its lane between two trucks it passes"
         prev_refs = refs
     return len(path), ""
+
+
+def _access_problem(state: State, taken: dict[tuple[int, str], int], path: list[Pos], i: int) -> str:
+    """Why the road space path[i] cannot be where the truck turns into or out of the
+    warehouse next to it in the path ('' if it can, or if no warehouse is involved)."""
+    _, x, lane, _ = path[i]
+    for j in (i - 1, i + 1):
+        if 0 <= j < len(path) and path[j][0] == "wh":
+            letter = path[j][1]
+            if serves(state, taken, x, lane) != letter:
+                return (f"the truck turns into or out of warehouse {letter} from the lane "
+                        "beside it (the far lane only round a truck standing there)")
+    return ""
 
 
 def raw_paths(state: State, seat: int, spaces: int) -> list[list[Pos]]:
@@ -215,7 +256,7 @@ def backward_options(state: State, seat: int) -> dict[str, Pos]:
     back = x - delta(heading)
     if 0 <= back < state["data"]["length"] and (back, lane) not in occupancy(state, seat):
         out["backward"] = ("road", back, lane, heading)
-    letter = house_at(state, x, lane)
+    letter = serves(state, occupancy(state, seat), x, lane)
     if letter:
         out[f"backward into {letter}"] = ("wh", letter, "", "")
     return out

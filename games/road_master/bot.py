@@ -21,19 +21,19 @@ delivery pays and no step of it costs:
 - perishable cubes loaded this turn that cannot reach a destination before the turn
   ends (too far for the tokens left) are useless: they would spoil (RM-P2).
 
-Hidden Super Bonus cards are not looked at (the heuristic sees the state, and the cards
-are secret in it); drawing them is discouraged, since the bot cannot judge them.
+Super Bonus cards are weighed in bot_bonus.py from the seat's own ``secrets`` only (the
+state holds no card anyone may read): without them (``heuristic``) drawn cards are just
+returned and no draw looks worth taking.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pbem.game import secretdeck
-
-from . import board, tokens
+from . import board, bot_bonus, tokens
 from .model import card
-from .turn import pending_secret_choice, to_act
+from .scoring import delivered
+from .turn import to_act
 
 State = dict[str, Any]
 OPEN_WANTED = 3  # live open contracts the bot likes to hold at once
@@ -78,13 +78,12 @@ def _available(state: State, seat: int) -> dict[str, int]:
     return out
 
 
-def heuristic(state: State, seat: int) -> int:
+def heuristic(state: State, seat: int, secrets: dict[str, dict[str, str]] | None = None) -> int:
+    """How good ``state`` looks for ``seat``, knowing its own ``secrets`` (see view)."""
     value = SCORE * int(state["scores"][seat])
-    if pending_secret_choice(state, seat):
-        value -= 500 * len(secretdeck.drawn(state, "superbonus", seat))  # choose, move on
     truck = state["trucks"][seat]
     if not truck["where"]:
-        return value
+        return value + bot_bonus.value(state, seat, delivered(state, seat), secrets or {})
     pos = board.position(truck)
     aboard = dict(truck["cubes"])
     spoiling = _spoiling(state, seat, pos)
@@ -115,6 +114,10 @@ def heuristic(state: State, seat: int) -> int:
     useless = sum(n for n in aboard.values() if n > 0) + spoiling
     value -= USELESS * useless  # cubes carried for nothing (dumping them frees room)
     free = int(state["data"]["capacity"]) - (sum(truck["cubes"].values()) - useless)
+    projected = delivered(state, seat)
+    for info, need, _ in plans:
+        projected[info["colour"]] = projected.get(info["colour"], 0) + need
+    value += bot_bonus.value(state, seat, projected, secrets or {})
     goals = [g for info, need, use in plans for g in _goals(state, pos, info, need, use, free)]
     value -= STEP * min(goals, default=_longest_trip(state))
     if _stuck(state, seat, pos):

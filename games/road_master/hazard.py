@@ -48,7 +48,7 @@ def resolve_boom(state: State, request: dict[str, Any], rng: Sampler) -> None:
     who = handle(state, seat)
     pile = _Pile(state["data"]["boom"], rng)
     ctx: dict[str, Any] = {"blue": request["blue"]}
-    blinds: list[int] = []
+    blinds: list[dict[str, Any]] = []
 
     def drawn_stops() -> bool:
         """Draw one boom card; True if the turn stops here (RM-H5..H7)."""
@@ -88,8 +88,8 @@ def resolve_boom(state: State, request: dict[str, Any], rng: Sampler) -> None:
             break
         if action in ("load", "forward", "backward") and yellow_aboard(state, seat):
             stopped = drawn_stops()
-    for taker in blinds:
-        take_blind(state, taker, rng)
+    for blind in blinds:
+        take_blind(state, blind, rng)
     finish_turn(state, seat, ctx["blue"])
     refill_market(state, rng)
     check_end(state)  # the replayed actions may have reached the target

@@ -2,10 +2,10 @@
 
 The list stays bounded (a few hundred at most): loads and dumps are listed one colour at
 a time (any mix may still be typed: 'load orange x2 purple'), unloads one contract at a
-time plus one 'everything that fits here'; contracts one at a time plus the market
-cards that share a colour or a destination (any 1-3 may be typed); the Super Bonus
-return lists one card at a time and the whole lot in draw order (any order may be
-typed). Everything listed is legal now.
+time plus one 'everything that fits here'; every contracts choice (up to 175: 1-3 of
+the 9 market cards and the deck's top); the Super Bonus return lists one card at a time
+and the whole lot in draw order (any order may be typed); a boom policy only when it
+would change something. Everything listed is legal now.
 """
 
 from __future__ import annotations
@@ -16,14 +16,17 @@ from typing import Any
 from pbem.game import secretdeck
 
 from . import board
+from .actions import needs_colour
 from .model import card
 from .notation import cubes_words
-from .turn import DECK, can_take, choice_due, to_act
+from .turn import DECK, can_take, choice_due, to_act, yellow_aboard
 
 State = dict[str, Any]
 
 
-def legal_moves(state: State, seat: int) -> list[str]:
+def legal_moves(state: State, seat: int, every_contract: bool = True) -> list[str]:
+    """``every_contract=False`` (the bots' list): contracts only one at a time and as
+    cards that make one trip together (see _trip_contracts)."""
     actor = to_act(state)
     if choice_due(state, seat):
         return choice_moves(state, seat)
@@ -43,15 +46,27 @@ def legal_moves(state: State, seat: int) -> list[str]:
         if can_take(state, "unload"):
             moves += _unloads(state, seat) + _dumps(state, seat)
     if can_take(state, "contracts"):
-        moves += _contracts(state)
-    if (can_take(state, "superbonus") and not state["turn"]["draw"]
-            and not state["sb"].get("closed")
+        moves += _contracts(state) if every_contract else _trip_contracts(state)
+    if (can_take(state, "superbonus") and not state["sb"].get("closed")
             and secretdeck.remaining(state, DECK) > 0
             and not secretdeck.drawn(state, DECK, seat)):
         moves.append("superbonus")
-    if state["data"]["hazard"]:
+    if state["data"]["hazard"] and policy_matters(state, seat):
         moves.append("policy push" if state["turn"]["policy"] == "stop" else "policy stop")
     return moves
+
+
+def policy_matters(state: State, seat: int) -> bool:
+    """Could the boom policy change this turn (RM-H5)? Only if a first half boom could
+    come before some action: actions already queued behind a draw, or room for one more
+    action after the next draw (with yellow aboard, an unload draws before itself)."""
+    turn = state["turn"]
+    left = state["data"]["per_turn"] - len(turn["actions"])
+    if turn["draw"]:
+        return bool(turn["queue"]) or left > 0
+    if yellow_aboard(state, seat):
+        return left >= 2 or (left == 1 and state["trucks"][seat]["where"] != "road")
+    return False
 
 
 def choice_moves(state: State, seat: int) -> list[str]:
@@ -107,15 +122,28 @@ def _dumps(state: State, seat: int) -> list[str]:
     cubes = state["trucks"][seat]["cubes"]
     out = []
     for colour in state["data"]["colours"]:
+        if needs_colour(state, seat, colour):
+            continue  # RM-A16: only colours unrelated to your contracts
         for n in range(1, cubes.get(colour, 0) + 1):
             out.append(f"dump {colour} x{n}" if n > 1 else f"dump {colour}")
     return out
 
 
 def _contracts(state: State) -> list[str]:
-    """Each contract on its own (a market slot, or the deck's top), plus the market cards
-    that make one trip together: 2 or 3 cards of one colour (loaded at one warehouse) or
-    to one destination (delivered at one stop). Any other 1-3 may still be typed."""
+    """Every choice the notation accepts (RM-A4): 1 to 3 of the market cards and the
+    deck's top, singles first, each choice once (slots in order, the top last)."""
+    refs = [f"m{i + 1}" for i, uid in enumerate(state["market"]) if uid]
+    refs += ["top"] if state["deck"] else []
+    out = []
+    for size in range(1, state["data"]["take"] + 1):
+        out += ["contracts " + " ".join(combo) for combo in combinations(refs, size)]
+    return out
+
+
+def _trip_contracts(state: State) -> list[str]:
+    """The contracts choices a bot weighs: each contract on its own (a market slot, or
+    the deck's top), plus the market cards that make one trip together: 2 or 3 cards of
+    one colour (loaded at one warehouse) or to one destination (delivered at one stop)."""
     cards = state["data"]["cards"]
     slots = {f"m{i + 1}": cards[uid] for i, uid in enumerate(state["market"]) if uid}
     refs = list(slots) + (["top"] if state["deck"] else [])

@@ -8,8 +8,12 @@ save's header), so no rule ever re-reads the TOML. Everything else changes in pl
   ``x``/``lane``/``heading`` on the road, ``cubes`` {colour: n}.
 - ``houses[letter]``: {colour: n} cubes lying in each warehouse (strays included).
 - ``market``: the freight market slots (card id or "" while a gap waits for a refill);
-  ``deck``: the face-down contract deck as a multiset of card ids (drawing takes a
-  uniform card, which is the same as a shuffled pile: PROTOCOL.md section 5).
+  ``deck``: the face-down contract deck as a multiset of card ids; ``deck_top``: the
+  back colour of its top card, which everyone sees (RM-A4), or "" while the deck is
+  empty or its new top has not been turned yet. A draw picks the top's back colour in
+  proportion to the cards showing it, then a uniform card of that back: together a
+  uniform card, the same as a shuffled pile (PROTOCOL.md section 5), but the back is
+  known one draw ahead and the face is not.
 - ``contracts[seat]``: held contracts {id, cubes (delivered so far), done}.
 - ``removed`` {colour: n}: cubes out of the game; ``gone``: cards out of the game.
 - ``turn``: the current turn's bookkeeping (actions used, hazardous-goods queue...).
@@ -24,11 +28,49 @@ from typing import Any
 from pbem.game import OptionError, Sampler, queue_chance
 
 State = dict[str, Any]
-LOG_LINES = 14
+LOG_LINES = 24  # recent events kept in the state (and shown by describe)
 # The parts of the state a turn's actions change; saved whole before the first boom draw
-# of a turn so that what follows can be replayed once the draws are known.
-DYNAMIC = ("trucks", "houses", "market", "deck", "contracts", "scores", "removed", "gone",
-           "emptied", "log", "pending")
+# of a turn so that what follows can be replayed once the draws are known ("secret": a
+# Super Bonus taken after the draw is reserved only when the draws resolve, RM-H4).
+DYNAMIC = ("trucks", "houses", "market", "deck", "deck_top", "contracts", "scores", "removed",
+           "gone", "emptied", "log", "log_count", "pending", "secret")
+
+
+class Fixed(dict[str, Any]):
+    """A table of ``state["data"]``: fixed at set-up, so never copied and never changed.
+
+    The engine and the bots deep-copy the state for every entry and every move they try;
+    the rules' copy of the component data is most of it and never changes, so copies
+    share it (``deepcopy`` returns the table itself) and writing to it raises. It is
+    still a plain dict to everything that reads it (JSON, views, digests); a state read
+    back from JSON holds ordinary dicts there, which only copy more slowly."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Fixed:
+        return self
+
+    def __copy__(self) -> Fixed:
+        return self
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("Road Master's component data is fixed at set-up")
+
+    __setitem__ = __delitem__ = update = pop = popitem = clear = setdefault = _refuse  # type: ignore[assignment]
+
+
+def fixed(value: Any) -> Any:
+    """``value`` with every table made Fixed (lists stay lists: JSON has no tuples)."""
+    if isinstance(value, dict):
+        return Fixed({key: fixed(item) for key, item in value.items()})
+    if isinstance(value, list):
+        return [fixed(item) for item in value]
+    return value
+
+
+def share_data(state: State) -> None:
+    """Make ``state["data"]`` Fixed again if it came back from JSON as plain dicts (an
+    archived table), so that the copies made from here on share it. Same value."""
+    if not isinstance(state["data"], Fixed):
+        state["data"] = fixed(state["data"])
 
 
 def build_data(components: dict[str, Any], options: dict[str, Any], players: int) -> dict[str, Any]:
@@ -54,7 +96,10 @@ def build_data(components: dict[str, Any], options: dict[str, Any], players: int
             cards[entry["id"]] = _contract(entry, "perishable")
     if options.get("shortages", True):
         for entry in cards_data["shortages"]:
-            cards[entry["id"]] = {"kind": "shortage", "warehouse": entry["warehouse"]}
+            # Its back shows the colour of the warehouse it names (pbem ruling: the
+            # rulebook gives contract backs only).
+            cards[entry["id"]] = {"kind": "shortage", "warehouse": entry["warehouse"],
+                                  "back": houses[entry["warehouse"]]["colour"]}
     return {
         "length": components["board"]["length"],
         "houses": houses,
@@ -85,6 +130,7 @@ def build_data(components: dict[str, Any], options: dict[str, Any], players: int
 def _contract(entry: dict[str, Any], kind: str) -> dict[str, Any]:
     return {
         "kind": kind,
+        "back": entry["colour"],  # a contract's back is the colour of its cubes
         "colour": entry["colour"],
         "count": entry["count"],
         "to": entry["to"],
@@ -119,7 +165,7 @@ def setup(seats: Sequence[str], options: dict[str, Any], components: dict[str, A
         first = list(seats).index(wanted)
     per_colour = components["rules"]["cubes_per_colour"]
     state: State = {
-        "data": data,
+        "data": fixed(data),
         "options": {k: options.get(k) for k in ("shortages", "hazardous", "perishable")},
         "first": first,
         "turn_no": 0,
@@ -130,6 +176,7 @@ def setup(seats: Sequence[str], options: dict[str, Any], components: dict[str, A
         "houses": {letter: {h["colour"]: per_colour} for letter, h in data["houses"].items()},
         "market": [""] * data["market_size"],
         "deck": list(data["cards"]),
+        "deck_top": "",
         "contracts": [[] for _ in seats],
         "scores": [0] * players,
         "removed": {},
@@ -137,6 +184,7 @@ def setup(seats: Sequence[str], options: dict[str, Any], components: dict[str, A
         "emptied": [],
         "turn": new_turn(),
         "log": [],
+        "log_count": 0,  # log lines ever written, so describe knows which are new
         "sb_kept": [0] * players,  # cards kept so far from each seat's pending draw
         "sb": {"opened": {}, "revealed": False},
         "pending": [],
@@ -154,6 +202,15 @@ def handle(state: State, seat: int) -> str:
 def log(state: State, line: str) -> None:
     state["log"].append(line)
     del state["log"][:-LOG_LINES]
+    state["log_count"] = state.get("log_count", 0) + 1
+
+
+def contract_words(state: State, uid: str) -> str:
+    """'c12 (2 purple -> D, +5/-1)': a contract as everyone sees it face up."""
+    info = card(state, uid)
+    tag = {"hazardous": ", hazardous", "perishable": ", perishable"}.get(info["kind"], "")
+    return (f"{uid} ({info['count']} {info['colour']} -> {info['to']}, +{info['points']}/"
+            f"-{info['penalty']}{tag})")
 
 
 def add(counts: dict[str, int], colour: str, n: int) -> None:
@@ -204,43 +261,94 @@ def apply_shortage(state: State, uid: str) -> None:
     log(state, f"Shortage at {letter}: {lost} {colour} cube(s) leave the game.")
 
 
+def back(state: State, uid: str) -> str:
+    return str(card(state, uid)["back"])
+
+
+def turn_top(state: State, rng: Sampler) -> None:
+    """Turn the deck's new top card so its back shows: its colour is drawn in proportion
+    to the cards of the deck showing each back."""
+    deck = state["deck"]
+    state["deck_top"] = back(state, deck[rng.randbelow(len(deck))]) if deck else ""
+
+
+def _take_top(state: State, rng: Sampler) -> str:
+    """The top card itself: a uniform card among those showing the top's back."""
+    if not state["deck_top"]:
+        turn_top(state, rng)
+    shown = state["deck_top"]
+    places = [i for i, uid in enumerate(state["deck"]) if back(state, uid) == shown]
+    state["deck_top"] = ""
+    return str(state["deck"].pop(places[rng.randbelow(len(places))]))
+
+
 def draw_contract(state: State, rng: Sampler) -> str:
-    """Turn up the deck's top card (a uniform one of the multiset), playing shortages.
+    """Turn up the deck's top card, playing shortages, and show the next top's back.
 
     Returns the contract drawn, or "" if the deck ran out."""
     while state["deck"]:
-        uid = state["deck"].pop(rng.randbelow(len(state["deck"])))
+        uid = _take_top(state, rng)
+        turn_top(state, rng)
         if card(state, uid)["kind"] == "shortage":
             apply_shortage(state, uid)
             continue
-        return str(uid)
+        return uid
     return ""
 
 
 def refill_market(state: State, rng: Sampler) -> None:
-    """RM-A5/RM-S4: fill every gap of the market from the deck, in slot order."""
+    """RM-A5/RM-S4: fill every gap of the market from the deck, in slot order; then make
+    sure the deck's top shows its back."""
     for slot, uid in enumerate(state["market"]):
         if uid:
             continue
         drawn = draw_contract(state, rng)
         if not drawn:
             log(state, "The contract deck is empty; the market stays short.")
-            return
+            break
         state["market"][slot] = drawn
+        log(state, f"Market m{slot + 1}: {contract_words(state, drawn)}.")
+    if not state["deck_top"]:
+        turn_top(state, rng)
 
 
-def take_blind(state: State, seat: int, rng: Sampler) -> None:
-    """RM-A4: the deck's top card, taken unseen, goes to ``seat`` (shortages play)."""
-    drawn = draw_contract(state, rng)
-    if drawn:
-        state["contracts"][seat].append({"id": drawn, "cubes": 0, "done": False})
-        log(state, f"{handle(state, seat)} took {drawn} from the top of the deck.")
+def blind_request(state: State, seat: int) -> dict[str, Any]:
+    """RM-A4, taking the top card unseen: it leaves the deck now, showing its back; which
+    card it is (one of those with that back) is drawn with the next beacon. The pool is
+    fixed here, so a card of that back that a warehouse emptying takes out of the deck
+    later this turn can still be the one already taken."""
+    shown = state["deck_top"]
+    pool = [uid for uid in state["deck"] if not shown or back(state, uid) == shown]
+    state["deck_top"] = ""  # the next card's back shows with the next beacon
+    return {"kind": "blind", "seat": seat, "back": shown, "pool": pool}
+
+
+def take_blind(state: State, request: dict[str, Any], rng: Sampler) -> None:
+    """RM-A4: the top card taken unseen goes to the taker (a shortage plays, and the
+    taker gets the next card instead)."""
+    seat = int(request["seat"])
+    pool = [str(uid) for uid in request["pool"]]
+    uid = pool[rng.randbelow(len(pool))] if pool else ""
+    if uid in state["deck"]:
+        state["deck"].remove(uid)
+    elif uid in state["gone"]:
+        state["gone"].remove(uid)  # its colour's contracts left the deck after it was taken
+    if uid and card(state, uid)["kind"] == "shortage":
+        apply_shortage(state, uid)
+        uid = draw_contract(state, rng)
+    if uid:
+        state["contracts"][seat].append({"id": uid, "cubes": 0, "done": False})
+        log(state, f"{handle(state, seat)} took {contract_words(state, uid)} from the top of the "
+                   "deck.")
     else:
         log(state, f"The deck ran out: {handle(state, seat)} got no card from the top.")
+    if not state["deck_top"]:
+        turn_top(state, rng)
 
 
 def needs_refill(state: State) -> bool:
-    return "" in state["market"] and bool(state["deck"])
+    """Market gaps to fill, or a deck top to turn, with the next beacon."""
+    return bool(state["deck"]) and ("" in state["market"] or not state["deck_top"])
 
 
 def empty_check(state: State, letter: str) -> None:
@@ -255,13 +363,16 @@ def empty_check(state: State, letter: str) -> None:
         if uid and cards[uid].get("colour") == colour:
             hit.append(uid)
             state["market"][slot] = ""
+    if state["deck_top"] == colour and any(u in hit for u in state["deck"]):
+        state["deck_top"] = ""  # the top went too: the next top shows with the next beacon
     state["deck"] = [u for u in state["deck"] if u not in hit]
     state["gone"].extend(hit)
     if letter not in state["emptied"]:
         state["emptied"].append(letter)
-    if hit:
         log(state, f"Warehouse {letter} is empty: {len(hit)} {colour} contract(s) leave the game.")
+    elif hit:
+        log(state, f"{len(hit)} more {colour} contract(s) leave the game.")
 
 
 def take_snapshot(state: State) -> dict[str, Any]:
-    return {key: copy.deepcopy(state[key]) for key in DYNAMIC}
+    return {key: copy.deepcopy(state[key]) for key in DYNAMIC if key in state}

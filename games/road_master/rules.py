@@ -17,14 +17,15 @@ from pbem.game import (
     secretdeck,
 )
 
-from . import components, hazard, legal, model, notation, scoring, svg, turn, view
+from . import components, describe, hazard, legal, model, notation, scoring, svg, turn, view
 from .bot import heuristic as _heuristic
 from .conservation import broken_invariants
+from .rulings import RULINGS
 
 INFO = GameInfo(
     id="road-master",
     title="Road Master",
-    rules_version=1,
+    rules_version=2,
     min_players=2,
     max_players=6,
     options={
@@ -69,7 +70,12 @@ class RoadMaster(Game):
         return turn.to_act(state)
 
     def legal_moves(self, state: State, seat: int) -> list[str]:
+        model.share_data(state)  # the bots copy this state for every move they weigh
         return legal.legal_moves(state, seat)
+
+    def bot_moves(self, state: State, seat: int) -> list[str]:
+        model.share_data(state)
+        return legal.legal_moves(state, seat, every_contract=False)
 
     def normalize(self, state: State, seat: int, text: str) -> str:
         move = notation.parse(state, seat, text)
@@ -94,12 +100,14 @@ class RoadMaster(Game):
                                "exit east (or west).")
 
     def apply(self, state: State, seat: int, move: str) -> None:
+        model.share_data(state)  # each entry's state is copied from this one
         turn.apply(state, seat, move)
 
     def end_turn(self, state: State, seat: int) -> None:
         turn.end_turn(state, seat)
 
     def resolve(self, state: State, request: dict[str, Any], rng: Sampler) -> None:
+        model.share_data(state)
         kind = request.get("kind")
         if kind == "setup":
             if state["first"] < 0:
@@ -109,7 +117,7 @@ class RoadMaster(Game):
         elif kind == "refill":
             model.refill_market(state, rng)
         elif kind == "blind":
-            model.take_blind(state, int(request["seat"]), rng)
+            model.take_blind(state, request, rng)
         elif kind == "boom":
             hazard.resolve_boom(state, request, rng)
         else:
@@ -122,6 +130,9 @@ class RoadMaster(Game):
 
     def render(self, view_: dict[str, Any]) -> str:
         return view.render(view_)
+
+    def describe(self, before: State, after: State, seat: int) -> list[str]:
+        return describe.describe(before, after, seat)
 
     def render_svg(self, view_: dict[str, Any]) -> str | None:
         return svg.render_svg(view_)
@@ -136,7 +147,7 @@ class RoadMaster(Game):
         return scoring.outcome(state)
 
     def notation(self) -> str:
-        return notation.NOTATION
+        return notation.NOTATION + "\n" + RULINGS
 
     # ---- absent players (PROTOCOL.md section 11) ---------------------------------------
     def remedies(self, state: State, seat: int) -> dict[str, str]:
@@ -171,6 +182,10 @@ class RoadMaster(Game):
     # ---- bots and checks -----------------------------------------------------------
     def heuristic(self, state: State, seat: int) -> int:
         return _heuristic(state, seat)
+
+    def heuristic_knowing(self, state: State, seat: int,
+                          secrets: dict[str, dict[str, str]]) -> int:
+        return _heuristic(state, seat, secrets)
 
     def invariants(self, state: State) -> list[str]:
         return broken_invariants(state)

@@ -19,7 +19,7 @@ from typing import Any
 from pbem.game import IllegalMoveError, queue_chance, secretdeck
 
 from . import actions, tokens
-from .model import add, handle, log, needs_refill, new_turn, players, take_snapshot
+from .model import add, blind_request, handle, log, needs_refill, new_turn, players, take_snapshot
 from .notation import Move, parse, text
 
 State = dict[str, Any]
@@ -153,16 +153,13 @@ def _act(state: State, seat: int, move: Move) -> None:
     cont = action == "unload" and turn["last"] == "unload"
     if not can_take(state, action):
         raise IllegalMoveError(_token_refusal(state, action))
-    if action == "superbonus" and turn["draw"]:
-        raise IllegalMoveError("Take Super Bonus before the turn's first boom draw: a secret "
-                               "draw cannot wait for the boom cards.")
     hazard = bool(state["data"]["hazard"])
     was_drawing = turn["draw"]
     # RM-H3: a boom card is drawn before an unload action while yellow is aboard.
     before = hazard and not was_drawing and action == "unload" and not cont and yellow_aboard(state, seat)
     snapshot = take_snapshot(state) if before else None
     blue = turn["blue"]
-    perform(state, seat, move, turn, lambda s: queue_chance(state, {"kind": "blind", "seat": s}))
+    perform(state, seat, move, turn, lambda request: queue_chance(state, request))
     if not cont:
         turn["actions"].append(action)
     turn["last"] = action
@@ -181,9 +178,11 @@ def _start_queue(turn: dict[str, Any], snapshot: dict[str, Any], blue: int, firs
 
 
 def perform(
-    state: State, seat: int, move: Move, ctx: dict[str, Any], blind: Callable[[int], None]
+    state: State, seat: int, move: Move, ctx: dict[str, Any],
+    blind: Callable[[dict[str, Any]], None],
 ) -> None:
-    """Carry out one action (validated inside); ``blind`` arranges a top-card draw."""
+    """Carry out one action (validated inside); ``blind`` arranges a top-card draw (the
+    request of model.blind_request)."""
     kind = move["kind"]
     if kind == "forward":
         actions.do_forward(state, seat, move)
@@ -194,12 +193,14 @@ def perform(
     elif kind == "unload":
         actions.do_unload(state, seat, move)
     elif kind == "dump":
-        actions.do_dump(state, seat, move)
+        actions.do_dump(state, seat, move, ctx)
     elif kind == "contracts":
         actions.do_contracts(state, seat, move)
         if move["top"]:
-            blind(seat)
-            log(state, f"{handle(state, seat)} takes the top card of the deck, unseen.")
+            request = blind_request(state, seat)
+            blind(request)
+            shown = f" (its back {request['back']})" if request["back"] else ""
+            log(state, f"{handle(state, seat)} takes the top card of the deck{shown}, unseen.")
     elif kind == "superbonus":
         actions.do_superbonus(state, seat)
         ctx["drew_bonus"] = True
@@ -230,7 +231,8 @@ def end_turn(state: State, seat: int) -> None:
             queue_chance(state, {"kind": "refill"})
     state["turn_no"] += 1
     state["turn"] = new_turn()
-    check_end(state)
+    if not turn["draw"]:
+        check_end(state)  # else hazard.resolve_boom checks, once the draws are known (RM-X1)
 
 
 def finish_turn(state: State, seat: int, blue_loaded: int) -> None:

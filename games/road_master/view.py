@@ -13,7 +13,15 @@ from pbem.game import secretdeck
 
 from . import board
 from .model import card, cubes_text, players
-from .turn import DECK, choice_due, is_over, pending_secret_choice, to_act
+from .turn import (
+    DECK,
+    STALLED_ROUNDS,
+    STALLED_ROUNDS_EMPTY_DECK,
+    choice_due,
+    is_over,
+    pending_secret_choice,
+    to_act,
+)
 
 State = dict[str, Any]
 
@@ -45,12 +53,21 @@ def view(state: State, seat: int | None, secrets: dict[str, dict[str, str]] | No
         },
         "trucks": [dict(t, cubes=dict(t["cubes"])) for t in state["trucks"]],
         "market": [_contract_view(state, u) if u else {} for u in state["market"]],
-        "deck": len(state["deck"]),
+        # Cards taken blind this turn have left the deck, though which they are is drawn
+        # with the next beacon.
+        "deck": len(state["deck"]) - sum(p.get("kind") == "blind" for p in state.get("pending", [])),
         "contracts": [
             [dict(_contract_view(state, e["id"]), cubes=e["cubes"], done=e["done"]) for e in held]
             for held in state["contracts"]
         ],
         "removed": dict(state["removed"]),
+        "end": _end(state),
+        "stall": {
+            "quiet_rounds": state.get("quiet_rounds", 0),
+            "ends_at": STALLED_ROUNDS,
+            "quiet_rounds_deck_spent": state.get("quiet_empty", 0),
+            "ends_at_deck_spent": STALLED_ROUNDS_EMPTY_DECK,
+        },
         "gone": len(state["gone"]),
         "emptied": list(state["emptied"]),
         "turn": {
@@ -70,11 +87,22 @@ def view(state: State, seat: int | None, secrets: dict[str, dict[str, str]] | No
     }
     if state["sb"].get("closed"):  # only then: the snapshot of older saves stays the same
         out["superbonus"]["closed"] = True
+    if state["deck"] and state["deck_top"]:
+        out["contract_deck_top"] = state["deck_top"]  # RM-A4: the top card's back colour
     if state["sb"]["revealed"]:
         out["superbonus"]["opened"] = _opened(state)
     if seat is not None:
         out["private"] = _private(state, seat, secrets or {})
     return out
+
+
+def _end(state: State) -> dict[str, Any]:
+    """RM-G1/G2: once a score reaches the target, the round under way is the last; it
+    ends with the turn of the seat before the first player."""
+    n = players(state)
+    triggered = max(state["scores"]) >= state["data"]["target"] and not is_over(state)
+    return {"triggered": triggered, "last_round": triggered,
+            "last_to_play": (state["first"] - 1) % n if state["first"] >= 0 else -1}
 
 
 def _opened(state: State) -> list[dict[str, Any]]:
@@ -114,18 +142,22 @@ ARROW = {"east": ">", "west": "<"}
 def render(v: dict[str, Any]) -> str:
     seats = v["seats"] or [f"seat {i}" for i in range(len(v["scores"]))]
     colours = [h["colour"] for h in v["board"]["houses"].values()]
-    lines = [_headline(v, seats), ""]
+    lines = [_headline(v, seats)]
+    lines += _status(v, seats)
+    lines.append("")
     lines += _road(v)
     lines.append("")
     lines.append("Warehouses:")
     for letter, house in v["board"]["houses"].items():
         parked = [seats[i] for i, t in enumerate(v["trucks"]) if t["where"] == letter]
+        emptied = " (emptied: its contracts left the game)" if letter in v["emptied"] else ""
         line = (f"  {letter} {house['colour']:<7} space {house['space']:>2} {house['side']:<5} "
                 f"cubes: {cubes_text(house['cubes'], colours):<28}"
-                + (f" trucks: {', '.join(parked)}" if parked else ""))
+                + (f" trucks: {', '.join(parked)}" if parked else "") + emptied)
         lines.append(line.rstrip())
     lines.append("")
-    lines.append(f"Market (deck {v['deck']} card(s) left, {v['gone']} out of the game):")
+    lines.append(f"Market (deck {v['deck']} card(s) left{_deck_top(v)}, {v['gone']} out of the "
+                 "game):")
     for i, c in enumerate(v["market"], start=1):
         gap = "(empty: refilled at the end of the turn)" if v["deck"] else "(empty: the deck is out)"
         lines.append(f"  m{i} " + (_card_line(c) if c else gap))
@@ -151,6 +183,14 @@ def render(v: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _deck_top(v: dict[str, Any]) -> str:
+    if "contract_deck_top" in v:
+        return f", the top card's back is {v['contract_deck_top']}"
+    if v["deck"]:
+        return ", the new top card is turned with the next beacon"
+    return ""
+
+
 def _headline(v: dict[str, Any], seats: list[str]) -> str:
     opts = [k for k, on in v["options"].items() if on and k != "shortages"]
     if not v["options"].get("shortages", True):
@@ -168,6 +208,41 @@ def _headline(v: dict[str, Any], seats: list[str]) -> str:
         extra += f"; boom draw pending, queued: {'; '.join(turn['queued']) or 'nothing'}"
     pending = f" Pending: {', '.join(v['pending'])}." if v["pending"] else ""
     return f"{head}. {who} to act{extra}.{pending}"
+
+
+POLICY = {
+    "stop": "a first half boom ends the turn there ('policy push' carries on at risk)",
+    "push": "the turn carries on after a first half boom; a second one explodes the truck",
+}
+
+
+def _status(v: dict[str, Any], seats: list[str]) -> list[str]:
+    """The public facts a player must not have to work out: the first player, the end,
+    the stall count, the boom policy, the Super Bonus deck."""
+    out = []
+    if v["first"] >= 0:
+        out.append(f"{seats[v['first']]} played first.")
+    end = v.get("end", {})
+    if end.get("triggered"):
+        leader = max(range(len(seats)), key=lambda i: v["scores"][i])
+        out.append(f"The end is triggered: {seats[leader]} has {v['scores'][leader]} of "
+                   f"{v['target']} points. This is the last round; it ends after "
+                   f"{seats[end['last_to_play']]}'s turn.")
+    stall = v.get("stall", {})
+    quiet = stall.get("quiet_rounds", 0)
+    if quiet and not v["over"]:
+        line = (f"No score has moved for {quiet} round(s); the game ends at "
+                f"{stall['ends_at']}")
+        if not v["deck"]:
+            line += (f", or at {stall['ends_at_deck_spent']} with the contract deck spent "
+                     f"({stall['quiet_rounds_deck_spent']} so far)")
+        out.append(line + ".")
+    if v["options"].get("hazardous") and not v["over"] and v["to_act"] >= 0:
+        policy = v["turn"]["policy"]
+        default = " (the default)" if policy == "stop" else ""
+        out.append(f"Boom policy this turn: {policy}{default}: {POLICY[policy]}.")
+    out.append(f"Super Bonus deck: {v['superbonus']['deck']} card(s).")
+    return out
 
 
 def _road(v: dict[str, Any]) -> list[str]:

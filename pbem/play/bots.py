@@ -1,4 +1,5 @@
-"""Bots: they pick moves from ``legal_moves`` and go through the same checks as people.
+"""Bots: they pick moves from ``bot_moves`` (the legal moves, or a game's shorter list of
+them) and go through the same checks as people.
 
 ``random[:SEED]`` plays uniformly among the legal moves (and "end the turn" when that is
 allowed), reproducibly with a seed. ``greedy`` plays the move that most raises the
@@ -30,8 +31,14 @@ def parse_bot(spec: str) -> tuple[str, str]:
     return name, arg
 
 
-def choose_turn(game: Game, state: State, seat: int, spec: str, salt: str = "") -> list[str]:
-    """A whole turn for ``seat`` chosen by the bot ``spec``; ``state`` is not changed."""
+Secrets = dict[str, dict[str, str]]
+
+
+def choose_turn(game: Game, state: State, seat: int, spec: str, salt: str = "",
+                secrets: Secrets | None = None) -> list[str]:
+    """A whole turn for ``seat`` chosen by the bot ``spec``; ``state`` is not changed.
+    ``secrets``: the seat's own readable secret cards (as ``view`` gets them), which the
+    greedy bot weighs through ``Game.heuristic_knowing``; never another seat's."""
     name, arg = parse_bot(spec)
     if name == "steady":
         return game.absent_turn(copy.deepcopy(state), seat)
@@ -41,12 +48,12 @@ def choose_turn(game: Game, state: State, seat: int, spec: str, salt: str = "") 
     chosen: list[str] = []
     seen = {digest(working)}  # states this turn has been in: a move back to one is a loop
     for _ in range(MAX_MOVES_PER_TURN):
-        options = game.legal_moves(working, seat)
+        options = game.bot_moves(working, seat)
         can_end = game.can_end_turn(working, seat)
         if not options:
             break
         move = _random_pick(rng, options, can_end) if name == "random" else _greedy_pick(
-            game, working, seat, options, can_end, rng)
+            game, working, seat, options, can_end, rng, secrets or {})
         if move == END:
             break
         trial = copy.deepcopy(working)
@@ -60,7 +67,7 @@ def choose_turn(game: Game, state: State, seat: int, spec: str, salt: str = "") 
     if not game.can_end_turn(working, seat):
         # Finish with whatever ends the turn soonest (e.g. jettisoning down to capacity).
         for _ in range(MAX_MOVES_PER_TURN):
-            options = game.legal_moves(working, seat)
+            options = game.bot_moves(working, seat)
             if not options:
                 break
             move = options[rng.randbelow(len(options))]
@@ -77,20 +84,20 @@ def _random_pick(rng: Sampler, options: list[str], can_end: bool) -> str:
 
 
 def _greedy_pick(game: Game, state: State, seat: int, options: list[str], can_end: bool,
-                 rng: Sampler) -> str:
+                 rng: Sampler, secrets: Secrets) -> str:
     best_move = END
     best_score: int | None = None
     if can_end:
         trial = copy.deepcopy(state)
         game.end_turn(trial, seat)
-        best_score = game.heuristic(trial, seat)
+        best_score = game.heuristic_knowing(trial, seat, secrets)
     for move in options:
         trial = copy.deepcopy(state)
         try:
             game.apply(trial, seat, move)
         except MoveError:
             continue
-        score = game.heuristic(trial, seat)
+        score = game.heuristic_knowing(trial, seat, secrets)
         if best_score is None or score > best_score:
             best_move, best_score = move, score
     if best_move == END and not can_end:
@@ -98,7 +105,8 @@ def _greedy_pick(game: Game, state: State, seat: int, options: list[str], can_en
     return best_move
 
 
-def choose_free_moves(game: Game, state: State, seat: int, spec: str, salt: str = "") -> list[str]:
+def choose_free_moves(game: Game, state: State, seat: int, spec: str, salt: str = "",
+                      secrets: Secrets | None = None) -> list[str]:
     """Moves still open to ``seat`` outside a turn (after the game is over), until none
     are left: random picks uniformly, greedy by the heuristic."""
     name, arg = parse_bot(spec)
@@ -108,13 +116,13 @@ def choose_free_moves(game: Game, state: State, seat: int, spec: str, salt: str 
     working = copy.deepcopy(state)
     chosen: list[str] = []
     for _ in range(MAX_MOVES_PER_TURN):
-        options = game.legal_moves(working, seat)
+        options = game.bot_moves(working, seat)
         if not options:
             break
         if name == "random":
             move = options[rng.randbelow(len(options))]
         else:
-            move = _greedy_pick(game, working, seat, options, False, rng)
+            move = _greedy_pick(game, working, seat, options, False, rng, secrets or {})
         game.apply(working, seat, move)
         chosen.append(move)
     return chosen

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 import pytest
-from rm_support import Script, after, apply_all, give, load_truck, placed
+from rm_support import Script, after, apply_all, fill, give, load_truck, placed
 
 from games.road_master import GAME
 from games.road_master.tokens import assignment, fits
@@ -77,9 +77,11 @@ def test_RM_A4_take_one_to_three_of_the_ten_on_offer() -> None:
     state = copy.deepcopy(t.state)
     shown = list(state["market"])
     deck_before = len(state["deck"])
+    top = state["deck_top"]
     apply_all(state, 0, ["contracts m2 m5 top"])
     assert [e["id"] for e in state["contracts"][0]] == [shown[1], shown[4]]
-    assert state["pending"][-1] == {"kind": "blind", "seat": 0}
+    request = state["pending"][-1]
+    assert (request["kind"], request["seat"], request["back"]) == ("blind", 0, top)
     assert len(state["deck"]) == deck_before  # the top card is drawn by the next beacon
     with pytest.raises(IllegalMoveError, match="1 to 3"):
         GAME.apply(copy.deepcopy(t.state), 0, "contracts m1 m2 m3 top")
@@ -96,9 +98,12 @@ def test_RM_A4_a_blind_shortage_acts_and_the_taker_gets_the_next_card() -> None:
     state = copy.deepcopy(t.state)
     deck = state["deck"]
     shortage = next(u for u in deck if state["data"]["cards"][u]["kind"] == "shortage")
-    contract = next(u for u in deck if state["data"]["cards"][u]["kind"] == "basic")
+    contract = next(u for u in deck if state["data"]["cards"][u]["kind"] == "basic"
+                    and state["data"]["cards"][u]["back"] != state["data"]["cards"][shortage]["back"])
     state["deck"] = [shortage, contract]
     state["gone"] += [u for u in deck if u not in (shortage, contract)]
+    state["deck_top"] = state["data"]["cards"][shortage]["back"]
+    assert state["data"]["cards"][contract]["back"] != state["deck_top"]
     apply_all(state, 0, ["contracts top"])
     GAME.end_turn(state, 0)
     request = state["pending"].pop(0)
@@ -269,6 +274,25 @@ def test_RM_A16_unrelated_cubes_go_into_the_warehouse_for_anyone() -> None:
     assert t.state["houses"]["C"]["yellow"] == 2
     t.play(["load yellow x2"])
     assert t.state["trucks"][1]["cubes"] == {"yellow": 2}
+
+
+def test_RM_A16_dump_takes_only_colours_none_of_your_contracts_needs() -> None:
+    """RM-A16: only cubes of a colour unrelated to your contracts may be unloaded into the
+    warehouse (「契約に関係ない色のキューブ」); a colour an open contract of yours still needs
+    stays aboard (a completed contract no longer needs any)."""
+    t = placed(2, where="C")
+    state = copy.deepcopy(t.state)
+    give(state, 0, "c12")  # 2 purple -> D
+    load_truck(state, 0, "purple", 1)
+    load_truck(state, 0, "yellow", 1)
+    legal = GAME.legal_moves(state, 0)
+    assert "dump yellow" in legal and "dump purple" not in legal
+    with pytest.raises(IllegalMoveError, match="c12 still needs purple"):
+        GAME.apply(copy.deepcopy(state), 0, "dump purple")
+    with pytest.raises(IllegalMoveError, match="c12 still needs purple"):
+        GAME.apply(copy.deepcopy(state), 0, "dump purple yellow")
+    fill(state, 0, "c12", 2)  # c12 complete: purple is unrelated again
+    assert "dump purple" in GAME.legal_moves(state, 0)
 
 
 def test_RM_A16_unload_and_dump_together_are_one_action() -> None:

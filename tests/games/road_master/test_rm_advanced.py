@@ -13,7 +13,7 @@ import pytest
 from rm_support import Script, apply_all, give, load_truck, placed
 
 from games.road_master import GAME
-from pbem.game import IllegalMoveError
+from pbem.game import IllegalMoveError, secretdeck
 
 HALF, OK = 0, -1  # scripted answers: the half booms come first in the pile's order
 
@@ -88,7 +88,8 @@ def test_RM_H3_unload_of_other_colours_draws_first_while_yellow_is_aboard() -> N
     GAME.end_turn(state, 0)
     assert state["scores"][0] == 0  # ... but it happens only after the draw
     script = _resolve_boom(state, [OK])
-    assert script.asked == [6] and state["scores"][0] == 5
+    assert script.asked[0] == 6 and state["scores"][0] == 5  # then the market refill's draws
+    assert sum(line.startswith("Boom card for") for line in state["log"]) == 1
 
 
 def test_RM_H4_contracts_and_super_bonus_are_safe() -> None:
@@ -197,15 +198,43 @@ def test_queued_actions_are_checked_at_submission() -> None:
     apply_all(state, 0, ["load yellow x4"])
     with pytest.raises(IllegalMoveError, match="room for 1 more"):
         GAME.apply(copy.deepcopy(state), 0, "load yellow x2")
-    with pytest.raises(IllegalMoveError, match="before the turn's first boom draw"):
-        GAME.apply(copy.deepcopy(state), 0, "superbonus")
-    assert "superbonus" not in GAME.legal_moves(state, 0)
     apply_all(state, 0, ["contracts m1 top"])  # queued too: safe, but after the draw
     GAME.end_turn(state, 0)
     assert [p["kind"] for p in state["pending"]] == ["boom"]
     market_card = state["market"][0]
     _resolve_boom(state, [HALF, OK])  # policy stop: the contracts action never happens
     assert market_card not in [e["id"] for e in state["contracts"][0]]
+
+
+def test_RM_H4_a_super_bonus_queued_after_loading_yellow_is_accepted() -> None:
+    """RM-H4: Super Bonus is safe from booms, so it may follow a yellow load: it waits in
+    the queue with the other actions, draws no boom card itself, and the six cards are
+    reserved when the draws resolve (nothing is reserved while the turn is rolled back)."""
+    t = _hazard()
+    state = copy.deepcopy(t.state)
+    apply_all(state, 0, ["load yellow"])
+    assert "superbonus" in GAME.legal_moves(state, 0)
+    apply_all(state, 0, ["superbonus", "forward 1 exit east"])
+    assert [q["move"] for q in state["turn"]["queue"]] == ["superbonus", "forward 1 exit east"]
+    GAME.end_turn(state, 0)
+    assert secretdeck.drawn(state, "superbonus", 0) == []  # rolled back to the first draw
+    assert secretdeck.remaining(state, "superbonus") == 18
+    script = _resolve_boom(state, [OK, OK])
+    assert script.asked == [6, 5]  # after the load and after the forward: none for the bonus
+    assert len(secretdeck.drawn(state, "superbonus", 0)) == 6
+    assert state["trucks"][0]["where"] == "road" and GAME.invariants(state) == []
+
+
+def test_RM_H4_a_queued_super_bonus_is_not_taken_when_the_turn_stops_first() -> None:
+    """RM-H5 with RM-H4: policy stop and a first half boom end the turn before the
+    queued Super Bonus, which is then never taken."""
+    t = _hazard()
+    state = copy.deepcopy(t.state)
+    apply_all(state, 0, ["load yellow", "superbonus"])
+    GAME.end_turn(state, 0)
+    _resolve_boom(state, [HALF])
+    assert secretdeck.drawn(state, "superbonus", 0) == []
+    assert secretdeck.remaining(state, "superbonus") == 18
 
 
 def test_queued_contracts_and_blind_card_are_taken_after_an_ok_draw() -> None:
@@ -254,6 +283,23 @@ def test_RM_P2_worked_example_perishable_cube_left_aboard_is_lost() -> None:
     assert t2.state["removed"].get("blue", 0) == 0
 
 
+def test_RM_P2_dumping_fresh_perishables_elsewhere_does_not_save_them() -> None:
+    """RM-P2: blue cubes loaded this turn must be delivered this turn; unloaded into
+    another warehouse (or back into D) they are not delivered, so they leave the game
+    and nobody can load them later."""
+    t = placed(2, where="D", perishable=True)
+    t.play(["load blue x2", "forward 4 exit west into C", "dump blue x2"])
+    state = t.state
+    assert state["houses"]["C"].get("blue", 0) == 0
+    assert state["removed"]["blue"] == 2 and state["trucks"][0]["cubes"] == {}
+    assert any("spoil" in line for line in state["log"])
+    assert GAME.invariants(state) == []
+    back = placed(2, where="D", perishable=True)
+    back.play(["load blue x3", "dump blue"])
+    assert back.state["houses"]["D"]["blue"] == 12  # 15 - 3 loaded; the dumped one is lost
+    assert back.state["removed"]["blue"] == 3  # one dumped, two spoiled at the turn's end
+
+
 def test_RM_P2_only_cubes_loaded_this_turn_spoil() -> None:
     """RM-P2 (ruling): blue cubes already aboard before this turn are not counted."""
     t = placed(2, where="D", perishable=True)
@@ -273,3 +319,31 @@ def test_perishables_spoil_at_the_end_of_a_turn_with_boom_draws() -> None:
     _resolve_boom(t.state, [OK, OK])
     assert t.state["trucks"][0]["cubes"] == {"yellow": 1}
     assert t.state["removed"]["blue"] == 1
+
+
+def test_RM_H5_policy_push_is_offered_only_when_it_would_change_something() -> None:
+    """RM-H5: the policy matters only if a first half boom could come before an action."""
+    t = _hazard()
+    state = copy.deepcopy(t.state)
+
+    def offered(s: dict) -> bool:
+        return "policy push" in GAME.legal_moves(s, 0)
+
+    assert not offered(state)  # no yellow aboard: no boom card can come
+    apply_all(state, 0, ["load yellow"])
+    assert offered(state)  # drawn after the load: later actions would wait on it
+    apply_all(state, 0, ["forward 2 exit west", "forward 1", "forward 1"])
+    assert offered(state)  # three actions wait on the draws
+    quiet = copy.deepcopy(t.state)
+    apply_all(quiet, 0, ["forward 2 exit west", "forward 1", "forward 1"])
+    assert not offered(quiet)  # no yellow, one action left: nothing to decide
+    last = copy.deepcopy(t.state)
+    load_truck(last, 0, "yellow", 1)
+    apply_all(last, 0, ["contracts m1"])
+    last["turn"]["actions"] += ["forward", "backward"]  # as if 3 actions were used
+    assert offered(last)  # in a warehouse with yellow: an unload would draw before itself
+    apply_all(last, 0, ["forward 1 exit east"])
+    assert not offered(last)  # all four used, no action waits behind the draw
+    pushed = copy.deepcopy(t.state)
+    apply_all(pushed, 0, ["load yellow", "policy push"])
+    assert "policy stop" in GAME.legal_moves(pushed, 0)

@@ -24,30 +24,22 @@ def _gain(state: dict, seat: int, move: str) -> int:
     return GAME.heuristic(trial, seat) - GAME.heuristic(state, seat)
 
 
-def test_contracts_are_listed_singly_and_by_shared_trip() -> None:
-    """Each card alone, the top alone, and the market cards sharing a colour (one load)
-    or a destination (one stop); any other mix is still legal when typed."""
+def test_RM_A4_moves_lists_every_contracts_choice_the_notation_accepts() -> None:
+    """RM-A4: 1 to 3 of the 10 on offer: all 175 choices are listed (singles first), each
+    in canonical form, and every one is legal; a market gap or an empty deck drops out."""
     state = placed(2).state
-    market = ["c1", "c2", "c11", "c24", "c3", "c30", "c41", "c12", "c22"]
-    state["deck"] = [u for u in state["deck"] + state["market"] if u not in market]
-    state["market"] = list(market)
-    cards = state["data"]["cards"]
     listed = [m for m in GAME.legal_moves(state, 0) if m.startswith("contracts")]
-    singles = [f"contracts m{i}" for i in range(1, 10)] + ["contracts top"]
-    assert listed[:10] == singles
-    expected = []
-    for size in (2, 3):
-        for combo in combinations(range(9), size):
-            infos = [cards[market[i]] for i in combo]
-            if len({c["colour"] for c in infos}) == 1 or len({c["to"] for c in infos}) == 1:
-                expected.append("contracts " + " ".join(f"m{i + 1}" for i in combo))
-    assert listed[10:] == expected
-    assert "contracts m1 m2" in listed  # c1 and c2: both orange
-    assert "contracts m1 m4" in listed  # c1 orange and c24 green, both to B
-    assert "contracts m3 m4" not in listed  # c11 purple to A, c24 green to B
-    trial = copy.deepcopy(state)
-    GAME.apply(trial, 0, GAME.normalize(trial, 0, "contracts m3 m4 top"))
-    assert [e["id"] for e in trial["contracts"][0]] == ["c11", "c24"]
+    refs = [f"m{i}" for i in range(1, 10)] + ["top"]
+    expected = ["contracts " + " ".join(c) for size in (1, 2, 3) for c in combinations(refs, size)]
+    assert listed == expected and len(listed) == 175
+    for move in listed:
+        assert GAME.normalize(state, 0, move) == move
+        GAME.apply(copy.deepcopy(state), 0, move)
+    gap = copy.deepcopy(state)
+    gap["market"][2] = ""
+    gap["deck"] = []
+    listed = [m for m in GAME.legal_moves(gap, 0) if m.startswith("contracts")]
+    assert len(listed) == 8 + 28 + 56 and not [m for m in listed if "m3" in m or "top" in m]
 
 
 def test_greedy_takes_a_contract_from_an_empty_start() -> None:

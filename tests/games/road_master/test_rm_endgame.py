@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from rm_support import fill, give, load_truck, placed
 
@@ -94,6 +96,7 @@ def test_RM_G4_super_bonus_scored_from_cubes_on_contracts() -> None:
     t.play([f"keep {slots[0]}", "bottom " + " ".join(slots[1:])])
     uid = t.state["secret"]["superbonus"]["slots"][slots[0]]["card"]  # test-only peek
     need = t.state["data"]["bonus"][uid]["need"]
+    t.state["data"] = json.loads(json.dumps(t.state["data"]))  # a writable copy, to add cards
     for colour, n in need.items():  # deliver exactly what the card asks, on partial contracts
         letter = next(k for k, h in t.state["data"]["houses"].items() if h["colour"] == colour)
         dest = next(k for k in "ABCDEF" if k != letter)

@@ -54,8 +54,9 @@ TABLE = [
      ["forward 1 exit east left", "forward 2 exit east", "forward 1 exit west",
       "forward 4 exit west"],
      [("forward 2 exit east left", "keep to the right lane")]),
-    ("leaving needs a free lane-space", "C", [(9, "north")],
-     [], [("forward 1 exit east left", "taken by bob"), ("forward 2 exit west", "taken by bob")]),
+    ("leaving past a truck beside the warehouse uses the far lane", "C", [(9, "north")],
+     ["forward 1 exit east", "forward 2 exit west", "forward 1 exit west left"],
+     [("forward 1 exit east left", "taken by bob")]),
     ("the east end of the road", (19, "south", "east"), [],
      [], [("forward 1", "does not lead there")]),
     ("the west end of the road", (0, "north", "west"), [],
@@ -203,3 +204,85 @@ def test_forward_from_a_warehouse_without_heading_is_asked_for() -> None:
     blocked = _setup("D", [(11, "south")])
     with pytest.raises(Exception, match="heading"):
         GAME.normalize(blocked, 0, "forward 2")
+
+
+# ---- a lone truck never seals a warehouse (RM-M4: only two side by side block) ----------
+LETTERS = "ABCDEF"
+
+
+def _lone_truck_beside(letter: str, lane: str, heading: str) -> dict:
+    """Four trucks: ann to move, bob parked on the road beside ``letter``, cy and dee away."""
+    t = placed(4)
+    state = t.state
+    clear_road(state)
+    house = state["data"]["houses"][letter]
+    truck(state, 1, "road", house["space"], lane, heading)
+    return state
+
+
+def _lone_cases() -> list[tuple[str, str, str]]:
+    return [(letter, lane, heading) for letter in LETTERS for lane in ("north", "south")
+            for heading in ("east", "west")]
+
+
+@pytest.mark.parametrize(("letter", "lane", "heading"), _lone_cases())
+def test_RM_M4_a_lone_truck_never_locks_a_truck_in_a_warehouse(letter, lane, heading) -> None:
+    """RM-M4: overtaking is allowed and only two trucks side by side block, so a truck in
+    a warehouse can always leave, east and west, past one truck parked beside it."""
+    state = _lone_truck_beside(letter, lane, heading)
+    truck(state, 0, letter)
+    options = forward_options(state, 0)
+    house = state["data"]["houses"][letter]
+    for exit_heading in ("east", "west"):
+        outward = house["space"] + (1 if exit_heading == "east" else -1)
+        if not 0 <= outward < state["data"]["length"]:
+            continue  # the road ends there (no warehouse on the sample board stands at an end)
+        leaving = [m for m in options if f"exit {exit_heading}" in m and "into" not in m]
+        assert leaving, f"ann is locked in {letter} heading {exit_heading} by bob at {lane}"
+        trial = _copy(state)
+        GAME.apply(trial, 0, leaving[-1])
+        assert trial["trucks"][0]["where"] == "road"
+        assert GAME.invariants(trial) == []
+
+
+@pytest.mark.parametrize(("letter", "lane", "heading"), _lone_cases())
+def test_RM_M4_a_lone_truck_never_locks_a_truck_out_of_a_warehouse(letter, lane, heading) -> None:
+    """RM-M4: a truck coming from either side can always drive into a warehouse past one
+    truck parked beside it, and back into it from the space beside it."""
+    state = _lone_truck_beside(letter, lane, heading)
+    house = state["data"]["houses"][letter]
+    for approach in ("east", "west"):
+        start = house["space"] - 2 if approach == "east" else house["space"] + 2
+        if not 0 <= start < state["data"]["length"]:
+            continue
+        right = "south" if approach == "east" else "north"
+        truck(state, 0, "road", start, right, approach)
+        into = [m for m in forward_options(state, 0) if m.endswith(f"into {letter}")]
+        assert into, f"ann heading {approach} cannot enter {letter} past bob at {lane}"
+        trial = _copy(state)
+        GAME.apply(trial, 0, into[0])
+        assert trial["trucks"][0]["where"] == letter
+    # Backing in from the road space beside the warehouse, in whichever lane is free.
+    free = "south" if lane == "north" else "north"
+    truck(state, 0, "road", house["space"], free, heading)
+    assert f"backward into {letter}" in backward_options(state, 0)
+
+
+def test_RM_M4_two_trucks_side_by_side_still_block_a_warehouse() -> None:
+    """RM-M4: with both lanes beside C taken, nobody gets in or out of C."""
+    state = _lone_truck_beside("C", "north", "west")
+    truck(state, 2, "road", 9, "south", "east")
+    truck(state, 0, "C")
+    assert forward_options(state, 0) == {}
+    truck(state, 0, "road", 7, "south", "east")
+    assert not [m for m in forward_options(state, 0) if "into C" in m]
+
+
+def test_RM_M4_the_far_lane_serves_a_warehouse_only_past_a_truck() -> None:
+    """RM-M4 (ruling): with the lane beside a warehouse free, trucks use that lane to turn
+    in or out; the far lane is only the way round a truck parked there."""
+    state = _setup("C", [])
+    assert forward_options(state, 0)["forward 1 exit east left"] == ("road", 9, "north", "east")
+    assert "forward 1 exit east" not in forward_options(state, 0)
+    with pytest.raises(IllegalMoveError, match="warehouse C from the lane beside it"):
+        GAME.apply(_copy(state), 0, "forward 1 exit east")

@@ -89,3 +89,21 @@ def test_notation_documents_every_move_form() -> None:
                  "unload c17 orange x2", "dump blue", "contracts m2 m5 top", "superbonus",
                  "keep s3 s7", "bottom s1 s2 s5", "policy push"):
         assert form in text
+
+
+def test_rules_text_states_the_play_by_email_rulings() -> None:
+    """`pbem rules road-master` says the default boom policy, that the Super Bonus choice
+    waits for the next turn, the stall rule (RM-X1), the lone-truck and dump rulings."""
+    text = " ".join(GAME.notation().split())
+    for sentence in (
+        "`policy stop` (the default: the turn ends there)",
+        "The keep/return choice waits until the start of your next turn",
+        "Stall rule (RM-X1): the game also ends after 20 complete rounds in which no score "
+        "changed, or 10 such rounds once the contract deck is spent",
+        "A round is counted once, after its boom cards are drawn",
+        "A lone truck never seals a warehouse",
+        "only colours none of your open contracts needs",
+        "Contracts and Super Bonus are safe",
+        "`contracts top` takes that very card",
+    ):
+        assert sentence in text, sentence

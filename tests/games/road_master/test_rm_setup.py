@@ -216,3 +216,19 @@ def test_setup_uses_the_components_argument() -> None:
     data = _broken(lambda d: d["cards"]["contracts"][1].update(points=99))
     t = LocalTable(GAME, NAMES[:2], {"first": "ann"}, seed=b"x", components=data)
     assert t.state["data"]["cards"]["c2"]["points"] == 99
+
+
+def test_component_data_in_the_state_is_shared_by_copies_and_never_written() -> None:
+    """state["data"] is fixed at set-up: copies share it (the bots copy the state for each
+    move they try) and a write raises; it reads and serialises as a plain table."""
+    import json
+
+    state = table(2).state
+    clone = copy.deepcopy(state)
+    assert clone["data"] is state["data"] and clone["deck"] is not state["deck"]
+    assert clone["data"]["cards"] is state["data"]["cards"]
+    for write in (lambda d: d.__setitem__("length", 3), lambda d: d["cards"].pop("c1"),
+                  lambda d: d["houses"]["A"].update(space=2)):
+        with pytest.raises(TypeError, match="fixed at set-up"):
+            write(state["data"])
+    assert json.loads(json.dumps(state["data"])) == state["data"]

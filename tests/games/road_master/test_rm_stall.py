@@ -59,3 +59,67 @@ def test_a_score_change_resets_the_count() -> None:
     table.play([])
     assert table.state["quiet_rounds"] == 0 and table.state["quiet_empty"] == 0
     assert table.to_act() is not None
+
+
+# ---- RM-X1 with hazardous goods: a round is counted once, after its booms resolve ----------
+OK = -1  # a scripted boom draw that turns up an OK card (see rm_support.Script)
+
+
+def _boom_last_turn(quiet: int) -> LocalTable:
+    """Two players, hazardous goods: bob's turn closes the round and waits on a boom draw
+    before it unloads 2 purple onto c12 at D (+5), with ``quiet`` quiet rounds before."""
+    from rm_support import give, load_truck, placed, truck
+
+    table = placed(2, hazardous=True)
+    state = table.state
+    truck(state, 1, "D")
+    give(state, 1, "c12")
+    load_truck(state, 1, "purple", 2)
+    load_truck(state, 1, "yellow", 1)
+    state["quiet_rounds"] = quiet
+    state["round_score"] = sum(state["scores"])
+    table.play([])
+    table.play(["unload c12 purple x2"])  # the draw comes first: the unload is queued
+    assert [p["kind"] for p in table.state["pending"]] == ["boom"]
+    return table
+
+
+def _resolve(table: LocalTable, answers: list[int]) -> None:
+    from rm_support import Script
+
+    state = table.state
+    request = next(p for p in state["pending"] if p["kind"] == "boom")
+    state["pending"].remove(request)
+    GAME.resolve(state, {k: v for k, v in request.items() if k != "seq"}, Script(answers))
+
+
+def test_RM_X1_a_round_ending_with_boom_draws_is_counted_once() -> None:
+    """RM-X1: the round whose last turn draws boom cards counts once, when they resolve."""
+    table = _boom_last_turn(quiet=4)
+    assert table.state["quiet_rounds"] == 4  # not counted on the rolled-back state
+    _resolve(table, [OK])
+    assert table.state["scores"][1] == 5  # the queued unload scored: not a quiet round
+    assert table.state["quiet_rounds"] == 0
+    quiet = _boom_last_turn(quiet=4)
+    _resolve(quiet, [0])  # a half boom before the unload: policy stop, no delivery
+    assert quiet.state["scores"][1] == 0 and quiet.state["quiet_rounds"] == 5
+
+
+def test_RM_X1_a_queued_delivery_never_scores_into_a_finished_game() -> None:
+    """RM-X1: one quiet round short of the limit, a boom-delayed delivery keeps the game
+    going (the check runs after the booms, not on the state rolled back to the draw)."""
+    table = _boom_last_turn(quiet=STALLED_ROUNDS - 1)
+    assert table.to_act() is not None and not table.state["ended"]
+    _resolve(table, [OK])
+    assert table.state["scores"][1] == 5
+    assert not table.state["ended"] and table.to_act() == 0
+    assert table.state["quiet_rounds"] == 0
+
+
+def test_RM_X1_the_stall_ends_the_game_after_booms_that_score_nothing() -> None:
+    """RM-X1: if the booms stop the delivery, the round was quiet and the game ends."""
+    table = _boom_last_turn(quiet=STALLED_ROUNDS - 1)
+    _resolve(table, [0])  # half boom, policy stop: no delivery
+    assert table.state["scores"] == [0, 0]
+    assert table.state["ended"] and table.to_act() is None
+    assert table.state["quiet_rounds"] == STALLED_ROUNDS

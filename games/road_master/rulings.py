@@ -1,0 +1,58 @@
+"""How pbem plays what the rulebook leaves open, for `pbem rules road-master`.
+
+The full text is shared/rules/road-master-rulings.md; this is what a player needs at the
+table. Keep it in step with the code (tests check its key sentences).
+"""
+
+from __future__ import annotations
+
+from .turn import STALLED_ROUNDS, STALLED_ROUNDS_EMPTY_DECK
+
+RULINGS = f"""\
+How pbem plays Road Master by email (rules that the rulebook leaves open):
+
+Turns and chance
+  One `pbem play` is your whole turn. Cards turned up in your turn (market refills, the
+  card you take from the deck's top) appear when the next player opens the save.
+  The first player is drawn at random at the start, unless the host names one
+  (--option first=HANDLE); `show` says who played first.
+  The contract deck's top card shows its back: the colour of its cubes (a shortage card
+  shows the colour of the warehouse it names). `contracts top` takes that very card,
+  unseen; which card of that back it is, and the next top, show with the next beacon.
+
+Super Bonus
+  `superbonus` draws the top 6 cards in secret. The keep/return choice waits until the
+  start of your next turn (or your final step, if the game ends first): keep up to 3,
+  put the rest under the deck in the order you name. Others see how many you hold.
+
+Road
+  Overtaking is allowed; only two trucks side by side block the road (RM-M4). A lone
+  truck never seals a warehouse: while a truck stands in the lane beside a warehouse,
+  the far lane of that road space serves it (driving in, leaving, backing in).
+
+Unloading
+  Cubes go onto your contracts for this warehouse. `dump` puts cubes into the warehouse
+  for anyone to load later, but only colours none of your open contracts needs.
+
+Hazardous goods (--option hazardous=true)
+  While yellow cubes are aboard, a boom card is drawn after each load, forward or
+  backward action and before each unload. The next player's beacon draws them, so your
+  actions apply up to the first draw and the rest wait in a queue, each checked now as
+  if no boom came. Your policy for a first half boom: `policy stop` (the default: the
+  turn ends there) or `policy push` (carry on; a second half boom explodes the truck and
+  ends the turn). `play` lists what waits and the policy; `show` shows the policy.
+  Contracts and Super Bonus are safe: they draw no boom card and may wait in the queue.
+
+Perishables (--option perishable=true)
+  Blue cubes loaded this turn must be delivered this turn: any still aboard at its end,
+  or dumped into a warehouse, leave the game.
+
+End
+  When a score reaches 50/45/40/35/30 (2/3/4/5/6 players), the round is played out so
+  everyone has had as many turns; then unfinished contracts cost their penalty and the
+  Super Bonus cards are revealed. Ties: most completed contracts, then the best single
+  completed contract, else a shared place.
+  Stall rule (RM-X1): the game also ends after {STALLED_ROUNDS} complete rounds in which no
+  score changed, or {STALLED_ROUNDS_EMPTY_DECK} such rounds once the contract deck is spent. A
+  round is counted once, after its boom cards are drawn. `show` shows the count.
+"""

@@ -1,0 +1,81 @@
+"""What a player must see (`show`, text and JSON): every public fact, so nobody has to
+work one out from the log: the Super Bonus deck, the end and the last round, who played
+first, the emptied warehouses, the boom policy, the stall count."""
+
+from __future__ import annotations
+
+import copy
+
+from rm_support import apply_all, placed
+
+from games.road_master import GAME
+
+
+def test_view_shows_the_super_bonus_deck_size() -> None:
+    t = placed(3)
+    view = t.view(None)
+    assert view["superbonus"]["deck"] == 18
+    assert "Super Bonus deck: 18 card(s)." in GAME.render(view)
+    t.play(["superbonus"])
+    assert "Super Bonus deck: 12 card(s)." in GAME.render(t.view(None))
+
+
+def test_RM_G2_view_shows_the_end_is_triggered_and_this_is_the_last_round() -> None:
+    """RM-G1/G2: once a score reaches the target the round under way is the last."""
+    t = placed(3)
+    view = t.view(None)
+    assert view["end"] == {"triggered": False, "last_round": False, "last_to_play": 2}
+    t.state["scores"][1] = 45
+    view = t.view(None)
+    assert view["end"]["triggered"] and view["end"]["last_round"]
+    text = GAME.render(view)
+    assert ("The end is triggered: bob has 45 of 45 points. This is the last round; it ends "
+            "after cy's turn.") in text
+
+
+def test_RM_S9_view_shows_who_played_first() -> None:
+    t = placed(3, first="bob")
+    view = t.view(None)
+    assert view["first"] == 1 and "bob played first." in GAME.render(view)
+
+
+def test_RM_A8_view_marks_emptied_warehouses() -> None:
+    t = placed(2, where="A")
+    state = t.state
+    state["removed"]["orange"] = state["houses"]["A"]["orange"] - 1
+    state["houses"]["A"]["orange"] = 1
+    t.play(["load orange"])
+    view = t.view(None)
+    assert view["emptied"] == ["A"]
+    assert "(emptied: its contracts left the game)" in GAME.render(view)
+
+
+def test_RM_H5_show_gives_the_boom_policy_while_composing() -> None:
+    """RM-H5: the policy in force is in the view and the text, before and after it is set."""
+    t = placed(2, where="F", hazardous=True)
+    view = t.view(0)
+    assert view["turn"]["policy"] == "stop"
+    assert "Boom policy this turn: stop (the default)" in GAME.render(view)
+    state = copy.deepcopy(t.state)
+    apply_all(state, 0, ["load yellow", "policy push", "forward 1 exit east"])
+    view = GAME.view(state, 0)
+    text = GAME.render(view)
+    assert view["turn"]["policy"] == "push" and "Boom policy this turn: push" in text
+    assert "queued: forward 1 exit east" in text
+    basic = placed(2)
+    assert "Boom policy" not in GAME.render(basic.view(0))
+
+
+def test_RM_X1_view_shows_the_stall_count() -> None:
+    """RM-X1: the count of quiet rounds is shown with the limit."""
+    t = placed(2)
+    t.state["quiet_rounds"] = 7
+    view = t.view(None)
+    assert view["stall"] == {"quiet_rounds": 7, "ends_at": 20, "quiet_rounds_deck_spent": 0,
+                             "ends_at_deck_spent": 10}
+    assert "No score has moved for 7 round(s); the game ends at 20." in GAME.render(view)
+    t.state["gone"] += t.state["deck"]
+    t.state["deck"], t.state["deck_top"] = [], ""
+    t.state["quiet_empty"] = 3
+    assert ("the game ends at 20, or at 10 with the contract deck spent (3 so far)."
+            in GAME.render(t.view(None)))

@@ -51,6 +51,10 @@ class Fixed(dict[str, Any]):
     def __copy__(self) -> Fixed:
         return self
 
+    def __reduce__(self) -> tuple[type[Fixed], tuple[dict[str, Any]]]:
+        # pickle (the steady bot's copies) rebuilds a table whole, never item by item.
+        return Fixed, (dict(self),)
+
     def _refuse(self, *args: Any, **kwargs: Any) -> None:
         raise TypeError("Road Master's component data is fixed at set-up")
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-FOUNDATION = ("pbem.errors", "pbem.game", "pbem.registry", "pbem.terminal", "pbem._imports",
+FOUNDATION = ("pbem.errors", "pbem.atomic", "pbem.game", "pbem.registry", "pbem.terminal", "pbem._imports",
               "pbem.__version__")
 
 # Room (or top module) -> what it may import from pbem, besides itself and FOUNDATION.

@@ -637,3 +637,35 @@ def test_every_int_option_of_every_game_is_bounded() -> None:
         for key, spec in registry.load(name).info.options.items():
             if spec.kind == "int":
                 assert spec.minimum is not None and spec.maximum is not None, (name, key)
+
+
+# ---- Found by the fuzzer (fuzz/, make fuzz) ----------------------------------------------
+def _keys_reversed(value: object) -> object:
+    if isinstance(value, dict):
+        return {key: _keys_reversed(value[key]) for key in reversed(list(value))}
+    if isinstance(value, list):
+        return [_keys_reversed(item) for item in value]
+    return value
+
+
+def test_attack_key_order_in_the_header_cannot_change_the_game(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """Canonical JSON sorts keys, so no signature covers the order in which the file lists
+    a table's keys. Station to Station's set-up and chance followed that order: anyone
+    forwarding a save could re-order the header's tables (no key needed) and a fresh home
+    replayed another game from the same signed entries than a home that had verified them
+    (the fuzzer's "homes disagree"). Game code now sees header data in sorted key order."""
+    import tomli_w
+
+    from pbem.protocol.canonical import canonical
+
+    paths = play_game(homes, tmp_path / "s", game="station-to-station", bot="random:2",
+                      stop_after=12)
+    save = savefile.read(paths[-1])
+    reordered = tmp_path / "reordered.toml"
+    reordered.write_text(tomli_w.dumps({"header": _keys_reversed(save.header),
+                                        "entry": save.entries, "state": save.state}), "utf-8")
+    honest = session.verify(save, Home(tmp_path / "a"))
+    again = session.verify(savefile.read(reordered), Home(tmp_path / "b"))
+    assert canonical(again.table.gstate) == canonical(honest.table.gstate)
+    assert again.save.state == honest.save.state

@@ -260,6 +260,36 @@ def _seat(handle: str, email: str, key: str) -> dict[str, str]:
     return seat
 
 
+def game_data(header: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The header's options and component data as game code may see them: copies with
+    every table's keys in sorted order.
+
+    Canonical JSON sorts keys, so no signature covers the order in which a file lists a
+    table's keys: anyone could re-order them without breaking a signature. Game code that
+    iterates a table (set-up, chance, legal moves) would then replay another game from the
+    same signed entries. Sorted order is the signed value's own order (found by the fuzzer)."""
+    return sorted_keys(header["options"]), sorted_keys(header["components"])
+
+
+def sorted_keys(value: Any) -> Any:
+    """A deep copy of ``value`` with every table's keys in sorted order (iterative: the
+    header's nesting is bounded, but no depth should cost the stack)."""
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
+    while stack:
+        item, holder, slot = stack.pop()
+        if isinstance(item, dict):
+            copied: Any = {key: None for key in sorted(item)}
+            stack.extend((item[key], copied, key) for key in copied)
+        elif isinstance(item, list):
+            copied = [None] * len(item)
+            stack.extend((sub, copied, i) for i, sub in enumerate(item))
+        else:
+            copied = item
+        holder[slot] = copied
+    return root[0]
+
+
 def check_header_game(header: dict[str, Any]) -> Game:
     """The header's game, rules version, options and components, or SaveFileError.
 
@@ -278,7 +308,7 @@ def check_header_game(header: dict[str, Any]) -> Game:
     if not game.info.min_players <= n <= game.info.max_players:
         raise SaveFileError(f"The header seats {n} players; {game.info.title} takes "
                             f"{game.info.min_players} to {game.info.max_players}.")
-    options = header["options"]
+    options, components = game_data(header)
     try:
         unknown = sorted(set(options) - set(game.info.options))
         if unknown:
@@ -292,7 +322,7 @@ def check_header_game(header: dict[str, Any]) -> Game:
     except OptionError as exc:
         raise SaveFileError(f"The save's options are not valid: {exc.message}") from None
     with _game_code(game, "component data"):
-        game.validate_components(header["components"])
+        game.validate_components(components)
     return game
 
 
@@ -337,10 +367,11 @@ MAX_SECRET_CARDS = 1024
 def empty_table(header: dict[str, Any]) -> Table:
     game = check_header_game(header)
     handles = [s["handle"] for s in header["seats"]]
-    options = dict(header["options"])
+    options, components = game_data(header)
     with _game_code(game, "component data"):
-        gstate = game.setup(handles, options, copy.deepcopy(header["components"]))
-        decks = game.secret_decks(header["components"], options, len(handles))
+        gstate = game.setup(handles, options, components)
+        options, components = game_data(header)  # set-up may have changed its copies
+        decks = game.secret_decks(components, options, len(handles))
     gstate["seats"] = handles
     # Set-up chance is resolved by the start entry, from the last joiner's link and the
     # host's: stamp it with the seq of the last join (the create in a solo game).
@@ -658,8 +689,8 @@ def audit(table: Table) -> tuple[list[str], dict[str, dict[str, str]]]:
     if decks:
         from pbem.protocol import mental_deck
 
-        uids = table.game.secret_decks(table.header["components"], table.header["options"],
-                                       len(table.seats))
+        options, components = game_data(table.header)
+        uids = table.game.secret_decks(components, options, len(table.seats))
         claims = table.game.secret_claims(table.gstate)
         for name, d in decks.items():
             cards, found = mental_deck.open_held(d, table.game_id, name, seeds, list(uids[name]))
@@ -828,8 +859,8 @@ def secrets_for(table: Table, seat: int, identity: Identity) -> dict[str, dict[s
         return {}
     from pbem.protocol import mental_deck
 
-    uids = table.game.secret_decks(table.header["components"], table.header["options"],
-                                   len(table.seats))
+    options, components = game_data(table.header)
+    uids = table.game.secret_decks(components, options, len(table.seats))
     seed = seat_seed(table, seat, identity)
     out: dict[str, dict[str, str]] = {}
     for name, d in decks.items():

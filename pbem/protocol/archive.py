@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import IntegrityError
+from pbem.errors import IntegrityError, shown
 from pbem.protocol.canonical import digest
 from pbem.protocol.savefile import Entry
 
@@ -215,10 +215,10 @@ def _well_formed(data: dict[str, Any]) -> bool:
 
 def equivocation(entry: Entry, other: Entry) -> IntegrityError:
     seq = entry["seq"]
-    theirs = "moves unknown" if other.get("moves") is None else f"moves {other['moves']!r}"
+    theirs = "moves unknown" if other.get("moves") is None else f"moves {shown(other['moves'], 80)}"
     return IntegrityError(
         f"Fork: {entry['seat']} signed two different entries {seq} after the same entry "
-        f"(one with {theirs}, this one with moves {entry['moves']!r}). Two "
+        f"(one with {theirs}, this one with moves {shown(entry['moves'], 80)}). Two "
         "different saves were sent from one turn; settle it with the other players.",
         seq=seq, code="fork",
     )

@@ -24,6 +24,8 @@ from pbem.errors import (
     PbemError,
     SaveFileError,
     TurnError,
+    shortened,
+    shown,
 )
 from pbem.game import Game, Outcome, State
 from pbem.protocol import beacon, entropy
@@ -328,19 +330,19 @@ def check_header_game(header: dict[str, Any]) -> Game:
 
 def _check_stored_option(key: str, value: Any, spec: Any) -> None:
     """An option as the header stores it: of the spec's type, within its range/choices."""
-    shown = repr(value)[:40]
+    given = shown(value)
     if spec.kind == "bool":
         if not isinstance(value, bool):
-            raise OptionError(f"option {key} must be true or false, not {shown}")
+            raise OptionError(f"option {key} must be true or false, not {given}")
     elif spec.kind == "int":
         if not isinstance(value, int) or isinstance(value, bool):
-            raise OptionError(f"option {key} must be a whole number, not {shown}")
+            raise OptionError(f"option {key} must be a whole number, not {given}")
         low = spec.minimum if spec.minimum is not None else -MAX_HEADER_INT
         high = spec.maximum if spec.maximum is not None else MAX_HEADER_INT
         if not low <= value <= high:
             raise OptionError(f"option {key} must be between {low} and {high}")
     elif not isinstance(value, str):
-        raise OptionError(f"option {key} must be a text, not {shown}")
+        raise OptionError(f"option {key} must be a text, not {given}")
     elif spec.choices and value not in spec.choices:
         raise OptionError(f"option {key} takes one of {', '.join(spec.choices)}")
 
@@ -350,7 +352,8 @@ def _game_code(game: Game, what: str) -> Iterator[None]:
     """Game code running on a save's header: its failure is the save's fault (exit 4)."""
     try:
         yield
-    except PbemError:
+    except PbemError as exc:  # the game's own words, which may quote the header at length
+        exc.message = shortened(exc.message)
         raise
     except (TypeError, KeyError, ValueError, AttributeError, IndexError, RecursionError,
             OverflowError, ZeroDivisionError) as exc:
@@ -507,7 +510,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     if replay and canonical_moves != moves:
         raise TurnError(
             f"Entry {seq} ({handle}): its moves are not written in canonical form "
-            f"({moves!r}); pbem never writes them so.",
+            f"({shown(moves, 80)}); pbem never writes them so.",
             seq=seq,
         )
     _chores(new, seat, entry, make_chores, audit_seeds)
@@ -534,7 +537,7 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
     for chore in entry["chores"]:
         name = chore.get("deck")
         if not isinstance(name, str) or name not in decks or name in done:
-            raise IntegrityError(f"Entry {seq} ({handle}) has a chore for deck {name!r}, which "
+            raise IntegrityError(f"Entry {seq} ({handle}) has a chore for deck {shown(name)}, which "
                                  "is unknown or listed twice.", seq=seq, code="chore")
         done.add(name)
         before = copy.deepcopy(decks[name]) if audit_seeds and seat in audit_seeds else None

@@ -1,0 +1,85 @@
+"""A few hundred mutations of the fuzzer (fuzz/, ``make fuzz`` runs 10,000) on every test
+run: none may be accepted with a change of meaning, none may give a traceback, the two
+homes (fresh, and one that verified the untouched prefix) must agree, and every refusal
+must be a plain message. The last tests plant a bug and check the fuzzer reports it, so
+this test can fail."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from fuzz import corpus as corpus_module
+from fuzz import run
+from fuzz.mutate import mutate
+
+SEED = 20250602
+COUNT = 240
+
+
+@pytest.fixture(scope="module")
+def corpus() -> corpus_module.Corpus:
+    return corpus_module.load()
+
+
+def test_a_few_hundred_mutations_are_refused_or_keep_their_meaning(
+        corpus: corpus_module.Corpus, tmp_path: Path) -> None:
+    results = run.run(COUNT, SEED, jobs=1, cli_every=80, corpus=corpus, echo=None)
+    summary = run.summarize(results, SEED, corpus, 0.0)
+    written = run.write_findings(results, SEED, tmp_path)
+    details = [f"#{r.index} {r.op} ({r.detail[:100]}): {c}: {d[:300]}"
+               for r in results for c, d in r.findings]
+    assert summary.clean, "\n".join(summary.lines + details + [f"reproducers: {written}"])
+    # The sample reaches every outcome: each exit code, and saves accepted unchanged in
+    # meaning (comments, key order) and as a legal alternative by their own signer.
+    codes = Counter(r.fresh for r in results)
+    assert {0, 1, 3, 4} <= set(codes), codes
+    verdicts = Counter(r.verdict for r in results)
+    assert verdicts["accepted, same meaning"] and verdicts["accepted, a legal alternative"]
+    assert {r.family for r in results} == {"byte", "toml", "resign"}
+    assert sum(1 for r in results if r.cli is not None) == COUNT // 80
+
+
+def test_mutations_are_reproducible(corpus: corpus_module.Corpus) -> None:
+    """Mutation i of a seed is the same every time (the reproducer files rely on it)."""
+    for index in (0, 7, 123):
+        one, two = mutate(corpus, SEED, index), mutate(corpus, SEED, index)
+        assert (one.op, one.detail, one.raw) == (two.op, two.detail, two.raw)
+    assert mutate(corpus, SEED, 1).raw != mutate(corpus, SEED + 1, 1).raw
+
+
+def test_the_fuzzer_catches_a_verifier_that_skips_the_snapshot_check(
+        corpus: corpus_module.Corpus, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the [state] no longer compared with the replay, hand-edited states are
+    accepted with a new meaning, and the fuzzer says so (and would exit 1)."""
+    from pbem.protocol import engine
+
+    real = engine.replay
+    monkeypatch.setattr(engine, "replay",
+                        lambda save, **kw: real(save, **{**kw, "check_snapshot": False}))
+    results = run.run(120, SEED, jobs=1, cli_every=0, corpus=corpus, echo=None)
+    summary = run.summarize(results, SEED, corpus, 0.0)
+    assert summary.counts.get("accepted with a change of meaning", 0) > 0
+    assert not summary.clean
+
+
+def test_the_fuzzer_catches_a_crash(corpus: corpus_module.Corpus,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A verifier that crashes on some entry (a KeyError, not a PbemError) is an internal
+    error, counted and reported."""
+    from pbem.protocol import savefile
+
+    real = savefile.check_entry
+
+    def crashing(entry: object, index: int) -> dict:
+        if index == 2:
+            raise KeyError("planted")
+        return real(entry, index)
+
+    monkeypatch.setattr(savefile, "check_entry", crashing)
+    results = run.run(30, SEED, jobs=1, cli_every=0, corpus=corpus, echo=None)
+    summary = run.summarize(results, SEED, corpus, 0.0)
+    assert summary.counts.get("internal errors (tracebacks)", 0) > 0
+    assert not summary.clean

@@ -77,9 +77,10 @@ def weighted(rng: Sampler, options: tuple[tuple[str, int], ...] | list[tuple[str
     raise AssertionError("unreachable")
 
 
-def mutate(corpus: Corpus, seed: int, index: int) -> Mutation:
+def mutate(corpus: Corpus, seed: int, index: int, families: tuple[str, ...] = ()) -> Mutation:
+    """Mutation ``index`` of ``seed`` (of the given families only, if any are named)."""
     rng = rng_for(seed, index)
-    family = weighted(rng, FAMILIES)
+    family = weighted(rng, [(f, w) for f, w in FAMILIES if not families or f in families])
     if family == "resign" and corpus.signed():
         return resign_mutation(rng, corpus)
     source = rng.choice(corpus.inputs)
@@ -395,7 +396,8 @@ def toml_mutation(rng: Sampler, corpus: Corpus, source: Input) -> Mutation:
         detail = f"{_show(path)} dropped"
     elif op == "swap-values":
         path = region_path(rng, doc)
-        siblings = [p for p in walk(get(doc, path[:-1]), path[:-1]) if len(p) == len(path)]
+        siblings = [p for p in walk(get(doc, path[:-1]), path[:-1])
+                    if len(p) == len(path) and p != path] or [path]
         other = rng.choice(siblings)
         a, b = get(doc, path), get(doc, other)
         put(doc, path, b)
@@ -620,7 +622,13 @@ def resign_mutation(rng: Sampler, corpus: Corpus) -> Mutation:
         k = _pick(rng, entries, lambda e: e["kind"] not in ("create",), k)
         signer = entries[k]["seat"]
         donors = [i for i, e in enumerate(entries) if e["chores"] and i != k]
-        if donors:
+        foreign = [(h, i) for h in corpus.signed() if h is not history
+                   for i, e in enumerate(h.entries) if e["chores"]]
+        if foreign and rng.randbelow(4) == 0:
+            other, d = rng.choice(foreign)
+            entries[k]["chores"] = copy.deepcopy(other.entries[d]["chores"])
+            detail = f"entry {k} carries the chores of entry {d} of {other.name}"
+        elif donors:
             d = rng.choice(donors)
             entries[k]["chores"] = copy.deepcopy(entries[d]["chores"])
             detail = f"entry {k} carries the chores of entry {d} ({entries[d]['seat']})"

@@ -2,9 +2,11 @@
 
 Each mutated file is verified in-process through ``pbem.session`` (as ``pbem verify``
 does: ``savefile.read`` then ``session.verify``), by a fresh home and by a home that
-verified the untouched prefix of the original (the entries before the first changed one,
-so the archive's shortcut is in play). A refusal is its exit code; an exception that is
-not a PbemError is an internal error (a traceback for the user, exit 70).
+verified a prefix of the original: the entries before the first changed one, or the
+previous save (all but the last entry the file holds) when that is longer, so the
+archive's shortcut meets edited, dropped and swapped earlier entries it has vouched for.
+A refusal is its exit code; an exception that is not a PbemError is an internal error (a
+traceback for the user, exit 70).
 
 An accepted save is compared with the original by its *meaning*: the header, every
 entry's seat, kind and moves, the beacon links that decide chance, the seats' keys and
@@ -151,8 +153,7 @@ def original_meaning(history: History, n: int) -> str:
 
 
 def first_changed(mutation: Mutation, parsed: Save | None) -> int:
-    """How many leading entries of the original the mutated file holds unchanged (the
-    untouched prefix the second home verified)."""
+    """How many leading entries of the original the mutated file holds unchanged."""
     history, base = mutation.history, mutation.base
     if mutation.first_changed is not None:
         return mutation.first_changed
@@ -167,6 +168,19 @@ def first_changed(mutation: Mutation, parsed: Save | None) -> int:
     except (TypeError, ValueError):
         return 0
     return min(len(parsed.entries), base)
+
+
+def archived_prefix(mutation: Mutation, parsed: Save | None) -> int:
+    """How many entries of the original the second home verified before the mutated file
+    came: the untouched prefix, or the previous save when that is longer (a player who
+    received save n-1 and is now sent a save n whose earlier entries were edited: the
+    archive vouches for the originals of the edited entries, and must not help them)."""
+    untouched = first_changed(mutation, parsed)
+    if mutation.first_changed is not None:
+        claimed = len(parsed.entries) if parsed is not None else untouched + 1
+        return max(untouched, min(claimed, len(mutation.history.entries)) - 1)
+    claimed = len(parsed.entries) if parsed is not None else mutation.base
+    return max(untouched, min(claimed, mutation.base) - 1)
 
 
 # ---- judging -------------------------------------------------------------------------------

@@ -41,8 +41,8 @@ from fuzz.oracle import (  # noqa: E402
     SLOW_SECONDS,
     Homes,
     Result,
+    archived_prefix,
     cli_problems,
-    first_changed,
     judge,
     message_problem,
     run_cli,
@@ -78,15 +78,17 @@ class Outcome:
 
 
 class Worker:
-    def __init__(self, corpus: corpus_module.Corpus, seed: int, cli_every: int, root: Path) -> None:
+    def __init__(self, corpus: corpus_module.Corpus, seed: int, cli_every: int, root: Path,
+                 families: tuple[str, ...] = ()) -> None:
         self.corpus = corpus
+        self.families = families
         self.seed = seed
         self.cli_every = cli_every
         self.homes = Homes(root)
 
     def run(self, index: int) -> Outcome:
         try:
-            mutation = mutate(self.corpus, self.seed, index)
+            mutation = mutate(self.corpus, self.seed, index, self.families)
         except Exception:  # noqa: BLE001 - a bug in the fuzzer: say so, go on
             return Outcome(index, "?", "?", "", "?", 0, -1, -1, "fuzzer error", [], _rss_mb(),
                            [("fuzzer errors", traceback.format_exc()[-3000:])])
@@ -106,7 +108,7 @@ class Worker:
         path = run_dir / f"mutation-{index}.toml"
         path.write_bytes(mutation.raw)
         fresh = verify_file(path, self.homes.fresh())
-        prefix = first_changed(mutation, fresh.parsed)
+        prefix = archived_prefix(mutation, fresh.parsed)
         archived_home = self.homes.after(mutation.history, prefix)
         archived = verify_file(path, archived_home)
         verdict, why = judge(mutation, fresh)
@@ -176,9 +178,10 @@ def _rss_mb() -> float:
 _WORKER: Worker | None = None
 
 
-def _init(corpus: corpus_module.Corpus, seed: int, cli_every: int, root: str) -> None:
+def _init(corpus: corpus_module.Corpus, seed: int, cli_every: int, root: str,
+          families: tuple[str, ...]) -> None:
     global _WORKER
-    _WORKER = Worker(corpus, seed, cli_every, Path(tempfile.mkdtemp(dir=root)))
+    _WORKER = Worker(corpus, seed, cli_every, Path(tempfile.mkdtemp(dir=root)), families)
 
 
 def _one(index: int) -> Outcome:
@@ -187,7 +190,8 @@ def _one(index: int) -> Outcome:
 
 
 def run(count: int, seed: int, jobs: int, cli_every: int, start: int = 0,
-        corpus: corpus_module.Corpus | None = None, echo: Any = None) -> list[Outcome]:
+        corpus: corpus_module.Corpus | None = None, echo: Any = None,
+        families: tuple[str, ...] = ()) -> list[Outcome]:
     corpus = corpus or corpus_module.load(echo=echo)
     root = tempfile.mkdtemp(prefix="pbem-fuzz-")
     indices = range(start, start + count)
@@ -195,12 +199,12 @@ def run(count: int, seed: int, jobs: int, cli_every: int, start: int = 0,
     began = time.perf_counter()
     try:
         if jobs <= 1:
-            _init(corpus, seed, cli_every, root)
+            _init(corpus, seed, cli_every, root, families)
             iterator: Any = map(_one, indices)
             pool = None
         else:
             pool = multiprocessing.get_context("fork").Pool(
-                jobs, initializer=_init, initargs=(corpus, seed, cli_every, root))
+                jobs, initializer=_init, initargs=(corpus, seed, cli_every, root, families))
             iterator = pool.imap(_one, indices, chunksize=4)
         for outcome in iterator:
             results.append(outcome)
@@ -275,8 +279,10 @@ def summarize(results: list[Outcome], seed: int, corpus: corpus_module.Corpus,
     return Summary(lines, dict(counts))
 
 
-def write_findings(results: list[Outcome], seed: int, folder: Path = FINDINGS) -> list[Path]:
+def write_findings(results: list[Outcome], seed: int, folder: Path = FINDINGS,
+                   families: tuple[str, ...] = ()) -> list[Path]:
     written = []
+    flags = "".join(f" --family {f}" for f in families)
     for r in results:
         if not r.findings or r.raw is None:
             continue
@@ -288,7 +294,7 @@ def write_findings(results: list[Outcome], seed: int, folder: Path = FINDINGS) -
             "detail": r.detail, "source": r.source, "untouched_prefix": r.prefix,
             "exit_fresh": r.fresh, "exit_home_with_prefix": r.archived, "verdict": r.verdict,
             "messages": r.messages, "findings": [{"category": c, "detail": d} for c, d in r.findings],
-            "reproduce": f"python -m fuzz.run --seed {seed} --index {r.index}",
+            "reproduce": f"python -m fuzz.run --seed {seed} --index {r.index}{flags}",
         }, indent=2, ensure_ascii=True) + "\n")
         written.append(stem.with_suffix(".toml"))
     return written
@@ -304,17 +310,21 @@ def main(argv: list[str] | None = None) -> int:
                         help="worker processes (default: 2, or 1 on one core)")
     parser.add_argument("--cli-every", type=int, default=100,
                         help="every K-th mutation also through the CLI (0: never)")
+    parser.add_argument("--family", action="append", choices=["byte", "toml", "resign"],
+                        help="only these families of mutation (repeatable; default all)")
     parser.add_argument("--index", type=int, help="re-run one mutation and show it")
     args = parser.parse_args(argv)
+    families = tuple(args.family or ())
     if args.index is not None:
-        return show_one(args.seed, args.index)
+        return show_one(args.seed, args.index, families)
     began = time.perf_counter()
     corpus = corpus_module.load(echo=_say)
-    results = run(args.count, args.seed, args.jobs, args.cli_every, args.start, corpus, _say)
+    results = run(args.count, args.seed, args.jobs, args.cli_every, args.start, corpus, _say,
+                  families)
     summary = summarize(results, args.seed, corpus, time.perf_counter() - began)
     print("\n".join(summary.lines))
     shutil.rmtree(FINDINGS, ignore_errors=True)
-    written = write_findings(results, args.seed)
+    written = write_findings(results, args.seed, FINDINGS, families)
     if written:
         print(f"{len(written)} reproducers in {FINDINGS.relative_to(ROOT)}/ "
               f"(python -m fuzz.run --seed {args.seed} --index I re-runs one)")
@@ -328,11 +338,11 @@ def _say(text: str) -> None:
     print(text, flush=True)
 
 
-def show_one(seed: int, index: int) -> int:
+def show_one(seed: int, index: int, families: tuple[str, ...] = ()) -> int:
     corpus = corpus_module.load(echo=_say)
     root = Path(tempfile.mkdtemp(prefix="pbem-fuzz-"))
     try:
-        worker = Worker(corpus, seed, 1, root)
+        worker = Worker(corpus, seed, 1, root, families)
         r = worker.run(index)
     finally:
         shutil.rmtree(root, ignore_errors=True)

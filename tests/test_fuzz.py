@@ -65,6 +65,23 @@ def test_the_fuzzer_catches_a_verifier_that_skips_the_snapshot_check(
     assert not summary.clean
 
 
+def test_the_fuzzer_catches_an_archive_that_vouches_for_what_it_never_saw(
+        corpus: corpus_module.Corpus, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The archive shortcut of issue 8, planted back: a home that has verified a game
+    skips the signature of any entry. The second home then accepts what a fresh home
+    refuses, and the fuzzer says so."""
+    from pbem.protocol.archive import Archive
+
+    monkeypatch.setattr(Archive, "verified_at", lambda self, index, entry_hash: True)
+    # Mutations 70-133 of this seed hold three entries signed with another seat's key
+    # (re-pick the range if the mutations change).
+    results = run.run(64, SEED, jobs=1, cli_every=0, start=70, corpus=corpus, echo=None,
+                      families=("resign",))
+    summary = run.summarize(results, SEED, corpus, 0.0)
+    assert summary.counts.get("homes disagree", 0) > 0, summary.lines
+    assert not summary.clean
+
+
 def test_the_fuzzer_catches_a_crash(corpus: corpus_module.Corpus,
                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """A verifier that crashes on some entry (a KeyError, not a PbemError) is an internal

@@ -143,8 +143,10 @@ def tweak(rng: Sampler, value: Any, pool: list[Any]) -> tuple[str, Any]:
         at = rng.randbelow(len(value) + 1)
         return "control character", value[:at] + rng.choice(CONTROL) + value[at:]
     if how == "long":
-        return "long string", rng.choice(["A", value or "x", "\u202e"]) * rng.choice(
-            [1000, 16_384, 16_385, 100_000])
+        # Up to the file's bound (16,384 characters) and just past it.
+        unit = rng.choice(["A", value or "x", "\u202e"])
+        size = rng.choice([1000, 16_384, 16_385, 100_000])
+        return f"a string of {size} characters", (unit * (size // len(unit) + 1))[:size]
     if how == "list":
         return list_tweak(rng, value, pool)
     if how == "dict":
@@ -185,6 +187,41 @@ def string_tweak(rng: Sampler, value: str) -> tuple[str, str]:
     if choice == 6:
         return "spaces around", f"  {value} "
     return "cut", value[: at]
+
+
+ODD_NUMBERS = ["0", "-1", "00", "007", "99999999999999999999", "10" * 300, "\u00b2", "\u0663",
+               "1_0", "+1", "1.5", "0x1", "\uff11", "-0"]
+
+
+def move_tweak(rng: Sampler, move: str, words: list[str]) -> tuple[str, str]:
+    """A move in the game's own notation, changed as a parser would least like: odd
+    numbers (huge, negative, superscript or Arabic-Indic digits), words swapped, dropped,
+    doubled or taken from other moves, a Cyrillic look-alike letter."""
+    import re
+
+    parts = move.split(" ")
+    choice = rng.randbelow(6)
+    numbers = list(re.finditer(r"\d+", move))
+    if choice == 0 and numbers:
+        spot = rng.choice(numbers)
+        odd = rng.choice(ODD_NUMBERS)
+        return f"number {spot.group()} -> {odd[:12]!r}", move[:spot.start()] + odd + move[spot.end():]
+    if choice == 1 and len(parts) > 1:
+        i, j = rng.randbelow(len(parts)), rng.randbelow(len(parts))
+        parts[i], parts[j] = parts[j], parts[i]
+        return "words swapped", " ".join(parts)
+    if choice == 2 and len(parts) > 1:
+        del parts[rng.randbelow(len(parts))]
+        return "a word dropped", " ".join(parts)
+    if choice == 3 and words:
+        parts.insert(rng.randbelow(len(parts) + 1), rng.choice(words))
+        return "a word from another move added", " ".join(parts)
+    if choice == 4 and words:
+        parts[rng.randbelow(len(parts))] = rng.choice(words)
+        return "a word replaced by one of another move", " ".join(parts)
+    if "a" in move:
+        return "Cyrillic look-alike letter", move.replace("a", "\u0430", 1)
+    return "a word doubled", " ".join(parts + parts[-1:])
 
 
 def _other_char(rng: Sampler, c: str) -> str:
@@ -746,9 +783,11 @@ def moves_op(rng: Sampler, corpus: Corpus, history: History, entries: list[dict[
         return f"entry {k} moves from elsewhere: {donor['moves']}"
     if choice == 4 and entry["moves"]:
         i = rng.randbelow(len(entry["moves"]))
-        how, value = string_tweak(rng, entry["moves"][i])
+        words = [w for e in history.entries for m in e["moves"] for w in m.split()]
+        how, value = (move_tweak(rng, entry["moves"][i], words) if rng.randbelow(3)
+                      else string_tweak(rng, entry["moves"][i]))
         entry["moves"][i] = value
-        return f"entry {k} move {i}: {how}"
+        return f"entry {k} move {i}: {how} ({value[:60]!r})"
     if choice == 5:
         extra = rng.choice(["pass", "superbonus", "keep s1", "roll", "bottom s1 s2",
                             "contracts top", "route keep 1", "x" * 20000, "\u202epass",

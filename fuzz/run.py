@@ -19,6 +19,7 @@ import multiprocessing
 import os
 import resource
 import shutil
+import signal
 import statistics
 import sys
 import tempfile
@@ -50,6 +51,9 @@ from fuzz.oracle import (  # noqa: E402
 )
 
 FINDINGS = ROOT / "fuzz" / "findings"
+# A mutation whose whole handling (making it, two verifications, the judging, the CLI)
+# takes longer than this is stopped and reported: a hang must not stall the run.
+HANG_SECONDS = 180
 # The counts that must be 0 (the run exits 1 otherwise).
 MUST_BE_ZERO = ("accepted with a change of meaning", "internal errors (tracebacks)",
                 "homes disagree", "messages not plain", "CLI differs or misbehaves",
@@ -77,6 +81,10 @@ class Outcome:
     messages: list[str] = field(default_factory=list)
 
 
+class Hung(BaseException):
+    """Raised by the alarm: a BaseException, so no ``except Exception`` swallows it."""
+
+
 class Worker:
     def __init__(self, corpus: corpus_module.Corpus, seed: int, cli_every: int, root: Path,
                  families: tuple[str, ...] = ()) -> None:
@@ -87,6 +95,23 @@ class Worker:
         self.homes = Homes(root)
 
     def run(self, index: int) -> Outcome:
+        def hung(signum: int, frame: Any) -> None:
+            raise Hung
+
+        previous = signal.signal(signal.SIGALRM, hung)
+        signal.alarm(HANG_SECONDS)
+        try:
+            return self._run(index)
+        except Hung:
+            self.homes.clean()
+            return Outcome(index, "?", "?", "", "?", 0, -1, -1, "hung", [], _rss_mb(),
+                           [("too slow or too big", f"mutation {index} took over "
+                             f"{HANG_SECONDS} s: " + traceback.format_exc()[-2000:])])
+        finally:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, previous)
+
+    def _run(self, index: int) -> Outcome:
         try:
             mutation = mutate(self.corpus, self.seed, index, self.families)
         except Exception:  # noqa: BLE001 - a bug in the fuzzer: say so, go on
@@ -191,7 +216,9 @@ def _one(index: int) -> Outcome:
 
 def run(count: int, seed: int, jobs: int, cli_every: int, start: int = 0,
         corpus: corpus_module.Corpus | None = None, echo: Any = None,
-        families: tuple[str, ...] = ()) -> list[Outcome]:
+        families: tuple[str, ...] = (), findings: Path | None = None) -> list[Outcome]:
+    """Mutations ``start`` .. ``start + count - 1``; each finding's reproducer is written
+    to ``findings`` (if given) as soon as it is found."""
     corpus = corpus or corpus_module.load(echo=echo)
     root = tempfile.mkdtemp(prefix="pbem-fuzz-")
     indices = range(start, start + count)
@@ -208,6 +235,8 @@ def run(count: int, seed: int, jobs: int, cli_every: int, start: int = 0,
             iterator = pool.imap(_one, indices, chunksize=4)
         for outcome in iterator:
             results.append(outcome)
+            if outcome.findings and findings is not None:
+                write_findings([outcome], seed, findings, families)
             done = len(results)
             if echo and done % 500 == 0:
                 echo(f"  {done}/{count} mutations, {time.perf_counter() - began:.0f} s, "
@@ -319,12 +348,12 @@ def main(argv: list[str] | None = None) -> int:
         return show_one(args.seed, args.index, families)
     began = time.perf_counter()
     corpus = corpus_module.load(echo=_say)
+    shutil.rmtree(FINDINGS, ignore_errors=True)
     results = run(args.count, args.seed, args.jobs, args.cli_every, args.start, corpus, _say,
-                  families)
+                  families, FINDINGS)
     summary = summarize(results, args.seed, corpus, time.perf_counter() - began)
     print("\n".join(summary.lines))
-    shutil.rmtree(FINDINGS, ignore_errors=True)
-    written = write_findings(results, args.seed, FINDINGS, families)
+    written = sorted(FINDINGS.glob("*.toml")) if FINDINGS.exists() else []
     if written:
         print(f"{len(written)} reproducers in {FINDINGS.relative_to(ROOT)}/ "
               f"(python -m fuzz.run --seed {args.seed} --index I re-runs one)")

@@ -26,9 +26,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import IntegrityError, shown
+from pbem.errors import IntegrityError
 from pbem.protocol.canonical import digest
 from pbem.protocol.savefile import Entry
+from pbem.terminal import shown
 
 VERSION = 2
 MAX_EVIDENCE_LINE = 4 * 1024 * 1024

@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from pbem.errors import shown
+from pbem.terminal import shown
 
 
 class NotCanonicalError(ValueError):

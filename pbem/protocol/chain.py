@@ -21,12 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pbem.errors import IntegrityError, TurnError, shown
+from pbem.errors import IntegrityError, TurnError
 from pbem.protocol import beacon
 from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.edkeys import is_sound_key
 from pbem.protocol.identity import fingerprint, verify_signature
 from pbem.protocol.savefile import Entry, Save
+from pbem.terminal import shown
 
 # (position, entry hash) -> True if this home verified exactly that entry at that position.
 Vouch = Callable[[int, str], bool]

@@ -24,8 +24,6 @@ from pbem.errors import (
     PbemError,
     SaveFileError,
     TurnError,
-    shortened,
-    shown,
 )
 from pbem.game import Game, Outcome, State
 from pbem.protocol import beacon, entropy
@@ -36,6 +34,7 @@ from pbem.protocol.identity import Identity
 from pbem.protocol.savefile import FORMAT, MAX_HEADER_INT, Entry, Save
 from pbem.protocol.turns import apply_moves, play_turn, resolve_pending, stamp_pending
 from pbem.registry import for_save
+from pbem.terminal import shortened, shown
 
 PHASES = ("joining", "starting", "playing", "revealing", "complete")
 

@@ -38,9 +38,9 @@ from functools import lru_cache
 
 from nacl import bindings as sodium
 
-from pbem.errors import shown
 from pbem.protocol.derive import CARD_POINT, DECK_KEY, DECK_SHUFFLE, SLOT_KEY, derive
 from pbem.protocol.sampler import Sampler
+from pbem.terminal import shown
 
 # Order of the prime-order subgroup of edwards25519 (RFC 8032, section 5.1).
 L = 2**252 + 27742317777372353535851937790883648493

@@ -57,8 +57,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from pbem.errors import IllegalMoveError, IntegrityError, shown
+from pbem.errors import IllegalMoveError, IntegrityError
 from pbem.protocol import dleq, mental
+from pbem.terminal import shown
 
 Deck = dict[str, Any]
 Chore = dict[str, Any]

@@ -6,9 +6,10 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterable
 
-from pbem.errors import MoveError, TurnError, shortened, shown
+from pbem.errors import MoveError, TurnError
 from pbem.game import Game, State
 from pbem.protocol.sampler import Sampler
+from pbem.terminal import shortened, shown
 
 
 def apply_moves(game: Game, state: State, seat: int, moves: Iterable[str]) -> list[str]:

@@ -14,7 +14,10 @@ revealed seeds, the replayed game state and snapshot, the audit, the scores and 
 state. Comments, spacing, key order, a nonce or commitment a seat changed in its own
 newest join, a field nothing reads: these leave the meaning alone. A re-signed mutation
 whose signer's newest entry differs is accepted only as what that seat's own client would
-have signed there (``engine.sign_entry`` with the same moves): "a legal alternative".
+have signed there (``engine.sign_entry`` with the same moves): "a legal alternative";
+or as an entry that differs from that only in what the protocol leaves to the end-of-game
+audit (a shuffle pass, a re-lock's key point), when the audit with the signer's seed
+names it.
 Anything else accepted is a change of meaning.
 """
 
@@ -41,7 +44,7 @@ from pbem.errors import PbemError
 from pbem.protocol import engine, savefile
 from pbem.protocol.canonical import canonical
 from pbem.protocol.identity import Home
-from pbem.protocol.savefile import Save
+from pbem.protocol.savefile import Entry, Save
 from pbem.terminal import printable
 
 KEY_KINDS = ("create", "join")
@@ -187,10 +190,14 @@ def archived_prefix(mutation: Mutation, parsed: Save | None) -> int:
 ACCEPTED_SAME = "accepted, same meaning"
 ACCEPTED_ALTERNATIVE = "accepted, a legal alternative"
 CHANGED = "accepted with a change of meaning"
+# A shuffle pass or key point its signer's seed does not give: checked only once the seeds
+# are public (the end-of-game audit names the entry; a verifiable shuffle is out of scope).
+ACCEPTED_AUDITED = "accepted, left to the final audit"
 
 
 def judge(mutation: Mutation, result: Result) -> tuple[str, str]:
-    """("refused"|ACCEPTED_SAME|ACCEPTED_ALTERNATIVE|CHANGED, why) for an accepted save."""
+    """("refused"|ACCEPTED_SAME|ACCEPTED_ALTERNATIVE|ACCEPTED_AUDITED|CHANGED, why) for an
+    accepted save."""
     if result.code != 0 or result.verified is None:
         return "refused", ""
     save = result.verified.save
@@ -200,20 +207,52 @@ def judge(mutation: Mutation, result: Result) -> tuple[str, str]:
         return ACCEPTED_SAME, ""
     if not mutation.signer:
         return CHANGED, "a save changed without a signature was accepted with another meaning"
-    alternative = honest_alternative(mutation, save)
-    if alternative is None:
+    honest = honest_alternative(mutation, save)
+    if honest is None:
         return CHANGED, ("the changed entry was accepted, but its seat's own client would not "
                          "sign those moves there")
+    alternative, honest_entry = honest
     if alternative == result.meaning:
         return ACCEPTED_ALTERNATIVE, ""
+    if left_to_the_audit(mutation, save, honest_entry):
+        return ACCEPTED_AUDITED, ""
     return CHANGED, ("the changed entry was accepted, but it differs from what its seat's own "
                      "client signs with those moves there")
 
 
-def honest_alternative(mutation: Mutation, save: Save) -> str | None:
+# What a signature covers but no field of an entry is about: two signings differ there.
+SIGNING_FIELDS = ("sig", "hash")
+
+
+def left_to_the_audit(mutation: Mutation, save: Save, honest_entry: Entry) -> bool:
+    """True if the accepted last entry differs from the honest one only in its secret-deck
+    chores, in what no proof covers before the seeds are public (a shuffle pass's
+    permutation and key point, a re-lock's key point: PROTOCOL.md sections 6 and 7), and
+    the end-of-game audit, given the signer's seed, names that entry. Such a save is
+    accepted mid-game by design; the fuzzer checks the audit would catch it."""
+    last = save.entries[-1]
+    plain = {k: v for k, v in last.items() if k not in SIGNING_FIELDS and k != "chores"}
+    honest_plain = {k: v for k, v in honest_entry.items()
+                    if k not in SIGNING_FIELDS and k != "chores"}
+    if canonical(plain) != canonical(honest_plain) or last["chores"] == honest_entry["chores"]:
+        return False
+    table = engine.empty_table(copy.deepcopy(save.header))
+    for entry in save.entries:
+        table, _ = engine.step(table, entry, replay=True)
+    seat = table.seat_of(mutation.signer)
+    if seat is None:
+        return False
+    seed = engine.seat_seed(table, seat, mutation.history.keys[mutation.signer])
+    table = engine.empty_table(copy.deepcopy(save.header))
+    for entry in save.entries:
+        table, _ = engine.step(table, entry, replay=True, audit_seeds={seat: seed})
+    return any(line.startswith(f"entry {last['seq']} ") for line in table.findings)
+
+
+def honest_alternative(mutation: Mutation, save: Save) -> tuple[str, Entry] | None:
     """The meaning of the save the last entry's seat would have signed with the same
-    moves (and the same nonce and clock), if the rest of the history is the original's;
-    None if there is no such save."""
+    moves (and the same nonce and clock), if the rest of the history is the original's,
+    and that entry; None if there is no such save."""
     history = mutation.history
     last = save.entries[-1]
     n = len(save.entries)
@@ -237,7 +276,7 @@ def honest_alternative(mutation: Mutation, save: Save) -> str | None:
                                            list(last["moves"]))
         honest = Save(copy.deepcopy(save.header), copy.deepcopy(save.entries[:-1]) + [entry],
                       engine.public_state(new))
-        return meaning(session.verify(honest, None))
+        return meaning(session.verify(honest, None)), entry
     except PbemError:
         return None
 

@@ -287,7 +287,8 @@ def summarize(results: list[Outcome], seed: int, corpus: corpus_module.Corpus,
         f"  exit codes, home that verified prefix:  {hist(archived)}",
         f"  refused: {verdicts['refused']}; accepted, same meaning: "
         f"{verdicts['accepted, same meaning']}; accepted, a legal alternative by its own "
-        f"signer: {verdicts['accepted, a legal alternative']}",
+        f"signer: {verdicts['accepted, a legal alternative']}; accepted, a shuffle pass or "
+        f"key point the final audit names: {verdicts['accepted, left to the final audit']}",
     ]
     for name in MUST_BE_ZERO:
         lines.append(f"  {name + ':':<40} {counts.get(name, 0)}   (must be 0)")

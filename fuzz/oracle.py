@@ -137,6 +137,11 @@ class Homes:
             template = self.root / "templates" / f"{history.name}-{m}"
             if template.exists():
                 shutil.rmtree(template)
+            # Grown from the longest shorter template of the same game, as a player's home
+            # grows save by save: its archive resumes the replay there.
+            shorter = [k for k in self._templates if k[0] == history.name and k[1] < m]
+            if shorter:
+                shutil.copytree(self._templates[max(shorter)], template)
             session.verify(history.prefix(m), Home(template))
             self._templates[key] = template
         self._count += 1

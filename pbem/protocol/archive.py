@@ -34,6 +34,7 @@ from pbem import atomic
 from pbem.errors import IntegrityError, TurnError
 from pbem.protocol.canonical import digest
 from pbem.protocol.savefile import Entry
+from pbem.terminal import shown
 
 VERSION = 2
 MAX_EVIDENCE_LINE = 4 * 1024 * 1024
@@ -305,10 +306,10 @@ def _a(kind: str) -> str:
 
 def equivocation(entry: Entry, other: Entry, note: str = "") -> IntegrityError:
     seq = entry["seq"]
-    theirs = "moves unknown" if other.get("moves") is None else f"moves {other['moves']!r}"
+    theirs = "moves unknown" if other.get("moves") is None else f"moves {shown(other['moves'], 80)}"
     return IntegrityError(
         f"Fork: {entry['seat']} signed two different entries {seq} after the same entry "
-        f"(one with {theirs}, this one with moves {entry['moves']!r}). Two "
+        f"(one with {theirs}, this one with moves {shown(entry['moves'], 80)}). Two "
         "different saves were sent from one turn; settle it with the other players." + note,
         seq=seq, code="fork",
     )

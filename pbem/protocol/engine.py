@@ -34,6 +34,7 @@ from pbem.protocol.identity import Identity
 from pbem.protocol.savefile import FORMAT, MAX_HEADER_INT, Entry, Save
 from pbem.protocol.turns import apply_moves, play_turn, resolve_pending, stamp_pending
 from pbem.registry import for_save
+from pbem.terminal import shortened, shown
 
 PHASES = ("joining", "starting", "playing", "voting", "revealing", "complete")
 
@@ -284,6 +285,36 @@ def _seat(handle: str, email: str, key: str) -> dict[str, str]:
     return seat
 
 
+def game_data(header: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The header's options and component data as game code may see them: copies with
+    every table's keys in sorted order.
+
+    Canonical JSON sorts keys, so no signature covers the order in which a file lists a
+    table's keys: anyone could re-order them without breaking a signature. Game code that
+    iterates a table (set-up, chance, legal moves) would then replay another game from the
+    same signed entries. Sorted order is the signed value's own order (found by the fuzzer)."""
+    return sorted_keys(header["options"]), sorted_keys(header["components"])
+
+
+def sorted_keys(value: Any) -> Any:
+    """A deep copy of ``value`` with every table's keys in sorted order (iterative: the
+    header's nesting is bounded, but no depth should cost the stack)."""
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
+    while stack:
+        item, holder, slot = stack.pop()
+        if isinstance(item, dict):
+            copied: Any = {key: None for key in sorted(item)}
+            stack.extend((item[key], copied, key) for key in copied)
+        elif isinstance(item, list):
+            copied = [None] * len(item)
+            stack.extend((sub, copied, i) for i, sub in enumerate(item))
+        else:
+            copied = item
+        holder[slot] = copied
+    return root[0]
+
+
 def check_header_game(header: dict[str, Any]) -> Game:
     """The header's game, rules version, options and components, or SaveFileError.
 
@@ -302,7 +333,7 @@ def check_header_game(header: dict[str, Any]) -> Game:
     if not game.info.min_players <= n <= game.info.max_players:
         raise SaveFileError(f"The header seats {n} players; {game.info.title} takes "
                             f"{game.info.min_players} to {game.info.max_players}.")
-    options = header["options"]
+    options, components = game_data(header)
     try:
         unknown = sorted(set(options) - set(game.info.options))
         if unknown:
@@ -316,25 +347,25 @@ def check_header_game(header: dict[str, Any]) -> Game:
     except OptionError as exc:
         raise SaveFileError(f"The save's options are not valid: {exc.message}") from None
     with _game_code(game, "component data"):
-        game.validate_components(header["components"])
+        game.validate_components(components)
     return game
 
 
 def _check_stored_option(key: str, value: Any, spec: Any) -> None:
     """An option as the header stores it: of the spec's type, within its range/choices."""
-    shown = repr(value)[:40]
+    given = shown(value)
     if spec.kind == "bool":
         if not isinstance(value, bool):
-            raise OptionError(f"option {key} must be true or false, not {shown}")
+            raise OptionError(f"option {key} must be true or false, not {given}")
     elif spec.kind == "int":
         if not isinstance(value, int) or isinstance(value, bool):
-            raise OptionError(f"option {key} must be a whole number, not {shown}")
+            raise OptionError(f"option {key} must be a whole number, not {given}")
         low = spec.minimum if spec.minimum is not None else -MAX_HEADER_INT
         high = spec.maximum if spec.maximum is not None else MAX_HEADER_INT
         if not low <= value <= high:
             raise OptionError(f"option {key} must be between {low} and {high}")
     elif not isinstance(value, str):
-        raise OptionError(f"option {key} must be a text, not {shown}")
+        raise OptionError(f"option {key} must be a text, not {given}")
     elif spec.choices and value not in spec.choices:
         raise OptionError(f"option {key} takes one of {', '.join(spec.choices)}")
 
@@ -344,7 +375,8 @@ def _game_code(game: Game, what: str) -> Iterator[None]:
     """Game code running on a save's header: its failure is the save's fault (exit 4)."""
     try:
         yield
-    except PbemError:
+    except PbemError as exc:  # the game's own words, which may quote the header at length
+        exc.message = shortened(exc.message)
         raise
     except (TypeError, KeyError, ValueError, AttributeError, IndexError, RecursionError,
             OverflowError, ZeroDivisionError) as exc:
@@ -361,10 +393,11 @@ MAX_SECRET_CARDS = 1024
 def empty_table(header: dict[str, Any]) -> Table:
     game = check_header_game(header)
     handles = [s["handle"] for s in header["seats"]]
-    options = dict(header["options"])
+    options, components = game_data(header)
     with _game_code(game, "component data"):
-        gstate = game.setup(handles, options, copy.deepcopy(header["components"]))
-        decks = game.secret_decks(header["components"], options, len(handles))
+        gstate = game.setup(handles, options, components)
+        options, components = game_data(header)  # set-up may have changed its copies
+        decks = game.secret_decks(components, options, len(handles))
     gstate["seats"] = handles
     # Set-up chance is resolved by the start entry, from the last joiner's link and the
     # host's: stamp it with the seq of the last join (the create in a solo game).
@@ -534,7 +567,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     if replay and canonical_moves != moves:
         raise TurnError(
             f"Entry {seq} ({handle}): its moves are not written in canonical form "
-            f"({moves!r}); pbem never writes them so.",
+            f"({shown(moves, 80)}); pbem never writes them so.",
             seq=seq,
         )
     _chores(new, seat, entry, make_chores, audit_seeds)
@@ -607,7 +640,7 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
     for chore in entry["chores"]:
         name = chore.get("deck")
         if not isinstance(name, str) or name not in decks or name in done:
-            raise IntegrityError(f"Entry {seq} ({handle}) has a chore for deck {name!r}, which "
+            raise IntegrityError(f"Entry {seq} ({handle}) has a chore for deck {shown(name)}, which "
                                  "is unknown or listed twice.", seq=seq, code="chore")
         done.add(name)
         before = copy.deepcopy(decks[name]) if audit_seeds and seat in audit_seeds else None
@@ -787,8 +820,8 @@ def audit(table: Table) -> tuple[list[str], dict[str, dict[str, str]]]:
     if decks:
         from pbem.protocol import mental_deck
 
-        uids = table.game.secret_decks(table.header["components"], table.header["options"],
-                                       len(table.seats))
+        options, components = game_data(table.header)
+        uids = table.game.secret_decks(components, options, len(table.seats))
         claims = table.game.secret_claims(table.gstate)
         for name, d in decks.items():
             cards, found = mental_deck.open_held(d, table.game_id, name, seeds, list(uids[name]),
@@ -989,8 +1022,8 @@ def secrets_for(table: Table, seat: int, identity: Identity) -> dict[str, dict[s
         return {}
     from pbem.protocol import mental_deck
 
-    uids = table.game.secret_decks(table.header["components"], table.header["options"],
-                                   len(table.seats))
+    options, components = game_data(table.header)
+    uids = table.game.secret_decks(components, options, len(table.seats))
     seed = seat_seed(table, seat, identity)
     out: dict[str, dict[str, str]] = {}
     for name, d in decks.items():

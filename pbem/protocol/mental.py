@@ -40,6 +40,7 @@ from nacl import bindings as sodium
 
 from pbem.protocol.derive import CARD_POINT, DECK_KEY, DECK_SHUFFLE, SLOT_KEY, derive
 from pbem.protocol.sampler import Sampler
+from pbem.terminal import shown
 
 # Order of the prime-order subgroup of edwards25519 (RFC 8032, section 5.1).
 L = 2**252 + 27742317777372353535851937790883648493
@@ -176,7 +177,7 @@ def to_hex(point: bytes) -> str:
 def from_hex(text: object) -> bytes:
     """Parse a point: 64 lowercase hex digits encoding a valid group element, else ValueError."""
     if not isinstance(text, str) or not _HEX64.fullmatch(text):
-        raise ValueError(f"{text!r} is not 64 lowercase hex digits")
+        raise ValueError(f"{shown(text, 72)} is not 64 lowercase hex digits")
     point = bytes.fromhex(text)
     if not is_valid_point(point):
         raise ValueError(

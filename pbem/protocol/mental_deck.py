@@ -59,6 +59,7 @@ from typing import Any
 
 from pbem.errors import IllegalMoveError, IntegrityError
 from pbem.protocol import dleq, mental
+from pbem.terminal import shown
 
 Deck = dict[str, Any]
 Chore = dict[str, Any]
@@ -97,7 +98,9 @@ def _sorted_slots(d: Deck) -> list[tuple[str, dict[str, Any]]]:
 
 def _describe(item: Item) -> str:
     name = {"lock": "re-lock", "peel": "peel", "open": "public open"}.get(item.get("op", ""), "item")
-    return f"{name} of slot {item.get('slot')}"
+    slot = item.get("slot")
+    plain = isinstance(slot, str) and len(slot) <= 8 and slot[:1] == "s" and slot[1:].isdigit()
+    return f"{name} of slot {slot if plain else shown(slot, 12)}"
 
 
 def _owed_now(d: Deck) -> list[Item]:
@@ -346,7 +349,7 @@ def _apply_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Any
     if op == "open":
         card = item.get("card")
         if not isinstance(card, str) or card not in d["cards"]:
-            raise IntegrityError(f"{what} names {card!r}, which is not a card of the deck.")
+            raise IntegrityError(f"{what} names {shown(card)}, which is not a card of the deck.")
         if list(slot["layers"]) != [str(seat)]:
             raise IntegrityError(f"{what} comes while other layers are still on the slot.")
         taken = next((sid for sid, s in d["slots"].items() if s.get("card") == card), None)

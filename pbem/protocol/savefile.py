@@ -21,6 +21,7 @@ from pbem.errors import SaveFileError, UsageError
 from pbem.protocol.canonical import NotCanonicalError, check_signable
 from pbem.protocol.entropy import TIME_FORMAT
 from pbem.protocol.identity import is_address, is_handle
+from pbem.terminal import shown
 
 FORMAT = "pbem/1"
 KINDS = ("create", "join", "start", "turn", "reveal", "resign", "absent", "vote")
@@ -99,7 +100,7 @@ def check_header(header: Any) -> dict[str, Any]:
     fmt = _expect(header, "format", str, where)
     if fmt != FORMAT:
         raise SaveFileError(
-            f"This save is in format '{fmt}', which this pbem does not read (it reads "
+            f"This save is in format {shown(fmt)}, which this pbem does not read (it reads "
             f"'{FORMAT}'). Install a pbem that knows that format."
         )
     _expect(header, "game", str, where)
@@ -142,7 +143,7 @@ def check_entry(entry: Any, index: int) -> Entry:
     _expect(entry, "seat", str, where)
     kind = _expect(entry, "kind", str, where)
     if kind not in KINDS:
-        raise _fail(f"{where} 'kind'", f"is '{kind}', not one of {', '.join(KINDS)}")
+        raise _fail(f"{where} 'kind'", f"is {shown(kind)}, not one of {', '.join(KINDS)}")
     _hex(entry, "prev", HEX64, where)
     _hex(entry, "beacon", HEX64, where)
     moves = _expect(entry, "moves", list, where)

@@ -59,9 +59,12 @@ def test_the_fuzzer_catches_a_verifier_that_skips_the_snapshot_check(
     real = engine.replay
     monkeypatch.setattr(engine, "replay",
                         lambda save, **kw: real(save, **{**kw, "check_snapshot": False}))
-    # Mutations 56-58 of this seed edit the [state] (a flipped byte, an entry dropped with
-    # its state kept); re-pick them if the mutations change.
-    results = run.run(3, SEED, jobs=1, cli_every=0, start=56, corpus=corpus, echo=None)
+    # The first two mutations of this seed that cut the last entries and keep the [state]
+    # they left (found by their description, so a change of the corpus cannot empty it).
+    picked = [i for i in range(2000) if "(state kept)" in mutate(corpus, SEED, i).detail][:2]
+    assert len(picked) == 2
+    results = [r for i in picked
+               for r in run.run(1, SEED, jobs=1, cli_every=0, start=i, corpus=corpus, echo=None)]
     summary = run.summarize(results, SEED, corpus, 0.0)
     assert summary.counts.get("accepted with a change of meaning", 0) == 2, summary.lines
     assert not summary.clean
@@ -75,12 +78,17 @@ def test_the_fuzzer_catches_an_archive_that_vouches_for_what_it_never_saw(
     from pbem.protocol.archive import Archive
 
     monkeypatch.setattr(Archive, "verified_at", lambda self, index, entry_hash: True)
-    # Mutations 127-130 of this seed (re-signed family) hold two entries signed with
-    # another seat's key (re-pick the range if the mutations change).
-    results = run.run(4, SEED, jobs=1, cli_every=0, start=127, corpus=corpus, echo=None,
-                      families=("resign",))
+    # The first four re-signed mutations of this seed that sign an entry with another
+    # seat's key (found by their description, so a change of the corpus cannot empty it);
+    # the second home meets the forged entry within its vouched prefix in some of them.
+    picked = [i for i in range(2000)
+              if "signed with" in mutate(corpus, SEED, i, ("resign",)).detail][:4]
+    assert len(picked) == 4
+    results = [r for i in picked
+               for r in run.run(1, SEED, jobs=1, cli_every=0, start=i, corpus=corpus, echo=None,
+                                families=("resign",))]
     summary = run.summarize(results, SEED, corpus, 0.0)
-    assert summary.counts.get("homes disagree", 0) == 2, summary.lines
+    assert summary.counts.get("homes disagree", 0) >= 1, summary.lines
     assert not summary.clean
 
 

@@ -198,11 +198,15 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
         raise TurnError(f"You owe a {duty.kind} now, which takes no moves; run 'pbem play "
                         "SAVE' with no moves.")
     salt = f"{table.game_id}/{len(table.signers)}"
-    if bot and duty.kind == "turn":
-        moves = bots.choose_turn(shown.game, shown.gstate, duty.seat, bot, salt=salt)
-    elif bot and duty.kind == "reveal":
-        # Choices still owed after the game (secret cards drawn in a last turn).
-        moves = bots.choose_free_moves(shown.game, shown.gstate, duty.seat, bot, salt=salt)
+    if bot and duty.kind in ("turn", "reveal"):
+        # A bot knows what its seat knows: the seat's own secret cards, nobody else's.
+        secrets = engine.secrets_for(shown, duty.seat, identity)
+        if duty.kind == "turn":
+            moves = bots.choose_turn(shown.game, shown.gstate, duty.seat, bot, salt=salt,
+                                     secrets=secrets)
+        else:  # choices still owed after the game (secret cards drawn in a last turn)
+            moves = bots.choose_free_moves(shown.game, shown.gstate, duty.seat, bot, salt=salt,
+                                           secrets=secrets)
     entry, new_table = engine.sign_entry(table, identity, wanted, moves)
     save = appended(verified.save, entry, new_table)
     target = output_path(save, entry, Path(path), out)

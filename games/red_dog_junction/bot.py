@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from pbem.game import State
 
+from . import posse
 from .constants import GOLD, PLANET_GOODS
 from .scoring import score_of
 from .state import capacity, card, crew_count, dock_dice, total
@@ -21,6 +22,7 @@ from .state import capacity, card, crew_count, dock_dice, total
 POINT = 100
 CARD_WORTH = {"crew": 45, "commander": 60}
 BOOST_WORTH = 20  # a boost: a tie-break and one action's help
+STARTING_CREW = 30  # a starting crew card drafted in Posse: no points, but it works
 STORED = 30  # a non-gold good in storage that some display card asks for
 STORED_CAP = 6  # ... up to this many of it
 GOLD_ON_SHIP = {"home": 95, "space": 88}  # elsewhere 85
@@ -29,6 +31,8 @@ STORE_ROUTE = {"home": 0.95, "space": 0.85}  # elsewhere 0.8
 
 
 def heuristic(state: State, seat: int) -> int:
+    if state["phase"] == "draft":
+        return _draft_worth(state, seat)
     player = state["players"][seat]
     points, _, ties = score_of(state, seat)
     value: float = points * POINT + ties[0] * BOOST_WORTH
@@ -46,6 +50,28 @@ def heuristic(state: State, seat: int) -> int:
     if state["phase"] == "over":
         value += 1000 * POINT * _won(state, seat)
     return int(value)
+
+
+def _draft_worth(state: State, seat: int) -> int:
+    """Posse's draft: what the cards the seat has picked are worth, as far as it knows
+    them (its own picks only: posse.known never gives another seat's cards)."""
+    known = posse.known(state, seat)
+    value = 0
+    for slot in posse.picks_of(state, seat):
+        if slot in known:
+            value += card_worth(card(state, known[slot]))
+    return value
+
+
+def card_worth(entry: dict[str, object]) -> int:
+    """A card in hand at the start: its points and what it does (a starting card has no
+    points but still works; a boost is a tie-break and one action's help)."""
+    kind = str(entry["kind"])
+    if kind == "boost":
+        return BOOST_WORTH
+    if entry.get("start"):
+        return STARTING_CREW
+    return int(str(entry["vp"])) * POINT + CARD_WORTH[kind]
 
 
 def _wanted(state: State) -> set[str]:

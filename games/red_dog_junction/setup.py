@@ -19,7 +19,7 @@ from typing import Any
 
 from pbem.game import Sampler, State, queue_chance
 
-from . import journal
+from . import journal, posse
 from .components import start_card_ids, tables
 from .constants import DICE, DISPLAY_SIZE, GOLD, PLANET_GOODS, SPACE_GOOD
 from .state import card, no_goods
@@ -93,6 +93,8 @@ def new_state(seats: Sequence[str], options: dict[str, Any], components: dict[st
             "deals": [],
             "awaiting": "",  # "junction" or "planet": player 1 names his dock
         }
+    if state["variant"] == "posse":
+        posse.prepare(state)
     queue_chance(state, {"kind": "setup"})
     return state
 

@@ -27,12 +27,15 @@ def parse_bot(spec: str) -> tuple[str, str]:
     return name, arg
 
 
-def choose_turn(game: Game, state: State, seat: int, spec: str, salt: str = "") -> list[str]:
-    """A whole turn for ``seat`` chosen by the bot ``spec``; ``state`` is not changed."""
+def choose_turn(game: Game, state: State, seat: int, spec: str, salt: str = "",
+                secrets: dict[str, dict[str, str]] | None = None) -> list[str]:
+    """A whole turn for ``seat`` chosen by the bot ``spec``; ``state`` is not changed.
+    ``secrets`` are the seat's own secret cards (as ``view`` gets them), for the game's
+    heuristic (see ``Game.bot_state``)."""
     name, arg = parse_bot(spec)
     seed = (arg or os.urandom(16).hex()) + "/" + salt
     rng = Sampler(hashlib.sha256(f"pbem/bot/{seed}".encode()).digest())
-    working = copy.deepcopy(state)
+    working = _working(game, state, seat, secrets)
     chosen: list[str] = []
     seen = {digest(working)}  # states this turn has been in: a move back to one is a loop
     for _ in range(MAX_MOVES_PER_TURN):
@@ -66,6 +69,12 @@ def choose_turn(game: Game, state: State, seat: int, spec: str, salt: str = "") 
     return chosen
 
 
+def _working(game: Game, state: State, seat: int,
+             secrets: dict[str, dict[str, str]] | None) -> State:
+    working = copy.deepcopy(state)
+    return working if secrets is None else game.bot_state(working, seat, secrets)
+
+
 def _random_pick(rng: Sampler, options: list[str], can_end: bool) -> str:
     pool = options + ([END] if can_end else [])
     return pool[rng.randbelow(len(pool))]
@@ -93,12 +102,13 @@ def _greedy_pick(game: Game, state: State, seat: int, options: list[str], can_en
     return best_move
 
 
-def choose_free_moves(game: Game, state: State, seat: int, spec: str, salt: str = "") -> list[str]:
+def choose_free_moves(game: Game, state: State, seat: int, spec: str, salt: str = "",
+                      secrets: dict[str, dict[str, str]] | None = None) -> list[str]:
     """Moves still open to ``seat`` outside a turn (after the game is over), until none
     are left: random picks uniformly, greedy by the heuristic."""
     name, arg = parse_bot(spec)
     rng = Sampler(hashlib.sha256(f"pbem/bot/{arg or os.urandom(16).hex()}/{salt}".encode()).digest())
-    working = copy.deepcopy(state)
+    working = _working(game, state, seat, secrets)
     chosen: list[str] = []
     for _ in range(MAX_MOVES_PER_TURN):
         options = game.legal_moves(working, seat)

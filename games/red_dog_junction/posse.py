@@ -64,6 +64,7 @@ from .state import card, encode, join_and
 
 DECK = "posse"
 VERB = "pick"
+HANDED_OUT = "The drafted cards are the players' starting cards: "
 BOT_KNOWN = "bot_known"  # a bot's copy of the state: its seat's own cards (Game.bot_state)
 
 
@@ -163,14 +164,17 @@ def legal(state: State, seat: int) -> list[Move]:
 
 def slot_word(state: State, seat: int, word: str) -> str:
     """``s12`` or a position in the hand (``3``, as `show` lists it) -> the slot."""
+    if state["draft"]["picked"]:
+        raise IllegalMoveError("One pick an entry: your pick is made. End here.")
     cards = hand(state, seat)
     if word.isdigit() and 1 <= int(word) <= len(cards):
         return cards[int(word) - 1]
     if word.startswith("s") and word[1:].isdigit():
         return word
-    count = f"1-{len(cards)}" if cards else "from your hand"
-    raise IllegalMoveError(f"'{word}' is not a card of your hand: write `pick s12` (its slot, "
-                           f"as `pbem show` lists it) or its position ({count}).")
+    where = f"its position in your hand (1-{len(cards)})" if cards else "no position yet"
+    raise IllegalMoveError(f"'{word}' is not a card of your hand: write its slot as `pbem show` "
+                           f"lists it (`pick s12`) or {where}. A card's name is never written: "
+                           "the save would show it to everyone.")
 
 
 def apply(state: State, seat: int, move: Move) -> None:
@@ -238,6 +242,7 @@ def end(state: State, seat: int) -> None:
     check_end(state, seat)
     state["draft"]["last"] = seat
     state["draft"]["picked"] = False
+    state["last"] = []  # "since your last look" starts again, as after a turn
 
 
 def ask(state: State, seat: int) -> str:
@@ -295,12 +300,12 @@ def finish(state: State) -> None:
                    else "boosts"].append(uid)
         words.append(f"{state['seats'][seat]} {', '.join(sorted(cards))}")
     state["deck"] = sorted(set(deck_cards(state["rules"], len(state["players"]))) - set(shown.values()))
-    journal.chance(state, "The drafted cards are the players' starting cards: "
-                          + "; ".join(words) + f". The other {len(state['deck'])} cards are "
-                          "the market deck.")
+    journal.late(state, HANDED_OUT
+                        + "; ".join(words) + f". The other {len(state['deck'])} cards are the "
+                        "market deck.")
     state["phase"] = "play"
     state["current"] = state["first"]
-    deal_display(state, Sampler(bytes.fromhex(draft["seed"])))
+    deal_display(state, Sampler(bytes.fromhex(draft["seed"])), late=True)
 
 
 def ready(state: State) -> State:

@@ -131,10 +131,12 @@ def turn_order(state: State) -> list[int]:
     return [(state["first"] + k) % n for k in range(n)]
 
 
-def deal_display(state: State, rng: Sampler) -> None:
-    """Turn the six display cards (the end of set-up)."""
+def deal_display(state: State, rng: Sampler, late: bool = False) -> None:
+    """Turn the six display cards (the end of set-up); ``late``: in the entry last written
+    (see journal.late)."""
     state["display"] = draw(state, DISPLAY_SIZE, rng)
-    journal.chance(state, f"The display is dealt: {', '.join(state['display'])}.")
+    (journal.late if late else journal.chance)(
+        state, f"The display is dealt: {', '.join(state['display'])}.")
 
 
 def place_dice(state: State, rng: Sampler) -> None:

@@ -194,12 +194,8 @@ def test_RDJ_V2_a_starting_card_left_in_the_market_costs_what_its_type_costs() -
         kind = entry["type"]
         market = next(c for c in state["rules"]["market"] if card(state, c)["type"] == kind)
         assert entry["cost"] == card(state, market)["cost"] and entry["vp"] == 0
-    left = next((c for c in state["deck"] if card(state, c).get("start")), None)
-    if left is None:  # none left over in this deal: put one back to show it can be bought
-        left = next(c for p in state["players"] for c in p["crew"][1:] if card(state, c).get("start"))
-        for player in state["players"]:
-            if left in player["crew"]:
-                player["crew"].remove(left)
+    left = next(c for c in state["deck"] if card(state, c).get("start"))  # this deal leaves some
+    state["deck"][state["deck"].index(left)] = state["display"][0]  # turned into the display
     seat = state["current"]
     state["display"][0] = left
     cost = card(state, left)["cost"][0]

@@ -136,14 +136,14 @@ def test_RDJ_V2_show_moves_and_describe_by_mail() -> None:
         _, moves, may_end = session.legal_moves(homes[handle], path, [])
         if moves:
             break
-    _, view, secrets = session.seat_view(homes[handle], session.load(path, homes[handle]))
+    _, view, _ = session.seat_view(homes[handle], session.load(path, homes[handle]))
     assert moves == [c["move"] for c in view["draft"]["hand"]] and not may_end
     text = GAME.render(view)
     assert all(f"{c['move']:<10} {c['id']}" in text for c in view["draft"]["hand"])
     # describe: every draft entry is told, and names no card before it is shown
     save = savefile.read(paths[-1])
-    uids = set(posse.deck_cards(table.gstate["rules"], 3))
     table = engine.empty_table(save.header)
+    uids = set(posse.deck_cards(table.gstate["rules"], 3))
     shown: set[str] = set()
     told = 0
     for entry in save.entries:

@@ -17,7 +17,7 @@ from pbem.game import State
 from . import posse
 from .constants import GOLD, PLANET_GOODS
 from .scoring import score_of
-from .state import capacity, card, crew_count, dock_dice, total
+from .state import capacity, card, crew_count, crew_types, dock_dice, total
 
 POINT = 100
 CARD_WORTH = {"crew": 45, "commander": 60}
@@ -26,8 +26,9 @@ STARTING_CREW = 30  # a starting crew card drafted in Posse: no points, but it w
 STORED = 30  # a non-gold good in storage that some display card asks for
 STORED_CAP = 6  # ... up to this many of it
 GOLD_ON_SHIP = {"home": 95, "space": 88}  # elsewhere 85
-TRADE_ROUTE = {"beside": 0.8, "junction": 0.74, "space": 0.7}  # elsewhere 0.65
+TRADE_ROUTE = {"beside": 0.8, "junction": 0.68, "space": 0.7}  # elsewhere 0.65
 STORE_ROUTE = {"home": 0.95, "space": 0.85}  # elsewhere 0.8
+AT_RISK = 0.5  # cargo in space beside another player's outlaws
 
 
 def heuristic(state: State, seat: int) -> int:
@@ -86,7 +87,9 @@ def _trade_unit(state: State, seat: int, good: str) -> float:
         return GOLD_ON_SHIP.get(at, 85)
     spot = at
     if at.startswith("junction "):
-        spot = "beside" if good in dock_dice(state, at) else "junction"
+        ship = state["players"][seat]["ship"]
+        tradable = ship[good] >= state["dice"][good] and crew_count(state, seat, "agent") > 0
+        spot = "beside" if good in dock_dice(state, at) and tradable else "junction"
     # A trade's gold must fit in the hold too, so no good is worth more than a gold.
     rate = min(state["dice"][GOLD] / state["dice"][good], 1.0)
     return 85 * rate * TRADE_ROUTE.get(spot, 0.65)
@@ -107,7 +110,25 @@ def _cargo(state: State, seat: int, wanted: set[str]) -> float:
             store = (STORED if useful else 5) * STORE_ROUTE.get(at, 0.8)
             worths.append(max(_trade_unit(state, seat, good), store))
     worths.sort(reverse=True)
-    return sum(worths[: max(capacity(state, seat), 0)])
+    kept = sum(worths[: max(capacity(state, seat), 0)])
+    return kept * AT_RISK if at == "space" and _raiders(state, seat) else kept
+
+
+def _raiders(state: State, seat: int) -> bool:
+    """This ship and another in space, both with outlaws (or rascals that may be named
+    so): each can swap the other's cargo away on its turn. Counting that risk sends a
+    ship with cargo on its way instead of swapping the same goods back and forth for ever
+    (each taking back what the other took). A ship without outlaws is not deterred from
+    space: one raid is not a loop, and a raider parked in space would block the way."""
+    if not _raider(state, seat):
+        return False
+    return any(other != seat and player["at"] == "space" and _raider(state, other)
+               for other, player in enumerate(state["players"]))
+
+
+def _raider(state: State, seat: int) -> bool:
+    types = crew_types(state, seat)
+    return "outlaw" in types or "rascal" in types
 
 
 def _position(state: State, seat: int, wanted: set[str]) -> float:

@@ -2,7 +2,9 @@
 
 ``random[:SEED]`` plays uniformly among the legal moves (and "end the turn" when that is
 allowed), reproducibly with a seed. ``greedy`` plays the move that most raises the
-game's heuristic, one move at a time, and ends the turn when nothing beats ending it.
+game's heuristic, one move at a time, and ends the turn when nothing beats ending it;
+a turn that gains it nothing is now and then played at random (``STALL_ODDS``), so that
+greedy players never stay stuck for ever.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pbem.protocol.canonical import digest
 from pbem.protocol.sampler import Sampler
 
 MAX_MOVES_PER_TURN = 60
+STALL_ODDS = 4  # a greedy turn that gains nothing is played at random once in this many
 END = "<end>"
 
 
@@ -36,6 +39,7 @@ def choose_turn(game: Game, state: State, seat: int, spec: str, salt: str = "",
     seed = (arg or os.urandom(16).hex()) + "/" + salt
     rng = Sampler(hashlib.sha256(f"pbem/bot/{seed}".encode()).digest())
     working = _working(game, state, seat, secrets)
+    before = game.heuristic(working, seat) if name == "greedy" else 0
     chosen: list[str] = []
     seen = {digest(working)}  # states this turn has been in: a move back to one is a loop
     for _ in range(MAX_MOVES_PER_TURN):
@@ -66,7 +70,22 @@ def choose_turn(game: Game, state: State, seat: int, spec: str, salt: str = "",
             chosen.append(move)
             if game.can_end_turn(working, seat):
                 break
+    if name == "greedy" and _gained(game, working, seat) <= before \
+            and rng.randbelow(STALL_ODDS) == 0:
+        # Nothing it sees raises its heuristic: one move ahead, every player can be stuck
+        # where staying put beats each single move (and the game never ends). Now and
+        # then such a turn is played at random instead, which gets the game going again.
+        return choose_turn(game, state, seat, f"random:{seed}", "stalled", secrets)
     return chosen
+
+
+def _gained(game: Game, working: State, seat: int) -> int:
+    """The heuristic once the turn is ended (what lasts only for the turn is gone)."""
+    if not game.can_end_turn(working, seat):
+        return game.heuristic(working, seat)
+    trial = copy.deepcopy(working)
+    game.end_turn(trial, seat)
+    return game.heuristic(trial, seat)
 
 
 def _working(game: Game, state: State, seat: int,

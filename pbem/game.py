@@ -340,6 +340,13 @@ class Game(ABC):
         secret decks override it, by default the cards are not looked at."""
         return self.heuristic(state, seat)
 
+    def bot_state(self, state: State, seat: int, secrets: dict[str, dict[str, str]]) -> State:
+        """The state a bot of ``seat`` plans its moves on (a copy it may change): a game
+        whose heuristic needs the seat's own secret cards (``secrets``, as ``view`` gets
+        them) records them in it here; the rules never read what it adds. Default: the
+        state as it is."""
+        return state
+
     # ---- conformance hooks ---------------------------------------------------------
     def invariants(self, state: State) -> list[str]:
         """Broken invariants (goods conserved, no negative supplies), as sentences."""

@@ -302,10 +302,10 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
         raise TurnError(f"You owe a {duty.kind} now, which takes no moves; run 'pbem play "
                         "SAVE' with no moves.")
     salt = f"{table.game_id}/{len(table.signers)}"
-    # The greedy bot knows what its seat knows: its own readable secret cards, nobody
-    # else's (reading them is as loud about a wrong peel as 'show' is).
-    weighs = bot is not None and bots.parse_bot(bot)[0] == "greedy" and duty.kind in ("turn", "reveal")
-    mine = engine.secrets_for(shown, duty.seat, identity) if weighs else {}
+    # A bot knows what its seat knows: its own readable secret cards, nobody else's
+    # (reading them is as loud about a wrong peel as 'show' is).
+    mine = engine.secrets_for(shown, duty.seat, identity) if bot and duty.kind in (
+        "turn", "reveal") else {}
     if bot and duty.kind == "turn":
         moves = bots.choose_turn(shown.game, shown.gstate, duty.seat, bot, salt=salt,
                                  secrets=mine)

@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from pbem.game import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, State
 
+from . import posse
 from .components import alt_name
 from .constants import EFFECTS, GOODS, JUNCTION_DOCKS
 from .move import GoodsT, Move
@@ -206,6 +207,11 @@ def _parse_rascal(state: State, seat: int, rest: list[str]) -> Move:
 
 
 def _parse_pick(state: State, seat: int, rest: list[str]) -> Move:
+    if state["phase"] == "draft":  # Posse: a slot of the hand, never the card's name
+        if len(rest) != 1:
+            raise InvalidMoveError("Write `pick SLOT`, e.g. `pick s12` (or the card's position "
+                                   "in your hand, `pick 3`).")
+        return Move("pick", card=posse.slot_word(state, seat, rest[0].lstrip("#")))
     if len(rest) != 1:
         raise InvalidMoveError("Write `pick CARD`, e.g. `pick miner-2`.")
     if "rascal".startswith(rest[0]) and len(rest[0]) > 2:

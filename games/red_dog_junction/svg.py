@@ -489,6 +489,46 @@ def _draw_card(out: kit.Canvas, card: dict[str, Any], x: int, y: int, w: int, ju
     out.close()
 
 
+def _draw_draft(out: kit.Canvas, view: dict[str, Any], top: int) -> int:
+    """Posse: the reader's own hand as cards (the slot to pick under each), then their
+    picks so far and the last card they keep for the left player. The view holds these
+    for its own seat only; the public picture has none."""
+    draft = view.get("draft")
+    if not isinstance(draft, dict) or view.get("phase") != "draft":
+        return top
+    hand = [c for c in draft.get("hand", []) if isinstance(c, dict)]
+    y = top
+    if hand:
+        width = (BOARD_W - 8 * (DISPLAY_SLOTS - 1)) // DISPLAY_SLOTS
+        out.open("g", id="draft-hand")
+        out.text(0, y + 18, kit.fit(f"Your hand: pick one (`pick SLOT`); the other "
+                                    f"{len(hand) - 1} go to {draft.get('pass_to', '')}",
+                                    BOARD_W, 13), 13, font_weight="bold")
+        for index, entry in enumerate(hand):
+            cx = (width + 8) * (index % DISPLAY_SLOTS)
+            row = y + 28 + (CARD_H + 26) * (index // DISPLAY_SLOTS)
+            _draw_card(out, entry, cx, row, width, False)
+            out.text(cx + width // 2, row + CARD_H + 16, str(entry.get("move", "")), 12,
+                     text_anchor="middle", font_weight="bold",
+                     font_family="DejaVu Sans Mono, monospace", fill="#283593")
+        out.close()
+        y += 28 + (CARD_H + 26) * ((len(hand) + DISPLAY_SLOTS - 1) // DISPLAY_SLOTS)
+    for size in draft.get("incoming", []):
+        y = kit.notes_block(out, "draft-incoming", 0, y, BOARD_W, "On its way to you",
+                            [f"a hand of {size}: its deck work is pending"])
+    picks = [f"{c.get('slot', '')}: {c.get('id', '')} ({c.get('kind', '')}"
+             + (f", {c.get('vp', 0)} VP" if c.get("kind") != "boost" else "") + ")"
+             for c in draft.get("picks", []) if isinstance(c, dict)]
+    if "picks" in draft:
+        y = kit.notes_block(out, "draft-picks", 0, y, BOARD_W, "Your picks so far",
+                            picks or ["none yet"])
+    kept = [f"{c.get('slot', '')}: {c.get('id', '')}" for c in draft.get("for_left", [])
+            if isinstance(c, dict)]
+    y = kit.notes_block(out, "draft-for-left", 0, y, BOARD_W,
+                        f"Kept for {draft.get('pass_to', '')} (the last card of your hand)", kept)
+    return y
+
+
 def _draw_key(out: kit.Canvas, top: int) -> int:
     out.open("g", id="legend")
     GOODS_KEY.legend(out, 0, top + 18)
@@ -533,8 +573,8 @@ def _solo_verdict(view: dict[str, Any]) -> str:
 def _status_lines(view: dict[str, Any]) -> list[str]:
     players = view.get("players", [])
     count = len(players)
-    variant = "Trail Boss variant" if view.get("variant") == "trail-boss" else \
-        f"{view.get('variant', 'standard')} game"
+    variant = {"trail-boss": "Trail Boss variant", "posse": "Posse variant"}.get(
+        str(view.get("variant")), f"{view.get('variant', 'standard')} game")
     lines = [f"{variant} · " + ("solo (Trailblazer) against Justin" if view.get("solo")
                                 else f"{count} players")]
     phase = view.get("phase")
@@ -564,10 +604,15 @@ def _status_lines(view: dict[str, Any]) -> list[str]:
                   for key, form in TURN_WORDS if (value := ts.get(key))]
         if view.get("owed"):
             lines.append(f"Owed first: {view['owed']}")
+    elif phase == "setup" and isinstance(view.get("draft"), dict):
+        lines.append("Waiting for the start entry: it deals each player 9 cards, in secret, "
+                     "for the Posse draft.")
     elif phase == "setup":
         lines.append("Waiting for the start entry: first player, dice placed around the "
                      "Junction" + (", Trail Boss commanders" if view.get("variant") == "trail-boss"
                                    else "") + ", starting gold.")
+    elif phase == "draft":
+        lines += _draft_lines(view)
     else:
         lines += _stage_lines(view)
     if end.get("gold_fired") and phase != "over":
@@ -600,9 +645,26 @@ def _stage_lines(view: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _draft_lines(view: dict[str, Any]) -> list[str]:
+    """Posse's draft, in public words: who signs next, the cards chosen, what it waits for."""
+    draft = view.get("draft", {})
+    chosen = ", ".join(f"{name} {n}" for name, n in draft.get("choices", {}).items())
+    lines = [f"Set-up: the Posse draft. {draft.get('hand_size', 9)} cards each in secret; pick "
+             "one, pass the rest to the left.",
+             f"Next entry: {view.get('to_act', '')}",
+             f"Cards chosen: {chosen} (of {int(draft.get('hand_size', 9)) - 1} each; the last "
+             "card of a hand comes without a choice)"]
+    if draft.get("waiting"):
+        lines.append(f"Waiting for: {draft['waiting']}")
+    if draft.get("shown"):
+        lines.append("Every choice is made: the players show what they kept; then the first "
+                     "player, dice, gold and display.")
+    return lines
+
+
 def _draw_status(out: kit.Canvas, view: dict[str, Any]) -> int:
     y = kit.status_block(out, PANEL_X, 0, PANEL_W, "Red Dog Junction", _status_lines(view),
-                         strong=("Turn", "GAME OVER", "Pending", "To pick"),
+                         strong=("Turn", "GAME OVER", "Pending", "To pick", "Next entry"),
                          alert=("LAST", "Owed"))
     audited = _audited(view)
     if audited is not None:
@@ -634,6 +696,14 @@ def _player_lines(view: dict[str, Any], seat: int) -> list[str]:
     lines.append(f"super deals: {', '.join(player.get('deals', [])) or 'none'}")
     if player.get("owes_pick"):
         lines.append("Trail Boss: a crew pick is owed")
+    draft = view.get("draft")
+    if isinstance(draft, dict) and view.get("phase") == "draft":
+        name = str(player.get("name", ""))
+        holding = int(draft.get("holding", {}).get(name, 0))
+        lines.append(f"Posse draft: {draft.get('choices', {}).get(name, 0)} chosen; "
+                     + (f"a hand of {holding} " + ("to pick from" if name in
+                                                   draft.get("can_pick", []) else "on its way")
+                        if holding else "no hand yet"))
     parts = player.get("score_parts", {})
     lines.append(f"score {player.get('score', 0)} = "
                  + " + ".join(f"{k} {v}" for k, v in parts.items()))
@@ -646,6 +716,8 @@ def _to_act(view: dict[str, Any], seat: int) -> bool:
     player = view["players"][seat]
     if player.get("name") != view.get("to_act"):
         return False
+    if view.get("phase") == "draft":  # Posse: the seat that signs the draft's next entry
+        return True
     return view.get("phase") == "play" or (view.get("phase") not in ("setup", "over")
                                            and bool(player.get("owes_pick")))
 
@@ -738,6 +810,8 @@ def _title(view: dict[str, Any]) -> str:
         return f"{head}, {view.get('to_act', '')} to act"
     if view.get("phase") == "setup":
         return head + ", set-up pending"
+    if view.get("phase") == "draft":
+        return f"{head}, the Posse draft, {view.get('to_act', '')} signs next"
     return f"{head}, set-up: {view.get('to_act', '')} picks"
 
 
@@ -751,6 +825,7 @@ def render_svg(view: dict[str, Any]) -> str:
     homes = _draw_homes(out, view)
     _draw_ships(out, view, spots, homes, space)
     bottom = _draw_market(out, view, MARKET_TOP)
+    bottom = _draw_draft(out, view, bottom)
     held = [f"{k}: {t}" for k, t in view.get("cards", {}).items()]
     bottom = kit.notes_block(out, "held-cards", 0, bottom, BOARD_W, "Commanders and boosts held",
                              held)

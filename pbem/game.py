@@ -8,9 +8,10 @@ State
 -----
 A game's state is a plain JSON-like ``dict``: string keys; values are ``str``, ``int``,
 ``bool``, lists and dicts of those. No ``None`` (TOML has no null), no floats, no sets,
-no tuples. The engine deep-copies the state once per entry and hands the copy to the
-game, so ``apply``/``end_turn``/``resolve`` mutate the state they are given in place and
-return nothing. A move that raises leaves the engine to throw the copy away.
+no tuples. ``apply``/``end_turn``/``resolve`` mutate the state they are given in place
+and return nothing. Verifying a save, the engine applies every entry to one state in place
+(a move that raises ends the verify); signing, it works on a copy and throws the copy away
+if a move raises. Never keep a reference to a state, or to part of one, between calls.
 
 Seats are integers ``0 .. n-1`` in header order. ``state["seats"]`` (set by the engine
 before ``setup`` returns) lists the handles, for display.

@@ -622,7 +622,8 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
             raise IntegrityError(f"Entry {seq} ({handle}) has a chore for deck {name!r}, which "
                                  "is unknown or listed twice.", seq=seq, code="chore")
         done.add(name)
-        before = copy.deepcopy(decks[name]) if audit_seeds and seat in audit_seeds else None
+        before = (mental_deck.copy_deck(decks[name]) if audit_seeds and seat in audit_seeds
+                  else None)
         try:
             mental_deck.apply_chore(decks[name], seat, chore, new.game_id, seq)
         except IntegrityError as exc:

@@ -113,7 +113,7 @@ def _top_stage(d: Deck, slot_id: str) -> int:
     return max((item["stage"] for item in d["owed"] if item["slot"] == slot_id), default=-1)
 
 
-def _copy(d: Deck) -> Deck:
+def copy_deck(d: Deck) -> Deck:
     """A copy of the deck state that shares nothing mutable (``cards`` is never changed):
     several times faster than ``copy.deepcopy`` on this known shape."""
     out = dict(d)
@@ -250,7 +250,7 @@ def perform(d: Deck, deck: str, seat: int, seed: bytes, game_id: str, seq: int) 
     slot) are included, so the seat owes nothing afterwards."""
     if seat not in d["passes"]:
         return shuffle_pass(d, deck, seat, seed)
-    work = _copy(d)
+    work = copy_deck(d)
     items: list[Item] = []
     while True:
         now = owed(work, seat)
@@ -400,7 +400,7 @@ def apply_chore(d: Deck, seat: int, chore: Chore, game_id: str, seq: int) -> Non
     deck = chore.get("deck", "?") if isinstance(chore, dict) else "?"
     if not isinstance(chore, dict) or chore.get("op") not in ("shuffle", "work"):
         raise IntegrityError(f"deck {deck!r}: seat {seat}'s chore is neither a shuffle nor work.")
-    work = _copy(d)
+    work = copy_deck(d)
     if seat not in work["passes"] and chore["op"] != "shuffle":
         raise IntegrityError(f"deck {deck!r}: seat {seat} owes its shuffle pass first.")
     if chore["op"] == "shuffle":
@@ -630,6 +630,7 @@ def open_held(
     in ``unaudited`` (declared absent, PROTOCOL.md section 11) is left closed, silently:
     the engine lists that seat's secrets as unaudited."""
     points = mental.card_points(game_id, deck, uids)
+    layer_keys: dict[tuple[str, str], int] = {}
     opened: dict[str, str] = {}
     seen: dict[str, str] = {}
     violations: list[str] = []
@@ -644,7 +645,9 @@ def open_held(
             continue
         key = 1
         for s, layer in slot["layers"].items():
-            key = key * _layer_key(seeds[int(s)], deck, layer) % mental.L
+            if (s, layer) not in layer_keys:  # a seat's deck key is on most slots
+                layer_keys[(s, layer)] = _layer_key(seeds[int(s)], deck, layer)
+            key = key * layer_keys[(s, layer)] % mental.L
         point = bytes.fromhex(slot["ct"])
         uid = points.get(point if key == 1 else mental.decrypt(key, point))
         if uid is None:

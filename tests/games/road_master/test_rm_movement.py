@@ -293,8 +293,7 @@ def test_RM_M1_to_M6_forward_target_is_the_listed_move() -> None:
     """``forward_target`` (used to apply a move) finds exactly what ``forward_options``
     (the legal list) gives for that text, for every place a truck can stand, with other
     trucks around it, and for texts of paths that are illegal or out of range."""
-    from games.road_master.board import all_positions, forward_target, forward_text, raw_paths
-    from games.road_master.board import set_position
+    from games.road_master.board import all_positions, forward_target, forward_text, raw_paths, set_position
 
     state = placed(3).state
     fmax = state["data"]["fmax"]

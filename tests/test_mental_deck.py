@@ -335,11 +335,18 @@ def test_cheat_small_order_or_invalid_points_are_refused() -> None:
     secretdeck.reserve_top(table.state, DECK, 0, 2)
     good = mental_deck.perform(table.d, DECK, 1, table.seeds[1], GAME_ID, table.seq + 1)
     assert good is not None
+    from tests.test_mental import _off_subgroup
+
     identity = (1).to_bytes(32, "little").hex()
-    for value in (_small_order(), identity, "zz", good["items"][0]["ct"].upper(), "f" * 64, 7):
+    for value in (_small_order(), identity, _off_subgroup().hex(), "f" * 64):
         bad = copy.deepcopy(good)
         bad["items"][0]["ct"] = value
-        with pytest.raises(IntegrityError):
+        with pytest.raises(IntegrityError, match="peel of slot .*not a valid point of the group"):
+            mental_deck.apply_chore(table.d, 1, bad, GAME_ID, table.seq + 1)
+    for value in ("zz", good["items"][0]["ct"].upper(), 7):
+        bad = copy.deepcopy(good)
+        bad["items"][0]["ct"] = value
+        with pytest.raises(IntegrityError, match="peel of slot .*not 64 lowercase hex digits"):
             mental_deck.apply_chore(table.d, 1, bad, GAME_ID, table.seq + 1)
     # A shuffle pass with a small-order ciphertext or key point, or the base point as key.
     d, _ = mental_deck.create(GAME_ID, DECK, UIDS, 0, b"host" * 8, 2)

@@ -273,6 +273,16 @@ def _point(value: Any, where: str) -> bytes:
         raise IntegrityError(f"{where}: {exc}.") from None
 
 
+def _point_text(value: Any, where: str) -> bytes:
+    """A point's bytes from its text, its form checked (64 lower-case hex digits) but not
+    yet that it is a point of the group: only for a point a libsodium multiplication
+    takes before it is trusted (see mental.mul)."""
+    try:
+        return mental.point_bytes(value)
+    except ValueError as exc:
+        raise IntegrityError(f"{where}: {exc}.") from None
+
+
 def _new_key_point(d: Deck, seat: int, value: Any, where: str) -> bytes:
     """A key point a seat publishes: valid, not the base point (a key of 1 adds no layer),
     and not a point it published before that is still in use (a re-used key links slots)."""
@@ -320,8 +330,14 @@ def _match(d: Deck, seat: int, item: Any, where: str) -> Item:
         if type(item.get("serial")) is not int:
             raise IntegrityError(f"{where} has a re-lock whose serial is not a whole number.")
         wanted["serial"] = item["serial"]
+    # The first owed item that matches and is at the lowest stage pending on its slot
+    # (_owed_now's test, made only for the items that match: a chore has many items).
+    owed_items = d["owed"]
     match = next(
-        (owed_item for owed_item in _owed_now(d) if all(owed_item.get(k) == v for k, v in wanted.items())),
+        (owed_item for owed_item in owed_items
+         if all(owed_item.get(k) == v for k, v in wanted.items())
+         and owed_item["stage"] == min(o["stage"] for o in owed_items
+                                       if o["slot"] == owed_item["slot"])),
         None,
     )
     if match is None:
@@ -354,10 +370,17 @@ def _apply_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Any
             raise IntegrityError(f"{what} names {card}, which slot {taken} already showed: a "
                                  "card was duplicated (a shuffle pass substituted it).")
         y = mental.card_point(game_id, deck, card)
+    elif op == "peel" and check:
+        # Checked as a point of the group by the proof's check, which multiplies it (the
+        # multiplication refuses exactly the points from_hex refuses); if the check fails,
+        # an invalid point is still refused as one, first, as below.
+        y = _point_text(item.get("ct"), what)
     else:
         y = _point(item.get("ct"), what)
     if op in ("peel", "open"):
         if check and not dleq.verify(proof, mental.BASE, _layer_point(d, slot, seat), y, x, ctx):
+            if op == "peel":
+                _point(item.get("ct"), what)
             claim = f"does not show {card}" if op == "open" else "is not the slot with its layer removed"
             raise IntegrityError(
                 f"{what} fails its proof: the published value {claim}. A wrong or forged "

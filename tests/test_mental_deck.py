@@ -442,6 +442,31 @@ def _relock_with(key: int, seat: int, table: Table) -> Tamper:
     return tamper
 
 
+def test_cheat_relock_with_an_invalid_key_point_or_ciphertext_is_refused_as_such() -> None:
+    """A re-lock's key point and new ciphertext are points of the group, or the re-lock is
+    refused saying which is not (the ciphertext first, if both), whatever the proof."""
+    from tests.test_mental import _off_subgroup
+
+    bad = [(_small_order(), "not a valid point of the group"),
+           (_off_subgroup().hex(), "not a valid point of the group"),
+           ("f" * 64, "not a valid point of the group"),
+           ("zz", "not 64 lowercase hex digits"), (7, "not 64 lowercase hex digits")]
+    cases = [({"key": v}, rf"re-lock of slot s\d+, its key point: .*{m}") for v, m in bad]
+    cases += [({"ct": v}, rf"re-lock of slot s\d+: .*{m}") for v, m in bad]
+    cases += [({"ct": v, "key": _small_order()}, rf"re-lock of slot s\d+: .*{m}") for v, m in bad]
+    for fields, expected in cases:
+        table, _ = _returned_table()
+
+        def tamper(chore: dict[str, Any], d: dict[str, Any],
+                   fields: dict[str, Any] = fields) -> dict[str, Any]:
+            assert chore["items"][1]["op"] == "lock"
+            chore["items"][1].update(fields)
+            return chore
+
+        with pytest.raises(IntegrityError, match=expected):
+            table.entry(1, tamper)
+
+
 def test_cheat_relock_with_the_deck_key_is_refused() -> None:
     table, _ = _returned_table()
     g1 = mental.deck_key(table.seeds[1], DECK)

@@ -25,7 +25,7 @@ from pbem.errors import (
     SaveFileError,
     TurnError,
 )
-from pbem.game import Game, Outcome, State
+from pbem.game import Game, Outcome, State, copy_state
 from pbem.protocol import absence, beacon, entropy
 from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.chain import Vouch, Witness, authenticate, check_new_key
@@ -363,7 +363,7 @@ def empty_table(header: dict[str, Any]) -> Table:
     handles = [s["handle"] for s in header["seats"]]
     options = dict(header["options"])
     with _game_code(game, "component data"):
-        gstate = game.setup(handles, options, copy.deepcopy(header["components"]))
+        gstate = game.setup(handles, options, copy_state(header["components"]))
         decks = game.secret_decks(header["components"], options, len(handles))
     gstate["seats"] = handles
     # Set-up chance is resolved by the start entry, from the last joiner's link and the
@@ -759,7 +759,7 @@ def finish(report: Report) -> None:
     violations, opened = audit(table)
     report.audit = violations or "clean"
     report.unaudited = absence.unaudited(table)
-    final = copy.deepcopy(table.gstate)
+    final = copy_state(table.gstate)
     if opened:
         table.game.on_reveal(final, opened)
     report.final = final

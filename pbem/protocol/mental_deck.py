@@ -283,10 +283,15 @@ def _point_text(value: Any, where: str) -> bytes:
         raise IntegrityError(f"{where}: {exc}.") from None
 
 
-def _new_key_point(d: Deck, seat: int, value: Any, where: str) -> bytes:
+def _new_key_point(d: Deck, seat: int, value: Any, where: str, *, proved: bool = False) -> bytes:
     """A key point a seat publishes: valid, not the base point (a key of 1 adds no layer),
-    and not a point it published before that is still in use (a re-used key links slots)."""
-    point = _point(value, f"{where}, its key point")
+    and not a point it published before that is still in use (a re-used key links slots).
+
+    ``proved``: the point is checked to be valid by the proof check that follows (it
+    multiplies the point; see _point_text), which must then call ``_point`` on a failure
+    before anything else: an invalid point is neither the base point nor one in use, so
+    the refusals come in the same order as if it were checked here."""
+    point = (_point_text if proved else _point)(value, f"{where}, its key point")
     if point == mental.BASE:
         raise IntegrityError(f"{where} publishes the base point as its key: a key of 1 hides nothing.")
     mine = str(seat)
@@ -331,13 +336,12 @@ def _match(d: Deck, seat: int, item: Any, where: str) -> Item:
             raise IntegrityError(f"{where} has a re-lock whose serial is not a whole number.")
         wanted["serial"] = item["serial"]
     # The first owed item that matches and is at the lowest stage pending on its slot
-    # (_owed_now's test, made only for the items that match: a chore has many items).
-    owed_items = d["owed"]
+    # (_owed_now's test, made on the slot's items only: a chore has many items).
+    on_slot = [o for o in d["owed"] if o.get("slot") == wanted["slot"]]
+    low = min((o["stage"] for o in on_slot), default=None)
     match = next(
-        (owed_item for owed_item in owed_items
-         if all(owed_item.get(k) == v for k, v in wanted.items())
-         and owed_item["stage"] == min(o["stage"] for o in owed_items
-                                       if o["slot"] == owed_item["slot"])),
+        (o for o in on_slot
+         if o["stage"] == low and all(o.get(k) == v for k, v in wanted.items())),
         None,
     )
     if match is None:
@@ -388,10 +392,11 @@ def _apply_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Any
             )
     else:
         serial = match["serial"]
-        new_key = _new_key_point(d, seat, item.get("key"), what)
+        new_key = _new_key_point(d, seat, item.get("key"), what, proved=check)
         old = slot["layers"].get(str(seat))
         base = mental.BASE if old is None else _layer_point(d, slot, seat)
         if check and not dleq.verify(proof, base, new_key, x, y, ctx):
+            _point(item.get("key"), f"{what}, its key point")  # an invalid one, refused as such
             raise IntegrityError(
                 f"{what} fails its proof: the published value is not the slot with the "
                 f"seat's layer replaced by the key it published for serial {serial}."

@@ -146,7 +146,7 @@ def floor_table(quick: bool) -> list[savefile.Save]:
     repeat = 3 if quick else 7
     print(f"verify --full against the floor (parse the TOML; per entry canonical JSON, "
           f"Ed25519 check, hash), medians of {repeat} runs; goal <= 2x")
-    print(f"  {'game':42} {'entries':>7} {'floor ms':>9} {'verify ms':>10} {'ratio':>6}")
+    print(f"  {'game':52} {'entries':>7} {'floor ms':>9} {'verify ms':>10} {'ratio':>6}")
     fours = []
     rows: list[tuple[str, str]] = []
     for ruleset, options in OPTIONS_ON.items():
@@ -158,7 +158,7 @@ def floor_table(quick: bool) -> list[savefile.Save]:
             save = build_fixed(ruleset, players, options)
             if players == min(4, game.info.max_players):
                 fours.append(save)
-            label = f"{ruleset} {players}p greedy {' '.join(options) or '(no options)'}"
+            label = f"{ruleset} {players}p greedy {' '.join(options)}".rstrip()
             rows.append((label, savefile.dumps(save)))
     for folder in sorted((ROOT / "saves").iterdir()):
         files = sorted(folder.glob("*.toml"))
@@ -167,7 +167,7 @@ def floor_table(quick: bool) -> list[savefile.Save]:
     for label, text in rows:
         floor, full = paired_medians([floor_run(text), full_verify_run(text)], repeat)
         entries = text.count("\n[[entry]]")
-        print(f"  {label:42} {entries:7d} {floor * 1000:9.1f} {full * 1000:10.1f} "
+        print(f"  {label:52} {entries:7d} {floor * 1000:9.1f} {full * 1000:10.1f} "
               f"{full / floor:5.2f}x")
     return fours
 

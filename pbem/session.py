@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import datetime
+import functools
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +20,7 @@ from pbem.game import Game, State
 from pbem.play import bots
 from pbem.protocol import absence, engine, gameindex, savefile, timing, toldcache
 from pbem.protocol.archive import Archive
-from pbem.protocol.canonical import canonical, digest
+from pbem.protocol.canonical import digest
 from pbem.protocol.contacts import Contacts, SeatKey
 from pbem.protocol.edkeys import is_sound_key
 from pbem.protocol.identity import Home, Identity, check_address, check_handle, fingerprint
@@ -127,10 +128,18 @@ def id_reused_message(game_id: str) -> str:
 
 def component_notes(save: Save) -> list[str]:
     game = load_game(save.ruleset)
-    if canonical(game.stock_components()) != canonical(save.header["components"]):
+    if _stock_digest(game, type(game).stock_components) != digest(save.header["components"]):
         return [f"Note: this game was created with {game.info.title} component data that "
                 "differs from the data installed here; the save's own copy is used."]
     return []
+
+
+@functools.cache
+def _stock_digest(game: Game, reader: Callable[..., Any]) -> str:
+    """The digest of the installed component data, read (a TOML file) once per process
+    and reader (``reader`` is the game's ``stock_components``: a test replacing it reads
+    afresh)."""
+    return digest(game.stock_components())
 
 
 def load(path: str | Path, home: Home | None, *, full: bool = False,

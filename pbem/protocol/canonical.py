@@ -34,6 +34,45 @@ def check_signable(value: Any, path: str = "", *, max_int: int = MAX_INT,
     """Raise NotCanonicalError if ``value`` holds anything but str/int/bool/list/dict, or
     breaks a bound: nesting deeper than ``max_depth``, an integer beyond ``max_int`` either
     way, a string or key longer than ``max_string``. Iterative: any depth is safe to check."""
+    if _signable(value, max_int, max_depth, max_string):
+        return
+    _find_unsignable(value, path, max_int=max_int, max_depth=max_depth, max_string=max_string)
+
+
+def _signable(value: Any, max_int: int, max_depth: int, max_string: int) -> bool:
+    """Whether ``value`` passes check_signable: the same walk without naming each path
+    (a save's every value is checked on every verify; the paths only name a failure)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        kind = type(item)
+        if kind is str:
+            if len(item) > max_string:
+                return False
+        elif kind is bool:
+            continue
+        elif kind is int:
+            if not -max_int <= item <= max_int:
+                return False
+        elif kind is list:
+            if depth >= max_depth:
+                return False
+            stack.extend((sub, depth + 1) for sub in item)
+        elif kind is dict:
+            if depth >= max_depth:
+                return False
+            for key, sub in item.items():
+                if type(key) is not str or len(key) > max_string:
+                    return False
+                stack.append((sub, depth + 1))
+        else:
+            return False  # a subclass or another type: the full check says what it is
+    return True
+
+
+def _find_unsignable(value: Any, path: str, *, max_int: int, max_depth: int,
+                     max_string: int) -> None:
+    """check_signable's walk with paths, for the message: raises at the first offence."""
     stack: list[tuple[Any, str, int]] = [(value, path, 0)]
     while stack:
         item, where, depth = stack.pop()

@@ -25,7 +25,7 @@ from pbem.errors import (
     SaveFileError,
     TurnError,
 )
-from pbem.game import Game, Outcome, State
+from pbem.game import Game, Outcome, State, copy_state
 from pbem.protocol import absence, beacon, entropy
 from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.chain import Vouch, Witness, authenticate, check_new_key
@@ -449,13 +449,17 @@ ChoreMaker = Callable[[State, int, str], list[dict[str, Any]]]
 
 def step(table: Table, entry: Entry, *, replay: bool = True,
          make_chores: ChoreMaker | None = None,
-         audit_seeds: dict[int, bytes] | None = None) -> tuple[Table, list[str]]:
+         audit_seeds: dict[int, bytes] | None = None,
+         in_place: bool = False) -> tuple[Table, list[str]]:
     """A new table after ``entry``; the entry's moves in canonical form.
 
     With ``replay`` (verification) the logged moves must already be canonical. When
     signing, ``make_chores`` fills the entry's chores (secret-deck work the seat owes
     after its moves). With ``audit_seeds`` (every seed, known once the game is over),
     each chore is re-computed and violations are added to the table's findings.
+    ``in_place``: apply the entry to ``table`` itself and return it, copying nothing (a
+    verify that needs no table twice); if it raises, ``table`` is left half-changed and
+    must be thrown away. Otherwise ``table`` is never changed.
     Raises TurnError/MoveError (exit 1) for a rules violation, IntegrityError (exit 3)."""
     seq = entry["seq"]
     seat = table.seat_of(entry["seat"])
@@ -474,23 +478,9 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
             f"{table.seats[duty.seat].handle} (a {duty.kind}).",
             seq=seq,
         )
-    new = Table(
-        header=table.header,
-        seats=[copy.copy(s) for s in table.seats],
-        gstate=copy.deepcopy(table.gstate),
-        signers=table.signers + [seat],
-        beacons=table.beacons + [entry["beacon"]],
-        head=table.head,
-        started=table.started,
-        last_turn_seat=table.last_turn_seat,
-        resigned=table.resigned,
-        reveal_first=table.reveal_first,
-        findings=list(table.findings),
-        bots=list(table.bots),
-        dropped=list(table.dropped),
-        stopped=table.stopped,
-        proposal=copy.deepcopy(table.proposal),
-    )
+    new = table if in_place else _copy_table(table)
+    new.signers.append(seat)
+    new.beacons.append(entry["beacon"])
     if kind in ("absent", "vote"):
         return _absence_entry(new, seat, entry, target, make_chores, audit_seeds), []
     bot_turns: list[dict[str, Any]] = []
@@ -538,7 +528,8 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         new.started = True
     elif kind == "turn":
         try:
-            new.gstate, canonical_moves = play_turn(new.game, new.gstate, seat, moves)
+            new.gstate, canonical_moves = play_turn(new.game, new.gstate, seat, moves,
+                                                    in_place=in_place)
         except MoveError as exc:
             raise type(exc)(f"Entry {seq} ({handle}): {exc.message}", seq=seq) from None
         new.last_turn_seat = seat
@@ -573,6 +564,27 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     _chores(new, seat, entry, make_chores, audit_seeds)
     stamp_pending(new.gstate, seq)
     return new, canonical_moves
+
+
+def _copy_table(table: Table) -> Table:
+    """A table sharing nothing that ``step`` changes with ``table``."""
+    return Table(
+        header=table.header,
+        seats=[copy.copy(s) for s in table.seats],
+        gstate=copy.deepcopy(table.gstate),
+        signers=list(table.signers),
+        beacons=list(table.beacons),
+        head=table.head,
+        started=table.started,
+        last_turn_seat=table.last_turn_seat,
+        resigned=table.resigned,
+        reveal_first=table.reveal_first,
+        findings=list(table.findings),
+        bots=list(table.bots),
+        dropped=list(table.dropped),
+        stopped=table.stopped,
+        proposal=copy.deepcopy(table.proposal),
+    )
 
 
 def _check_bot_turns(entry: Entry, turns: list[dict[str, Any]], replay: bool,
@@ -643,7 +655,8 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
             raise IntegrityError(f"Entry {seq} ({handle}) has a chore for deck {shown(name)}, which "
                                  "is unknown or listed twice.", seq=seq, code="chore")
         done.add(name)
-        before = copy.deepcopy(decks[name]) if audit_seeds and seat in audit_seeds else None
+        before = (mental_deck.copy_deck(decks[name]) if audit_seeds and seat in audit_seeds
+                  else None)
         try:
             mental_deck.apply_chore(decks[name], seat, chore, new.game_id, seq)
         except IntegrityError as exc:
@@ -749,9 +762,12 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
     # Chores are audited as they are replayed once every seed is known (a complete save);
     # the archive's cache is never used for such a save (see session.verify).
     audit_seeds = reveal_seeds(save, table) if start_at == 0 and audit_secrets else None
+    # With no one to tell, each entry is applied to the one table in place: nothing is
+    # copied per entry (a refused entry ends the replay, so no before-state is needed).
+    in_place = on_entry is None
     for entry, entry_digest in zip(save.entries[start_at:], hashes[start_at:], strict=True):
         before = table
-        table, _ = step(table, entry, replay=True, audit_seeds=audit_seeds)
+        table, _ = step(table, entry, replay=True, audit_seeds=audit_seeds, in_place=in_place)
         table.head = entry_digest
         if on_entry is not None:
             on_entry(before, table, entry)
@@ -776,7 +792,7 @@ def finish(report: Report) -> None:
     violations, opened = audit(table)
     report.audit = violations or "clean"
     report.unaudited = absence.unaudited(table)
-    final = copy.deepcopy(table.gstate)
+    final = copy_state(table.gstate)
     if opened:
         table.game.on_reveal(final, opened)
     report.final = final

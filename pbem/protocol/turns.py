@@ -30,14 +30,16 @@ def apply_moves(game: Game, state: State, seat: int, moves: Iterable[str]) -> li
     return canonical
 
 
-def play_turn(game: Game, state: State, seat: int, moves: Iterable[str]) -> tuple[State, list[str]]:
-    """A copy of ``state`` after ``seat`` plays ``moves`` as one whole turn."""
+def play_turn(game: Game, state: State, seat: int, moves: Iterable[str], *,
+              in_place: bool = False) -> tuple[State, list[str]]:
+    """A copy of ``state`` after ``seat`` plays ``moves`` as one whole turn; with
+    ``in_place``, ``state`` itself (half-changed if it raises: throw it away then)."""
     actor = game.to_act(state)
     if actor is None:
         raise TurnError("The game is over; no more turns can be played.")
     if actor != seat:
         raise TurnError(f"It is not seat {seat}'s turn (seat {actor} is to act).")
-    working = copy.deepcopy(state)
+    working = state if in_place else copy.deepcopy(state)
     canonical = apply_moves(game, working, seat, moves)
     try:
         game.end_turn(working, seat)

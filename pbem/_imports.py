@@ -9,7 +9,6 @@ name loads on first use, so ``import pbem.protocol`` costs nothing at start-up.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import sys
 from collections.abc import Callable
@@ -29,7 +28,11 @@ MOVED = {
 }
 
 
-class _OldPath(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+class _OldPath:
+    """A meta path finder and loader for the old paths. It does not subclass
+    ``importlib.abc``'s classes: importing that module pulls in importlib.resources,
+    tempfile and shutil, a tenth of pbem's start-up, for two base classes with no code."""
+
     def find_spec(self, fullname: str, path: object = None,
                   target: object = None) -> importlib.machinery.ModuleSpec | None:
         if fullname in MOVED:

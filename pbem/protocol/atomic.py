@@ -1,12 +1,20 @@
 """Replacing a small file of the home atomically: a reader sees the old file or the new
-one, never half of either."""
+one, never half of either; and a lock for a read-change-write of such a file, so two
+pbem processes (``verify --jobs``, a command run while ``inbox`` files saves) never lose
+each other's changes."""
 
 from __future__ import annotations
 
 import contextlib
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; one pbem process per home at a time
+    fcntl = None  # type: ignore[assignment]
 
 
 def replace(path: Path, data: bytes, *, sync: bool = True) -> None:
@@ -27,3 +35,20 @@ def replace(path: Path, data: bytes, *, sync: bool = True) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``path`` (a file beside the data it guards, created if
+    missing) while the block runs; another process taking it waits. The lock goes with
+    the process, so a crash never leaves it held."""
+    if fcntl is None:
+        yield
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock

@@ -13,7 +13,10 @@ import importlib.machinery
 import sys
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    import importlib.abc
 
 MOVED = {
     **{f"pbem.{name}": f"pbem.protocol.{name}" for name in (
@@ -36,7 +39,7 @@ class _OldPath:
     def find_spec(self, fullname: str, path: object = None,
                   target: object = None) -> importlib.machinery.ModuleSpec | None:
         if fullname in MOVED:
-            return importlib.machinery.ModuleSpec(fullname, self)
+            return importlib.machinery.ModuleSpec(fullname, cast("importlib.abc.Loader", self))
         return None
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:

@@ -28,10 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import UsageError
+from pbem.protocol import atomic
 from pbem.protocol.identity import Home, check_address, check_handle, fingerprint
 from pbem.protocol.savefile import Save
 
 FILE = "contacts.toml"
+LOCK_FILE = "contacts.lock"  # held while check_save reads, changes and writes the file
 
 
 @dataclass
@@ -293,10 +295,12 @@ class Contacts:
 
 
 def check_save(home: Home, save: Save) -> list[Notice]:
-    """Learn the players of a verified save; the notices to print (warnings loudly)."""
-    contacts = Contacts(home)
-    notices = contacts.check_save(save)
-    contacts.write()
+    """Learn the players of a verified save; the notices to print (warnings loudly).
+    Under the home's contacts lock: two pbem processes never lose each other's players."""
+    with atomic.locked(home.path / LOCK_FILE):
+        contacts = Contacts(home)
+        notices = contacts.check_save(save)
+        contacts.write()
     return notices
 
 

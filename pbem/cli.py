@@ -671,7 +671,6 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
 
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem import session
-    from pbem.drawing import page as render
     from pbem.protocol import timing
 
     home = _home(ctx)
@@ -708,6 +707,8 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
     seq = last_seq if at is None else at
     heading = f"{game.info.title} {table.game_id[:8]}, entry {seq}"
     pictures: list[tuple[str, str | bytes]] = []  # all drawn before any is written
+    if svg_path or html_path or png_path:
+        from pbem.drawing import page as render  # only to draw: it costs start-up time
     if svg_path:
         pictures.append((svg_path, render.svg_of(game, view)))
     if html_path:

@@ -27,7 +27,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -288,7 +287,7 @@ class Archive:
                 fh.flush()
                 os.fsync(fh.fileno())
             self._unfiled = []
-        fd, tmp = tempfile.mkstemp(prefix=".archive-", dir=self.path.parent)
+        fd, tmp = atomic.temporary(self.path.parent, ".archive-")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 json.dump(self.data, fh, separators=(",", ":"))

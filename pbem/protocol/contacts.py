@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 import tomllib
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -279,7 +278,7 @@ class Contacts:
         import tomli_w
 
         self.home.path.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".contacts-", dir=self.home.path)
+        fd, tmp = atomic.temporary(self.home.path, ".contacts-")
         try:
             with os.fdopen(fd, "wb") as fh:
                 fh.write(b"# Players this home has met (pbem). Edit only to forget someone.\n")

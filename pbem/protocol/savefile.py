@@ -11,13 +11,13 @@ import contextlib
 import datetime
 import os
 import re
-import tempfile
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pbem.errors import SaveFileError, UsageError
+from pbem.protocol import atomic
 from pbem.protocol.canonical import NotCanonicalError, check_signable
 from pbem.protocol.entropy import TIME_FORMAT
 from pbem.protocol.identity import is_address, is_handle
@@ -306,7 +306,7 @@ def write_new(path: str | Path, text: str) -> Path:
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise UsageError(f"The folder {folder} does not exist; create it or choose another -o.")
-    fd, tmp = tempfile.mkstemp(prefix=".pbem-", suffix=".tmp", dir=folder)
+    fd, tmp = atomic.temporary(folder, ".pbem-", ".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(text.encode("utf-8"))

@@ -19,7 +19,7 @@ from typing import Any
 from pbem.errors import SaveFileError, UsageError
 from pbem.protocol import atomic
 from pbem.protocol.canonical import NotCanonicalError, check_signable
-from pbem.protocol.entropy import TIME_FORMAT
+from pbem.protocol.entropy import parse_time
 from pbem.protocol.identity import is_address, is_handle
 
 FORMAT = "pbem/1"
@@ -179,10 +179,9 @@ def check_time(value: Any, where: str) -> datetime.datetime:
     if not isinstance(value, str) or not TIME.match(value):
         raise _fail(f"{where} 'time'", 'is not a time written as "YYYY-MM-DDTHH:MM:SSZ"')
     try:
-        when = datetime.datetime.strptime(value, TIME_FORMAT)
+        return parse_time(value)
     except ValueError:
         raise _fail(f"{where} 'time'", "is not a real date and time") from None
-    return when.replace(tzinfo=datetime.UTC)
 
 
 def _check_absence_fields(entry: Entry, kind: str, where: str) -> None:

@@ -828,9 +828,11 @@ def verify(ctx: click.Context, saves: tuple[str, ...], as_json: bool, full: bool
     With several saves, one line per file in the order given:
       PATH: ok (GAME ID, N entries[, audit clean][, stale])
       PATH: refused, exit CODE (GAME ID, N entries): REASON
+
     or with --json one JSON object per line, with the keys "path", "ok", "exit_code",
     "game", "id", "entries", "to_act", "next", "over", "audit", "scores", "stale",
-    "notes" and "errors" (as for one save). A bad file never stops the others. Exit 0 if
+    "notes", "players" and "errors" (as for one save). A bad file never stops the
+    others. Exit 0 if
     every save verified, else the highest exit code among the files (1 rules, 2 usage,
     3 integrity, 4 malformed or missing, 70 a bug). The saves of one game are checked in
     one process, in the order given, so --jobs never changes what is printed."""

@@ -45,6 +45,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pbem.componentdata import ComponentReader, is_whole
 from pbem.errors import (
     AmbiguousMoveError,
     ComponentError,
@@ -62,6 +63,7 @@ if TYPE_CHECKING:  # at run time the kit loads on first use (see __getattr__)
 __all__ = [
     "AmbiguousMoveError",
     "ComponentError",
+    "ComponentReader",
     "Game",
     "GameInfo",
     "IllegalMoveError",
@@ -75,6 +77,7 @@ __all__ = [
     "queue_chance",
     "kit",
     "rank_with_tiebreaks",
+    "is_whole",
     "secretdeck",
 ]
 

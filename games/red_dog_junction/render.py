@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.game import State
+from pbem.game import State, kit
 
 from . import setup_choices
 from .account import pending_text
@@ -143,13 +143,22 @@ def _g(goods: dict[str, int], zeros: bool = False) -> str:
                      if goods.get(g) or (zeros and g in goods)) or "-"
 
 
+def _result_text(result: dict[str, Any]) -> str:
+    """The game's own result sentence; once the game is audited the session puts the
+    engine's result section in its place (see pbem.drawing.panels.result_section), told
+    here by its winner line (the CLI prints every score after the picture)."""
+    if "text" in result:
+        return str(result["text"])
+    return kit.winner_words(result) + "."
+
+
 def render(v: dict[str, Any]) -> str:
     lines: list[str] = []
     head = f"Red Dog Junction ({v['variant']}{', solo' if v['solo'] else ''}), turn {v['turn']}"
     if v["phase"] == "over":
         reason = "deck ran out" if v["end"]["reason"] == "deck" else "bank gold ran out"
         lines.append(f"{head}: GAME OVER ({reason})")
-        lines.append(f"  {v['result']['text']}")
+        lines.append(f"  {_result_text(v['result'])}")
     elif v["phase"] == "play":
         ts = v["turn_state"]
         extra = f", agents left {ts['agents_left']}" if ts["agents_left"] else ""

@@ -45,9 +45,7 @@ class StationToStation(Game):
 
     # ---- components -----------------------------------------------------------------
     def stock_components(self) -> dict[str, Any]:
-        data = components.load_stock()
-        components.validate(data)
-        return data
+        return components.load_stock()
 
     def validate_components(self, data: dict[str, Any]) -> None:
         components.validate(data)

@@ -31,8 +31,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from pbem import atomic
 from pbem.errors import IntegrityError, TurnError
-from pbem.protocol import atomic
 from pbem.protocol.canonical import digest
 from pbem.protocol.savefile import Entry
 
@@ -287,17 +287,7 @@ class Archive:
                 fh.flush()
                 os.fsync(fh.fileno())
             self._unfiled = []
-        fd, tmp = atomic.temporary(self.path.parent, ".archive-")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(self.data, fh, separators=(",", ":"))
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        atomic.replace(self.path, json.dumps(self.data, separators=(",", ":")).encode("utf-8"))
 
     def _upgrade(self, old: dict[str, Any]) -> None:
         """Read a version-1 archive (whole entries inline): keep its header, hashes and

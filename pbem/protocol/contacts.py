@@ -20,14 +20,13 @@ that really signed it.
 from __future__ import annotations
 
 import contextlib
-import os
 import tomllib
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from pbem import atomic
 from pbem.errors import UsageError
-from pbem.protocol import atomic
 from pbem.protocol.identity import Home, check_address, check_handle, fingerprint
 from pbem.protocol.savefile import Save
 
@@ -278,18 +277,9 @@ class Contacts:
         import tomli_w
 
         self.home.path.mkdir(parents=True, exist_ok=True)
-        fd, tmp = atomic.temporary(self.home.path, ".contacts-")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(b"# Players this home has met (pbem). Edit only to forget someone.\n")
-                tomli_w.dump({"players": self.players}, fh)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        atomic.replace(self.path, (
+            "# Players this home has met (pbem). Edit only to forget someone.\n"
+            + tomli_w.dumps({"players": self.players})).encode("utf-8"))
         self.changed = False
 
 

@@ -18,7 +18,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.protocol import atomic, engine, timing
+from pbem import atomic
+from pbem.protocol import engine, timing
 from pbem.protocol.savefile import GAME_ID, Save
 
 INDEX_FILE = "games.json"

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pbem import atomic
 from pbem.errors import SaveFileError, UsageError
-from pbem.protocol import atomic
 from pbem.protocol.canonical import NotCanonicalError, check_signable
 from pbem.protocol.entropy import parse_time
 from pbem.protocol.identity import is_address, is_handle

@@ -106,16 +106,26 @@ def remember(home: Home, verified: Verified, path: Path) -> None:
     """Record ``path`` as this home's newest save of the game, if this home has a seat in
     it (its handle, not yet joined or joined with its key) and the save is not older
     than the one known. A home that cannot be written loses only the listing."""
+    record = index_record(home, verified, path)
+    if record is not None:
+        remember_record(home, record)
+
+
+def index_record(home: Home, verified: Verified, path: Path) -> gameindex.GameRecord | None:
+    """What :func:`remember` would record of this save (None: nothing)."""
     if verified.stale or verified.id_reused or not home.has_identity():
-        return
+        return None
     try:
         info = home.info()
     except PbemError:
-        return
+        return None
     seat = verified.table.seat_of(str(info.get("handle", "")))
     if seat is None or verified.table.seats[seat].pubkey not in ("", info.get("public_key")):
-        return
-    record = gameindex.summarize(verified.save, verified.report, Path(path), str(info["handle"]))
+        return None
+    return gameindex.summarize(verified.save, verified.report, Path(path), str(info["handle"]))
+
+
+def remember_record(home: Home, record: gameindex.GameRecord) -> None:
     with contextlib.suppress(OSError):
         gameindex.GameIndex(home.path).remember(record)
 

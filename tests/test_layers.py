@@ -20,6 +20,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "pbem.play": ("pbem.protocol",),
     "pbem.session": ("pbem.protocol", "pbem.play", "pbem.drawing"),
     "pbem.mail": ("pbem.protocol", "pbem.play", "pbem.drawing", "pbem.session"),
+    "pbem.batch": ("pbem.protocol", "pbem.session"),
     "pbem.demo": ("pbem.protocol", "pbem.play", "pbem.drawing", "pbem.session", "pbem.mail"),
     "pbem.prompt": ("pbem.protocol", "pbem.session"),
     "pbem.cli": ("pbem",),

@@ -48,7 +48,7 @@ from pbem.game import (
     State,
 )
 
-from . import account, bot, posse, render, scoring, svg, turnflow
+from . import account, bot, posse, render, scoring, turnflow
 from .actions import apply_move
 from .components import load_stock, start_card_ids, tables, validate
 from .constants import DICE, GOLD, GOODS, JUSTIN, VARIANTS
@@ -160,6 +160,8 @@ class RedDogJunction(Game):
         return render.render(view)
 
     def render_svg(self, view: dict[str, Any]) -> str:
+        from . import svg  # the drawing kit loads only when a picture is drawn
+
         return svg.render_svg(view)
 
     def describe(self, before: State, after: State, seat: int) -> list[str]:

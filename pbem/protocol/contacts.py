@@ -31,6 +31,7 @@ from pbem.protocol.identity import Home, check_address, check_handle, fingerprin
 from pbem.protocol.savefile import Save
 
 FILE = "contacts.toml"
+LOCK_FILE = "contacts.lock"  # held while check_save reads, changes and writes the file
 
 
 @dataclass
@@ -283,10 +284,12 @@ class Contacts:
 
 
 def check_save(home: Home, save: Save) -> list[Notice]:
-    """Learn the players of a verified save; the notices to print (warnings loudly)."""
-    contacts = Contacts(home)
-    notices = contacts.check_save(save)
-    contacts.write()
+    """Learn the players of a verified save; the notices to print (warnings loudly).
+    Under the home's contacts lock: two pbem processes never lose each other's players."""
+    with atomic.locked(home.path / LOCK_FILE):
+        contacts = Contacts(home)
+        notices = contacts.check_save(save)
+        contacts.write()
     return notices
 
 

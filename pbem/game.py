@@ -369,7 +369,28 @@ def copy_state(state: State) -> State:
     return pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
 
 
+# The steady turns worked out lately in this process, by (game, seat, state key). One
+# `pbem play` on a game with a bot seat needs the same bot turn three times (verifying the
+# save, previewing the new entry, signing it); a turn is a pure function of these three,
+# so working it out once is enough. Bounded, oldest dropped first.
+_STEADY_MEMO: dict[tuple[int, int, str], tuple[Game, list[str]]] = {}
+STEADY_MEMO_SIZE = 64
+
+
 def steady_turn(game: Game, state: State, seat: int) -> list[str]:
+    """:func:`work_out_steady_turn`, remembered for the same game, seat and state."""
+    key = (id(game), seat, _state_key(state))
+    known = _STEADY_MEMO.get(key)
+    if known is not None and known[0] is game:
+        return list(known[1])
+    moves = work_out_steady_turn(game, state, seat)
+    while len(_STEADY_MEMO) >= STEADY_MEMO_SIZE:
+        del _STEADY_MEMO[next(iter(_STEADY_MEMO))]
+    _STEADY_MEMO[key] = (game, list(moves))
+    return moves
+
+
+def work_out_steady_turn(game: Game, state: State, seat: int) -> list[str]:
     """A deterministic greedy turn: a pure function of ``state``.
 
     Move by move it plays the legal move (in ``legal_moves`` order) whose result the

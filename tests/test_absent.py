@@ -398,6 +398,7 @@ def test_absent_and_vote_entries_resolve_no_chance(homes: dict[str, Home],
 def test_the_bot_is_a_pure_function_of_the_public_state(homes: dict[str, Home],
                                                         tmp_path: Path) -> None:
     from pbem import registry
+    from pbem.game import work_out_steady_turn
 
     for name in ("red-dog-junction", "station-to-station", "road-master"):
         game = registry.load(name)
@@ -409,6 +410,11 @@ def test_the_bot_is_a_pure_function_of_the_public_state(homes: dict[str, Home],
         moves = game.absent_turn(state, seat)
         assert state == table.gstate, "the bot does not change the state it is given"
         assert moves and moves == game.absent_turn(copy.deepcopy(table.gstate), seat)
+        # The second call above is remembered (pbem.game._STEADY_MEMO): work it out afresh,
+        # and a caller changing the list it got changes nothing remembered.
+        assert moves == work_out_steady_turn(game, copy.deepcopy(table.gstate), seat)
+        moves.append("pass")
+        assert game.absent_turn(copy.deepcopy(table.gstate), seat) == moves[:-1]
 
 
 def test_malformed_absence_fields_are_malformed_saves(homes: dict[str, Home],

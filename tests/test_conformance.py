@@ -7,7 +7,8 @@ seat's view holds no other seat's secret; then that replaying the recorded moves
 the same final state, and that greedy bots finish. A few signed games per game go
 through the real engine: live state equals replayed state, and no secret leaks.
 
-PBEM_CONFORMANCE_GAMES scales the number of random games (default below)."""
+How many random games: 4 per game and player count (every option set once), 24 under
+PBEM_TEST_LONG=1 (tests/support/scale.py), or PBEM_CONFORMANCE_GAMES outright."""
 
 from __future__ import annotations
 
@@ -24,8 +25,9 @@ from pbem.play import bots
 from pbem.play.local import LocalTable
 from pbem.protocol.canonical import canonical, check_signable
 from pbem.protocol.sampler import Sampler
+from tests.support import scale
 
-GAMES_PER_COUNT = int(os.environ.get("PBEM_CONFORMANCE_GAMES", "24"))
+GAMES_PER_COUNT = int(os.environ.get("PBEM_CONFORMANCE_GAMES", scale.games(4, 24)))
 TURN_CAP = 150
 
 

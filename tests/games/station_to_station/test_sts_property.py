@@ -17,6 +17,7 @@ import pytest
 from games.station_to_station import GAME
 from pbem.play.local import LocalTable
 from pbem.protocol.sampler import Sampler
+from tests.support import scale
 
 SEATS = ["ann", "bob", "cy", "dee"]
 TURN_CAP = 400
@@ -101,7 +102,7 @@ def test_random_games_reach_the_end_with_every_invariant_kept(players: int) -> N
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_many_random_games(players: int) -> None:
     stats: dict[str, int] = {"most legal": 0}
-    for game in range(30):
+    for game in range(scale.games(3, 30)):
         _play_random(players, f"many-{players}-{game}".encode(), stats)
     for kind in ("hire", "crew", "discard"):
         assert stats.get(kind, 0) > 0, (kind, stats)

@@ -130,7 +130,7 @@ def _parse_buy(state: State, seat: int, rest: list[str]) -> Move:
                       if has(storage, c)]
         if len(affordable) > 1:
             raise AmbiguousMoveError(f"Say how you pay for {ident}: "
-                                     f"{' or '.join('pay ' + a for a in affordable)}.")
+                                     f"{' or '.join(f'`buy {ident} pay {a}`' for a in affordable)}.")
         alt = affordable[0] if affordable else ""
     return Move("buy", card=ident, alt=alt)
 

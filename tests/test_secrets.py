@@ -87,7 +87,8 @@ def check_posse_hands(paths: list[Path], homes: dict[str, Home]) -> int:
     points = {mental.to_hex(mental.card_point(game_id, "posse", u)) for u in uids}
     keys = []
     for home in homes.values():
-        seed = home.load().seed(game_id)
+        seed = seed_of(home, save)
+        assert seed is not None  # every seat joined the finished game
         keys.append(mental.deck_key(seed, "posse"))
         keys += [mental.slot_key(seed, "posse", n) for n in range(deck_state["serial"])]
     key_texts = [t for k in keys for t in (mental.scalar_bytes(k).hex(), format(k, "x"))]

@@ -28,6 +28,14 @@ class Stuck:
     def heuristic(self, state: dict[str, Any], seat: int) -> int:
         return 10 - state["moved"]
 
+    # The Game contract's defaults, which the bots call.
+    def bot_moves(self, state: dict[str, Any], seat: int) -> list[str]:
+        return self.legal_moves(state, seat)
+
+    def heuristic_knowing(self, state: dict[str, Any], seat: int,
+                          secrets: dict[str, dict[str, str]]) -> int:
+        return self.heuristic(state, seat)
+
 
 def turns(spec: str) -> list[list[str]]:
     game: Any = Stuck()

@@ -221,7 +221,8 @@ def test_RDJ_T11_costs_commanders_both_goods_boosts_gold_alternatives_one() -> N
     outlaw = card_of(state, "outlaw")
     to_display(state, outlaw)
     put(state, 1, "storage", ruby=2, gold=3)
-    with pytest.raises(AmbiguousMoveError, match="pay ruby or pay gold"):
+    with pytest.raises(AmbiguousMoveError,
+                       match=f"`buy {outlaw} pay ruby` or `buy {outlaw} pay gold`"):
         act(state, f"buy {outlaw}")
     with pytest.raises(IllegalMoveError, match="cannot be paid with whiskey"):
         act(state, f"buy {outlaw} pay whiskey")

@@ -6,8 +6,11 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PLAYERS ?= 3
 GAME ?= red-dog-junction
+# Test worker processes (pytest-xdist): one per core; idle workers steal queued tests.
+JOBS ?= auto
+PYTEST := $(BIN)/python -m pytest -n $(JOBS) --dist worksteal
 
-.PHONY: install demo test test-fast lint bench saves clean
+.PHONY: install demo test test-fast test-long lint bench saves clean
 
 install: $(STAMP)
 
@@ -21,10 +24,15 @@ demo: install
 	$(BIN)/pbem demo $(GAME) --players $(PLAYERS)
 
 test: install
-	$(BIN)/python -m pytest
+	$(PYTEST)
 
+# Without the long property runs (those marked slow).
 test-fast: install
-	$(BIN)/python -m pytest -m "not slow"
+	$(PYTEST) -m "not slow"
+
+# Every property at its full count of random games (tests/support/scale.py).
+test-long: install
+	PBEM_TEST_LONG=1 $(PYTEST)
 
 lint: install
 	$(BIN)/ruff check pbem games tests bench

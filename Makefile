@@ -9,8 +9,12 @@ GAME ?= red-dog-junction
 # Test worker processes (pytest-xdist): one per core; idle workers steal queued tests.
 JOBS ?= auto
 PYTEST := $(BIN)/python -m pytest -n $(JOBS) --dist worksteal
+# make fuzz: mutations, seed and worker processes (a finding exits 1; see README, "Fuzzing").
+FUZZ_COUNT ?= 10000
+FUZZ_SEED ?= 1
+FUZZ_JOBS ?= 2
 
-.PHONY: install demo test test-fast test-long lint bench saves clean
+.PHONY: install demo test test-fast test-long lint bench saves fuzz clean
 
 install: $(STAMP)
 
@@ -35,14 +39,17 @@ test-long: install
 	PBEM_TEST_LONG=1 $(PYTEST)
 
 lint: install
-	$(BIN)/ruff check pbem games tests bench
-	$(BIN)/mypy pbem games
+	$(BIN)/ruff check pbem games tests bench fuzz
+	$(BIN)/mypy pbem games fuzz
 
 bench: install
 	$(BIN)/python bench/run_all.py
+
+fuzz: install
+	$(BIN)/python -m fuzz.run --count $(FUZZ_COUNT) --seed $(FUZZ_SEED) --jobs $(FUZZ_JOBS)
 
 saves: install
 	$(BIN)/python tools/make_example_saves.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info fuzz/cache fuzz/findings

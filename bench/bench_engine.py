@@ -12,7 +12,17 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import ROOT, build_game, loadable_games, median_time, register_test_games
+from common import (
+    ROOT,
+    build_fixed,
+    build_game,
+    floor_run,
+    full_verify_run,
+    loadable_games,
+    median_time,
+    paired_medians,
+    register_test_games,
+)
 
 from pbem import registry, session
 from pbem.play import bots
@@ -23,37 +33,12 @@ from pbem.protocol.identity import Home, verify_signature
 from pbem.protocol.sampler import Sampler
 
 
-def bare_cost(text: str, save: savefile.Save) -> float:
-    """Parse the TOML, hash every entry and check every signature: nothing else."""
-    import tomllib
-
-    keys = {e["seat"]: bytes.fromhex(e["pubkey"]) for e in save.entries if "pubkey" in e}
-
-    def run() -> None:
-        data = tomllib.loads(text)
-        for entry in data["entry"]:
-            body = {k: v for k, v in entry.items() if k != "sig"}
-            raw = canonical(body)
-            canonical(entry)
-            verify_signature(keys[entry["seat"]], bytes.fromhex(entry["sig"]), raw)
-
-    return median_time(run, 3)
-
-
-def full_verify(text: str) -> float:
-    def run() -> None:
-        session.verify(savefile.parse(text), None)
-
-    return median_time(run, 3)
-
-
 def verify_report(label: str, save: savefile.Save) -> tuple[int, float]:
     text = savefile.dumps(save)
     n = len(save.entries)
-    full = full_verify(text)
-    bare = bare_cost(text, save)
+    bare, full = paired_medians([floor_run(text), full_verify_run(text)], 3)
     print(f"  {label:34} {n:6d} entries  verify {full * 1000:8.1f} ms  "
-          f"{full / n * 1e6:7.0f} us/entry  bare parse+hash+sig {bare * 1000:7.1f} ms  "
+          f"{full / n * 1e6:7.0f} us/entry  floor {bare * 1000:7.1f} ms  "
           f"ratio {full / bare:4.1f}x")
     return n, full
 
@@ -96,15 +81,11 @@ def incremental(save: savefile.Save) -> None:
     def parse_only() -> None:
         savefile.parse(text)
 
-    inc = median_time(one_new, 7)
-    low = median_time(floor, 7)
-    parse = median_time(parse_only, 7)
-    full = full_verify(text)
+    inc, low, parse = paired_medians([one_new, floor, parse_only], 7)
     assert last["kind"] == "turn"
-    print(f"  incremental, {len(entries)} entries (archive has all but the last): "
-          f"{inc * 1000:.1f} ms; floor (parse + check the new entry) {low * 1000:.1f} ms "
-          f"-> {inc / low:.2f}x (goal <= 1.5x); of which TOML parse and schema "
-          f"{parse * 1000:.1f} ms; full verify {full * 1000:.1f} ms ({full / inc:.1f}x slower)")
+    print(f"  {save.ruleset:20} {len(save.header['seats'])}p, {len(entries):4d} entries: "
+          f"{inc * 1000:6.1f} ms; floor (parse + check the new entry) {low * 1000:6.1f} ms "
+          f"-> {inc / low:.2f}x; of which TOML parse and schema {parse * 1000:.1f} ms")
 
 
 def startup(save_path: Path, home: Path) -> None:
@@ -150,18 +131,54 @@ def bot_games_per_second(ruleset: str, players: int, seconds: float = 3.0) -> No
           f"{turns / elapsed:8.0f} turns/s")
 
 
+# Each game with its options on (issue 12: "2-6 players, options on").
+OPTIONS_ON = {
+    "red-dog-junction": ["variant=trail-boss"],
+    "road-master": ["hazardous=true", "perishable=true"],
+    "station-to-station": [],
+}
+
+
+def floor_table(quick: bool) -> list[savefile.Save]:
+    """verify --full against the floor of the same file, per game and player count (whole
+    greedy games, options on, built the same on every run), then the example saves.
+    Returns the 4-player games (for the incremental figures)."""
+    repeat = 3 if quick else 7
+    print(f"verify --full against the floor (parse the TOML; per entry canonical JSON, "
+          f"Ed25519 check, hash), medians of {repeat} runs; goal <= 2x")
+    print(f"  {'game':52} {'entries':>7} {'floor ms':>9} {'verify ms':>10} {'ratio':>6}")
+    fours = []
+    rows: list[tuple[str, str]] = []
+    for ruleset, options in OPTIONS_ON.items():
+        game = registry.load(ruleset)
+        counts = range(max(2, game.info.min_players), game.info.max_players + 1)
+        if quick:
+            counts = range(min(4, game.info.max_players), min(4, game.info.max_players) + 1)
+        for players in counts:
+            save = build_fixed(ruleset, players, options)
+            if players == min(4, game.info.max_players):
+                fours.append(save)
+            label = f"{ruleset} {players}p greedy {' '.join(options)}".rstrip()
+            rows.append((label, savefile.dumps(save)))
+    for folder in sorted((ROOT / "saves").iterdir()):
+        files = sorted(folder.glob("*.toml"))
+        if files:
+            rows.append((f"saves/{folder.name}/{files[-1].name[-13:]}", files[-1].read_text()))
+    for label, text in rows:
+        floor, full = paired_medians([floor_run(text), full_verify_run(text)], repeat)
+        entries = text.count("\n[[entry]]")
+        print(f"  {label:52} {entries:7d} {floor * 1000:9.1f} {full * 1000:10.1f} "
+              f"{full / floor:5.2f}x")
+    return fours
+
+
 def main() -> None:
     quick = "--quick" in sys.argv
     register_test_games()
-    print("verify: whole games")
-    for ruleset in loadable_games():
-        if ruleset == "dice-race":
-            continue
-        game = registry.load(ruleset)
-        n = min(4, game.info.max_players)
-        save = build_game(ruleset, n, [], bot="greedy", max_entries=1500)
-        whole = "whole" if save.entries[-1]["kind"] == "reveal" else "cut at 1500"
-        verify_report(f"{ruleset} {n}p greedy ({whole})", save)
+    fours = floor_table(quick)
+    print("incremental: the archive has verified all but the last entry; goal <= 1.5x")
+    for save in fours:
+        incremental(save)
     print("verify: growth with length (dice-race, synthetic)")
     sizes = (250, 500, 1000) if quick else (250, 500, 1000, 2000)
     results = []

@@ -4,8 +4,9 @@ and without, and where the time goes.
 
     python bench/bench_secret_game.py [--quick] [--repeat N]
 
-The game is built from fixed identities and a fixed game id, so every run (and every
-version of the code with the same seed derivation) verifies the same game.
+The game is built from fixed identities, a fixed game id and fixed entropy (nonces), so
+every run (and every version of the code with the same seed derivation) verifies the same
+game. Issue 12's goal: verify with the audit under 0.5 s.
 """
 
 from __future__ import annotations
@@ -16,43 +17,33 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from common import median_time
+from common import fixed_entropy, fixed_identities, median_cpu, median_time
 
 from pbem import registry
 from pbem.play import bots
 from pbem.protocol import engine, mental_deck, savefile
-from pbem.protocol.identity import Identity
 from pbem.protocol.savefile import Save
 
 GAME_ID = "0123456789abcdef0123456789abcdef"
 
 
-def fixed_identities(n: int) -> list[Identity]:
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-    out = []
-    for i in range(n):
-        key = Ed25519PrivateKey.from_private_bytes(bytes([i + 1]) * 32)
-        out.append(Identity(f"p{i}", key.public_key().public_bytes_raw(), key))
-    return out
-
-
 def build(players: int, bot: str, max_entries: int) -> Save:
-    game = registry.load("road-master")
-    ids = fixed_identities(players)
-    header = engine.new_header(game, [(i.handle, "") for i in ids], engine.parse_options(game, []),
-                               created="2025-01-01T00:00:00Z")
-    header["id"] = GAME_ID
-    table = engine.empty_table(header)
-    entries = []
-    while (duty := table.duty()) is not None and len(entries) < max_entries:
-        who = ids[duty.seat]
-        shown = engine.preview(table, who)
-        kind = shown.duty().kind  # type: ignore[union-attr]
-        moves = (bots.choose_turn(shown.game, shown.gstate, duty.seat, bot, salt=str(len(entries)))
-                 if kind == "turn" else [])
-        entry, table = engine.sign_entry(table, who, kind, moves)
-        entries.append(entry)
+    with fixed_entropy(f"secret-game/{players}/{bot}"):
+        game = registry.load("road-master")
+        ids = fixed_identities(players)
+        header = engine.new_header(game, [(i.handle, "") for i in ids],
+                                   engine.parse_options(game, []), created="2025-01-01T00:00:00Z")
+        header["id"] = GAME_ID
+        table = engine.empty_table(header)
+        entries = []
+        while (duty := table.duty()) is not None and len(entries) < max_entries:
+            who = ids[duty.seat]
+            shown = engine.preview(table, who)
+            kind = shown.duty().kind  # type: ignore[union-attr]
+            moves = (bots.choose_turn(shown.game, shown.gstate, duty.seat, bot,
+                                      salt=str(len(entries))) if kind == "turn" else [])
+            entry, table = engine.sign_entry(table, who, kind, moves)
+            entries.append(entry)
     return Save(header, entries, engine.public_state(table))
 
 
@@ -111,13 +102,15 @@ def main() -> None:
         engine.replay(savefile.parse(text), audit_secrets=False)
 
     full = median_time(with_audit, args.repeat)
+    cpu = median_cpu(with_audit, args.repeat)
     bare = median_time(without_audit, args.repeat)
     report = engine.replay(savefile.parse(text))
     print(f"road-master 6p {args.bot}: {len(save.entries)} entries "
           f"({'complete' if complete else 'cut short'}), {draws} Super Bonus draws, "
           f"{chores} chores with {items} ciphertexts, {len(text) // 1024} KB; "
           f"audit: {report.audit if complete else '-'}")
-    print(f"  verify with audit {full * 1000:.0f} ms, without {bare * 1000:.0f} ms "
+    print(f"  verify with audit {full * 1000:.0f} ms ({cpu * 1000:.0f} ms CPU time, which the "
+          f"machine's load moves less; goal under 500 ms), without {bare * 1000:.0f} ms "
           f"(audit costs {(full - bare) * 1000:.0f} ms, {full / bare:.2f}x); "
           f"{bare / len(save.entries) * 1000:.2f} ms per entry without it")
     runs = [breakdown(text) for _ in range(args.repeat)]

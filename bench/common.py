@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import itertools
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +20,7 @@ if str(ROOT) not in sys.path:
 from pbem import registry  # noqa: E402
 from pbem.play import bots  # noqa: E402
 from pbem.protocol import engine  # noqa: E402
-from pbem.protocol.identity import Home  # noqa: E402
+from pbem.protocol.identity import Home, Identity  # noqa: E402
 from pbem.protocol.savefile import Save  # noqa: E402
 
 
@@ -35,6 +38,18 @@ def median_time(fn: Callable[[], Any], repeat: int = 5) -> float:
         start = time.perf_counter()
         fn()
         times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def median_cpu(fn: Callable[[], Any], repeat: int = 5) -> float:
+    """Median CPU time of ``fn`` in seconds (process time: on a shared machine it moves
+    less with the load than wall time does)."""
+    fn()
+    times = []
+    for _ in range(repeat):
+        start = time.process_time()
+        fn()
+        times.append(time.process_time() - start)
     return statistics.median(times)
 
 
@@ -87,3 +102,108 @@ def loadable_games() -> list[str]:
             continue
         names.append(name)
     return names
+
+
+# ---- verify against its floor (issue 12) -------------------------------------------------
+@contextlib.contextmanager
+def fixed_entropy(label: str) -> Iterator[None]:
+    """Every fresh random value (game id, nonces) from a stream fixed by ``label`` and a
+    clock that stands still, as the tests do: the same game is built on every run and by
+    every version of the code, so figures taken before and after a change compare."""
+    from pbem.protocol import entropy
+
+    base = hashlib.sha256(b"pbem-bench/" + label.encode()).digest()
+    counter = itertools.count()
+
+    def fresh_bytes(n: int) -> bytes:
+        out = b""
+        while len(out) < n:
+            out += hashlib.sha256(base + next(counter).to_bytes(8, "big")).digest()
+        return out[:n]
+
+    saved = entropy.fresh_bytes, entropy.utc_now
+    entropy.fresh_bytes = fresh_bytes  # type: ignore[assignment]
+    entropy.utc_now = lambda: "2025-01-01T00:00:00Z"  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        entropy.fresh_bytes, entropy.utc_now = saved  # type: ignore[assignment]
+
+
+def fixed_identities(n: int) -> list[Identity]:
+    """Seats p0, p1, ... with keys fixed by their number."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    out = []
+    for i in range(n):
+        key = Ed25519PrivateKey.from_private_bytes(bytes([i + 1]) * 32)
+        out.append(Identity(f"p{i}", key.public_key().public_bytes_raw(), key))
+    return out
+
+
+def build_fixed(ruleset: str, players: int, options: list[str], bot: str = "greedy",
+                max_entries: int = 3000) -> Save:
+    """A whole game signed in memory, the same on every run (fixed keys and entropy)."""
+    label = f"{ruleset}/{players}/{','.join(options)}/{bot}"
+    with fixed_entropy(label):
+        game = registry.load(ruleset)
+        ids = fixed_identities(players)
+        header = engine.new_header(game, [(i.handle, "") for i in ids],
+                                   engine.parse_options(game, options))
+        table = engine.empty_table(header)
+        entries = []
+        while (duty := table.duty()) is not None and len(entries) < max_entries:
+            who = ids[duty.seat]
+            shown = engine.preview(table, who)
+            kind = shown.duty().kind  # type: ignore[union-attr]
+            moves = (bots.choose_turn(shown.game, shown.gstate, duty.seat, bot,
+                                      salt=str(len(entries))) if kind == "turn" else [])
+            entry, table = engine.sign_entry(table, who, kind, moves)
+            entries.append(entry)
+    return Save(header, entries, engine.public_state(table))
+
+
+def floor_run(text: str) -> Callable[[], None]:
+    """What no verifier can skip: parse the TOML and, per entry, build its canonical JSON,
+    check its Ed25519 signature and hash it for the chain (issue 12's floor)."""
+    import tomllib
+
+    from pbem.protocol.canonical import canonical, digest
+    from pbem.protocol.identity import verify_signature
+
+    data = tomllib.loads(text)
+    keys = {e["seat"]: bytes.fromhex(e["pubkey"]) for e in data["entry"] if "pubkey" in e}
+
+    def run() -> None:
+        parsed = tomllib.loads(text)
+        for entry in parsed["entry"]:
+            body = {k: v for k, v in entry.items() if k != "sig"}
+            verify_signature(keys[entry["seat"]], bytes.fromhex(entry["sig"]), canonical(body))
+            digest(entry)
+
+    return run
+
+
+def full_verify_run(text: str) -> Callable[[], None]:
+    """``pbem verify --full`` in process: parse, every check, the audit (no archive)."""
+    from pbem import session
+    from pbem.protocol import savefile
+
+    def run() -> None:
+        session.verify(savefile.parse(text), None, full=True)
+
+    return run
+
+
+def paired_medians(runs: list[Callable[[], Any]], repeat: int) -> list[float]:
+    """Median seconds of each of ``runs``, timed in turn (interleaved, after one warm-up
+    each) so that the machine's load falls on all of them alike."""
+    for fn in runs:
+        fn()
+    times: list[list[float]] = [[] for _ in runs]
+    for _ in range(repeat):
+        for fn, spent in zip(runs, times, strict=True):
+            start = time.perf_counter()
+            fn()
+            spent.append(time.perf_counter() - start)
+    return [statistics.median(spent) for spent in times]

@@ -69,3 +69,4 @@ class IntegrityError(PbemError):
     """Signature, chain, beacon, snapshot, fork, or an audit that names a cheat."""
 
     exit_code = 3
+

@@ -8,9 +8,10 @@ State
 -----
 A game's state is a plain JSON-like ``dict``: string keys; values are ``str``, ``int``,
 ``bool``, lists and dicts of those. No ``None`` (TOML has no null), no floats, no sets,
-no tuples. The engine deep-copies the state once per entry and hands the copy to the
-game, so ``apply``/``end_turn``/``resolve`` mutate the state they are given in place and
-return nothing. A move that raises leaves the engine to throw the copy away.
+no tuples. ``apply``/``end_turn``/``resolve`` mutate the state they are given in place
+and return nothing. Verifying a save, the engine applies every entry to one state in place
+(a move that raises ends the verify); signing, it works on a copy and throws the copy away
+if a move raises. Never keep a reference to a state, or to part of one, between calls.
 
 Seats are integers ``0 .. n-1`` in header order. ``state["seats"]`` (set by the engine
 before ``setup`` returns) lists the handles, for display.
@@ -45,6 +46,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pbem.componentdata import ComponentReader, is_whole
 from pbem.errors import (
     AmbiguousMoveError,
     ComponentError,
@@ -62,6 +64,7 @@ if TYPE_CHECKING:  # at run time the kit loads on first use (see __getattr__)
 __all__ = [
     "AmbiguousMoveError",
     "ComponentError",
+    "ComponentReader",
     "Game",
     "GameInfo",
     "IllegalMoveError",
@@ -72,9 +75,11 @@ __all__ = [
     "Outcome",
     "Sampler",
     "State",
+    "copy_state",
     "queue_chance",
     "kit",
     "rank_with_tiebreaks",
+    "is_whole",
     "secretdeck",
 ]
 
@@ -337,6 +342,13 @@ class Game(ABC):
         secret decks override it, by default the cards are not looked at."""
         return self.heuristic(state, seat)
 
+    def bot_state(self, state: State, seat: int, secrets: dict[str, dict[str, str]]) -> State:
+        """The state a bot of ``seat`` plans its moves on (a copy it may change): a game
+        whose heuristic needs the seat's own secret cards (``secrets``, as ``view`` gets
+        them) records them in it here; the rules never read what it adds. Default: the
+        state as it is."""
+        return state
+
     # ---- conformance hooks ---------------------------------------------------------
     def invariants(self, state: State) -> list[str]:
         """Broken invariants (goods conserved, no negative supplies), as sentences."""
@@ -350,9 +362,10 @@ def _state_key(state: State) -> str:
     return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()
 
 
-def _copy(state: State) -> State:
-    """An exact copy of a state (plain data): a third of the time of copy.deepcopy, and
-    the bot copies the state once per candidate move."""
+def copy_state(state: State) -> State:
+    """An exact copy of a state, or of any part of one (plain data): a third of the time
+    of copy.deepcopy (the bot copies the state once per candidate move; a game that keeps
+    a copy of part of its state, as Road Master's snapshot before a boom draw, may too)."""
     return pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
 
 
@@ -386,7 +399,7 @@ def work_out_steady_turn(game: Game, state: State, seat: int) -> list[str]:
     turn. If the turn cannot end there, it plays on, preferring the first move after
     which the turn can end, then the first move to a new position. No randomness: ties
     are broken by the order of ``legal_moves``, which is stable by contract."""
-    working = _copy(state)
+    working = copy_state(state)
     chosen: list[str] = []
     seen = {_state_key(working)}
     for _ in range(MAX_STEADY_MOVES):
@@ -396,7 +409,7 @@ def work_out_steady_turn(game: Game, state: State, seat: int) -> list[str]:
         best: tuple[str, State, str] | None = None
         best_score: int | None = None
         if game.can_end_turn(working, seat):
-            ended = _copy(working)
+            ended = copy_state(working)
             game.end_turn(ended, seat)
             best_score = game.heuristic(ended, seat)
         for move in options:
@@ -443,7 +456,7 @@ def _finishing_move(game: Game, state: State, seat: int, seen: set[str]
 
 def _tried(game: Game, state: State, seat: int, move: str) -> tuple[State, str] | None:
     """A copy of ``state`` after ``move`` and its key, or None if the move fails."""
-    trial = _copy(state)
+    trial = copy_state(state)
     try:
         game.apply(trial, seat, move)
     except MoveError:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import datetime
+import functools
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +20,7 @@ from pbem.game import Game, State
 from pbem.play import bots
 from pbem.protocol import absence, engine, gameindex, savefile, timing, toldcache
 from pbem.protocol.archive import Archive
-from pbem.protocol.canonical import canonical, digest
+from pbem.protocol.canonical import digest
 from pbem.protocol.contacts import Contacts, SeatKey
 from pbem.protocol.edkeys import is_sound_key
 from pbem.protocol.identity import Home, Identity, check_address, check_handle, fingerprint
@@ -105,16 +106,26 @@ def remember(home: Home, verified: Verified, path: Path) -> None:
     """Record ``path`` as this home's newest save of the game, if this home has a seat in
     it (its handle, not yet joined or joined with its key) and the save is not older
     than the one known. A home that cannot be written loses only the listing."""
+    record = index_record(home, verified, path)
+    if record is not None:
+        remember_record(home, record)
+
+
+def index_record(home: Home, verified: Verified, path: Path) -> gameindex.GameRecord | None:
+    """What :func:`remember` would record of this save (None: nothing)."""
     if verified.stale or verified.id_reused or not home.has_identity():
-        return
+        return None
     try:
         info = home.info()
     except PbemError:
-        return
+        return None
     seat = verified.table.seat_of(str(info.get("handle", "")))
     if seat is None or verified.table.seats[seat].pubkey not in ("", info.get("public_key")):
-        return
-    record = gameindex.summarize(verified.save, verified.report, Path(path), str(info["handle"]))
+        return None
+    return gameindex.summarize(verified.save, verified.report, Path(path), str(info["handle"]))
+
+
+def remember_record(home: Home, record: gameindex.GameRecord) -> None:
     with contextlib.suppress(OSError):
         gameindex.GameIndex(home.path).remember(record)
 
@@ -127,10 +138,18 @@ def id_reused_message(game_id: str) -> str:
 
 def component_notes(save: Save) -> list[str]:
     game = load_game(save.ruleset)
-    if canonical(game.stock_components()) != canonical(save.header["components"]):
+    if _stock_digest(game, type(game).stock_components) != digest(save.header["components"]):
         return [f"Note: this game was created with {game.info.title} component data that "
                 "differs from the data installed here; the save's own copy is used."]
     return []
+
+
+@functools.cache
+def _stock_digest(game: Game, reader: Callable[..., Any]) -> str:
+    """The digest of the installed component data, read (a TOML file) once per process
+    and reader (``reader`` is the game's ``stock_components``: a test replacing it reads
+    afresh)."""
+    return digest(game.stock_components())
 
 
 def load(path: str | Path, home: Home | None, *, full: bool = False,
@@ -302,10 +321,10 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
         raise TurnError(f"You owe a {duty.kind} now, which takes no moves; run 'pbem play "
                         "SAVE' with no moves.")
     salt = f"{table.game_id}/{len(table.signers)}"
-    # The greedy bot knows what its seat knows: its own readable secret cards, nobody
-    # else's (reading them is as loud about a wrong peel as 'show' is).
-    weighs = bot is not None and bots.parse_bot(bot)[0] == "greedy" and duty.kind in ("turn", "reveal")
-    mine = engine.secrets_for(shown, duty.seat, identity) if weighs else {}
+    # A bot knows what its seat knows: its own readable secret cards, nobody else's
+    # (reading them is as loud about a wrong peel as 'show' is).
+    mine = engine.secrets_for(shown, duty.seat, identity) if bot and duty.kind in (
+        "turn", "reveal") else {}
     if bot and duty.kind == "turn":
         moves = bots.choose_turn(shown.game, shown.gstate, duty.seat, bot, salt=salt,
                                  secrets=mine)

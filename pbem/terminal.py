@@ -29,3 +29,31 @@ def printable_json(text: str) -> str:
     """The same for JSON text: the characters become JSON ``\\uNNNN`` escapes, so the
     output still parses to the very same strings."""
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+
+
+# ---- values from a file in a message -------------------------------------------------------
+# A message is one or two plain sentences (CLI.md). A value quoted from a save can be 16,000
+# characters of anything; it is shown cut short, with its control characters escaped.
+SHOWN_LIMIT = 40
+MESSAGE_LIMIT = 400
+
+
+def shown(value: object, limit: int = SHOWN_LIMIT) -> str:
+    """``repr(value)`` (control and bidi characters escaped, never a line break), cut to
+    ``limit`` characters with the full length said."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    if isinstance(value, str):
+        return f"{text[:limit]}... ({len(value)} characters)"
+    if isinstance(value, list | dict):
+        return f"{text[:limit]}... ({len(value)} items)"
+    return f"{text[:limit]}..."
+
+
+def shortened(message: str, limit: int = MESSAGE_LIMIT) -> str:
+    """A message from code that may quote a file's values at any length (a game's own
+    error on a header or a move): its lines joined, its control characters escaped as
+    they will be shown, cut to ``limit`` characters."""
+    flat = printable(" ".join(message.split("\n")))
+    return flat if len(flat) <= limit else flat[:limit] + "... (message cut short)"

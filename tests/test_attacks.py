@@ -637,3 +637,73 @@ def test_every_int_option_of_every_game_is_bounded() -> None:
         for key, spec in registry.load(name).info.options.items():
             if spec.kind == "int":
                 assert spec.minimum is not None and spec.maximum is not None, (name, key)
+
+
+# ---- Found by the fuzzer (fuzz/, make fuzz) ----------------------------------------------
+def _keys_reversed(value: object) -> object:
+    if isinstance(value, dict):
+        return {key: _keys_reversed(value[key]) for key in reversed(list(value))}
+    if isinstance(value, list):
+        return [_keys_reversed(item) for item in value]
+    return value
+
+
+def test_attack_key_order_in_the_header_cannot_change_the_game(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """Canonical JSON sorts keys, so no signature covers the order in which the file lists
+    a table's keys. Station to Station's set-up and chance followed that order: anyone
+    forwarding a save could re-order the header's tables (no key needed) and a fresh home
+    replayed another game from the same signed entries than a home that had verified them
+    (the fuzzer's "homes disagree"). Game code now sees header data in sorted key order."""
+    import tomli_w
+
+    from pbem.protocol.canonical import canonical
+
+    paths = play_game(homes, tmp_path / "s", game="station-to-station", bot="random:2",
+                      stop_after=12)
+    save = savefile.read(paths[-1])
+    reordered = tmp_path / "reordered.toml"
+    reordered.write_text(tomli_w.dumps({"header": _keys_reversed(save.header),
+                                        "entry": save.entries, "state": save.state}), "utf-8")
+    honest = session.verify(save, Home(tmp_path / "a"))
+    again = session.verify(savefile.read(reordered), Home(tmp_path / "b"))
+    assert canonical(again.table.gstate) == canonical(honest.table.gstate)
+    assert again.save.state == honest.save.state
+
+
+def _quoting_cases(save: Save, homes: dict[str, Home]) -> dict[str, Save]:
+    """Saves whose refusal quotes a value the sender chose: 16,000 characters of it, a
+    line break, terminal escapes."""
+    entries = copy.deepcopy(save.entries)
+    last = entries[-1]
+    long_kind = copy.deepcopy(entries)
+    long_kind[-1]["kind"] = "turn" * 4000
+    odd_seat = copy.deepcopy(entries)
+    odd_seat[-1]["seat"] = "b\nob\x1b[2J" + "o" * 16000
+    long_move = copy.deepcopy(entries)
+    long_move[-1]["moves"] = ["roll" + "\u202e" * 16000]
+    long_move[-1] = forge(long_move[-1], homes[last["seat"]].load())
+    deep: object = 1
+    for _ in range(40):
+        deep = {"k" * 300 + "\n": deep}
+    return {
+        "long kind": Save(save.header, long_kind, save.state),
+        "seat with a line break": Save(save.header, odd_seat, save.state),
+        "long move, re-signed": Save(save.header, long_move, save.state),
+        "long keys nested deep": Save(save.header, entries, {"x": deep}),
+    }
+
+
+@pytest.mark.parametrize("case", ["long kind", "seat with a line break",
+                                  "long move, re-signed", "long keys nested deep"])
+def test_a_value_from_the_file_is_quoted_short_in_the_message(
+        case: str, homes: dict[str, Home], tmp_path: Path) -> None:
+    """A refusal is one or two plain sentences on one line, whatever the file holds (the
+    fuzzer found messages of 100,000 characters and line breaks from a save)."""
+    path = play_game(homes, tmp_path / "s", stop_after=8)[-1]
+    crafted = tmp_path / "crafted.toml"
+    crafted.write_text(savefile.dumps(_quoting_cases(savefile.read(path), homes)[case]), "utf-8")
+    code, err, _ = _cli(tmp_path / "v", "verify", str(crafted))
+    assert code in (1, 3, 4), err
+    assert err.startswith("pbem: ") and len(err) < 600, err[:300]
+    assert len(err.strip().splitlines()) == 1 and "\x1b" not in err and "\u202e" not in err

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from pbem import session
-from pbem.protocol import savefile
+from pbem.protocol import engine, savefile
+from pbem.protocol.canonical import canonical
 from pbem.protocol.identity import Home
 
 SAVES = Path(__file__).resolve().parent.parent / "saves"
@@ -34,3 +35,22 @@ def test_example_game_replays_to_recorded_result(folder: Path, tmp_path: Path) -
 def test_every_example_save_verifies(folder: Path, tmp_path: Path) -> None:
     for path in sorted(folder.glob("*.toml")):
         session.verify(savefile.read(path), Home(tmp_path / path.stem))
+
+
+@pytest.mark.parametrize("folder", GAMES, ids=[p.name for p in GAMES])
+def test_replay_in_place_matches_replay_with_copies(folder: Path) -> None:
+    """With no hook, replay applies each entry to one table in place (issue 12); with a
+    hook it keeps a table per entry. Both end in the same table, and neither changes the
+    save it reads; the tables a hook was given stay as they were at their entry."""
+    expected = json.loads((folder / "expected.json").read_text())
+    save = savefile.read(folder / expected["final"])
+    read = canonical([save.header, save.entries, save.state])
+    fast = engine.replay(save)
+    told: list[tuple[engine.Table, bytes]] = []
+    slow = engine.replay(save, on_entry=lambda before, after, entry: told.append(
+        (after, canonical(after.to_json()))))
+    assert canonical(fast.table.to_json()) == canonical(slow.table.to_json())
+    assert fast.audit == slow.audit == "clean"
+    assert canonical([save.header, save.entries, save.state]) == read
+    assert [len(after.signers) for after, _ in told] == list(range(1, len(save.entries) + 1))
+    assert all(canonical(after.to_json()) == then for after, then in told)

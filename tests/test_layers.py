@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-FOUNDATION = ("pbem.errors", "pbem.game", "pbem.registry", "pbem.terminal", "pbem._imports",
-              "pbem.__version__")
+FOUNDATION = ("pbem.errors", "pbem.atomic", "pbem.componentdata", "pbem.game", "pbem.registry",
+              "pbem.terminal", "pbem._imports", "pbem.__version__")
 
 # Room (or top module) -> what it may import from pbem, besides itself and FOUNDATION.
 ALLOWED: dict[str, tuple[str, ...]] = {
@@ -20,6 +20,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "pbem.play": ("pbem.protocol",),
     "pbem.session": ("pbem.protocol", "pbem.play", "pbem.drawing"),
     "pbem.mail": ("pbem.protocol", "pbem.play", "pbem.drawing", "pbem.session"),
+    "pbem.batch": ("pbem.protocol", "pbem.session"),
     "pbem.demo": ("pbem.protocol", "pbem.play", "pbem.drawing", "pbem.session", "pbem.mail"),
     "pbem.prompt": ("pbem.protocol", "pbem.session"),
     "pbem.cli": ("pbem",),
@@ -32,6 +33,8 @@ CLICK_USERS = ("pbem.cli", "pbem.prompt")
 # kit imports nothing above the foundation, so no cycle and no upward import follows.
 FOUNDATION_ALLOWED = {
     "pbem.errors": (),
+    "pbem.atomic": (),
+    "pbem.componentdata": (),
     "pbem.terminal": (),
     "pbem._imports": (),
     "pbem.registry": (),

@@ -85,6 +85,22 @@ def test_invalid_points_are_refused() -> None:
     assert mental.from_hex(card.hex()) == card
 
 
+def test_multiplication_refuses_every_point_from_hex_refuses() -> None:
+    """The mental deck checks a peel's new ciphertext as a point only through the proof's
+    multiplication of it (issue 12): libsodium must refuse there exactly what
+    ``is_valid_point`` refuses: small order, off the subgroup, off the curve, non-canonical."""
+    card = mental.card_point(GAME_ID, "bonus", "bonus-01")
+    off_curve = next(y for y in range(2, 100) if edref.recover_x(y, 0) is None)
+    invalid = [*_torsion(), _off_subgroup(), off_curve.to_bytes(32, "little"),
+               (edref.P + 1).to_bytes(32, "little"), b"\xff" * 31 + b"\x7f"]
+    for point in invalid:
+        assert not mental.is_valid_point(point)
+        for k in (1, 5, L - 1):
+            with pytest.raises((RuntimeError, ValueError)):
+                mental.mul(k, point)
+    assert mental.mul(5, card) == mental.mul(5, mental.from_hex(card.hex()))
+
+
 def test_card_point_vectors() -> None:
     """Known answers: (game id, deck, uid) -> hashed bytes of try 0, point, counter used."""
     vectors = [

@@ -335,11 +335,18 @@ def test_cheat_small_order_or_invalid_points_are_refused() -> None:
     secretdeck.reserve_top(table.state, DECK, 0, 2)
     good = mental_deck.perform(table.d, DECK, 1, table.seeds[1], GAME_ID, table.seq + 1)
     assert good is not None
+    from tests.test_mental import _off_subgroup
+
     identity = (1).to_bytes(32, "little").hex()
-    for value in (_small_order(), identity, "zz", good["items"][0]["ct"].upper(), "f" * 64, 7):
+    for value in (_small_order(), identity, _off_subgroup().hex(), "f" * 64):
         bad = copy.deepcopy(good)
         bad["items"][0]["ct"] = value
-        with pytest.raises(IntegrityError):
+        with pytest.raises(IntegrityError, match="peel of slot .*not a valid point of the group"):
+            mental_deck.apply_chore(table.d, 1, bad, GAME_ID, table.seq + 1)
+    for value in ("zz", good["items"][0]["ct"].upper(), 7):
+        bad = copy.deepcopy(good)
+        bad["items"][0]["ct"] = value
+        with pytest.raises(IntegrityError, match="peel of slot .*not 64 lowercase hex digits"):
             mental_deck.apply_chore(table.d, 1, bad, GAME_ID, table.seq + 1)
     # A shuffle pass with a small-order ciphertext or key point, or the base point as key.
     d, _ = mental_deck.create(GAME_ID, DECK, UIDS, 0, b"host" * 8, 2)
@@ -433,6 +440,31 @@ def _relock_with(key: int, seat: int, table: Table) -> Tamper:
         return chore
 
     return tamper
+
+
+def test_cheat_relock_with_an_invalid_key_point_or_ciphertext_is_refused_as_such() -> None:
+    """A re-lock's key point and new ciphertext are points of the group, or the re-lock is
+    refused saying which is not (the ciphertext first, if both), whatever the proof."""
+    from tests.test_mental import _off_subgroup
+
+    bad = [(_small_order(), "not a valid point of the group"),
+           (_off_subgroup().hex(), "not a valid point of the group"),
+           ("f" * 64, "not a valid point of the group"),
+           ("zz", "not 64 lowercase hex digits"), (7, "not 64 lowercase hex digits")]
+    cases = [({"key": v}, rf"re-lock of slot s\d+, its key point: .*{m}") for v, m in bad]
+    cases += [({"ct": v}, rf"re-lock of slot s\d+: .*{m}") for v, m in bad]
+    cases += [({"ct": v, "key": _small_order()}, rf"re-lock of slot s\d+: .*{m}") for v, m in bad]
+    for fields, expected in cases:
+        table, _ = _returned_table()
+
+        def tamper(chore: dict[str, Any], d: dict[str, Any],
+                   fields: dict[str, Any] = fields) -> dict[str, Any]:
+            assert chore["items"][1]["op"] == "lock"
+            chore["items"][1].update(fields)
+            return chore
+
+        with pytest.raises(IntegrityError, match=expected):
+            table.entry(1, tamper)
 
 
 def test_cheat_relock_with_the_deck_key_is_refused() -> None:

@@ -5,11 +5,14 @@ game seed, beacon base and every beacon link not yet published when it was writt
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import pytest
 
-from pbem.protocol import beacon, savefile
+from pbem import session
+from pbem.protocol import beacon, engine, mental, savefile
 from pbem.protocol.derive import BEACON, derive
 from pbem.protocol.identity import Home
 from tests.enginekit import play_game, seed_of
@@ -64,3 +67,76 @@ def test_the_search_would_find_a_leak(homes: dict[str, Home], tmp_path: Path) ->
     paths[-1].write_text(paths[-1].read_text() + f"\n# {seed}\n")
     with pytest.raises(AssertionError, match="bob's seed leaked"):
         check_game(paths[-1:], homes)
+
+
+# ---- Red Dog Junction's Posse draft: hands through the mental deck --------------------------
+def _named(text: str, uids: set[str]) -> set[str]:
+    return {u for u in uids if re.search(rf"(?<![\w-]){re.escape(u)}(?![\w-])", text)}
+
+
+def check_posse_hands(paths: list[Path], homes: dict[str, Home]) -> int:
+    """No card of a Posse hand in any save before everyone may see it: until the last pick
+    is shown, a save names no card of the draft deck but those shown (entries and [state]:
+    moves name slots, chores carry ciphertexts and proofs); a card's point in the clear and
+    the seats' deck and slot keys never appear."""
+    save = savefile.read(paths[-1])
+    game_id = save.game_id
+    table = engine.replay(save, check_snapshot=False, audit_secrets=False).table
+    deck_state = table.gstate["secret"]["posse"]
+    uids = set(deck_state["cards"])
+    points = {mental.to_hex(mental.card_point(game_id, "posse", u)) for u in uids}
+    keys = []
+    for home in homes.values():
+        seed = seed_of(home, save)
+        assert seed is not None  # every seat joined the finished game
+        keys.append(mental.deck_key(seed, "posse"))
+        keys += [mental.slot_key(seed, "posse", n) for n in range(deck_state["serial"])]
+    key_texts = [t for k in keys for t in (mental.scalar_bytes(k).hex(), format(k, "x"))]
+    drafting = 0
+    for path in paths:
+        current = savefile.read(path)
+        text = json.dumps({"e": current.entries, "s": current.state})
+        assert not any(p in text for p in points), f"a card point in the clear in {path.name}"
+        assert not any(k in text for k in key_texts), f"a deck or slot key in {path.name}"
+        phase = current.state["view"].get("phase")
+        if phase not in ("setup", "draft"):
+            continue
+        drafting += 1
+        shown = {i["card"] for e in current.entries for c in e["chores"]
+                 for i in c.get("items", []) if i["op"] == "open"}
+        leaked = _named(text, uids - shown)
+        assert not leaked, f"{sorted(leaked)} named in {path.name} before they were shown"
+    return drafting
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_no_posse_hand_card_in_any_save_before_it_is_shown(players: int, tmp_path: Path) -> None:
+    """Whole Posse games at every player count, each audited clean at the end."""
+    homes = {}
+    for handle in ("ann", "bob", "cy", "dee", "eve")[:players]:
+        homes[handle] = Home(tmp_path / "homes" / handle)
+        homes[handle].keygen(handle)
+    paths = play_game(homes, tmp_path / "saves", game="red-dog-junction",
+                      options=["variant=posse"], bot="greedy")
+    final = savefile.read(paths[-1])
+    assert final.entries[-1]["kind"] == "reveal"
+    report = session.verify(final, Home(tmp_path / "auditor")).report
+    assert report.audit == "clean" and report.outcome is not None
+    assert check_game(paths, homes) > 100
+    assert check_posse_hands(paths, homes) >= 10 * players + 5
+
+
+def test_the_posse_search_would_find_a_hand_card(homes: dict[str, Home], tmp_path: Path) -> None:
+    """The checker itself can fail: a card of a hand written into a save is found."""
+    paths = play_game(homes, tmp_path / "saves", game="red-dog-junction",
+                      options=["variant=posse"], bot="greedy", stop_after=8)
+    assert check_posse_hands(paths, homes) >= 4
+    table = engine.replay(savefile.read(paths[-1]), check_snapshot=False).table
+    seat = table.seat_of("ann")
+    secrets = engine.secrets_for(table, seat or 0, homes["ann"].load())
+    hidden = sorted(secrets["posse"].values())[0]  # a card of ann's own hand
+    save = savefile.read(paths[-1])
+    save.state["view"]["last"].append(f"ann holds {hidden}")
+    paths[-1].write_text(savefile.dumps(save), "utf-8")
+    with pytest.raises(AssertionError, match=f"{hidden}.* named in .* before they were shown"):
+        check_posse_hands(paths, homes)

@@ -37,3 +37,14 @@ def test_a_file_name_with_an_escape_sequence_is_printed_escaped(tmp_path: Path) 
     assert result.exit_code == 4
     assert "\x1b" not in result.output and "\x07" not in result.output
     assert "\\x1b]0;owned\\x07" in result.output
+
+
+def test_a_long_message_is_cut_after_its_characters_are_escaped() -> None:
+    """A game's refusal quoting 1,000 bidi overrides from a re-signed header was cut to 400
+    characters and then escaped to 2,400 (found by the fuzzer): escaped first, then cut."""
+    from pbem.terminal import MESSAGE_LIMIT, shortened
+
+    message = "Red Dog Junction components: commander '" + "\u202e" * 1000 + "' is unknown"
+    out = printable(shortened(message))
+    assert len(out) <= MESSAGE_LIMIT + len("... (message cut short)")
+    assert "\u202e" not in out and out.endswith("(message cut short)")

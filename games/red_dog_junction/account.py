@@ -4,21 +4,28 @@ The entry's own lines come from the journal, in the order things happened: chanc
 resolved at its head (set-up dice and display, refills, Justin's turn), then each move,
 then the end of the turn. To them this adds what follows from comparing the states
 before and after: the bank's goods, every score that moved, the result when the game has
-ended, and the chance now waiting for the next entry. Everything in this game is public,
-so nothing here can leak a secret.
+ended, and the chance now waiting for the next entry. Everything in this game is public
+but Posse's draft hands, of which only the slots and the shown cards are told.
 """
 
 from __future__ import annotations
 
 from pbem.game import State
 
+from . import posse
 from .constants import BANK_GOODS
 from .journal import new_lines
 from .scoring import justin_score, result_line, score_of
+from .state import join_and
 
 
 def describe(before: State, after: State, seat: int) -> list[str]:
     lines = new_lines(before, after)
+    if after["variant"] == "posse":
+        # The deck work is the entry's chores; the draft's end (cards handed out) follows it.
+        end = next((i for i, line in enumerate(lines) if line.startswith(posse.HANDED_OUT)),
+                   len(lines))
+        lines[end:end] = deck_work(before, after, seat)
     if after["phase"] == "setup":
         return lines
     lines += _bank(before, after)
@@ -27,6 +34,44 @@ def describe(before: State, after: State, seat: int) -> list[str]:
         lines.append(result_line(after))
     lines += [f"Chance waiting for the next entry: {pending_text(r)}."
               for r in after.get("pending", []) if r not in before.get("pending", [])]
+    return lines
+
+
+def deck_work(before: State, after: State, seat: int) -> list[str]:
+    """Posse: the secret deck's work the entry did (its chores, done for the signer by
+    pbem), from the public slots before and after it: layers removed and added, and the
+    cards shown. Only shown cards are named; a slot in a hand is only counted."""
+    old = before.get("secret", {}).get(posse.DECK)
+    new = after.get("secret", {}).get(posse.DECK)
+    if old is None or new is None:
+        return []
+    names = after["seats"]
+    mine = str(seat)
+    peeled: dict[int, int] = {}
+    locked = 0
+    shown: dict[int, list[str]] = {}
+    for slot_id, slot in new["slots"].items():
+        was = old["slots"].get(slot_id, {})
+        if slot["status"] == "open" and was.get("status") != "open":
+            shown.setdefault(int(slot["owner"]), []).append(str(slot["card"]))
+            continue
+        layers, had = slot.get("layers", {}), was.get("layers", {})
+        if mine in had and mine not in layers:
+            peeled[int(slot["owner"])] = peeled.get(int(slot["owner"]), 0) + 1
+        elif mine in layers and had.get(mine) != layers[mine]:
+            locked += 1
+    name = names[seat]
+    lines = []
+    if peeled:
+        held = join_and([names[s] for s in sorted(peeled)])
+        lines.append(f"{name} removed their layer from {sum(peeled.values())} cards held by "
+                     f"{held}: only their holders can read them.")
+    if locked:
+        lines.append(f"{name} locked the {locked} cards passed to them with fresh keys: once the "
+                     "giver removes their layer, only " + name + " can read them.")
+    for holder in sorted(shown):
+        lines.append(f"{names[holder]} shows the cards they kept, each with its proof: "
+                     f"{', '.join(sorted(shown[holder]))}.")
     return lines
 
 
@@ -54,6 +99,9 @@ def pending_text(request: dict[str, object]) -> str:
     kind = request.get("kind")
     if kind == "setup":
         return "set-up: first player, dice placed and rolled, commanders, display"
+    if kind == "posse":
+        return "the rest of set-up after the Posse draft: first player, dice, starting gold "\
+               "and the display's chance"
     if kind == "deal":
         return f"the display's {request.get('count')} cards, dealt after the Trail Boss picks"
     if kind == "refill":

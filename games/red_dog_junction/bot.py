@@ -14,21 +14,26 @@ from __future__ import annotations
 
 from pbem.game import State
 
+from . import posse
 from .constants import GOLD, PLANET_GOODS
 from .scoring import score_of
-from .state import capacity, card, crew_count, dock_dice, total
+from .state import capacity, card, crew_count, crew_types, dock_dice, total
 
 POINT = 100
 CARD_WORTH = {"crew": 45, "commander": 60}
 BOOST_WORTH = 20  # a boost: a tie-break and one action's help
+STARTING_CREW = 30  # a starting crew card drafted in Posse: no points, but it works
 STORED = 30  # a non-gold good in storage that some display card asks for
 STORED_CAP = 6  # ... up to this many of it
 GOLD_ON_SHIP = {"home": 95, "space": 88}  # elsewhere 85
-TRADE_ROUTE = {"beside": 0.8, "junction": 0.74, "space": 0.7}  # elsewhere 0.65
+TRADE_ROUTE = {"beside": 0.8, "junction": 0.68, "space": 0.7}  # elsewhere 0.65
 STORE_ROUTE = {"home": 0.95, "space": 0.85}  # elsewhere 0.8
+AT_RISK = 0.5  # cargo in space beside another player's outlaws
 
 
 def heuristic(state: State, seat: int) -> int:
+    if state["phase"] == "draft":
+        return _draft_worth(state, seat)
     player = state["players"][seat]
     points, _, ties = score_of(state, seat)
     value: float = points * POINT + ties[0] * BOOST_WORTH
@@ -48,6 +53,28 @@ def heuristic(state: State, seat: int) -> int:
     return int(value)
 
 
+def _draft_worth(state: State, seat: int) -> int:
+    """Posse's draft: what the cards the seat has picked are worth, as far as it knows
+    them (its own picks only: posse.known never gives another seat's cards)."""
+    known = posse.known(state, seat)
+    value = 0
+    for slot in posse.picks_of(state, seat):
+        if slot in known:
+            value += card_worth(card(state, known[slot]))
+    return value
+
+
+def card_worth(entry: dict[str, object]) -> int:
+    """A card in hand at the start: its points and what it does (a starting card has no
+    points but still works; a boost is a tie-break and one action's help)."""
+    kind = str(entry["kind"])
+    if kind == "boost":
+        return BOOST_WORTH
+    if entry.get("start"):
+        return STARTING_CREW
+    return int(str(entry["vp"])) * POINT + CARD_WORTH[kind]
+
+
 def _wanted(state: State) -> set[str]:
     """Goods that some display card can be bought with."""
     return {g for c in state["display"] for cost in card(state, c)["cost"] for g in cost}
@@ -60,7 +87,9 @@ def _trade_unit(state: State, seat: int, good: str) -> float:
         return GOLD_ON_SHIP.get(at, 85)
     spot = at
     if at.startswith("junction "):
-        spot = "beside" if good in dock_dice(state, at) else "junction"
+        ship = state["players"][seat]["ship"]
+        tradable = ship[good] >= state["dice"][good] and crew_count(state, seat, "agent") > 0
+        spot = "beside" if good in dock_dice(state, at) and tradable else "junction"
     # A trade's gold must fit in the hold too, so no good is worth more than a gold.
     rate = min(state["dice"][GOLD] / state["dice"][good], 1.0)
     return 85 * rate * TRADE_ROUTE.get(spot, 0.65)
@@ -81,7 +110,25 @@ def _cargo(state: State, seat: int, wanted: set[str]) -> float:
             store = (STORED if useful else 5) * STORE_ROUTE.get(at, 0.8)
             worths.append(max(_trade_unit(state, seat, good), store))
     worths.sort(reverse=True)
-    return sum(worths[: max(capacity(state, seat), 0)])
+    kept = sum(worths[: max(capacity(state, seat), 0)])
+    return kept * AT_RISK if at == "space" and _raiders(state, seat) else kept
+
+
+def _raiders(state: State, seat: int) -> bool:
+    """This ship and another in space, both with outlaws (or rascals that may be named
+    so): each can swap the other's cargo away on its turn. Counting that risk sends a
+    ship with cargo on its way instead of swapping the same goods back and forth for ever
+    (each taking back what the other took). A ship without outlaws is not deterred from
+    space: one raid is not a loop, and a raider parked in space would block the way."""
+    if not _raider(state, seat):
+        return False
+    return any(other != seat and player["at"] == "space" and _raider(state, other)
+               for other, player in enumerate(state["players"]))
+
+
+def _raider(state: State, seat: int) -> bool:
+    types = crew_types(state, seat)
+    return "outlaw" in types or "rascal" in types
 
 
 def _position(state: State, seat: int, wanted: set[str]) -> float:

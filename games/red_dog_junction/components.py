@@ -11,11 +11,10 @@ the lookup tables kept in ``state["rules"]``, so every later call needs only the
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
-from pbem.game import ComponentError
+from pbem.game import ComponentReader
 
 from .constants import (
     CREW_TYPES,
@@ -36,51 +35,14 @@ RESERVED = {"all", "pay", "me", "justin", "give", "take", "load", "unload", "x",
             "shop", "space", "junction", "dock", *GOODS, *CREW_TYPES}
 
 
-def load_stock() -> dict[str, Any]:
-    """The installed component data, validated."""
-    with COMPONENTS_FILE.open("rb") as handle:
-        data = tomllib.load(handle)
-    validate(data)
-    return data
-
-
-def _fail(where: str, what: str) -> ComponentError:
-    return ComponentError(f"Red Dog Junction components: {where} {what}.")
-
-
-def _table(data: dict[str, Any], key: str) -> dict[str, Any]:
-    value = data.get(key)
-    if not isinstance(value, dict):
-        raise _fail(f"[{key}]", "is missing or is not a table")
-    return value
-
-
-# Numbers in a save's header size lists and loops (card copies, the gold die): bounded, so
-# a crafted save cannot make set-up take gigabytes. Far above anything the game uses.
-MAX_NUMBER = 1000
+READ = ComponentReader("Red Dog Junction")
+_fail = READ.fail
 MAX_COPIES = 100
 
 
-def _entries(data: dict[str, Any], key: str) -> list[dict[str, Any]]:
-    value = data.get(key)
-    if not isinstance(value, list) or not all(isinstance(e, dict) for e in value):
-        raise _fail(f"[[{key}]]", "is missing or is not a list of tables")
-    return value
-
-
-def _int(entry: dict[str, Any], key: str, where: str, minimum: int = 0,
-         maximum: int = MAX_NUMBER) -> int:
-    value = entry.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= maximum:
-        raise _fail(where, f"needs '{key}' as a whole number from {minimum} to {maximum}")
-    return value
-
-
-def _str(entry: dict[str, Any], key: str, where: str) -> str:
-    value = entry.get(key)
-    if not isinstance(value, str) or not value:
-        raise _fail(where, f"needs '{key}' as a non-empty text")
-    return value
+def load_stock() -> dict[str, Any]:
+    """The installed component data, validated."""
+    return READ.load(COMPONENTS_FILE, validate)
 
 
 def _goods(value: Any, where: str) -> dict[str, int]:
@@ -96,7 +58,7 @@ def _goods(value: Any, where: str) -> dict[str, int]:
 
 
 def _card_id(entry: dict[str, Any], where: str) -> str:
-    ident = _str(entry, "id", where)
+    ident = READ.text(entry, "id", where)
     if not CARD_ID.match(ident):
         raise _fail(where, f"has the id '{ident}': use lower-case words joined by '-'")
     return ident
@@ -106,13 +68,13 @@ def validate(data: Any) -> None:
     """Raise ComponentError naming the first bad entry of ``data``."""
     if not isinstance(data, dict):
         raise _fail("the data", "is not a table")
-    goods = _table(data, "goods")
+    goods = READ.table(data, "goods")
     if sorted(goods) != sorted(GOODS):
         raise _fail("[goods]", f"must count exactly these goods: {', '.join(GOODS)}")
     for good in GOODS:
-        _int(goods, good, f"[goods] {good}", 1)
-    setup = _table(data, "setup")
-    box = _int(setup, "box_gold", "[setup]")
+        READ.whole(goods, good, f"[goods] {good}", 1)
+    setup = READ.table(data, "setup")
+    box = READ.whole(setup, "box_gold", "[setup]")
     start_gold = setup.get("start_gold")
     if (not isinstance(start_gold, list) or len(start_gold) != MAX_PLAYERS
             or not all(isinstance(g, int) and not isinstance(g, bool) and g >= 0
@@ -126,22 +88,22 @@ def validate(data: Any) -> None:
     for ctype in crew:
         if ctype not in CREW_TYPES:
             raise _fail("[setup] start_crew", f"names '{ctype}', which is not a crew type")
-        _int(crew, ctype, f"[setup] start_crew {ctype}", 1)
-    places = _table(data, "places")
+        READ.whole(crew, ctype, f"[setup] start_crew {ctype}", 1)
+    places = READ.table(data, "places")
     planets = places.get("planets")
     if not isinstance(planets, list) or sorted(planets) != sorted(PLANET_GOODS):
         raise _fail("[places] planets", f"must list each of {', '.join(PLANET_GOODS)} once")
-    _str(places, "shop", "[places]")
-    _validate_junction(_table(data, "junction"))
+    READ.text(places, "shop", "[places]")
+    _validate_junction(READ.table(data, "junction"))
     ids: set[str] = set()
     market = 0
-    for index, entry in enumerate(_entries(data, "crew"), 1):
+    for index, entry in enumerate(READ.tables(data, "crew"), 1):
         where = f"crew entry {index}"
         ident = _card_id(entry, where)
         if entry.get("type") not in CREW_TYPES:
             raise _fail(where, f"needs 'type', one of {', '.join(CREW_TYPES)}")
-        _int(entry, "vp", where)
-        copies = _int(entry, "copies", where, 1, MAX_COPIES)
+        READ.whole(entry, "vp", where)
+        copies = READ.whole(entry, "copies", where, 1, MAX_COPIES)
         alternatives = entry.get("cost")
         if not isinstance(alternatives, list) or not alternatives:
             raise _fail(where, "needs 'cost' as a list of alternatives, e.g. [{ ruby = 2 }]")
@@ -150,12 +112,12 @@ def validate(data: Any) -> None:
             raise _fail(where, "lists two cost alternatives with the same goods")
         _add_ids(ids, _copy_ids(ident, copies, always_number=True), where)
         market += copies
-    commanders = _entries(data, "commander")
+    commanders = READ.tables(data, "commander")
     for index, entry in enumerate(commanders, 1):
         where = f"commander '{entry.get('id', index)}'"
         _add_ids(ids, [_card_id(entry, where)], where)
-        _str(entry, "name", where)
-        _int(entry, "vp", where)
+        READ.text(entry, "name", where)
+        READ.whole(entry, "vp", where)
         if len(_goods(entry.get("cost"), f"{where} cost")) != 2:
             raise _fail(where, "must cost exactly two kinds of goods together")
         _validate_effect(entry, where)
@@ -163,11 +125,11 @@ def validate(data: Any) -> None:
         raise _fail("[[commander]]", f"must list at least {MIN_COMMANDERS} commanders")
     market += len(commanders)
     boosts = 0
-    for index, entry in enumerate(_entries(data, "boost"), 1):
+    for index, entry in enumerate(READ.tables(data, "boost"), 1):
         where = f"boost '{entry.get('id', index)}'"
         ident = _card_id(entry, where)
-        _str(entry, "name", where)
-        copies = _int(entry, "copies", where, 1, MAX_COPIES)
+        READ.text(entry, "name", where)
+        copies = READ.whole(entry, "copies", where, 1, MAX_COPIES)
         if _goods(entry.get("cost"), f"{where} cost") != {"gold": 1}:
             raise _fail(where, "must cost 1 gold, as every boost does")
         _validate_effect(entry, where)
@@ -179,15 +141,15 @@ def validate(data: Any) -> None:
     # The display, one Trail Boss pick per player and at least one refill.
     if market < DISPLAY_SIZE + MAX_PLAYERS + 2:
         raise _fail("the market deck", f"needs at least {DISPLAY_SIZE + MAX_PLAYERS + 2} cards")
-    _validate_deals(_entries(data, "deal"), ids)
+    _validate_deals(READ.tables(data, "deal"), ids)
 
 
 def _validate_junction(junction: dict[str, Any]) -> None:
     if "ring" in junction:
         raise _fail("[junction] ring", "is no longer data: set-up places the six dice at random "
                     "around the Junction (RDJ-S7); remove it")
-    sides = _int(junction, "gold_die_sides", "[junction]", 2)
-    start = _int(junction, "gold_die_start", "[junction]", 1)
+    sides = READ.whole(junction, "gold_die_sides", "[junction]", 2)
+    start = READ.whole(junction, "gold_die_start", "[junction]", 1)
     if start > sides:
         raise _fail("[junction] gold_die_start", "is more than the gold die's sides")
 
@@ -197,7 +159,7 @@ def _validate_effect(entry: dict[str, Any], where: str) -> None:
     if effect not in EFFECTS:
         raise _fail(where, f"needs 'effect', one of {', '.join(sorted(EFFECTS))}")
     for param in EFFECTS[effect].params:
-        _int(entry, param, where, 1)
+        READ.whole(entry, param, where, 1)
 
 
 def _validate_deals(deals: list[dict[str, Any]], ids: set[str]) -> None:
@@ -205,7 +167,7 @@ def _validate_deals(deals: list[dict[str, Any]], ids: set[str]) -> None:
     for index, entry in enumerate(deals, 1):
         where = f"deal '{entry.get('id', index)}'"
         _add_ids(ids, [_card_id(entry, where)], where)
-        gold = _int(entry, "gold", where, 1)
+        gold = READ.whole(entry, "gold", where, 1)
         _goods(entry.get("cost"), f"{where} cost")
         if "gold" in entry["cost"]:
             raise _fail(where, "must not ask for gold: a super deal pays gold")

@@ -39,6 +39,7 @@ JUSTIN_PRIORITY = ("gold", "whiskey", "gas", "ice", "ruby", "oxygen", "scrap")
 JUSTIN_CLASS = {"gold": 0, "whiskey": 1, **{g: 2 for g in PLANET_GOODS}, "scrap": 3}
 
 VARIANTS = ("standard", "trail-boss", "posse")
+POSSE_HAND = 9  # Posse: cards dealt to each player for the draft
 
 
 @dataclass(frozen=True)

@@ -48,9 +48,9 @@ from pbem.game import (
     State,
 )
 
-from . import account, bot, render, scoring, svg, turnflow
+from . import account, bot, posse, render, scoring, turnflow
 from .actions import apply_move
-from .components import load_stock, start_card_ids, validate
+from .components import load_stock, start_card_ids, tables, validate
 from .constants import DICE, GOLD, GOODS, JUSTIN, VARIANTS
 from .legal import legal_moves
 from .move import fmt
@@ -90,13 +90,19 @@ class RedDogJunction(Game):
 
     def validate_options(self, options: dict[str, Any], players: int) -> None:
         variant = options.get("variant", "standard")
-        if variant == "posse":
-            raise OptionError(
-                "The Posse variant (a crew draft from secret hands) is not yet supported; "
-                "use variant=standard or variant=trail-boss."
-            )
         if variant not in VARIANTS:
-            raise OptionError(f"variant must be one of {', '.join(VARIANTS[:2])}.")
+            raise OptionError(f"variant must be one of {', '.join(VARIANTS)}.")
+        if variant == "posse" and players < 2:
+            raise OptionError("The Posse variant is a draft between players: it needs 2 to 5 "
+                              "players. Play the solo game with variant=standard or "
+                              "variant=trail-boss.")
+
+    def secret_decks(self, components: dict[str, Any], options: dict[str, Any],
+                     players: int) -> dict[str, list[str]]:
+        """Posse's draft deck (the starting sets less a cowboy each, and the market)."""
+        if options.get("variant") != "posse":
+            return {}
+        return {posse.DECK: posse.deck_cards(tables(components), players)}
 
     # ---- play ---------------------------------------------------------------------------
     def setup(
@@ -104,29 +110,41 @@ class RedDogJunction(Game):
     ) -> State:
         return new_state(seats, options, components)
 
+    # Posse's draft ends when the last pick is shown, by a secret-deck chore after the
+    # game last ran: every entry point first hands the shown cards out (posse.finish, in
+    # place where the state is the game's to change; posse.ready, a copy, for reading).
     def to_act(self, state: State) -> int | None:
-        return None if state["phase"] == "over" else int(state["current"])
+        state = posse.ready(state)
+        if state["phase"] == "over":
+            return None
+        if state["phase"] == "draft":
+            return posse.to_act(state)
+        return int(state["current"])
 
     def legal_moves(self, state: State, seat: int) -> list[str]:
-        return legal_moves(state, seat)
+        return legal_moves(posse.ready(state), seat)
 
     def normalize(self, state: State, seat: int, text: str) -> str:
+        state = posse.ready(state)
         return fmt(state, parse(state, seat, text))
 
     def apply(self, state: State, seat: int, move: str) -> None:
+        posse.finish(state)
         apply_move(state, seat, parse(state, seat, move))
 
     def end_turn(self, state: State, seat: int) -> None:
+        posse.finish(state)
         turnflow.end_turn(state, seat)
 
     def can_end_turn(self, state: State, seat: int) -> bool:
         try:
-            turnflow.check_can_end(state, seat)
+            turnflow.check_can_end(posse.ready(state), seat)
         except MoveError:
             return False
         return True
 
     def resolve(self, state: State, request: dict[str, Any], rng: Sampler) -> None:
+        posse.finish(state)
         turnflow.resolve(state, request, rng)
 
     # ---- reading -------------------------------------------------------------------------
@@ -136,16 +154,18 @@ class RedDogJunction(Game):
         seat: int | None,
         secrets: dict[str, dict[str, str]] | None = None,
     ) -> dict[str, Any]:
-        return render.view(state, seat)
+        return render.view(posse.ready(state), seat, secrets)
 
     def render(self, view: dict[str, Any]) -> str:
         return render.render(view)
 
     def render_svg(self, view: dict[str, Any]) -> str:
+        from . import svg  # the drawing kit loads only when a picture is drawn
+
         return svg.render_svg(view)
 
     def describe(self, before: State, after: State, seat: int) -> list[str]:
-        return account.describe(before, after, seat)
+        return account.describe(posse.ready(before), posse.ready(after), seat)
 
     def outcome(self, state: State) -> Outcome | None:
         return scoring.outcome(state)
@@ -157,10 +177,16 @@ class RedDogJunction(Game):
         return NOTATION
 
     def heuristic(self, state: State, seat: int) -> int:
-        return bot.heuristic(state, seat)
+        return bot.heuristic(posse.ready(state), seat)
+
+    def bot_state(self, state: State, seat: int, secrets: dict[str, dict[str, str]]) -> State:
+        """The seat's own Posse cards, for the draft's greedy picks (posse.known)."""
+        if posse.DECK in secrets:
+            state[posse.BOT_KNOWN] = dict(secrets[posse.DECK])
+        return state
 
     def invariants(self, state: State) -> list[str]:
-        return invariants(state)
+        return invariants(posse.ready(state))
 
 
 def invariants(state: State) -> list[str]:
@@ -185,6 +211,9 @@ def invariants(state: State) -> list[str]:
     cards = state["deck"] + state["display"] + state["discard"]
     for player in state["players"]:
         cards += player["crew"] + player["commanders"] + player["boosts"] + player["played"]
+    if state["variant"] == "posse" and state["phase"] in ("setup", "draft"):
+        # Posse before the draft's cards are handed out: they are in the secret deck.
+        cards += posse.deck_cards(state["rules"], len(state["players"]))
     expected = list(state["rules"]["market"])
     for number in range(1, len(state["players"]) + 1):
         expected += start_card_ids(number, state["rules"]["start_crew"])

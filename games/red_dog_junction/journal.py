@@ -53,6 +53,13 @@ def chance(state: State, line: str) -> None:
     state["last"].append(line.rstrip("."))
 
 
+def late(state: State, line: str) -> None:
+    """A chance line that belongs to the entry last written, even if its work is done
+    (Posse: the cards handed out once that entry's chores showed the last pick)."""
+    state["journal"]["lines"].append(line)
+    state["last"].append(line.rstrip("."))
+
+
 def close(state: State) -> None:
     """The entry's work is done: the next line belongs to the next entry."""
     state["journal"]["closed"] = True

@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from pbem.game import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, State
 
+from . import posse
 from .components import alt_name
 from .constants import EFFECTS, GOODS, JUNCTION_DOCKS
 from .move import GoodsT, Move
@@ -129,7 +130,7 @@ def _parse_buy(state: State, seat: int, rest: list[str]) -> Move:
                       if has(storage, c)]
         if len(affordable) > 1:
             raise AmbiguousMoveError(f"Say how you pay for {ident}: "
-                                     f"{' or '.join('pay ' + a for a in affordable)}.")
+                                     f"{' or '.join(f'`buy {ident} pay {a}`' for a in affordable)}.")
         alt = affordable[0] if affordable else ""
     return Move("buy", card=ident, alt=alt)
 
@@ -206,6 +207,11 @@ def _parse_rascal(state: State, seat: int, rest: list[str]) -> Move:
 
 
 def _parse_pick(state: State, seat: int, rest: list[str]) -> Move:
+    if state["phase"] == "draft":  # Posse: a slot of the hand, never the card's name
+        if len(rest) != 1:
+            raise InvalidMoveError("Write `pick SLOT`, e.g. `pick s12` (or the card's position "
+                                   "in your hand, `pick 3`).")
+        return Move("pick", card=posse.slot_word(state, seat, rest[0].lstrip("#")))
     if len(rest) != 1:
         raise InvalidMoveError("Write `pick CARD`, e.g. `pick miner-2`.")
     if "rascal".startswith(rest[0]) and len(rest[0]) > 2:

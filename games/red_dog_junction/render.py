@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.game import State
+from pbem.game import State, kit, secretdeck
 
-from . import setup_choices
+from . import posse, setup_choices
 from .account import pending_text
 from .components import card_text
-from .constants import CREW_TYPES, GOODS, JUNCTION_DOCKS, JUSTIN, PLANET_GOODS
+from .constants import CREW_TYPES, GOODS, JUNCTION_DOCKS, JUSTIN, PLANET_GOODS, POSSE_HAND
 from .scoring import justin_score, result, score_of
 from .setup_choices import pickable_types
 from .state import (
@@ -48,9 +48,10 @@ def _docked(state: State, place: str) -> str:
     return ship_name(state, key) if key else ""
 
 
-def view(state: State, seat: int | None) -> dict[str, Any]:
+def view(state: State, seat: int | None,
+         secrets: dict[str, dict[str, str]] | None = None) -> dict[str, Any]:
     over = state["phase"] == "over"
-    current = state["current"]
+    current = posse.to_act(state) if state["phase"] == "draft" else state["current"]
     out: dict[str, Any] = {
         "game": "red-dog-junction",
         "viewer": -1 if seat is None else seat,
@@ -86,6 +87,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     out["pickable"] = pickable_types(state) if state["phase"] == "pick" else {}
     if setup_choices.active(state):
         out["owed"] = setup_choices.ask(state, current)
+    if state["variant"] == "posse" and state["phase"] in ("setup", "draft"):
+        out["draft"] = _draft_view(state, seat, secrets)
     if state["phase"] == "play":
         ts = state["ts"]
         out["turn_state"] = {"actions": ts["actions"], "allowed": allowed_actions(state),
@@ -97,6 +100,40 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         out["justin"] = _justin_view(state)
     owned = {c for p in state["players"] for c in p["commanders"] + p["boosts"]}
     out["cards"] = {c: card_text(card(state, c)) for c in sorted(owned)}
+    return out
+
+
+def _draft_view(state: State, seat: int | None,
+                secrets: dict[str, dict[str, str]] | None) -> dict[str, Any]:
+    """Posse's draft: public counts for everyone; the viewer's own hand, picks and the last
+    card kept for the left player, from what the viewer can read (never anyone else's)."""
+    draft = state["draft"]
+    names = state["seats"]
+    out: dict[str, Any] = {
+        "hand_size": POSSE_HAND,
+        "choices": {names[s]: draft["choices"][s] for s in range(len(names))},
+        "holding": {names[s]: len(draft["queue"][s][0]) if draft["queue"][s] else 0
+                    for s in range(len(names))},
+        "can_pick": [names[s] for s in range(len(names)) if posse.hand(state, s)],
+        "waiting": posse.waiting_words(state) if state["phase"] == "draft" else "",
+        "shown": draft["shown"],
+    }
+    if seat is None or state["phase"] != "draft":
+        return out
+    known = posse.known(state, seat, secrets)
+    left = names[posse.left_of(state, seat)]
+
+    def cards(slots: list[str]) -> list[dict[str, Any]]:
+        return [{"slot": s, **_card_view(state, known[s])} for s in slots if s in known]
+
+    current = posse.hand(state, seat)
+    out["hand"] = [{**c, "move": f"pick {c['slot']}"} for c in cards(current)]
+    out["pass_to"] = left
+    out["picks"] = cards(posse.picks_of(state, seat))
+    out["for_left"] = cards([s for s, who in draft["for_left"].items()
+                             if who == posse.left_of(state, seat)
+                             and secretdeck.holder(state, posse.DECK, s) == seat])
+    out["incoming"] = [len(h) for h in draft["queue"][seat][0 if not current else 1:]]
     return out
 
 
@@ -143,13 +180,57 @@ def _g(goods: dict[str, int], zeros: bool = False) -> str:
                      if goods.get(g) or (zeros and g in goods)) or "-"
 
 
+def _result_text(result: dict[str, Any]) -> str:
+    """The game's own result sentence; once the game is audited the session puts the
+    engine's result section in its place (see pbem.drawing.panels.result_section), told
+    here by its winner line (the CLI prints every score after the picture)."""
+    if "text" in result:
+        return str(result["text"])
+    return kit.winner_words(result) + "."
+
+
+def _card_line(c: dict[str, Any], lead: str) -> str:
+    vp = f" {c['vp']}vp" if c["kind"] != "boost" else ""
+    return f"  {lead:<10} {c['id']:<14} {c['kind']:<9}{vp:>5}  cost {c['cost']:<24} {c['text']}"
+
+
+def _draft_lines(v: dict[str, Any]) -> list[str]:
+    """Posse's draft: whose entry, the counts, and the viewer's hand and picks."""
+    d = v["draft"]
+    chosen = ", ".join(f"{name} {n}" for name, n in d["choices"].items())
+    lines = [f"Red Dog Junction (posse), set-up: the Posse draft; {v['to_act']} signs the next "
+             "entry",
+             f"  Cards chosen: {chosen} (of {d['hand_size'] - 1} each; every player's last card "
+             "is the last of a hand, without a choice)."]
+    if d["shown"]:
+        lines.append("  Every choice is made: the players show what they kept; then the first "
+                     "player, dice, gold and display.")
+    if d["waiting"]:
+        lines.append(f"  Waiting for: {d['waiting']}.")
+    if d.get("hand"):
+        lines.append(f"Your hand ({len(d['hand'])} cards; pick one, the rest go to "
+                     f"{d['pass_to']}):")
+        lines += [_card_line(c, c["move"]) for c in d["hand"]]
+    for size in d.get("incoming", []):
+        lines.append(f"A hand of {size} is on its way to you (deck work pending on it).")
+    if "picks" in d:
+        lines.append(f"Your picks so far ({len(d['picks'])}):" if d["picks"] else
+                     "Your picks so far: none.")
+        lines += [_card_line(c, c["slot"]) for c in d["picks"]]
+    if d.get("for_left"):
+        lines.append(f"Kept for {d['pass_to']} (the last card of your hand, theirs without a "
+                     "choice):")
+        lines += [_card_line(c, c["slot"]) for c in d["for_left"]]
+    return lines
+
+
 def render(v: dict[str, Any]) -> str:
     lines: list[str] = []
     head = f"Red Dog Junction ({v['variant']}{', solo' if v['solo'] else ''}), turn {v['turn']}"
     if v["phase"] == "over":
         reason = "deck ran out" if v["end"]["reason"] == "deck" else "bank gold ran out"
         lines.append(f"{head}: GAME OVER ({reason})")
-        lines.append(f"  {v['result']['text']}")
+        lines.append(f"  {_result_text(v['result'])}")
     elif v["phase"] == "play":
         ts = v["turn_state"]
         extra = f", agents left {ts['agents_left']}" if ts["agents_left"] else ""
@@ -165,8 +246,11 @@ def render(v: dict[str, Any]) -> str:
         lines.append(f"  crew you may pick: {kinds} (not a rascal)")
         if v["owed"]:
             lines.append(f"  owed: {v['owed']}")
+    elif v["phase"] == "draft":
+        lines += _draft_lines(v)
     else:
-        lines.append(f"{head}: set-up pending")
+        lines.append(f"{head}: set-up pending" + (": the start entry deals the Posse draft's "
+                                                  "hands" if "draft" in v else ""))
     end = v["end"]
     if end["gold_fired"] and v["phase"] != "over":
         lines.append(f"  The bank's gold ran out: the game ends after turn {end['end_after']}.")
@@ -186,9 +270,12 @@ def render(v: dict[str, Any]) -> str:
                          for d in v["docks"])
         lines.append(f"Junction, gold die {dice['gold']}; dice and [docks] around the ring:")
         lines.append(f"  {ring}  (then {v['ring'][0]} again)")
+    elif "draft" in v:
+        lines.append("Junction: the dice are rolled and placed by the entry after the draft's "
+                     "last choice.")
     else:
         lines.append("Junction: the dice are rolled and placed by the start entry.")
-    if v["phase"] in ("setup", "pick") and not v["display"]:
+    if v["phase"] in ("setup", "pick", "draft") and not v["display"]:
         lines.append(f"Display: dealt after set-up (deck {v['deck']}).")
     else:
         lines.append(f"Display (deck {v['deck']}, discard {v['discard']}), last card at the "

@@ -19,7 +19,7 @@ from typing import Any
 
 from pbem.game import Sampler, State, queue_chance
 
-from . import journal
+from . import journal, posse
 from .components import start_card_ids, tables
 from .constants import DICE, DISPLAY_SIZE, GOLD, PLANET_GOODS, SPACE_GOOD
 from .state import card, no_goods
@@ -93,6 +93,8 @@ def new_state(seats: Sequence[str], options: dict[str, Any], components: dict[st
             "deals": [],
             "awaiting": "",  # "junction" or "planet": player 1 names his dock
         }
+    if state["variant"] == "posse":
+        posse.prepare(state)
     queue_chance(state, {"kind": "setup"})
     return state
 
@@ -129,10 +131,12 @@ def turn_order(state: State) -> list[int]:
     return [(state["first"] + k) % n for k in range(n)]
 
 
-def deal_display(state: State, rng: Sampler) -> None:
-    """Turn the six display cards (the end of set-up)."""
+def deal_display(state: State, rng: Sampler, late: bool = False) -> None:
+    """Turn the six display cards (the end of set-up); ``late``: in the entry last written
+    (see journal.late)."""
     state["display"] = draw(state, DISPLAY_SIZE, rng)
-    journal.chance(state, f"The display is dealt: {', '.join(state['display'])}.")
+    (journal.late if late else journal.chance)(
+        state, f"The display is dealt: {', '.join(state['display'])}.")
 
 
 def place_dice(state: State, rng: Sampler) -> None:

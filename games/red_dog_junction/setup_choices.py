@@ -9,15 +9,20 @@ before the display is dealt, and only then is the deck shuffled (「各プレイ
 Each choice is its own entry (a turn entry holding one move), in turn order from the first
 player, so every player sees the choices before theirs. A stage is a phase of the state
 ("pick") with the seats still to choose in ``state["waiting"]``; ``STAGES`` lists each
-variant's stages in order (a crew draft would be one more stage here, with its own verb).
-After the last stage the display deal is queued as chance, resolved by the beacon of the
-first player's first turn; with no stage it is dealt by the start entry itself.
+variant's stages in order. After the last stage the display deal is queued as chance,
+resolved by the beacon of the first player's first turn; with no stage it is dealt by the
+start entry itself.
+
+Posse's crew draft (phase "draft", posse.py) is a set-up stage of its own kind: the start
+entry deals the hands and nothing else, its entries follow the secret deck's work rather
+than the turn order, and it ends by drawing the rest of set-up; here it is only routed.
 """
 
 from __future__ import annotations
 
 from pbem.game import IllegalMoveError, Sampler, State, queue_chance
 
+from . import posse
 from .constants import CREW_TYPES, DISPLAY_SIZE
 from .journal import note
 from .move import Move
@@ -33,7 +38,11 @@ ASKS = {"pick": "Pick your Trail Boss crew card from the deck (any crew but a ra
 
 def active(state: State) -> bool:
     """Whether the game is in a set-up stage (players choosing before the first turn)."""
-    return state["phase"] in ASKS
+    return state["phase"] in ASKS or drafting(state)
+
+
+def drafting(state: State) -> bool:
+    return bool(state["phase"] == "draft")
 
 
 def begin(state: State, rng: Sampler) -> None:
@@ -74,6 +83,8 @@ def pickable_types(state: State) -> dict[str, int]:
 
 def ask(state: State, seat: int) -> str:
     """What the stage asks of ``seat`` now ("" once it has chosen)."""
+    if drafting(state):
+        return posse.ask(state, seat)
     if not active(state) or seat != state["current"] or not _owes(state, seat):
         return ""
     example = next(iter(pickable_types(state)), "miner")
@@ -86,6 +97,8 @@ def _owes(state: State, seat: int) -> bool:
 
 def legal(state: State, seat: int) -> list[Move]:
     """One pick of each crew type (copies are alike), while the seat still owes it."""
+    if drafting(state):
+        return posse.legal(state, seat)
     if seat != state["current"] or not _owes(state, seat):
         return []
     first: dict[str, str] = {}
@@ -96,6 +109,9 @@ def legal(state: State, seat: int) -> list[Move]:
 
 def apply(state: State, seat: int, move: Move) -> None:
     """A set-up choice; any other move is refused with what is owed."""
+    if drafting(state):
+        posse.apply(state, seat, move)
+        return
     if seat != state["current"]:
         raise IllegalMoveError(f"It is {state['seats'][state['current']]}'s set-up choice, not "
                                f"{state['seats'][seat]}'s.")
@@ -121,6 +137,9 @@ def _pick(state: State, seat: int, ident: str) -> None:
 
 
 def check_end(state: State, seat: int) -> None:
+    if drafting(state):
+        posse.check_end(state, seat)
+        return
     if seat != state["current"]:
         raise IllegalMoveError(f"It is not {state['seats'][seat]}'s set-up choice.")
     if _owes(state, seat):
@@ -130,6 +149,9 @@ def check_end(state: State, seat: int) -> None:
 def end(state: State, seat: int) -> None:
     """The seat's choice is made: the next seat chooses, or the next stage (or play)
     begins."""
+    if drafting(state):
+        posse.end(state, seat)
+        return
     check_end(state, seat)
     state["waiting"].pop(0)
     if state["waiting"]:

@@ -24,7 +24,7 @@ from typing import Any
 from pbem.game import kit, rank_with_tiebreaks
 
 from .constants import CREW_TYPES, GOODS, JUSTIN, JUSTIN_CAPACITY, PLANET_GOODS
-from .state import place_label
+from .state import join_and, place_label
 
 WIDTH = kit.PAGE_WIDTH
 BOARD_W = 880  # the left column: places, ships and the market
@@ -109,18 +109,26 @@ def _owners(view: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
 
 def _ring(view: dict[str, Any]) -> list[tuple[str, Any]]:
     """The Junction's spots in ring order from the die before dock 1: ("die", good) and
-    ("dock", entry) alternating. The view lists docks by number with the dice before and
-    after each; following those links walks the ring (a ring the data orders otherwise
-    is drawn in its own order)."""
-    docks = [d for d in view.get("docks", []) if len(d.get("dice", [])) == 2]
-    after = {d["dice"][0]: d for d in docks}
+    ("dock", entry) alternating. The view's ``ring`` lists the dice as set-up placed them
+    (die spot N lies before dock N); before the start entry places them it is empty and
+    the die spots are ("die", "") (drawn as not yet placed). A view without ``ring``
+    is drawn by following each dock's dice (in the listed order if they do not close)."""
+    docks = sorted((d for d in view.get("docks", []) if isinstance(d, dict)),
+                   key=lambda d: int(d.get("dock", 0)))
+    ring = [str(d) for d in view.get("ring", [])]
+    if "ring" in view:
+        dice = ring if len(ring) == len(docks) else [""] * len(docks)
+        return [spot for die, dock in zip(dice, docks, strict=True)
+                for spot in (("die", die), ("dock", dock))]
+    linked = [d for d in docks if len(d.get("dice", [])) == 2]
+    after = {d["dice"][0]: d for d in linked}
     order: list[dict[str, Any]] = []
-    here = docks[0] if docks else None
+    here = linked[0] if linked else None
     while here is not None and here not in order:
         order.append(here)
         here = after.get(here["dice"][1])
-    if len(order) != len(docks):  # the links do not close: keep the listed order
-        order = docks
+    if len(order) != len(linked):  # the links do not close: keep the listed order
+        order = linked
     spots: list[tuple[str, Any]] = []
     for dock in order:
         spots += [("die", dock["dice"][0]), ("dock", dock)]
@@ -194,10 +202,18 @@ def _draw_junction(out: kit.Canvas, view: dict[str, Any]) -> dict[str, tuple[int
 
 
 def _draw_die(out: kit.Canvas, good: str, face: int, index: int, x: int, y: int) -> None:
+    half = DIE // 2
+    if not good:  # set-up places the dice at random: this spot waits for one
+        out.open("g", class_="die-spot")
+        out.title("a die spot: the start entry rolls the six dice and places them at random")
+        out.rect(x - half, y - half, DIE, DIE, "none", stroke="#8d99ae", stroke_width=2, rx=7,
+                 stroke_dasharray="4 3")
+        out.text(x, y + 7, "?", 20, text_anchor="middle", fill="#8d99ae", font_weight="bold")
+        out.close()
+        return
     colour = GOODS_KEY.fill(good)
     out.open("g", id=kit.ident("die", good), class_="die")
     out.title(f"the {good} die shows {face}")
-    half = DIE // 2
     out.rect(x - half, y - half, DIE, DIE, colour, stroke="#222", stroke_width=2, rx=7)
     out.text(x, y + 8, str(face), 22, text_anchor="middle", font_weight="bold",
              fill=kit.ink_on(colour))
@@ -209,11 +225,15 @@ def _draw_die(out: kit.Canvas, good: str, face: int, index: int, x: int, y: int)
 def _draw_dock(out: kit.Canvas, dice: dict[str, int], dock: dict[str, Any], x: int, y: int,
                ship_at: tuple[int, int]) -> None:
     number = dock["dock"]
-    left, right = dock["dice"]
     docked = str(dock.get("ship", ""))
     out.open("g", id=kit.ident("dock", number), class_="dock")
-    out.title(f"Junction dock {number}: trades {left} at {dice.get(left, '?')}, {right} at "
-              f"{dice.get(right, '?')} and gold at {dice.get('gold', '?')}; "
+    if len(dock.get("dice", [])) == 2:
+        left, right = dock["dice"]
+        rates = (f"trades {left} at {dice.get(left, '?')}, {right} at {dice.get(right, '?')} "
+                 f"and gold at {dice.get('gold', '?')}")
+    else:
+        rates = "its dice are placed at set-up"
+    out.title(f"Junction dock {number}: {rates}; "
               + (f"{docked}'s ship is here" if docked else "free"))
     if docked:
         out.line(x, y, ship_at[0], ship_at[1], "#5c6b80", stroke_width=3)
@@ -369,8 +389,13 @@ def _draw_homes(out: kit.Canvas, view: dict[str, Any]) -> dict[str, tuple[int, i
 
 
 # ---- the market ---------------------------------------------------------------------------
-def _pending_refill(view: dict[str, Any]) -> bool:
-    return any("refill" in str(p) or "display" in str(p) for p in view.get("pending", []))
+def _slot_words(view: dict[str, Any]) -> str:
+    """What an empty display slot says: a set-up stage deals the display after its last
+    choice; chance pending fills it at once; else it stays empty."""
+    if view.get("phase") not in ("setup", "play", "over"):
+        return "dealt after set-up"
+    pending = any("refill" in str(p) or "display" in str(p) for p in view.get("pending", []))
+    return "refill coming" if pending or view.get("phase") == "setup" else "(empty)"
 
 
 def _draw_market(out: kit.Canvas, view: dict[str, Any], top: int) -> int:
@@ -407,8 +432,7 @@ def _draw_market(out: kit.Canvas, view: dict[str, Any], top: int) -> int:
             _draw_card(out, display[slot], cx, row, width, display[slot].get("id") == justin_next)
         else:
             out.open("g", class_="card-slot")
-            kit.empty_slot(out, cx, row, width, CARD_H,
-                           "refill coming" if _pending_refill(view) else "(empty)", rx=6)
+            kit.empty_slot(out, cx, row, width, CARD_H, _slot_words(view), rx=6)
             out.close()
     out.close()
     rows = (max(DISPLAY_SLOTS, len(display)) + DISPLAY_SLOTS - 1) // DISPLAY_SLOTS
@@ -465,6 +489,46 @@ def _draw_card(out: kit.Canvas, card: dict[str, Any], x: int, y: int, w: int, ju
     out.close()
 
 
+def _draw_draft(out: kit.Canvas, view: dict[str, Any], top: int) -> int:
+    """Posse: the reader's own hand as cards (the slot to pick under each), then their
+    picks so far and the last card they keep for the left player. The view holds these
+    for its own seat only; the public picture has none."""
+    draft = view.get("draft")
+    if not isinstance(draft, dict) or view.get("phase") != "draft":
+        return top
+    hand = [c for c in draft.get("hand", []) if isinstance(c, dict)]
+    y = top
+    if hand:
+        width = (BOARD_W - 8 * (DISPLAY_SLOTS - 1)) // DISPLAY_SLOTS
+        out.open("g", id="draft-hand")
+        out.text(0, y + 18, kit.fit(f"Your hand: pick one (`pick SLOT`); the other "
+                                    f"{len(hand) - 1} go to {draft.get('pass_to', '')}",
+                                    BOARD_W, 13), 13, font_weight="bold")
+        for index, entry in enumerate(hand):
+            cx = (width + 8) * (index % DISPLAY_SLOTS)
+            row = y + 28 + (CARD_H + 26) * (index // DISPLAY_SLOTS)
+            _draw_card(out, entry, cx, row, width, False)
+            out.text(cx + width // 2, row + CARD_H + 16, str(entry.get("move", "")), 12,
+                     text_anchor="middle", font_weight="bold",
+                     font_family="DejaVu Sans Mono, monospace", fill="#283593")
+        out.close()
+        y += 28 + (CARD_H + 26) * ((len(hand) + DISPLAY_SLOTS - 1) // DISPLAY_SLOTS)
+    for size in draft.get("incoming", []):
+        y = kit.notes_block(out, "draft-incoming", 0, y, BOARD_W, "On its way to you",
+                            [f"a hand of {size}: its deck work is pending"])
+    picks = [f"{c.get('slot', '')}: {c.get('id', '')} ({c.get('kind', '')}"
+             + (f", {c.get('vp', 0)} VP" if c.get("kind") != "boost" else "") + ")"
+             for c in draft.get("picks", []) if isinstance(c, dict)]
+    if "picks" in draft:
+        y = kit.notes_block(out, "draft-picks", 0, y, BOARD_W, "Your picks so far",
+                            picks or ["none yet"])
+    kept = [f"{c.get('slot', '')}: {c.get('id', '')}" for c in draft.get("for_left", [])
+            if isinstance(c, dict)]
+    y = kit.notes_block(out, "draft-for-left", 0, y, BOARD_W,
+                        f"Kept for {draft.get('pass_to', '')} (the last card of your hand)", kept)
+    return y
+
+
 def _draw_key(out: kit.Canvas, top: int) -> int:
     out.open("g", id="legend")
     GOODS_KEY.legend(out, 0, top + 18)
@@ -473,11 +537,20 @@ def _draw_key(out: kit.Canvas, top: int) -> int:
 
 
 # ---- the side panel ------------------------------------------------------------------------
+def _audited(view: dict[str, Any]) -> dict[str, Any] | None:
+    """The engine's final result (``pbem.drawing.panels.result_section``), which the
+    session puts in the view's ``result`` once the game is complete and audited; None
+    while ``result`` is the game's own (scores by name, winners, a sentence) or empty."""
+    result = view.get("result")
+    return result if isinstance(result, dict) and "ranking" in result else None
+
+
 def _final_places(view: dict[str, Any]) -> dict[int, int]:
     """Places once the game is over: the engine's ranking when the view carries the
     audited result, else ranked from the view's scores and tie-breaks."""
-    if view.get("result"):
-        return kit.result_places(view["result"])
+    audited = _audited(view)
+    if audited is not None:
+        return kit.result_places(audited)
     players = view.get("players", [])
     scores = {i: int(p.get("score", 0)) for i, p in enumerate(players)}
     ties = {i: [int(t) for t in p.get("tiebreaks", [])] for i, p in enumerate(players)}
@@ -500,8 +573,8 @@ def _solo_verdict(view: dict[str, Any]) -> str:
 def _status_lines(view: dict[str, Any]) -> list[str]:
     players = view.get("players", [])
     count = len(players)
-    variant = "Trail Boss variant" if view.get("variant") == "trail-boss" else \
-        f"{view.get('variant', 'standard')} game"
+    variant = {"trail-boss": "Trail Boss variant", "posse": "Posse variant"}.get(
+        str(view.get("variant")), f"{view.get('variant', 'standard')} game")
     lines = [f"{variant} · " + ("solo (Trailblazer) against Justin" if view.get("solo")
                                 else f"{count} players")]
     phase = view.get("phase")
@@ -512,10 +585,14 @@ def _status_lines(view: dict[str, Any]) -> list[str]:
         lines.append(f"GAME OVER after turn {turn}: {why}.")
         places = _final_places(view)
         order = sorted(places, key=lambda s: (places[s], s))
-        if not view.get("result"):  # else the result panel below says it
+        if _audited(view) is None:  # else the result panel below says it
             lines.append("Final: " + ", ".join(
                 f"{places[s]}. {players[s].get('name', s)} {players[s].get('score', 0)}"
                 for s in order))
+            winners = view.get("result", {}).get("winners", []) if not view.get("solo") else []
+            if winners:
+                lines.append(("Winner: " if len(winners) == 1 else "Shared win: ")
+                             + join_and([str(w) for w in winners]) + ".")
         if view.get("solo") and isinstance(view.get("justin"), dict):
             lines.append(f"Justin scored {view['justin'].get('score', 0)}: "
                          f"{_solo_verdict(view)}.")
@@ -527,8 +604,17 @@ def _status_lines(view: dict[str, Any]) -> list[str]:
                   for key, form in TURN_WORDS if (value := ts.get(key))]
         if view.get("owed"):
             lines.append(f"Owed first: {view['owed']}")
+    elif phase == "setup" and isinstance(view.get("draft"), dict):
+        lines.append("Waiting for the start entry: it deals each player 9 cards, in secret, "
+                     "for the Posse draft.")
+    elif phase == "setup":
+        lines.append("Waiting for the start entry: first player, dice placed around the "
+                     "Junction" + (", Trail Boss commanders" if view.get("variant") == "trail-boss"
+                                   else "") + ", starting gold.")
+    elif phase == "draft":
+        lines += _draft_lines(view)
     else:
-        lines.append("Waiting for the set-up roll: first player, dice and display.")
+        lines += _stage_lines(view)
     if end.get("gold_fired") and phase != "over":
         lines.append(f"LAST TURNS: the bank's gold ran out; the game ends after turn "
                      f"{end.get('end_after', 0)}.")
@@ -541,11 +627,48 @@ def _status_lines(view: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _stage_lines(view: dict[str, Any]) -> list[str]:
+    """A set-up stage (after the start entry, before the first turn): who chooses now,
+    what may be chosen, who is still to choose."""
+    players = view.get("players", [])
+    still = [str(p.get("name", "")) for p in players if p.get("owes_pick")]
+    lines = ["Set-up: Trail Boss crew picks, one entry each in turn order; the display is "
+             "dealt after the last pick."]
+    if view.get("to_act"):
+        lines.append(f"To pick: {view['to_act']}")
+    pickable = view.get("pickable", {})
+    if pickable:
+        lines.append("May pick from the deck: " + ", ".join(
+            f"{t} x{n}" for t, n in pickable.items()) + " (no rascal)")
+    if still:
+        lines.append(f"Still to pick: {join_and(still)}")
+    return lines
+
+
+def _draft_lines(view: dict[str, Any]) -> list[str]:
+    """Posse's draft, in public words: who signs next, the cards chosen, what it waits for."""
+    draft = view.get("draft", {})
+    chosen = ", ".join(f"{name} {n}" for name, n in draft.get("choices", {}).items())
+    lines = [f"Set-up: the Posse draft. {draft.get('hand_size', 9)} cards each in secret; pick "
+             "one, pass the rest to the left.",
+             f"Next entry: {view.get('to_act', '')}",
+             f"Cards chosen: {chosen} (of {int(draft.get('hand_size', 9)) - 1} each; the last "
+             "card of a hand comes without a choice)"]
+    if draft.get("waiting"):
+        lines.append(f"Waiting for: {draft['waiting']}")
+    if draft.get("shown"):
+        lines.append("Every choice is made: the players show what they kept; then the first "
+                     "player, dice, gold and display.")
+    return lines
+
+
 def _draw_status(out: kit.Canvas, view: dict[str, Any]) -> int:
     y = kit.status_block(out, PANEL_X, 0, PANEL_W, "Red Dog Junction", _status_lines(view),
-                         strong=("Turn", "GAME OVER", "Pending"), alert=("LAST", "Owed"))
-    if view.get("result"):
-        y = kit.result_panel(out, PANEL_X, y, PANEL_W, view["result"]) + 8
+                         strong=("Turn", "GAME OVER", "Pending", "To pick", "Next entry"),
+                         alert=("LAST", "Owed"))
+    audited = _audited(view)
+    if audited is not None:
+        y = kit.result_panel(out, PANEL_X, y, PANEL_W, audited) + 8
     return y
 
 
@@ -573,14 +696,34 @@ def _player_lines(view: dict[str, Any], seat: int) -> list[str]:
     lines.append(f"super deals: {', '.join(player.get('deals', [])) or 'none'}")
     if player.get("owes_pick"):
         lines.append("Trail Boss: a crew pick is owed")
+    draft = view.get("draft")
+    if isinstance(draft, dict) and view.get("phase") == "draft":
+        name = str(player.get("name", ""))
+        holding = int(draft.get("holding", {}).get(name, 0))
+        lines.append(f"Posse draft: {draft.get('choices', {}).get(name, 0)} chosen; "
+                     + (f"a hand of {holding} " + ("to pick from" if name in
+                                                   draft.get("can_pick", []) else "on its way")
+                        if holding else "no hand yet"))
     parts = player.get("score_parts", {})
     lines.append(f"score {player.get('score', 0)} = "
                  + " + ".join(f"{k} {v}" for k, v in parts.items()))
     return lines
 
 
+def _to_act(view: dict[str, Any], seat: int) -> bool:
+    """Whether ``seat`` acts next: the player whose turn it is, or who chooses now in a
+    set-up stage."""
+    player = view["players"][seat]
+    if player.get("name") != view.get("to_act"):
+        return False
+    if view.get("phase") == "draft":  # Posse: the seat that signs the draft's next entry
+        return True
+    return view.get("phase") == "play" or (view.get("phase") not in ("setup", "over")
+                                           and bool(player.get("owes_pick")))
+
+
 def _player_marks(view: dict[str, Any], seat: int, places: dict[int, int]) -> list[str]:
-    to_act = view.get("phase") == "play" and view["players"][seat].get("name") == view.get("to_act")
+    to_act = _to_act(view, seat)
     return kit.seat_marks(you=seat == view.get("viewer"), to_act=to_act,
                           place=places.get(seat, 0))
 
@@ -665,7 +808,11 @@ def _title(view: dict[str, Any]) -> str:
         return head + ", game over"
     if view.get("phase") == "play":
         return f"{head}, {view.get('to_act', '')} to act"
-    return head + ", set-up pending"
+    if view.get("phase") == "setup":
+        return head + ", set-up pending"
+    if view.get("phase") == "draft":
+        return f"{head}, the Posse draft, {view.get('to_act', '')} signs next"
+    return f"{head}, set-up: {view.get('to_act', '')} picks"
 
 
 def render_svg(view: dict[str, Any]) -> str:
@@ -678,6 +825,7 @@ def render_svg(view: dict[str, Any]) -> str:
     homes = _draw_homes(out, view)
     _draw_ships(out, view, spots, homes, space)
     bottom = _draw_market(out, view, MARKET_TOP)
+    bottom = _draw_draft(out, view, bottom)
     held = [f"{k}: {t}" for k, t in view.get("cards", {}).items()]
     bottom = kit.notes_block(out, "held-cards", 0, bottom, BOARD_W, "Commanders and boosts held",
                              held)

@@ -18,7 +18,7 @@ from typing import Any
 
 from pbem.game import IllegalMoveError, Sampler, State, queue_chance
 
-from . import journal, justin, setup_choices
+from . import journal, justin, posse, setup_choices
 from .constants import DISPLAY_SIZE, JUSTIN
 from .setup import deal_display, end_game, fresh_turn, refill, resolve_setup
 from .state import allowed_actions, capacity, crew_types, total
@@ -121,9 +121,14 @@ def pending_refills(state: State) -> int:
 def resolve(state: State, request: dict[str, Any], rng: Sampler) -> None:
     kind = request.get("kind")
     if kind == "setup":
-        resolve_setup(state, rng)
-        setup_choices.begin(state, rng)
+        if state["variant"] == "posse":
+            posse.deal(state)  # the rest of set-up comes after the draft
+        else:
+            resolve_setup(state, rng)
+            setup_choices.begin(state, rng)
         journal.close(state)  # the start entry holds the set-up and nothing else
+    elif kind == "posse":
+        posse.resolve(state, rng)
     elif kind == "deal":
         deal_display(state, rng)
     elif kind == "refill":

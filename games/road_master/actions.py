@@ -46,12 +46,12 @@ def do_place(state: State, seat: int, move: Move) -> None:
 def do_forward(state: State, seat: int, move: Move) -> None:
     """RM-M1..M6."""
     wanted = text(state, move)
-    options = board.forward_options(state, seat)
-    if wanted not in options:
+    target = board.forward_target(state, seat, wanted, move["spaces"])
+    if target is None:
         reason = board.why_not_forward(state, seat, wanted, move["spaces"])
         raise IllegalMoveError(f"'{wanted}' is not possible: {reason}.")
-    board.set_position(state["trucks"][seat], options[wanted])
-    log(state, f"{handle(state, seat)} drives {wanted}: now {board.describe(options[wanted])}.")
+    board.set_position(state["trucks"][seat], target)
+    log(state, f"{handle(state, seat)} drives {wanted}: now {board.describe(target)}.")
 
 
 def do_backward(state: State, seat: int, move: Move) -> None:

@@ -215,6 +215,19 @@ def forward_options(state: State, seat: int) -> dict[str, Pos]:
     return dict(sorted(found.items(), key=lambda kv: _order(kv[0])))
 
 
+def forward_target(state: State, seat: int, wanted: str, spaces: int) -> Pos | None:
+    """Where the forward move ``wanted`` (of ``spaces`` spaces) leaves the truck, or None
+    if it is not possible: ``forward_options(state, seat).get(wanted)``, found without
+    listing every other move (only paths of that length can spell it; the first legal
+    one in the same order wins, as there)."""
+    if not 1 <= spaces <= state["data"]["fmax"]:
+        return None
+    for path in raw_paths(state, seat, spaces):
+        if forward_text(path) == wanted and not path_problem(state, seat, path):
+            return path[-1]
+    return None
+
+
 def why_not_forward(state: State, seat: int, wanted: str, spaces: int) -> str:
     """A sentence saying why the forward move ``wanted`` is impossible."""
     if spaces > state["data"]["fmax"]:

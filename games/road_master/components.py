@@ -7,14 +7,11 @@ whose header carries broken data is refused with a sentence, never a traceback.
 
 from __future__ import annotations
 
-import copy
-import functools
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
-from pbem.game import ComponentError
+from pbem.game import ComponentReader
 
 COMPONENTS_FILE = Path(__file__).with_name("components.toml")
 
@@ -42,67 +39,30 @@ RULE_MAX = {"cubes_per_colour": 100, "truck_capacity": 20, "actions_per_turn": 1
 RESERVED = {"dump", "top", "x", "left", "into", "exit", "east", "west", "all", "none"}
 
 
+READ = ComponentReader("Road Master")
+_fail = READ.fail
+
+
 def load_stock() -> dict[str, Any]:
     """The installed component data, validated (a fresh copy each time)."""
-    return copy.deepcopy(_read_stock())
-
-
-@functools.cache
-def _read_stock() -> dict[str, Any]:
-    with COMPONENTS_FILE.open("rb") as handle:
-        data = tomllib.load(handle)
-    validate(data)
-    return data
-
-
-def _fail(where: str, what: str) -> ComponentError:
-    return ComponentError(f"Road Master components: {where} {what}.")
-
-
-def _table(data: dict[str, Any], key: str, where: str) -> dict[str, Any]:
-    value = data.get(key)
-    if not isinstance(value, dict):
-        raise _fail(where, f"is missing or is not a table ([{key}])")
-    return value
-
-
-def _list(data: dict[str, Any], key: str, where: str) -> list[Any]:
-    value = data.get(key)
-    if not isinstance(value, list):
-        raise _fail(where, f"is missing or is not a list ({key})")
-    return value
-
-
-def _int(entry: dict[str, Any], key: str, where: str, minimum: int = 0,
-         maximum: int = MAX_NUMBER) -> int:
-    value = entry.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= maximum:
-        raise _fail(where, f"needs '{key}' as a whole number from {minimum} to {maximum}")
-    return value
-
-
-def _str(entry: dict[str, Any], key: str, where: str) -> str:
-    value = entry.get(key)
-    if not isinstance(value, str) or not value:
-        raise _fail(where, f"needs '{key}' as a non-empty text")
-    return value
+    return READ.load(COMPONENTS_FILE, validate)
 
 
 def validate(data: Any) -> None:
     """Raise ComponentError naming the first bad entry of ``data``."""
     if not isinstance(data, dict):
         raise _fail("the data", "is not a table")
-    rules = _table(data, "rules", "the rules section")
+    rules = READ.table(data, "rules", "the rules section")
     for key in RULE_INTS:
-        _int(rules, key, "the rules section", 1, RULE_MAX[key])
+        READ.whole(rules, key, "the rules section", 1, RULE_MAX[key])
     if rules["superbonus_keep"] > rules["superbonus_draw"]:
         raise _fail("the rules section", "keeps more Super Bonus cards than it draws")
-    end = _table(rules, "end_score", "the rules section")
+    end = READ.table(rules, "end_score", "the rules section")
     for players in range(2, 7):
-        _int(end, str(players), f"rules.end_score for {players} players", 1)
+        READ.whole(end, str(players), f"rules.end_score for {players} players", 1)
 
-    board = _table(data, "board", "the board section")
-    length = _int(board, "length", "the board section", 2, 100)
+    board = READ.table(data, "board", "the board section")
+    length = READ.whole(board, "length", "the board section", 2, 100)
     colours = _validate_warehouses(data, length)
     letters = {w["letter"]: w["colour"] for w in data["warehouses"]}
     for key in ("hazardous_colour", "perishable_colour"):
@@ -110,14 +70,14 @@ def validate(data: Any) -> None:
             raise _fail("the rules section", f"names '{key}' {rules.get(key)!r}, no warehouse's colour")
 
     _validate_tokens(data, rules["actions_per_turn"])
-    boom = _table(data, "boom", "the boom section")
-    if _int(boom, "ok", "the boom section") + _int(boom, "half", "the boom section") < 1:
+    boom = READ.table(data, "boom", "the boom section")
+    if READ.whole(boom, "ok", "the boom section") + READ.whole(boom, "half", "the boom section") < 1:
         raise _fail("the boom section", "has no card")
 
-    cards = _table(data, "cards", "the cards section")
+    cards = READ.table(data, "cards", "the cards section")
     seen: set[str] = set()
     basic = _validate_contracts(cards, "contracts", letters, rules, seen)
-    for entry in _list(cards, "shortages", "the cards section"):
+    for entry in READ.array(cards, "shortages", "the cards section"):
         where = f"shortage {entry.get('id')!r}" if isinstance(entry, dict) else "a shortage"
         if not isinstance(entry, dict):
             raise _fail(where, "is not a table")
@@ -153,7 +113,7 @@ def _card_id(entry: dict[str, Any], where: str, seen: set[str]) -> str:
 
 
 def _validate_warehouses(data: dict[str, Any], length: int) -> list[str]:
-    houses = _list(data, "warehouses", "the warehouses")
+    houses = READ.array(data, "warehouses", "the warehouses")
     if len(houses) < 2:
         raise _fail("the warehouses", "must number at least two")
     colours: list[str] = []
@@ -163,16 +123,16 @@ def _validate_warehouses(data: dict[str, Any], length: int) -> list[str]:
         where = f"warehouse {index}"
         if not isinstance(house, dict):
             raise _fail(where, "is not a table")
-        letter = _str(house, "letter", where)
+        letter = READ.text(house, "letter", where)
         where = f"warehouse {letter}"
         if not re.match(r"^[A-Z]$", letter) or letter in letters:
             raise _fail(where, "needs a single capital letter not used by another warehouse")
         letters.add(letter)
-        colour = _str(house, "colour", where)
+        colour = READ.text(house, "colour", where)
         if not re.match(r"^[a-z]+$", colour) or colour in colours or colour in RESERVED:
             raise _fail(where, f"has a bad or repeated colour {colour!r}")
         colours.append(colour)
-        space = _int(house, "space", where)
+        space = READ.whole(house, "space", where)
         if space >= length:
             raise _fail(where, f"stands beside space {space}, off a road of {length} spaces")
         side = house.get("side")
@@ -189,7 +149,7 @@ def _validate_warehouses(data: dict[str, Any], length: int) -> list[str]:
 
 
 def _validate_tokens(data: dict[str, Any], per_turn: int) -> None:
-    tokens = _list(data, "tokens", "the tokens")
+    tokens = READ.array(data, "tokens", "the tokens")
     if len(tokens) < per_turn:
         raise _fail("the tokens", f"number fewer than the {per_turn} actions of a turn")
     for index, token in enumerate(tokens, start=1):
@@ -201,7 +161,7 @@ def _validate_tokens(data: dict[str, Any], per_turn: int) -> None:
 def _validate_contracts(
     cards: dict[str, Any], key: str, letters: dict[str, str], rules: dict[str, Any], seen: set[str]
 ) -> list[dict[str, Any]]:
-    entries = _list(cards, key, "the cards section")
+    entries = READ.array(cards, key, "the cards section")
     for entry in entries:
         where = f"{key} entry {entry.get('id')!r}" if isinstance(entry, dict) else f"a {key} entry"
         if not isinstance(entry, dict):
@@ -214,16 +174,16 @@ def _validate_contracts(
             raise _fail(where, f"goes to an unknown warehouse {dest!r}")
         if letters[dest] == entry["colour"]:
             raise _fail(where, "delivers cubes to their own warehouse")
-        count = _int(entry, "count", where, 1)
+        count = READ.whole(entry, "count", where, 1)
         if count > rules["truck_capacity"] * 4:
             raise _fail(where, "asks for more cubes than could ever be delivered")
-        _int(entry, "points", where, 1)
-        _int(entry, "penalty", where)
+        READ.whole(entry, "points", where, 1)
+        READ.whole(entry, "penalty", where)
     return entries
 
 
 def _validate_superbonus(cards: dict[str, Any], colours: list[str], seen: set[str]) -> None:
-    entries = _list(cards, "superbonus", "the cards section")
+    entries = READ.array(cards, "superbonus", "the cards section")
     if not entries:
         raise _fail("the Super Bonus cards", "are missing")
     for entry in entries:
@@ -239,5 +199,5 @@ def _validate_superbonus(cards: dict[str, Any], colours: list[str], seen: set[st
                 raise _fail(where, f"needs an unknown colour {colour!r}")
             if not isinstance(count, int) or isinstance(count, bool) or count < 1:
                 raise _fail(where, f"needs a positive count of {colour}")
-        _int(entry, "points", where, 1)
-        _int(entry, "penalty", where)
+        READ.whole(entry, "points", where, 1)
+        READ.whole(entry, "penalty", where)

@@ -21,11 +21,10 @@ save's header), so no rule ever re-reads the TOML. Everything else changes in pl
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from typing import Any
 
-from pbem.game import OptionError, Sampler, queue_chance
+from pbem.game import OptionError, Sampler, copy_state, queue_chance
 
 State = dict[str, Any]
 LOG_LINES = 24  # recent events kept in the state (and shown by describe)
@@ -379,4 +378,4 @@ def empty_check(state: State, letter: str) -> None:
 
 
 def take_snapshot(state: State) -> dict[str, Any]:
-    return {key: copy.deepcopy(state[key]) for key in DYNAMIC if key in state}
+    return copy_state({key: state[key] for key in DYNAMIC if key in state})

@@ -17,7 +17,7 @@ from pbem.game import (
     secretdeck,
 )
 
-from . import components, describe, hazard, legal, model, notation, scoring, svg, turn, view
+from . import components, describe, hazard, legal, model, notation, scoring, turn, view
 from .bot import heuristic as _heuristic
 from .conservation import broken_invariants
 from .rulings import RULINGS
@@ -135,6 +135,8 @@ class RoadMaster(Game):
         return describe.describe(before, after, seat)
 
     def render_svg(self, view_: dict[str, Any]) -> str | None:
+        from . import svg  # the drawing kit loads only when a picture is drawn
+
         return svg.render_svg(view_)
 
     def outcome(self, state: State) -> Outcome | None:

@@ -7,7 +7,6 @@ form in the state, because ``apply`` and friends only ever receive the state.
 
 from __future__ import annotations
 
-import tomllib
 from collections import deque
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ from games.station_to_station.constants import (
     REWARD_KEYS,
     SEASONS,
 )
-from pbem.game import ComponentError
+from pbem.game import ComponentReader, is_whole
 
 DATA_FILE = Path(__file__).with_name("components.toml")
 
@@ -31,28 +30,12 @@ MAP_LIMIT = 10000
 ORDER_SIZES = {"summer": (2, 4), "autumn": (3, 4), "winter": (5, 6), "countdown": (4, 6)}
 
 
+READ = ComponentReader("Station to Station")
+
+
 def load_stock() -> dict[str, Any]:
-    with DATA_FILE.open("rb") as handle:
-        return tomllib.load(handle)
-
-
-def _fail(message: str) -> None:
-    raise ComponentError(f"components: {message}")
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _need(cond: object, message: str) -> None:
-    if not cond:
-        _fail(message)
-
-
-def _slug_list(value: Any, where: str) -> list[str]:
-    _need(isinstance(value, list) and all(isinstance(v, str) for v in value),
-          f"{where} must be a list of names")
-    return list(value)
+    """The installed component data, validated (a fresh copy each time)."""
+    return READ.load(DATA_FILE, validate)
 
 
 def reward_label(option: dict[str, int]) -> str:
@@ -65,16 +48,16 @@ def reward_label(option: dict[str, int]) -> str:
 
 def validate(data: dict[str, Any]) -> None:
     """Raise ComponentError naming the first entry that cannot be used."""
-    _need(isinstance(data, dict), "the data must be a table")
-    regions = _slug_list(data.get("regions"), "regions")
-    _need(len(regions) == 4 and len(set(regions)) == 4, "there must be exactly four distinct regions")
+    READ.need(isinstance(data, dict), "the data must be a table")
+    regions = READ.names(data.get("regions"), "regions")
+    READ.need(len(regions) == 4 and len(set(regions)) == 4, "there must be exactly four distinct regions")
 
     goods: Any = data.get("goods")
-    _need(isinstance(goods, dict) and len(goods) == 4, "there must be exactly four goods")
+    READ.need(isinstance(goods, dict) and len(goods) == 4, "there must be exactly four goods")
     for name, good in goods.items():
-        _need(isinstance(good, dict) and _is_int(good.get("pair_price")) and good["pair_price"] > 0,
+        READ.need(isinstance(good, dict) and is_whole(good.get("pair_price")) and good["pair_price"] > 0,
               f"good '{name}' needs a positive integer pair_price")
-        _need(name not in REWARD_KEYS and name not in ("wild", "nothing", "coal"),
+        READ.need(name not in REWARD_KEYS and name not in ("wild", "nothing", "coal"),
               f"good '{name}' clashes with a reserved word")
 
     _validate_cities(data, regions, goods)
@@ -84,31 +67,31 @@ def validate(data: dict[str, Any]) -> None:
     _validate_crews(data)
 
     cabooses: Any = data.get("cabooses")
-    _need(isinstance(cabooses, list) and cabooses and all(_is_int(c) and c > 0 for c in cabooses),
+    READ.need(isinstance(cabooses, list) and cabooses and all(is_whole(c) and c > 0 for c in cabooses),
           "cabooses must be a non-empty list of positive points")
-    _need(cabooses == sorted(cabooses, reverse=True), "cabooses must be listed from the highest down")
+    READ.need(cabooses == sorted(cabooses, reverse=True), "cabooses must be listed from the highest down")
 
 
 def _validate_cities(data: dict[str, Any], regions: list[str], goods: dict[str, Any]) -> None:
     cities: Any = data.get("cities")
-    _need(isinstance(cities, dict) and len(cities) >= MAX_PLAYERS + 2, "cities must be a table of cities")
+    READ.need(isinstance(cities, dict) and len(cities) >= MAX_PLAYERS + 2, "cities must be a table of cities")
     for slug, city in cities.items():
         where = f"city '{slug}'"
-        _need(isinstance(city, dict), f"{where} must be a table")
-        _need(isinstance(city.get("name"), str) and city["name"], f"{where} needs a name")
-        _need(city.get("region") in regions, f"{where} has unknown region {city.get('region')!r}")
-        _need(isinstance(city.get("coastal"), bool), f"{where} needs coastal = true or false")
-        market = _slug_list(city.get("market"), f"{where} market")
-        _need(bool(market), f"{where} needs a local market of at least one good")
+        READ.need(isinstance(city, dict), f"{where} must be a table")
+        READ.need(isinstance(city.get("name"), str) and city["name"], f"{where} needs a name")
+        READ.need(city.get("region") in regions, f"{where} has unknown region {city.get('region')!r}")
+        READ.need(isinstance(city.get("coastal"), bool), f"{where} needs coastal = true or false")
+        market = READ.names(city.get("market"), f"{where} market")
+        READ.need(bool(market), f"{where} needs a local market of at least one good")
         for good in market:
-            _need(good in goods, f"{where} sells unknown good '{good}'")
-        track = _slug_list(city.get("track"), f"{where} track")
-        _need(len(set(track)) == len(track), f"{where} lists a neighbour twice")
-        _need(len(track) >= 2, f"{where} has {len(track)} neighbour(s); every city needs at least 2")
+            READ.need(good in goods, f"{where} sells unknown good '{good}'")
+        track = READ.names(city.get("track"), f"{where} track")
+        READ.need(len(set(track)) == len(track), f"{where} lists a neighbour twice")
+        READ.need(len(track) >= 2, f"{where} has {len(track)} neighbour(s); every city needs at least 2")
         for other in track:
-            _need(other != slug, f"{where} has track to itself")
-            _need(other in cities, f"{where} has track to unknown city '{other}'")
-            _need(slug in cities[other].get("track", []),
+            READ.need(other != slug, f"{where} has track to itself")
+            READ.need(other in cities, f"{where} has track to unknown city '{other}'")
+            READ.need(slug in cities[other].get("track", []),
                   f"{where} lists track to '{other}' but '{other}' does not list '{slug}'")
     seen = {next(iter(cities))}
     queue = deque(seen)
@@ -118,9 +101,9 @@ def _validate_cities(data: dict[str, Any], regions: list[str], goods: dict[str, 
                 seen.add(other)
                 queue.append(other)
     missing = sorted(set(cities) - seen)
-    _need(not missing, f"city '{missing[0] if missing else ''}' cannot be reached by track")
+    READ.need(not missing, f"city '{missing[0] if missing else ''}' cannot be reached by track")
     for region in regions:
-        _need(any(c["region"] == region for c in cities.values()), f"region '{region}' has no city")
+        READ.need(any(c["region"] == region for c in cities.values()), f"region '{region}' has no city")
     _validate_coordinates(cities)
 
 
@@ -133,95 +116,95 @@ def _validate_coordinates(cities: dict[str, Any]) -> None:
         for axis in ("x", "y"):
             if axis in city:
                 value = city[axis]
-                _need(_is_int(value) and 0 <= value <= MAP_LIMIT,
+                READ.need(is_whole(value) and 0 <= value <= MAP_LIMIT,
                       f"{where} needs {axis} as a whole number from 0 to {MAP_LIMIT}")
         has = ("x" in city, "y" in city)
-        _need(has[0] == has[1], f"{where} gives {'x' if has[0] else 'y'} without "
+        READ.need(has[0] == has[1], f"{where} gives {'x' if has[0] else 'y'} without "
               f"{'y' if has[0] else 'x'}")
         if has[0]:
             point = (city["x"], city["y"])
-            _need(point not in placed, f"{where} is drawn on the same point as '{placed.get(point)}'")
+            READ.need(point not in placed, f"{where} is drawn on the same point as '{placed.get(point)}'")
             placed[point] = slug
     if placed and len(placed) < len(cities):
         bare = next(slug for slug, city in cities.items() if "x" not in city)
-        _fail(f"city '{bare}' has no x and y; give map coordinates to every city or to none")
+        raise READ.fail(f"city '{bare}'", "has no x and y; give map coordinates to every city or to none")
 
 
 def _validate_reward(reward: Any, where: str, goods: dict[str, Any], *, allow_goods: bool) -> None:
-    _need(isinstance(reward, dict) and reward, f"{where} must be a non-empty table")
+    READ.need(isinstance(reward, dict) and reward, f"{where} must be a non-empty table")
     for key, value in reward.items():
         ok_key = key in REWARD_KEYS or (allow_goods and key in goods)
-        _need(ok_key, f"{where} has unknown reward '{key}'")
-        _need(_is_int(value) and value > 0, f"{where} gives a non-positive '{key}'")
+        READ.need(ok_key, f"{where} has unknown reward '{key}'")
+        READ.need(is_whole(value) and value > 0, f"{where} gives a non-positive '{key}'")
 
 
 def _validate_tokens(data: dict[str, Any], goods: dict[str, Any]) -> None:
     tokens: Any = data.get("tokens")
-    _need(isinstance(tokens, list) and tokens, "tokens must be a list")
+    READ.need(isinstance(tokens, list) and tokens, "tokens must be a list")
     ids: set[str] = set()
     for token in tokens:
-        _need(isinstance(token, dict) and isinstance(token.get("id"), str), "every token needs an id")
+        READ.need(isinstance(token, dict) and isinstance(token.get("id"), str), "every token needs an id")
         tid = token["id"]
         where = f"token '{tid}'"
-        _need(tid not in ids, f"{where} is listed twice")
+        READ.need(tid not in ids, f"{where} is listed twice")
         ids.add(tid)
         season = token.get("season")
-        _need(season in SEASONS, f"{where} has unknown season {season!r}")
+        READ.need(season in SEASONS, f"{where} has unknown season {season!r}")
         kind = token.get("kind")
-        _need(kind in KINDS, f"{where} has unknown kind {kind!r}")
-        _need(season != "countdown" or kind == "order", f"{where}: countdown tokens are orders")
+        READ.need(kind in KINDS, f"{where} has unknown kind {kind!r}")
+        READ.need(season != "countdown" or kind == "order", f"{where}: countdown tokens are orders")
         if kind == "order":
-            owed = _slug_list(token.get("goods"), f"{where} goods")
+            owed = READ.names(token.get("goods"), f"{where} goods")
             for good in owed:
-                _need(good in goods, f"{where} asks for unknown good '{good}'")
+                READ.need(good in goods, f"{where} asks for unknown good '{good}'")
             low, high = ORDER_SIZES[season]
-            _need(low <= len(owed) <= high,
+            READ.need(low <= len(owed) <= high,
                   f"{where}: a {season} order needs {low} to {high} goods, not {len(owed)}")
-            _need(season != "countdown" or len(set(owed)) == 1,
+            READ.need(season != "countdown" or len(set(owed)) == 1,
                   f"{where}: a countdown order asks for one type of good")
             rewards: Any = token.get("rewards")
-            _need(isinstance(rewards, list) and rewards, f"{where} needs a list of rewards")
+            READ.need(isinstance(rewards, list) and rewards, f"{where} needs a list of rewards")
             for option in rewards:
                 _validate_reward(option, f"{where} reward", goods, allow_goods=False)
             labels = [reward_label(o) for o in rewards]
-            _need(len(set(labels)) == len(labels),
+            READ.need(len(set(labels)) == len(labels),
                   f"{where}: its reward options must lead with different things (cash, coal, points)")
             if season == "summer":
-                _need(len(rewards) == 2 and labels[1] == "points" and "cash" in rewards[0],
+                READ.need(len(rewards) == 2 and labels[1] == "points" and "cash" in rewards[0],
                       f"{where}: a summer order offers cash (maybe with coal) or points")
             elif season == "autumn":
-                _need(len(rewards) == 1 and len(rewards[0]) >= 2 and "points" in rewards[0],
+                READ.need(len(rewards) == 1 and len(rewards[0]) >= 2 and "points" in rewards[0],
                       f"{where}: an autumn order gives one combined reward with points")
             else:
-                _need(rewards == [{"points": rewards[0].get("points", 0)}],
+                READ.need(rewards == [{"points": rewards[0].get("points", 0)}],
                       f"{where}: a {season} order gives points only")
         elif kind == "supply":
             for face in ("start", "gold"):
                 _validate_reward(token.get(face), f"{where} {face} face", goods, allow_goods=True)
         else:
             for face in ("start", "gold"):
-                pictured = _slug_list(token.get(face), f"{where} {face} face")
-                _need(bool(pictured), f"{where} {face} face pictures no good")
+                pictured = READ.names(token.get(face), f"{where} {face} face")
+                READ.need(bool(pictured), f"{where} {face} face pictures no good")
                 for good in pictured:
-                    _need(good in goods, f"{where} {face} face pictures unknown good '{good}'")
+                    READ.need(good in goods, f"{where} {face} face pictures unknown good '{good}'")
 
 
 def _validate_removal(data: dict[str, Any]) -> None:
     table: Any = data.get("removal")
-    _need(isinstance(table, list), "removal must be a list of rows, one per player count")
+    READ.need(isinstance(table, list), "removal must be a list of rows, one per player count")
     counts = {s: sum(1 for t in data["tokens"] if t["season"] == s) for s in SEASONS}
     rows = {row.get("players"): row for row in table if isinstance(row, dict)}
     for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
-        _need(players in rows, f"removal has no row for {players} players")
+        READ.need(players in rows, f"removal has no row for {players} players")
         row = rows[players]
         for season in SEASONS:
             value: Any = row.get(season)
-            _need(_is_int(value) and value >= 0,
+            READ.need(is_whole(value) and value >= 0,
                   f"removal for {players} players needs a count for {season}")
-            _need(value < counts[season],
+            READ.need(value < counts[season],
                   f"removal for {players} players takes all {counts[season]} {season} tokens")
         empty = len(data["cities"]) - players
-        _need(counts["summer"] - row["summer"] >= empty,
+        READ.need(counts["summer"] - row["summer"] >= empty,
               f"removal for {players} players leaves too few summer tokens to fill {empty} cities")
 
 
@@ -230,34 +213,34 @@ def _validate_routes(data: dict[str, Any]) -> None:
     ids: set[str] = set()
 
     def check(route: Any, where: str) -> list[str]:
-        _need(isinstance(route, dict) and isinstance(route.get("id"), str), f"every {where} needs an id")
+        READ.need(isinstance(route, dict) and isinstance(route.get("id"), str), f"every {where} needs an id")
         rid = route["id"]
-        _need(rid not in ids, f"route '{rid}' is listed twice")
+        READ.need(rid not in ids, f"route '{rid}' is listed twice")
         ids.add(rid)
-        pair = _slug_list(route.get("cities"), f"route '{rid}' cities")
-        _need(len(pair) == 2 and pair[0] != pair[1], f"route '{rid}' needs two different cities")
+        pair = READ.names(route.get("cities"), f"route '{rid}' cities")
+        READ.need(len(pair) == 2 and pair[0] != pair[1], f"route '{rid}' needs two different cities")
         for city in pair:
-            _need(city in cities, f"route '{rid}' names unknown city '{city}'")
-        _need(_is_int(route.get("points")) and route["points"] >= 0, f"route '{rid}' needs points")
+            READ.need(city in cities, f"route '{rid}' names unknown city '{city}'")
+        READ.need(is_whole(route.get("points")) and route["points"] >= 0, f"route '{rid}' needs points")
         reward = route.get("reward", {})
-        _need(isinstance(reward, dict), f"route '{rid}' reward must be a table")
+        READ.need(isinstance(reward, dict), f"route '{rid}' reward must be a table")
         for key, value in reward.items():
-            _need(key in ("cash", "coal"), f"route '{rid}' has unknown reward '{key}'")
-            _need(_is_int(value) and value > 0, f"route '{rid}' gives a non-positive '{key}'")
+            READ.need(key in ("cash", "coal"), f"route '{rid}' has unknown reward '{key}'")
+            READ.need(is_whole(value) and value > 0, f"route '{rid}' gives a non-positive '{key}'")
         return pair
 
     starts: Any = data.get("start_routes")
-    _need(isinstance(starts, list) and len(starts) >= MAX_PLAYERS,
+    READ.need(isinstance(starts, list) and len(starts) >= MAX_PLAYERS,
           f"there must be at least {MAX_PLAYERS} start routes")
     start_cities: set[str] = set()
     for route in starts:
         pair = check(route, "start route")
         start = route.get("start")
-        _need(start in pair, f"start route '{route['id']}' has its train icon off its two cities")
-        _need(start not in start_cities, f"start route '{route['id']}' shares its start city")
+        READ.need(start in pair, f"start route '{route['id']}' has its train icon off its two cities")
+        READ.need(start not in start_cities, f"start route '{route['id']}' shares its start city")
         start_cities.add(start)
     standard: Any = data.get("routes")
-    _need(isinstance(standard, list) and len(standard) >= 2 * MAX_PLAYERS + 2,
+    READ.need(isinstance(standard, list) and len(standard) >= 2 * MAX_PLAYERS + 2,
           f"there must be at least {2 * MAX_PLAYERS + 2} standard routes")
     for route in standard:
         check(route, "route")
@@ -265,21 +248,22 @@ def _validate_routes(data: dict[str, Any]) -> None:
 
 def _validate_crews(data: dict[str, Any]) -> None:
     crews: Any = data.get("crews")
-    _need(isinstance(crews, list), "crews must be a list")
+    READ.need(isinstance(crews, list), "crews must be a list")
     ids: set[str] = set()
     for crew in crews:
-        _need(isinstance(crew, dict) and isinstance(crew.get("id"), str), "every crew needs an id")
+        READ.need(isinstance(crew, dict) and isinstance(crew.get("id"), str), "every crew needs an id")
         cid = crew["id"]
-        _need(cid not in ids, f"crew '{cid}' is listed twice")
+        READ.need(cid not in ids, f"crew '{cid}' is listed twice")
         ids.add(cid)
-        _need(crew.get("deck") in ("basic", "skilled"), f"crew '{cid}' needs deck basic or skilled")
-        _need(isinstance(crew.get("name"), str) and crew["name"], f"crew '{cid}' needs a name")
-        _need(crew.get("ability") in ABILITIES, f"crew '{cid}' has unknown ability {crew.get('ability')!r}")
+        READ.need(crew.get("deck") in ("basic", "skilled"), f"crew '{cid}' needs deck basic or skilled")
+        READ.need(isinstance(crew.get("name"), str) and crew["name"], f"crew '{cid}' needs a name")
+        READ.need(crew.get("ability") in ABILITIES,
+                  f"crew '{cid}' has unknown ability {crew.get('ability')!r}")
         owner = ABILITIES[crew["ability"]].deck
-        _need(owner == crew["deck"], f"crew '{cid}': ability '{crew['ability']}' is a {owner} ability")
+        READ.need(owner == crew["deck"], f"crew '{cid}': ability '{crew['ability']}' is a {owner} ability")
     for deck in ("basic", "skilled"):
         count = sum(1 for c in crews if c["deck"] == deck)
-        _need(count >= 5, f"the {deck} crew deck needs at least 5 cards (4 market slots and a spare)")
+        READ.need(count >= 5, f"the {deck} crew deck needs at least 5 cards (4 market slots and a spare)")
 
 
 def index(data: dict[str, Any]) -> dict[str, Any]:

@@ -16,7 +16,6 @@ from games.station_to_station import (
     moves,
     render,
     scoring,
-    svg,
 )
 from games.station_to_station.constants import MAX_PLAYERS, MIN_PLAYERS
 from games.station_to_station.notation import NOTATION, fmt, parse
@@ -46,9 +45,7 @@ class StationToStation(Game):
 
     # ---- components -----------------------------------------------------------------
     def stock_components(self) -> dict[str, Any]:
-        data = components.load_stock()
-        components.validate(data)
-        return data
+        return components.load_stock()
 
     def validate_components(self, data: dict[str, Any]) -> None:
         components.validate(data)
@@ -109,6 +106,8 @@ class StationToStation(Game):
         return render.render(view)
 
     def render_svg(self, view: dict[str, Any]) -> str | None:
+        from games.station_to_station import svg  # the drawing kit loads only to draw
+
         return svg.render_svg(view)
 
     def describe(self, before: State, after: State, seat: int) -> list[str]:

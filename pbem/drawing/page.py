@@ -4,11 +4,10 @@ turned into a PNG."""
 from __future__ import annotations
 
 import html
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from pbem import atomic
 from pbem.errors import UsageError
 from pbem.game import Game
 
@@ -50,14 +49,6 @@ def write_picture(path: str | Path, text: str | bytes) -> Path:
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise UsageError(f"The folder {folder} does not exist.")
-    fd, tmp = tempfile.mkstemp(prefix=".pbem-", suffix=".tmp", dir=folder)
-    try:
-        data = text if isinstance(text, bytes) else text.encode("utf-8")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    atomic.replace(target, text if isinstance(text, bytes) else text.encode("utf-8"),
+                   sync=False)  # a picture is drawn again from the save
     return target

@@ -16,14 +16,12 @@ that prints it (``password_env``, ``password_command``), which pbem.smtp reads a
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pbem import atomic
 from pbem.errors import UsageError
 from pbem.protocol.identity import Home, check_address, is_address
 
@@ -72,18 +70,7 @@ def save(home: Home, profile: Profile) -> None:
         doc["email"] = profile.email
     if profile.smtp:
         doc["smtp"] = profile.smtp
-    home.path.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".profile-", dir=home.path)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            tomli_w.dump(doc, fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path(home))
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    atomic.replace(path(home), tomli_w.dumps(doc).encode("utf-8"))
 
 
 def email(home: Home) -> str:

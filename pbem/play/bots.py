@@ -3,7 +3,9 @@ them) and go through the same checks as people.
 
 ``random[:SEED]`` plays uniformly among the legal moves (and "end the turn" when that is
 allowed), reproducibly with a seed. ``greedy`` plays the move that most raises the
-game's heuristic, one move at a time, and ends the turn when nothing beats ending it.
+game's heuristic, one move at a time, and ends the turn when nothing beats ending it;
+a turn that gains it nothing is now and then played at random (``STALL_ODDS``), so that
+greedy players never stay stuck for ever.
 ``steady`` is the deterministic bot that plays an absent player's turns (PROTOCOL.md
 section 11, ``Game.absent_turn``): greedy with ties broken by the order of the legal
 moves and no randomness at all, so ``play --bot steady`` shows what it would do.
@@ -22,6 +24,7 @@ from pbem.protocol.sampler import Sampler
 
 MAX_MOVES_PER_TURN = 60
 END = "<end>"
+STALL_ODDS = 4  # a greedy turn that gains nothing is played at random once in this many
 
 
 def parse_bot(spec: str) -> tuple[str, str]:
@@ -38,13 +41,15 @@ def choose_turn(game: Game, state: State, seat: int, spec: str, salt: str = "",
                 secrets: Secrets | None = None) -> list[str]:
     """A whole turn for ``seat`` chosen by the bot ``spec``; ``state`` is not changed.
     ``secrets``: the seat's own readable secret cards (as ``view`` gets them), which the
-    greedy bot weighs through ``Game.heuristic_knowing``; never another seat's."""
+    greedy bot weighs through ``Game.heuristic_knowing`` (and ``Game.bot_state``); never
+    another seat's."""
     name, arg = parse_bot(spec)
     if name == "steady":
         return game.absent_turn(copy.deepcopy(state), seat)
     seed = (arg or entropy.fresh_bytes(16).hex()) + "/" + salt
     rng = Sampler(hashlib.sha256(f"pbem/bot/{seed}".encode()).digest())
-    working = copy.deepcopy(state)
+    working = _working(game, state, seat, secrets)
+    before = game.heuristic_knowing(working, seat, secrets or {}) if name == "greedy" else 0
     chosen: list[str] = []
     seen = {digest(working)}  # states this turn has been in: a move back to one is a loop
     for _ in range(MAX_MOVES_PER_TURN):
@@ -75,7 +80,27 @@ def choose_turn(game: Game, state: State, seat: int, spec: str, salt: str = "",
             chosen.append(move)
             if game.can_end_turn(working, seat):
                 break
+    if name == "greedy" and _gained(game, working, seat, secrets or {}) <= before \
+            and rng.randbelow(STALL_ODDS) == 0:
+        # Nothing it sees raises its heuristic: one move ahead, every player can be stuck
+        # where staying put beats each single move (and the game never ends). Now and
+        # then such a turn is played at random instead, which gets the game going again.
+        return choose_turn(game, state, seat, f"random:{seed}", "stalled", secrets)
     return chosen
+
+
+def _gained(game: Game, working: State, seat: int, secrets: Secrets) -> int:
+    """The heuristic once the turn is ended (what lasts only for the turn is gone)."""
+    if not game.can_end_turn(working, seat):
+        return game.heuristic_knowing(working, seat, secrets)
+    trial = copy.deepcopy(working)
+    game.end_turn(trial, seat)
+    return game.heuristic_knowing(trial, seat, secrets)
+
+
+def _working(game: Game, state: State, seat: int, secrets: Secrets | None) -> State:
+    working = copy.deepcopy(state)
+    return working if secrets is None else game.bot_state(working, seat, secrets)
 
 
 def _random_pick(rng: Sampler, options: list[str], can_end: bool) -> str:
@@ -113,7 +138,7 @@ def choose_free_moves(game: Game, state: State, seat: int, spec: str, salt: str 
     if name == "steady":
         arg = arg or "steady"  # no randomness: the same choice on every machine
     rng = Sampler(hashlib.sha256(f"pbem/bot/{arg or entropy.fresh_bytes(16).hex()}/{salt}".encode()).digest())
-    working = copy.deepcopy(state)
+    working = _working(game, state, seat, secrets)
     chosen: list[str] = []
     for _ in range(MAX_MOVES_PER_TURN):
         options = game.bot_moves(working, seat)

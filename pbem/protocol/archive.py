@@ -27,13 +27,15 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from pbem import atomic
 from pbem.errors import IntegrityError, TurnError
 from pbem.protocol.canonical import digest
 from pbem.protocol.savefile import Entry
+from pbem.terminal import shown
 
 VERSION = 2
 MAX_EVIDENCE_LINE = 4 * 1024 * 1024
@@ -43,9 +45,16 @@ class Archive:
     def __init__(self, folder: Path, game_id: str) -> None:
         self.path = folder / f"{game_id}.json"
         self.evidence_path = folder / f"{game_id}.evidence.jsonl"
+        self.lock_path = folder / f"{game_id}.lock"
         self.game_id = game_id
         self.data: dict[str, Any] = _empty(game_id)
         self._unfiled: list[tuple[str, Entry]] = []  # evidence to append at the next write
+        self._load()
+
+    def _load(self) -> None:
+        self.data = _empty(self.game_id)
+        self._unfiled = []
+        game_id = self.game_id
         try:
             loaded = json.loads(self.path.read_text("utf-8"))
         except (OSError, ValueError, RecursionError):
@@ -190,8 +199,22 @@ class Archive:
     # ---- recording ----------------------------------------------------------------
     def record(self, header_hash: str, entries: list[Entry], hashes: list[str],
                table_json: dict[str, Any]) -> None:
+        with self._changing():
+            self._record(header_hash, entries, hashes, table_json)
+
+    @contextlib.contextmanager
+    def _changing(self) -> Iterator[None]:
+        """A change to the archive file: under its lock, on what the file holds now (another
+        process may have recorded entries since this one read it; none is lost)."""
+        with atomic.locked(self.lock_path):
+            self._load()
+            yield
+
+    def _record(self, header_hash: str, entries: list[Entry], hashes: list[str],
+                table_json: dict[str, Any]) -> None:
         if self.data["header"] and self.data["header"] != header_hash:
             return  # a different header with this id: never mix the two
+        changed = self.data["header"] != header_hash
         self.data["header"] = header_hash
         for entry, h in zip(entries, hashes, strict=True):
             if h not in self.data["entries"]:
@@ -202,15 +225,22 @@ class Archive:
                 self._unfiled.append((h, entry))
         last = entries[-1]
         if last["seq"] >= self.head_seq():
-            self.data["head"] = {"seq": last["seq"], "hash": hashes[-1], "seat": last["seat"]}
-            self.data["cache"] = {"hash": hashes[-1], "table": table_json}
-        self._write()
+            head = {"seq": last["seq"], "hash": hashes[-1], "seat": last["seat"]}
+            cache = {"hash": hashes[-1], "table": table_json}
+            changed = changed or self.data["head"] != head or self.data["cache"] != cache
+            self.data["head"], self.data["cache"] = head, cache
+        if changed or self._unfiled:  # a save seen before changes nothing: no write
+            self._write()
 
     def withdraw(self, entry: Entry, entry_hash: str) -> None:
         """Record that this home took back its entry ``entry_hash`` (``pbem undo``,
         PROTOCOL.md section 10): it leaves the verified entries, so its replacement is no
         fork here and a save holding it is refused; the head goes back to the entry
         before it."""
+        with self._changing():
+            self._withdraw(entry, entry_hash)
+
+    def _withdraw(self, entry: Entry, entry_hash: str) -> None:
         place = self.data["entries"].pop(entry_hash, None)
         prev = entry["prev"]
         others = self.data["alt"].get(prev, [])
@@ -234,14 +264,18 @@ class Archive:
     def reinstate(self, entry_hash: str) -> None:
         """This home signed a withdrawn entry again, byte for byte (same moves, same
         second): it is the game's entry once more."""
-        if self.data["withdrawn"].pop(entry_hash, None) is not None:
-            self._write()
+        if entry_hash not in self.data["withdrawn"]:
+            return
+        with self._changing():
+            if self.data["withdrawn"].pop(entry_hash, None) is not None:
+                self._write()
 
     def mark_sent(self, entry_hash: str, seq: int) -> None:
         """Record that this home mailed a save ending with this entry."""
-        if entry_hash not in self.data["sent"]:
-            self.data["sent"][entry_hash] = seq
-            self._write()
+        with self._changing():
+            if entry_hash not in self.data["sent"]:
+                self.data["sent"][entry_hash] = seq
+                self._write()
 
     def _write(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -254,17 +288,7 @@ class Archive:
                 fh.flush()
                 os.fsync(fh.fileno())
             self._unfiled = []
-        fd, tmp = tempfile.mkstemp(prefix=".archive-", dir=self.path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(self.data, fh, separators=(",", ":"))
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        atomic.replace(self.path, json.dumps(self.data, separators=(",", ":")).encode("utf-8"))
 
     def _upgrade(self, old: dict[str, Any]) -> None:
         """Read a version-1 archive (whole entries inline): keep its header, hashes and
@@ -315,10 +339,10 @@ def _a(kind: str) -> str:
 
 def equivocation(entry: Entry, other: Entry, note: str = "") -> IntegrityError:
     seq = entry["seq"]
-    theirs = "moves unknown" if other.get("moves") is None else f"moves {other['moves']!r}"
+    theirs = "moves unknown" if other.get("moves") is None else f"moves {shown(other['moves'], 80)}"
     return IntegrityError(
         f"Fork: {entry['seat']} signed two different entries {seq} after the same entry "
-        f"(one with {theirs}, this one with moves {entry['moves']!r}). Two "
+        f"(one with {theirs}, this one with moves {shown(entry['moves'], 80)}). Two "
         "different saves were sent from one turn; settle it with the other players." + note,
         seq=seq, code="fork",
     )

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any
+
+from pbem.terminal import shown
 
 
 class NotCanonicalError(ValueError):
@@ -22,6 +25,8 @@ class NotCanonicalError(ValueError):
 MAX_DEPTH = 32
 MAX_INT = 2**53 - 1
 MAX_STRING = 16_384  # characters in one string or key
+# A key named in a message as it is; any other (long, odd characters) is shown quoted, cut.
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_-]{1,24}")
 
 
 def check_signable(value: Any, path: str = "", *, max_int: int = MAX_INT,
@@ -29,6 +34,45 @@ def check_signable(value: Any, path: str = "", *, max_int: int = MAX_INT,
     """Raise NotCanonicalError if ``value`` holds anything but str/int/bool/list/dict, or
     breaks a bound: nesting deeper than ``max_depth``, an integer beyond ``max_int`` either
     way, a string or key longer than ``max_string``. Iterative: any depth is safe to check."""
+    if _signable(value, max_int, max_depth, max_string):
+        return
+    _find_unsignable(value, path, max_int=max_int, max_depth=max_depth, max_string=max_string)
+
+
+def _signable(value: Any, max_int: int, max_depth: int, max_string: int) -> bool:
+    """Whether ``value`` passes check_signable: the same walk without naming each path
+    (a save's every value is checked on every verify; the paths only name a failure)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        kind = type(item)
+        if kind is str:
+            if len(item) > max_string:
+                return False
+        elif kind is bool:
+            continue
+        elif kind is int:
+            if not -max_int <= item <= max_int:
+                return False
+        elif kind is list:
+            if depth >= max_depth:
+                return False
+            stack.extend((sub, depth + 1) for sub in item)
+        elif kind is dict:
+            if depth >= max_depth:
+                return False
+            for key, sub in item.items():
+                if type(key) is not str or len(key) > max_string:
+                    return False
+                stack.append((sub, depth + 1))
+        else:
+            return False  # a subclass or another type: the full check says what it is
+    return True
+
+
+def _find_unsignable(value: Any, path: str, *, max_int: int, max_depth: int,
+                     max_string: int) -> None:
+    """check_signable's walk with paths, for the message: raises at the first offence."""
     stack: list[tuple[Any, str, int]] = [(value, path, 0)]
     while stack:
         item, where, depth = stack.pop()
@@ -36,30 +80,38 @@ def check_signable(value: Any, path: str = "", *, max_int: int = MAX_INT,
             continue
         if isinstance(item, int):
             if not -max_int <= item <= max_int:
-                raise NotCanonicalError(f"{where or 'value'} is a number beyond ±{max_int}")
+                raise NotCanonicalError(f"{_at(where)} is a number beyond ±{max_int}")
             continue
         if isinstance(item, str):
             if len(item) > max_string:
-                raise NotCanonicalError(f"{where or 'value'} is a text of {len(item)} "
+                raise NotCanonicalError(f"{_at(where)} is a text of {len(item)} "
                                         f"characters (at most {max_string})")
             continue
         if isinstance(item, list | dict) and depth >= max_depth:
-            raise NotCanonicalError(f"{where or 'value'} nests more than {max_depth} deep")
+            raise NotCanonicalError(f"{_at(where)} nests more than {max_depth} deep")
         if isinstance(item, list):
             stack.extend((sub, f"{where}[{i}]", depth + 1) for i, sub in enumerate(item))
             continue
         if isinstance(item, dict):
             for key, sub in item.items():
                 if not isinstance(key, str):
-                    raise NotCanonicalError(f"{where or 'value'} has a non-string key {key!r}")
+                    raise NotCanonicalError(f"{_at(where)} has a non-string key {shown(key)}")
                 if len(key) > max_string:
-                    raise NotCanonicalError(f"{where or 'value'} has a key of {len(key)} "
+                    raise NotCanonicalError(f"{_at(where)} has a key of {len(key)} "
                                             f"characters (at most {max_string})")
-                stack.append((sub, f"{where}.{key}" if where else key, depth + 1))
+                label = key if _PLAIN_KEY.fullmatch(key) else shown(key, 20)
+                stack.append((sub, f"{where}.{label}" if where else label, depth + 1))
             continue
         kind = type(item).__name__
-        raise NotCanonicalError(f"{where or 'value'} is a {kind}; only strings, integers, "
+        raise NotCanonicalError(f"{_at(where)} is a {kind}; only strings, integers, "
                                 "booleans, arrays and tables may be signed")
+
+
+def _at(where: str) -> str:
+    """A value's place for a message: its path, the end kept when it is long."""
+    if not where:
+        return "value"
+    return where if len(where) <= 80 else "..." + where[-77:]
 
 
 def canonical(value: Any) -> bytes:

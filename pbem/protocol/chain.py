@@ -27,6 +27,7 @@ from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.edkeys import is_sound_key
 from pbem.protocol.identity import fingerprint, verify_signature
 from pbem.protocol.savefile import Entry, Save
+from pbem.terminal import shown
 
 # (position, entry hash) -> True if this home verified exactly that entry at that position.
 Vouch = Callable[[int, str], bool]
@@ -58,7 +59,7 @@ def authenticate(save: Save, *, vouched: Vouch | None = None,
         handle = entry["seat"]
         if handle not in handles:
             raise IntegrityError(
-                f"Entry {index} is signed by '{handle}', who has no seat in this game.",
+                f"Entry {index} is signed by {shown(handle)}, who has no seat in this game.",
                 seq=index, code="unknown-seat")
         entry_digest = digest(entry)
         known = vouched is not None and vouched(index, entry_digest)
@@ -93,7 +94,7 @@ def _check_place(entry: Entry, index: int, game_id: str, head: str) -> None:
     seq = entry["seq"]
     if entry["game"] != game_id:
         raise IntegrityError(
-            f"Entry {seq} belongs to another game (id {entry['game'][:8]}), not this one "
+            f"Entry {seq} belongs to another game (id {shown(entry['game'][:8])}), not this one "
             f"({game_id[:8]}): it was copied in from elsewhere.", seq=seq, code="foreign-entry")
     if seq != index:
         raise IntegrityError(

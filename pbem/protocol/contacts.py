@@ -20,18 +20,18 @@ that really signed it.
 from __future__ import annotations
 
 import contextlib
-import os
-import tempfile
 import tomllib
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from pbem import atomic
 from pbem.errors import UsageError
 from pbem.protocol.identity import Home, check_address, check_handle, fingerprint
 from pbem.protocol.savefile import Save
 
 FILE = "contacts.toml"
+LOCK_FILE = "contacts.lock"  # held while check_save reads, changes and writes the file
 
 
 @dataclass
@@ -277,26 +277,19 @@ class Contacts:
         import tomli_w
 
         self.home.path.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".contacts-", dir=self.home.path)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(b"# Players this home has met (pbem). Edit only to forget someone.\n")
-                tomli_w.dump({"players": self.players}, fh)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        atomic.replace(self.path, (
+            "# Players this home has met (pbem). Edit only to forget someone.\n"
+            + tomli_w.dumps({"players": self.players})).encode("utf-8"))
         self.changed = False
 
 
 def check_save(home: Home, save: Save) -> list[Notice]:
-    """Learn the players of a verified save; the notices to print (warnings loudly)."""
-    contacts = Contacts(home)
-    notices = contacts.check_save(save)
-    contacts.write()
+    """Learn the players of a verified save; the notices to print (warnings loudly).
+    Under the home's contacts lock: two pbem processes never lose each other's players."""
+    with atomic.locked(home.path / LOCK_FILE):
+        contacts = Contacts(home)
+        notices = contacts.check_save(save)
+        contacts.write()
     return notices
 
 

@@ -44,12 +44,12 @@ def seed_commitment(seed: bytes) -> str:
 
 def derive(seed: bytes, info: bytes, length: int = 32) -> bytes:
     """HKDF-SHA256(ikm=seed, salt=empty, info) of ``length`` bytes."""
-    prk = hmac.new(b"\x00" * 32, seed, hashlib.sha256).digest()
+    prk = hmac.digest(b"\x00" * 32, seed, "sha256")  # one-shot HMAC: no object per call
     out = b""
     block = b""
     counter = 1
     while len(out) < length:
-        block = hmac.new(prk, block + info + bytes([counter]), hashlib.sha256).digest()
+        block = hmac.digest(prk, block + info + bytes([counter]), "sha256")
         out += block
         counter += 1
     return out[:length]

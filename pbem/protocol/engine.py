@@ -25,7 +25,7 @@ from pbem.errors import (
     SaveFileError,
     TurnError,
 )
-from pbem.game import Game, Outcome, State
+from pbem.game import Game, Outcome, State, copy_state
 from pbem.protocol import absence, beacon, entropy
 from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.chain import Vouch, Witness, authenticate, check_new_key
@@ -34,6 +34,7 @@ from pbem.protocol.identity import Identity
 from pbem.protocol.savefile import FORMAT, MAX_HEADER_INT, Entry, Save
 from pbem.protocol.turns import apply_moves, play_turn, resolve_pending, stamp_pending
 from pbem.registry import for_save
+from pbem.terminal import shortened, shown
 
 PHASES = ("joining", "starting", "playing", "voting", "revealing", "complete")
 
@@ -284,6 +285,36 @@ def _seat(handle: str, email: str, key: str) -> dict[str, str]:
     return seat
 
 
+def game_data(header: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The header's options and component data as game code may see them: copies with
+    every table's keys in sorted order.
+
+    Canonical JSON sorts keys, so no signature covers the order in which a file lists a
+    table's keys: anyone could re-order them without breaking a signature. Game code that
+    iterates a table (set-up, chance, legal moves) would then replay another game from the
+    same signed entries. Sorted order is the signed value's own order (found by the fuzzer)."""
+    return sorted_keys(header["options"]), sorted_keys(header["components"])
+
+
+def sorted_keys(value: Any) -> Any:
+    """A deep copy of ``value`` with every table's keys in sorted order (iterative: the
+    header's nesting is bounded, but no depth should cost the stack)."""
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
+    while stack:
+        item, holder, slot = stack.pop()
+        if isinstance(item, dict):
+            copied: Any = {key: None for key in sorted(item)}
+            stack.extend((item[key], copied, key) for key in copied)
+        elif isinstance(item, list):
+            copied = [None] * len(item)
+            stack.extend((sub, copied, i) for i, sub in enumerate(item))
+        else:
+            copied = item
+        holder[slot] = copied
+    return root[0]
+
+
 def check_header_game(header: dict[str, Any]) -> Game:
     """The header's game, rules version, options and components, or SaveFileError.
 
@@ -302,7 +333,7 @@ def check_header_game(header: dict[str, Any]) -> Game:
     if not game.info.min_players <= n <= game.info.max_players:
         raise SaveFileError(f"The header seats {n} players; {game.info.title} takes "
                             f"{game.info.min_players} to {game.info.max_players}.")
-    options = header["options"]
+    options, components = game_data(header)
     try:
         unknown = sorted(set(options) - set(game.info.options))
         if unknown:
@@ -316,25 +347,25 @@ def check_header_game(header: dict[str, Any]) -> Game:
     except OptionError as exc:
         raise SaveFileError(f"The save's options are not valid: {exc.message}") from None
     with _game_code(game, "component data"):
-        game.validate_components(header["components"])
+        game.validate_components(components)
     return game
 
 
 def _check_stored_option(key: str, value: Any, spec: Any) -> None:
     """An option as the header stores it: of the spec's type, within its range/choices."""
-    shown = repr(value)[:40]
+    given = shown(value)
     if spec.kind == "bool":
         if not isinstance(value, bool):
-            raise OptionError(f"option {key} must be true or false, not {shown}")
+            raise OptionError(f"option {key} must be true or false, not {given}")
     elif spec.kind == "int":
         if not isinstance(value, int) or isinstance(value, bool):
-            raise OptionError(f"option {key} must be a whole number, not {shown}")
+            raise OptionError(f"option {key} must be a whole number, not {given}")
         low = spec.minimum if spec.minimum is not None else -MAX_HEADER_INT
         high = spec.maximum if spec.maximum is not None else MAX_HEADER_INT
         if not low <= value <= high:
             raise OptionError(f"option {key} must be between {low} and {high}")
     elif not isinstance(value, str):
-        raise OptionError(f"option {key} must be a text, not {shown}")
+        raise OptionError(f"option {key} must be a text, not {given}")
     elif spec.choices and value not in spec.choices:
         raise OptionError(f"option {key} takes one of {', '.join(spec.choices)}")
 
@@ -344,7 +375,8 @@ def _game_code(game: Game, what: str) -> Iterator[None]:
     """Game code running on a save's header: its failure is the save's fault (exit 4)."""
     try:
         yield
-    except PbemError:
+    except PbemError as exc:  # the game's own words, which may quote the header at length
+        exc.message = shortened(exc.message)
         raise
     except (TypeError, KeyError, ValueError, AttributeError, IndexError, RecursionError,
             OverflowError, ZeroDivisionError) as exc:
@@ -361,10 +393,11 @@ MAX_SECRET_CARDS = 1024
 def empty_table(header: dict[str, Any]) -> Table:
     game = check_header_game(header)
     handles = [s["handle"] for s in header["seats"]]
-    options = dict(header["options"])
+    options, components = game_data(header)
     with _game_code(game, "component data"):
-        gstate = game.setup(handles, options, copy.deepcopy(header["components"]))
-        decks = game.secret_decks(header["components"], options, len(handles))
+        gstate = game.setup(handles, options, components)
+        options, components = game_data(header)  # set-up may have changed its copies
+        decks = game.secret_decks(components, options, len(handles))
     gstate["seats"] = handles
     # Set-up chance is resolved by the start entry, from the last joiner's link and the
     # host's: stamp it with the seq of the last join (the create in a solo game).
@@ -416,13 +449,17 @@ ChoreMaker = Callable[[State, int, str], list[dict[str, Any]]]
 
 def step(table: Table, entry: Entry, *, replay: bool = True,
          make_chores: ChoreMaker | None = None,
-         audit_seeds: dict[int, bytes] | None = None) -> tuple[Table, list[str]]:
+         audit_seeds: dict[int, bytes] | None = None,
+         in_place: bool = False) -> tuple[Table, list[str]]:
     """A new table after ``entry``; the entry's moves in canonical form.
 
     With ``replay`` (verification) the logged moves must already be canonical. When
     signing, ``make_chores`` fills the entry's chores (secret-deck work the seat owes
     after its moves). With ``audit_seeds`` (every seed, known once the game is over),
     each chore is re-computed and violations are added to the table's findings.
+    ``in_place``: apply the entry to ``table`` itself and return it, copying nothing (a
+    verify that needs no table twice); if it raises, ``table`` is left half-changed and
+    must be thrown away. Otherwise ``table`` is never changed.
     Raises TurnError/MoveError (exit 1) for a rules violation, IntegrityError (exit 3)."""
     seq = entry["seq"]
     seat = table.seat_of(entry["seat"])
@@ -441,23 +478,9 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
             f"{table.seats[duty.seat].handle} (a {duty.kind}).",
             seq=seq,
         )
-    new = Table(
-        header=table.header,
-        seats=[copy.copy(s) for s in table.seats],
-        gstate=copy.deepcopy(table.gstate),
-        signers=table.signers + [seat],
-        beacons=table.beacons + [entry["beacon"]],
-        head=table.head,
-        started=table.started,
-        last_turn_seat=table.last_turn_seat,
-        resigned=table.resigned,
-        reveal_first=table.reveal_first,
-        findings=list(table.findings),
-        bots=list(table.bots),
-        dropped=list(table.dropped),
-        stopped=table.stopped,
-        proposal=copy.deepcopy(table.proposal),
-    )
+    new = table if in_place else _copy_table(table)
+    new.signers.append(seat)
+    new.beacons.append(entry["beacon"])
     if kind in ("absent", "vote"):
         return _absence_entry(new, seat, entry, target, make_chores, audit_seeds), []
     bot_turns: list[dict[str, Any]] = []
@@ -505,7 +528,8 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         new.started = True
     elif kind == "turn":
         try:
-            new.gstate, canonical_moves = play_turn(new.game, new.gstate, seat, moves)
+            new.gstate, canonical_moves = play_turn(new.game, new.gstate, seat, moves,
+                                                    in_place=in_place)
         except MoveError as exc:
             raise type(exc)(f"Entry {seq} ({handle}): {exc.message}", seq=seq) from None
         new.last_turn_seat = seat
@@ -534,12 +558,33 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     if replay and canonical_moves != moves:
         raise TurnError(
             f"Entry {seq} ({handle}): its moves are not written in canonical form "
-            f"({moves!r}); pbem never writes them so.",
+            f"({shown(moves, 80)}); pbem never writes them so.",
             seq=seq,
         )
     _chores(new, seat, entry, make_chores, audit_seeds)
     stamp_pending(new.gstate, seq)
     return new, canonical_moves
+
+
+def _copy_table(table: Table) -> Table:
+    """A table sharing nothing that ``step`` changes with ``table``."""
+    return Table(
+        header=table.header,
+        seats=[copy.copy(s) for s in table.seats],
+        gstate=copy.deepcopy(table.gstate),
+        signers=list(table.signers),
+        beacons=list(table.beacons),
+        head=table.head,
+        started=table.started,
+        last_turn_seat=table.last_turn_seat,
+        resigned=table.resigned,
+        reveal_first=table.reveal_first,
+        findings=list(table.findings),
+        bots=list(table.bots),
+        dropped=list(table.dropped),
+        stopped=table.stopped,
+        proposal=copy.deepcopy(table.proposal),
+    )
 
 
 def _check_bot_turns(entry: Entry, turns: list[dict[str, Any]], replay: bool,
@@ -607,10 +652,11 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
     for chore in entry["chores"]:
         name = chore.get("deck")
         if not isinstance(name, str) or name not in decks or name in done:
-            raise IntegrityError(f"Entry {seq} ({handle}) has a chore for deck {name!r}, which "
+            raise IntegrityError(f"Entry {seq} ({handle}) has a chore for deck {shown(name)}, which "
                                  "is unknown or listed twice.", seq=seq, code="chore")
         done.add(name)
-        before = copy.deepcopy(decks[name]) if audit_seeds and seat in audit_seeds else None
+        before = (mental_deck.copy_deck(decks[name]) if audit_seeds and seat in audit_seeds
+                  else None)
         try:
             mental_deck.apply_chore(decks[name], seat, chore, new.game_id, seq)
         except IntegrityError as exc:
@@ -716,9 +762,12 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
     # Chores are audited as they are replayed once every seed is known (a complete save);
     # the archive's cache is never used for such a save (see session.verify).
     audit_seeds = reveal_seeds(save, table) if start_at == 0 and audit_secrets else None
+    # With no one to tell, each entry is applied to the one table in place: nothing is
+    # copied per entry (a refused entry ends the replay, so no before-state is needed).
+    in_place = on_entry is None
     for entry, entry_digest in zip(save.entries[start_at:], hashes[start_at:], strict=True):
         before = table
-        table, _ = step(table, entry, replay=True, audit_seeds=audit_seeds)
+        table, _ = step(table, entry, replay=True, audit_seeds=audit_seeds, in_place=in_place)
         table.head = entry_digest
         if on_entry is not None:
             on_entry(before, table, entry)
@@ -743,7 +792,7 @@ def finish(report: Report) -> None:
     violations, opened = audit(table)
     report.audit = violations or "clean"
     report.unaudited = absence.unaudited(table)
-    final = copy.deepcopy(table.gstate)
+    final = copy_state(table.gstate)
     if opened:
         table.game.on_reveal(final, opened)
     report.final = final
@@ -787,8 +836,8 @@ def audit(table: Table) -> tuple[list[str], dict[str, dict[str, str]]]:
     if decks:
         from pbem.protocol import mental_deck
 
-        uids = table.game.secret_decks(table.header["components"], table.header["options"],
-                                       len(table.seats))
+        options, components = game_data(table.header)
+        uids = table.game.secret_decks(components, options, len(table.seats))
         claims = table.game.secret_claims(table.gstate)
         for name, d in decks.items():
             cards, found = mental_deck.open_held(d, table.game_id, name, seeds, list(uids[name]),
@@ -989,8 +1038,8 @@ def secrets_for(table: Table, seat: int, identity: Identity) -> dict[str, dict[s
         return {}
     from pbem.protocol import mental_deck
 
-    uids = table.game.secret_decks(table.header["components"], table.header["options"],
-                                   len(table.seats))
+    options, components = game_data(table.header)
+    uids = table.game.secret_decks(components, options, len(table.seats))
     seed = seat_seed(table, seat, identity)
     out: dict[str, dict[str, str]] = {}
     for name, d in decks.items():

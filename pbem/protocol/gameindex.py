@@ -18,10 +18,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.protocol import atomic, engine, timing
+from pbem import atomic
+from pbem.protocol import engine, timing
 from pbem.protocol.savefile import GAME_ID, Save
 
 INDEX_FILE = "games.json"
+LOCK_FILE = "games.lock"  # held while the index is read, changed and written
 VERSION = 1
 MAX_INDEX_BYTES = 16 * 1024 * 1024  # a home in thousands of games stays far below
 SHORT_ID_LENGTH = 8
@@ -129,7 +131,12 @@ class GameIndex:
 
     def __init__(self, home_path: Path) -> None:
         self.path = Path(home_path) / INDEX_FILE
+        self.lock_path = Path(home_path) / LOCK_FILE
         self.records: dict[str, GameRecord] = {}
+        self._load()
+
+    def _load(self) -> None:
+        self.records = {}
         try:
             with open(self.path, "rb") as fh:
                 raw = fh.read(MAX_INDEX_BYTES + 1)
@@ -157,6 +164,11 @@ class GameIndex:
     def remember(self, record: GameRecord) -> bool:
         """Keep ``record`` if its save is at least as new as the one known (same header);
         write the file if anything changed. Returns whether it was kept."""
+        with atomic.locked(self.lock_path):
+            self._load()  # another process may have recorded a game since
+            return self._remember(record)
+
+    def _remember(self, record: GameRecord) -> bool:
         known = self.records.get(record.id)
         if known is not None:
             if known.header != record.header or record.seq < known.seq:
@@ -171,6 +183,11 @@ class GameIndex:
         """Forget the game's record if its newest save ends with this entry (``undo``
         withdrew it): the next save of the game verified or written is recorded, older
         or not. Returns whether a record was dropped."""
+        with atomic.locked(self.lock_path):
+            self._load()
+            return self._withdraw(game_id, entry_hash)
+
+    def _withdraw(self, game_id: str, entry_hash: str) -> bool:
         known = self.records.get(game_id)
         if known is None or known.entry != entry_hash:
             return False

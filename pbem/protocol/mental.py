@@ -40,6 +40,7 @@ from nacl import bindings as sodium
 
 from pbem.protocol.derive import CARD_POINT, DECK_KEY, DECK_SHUFFLE, SLOT_KEY, derive
 from pbem.protocol.sampler import Sampler
+from pbem.terminal import shown
 
 # Order of the prime-order subgroup of edwards25519 (RFC 8032, section 5.1).
 L = 2**252 + 27742317777372353535851937790883648493
@@ -103,7 +104,10 @@ def scalar_bytes(k: int) -> bytes:
 
 
 def mul(k: int, point: bytes) -> bytes:
-    """``k * point`` for ``1 <= k < L`` and a valid point (libsodium re-checks it)."""
+    """``k * point`` for ``1 <= k < L`` and a valid point. libsodium re-checks the point
+    as ``is_valid_point`` does (canonical, on the curve, in the prime-order subgroup, not
+    of small order) and refuses any other; the mental deck relies on that for a peel's
+    new ciphertext (tests/test_mental.py checks it on this libsodium)."""
     if not 1 <= k < L:
         raise ValueError("a key must be a scalar in 1 .. L-1")
     if point == BASE:
@@ -173,11 +177,17 @@ def to_hex(point: bytes) -> str:
     return point.hex()
 
 
+def point_bytes(text: object) -> bytes:
+    """The 32 bytes of 64 lowercase hex digits, else ValueError: the form of a point, not
+    yet checked to be one (``from_hex`` checks both)."""
+    if not isinstance(text, str) or not _HEX64.fullmatch(text):
+        raise ValueError(f"{shown(text, 72)} is not 64 lowercase hex digits")
+    return bytes.fromhex(text)
+
+
 def from_hex(text: object) -> bytes:
     """Parse a point: 64 lowercase hex digits encoding a valid group element, else ValueError."""
-    if not isinstance(text, str) or not _HEX64.fullmatch(text):
-        raise ValueError(f"{text!r} is not 64 lowercase hex digits")
-    point = bytes.fromhex(text)
+    point = point_bytes(text)
     if not is_valid_point(point):
         raise ValueError(
             f"{text} is not a valid point of the group (not canonical, not on edwards25519, "

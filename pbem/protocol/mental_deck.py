@@ -59,6 +59,7 @@ from typing import Any
 
 from pbem.errors import IllegalMoveError, IntegrityError
 from pbem.protocol import dleq, mental
+from pbem.terminal import shown
 
 Deck = dict[str, Any]
 Chore = dict[str, Any]
@@ -97,7 +98,9 @@ def _sorted_slots(d: Deck) -> list[tuple[str, dict[str, Any]]]:
 
 def _describe(item: Item) -> str:
     name = {"lock": "re-lock", "peel": "peel", "open": "public open"}.get(item.get("op", ""), "item")
-    return f"{name} of slot {item.get('slot')}"
+    slot = item.get("slot")
+    plain = isinstance(slot, str) and len(slot) <= 8 and slot[:1] == "s" and slot[1:].isdigit()
+    return f"{name} of slot {slot if plain else shown(slot, 12)}"
 
 
 def _owed_now(d: Deck) -> list[Item]:
@@ -113,7 +116,7 @@ def _top_stage(d: Deck, slot_id: str) -> int:
     return max((item["stage"] for item in d["owed"] if item["slot"] == slot_id), default=-1)
 
 
-def _copy(d: Deck) -> Deck:
+def copy_deck(d: Deck) -> Deck:
     """A copy of the deck state that shares nothing mutable (``cards`` is never changed):
     several times faster than ``copy.deepcopy`` on this known shape."""
     out = dict(d)
@@ -250,7 +253,7 @@ def perform(d: Deck, deck: str, seat: int, seed: bytes, game_id: str, seq: int) 
     slot) are included, so the seat owes nothing afterwards."""
     if seat not in d["passes"]:
         return shuffle_pass(d, deck, seat, seed)
-    work = _copy(d)
+    work = copy_deck(d)
     items: list[Item] = []
     while True:
         now = owed(work, seat)
@@ -273,10 +276,25 @@ def _point(value: Any, where: str) -> bytes:
         raise IntegrityError(f"{where}: {exc}.") from None
 
 
-def _new_key_point(d: Deck, seat: int, value: Any, where: str) -> bytes:
+def _point_text(value: Any, where: str) -> bytes:
+    """A point's bytes from its text, its form checked (64 lower-case hex digits) but not
+    yet that it is a point of the group: only for a point a libsodium multiplication
+    takes before it is trusted (see mental.mul)."""
+    try:
+        return mental.point_bytes(value)
+    except ValueError as exc:
+        raise IntegrityError(f"{where}: {exc}.") from None
+
+
+def _new_key_point(d: Deck, seat: int, value: Any, where: str, *, proved: bool = False) -> bytes:
     """A key point a seat publishes: valid, not the base point (a key of 1 adds no layer),
-    and not a point it published before that is still in use (a re-used key links slots)."""
-    point = _point(value, f"{where}, its key point")
+    and not a point it published before that is still in use (a re-used key links slots).
+
+    ``proved``: the point is checked to be valid by the proof check that follows (it
+    multiplies the point; see _point_text), which must then call ``_point`` on a failure
+    before anything else: an invalid point is neither the base point nor one in use, so
+    the refusals come in the same order as if it were checked here."""
+    point = (_point_text if proved else _point)(value, f"{where}, its key point")
     if point == mental.BASE:
         raise IntegrityError(f"{where} publishes the base point as its key: a key of 1 hides nothing.")
     mine = str(seat)
@@ -320,8 +338,13 @@ def _match(d: Deck, seat: int, item: Any, where: str) -> Item:
         if type(item.get("serial")) is not int:
             raise IntegrityError(f"{where} has a re-lock whose serial is not a whole number.")
         wanted["serial"] = item["serial"]
+    # The first owed item that matches and is at the lowest stage pending on its slot
+    # (_owed_now's test, made on the slot's items only: a chore has many items).
+    on_slot = [o for o in d["owed"] if o.get("slot") == wanted["slot"]]
+    low = min((o["stage"] for o in on_slot), default=None)
     match = next(
-        (owed_item for owed_item in _owed_now(d) if all(owed_item.get(k) == v for k, v in wanted.items())),
+        (o for o in on_slot
+         if o["stage"] == low and all(o.get(k) == v for k, v in wanted.items())),
         None,
     )
     if match is None:
@@ -346,7 +369,7 @@ def _apply_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Any
     if op == "open":
         card = item.get("card")
         if not isinstance(card, str) or card not in d["cards"]:
-            raise IntegrityError(f"{what} names {card!r}, which is not a card of the deck.")
+            raise IntegrityError(f"{what} names {shown(card)}, which is not a card of the deck.")
         if list(slot["layers"]) != [str(seat)]:
             raise IntegrityError(f"{what} comes while other layers are still on the slot.")
         taken = next((sid for sid, s in d["slots"].items() if s.get("card") == card), None)
@@ -354,10 +377,17 @@ def _apply_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Any
             raise IntegrityError(f"{what} names {card}, which slot {taken} already showed: a "
                                  "card was duplicated (a shuffle pass substituted it).")
         y = mental.card_point(game_id, deck, card)
+    elif op == "peel" and check:
+        # Checked as a point of the group by the proof's check, which multiplies it (the
+        # multiplication refuses exactly the points from_hex refuses); if the check fails,
+        # an invalid point is still refused as one, first, as below.
+        y = _point_text(item.get("ct"), what)
     else:
         y = _point(item.get("ct"), what)
     if op in ("peel", "open"):
         if check and not dleq.verify(proof, mental.BASE, _layer_point(d, slot, seat), y, x, ctx):
+            if op == "peel":
+                _point(item.get("ct"), what)
             claim = f"does not show {card}" if op == "open" else "is not the slot with its layer removed"
             raise IntegrityError(
                 f"{what} fails its proof: the published value {claim}. A wrong or forged "
@@ -365,10 +395,11 @@ def _apply_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Any
             )
     else:
         serial = match["serial"]
-        new_key = _new_key_point(d, seat, item.get("key"), what)
+        new_key = _new_key_point(d, seat, item.get("key"), what, proved=check)
         old = slot["layers"].get(str(seat))
         base = mental.BASE if old is None else _layer_point(d, slot, seat)
         if check and not dleq.verify(proof, base, new_key, x, y, ctx):
+            _point(item.get("key"), f"{what}, its key point")  # an invalid one, refused as such
             raise IntegrityError(
                 f"{what} fails its proof: the published value is not the slot with the "
                 f"seat's layer replaced by the key it published for serial {serial}."
@@ -400,7 +431,7 @@ def apply_chore(d: Deck, seat: int, chore: Chore, game_id: str, seq: int) -> Non
     deck = chore.get("deck", "?") if isinstance(chore, dict) else "?"
     if not isinstance(chore, dict) or chore.get("op") not in ("shuffle", "work"):
         raise IntegrityError(f"deck {deck!r}: seat {seat}'s chore is neither a shuffle nor work.")
-    work = _copy(d)
+    work = copy_deck(d)
     if seat not in work["passes"] and chore["op"] != "shuffle":
         raise IntegrityError(f"deck {deck!r}: seat {seat} owes its shuffle pass first.")
     if chore["op"] == "shuffle":
@@ -630,6 +661,7 @@ def open_held(
     in ``unaudited`` (declared absent, PROTOCOL.md section 11) is left closed, silently:
     the engine lists that seat's secrets as unaudited."""
     points = mental.card_points(game_id, deck, uids)
+    layer_keys: dict[tuple[str, str], int] = {}
     opened: dict[str, str] = {}
     seen: dict[str, str] = {}
     violations: list[str] = []
@@ -644,7 +676,9 @@ def open_held(
             continue
         key = 1
         for s, layer in slot["layers"].items():
-            key = key * _layer_key(seeds[int(s)], deck, layer) % mental.L
+            if (s, layer) not in layer_keys:  # a seat's deck key is on most slots
+                layer_keys[(s, layer)] = _layer_key(seeds[int(s)], deck, layer)
+            key = key * layer_keys[(s, layer)] % mental.L
         point = bytes.fromhex(slot["ct"])
         uid = points.get(point if key == 1 else mental.decrypt(key, point))
         if uid is None:

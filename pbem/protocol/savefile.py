@@ -11,16 +11,17 @@ import contextlib
 import datetime
 import os
 import re
-import tempfile
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pbem import atomic
 from pbem.errors import SaveFileError, UsageError
 from pbem.protocol.canonical import NotCanonicalError, check_signable
-from pbem.protocol.entropy import TIME_FORMAT
+from pbem.protocol.entropy import parse_time
 from pbem.protocol.identity import is_address, is_handle
+from pbem.terminal import shown
 
 FORMAT = "pbem/1"
 KINDS = ("create", "join", "start", "turn", "reveal", "resign", "absent", "vote")
@@ -99,7 +100,7 @@ def check_header(header: Any) -> dict[str, Any]:
     fmt = _expect(header, "format", str, where)
     if fmt != FORMAT:
         raise SaveFileError(
-            f"This save is in format '{fmt}', which this pbem does not read (it reads "
+            f"This save is in format {shown(fmt)}, which this pbem does not read (it reads "
             f"'{FORMAT}'). Install a pbem that knows that format."
         )
     _expect(header, "game", str, where)
@@ -142,7 +143,7 @@ def check_entry(entry: Any, index: int) -> Entry:
     _expect(entry, "seat", str, where)
     kind = _expect(entry, "kind", str, where)
     if kind not in KINDS:
-        raise _fail(f"{where} 'kind'", f"is '{kind}', not one of {', '.join(KINDS)}")
+        raise _fail(f"{where} 'kind'", f"is {shown(kind)}, not one of {', '.join(KINDS)}")
     _hex(entry, "prev", HEX64, where)
     _hex(entry, "beacon", HEX64, where)
     moves = _expect(entry, "moves", list, where)
@@ -179,10 +180,9 @@ def check_time(value: Any, where: str) -> datetime.datetime:
     if not isinstance(value, str) or not TIME.match(value):
         raise _fail(f"{where} 'time'", 'is not a time written as "YYYY-MM-DDTHH:MM:SSZ"')
     try:
-        when = datetime.datetime.strptime(value, TIME_FORMAT)
+        return parse_time(value)
     except ValueError:
         raise _fail(f"{where} 'time'", "is not a real date and time") from None
-    return when.replace(tzinfo=datetime.UTC)
 
 
 def _check_absence_fields(entry: Entry, kind: str, where: str) -> None:
@@ -306,7 +306,7 @@ def write_new(path: str | Path, text: str) -> Path:
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise UsageError(f"The folder {folder} does not exist; create it or choose another -o.")
-    fd, tmp = tempfile.mkstemp(prefix=".pbem-", suffix=".tmp", dir=folder)
+    fd, tmp = atomic.temporary(folder, ".pbem-", ".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(text.encode("utf-8"))

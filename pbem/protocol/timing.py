@@ -31,8 +31,7 @@ def parse_stamp(value: object) -> datetime.datetime | None:
     if not isinstance(value, str) or not _STAMP.fullmatch(value):
         return None
     try:
-        return datetime.datetime.strptime(value, entropy.TIME_FORMAT).replace(
-            tzinfo=datetime.UTC)
+        return entropy.parse_time(value)
     except ValueError:  # 2025-13-40T...: the right shape, not a date
         return None
 
@@ -52,8 +51,7 @@ def file_time(path: str | Path) -> datetime.datetime | None:
 
 def now() -> datetime.datetime:
     """The clock, through pbem.protocol.entropy (which the tests fix)."""
-    return datetime.datetime.strptime(entropy.utc_now(), entropy.TIME_FORMAT).replace(
-        tzinfo=datetime.UTC)
+    return entropy.parse_time(entropy.utc_now())
 
 
 def shown(when: datetime.datetime) -> str:

@@ -15,8 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pbem import __version__
-from pbem.protocol import atomic
+from pbem import __version__, atomic
 from pbem.protocol.savefile import GAME_ID, HEX64
 
 FOLDER = "told"

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable
 from pbem.errors import MoveError, TurnError
 from pbem.game import Game, State
 from pbem.protocol.sampler import Sampler
+from pbem.terminal import shortened, shown
 
 
 def apply_moves(game: Game, state: State, seat: int, moves: Iterable[str]) -> list[str]:
@@ -21,25 +22,30 @@ def apply_moves(game: Game, state: State, seat: int, moves: Iterable[str]) -> li
             move = game.normalize(state, seat, text)
             game.apply(state, seat, move)
         except MoveError as exc:
-            where = f"move {index} ({text!r})"
-            raise type(exc)(f"{where}: {exc.message}", code=exc.code) from None
+            # The game's message may quote the move, which the file bounds only to 16 KB.
+            said = exc.message.replace(text, shown(text)) if len(text) > 40 else exc.message
+            raise type(exc)(f"move {index} ({shown(text)}): {shortened(said)}",
+                            code=exc.code) from None
         canonical.append(move)
     return canonical
 
 
-def play_turn(game: Game, state: State, seat: int, moves: Iterable[str]) -> tuple[State, list[str]]:
-    """A copy of ``state`` after ``seat`` plays ``moves`` as one whole turn."""
+def play_turn(game: Game, state: State, seat: int, moves: Iterable[str], *,
+              in_place: bool = False) -> tuple[State, list[str]]:
+    """A copy of ``state`` after ``seat`` plays ``moves`` as one whole turn; with
+    ``in_place``, ``state`` itself (half-changed if it raises: throw it away then)."""
     actor = game.to_act(state)
     if actor is None:
         raise TurnError("The game is over; no more turns can be played.")
     if actor != seat:
         raise TurnError(f"It is not seat {seat}'s turn (seat {actor} is to act).")
-    working = copy.deepcopy(state)
+    working = state if in_place else copy.deepcopy(state)
     canonical = apply_moves(game, working, seat, moves)
     try:
         game.end_turn(working, seat)
     except MoveError as exc:
-        raise type(exc)(f"the turn cannot end yet: {exc.message}", code=exc.code) from None
+        raise type(exc)(f"the turn cannot end yet: {shortened(exc.message)}",
+                        code=exc.code) from None
     return working, canonical
 
 

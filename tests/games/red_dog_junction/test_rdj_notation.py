@@ -226,3 +226,17 @@ def _plain(value: object) -> None:
     elif isinstance(value, list):
         for item in value:
             _plain(item)
+
+
+def test_an_ambiguous_payment_names_the_moves_to_type() -> None:
+    """Issue 11: the hint is the whole move (`buy outlaw-1 pay ruby`), not a fragment that
+    the notation would refuse (`pay ruby`)."""
+    state = new_game(2)
+    outlaw = card_of(state, "outlaw")
+    to_display(state, outlaw)
+    put(state, 0, "storage", ruby=2, gold=3)
+    with pytest.raises(AmbiguousMoveError) as caught:
+        norm(state, f"buy {outlaw}")
+    message = str(caught.value)
+    assert f"`buy {outlaw} pay ruby`" in message and f"`buy {outlaw} pay gold`" in message
+    assert norm(state, f"buy {outlaw} pay ruby") == f"buy {outlaw} pay ruby"

@@ -129,11 +129,15 @@ def test_setup_chance_is_public_and_pending_until_start() -> None:
 
 
 # ---- options ------------------------------------------------------------------------------
-def test_RDJ_V2_posse_is_refused_with_a_plain_message() -> None:
-    with pytest.raises(OptionError, match="Posse .* not yet supported"):
-        GAME.validate_options({"variant": "posse"}, 3)
-    with pytest.raises(OptionError, match="not yet supported"):
-        LocalTable(GAME, ["ann", "bob"], {"variant": "posse"})
+def test_RDJ_V2_posse_needs_two_players_or_more() -> None:
+    """A draft is between players: the solo game refuses it with a plain message; 2 to 5
+    players may play it."""
+    with pytest.raises(OptionError, match="Posse variant is a draft between players"):
+        GAME.validate_options({"variant": "posse"}, 1)
+    with pytest.raises(OptionError, match="needs 2 to 5 players"):
+        LocalTable(GAME, ["ann"], {"variant": "posse"})
+    for players in (2, 3, 4, 5):
+        GAME.validate_options({"variant": "posse"}, players)
 
 
 def test_variants_offered_and_checked() -> None:

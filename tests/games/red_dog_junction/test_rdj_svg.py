@@ -411,7 +411,8 @@ def test_the_display_shows_six_cards_with_cost_type_and_points(sample: dict[str,
     refill = any("refill" in p or "display" in p for p in sample["pending"]) or \
         sample["phase"] == "setup"
     for slot in slots:
-        assert text_of(slot) == ("refill coming" if refill else "(empty)")
+        assert text_of(slot) == ("dealt after set-up" if sample["phase"] == "pick" else
+                                 "refill coming" if refill else "(empty)")
 
 
 def test_the_bank_and_deck_are_counted(sample: dict[str, Any]) -> None:
@@ -494,8 +495,9 @@ def test_the_panel_marks_the_reader_and_whose_turn_it_is(sample: dict[str, Any])
     for seat, player in enumerate(sample["players"]):
         marks = boards.marks_of(by_id(root, f"player-{seat}"))
         assert ("you" in marks) == (seat == viewer)
-        assert ("to act" in marks) == (sample["phase"] == "play"
-                                       and player["name"] == sample["to_act"])
+        # A Trail Boss player choosing their set-up crew card acts as much as one in play.
+        acting = sample["phase"] == "play" or (sample["phase"] == "pick" and player["owes_pick"])
+        assert ("to act" in marks) == (acting and player["name"] == sample["to_act"])
         assert any(m.startswith("place ") for m in marks) == (sample["phase"] == "over")
     if sample["phase"] == "play":
         assert f"To act: {sample['to_act']}" in status
@@ -524,14 +526,21 @@ def test_justin_is_drawn_in_the_solo_game(sample: dict[str, Any]) -> None:
 
 
 def test_the_end_of_the_game_is_shown() -> None:
+    """Before the audit the view's ``result`` is the game's own: the status ranks every
+    player and names the winners it gives (solo: Justin's score and the verdict)."""
     over = [v for _, v in game_views() if v["phase"] == "over"]
     for shown in over:
-        status = text_of(by_id(parse(GAME.render_svg(shown)), "status"))
+        root = parse(GAME.render_svg(shown))
+        status = text_of(by_id(root, "status"))
         assert "GAME OVER after turn" in status and "Final: 1. " in status
         best = max(p["score"] for p in shown["players"])
         assert any(f"1. {p['name']} {best}" in status for p in shown["players"])
+        assert not has_id(root, "result")  # the panel waits for the audit
+        winners = shown["result"]["winners"]
         if shown["solo"]:
             assert f"Justin scored {shown['justin']['score']}" in status
+        else:
+            assert ("Winner: " if len(winners) == 1 else "Shared win: ") + winners[0] in status
 
 
 def test_the_final_result_names_the_winner_and_every_score() -> None:
@@ -549,6 +558,20 @@ def test_the_final_result_names_the_winner_and_every_score() -> None:
         assert "Final: " not in text_of(by_id(root, "status"))  # said once, in the panel
         if players == 1:
             assert "Justin (the automaton) scored" in words
+
+
+def test_the_text_picture_of_an_audited_game_names_the_winner() -> None:
+    """The session puts the engine's result section where the game's own ``result`` was:
+    `pbem show` of a complete game tells its winner from either (it crashed on the
+    section)."""
+    for players, table in sample_games()[1].items():
+        outcome = GAME.outcome(table.state)
+        assert outcome is not None
+        result = panels.result_section(outcome, HANDLES[:players], "clean")
+        own = table.view(0)["result"]["text"]
+        assert own in GAME.render(table.view(0))
+        audited = GAME.render(boards.with_result(table.view(0), result)).splitlines()[1]
+        assert audited == f"  {panels.winner_words(result)}."
 
 
 def test_a_failed_audit_is_shown_in_the_result() -> None:
@@ -570,13 +593,50 @@ def test_the_gold_end_trigger_and_an_owed_head_move_are_announced() -> None:
     assert "Owed first: " in status  # the rascals' crew type
 
 
-def test_a_view_before_the_set_up_roll_is_drawn() -> None:
+def test_a_view_before_the_start_entry_is_drawn() -> None:
+    """Before the start entry places the dice (RDJ-S7) the six docks are drawn with six
+    empty die spots between them, and no die is drawn anywhere."""
     state = GAME.setup(HANDLES[:2], {"variant": "standard"}, GAME.stock_components())
     state["seats"] = HANDLES[:2]
-    root = parse(GAME.render_svg(make_view(state, None)))
-    assert "Waiting for the set-up roll" in text_of(by_id(root, "status"))
+    shown = make_view(state, None)
+    assert shown["ring"] == []
+    root = parse(GAME.render_svg(shown))
+    assert "Waiting for the start entry: first player, dice placed" in text_of(by_id(root, "status"))
     slots = with_class(by_id(root, "display"), "card-slot")
     assert [text_of(s) for s in slots] == ["refill coming"] * 6
+    junction = by_id(root, "junction")
+    assert [g.get("id") for g in with_class(junction, "dock")] == [f"dock-{n}" for n in range(1, 7)]
+    assert len(with_class(junction, "die-spot")) == 6
+    assert [g.get("id") for g in with_class(junction, "die")] == ["die-gold"]
+    assert "its dice are placed at set-up" in tooltip(by_id(root, "dock-1"))
+
+
+def test_the_trail_boss_picks_are_drawn() -> None:
+    """RDJ-V1 drawn: the status names who picks now, the crew types the deck offers and
+    who is still to pick; the picker is marked to act; the display waits for set-up."""
+    table = LocalTable(GAME, HANDLES[:3], {"variant": "trail-boss"}, seed=b"svg-pick")
+    first = table.view(None)
+    assert first["phase"] == "pick"
+    picker = first["to_act"]
+    root = parse(GAME.render_svg(first))
+    status = text_of(by_id(root, "status"))
+    assert "Set-up: Trail Boss crew picks" in status and "Waiting" not in status
+    assert f"To pick: {picker}" in status
+    offered = ", ".join(f"{t} x{n}" for t, n in first["pickable"].items())
+    assert f"May pick from the deck: {offered} (no rascal)" in status
+    assert "rascal x" not in status
+    assert f"Still to pick: {HANDLES[0]}, {HANDLES[1]} and {HANDLES[2]}" in status
+    for seat, player in enumerate(first["players"]):
+        assert ("to act" in boards.marks_of(by_id(root, f"player-{seat}"))) == \
+            (player["name"] == picker)
+    assert [text_of(s) for s in with_class(by_id(root, "display"), "card-slot")] == \
+        ["dealt after set-up"] * 6
+    table.play([f"pick {next(iter(first['pickable']))}"])
+    after = table.view(None)
+    status = text_of(by_id(parse(GAME.render_svg(after)), "status"))
+    assert f"To pick: {after['to_act']}" in status and after["to_act"] != picker
+    assert f"Still to pick: {picker}" not in status and picker not in status.split(
+        "Still to pick:")[1].split("Public")[0]
 
 
 def test_text_from_players_and_data_is_escaped() -> None:

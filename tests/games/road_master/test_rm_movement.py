@@ -286,3 +286,31 @@ def test_RM_M4_the_far_lane_serves_a_warehouse_only_past_a_truck() -> None:
     assert "forward 1 exit east" not in forward_options(state, 0)
     with pytest.raises(IllegalMoveError, match="warehouse C from the lane beside it"):
         GAME.apply(_copy(state), 0, "forward 1 exit east")
+
+
+# ---- one forward move checked without listing them all (issue 12) ---------------------------
+def test_RM_M1_to_M6_forward_target_is_the_listed_move() -> None:
+    """``forward_target`` (used to apply a move) finds exactly what ``forward_options``
+    (the legal list) gives for that text, for every place a truck can stand, with other
+    trucks around it, and for texts of paths that are illegal or out of range."""
+    from games.road_master.board import all_positions, forward_target, forward_text, raw_paths, set_position
+
+    state = placed(3).state
+    fmax = state["data"]["fmax"]
+    checked = 0
+    for blockers in ([], [("road", 5, "south", "east"), ("road", 5, "north", "west")],
+                     [("road", 3, "north", "east")]):
+        clear_road(state)
+        for seat, pos in enumerate(blockers, start=1):
+            set_position(state["trucks"][seat], pos)
+        for pos in all_positions(state):
+            set_position(state["trucks"][0], pos)
+            listed = forward_options(state, 0)
+            texts = set(listed) | {forward_text(p) for n in range(1, fmax + 1)
+                                   for p in raw_paths(state, 0, n)}
+            for text in sorted(texts):
+                spaces = int(text.split()[1])
+                assert forward_target(state, 0, text, spaces) == listed.get(text), (pos, text)
+                checked += 1
+            assert forward_target(state, 0, f"forward {fmax + 1}", fmax + 1) is None
+    assert checked > 1000

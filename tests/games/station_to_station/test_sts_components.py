@@ -154,7 +154,7 @@ def test_bad_components_are_rejected_with_a_clear_message(label: str, change: An
     with pytest.raises(ComponentError) as caught:
         GAME.validate_components(_broken(change))
     assert message in str(caught.value)
-    assert str(caught.value).startswith("components: ")
+    assert str(caught.value).startswith("Station to Station components: ")
 
 
 def test_component_errors_are_save_file_errors_and_stop_a_table() -> None:

@@ -1,0 +1,350 @@
+"""The Posse variant (RDJ-V2): the crew draft, in secret, before the first turn.
+
+The rulebook (ポッセモード): remove the unused starting cards; give each player one cowboy;
+shuffle the remaining crew, commander and boost cards into one deck; deal 9 cards to each
+player; each player picks one card and passes the rest of the hand to the left, until the
+last card is taken; then set-up goes on as usual, and the 10 cards (9 drafted and the
+cowboy) are the player's starting crew, commanders and boosts.
+
+How it is played by mail (the rulings in notation_doc.py say the same to players):
+
+- The deck ``posse`` is a secret deck (pbem.protocol.secretdeck; the mental deck of
+  PROTOCOL.md section 6 in signed games): the starting sets of the seats in play less one
+  cowboy each (``p1-cowboy-1`` ... stay with their players), and the whole market. Every
+  seat shuffles it at create and join; the start entry deals each player 9 cards
+  privately and does nothing else: first player, dice and gold come after the draft,
+  as the rulebook's set-up goes on after it.
+- Seats sit in seat order, clockwise: the player on your left is the next seat.
+- A draft entry picks one card of the oldest hand waiting for its player (``pick s12``:
+  the slot, never the card) and passes the rest to the left: the receiver locks each slot
+  with a fresh key, then the giver peels its own (``pass_slots``), so only the receiver
+  can read them. The kept slot, locked under its picker's key alone, is the commitment
+  to the pick. A hand is picked from only once nothing is pending on it, so every pick
+  sees the whole hand, and (see ``to_act``) never while a second hand is readable.
+- The last card of a hand (left after its 8th pick) is the left player's without a
+  choice: its holder keeps it for them (no pass, no waiting) and shows it with its picks.
+- After the last choice every player shows what they kept (``open_slots``: each card
+  named with a proof everyone checks at once). The next entry after the last choice
+  draws the rest of set-up: the first player, the dice placed around the Junction, the
+  starting gold, and the chance of the display deal (a seed kept in the state, used once
+  the picks are known: all choices are made, so nobody can steer it). Once every pick is
+  shown (``finish``) the cards become their players', the rest of the deck (known by
+  elimination) is the market deck, the display is dealt and the first turn begins.
+- Who signs next (``to_act``): the first seat to the left of the last signer that has
+  something to do: a pick, or deck work it owes (its peels of the others' hands after the
+  deal, locks of hands passed to it, peels of hands it passed, its opens). Every chore a
+  player owes rides in their next entry, so a player picks, passes and does its chores in
+  one entry. The draft then takes 10 * players + 5 entries from the start entry to the
+  last card shown (25, 35, 45, 55 for 2-5 players; see the README).
+
+What a seat learns that a table does not show: slot ids stay the same when a hand is
+passed, and which slot each player keeps is public (the card is not). So a player who has
+held a hand knows, from then on, which card each later holder takes from it, at once;
+at a table they see only which cards are gone when the hand comes back, and with three or
+more players not who took which. With two players that is all the same. Picks from a hand
+a player has not held yet stay secret until they are shown. Hiding it would need the
+receiver to re-lock a hand in a secret order with a proof of shuffle, which the deck does
+not have.
+
+In plain mode (pbem.play.local) nothing is owed, so every seat picks in turn.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pbem.game import IllegalMoveError, Sampler, State, queue_chance, secretdeck
+
+from . import journal
+from .components import start_card_ids
+from .constants import POSSE_HAND
+from .move import Move
+from .state import card, encode, join_and
+
+DECK = "posse"
+VERB = "pick"
+HANDED_OUT = "The drafted cards are the players' starting cards: "
+BOT_KNOWN = "bot_known"  # a bot's copy of the state: its seat's own cards (Game.bot_state)
+
+
+# ---- the deck and the set-up ----------------------------------------------------------------
+def kept_cowboy(rules: dict[str, Any], number: int) -> str:
+    """The cowboy of player ``number``'s starting set that stays with the player."""
+    return next(c for c in start_card_ids(number, rules["start_crew"]) if "-cowboy" in c)
+
+
+def deck_cards(rules: dict[str, Any], players: int) -> list[str]:
+    """The Posse deck: the starting sets of the seats in play less one cowboy each, and
+    the whole market (public component ids, in a fixed order; the deck is shuffled)."""
+    cards: list[str] = []
+    for number in range(1, players + 1):
+        keep = kept_cowboy(rules, number)
+        cards += [c for c in start_card_ids(number, rules["start_crew"]) if c != keep]
+    return cards + list(rules["market"])
+
+
+def prepare(state: State) -> None:
+    """``new_state`` for Posse: each player holds only their cowboy, the market is formed
+    after the draft, and a starting card left in the deck is priced like the market's crew
+    card of its type (the starting cards print no price in this data; they keep 0 points)."""
+    rules = state["rules"]
+    prices: dict[str, list[dict[str, int]]] = {}
+    for ident in rules["market"]:
+        entry = card(state, ident)
+        if entry["kind"] == "crew":
+            prices.setdefault(entry["type"], entry["cost"])
+    for number, player in enumerate(state["players"], 1):
+        player["crew"] = [kept_cowboy(rules, number)]
+    for ident in deck_cards(rules, len(state["players"])):
+        entry = card(state, ident)
+        if entry.get("start"):
+            rules["cards"][ident] = encode({**entry, "cost": prices.get(entry["type"], [])})
+    state["deck"] = []
+    n = len(state["players"])
+    state["draft"] = {
+        "queue": [[] for _ in range(n)],  # hands waiting for each seat, oldest first
+        "choices": [0] * n,  # cards each player chose
+        "for_left": {},  # slot -> seat: a hand's last card, kept by its holder for them
+        "last": 0,  # the seat of the last draft entry (the start entry is seat 0's)
+        "picked": False,  # the entry in progress has picked
+        "seed": "",  # the display's chance, drawn after the last choice
+        "shown": False,  # every pick is called to be shown
+    }
+
+
+def deal(state: State) -> None:
+    """The start entry: 9 cards to each player, privately; the draft begins."""
+    n = len(state["players"])
+    hands = secretdeck.deal(state, DECK, {seat: POSSE_HAND for seat in range(n)})
+    state["draft"]["queue"] = [[hands[seat]] for seat in range(n)]
+    state["phase"] = "draft"
+    journal.chance(state, f"The Posse deck ({len(deck_cards(state['rules'], n))} cards) is "
+                          f"dealt: {POSSE_HAND} cards to each player, in secret.")
+
+
+# ---- whose entry, what it may do ----------------------------------------------------------------
+def left_of(state: State, seat: int) -> int:
+    return (seat + 1) % len(state["players"])
+
+
+def hand(state: State, seat: int) -> list[str]:
+    """The oldest hand waiting for ``seat``, once nothing is pending on it (so it can read
+    it); [] while it waits."""
+    queue = state["draft"]["queue"][seat]
+    if not queue or not secretdeck.settled(state, DECK, queue[0]):
+        return []
+    return list(queue[0])
+
+
+def can_pick(state: State, seat: int) -> bool:
+    return not state["draft"]["picked"] and bool(hand(state, seat))
+
+
+def to_act(state: State) -> int:
+    """The first seat to the left of the last signer with something to do: a pick, or
+    deck work it owes. In signed games this never lets a hand become readable while its
+    receiver still holds another to pick from: the giver's peel comes only after the
+    receiver's next entry, which picks (the README measures the draft)."""
+    n = len(state["players"])
+    last = state["draft"]["last"]
+    owing = secretdeck.owing(state, DECK)
+    for step in range(1, n + 1):
+        seat = (last + step) % n
+        if seat in owing or (hand(state, seat) and not state["draft"]["picked"]):
+            return seat
+    return (last + 1) % n  # plain mode, the rest of set-up pending: anyone resolves it
+
+
+def legal(state: State, seat: int) -> list[Move]:
+    if seat != to_act(state) or not can_pick(state, seat):
+        return []
+    return [Move(VERB, card=slot) for slot in hand(state, seat)]
+
+
+def slot_word(state: State, seat: int, word: str) -> str:
+    """``s12`` or a position in the hand (``3``, as `show` lists it) -> the slot."""
+    if state["draft"]["picked"]:
+        raise IllegalMoveError("One pick an entry: your pick is made. End here.")
+    cards = hand(state, seat)
+    if word.isdigit() and 1 <= int(word) <= len(cards):
+        return cards[int(word) - 1]
+    if word.startswith("s") and word[1:].isdigit():
+        return word
+    where = f"its position in your hand (1-{len(cards)})" if cards else "no position yet"
+    raise IllegalMoveError(f"'{word}' is not a card of your hand: write its slot as `pbem show` "
+                           f"lists it (`pick s12`) or {where}. A card's name is never written: "
+                           "the save would show it to everyone.")
+
+
+def apply(state: State, seat: int, move: Move) -> None:
+    if move.verb != VERB:
+        raise IllegalMoveError("The game has not begun: the Posse draft is on. " + ask(state, seat))
+    if seat != to_act(state):
+        raise IllegalMoveError(f"It is {state['seats'][to_act(state)]}'s draft entry, not "
+                               f"{state['seats'][seat]}'s.")
+    if state["draft"]["picked"]:
+        raise IllegalMoveError("One pick an entry: your pick is made. End here.")
+    cards = hand(state, seat)
+    if not cards:
+        raise IllegalMoveError("No hand of yours can be read yet: the other players' deck work "
+                               "comes first. Play with no moves (your own deck work is done "
+                               "for you).")
+    if move.card not in cards:
+        raise IllegalMoveError(f"Slot {move.card} is not in your hand; pick one of "
+                               f"{', '.join(cards)}.")
+    _pick(state, seat, move.card)
+
+
+def _pick(state: State, seat: int, slot: str) -> None:
+    draft = state["draft"]
+    rest = [s for s in draft["queue"][seat].pop(0) if s != slot]
+    draft["picked"] = True
+    draft["choices"][seat] += 1
+    left = left_of(state, seat)
+    name, to = state["seats"][seat], state["seats"][left]
+    size = len(rest) + 1
+    if len(rest) == 1:
+        secretdeck.keep(state, DECK, seat, [slot, rest[0]])
+        draft["for_left"][rest[0]] = left
+        journal.note(state, f"{name} picked a card (slot {slot}) from a hand of 2 and keeps the "
+                            f"last one (slot {rest[0]}) for {to}: it is {to}'s without a choice.")
+    else:
+        secretdeck.keep(state, DECK, seat, [slot])
+        secretdeck.pass_slots(state, DECK, seat, left, rest)
+        draft["queue"][left].append(rest)
+        journal.note(state, f"{name} picked a card (slot {slot}) from a hand of {size} and passed "
+                            f"the other {len(rest)} to {to}.")
+    if sum(draft["choices"]) == (POSSE_HAND - 1) * len(state["players"]):
+        _show_all(state)
+
+
+def _show_all(state: State) -> None:
+    """Every choice is made: every player shows what they kept; the next entry draws the
+    rest of set-up."""
+    draft = state["draft"]
+    draft["shown"] = True
+    for seat in range(len(state["players"])):
+        secretdeck.open_slots(state, DECK, seat, secretdeck.held(state, DECK, seat))
+    queue_chance(state, {"kind": "posse"})
+    journal.note(state, "Every choice of the draft is made: each player shows the cards they "
+                        "kept; the rest of set-up comes with the next entry.")
+
+
+def check_end(state: State, seat: int) -> None:
+    if seat != to_act(state):
+        raise IllegalMoveError(f"It is {state['seats'][to_act(state)]}'s draft entry.")
+    if can_pick(state, seat):
+        raise IllegalMoveError(ask(state, seat))
+
+
+def end(state: State, seat: int) -> None:
+    check_end(state, seat)
+    state["draft"]["last"] = seat
+    state["draft"]["picked"] = False
+    state["last"] = []  # "since your last look" starts again, as after a turn
+
+
+def ask(state: State, seat: int) -> str:
+    """What the draft asks of ``seat`` now."""
+    if can_pick(state, seat) and seat == to_act(state):
+        return (f"Pick a card of your hand, `pick SLOT` with a slot `pbem show` lists (the rest "
+                f"go to {state['seats'][left_of(state, seat)]}).")
+    return ""
+
+
+# ---- after the last choice ----------------------------------------------------------------
+def resolve(state: State, rng: Sampler) -> None:
+    """The entry after the last choice: the rest of set-up's chance. The display waits for
+    the picks to be shown (they decide what the market deck holds): its seed is kept."""
+    from .setup import resolve_setup
+
+    resolve_setup(state, rng)
+    state["draft"]["seed"] = rng.read(32).hex()
+    finish(state)
+
+
+def due(state: State) -> bool:
+    """The draft is over and shown and set-up's chance is drawn, but the cards are not
+    handed out yet (in signed games the last opens land after the game last ran)."""
+    draft = state.get("draft")
+    if state["phase"] != "draft" or not draft or not draft["seed"]:
+        return False
+    return not any(secretdeck.held(state, DECK, seat) or secretdeck.drawn(state, DECK, seat)
+                   for seat in range(len(state["players"])))
+
+
+def _opened_by(state: State, seat: int) -> list[str]:
+    return [s for s in secretdeck.opened(state, DECK) if secretdeck.holder(state, DECK, s) == seat]
+
+
+def finish(state: State) -> None:
+    """Hand out the shown cards, form the market deck, deal the display: play begins.
+    Does nothing unless ``due``; every entry point of the game calls it first."""
+    if not due(state):
+        return
+    from .setup import deal_display
+
+    shown = secretdeck.opened(state, DECK)
+    draft = state["draft"]
+    takes: dict[int, list[str]] = {seat: [] for seat in range(len(state["players"]))}
+    for slot, uid in shown.items():
+        owner = draft["for_left"].get(slot, secretdeck.holder(state, DECK, slot))
+        takes[int(owner)].append(uid)
+    words = []
+    for seat, cards in takes.items():
+        player = state["players"][seat]
+        for uid in sorted(cards):
+            kind = card(state, uid)["kind"]
+            player["crew" if kind == "crew" else "commanders" if kind == "commander"
+                   else "boosts"].append(uid)
+        words.append(f"{state['seats'][seat]} {', '.join(sorted(cards))}")
+    state["deck"] = sorted(set(deck_cards(state["rules"], len(state["players"]))) - set(shown.values()))
+    journal.late(state, HANDED_OUT
+                        + "; ".join(words) + f". The other {len(state['deck'])} cards are the "
+                        "market deck.")
+    state["phase"] = "play"
+    state["current"] = state["first"]
+    deal_display(state, Sampler(bytes.fromhex(draft["seed"])), late=True)
+
+
+def ready(state: State) -> State:
+    """``state`` with the draft's end handed out: a copy when it is ``due`` (for reading:
+    what the next entry starts from), else the state itself."""
+    if not due(state):
+        return state
+    out = copy.deepcopy(state)
+    finish(out)
+    return out
+
+
+# ---- what a seat knows ----------------------------------------------------------------
+def known(state: State, seat: int, secrets: dict[str, dict[str, str]] | None = None
+          ) -> dict[str, str]:
+    """Slot -> card for the Posse cards ``seat`` may read: from ``secrets`` (as ``view``
+    gets them), from what a bot's state holds (``BOT_KNOWN``), or in plain mode from the
+    deck's own slots of the seat (never another seat's)."""
+    if secrets is not None:
+        return dict(secrets.get(DECK, {}))
+    if BOT_KNOWN in state:
+        return dict(state[BOT_KNOWN])
+    deck = state.get("secret", {}).get(DECK)
+    if deck is None or deck["mode"] != "plain":
+        return {}
+    return secretdeck.readable_plain(deck, seat)
+
+
+def picks_of(state: State, seat: int) -> list[str]:
+    """The slots ``seat`` kept for itself (its last card, kept for its left, excluded)."""
+    left_slots = state["draft"]["for_left"]
+    return [s for s in secretdeck.held(state, DECK, seat) + _opened_by(state, seat)
+            if s not in left_slots]
+
+
+def waiting_words(state: State) -> str:
+    """What the draft waits for, in public words."""
+    owing = secretdeck.owing(state, DECK)
+    names = [state["seats"][s] for s in owing]
+    if not names:
+        return ""
+    return f"deck work owed by {join_and(names)} (done by their next entries)"

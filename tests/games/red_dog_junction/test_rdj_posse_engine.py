@@ -1,0 +1,293 @@
+"""Posse (RDJ-V2) in signed games: the draft through the mental deck (PROTOCOL.md section 6).
+
+Drafts are played by the greedy bot through the real engine, each seat in its own home
+and every hop verified, as by email. Checked: the number of entries a draft takes; that a
+seat reads only its own hand, and one hand at a time; what `show`, `moves` and `describe`
+say; and every cheat, as a re-signed entry a cheating client could send: a pick of a card
+the picker does not hold, two picks (a different hand passed on), a chore that passes a
+different slot, a wrong peel or lock, an omitted chore, an open that does not match the
+committed pick.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games.red_dog_junction import GAME, posse
+from pbem import session
+from pbem.errors import IllegalMoveError, IntegrityError, TurnError
+from pbem.protocol import engine, mental, savefile
+from pbem.protocol.identity import Home
+from tests.enginekit import forge, with_entries
+
+HANDLES = ["ann", "bob", "cy", "dee", "eve"]
+DECK = posse.DECK
+ROOT: list[Path] = []  # a folder for the cached games (set by the fixture)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _games_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
+    ROOT[:] = [tmp_path_factory.mktemp("posse")]
+    signed_draft.cache_clear()
+
+
+def homes_for(folder: Path, players: int) -> dict[str, Home]:
+    made = {}
+    for handle in HANDLES[:players]:
+        home = Home(folder / "homes" / handle)
+        if not home.has_identity():
+            home.keygen(handle)
+        made[handle] = home
+    return made
+
+
+@cache
+def signed_draft(players: int) -> tuple[dict[str, Home], list[Path]]:
+    """A Posse game played by greedy bots until the first turn after the draft is signed;
+    every save written, in order."""
+    folder = ROOT[0] / f"p{players}"
+    homes = homes_for(folder, players)
+    (folder / "saves").mkdir(parents=True)
+    written = session.new_game(homes["ann"], "red-dog-junction", list(homes), ["variant=posse"],
+                               None, folder=folder / "saves")
+    paths = [written.path]
+    while True:
+        duty = written.table.duty()
+        assert duty is not None and len(paths) < 200
+        handle = written.table.seats[duty.seat].handle
+        kind = "join" if duty.kind == "join" else None
+        written = session.sign_next(homes[handle], written.path, kind, [],
+                                    "greedy" if duty.kind == "turn" else None, None)
+        paths.append(written.path)
+        if written.table.gstate["phase"] == "play" and written.entry["moves"] \
+                and not written.entry["moves"][0].startswith("pick"):
+            return homes, paths
+
+
+def table_of(path: Path) -> engine.Table:
+    return engine.replay(savefile.read(path), check_snapshot=False).table
+
+
+def entries_of(path: Path) -> list[dict[str, Any]]:
+    return savefile.read(path).entries
+
+
+# ---- the draft by mail ---------------------------------------------------------------------
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_RDJ_V2_a_signed_draft_takes_10_entries_a_player_and_5(players: int) -> None:
+    """From the start entry (which deals) to the entry that shows the last pick: every
+    chore in the owing seat's next entry, a pick and its pass in one entry. The README
+    quotes these numbers."""
+    _, paths = signed_draft(players)
+    entries = entries_of(paths[-1])
+    start = next(e["seq"] for e in entries if e["kind"] == "start")
+    first_turn = entries[-1]["seq"]
+    assert first_turn - start == 10 * players + 5
+    picks = [m for e in entries for m in e["moves"] if m.startswith("pick")]
+    assert len(picks) == 8 * players
+    report = session.verify(savefile.read(paths[-1]), Home(ROOT[0] / f"auditor{players}")).report
+    assert report.table.gstate["phase"] == "play"
+
+
+def test_RDJ_V2_each_seat_reads_its_own_hand_only_and_one_hand_at_a_time() -> None:
+    homes, paths = signed_draft(3)
+    seen_hands = 0
+    for path in paths[4:]:
+        verified = {h: session.load(path, homes[h]) for h in homes}
+        table = verified["ann"].table
+        if table.gstate["phase"] != "draft" or posse.due(table.gstate):
+            break  # every pick is shown
+        deck = table.gstate["secret"][DECK]
+        for handle, home in homes.items():
+            seat = table.seat_of(handle)
+            assert seat is not None
+            _, view, secrets = session.seat_view(home, verified[handle])
+            mine = set(secrets.get(DECK, {}))
+            owned = {s for s, v in deck["slots"].items()
+                     if v["owner"] == seat and v["status"] in ("drawn", "held")}
+            assert mine <= owned, f"{handle} reads slots that are not theirs"
+            waiting = table.gstate["draft"]["queue"][seat]
+            readable = [h for h in waiting if set(h) <= mine]
+            assert len(readable) <= 1, f"{handle} can read two hands at once"
+            hand = view["draft"].get("hand", [])
+            if hand:
+                seen_hands += 1
+                assert [c["slot"] for c in hand] == waiting[0]
+                assert [c["id"] for c in hand] == [secrets[DECK][s] for s in waiting[0]]
+            public = json.dumps(session.public_view(verified[handle]))
+            assert not any(re.search(rf"(?<![\w-]){re.escape(c['id'])}(?![\w-])", public)
+                           for c in hand), "a hand card in the public view"
+    assert seen_hands > 20
+
+
+def test_RDJ_V2_show_moves_and_describe_by_mail() -> None:
+    homes, paths = signed_draft(3)
+    for path in paths[4:]:  # the first save where the seat to sign can pick
+        duty = table_of(path).duty()
+        assert duty is not None
+        handle = HANDLES[duty.seat]
+        _, moves, may_end = session.legal_moves(homes[handle], path, [])
+        if moves:
+            break
+    _, view, _ = session.seat_view(homes[handle], session.load(path, homes[handle]))
+    assert moves == [c["move"] for c in view["draft"]["hand"]] and not may_end
+    text = GAME.render(view)
+    assert all(f"{c['move']:<10} {c['id']}" in text for c in view["draft"]["hand"])
+    # describe: every draft entry is told, and names no card before it is shown
+    save = savefile.read(paths[-1])
+    table = engine.empty_table(save.header)
+    uids = set(posse.deck_cards(table.gstate["rules"], 3))
+    shown: set[str] = set()
+    told = 0
+    for entry in save.entries:
+        before = copy.deepcopy(table.gstate)
+        table, _ = engine.step(table, entry, replay=True)
+        table.head = engine.entry_hash(entry)
+        shown |= {i["card"] for c in entry["chores"] for i in c.get("items", [])
+                  if i["op"] == "open"}
+        if entry["kind"] not in ("start", "turn") or before.get("phase") == "play" \
+                or posse.due(before):
+            continue  # not a draft entry
+        seat = table.seat_of(entry["seat"])
+        assert seat is not None
+        lines = GAME.describe(before, table.gstate, seat)
+        assert lines, f"entry {entry['seq']} is not told"
+        told += 1
+        words = " ".join(lines)
+        hidden = {u for u in uids - shown
+                  if re.search(rf"(?<![\w-]){re.escape(u)}(?![\w-])", words)}
+        finished = table.gstate["phase"] == "play" or posse.due(table.gstate)
+        if not finished:
+            assert not hidden, (entry["seq"], hidden)
+        for move in entry["moves"]:
+            assert f"picked a card (slot {move.split()[1]})" in words
+    assert told == 10 * 3 + 5
+
+
+# ---- cheats --------------------------------------------------------------------------------
+def draft_save() -> tuple[dict[str, Home], savefile.Save]:
+    homes, paths = signed_draft(3)
+    return homes, savefile.read(paths[-1])
+
+
+def cheat(homes: dict[str, Home], save: savefile.Save, index: int,
+          change: Any) -> savefile.Save:
+    """The save up to entry ``index``, that entry changed by ``change`` and re-signed by
+    its own seat, as a cheating client would send it."""
+    entries = copy.deepcopy(save.entries[: index + 1])
+    change(entries[index])
+    entries[index] = forge(entries[index], homes[entries[index]["seat"]].load())
+    return with_entries(save, entries)
+
+
+def first(save: savefile.Save, test: Any) -> int:
+    return next(i for i, e in enumerate(save.entries) if test(e))
+
+
+def items(entry: dict[str, Any], op: str) -> list[dict[str, Any]]:
+    return [i for c in entry["chores"] for i in c.get("items", []) if i["op"] == op]
+
+
+def test_RDJ_V2_picking_a_card_you_do_not_hold_is_refused(tmp_path: Path) -> None:
+    homes, save = draft_save()
+    index = first(save, lambda e: any(m.startswith("pick") for m in e["moves"]))
+    before = engine.replay(with_entries(save, save.entries[:index]), check_snapshot=False).table
+    seat = before.seat_of(save.entries[index]["seat"])
+    slots = before.gstate["secret"][DECK]["slots"]
+    theirs = next(s for s, v in slots.items() if v["owner"] not in (seat, -1))
+    pile = before.gstate["secret"][DECK]["order"][0]
+    for foreign in (theirs, pile):
+        forged = cheat(homes, save, index, lambda e, f=foreign: e.update(moves=[f"pick {f}"]))
+        with pytest.raises(IllegalMoveError, match=f"Slot {foreign} is not in your hand"):
+            session.verify(forged, Home(tmp_path / foreign))
+
+
+def test_RDJ_V2_keeping_two_cards_and_passing_fewer_is_refused(tmp_path: Path) -> None:
+    homes, save = draft_save()
+    index = first(save, lambda e: any(m.startswith("pick") for m in e["moves"]))
+    before = engine.replay(with_entries(save, save.entries[:index]), check_snapshot=False).table
+    seat = before.seat_of(save.entries[index]["seat"])
+    assert seat is not None
+    hand = posse.hand(before.gstate, seat)
+    forged = cheat(homes, save, index,
+                   lambda e: e.update(moves=[f"pick {hand[0]}", f"pick {hand[1]}"]))
+    with pytest.raises(IllegalMoveError, match="One pick an entry"):
+        session.verify(forged, Home(tmp_path / "x"))
+
+
+def test_RDJ_V2_passing_a_different_hand_is_refused(tmp_path: Path) -> None:
+    """The giver's peel lets the receiver read what was passed: peeling a slot the giver
+    kept instead (so the receiver would get a card that was not in the hand) is refused,
+    and so is a receiver's lock of a slot nobody passed to it."""
+    homes, save = draft_save()
+    index = first(save, lambda e: e["kind"] == "turn" and bool(items(e, "peel"))
+                  and any(m.startswith("pick") for m in save.entries[e["seq"] - 2]["moves"]))
+    table = engine.replay(with_entries(save, save.entries[:index]), check_snapshot=False).table
+    seat = table.seat_of(save.entries[index]["seat"])
+    kept = next(s for s, v in table.gstate["secret"][DECK]["slots"].items()
+                if v["owner"] == seat and v["status"] == "held")
+
+    def swap_peel(entry: dict[str, Any]) -> None:
+        items(entry, "peel")[0]["slot"] = kept
+
+    with pytest.raises(IntegrityError, match=f"peel of slot {kept} that it does not owe now"):
+        session.verify(cheat(homes, save, index, swap_peel), Home(tmp_path / "a"))
+    index = first(save, lambda e: bool(items(e, "lock")))
+    table = engine.replay(with_entries(save, save.entries[:index]), check_snapshot=False).table
+    seat = table.seat_of(save.entries[index]["seat"])
+    other = next(s for s, v in table.gstate["secret"][DECK]["slots"].items()
+                 if v["owner"] not in (seat, -1) and v["status"] == "drawn")
+
+    def swap_lock(entry: dict[str, Any]) -> None:
+        items(entry, "lock")[0]["slot"] = other
+
+    with pytest.raises(IntegrityError, match=f"re-lock of slot {other} that it does not owe"):
+        session.verify(cheat(homes, save, index, swap_lock), Home(tmp_path / "b"))
+
+
+@pytest.mark.parametrize("op", ["peel", "lock"])
+def test_RDJ_V2_a_wrong_peel_or_lock_is_refused_in_its_own_entry(op: str, tmp_path: Path) -> None:
+    homes, save = draft_save()
+    index = first(save, lambda e: bool(items(e, op)))
+
+    def wrong(entry: dict[str, Any]) -> None:
+        item = items(entry, op)[0]
+        item["ct"] = mental.to_hex(mental.encrypt(7, mental.from_hex(item["ct"])))
+
+    with pytest.raises(IntegrityError, match="fails its proof") as caught:
+        session.verify(cheat(homes, save, index, wrong), Home(tmp_path / "x"))
+    assert caught.value.seq == index and caught.value.exit_code == 3
+
+
+def test_RDJ_V2_an_omitted_chore_is_refused(tmp_path: Path) -> None:
+    homes, save = draft_save()
+    for test in (lambda e: e["kind"] == "start",  # its peels of the others' hands
+                 lambda e: bool(items(e, "lock")),  # a receiver's lock
+                 lambda e: bool(items(e, "open"))):  # showing the picks
+        index = first(save, test)
+        forged = cheat(homes, save, index, lambda e: e.update(chores=[]))
+        with pytest.raises(TurnError, match="omits the secret-deck work"):
+            session.verify(forged, Home(tmp_path / str(index)))
+
+
+def test_RDJ_V2_a_pick_shown_as_another_card_is_refused(tmp_path: Path) -> None:
+    """The kept slot is the commitment: an open naming any other card fails its proof,
+    even a card the cheater held in that hand."""
+    homes, save = draft_save()
+    index = first(save, lambda e: bool(items(e, "open")))
+    named = [i["card"] for i in items(save.entries[index], "open")]
+
+    def lie(entry: dict[str, Any]) -> None:
+        opened = items(entry, "open")
+        opened[0]["card"], opened[1]["card"] = opened[1]["card"], opened[0]["card"]
+
+    with pytest.raises(IntegrityError, match="open of slot .* fails its proof"):
+        session.verify(cheat(homes, save, index, lie), Home(tmp_path / "x"))
+    assert len(set(named)) == len(named) >= 2

@@ -1,0 +1,131 @@
+"""A hundred mutations of the fuzzer (fuzz/, ``make fuzz`` runs 10,000) on every test run,
+on two processes: none may be accepted with a change of meaning, none may give a
+traceback, the two homes (fresh, and one that verified the untouched prefix) must agree,
+and every refusal must be a plain message. The planted-bug tests re-run the few mutations
+that expose each planted bug, so they stay quick and can fail."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from fuzz import corpus as corpus_module
+from fuzz import run
+from fuzz.mutate import mutate
+
+SEED = 20250602
+COUNT = 100
+
+
+@pytest.fixture(scope="module")
+def corpus() -> corpus_module.Corpus:
+    return corpus_module.load()
+
+
+def test_mutations_are_refused_or_keep_their_meaning(
+        corpus: corpus_module.Corpus, tmp_path: Path) -> None:
+    results = run.run(COUNT, SEED, jobs=2, cli_every=50, corpus=corpus, echo=None)
+    summary = run.summarize(results, SEED, corpus, 0.0)
+    written = run.write_findings(results, SEED, tmp_path)
+    details = [f"#{r.index} {r.op} ({r.detail[:100]}): {c}: {d[:300]}"
+               for r in results for c, d in r.findings]
+    assert summary.clean, "\n".join(summary.lines + details + [f"reproducers: {written}"])
+    # The sample reaches every outcome: each exit code, and saves accepted unchanged in
+    # meaning (comments, key order) and as a legal alternative by their own signer.
+    codes = Counter(r.fresh for r in results)
+    assert {0, 1, 3, 4} <= set(codes), codes
+    verdicts = Counter(r.verdict for r in results)
+    assert verdicts["accepted, same meaning"] and verdicts["accepted, a legal alternative"]
+    assert {r.family for r in results} == {"byte", "toml", "resign"}
+    assert sum(1 for r in results if r.cli is not None) == COUNT // 50
+
+
+def test_mutations_are_reproducible(corpus: corpus_module.Corpus) -> None:
+    """Mutation i of a seed is the same every time (the reproducer files rely on it)."""
+    for index in (0, 7, 123):
+        one, two = mutate(corpus, SEED, index), mutate(corpus, SEED, index)
+        assert (one.op, one.detail, one.raw) == (two.op, two.detail, two.raw)
+    assert mutate(corpus, SEED, 1).raw != mutate(corpus, SEED + 1, 1).raw
+
+
+def test_the_fuzzer_catches_a_verifier_that_skips_the_snapshot_check(
+        corpus: corpus_module.Corpus, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the [state] no longer compared with the replay, hand-edited states are
+    accepted with a new meaning, and the fuzzer says so (and would exit 1)."""
+    from pbem.protocol import engine
+
+    real = engine.replay
+    monkeypatch.setattr(engine, "replay",
+                        lambda save, **kw: real(save, **{**kw, "check_snapshot": False}))
+    # The first two mutations of this seed that cut the last entries and keep the [state]
+    # they left (found by their description, so a change of the corpus cannot empty it).
+    picked = [i for i in range(2000) if "(state kept)" in mutate(corpus, SEED, i).detail][:2]
+    assert len(picked) == 2
+    results = [r for i in picked
+               for r in run.run(1, SEED, jobs=1, cli_every=0, start=i, corpus=corpus, echo=None)]
+    summary = run.summarize(results, SEED, corpus, 0.0)
+    assert summary.counts.get("accepted with a change of meaning", 0) == 2, summary.lines
+    assert not summary.clean
+
+
+def test_the_fuzzer_catches_an_archive_that_vouches_for_what_it_never_saw(
+        corpus: corpus_module.Corpus, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The archive shortcut of issue 8, planted back: a home that has verified a game
+    skips the signature of any entry. The second home then accepts what a fresh home
+    refuses, and the fuzzer says so."""
+    from pbem.protocol.archive import Archive
+
+    monkeypatch.setattr(Archive, "verified_at", lambda self, index, entry_hash: True)
+    # The first four re-signed mutations of this seed that sign an entry with another
+    # seat's key (found by their description, so a change of the corpus cannot empty it);
+    # the second home meets the forged entry within its vouched prefix in some of them.
+    picked = [i for i in range(2000)
+              if "signed with" in mutate(corpus, SEED, i, ("resign",)).detail][:4]
+    assert len(picked) == 4
+    results = [r for i in picked
+               for r in run.run(1, SEED, jobs=1, cli_every=0, start=i, corpus=corpus, echo=None,
+                                families=("resign",))]
+    summary = run.summarize(results, SEED, corpus, 0.0)
+    assert summary.counts.get("homes disagree", 0) >= 1, summary.lines
+    assert not summary.clean
+
+
+def test_the_fuzzer_catches_a_crash(corpus: corpus_module.Corpus,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A verifier that crashes on some entry (a KeyError, not a PbemError) is an internal
+    error, counted and reported."""
+    from pbem.protocol import savefile
+
+    real = savefile.check_entry
+
+    def crashing(entry: object, index: int) -> dict:
+        if index == 2:
+            raise KeyError("planted")
+        return real(entry, index)
+
+    monkeypatch.setattr(savefile, "check_entry", crashing)
+    results = run.run(3, SEED, jobs=1, cli_every=0, start=2, corpus=corpus, echo=None)
+    summary = run.summarize(results, SEED, corpus, 0.0)
+    assert summary.counts.get("internal errors (tracebacks)", 0) == 3, summary.lines
+    assert not summary.clean
+
+
+def test_a_shuffle_pass_its_seed_does_not_give_is_left_to_the_audit_and_the_audit_names_it(
+        corpus: corpus_module.Corpus, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mutation 1112 of seed 1 reverses the host's shuffle pass in Road Master's create entry
+    and re-signs it. No proof covers a shuffle (PROTOCOL.md section 6), so a mid-game save
+    accepts it; the fuzzer counts it as left to the final audit only because the audit,
+    given the host's seed, names the entry. With the shuffle audit gone, it is a change of
+    meaning."""
+    from pbem.protocol import mental_deck
+
+    [result] = run.run(1, 1, jobs=1, cli_every=0, start=1112, corpus=corpus, echo=None)
+    assert (result.op, result.fresh, result.verdict) == (
+        "resign.field", 0, "accepted, left to the final audit"), result
+    assert "chores.0.cts" in result.detail and not result.findings
+    monkeypatch.setattr(mental_deck, "_audit_shuffle", lambda *args: [])
+    [blind] = run.run(1, 1, jobs=1, cli_every=0, start=1112, corpus=corpus, echo=None)
+    assert blind.verdict == "accepted with a change of meaning"
+    assert [c for c, _ in blind.findings] == ["accepted with a change of meaning"]

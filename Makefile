@@ -6,12 +6,15 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PLAYERS ?= 3
 GAME ?= red-dog-junction
+# Test worker processes (pytest-xdist): one per core; idle workers steal queued tests.
+JOBS ?= auto
+PYTEST := $(BIN)/python -m pytest -n $(JOBS) --dist worksteal
 # make fuzz: mutations, seed and worker processes (a finding exits 1; see README, "Fuzzing").
 FUZZ_COUNT ?= 10000
 FUZZ_SEED ?= 1
 FUZZ_JOBS ?= 2
 
-.PHONY: install demo test test-fast lint bench saves fuzz clean
+.PHONY: install demo test test-fast test-long lint bench saves fuzz clean
 
 install: $(STAMP)
 
@@ -25,10 +28,15 @@ demo: install
 	$(BIN)/pbem demo $(GAME) --players $(PLAYERS)
 
 test: install
-	$(BIN)/python -m pytest
+	$(PYTEST)
 
+# Without the long property runs (those marked slow).
 test-fast: install
-	$(BIN)/python -m pytest -m "not slow"
+	$(PYTEST) -m "not slow"
+
+# Every property at its full count of random games (tests/support/scale.py).
+test-long: install
+	PBEM_TEST_LONG=1 $(PYTEST)
 
 lint: install
 	$(BIN)/ruff check pbem games tests bench fuzz

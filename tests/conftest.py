@@ -3,6 +3,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,17 @@ registry.register("secret-draw", SECRET_DRAW)
 registry.register("secret-draft", SECRET_DRAFT)
 
 FIXED_CLOCK = "2025-06-02T10:00:00Z"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def no_shared_default_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """A command run without --home gets a home of this test process, never the user's
+    own (~/.local/share/pbem), which parallel workers and other checkouts would share."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("PBEM_HOME", raising=False)
+        patch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data")))
+        patch.setenv("APPDATA", str(tmp_path_factory.mktemp("appdata")))
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -21,6 +21,7 @@ class Table3:
         self.root = root
         self.runner = CliRunner()
         self.saves = root / "saves"
+        self.statuses: dict[str, dict[str, Any]] = {}
         self.saves.mkdir(parents=True)
         for handle in HANDLES:
             assert self.run(handle, "keygen", "--name", handle).exit_code == 0
@@ -37,7 +38,11 @@ class Table3:
         return r.output.split("Wrote ", 1)[1].split("\n", 1)[0]
 
     def status(self, path: str) -> dict[str, Any]:
-        return json.loads(self.run(None, "verify", path, "--json").output)
+        """`verify --json` of ``path``; saves are never rewritten, so each is asked once
+        (play() and finish() both want the status of the same save)."""
+        if path not in self.statuses:
+            self.statuses[path] = json.loads(self.run(None, "verify", path, "--json").output)
+        return self.statuses[path]
 
     def start(self, game: str) -> str:
         path = self.wrote("ann", "new", game, "--seat", "ann", "--seat", "bob", "--seat", "cy",

@@ -21,6 +21,7 @@ from games.road_master import GAME
 from pbem.play.local import LocalTable
 from pbem.protocol import secretdeck
 from pbem.protocol.sampler import Sampler
+from tests.support import scale
 
 END = "<end>"
 OPTION_SETS = [{}, {"hazardous": True}, {"perishable": True},
@@ -153,11 +154,17 @@ def test_random_games_to_the_end(players: int, options: dict) -> None:
     _to_the_end(players, options, target=6)
 
 
+OPTION_IDS = ["basic", "hazardous", "perishable", "both"]
+EVERY = [(players, i) for i in range(4) for players in range(2, 7)]
+# Quick: each player count once and each option set at least once (with the five above).
+TO_THE_END = scale.cases(EVERY, [(p, i) for p, i in EVERY if (p + i) % 4 == 1])
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-@pytest.mark.parametrize("options", OPTION_SETS, ids=["basic", "hazardous", "perishable", "both"])
-def test_random_games_to_the_end_every_option(players: int, options: dict) -> None:
-    _to_the_end(players, options, target=12)
+@pytest.mark.parametrize(("players", "option_set"), TO_THE_END,
+                         ids=[f"{OPTION_IDS[i]}-{p}" for p, i in TO_THE_END])
+def test_random_games_to_the_end_every_option(players: int, option_set: int) -> None:
+    _to_the_end(players, OPTION_SETS[option_set], target=12)
 
 
 def test_super_bonus_cards_never_leak_in_a_long_game() -> None:

@@ -166,16 +166,15 @@ def build_fixed(ruleset: str, players: int, options: list[str], bot: str = "gree
 def floor_run(text: str) -> Callable[[], None]:
     """What no verifier can skip: parse the TOML and, per entry, build its canonical JSON,
     check its Ed25519 signature and hash it for the chain (issue 12's floor)."""
-    import tomllib
-
+    from pbem import tomltext
     from pbem.protocol.canonical import canonical, digest
     from pbem.protocol.identity import verify_signature
 
-    data = tomllib.loads(text)
+    data = tomltext.loads(text)
     keys = {e["seat"]: bytes.fromhex(e["pubkey"]) for e in data["entry"] if "pubkey" in e}
 
     def run() -> None:
-        parsed = tomllib.loads(text)
+        parsed = tomltext.loads(text)
         for entry in parsed["entry"]:
             body = {k: v for k, v in entry.items() if k != "sig"}
             verify_signature(keys[entry["seat"]], bytes.fromhex(entry["sig"]), canonical(body))

@@ -29,7 +29,6 @@ from __future__ import annotations
 import copy
 import datetime
 import hashlib
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +36,7 @@ from typing import Any
 import tomli_w
 
 from fuzz.corpus import Corpus, History, Input, fixed_entropy
+from pbem import tomltext
 from pbem.errors import PbemError
 from pbem.play import bots
 from pbem.protocol import beacon, engine, savefile
@@ -391,7 +391,7 @@ def byte_mutation(rng: Sampler, source: Input) -> Mutation:
 
 # ---- TOML mutations --------------------------------------------------------------------------
 def parse(raw: bytes) -> dict[str, Any]:
-    return tomllib.loads(raw.decode("utf-8"))
+    return tomltext.loads(raw.decode("utf-8"))
 
 
 def dump(doc: dict[str, Any]) -> bytes:

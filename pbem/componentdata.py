@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import copy
 import functools
-import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pbem import tomltext
 from pbem.errors import ComponentError
 
 # Numbers in a header size lists and loops (card copies, dice): bounded, so a crafted save
@@ -94,11 +94,11 @@ def _read(reader: ComponentReader, path: Path,
           validate: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
     try:
         with path.open("rb") as handle:
-            data = tomllib.load(handle)
+            data = tomltext.load(handle)
     except OSError as exc:
         raise ComponentError(f"{reader.title} components: cannot read {path} "
                              f"({exc.strerror}); reinstall the game.") from None
-    except tomllib.TOMLDecodeError as exc:
+    except tomltext.TOMLDecodeError as exc:
         raise ComponentError(f"{reader.title} components: {path} is not valid TOML ({exc}); "
                              "fix the file or reinstall the game.") from None
     validate(data)

@@ -104,7 +104,7 @@ def check_posse_hands(paths: list[Path], homes: dict[str, Home]) -> int:
     is shown, a save names no card of the draft deck but those shown (entries and [state]:
     moves name slots, chores carry ciphertexts and proofs); a card's point in the clear and
     the seats' deck and slot keys never appear."""
-    save = savefile.read(paths[-1])
+    save, _ = read_save(paths[-1])
     game_id = save.game_id
     table = engine.replay(save, check_snapshot=False, audit_secrets=False).table
     deck_state = table.gstate["secret"]["posse"]
@@ -117,19 +117,35 @@ def check_posse_hands(paths: list[Path], homes: dict[str, Home]) -> int:
         keys.append(mental.deck_key(seed, "posse"))
         keys += [mental.slot_key(seed, "posse", n) for n in range(deck_state["serial"])]
     key_texts = [t for k in keys for t in (mental.scalar_bytes(k).hex(), format(k, "x"))]
+
+    def clean_of_points_and_keys(text: str, where: str) -> None:
+        assert not any(p in text for p in points), f"a card point in the clear in {where}"
+        assert not any(k in text for k in key_texts), f"a deck or slot key in {where}"
+
+    # Entries are append-only: every save's entries are the first entries of the last save
+    # (asserted below), so each entry is searched once, and each save's [state] on its own.
+    entry_texts = [json.dumps(e) for e in save.entries]
+    for entry, text in zip(save.entries, entry_texts, strict=True):
+        clean_of_points_and_keys(text, f"entry {entry['seq']}")
     drafting = 0
+    named_so_far: set[str] = set()  # draft cards named in the entries searched so far
+    searched = 0
     for path in paths:
         current, _ = read_save(path)
-        text = json.dumps({"e": current.entries, "s": current.state})
-        assert not any(p in text for p in points), f"a card point in the clear in {path.name}"
-        assert not any(k in text for k in key_texts), f"a deck or slot key in {path.name}"
+        count = len(current.entries)
+        assert current.entries == save.entries[:count], f"{path.name} is not a prefix"
+        state_text = json.dumps(current.state)
+        clean_of_points_and_keys(state_text, f"{path.name}'s [state]")
         phase = current.state["view"].get("phase")
         if phase not in ("setup", "draft"):
             continue
         drafting += 1
+        for text in entry_texts[searched:count]:
+            named_so_far |= _named(text, uids)
+        searched = max(searched, count)
         shown = {i["card"] for e in current.entries for c in e["chores"]
                  for i in c.get("items", []) if i["op"] == "open"}
-        leaked = _named(text, uids - shown)
+        leaked = (named_so_far | _named(state_text, uids)) - shown
         assert not leaked, f"{sorted(leaked)} named in {path.name} before they were shown"
     return drafting
 

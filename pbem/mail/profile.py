@@ -16,12 +16,11 @@ that prints it (``password_env``, ``password_command``), which pbem.smtp reads a
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem import atomic
+from pbem import atomic, tomltext
 from pbem.errors import UsageError
 from pbem.protocol.identity import Home, check_address, is_address
 
@@ -49,10 +48,10 @@ def load(home: Home) -> Profile:
     """The home's profile; an empty one if the file does not exist."""
     try:
         with open(path(home), "rb") as fh:
-            data = tomllib.load(fh)
+            data = tomltext.load(fh)
     except FileNotFoundError:
         return Profile()
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, tomltext.TOMLDecodeError) as exc:
         raise UsageError(f"{path(home)} is unreadable ({exc}); fix or delete it.") from None
     smtp = data.get("smtp", {})
     email = data.get("email", "")
@@ -63,14 +62,13 @@ def load(home: Home) -> Profile:
 
 def save(home: Home, profile: Profile) -> None:
     """Replace the profile file atomically (it holds no secret, so 0644 is fine)."""
-    import tomli_w
 
     doc: dict[str, Any] = {}
     if profile.email:
         doc["email"] = profile.email
     if profile.smtp:
         doc["smtp"] = profile.smtp
-    atomic.replace(path(home), tomli_w.dumps(doc).encode("utf-8"))
+    atomic.replace(path(home), tomltext.dumps(doc).encode("utf-8"))
 
 
 def email(home: Home) -> str:

@@ -8,6 +8,7 @@ A random event queued in entry k is resolved by the next entry k' of another sea
 
 from __future__ import annotations
 
+import functools
 import hashlib
 
 from pbem.protocol.derive import BEACON, BOT_RAND, RAND, derive
@@ -20,11 +21,21 @@ def link(seed: bytes, index: int) -> bytes:
     """``b_index`` of this seed's chain (0 <= index <= CHAIN_LENGTH)."""
     if not 0 <= index <= CHAIN_LENGTH:
         raise ValueError(f"beacon link {index} is outside the chain")
+    return _chain(seed)[index]
+
+
+@functools.lru_cache(maxsize=8)
+def _chain(seed: bytes) -> tuple[bytes, ...]:
+    """Every link of a seed's chain, walked once: a seat publishes its links from the top
+    down, so each would otherwise walk nearly the whole chain again (a bot game in one
+    process signs for every seat; a CLI run needs one chain, at the same cost)."""
     value = derive(seed, BEACON, 32)
-    sha256 = hashlib.sha256  # a local name: the audit walks 4096 links per seat
-    for _ in range(index):
+    links = [value]
+    sha256 = hashlib.sha256  # a local name: 4096 links per seat
+    for _ in range(CHAIN_LENGTH):
         value = sha256(value).digest()
-    return value
+        links.append(value)
+    return tuple(links)
 
 
 def published(seed: bytes, count: int) -> bytes:

@@ -20,12 +20,11 @@ that really signed it.
 from __future__ import annotations
 
 import contextlib
-import tomllib
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem import atomic
+from pbem import atomic, tomltext
 from pbem.errors import UsageError
 from pbem.protocol.identity import Home, check_address, check_handle, fingerprint
 from pbem.protocol.savefile import Save
@@ -109,10 +108,10 @@ class Contacts:
                 self.own_key = str(info.get("public_key", ""))
         try:
             with open(self.path, "rb") as fh:
-                data = tomllib.load(fh)
+                data = tomltext.load(fh)
         except FileNotFoundError:
             return
-        except (OSError, tomllib.TOMLDecodeError) as exc:
+        except (OSError, tomltext.TOMLDecodeError) as exc:
             raise UsageError(f"{self.path} is unreadable ({exc}); fix or delete it.") from None
         players = data.get("players", {})
         if isinstance(players, dict):
@@ -274,12 +273,11 @@ class Contacts:
         """Save the file atomically if anything changed (it holds no secret)."""
         if not self.changed:
             return
-        import tomli_w
 
         self.home.path.mkdir(parents=True, exist_ok=True)
         atomic.replace(self.path, (
             "# Players this home has met (pbem). Edit only to forget someone.\n"
-            + tomli_w.dumps({"players": self.players})).encode("utf-8"))
+            + tomltext.dumps({"players": self.players})).encode("utf-8"))
         self.changed = False
 
 

@@ -12,11 +12,11 @@ import hashlib
 import os
 import re
 import sys
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pbem import tomltext
 from pbem.errors import IdentityError, UsageError
 from pbem.protocol import entropy
 from pbem.protocol.derive import game_seed
@@ -125,7 +125,7 @@ class Home:
                     raise IdentityError(f"The identity file {self.path / INFO_FILE} is far too "
                                         "large to be one; restore it from a backup.")
                 fh.seek(0)
-                info = tomllib.load(fh)
+                info = tomltext.load(fh)
         except FileNotFoundError:
             raise IdentityError(
                 f"There is no identity in {self.path}. Make one with "
@@ -149,7 +149,6 @@ class Home:
         return str(self.info()["handle"])
 
     def keygen(self, handle: str, passphrase: str | None = None) -> Identity:
-        import tomli_w
         from cryptography.hazmat.primitives import serialization
         from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -175,7 +174,7 @@ class Home:
             fh.write(pem)
         info = {"handle": handle, "public_key": public_raw.hex(), "encrypted": bool(passphrase)}
         with open(self.path / INFO_FILE, "wb") as fh:
-            tomli_w.dump(info, fh)
+            fh.write(tomltext.dumps(info).encode("utf-8"))
         return Identity(handle, public_raw, key)
 
     def load(self, passphrase: str | None = None) -> Identity:

@@ -11,12 +11,11 @@ import contextlib
 import datetime
 import os
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem import atomic
+from pbem import atomic, tomltext
 from pbem.errors import SaveFileError, UsageError
 from pbem.protocol.canonical import NotCanonicalError, check_signable
 from pbem.protocol.entropy import parse_time
@@ -222,8 +221,8 @@ def parse(text: str, name: str = "the save") -> Save:
         raise SaveFileError(f"{name} is {len(text)} characters long, far larger than any pbem "
                             "save; refusing it.")
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        data = tomltext.loads(text)
+    except tomltext.TOMLDecodeError as exc:
         raise SaveFileError(
             f"{name} is not a readable pbem save (TOML error: {exc}). It may be truncated "
             "or re-encoded by a mail client; ask for it again."
@@ -285,14 +284,12 @@ def parse_bytes(raw: bytes, name: str = "the save") -> Save:
 
 
 def dumps(save: Save) -> str:
-    import tomli_w
-
     doc = {"header": save.header, "entry": save.entries, "state": save.state}
     banner = (
         "# pbem save: open it with 'pbem show FILE'; edit nothing by hand (every entry is\n"
         "# signed and the whole history is re-checked by 'pbem verify').\n"
     )
-    return banner + tomli_w.dumps(doc)
+    return banner + tomltext.dumps(doc)
 
 
 def write_new(path: str | Path, text: str) -> Path:

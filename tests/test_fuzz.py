@@ -6,7 +6,9 @@ that expose each planted bug, so they stay quick and can fail."""
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,9 +16,16 @@ import pytest
 from fuzz import corpus as corpus_module
 from fuzz import run
 from fuzz.mutate import mutate
+from pbem import tomltext
 
 SEED = 20250602
 COUNT = 100
+
+
+def first(count: int, found: Iterator[int]) -> list[int]:
+    """The first ``count`` indexes ``found`` yields: the search stops there (each
+    mutation costs a parse and often a signature)."""
+    return list(itertools.islice(found, count))
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +70,7 @@ def test_the_fuzzer_catches_a_verifier_that_skips_the_snapshot_check(
                         lambda save, **kw: real(save, **{**kw, "check_snapshot": False}))
     # The first two mutations of this seed that cut the last entries and keep the [state]
     # they left (found by their description, so a change of the corpus cannot empty it).
-    picked = [i for i in range(2000) if "(state kept)" in mutate(corpus, SEED, i).detail][:2]
+    picked = first(2, (i for i in range(2000) if "(state kept)" in mutate(corpus, SEED, i).detail))
     assert len(picked) == 2
     results = [r for i in picked
                for r in run.run(1, SEED, jobs=1, cli_every=0, start=i, corpus=corpus, echo=None)]
@@ -81,8 +90,8 @@ def test_the_fuzzer_catches_an_archive_that_vouches_for_what_it_never_saw(
     # The first four re-signed mutations of this seed that sign an entry with another
     # seat's key (found by their description, so a change of the corpus cannot empty it);
     # the second home meets the forged entry within its vouched prefix in some of them.
-    picked = [i for i in range(2000)
-              if "signed with" in mutate(corpus, SEED, i, ("resign",)).detail][:4]
+    picked = first(4, (i for i in range(2000)
+                       if "signed with" in mutate(corpus, SEED, i, ("resign",)).detail))
     assert len(picked) == 4
     results = [r for i in picked
                for r in run.run(1, SEED, jobs=1, cli_every=0, start=i, corpus=corpus, echo=None,
@@ -105,8 +114,17 @@ def test_the_fuzzer_catches_a_crash(corpus: corpus_module.Corpus,
             raise KeyError("planted")
         return real(entry, index)
 
+    def reaches_entry_2(raw: bytes) -> bool:
+        try:
+            return len(tomltext.loads(raw.decode("utf-8")).get("entry", [])) > 2
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            return False  # refused by the parser before any entry is checked
+
+    picked = first(3, (i for i in range(200) if reaches_entry_2(mutate(corpus, SEED, i).raw)))
+    assert len(picked) == 3
     monkeypatch.setattr(savefile, "check_entry", crashing)
-    results = run.run(3, SEED, jobs=1, cli_every=0, start=2, corpus=corpus, echo=None)
+    results = [r for i in picked
+               for r in run.run(1, SEED, jobs=1, cli_every=0, start=i, corpus=corpus, echo=None)]
     summary = run.summarize(results, SEED, corpus, 0.0)
     assert summary.counts.get("internal errors (tracebacks)", 0) == 3, summary.lines
     assert not summary.clean

@@ -11,7 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FOUNDATION = ("pbem.errors", "pbem.atomic", "pbem.componentdata", "pbem.game", "pbem.registry",
-              "pbem.terminal", "pbem._imports", "pbem.__version__")
+              "pbem.terminal", "pbem.tomltext", "pbem._imports", "pbem.__version__")
 
 # Room (or top module) -> what it may import from pbem, besides itself and FOUNDATION.
 ALLOWED: dict[str, tuple[str, ...]] = {
@@ -36,6 +36,7 @@ FOUNDATION_ALLOWED = {
     "pbem.atomic": (),
     "pbem.componentdata": (),
     "pbem.terminal": (),
+    "pbem.tomltext": (),
     "pbem._imports": (),
     "pbem.registry": (),
     "pbem.game": ("pbem.protocol.sampler", "pbem.protocol.secretdeck", "pbem.drawing.kit"),

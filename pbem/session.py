@@ -7,7 +7,6 @@ and the tests drive exactly the code people use.
 from __future__ import annotations
 
 import contextlib
-import copy
 import datetime
 import functools
 from collections.abc import Callable, Collection
@@ -16,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import IntegrityError, MoveError, PbemError, TurnError, UsageError
-from pbem.game import Game, State
+from pbem.game import Game, State, copy_state
 from pbem.play import bots
 from pbem.protocol import absence, engine, gameindex, savefile, timing, toldcache
 from pbem.protocol.archive import Archive
@@ -404,13 +403,13 @@ class Owed:
     def after(self, moves: list[str]) -> tuple[State, list[str]]:
         """A copy of the state after ``moves`` and their canonical forms; a MoveError
         names the move that fails (pbem.protocol.turns.apply_moves, as signing does)."""
-        state = copy.deepcopy(self.state)
+        state = copy_state(self.state)
         return state, apply_moves(self.game, state, self.seat, moves)
 
     def step(self, state: State, text: str) -> tuple[State, str]:
         """A copy of ``state`` after one more typed move, and its canonical form; the
         game's own MoveError when it does not parse or is not legal there."""
-        after = copy.deepcopy(state)
+        after = copy_state(state)
         move = self.game.normalize(after, self.seat, text)
         self.game.apply(after, self.seat, move)
         return after, move
@@ -424,7 +423,7 @@ class Owed:
         if self.kind != "turn" or self.game.can_end_turn(state, self.seat):
             return None
         try:
-            self.game.end_turn(copy.deepcopy(state), self.seat)
+            self.game.end_turn(copy_state(state), self.seat)
         except MoveError as exc:
             return exc.message
         return None
@@ -437,7 +436,7 @@ class Owed:
         """What this seat may see of ``state``, its own secret cards included."""
         if self._secrets is None:
             self._secrets = engine.secrets_for(self.table, self.seat, self.identity)
-        return self.game.view(copy.deepcopy(state), self.seat, self._secrets)
+        return self.game.view(copy_state(state), self.seat, self._secrets)
 
 
 def owed(home: Home, path: str | Path) -> Owed:
@@ -656,9 +655,9 @@ def view_at(home: Home | None, verified: Verified, table: engine.Table
     current = verified.table
     if identity is None or seat is None or current.seats[seat].pubkey not in (
             "", identity.public_hex):
-        return "", table.game.view(copy.deepcopy(table.gstate), None), {}
+        return "", table.game.view(copy_state(table.gstate), None), {}
     secrets = engine.secrets_for(table, seat, identity)
-    return identity.handle, table.game.view(copy.deepcopy(table.gstate), seat, secrets), secrets
+    return identity.handle, table.game.view(copy_state(table.gstate), seat, secrets), secrets
 
 
 # ---- absent players (PROTOCOL.md section 11) ------------------------------------------------

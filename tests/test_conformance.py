@@ -12,7 +12,6 @@ PBEM_TEST_LONG=1 (tests/support/scale.py), or PBEM_CONFORMANCE_GAMES outright.""
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 from pathlib import Path
@@ -20,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from pbem import registry
-from pbem.game import Game
+from pbem.game import Game, copy_state
 from pbem.play import bots
 from pbem.play.local import LocalTable
 from pbem.protocol.canonical import canonical, check_signable
@@ -90,7 +89,7 @@ def play_random(name: str, players: int, options: dict[str, object], seed: int) 
         seat = table.to_act()
         if seat is None:
             break
-        state = copy.deepcopy(table.state)
+        state = copy_state(table.state)
         moves: list[str] = []
         for _ in range(bots.MAX_MOVES_PER_TURN):
             legal = check_step(game, table, seat) if not moves else game.legal_moves(state, seat)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pbem.game import OptionError, Sampler, copy_state, queue_chance
+from pbem.game import Fixed, OptionError, Sampler, copy_state, fixed, queue_chance
 
 State = dict[str, Any]
 LOG_LINES = 24  # recent events kept in the state (and shown by describe)
@@ -33,40 +33,6 @@ LOG_LINES = 24  # recent events kept in the state (and shown by describe)
 # Super Bonus taken after the draw is reserved only when the draws resolve, RM-H4).
 DYNAMIC = ("trucks", "houses", "market", "deck", "deck_top", "contracts", "scores", "removed",
            "gone", "emptied", "log", "log_count", "pending", "secret")
-
-
-class Fixed(dict[str, Any]):
-    """A table of ``state["data"]``: fixed at set-up, so never copied and never changed.
-
-    The engine and the bots deep-copy the state for every entry and every move they try;
-    the rules' copy of the component data is most of it and never changes, so copies
-    share it (``deepcopy`` returns the table itself) and writing to it raises. It is
-    still a plain dict to everything that reads it (JSON, views, digests); a state read
-    back from JSON holds ordinary dicts there, which only copy more slowly."""
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Fixed:
-        return self
-
-    def __copy__(self) -> Fixed:
-        return self
-
-    def __reduce__(self) -> tuple[type[Fixed], tuple[dict[str, Any]]]:
-        # pickle (the steady bot's copies) rebuilds a table whole, never item by item.
-        return Fixed, (dict(self),)
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> None:
-        raise TypeError("Road Master's component data is fixed at set-up")
-
-    __setitem__ = __delitem__ = update = pop = popitem = clear = setdefault = _refuse  # type: ignore[assignment]
-
-
-def fixed(value: Any) -> Any:
-    """``value`` with every table made Fixed (lists stay lists: JSON has no tuples)."""
-    if isinstance(value, dict):
-        return Fixed({key: fixed(item) for key, item in value.items()})
-    if isinstance(value, list):
-        return [fixed(item) for item in value]
-    return value
 
 
 def share_data(state: State) -> None:

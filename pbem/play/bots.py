@@ -13,7 +13,6 @@ moves and no randomness at all, so ``play --bot steady`` shows what it would do.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 
 from pbem.errors import MoveError, UsageError
@@ -45,7 +44,7 @@ def choose_turn(game: Game, state: State, seat: int, spec: str, salt: str = "",
     another seat's."""
     name, arg = parse_bot(spec)
     if name == "steady":
-        return game.absent_turn(copy.deepcopy(state), seat)
+        return game.absent_turn(copy_state(state), seat)
     seed = (arg or entropy.fresh_bytes(16).hex()) + "/" + salt
     rng = Sampler(hashlib.sha256(f"pbem/bot/{seed}".encode()).digest())
     working = _working(game, state, seat, secrets)

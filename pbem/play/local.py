@@ -7,12 +7,11 @@ Secret decks run in plain mode (slots hold card uids; see pbem.protocol.secretde
 
 from __future__ import annotations
 
-import copy
 import hashlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pbem.game import Game, Outcome, State
+from pbem.game import Game, Outcome, State, copy_state
 from pbem.protocol import secretdeck
 from pbem.protocol.sampler import Sampler
 from pbem.protocol.turns import play_turn, resolve_pending, stamp_pending
@@ -121,4 +120,4 @@ class LocalTable:
             secrets = {
                 name: secretdeck.readable_plain(deck, seat) for name, deck in self.state["secret"].items()
             }
-        return self.game.view(copy.deepcopy(self.state), seat, secrets)
+        return self.game.view(copy_state(self.state), seat, secrets)

@@ -36,11 +36,10 @@ Choices made here, and why:
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any
 
 from pbem.errors import TurnError
-from pbem.game import Outcome
+from pbem.game import Outcome, copy_state
 from pbem.protocol import beacon
 from pbem.protocol.savefile import REMEDIES, Entry
 from pbem.protocol.turns import play_turn
@@ -226,7 +225,7 @@ def play_bot_turns(new: Table, signer: int, link: bytes, seq: int) -> list[dict[
         if len(turns) >= MAX_BOT_TURNS:
             raise TurnError(f"Entry {seq}: the bot played {MAX_BOT_TURNS} turns in a row; "
                             "the game never comes back to a player.", seq=seq, code="bot-move")
-        moves = game.absent_turn(copy.deepcopy(new.gstate), seat)
+        moves = game.absent_turn(copy_state(new.gstate), seat)
         new.gstate, moves = play_turn(game, new.gstate, seat, moves)
         # What this turn asked for (and what resolving earlier chance queued) carries no
         # entry number yet; requests stamped with one wait for their own resolver.

@@ -571,7 +571,7 @@ def _copy_table(table: Table) -> Table:
     return Table(
         header=table.header,
         seats=[copy.copy(s) for s in table.seats],
-        gstate=copy.deepcopy(table.gstate),
+        gstate=copy_state(table.gstate),
         signers=list(table.signers),
         beacons=list(table.beacons),
         head=table.head,
@@ -583,7 +583,7 @@ def _copy_table(table: Table) -> Table:
         bots=list(table.bots),
         dropped=list(table.dropped),
         stopped=table.stopped,
-        proposal=copy.deepcopy(table.proposal),
+        proposal=copy_state(table.proposal),
     )
 
 
@@ -939,9 +939,9 @@ def preview(table: Table, identity: Identity) -> Table:
         return table
     if table.seats[seat].pubkey != identity.public_hex:
         return table
-    view = Table(**{**vars(table), "gstate": copy.deepcopy(table.gstate),
+    view = Table(**{**vars(table), "gstate": copy_state(table.gstate),
                     "seats": [copy.copy(s) for s in table.seats], "bots": list(table.bots),
-                    "proposal": copy.deepcopy(table.proposal)})
+                    "proposal": copy_state(table.proposal)})
     _arrive(view, seat, next_link(table, seat, identity), len(table.signers))
     if duty.kind == "turn" and view.over() and view.reveal_first < 0:
         view.reveal_first = seat

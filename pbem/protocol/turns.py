@@ -3,11 +3,10 @@ engine, the local table used in tests and bots, and `moves`/`--dry-run`."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterable
 
 from pbem.errors import MoveError, TurnError
-from pbem.game import Game, State
+from pbem.game import Game, State, copy_state
 from pbem.protocol.sampler import Sampler
 from pbem.terminal import shortened, shown
 
@@ -39,7 +38,7 @@ def play_turn(game: Game, state: State, seat: int, moves: Iterable[str], *,
         raise TurnError("The game is over; no more turns can be played.")
     if actor != seat:
         raise TurnError(f"It is not seat {seat}'s turn (seat {actor} is to act).")
-    working = state if in_place else copy.deepcopy(state)
+    working = state if in_place else copy_state(state)
     canonical = apply_moves(game, working, seat, moves)
     try:
         game.end_turn(working, seat)

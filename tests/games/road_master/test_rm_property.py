@@ -18,6 +18,7 @@ import pytest
 from rm_support import NAMES
 
 from games.road_master import GAME
+from pbem.game import copy_state
 from pbem.play.local import LocalTable
 from pbem.protocol import secretdeck
 from pbem.protocol.sampler import Sampler
@@ -79,7 +80,7 @@ PRODUCTIVE = ("unload", "load", "contracts")
 
 
 def _pick_turn(t: LocalTable, seat: int, rng: Sampler, check_all: bool, bias: bool = False) -> list[str]:
-    working = copy.deepcopy(t.state)
+    working = copy_state(t.state)
     chosen: list[str] = []
     for step in range(40):
         moves = GAME.legal_moves(working, seat)
@@ -88,7 +89,7 @@ def _pick_turn(t: LocalTable, seat: int, rng: Sampler, check_all: bool, bias: bo
             assert GAME.normalize(working, seat, move) == move
         if check_all and step == 0:
             for move in moves:
-                GAME.apply(copy.deepcopy(working), seat, move)
+                GAME.apply(copy_state(working), seat, move)
         can_end = GAME.can_end_turn(working, seat)
         assert moves or can_end, "a seat is stuck: no move and the turn cannot end"
         pool = moves + ([END] if can_end else [])

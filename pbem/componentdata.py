@@ -9,8 +9,8 @@ reads what is wrong instead of a traceback. Games reach it through ``pbem.game``
 
 from __future__ import annotations
 
-import copy
 import functools
+import pickle
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -86,7 +86,13 @@ class ComponentReader:
     def load(self, path: Path, validate: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
         """The installed data at ``path``, validated: a fresh copy each time (callers may
         change theirs), read and checked once per process."""
-        return copy.deepcopy(_read(self, path, validate))
+        return copied(_read(self, path, validate))
+
+
+def copied(value: Any) -> Any:
+    """An exact copy of plain data (tables, lists, texts, numbers) by pickle: about a
+    third of the time of copy.deepcopy, which walks every value in Python."""
+    return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 @functools.cache

@@ -39,13 +39,12 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
-import pickle
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pbem.componentdata import ComponentReader, is_whole
+from pbem.componentdata import ComponentReader, copied, is_whole
 from pbem.errors import (
     AmbiguousMoveError,
     ComponentError,
@@ -406,13 +405,9 @@ def copy_state(state: State) -> State:
     state to preview and sign an entry, the bots once per candidate move)."""
     if type(state) is dict and any(isinstance(v, Fixed) for v in state.values()):
         changing = {k: v for k, v in state.items() if not isinstance(v, Fixed)}
-        copied = _pickled(changing)
-        return {k: v if isinstance(v, Fixed) else copied[k] for k, v in state.items()}
-    return _pickled(state)
-
-
-def _pickled(value: Any) -> Any:
-    return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        fresh = copied(changing)
+        return {k: v if isinstance(v, Fixed) else fresh[k] for k, v in state.items()}
+    return copied(state)
 
 
 # The steady turns worked out lately in this process, by (game, seat, state key). One

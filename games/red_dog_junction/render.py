@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.game import State, kit, secretdeck
+from pbem import game as contract
+from pbem.game import State, secretdeck
 
 from . import posse, setup_choices
 from .account import pending_text
@@ -186,7 +187,7 @@ def _result_text(result: dict[str, Any]) -> str:
     here by its winner line (the CLI prints every score after the picture)."""
     if "text" in result:
         return str(result["text"])
-    return kit.winner_words(result) + "."
+    return contract.kit.winner_words(result) + "."  # the kit loads here, when first drawn
 
 
 def _card_line(c: dict[str, Any], lead: str) -> str:

@@ -30,6 +30,8 @@ from __future__ import annotations
 from itertools import product
 from typing import Any
 
+from pbem.game import Fixed
+
 State = dict[str, Any]
 # A position: ("road", x, lane, heading) or ("wh", letter, "", "").
 Pos = tuple[str, Any, str, str]
@@ -79,10 +81,21 @@ def occupancy(state: State, mover: int) -> dict[tuple[int, str], int]:
 
 def house_at(state: State, x: int, lane: str) -> str:
     """The warehouse beside lane-space (x, lane), or ''."""
-    for letter, house in state["data"]["houses"].items():
-        if house["space"] == x and house["side"] == lane:
-            return str(letter)
-    return ""
+    return _houses_by_place(state["data"]).get((x, lane), "")
+
+
+def _houses_by_place(data: dict[str, Any]) -> dict[tuple[int, str], str]:
+    """(space, side) -> warehouse letter. The path search asks thousands of times a turn,
+    so the index is kept on the fixed data table (an attribute: the table itself never
+    changes); a plain dict from JSON gets a fresh index each time."""
+    index: dict[tuple[int, str], str] | None = getattr(data, "houses_by_place", None)
+    if index is None:
+        index = {}
+        for letter, house in data["houses"].items():
+            index.setdefault((house["space"], house["side"]), str(letter))
+        if isinstance(data, Fixed):
+            data.houses_by_place = index  # type: ignore[attr-defined]
+    return index
 
 
 def other_lane(lane: str) -> str:
@@ -191,8 +204,22 @@ def _access_problem(state: State, taken: dict[tuple[int, str], int], path: list[
 
 
 def raw_paths(state: State, seat: int, spaces: int) -> list[list[Pos]]:
-    """Every path of exactly ``spaces`` spaces from the truck, other trucks ignored."""
+    """Every path of exactly ``spaces`` spaces from the truck, other trucks ignored (the
+    caller must not change them: they are shared)."""
     start = position(state["trucks"][seat])
+    data = state["data"]
+    memo: dict[tuple[Pos, int], list[list[Pos]]] | None = getattr(data, "paths_from", None)
+    if memo is None:
+        memo = {}
+        if isinstance(data, Fixed):  # the road never changes: paths from a place neither
+            data.paths_from = memo  # type: ignore[attr-defined]
+    found = memo.get((start, spaces))
+    if found is None:
+        found = memo[(start, spaces)] = _grow_paths(state, start, spaces)
+    return found
+
+
+def _grow_paths(state: State, start: Pos, spaces: int) -> list[list[Pos]]:
     start_house = start[1] if start[0] == "wh" else ""
     frontier: list[list[Pos]] = [[start]]
     for _ in range(spaces):

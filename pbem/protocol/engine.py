@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import hashlib
+import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -297,22 +298,11 @@ def game_data(header: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def sorted_keys(value: Any) -> Any:
-    """A deep copy of ``value`` with every table's keys in sorted order (iterative: the
-    header's nesting is bounded, but no depth should cost the stack)."""
-    root: list[Any] = [None]
-    stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
-    while stack:
-        item, holder, slot = stack.pop()
-        if isinstance(item, dict):
-            copied: Any = {key: None for key in sorted(item)}
-            stack.extend((item[key], copied, key) for key in copied)
-        elif isinstance(item, list):
-            copied = [None] * len(item)
-            stack.extend((sub, copied, i) for i, sub in enumerate(item))
-        else:
-            copied = item
-        holder[slot] = copied
-    return root[0]
+    """A deep copy of ``value`` (signable data: str, int, bool, lists, str-keyed tables)
+    with every table's keys in sorted order: JSON with sorted keys, read back. Both halves
+    run in C, several times faster than a walk in Python, and JSON keeps every integer
+    exact; the header's nesting is bounded (check_signable) before this is called."""
+    return json.loads(json.dumps(value, sort_keys=True))
 
 
 def check_header_game(header: dict[str, Any]) -> Game:

@@ -23,7 +23,7 @@ from typing import IO, Any
 import tomli
 from tomli import TOMLDecodeError
 
-__all__ = ["TOMLDecodeError", "dumps", "load", "loads"]
+__all__ = ["TOMLDecodeError", "dumps", "load", "loads", "section"]
 
 MAX_LINE_LENGTH = 100
 INDENT = "    "
@@ -47,6 +47,16 @@ def dumps(doc: Mapping[str, Any]) -> str:
     and other types never appear in a pbem file)."""
     out: list[str] = []
     _table(doc, "", False, out, {})
+    return "".join(out)
+
+
+def section(name: str, table: Mapping[str, Any], in_array: bool = False) -> str:
+    """One top-level table as :func:`dumps` writes it inside a document: ``[name]`` (or
+    ``[[name]]``, one item of an array of tables) and everything under it. A document of
+    tables only is its sections joined by blank lines (pbem.protocol.savefile builds a
+    save so, re-using the text of entries it has written before)."""
+    out: list[str] = []
+    _table(table, _key(name), in_array, out, {})
     return "".join(out)
 
 

@@ -39,7 +39,21 @@ def test_a_save_is_written_exactly_as_tomli_w_writes_it(path: Path) -> None:
     doc = tomltext.loads(path.read_text("utf-8"))
     assert tomltext.dumps(doc) == tomli_w.dumps(doc)
     save = savefile.read(path)
+    # A save is written section by section, each entry's text kept for the next write:
+    # the same bytes as the whole document written at once, the first time and after.
+    for _ in range(2):
+        assert savefile.dumps(save) == path.read_text("utf-8")
+        assert savefile.dumps(save).endswith(tomli_w.dumps(
+            {"header": save.header, "entry": save.entries, "state": save.state}))
     assert savefile.parse(savefile.dumps(save)) == save
+
+
+def test_an_entry_changed_after_it_was_written_is_written_anew() -> None:
+    save = savefile.read(EXAMPLES[1])
+    before = savefile.dumps(save)
+    save.entries[-1]["moves"] = [*save.entries[-1]["moves"], "an added move"]
+    after = savefile.dumps(save)
+    assert after != before and savefile.parse(after).entries[-1]["moves"][-1] == "an added move"
 
 
 @settings(max_examples=300, deadline=None)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -284,12 +285,37 @@ def parse_bytes(raw: bytes, name: str = "the save") -> Save:
 
 
 def dumps(save: Save) -> str:
-    doc = {"header": save.header, "entry": save.entries, "state": save.state}
     banner = (
         "# pbem save: open it with 'pbem show FILE'; edit nothing by hand (every entry is\n"
         "# signed and the whole history is re-checked by 'pbem verify').\n"
     )
-    return banner + tomltext.dumps(doc)
+    if not save.entries or not all(isinstance(e.get("sig"), str) and len(e["sig"]) == 128
+                                   for e in save.entries):
+        # Not a signed history (no entry, or one short enough to be written inline).
+        doc = {"header": save.header, "entry": save.entries, "state": save.state}
+        return banner + tomltext.dumps(doc)
+    # tomltext.dumps(doc) exactly, section by section: each signed entry's text is kept,
+    # as a save is re-written with one entry more at every hop of a game played in one
+    # process (the demo, bots, tests).
+    parts = [tomltext.section("header", save.header)]
+    parts += [_entry_section(e) for e in save.entries]
+    parts.append(tomltext.section("state", save.state))
+    return banner + "\n".join(parts)
+
+
+# An entry's JSON in its own key order -> its section; bounded, emptied when full.
+_ENTRY_TEXT: dict[str, str] = {}
+ENTRY_TEXT_SIZE = 8192
+
+
+def _entry_section(entry: Entry) -> str:
+    key = json.dumps(entry, ensure_ascii=False)
+    text = _ENTRY_TEXT.get(key)
+    if text is None:
+        if len(_ENTRY_TEXT) >= ENTRY_TEXT_SIZE:
+            _ENTRY_TEXT.clear()
+        text = _ENTRY_TEXT[key] = tomltext.section("entry", entry, in_array=True)
+    return text
 
 
 def write_new(path: str | Path, text: str) -> Path:

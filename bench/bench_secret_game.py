@@ -21,7 +21,7 @@ from common import fixed_entropy, fixed_identities, median_cpu, median_time
 
 from pbem import registry
 from pbem.play import bots
-from pbem.protocol import engine, mental_deck, savefile
+from pbem.protocol import beacon, engine, mental_deck, savefile
 from pbem.protocol.savefile import Save
 
 GAME_ID = "0123456789abcdef0123456789abcdef"
@@ -96,9 +96,11 @@ def main() -> None:
     text = savefile.dumps(save)
 
     def with_audit() -> None:
+        beacon.forget_chains()  # walk every seat's chain again, as a new process does
         engine.replay(savefile.parse(text))
 
     def without_audit() -> None:
+        beacon.forget_chains()
         engine.replay(savefile.parse(text), audit_secrets=False)
 
     full = median_time(with_audit, args.repeat)

@@ -186,9 +186,10 @@ def floor_run(text: str) -> Callable[[], None]:
 def full_verify_run(text: str) -> Callable[[], None]:
     """``pbem verify --full`` in process: parse, every check, the audit (no archive)."""
     from pbem import session
-    from pbem.protocol import savefile
+    from pbem.protocol import beacon, savefile
 
     def run() -> None:
+        beacon.forget_chains()  # walk every seat's chain again, as a new process does
         session.verify(savefile.parse(text), None, full=True)
 
     return run

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import Any
 
 from games.station_to_station.constants import WORK
 from pbem.game import AmbiguousMoveError, InvalidMoveError, State
@@ -144,9 +145,12 @@ def fmt(move: Move) -> str:
 
 
 # ---- reading names ------------------------------------------------------------------
+_SEPARATORS = re.compile(r"[\s_]+")
+
+
 def slugify(text: str) -> str:
     text = text.lower().replace(".", "").replace("'", "")
-    return re.sub(r"[\s_]+", "-", text.strip()).strip("-")
+    return _SEPARATORS.sub("-", text.strip()).strip("-")
 
 
 def _pick(word: str, options: list[str], what: str) -> str:
@@ -163,12 +167,25 @@ def _pick(word: str, options: list[str], what: str) -> str:
 
 
 def city_ids(state: State) -> dict[str, str]:
-    """slug -> id for every way of writing a city (its id and its name)."""
+    """slug -> id for every way of writing a city (its id and its name); the caller must
+    not change it. Every move that names a city asks, and the map never changes in a game,
+    so the answer is kept for the last few maps seen (each held, so that its identity
+    cannot pass to another table)."""
+    cities = state["data"]["cities"]
+    known = _CITY_IDS.get(id(cities))
+    if known is not None and known[0] is cities:
+        return known[1]
     found = {}
-    for cid, city in state["data"]["cities"].items():
+    for cid, city in cities.items():
         found[cid] = cid
         found[slugify(city["name"])] = cid
+    if len(_CITY_IDS) >= 8:
+        _CITY_IDS.pop(next(iter(_CITY_IDS)))
+    _CITY_IDS[id(cities)] = (cities, found)
     return found
+
+
+_CITY_IDS: dict[int, tuple[dict[str, Any], dict[str, str]]] = {}
 
 
 def pick_city(state: State, text: str) -> str:

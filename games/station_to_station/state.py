@@ -6,7 +6,6 @@ ledger, so ``invariants`` can check that money and coal are accounted for.
 
 from __future__ import annotations
 
-import copy
 from bisect import insort
 from collections import deque
 from typing import Any
@@ -20,7 +19,7 @@ from games.station_to_station.constants import (
     START_CASH,
     START_COAL,
 )
-from pbem.game import State, queue_chance
+from pbem.game import State, copy_state, queue_chance
 
 # Event notes kept in the state: enough for every event of one entry (the set-up deal
 # makes about 30), which ``describe`` reads back; ``noted`` counts every note ever made.
@@ -47,7 +46,7 @@ def owed_first(state: State) -> str:
 
 def setup_state(seats: list[str], components_data: dict[str, Any]) -> State:
     """Everything before the `start` beacon; the shuffles and deals are one chance request."""
-    data = copy.deepcopy(components.index(components_data))
+    data = copy_state(components.index(components_data))
     players = len(seats)
     removal = data["removal"][str(players)]
     groups: dict[str, list[str]] = {s: [] for s in SEASONS}

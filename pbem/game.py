@@ -387,6 +387,7 @@ class Fixed(dict[str, Any]):
         raise TypeError("this table is fixed at set-up and cannot change")
 
     __setitem__ = __delitem__ = update = pop = popitem = clear = setdefault = _refuse  # type: ignore[assignment]
+    __ior__ = _refuse  # type: ignore[assignment]
 
 
 def fixed(value: Any) -> Any:

@@ -9,9 +9,18 @@ import hashlib
 import hmac
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pbem.protocol import beacon, derive
-from pbem.protocol.canonical import NotCanonicalError, canonical, check_signable, digest
+from pbem.protocol.canonical import (
+    NotCanonicalError,
+    _find_unsignable,
+    _signable,
+    canonical,
+    check_signable,
+    digest,
+)
 from pbem.protocol.sampler import Sampler
 
 SEED = bytes.fromhex("11" * 32)
@@ -27,6 +36,35 @@ def test_canonical_json_sorts_keys_and_keeps_utf8() -> None:
 def test_unsignable_values_are_refused(bad: object) -> None:
     with pytest.raises(NotCanonicalError):
         check_signable({"v": bad})
+
+
+_leaves = st.one_of(st.text(max_size=4), st.integers(), st.booleans(), st.none(),
+                    st.floats(allow_nan=False))
+_values = st.recursive(_leaves, lambda inner: st.one_of(
+    st.lists(inner, max_size=3), st.dictionaries(st.one_of(st.text(max_size=3), st.integers()),
+                                                 inner, max_size=3)), max_leaves=12)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_values, st.integers(min_value=1, max_value=6), st.integers(min_value=1, max_value=100),
+       st.integers(min_value=0, max_value=4))
+def test_the_quick_check_and_the_one_that_names_the_path_agree(
+        value: object, max_depth: int, max_int: int, max_string: int) -> None:
+    """check_signable answers from a quick walk and names the offence from a second one;
+    both must judge every value alike, bounds included (small bounds, so they are met)."""
+    quick = _signable(value, max_int, max_depth, max_string)
+    try:
+        check_signable(value, max_int=max_int, max_depth=max_depth, max_string=max_string)
+        named = True
+    except NotCanonicalError:
+        named = False
+    try:
+        _find_unsignable(value, "", max_int=max_int, max_depth=max_depth,
+                         max_string=max_string)
+        slow = True
+    except NotCanonicalError:
+        slow = False
+    assert quick == slow == named
 
 
 def test_hkdf_matches_rfc5869_shape() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from pbem.terminal import shown
@@ -41,33 +42,43 @@ def check_signable(value: Any, path: str = "", *, max_int: int = MAX_INT,
 
 def _signable(value: Any, max_int: int, max_depth: int, max_string: int) -> bool:
     """Whether ``value`` passes check_signable: the same walk without naming each path
-    (a save's every value is checked on every verify; the paths only name a failure)."""
+    (a save's every value is checked on every verify; the paths only name a failure).
+    Leaves are checked where they are met; only tables and lists wait on the stack."""
+    if type(value) is not dict and type(value) is not list:
+        return _leaf_in_bounds(value, max_int, max_string)
     stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
         item, depth = stack.pop()
-        kind = type(item)
-        if kind is str:
-            if len(item) > max_string:
-                return False
-        elif kind is bool:
-            continue
-        elif kind is int:
-            if not -max_int <= item <= max_int:
-                return False
-        elif kind is list:
-            if depth >= max_depth:
-                return False
-            stack.extend((sub, depth + 1) for sub in item)
-        elif kind is dict:
-            if depth >= max_depth:
-                return False
-            for key, sub in item.items():
+        if depth >= max_depth:
+            return False
+        children: Iterable[Any] = item
+        if type(item) is dict:
+            for key in item:
                 if type(key) is not str or len(key) > max_string:
                     return False
+            children = item.values()
+        for sub in children:
+            kind = type(sub)
+            if kind is str:
+                if len(sub) > max_string:
+                    return False
+            elif kind is int:
+                if not -max_int <= sub <= max_int:
+                    return False
+            elif kind is dict or kind is list:
                 stack.append((sub, depth + 1))
-        else:
-            return False  # a subclass or another type: the full check says what it is
+            elif kind is not bool:
+                return False  # a subclass or another type: the full check says what it is
     return True
+
+
+def _leaf_in_bounds(value: Any, max_int: int, max_string: int) -> bool:
+    kind = type(value)
+    if kind is str:
+        return len(value) <= max_string
+    if kind is int:
+        return -max_int <= value <= max_int
+    return kind is bool
 
 
 def _find_unsignable(value: Any, path: str, *, max_int: int, max_depth: int,

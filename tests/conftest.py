@@ -24,6 +24,12 @@ registry.register("secret-draft", SECRET_DRAFT)
 FIXED_CLOCK = "2025-06-02T10:00:00Z"
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked heavy first, the rest in their usual order: with one worker per
+    core, a long test that happened to start last would leave the other cores idle."""
+    items.sort(key=lambda item: item.get_closest_marker("heavy") is None)
+
+
 @pytest.fixture(autouse=True, scope="session")
 def no_shared_default_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """A command run without --home gets a home of this test process, never the user's

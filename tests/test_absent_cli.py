@@ -103,6 +103,7 @@ CASES = [("red-dog-junction", "end"), ("red-dog-junction", "bot"),
          ("road-master", "end"), ("road-master", "bot")]
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("game", "remedy"), CASES, ids=[f"{g}-{r}" for g, r in CASES])
 def test_three_players_one_absent_to_a_verified_end(game: str, remedy: str,
                                                    tmp_path: Path) -> None:
@@ -166,6 +167,7 @@ def drawn_and_kept(t: Table3) -> tuple[str, str]:
     return drawer, path
 
 
+@pytest.mark.heavy
 def test_road_master_bot_closes_the_super_bonus_deck(tmp_path: Path) -> None:
     """'bot' closes the deck for everyone, and the absent, show and vote commands say so
     before the vote (declare checks the vote's and show's lines)."""

@@ -480,6 +480,7 @@ def test_attack_option_of_the_wrong_type_is_refused(
     assert code == 4 and message in err and "hazardous" in err
 
 
+@pytest.mark.heavy
 def test_game_code_failing_on_header_data_is_a_malformed_save(
         homes: dict[str, Home], tmp_path: Path) -> None:
     """Every table and value of each game's component data (the first 2 items of each

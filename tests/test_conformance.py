@@ -156,6 +156,7 @@ def test_greedy_bots_finish(name: str, players: int) -> None:
     assert sorted(s for group in outcome.ranking for s in group) == list(range(players))
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("name", real_games())
 def test_signed_game_replays_to_live_state_and_keeps_secrets(name: str, tmp_path: Path) -> None:
     from pbem.protocol.identity import Home

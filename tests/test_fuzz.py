@@ -33,6 +33,7 @@ def corpus() -> corpus_module.Corpus:
     return corpus_module.load()
 
 
+@pytest.mark.heavy
 def test_mutations_are_refused_or_keep_their_meaning(
         corpus: corpus_module.Corpus, tmp_path: Path) -> None:
     results = run.run(COUNT, SEED, jobs=2, cli_every=50, corpus=corpus, echo=None)

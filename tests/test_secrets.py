@@ -151,6 +151,7 @@ def check_posse_hands(paths: list[Path], homes: dict[str, Home]) -> int:
     return drafting
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("players", scale.cases([2, 3, 4, 5], quick=[2, 5]))
 def test_no_posse_hand_card_in_any_save_before_it_is_shown(players: int, tmp_path: Path) -> None:
     """Whole Posse games, each audited clean at the end: the fewest and the most players

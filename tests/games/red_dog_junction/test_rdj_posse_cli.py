@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 
 from pbem.cli import main
@@ -39,6 +40,7 @@ class Homes:
         return data
 
 
+@pytest.mark.heavy
 def test_RDJ_V2_a_posse_game_by_the_cli_from_new_to_a_clean_audit(tmp_path: Path) -> None:
     p = Homes(tmp_path)
     for handle in HANDLES:

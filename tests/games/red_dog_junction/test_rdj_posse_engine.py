@@ -80,6 +80,7 @@ def entries_of(path: Path) -> list[dict[str, Any]]:
 
 
 # ---- the draft by mail ---------------------------------------------------------------------
+@pytest.mark.heavy
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_RDJ_V2_a_signed_draft_takes_10_entries_a_player_and_5(players: int) -> None:
     """From the start entry (which deals) to the entry that shows the last pick: every
@@ -96,6 +97,7 @@ def test_RDJ_V2_a_signed_draft_takes_10_entries_a_player_and_5(players: int) -> 
     assert report.table.gstate["phase"] == "play"
 
 
+@pytest.mark.heavy
 def test_RDJ_V2_each_seat_reads_its_own_hand_only_and_one_hand_at_a_time() -> None:
     homes, paths = signed_draft(3)
     seen_hands = 0

@@ -112,6 +112,7 @@ def test_the_heuristic_reads_no_card_but_the_seats_own_secrets() -> None:
         assert again == base
 
 
+@pytest.mark.heavy
 @pytest.mark.slow
 def test_a_greedy_demo_draws_super_bonus_cards_and_audits_clean(tmp_path) -> None:
     """Issue 12: `pbem demo road-master --players 4` shows the secret deck in use."""

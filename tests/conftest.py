@@ -7,15 +7,22 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from pbem import registry  # noqa: E402
+from tests.support import scale  # noqa: E402
 from tests.support.dice_race import GAME as DICE_RACE  # noqa: E402
 from tests.support.secret_draft import GAME as SECRET_DRAFT  # noqa: E402
 from tests.support.secret_draw import GAME as SECRET_DRAW  # noqa: E402
+
+# Property tests draw the same examples on every run and every machine, with no time limit
+# per example (a slow machine is not a failure); PBEM_TEST_LONG=1 hunts with fresh ones.
+settings.register_profile("pbem", derandomize=not scale.LONG, database=None, deadline=None)
+settings.load_profile("pbem")
 
 registry.register("dice-race", DICE_RACE)
 registry.register("secret-draw", SECRET_DRAW)

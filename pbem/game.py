@@ -40,9 +40,9 @@ import hashlib
 import importlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pbem.componentdata import ComponentReader, copied, is_whole
 from pbem.errors import (
@@ -75,6 +75,7 @@ __all__ = [
     "State",
     "Fixed",
     "copy_state",
+    "derived",
     "fixed",
     "queue_chance",
     "kit",
@@ -84,6 +85,7 @@ __all__ = [
 ]
 
 State = dict[str, Any]
+T = TypeVar("T")
 
 
 def __getattr__(name: str) -> Any:
@@ -390,9 +392,23 @@ class Fixed(dict[str, Any]):
     __ior__ = _refuse  # type: ignore[assignment]
 
 
+def derived(table: dict[str, Any], name: str, build: Callable[[], T]) -> T:
+    """``build()``, worked out once per Fixed table and kept on it (the table never
+    changes, so neither does what is derived from it: an index, a path search); for a
+    plain table (read back from JSON) worked out afresh each time. The caller must not
+    change what it gets."""
+    if not isinstance(table, Fixed):
+        return build()
+    found: T | None = table.__dict__.get(name)
+    if found is None:
+        found = build()
+        table.__dict__[name] = found
+    return found
+
+
 def fixed(value: Any) -> Any:
-    """``value`` with every table made Fixed (lists stay lists: JSON has no tuples; keep
-    them unchanged too)."""
+    """``value`` with every table made Fixed (lists stay lists: JSON has no tuples; do
+    not change them either)."""
     if isinstance(value, dict):
         return Fixed({key: fixed(item) for key, item in value.items()})
     if isinstance(value, list):

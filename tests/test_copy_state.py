@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from pbem.game import Fixed, copy_state, fixed
+from pbem.game import Fixed, copy_state, derived, fixed
 
 
 def a_state() -> dict:
@@ -54,3 +54,17 @@ def test_every_write_to_a_fixed_table_is_refused(write) -> None:  # type: ignore
     with pytest.raises(TypeError, match="fixed at set-up"):
         write(state["data"])
     assert state["data"]["n"] == 3 and state["data"]["cities"]["a"]["name"] == "Alpha"
+
+
+def test_what_is_derived_from_a_fixed_table_is_worked_out_once() -> None:
+    state = a_state()
+    calls: list[int] = []
+
+    def build() -> list[str]:
+        calls.append(1)
+        return sorted(state["data"]["cities"])
+
+    first = derived(state["data"], "names", build)
+    assert derived(copy_state(state)["data"], "names", build) is first and len(calls) == 1
+    plain = json.loads(json.dumps(state["data"]))
+    assert derived(plain, "names", build) == first and len(calls) == 2  # no cache on it

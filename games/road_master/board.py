@@ -30,7 +30,7 @@ from __future__ import annotations
 from itertools import product
 from typing import Any
 
-from pbem.game import Fixed
+from pbem.game import derived
 
 State = dict[str, Any]
 # A position: ("road", x, lane, heading) or ("wh", letter, "", "").
@@ -85,17 +85,13 @@ def house_at(state: State, x: int, lane: str) -> str:
 
 
 def _houses_by_place(data: dict[str, Any]) -> dict[tuple[int, str], str]:
-    """(space, side) -> warehouse letter. The path search asks thousands of times a turn,
-    so the index is kept on the fixed data table (an attribute: the table itself never
-    changes); a plain dict from JSON gets a fresh index each time."""
-    index: dict[tuple[int, str], str] | None = getattr(data, "houses_by_place", None)
-    if index is None:
-        index = {}
+    """(space, side) -> warehouse letter: the path search asks thousands of times a turn."""
+    def build() -> dict[tuple[int, str], str]:
+        index: dict[tuple[int, str], str] = {}
         for letter, house in data["houses"].items():
             index.setdefault((house["space"], house["side"]), str(letter))
-        if isinstance(data, Fixed):
-            data.houses_by_place = index  # type: ignore[attr-defined]
-    return index
+        return index
+    return derived(data, "houses_by_place", build)
 
 
 def other_lane(lane: str) -> str:
@@ -207,14 +203,9 @@ def raw_paths(state: State, seat: int, spaces: int) -> list[list[Pos]]:
     """Every path of exactly ``spaces`` spaces from the truck, other trucks ignored (the
     caller must not change them: they are shared)."""
     start = position(state["trucks"][seat])
-    data = state["data"]
-    memo: dict[tuple[Pos, int], list[list[Pos]]] | None = getattr(data, "paths_from", None)
-    if memo is None:
-        memo = {}
-        if isinstance(data, Fixed):  # the road never changes: paths from a place neither
-            data.paths_from = memo  # type: ignore[attr-defined]
+    memo: dict[tuple[Pos, int], list[list[Pos]]] = derived(state["data"], "paths_from", dict)
     found = memo.get((start, spaces))
-    if found is None:
+    if found is None:  # the road never changes: nor do the paths from a place
         found = memo[(start, spaces)] = _grow_paths(state, start, spaces)
     return found
 

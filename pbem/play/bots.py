@@ -116,7 +116,7 @@ def _greedy_pick(game: Game, state: State, seat: int, options: list[str], can_en
         game.end_turn(trial, seat)
         best_score = game.heuristic_knowing(trial, seat, secrets)
     for move in options:
-        trial = copy_state(state)  # a pickle round trip: a third of deepcopy's time
+        trial = copy_state(state)
         try:
             game.apply(trial, seat, move)
         except MoveError:

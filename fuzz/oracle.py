@@ -24,7 +24,6 @@ Anything else accepted is a change of meaning.
 from __future__ import annotations
 
 import copy
-import dataclasses
 import hashlib
 import json
 import os
@@ -96,7 +95,7 @@ def meaning(verified: session.Verified) -> str:
     """A digest of what a save says (see the module docstring)."""
     report, save = verified.report, verified.save
     table = report.table
-    outcome = None if report.outcome is None else dataclasses.asdict(report.outcome)
+    outcome = None if report.outcome is None else dict(vars(report.outcome))
     data = {
         "header": save.header,
         "entries": [[e["seq"], e["seat"], e["kind"], e["moves"]] for e in save.entries],

@@ -40,9 +40,9 @@ import hashlib
 import importlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from pbem.componentdata import ComponentReader, copied, is_whole
 from pbem.errors import (
@@ -55,6 +55,7 @@ from pbem.errors import (
 )
 from pbem.protocol import secretdeck
 from pbem.protocol.sampler import Sampler
+from pbem.record import Record
 
 if TYPE_CHECKING:  # at run time the kit loads on first use (see __getattr__)
     from pbem.drawing import kit
@@ -96,8 +97,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """One ``--option KEY=VALUE`` a game accepts.
 
     ``kind`` is ``"bool"``, ``"int"`` or ``"str"``; ``choices`` (for str) limits values.
@@ -111,30 +111,33 @@ class Option:
     maximum: int | None = None
 
 
-@dataclass(frozen=True)
-class GameInfo:
+class GameInfo(NamedTuple):
     id: str  # "red-dog-junction": used in saves, file names, the CLI
     title: str  # "Red Dog Junction"
     rules_version: int  # bump when a rule change alters the outcome of old saves
     min_players: int
     max_players: int
-    options: dict[str, Option] = field(default_factory=dict)
+    options: Mapping[str, Option] = MappingProxyType({})
     summary: str = ""
 
 
-@dataclass
-class Outcome:
+class Outcome(Record):
     """Final result. ``scores`` maps seat -> total; ``ranking`` lists groups of tied
     seats best first (after tie-breaks); ``breakdown`` maps seat -> {label: points};
     ``tiebreaks`` maps seat -> the tie-break values used, in order; ``notes`` are lines
     for people ("bob resigned", "cy's Super Bonus 2 unmet: -2")."""
 
-    scores: dict[int, int]
-    ranking: list[list[int]]
-    breakdown: dict[int, dict[str, int]] = field(default_factory=dict)
-    tiebreaks: dict[int, list[int]] = field(default_factory=dict)
-    tiebreak_names: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    def __init__(self, scores: dict[int, int], ranking: list[list[int]],
+                 breakdown: dict[int, dict[str, int]] | None = None,
+                 tiebreaks: dict[int, list[int]] | None = None,
+                 tiebreak_names: list[str] | None = None,
+                 notes: list[str] | None = None) -> None:
+        self.scores = scores
+        self.ranking = ranking
+        self.breakdown = {} if breakdown is None else breakdown
+        self.tiebreaks = {} if tiebreaks is None else tiebreaks
+        self.tiebreak_names = [] if tiebreak_names is None else tiebreak_names
+        self.notes = [] if notes is None else notes
 
 
 def queue_chance(state: State, request: dict[str, Any]) -> None:

@@ -10,9 +10,8 @@ import contextlib
 import datetime
 import functools
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pbem.errors import IntegrityError, MoveError, PbemError, TurnError, UsageError
 from pbem.game import Game, State, copy_state
@@ -25,17 +24,18 @@ from pbem.protocol.edkeys import is_sound_key
 from pbem.protocol.identity import Home, Identity, check_address, check_handle, fingerprint
 from pbem.protocol.savefile import HEX64, Save
 from pbem.protocol.turns import apply_moves
+from pbem.record import Record
 from pbem.registry import load as load_game
 
 
-@dataclass
-class Verified:
-    save: Save
-    report: engine.Report
-    notes: list[str] = field(default_factory=list)
-    stale: bool = False
-    id_reused: bool = False  # this home saw another game (another header) with this id
-    branches: list[str] = field(default_factory=list)  # also in notes (PROTOCOL.md 11)
+class Verified(Record):
+    def __init__(self, save: Save, report: engine.Report) -> None:
+        self.save = save
+        self.report = report
+        self.notes: list[str] = []
+        self.stale = False
+        self.id_reused = False  # this home saw another game (another header) with this id
+        self.branches: list[str] = []  # also in notes (PROTOCOL.md 11)
 
     @property
     def table(self) -> engine.Table:
@@ -178,14 +178,16 @@ def write(save: Save, path: Path, home: Home | None) -> Path:
     return written
 
 
-@dataclass
-class Written:
-    path: Path
-    save: Save
-    table: engine.Table
-    entry: savefile.Entry
-    previous: engine.Table | None = None  # the table the entry was signed on
-    keys: list[SeatKey] = field(default_factory=list)  # every seat's key, new/known/CHANGED
+class Written(Record):
+    def __init__(self, path: Path, save: Save, table: engine.Table, entry: savefile.Entry,
+                 previous: engine.Table | None = None, keys: list[SeatKey] | None = None
+                 ) -> None:
+        self.path = path
+        self.save = save
+        self.table = table
+        self.entry = entry
+        self.previous = previous  # the table the entry was signed on
+        self.keys = [] if keys is None else keys  # every seat's key, new/known/CHANGED
 
     def changes(self) -> list[str]:
         """What the entry changed, in the game's words (Game.describe)."""
@@ -370,18 +372,19 @@ def _confirm_changed_keys(keys: list[SeatKey], accept: Collection[str],
     return accepted
 
 
-@dataclass
-class Owed:
+class Owed(Record):
     """What this home's seat owes in a save, as it will sign it: the chance its own next
     beacon link resolves is resolved already (engine.preview). ``moves``, the prompt and
     ``play``'s hints try moves on copies of ``state``, never on the save."""
 
-    verified: Verified
-    identity: Identity
-    table: engine.Table  # the preview
-    kind: str  # the duty: join, start, turn or reveal
-    seat: int
-    _secrets: dict[str, dict[str, str]] | None = field(default=None, repr=False)
+    def __init__(self, verified: Verified, identity: Identity, table: engine.Table, kind: str,
+                 seat: int) -> None:
+        self.verified = verified
+        self.identity = identity
+        self.table = table  # the preview
+        self.kind = kind  # the duty: join, start, turn or reveal
+        self.seat = seat
+        self._secrets: dict[str, dict[str, str]] | None = None  # not shown by repr
 
     @property
     def handle(self) -> str:
@@ -544,8 +547,7 @@ def games(home: Home) -> list[gameindex.GameRecord]:
     return gameindex.GameIndex(home.path).games()
 
 
-@dataclass
-class EntryNote:
+class EntryNote(NamedTuple):
     """One entry of a game's history: who signed what, when, and what it changed (the
     game's own words, Game.describe: draws, dice, refills, scores, not only the moves)."""
 
@@ -585,13 +587,14 @@ def note_of(before: engine.Table, after: engine.Table, entry: savefile.Entry) ->
                      timing.signed_time(entry), list(entry["moves"]), changes)
 
 
-@dataclass
-class History:
+class History(Record):
     """A verified save and what the replay told of the entries asked for."""
 
-    verified: Verified
-    notes: list[EntryNote] = field(default_factory=list)
-    tables: dict[int, engine.Table] = field(default_factory=dict)  # seq -> table after it
+    def __init__(self, verified: Verified, notes: list[EntryNote],
+                 tables: dict[int, engine.Table] | None = None) -> None:
+        self.verified = verified
+        self.notes = notes
+        self.tables = {} if tables is None else tables  # seq -> table after it
 
 
 def history(path: str | Path, home: Home | None, wanted: Callable[[Save], range],
@@ -725,8 +728,7 @@ def remedies(home: Home | None, path: str | Path) -> tuple[Verified, dict[str, s
 
 
 # ---- taking back an entry not yet sent (PROTOCOL.md section 10) ------------------------------
-@dataclass
-class Withdrawn:
+class Withdrawn(NamedTuple):
     entry: savefile.Entry  # the entry taken back
     kept_as: Path  # the withdrawn save, renamed so that it is not taken for the current one
     previous: Path  # the save to play on again

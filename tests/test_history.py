@@ -515,7 +515,7 @@ def test_the_index_keeps_only_the_newest_save_of_one_header(homes: dict[str, Hom
     assert GameIndex(home.path).records[records[3].id].path == str(replaced.absolute())
     other = summarize(savefile.read(paths[5]), session.load(paths[5], None).report, paths[5],
                       "ann")
-    other.header = "f" * 64  # another game that re-used the id: never mixed in
+    other = other._replace(header="f" * 64)  # another game that re-used the id: never mixed in
     assert not index.remember(other)
     assert GameIndex(home.path).games()[0].seq == records[3].seq
     # An entry withdrawn (undo) takes its record with it; then an older save is recorded.

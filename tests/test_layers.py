@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-FOUNDATION = ("pbem.errors", "pbem.atomic", "pbem.componentdata", "pbem.game", "pbem.registry",
-              "pbem.terminal", "pbem.tomltext", "pbem._imports", "pbem.__version__")
+FOUNDATION = ("pbem.errors", "pbem.atomic", "pbem.record", "pbem.componentdata", "pbem.game",
+              "pbem.registry", "pbem.terminal", "pbem.tomltext", "pbem._imports",
+              "pbem.__version__")
 
 # Room (or top module) -> what it may import from pbem, besides itself and FOUNDATION.
 ALLOWED: dict[str, tuple[str, ...]] = {
@@ -34,6 +35,7 @@ CLICK_USERS = ("pbem.cli", "pbem.prompt")
 FOUNDATION_ALLOWED = {
     "pbem.errors": (),
     "pbem.atomic": (),
+    "pbem.record": (),
     "pbem.componentdata": (),
     "pbem.terminal": (),
     "pbem.tomltext": (),

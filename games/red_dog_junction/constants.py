@@ -7,7 +7,7 @@ effects (and their numbers) from this table for every commander and boost.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 GOODS = ("gold", "whiskey", "scrap", "gas", "ice", "ruby", "oxygen")
 BANK_GOODS = ("gold", "whiskey")  # kept in the bank/distillery
@@ -42,8 +42,7 @@ VARIANTS = ("standard", "trail-boss", "posse")
 POSSE_HAND = 9  # Posse: cards dealt to each player for the draft
 
 
-@dataclass(frozen=True)
-class EffectSpec:
+class EffectSpec(NamedTuple):
     """One card effect: its argument shape in move notation, its numeric parameters
     (read from the card's entry in components.toml), and its card text."""
 

@@ -6,7 +6,7 @@ canonical form the log keeps (see notation_doc.py for every form).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pbem.game import State
 
@@ -16,8 +16,7 @@ from .state import card, ship_name
 GoodsT = tuple[tuple[str, int], ...]
 
 
-@dataclass(frozen=True)
-class Move:
+class Move(NamedTuple):
     verb: str
     card: str = ""  # buy, play, command, pick
     alt: str = ""  # buy: the named cost alternative

@@ -10,7 +10,6 @@ the players' handles (and Justin's, in the solo game); "me" means your own ship.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from pbem.game import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, State
 
@@ -261,38 +260,38 @@ def effect_args(state: State, seat: int, move: Move, shape: str, rest: list[str]
     if shape == "die_value":
         if len(rest) != 2 or not rest[1].isdigit():
             raise usage
-        return replace(move, die=good_word(rest[0]), number=int(rest[1]))
+        return move._replace(die=good_word(rest[0]), number=int(rest[1]))
     if shape == "die_delta":
         if len(rest) != 2 or rest[1] not in STEPS:
             raise usage
-        return replace(move, die=good_word(rest[0]), number=STEPS[rest[1]])
+        return move._replace(die=good_word(rest[0]), number=STEPS[rest[1]])
     if shape == "die":
         if len(rest) != 1:
             raise usage
-        return replace(move, die=good_word(rest[0]))
+        return move._replace(die=good_word(rest[0]))
     if shape == "dock_trade":
         number = junction_words(rest[:1])
         if not number or not 1 <= number <= JUNCTION_DOCKS:
             raise usage
         give, get, _ = trade_words(rest[1:], counted=False)
-        return replace(move, number=number, give=give, get=get)
+        return move._replace(number=number, give=give, get=get)
     if shape == "trade":
         give, get, _ = trade_words(rest, counted=False)
-        return replace(move, give=give, get=get)
+        return move._replace(give=give, get=get)
     if shape == "place":
         place, owner = place_words(state, seat, rest, "move")
-        return replace(move, place=place, ships=(owner,) if owner else ())
+        return move._replace(place=place, ships=(owner,) if owner else ())
     if shape == "haul":
         if rest[0] not in ("load", "unload"):
             raise usage
         haul = _parse_load(state, seat, rest)
-        return replace(move, goods=haul.goods, goods2=haul.goods2, everything=haul.everything)
+        return move._replace(goods=haul.goods, goods2=haul.goods2, everything=haul.everything)
     if shape in ("ships", "ship"):
         ships = ships_words(state, seat, rest, move.card)
         if shape == "ship" and len(ships) != 1:
             raise usage
-        return replace(move, ships=ships)
-    return replace(move, goods=goods_words(rest, move.card))
+        return move._replace(ships=ships)
+    return move._replace(goods=goods_words(rest, move.card))
 
 
 PARSERS: dict[str, Parser] = {

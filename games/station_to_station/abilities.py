@@ -16,7 +16,7 @@ of tickets is owed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 BEFORE_MOVING = ("market", "again")  # before a movement (the first or a repeated one)
 MARKET = ("market",)
@@ -26,8 +26,7 @@ AFTER_STATION = ("crew", "done")
 ANYTIME = ("market", "again", "station", "crew", "done")
 
 
-@dataclass(frozen=True)
-class Ability:
+class Ability(NamedTuple):
     deck: str  # "basic" or "skilled"
     text: str
     phases: tuple[str, ...]

@@ -6,8 +6,6 @@ Each move kind has one check (the reason it is illegal, "" when legal) shared by
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from games.station_to_station import crew, market, powers, routes, station, travel
 from games.station_to_station.abilities import ABILITIES
 from games.station_to_station.constants import COAL_LIMIT, WORK
@@ -20,10 +18,10 @@ def complete(state: State, seat: int, move: Move) -> Move:
     """Fill in what the player may leave out when only one choice fits; drop what the
     canonical form leaves out (an order payment with no choice)."""
     if move.kind == "travel" and move.via[:1] == (state["players"][seat]["city"],):
-        move = replace(move, via=move.via[1:])  # a path written from the train's own city
+        move = move._replace(via=move.via[1:])  # a path written from the train's own city
     if move.kind == "travel" and move.coal < 0:
         spaces = travel.path_spaces(state, seat, move.name, move.via)
-        return replace(move, coal=travel.coal_for(state, spaces)) if spaces > 0 else move
+        return move._replace(coal=travel.coal_for(state, spaces)) if spaces > 0 else move
     if move.kind == "order" and _order_ready(state):
         return _complete_order(state, seat, move)
     if move.kind == "crew" and move.name in state["data"]["crews"]:
@@ -54,23 +52,23 @@ def _complete_order(state: State, seat: int, move: Move) -> Move:
         player = state["players"][seat]
         affordable = [p for p in payments if station.can_pay(player, p)] or payments[:1]
         if len(affordable) > 1:
-            shown = " or ".join(f"'{fmt(replace(move, name=label, pay=p))}'" for p in affordable)
+            shown = " or ".join(f"'{fmt(move._replace(name=label, pay=p))}'" for p in affordable)
             raise AmbiguousMoveError(f"railcars leave a choice of goods to pay; write {shown}")
         pay = affordable[0]  # with none affordable, apply says the goods are lacking
-    return replace(move, name=label, pay=pay)
+    return move._replace(name=label, pay=pay)
 
 
 # ---- applying -----------------------------------------------------------------------
 def check(state: State, seat: int, move: Move) -> str:
     kind = move.kind
     if kind == "keep":
-        return routes.check_keep(state, seat, move.count)
+        return routes.check_keep(state, seat, move.number)
     if kind == "take":
-        return travel.check_route_take(state, seat, move.name, move.count)
+        return travel.check_route_take(state, seat, move.name, move.number)
     if kind == "coal":
-        return market.check_buy_coal(state, seat, move.count)
+        return market.check_buy_coal(state, seat, move.number)
     if kind == "buy":
-        return market.check_buy_goods(state, seat, move.name, move.count)
+        return market.check_buy_goods(state, seat, move.name, move.number)
     if kind == "discard":
         return market.check_discard(state, seat, move.name)
     if kind == "travel":
@@ -110,13 +108,13 @@ def apply_move(state: State, seat: int, move: Move) -> None:
         raise IllegalMoveError(reason)
     kind = move.kind
     if kind == "keep":
-        routes.keep_route(state, seat, move.count)
+        routes.keep_route(state, seat, move.number)
     elif kind == "take":
-        travel.route_take(state, seat, move.name, move.count)
+        travel.route_take(state, seat, move.name, move.number)
     elif kind == "coal":
-        market.buy_coal(state, seat, move.count)
+        market.buy_coal(state, seat, move.number)
     elif kind == "buy":
-        market.buy_goods(state, seat, move.name, move.count)
+        market.buy_goods(state, seat, move.name, move.number)
     elif kind == "discard":
         market.discard(state, seat, move.name)
     elif kind == "travel":
@@ -145,9 +143,9 @@ def legal(state: State, seat: int) -> list[Move]:
     phase = state["turn"]["phase"]
     found: list[Move] = []
     if phase == "choose":
-        found += [Move("keep", count=n) for n in (1, 2)]
+        found += [Move("keep", number=n) for n in (1, 2)]
     if phase == "route":
-        found += [Move("take", "display", count=n) for n in range(1, len(state["routes"]["display"]) + 1)]
+        found += [Move("take", "display", number=n) for n in range(1, len(state["routes"]["display"]) + 1)]
         found.append(Move("take", "blind"))
     if phase == "market":
         found += _market(state, seat)
@@ -169,10 +167,10 @@ def legal(state: State, seat: int) -> list[Move]:
 
 def _market(state: State, seat: int) -> list[Move]:
     player = state["players"][seat]
-    found = [Move("coal", "coal", count=n) for n in range(1, COAL_LIMIT - player["coal"] + 1)]
+    found = [Move("coal", "coal", number=n) for n in range(1, COAL_LIMIT - player["coal"] + 1)]
     room = free_cars(player)
     for good in state["data"]["goods"]:
-        found += [Move("buy", good, count=2 * pairs) for pairs in range(1, room // 2 + 2)]
+        found += [Move("buy", good, number=2 * pairs) for pairs in range(1, room // 2 + 2)]
     found += [Move("discard", good) for good in state["data"]["goods"]]
     return found
 

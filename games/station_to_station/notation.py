@@ -8,8 +8,7 @@ which reward); ``fmt`` writes the canonical string.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from games.station_to_station.constants import WORK
 from pbem.game import AmbiguousMoveError, InvalidMoveError, State
@@ -97,11 +96,10 @@ draws a token onto the city the turn began in (it appears for the next player).
 """
 
 
-@dataclass(frozen=True)
-class Move:
+class Move(NamedTuple):
     kind: str  # keep take coal buy discard travel order supply railcar work hire caboose pay crew
     name: str = ""  # good, city, work kind, deck, crew id, reward, route source, ticket
-    count: int = 0  # goods or coal bought, route position
+    number: int = 0  # goods or coal bought, route position
     region: str = ""  # hire slot region
     pay: tuple[str, ...] | None = None  # goods paying an order; None: not given
     keep_old: bool = False
@@ -113,13 +111,13 @@ class Move:
 def fmt(move: Move) -> str:
     kind = move.kind
     if kind == "keep":
-        return f"route keep {move.count}"
+        return f"route keep {move.number}"
     if kind == "take":
-        return f"route take display {move.count}" if move.name == "display" else "route take blind"
+        return f"route take display {move.number}" if move.name == "display" else "route take blind"
     if kind == "coal":
-        return f"buy coal x{move.count}"
+        return f"buy coal x{move.number}"
     if kind == "buy":
-        return f"buy {move.name} x{move.count}"
+        return f"buy {move.name} x{move.number}"
     if kind == "discard":
         return f"discard {move.name}"
     if kind == "travel":
@@ -297,12 +295,12 @@ def parse(state: State, text: str) -> Move:
 
 def _parse_route(rest: list[str]) -> Move:
     if rest[:1] == ["keep"] and len(rest) == 2:
-        return Move("keep", count=_count(rest[1]))
+        return Move("keep", number=_count(rest[1]))
     words = rest[1:] if rest[:1] == ["take"] else rest
     if words in (["blind"], ["deck"]):
         return Move("take", "blind")
     if len(words) == 2 and words[0] == "display":
-        return Move("take", "display", count=_count(words[1]))
+        return Move("take", "display", number=_count(words[1]))
     raise InvalidMoveError("write 'route keep 1', 'route take display 1' or 'route take blind'")
 
 
@@ -319,8 +317,8 @@ def _parse_buy(state: State, rest: list[str]) -> Move:
     if len(names) != 1:
         raise InvalidMoveError("write 'buy coal x2' or 'buy oil x2'")
     if names[0] == "coal":
-        return Move("coal", "coal", count=count or 1)
-    return Move("buy", pick_good(state, names[0]), count=count or 2)
+        return Move("coal", "coal", number=count or 1)
+    return Move("buy", pick_good(state, names[0]), number=count or 2)
 
 
 COST_SUFFIX = re.compile(r"\s*\(?\s*(?:for\s+|cost\s+|costs\s+)?(free|(\d+)\s*coal)\s*\)?\s*$")
@@ -428,13 +426,13 @@ def normalize_arg(state: State, move: Move, kind: str) -> Move:
         words = arg.split()
         if kind == "swap" and len(words) == 2 and all(w.isdigit() for w in words):
             arg = f"{words[0]} display {words[1]}"  # "crew conductor 2 1"
-        return replace(move, arg=arg)
+        return move._replace(arg=arg)
     if kind == "good":
-        return replace(move, arg=pick_good(state, arg))
+        return move._replace(arg=pick_good(state, arg))
     if kind == "region":
-        return replace(move, arg=_pick(arg, state["data"]["regions"], "region"))
+        return move._replace(arg=_pick(arg, state["data"]["regions"], "region"))
     if kind == "city":
-        return replace(move, arg=pick_city(state, arg))
+        return move._replace(arg=pick_city(state, arg))
     if kind == "work":
-        return replace(move, arg=_work_kind(arg.split()))
+        return move._replace(arg=_work_kind(arg.split()))
     return move

@@ -20,9 +20,8 @@ that really signed it.
 from __future__ import annotations
 
 import contextlib
-from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pbem import atomic, tomltext
 from pbem.errors import UsageError
@@ -33,8 +32,7 @@ FILE = "contacts.toml"
 LOCK_FILE = "contacts.lock"  # held while check_save reads, changes and writes the file
 
 
-@dataclass
-class Notice:
+class Notice(NamedTuple):
     """Something learnt about a player. ``level`` is "info" or "warning"; ``code`` is one
     of new-player, new-email, key-changed, email-changed, email-key-changed,
     handle-clash."""
@@ -46,14 +44,13 @@ class Notice:
     fingerprint: str = ""
 
     def to_json(self) -> dict[str, str]:
-        return asdict(self)
+        return self._asdict()
 
     def __str__(self) -> str:
         return ("WARNING: " if self.level == "warning" else "") + self.message
 
 
-@dataclass
-class SeatKey:
+class SeatKey(NamedTuple):
     """One seat's key as this home sees it (PROTOCOL.md section 3). ``status``:
     "you" (this home's own key), "new" (a handle this home has no key for), "known" (the
     key this home knows for the handle), "changed" (another key than the one this home

@@ -14,8 +14,7 @@ import copy
 import hashlib
 import json
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from pbem.errors import (
     IdentityError,
@@ -34,53 +33,60 @@ from pbem.protocol.derive import NONCE_BYTES, seed_commitment
 from pbem.protocol.identity import Identity
 from pbem.protocol.savefile import FORMAT, MAX_HEADER_INT, Entry, Save
 from pbem.protocol.turns import apply_moves, play_turn, resolve_pending, stamp_pending
+from pbem.record import Record
 from pbem.registry import for_save
 from pbem.terminal import shortened, shown
 
 PHASES = ("joining", "starting", "playing", "voting", "revealing", "complete")
 
 
-@dataclass
-class SeatRecord:
-    handle: str
-    email: str = ""
-    pubkey: str = ""  # hex, from the seat's create/join entry
-    seed_commit: str = ""
-    nonce: str = ""  # hex, from the seat's create/join entry: mixed into its seed
-    anchor: str = ""  # b_L, published at create/join
-    last_beacon: str = ""  # the seat's most recent published link
-    links: int = 0  # links published after the anchor
-    seed: str = ""  # hex, once revealed
+class SeatRecord(Record):
+    def __init__(self, handle: str, email: str = "", pubkey: str = "", seed_commit: str = "",
+                 nonce: str = "", anchor: str = "", last_beacon: str = "", links: int = 0,
+                 seed: str = "") -> None:
+        self.handle = handle
+        self.email = email
+        self.pubkey = pubkey  # hex, from the seat's create/join entry
+        self.seed_commit = seed_commit
+        self.nonce = nonce  # hex, from the seat's create/join entry: mixed into its seed
+        self.anchor = anchor  # b_L, published at create/join
+        self.last_beacon = last_beacon  # the seat's most recent published link
+        self.links = links  # links published after the anchor
+        self.seed = seed  # hex, once revealed
 
 
-@dataclass
-class Duty:
+class Duty(NamedTuple):
     seat: int
     kind: str  # create, join, start, turn, reveal, vote
 
 
-@dataclass
-class Table:
+class Table(Record):
     """Everything replay knows after some prefix of the entries."""
 
-    header: dict[str, Any]
-    seats: list[SeatRecord]
-    gstate: State
-    signers: list[int] = field(default_factory=list)  # seat of each entry, by seq
-    beacons: list[str] = field(default_factory=list)  # beacon of each entry, by seq
-    head: str = ""  # hash of the last entry (the header's before entry 0)
-    started: bool = False
-    last_turn_seat: int = -1
-    resigned: int = -1
-    reveal_first: int = -1  # who reveals first, when chance ended the game
-    findings: list[str] = field(default_factory=list)  # audit violations found in replay
-    # Absent players (PROTOCOL.md section 11, pbem.protocol.absence): the seats the bot
-    # plays, the seats dropped by remedy "end" (and whether that stopped the game before
-    # its rules ended it), and the proposal being voted on ({} when none).
-    bots: list[int] = field(default_factory=list)
-    dropped: list[int] = field(default_factory=list)
-    stopped: bool = False
-    proposal: dict[str, Any] = field(default_factory=dict)
+    def __init__(self, header: dict[str, Any], seats: list[SeatRecord], gstate: State,
+                 signers: list[int] | None = None, beacons: list[str] | None = None,
+                 head: str = "", started: bool = False, last_turn_seat: int = -1,
+                 resigned: int = -1, reveal_first: int = -1, findings: list[str] | None = None,
+                 bots: list[int] | None = None, dropped: list[int] | None = None,
+                 stopped: bool = False, proposal: dict[str, Any] | None = None) -> None:
+        self.header = header
+        self.seats = seats
+        self.gstate = gstate
+        self.signers = [] if signers is None else signers  # seat of each entry, by seq
+        self.beacons = [] if beacons is None else beacons  # beacon of each entry, by seq
+        self.head = head  # hash of the last entry (the header's before entry 0)
+        self.started = started
+        self.last_turn_seat = last_turn_seat
+        self.resigned = resigned
+        self.reveal_first = reveal_first  # who reveals first, when chance ended the game
+        self.findings = [] if findings is None else findings  # audit violations in replay
+        # Absent players (PROTOCOL.md section 11, pbem.protocol.absence): the seats the
+        # bot plays, the seats dropped by remedy "end" (and whether that stopped the game
+        # before its rules ended it), and the proposal being voted on ({} when none).
+        self.bots = [] if bots is None else bots
+        self.dropped = [] if dropped is None else dropped
+        self.stopped = stopped
+        self.proposal = {} if proposal is None else proposal
 
     @property
     def game_id(self) -> str:
@@ -703,18 +709,18 @@ def public_state(table: Table) -> dict[str, Any]:
     return snap
 
 
-@dataclass
-class Report:
+class Report(Record):
     """What verify found."""
 
-    table: Table
-    hashes: list[str]
-    audit: str | list[str] = "pending"  # "clean", "pending" or violations
-    unaudited: list[str] = field(default_factory=list)  # absent seats' secrets, unchecked
-    outcome: Outcome | None = None
-    notes: list[str] = field(default_factory=list)
-    checked_from: int = 0  # first entry the rules replay ran on (the archive makes it > 0)
-    final: State | None = None  # after the audit: the state with the opened cards recorded
+    def __init__(self, table: Table, hashes: list[str], checked_from: int = 0) -> None:
+        self.table = table
+        self.hashes = hashes
+        self.audit: str | list[str] = "pending"  # "clean", "pending" or violations
+        self.unaudited: list[str] = []  # absent seats' secrets, unchecked
+        self.outcome: Outcome | None = None
+        self.notes: list[str] = []
+        self.checked_from = checked_from  # first entry the rules replay ran on (> 0: archive)
+        self.final: State | None = None  # after the audit: the state with the cards opened
 
 
 Resume = Callable[[list[str]], "tuple[int, Table] | None"]

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pbem import atomic
 from pbem.protocol import engine, timing
@@ -30,9 +29,9 @@ SHORT_ID_LENGTH = 8
 ID_PREFIX = re.compile(r"^[0-9a-f]{1,32}$")
 
 
-@dataclass
-class GameRecord:
-    """What ``pbem games`` says of one game, from the newest save this home has seen."""
+class GameRecord(NamedTuple):
+    """What ``pbem games`` says of one game, from the newest save this home has seen.
+    Never changed in place (the default lists are shared)."""
 
     id: str
     game: str  # the ruleset, e.g. red-dog-junction
@@ -47,10 +46,10 @@ class GameRecord:
     next: str = ""  # create, join, start, turn, reveal; '' when complete
     over: bool = False  # play is over (the reveals may still be owed)
     audit: str = "pending"  # pending, clean or failed
-    winners: list[str] = field(default_factory=list)  # handles, once audited clean
-    scores: dict[str, int] = field(default_factory=dict)  # handle -> score, once audited
+    winners: list[str] = []  # handles, once audited clean
+    scores: dict[str, int] = {}  # handle -> score, once audited
     time: str | None = None  # the last entry's signed time, if it has one
-    acted: list[dict[str, Any]] = field(default_factory=list)  # timing.Acted.to_json()
+    acted: list[dict[str, Any]] = []  # timing.Acted.to_json()
 
     @property
     def short_id(self) -> str:
@@ -68,7 +67,7 @@ class GameRecord:
         return Path(self.path).is_file()
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return self._asdict()
 
     @classmethod
     def from_json(cls, data: Any) -> GameRecord | None:

@@ -12,7 +12,6 @@ import hashlib
 import os
 import re
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from pbem import tomltext
 from pbem.errors import IdentityError, UsageError
 from pbem.protocol import entropy
 from pbem.protocol.derive import game_seed
+from pbem.record import Record
 
 HANDLE_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 # One mail address, nothing else: no display name, no second address after a comma, no
@@ -82,11 +82,11 @@ def fingerprint(public_raw: bytes) -> str:
     return ":".join(h[i : i + 4] for i in range(0, 16, 4))
 
 
-@dataclass
-class Identity:
-    handle: str
-    public_raw: bytes
-    _private: Any  # Ed25519PrivateKey, imported lazily
+class Identity(Record):
+    def __init__(self, handle: str, public_raw: bytes, private: Any) -> None:
+        self.handle = handle
+        self.public_raw = public_raw
+        self._private = private  # Ed25519PrivateKey, imported lazily; not shown by repr
 
     @property
     def public_hex(self) -> str:

@@ -12,7 +12,6 @@ import datetime
 import json
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from pbem.errors import SaveFileError, UsageError
 from pbem.protocol.canonical import NotCanonicalError, check_signable
 from pbem.protocol.entropy import parse_time
 from pbem.protocol.identity import is_address, is_handle
+from pbem.record import Record
 from pbem.terminal import shown
 
 FORMAT = "pbem/1"
@@ -44,11 +44,12 @@ MAX_HEADER_INT = 1_000_000
 Entry = dict[str, Any]
 
 
-@dataclass
-class Save:
-    header: dict[str, Any]
-    entries: list[Entry]
-    state: dict[str, Any] = field(default_factory=dict)
+class Save(Record):
+    def __init__(self, header: dict[str, Any], entries: list[Entry],
+                 state: dict[str, Any] | None = None) -> None:
+        self.header = header
+        self.entries = entries
+        self.state = {} if state is None else state
 
     @property
     def game_id(self) -> str:

@@ -12,9 +12,8 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pbem.protocol import entropy
 
@@ -84,8 +83,7 @@ def ago(when: datetime.datetime, at: datetime.datetime) -> str:
     return f"{duration_words(at - when)} ago"
 
 
-@dataclass
-class Acted:
+class Acted(NamedTuple):
     """A seat's newest entry in a save: its seq and the time it signed (None: unknown)."""
 
     handle: str

@@ -10,7 +10,6 @@ reads what is wrong instead of a traceback. Games reach it through ``pbem.game``
 from __future__ import annotations
 
 import functools
-import pickle
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -91,7 +90,10 @@ class ComponentReader:
 
 def copied(value: Any) -> Any:
     """An exact copy of plain data (tables, lists, texts, numbers) by pickle: about a
-    third of the time of copy.deepcopy, which walks every value in Python."""
+    third of the time of copy.deepcopy, which walks every value in Python. pickle loads
+    on the first copy: a command that copies nothing starts without it."""
+    import pickle
+
     return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
 
 

@@ -10,7 +10,6 @@ exit code CLI.md documents.
 from __future__ import annotations
 
 import contextlib
-import copy
 import hashlib
 import json
 from collections.abc import Callable, Iterator
@@ -53,6 +52,9 @@ class SeatRecord(Record):
         self.last_beacon = last_beacon  # the seat's most recent published link
         self.links = links  # links published after the anchor
         self.seed = seed  # hex, once revealed
+
+    def copy(self) -> SeatRecord:
+        return SeatRecord(**vars(self))
 
 
 class Duty(NamedTuple):
@@ -566,7 +568,7 @@ def _copy_table(table: Table) -> Table:
     """A table sharing nothing that ``step`` changes with ``table``."""
     return Table(
         header=table.header,
-        seats=[copy.copy(s) for s in table.seats],
+        seats=[s.copy() for s in table.seats],
         gstate=copy_state(table.gstate),
         signers=list(table.signers),
         beacons=list(table.beacons),
@@ -936,7 +938,7 @@ def preview(table: Table, identity: Identity) -> Table:
     if table.seats[seat].pubkey != identity.public_hex:
         return table
     view = Table(**{**vars(table), "gstate": copy_state(table.gstate),
-                    "seats": [copy.copy(s) for s in table.seats], "bots": list(table.bots),
+                    "seats": [s.copy() for s in table.seats], "bots": list(table.bots),
                     "proposal": copy_state(table.proposal)})
     _arrive(view, seat, next_link(table, seat, identity), len(table.signers))
     if duty.kind == "turn" and view.over() and view.reveal_first < 0:

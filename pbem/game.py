@@ -260,6 +260,11 @@ class Game(ABC):
         Must be JSON-like (no None/float) and must not contain another seat's secrets.
         """
 
+    def snapshot(self, state: State) -> dict[str, Any]:
+        """The public view as a save's ``[state]`` carries it, for people to read. A game
+        may leave out what the header's component data already holds (a whole map)."""
+        return self.view(state, None)
+
     @abstractmethod
     def render(self, view: dict[str, Any]) -> str:
         """A plain-text picture of a view for ``pbem show``."""

@@ -102,6 +102,13 @@ class StationToStation(Game):
              ) -> dict[str, Any]:
         return render.view(state, seat)
 
+    def snapshot(self, state: State) -> dict[str, Any]:
+        # The map and the crews' data are in the header's components already: a save
+        # carrying them twice was a third bigger and slower to read.
+        shown = render.view(state, None)
+        shown.pop("data", None)
+        return shown
+
     def render(self, view: dict[str, Any]) -> str:
         return render.render(view)
 

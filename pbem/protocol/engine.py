@@ -686,15 +686,17 @@ def _name_seats(table: Table, text: str) -> str:
 
 
 # ---- reading a whole save -----------------------------------------------------------
-def public_state(table: Table) -> dict[str, Any]:
-    """The [state] snapshot: derived, recomputed and compared by verify."""
+def public_state(table: Table, *, whole_view: bool = False) -> dict[str, Any]:
+    """The [state] snapshot: derived, recomputed and compared by verify. ``whole_view``:
+    as saves written before Game.snapshot carried it (the view with nothing left out)."""
     duty = table.duty()
+    game = table.game
     snap: dict[str, Any] = {
         "phase": table.phase(),
         "entries": len(table.signers),
         "to_act": table.seats[duty.seat].handle if duty else "",
         "next": duty.kind if duty else "",
-        "view": table.game.view(table.gstate, None),
+        "view": game.view(table.gstate, None) if whole_view else game.snapshot(table.gstate),
     }
     if table.resigned >= 0:
         snap["resigned"] = table.seats[table.resigned].handle
@@ -769,7 +771,7 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
         table.head = entry_digest
         if on_entry is not None:
             on_entry(before, table, entry)
-    if check_snapshot and canonical(save.state) != canonical(public_state(table)):
+    if check_snapshot and not _snapshot_matches(save.state, table):
         raise IntegrityError(
             "The [state] table differs from the state replayed from the signed history: "
             "it was edited by hand. The history itself is intact; ask for an untouched save.",
@@ -779,6 +781,14 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
     if audit_secrets:
         finish(report)
     return report
+
+
+def _snapshot_matches(snapshot: dict[str, Any], table: Table) -> bool:
+    """The save's [state] is the one replay derives: as pbem writes it now, or as a save
+    written before Game.snapshot existed carries it (the whole view)."""
+    text = canonical(snapshot)
+    return (text == canonical(public_state(table))
+            or text == canonical(public_state(table, whole_view=True)))
 
 
 def finish(report: Report) -> None:

@@ -76,7 +76,7 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
         save,
         vouched=archive.verified_at if archive is not None and same_game and not full else None,
         witness=archive.check_fork if archive is not None else None,
-        resume=resume, on_entry=on_entry)
+        resume=resume, on_entry=on_entry, header_hash=header_hash)
     hashes = report.hashes
     out = Verified(save, report)
     if archive is not None and archive.data["header"] and archive.data["header"] != header_hash:

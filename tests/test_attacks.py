@@ -708,3 +708,28 @@ def test_a_value_from_the_file_is_quoted_short_in_the_message(
     assert code in (1, 3, 4), err
     assert err.startswith("pbem: ") and len(err) < 600, err[:300]
     assert len(err.strip().splitlines()) == 1 and "\x1b" not in err and "\u202e" not in err
+
+
+# ---- The archive's shortcut: resuming skips re-checking the header it replayed ---------------
+def test_attack_reused_game_id_with_bad_component_data_is_checked_in_full(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """A home resumes a replay from its archive, without checking the header's options and
+    component data again, only for the header it replayed itself (the cached table sits on
+    an entry whose hash chains back to that header). The host's own code signs a new
+    create entry under the id of a game bob's home is playing, with component data no
+    validator accepts: bob's home checks that header in full and refuses it (exit 4)."""
+    players = {h: homes[h] for h in ("ann", "bob")}
+    paths = play_game(players, tmp_path / "game", "red-dog-junction", stop_after=6)
+    playing = savefile.read(paths[-1])
+    session.verify(playing, homes["bob"])  # bob's archive holds the game and its table
+    header = copy.deepcopy(playing.header)
+    header["created"] = "2030-01-01T00:00:00Z"
+    header["components"]["goods"]["gold"] = "plenty"
+    table = engine.empty_table(playing.header)  # the host's code skips the validator
+    table.header, table.head = header, digest(header)
+    entry, table = engine.sign_entry(table, homes["ann"].load(), "create")
+    crafted = tmp_path / "crafted.toml"
+    crafted.write_text(savefile.dumps(Save(header, [entry], playing.state)), "utf-8")
+    r = CliRunner().invoke(main, ["--home", str(homes["bob"].path), "verify", str(crafted)])
+    assert r.exit_code == 4, r.output
+    assert "Red Dog Junction components: [goods] gold" in r.stderr

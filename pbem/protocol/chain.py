@@ -42,17 +42,18 @@ def unsigned(entry: Entry) -> Entry:
 
 
 def authenticate(save: Save, *, vouched: Vouch | None = None,
-                 witness: Witness | None = None) -> list[str]:
+                 witness: Witness | None = None, header_hash: str | None = None) -> list[str]:
     """Check header hash, chain, keys, signatures and beacon links; the entry hashes.
 
     Raises IntegrityError (exit 3), or TurnError (exit 1) for an entry by a seat that has
-    not joined, or that joins twice. See the module docstring for ``vouched``."""
+    not joined, or that joins twice. See the module docstring for ``vouched``.
+    ``header_hash`` is ``digest(save.header)`` if the caller worked it out already."""
     game_id = save.game_id
     handles = [seat["handle"] for seat in save.header["seats"]]
     pins = {seat["handle"]: seat.get("key", "") for seat in save.header["seats"]}
     keys: dict[str, str] = {}  # handle -> hex public key, from its create/join entry
     links: dict[str, str] = {}  # handle -> its newest beacon value
-    head = digest(save.header)
+    head = digest(save.header) if header_hash is None else header_hash
     hashes: list[str] = []
     for index, entry in enumerate(save.entries):
         _check_place(entry, index, game_id, head)

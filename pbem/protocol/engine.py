@@ -320,17 +320,8 @@ def check_header_game(header: dict[str, Any]) -> Game:
     checked against their Option spec, by type (a "false" string is not a boolean) and
     range; component data by the game's validator. Game code that fails on data it was
     given (a TypeError, a KeyError, ...) makes the save malformed, never a traceback."""
-    game = for_save(header["game"])
-    version = header["rules_version"]
-    if version != game.info.rules_version:
-        raise SaveFileError(
-            f"This save needs {game.info.title} rules version {version}; this pbem plays "
-            f"version {game.info.rules_version}. Install a pbem that supports version {version}."
-        )
+    game = header_fits(header)
     n = len(header["seats"])
-    if not game.info.min_players <= n <= game.info.max_players:
-        raise SaveFileError(f"The header seats {n} players; {game.info.title} takes "
-                            f"{game.info.min_players} to {game.info.max_players}.")
     options, components = game_data(header)
     try:
         unknown = sorted(set(options) - set(game.info.options))
@@ -346,6 +337,22 @@ def check_header_game(header: dict[str, Any]) -> Game:
         raise SaveFileError(f"The save's options are not valid: {exc.message}") from None
     with _game_code(game, "component data"):
         game.validate_components(components)
+    return game
+
+
+def header_fits(header: dict[str, Any]) -> Game:
+    """The header's game, if this pbem plays its rules version for its number of seats."""
+    game = for_save(header["game"])
+    version = header["rules_version"]
+    if version != game.info.rules_version:
+        raise SaveFileError(
+            f"This save needs {game.info.title} rules version {version}; this pbem plays "
+            f"version {game.info.rules_version}. Install a pbem that supports version {version}."
+        )
+    n = len(header["seats"])
+    if not game.info.min_players <= n <= game.info.max_players:
+        raise SaveFileError(f"The header seats {n} players; {game.info.title} takes "
+                            f"{game.info.min_players} to {game.info.max_players}.")
     return game
 
 
@@ -388,7 +395,7 @@ def _game_code(game: Game, what: str) -> Iterator[None]:
 MAX_SECRET_CARDS = 1024
 
 
-def empty_table(header: dict[str, Any]) -> Table:
+def empty_table(header: dict[str, Any], header_hash: str | None = None) -> Table:
     game = check_header_game(header)
     handles = [s["handle"] for s in header["seats"]]
     options, components = game_data(header)
@@ -411,7 +418,8 @@ def empty_table(header: dict[str, Any]) -> Table:
         gstate["secret"] = {name: mental_deck.blank(header["id"], name, list(uids), len(handles))
                             for name, uids in decks.items()}
     seats = [SeatRecord(s["handle"], s.get("email", "")) for s in header["seats"]]
-    return Table(header=header, seats=seats, gstate=gstate, head=digest(header))
+    head = digest(header) if header_hash is None else header_hash
+    return Table(header=header, seats=seats, gstate=gstate, head=head)
 
 
 # ---- applying one entry --------------------------------------------------------------
@@ -735,7 +743,8 @@ OnEntry = Callable[[Table, Table, Entry], None]
 
 def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None = None,
            resume: Resume | None = None, check_snapshot: bool = True,
-           audit_secrets: bool = True, on_entry: OnEntry | None = None) -> Report:
+           audit_secrets: bool = True, on_entry: OnEntry | None = None,
+           header_hash: str | None = None) -> Report:
     """Verify a parsed save (PROTOCOL.md section 9, steps 2-4).
 
     Step 2 (pbem.protocol.chain.authenticate: header hash, every prev, hash, key,
@@ -747,14 +756,21 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
     rules replay starts there. ``audit_secrets=False`` leaves out the end-of-game audit
     (for benchmarks comparing its cost). ``on_entry`` is told of every entry the rules
     replay applies (from ``start_at``: a resumed replay skips the cached ones), for
-    ``log`` and the history in ``show``; nothing is done for it when it is None."""
-    hashes = authenticate(save, vouched=vouched, witness=witness)
+    ``log`` and the history in ``show``; nothing is done for it when it is None.
+    ``header_hash``: ``digest(save.header)`` when the caller has it already (a header
+    carries the game's component data: hashed once per verify)."""
+    if header_hash is None:
+        header_hash = digest(save.header)
+    hashes = authenticate(save, vouched=vouched, witness=witness, header_hash=header_hash)
     # Game code sees the header from here on (empty_table checks it first).
     resumed = resume(hashes) if resume is not None else None
     if resumed is None:
-        start_at, table = 0, empty_table(save.header)
+        start_at, table = 0, empty_table(save.header, header_hash)
     else:
-        check_header_game(save.header)
+        # The archive resumes only a game whose header has the hash of the one this home
+        # replayed (session.verify), so these options and components passed
+        # check_header_game here before; the table it cached from them is trusted already.
+        header_fits(save.header)
         start_at, table = resumed
     if start_at == 0 and save.entries[0]["kind"] != "create":
         raise IntegrityError("The save does not begin with its create entry.", seq=0,

@@ -228,6 +228,14 @@ class Game(ABC):
     def apply(self, state: State, seat: int, move: str) -> None:
         """Apply a canonical move in place; raise IllegalMoveError with the reason."""
 
+    def play(self, state: State, seat: int, text: str) -> str:
+        """``normalize`` then ``apply`` one move, in place; its canonical string. A game
+        may override it to parse the move once (verify replays every move of a game): it
+        must apply what ``apply(normalize(text))`` would."""
+        move = self.normalize(state, seat, text)
+        self.apply(state, seat, move)
+        return move
+
     @abstractmethod
     def end_turn(self, state: State, seat: int) -> None:
         """Finish the turn in place or raise IllegalMoveError saying what is owed."""

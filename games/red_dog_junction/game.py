@@ -132,6 +132,15 @@ class RedDogJunction(Game):
         posse.finish(state)
         apply_move(state, seat, parse(state, seat, move))
 
+    def play(self, state: State, seat: int, text: str) -> str:
+        posse.finish(state)  # as apply does first; normalize reads the same, finished
+        move = parse(state, seat, text)
+        canonical = fmt(state, move)
+        if canonical != text:  # a move as typed: apply what its canonical form says
+            move = parse(state, seat, canonical)
+        apply_move(state, seat, move)
+        return canonical
+
     def end_turn(self, state: State, seat: int) -> None:
         posse.finish(state)
         turnflow.end_turn(state, seat)

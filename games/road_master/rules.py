@@ -78,10 +78,22 @@ class RoadMaster(Game):
         return legal.legal_moves(state, seat, every_contract=False)
 
     def normalize(self, state: State, seat: int, text: str) -> str:
+        return self._read(state, seat, text)[1]
+
+    def _read(self, state: State, seat: int, text: str) -> tuple[notation.Move, str]:
+        """The move as parsed and its canonical text."""
         move = notation.parse(state, seat, text)
         canonical = notation.text(state, move)
         if move["kind"] == "forward" and not move["exit"]:
             canonical = self._guess_exit(state, seat, canonical)
+        return move, canonical
+
+    def play(self, state: State, seat: int, text: str) -> str:
+        move, canonical = self._read(state, seat, text)
+        model.share_data(state)  # as apply does
+        if canonical != text:  # a move as typed: apply what its canonical form says
+            move = notation.parse(state, seat, canonical)
+        turn.apply_parsed(state, seat, move)
         return canonical
 
     @staticmethod

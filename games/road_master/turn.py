@@ -115,7 +115,11 @@ def _token_refusal(state: State, action: str) -> str:
 
 
 def apply(state: State, seat: int, raw: str) -> None:
-    move = parse(state, seat, raw)
+    apply_parsed(state, seat, parse(state, seat, raw))
+
+
+def apply_parsed(state: State, seat: int, move: Move) -> None:
+    """Apply a move parsed from its canonical text."""
     kind = move["kind"]
     actor = to_act(state)
     if kind in ("keep", "bottom"):

@@ -18,7 +18,7 @@ from games.station_to_station import (
     scoring,
 )
 from games.station_to_station.constants import MAX_PLAYERS, MIN_PLAYERS
-from games.station_to_station.notation import NOTATION, fmt, parse
+from games.station_to_station.notation import NOTATION, Move, fmt, parse
 from games.station_to_station.state import setup_state
 from pbem.game import (
     Game,
@@ -73,17 +73,31 @@ class StationToStation(Game):
         return [fmt(m) for m in moves.legal(state, seat)]
 
     def normalize(self, state: State, seat: int, text: str) -> str:
+        return fmt(self._parsed(state, seat, text)[0])
+
+    @staticmethod
+    def _parsed(state: State, seat: int, text: str) -> tuple[Move, bool]:
+        """The move as normalize reads it, and whether it was completed for the turn."""
         if not isinstance(text, str):
             raise InvalidMoveError("a move is a line of text")
         move = parse(state, text)
         if state.get("ready") and not state.get("over") and state.get("turn"):
-            move = moves.complete(state, seat, move)
-        return fmt(move)
+            return moves.complete(state, seat, move), True
+        return move, False
 
     def apply(self, state: State, seat: int, move: str) -> None:
         self._playing(state, seat)
         parsed = moves.complete(state, seat, parse(state, move))
         moves.apply_move(state, seat, parsed)
+
+    def play(self, state: State, seat: int, text: str) -> str:
+        move, completed = self._parsed(state, seat, text)
+        canonical = fmt(move)
+        self._playing(state, seat)
+        if canonical != text or not completed:  # apply what the canonical form says
+            move = moves.complete(state, seat, parse(state, canonical))
+        moves.apply_move(state, seat, move)
+        return canonical
 
     def end_turn(self, state: State, seat: int) -> None:
         self._playing(state, seat)

@@ -18,8 +18,7 @@ def apply_moves(game: Game, state: State, seat: int, moves: Iterable[str]) -> li
     canonical: list[str] = []
     for index, text in enumerate(moves, start=1):
         try:
-            move = game.normalize(state, seat, text)
-            game.apply(state, seat, move)
+            move = game.play(state, seat, text)
         except MoveError as exc:
             # The game's message may quote the move, which the file bounds only to 16 KB.
             said = exc.message.replace(text, shown(text)) if len(text) > 40 else exc.message

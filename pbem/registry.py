@@ -110,7 +110,9 @@ def _load_entry_point(name: str) -> Game:
 
 def for_save(name: str) -> Game:
     """The game a save names, or a SaveFileError (exit 4) if it is not installed."""
-    if name not in _extra and _entry(name) is None:
+    if name in _extra:
+        return _extra[name]
+    if name not in BUILTIN and _entry(name) is None:
         raise SaveFileError(
             f"This save is a game of '{name}', which this pbem does not have. Installed "
             f"games: {', '.join(names()) or 'none'}. Install a pbem that includes it."

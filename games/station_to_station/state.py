@@ -19,7 +19,7 @@ from games.station_to_station.constants import (
     START_CASH,
     START_COAL,
 )
-from pbem.game import State, copy_state, queue_chance
+from pbem.game import State, derived, fixed, queue_chance
 
 # Event notes kept in the state: enough for every event of one entry (the set-up deal
 # makes about 30), which ``describe`` reads back; ``noted`` counts every note ever made.
@@ -46,7 +46,8 @@ def owed_first(state: State) -> str:
 
 def setup_state(seats: list[str], components_data: dict[str, Any]) -> State:
     """Everything before the `start` beacon; the shuffles and deals are one chance request."""
-    data = copy_state(components.index(components_data))
+    # The map never changes: one Fixed table that every copy of the state shares.
+    data = fixed(components.index(components_data))
     players = len(seats)
     removal = data["removal"][str(players)]
     groups: dict[str, list[str]] = {s: [] for s in SEASONS}
@@ -210,7 +211,12 @@ def score(player: dict[str, Any], part: str, points: int) -> None:
 
 # ---- the board ----------------------------------------------------------------------
 def distances(data: dict[str, Any], origin: str) -> dict[str, int]:
-    """Spaces from ``origin`` to every city along track (breadth first)."""
+    """Spaces from ``origin`` to every city along track (breadth first), worked out once
+    per origin on the set-up's Fixed map. The caller must not change the result."""
+    return derived(data, f"distances from {origin}", lambda: _breadth_first(data, origin))
+
+
+def _breadth_first(data: dict[str, Any], origin: str) -> dict[str, int]:
     cities = data["cities"]
     dist = {origin: 0}
     queue = deque([origin])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import json
 from typing import Any
 
 from games.station_to_station import GAME
@@ -80,7 +81,9 @@ def place(state: State, city: str, tid: str, gold: bool = False) -> None:
 
 
 def make_order(state: State, tid: str, goods: list[str], rewards: list[dict[str, int]]) -> str:
-    """Rewrite an order token's face in this state's data (for a worked example)."""
+    """Rewrite an order token's face in this state's data (for a worked example). Set-up
+    makes the data one Fixed table that cannot change: this state gets a plain copy."""
+    state["data"] = json.loads(json.dumps(state["data"]))
     token = state["data"]["tokens"][tid]
     assert token["kind"] == "order"
     token["goods"] = list(goods)

@@ -182,3 +182,23 @@ def test_begin_helper_keeps_invariants() -> None:
     assert state["players"][0]["city"] == "denver"
     clean(state)
     assert SEATS[0] == state["seats"][0]
+
+
+def test_the_map_is_one_fixed_table_shared_by_every_copy_of_the_state() -> None:
+    """Set-up makes the component data Fixed (issue 12): copies share it, nothing changes
+    it, and distances along track are worked out once per city on it, as on a plain copy
+    read back from a file."""
+    import json
+
+    from games.station_to_station.state import distances
+    from pbem.game import Fixed, copy_state
+
+    state = started(3)
+    assert isinstance(state["data"], Fixed)
+    assert copy_state(state)["data"] is state["data"]
+    with pytest.raises(TypeError):
+        state["data"]["cities"].pop("denver")
+    plain = json.loads(json.dumps(state["data"]))
+    for city in sorted(plain["cities"]):
+        assert distances(state["data"], city) == distances(plain, city)
+        assert distances(state["data"], city) is distances(state["data"], city)

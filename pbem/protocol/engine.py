@@ -294,26 +294,33 @@ def _seat(handle: str, email: str, key: str) -> dict[str, str]:
     return seat
 
 
-def game_data(header: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+GameDataText = tuple[str, str]
+
+
+def game_data(header: dict[str, Any], text: GameDataText | None = None
+              ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The header's options and component data as game code may see them: copies with
-    every table's keys in sorted order.
+    every table's keys in sorted order (read back from ``text``, if given, which
+    ``game_data_text`` made of this header: set-up takes several copies).
 
     Canonical JSON sorts keys, so no signature covers the order in which a file lists a
     table's keys: anyone could re-order them without breaking a signature. Game code that
     iterates a table (set-up, chance, legal moves) would then replay another game from the
     same signed entries. Sorted order is the signed value's own order (found by the fuzzer)."""
-    return sorted_keys(header["options"]), sorted_keys(header["components"])
+    options, components = game_data_text(header) if text is None else text
+    return json.loads(options), json.loads(components)
 
 
-def sorted_keys(value: Any) -> Any:
-    """A deep copy of ``value`` (signable data: str, int, bool, lists, str-keyed tables)
-    with every table's keys in sorted order: JSON with sorted keys, read back. Both halves
-    run in C, several times faster than a walk in Python, and JSON keeps every integer
-    exact; the header's nesting is bounded (check_signable) before this is called."""
-    return json.loads(json.dumps(value, sort_keys=True))
+def game_data_text(header: dict[str, Any]) -> GameDataText:
+    """The options and component data as JSON with sorted keys: read back, deep copies
+    with every table's keys in sorted order. Both halves run in C, several times faster
+    than a walk in Python, and JSON keeps every integer exact; the header's nesting is
+    bounded (check_signable) before this is called."""
+    return (json.dumps(header["options"], sort_keys=True),
+            json.dumps(header["components"], sort_keys=True))
 
 
-def check_header_game(header: dict[str, Any]) -> Game:
+def check_header_game(header: dict[str, Any], text: GameDataText | None = None) -> Game:
     """The header's game, rules version, options and components, or SaveFileError.
 
     Runs after chain.authenticate (the header is the one entry 0 signed). Options are
@@ -322,7 +329,7 @@ def check_header_game(header: dict[str, Any]) -> Game:
     given (a TypeError, a KeyError, ...) makes the save malformed, never a traceback."""
     game = header_fits(header)
     n = len(header["seats"])
-    options, components = game_data(header)
+    options, components = game_data(header, text)
     try:
         unknown = sorted(set(options) - set(game.info.options))
         if unknown:
@@ -396,12 +403,13 @@ MAX_SECRET_CARDS = 1024
 
 
 def empty_table(header: dict[str, Any], header_hash: str | None = None) -> Table:
-    game = check_header_game(header)
+    text = game_data_text(header)
+    game = check_header_game(header, text)
     handles = [s["handle"] for s in header["seats"]]
-    options, components = game_data(header)
+    options, components = game_data(header, text)
     with _game_code(game, "component data"):
         gstate = game.setup(handles, options, components)
-        options, components = game_data(header)  # set-up may have changed its copies
+        options, components = game_data(header, text)  # set-up may have changed its copies
         decks = game.secret_decks(components, options, len(handles))
     gstate["seats"] = handles
     # Set-up chance is resolved by the start entry, from the last joiner's link and the

@@ -195,6 +195,44 @@ def full_verify_run(text: str) -> Callable[[], None]:
     return run
 
 
+def protocol_crypto_seconds(text: str, repeat: int = 3) -> float:
+    """Median seconds one ``verify --full`` of ``text`` spends in the cryptography the
+    protocol requires beyond the floor: the group operations of the secret deck's proofs
+    and re-encryptions (libsodium) and the audit's walk up each seat's beacon chain from
+    its revealed seed (PROTOCOL.md sections 5 to 7). Measured inside a verify by timing
+    those calls alone, so it is their bare cost, not an estimate."""
+    from types import SimpleNamespace
+
+    from pbem import session
+    from pbem.protocol import beacon, mental, savefile
+
+    spent = [0.0]
+
+    def timed(fn: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*args: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return fn(*args)
+            finally:
+                spent[0] += time.perf_counter() - start
+        return run
+
+    sodium, chain = mental.sodium, beacon._chain
+    names = [n for n in dir(sodium) if n.startswith(("crypto_core_ed25519", "crypto_scalarmult"))]
+    results = []
+    try:
+        mental.sodium = SimpleNamespace(**{n: timed(getattr(sodium, n)) for n in names})
+        beacon._chain = timed(chain)
+        for _ in range(repeat):
+            chain.cache_clear()
+            spent[0] = 0.0
+            session.verify(savefile.parse(text), None, full=True)
+            results.append(spent[0])
+    finally:
+        mental.sodium, beacon._chain = sodium, chain
+    return statistics.median(results)
+
+
 def paired_medians(runs: list[Callable[[], Any]], repeat: int) -> list[float]:
     """Median seconds of each of ``runs``, timed in turn (interleaved, after one warm-up
     each) so that the machine's load falls on all of them alike."""

@@ -121,13 +121,15 @@ def reserve_top(state: State, deck: str, seat: int, count: int) -> list[str]:
 def drawn(state: State, deck: str, seat: int) -> list[str]:
     """Slots drawn by ``seat`` and not yet kept or returned, in draw order."""
     d = _deck(state, deck)
-    return [s for s, v in _sorted_slots(d) if v["status"] == "drawn" and v["owner"] == seat]
+    return _in_order([s for s, v in d["slots"].items()
+                      if v["status"] == "drawn" and v["owner"] == seat])
 
 
 def held(state: State, deck: str, seat: int) -> list[str]:
     """Slots ``seat`` keeps (its commitments to cards only it has seen)."""
     d = _deck(state, deck)
-    return [s for s, v in _sorted_slots(d) if v["status"] == "held" and v["owner"] == seat]
+    return _in_order([s for s, v in d["slots"].items()
+                      if v["status"] == "held" and v["owner"] == seat])
 
 
 def readable(state: State, deck: str, seat: int) -> bool:
@@ -282,6 +284,11 @@ def counts(state: State, deck: str) -> dict[int, int]:
 
 def _sorted_slots(d: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return sorted(d["slots"].items(), key=lambda kv: int(kv[0][1:]))
+
+
+def _in_order(slot_ids: list[str]) -> list[str]:
+    """Slot ids ("s12") in draw order: the few a seat has, sorted after choosing them."""
+    return sorted(slot_ids, key=lambda s: int(s[1:]))
 
 
 # ---- plain-mode helpers for pbem.local -------------------------------------------------

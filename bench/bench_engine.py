@@ -1,12 +1,12 @@
-"""Engine benchmarks: verify cost per entry, linear growth, incremental re-verification,
-command start-up, and bot games per second. Prints figures and ratios; asserts nothing.
+"""Engine benchmarks: verify cost per entry, linear growth, incremental re-verification
+and bot games per second (start-up: bench_startup.py). Prints figures and ratios;
+asserts nothing.
 
     python bench/bench_engine.py [--quick]
 """
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import tempfile
 import time
@@ -19,7 +19,6 @@ from common import (
     floor_run,
     full_verify_run,
     loadable_games,
-    median_time,
     paired_medians,
     protocol_crypto_seconds,
     register_test_games,
@@ -87,25 +86,6 @@ def incremental(save: savefile.Save) -> None:
     print(f"  {save.ruleset:20} {len(save.header['seats'])}p, {len(entries):4d} entries: "
           f"{inc * 1000:6.1f} ms; floor (parse + check the new entry) {low * 1000:6.1f} ms "
           f"-> {inc / low:.2f}x; of which TOML parse and schema {parse * 1000:.1f} ms")
-
-
-def startup(save_path: Path, home: Path) -> None:
-    exe = [sys.executable]
-    pbem = [sys.executable, "-m", "pbem"]
-
-    def timed(cmd: list[str]) -> float:
-        def run() -> None:
-            subprocess.run(cmd, check=False, capture_output=True, cwd=ROOT)
-
-        return median_time(run, 5)
-
-    base = timed(exe + ["-c", "pass"])
-    imports = timed(exe + ["-c", "import click, cryptography"])
-    version = timed(pbem + ["--version"])
-    show = timed(pbem + ["--home", str(home), "show", str(save_path)])
-    print(f"  python -c pass {base * 1000:.0f} ms; import click, cryptography "
-          f"{imports * 1000:.0f} ms; pbem --version {version * 1000:.0f} ms "
-          f"({version / imports:.2f}x); pbem show {show * 1000:.0f} ms ({show / imports:.2f}x)")
 
 
 def bot_games_per_second(ruleset: str, players: int, seconds: float = 3.0) -> None:
@@ -197,12 +177,7 @@ def main() -> None:
     print(f"  growth: {n1 / n0:.1f}x entries -> {t1 / t0:.1f}x time "
           f"(per-entry cost ratio {(t1 / n1) / (t0 / n0):.2f}; 1.0 is linear)")
     incremental(save)
-    print("start-up")
-    folder = Path(tempfile.mkdtemp(prefix="pbem-bench-"))
-    small = build_game("dice-race", 2, [], max_entries=6)
-    path = folder / "g.toml"
-    path.write_text(savefile.dumps(small))
-    startup(path, folder / "nohome")
+    print("start-up: see bench_startup.py")
     print("bot games per second (LocalTable, no signatures)")
     for ruleset in loadable_games():
         game = registry.load(ruleset)

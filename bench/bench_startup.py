@@ -55,11 +55,14 @@ def main() -> None:
             start = time.perf_counter()
             subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, check=True)
             times[name].append(time.perf_counter() - start)
-    floor = statistics.median(times["floor (import click, cryptography)"])
-    print(f"start-up, median of {rounds} runs (ratio to the floor):")
+    floors = times["floor (import click, cryptography)"]
+    print(f"start-up, median of {rounds} runs; the ratio to the floor is the median of each "
+          "round's ratio (the floor ran in the same round, so a load that comes and goes "
+          "falls on both):")
     for name, runs in times.items():
         median = statistics.median(runs)
-        print(f"  {name:40} {median * 1000:6.0f} ms  {median / floor:4.2f}x")
+        ratio = statistics.median(run / floor for run, floor in zip(runs, floors, strict=True))
+        print(f"  {name:40} {median * 1000:6.0f} ms  {ratio:4.2f}x")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """``python -m pbem``: the command line."""
 
-from pbem.cli import main
+from pbem.cli import run
 
-main()
+run()

@@ -369,7 +369,7 @@ def join(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str,
     from pbem import session
 
     written = _sign(ctx, resolve_save(ctx, save), "join", [], None, out, accept_keys)
-    for note in session.component_notes(written.save):
+    for note in session.component_notes(written.save, _home(ctx)):
         echo(note)
     _print_keys(written, everyone=True)
     echo(f"Wrote {written.path}")

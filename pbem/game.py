@@ -41,6 +41,7 @@ import importlib
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
@@ -167,6 +168,13 @@ class Game(ABC):
     @abstractmethod
     def stock_components(self) -> dict[str, Any]:
         """The installed component data (read from the game's TOML), validated."""
+
+    def stock_file(self) -> Path | None:
+        """The file ``stock_components`` reads, if one: a home keeps the digest of its
+        data under the file's own hash, so a command tells whether a save's components
+        differ from the installed ones without reading and checking them (None: it does,
+        each time)."""
+        return None
 
     @abstractmethod
     def validate_components(self, data: dict[str, Any]) -> None:

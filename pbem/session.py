@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from pbem.errors import IntegrityError, MoveError, PbemError, TurnError, UsageError
 from pbem.game import Game, State, copy_state
 from pbem.play import bots
-from pbem.protocol import absence, engine, gameindex, savefile, timing, toldcache
+from pbem.protocol import absence, engine, gameindex, savefile, stockdigest, timing, toldcache
 from pbem.protocol.archive import Archive
 from pbem.protocol.canonical import digest
 from pbem.protocol.contacts import Contacts, SeatKey
@@ -97,7 +97,7 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
                 remember(home, out, path)
         out.branches = archive.branch_notes(save.entries, hashes)
         out.notes.extend(out.branches)
-    out.notes.extend(component_notes(save))
+    out.notes.extend(component_notes(save, home))
     return out
 
 
@@ -135,9 +135,11 @@ def id_reused_message(game_id: str) -> str:
             "perhaps to learn the players' secrets. pbem will not sign in this game.")
 
 
-def component_notes(save: Save) -> list[str]:
+def component_notes(save: Save, home: Home | None = None) -> list[str]:
     game = load_game(save.ruleset)
-    if _stock_digest(game, type(game).stock_components) != digest(save.header["components"]):
+    installed = stockdigest.stock_digest(home.path if home is not None else None, game,
+                                         lambda: _stock_digest(game, type(game).stock_components))
+    if installed != digest(save.header["components"]):
         return [f"Note: this game was created with {game.info.title} component data that "
                 "differs from the data installed here; the save's own copy is used."]
     return []

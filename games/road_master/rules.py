@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from pbem.game import (
@@ -44,6 +45,9 @@ class RoadMaster(Game):
     # ---- components -------------------------------------------------------------
     def stock_components(self) -> dict[str, Any]:
         return components.load_stock()
+
+    def stock_file(self) -> Path:
+        return components.COMPONENTS_FILE
 
     def validate_components(self, data: dict[str, Any]) -> None:
         components.validate(data)

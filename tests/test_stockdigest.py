@@ -1,0 +1,120 @@
+"""The home keeps the digest of each installed game's component data under the hash of
+its file (pbem.protocol.stockdigest), so a command need not read and check that data to
+tell whether a save's components differ from it (issue 12: start-up)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from pbem import registry, session
+from pbem.protocol import savefile, stockdigest
+from pbem.protocol.canonical import digest
+from pbem.protocol.identity import Home
+
+SAVES = Path(__file__).resolve().parent.parent / "saves"
+GAMES = ["red-dog-junction", "road-master", "station-to-station"]
+
+
+def example(ruleset: str) -> savefile.Save:
+    return savefile.read(sorted((SAVES / ruleset).glob("*.toml"))[-1])
+
+
+def counted(monkeypatch: pytest.MonkeyPatch, ruleset: str) -> list[int]:
+    """Count the readings of the installed data for ``ruleset``."""
+    game = registry.load(ruleset)
+    reads: list[int] = []
+    honest = type(game).stock_components
+
+    def reading(self: object) -> dict:
+        reads.append(1)
+        return honest(game)
+
+    monkeypatch.setattr(type(game), "stock_components", reading)
+    return reads
+
+
+@pytest.mark.parametrize("ruleset", GAMES)
+def test_the_home_reads_the_installed_data_once_then_only_hashes_its_file(
+        ruleset: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    save, home = example(ruleset), Home(tmp_path / "home")
+    reads = counted(monkeypatch, ruleset)
+    assert session.component_notes(save, home) == []  # the example games use stock data
+    assert len(reads) == 1
+    kept = json.loads((home.path / stockdigest.FILE).read_text())
+    game = registry.load(ruleset)
+    assert kept["games"][ruleset]["digest"] == digest(game.stock_components())
+    reads.clear()
+    session._stock_digest.cache_clear()  # as in a new process
+    assert session.component_notes(save, home) == []
+    assert session.verify(save, home).notes == []
+    assert reads == []
+
+
+def test_a_save_with_other_component_data_is_named_with_or_without_the_kept_digest(
+        tmp_path: Path) -> None:
+    save, home = example("red-dog-junction"), Home(tmp_path / "home")
+    other = copy.deepcopy(save)
+    other.header["components"]["goods"]["gold"] += 1
+    for _ in range(2):  # the digest worked out, then the one the home kept
+        notes = session.component_notes(other, home)
+        assert len(notes) == 1 and "differs from the data installed here" in notes[0]
+        assert session.component_notes(save, home) == []
+
+
+def test_an_edited_installed_file_is_read_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    save, home = example("red-dog-junction"), Home(tmp_path / "home")
+    game = registry.load("red-dog-junction")
+    session.component_notes(save, home)
+    edited = tmp_path / "components.toml"
+    edited.write_bytes(game.stock_file().read_bytes() + b"\n# an owner's comment\n")
+    monkeypatch.setattr(type(game), "stock_file", lambda self: edited)
+    reads = counted(monkeypatch, "red-dog-junction")
+    session._stock_digest.cache_clear()  # as in a new process
+    assert session.component_notes(save, home) == []
+    assert len(reads) == 1, "another file hash: the data is read and checked again"
+
+
+@pytest.mark.parametrize("damage", [
+    b"", b"{", b"[]", b'{"pbem": "0.0.0", "games": {}}', b"x" * (stockdigest.MAX_FILE_BYTES + 2),
+    b'{"pbem": "VERSION", "games": {"red-dog-junction": {"file": "FILE", "digest": "nothex"}}}',
+], ids=["empty", "broken", "list", "other-version", "too-big", "bad-entry"])
+def test_a_damaged_or_foreign_file_is_read_as_empty(
+        damage: bytes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem import __version__
+
+    save, home = example("red-dog-junction"), Home(tmp_path / "home")
+    game = registry.load("red-dog-junction")
+    import hashlib
+
+    file_hash = hashlib.sha256(game.stock_file().read_bytes()).hexdigest()
+    home.path.mkdir(parents=True)
+    (home.path / stockdigest.FILE).write_bytes(
+        damage.replace(b"VERSION", __version__.encode()).replace(b"FILE", file_hash.encode()))
+    reads = counted(monkeypatch, "red-dog-junction")
+    assert session.component_notes(save, home) == []
+    assert len(reads) == 1
+    kept = json.loads((home.path / stockdigest.FILE).read_text())
+    assert kept["games"]["red-dog-junction"]["file"] == file_hash
+
+
+def test_a_wrong_digest_kept_in_the_home_only_changes_the_note(
+        tmp_path: Path) -> None:
+    """The kept digest is this home's own record, never a save's: it can make the note
+    wrong (a hand-edited home), nothing else; verify checks the save as always."""
+    from pbem import __version__
+
+    save, home = example("red-dog-junction"), Home(tmp_path / "home")
+    session.component_notes(save, home)
+    path = home.path / stockdigest.FILE
+    kept = json.loads(path.read_text())
+    kept["games"]["red-dog-junction"]["digest"] = "0" * 64
+    path.write_text(json.dumps(kept))
+    assert kept["pbem"] == __version__
+    verified = session.verify(save, home)
+    assert verified.report.audit == "clean"
+    assert len(verified.notes) == 1 and "differs from the data installed here" in verified.notes[0]

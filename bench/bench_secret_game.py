@@ -17,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from common import fixed_entropy, fixed_identities, median_cpu, median_time
+from common import fixed_entropy, fixed_identities, median_cpu, paired_medians
 
 from pbem import registry
 from pbem.play import bots
@@ -103,9 +103,9 @@ def main() -> None:
         beacon.forget_chains()
         engine.replay(savefile.parse(text), audit_secrets=False)
 
-    full = median_time(with_audit, args.repeat)
+    # Side by side, so that a load that comes and goes falls on both.
+    full, bare = paired_medians([with_audit, without_audit], args.repeat)
     cpu = median_cpu(with_audit, args.repeat)
-    bare = median_time(without_audit, args.repeat)
     report = engine.replay(savefile.parse(text))
     print(f"road-master 6p {args.bot}: {len(save.entries)} entries "
           f"({'complete' if complete else 'cut short'}), {draws} Super Bonus draws, "

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pbem.game import Sampler, State, queue_chance
+from pbem.game import Sampler, State, fixed, queue_chance
 
 from . import journal, posse
 from .components import start_card_ids, tables
@@ -95,6 +95,9 @@ def new_state(seats: Sequence[str], options: dict[str, Any], components: dict[st
         }
     if state["variant"] == "posse":
         posse.prepare(state)
+    # Set-up is done with the rules tables: from here on one table, never changed, that
+    # every copy of the state shares.
+    state["rules"] = fixed(state["rules"])
     queue_chance(state, {"kind": "setup"})
     return state
 

@@ -209,3 +209,16 @@ def test_setup_uses_the_components_argument() -> None:
     data["goods"]["scrap"] = 11
     state = GAME.setup(HANDLES[:2], {"variant": "standard"}, data)
     assert state["space"]["scrap"] == 11
+
+
+@pytest.mark.parametrize("variant", ["standard", "trail-boss", "posse"])
+def test_the_rules_tables_are_one_fixed_table_shared_by_every_copy(variant: str) -> None:
+    """Set-up (Posse's pricing of the starting cards included) ends by making the rules
+    tables Fixed (issue 12): copies of the state share them and nothing changes them."""
+    from pbem.game import Fixed, copy_state
+
+    state = LocalTable(GAME, HANDLES[:3], {"variant": variant}).state
+    assert isinstance(state["rules"], Fixed)
+    assert copy_state(state)["rules"] is state["rules"]
+    with pytest.raises(TypeError):
+        state["rules"]["cards"].pop(next(iter(state["rules"]["cards"])))

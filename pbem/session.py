@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-import functools
 from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -137,20 +136,11 @@ def id_reused_message(game_id: str) -> str:
 
 def component_notes(save: Save, home: Home | None = None) -> list[str]:
     game = load_game(save.ruleset)
-    installed = stockdigest.stock_digest(home.path if home is not None else None, game,
-                                         lambda: _stock_digest(game, type(game).stock_components))
+    installed = stockdigest.stock_digest(home.path if home is not None else None, game)
     if installed != digest(save.header["components"]):
         return [f"Note: this game was created with {game.info.title} component data that "
                 "differs from the data installed here; the save's own copy is used."]
     return []
-
-
-@functools.cache
-def _stock_digest(game: Game, reader: Callable[..., Any]) -> str:
-    """The digest of the installed component data, read (a TOML file) once per process
-    and reader (``reader`` is the game's ``stock_components``: a test replacing it reads
-    afresh)."""
-    return digest(game.stock_components())
 
 
 def load(path: str | Path, home: Home | None, *, full: bool = False,

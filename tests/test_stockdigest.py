@@ -5,12 +5,13 @@ tell whether a save's components differ from it (issue 12: start-up)."""
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 from pathlib import Path
 
 import pytest
 
-from pbem import registry, session
+from pbem import __version__, registry, session
 from pbem.protocol import savefile, stockdigest
 from pbem.protocol.canonical import digest
 from pbem.protocol.identity import Home
@@ -48,7 +49,7 @@ def test_the_home_reads_the_installed_data_once_then_only_hashes_its_file(
     game = registry.load(ruleset)
     assert kept["games"][ruleset]["digest"] == digest(game.stock_components())
     reads.clear()
-    session._stock_digest.cache_clear()  # as in a new process
+    stockdigest._worked_out.cache_clear()  # as in a new process
     assert session.component_notes(save, home) == []
     assert session.verify(save, home).notes == []
     assert reads == []
@@ -74,7 +75,7 @@ def test_an_edited_installed_file_is_read_again(
     edited.write_bytes(game.stock_file().read_bytes() + b"\n# an owner's comment\n")
     monkeypatch.setattr(type(game), "stock_file", lambda self: edited)
     reads = counted(monkeypatch, "red-dog-junction")
-    session._stock_digest.cache_clear()  # as in a new process
+    stockdigest._worked_out.cache_clear()  # as in a new process
     assert session.component_notes(save, home) == []
     assert len(reads) == 1, "another file hash: the data is read and checked again"
 
@@ -85,12 +86,8 @@ def test_an_edited_installed_file_is_read_again(
 ], ids=["empty", "broken", "list", "other-version", "too-big", "bad-entry"])
 def test_a_damaged_or_foreign_file_is_read_as_empty(
         damage: bytes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from pbem import __version__
-
     save, home = example("red-dog-junction"), Home(tmp_path / "home")
     game = registry.load("red-dog-junction")
-    import hashlib
-
     file_hash = hashlib.sha256(game.stock_file().read_bytes()).hexdigest()
     home.path.mkdir(parents=True)
     (home.path / stockdigest.FILE).write_bytes(
@@ -106,8 +103,6 @@ def test_a_wrong_digest_kept_in_the_home_only_changes_the_note(
         tmp_path: Path) -> None:
     """The kept digest is this home's own record, never a save's: it can make the note
     wrong (a hand-edited home), nothing else; verify checks the save as always."""
-    from pbem import __version__
-
     save, home = example("red-dog-junction"), Home(tmp_path / "home")
     session.component_notes(save, home)
     path = home.path / stockdigest.FILE

@@ -15,6 +15,7 @@ reads the data each time.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 from collections.abc import Callable
@@ -23,34 +24,42 @@ from typing import Any
 
 from pbem import __version__, atomic
 from pbem.game import Game
+from pbem.protocol.canonical import digest
 from pbem.protocol.savefile import HEX64
 
 FILE = "components.json"
 MAX_FILE_BYTES = 64 * 1024  # a line per installed game
 
 
-def stock_digest(home_path: Path | None, game: Game, work_out: Callable[[], str]) -> str:
-    """The digest of ``game``'s installed component data: kept in the home, or
-    ``work_out()`` (then kept, when the game reads it from one file)."""
+def stock_digest(home_path: Path | None, game: Game) -> str:
+    """The digest of ``game``'s installed component data: the one the home keeps for its
+    file, or worked out (then kept, when the game reads it from one file)."""
     source = game.stock_file()
     if home_path is None or source is None:
-        return work_out()
+        return _worked_out(game, type(game).stock_components)
     try:
         file_hash = hashlib.sha256(source.read_bytes()).hexdigest()
     except OSError:
-        return work_out()
+        return _worked_out(game, type(game).stock_components)
     path = Path(home_path) / FILE
     games = _read(path)
     known = games.get(game.info.id)
     if known is not None and known["file"] == file_hash:
         return str(known["digest"])
-    found = work_out()
+    found = _worked_out(game, type(game).stock_components)
     games[game.info.id] = {"file": file_hash, "digest": found}
     data = {"pbem": __version__, "games": games}
     # A cache: not flushed to the disk; a lost write costs one reading of the data.
     with contextlib.suppress(OSError):
         atomic.replace(path, json.dumps(data, sort_keys=True).encode(), sync=False)
     return found
+
+
+@functools.cache
+def _worked_out(game: Game, reader: Callable[..., Any]) -> str:
+    """The digest of the installed data, read once per process and reader (``reader`` is
+    the game's ``stock_components``: a test replacing it reads afresh)."""
+    return digest(game.stock_components())
 
 
 def _read(path: Path) -> dict[str, dict[str, Any]]:

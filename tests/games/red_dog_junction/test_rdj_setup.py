@@ -12,6 +12,7 @@ from games.red_dog_junction import GAME
 from games.red_dog_junction.constants import EFFECTS
 from games.red_dog_junction.state import card, dock_dice, tile
 from pbem.errors import ComponentError, OptionError
+from pbem.game import Fixed, copy_state
 from pbem.play.local import LocalTable
 
 AMOUNTS = stock()["goods"]
@@ -215,8 +216,6 @@ def test_setup_uses_the_components_argument() -> None:
 def test_the_rules_tables_are_one_fixed_table_shared_by_every_copy(variant: str) -> None:
     """Set-up (Posse's pricing of the starting cards included) ends by making the rules
     tables Fixed (issue 12): copies of the state share them and nothing changes them."""
-    from pbem.game import Fixed, copy_state
-
     state = LocalTable(GAME, HANDLES[:3], {"variant": variant}).state
     assert isinstance(state["rules"], Fixed)
     assert copy_state(state)["rules"] is state["rules"]

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from sts_helpers import SEATS, begin, clean, play, started, table
 
 from games.station_to_station import GAME
-from pbem.game import IllegalMoveError
+from games.station_to_station.state import distances
+from pbem.game import Fixed, IllegalMoveError, copy_state
 
 STOCK = GAME.stock_components()
 
@@ -188,11 +191,6 @@ def test_the_map_is_one_fixed_table_shared_by_every_copy_of_the_state() -> None:
     """Set-up makes the component data Fixed (issue 12): copies share it, nothing changes
     it, and distances along track are worked out once per city on it, as on a plain copy
     read back from a file."""
-    import json
-
-    from games.station_to_station.state import distances
-    from pbem.game import Fixed, copy_state
-
     state = started(3)
     assert isinstance(state["data"], Fixed)
     assert copy_state(state)["data"] is state["data"]

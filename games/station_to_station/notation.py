@@ -8,10 +8,10 @@ which reward); ``fmt`` writes the canonical string.
 from __future__ import annotations
 
 import re
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from games.station_to_station.constants import WORK
-from pbem.game import AmbiguousMoveError, InvalidMoveError, State
+from pbem.game import AmbiguousMoveError, InvalidMoveError, State, derived
 
 NOTATION = """\
 Station to Station moves. One turn is written in phase order: the first turn's route
@@ -166,24 +166,18 @@ def _pick(word: str, options: list[str], what: str) -> str:
 
 def city_ids(state: State) -> dict[str, str]:
     """slug -> id for every way of writing a city (its id and its name); the caller must
-    not change it. Every move that names a city asks, and the map never changes in a game,
-    so the answer is kept for the last few maps seen (each held, so that its identity
-    cannot pass to another table)."""
-    cities = state["data"]["cities"]
-    known = _CITY_IDS.get(id(cities))
-    if known is not None and known[0] is cities:
-        return known[1]
-    found = {}
-    for cid, city in cities.items():
-        found[cid] = cid
-        found[slugify(city["name"])] = cid
-    if len(_CITY_IDS) >= 8:
-        _CITY_IDS.pop(next(iter(_CITY_IDS)))
-    _CITY_IDS[id(cities)] = (cities, found)
-    return found
+    not change it. Every move that names a city asks: worked out once on the set-up's
+    Fixed map."""
+    data = state["data"]
 
+    def build() -> dict[str, str]:
+        found = {}
+        for cid, city in data["cities"].items():
+            found[cid] = cid
+            found[slugify(city["name"])] = cid
+        return found
 
-_CITY_IDS: dict[int, tuple[dict[str, Any], dict[str, str]]] = {}
+    return derived(data, "city ids", build)
 
 
 def pick_city(state: State, text: str) -> str:

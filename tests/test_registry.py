@@ -8,6 +8,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 from pbem import registry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,3 +55,28 @@ def test_the_kit_escapes_as_xml_sax_saxutils_does() -> None:
     for text in ("a&b<c>d", 'x"y', "x'y", "x\"y'z", "l\nm\rn\to", "&amp;", "", "]]>"):
         assert canvas.escape(text) == saxutils.escape(text)
         assert canvas.quoteattr(text) == saxutils.quoteattr(text)
+
+
+@pytest.mark.parametrize("game", ["red-dog-junction", "road-master", "station-to-station"])
+def test_showing_a_save_the_home_has_verified_imports_only_what_it_needs(
+        game: str, tmp_path: Path) -> None:
+    """Issue 12's start-up: 'pbem show' of a save this home verified before loads no
+    dataclasses (their methods are generated with exec at import), no pickle (no state is
+    copied: the home keeps the installed data's digest), no cryptography (every signature
+    is vouched by the archive), and no mail or drawing code."""
+    save = sorted((ROOT / "saves" / game).glob("*.toml"))[2]
+    home = str(tmp_path / "home")
+    subprocess.run([sys.executable, "-m", "pbem", "--home", home, "verify", str(save)],
+                   capture_output=True, check=True, cwd=ROOT)
+    code = (
+        "import contextlib, io, sys\n"
+        f"sys.argv = ['pbem', '--home', {home!r}, 'show', {str(save)!r}]\n"
+        "from pbem.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        "    main()\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dataclasses', 'pickle', "
+        "'cryptography', 'email') or m.startswith(('pbem.mail', 'pbem.drawing', "
+        "'importlib.metadata'))))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]", (game, out.stdout, out.stderr)

@@ -18,6 +18,9 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_builtin_games_are_the_entry_points_of_pyproject() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
     assert project["entry-points"][registry.GROUP] == registry.BUILTIN
+    # The command runs pbem.cli.run, which freezes what start-up built (gc.freeze) before
+    # main; main itself does not, for the processes that call it many times.
+    assert project["scripts"] == {"pbem": "pbem.cli:run"}
 
 
 def test_every_builtin_game_loads_and_is_listed() -> None:

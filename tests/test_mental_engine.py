@@ -13,7 +13,7 @@ import pytest
 
 from pbem import session
 from pbem.errors import IntegrityError, TurnError
-from pbem.protocol import engine, mental, savefile
+from pbem.protocol import dleq, engine, mental, savefile
 from pbem.protocol.identity import Home
 from tests.enginekit import forge, play_game, seed_of, with_entries, write
 
@@ -114,6 +114,67 @@ def test_wrong_peel_is_refused_in_its_own_entry_even_if_the_cheater_never_reveal
     path = write(tmp_path, "forged.toml", forged)
     code, output = _verify_cli(path, tmp_path / "y")
     assert code == 3 and f"Entry {index} ({cheat['seat']})" in output and "Traceback" not in output
+
+
+def _proof_items(entries: list[dict]) -> int:
+    """How many peels, opens and re-locks (each with its proof) the entries carry."""
+    return sum(len(c.get("items", [])) for e in entries for c in e["chores"])
+
+
+def test_a_home_checks_each_proof_once(homes: dict[str, Home], tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A finished game is replayed from its first entry (the audit), but the proofs of the
+    entries this home verified before are not checked again: like their signatures, they
+    are checks on bytes the archive vouches for by hash (chain.py). A new home checks
+    every proof."""
+    paths = drawn_game(homes, tmp_path)
+    final = savefile.read(paths[-1])
+    # The last save whose next entry carries work: what the auditor saw before the end.
+    seen = max(i for i, e in enumerate(final.entries) if i and _proof_items([e])) - 1
+    auditor = Home(tmp_path / "auditor")
+    session.verify(savefile.read(paths[seen]), auditor)
+    checked: list[bytes] = []
+    real = dleq.verify
+
+    def counted(*args: object) -> bool:
+        checked.append(args[-1])  # type: ignore[arg-type]
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(dleq, "verify", counted)
+    report = session.verify(final, auditor).report
+    assert report.audit == "clean" and report.checked_from == 0
+    new_work = _proof_items(final.entries[seen + 1:])
+    assert 0 < new_work < _proof_items(final.entries)
+    assert len(checked) == new_work
+    checked.clear()
+    assert session.verify(final, Home(tmp_path / "new")).report.audit == "clean"
+    assert len(checked) == _proof_items(final.entries)
+
+
+def test_a_wrong_peel_after_what_a_home_verified_is_refused(homes: dict[str, Home],
+                                                           tmp_path: Path) -> None:
+    """The home skips only the proofs of entries it verified itself: a forged peel in the
+    first entry it has not seen is refused there, and a home that verified the honest game
+    refuses the forged one as well."""
+    paths = drawn_game(homes, tmp_path)
+    save = savefile.read(paths[-1])
+    index = _first_with(save, "peel")
+    entries = copy.deepcopy(save.entries[: index + 1])
+    cheat = entries[index]
+    item = next(i for c in cheat["chores"] for i in c.get("items", []) if i["op"] == "peel")
+    item["ct"] = mental.to_hex(mental.encrypt(7, mental.from_hex(item["ct"])))
+    entries[index] = forge(cheat, homes[cheat["seat"]].load())
+    forged = with_entries(save, entries)
+    before = Home(tmp_path / "before")
+    session.verify(savefile.read(paths[index - 1]), before)  # entries 0 .. index-1
+    with pytest.raises(IntegrityError) as info:
+        session.verify(forged, before)
+    assert info.value.code == "chore" and info.value.seq == index
+    assert "fails its proof" in info.value.message
+    after = Home(tmp_path / "after")
+    session.verify(save, after)
+    with pytest.raises(IntegrityError):
+        session.verify(forged, after)
 
 
 def test_proof_copied_from_another_entry_is_refused(homes: dict[str, Home], tmp_path: Path) -> None:

@@ -464,7 +464,7 @@ ChoreMaker = Callable[[State, int, str], list[dict[str, Any]]]
 def step(table: Table, entry: Entry, *, replay: bool = True,
          make_chores: ChoreMaker | None = None,
          audit_seeds: dict[int, bytes] | None = None,
-         in_place: bool = False) -> tuple[Table, list[str]]:
+         in_place: bool = False, proved: bool = False) -> tuple[Table, list[str]]:
     """A new table after ``entry``; the entry's moves in canonical form.
 
     With ``replay`` (verification) the logged moves must already be canonical. When
@@ -474,6 +474,9 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     ``in_place``: apply the entry to ``table`` itself and return it, copying nothing (a
     verify that needs no table twice); if it raises, ``table`` is left half-changed and
     must be thrown away. Otherwise ``table`` is never changed.
+    ``proved``: this home verified this very entry before (the archive vouches for its
+    hash, chain.py), so its secret-deck proofs are not checked again; the work they
+    prove is still applied and checked for what was owed.
     Raises TurnError/MoveError (exit 1) for a rules violation, IntegrityError (exit 3)."""
     seq = entry["seq"]
     seat = table.seat_of(entry["seat"])
@@ -496,7 +499,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     new.signers.append(seat)
     new.beacons.append(entry["beacon"])
     if kind in ("absent", "vote"):
-        return _absence_entry(new, seat, entry, target, make_chores, audit_seeds), []
+        return _absence_entry(new, seat, entry, target, make_chores, audit_seeds, proved), []
     bot_turns: list[dict[str, Any]] = []
     if kind not in ("create", "join"):
         # Chance queued by earlier seats is resolved first, then any turn the bot plays
@@ -513,7 +516,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         # plays them only (never in a game whose turns go round in seat order).
         new.seats[seat].last_beacon = entry["beacon"]
         new.seats[seat].links += 1
-        _chores(new, seat, entry, make_chores, audit_seeds)
+        _chores(new, seat, entry, make_chores, audit_seeds, proved)
         stamp_pending(new.gstate, seq)
         return new, []
     if seat != duty.seat or kind not in allowed:
@@ -531,7 +534,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         record.seed_commit = entry["seed_commit"]
         record.nonce = entry["nonce"]
         record.anchor = record.last_beacon = entry["beacon"]
-        _chores(new, seat, entry, make_chores, audit_seeds)
+        _chores(new, seat, entry, make_chores, audit_seeds, proved)
         return new, []
     record.last_beacon = entry["beacon"]
     record.links += 1
@@ -575,7 +578,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
             f"({shown(moves, 80)}); pbem never writes them so.",
             seq=seq,
         )
-    _chores(new, seat, entry, make_chores, audit_seeds)
+    _chores(new, seat, entry, make_chores, audit_seeds, proved)
     stamp_pending(new.gstate, seq)
     return new, canonical_moves
 
@@ -628,8 +631,8 @@ def _check_bot_turns(entry: Entry, turns: list[dict[str, Any]], replay: bool,
 
 
 def _absence_entry(new: Table, seat: int, entry: Entry, target: int,
-                   make_chores: ChoreMaker | None, audit_seeds: dict[int, bytes] | None
-                   ) -> Table:
+                   make_chores: ChoreMaker | None, audit_seeds: dict[int, bytes] | None,
+                   proved: bool) -> Table:
     """An ``absent`` or ``vote`` entry (PROTOCOL.md section 11): no moves, no chance
     resolved, no bot turn; only owed secret-deck work besides the proposal or vote."""
     seq = entry["seq"]
@@ -643,13 +646,14 @@ def _absence_entry(new: Table, seat: int, entry: Entry, target: int,
         absence.propose(new, seat, target, entry)
     else:
         absence.vote(new, seat, entry)
-    _chores(new, seat, entry, make_chores, audit_seeds)
+    _chores(new, seat, entry, make_chores, audit_seeds, proved)
     return new
 
 
 def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
-            audit_seeds: dict[int, bytes] | None) -> None:
-    """Apply the entry's secret-deck chores; refuse one that omits work it owed."""
+            audit_seeds: dict[int, bytes] | None, proved: bool = False) -> None:
+    """Apply the entry's secret-deck chores; refuse one that omits work it owed. With
+    ``proved`` (an entry this home verified before) the proofs are not checked again."""
     decks = {name: d for name, d in new.gstate.get("secret", {}).items()
              if d.get("mode") == "mental"}
     if not decks:
@@ -672,7 +676,8 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
         before = (mental_deck.copy_deck(decks[name]) if audit_seeds and seat in audit_seeds
                   else None)
         try:
-            mental_deck.apply_chore(decks[name], seat, chore, new.game_id, seq)
+            mental_deck.apply_chore(decks[name], seat, chore, new.game_id, seq,
+                                    check=not proved)
         except IntegrityError as exc:
             raise IntegrityError(f"Entry {seq} ({handle}): {_name_seats(new, exc.message)}",
                                  seq=seq, code="chore") from None
@@ -758,8 +763,9 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
     Step 2 (pbem.protocol.chain.authenticate: header hash, every prev, hash, key,
     signature and beacon link) runs on the whole file before any game code sees the
     header. ``vouched``/``witness`` are the archive's: entries this home verified before
-    skip their second signature check (see chain.py for why that is safe), and each other
-    entry is shown to ``witness`` (the fork check). Then ``resume(hashes)`` may give a
+    skip their second signature check and their second check of secret-deck proofs (see
+    chain.py for why that is safe; their moves are still replayed), and each other entry
+    is shown to ``witness`` (the fork check). Then ``resume(hashes)`` may give a
     table the archive cached after entry ``start_at - 1`` of this authenticated chain: the
     rules replay starts there. ``audit_secrets=False`` leaves out the end-of-game audit
     (for benchmarks comparing its cost). ``on_entry`` is told of every entry the rules
@@ -789,9 +795,14 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
     # With no one to tell, each entry is applied to the one table in place: nothing is
     # copied per entry (a refused entry ends the replay, so no before-state is needed).
     in_place = on_entry is None
-    for entry, entry_digest in zip(save.entries[start_at:], hashes[start_at:], strict=True):
+    for index in range(start_at, len(save.entries)):
+        entry, entry_digest = save.entries[index], hashes[index]
         before = table
-        table, _ = step(table, entry, replay=True, audit_seeds=audit_seeds, in_place=in_place)
+        # An entry this home verified before had its secret-deck proofs checked then:
+        # like its signature (chain.py), they are a function of its hash.
+        proved = vouched is not None and vouched(index, entry_digest)
+        table, _ = step(table, entry, replay=True, audit_seeds=audit_seeds, in_place=in_place,
+                        proved=proved)
         table.head = entry_digest
         if on_entry is not None:
             on_entry(before, table, entry)

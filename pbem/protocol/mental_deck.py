@@ -354,8 +354,9 @@ def _match(d: Deck, seat: int, item: Any, where: str) -> Item:
 
 def _apply_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Any,
                 check: bool = True) -> None:
-    """Replay one item; with ``check`` (always, except on the signer's own fresh work)
-    its proof is verified, so a wrong peel, lock or open is refused here and now."""
+    """Replay one item; with ``check`` (always, except on the signer's own fresh work and
+    on an entry this home verified before) its proof is verified, so a wrong peel, lock or
+    open is refused here and now."""
     where = f"deck {deck!r}: seat {seat}'s chore"
     match = _match(d, seat, item, where)
     op, slot_id = item["op"], item["slot"]
@@ -425,9 +426,12 @@ def _apply_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Any
     d["owed"].remove(match)
 
 
-def apply_chore(d: Deck, seat: int, chore: Chore, game_id: str, seq: int) -> None:
+def apply_chore(d: Deck, seat: int, chore: Chore, game_id: str, seq: int,
+                check: bool = True) -> None:
     """Update the public state from a chore of entry ``seq``, or raise IntegrityError saying
-    what is wrong or missing. All or nothing: ``d`` is unchanged when it raises."""
+    what is wrong or missing. All or nothing: ``d`` is unchanged when it raises. Without
+    ``check`` (an entry this home verified before, proofs included) the proofs are not
+    verified again; every other check still runs."""
     deck = chore.get("deck", "?") if isinstance(chore, dict) else "?"
     if not isinstance(chore, dict) or chore.get("op") not in ("shuffle", "work"):
         raise IntegrityError(f"deck {deck!r}: seat {seat}'s chore is neither a shuffle nor work.")
@@ -441,7 +445,7 @@ def apply_chore(d: Deck, seat: int, chore: Chore, game_id: str, seq: int) -> Non
         if not isinstance(items, list) or not items:
             raise IntegrityError(f"deck {deck!r}: seat {seat}'s chore lists no work.")
         for item in items:
-            _apply_item(work, game_id, deck, seq, seat, item)
+            _apply_item(work, game_id, deck, seq, seat, item, check)
         require_done(work, deck, seat)
     d.clear()
     d.update(work)

@@ -9,6 +9,7 @@ import contextlib
 import copy
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -499,17 +500,23 @@ def test_game_code_failing_on_header_data_is_a_malformed_save(
                 found += places(sub, path + [i])
         return found
 
+    def replaced(value: Any, path: list, wrong: object) -> Any:
+        """``value`` with the item at ``path`` replaced: the tables and lists on the path
+        are copied, the rest is shared (empty_table reads the header, never changes it)."""
+        if not path:
+            return wrong
+        copied = dict(value) if isinstance(value, dict) else list(value)
+        copied[path[0]] = replaced(value[path[0]], path[1:], wrong)
+        return copied
+
     for game in ("red-dog-junction", "road-master", "station-to-station"):
         header = _header(game, ["ann", "bob"])
+        untouched = copy.deepcopy(header)
         for path in places(header["components"], [])[1:]:
             for wrong in ("x", 7, [1, "a"], {"a": 1}):
-                bad = copy.deepcopy(header)
-                holder = bad["components"]
-                for key in path[:-1]:
-                    holder = holder[key]
-                holder[path[-1]] = wrong
                 with contextlib.suppress(SaveFileError):
-                    engine.empty_table(bad)
+                    engine.empty_table(replaced(header, ["components", *path], wrong))
+        assert header == untouched
 
 
 # ---- Medium: malformed input never crashes -------------------------------------------------

@@ -1,6 +1,7 @@
 """Road Master with the mental deck: verify of a 6-player game with Super Bonus draws,
 with the end-of-game audit (shuffle passes re-done, key points checked, every slot opened)
-and without, and where the time goes.
+and without, where the time goes, and the final save verified in a player's home (which
+verified every entry but the last, so it checks no proof twice).
 
     python bench/bench_secret_game.py [--quick] [--repeat N]
 
@@ -12,16 +13,19 @@ game. Issue 12's goal: verify with the audit under 0.5 s.
 from __future__ import annotations
 
 import argparse
+import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from common import fixed_entropy, fixed_identities, median_cpu, paired_medians
 
-from pbem import registry
+from pbem import registry, session
 from pbem.play import bots
 from pbem.protocol import beacon, engine, mental_deck, savefile
+from pbem.protocol.identity import Home
 from pbem.protocol.savefile import Save
 
 GAME_ID = "0123456789abcdef0123456789abcdef"
@@ -81,6 +85,26 @@ def breakdown(text: str) -> dict[str, float]:
     return dict(spent)
 
 
+def at_home(save: Save, text: str, repeat: int) -> tuple[float, float]:
+    """Median seconds of ``pbem verify`` of the final save in a home that verified the save
+    before it, and in a new home (both audit from the first entry)."""
+    before = Save(save.header, save.entries[:-1], {})
+    before.state = engine.public_state(engine.replay(before, check_snapshot=False).table)
+    home = Home(Path(tempfile.mkdtemp(prefix="pbem-bench-home-")))
+    session.verify(before, home)
+
+    def player() -> None:
+        beacon.forget_chains()
+        session.verify(savefile.parse(text), home, record=False)
+
+    def newcomer() -> None:
+        beacon.forget_chains()
+        session.verify(savefile.parse(text), None)
+
+    found = paired_medians([player, newcomer], repeat)
+    return found[0], found[1]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a game cut at 400 entries")
@@ -115,6 +139,11 @@ def main() -> None:
           f"machine's load moves less; goal under 500 ms), without {bare * 1000:.0f} ms "
           f"(audit costs {(full - bare) * 1000:.0f} ms, {full / bare:.2f}x); "
           f"{bare / len(save.entries) * 1000:.2f} ms per entry without it")
+    if complete:
+        in_home, new_home = at_home(save, text, args.repeat)
+        print(f"  the final save in a player's home, which verified all but the last entry: "
+              f"{in_home * 1000:.0f} ms; in a new home: {new_home * 1000:.0f} ms "
+              f"({new_home / in_home:.2f}x)")
     runs = [breakdown(text) for _ in range(args.repeat)]
     print("  where the time goes (median of runs, with the audit):")
     for label in runs[0]:

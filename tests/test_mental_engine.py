@@ -92,6 +92,19 @@ def _verify_cli(path: Path, home: Path) -> tuple[int, str]:
     return result.exit_code, result.output + (result.stderr if result.stderr_bytes else "")
 
 
+def _wrong_peel(save: savefile.Save, homes: dict[str, Home]
+                ) -> tuple[int, dict, dict, savefile.Save]:
+    """The save up to its first peel, that peel's value replaced by another point and its
+    entry re-signed by its seat, as a cheating client would: (index, entry, item, save)."""
+    index = _first_with(save, "peel")
+    entries = copy.deepcopy(save.entries[: index + 1])
+    cheat = entries[index]
+    item = next(i for c in cheat["chores"] for i in c.get("items", []) if i["op"] == "peel")
+    item["ct"] = mental.to_hex(mental.encrypt(7, mental.from_hex(item["ct"])))
+    entries[index] = forge(cheat, homes[cheat["seat"]].load())
+    return index, entries[index], item, with_entries(save, entries)
+
+
 def test_wrong_peel_is_refused_in_its_own_entry_even_if_the_cheater_never_reveals(
         homes: dict[str, Home], tmp_path: Path) -> None:
     """A seat signs an entry whose peel is not the slot with its layer removed and sends
@@ -99,13 +112,7 @@ def test_wrong_peel_is_refused_in_its_own_entry_even_if_the_cheater_never_reveal
     if the cheater revealed. Now the save is refused at that entry, exit 3, naming it."""
     paths = drawn_game(homes, tmp_path)
     save = savefile.read(paths[-1])
-    index = _first_with(save, "peel")
-    entries = copy.deepcopy(save.entries[: index + 1])
-    cheat = entries[index]
-    item = next(i for c in cheat["chores"] for i in c.get("items", []) if i["op"] == "peel")
-    item["ct"] = mental.to_hex(mental.encrypt(7, mental.from_hex(item["ct"])))
-    entries[index] = forge(cheat, homes[cheat["seat"]].load())
-    forged = with_entries(save, entries)
+    index, cheat, item, forged = _wrong_peel(save, homes)
     with pytest.raises(IntegrityError) as info:
         session.verify(forged, Home(tmp_path / "x"))
     assert info.value.code == "chore" and info.value.seq == index
@@ -158,13 +165,7 @@ def test_a_wrong_peel_after_what_a_home_verified_is_refused(homes: dict[str, Hom
     refuses the forged one as well."""
     paths = drawn_game(homes, tmp_path)
     save = savefile.read(paths[-1])
-    index = _first_with(save, "peel")
-    entries = copy.deepcopy(save.entries[: index + 1])
-    cheat = entries[index]
-    item = next(i for c in cheat["chores"] for i in c.get("items", []) if i["op"] == "peel")
-    item["ct"] = mental.to_hex(mental.encrypt(7, mental.from_hex(item["ct"])))
-    entries[index] = forge(cheat, homes[cheat["seat"]].load())
-    forged = with_entries(save, entries)
+    index, _, _, forged = _wrong_peel(save, homes)
     before = Home(tmp_path / "before")
     session.verify(savefile.read(paths[index - 1]), before)  # entries 0 .. index-1
     with pytest.raises(IntegrityError) as info:

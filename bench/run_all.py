@@ -9,7 +9,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from common import machine_speed  # noqa: E402
+
+print(machine_speed(), "(before)")
 for script in sorted(HERE.glob("bench_*.py")):
     print(f"== {script.name}")
     sys.argv = [str(script)] + sys.argv[1:]
     runpy.run_path(str(script), run_name="__main__")
+print(machine_speed(), "(after)")

@@ -132,8 +132,8 @@ def test_a_home_checks_each_proof_once(homes: dict[str, Home], tmp_path: Path,
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """A finished game is replayed from its first entry (the audit), but the proofs of the
     entries this home verified before are not checked again: like their signatures, they
-    are checks on bytes the archive vouches for by hash (chain.py). A new home checks
-    every proof."""
+    are checks on bytes the archive vouches for by hash (chain.py). A new home, and
+    ``verify --full``, check every proof."""
     paths = drawn_game(homes, tmp_path)
     final = savefile.read(paths[-1])
     # The last save whose next entry carries work: what the auditor saw before the end.
@@ -155,6 +155,9 @@ def test_a_home_checks_each_proof_once(homes: dict[str, Home], tmp_path: Path,
     assert len(checked) == new_work
     checked.clear()
     assert session.verify(final, Home(tmp_path / "new")).report.audit == "clean"
+    assert len(checked) == _proof_items(final.entries)
+    checked.clear()
+    session.verify(final, auditor, full=True)  # --full re-runs everything
     assert len(checked) == _proof_items(final.entries)
 
 

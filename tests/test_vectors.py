@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pbem.game import Fixed
 from pbem.protocol import beacon, derive
 from pbem.protocol.canonical import (
     NotCanonicalError,
@@ -38,11 +39,27 @@ def test_unsignable_values_are_refused(bad: object) -> None:
         check_signable({"v": bad})
 
 
+class _Text(str):
+    pass
+
+
+class _Number(int):
+    pass
+
+
+class _Items(list):  # type: ignore[type-arg]
+    pass
+
+
+# Subclasses of the JSON types too: a state's Fixed tables reach check_signable in views.
 _leaves = st.one_of(st.text(max_size=4), st.integers(), st.booleans(), st.none(),
-                    st.floats(allow_nan=False))
+                    st.floats(allow_nan=False), st.text(max_size=4).map(_Text),
+                    st.integers().map(_Number))
+_keys = st.one_of(st.text(max_size=3), st.integers(), st.text(max_size=3).map(_Text))
 _values = st.recursive(_leaves, lambda inner: st.one_of(
-    st.lists(inner, max_size=3), st.dictionaries(st.one_of(st.text(max_size=3), st.integers()),
-                                                 inner, max_size=3)), max_leaves=12)
+    st.lists(inner, max_size=3), st.lists(inner, max_size=3).map(_Items),
+    st.dictionaries(_keys, inner, max_size=3),
+    st.dictionaries(_keys, inner, max_size=3).map(Fixed)), max_leaves=12)
 
 
 @settings(max_examples=400, deadline=None)

@@ -44,7 +44,7 @@ def _signable(value: Any, max_int: int, max_depth: int, max_string: int) -> bool
     """Whether ``value`` passes check_signable: the same walk without naming each path
     (a save's every value is checked on every verify; the paths only name a failure).
     Leaves are checked where they are met; only tables and lists wait on the stack."""
-    if type(value) is not dict and type(value) is not list:
+    if not isinstance(value, dict | list):
         return _leaf_in_bounds(value, max_int, max_string)
     stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
@@ -52,9 +52,10 @@ def _signable(value: Any, max_int: int, max_depth: int, max_string: int) -> bool
         if depth >= max_depth:
             return False
         children: Iterable[Any] = item
-        if type(item) is dict:
+        container = type(item)
+        if container is dict or (container is not list and isinstance(item, dict)):
             for key in item:
-                if type(key) is not str or len(key) > max_string:
+                if (type(key) is not str and not isinstance(key, str)) or len(key) > max_string:
                     return False
             children = item.values()
         for sub in children:
@@ -68,17 +69,23 @@ def _signable(value: Any, max_int: int, max_depth: int, max_string: int) -> bool
             elif kind is dict or kind is list:
                 stack.append((sub, depth + 1))
             elif kind is not bool:
-                return False  # a subclass or another type: the full check says what it is
+                # A subclass (a game's Fixed table, say), judged as the full check judges it.
+                if isinstance(sub, dict | list):
+                    stack.append((sub, depth + 1))
+                elif not _leaf_in_bounds(sub, max_int, max_string):
+                    return False
     return True
 
 
 def _leaf_in_bounds(value: Any, max_int: int, max_string: int) -> bool:
-    kind = type(value)
-    if kind is str:
-        return len(value) <= max_string
-    if kind is int:
+    """A leaf as the full check judges it: by what it is an instance of, in its order."""
+    if isinstance(value, bool):
+        return True
+    if isinstance(value, int):
         return -max_int <= value <= max_int
-    return kind is bool
+    if isinstance(value, str):
+        return len(value) <= max_string
+    return False
 
 
 def _find_unsignable(value: Any, path: str, *, max_int: int, max_depth: int,

@@ -42,6 +42,9 @@ def _secret_cards(state: dict, seat: int) -> set[str]:
 
 
 ALL_CARDS = {card["id"] for card in GAME.stock_components()["cards"]["superbonus"]}
+# Card ids are word characters only, so a card is named in a text exactly when it is one of
+# the text's words (what the regular expression \b{uid}\b finds), looked up in one pass.
+assert all(re.fullmatch(r"\w+", uid) for uid in ALL_CARDS)
 
 
 def _check_views(t: LocalTable) -> None:
@@ -49,12 +52,12 @@ def _check_views(t: LocalTable) -> None:
     n = len(t.state["scores"])
     revealed = t.state["sb"]["revealed"]
     for seat in [None, *range(n)]:
-        text = json.dumps(t.view(seat))
+        words = set(re.findall(r"\w+", json.dumps(t.view(seat))))
         mine = _secret_cards(t.state, seat) if seat is not None else set()
         for uid in all_cards - mine:
             if revealed and uid in t.state["sb"]["opened"].values():
                 continue
-            assert not re.search(rf"\b{uid}\b", text), f"{uid} leaks into the view of seat {seat}"
+            assert uid not in words, f"{uid} leaks into the view of seat {seat}"
         assert GAME.render(t.view(seat))
 
 

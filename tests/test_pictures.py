@@ -37,7 +37,7 @@ from pbem.registry import load as load_game
 from tests.enginekit import play_game
 from tests.support import boards
 from tests.support.boards import by_id, greedy_view, parse, text_of
-from tests.support.png import colours, decode_png, encode_png
+from tests.support.png import colours, decode_png, encode_png, png_size
 
 ROOT = Path(__file__).resolve().parent.parent
 STS_GAME = ROOT / "saves" / "station-to-station"
@@ -56,6 +56,18 @@ def test_png_decoder_undoes_every_filter() -> None:
     rows = [bytes((x * 37 + y * 91 + c * 53 + x * y * c) % 256 for x in range(width)
                   for c in range(bpp)) for y in range(10)]
     assert decode_png(encode_png(width, rows, bpp)) == (width, len(rows), rows, bpp)
+
+
+def test_png_size_reads_the_header_and_checks_the_image_data() -> None:
+    """The size-only reading still refuses a PNG whose image data does not fit its size."""
+    rows = [bytes(range(8)) for _ in range(3)]
+    data = encode_png(2, rows, 4)
+    assert png_size(data) == (2, 3)
+    with pytest.raises(AssertionError, match="another size"):
+        png_size(encode_png(2, rows[:2], 4).replace(b"IHDR" + (2).to_bytes(4, "big")
+                                                    + (2).to_bytes(4, "big"),
+                                                    b"IHDR" + (2).to_bytes(4, "big")
+                                                    + (3).to_bytes(4, "big")))
 
 
 def board(game: Game) -> str:
@@ -111,7 +123,7 @@ def test_the_full_size_png_is_the_svgs_own_size_and_the_same_every_time() -> Non
     svg = board(STS)
     data = png.png_of(svg)
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    assert decode_png(data)[:2] == size_of(svg)
+    assert png_size(data) == size_of(svg)
     assert png.png_of(svg) == data  # no system font can change a byte
 
 
@@ -152,7 +164,7 @@ def test_show_png_draws_the_board_and_the_final_result(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     assert f"Drew {picture}" in r.output
     svg = drawn.read_text("utf-8")
-    assert decode_png(picture.read_bytes())[:2] == size_of(svg)
+    assert png_size(picture.read_bytes()) == size_of(svg)
     result = text_of(by_id(parse(svg), "result"))
     assert winner_line() in result
     for place, [handle] in enumerate(STS_EXPECTED["ranking"], start=1):
@@ -204,7 +216,7 @@ def test_the_views_of_a_complete_game_carry_the_audited_result(
 def test_png_page_is_the_png_of_the_games_svg() -> None:
     shown = LocalTable(RM, ["ann", "bob"], {"first": "ann"}, seed=b"png-page").view(0)
     data = png_page(RM, shown, 400)
-    assert decode_png(data)[0] == 400
+    assert png_size(data)[0] == 400
     assert data == png.png_of(RM.render_svg(shown) or "", 400)
 
 
@@ -241,7 +253,7 @@ def test_the_turn_email_embeds_the_board_as_a_cid_png(homes: dict[str, Home],
     [cid] = re.findall(r'<img src="cid:([^"]+)"', html)
     images = image_parts(message)
     assert list(images) == [cid]
-    width, height, _, _ = decode_png(images[cid])
+    width, height = png_size(images[cid])
     assert re.search(rf'<img src="cid:{re.escape(cid)}" width="{width}" height="{height}"', html)
     svg = STS.render_svg(session.public_view(session.load(last.path, homes["cy"])))
     assert svg is not None and width == png.MAIL_WIDTH

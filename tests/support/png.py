@@ -17,9 +17,10 @@ def _paeth(a: int, b: int, c: int) -> int:
     return b if pb <= pc else c
 
 
-def decode_png(data: bytes) -> tuple[int, int, list[bytes], int]:
-    """(width, height, rows of pixel bytes, bytes per pixel) of an 8-bit, non-interlaced
-    grey, RGB or RGBA PNG (what Chromium writes)."""
+def _read(data: bytes) -> tuple[int, int, int, bytes]:
+    """(width, height, bytes per pixel, filtered rows) of an 8-bit, non-interlaced grey,
+    grey+alpha, RGB or RGBA PNG: its chunks read and its image data inflated, each row
+    checked to be one filter byte (0 to 4) and its pixels."""
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG file"
     pos, idat = 8, b""
     width = height = bpp = 0
@@ -37,6 +38,23 @@ def decode_png(data: bytes) -> tuple[int, int, list[bytes], int]:
             break
     raw = zlib.decompress(idat)
     stride = width * bpp
+    assert width and height and len(raw) == height * (stride + 1), "image data of another size"
+    assert max(raw[::stride + 1]) <= 4, "unknown PNG filter"
+    return width, height, bpp, raw
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """(width, height) of a PNG that :func:`decode_png` would decode, without undoing its
+    filters (pure-Python filters take seconds on a full-size board)."""
+    width, height, _, _ = _read(data)
+    return width, height
+
+
+def decode_png(data: bytes) -> tuple[int, int, list[bytes], int]:
+    """(width, height, rows of pixel bytes, bytes per pixel) of an 8-bit, non-interlaced
+    grey, RGB or RGBA PNG (what Chromium writes)."""
+    width, height, bpp, raw = _read(data)
+    stride = width * bpp
     rows: list[bytes] = []
     prev = bytearray(stride)
     for y in range(height):
@@ -53,11 +71,15 @@ def decode_png(data: bytes) -> tuple[int, int, list[bytes], int]:
                 line[i] = (line[i] + ((left + prev[i]) >> 1)) & 0xFF
         elif method == 4:
             for i in range(stride):
-                left = line[i - bpp] if i >= bpp else 0
-                corner = prev[i - bpp] if i >= bpp else 0
-                line[i] = (line[i] + _paeth(left, prev[i], corner)) & 0xFF
-        else:
-            assert method == 0, f"unknown PNG filter {method}"
+                up = prev[i]
+                if i < bpp:  # left and corner are 0: the predictor is up
+                    line[i] = (line[i] + up) & 0xFF
+                    continue
+                left, corner = line[i - bpp], prev[i - bpp]
+                # _paeth(left, up, corner), written out: this loop runs per byte
+                pa, pb, pc = abs(up - corner), abs(left - corner), abs(left + up - 2 * corner)
+                guess = left if pa <= pb and pa <= pc else (up if pb <= pc else corner)
+                line[i] = (line[i] + guess) & 0xFF
         rows.append(bytes(line))
         prev = line
     return width, height, rows, bpp

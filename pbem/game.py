@@ -388,6 +388,16 @@ def _state_key(state: State) -> str:
     return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()
 
 
+def _position_key(state: State) -> str:
+    """_state_key for telling apart the positions of one turn: a Fixed table at the top
+    stands in by its identity (every copy of the turn's state shares it, and nothing
+    changes it), so only what changes is written out. Two positions get the same key
+    exactly when _state_key would give them the same one."""
+    changing = {k: v for k, v in state.items() if not isinstance(v, Fixed)}
+    shared = sorted((k, id(v)) for k, v in state.items() if isinstance(v, Fixed))
+    return hashlib.sha256(json.dumps([changing, shared], sort_keys=True).encode()).hexdigest()
+
+
 class Fixed(dict[str, Any]):
     """A table of a state fixed at set-up (a game's working copy of its component data):
     never changed, so never copied.
@@ -483,7 +493,7 @@ def work_out_steady_turn(game: Game, state: State, seat: int) -> list[str]:
     are broken by the order of ``legal_moves``, which is stable by contract."""
     working = copy_state(state)
     chosen: list[str] = []
-    seen = {_state_key(working)}
+    seen = {_position_key(working)}
     for _ in range(MAX_STEADY_MOVES):
         options = game.legal_moves(working, seat)
         if not options:
@@ -543,4 +553,4 @@ def _tried(game: Game, state: State, seat: int, move: str) -> tuple[State, str] 
         game.apply(trial, seat, move)
     except MoveError:
         return None
-    return trial, _state_key(trial)
+    return trial, _position_key(trial)

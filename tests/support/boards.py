@@ -21,7 +21,7 @@ import pytest
 
 from pbem import session
 from pbem.drawing import page
-from pbem.game import Game
+from pbem.game import Game, copy_state
 from pbem.play import bots
 from pbem.play.local import LocalTable
 from pbem.protocol.identity import Home
@@ -250,7 +250,7 @@ def greedy_view(game: Game, seed: bytes, viewer: int | None, played: int = 6) ->
 def random_turn(game: Game, state: dict[str, Any], seat: int, rng: Sampler,
                 most: int = 40) -> list[str]:
     """A turn of random legal moves, ended at random once it may end."""
-    trial = copy.deepcopy(state)
+    trial = copy_state(state)
     moves: list[str] = []
     for _ in range(most):
         legal = game.legal_moves(trial, seat)

@@ -16,6 +16,7 @@ import pytest
 from rdj_helpers import new_game, put
 
 from games.red_dog_junction import GAME
+from pbem.game import copy_state
 from pbem.play import bots
 from pbem.play.local import LocalTable
 from pbem.protocol.sampler import Sampler
@@ -49,7 +50,7 @@ def _check_views(table: LocalTable) -> None:
 
 
 def _random_turn(state: dict, seat: int, rng: Sampler, full_check: bool) -> list[str]:
-    working = copy.deepcopy(state)
+    working = copy_state(state)
     chosen: list[str] = []
     for _ in range(40):
         legal = GAME.legal_moves(working, seat)
@@ -58,7 +59,7 @@ def _random_turn(state: dict, seat: int, rng: Sampler, full_check: bool) -> list
             assert GAME.normalize(working, seat, move) == move, move
         if full_check:
             for move in legal:
-                trial = copy.deepcopy(working)
+                trial = copy_state(working)
                 GAME.apply(trial, seat, move)
                 _check_state(trial)
         can_end = GAME.can_end_turn(working, seat)

@@ -8,13 +8,13 @@ secrets, and every game must reach its end.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 from typing import Any
 
 import pytest
 
 from games.station_to_station import GAME
+from pbem.game import copy_state
 from pbem.play.local import LocalTable
 from pbem.protocol.sampler import Sampler
 from tests.support import scale
@@ -33,7 +33,7 @@ def _json_like(value: Any) -> bool:
 
 
 def _random_turn(state: dict, seat: int, rng: Sampler, stats: dict[str, int]) -> list[str]:
-    trial = copy.deepcopy(state)
+    trial = copy_state(state)
     moves: list[str] = []
     for _ in range(80):
         legal = GAME.legal_moves(trial, seat)
@@ -109,12 +109,12 @@ def test_many_random_games(players: int) -> None:
 
 
 def _greedy_turn(state: dict, seat: int) -> list[str]:
-    trial = copy.deepcopy(state)
+    trial = copy_state(state)
     moves: list[str] = []
     while True:
         best, best_value = "", None
         for move in GAME.legal_moves(trial, seat):
-            after = copy.deepcopy(trial)
+            after = copy_state(trial)
             GAME.apply(after, seat, move)
             value = GAME.heuristic(after, seat)
             if best_value is None or value > best_value:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -237,12 +238,21 @@ class Terminal:
         env.update(TERM="dumb", INPUTRC=os.devnull, PYTHONPATH=str(ROOT), LC_ALL="C.UTF-8")
         if not readline:
             env["PBEM_TEST_NO_READLINE"] = "1"
+
+        def as_a_terminal_program() -> None:
+            # Ctrl-C must interrupt pbem as at a terminal, even when the test runner was
+            # started as a background job (which ignores SIGINT, and Python then installs
+            # no handler in a child that inherits that): the default disposition, and the
+            # pseudo-terminal as the child's controlling terminal.
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tests.support.launch", "--home", str(home.path), "play",
              str(save)],
             stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env,
-            start_new_session=True,  # its own session, with the pseudo-terminal as its
-            preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))  # terminal: Ctrl-C works
+            start_new_session=True,  # its own session, with the pseudo-terminal as its terminal
+            preexec_fn=as_a_terminal_program)
         os.close(slave)
         self.seen = ""  # everything read, escapes removed
         self.mark = 0  # how far expect() has consumed

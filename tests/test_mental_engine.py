@@ -13,7 +13,7 @@ import pytest
 
 from pbem import session
 from pbem.errors import IntegrityError, TurnError
-from pbem.protocol import dleq, engine, mental, savefile
+from pbem.protocol import dleq, engine, mental, mental_deck, savefile
 from pbem.protocol.identity import Home
 from tests.enginekit import forge, play_game, seed_of, with_entries, write
 
@@ -147,15 +147,27 @@ def test_a_home_checks_each_proof_once(homes: dict[str, Home], tmp_path: Path,
         checked.append(args[-1])  # type: ignore[arg-type]
         return real(*args)  # type: ignore[arg-type]
 
+    points: list[object] = []  # values checked to be points of the group (mental.from_hex)
+    real_point = mental_deck._point
+
+    def counted_point(value: object, where: str) -> bytes:
+        points.append(value)
+        return real_point(value, where)
+
     monkeypatch.setattr(dleq, "verify", counted)
+    monkeypatch.setattr(mental_deck, "_point", counted_point)
     report = session.verify(final, auditor).report
     assert report.audit == "clean" and report.checked_from == 0
     new_work = _proof_items(final.entries[seen + 1:])
     assert 0 < new_work < _proof_items(final.entries)
     assert len(checked) == new_work
+    # Nor are the points of those entries checked again (shuffle passes included).
+    assert len(points) <= 2 * new_work
     checked.clear()
+    points.clear()
     assert session.verify(final, Home(tmp_path / "new")).report.audit == "clean"
     assert len(checked) == _proof_items(final.entries)
+    assert len(points) > 2 * new_work
     checked.clear()
     session.verify(final, auditor, full=True)  # --full re-runs everything
     assert len(checked) == _proof_items(final.entries)

@@ -290,10 +290,11 @@ def _new_key_point(d: Deck, seat: int, value: Any, where: str, *, proved: bool =
     """A key point a seat publishes: valid, not the base point (a key of 1 adds no layer),
     and not a point it published before that is still in use (a re-used key links slots).
 
-    ``proved``: the point is checked to be valid by the proof check that follows (it
-    multiplies the point; see _point_text), which must then call ``_point`` on a failure
-    before anything else: an invalid point is neither the base point nor one in use, so
-    the refusals come in the same order as if it were checked here."""
+    ``proved``: the point is checked to be valid elsewhere: by the proof check that
+    follows (it multiplies the point; see _point_text), which must then call ``_point`` on
+    a failure before anything else (an invalid point is neither the base point nor one in
+    use, so the refusals come in the same order as if it were checked here); or before,
+    for an entry this home verified (apply_chore without ``check``)."""
     point = (_point_text if proved else _point)(value, f"{where}, its key point")
     if point == mental.BASE:
         raise IntegrityError(f"{where} publishes the base point as its key: a key of 1 hides nothing.")
@@ -304,21 +305,25 @@ def _new_key_point(d: Deck, seat: int, value: Any, where: str, *, proved: bool =
     return point
 
 
-def _apply_shuffle(d: Deck, deck: str, seat: int, chore: Chore) -> None:
+def _apply_shuffle(d: Deck, deck: str, seat: int, chore: Chore, check: bool = True) -> None:
+    """Replay a shuffle pass; without ``check`` (see apply_chore) its points were checked
+    to be points of the group before, so only their form is checked again."""
     where = f"deck {deck!r}: seat {seat}'s shuffle pass"
     if seat in d["passes"]:
         raise IntegrityError(f"{where} is one too many: it has shuffled this deck already.")
-    _new_key_point(d, seat, chore.get("key"), where)
+    _new_key_point(d, seat, chore.get("key"), where, proved=not check)
     if chore["key"] in d["keys"].values():
         raise IntegrityError(f"{where} publishes another seat's deck key point as its own.")
     cts = chore.get("cts")
     if not isinstance(cts, list) or len(cts) != len(d["order"]):
         raise IntegrityError(f"{where} must list {len(d['order'])} ciphertexts, one per slot.")
+    point = _point if check else _point_text
     for i, ct in enumerate(cts):
-        _point(ct, f"{where}, position {i + 1}")
+        point(ct, f"{where}, position {i + 1}")
     if len(set(cts)) != len(cts):
         raise IntegrityError(f"{where} lists the same ciphertext twice: a card was duplicated.")
-    # Points are canonical hex (from_hex checked them), so text compares as values.
+    # Points are canonical hex (from_hex checked them, here or before), so text compares
+    # as values.
     old = {d["slots"][sid]["ct"] for sid in d["order"]}
     if old & set(cts):
         raise IntegrityError(f"{where} leaves a ciphertext unchanged: it did not add its layer.")
@@ -378,10 +383,11 @@ def _apply_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Any
             raise IntegrityError(f"{what} names {card}, which slot {taken} already showed: a "
                                  "card was duplicated (a shuffle pass substituted it).")
         y = mental.card_point(game_id, deck, card)
-    elif op == "peel" and check:
+    elif op == "peel" or not check:
         # Checked as a point of the group by the proof's check, which multiplies it (the
         # multiplication refuses exactly the points from_hex refuses); if the check fails,
-        # an invalid point is still refused as one, first, as below.
+        # an invalid point is still refused as one, first, as below. Without ``check``,
+        # checked before (an entry this home verified) or made here (the signer's work).
         y = _point_text(item.get("ct"), what)
     else:
         y = _point(item.get("ct"), what)
@@ -396,7 +402,7 @@ def _apply_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Any
             )
     else:
         serial = match["serial"]
-        new_key = _new_key_point(d, seat, item.get("key"), what, proved=check)
+        new_key = _new_key_point(d, seat, item.get("key"), what, proved=True)
         old = slot["layers"].get(str(seat))
         base = mental.BASE if old is None else _layer_point(d, slot, seat)
         if check and not dleq.verify(proof, base, new_key, x, y, ctx):
@@ -439,7 +445,7 @@ def apply_chore(d: Deck, seat: int, chore: Chore, game_id: str, seq: int,
     if seat not in work["passes"] and chore["op"] != "shuffle":
         raise IntegrityError(f"deck {deck!r}: seat {seat} owes its shuffle pass first.")
     if chore["op"] == "shuffle":
-        _apply_shuffle(work, deck, seat, chore)
+        _apply_shuffle(work, deck, seat, chore, check)
     else:
         items = chore.get("items")
         if not isinstance(items, list) or not items:

@@ -13,8 +13,9 @@ is a create/join). The canonical hash covers the signature and the ``prev``, whi
 every earlier entry and the header; so, SHA-256 being collision resistant, that entry and
 everything before it are byte for byte what this home verified, signatures included.
 For the same reason the rules replay (engine.replay) does not check that entry's
-secret-deck proofs again: they are checks on its bytes and the state the entries before
-it built, and they passed here before the archive recorded its hash.
+secret-deck proofs, nor that its points are points of the group, again: they are checks
+on its bytes and the state the entries before it built, and they passed here before the
+archive recorded its hash.
 Every ``prev`` and every hash of the file in hand is still computed and compared, every
 time: an edited, dropped, swapped or re-ordered earlier entry breaks the chain whatever
 the archive holds.

@@ -475,8 +475,8 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     verify that needs no table twice); if it raises, ``table`` is left half-changed and
     must be thrown away. Otherwise ``table`` is never changed.
     ``proved``: this home verified this very entry before (the archive vouches for its
-    hash, chain.py), so its secret-deck proofs are not checked again; the work they
-    prove is still applied and checked for what was owed.
+    hash, chain.py), so its secret-deck proofs and points are not checked again; the
+    work they prove is still applied and checked for what was owed.
     Raises TurnError/MoveError (exit 1) for a rules violation, IntegrityError (exit 3)."""
     seq = entry["seq"]
     seat = table.seat_of(entry["seat"])
@@ -653,7 +653,8 @@ def _absence_entry(new: Table, seat: int, entry: Entry, target: int,
 def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
             audit_seeds: dict[int, bytes] | None, proved: bool = False) -> None:
     """Apply the entry's secret-deck chores; refuse one that omits work it owed. With
-    ``proved`` (an entry this home verified before) the proofs are not checked again."""
+    ``proved`` (an entry this home verified before) its proofs and points are not checked
+    again."""
     decks = {name: d for name, d in new.gstate.get("secret", {}).items()
              if d.get("mode") == "mental"}
     if not decks:
@@ -763,10 +764,10 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
     Step 2 (pbem.protocol.chain.authenticate: header hash, every prev, hash, key,
     signature and beacon link) runs on the whole file before any game code sees the
     header. ``vouched``/``witness`` are the archive's: entries this home verified before
-    skip their second signature check and their second check of secret-deck proofs (see
-    chain.py for why that is safe; their moves are still replayed), and each other entry
-    is shown to ``witness`` (the fork check). Then ``resume(hashes)`` may give a
-    table the archive cached after entry ``start_at - 1`` of this authenticated chain: the
+    skip their second signature check and their second check of secret-deck proofs and
+    points (see chain.py for why that is safe; their moves are still replayed), and each
+    other entry is shown to ``witness`` (the fork check). Then ``resume(hashes)`` may give
+    a table the archive cached after entry ``start_at - 1`` of this authenticated chain: the
     rules replay starts there. ``audit_secrets=False`` leaves out the end-of-game audit
     (for benchmarks comparing its cost). ``on_entry`` is told of every entry the rules
     replay applies (from ``start_at``: a resumed replay skips the cached ones), for
@@ -798,8 +799,8 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
     for index in range(start_at, len(save.entries)):
         entry, entry_digest = save.entries[index], hashes[index]
         before = table
-        # An entry this home verified before had its secret-deck proofs checked then:
-        # like its signature (chain.py), they are a function of its hash.
+        # An entry this home verified before had its secret-deck proofs and points checked
+        # then: like its signature (chain.py), they are a function of its hash.
         proved = vouched is not None and vouched(index, entry_digest)
         table, _ = step(table, entry, replay=True, audit_seeds=audit_seeds, in_place=in_place,
                         proved=proved)

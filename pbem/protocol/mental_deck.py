@@ -436,8 +436,9 @@ def apply_chore(d: Deck, seat: int, chore: Chore, game_id: str, seq: int,
                 check: bool = True) -> None:
     """Update the public state from a chore of entry ``seq``, or raise IntegrityError saying
     what is wrong or missing. All or nothing: ``d`` is unchanged when it raises. Without
-    ``check`` (an entry this home verified before, proofs included) the proofs are not
-    verified again; every other check still runs."""
+    ``check`` (an entry this home verified before) its proofs are not verified again, nor
+    its points checked to be points of the group (only their form); every other check
+    still runs."""
     deck = chore.get("deck", "?") if isinstance(chore, dict) else "?"
     if not isinstance(chore, dict) or chore.get("op") not in ("shuffle", "work"):
         raise IntegrityError(f"deck {deck!r}: seat {seat}'s chore is neither a shuffle nor work.")

@@ -282,13 +282,18 @@ def counts(state: State, deck: str) -> dict[int, int]:
     return out
 
 
+def _slot_number(slot_id: str) -> int:
+    """A slot's place in draw order: the number of its id ("s12")."""
+    return int(slot_id[1:])
+
+
 def _sorted_slots(d: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    return sorted(d["slots"].items(), key=lambda kv: int(kv[0][1:]))
+    return sorted(d["slots"].items(), key=lambda kv: _slot_number(kv[0]))
 
 
 def _in_order(slot_ids: list[str]) -> list[str]:
-    """Slot ids ("s12") in draw order: the few a seat has, sorted after choosing them."""
-    return sorted(slot_ids, key=lambda s: int(s[1:]))
+    """Slot ids in draw order: the few a seat has, sorted after choosing them."""
+    return sorted(slot_ids, key=_slot_number)
 
 
 # ---- plain-mode helpers for pbem.local -------------------------------------------------

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -45,6 +46,18 @@ def no_shared_default_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator
         patch.delenv("PBEM_HOME", raising=False)
         patch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data")))
         patch.setenv("APPDATA", str(tmp_path_factory.mktemp("appdata")))
+        yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def no_disk_flush() -> Iterator[None]:
+    """os.fsync does nothing in the test process. pbem flushes every file it writes to the
+    disk (saves, archives, the game index): tens of thousands of flushes over the suite,
+    about half a millisecond each on these machines, and what they buy (a file that
+    survives a power cut) no test can observe. Every other step of every write still runs;
+    commands run in a child process flush as usual."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(os, "fsync", lambda fd: None)
         yield
 
 

@@ -16,14 +16,19 @@ MAX_ENTRIES = 2500
 
 def play_game(homes: dict[str, Home], folder: Path, game: str = "dice-race",
               options: list[str] | None = None, bot: str = "random:7",
-              stop_after: int | None = None) -> list[Path]:
+              stop_after: int | None = None, saves: dict[Path, Save] | None = None
+              ) -> list[Path]:
     """Create, join, start and play to the end (or ``stop_after`` entries). Returns every
-    save written, in order; each hop loads the previous file in the signer's home."""
+    save written, in order; each hop loads the previous file in the signer's home.
+    ``saves``, if given, gets the save written at each path, as it was written (each but
+    the last is then read back and verified by the next hop)."""
     handles = list(homes)
     host = homes[handles[0]]
     folder.mkdir(parents=True, exist_ok=True)
     written = session.new_game(host, game, handles, options or [], None, folder=folder)
     paths = [written.path]
+    if saves is not None:
+        saves[written.path] = written.save
     while written.table.duty() is not None:
         if stop_after is not None and len(paths) >= stop_after:
             break
@@ -35,6 +40,8 @@ def play_game(homes: dict[str, Home], folder: Path, game: str = "dice-race",
         written = session.sign_next(homes[handle], written.path, kind, [],
                                     bot if duty.kind in ("turn", "reveal") else None, None)
         paths.append(written.path)
+        if saves is not None:
+            saves[written.path] = written.save
     return paths
 
 

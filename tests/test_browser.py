@@ -31,9 +31,9 @@ from pbem.drawing import page as render
 from pbem.mail import message as mail
 from pbem.protocol.identity import Home
 from tests.support.boards import greedy_view, signed_game
-from tests.support.png import colours, decode_png, near, rgb
+from tests.support.png import colours, near, rgb
 
-__all__ = ["WINDOW", "decode_png", "near", "needs_browser", "rgb", "screenshot", "without_board"]
+__all__ = ["WINDOW", "near", "needs_browser", "rgb", "screenshot", "without_board"]
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 BROWSER = next((path for name in BROWSERS if (path := shutil.which(name))), None)

@@ -8,10 +8,12 @@ does not decode, is blank, has no text or has the wrong size fails."""
 from __future__ import annotations
 
 import email
+import io
 import json
 import re
 import sys
 import xml.etree.ElementTree as ET
+from collections import Counter
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
@@ -19,6 +21,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from PIL import Image
 
 from games.red_dog_junction import GAME as RDJ
 from games.road_master import GAME as RM
@@ -37,7 +40,7 @@ from pbem.registry import load as load_game
 from tests.enginekit import play_game
 from tests.support import boards
 from tests.support.boards import by_id, greedy_view, parse, text_of
-from tests.support.png import colours, decode_png, encode_png, png_size
+from tests.support.png import changed, colours, png_size
 
 ROOT = Path(__file__).resolve().parent.parent
 STS_GAME = ROOT / "saves" / "station-to-station"
@@ -51,23 +54,27 @@ def winner_line() -> str:
     return f"Winner: {winner} with {STS_EXPECTED['scores'][winner]} points"
 
 
-def test_png_decoder_undoes_every_filter() -> None:
-    width, bpp = 7, 4
-    rows = [bytes((x * 37 + y * 91 + c * 53 + x * y * c) % 256 for x in range(width)
-                  for c in range(bpp)) for y in range(10)]
-    assert decode_png(encode_png(width, rows, bpp)) == (width, len(rows), rows, bpp)
+def _png(pixels: list[tuple[int, int, int, int]], width: int) -> bytes:
+    image = Image.new("RGBA", (width, len(pixels) // width))
+    image.putdata(pixels)
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()
 
 
-def test_png_size_reads_the_header_and_checks_the_image_data() -> None:
-    """The size-only reading still refuses a PNG whose image data does not fit its size."""
-    rows = [bytes(range(8)) for _ in range(3)]
-    data = encode_png(2, rows, 4)
-    assert png_size(data) == (2, 3)
-    with pytest.raises(AssertionError, match="another size"):
-        png_size(encode_png(2, rows[:2], 4).replace(b"IHDR" + (2).to_bytes(4, "big")
-                                                    + (2).to_bytes(4, "big"),
-                                                    b"IHDR" + (2).to_bytes(4, "big")
-                                                    + (3).to_bytes(4, "big")))
+def test_the_png_helpers_count_colours_and_changed_pixels() -> None:
+    """colours counts each RGB colour; changed sees a difference of one in one channel,
+    alpha included; png_size refuses a PNG whose image data is cut short."""
+    base = [(255, 255, 255, 255)] * 5 + [(10, 20, 30, 255)] * 3
+    data = _png(base, 4)
+    assert colours(data) == ((4, 2), Counter({(255, 255, 255): 5, (10, 20, 30): 3}))
+    assert changed(data, data) == 0
+    nudged = list(base)
+    nudged[0], nudged[6], nudged[7] = (255, 254, 255, 255), (10, 20, 30, 254), (11, 20, 30, 255)
+    assert changed(data, _png(nudged, 4)) == 3
+    assert png_size(data) == (4, 2)
+    with pytest.raises((OSError, SyntaxError)):
+        png_size(data[: len(data) // 2])
 
 
 def board(game: Game) -> str:
@@ -86,15 +93,6 @@ def size_of(svg: str) -> tuple[int, int]:
 def dark(counts: Any) -> int:
     """Pixels dark enough to be letters (text is drawn in near-black ink)."""
     return sum(n for (r, g, b), n in counts.items() if r + g + b < 150)
-
-
-def changed(first: bytes, second: bytes) -> int:
-    """How many pixels differ between two PNGs of one size."""
-    a, b = decode_png(first), decode_png(second)
-    assert a[:2] == b[:2] and a[3] == b[3]
-    bpp = a[3]
-    return sum(row_a[i:i + bpp] != row_b[i:i + bpp] for row_a, row_b in zip(a[2], b[2], strict=True)
-               for i in range(0, len(row_a), bpp))
 
 
 def without_text(svg: str) -> str:

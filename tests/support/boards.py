@@ -107,6 +107,23 @@ def check_document(text: str | None, title: str, width: int = 1240,
     return root
 
 
+# Drawings of sample views, by game and the view's JSON text (see drawn).
+_DRAWN: dict[tuple[int, str], str] = {}
+
+
+def drawn(game: Game, view: dict[str, Any]) -> str:
+    """``game.render_svg(view)``, drawn once per view: each of a dozen tests checks one
+    part of the same sample's picture. Keyed by the view's whole JSON text, so a view
+    changed since is drawn afresh; check_same_bytes draws anew every time."""
+    key = (id(game), json.dumps(view, sort_keys=True))
+    found = _DRAWN.get(key)
+    if found is None:
+        found = game.render_svg(view)
+        assert found is not None, "the game draws no SVG"
+        _DRAWN[key] = found
+    return found
+
+
 def check_same_bytes(game: Game, view: dict[str, Any]) -> None:
     """The same view draws the same bytes, also after a trip through JSON (as a save)."""
     first = game.render_svg(view)

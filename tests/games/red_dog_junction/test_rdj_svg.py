@@ -123,7 +123,7 @@ def test_the_game_draws_through_its_hook_and_the_engine_uses_it() -> None:
 
 
 def test_every_view_is_well_formed_svg_with_a_viewbox_and_a_title(sample: dict[str, Any]) -> None:
-    boards.check_document(GAME.render_svg(sample), f"Red Dog Junction, turn {sample['turn']}",
+    boards.check_document(boards.drawn(GAME, sample), f"Red Dog Junction, turn {sample['turn']}",
                    heights=(900, 1600))
 
 
@@ -134,7 +134,7 @@ def test_the_same_view_gives_the_same_bytes(sample: dict[str, Any]) -> None:
 def test_goods_are_told_apart_by_shape_as_well_as_colour(sample: dict[str, Any]) -> None:
     """For colour-blind players: each good has a shape of its own in the key, and every
     cube, cargo piece and cost chip of a good has that shape."""
-    root = parse(GAME.render_svg(sample))
+    root = parse(boards.drawn(GAME, sample))
     key = by_id(root, "legend")
     boards.check_goods_told_apart(root, key)
     assert [g for g in text_of(key).split() if g != "Goods"] == list(svg.GOODS_KEY.order)
@@ -142,7 +142,7 @@ def test_goods_are_told_apart_by_shape_as_well_as_colour(sample: dict[str, Any])
 
 # ---- the places ------------------------------------------------------------------------
 def test_the_junction_shows_every_dock_and_die_with_its_face(sample: dict[str, Any]) -> None:
-    root = parse(GAME.render_svg(sample))
+    root = parse(boards.drawn(GAME, sample))
     by_id(root, "junction")
     for good, face in sample["dice"].items():
         die = by_id(root, f"die-{good}")
@@ -197,7 +197,7 @@ def test_the_ring_follows_the_dice_placed_at_set_up(seed: bytes) -> None:
 
 
 def test_planets_show_their_supply_and_dock(sample: dict[str, Any]) -> None:
-    root = parse(GAME.render_svg(sample))
+    root = parse(boards.drawn(GAME, sample))
     for planet, entry in sample["planets"].items():
         group = by_id(root, f"planet-{planet}")
         words = text_of(group)
@@ -208,7 +208,7 @@ def test_planets_show_their_supply_and_dock(sample: dict[str, Any]) -> None:
 
 
 def test_the_shop_shows_the_top_tile_of_both_stacks(sample: dict[str, Any]) -> None:
-    root = parse(GAME.render_svg(sample))
+    root = parse(boards.drawn(GAME, sample))
     shop = by_id(root, "shop")
     assert sample["shop"]["name"] in text_of(shop)
     assert len(sample["shop"]["stacks"]) == 2
@@ -225,7 +225,7 @@ def test_the_shop_shows_the_top_tile_of_both_stacks(sample: dict[str, Any]) -> N
 
 
 def test_space_shows_the_goods_lying_there(sample: dict[str, Any]) -> None:
-    root = parse(GAME.render_svg(sample))
+    root = parse(boards.drawn(GAME, sample))
     space = by_id(root, "space")
     for good, count in sample["space"].items():
         group = by_id(space, f"space-{good}")
@@ -237,7 +237,7 @@ def test_space_shows_the_goods_lying_there(sample: dict[str, Any]) -> None:
 
 
 def test_every_owner_has_a_home_base_with_its_storage(sample: dict[str, Any]) -> None:
-    root = parse(GAME.render_svg(sample))
+    root = parse(boards.drawn(GAME, sample))
     for key, owner in owners(sample):
         home = by_id(root, f"home-{key}")
         words = text_of(home)
@@ -250,7 +250,7 @@ def test_every_owner_has_a_home_base_with_its_storage(sample: dict[str, Any]) ->
 
 # ---- the ships --------------------------------------------------------------------------
 def test_every_ship_is_drawn_in_its_owners_colour_with_its_cargo(sample: dict[str, Any]) -> None:
-    root = parse(GAME.render_svg(sample))
+    root = parse(boards.drawn(GAME, sample))
     ships = with_class(root, "ship")
     assert sorted(s.get("id", "") for s in ships) == sorted(f"ship-{k}" for k, _ in
                                                             owners(sample))
@@ -311,7 +311,7 @@ def _nearest(root: ET.Element, point: tuple[int, int], where: str) -> str:
 def test_every_ship_stands_at_its_place(sample: dict[str, Any]) -> None:
     """A docked ship stands on the spot its dock marks "free" once the ship has left; a
     ship in space is inside the space box."""
-    root = parse(GAME.render_svg(sample))
+    root = parse(boards.drawn(GAME, sample))
     space_box = by_id(root, "space").find(f"{NS}rect")
     assert space_box is not None
     for key, owner in owners(sample):
@@ -391,7 +391,7 @@ def test_an_edited_view_is_what_gets_drawn() -> None:
 
 # ---- the market -------------------------------------------------------------------------
 def test_the_display_shows_six_cards_with_cost_type_and_points(sample: dict[str, Any]) -> None:
-    root = parse(GAME.render_svg(sample))
+    root = parse(boards.drawn(GAME, sample))
     display = by_id(root, "display")
     cards = with_class(display, "card")
     assert [c.get("id") for c in cards] == [f"card-{c['id']}" for c in sample["display"]]
@@ -416,7 +416,7 @@ def test_the_display_shows_six_cards_with_cost_type_and_points(sample: dict[str,
 
 
 def test_the_bank_and_deck_are_counted(sample: dict[str, Any]) -> None:
-    root = parse(GAME.render_svg(sample))
+    root = parse(boards.drawn(GAME, sample))
     bank = text_of(by_id(root, "bank"))
     for good, count in sample["bank"].items():
         assert f"{good} {count}" in bank
@@ -427,7 +427,7 @@ def test_the_bank_and_deck_are_counted(sample: dict[str, Any]) -> None:
 
 
 def test_held_commanders_and_boosts_and_recent_events_are_written(sample: dict[str, Any]) -> None:
-    root = parse(GAME.render_svg(sample))
+    root = parse(boards.drawn(GAME, sample))
     if sample["cards"]:
         held = text_of(by_id(root, "held-cards"))
         for ident, words in sample["cards"].items():
@@ -444,7 +444,7 @@ def test_held_commanders_and_boosts_and_recent_events_are_written(sample: dict[s
 
 # ---- the panel --------------------------------------------------------------------------
 def test_each_player_has_a_panel_card_with_their_holdings(sample: dict[str, Any]) -> None:
-    root = parse(GAME.render_svg(sample))
+    root = parse(boards.drawn(GAME, sample))
     cards = boards.check_player_cards(root, [p["name"] for p in sample["players"]])
     for seat, (player, card) in enumerate(zip(sample["players"], cards, strict=True)):
         assert card.startswith(player["name"] + " ")
@@ -485,7 +485,7 @@ def test_super_deals_commanders_and_boosts_held_are_shown() -> None:
 
 
 def test_the_panel_marks_the_reader_and_whose_turn_it_is(sample: dict[str, Any]) -> None:
-    root = parse(GAME.render_svg(sample))
+    root = parse(boards.drawn(GAME, sample))
     status = text_of(by_id(root, "status"))
     viewer = sample["viewer"]
     if viewer < 0:
@@ -508,7 +508,7 @@ def test_the_panel_marks_the_reader_and_whose_turn_it_is(sample: dict[str, Any])
 
 
 def test_justin_is_drawn_in_the_solo_game(sample: dict[str, Any]) -> None:
-    root = parse(GAME.render_svg(sample))
+    root = parse(boards.drawn(GAME, sample))
     if not sample["solo"]:
         assert not has_id(root, "player-justin") and not has_id(root, "ship-justin")
         return

@@ -162,11 +162,11 @@ def test_the_random_games_cover_every_count_option_and_the_end() -> None:
 
 
 def test_every_view_is_well_formed_svg_with_a_viewbox_and_a_title(sample: dict[str, Any]) -> None:
-    boards.check_document(GAME.render_svg(sample), "Road Master", heights=(700, 4000))
+    boards.check_document(boards.drawn(GAME, sample), "Road Master", heights=(700, 4000))
 
 
 def test_every_warehouse_is_drawn_with_its_colour_and_cubes(sample: dict[str, Any]) -> None:
-    root = parse(GAME.render_svg(sample))
+    root = parse(boards.drawn(GAME, sample))
     houses = sample["board"]["houses"]
     assert sorted(h.get("id", "") for h in with_class(root, "house")) == \
         sorted(f"house-{k}" for k in houses)
@@ -190,12 +190,12 @@ def test_every_warehouse_is_drawn_with_its_colour_and_cubes(sample: dict[str, An
 def test_cubes_are_told_apart_by_shape_as_well_as_colour(sample: dict[str, Any]) -> None:
     """For colour-blind players: each cube colour has a shape of its own in the key, and
     every cube (in warehouses, trucks, contracts, Super Bonus needs) has that shape."""
-    root = parse(GAME.render_svg(sample))
+    root = parse(boards.drawn(GAME, sample))
     boards.check_goods_told_apart(root, by_id(root, "legend"))
 
 
 def test_every_truck_is_drawn_where_it_stands(sample: dict[str, Any]) -> None:
-    root = parse(GAME.render_svg(sample))
+    root = parse(boards.drawn(GAME, sample))
     trucks = with_class(root, "truck")
     placed_seats = [s for s, t in enumerate(sample["trucks"]) if t["where"]]
     assert sorted(t.get("id", "") for t in trucks) == sorted(f"truck-{s}" for s in placed_seats)
@@ -228,7 +228,7 @@ def test_every_truck_is_drawn_where_it_stands(sample: dict[str, Any]) -> None:
 
 def test_every_player_has_a_panel_with_score_contracts_and_super_bonus(
         sample: dict[str, Any]) -> None:
-    root = parse(GAME.render_svg(sample))
+    root = parse(boards.drawn(GAME, sample))
     assert len(with_class(root, "player")) == len(sample["scores"])
     cards = boards.check_player_cards(root, sample["seats"])
     for seat, name in enumerate(sample["seats"]):
@@ -249,7 +249,7 @@ def test_every_player_has_a_panel_with_score_contracts_and_super_bonus(
 
 def test_the_highway_has_a_column_per_space_with_lane_arrows(sample: dict[str, Any]) -> None:
     """Every road space is numbered; the north lane's arrows point west, the south's east."""
-    root = parse(GAME.render_svg(sample))
+    root = parse(boards.drawn(GAME, sample))
     road = svg._Road(sample, 0)
     length = sample["board"]["length"]
     numbers = [e for e in by_id(root, "road").iter(f"{NS}text")
@@ -265,7 +265,7 @@ def test_the_highway_has_a_column_per_space_with_lane_arrows(sample: dict[str, A
 
 
 def test_the_market_shows_every_card_and_the_decks(sample: dict[str, Any]) -> None:
-    root = parse(GAME.render_svg(sample))
+    root = parse(boards.drawn(GAME, sample))
     market = by_id(root, "market")
     for i, card in enumerate(sample["market"], 1):
         slot = by_id(market, f"slot-{i}")
@@ -284,7 +284,7 @@ def test_the_market_shows_every_card_and_the_decks(sample: dict[str, Any]) -> No
 
 
 def test_the_status_names_whose_turn_and_what_chance_is_pending(sample: dict[str, Any]) -> None:
-    root = parse(GAME.render_svg(sample))
+    root = parse(boards.drawn(GAME, sample))
     status = text_of(by_id(root, "status"))
     if sample["over"]:
         assert "The game is over." in status

@@ -71,11 +71,11 @@ def test_the_game_draws_through_its_hook_and_the_engine_uses_it() -> None:
 
 
 def test_every_view_is_well_formed_svg_with_a_viewbox_and_a_title(sample: dict[str, Any]) -> None:
-    boards.check_document(GAME.render_svg(sample), "Station to Station", heights=(700, 1800))
+    boards.check_document(boards.drawn(GAME, sample), "Station to Station", heights=(700, 1800))
 
 
 def test_every_city_is_drawn_with_its_name(sample: dict[str, Any]) -> None:
-    root = parse(GAME.render_svg(sample))
+    root = parse(boards.drawn(GAME, sample))
     for slug, city in sample["data"]["cities"].items():
         group = by_id(root, f"city-{slug}")
         assert group is not None, slug
@@ -83,7 +83,7 @@ def test_every_city_is_drawn_with_its_name(sample: dict[str, Any]) -> None:
 
 
 def test_every_train_is_drawn_in_its_players_colour_with_a_label(sample: dict[str, Any]) -> None:
-    root = parse(GAME.render_svg(sample))
+    root = parse(boards.drawn(GAME, sample))
     trains = with_class(root, "train")
     placed = [s for s, p in enumerate(sample["players"]) if p["city"]]
     assert sorted(t.get("id", "") for t in trains) == sorted(f"train-{s}" for s in placed)
@@ -98,7 +98,7 @@ def test_every_train_is_drawn_in_its_players_colour_with_a_label(sample: dict[st
 
 
 def test_every_players_name_heads_a_panel_card(sample: dict[str, Any]) -> None:
-    cards = boards.check_player_cards(parse(GAME.render_svg(sample)), sample["seats"])
+    cards = boards.check_player_cards(parse(boards.drawn(GAME, sample)), sample["seats"])
     for name, card in zip(sample["seats"], cards, strict=True):
         assert card.startswith(name + " ")
 
@@ -108,7 +108,7 @@ def test_the_same_view_gives_the_same_bytes(sample: dict[str, Any]) -> None:
 
 
 def test_each_city_shows_its_token_or_emptiness(sample: dict[str, Any]) -> None:
-    root = parse(GAME.render_svg(sample))
+    root = parse(boards.drawn(GAME, sample))
     for slug, spot in sample["map"].items():
         group = by_id(root, f"city-{slug}")
         assert group is not None
@@ -123,7 +123,7 @@ def test_each_city_shows_its_token_or_emptiness(sample: dict[str, Any]) -> None:
 def test_views_carry_no_more_than_the_drawing_reads(sample: dict[str, Any]) -> None:
     """The picture of a view reads only the view: who is looking shows as "you"."""
     viewer = sample["viewer"]
-    root = parse(GAME.render_svg(sample))
+    root = parse(boards.drawn(GAME, sample))
     status = text_of(by_id(root, "status"))
     if viewer < 0:
         assert "Public view" in status
@@ -317,7 +317,7 @@ def test_an_empty_crew_slot_shows_its_pending_refill() -> None:
 def test_goods_are_told_apart_by_shape_as_well_as_colour(sample: dict[str, Any]) -> None:
     """For colour-blind players: each good has a shape of its own beside its price (the
     key), and every good on tokens, city markets and player cards has that shape."""
-    root = parse(GAME.render_svg(sample))
+    root = parse(boards.drawn(GAME, sample))
     boards.check_goods_told_apart(root, by_id(root, "goods-key"))
 
 

@@ -15,16 +15,18 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pbem import registry
-from pbem.game import Game, copy_state
+from pbem.game import Game, State, copy_state
 from pbem.play import bots
 from pbem.play.local import LocalTable
-from pbem.protocol.canonical import canonical, check_signable
+from pbem.protocol.canonical import NotCanonicalError, canonical, check_signable
 from pbem.protocol.sampler import Sampler
 from tests.support import scale
+from tests.support.secret_draw import DECK, SecretDraw
 
 GAMES_PER_COUNT = int(os.environ.get("PBEM_CONFORMANCE_GAMES", scale.games(4, 24)))
 TURN_CAP = 150
@@ -67,16 +69,20 @@ def check_step(game: Game, table: LocalTable, seat: int) -> list[str]:
     legal = game.legal_moves(table.state, seat)
     for move in legal:
         assert game.normalize(table.state, seat, move) == move, f"{move!r} does not round-trip"
-    for viewer in range(len(table.state["seats"])):
+    for viewer in [*range(len(table.state["seats"])), None]:
         view = table.view(viewer)
         check_signable(view)
-        text = json.dumps(view)
-        for uid in secret_strings(table, viewer):
-            assert f'"{uid}"' not in text, f"seat {viewer} can see another seat's card {uid}"
-    public = json.dumps(table.view(None))
-    for uid in secret_strings(table, seat=-2):  # -2: nobody, so every drawn or held card
-        assert f'"{uid}"' not in public, f"the public view shows the secret card {uid}"
+        # The cards this viewer must not see (None: nobody, so every drawn or held card);
+        # a view is searched as text only when there is one.
+        hidden = secret_strings(table, -2 if viewer is None else viewer)
+        text = json.dumps(view) if hidden else ""
+        for uid in hidden:
+            assert f'"{uid}"' not in text, f"{_viewer(viewer)} can see the secret card {uid}"
     return legal
+
+
+def _viewer(viewer: int | None) -> str:
+    return "the public view" if viewer is None else f"seat {viewer}"
 
 
 def play_random(name: str, players: int, options: dict[str, object], seed: int) -> LocalTable:
@@ -138,6 +144,36 @@ def test_random_games_keep_invariants(name: str, players: int, count: int) -> No
             replayed.play(moves)
         replayed.finish()
         assert canonical(replayed.state) == canonical(table.state), "replay differs from live"
+
+
+class _Leaky(SecretDraw):
+    """Secret Draw whose views also name every card drawn or held, in any seat's hand."""
+
+    def view(self, state: State, seat: int | None,
+             secrets: dict[str, dict[str, str]] | None = None) -> dict[str, Any]:
+        shown = super().view(state, seat, secrets)
+        shown["everyone"] = sorted(slot["card"] for slot in state["secret"][DECK]["slots"].values()
+                                   if slot["status"] in ("drawn", "held"))
+        return shown
+
+
+def test_the_per_move_checks_can_fail() -> None:
+    """check_step finds a view that shows a card another seat drew, a public view that
+    shows a drawn card, and a view that cannot be signed."""
+    game = _Leaky()
+    table = LocalTable(game, ["p0", "p1"], {}, seed=b"leak")
+    table.prepare()
+    table.play(["draw"])  # seat 0 holds two cards, face down
+    table.prepare()
+    with pytest.raises(AssertionError, match="seat 1 can see the secret card"):
+        check_step(game, table, 1)
+    table.view = lambda viewer: (SecretDraw.view(game, table.state, viewer, None)  # type: ignore[method-assign]
+                                 if viewer is not None else game.view(table.state, None))
+    with pytest.raises(AssertionError, match="the public view can see the secret card"):
+        check_step(game, table, 1)
+    table.view = lambda viewer: {"odds": 0.5}  # type: ignore[method-assign]
+    with pytest.raises(NotCanonicalError, match="odds is a float"):
+        check_step(game, table, 1)
 
 
 @pytest.mark.parametrize(("name", "players"), [(n, p) for n, p, _ in cases()])

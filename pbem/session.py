@@ -43,13 +43,14 @@ class Verified(Record):
 
 def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = True,
            path: Path | None = None, on_entry: engine.OnEntry | None = None,
-           told_from: int = 0) -> Verified:
+           told_from: int = 0, signed_here: str | None = None) -> Verified:
     """Every check of PROTOCOL.md section 9, re-using the archive unless ``full``.
 
     ``path``: where the save was read or written; the home's game index records it as
     its newest save of the game (:func:`remember`). ``on_entry`` is told of every entry
     from seq ``told_from`` on (engine.replay): the archive's cached table is then used
-    only if it lies before that entry, so one replay serves both."""
+    only if it lies before that entry, so one replay serves both. ``signed_here``: the
+    hash of the entry this process just signed (:func:`write`; engine.replay)."""
     header_hash = digest(save.header)
     archive = Archive(home.archive_dir, save.game_id) if home is not None else None
     same_game = archive is not None and archive.data["header"] == header_hash
@@ -75,7 +76,7 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
         save,
         vouched=archive.verified_at if archive is not None and same_game and not full else None,
         witness=archive.check_fork if archive is not None else None,
-        resume=resume, on_entry=on_entry, header_hash=header_hash)
+        resume=resume, on_entry=on_entry, header_hash=header_hash, signed_here=signed_here)
     hashes = report.hashes
     out = Verified(save, report)
     if archive is not None and archive.data["header"] and archive.data["header"] != header_hash:
@@ -162,11 +163,16 @@ def appended(save: Save, entry: savefile.Entry, table: engine.Table) -> Save:
 
 
 def write(save: Save, path: Path, home: Home | None) -> Path:
-    """Write a new save atomically, then record it in the writer's archive."""
+    """Write a new save atomically, then record it in the writer's archive. The save's
+    last entry is one engine.sign_entry just built in this process, on the table of the
+    save before it (every caller signs, then writes)."""
     written = savefile.write_new(path, savefile.dumps(save))
     if home is not None:
-        Archive(home.archive_dir, save.game_id).reinstate(digest(save.entries[-1]))
-        verify(save, home, path=written)  # files the new entry in the writer's archive
+        new_entry = digest(save.entries[-1])
+        Archive(home.archive_dir, save.game_id).reinstate(new_entry)
+        # Verified once more as it is filed in the archive; its secret-deck proofs were
+        # checked as it was signed, moments ago, so not twice (engine.replay).
+        verify(save, home, path=written, signed_here=new_entry)
     return written
 
 

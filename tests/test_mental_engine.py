@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -171,6 +172,37 @@ def test_a_home_checks_each_proof_once(homes: dict[str, Home], tmp_path: Path,
     checked.clear()
     session.verify(final, auditor, full=True)  # --full re-runs everything
     assert len(checked) == _proof_items(final.entries)
+
+
+def test_a_signer_checks_its_own_proofs_once(homes: dict[str, Home], tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The proofs of a new entry are checked as it is signed; filing it in the writer's
+    archive (a verify of the save written) does not check them a second time. A reader's
+    home checks them once, on its own."""
+    paths = drawn_game(homes, tmp_path)
+    final = savefile.read(paths[-1])
+    # An entry with secret-deck work, signed in a turn: sign it again in a copy of its
+    # signer's home that has verified the save before it and nothing later.
+    at = next(i for i, e in enumerate(final.entries) if e["kind"] == "turn" and _proof_items([e]))
+    signer = homes[final.entries[at]["seat"]]
+    again = Home(tmp_path / "again")
+    shutil.copytree(signer.path, again.path, ignore=shutil.ignore_patterns(
+        signer.archive_dir.name, "games.json*"))
+    session.load(paths[at - 1], again)
+    checked: list[object] = []
+    real = dleq.verify
+
+    def counted(*args: object) -> bool:
+        checked.append(args)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(dleq, "verify", counted)
+    written = session.sign_next(again, paths[at - 1], None, [], "greedy", str(tmp_path / "new.toml"))
+    work = _proof_items([written.entry])
+    assert work > 0 and len(checked) == work
+    checked.clear()
+    session.load(written.path, Home(tmp_path / "reader"))
+    assert len(checked) == _proof_items(written.save.entries)
 
 
 def test_a_wrong_peel_after_what_a_home_verified_is_refused(homes: dict[str, Home],

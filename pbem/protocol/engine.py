@@ -758,7 +758,7 @@ OnEntry = Callable[[Table, Table, Entry], None]
 def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None = None,
            resume: Resume | None = None, check_snapshot: bool = True,
            audit_secrets: bool = True, on_entry: OnEntry | None = None,
-           header_hash: str | None = None) -> Report:
+           header_hash: str | None = None, signed_here: str | None = None) -> Report:
     """Verify a parsed save (PROTOCOL.md section 9, steps 2-4).
 
     Step 2 (pbem.protocol.chain.authenticate: header hash, every prev, hash, key,
@@ -773,7 +773,11 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
     replay applies (from ``start_at``: a resumed replay skips the cached ones), for
     ``log`` and the history in ``show``; nothing is done for it when it is None.
     ``header_hash``: ``digest(save.header)`` when the caller has it already (a header
-    carries the game's component data: hashed once per verify)."""
+    carries the game's component data: hashed once per verify). ``signed_here``: the
+    hash of an entry :func:`sign_entry` built and checked in this process just now (the
+    writer's own new entry, verified once more as it is filed): its secret-deck proofs
+    were checked as it was signed, on the same table, so they are not checked again. Its
+    signature, chain, fork check, moves and snapshot are."""
     if header_hash is None:
         header_hash = digest(save.header)
     hashes = authenticate(save, vouched=vouched, witness=witness, header_hash=header_hash)
@@ -801,7 +805,8 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
         before = table
         # An entry this home verified before had its secret-deck proofs and points checked
         # then: like its signature (chain.py), they are a function of its hash.
-        proved = vouched is not None and vouched(index, entry_digest)
+        proved = entry_digest == signed_here or (vouched is not None
+                                                 and vouched(index, entry_digest))
         table, _ = step(table, entry, replay=True, audit_seeds=audit_seeds, in_place=in_place,
                         proved=proved)
         table.head = entry_digest

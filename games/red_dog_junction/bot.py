@@ -26,9 +26,15 @@ STARTING_CREW = 30  # a starting crew card drafted in Posse: no points, but it w
 STORED = 30  # a non-gold good in storage that some display card asks for
 STORED_CAP = 6  # ... up to this many of it
 GOLD_ON_SHIP = {"home": 95, "space": 88}  # elsewhere 85
-TRADE_ROUTE = {"beside": 0.8, "junction": 0.68, "space": 0.7}  # elsewhere 0.65
-STORE_ROUTE = {"home": 0.95, "space": 0.85}  # elsewhere 0.8
-AT_RISK = 0.5  # cargo in space beside another player's outlaws
+# Route factors in per cent: what share of its worth a good keeps from where the ship is.
+TRADE_ROUTE = {"beside": 80, "junction": 68, "space": 70}  # elsewhere 65
+STORE_ROUTE = {"home": 95, "space": 85}  # elsewhere 80
+# Cargo and position are worked out in 1/FINE of the heuristic's unit, in integers only:
+# the steady bot (PROTOCOL.md section 11) plays by this heuristic and every verifier
+# re-plays its turns, so it must give the same number on every machine and Python (a
+# float sum does not: Python 3.12 sums floats with compensation, 3.11 does not).
+# 6,000 = 100 (per cent) x 60 (a multiple of every die face, so a rate is exact).
+FINE = 6000
 
 
 def heuristic(state: State, seat: int) -> int:
@@ -36,7 +42,7 @@ def heuristic(state: State, seat: int) -> int:
         return _draft_worth(state, seat)
     player = state["players"][seat]
     points, _, ties = score_of(state, seat)
-    value: float = points * POINT + ties[0] * BOOST_WORTH
+    value = points * POINT + ties[0] * BOOST_WORTH
     for ident in player["crew"] + player["commanders"]:
         entry = card(state, ident)
         if not entry.get("start"):
@@ -46,11 +52,10 @@ def heuristic(state: State, seat: int) -> int:
         if good != GOLD:
             worth = STORED if good in wanted else 5
             value += worth * min(n, STORED_CAP) + 3 * max(0, n - STORED_CAP)
-    value += _cargo(state, seat, wanted)
-    value += _position(state, seat, wanted)
+    value += (_cargo(state, seat, wanted) + _position(state, seat, wanted)) // FINE
     if state["phase"] == "over":
         value += 1000 * POINT * _won(state, seat)
-    return int(value)
+    return value
 
 
 def _draft_worth(state: State, seat: int) -> int:
@@ -80,38 +85,41 @@ def _wanted(state: State) -> set[str]:
     return {g for c in state["display"] for cost in card(state, c)["cost"] for g in cost}
 
 
-def _trade_unit(state: State, seat: int, good: str) -> float:
-    """One ``good`` on the ship, to be traded for gold at the Junction from where it is."""
+def _trade_unit(state: State, seat: int, good: str) -> int:
+    """One ``good`` on the ship, to be traded for gold at the Junction from where it is
+    (in 1/FINE)."""
     at = state["players"][seat]["at"]
     if good == GOLD:
-        return GOLD_ON_SHIP.get(at, 85)
+        return GOLD_ON_SHIP.get(at, 85) * FINE
     spot = at
     if at.startswith("junction "):
         ship = state["players"][seat]["ship"]
         tradable = ship[good] >= state["dice"][good] and crew_count(state, seat, "agent") > 0
         spot = "beside" if good in dock_dice(state, at) and tradable else "junction"
-    # A trade's gold must fit in the hold too, so no good is worth more than a gold.
-    rate = min(state["dice"][GOLD] / state["dice"][good], 1.0)
-    return 85 * rate * TRADE_ROUTE.get(spot, 0.65)
+    # A trade's gold must fit in the hold too, so no good is worth more than a gold: the
+    # rate is gold's die over the good's, at most 1.
+    gold, die = state["dice"][GOLD], state["dice"][good]
+    return 85 * TRADE_ROUTE.get(spot, 65) * (FINE // 100) * min(gold, die) // die
 
 
-def _cargo(state: State, seat: int, wanted: set[str]) -> float:
+def _cargo(state: State, seat: int, wanted: set[str]) -> int:
     """The ship's goods, each by its better route; the store route of a good pays only
-    until storage holds STORED_CAP of it; only a full hold's worth counts."""
+    until storage holds STORED_CAP of it; only a full hold's worth counts (in 1/FINE);
+    half of it in space beside another player's outlaws."""
     player = state["players"][seat]
     at = player["at"]
-    worths: list[float] = []
+    worths: list[int] = []
     for good, n in player["ship"].items():
         for k in range(n):
             if good == GOLD:
                 worths.append(_trade_unit(state, seat, good))
                 continue
             useful = good in wanted and player["storage"][good] + k < STORED_CAP
-            store = (STORED if useful else 5) * STORE_ROUTE.get(at, 0.8)
+            store = (STORED if useful else 5) * STORE_ROUTE.get(at, 80) * (FINE // 100)
             worths.append(max(_trade_unit(state, seat, good), store))
     worths.sort(reverse=True)
     kept = sum(worths[: max(capacity(state, seat), 0)])
-    return kept * AT_RISK if at == "space" and _raiders(state, seat) else kept
+    return kept // 2 if at == "space" and _raiders(state, seat) else kept
 
 
 def _raiders(state: State, seat: int) -> bool:
@@ -131,7 +139,8 @@ def _raider(state: State, seat: int) -> bool:
     return "outlaw" in types or "rascal" in types
 
 
-def _position(state: State, seat: int, wanted: set[str]) -> float:
+def _position(state: State, seat: int, wanted: set[str]) -> int:
+    """Where the ship is, for what it can load next (in 1/FINE)."""
     player = state["players"][seat]
     at = player["at"]
     room = capacity(state, seat) - total(player["ship"])
@@ -140,10 +149,11 @@ def _position(state: State, seat: int, wanted: set[str]) -> float:
     if at in PLANET_GOODS:
         reach = min(crew_count(state, seat, "miner"), state["planets"][at], room)
         useful = at in wanted and state["players"][seat]["storage"][at] < STORED_CAP
-        unit = max(_trade_unit(state, seat, at), STORED * 0.8 if useful else 0)
-        return 0.6 * unit * reach
+        unit = max(_trade_unit(state, seat, at), STORED * 80 * (FINE // 100) if useful else 0)
+        return 6 * unit * reach // 10
     if at == "space":
-        return 8 + 4 * min(state["space"][GOLD], room) * crew_count(state, seat, "scavenger")
+        return (8 + 4 * min(state["space"][GOLD], room) * crew_count(state, seat, "scavenger")
+                ) * FINE
     return 0
 
 

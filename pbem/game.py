@@ -388,7 +388,7 @@ def _state_key(state: State) -> str:
     return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()
 
 
-def _position_key(state: State) -> str:
+def position_key(state: State) -> str:
     """_state_key for telling apart the positions of one turn: a Fixed table at the top
     stands in by its identity (every copy of the turn's state shares it, and nothing
     changes it), so only what changes is written out. Two positions get the same key
@@ -493,7 +493,7 @@ def work_out_steady_turn(game: Game, state: State, seat: int) -> list[str]:
     are broken by the order of ``legal_moves``, which is stable by contract."""
     working = copy_state(state)
     chosen: list[str] = []
-    seen = {_position_key(working)}
+    seen = {position_key(working)}
     for _ in range(MAX_STEADY_MOVES):
         options = game.legal_moves(working, seat)
         if not options:
@@ -553,4 +553,4 @@ def _tried(game: Game, state: State, seat: int, move: str) -> tuple[State, str] 
         game.apply(trial, seat, move)
     except MoveError:
         return None
-    return trial, _position_key(trial)
+    return trial, position_key(trial)

@@ -419,10 +419,11 @@ def test_the_bot_is_a_pure_function_of_the_public_state(homes: dict[str, Home],
 
 def test_the_bot_tells_positions_apart_as_their_whole_states_would(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The steady bot tells a turn's positions apart with the state's Fixed tables standing
-    in by identity (pbem.game._position_key), not written out. Over the positions one move
-    from each of a few turns' states, two keys are equal exactly when the whole states'
-    keys are, and the bot plays the turns it plays with whole-state keys."""
+    """The steady and greedy bots tell a turn's positions apart with the state's Fixed
+    tables standing in by identity (pbem.game.position_key), not written out. Over the
+    positions one move from each of a few turns' states, two keys are equal exactly when
+    the whole states' keys are, and each bot plays the turns it plays with whole-state
+    keys."""
     from pbem import game as contract
     from pbem import registry
     from pbem.game import Fixed, copy_state, work_out_steady_turn
@@ -442,15 +443,18 @@ def test_the_bot_tells_positions_apart_as_their_whole_states_would(
                 trial = copy_state(table.state)
                 game.apply(trial, seat, move)
                 positions.append(trial)
-            keys = [(contract._position_key(p), contract._state_key(p)) for p in positions]
+            keys = [(contract.position_key(p), contract._state_key(p)) for p in positions]
             for first in keys:
                 for second in keys:
                     assert (first[0] == second[0]) == (first[1] == second[1]), name
             moves = work_out_steady_turn(game, table.state, seat)
+            greedy = bots.choose_turn(game, table.state, seat, "greedy:keys")
             with monkeypatch.context() as patched:
-                patched.setattr(contract, "_position_key", contract._state_key)
+                patched.setattr(contract, "position_key", contract._state_key)
+                patched.setattr(bots, "position_key", contract._state_key)
                 assert moves == work_out_steady_turn(game, table.state, seat), name
-            table.play(bots.choose_turn(game, table.state, seat, "greedy"))
+                assert greedy == bots.choose_turn(game, table.state, seat, "greedy:keys"), name
+            table.play(greedy)
 
 
 def test_malformed_absence_fields_are_malformed_saves(homes: dict[str, Home],

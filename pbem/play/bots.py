@@ -16,9 +16,8 @@ from __future__ import annotations
 import hashlib
 
 from pbem.errors import MoveError, UsageError
-from pbem.game import Game, State, copy_state
+from pbem.game import Game, State, copy_state, position_key
 from pbem.protocol import entropy
-from pbem.protocol.canonical import digest
 from pbem.protocol.sampler import Sampler
 
 MAX_MOVES_PER_TURN = 60
@@ -50,7 +49,9 @@ def choose_turn(game: Game, state: State, seat: int, spec: str, salt: str = "",
     working = _working(game, state, seat, secrets)
     before = game.heuristic_knowing(working, seat, secrets or {}) if name == "greedy" else 0
     chosen: list[str] = []
-    seen = {digest(working)}  # states this turn has been in: a move back to one is a loop
+    # States this turn has been in (a move back to one is a loop), the Fixed tables every
+    # copy shares standing in by identity (position_key): not written out per move.
+    seen = {position_key(working)}
     for _ in range(MAX_MOVES_PER_TURN):
         options = game.bot_moves(working, seat)
         can_end = game.can_end_turn(working, seat)
@@ -62,7 +63,7 @@ def choose_turn(game: Game, state: State, seat: int, spec: str, salt: str = "",
             break
         trial = copy_state(working)
         game.apply(trial, seat, move)
-        key = digest(trial)
+        key = position_key(trial)
         if key in seen and can_end:
             break  # e.g. toggling a setting back and forth: nothing more to gain
         seen.add(key)

@@ -804,7 +804,8 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
         entry, entry_digest = save.entries[index], hashes[index]
         before = table
         # An entry this home verified before had its secret-deck proofs and points checked
-        # then: like its signature (chain.py), they are a function of its hash.
+        # then: like its signature (chain.py), they are a function of its hash. So had
+        # the entry this process has just signed (``signed_here``), as it was signed.
         proved = entry_digest == signed_here or (vouched is not None
                                                  and vouched(index, entry_digest))
         table, _ = step(table, entry, replay=True, audit_seeds=audit_seeds, in_place=in_place,

@@ -155,7 +155,7 @@ def test_a_token_taken_from_a_city_disappears_from_the_drawing() -> None:
     assert maybe_id(after, f"tok-{tid}") is None
     group = by_id(after, f"city-{city}")
     assert group is not None and with_class(group, "empty") and not with_class(group, "token")
-    assert "token in hand" in text_of(by_id(after, f"player-{seat}") or after)
+    assert "token in hand" in text_of(by_id(after, f"player-{seat}"))
 
 
 def test_a_token_removed_from_the_view_is_not_drawn() -> None:

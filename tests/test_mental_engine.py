@@ -129,6 +129,19 @@ def _proof_items(entries: list[dict]) -> int:
     return sum(len(c.get("items", [])) for e in entries for c in e["chores"])
 
 
+def _counting_proof_checks(monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, ...]]:
+    """From now on, each check of a secret-deck proof (dleq.verify) is made and recorded."""
+    checked: list[tuple[object, ...]] = []
+    real = dleq.verify
+
+    def counted(*args: object) -> bool:
+        checked.append(args)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(dleq, "verify", counted)
+    return checked
+
+
 def test_a_home_checks_each_proof_once(homes: dict[str, Home], tmp_path: Path,
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """A finished game is replayed from its first entry (the audit), but the proofs of the
@@ -141,13 +154,7 @@ def test_a_home_checks_each_proof_once(homes: dict[str, Home], tmp_path: Path,
     seen = max(i for i, e in enumerate(final.entries) if i and _proof_items([e])) - 1
     auditor = Home(tmp_path / "auditor")
     session.verify(savefile.read(paths[seen]), auditor)
-    checked: list[bytes] = []
-    real = dleq.verify
-
-    def counted(*args: object) -> bool:
-        checked.append(args[-1])  # type: ignore[arg-type]
-        return real(*args)  # type: ignore[arg-type]
-
+    checked = _counting_proof_checks(monkeypatch)
     points: list[object] = []  # values checked to be points of the group (mental.from_hex)
     real_point = mental_deck._point
 
@@ -155,7 +162,6 @@ def test_a_home_checks_each_proof_once(homes: dict[str, Home], tmp_path: Path,
         points.append(value)
         return real_point(value, where)
 
-    monkeypatch.setattr(dleq, "verify", counted)
     monkeypatch.setattr(mental_deck, "_point", counted_point)
     report = session.verify(final, auditor).report
     assert report.audit == "clean" and report.checked_from == 0
@@ -189,14 +195,7 @@ def test_a_signer_checks_its_own_proofs_once(homes: dict[str, Home], tmp_path: P
     shutil.copytree(signer.path, again.path, ignore=shutil.ignore_patterns(
         signer.archive_dir.name, "games.json*"))
     session.load(paths[at - 1], again)
-    checked: list[object] = []
-    real = dleq.verify
-
-    def counted(*args: object) -> bool:
-        checked.append(args)
-        return real(*args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(dleq, "verify", counted)
+    checked = _counting_proof_checks(monkeypatch)
     written = session.sign_next(again, paths[at - 1], None, [], "greedy", str(tmp_path / "new.toml"))
     work = _proof_items([written.entry])
     assert work > 0 and len(checked) == work

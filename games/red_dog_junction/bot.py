@@ -35,6 +35,7 @@ STORE_ROUTE = {"home": 95, "space": 85}  # elsewhere 80
 # float sum does not: Python 3.12 sums floats with compensation, 3.11 does not).
 # 6,000 = 100 (per cent) x 60 (a multiple of every die face, so a rate is exact).
 FINE = 6000
+PER_CENT = FINE // 100  # one per cent of the unit, in 1/FINE
 
 
 def heuristic(state: State, seat: int) -> int:
@@ -99,7 +100,7 @@ def _trade_unit(state: State, seat: int, good: str) -> int:
     # A trade's gold must fit in the hold too, so no good is worth more than a gold: the
     # rate is gold's die over the good's, at most 1.
     gold, die = state["dice"][GOLD], state["dice"][good]
-    return 85 * TRADE_ROUTE.get(spot, 65) * (FINE // 100) * min(gold, die) // die
+    return 85 * TRADE_ROUTE.get(spot, 65) * PER_CENT * min(gold, die) // die
 
 
 def _cargo(state: State, seat: int, wanted: set[str]) -> int:
@@ -115,7 +116,7 @@ def _cargo(state: State, seat: int, wanted: set[str]) -> int:
                 worths.append(_trade_unit(state, seat, good))
                 continue
             useful = good in wanted and player["storage"][good] + k < STORED_CAP
-            store = (STORED if useful else 5) * STORE_ROUTE.get(at, 80) * (FINE // 100)
+            store = (STORED if useful else 5) * STORE_ROUTE.get(at, 80) * PER_CENT
             worths.append(max(_trade_unit(state, seat, good), store))
     worths.sort(reverse=True)
     kept = sum(worths[: max(capacity(state, seat), 0)])
@@ -149,7 +150,7 @@ def _position(state: State, seat: int, wanted: set[str]) -> int:
     if at in PLANET_GOODS:
         reach = min(crew_count(state, seat, "miner"), state["planets"][at], room)
         useful = at in wanted and state["players"][seat]["storage"][at] < STORED_CAP
-        unit = max(_trade_unit(state, seat, at), STORED * 80 * (FINE // 100) if useful else 0)
+        unit = max(_trade_unit(state, seat, at), STORED * 80 * PER_CENT if useful else 0)
         return 6 * unit * reach // 10
     if at == "space":
         return (8 + 4 * min(state["space"][GOLD], room) * crew_count(state, seat, "scavenger")

@@ -25,14 +25,14 @@ def png_size(data: bytes) -> tuple[int, int]:
     return size
 
 
-def rgb_pixels(data: bytes | Path) -> Image.Image:
+def _rgb(data: bytes | Path) -> Image.Image:
     """The image as 8-bit RGB (alpha dropped: pbem's pictures and screenshots are opaque)."""
     return _image(data).convert("RGB")
 
 
 def colours(png: Path | bytes) -> tuple[tuple[int, int], Counter[tuple[int, ...]]]:
     """The size of a picture and how many pixels have each RGB colour."""
-    image = rgb_pixels(png)
+    image = _rgb(png)
     width, height = image.size
     found = image.getcolors(maxcolors=width * height)
     assert found is not None

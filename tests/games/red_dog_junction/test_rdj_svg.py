@@ -124,7 +124,7 @@ def test_the_game_draws_through_its_hook_and_the_engine_uses_it() -> None:
 
 def test_every_view_is_well_formed_svg_with_a_viewbox_and_a_title(sample: dict[str, Any]) -> None:
     boards.check_document(boards.drawn(GAME, sample), f"Red Dog Junction, turn {sample['turn']}",
-                   heights=(900, 1600))
+                          heights=(900, 1600))
 
 
 def test_the_same_view_gives_the_same_bytes(sample: dict[str, Any]) -> None:

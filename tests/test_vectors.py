@@ -101,6 +101,22 @@ def test_beacon_chain_vectors() -> None:
     assert beacon.follows(first, anchor) and not beacon.follows(anchor, first)
 
 
+def test_the_chain_hash_is_sha256_and_falls_back_to_hashlib(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The walk hashes with Python's own SHA-256 when the build has it (faster on 32
+    bytes); the digests are SHA-256's, and a build without it walks with hashlib's."""
+    value = SEED
+    for _ in range(64):
+        assert beacon._link_sha256(value).digest() == hashlib.sha256(value).digest()
+        value = beacon._link_sha256(value).digest()
+
+    def missing(name: str) -> None:
+        raise ImportError(name)
+
+    monkeypatch.setattr(beacon.importlib, "import_module", missing)
+    assert beacon._small_input_sha256() is hashlib.sha256
+
+
 def test_randomness_vector() -> None:
     r = beacon.randomness("00" * 16, 5, b"\x01" * 32, b"\x02" * 32)
     expected = hashlib.sha256(b"pbem/1/rand" + b"0" * 32 + (5).to_bytes(8, "big")

@@ -118,6 +118,7 @@ OPTIONS_ON = {
     "road-master": ["hazardous=true", "perishable=true"],
     "station-to-station": [],
 }
+POSSE = ["variant=posse"]
 
 
 def floor_table(quick: bool) -> list[savefile.Save]:
@@ -145,6 +146,10 @@ def floor_table(quick: bool) -> list[savefile.Save]:
                 fours.append(save)
             label = f"{ruleset} {players}p greedy {' '.join(options)}".rstrip()
             rows.append((label, savefile.dumps(save)))
+    # Red Dog Junction's other variant: the Posse draft deals hands from the secret deck.
+    for players in (3,) if quick else (2, 3, 5):
+        save = build_fixed("red-dog-junction", players, POSSE)
+        rows.append((f"red-dog-junction {players}p greedy {POSSE[0]}", savefile.dumps(save)))
     for folder in sorted((ROOT / "saves").iterdir()):
         files = sorted(folder.glob("*.toml"))
         if files:

@@ -262,6 +262,62 @@ def test_weak_and_non_canonical_keys_are_not_sound(homes: dict[str, Home]) -> No
         weak.verify(IDENTITY_SIG, message)
 
 
+def test_the_compiled_key_check_and_the_python_one_agree(homes: dict[str, Home],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A key is checked by libsodium's compiled test when PyNaCl's module loads (it does
+    here), by our Python one otherwise; both give the same answer on every weak,
+    non-canonical, mixed-order and sound key, and on random bytes."""
+    import hashlib
+
+    from pbem.protocol import edkeys
+
+    compiled = edkeys._compiled_check()
+    assert compiled is not None, "the fast path is what runs on this install"
+    sound = [home.load().public_raw for home in homes.values()]
+    torsion = [edkeys.decode(bytes.fromhex(raw)) for raw in SMALL_ORDER[1:]]  # no identity
+    mixed = [_encode(edkeys._add(edkeys.decode(key), t)) for key in sound for t in torsion
+             if t is not None]
+    triples = [_encode(edkeys._times(edkeys.decode(key), 3)) for key in sound]
+    weak = [bytes.fromhex(r) for r in SMALL_ORDER + NON_CANONICAL] + mixed
+    assert len(mixed) == 7 * len(sound)
+    assert [compiled(raw) for raw in sound + triples + weak] == (
+        [True] * 2 * len(sound) + [False] * len(weak))
+    # Random bytes: about half are points, an eighth of those of prime order.
+    stream = [hashlib.sha256(b"key %d" % i).digest() for i in range(400)]
+    assert 10 < sum(map(compiled, stream)) < 50
+    cases = sound + triples + weak + stream
+    for raw in cases:
+        assert compiled(raw) == edkeys.is_sound_key_in_python(raw), raw.hex()
+    # Anything but 32 bytes is refused before libsodium reads it.
+    for raw in (b"", sound[0][:31], sound[0] + b"\x00"):
+        assert not edkeys.is_sound_key(raw)
+
+    # is_sound_key itself goes the compiled way: the Python check is not called.
+    def not_called(raw: bytes) -> bool:
+        raise AssertionError("the Python check ran")
+
+    monkeypatch.setattr(edkeys, "is_sound_key_in_python", not_called)
+    edkeys.is_sound_key.cache_clear()
+    assert edkeys.is_sound_key(sound[0]) and not edkeys.is_sound_key(weak[0])
+    monkeypatch.undo()
+
+    # Without PyNaCl's module, the Python check runs and gives the same answers.
+    def missing(name: str) -> None:
+        raise ImportError(name)
+
+    monkeypatch.setattr(edkeys.importlib, "import_module", missing)
+    edkeys._compiled_check.cache_clear()
+    edkeys.is_sound_key.cache_clear()
+    try:
+        assert edkeys._compiled_check() is None
+        assert [edkeys.is_sound_key(raw) for raw in cases] == [compiled(raw) for raw in cases]
+    finally:
+        monkeypatch.undo()
+        edkeys._compiled_check.cache_clear()
+        edkeys.is_sound_key.cache_clear()
+    assert edkeys._compiled_check() is not None
+
+
 def _encode(point: tuple[int, int, int, int]) -> bytes:
     from pbem.protocol import edkeys
 

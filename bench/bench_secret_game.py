@@ -20,11 +20,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from common import fixed_entropy, fixed_identities, median_cpu, paired_medians
+from common import as_new_process, fixed_entropy, fixed_identities, median_cpu, paired_medians
 
 from pbem import registry, session
 from pbem.play import bots
-from pbem.protocol import beacon, engine, mental_deck, savefile
+from pbem.protocol import engine, mental_deck, savefile
 from pbem.protocol.identity import Home
 from pbem.protocol.savefile import Save
 
@@ -94,11 +94,11 @@ def at_home(save: Save, text: str, repeat: int) -> tuple[float, float]:
     session.verify(before, home)
 
     def player() -> None:
-        beacon.forget_chains()
+        as_new_process()
         session.verify(savefile.parse(text), home, record=False)
 
     def newcomer() -> None:
-        beacon.forget_chains()
+        as_new_process()
         session.verify(savefile.parse(text), None)
 
     found = paired_medians([player, newcomer], repeat)
@@ -120,11 +120,11 @@ def main() -> None:
     text = savefile.dumps(save)
 
     def with_audit() -> None:
-        beacon.forget_chains()  # walk every seat's chain again, as a new process does
+        as_new_process()
         engine.replay(savefile.parse(text))
 
     def without_audit() -> None:
-        beacon.forget_chains()
+        as_new_process()
         engine.replay(savefile.parse(text), audit_secrets=False)
 
     # Side by side, so that a load that comes and goes falls on both.

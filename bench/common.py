@@ -183,13 +183,24 @@ def floor_run(text: str) -> Callable[[], None]:
     return run
 
 
+def as_new_process() -> None:
+    """Forget what this process worked out about earlier saves and a new ``pbem`` process
+    would work out again: every seat's beacon chain, which keys are sound, the cards'
+    points of the secret deck."""
+    from pbem.protocol import beacon, edkeys, mental
+
+    beacon.forget_chains()
+    edkeys.is_sound_key.cache_clear()
+    mental.card_point.cache_clear()
+
+
 def full_verify_run(text: str) -> Callable[[], None]:
     """``pbem verify --full`` in process: parse, every check, the audit (no archive)."""
     from pbem import session
-    from pbem.protocol import beacon, savefile
+    from pbem.protocol import savefile
 
     def run() -> None:
-        beacon.forget_chains()  # walk every seat's chain again, as a new process does
+        as_new_process()
         session.verify(savefile.parse(text), None, full=True)
 
     return run

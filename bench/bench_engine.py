@@ -10,7 +10,9 @@ from __future__ import annotations
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from common import (
     ROOT,
@@ -165,9 +167,30 @@ def floor_table(quick: bool) -> list[savefile.Save]:
     return fours
 
 
+def beacon_walk() -> None:
+    """One seat's 4,096-link chain walked with hashlib's SHA-256 (OpenSSL) and with the
+    hash the chain uses (pbem.protocol.beacon: Python's own, when the build has it)."""
+    import hashlib
+
+    from pbem.protocol import beacon
+
+    def walk(sha256: Callable[[bytes], Any]) -> Callable[[], None]:
+        def run() -> None:
+            value = bytes(32)
+            for _ in range(beacon.CHAIN_LENGTH):
+                value = sha256(value).digest()
+        return run
+
+    openssl, ours = paired_medians([walk(hashlib.sha256), walk(beacon._link_sha256)], 15)
+    print(f"beacon walk, {beacon.CHAIN_LENGTH:,} links: hashlib {openssl * 1000:.2f} ms, "
+          f"the chain's own hash ({beacon._link_sha256.__module__}) {ours * 1000:.2f} ms "
+          f"({openssl / ours:.2f}x)")
+
+
 def main() -> None:
     quick = "--quick" in sys.argv
     register_test_games()
+    beacon_walk()
     fours = floor_table(quick)
     print("incremental: the archive has verified all but the last entry; goal <= 1.5x")
     for save in fours:

@@ -22,10 +22,10 @@ CHAIN_LENGTH = 4096
 
 def _small_input_sha256() -> Callable[[bytes], Any]:
     """SHA-256 for the chain's 32-byte links: Python's own implementation (``_sha2`` from
-    3.12, ``_sha256`` before) when the build has it. For inputs this short, setting up an
-    OpenSSL context costs more than the hash: a 4,096-link walk takes about 1.5x less time
-    on 3.11, 1.2x on 3.12 and 3.13 (bench/bench_engine.py). Same digests; hashlib's
-    otherwise."""
+    3.12, ``_sha256`` before) when the build has it, else hashlib's; the same digests. For
+    inputs this short, setting up an OpenSSL context costs more than the hash: a 4,096-link
+    walk takes about 1.5x less time on 3.11, 1.0x to 1.3x less on 3.12 and 3.13 (``make
+    bench`` prints it)."""
     for name in ("_sha2", "_sha256"):
         try:
             constructor: Callable[[bytes], Any] = importlib.import_module(name).sha256

@@ -273,11 +273,15 @@ def test_the_compiled_key_check_and_the_python_one_agree(homes: dict[str, Home],
 
     compiled = edkeys._compiled_check()
     assert compiled is not None, "the fast path is what runs on this install"
+    def point(raw: bytes) -> tuple[int, int, int, int]:
+        decoded = edkeys.decode(raw)
+        assert decoded is not None
+        return decoded
+
     sound = [home.load().public_raw for home in homes.values()]
-    torsion = [edkeys.decode(bytes.fromhex(raw)) for raw in SMALL_ORDER[1:]]  # no identity
-    mixed = [_encode(edkeys._add(edkeys.decode(key), t)) for key in sound for t in torsion
-             if t is not None]
-    triples = [_encode(edkeys._times(edkeys.decode(key), 3)) for key in sound]
+    torsion = [point(bytes.fromhex(raw)) for raw in SMALL_ORDER[1:]]  # all but the identity
+    mixed = [_encode(edkeys._add(point(key), t)) for key in sound for t in torsion]
+    triples = [_encode(edkeys._times(point(key), 3)) for key in sound]
     weak = [bytes.fromhex(r) for r in SMALL_ORDER + NON_CANONICAL] + mixed
     assert len(mixed) == 7 * len(sound)
     assert [compiled(raw) for raw in sound + triples + weak] == (

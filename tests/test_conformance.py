@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from pbem import registry
-from pbem.game import Fixed, Game, State, copy_state
+from pbem.game import Fixed, Game, State, copy_state, fixed
 from pbem.play import bots
 from pbem.play.local import LocalTable
 from pbem.protocol.canonical import MAX_DEPTH, NotCanonicalError, canonical, check_signable
@@ -193,6 +193,26 @@ def test_the_per_move_checks_can_fail() -> None:
     table.view = lambda viewer: {"odds": 0.5}  # type: ignore[method-assign]
     with pytest.raises(NotCanonicalError, match="odds is a float"):
         check_step(game, table, 1)
+
+
+def test_a_fixed_table_in_a_view_is_checked_as_the_whole_view_would_be() -> None:
+    """check_view_signable checks a Fixed table once, on its own: it still finds a float
+    in one, and a table nested too deep gets the verdict the whole view would get."""
+    with pytest.raises(NotCanonicalError, match=r"data\.odds is a float"):
+        check_view_signable({"turn": 1, "data": fixed({"odds": 0.5})})
+    for depth in range(MAX_DEPTH - 3, MAX_DEPTH + 2):
+        nested: dict[str, Any] = {}
+        for _ in range(depth):
+            nested = {"a": nested}
+        verdicts = []
+        for check, value in ((check_signable, nested), (check_view_signable, fixed(nested))):
+            try:
+                check({"data": value})
+                verdicts.append("signable")
+            except NotCanonicalError:
+                verdicts.append("refused")
+        assert verdicts[0] == verdicts[1], (depth, verdicts)
+        assert verdicts[0] == ("signable" if depth < MAX_DEPTH - 1 else "refused"), depth
 
 
 @pytest.mark.parametrize(("name", "players"), [(n, p) for n, p, _ in cases()])

@@ -97,7 +97,7 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
                 remember(home, out, path)
         out.branches = archive.branch_notes(save.entries, hashes)
         out.notes.extend(out.branches)
-    out.notes.extend(component_notes(save, home))
+    out.notes.extend(component_notes(save, home, report.components_digest))
     return out
 
 
@@ -135,10 +135,15 @@ def id_reused_message(game_id: str) -> str:
             "perhaps to learn the players' secrets. pbem will not sign in this game.")
 
 
-def component_notes(save: Save, home: Home | None = None) -> list[str]:
+def component_notes(save: Save, home: Home | None = None,
+                    components_digest: str | None = None) -> list[str]:
+    """A note if the save's component data (whose digest is ``components_digest``, if
+    the caller has it) differs from the data installed here."""
     game = load_game(save.ruleset)
     installed = stockdigest.stock_digest(home.path if home is not None else None, game)
-    if installed != digest(save.header["components"]):
+    if components_digest is None:
+        components_digest = digest(save.header["components"])
+    if installed != components_digest:
         return [f"Note: this game was created with {game.info.title} component data that "
                 "differs from the data installed here; the save's own copy is used."]
     return []

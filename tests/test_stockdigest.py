@@ -113,3 +113,24 @@ def test_a_wrong_digest_kept_in_the_home_only_changes_the_note(
     verified = session.verify(save, home)
     assert verified.report.audit == "clean"
     assert len(verified.notes) == 1 and "differs from the data installed here" in verified.notes[0]
+
+
+@pytest.mark.parametrize("ruleset", GAMES)
+def test_the_replay_gives_the_digest_of_the_components_it_read(ruleset: str) -> None:
+    """The note compares the installed digest with the one the replay worked out from the
+    components' canonical text, instead of hashing the components a second time."""
+    save = example(ruleset)
+    report = session.verify(save, None, full=True).report
+    assert report.components_digest == digest(save.header["components"])
+
+
+def test_the_components_text_is_canonical_so_its_hash_is_their_digest() -> None:
+    from pbem.protocol import engine
+
+    header = {"options": {"b": 1, "a": True},
+              "components": {"z": [{"name": "Café ☕", "n": -3}], "a": {"y": "\u00e9", "x": []}}}
+    text = engine.game_data_text(header)
+    assert engine.components_digest(text) == digest(header["components"])
+    options, components = engine.game_data(header, text)
+    assert options == header["options"] and list(options) == ["a", "b"]
+    assert components == header["components"] and list(components) == ["a", "z"]

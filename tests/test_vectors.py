@@ -101,6 +101,27 @@ def test_beacon_chain_vectors() -> None:
     assert beacon.follows(first, anchor) and not beacon.follows(anchor, first)
 
 
+def test_the_audits_walk_to_the_anchor_gives_the_published_anchor() -> None:
+    """The audit walks each revealed seed to its anchor without keeping the links; the
+    anchor is the same as the kept chain's, walked or not walked before."""
+    beacon.forget_chains()
+    walked = beacon.anchor(SEED)
+    assert walked.hex() == "e271d2e214aa46059545be7341b42708a6b8dbae7227f041d1f042be6fc798ce"
+    assert SEED not in beacon._CHAINS
+    assert beacon.anchor(bytes(32)) != walked
+    assert beacon.published(SEED, 0) == walked and SEED in beacon._CHAINS
+    assert beacon.anchor(SEED) == walked
+
+
+def test_the_kept_chains_are_bounded_and_drop_the_oldest_first() -> None:
+    beacon.forget_chains()
+    seeds = [bytes([i]) * 32 for i in range(beacon._CHAINS_KEPT + 2)]
+    for seed in seeds:
+        beacon.link(seed, 0)
+    assert list(beacon._CHAINS) == seeds[2:]
+    assert beacon.link(seeds[0], 1) == hashlib.sha256(beacon.link(seeds[0], 0)).digest()
+
+
 def test_the_chain_hash_is_sha256_and_falls_back_to_hashlib(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The walk hashes with Python's own SHA-256 when the build has it (faster on 32

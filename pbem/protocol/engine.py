@@ -294,7 +294,7 @@ def _seat(handle: str, email: str, key: str) -> dict[str, str]:
     return seat
 
 
-GameDataText = tuple[str, str]
+GameDataText = tuple[bytes, bytes]
 
 
 def game_data(header: dict[str, Any], text: GameDataText | None = None
@@ -312,12 +312,17 @@ def game_data(header: dict[str, Any], text: GameDataText | None = None
 
 
 def game_data_text(header: dict[str, Any]) -> GameDataText:
-    """The options and component data as JSON with sorted keys: read back, deep copies
-    with every table's keys in sorted order. Both halves run in C, several times faster
-    than a walk in Python, and JSON keeps every integer exact; the header's nesting is
-    bounded (check_signable) before this is called."""
-    return (json.dumps(header["options"], sort_keys=True),
-            json.dumps(header["components"], sort_keys=True))
+    """The options and component data as canonical JSON (sorted keys): read back, deep
+    copies with every table's keys in sorted order. Both halves run in C, several times
+    faster than a walk in Python, and JSON keeps every integer exact; the header's nesting
+    is bounded (check_signable) before this is called. Being canonical, the components'
+    text also gives their digest (:func:`components_digest`) for the cost of a hash."""
+    return canonical(header["options"]), canonical(header["components"])
+
+
+def components_digest(text: GameDataText) -> str:
+    """``digest(header["components"])`` of the header ``text`` was made of."""
+    return hashlib.sha256(text[1]).hexdigest()
 
 
 def check_header_game(header: dict[str, Any], text: GameDataText | None = None) -> Game:
@@ -402,8 +407,12 @@ def _game_code(game: Game, what: str) -> Iterator[None]:
 MAX_SECRET_CARDS = 1024
 
 
-def empty_table(header: dict[str, Any], header_hash: str | None = None) -> Table:
-    text = game_data_text(header)
+def empty_table(header: dict[str, Any], header_hash: str | None = None,
+                text: GameDataText | None = None) -> Table:
+    """The table before entry 0, once the header's game, options and components pass
+    check_header_game (``text``: ``game_data_text(header)``, if the caller made it)."""
+    if text is None:
+        text = game_data_text(header)
     game = check_header_game(header, text)
     handles = [s["handle"] for s in header["seats"]]
     options, components = game_data(header, text)
@@ -747,6 +756,8 @@ class Report(Record):
         self.notes: list[str] = []
         self.checked_from = checked_from  # first entry the rules replay ran on (> 0: archive)
         self.final: State | None = None  # after the audit: the state with the cards opened
+        # digest(header["components"]), when the replay worked it out (from entry 0)
+        self.components_digest: str | None = None
 
 
 Resume = Callable[[list[str]], "tuple[int, Table] | None"]
@@ -783,8 +794,11 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
     hashes = authenticate(save, vouched=vouched, witness=witness, header_hash=header_hash)
     # Game code sees the header from here on (empty_table checks it first).
     resumed = resume(hashes) if resume is not None else None
+    components: str | None = None
     if resumed is None:
-        start_at, table = 0, empty_table(save.header, header_hash)
+        text = game_data_text(save.header)
+        components = components_digest(text)
+        start_at, table = 0, empty_table(save.header, header_hash, text)
     else:
         # The archive resumes only a game whose header has the hash of the one this home
         # replayed (session.verify), so these options and components passed
@@ -820,6 +834,7 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
             seq=len(save.entries) - 1, code="snapshot",
         )
     report = Report(table=table, hashes=hashes, checked_from=start_at)
+    report.components_digest = components
     if audit_secrets:
         finish(report)
     return report
@@ -875,7 +890,7 @@ def audit(table: Table) -> tuple[list[str], dict[str, dict[str, str]]]:
             continue
         seed = bytes.fromhex(record.seed)
         seeds[i] = seed
-        if beacon.published(seed, 0).hex() != record.anchor:
+        if beacon.anchor(seed).hex() != record.anchor:
             problems.append(
                 f"{record.handle}: the revealed seed does not produce the beacon anchor "
                 f"{record.handle} published at joining, so {record.handle}'s links were not "

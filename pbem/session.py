@@ -78,6 +78,11 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
         witness=archive.check_fork if archive is not None else None,
         resume=resume, on_entry=on_entry, header_hash=header_hash, signed_here=signed_here)
     hashes = report.hashes
+    # The digest of the components, for the note on them: worked out by the replay from
+    # entry 0, or kept in the archive with this header's hash, or worked out here.
+    components = (report.components_digest
+                  or (archive.components_digest(header_hash) if archive is not None else None)
+                  or digest(save.header["components"]))
     out = Verified(save, report)
     if archive is not None and archive.data["header"] and archive.data["header"] != header_hash:
         out.id_reused = True
@@ -89,7 +94,8 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
             out.stale = True
         elif record:
             try:
-                archive.record(header_hash, save.entries, hashes, report.table.to_json())
+                archive.record(header_hash, save.entries, hashes, report.table.to_json(),
+                               components)
             except OSError as exc:
                 out.notes.append(f"(could not update the archive in {home.path if home else ''}: "
                                  f"{exc.strerror})")
@@ -97,7 +103,7 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
                 remember(home, out, path)
         out.branches = archive.branch_notes(save.entries, hashes)
         out.notes.extend(out.branches)
-    out.notes.extend(component_notes(save, home, report.components_digest))
+    out.notes.extend(component_notes(save, home, components))
     return out
 
 

@@ -24,6 +24,12 @@ def example(ruleset: str) -> savefile.Save:
     return savefile.read(sorted((SAVES / ruleset).glob("*.toml"))[-1])
 
 
+def mid_game(ruleset: str) -> savefile.Save:
+    """An example game's save from the middle of play: a home re-verifying it resumes the
+    rules replay from its archive (a finished game is audited from its first entry)."""
+    return savefile.read(sorted((SAVES / ruleset).glob("*.toml"))[2])
+
+
 def counted(monkeypatch: pytest.MonkeyPatch, ruleset: str) -> list[int]:
     """Count the readings of the installed data for ``ruleset``."""
     game = registry.load(ruleset)
@@ -134,3 +140,44 @@ def test_the_components_text_is_canonical_so_its_hash_is_their_digest() -> None:
     options, components = engine.game_data(header, text)
     assert options == header["options"] and list(options) == ["a", "b"]
     assert components == header["components"] and list(components) == ["a", "z"]
+
+
+def test_the_archive_keeps_the_components_digest_with_the_header_it_belongs_to(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A home re-verifying a save resumes the replay from its archive, so nothing works out
+    the components' digest from their text: the archive kept it beside the header hash."""
+    from pbem.protocol.archive import Archive
+
+    save, home = mid_game("station-to-station"), Home(tmp_path / "home")
+    first = session.verify(save, home)
+    assert first.report.checked_from == 0 and first.notes == []
+    archive = Archive(home.archive_dir, save.game_id)
+    header_hash = digest(save.header)
+    assert archive.components_digest(header_hash) == digest(save.header["components"])
+    assert archive.components_digest("0" * 64) is None  # another header: not its digest
+
+    hashed: list[object] = []
+    honest = session.digest
+    monkeypatch.setattr(session, "digest",
+                        lambda value: hashed.append(value) or honest(value))
+    again = session.verify(save, home)
+    assert again.report.checked_from > 0 and again.report.components_digest is None
+    assert again.notes == []
+    assert save.header["components"] not in hashed, "the components were hashed again"
+
+
+def test_a_wrong_components_digest_kept_in_the_archive_only_changes_the_note(
+        tmp_path: Path) -> None:
+    save, home = mid_game("red-dog-junction"), Home(tmp_path / "home")
+    session.verify(save, home)
+    path = home.archive_dir / f"{save.game_id}.json"
+    kept = json.loads(path.read_text())
+    kept["components"] = "0" * 64
+    path.write_text(json.dumps(kept))
+    verified = session.verify(save, home)
+    assert verified.report.audit == "pending" and verified.report.checked_from > 0
+    assert len(verified.notes) == 1 and "differs from the data installed here" in verified.notes[0]
+    kept["components"] = ["not", "a digest"]
+    path.write_text(json.dumps(kept))
+    damaged = session.verify(save, home)  # read as no archive: a full check, the right note
+    assert damaged.report.checked_from == 0 and damaged.notes == []

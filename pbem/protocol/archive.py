@@ -3,7 +3,8 @@
 Per game, under ``HOME/archive/``:
 
 ``<game id>.json``
-    the header hash, every entry this home verified (hash -> position and signer), the
+    the header hash (and the digest of the component data it carries, which the note on
+    component data needs: ``components``), every entry this home verified (hash -> position and signer), the
     verified successors of each entry (the first in ``by_prev``, any other, signed by
     another seat, in ``alt``: a branch, PROTOCOL.md section 11), the newest head seen and
     the replayed table at that head; the entries this home withdrew with ``pbem undo``
@@ -34,7 +35,7 @@ from typing import Any
 from pbem import atomic
 from pbem.errors import IntegrityError, TurnError
 from pbem.protocol.canonical import digest
-from pbem.protocol.savefile import Entry
+from pbem.protocol.savefile import HEX64, Entry
 from pbem.terminal import shown
 
 VERSION = 2
@@ -198,9 +199,18 @@ class Archive:
 
     # ---- recording ----------------------------------------------------------------
     def record(self, header_hash: str, entries: list[Entry], hashes: list[str],
-               table_json: dict[str, Any]) -> None:
+               table_json: dict[str, Any], components: str = "") -> None:
+        """File a verified save: its entries, its head and the table there. ``components``:
+        ``digest(header["components"])``, kept beside the header hash it belongs to."""
         with self._changing():
-            self._record(header_hash, entries, hashes, table_json)
+            self._record(header_hash, entries, hashes, table_json, components)
+
+    def components_digest(self, header_hash: str) -> str | None:
+        """The digest of the component data of the header this home filed, if it is the
+        header with hash ``header_hash`` and the digest was kept with it."""
+        if self.data["header"] != header_hash or not header_hash:
+            return None
+        return self.data.get("components") or None
 
     @contextlib.contextmanager
     def _changing(self) -> Iterator[None]:
@@ -211,11 +221,14 @@ class Archive:
             yield
 
     def _record(self, header_hash: str, entries: list[Entry], hashes: list[str],
-                table_json: dict[str, Any]) -> None:
+                table_json: dict[str, Any], components: str) -> None:
         if self.data["header"] and self.data["header"] != header_hash:
             return  # a different header with this id: never mix the two
         changed = self.data["header"] != header_hash
         self.data["header"] = header_hash
+        if components and self.data.get("components") != components:
+            self.data["components"] = components
+            changed = True
         for entry, h in zip(entries, hashes, strict=True):
             if h not in self.data["entries"]:
                 self.data["entries"][h] = [entry["seq"], entry["seat"]]
@@ -327,8 +340,13 @@ def _well_formed(data: dict[str, Any]) -> bool:
                     for v in entries.values())
             and all(v in entries for v in by_prev.values())
             and all(isinstance(data.get(k, {}), dict) for k in ("alt", "withdrawn", "sent"))
+            and _digest_or_absent(data.get("components"))
             and all(isinstance(v, list) and all(h in entries for h in v)
                     for v in data.get("alt", {}).values()))
+
+
+def _digest_or_absent(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and HEX64.fullmatch(value) is not None)
 
 
 def _a(kind: str) -> str:

@@ -174,16 +174,18 @@ def appended(save: Save, entry: savefile.Entry, table: engine.Table) -> Save:
 
 
 def write(save: Save, path: Path, home: Home | None) -> Path:
-    """Write a new save atomically, then record it in the writer's archive. The save's
-    last entry is one engine.sign_entry just built in this process, on the table of the
-    save before it (every caller signs, then writes)."""
+    """Write a new save atomically, then record it in the writer's archive. Every caller
+    writes the save it has just made with engine.sign_entry, on the table of the save
+    before it."""
     written = savefile.write_new(path, savefile.dumps(save))
     if home is not None:
         new_entry = digest(save.entries[-1])
         Archive(home.archive_dir, save.game_id).reinstate(new_entry)
-        # Verified once more as it is filed in the archive; its secret-deck proofs were
-        # checked as it was signed, moments ago, so not twice (engine.replay).
-        verify(save, home, path=written, signed_here=new_entry)
+        # Verified once more as it is filed in the archive. The secret-deck proofs of an
+        # entry signed in this process were checked as it was signed, moments ago, so not
+        # twice (engine.replay); any other entry has them all checked.
+        signed_here = new_entry if engine.signed_in_this_process(new_entry) else None
+        verify(save, home, path=written, signed_here=signed_here)
     return written
 
 

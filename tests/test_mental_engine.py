@@ -204,6 +204,31 @@ def test_a_signer_checks_its_own_proofs_once(homes: dict[str, Home], tmp_path: P
     assert len(checked) == _proof_items(written.save.entries)
 
 
+def test_writing_a_save_checks_the_proofs_of_an_entry_not_signed_in_this_process(
+        homes: dict[str, Home], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """session.write skips the second check of the proofs only for an entry sign_entry
+    built in this process. Handed a save whose last entry was signed elsewhere, it checks
+    every proof of it: an honest entry passes, a forged peel (validly signed by its seat)
+    is refused at its entry."""
+    paths = drawn_game(homes, tmp_path)
+    save = savefile.read(paths[-1])
+    index, cheat, _, forged = _wrong_peel(save, homes)
+    honest = savefile.Save(save.header, save.entries[: index + 1], save.state)
+    assert engine.signed_in_this_process(engine.entry_hash(save.entries[-1]))  # just signed
+    monkeypatch.setattr(engine, "_SIGNED_HERE", {})  # as in another process
+    assert not engine.signed_in_this_process(engine.entry_hash(honest.entries[-1]))
+    checked = _counting_proof_checks(monkeypatch)
+    with pytest.raises(IntegrityError) as snapshot:  # every proof checked, then the [state]
+        session.write(honest, tmp_path / "honest.toml", Home(tmp_path / "a"))
+    assert snapshot.value.code == "snapshot"
+    assert len(checked) == _proof_items(honest.entries)
+    cut = savefile.Save(forged.header, forged.entries[: index + 1], save.state)
+    with pytest.raises(IntegrityError) as info:
+        session.write(cut, tmp_path / "forged.toml", Home(tmp_path / "b"))
+    assert info.value.code == "chore" and info.value.seq == index
+    assert f"{cheat['seat']}'s chore, peel of slot" in info.value.message
+
+
 def test_a_wrong_peel_after_what_a_home_verified_is_refused(homes: dict[str, Home],
                                                            tmp_path: Path) -> None:
     """The home skips only the proofs of entries it verified itself: a forged peel in the

@@ -1075,7 +1075,26 @@ def sign_entry(
     entry["moves"] = canonical_moves
     entry["sig"] = identity.sign(canonical(entry)).hex()
     new.head = entry_hash(entry)
+    _remember_signed(new.head)
     return entry, new
+
+
+# The hashes of the entries sign_entry built lately in this process, oldest dropped first.
+# Writing a save verifies it once more; only an entry found here skips its second check of
+# secret-deck proofs there (session.write), so no other entry can be passed off as one.
+_SIGNED_HERE: dict[str, None] = {}
+SIGNED_HERE_KEPT = 64
+
+
+def _remember_signed(entry_digest: str) -> None:
+    if len(_SIGNED_HERE) >= SIGNED_HERE_KEPT:
+        del _SIGNED_HERE[next(iter(_SIGNED_HERE))]
+    _SIGNED_HERE[entry_digest] = None
+
+
+def signed_in_this_process(entry_digest: str) -> bool:
+    """Whether :func:`sign_entry` built the entry with this hash in this process lately."""
+    return entry_digest in _SIGNED_HERE
 
 
 def owed_chores(gstate: State, seat: int, seed: bytes, game_id: str, seq: int

@@ -45,6 +45,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
+from pbem import recent
 from pbem.componentdata import ComponentReader, copied, is_whole
 from pbem.errors import (
     AmbiguousMoveError,
@@ -476,9 +477,7 @@ def steady_turn(game: Game, state: State, seat: int) -> list[str]:
     if known is not None and known[0] is game:
         return list(known[1])
     moves = work_out_steady_turn(game, state, seat)
-    while len(_STEADY_MEMO) >= STEADY_MEMO_SIZE:
-        del _STEADY_MEMO[next(iter(_STEADY_MEMO))]
-    _STEADY_MEMO[key] = (game, list(moves))
+    recent.keep(_STEADY_MEMO, key, (game, list(moves)), STEADY_MEMO_SIZE)
     return moves
 
 

@@ -184,3 +184,12 @@ def test_randbelow_of_one_reads_nothing() -> None:
     s = Sampler(b"x")
     assert s.randbelow(1) == 0
     assert s.read(4) == hashlib.shake_256(b"x").digest(4)
+
+
+def test_a_recent_store_keeps_the_newest_and_drops_the_oldest_first() -> None:
+    from pbem import recent
+
+    store: dict[str, int] = {}
+    for n in range(5):
+        recent.keep(store, f"k{n}", n, 3)
+    assert store == {"k2": 2, "k3": 3, "k4": 4} and list(store) == ["k2", "k3", "k4"]

@@ -13,6 +13,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+from pbem import recent
 from pbem.protocol.derive import BEACON, BOT_RAND, RAND, derive
 from pbem.protocol.sampler import Sampler
 
@@ -70,9 +71,7 @@ def _chain(seed: bytes) -> tuple[bytes, ...]:
     walked = _CHAINS.get(seed)
     if walked is None:
         walked = _walk(seed)
-        if len(_CHAINS) >= _CHAINS_KEPT:
-            del _CHAINS[next(iter(_CHAINS))]
-        _CHAINS[seed] = walked
+        recent.keep(_CHAINS, seed, walked, _CHAINS_KEPT)
     return walked
 
 

@@ -15,6 +15,7 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
+from pbem import recent
 from pbem.errors import (
     IdentityError,
     IntegrityError,
@@ -1075,7 +1076,7 @@ def sign_entry(
     entry["moves"] = canonical_moves
     entry["sig"] = identity.sign(canonical(entry)).hex()
     new.head = entry_hash(entry)
-    _remember_signed(new.head)
+    recent.keep(_SIGNED_HERE, new.head, None, SIGNED_HERE_KEPT)
     return entry, new
 
 
@@ -1084,12 +1085,6 @@ def sign_entry(
 # secret-deck proofs there (session.write), so no other entry can be passed off as one.
 _SIGNED_HERE: dict[str, None] = {}
 SIGNED_HERE_KEPT = 64
-
-
-def _remember_signed(entry_digest: str) -> None:
-    if len(_SIGNED_HERE) >= SIGNED_HERE_KEPT:
-        del _SIGNED_HERE[next(iter(_SIGNED_HERE))]
-    _SIGNED_HERE[entry_digest] = None
 
 
 def signed_in_this_process(entry_digest: str) -> bool:

@@ -12,7 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 FOUNDATION = ("pbem.errors", "pbem.atomic", "pbem.record", "pbem.componentdata", "pbem.game",
               "pbem.registry", "pbem.terminal", "pbem.tomltext", "pbem._imports",
-              "pbem.__version__")
+              "pbem.recent", "pbem.__version__")
 
 # Room (or top module) -> what it may import from pbem, besides itself and FOUNDATION.
 ALLOWED: dict[str, tuple[str, ...]] = {
@@ -40,6 +40,7 @@ FOUNDATION_ALLOWED = {
     "pbem.terminal": (),
     "pbem.tomltext": (),
     "pbem._imports": (),
+    "pbem.recent": (),
     "pbem.registry": (),
     "pbem.game": ("pbem.protocol.sampler", "pbem.protocol.secretdeck", "pbem.drawing.kit"),
     "pbem": (),

@@ -11,8 +11,9 @@ V = TypeVar("V")
 
 
 def keep(store: dict[K, V], key: K, value: V, most: int) -> None:
-    """Put ``key -> value`` (a key not in ``store``) in ``store``, first dropping its oldest
-    items so that it holds at most ``most``."""
+    """Put ``key -> value`` in ``store`` as its newest item (replacing any older value of
+    ``key``), first dropping its oldest items so that it holds at most ``most``."""
+    store.pop(key, None)
     while len(store) >= most:
         del store[next(iter(store))]
     store[key] = value

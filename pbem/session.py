@@ -50,7 +50,8 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
     its newest save of the game (:func:`remember`). ``on_entry`` is told of every entry
     from seq ``told_from`` on (engine.replay): the archive's cached table is then used
     only if it lies before that entry, so one replay serves both. ``signed_here``: the
-    hash of the entry this process just signed (:func:`write`; engine.replay)."""
+    hash of the entry this process just signed (:func:`write`; engine.replay checks that
+    it did)."""
     header_hash = digest(save.header)
     archive = Archive(home.archive_dir, save.game_id) if home is not None else None
     same_game = archive is not None and archive.data["header"] == header_hash
@@ -183,9 +184,8 @@ def write(save: Save, path: Path, home: Home | None) -> Path:
         Archive(home.archive_dir, save.game_id).reinstate(new_entry)
         # Verified once more as it is filed in the archive. The secret-deck proofs of an
         # entry signed in this process were checked as it was signed, moments ago, so not
-        # twice (engine.replay); any other entry has them all checked.
-        signed_here = new_entry if engine.signed_in_this_process(new_entry) else None
-        verify(save, home, path=written, signed_here=signed_here)
+        # twice; engine.replay makes sure this one was (any other has them all checked).
+        verify(save, home, path=written, signed_here=new_entry)
     return written
 
 

@@ -273,6 +273,7 @@ def test_the_compiled_key_check_and_the_python_one_agree(homes: dict[str, Home],
 
     compiled = edkeys._compiled_check()
     assert compiled is not None, "the fast path is what runs on this install"
+
     def point(raw: bytes) -> tuple[int, int, int, int]:
         decoded = edkeys.decode(raw)
         assert decoded is not None

@@ -193,3 +193,6 @@ def test_a_recent_store_keeps_the_newest_and_drops_the_oldest_first() -> None:
     for n in range(5):
         recent.keep(store, f"k{n}", n, 3)
     assert store == {"k2": 2, "k3": 3, "k4": 4} and list(store) == ["k2", "k3", "k4"]
+    # A key kept again is the newest, and nothing else is dropped for it.
+    recent.keep(store, "k3", 30, 3)
+    assert list(store.items()) == [("k2", 2), ("k4", 4), ("k3", 30)]

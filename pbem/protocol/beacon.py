@@ -87,7 +87,7 @@ def _walk(seed: bytes) -> tuple[bytes, ...]:
 
 
 def _walk_to_anchor(seed: bytes) -> bytes:
-    """``_walk(seed)[CHAIN_LENGTH]`` without the list: about a sixth less time."""
+    """``_walk(seed)[CHAIN_LENGTH]`` without the list: 5% to 15% less time, as measured."""
     value = derive(seed, BEACON, 32)
     sha256 = _link_sha256
     for _ in range(CHAIN_LENGTH):

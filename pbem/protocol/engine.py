@@ -786,10 +786,11 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
     ``log`` and the history in ``show``; nothing is done for it when it is None.
     ``header_hash``: ``digest(save.header)`` when the caller has it already (a header
     carries the game's component data: hashed once per verify). ``signed_here``: the
-    hash of an entry :func:`sign_entry` built and checked in this process just now (the
-    writer's own new entry, verified once more as it is filed): its secret-deck proofs
-    were checked as it was signed, on the same table, so they are not checked again. Its
-    signature, chain, fork check, moves and snapshot are."""
+    hash of the writer's own new entry, verified once more as it is filed: if
+    :func:`sign_entry` built that entry in this process (:func:`signed_in_this_process`),
+    its secret-deck proofs were checked as it was signed, on the same table, so they are
+    not checked again; any other entry has them checked, whatever the caller says. Its
+    signature, chain, fork check, moves and snapshot are checked either way."""
     if header_hash is None:
         header_hash = digest(save.header)
     hashes = authenticate(save, vouched=vouched, witness=witness, header_hash=header_hash)
@@ -821,8 +822,8 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
         # An entry this home verified before had its secret-deck proofs and points checked
         # then: like its signature (chain.py), they are a function of its hash. So had
         # the entry this process has just signed (``signed_here``), as it was signed.
-        proved = entry_digest == signed_here or (vouched is not None
-                                                 and vouched(index, entry_digest))
+        proved = ((entry_digest == signed_here and signed_in_this_process(entry_digest))
+                  or (vouched is not None and vouched(index, entry_digest)))
         table, _ = step(table, entry, replay=True, audit_seeds=audit_seeds, in_place=in_place,
                         proved=proved)
         table.head = entry_digest
@@ -1082,7 +1083,8 @@ def sign_entry(
 
 # The hashes of the entries sign_entry built lately in this process, oldest dropped first.
 # Writing a save verifies it once more; only an entry found here skips its second check of
-# secret-deck proofs there (session.write), so no other entry can be passed off as one.
+# secret-deck proofs there (replay's ``signed_here``), so no other entry can be passed off
+# as one.
 _SIGNED_HERE: dict[str, None] = {}
 SIGNED_HERE_KEPT = 64
 

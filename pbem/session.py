@@ -15,7 +15,16 @@ from typing import Any, NamedTuple
 from pbem.errors import IntegrityError, MoveError, PbemError, TurnError, UsageError
 from pbem.game import Game, State, copy_state
 from pbem.play import bots
-from pbem.protocol import absence, engine, gameindex, savefile, stockdigest, timing, toldcache
+from pbem.protocol import (
+    absence,
+    clock,
+    engine,
+    gameindex,
+    savefile,
+    stockdigest,
+    timing,
+    toldcache,
+)
 from pbem.protocol.archive import Archive
 from pbem.protocol.canonical import digest
 from pbem.protocol.contacts import Contacts, SeatKey
@@ -677,19 +686,32 @@ def view_at(home: Home | None, verified: Verified, table: engine.Table
 # ---- absent players (PROTOCOL.md section 11) ------------------------------------------------
 def sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str],
                  out: str | None) -> Written:
-    """Sign an ``absent`` entry (``fields``: player, remedy) or a ``vote`` (``fields``:
-    vote) on the save at ``path`` and write it."""
+    """Sign an ``absent`` entry (``fields``: player, remedy), a ``vote`` (``fields``:
+    vote), a ``confirm`` or an ``away`` note (``fields``: away_until) on the save at
+    ``path`` and write it. ``fields`` may add ``away_until`` to any of them."""
     identity = home.load()
     verified = load(path, home)
     refuse_stale(verified, home)
     table = verified.table
     if kind == "absent":
         _check_proposal(table, identity, fields["player"], fields["remedy"])
+    elif kind == "confirm":
+        _check_confirm(table, identity)
+    elif kind == "away":
+        engine.seat_for(table, identity)
     else:
-        engine.owed(table, identity)
-        if table.duty() is None or not table.proposal:
+        if not table.proposal:
             raise TurnError("Nobody is proposed absent in this save: there is nothing to "
                             "vote on.")
+        if table.seat_of(identity.handle) == table.proposal["player"]:
+            raise TurnError(f"You ({identity.handle}) are the player proposed absent, so you "
+                            "do not vote: answer it by playing your turn (or revealing) on "
+                            "this save with 'pbem play', which voids it.")
+        engine.owed(table, identity)
+        if table.duty() is None or not table.proposal["voters"]:
+            raise TurnError("Nobody votes on this proposal: its proposer confirms it "
+                            "('pbem confirm') one patience after it, unless the player it "
+                            "names answers first.")
     contacts = Contacts(home)
     entry, new_table = engine.sign_entry(table, identity, kind, [], fields)
     save = appended(verified.save, entry, new_table)
@@ -725,6 +747,41 @@ def _check_proposal(table: engine.Table, identity: Identity, handle: str, remedy
         choices = "; ".join(f"'{name}': {text}" for name, text in offered.items())
         raise TurnError(f"{absence.not_offered(table, target, remedy)} Remedies open for "
                         f"{handle} now: {choices}")
+    due = proposal_due(table, target)
+    now = timing.now()
+    if due is not None and now < due:
+        raise TurnError(f"{handle} still has time: you can propose that {handle} is absent "
+                        f"from {timing.shown(due)} on (in {timing.duration_words(due - now)}), "
+                        f"one patience ({clock.patience_text(table.header)}) after {handle} "
+                        "was to act or after the last proposal against them.")
+
+
+def proposal_due(table: engine.Table, seat: int) -> datetime.datetime | None:
+    """From when a proposal that ``seat`` is absent is valid (None: from now)."""
+    return clock.earliest_proposal(table.header, table.since, table.away_until[seat],
+                                   table.against[seat])
+
+
+def _check_confirm(table: engine.Table, identity: Identity) -> None:
+    """The confirm command's own checks, in the user's words (the engine checks again)."""
+    me = engine.seat_for(table, identity)
+    proposal = table.proposal
+    if not proposal:
+        raise TurnError("No proposal is open in this save, so there is nothing to confirm "
+                        "(the player it named may have answered it by playing).")
+    handle = table.seats[proposal["player"]].handle
+    if proposal["voters"]:
+        raise TurnError(f"The others vote on the proposal that {handle} is absent; their "
+                        "last acceptance puts it into effect, no confirm is needed.")
+    if proposal["by"] != me:
+        by = table.seats[proposal["by"]].handle
+        raise TurnError(f"Only {by}, who proposed that {handle} is absent, can confirm it.")
+    due = absence.confirm_from(table)
+    now = timing.now()
+    if now < due:
+        raise TurnError(f"You can confirm that {handle} is absent from {timing.shown(due)} "
+                        f"on (in {timing.duration_words(due - now)}): one patience after "
+                        f"your proposal, if {handle} has not answered by then.")
 
 
 def remedies(home: Home | None, path: str | Path) -> tuple[Verified, dict[str, str]]:

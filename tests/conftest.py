@@ -78,7 +78,11 @@ def fixed_entropy(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatc
         return out[:n]
 
     monkeypatch.setattr(entropy, "fresh_bytes", fresh_bytes)
-    monkeypatch.setattr(entropy, "utc_now", lambda: FIXED_CLOCK)
+    # The system's clock stands still; PBEM_CLOCK (set by a test) still moves it, through
+    # entropy.utc_now as in production.
+    monkeypatch.setattr(entropy, "system_clock", lambda: FIXED_CLOCK)
+    # Set (empty: the fixed clock) so that a test's own PBEM_CLOCK is undone after it.
+    monkeypatch.setenv("PBEM_CLOCK", "")
 
 
 @pytest.fixture

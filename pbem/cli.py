@@ -291,9 +291,15 @@ def _game_line(record: Any, now: Any) -> dict[str, Any]:
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="A game option (see 'pbem rules GAME').")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@click.option("--patience", default="7d", show_default=True, metavar="DURATION",
+              help="How long a seat may take before it can be proposed absent: hours or "
+                   "days such as 12h or 3d (1h to 90d).")
+@click.option("--away", "away_days", type=click.IntRange(0, 365), default=14,
+              show_default=True, metavar="DAYS",
+              help="Days each seat may declare itself away in the whole game ('pbem away').")
 @click.pass_context
 def new(ctx: click.Context, game: str, seats: tuple[str, ...], options: tuple[str, ...],
-        out: str | None) -> None:
+        out: str | None, patience: str, away_days: int) -> None:
     """Create a game and write its first save (GAME: a name or a unique start of one)."""
     from pbem import registry, session
     from pbem.mail import profile
@@ -301,7 +307,8 @@ def new(ctx: click.Context, game: str, seats: tuple[str, ...], options: tuple[st
     home = _home(ctx)
     # The host's own seat takes the profile's address when the host gives none.
     written = session.new_game(home, registry.resolve(game), list(seats), list(options), out,
-                               host_email=profile.email(home))
+                               host_email=profile.email(home), patience=patience,
+                               away=away_days)
     pinned = [k for k in written.keys if k.pinned and k.status != "you"]
     if pinned:
         echo("Seats pinned to the keys your contacts know (a join by another key is refused):")
@@ -338,11 +345,34 @@ def _confirm_key(seat_key: Any) -> bool:
 
 
 def _sign(ctx: click.Context, save: str, kind: str | None, moves: list[str], bot: str | None,
-          out: str | None, accept_keys: tuple[str, ...], dry_run: bool = False) -> Any:
+          out: str | None, accept_keys: tuple[str, ...], dry_run: bool = False,
+          fields: dict[str, str] | None = None) -> Any:
     from pbem import session
 
     return session.sign_next(_home(ctx), save, kind, moves, bot, out, dry_run=dry_run,
-                             accept_keys=accept_keys, confirm=_confirm_key)
+                             accept_keys=accept_keys, confirm=_confirm_key, fields=fields)
+
+
+def _away_time(text: str, flag: str) -> str:
+    """An away note's end as an entry writes it: a UTC time (YYYY-MM-DDTHH:MM:SSZ), a day
+    (YYYY-MM-DD: its start, UTC) or a span from now (12h, 10d)."""
+    import datetime
+
+    from pbem.errors import UsageError
+    from pbem.protocol import clock, timing
+
+    text = text.strip()
+    when = timing.parse_stamp(text) or timing.parse_stamp(f"{text}T00:00:00Z")
+    span = clock.parse_duration(text)
+    if when is None and span is not None:
+        when = timing.now() + span
+    if when is None:
+        raise UsageError(f"{flag} takes a UTC time such as 2025-06-20T18:00:00Z, a day such "
+                         "as 2025-06-20, or a span from now such as 10d or 36h.")
+    if when <= timing.now():
+        raise UsageError(f"{flag} {timing.shown(when)} is not in the future.")
+    assert isinstance(when, datetime.datetime)
+    return timing.stamp(when) or ""
 
 
 def _print_keys(written: Any, everyone: bool) -> None:
@@ -390,12 +420,15 @@ def join(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str,
 @click.option("--to", "to", multiple=True, metavar="ADDRESS",
               help="With --send: mail these addresses instead of the game's seats.")
 @click.option("--no-cc", is_flag=True, help="With --send: mail only the player to act.")
+@click.option("--away-until", "away_until", metavar="TIME",
+              help="Also sign an away note: your clock stops until TIME "
+                   "(YYYY-MM-DDTHH:MM:SSZ, YYYY-MM-DD, or a span from now such as 10d).")
 @_smtp_options
 @ACCEPT_KEY
 @click.pass_context
 def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, bot: str | None,
          out: str | None, dry_run: bool, send_it: bool, to: tuple[str, ...], no_cc: bool,
-         accept_keys: tuple[str, ...], **smtp_given: Any) -> None:
+         away_until: str | None, accept_keys: tuple[str, ...], **smtp_given: Any) -> None:
     """Sign what this seat owes now: the start, a whole turn, or the final reveal.
 
     Several moves may be one argument, separated by ';'. With no moves, at a terminal, a
@@ -413,12 +446,13 @@ def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, b
     home = _home(ctx)
     save = resolve_save(ctx, save)
     mailing = _mail_plan(home, send_it, to, no_cc, smtp_given)
+    fields = {"away_until": _away_time(away_until, "--away-until")} if away_until else None
     typed = None
     if not all_moves and not bot and _at_terminal():
         typed = prompt.type_turn(home, save)
     try:
         written = _sign(ctx, save, None, typed or all_moves, bot, out, accept_keys,
-                        dry_run=dry_run)
+                        dry_run=dry_run, fields=fields)
     except MoveError as exc:
         if all_moves:  # words typed without quotes?
             hint = prompt.quoting_hint(home, save, "play", all_moves, exc)
@@ -512,16 +546,37 @@ def _read_movefile(handle: Any) -> list[str]:
     return moves
 
 
+RESIGN_MEANS = ("Resigning ends the game on your turn: you rank last; the others are ranked "
+                "by the scoring of the position now, every score as the rules compute it. "
+                "You still owe your final reveal afterwards.")
+
+
 @main.command()
 @click.argument("save", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@click.option("--yes", is_flag=True, help="Resign without being asked (for scripts).")
 @ACCEPT_KEY
 @click.pass_context
-def resign(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str, ...]) -> None:
-    """Concede on your turn: the game ends and the others share the win.
+def resign(ctx: click.Context, save: str, out: str | None, yes: bool,
+           accept_keys: tuple[str, ...]) -> None:
+    """Concede on your turn: you rank last; the others are ranked by the scoring of the
+    position now. At a terminal it asks first; --yes for scripts.
 
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
-    written = _sign(ctx, resolve_save(ctx, save), "resign", [], None, out, accept_keys)
+    from pbem.errors import UsageError
+
+    path = resolve_save(ctx, save)
+    if not yes:
+        if not _interactive():
+            raise UsageError(f"{RESIGN_MEANS} Nobody is at a terminal to confirm it: add "
+                             "--yes to resign.")
+        echo(RESIGN_MEANS)
+        if not click.confirm("Resign?", default=False):
+            echo("Not resigned; nothing was written.")
+            return
+    written = _sign(ctx, path, "resign", [], None, out, accept_keys)
+    echo(f"{written.entry['seat']} resigned: {written.entry['seat']} ranks last; the others "
+         "are ranked by the scoring of the position now.")
     echo(f"Wrote {written.path}")
     echo(written.next_step())
 
@@ -599,6 +654,92 @@ def vote(ctx: click.Context, save: str, choice: str, out: str | None) -> None:
     _print_absence(written)
 
 
+def _send_options(command: Any) -> Any:
+    """--send and its settings, as 'play' takes them, for a command that signs."""
+    command = _smtp_options(command)
+    command = click.option("--no-cc", is_flag=True,
+                           help="With --send: mail only the player to act.")(command)
+    command = click.option("--to", "to", multiple=True, metavar="ADDRESS",
+                           help="With --send: mail these addresses instead of the game's "
+                                "seats.")(command)
+    return click.option("--send", "send_it", is_flag=True,
+                        help="Also mail the new save, by SMTP with your profile's settings "
+                             "(as 'pbem send' does).")(command)
+
+
+def _finish_signed(home: Any, written: Any, mailing: dict[str, Any] | None) -> None:
+    """'Wrote PATH', then mail it (--send) or say whom to send it to."""
+    echo(f"Wrote {written.path}")
+    if mailing is None:
+        echo(written.next_step())
+        return
+    _send_written(home, written.path, mailing)
+
+
+@main.command()
+@click.argument("save", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@_send_options
+@click.pass_context
+def confirm(ctx: click.Context, save: str, out: str | None, send_it: bool,
+            to: tuple[str, ...], no_cc: bool, **smtp_given: Any) -> None:
+    """Put your proposal that a player is absent into effect, when nobody else votes on it.
+
+    Only one patience after the proposal, and only if that player has not answered by
+    playing. SAVE is a save file, or a game's short id from 'pbem games'."""
+    from pbem import session
+
+    home = _home(ctx)
+    path = resolve_save(ctx, save)
+    mailing = _mail_plan(home, send_it, to, no_cc, smtp_given)
+    written = session.sign_absence(home, path, "confirm", {}, out)
+    _print_absence(written)
+    if mailing is not None:
+        _send_written(home, written.path, mailing)
+
+
+@main.command()
+@click.argument("save", type=click.Path(dir_okay=False))
+@click.option("--until", "until", required=True, metavar="TIME",
+              help="When you are back: YYYY-MM-DDTHH:MM:SSZ, YYYY-MM-DD (UTC), or a span "
+                   "from now such as 10d.")
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@_send_options
+@click.pass_context
+def away(ctx: click.Context, save: str, until: str, out: str | None, send_it: bool,
+         to: tuple[str, ...], no_cc: bool, **smtp_given: Any) -> None:
+    """Sign an away note: your clock stops until TIME (within the game's away days), so
+    nobody can propose you absent before TIME plus the game's patience.
+
+    It is an entry of its own, signed whoever is to act; 'play --away-until' adds the
+    same note to a turn. SAVE is a save file, or a game's short id from 'pbem games'."""
+    from pbem import session
+
+    home = _home(ctx)
+    path = resolve_save(ctx, save)
+    mailing = _mail_plan(home, send_it, to, no_cc, smtp_given)
+    written = session.sign_absence(home, path, "away",
+                                   {"away_until": _away_time(until, "--until")}, out)
+    _print_away(written)
+    _finish_signed(home, written, mailing)
+
+
+def _print_away(written: Any) -> None:
+    import datetime
+
+    from pbem.protocol import clock, timing
+
+    entry, table = written.entry, written.table
+    seat = table.seat_of(entry["seat"])
+    until = timing.parse_stamp(entry["away_until"])
+    assert until is not None and seat is not None
+    left = clock.away_allowance(table.header).total_seconds() - table.away_used[seat]
+    echo(f"{entry['seat']} is away until {timing.shown(until)}: nobody can propose "
+         f"{entry['seat']} absent before then plus the game's patience "
+         f"({clock.patience_text(table.header)}). Away time left in this game: "
+         f"{timing.duration_words(datetime.timedelta(seconds=left))}.")
+
+
 def _print_absence(written: Any) -> None:
     """What an absent or vote entry did, what it means, whom to send it to."""
     from pbem.protocol import absence
@@ -612,6 +753,9 @@ def _print_absence(written: Any) -> None:
         player = before.seats[before.proposal["player"]].handle
         echo(f"{entry['seat']} refuses: the proposal is void and the game waits for "
              f"{player} again.")
+    elif entry["kind"] == "confirm":
+        player = before.seats[before.proposal["player"]].handle
+        echo(f"{entry['seat']} confirms that {player} is absent.")
     else:
         echo(f"{entry['seat']} accepts.")
     for line in absence.lines(table):

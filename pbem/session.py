@@ -231,8 +231,11 @@ class Written(Record):
 
 
 def new_game(home: Home, ruleset: str, seats: list[str], options: list[str],
-             out: str | None, folder: Path | None = None, host_email: str = "") -> Written:
-    """Create a game; ``host_email`` is the host seat's address when its spec has none."""
+             out: str | None, folder: Path | None = None, host_email: str = "",
+             patience: str = clock.DEFAULT_PATIENCE, away: int = clock.DEFAULT_AWAY_DAYS
+             ) -> Written:
+    """Create a game; ``host_email`` is the host seat's address when its spec has none;
+    ``patience`` and ``away`` set the game clock (PROTOCOL.md section 11)."""
     identity = home.load()
     game = load_game(ruleset)
     parsed: list[tuple[str, str]] = []
@@ -252,7 +255,8 @@ def new_game(home: Home, ruleset: str, seats: list[str], options: list[str],
     if len({h for h, _ in parsed}) != len(parsed):
         raise UsageError("Each handle may sit only once.")
     typed = engine.parse_options(game, options)
-    header = engine.new_header(game, parsed, typed, keys=pins_from_contacts(home, identity, parsed))
+    header = engine.new_header(game, parsed, typed, keys=pins_from_contacts(home, identity, parsed),
+                               patience=patience, away=away)
     if Archive.seen(home.archive_dir, header["id"]):  # only a broken random generator
         raise IntegrityError(f"This home has already seen a game with the id {header['id'][:8]}; "
                              "a new game needs a new id. Check the system's random generator.",
@@ -314,8 +318,10 @@ def undo_hint(verified: Verified, home: Home) -> str:
 def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
               bot: str | None, out: str | None, dry_run: bool = False,
               identity: Identity | None = None, accept_keys: Collection[str] = (),
-              confirm: Callable[[SeatKey], bool] | None = None) -> Written:
+              confirm: Callable[[SeatKey], bool] | None = None,
+              fields: dict[str, str] | None = None) -> Written:
     """Join, start, play a turn, resign or reveal: whatever ``kind`` (or the duty) is.
+    ``fields``: ``away_until``, an away note on the entry (PROTOCOL.md section 11).
 
     Before signing, every seat's key is compared with this home's contacts: a CHANGED key
     for a known handle stops here (IntegrityError "key-changed", nothing written) unless
@@ -356,7 +362,7 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     contacts = Contacts(home)
     keys = contacts.seat_keys(verified.save)
     accepted = _confirm_changed_keys(keys, accept_keys, confirm)
-    entry, new_table = engine.sign_entry(table, identity, wanted, moves)
+    entry, new_table = engine.sign_entry(table, identity, wanted, moves, fields)
     save = appended(verified.save, entry, new_table)
     keys = contacts.seat_keys(save)
     target = output_path(save, entry, Path(path), out)

@@ -26,7 +26,7 @@ from pbem.errors import (
     TurnError,
 )
 from pbem.game import Game, Outcome, State, copy_state
-from pbem.protocol import absence, beacon, entropy
+from pbem.protocol import absence, beacon, clock, entropy
 from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.chain import Vouch, Witness, authenticate, check_new_key
 from pbem.protocol.derive import NONCE_BYTES, seed_commitment
@@ -294,10 +294,12 @@ def _typed(key: str, value: str, spec: Any) -> bool | int | str:
 
 def new_header(
     game: Game, seats: list[tuple[str, str]], options: dict[str, Any], created: str | None = None,
-    keys: dict[str, str] | None = None,
+    keys: dict[str, str] | None = None, patience: str = clock.DEFAULT_PATIENCE,
+    away: int = clock.DEFAULT_AWAY_DAYS,
 ) -> dict[str, Any]:
     """A new game's header. ``keys`` (handle -> hex public key) pins seats to keys: a join
-    by any other key is refused (PROTOCOL.md section 3; header ``seats[i].key``)."""
+    by any other key is refused (PROTOCOL.md section 3; header ``seats[i].key``).
+    ``patience`` and ``away`` are the game clock (PROTOCOL.md section 11)."""
     info = game.info
     n = len(seats)
     if not info.min_players <= n <= info.max_players:
@@ -305,6 +307,10 @@ def new_header(
             f"{info.title} takes {info.min_players} to {info.max_players} players, not {n}."
         )
     game.validate_options(options, n)
+    if clock.patience_problem(patience):
+        raise OptionError(f"--patience {shown(patience)} {clock.patience_problem(patience)}.")
+    if clock.away_problem(away):
+        raise OptionError(f"--away {shown(away)} {clock.away_problem(away)}.")
     components = game.stock_components()
     return {
         "format": FORMAT,
@@ -313,6 +319,8 @@ def new_header(
         "id": entropy.fresh_bytes(16).hex(),
         "created": created or entropy.utc_now(),
         "options": options,
+        "patience": patience,
+        "away": away,
         "seats": [_seat(h, e, (keys or {}).get(h, "")) for h, e in seats],
         "components": components,
     }
@@ -553,8 +561,11 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     if answer:
         absence.answered(new, entry)
         duty = new.duty() or duty
-    # This entry makes whoever the game waits for next to act now (PROTOCOL.md 11).
-    new.since = str(entry.get("time", ""))
+    # This entry makes whoever the game waits for next to act now (PROTOCOL.md 11): its
+    # clock starts at the latest signed time so far, so a signer who back-dates its own
+    # entry (or leaves the time out) cannot start the next seat's clock before the
+    # entries that came before it.
+    new.since = clock.later(new.since, str(entry.get("time", "")))
     bot_turns: list[dict[str, Any]] = []
     if kind not in ("create", "join"):
         # Chance queued by earlier seats is resolved first, then any turn the bot plays

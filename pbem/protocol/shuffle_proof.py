@@ -7,16 +7,18 @@ prover knows ``x`` with ``h = x * g`` and a permutation ``psi`` with ``Y_i = x *
 of a batch from layer ``k`` to fresh ``s`` is ``g = K``, ``h = S`` with ``x = s / k``.
 
 Scheme: the proof of a shuffle of Terelius and Wikstrom ("Proofs of restricted shuffles",
-AFRICACRYPT 2010, section 4, after Wikstrom, "A commitment-consistent proof of a shuffle",
-ACISP 2009), as written out step by step by Haenni, Locher, Koenig and Dubuis ("Pseudo-code
-algorithms for verifiable re-encryption mix-nets", Financial Cryptography 2017 workshops,
-algorithms 8.4 and 8.5), with its re-encryption part replaced by the common exponent:
-``sum u'_i Y_i = x * sum u_j X_j`` and ``h = x * g``, proved with the same responses
-``s'_i``. It commits to the permutation matrix with Pedersen commitments, proves that the
-committed matrix is a permutation matrix (its rows sum to one, and a chain of commitments
-shows ``prod u'_i = prod u_i`` for challenges ``u``), then that the outputs are the inputs
-raised to ``x`` in that order. Neff's general k-shuffle (CCS 2001, section 4) proves the
-same statement with about ten elements a card; this one takes four (128 bytes).
+AFRICACRYPT 2010, LNCS 6055, after Wikstrom, "A commitment-consistent proof of a shuffle",
+ACISP 2009), in the optimised form written out as pseudo-code (GenShuffleProof and
+CheckShuffleProof) by Haenni, Locher, Koenig and Dubuis ("Pseudo-code algorithms for
+verifiable re-encryption mix-nets", FC 2017 workshops, LNCS 10323; Haines, arXiv 1901.08371,
+proves that form secure), with its re-encryption part replaced by the common exponent:
+``sum u'_i Y_i = x * sum u_j X_j`` and ``h = x * g``, proved with the same responses ``s'_i``
+that open the commitment to ``u'``. It commits to the permutation matrix with Pedersen
+commitments, proves that the committed matrix is a permutation matrix (each row sums to
+one, and a chain of commitments shows ``prod u'_i = prod u_i`` for challenges ``u``), then
+that the outputs are the inputs raised to ``x`` in that order. Neff's general k-shuffle
+(CCS 2001) proves the same statement with about ten elements a card; this one takes four
+(128 bytes).
 
 Encodings (as in pbem.protocol.mental): a point is 32 bytes (RFC 8032), a scalar 32 bytes
 little-endian below ``L``, ``field(b)`` a 4-byte big-endian length then ``b``, ``u32`` 4 bytes

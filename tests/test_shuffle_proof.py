@@ -335,6 +335,88 @@ def test_swapped_inputs() -> None:
     assert not sp.verify(BASE, H, INPUTS, OUTPUTS[::-1], PROOF, CTX)
 
 
+# ---- a cheating prover: the honest algorithm run on a false witness ------------------------
+def _cheat_prove(matrix: list[list[int]], x: int, outputs: list[bytes], h: bytes = H,
+                 seed: int = 0) -> str:
+    """The prover's steps for an arbitrary matrix ``M`` (``u' = M u``, ``C_j = r_j B +
+    sum_i M_ij H_i``), a key ``x`` and outputs of the cheater's choice; nonces from ``seed``."""
+    n = len(outputs)
+    stream = hashlib.shake_256(b"cheat %d" % seed).digest(64 * (4 * n + 4))
+    nonces = [1 + int.from_bytes(stream[64 * m:64 * m + 64], "little") % (L - 1) for m in range(4 * n + 4)]
+    r, r_hat = nonces[:n], nonces[n:2 * n]
+    w1, w2, w3, w4 = nonces[2 * n:2 * n + 4]
+    w_hat, w_prime = nonces[2 * n + 4:3 * n + 4], nonces[3 * n + 4:]
+    gens = [sp.generator(i) for i in range(1, n + 1)]
+    statement = sp._statement(CTX, BASE, h, INPUTS[:n], outputs)
+    commitment = [sp._add(sp._mul(r[j], BASE), sp._combination([row[j] for row in matrix], gens))
+                  for j in range(n)]
+    u = sp._u(statement, commitment)
+    u_prime = [sum(m * uj for m, uj in zip(row, u, strict=True)) % L for row in matrix]
+    chain, previous = [], sp.generator(0)
+    for i in range(n):
+        previous = sp._add(sp._mul(r_hat[i], BASE), sp._mul(u_prime[i], previous))
+        chain.append(previous)
+    t = [sp._mul(w1, BASE), sp._mul(w2, BASE),
+         sp._add(sp._mul(w3, BASE), sp._combination(w_prime, gens)),
+         sp._sub(sp._mul(w4, sp._combination(u, INPUTS[:n])), sp._combination(w_prime, outputs)),
+         sp._mul(w4, BASE)]
+    links = [sp.generator(0)] + chain[:-1]
+    t_hat = [sp._add(sp._mul(w_hat[i], BASE), sp._mul(w_prime[i], links[i])) for i in range(n)]
+    e = sp._e(statement, commitment, chain, t, t_hat)
+    v = [1] * n
+    for i in range(n - 2, -1, -1):
+        v[i] = v[i + 1] * u_prime[i + 1] % L
+    scalars = [e, (w1 - e * sum(r)) % L, (w2 - e * sum(a * b for a, b in zip(r_hat, v, strict=True))) % L,
+               (w3 - e * sum(a * b for a, b in zip(r, u, strict=True))) % L, (w4 - e * x) % L]
+    scalars += [(w_hat[i] - e * r_hat[i]) % L for i in range(n)]
+    scalars += [(w_prime[i] - e * u_prime[i]) % L for i in range(n)]
+    elements = commitment + chain + [k.to_bytes(32, "little") for k in scalars]
+    return b"".join(elements).hex()
+
+
+def _matrix(columns: list[int]) -> list[list[int]]:
+    """Row i has its one in column ``columns[i]``."""
+    return [[int(j == c) for j in range(len(columns))] for c in columns]
+
+
+def test_the_cheating_prover_is_the_honest_one_on_a_true_witness() -> None:
+    """Run on a true statement, the test's prover makes a proof that verifies: the attacks
+    below fail for what they claim, not for a bug of the attacker."""
+    perm = perm_of(N)
+    outputs = [mental.mul(X, INPUTS[j]) for j in perm]
+    assert sp.verify(BASE, H, INPUTS, outputs, _cheat_prove(_matrix(perm), X, outputs), CTX)
+
+
+def test_a_cheater_cannot_prove_a_substituted_card() -> None:
+    perm = perm_of(N)
+    outputs = [mental.mul(X, INPUTS[j]) for j in perm]
+    outputs[1] = mental.mul(X, card(77))
+    assert not sp.verify(BASE, H, INPUTS, outputs, _cheat_prove(_matrix(perm), X, outputs), CTX)
+
+
+def test_a_cheater_cannot_prove_a_duplicated_card() -> None:
+    """Rows sum to one but two rows take the same input: the product check fails."""
+    columns = [0, 0, 2]
+    outputs = [mental.mul(X, INPUTS[j]) for j in columns]
+    assert not sp.verify(BASE, H, INPUTS, outputs, _cheat_prove(_matrix(columns), X, outputs), CTX)
+
+
+def test_a_cheater_cannot_prove_a_matrix_that_is_not_a_permutation() -> None:
+    """A row with two ones and one with none (row sums wrong), and a row sum of one made of
+    1 + 1 - 1 (the products differ)."""
+    outputs = [mental.mul(X, p) for p in (mental.add(INPUTS[0], INPUTS[1]), INPUTS[2], INPUTS[1])]
+    for matrix in ([[1, 1, 0], [0, 0, 1], [0, 0, 0]], [[1, 1, L - 1], [0, 0, 1], [0, 1, 0]]):
+        assert not sp.verify(BASE, H, INPUTS, outputs, _cheat_prove(matrix, X, outputs), CTX)
+
+
+def test_a_cheater_cannot_prove_another_key() -> None:
+    """Outputs under another key x' with the seat's point h = x B: T_4 or T_5 fails."""
+    perm = perm_of(N)
+    outputs = [mental.mul(key(9), INPUTS[j]) for j in perm]
+    for claimed in (X, key(9)):
+        assert not sp.verify(BASE, H, INPUTS, outputs, _cheat_prove(_matrix(perm), claimed, outputs), CTX)
+
+
 # ---- malformed proofs and statements ---------------------------------------------------------
 def _torsion_point() -> bytes:
     """A point of small order (not the identity)."""

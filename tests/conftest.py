@@ -78,10 +78,9 @@ def fixed_entropy(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatc
         return out[:n]
 
     monkeypatch.setattr(entropy, "fresh_bytes", fresh_bytes)
-    # The system's clock stands still; PBEM_CLOCK (set by a test) still moves it, through
-    # entropy.utc_now as in production.
-    monkeypatch.setattr(entropy, "system_clock", lambda: FIXED_CLOCK)
-    # Set (empty: the fixed clock) so that a test's own PBEM_CLOCK is undone after it.
+    monkeypatch.setattr(entropy, "utc_now", lambda: FIXED_CLOCK)
+    # PBEM_CLOCK (pbem.protocol.timing.now) still moves the clock. Set here (empty: the
+    # fixed clock) so that a test's own PBEM_CLOCK is undone after it.
     monkeypatch.setenv("PBEM_CLOCK", "")
 
 

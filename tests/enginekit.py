@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem import session
-from pbem.protocol import engine, entropy, savefile
+from pbem.protocol import engine, savefile, timing
 from pbem.protocol.canonical import canonical
 from pbem.protocol.identity import Home, Identity
 from pbem.protocol.savefile import Save
@@ -19,8 +19,6 @@ MAX_ENTRIES = 2500
 def tick(**delta: float) -> str:
     """Move this process's clock forward (PBEM_CLOCK, undone after the test by
     tests/conftest.py) by ``delta`` (timedelta's keywords); return the new time."""
-    from pbem.protocol import timing
-
     when = timing.stamp(timing.now() + datetime.timedelta(**delta))
     assert when is not None
     os.environ["PBEM_CLOCK"] = when
@@ -100,7 +98,7 @@ def next_entry(save: Save, home: Home, kind: str, moves: list[str] | None = None
     assert seat is not None
     entry = {"seq": len(save.entries), "game": save.game_id, "seat": identity.handle,
              "kind": kind, "prev": engine.entry_hash(save.entries[-1]),
-             "moves": list(moves or []), "chores": [], "time": entropy.utc_now(),
+             "moves": list(moves or []), "chores": [], "time": timing.now_stamp(),
              "beacon": engine.next_link(table, seat, identity).hex(), **fields}
     return forge(entry, identity)
 

@@ -224,7 +224,8 @@ def games_command(ctx: click.Context, as_json: bool) -> None:
     listed.sort(key=lambda g: (g["order"], -(g["waiting_seconds"] or 0), g["title"], g["id"]))
     if as_json:
         _emit_json({"home": str(home.path),
-                    "games": [{k: v for k, v in g.items() if k != "order"} for g in listed]})
+                    "games": [{k: v for k, v in g.items() if k not in ("order", "clock_words")}
+                              for g in listed]})
         return
     if not listed:
         echo("This home is in no game yet. 'pbem new' starts one; every save this home "
@@ -235,6 +236,8 @@ def games_command(ctx: click.Context, as_json: bool) -> None:
         players = "; ".join(
             f"{p['handle']}{' (you)' if p['you'] else ''}: {p['words']}" for p in g["players"])
         echo(f"    last acted: {players}")
+        for line in g["clock_words"]:
+            echo(f"    {line}")
         echo(f"    {'MISSING (deleted or moved): ' if g['missing'] else ''}{g['path']}")
 
 
@@ -281,7 +284,40 @@ def _game_line(record: Any, now: Any) -> dict[str, Any]:
             "over": record.over, "complete": record.complete, "audit": record.audit,
             "winners": record.winners, "scores": record.scores or None,
             "time": record.time, "waiting_since": timing.stamp(since) if waiting is not None
-            else None, "waiting_seconds": waiting, "path": record.path, "missing": missing}
+            else None, "waiting_seconds": waiting, "path": record.path, "missing": missing,
+            **_clock_of(record, now)}
+
+
+def _clock_of(record: Any, now: Any) -> dict[str, Any]:
+    """The game clock of a 'pbem games' line (README keys): when the seat to act passes its
+    patience, whether it has, who is away until when; and the same in words."""
+    from pbem.protocol import timing
+
+    data = record.clock
+    ends = timing.parse_stamp(data.get("patience_ends")) if not record.complete else None
+    raw = data.get("away")
+    away = {h: t for h, t in raw.items() if isinstance(h, str)
+            and timing.parse_stamp(t) is not None} if isinstance(raw, dict) else {}
+    words = []
+    if ends is not None:
+        words.append(f"patience ({shown_patience(data)}) of {record.to_act} "
+                     + (f"runs out {timing.shown(ends)}" if ends > now
+                        else f"ran out {timing.shown(ends)}: another player may propose "
+                             f"{record.to_act} absent"))
+    for handle, until in away.items():
+        end = timing.parse_stamp(until)
+        if end is not None and end > now:
+            words.append(f"away: {handle} until {timing.shown(end)}")
+    return {"patience_ends": timing.stamp(ends), "past_patience": ends is not None and
+            ends <= now, "away": away, "clock_words": words}
+
+
+def shown_patience(data: dict[str, Any]) -> str:
+    """The game's patience as words ('7 days'), from a 'pbem games' record."""
+    from pbem.protocol import clock, timing
+
+    span = clock.parse_duration(data.get("patience", clock.DEFAULT_PATIENCE))
+    return timing.duration_words(span) if span is not None else "?"
 
 
 @main.command()
@@ -816,7 +852,7 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
 
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem import session
-    from pbem.protocol import timing
+    from pbem.protocol import clock, timing
 
     home = _home(ctx)
     path = resolve_save(ctx, save)
@@ -871,6 +907,7 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
                 "absence": _absence_lines(table)}
         if at is None:
             data["since_your_last_turn"] = None if since is None else [n.to_json() for n in since]
+            data["clock"] = clock.status(table)
         else:
             data["at"] = at
             data["entry"] = told.notes[0].to_json()
@@ -889,6 +926,9 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
              + ("  (you)" if to_act == handle else ""))
     for line in _absence_lines(table):
         echo(line)
+    if at is None:
+        for line in clock.lines(table, timing.now()):
+            echo(line)
     for note in verified.notes:
         echo(note)
     echo()
@@ -1181,6 +1221,61 @@ def send(ctx: click.Context, save: str, to: tuple[str, ...], no_cc: bool, remind
         return
     assert settings is not None
     _deliver(message, settings, home, save)
+
+
+@main.command()
+@click.argument("save", required=False)
+@click.option("--dry-run", is_flag=True, help="Say whom a reminder would go to; mail nothing.")
+@_smtp_options
+@click.pass_context
+def remind(ctx: click.Context, save: str | None, dry_run: bool, **smtp_given: Any) -> None:
+    """Mail a reminder to each player past their patience (the game's clock), at most once
+    a day per game. Without SAVE: every game of this home ('pbem games').
+
+    SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
+    from pbem import session
+    from pbem.mail import message as mail
+    from pbem.mail import reminders, smtp
+    from pbem.protocol import clock, timing
+
+    home = _home(ctx)
+    me = session.own_handle(home)
+    if save is not None:
+        paths = [resolve_save(ctx, save)]
+    else:
+        paths = [r.path for r in session.games(home) if not r.complete and r.exists()]
+    now = timing.now()
+    settings: dict[str, Any] | None = None
+    for path in paths:
+        verified = session.load(path, home)
+        table = verified.table
+        name = f"{table.game.info.title} {table.game_id[:8]}"
+        info = clock.status(table)
+        who, ends = info["to_act"], timing.parse_stamp(info["patience_ends"])
+        if verified.stale:
+            echo(f"{name}: {path} is not the newest save of the game this home has seen; "
+                 "skipped.")
+        elif who is None or ends is None or who == me:
+            what = ("nobody is to act" if who is None else "it waits for you" if who == me
+                    else f"{who} votes next" if info["next"] == "vote"
+                    else f"{who} is proposed absent already" if table.proposal
+                    else "its entries carry no signed time to count patience from")
+            echo(f"{name}: no reminder ({what}).")
+        elif ends > now:
+            echo(f"{name}: no reminder; {who}'s patience runs out {timing.shown(ends)}.")
+        elif (after := reminders.next_allowed(home, table.game_id)) is not None and now < after:
+            echo(f"{name}: {who} was reminded less than a day ago; the next reminder can go "
+                 f"from {timing.shown(after)}.")
+        elif dry_run:
+            echo(f"{name}: would remind {who} (past patience since {timing.shown(ends)}).")
+        else:
+            if settings is None:
+                settings = _smtp_settings(home, smtp_given)
+            message = mail.compose(path, home, cc=False, remind=True)
+            result = smtp.send(message, **settings)
+            reminders.record(home, table.game_id, now)
+            echo(f"{name}: reminded {who} (past patience since {timing.shown(ends)}).")
+            _report_sent(result)
 
 
 @main.command()

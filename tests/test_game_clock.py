@@ -408,3 +408,69 @@ def test_resign_asks_first_and_ranks_by_the_scoring_of_the_position(tmp_path: Pa
     r = t.run(None, "verify", path)
     assert f"{resigner} resigned: {resigner} ranks last" in r.output
     assert "share the win" not in r.output
+
+
+# ---- what games, show and remind say ------------------------------------------------------
+def test_show_and_games_say_who_is_to_act_since_when_and_until_when(tmp_path: Path) -> None:
+    t = Players(tmp_path, "ann", "bob")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    absent = t.status(path)["to_act"]
+    other = t.other(absent)
+    path = t.wrote(absent, "away", path, "--until", "2025-06-05", when=at(hours=1))
+    shown = t.run(other, "show", path, when=at(days=1))
+    assert (f"To act: {absent} (turn) since 2025-06-02 10:00 UTC; away, so the clock counts "
+            "from 2025-06-05 00:00 UTC; patience (7 days) runs out 2025-06-12 00:00 UTC, in 8 "
+            "days.") in shown.output, shown.output
+    assert f"Away: {absent} until 2025-06-05 00:00 UTC." in shown.output
+    data = json.loads(t.run(other, "show", path, "--json", when=at(days=1)).output)
+    assert data["clock"] == {"to_act": absent, "next": "turn", "since": "2025-06-02T10:00:00Z",
+                             "clock_from": "2025-06-05T00:00:00Z",
+                             "patience": "7d", "patience_ends": "2025-06-12T00:00:00Z",
+                             "away": {absent: "2025-06-05T00:00:00Z"}}
+    listed = json.loads(t.run(other, "games", "--json", when=at(days=1)).output)["games"][0]
+    assert listed["patience_ends"] == "2025-06-12T00:00:00Z" and not listed["past_patience"]
+    assert listed["away"] == {absent: "2025-06-05T00:00:00Z"}
+    soon = t.run(other, "games", when=at(days=9))
+    assert f"patience (7 days) of {absent} runs out 2025-06-12 00:00 UTC" in soon.output
+    later = t.run(other, "games", when=at(days=10, hours=14))
+    assert f"ran out 2025-06-12 00:00 UTC: another player may propose {absent}" \
+        in later.output, later.output
+    assert json.loads(t.run(other, "games", "--json", when=at(days=10, hours=14)).output)[
+        "games"][0]["past_patience"]
+    shown = t.run(other, "show", path, when=at(days=10, hours=14))
+    assert "past patience (7 days) since 2025-06-12 00:00 UTC" in shown.output
+
+
+def test_remind_mails_whoever_is_past_patience_once_a_day(tmp_path: Path) -> None:
+    pytest.importorskip("aiosmtpd")
+    from tests.test_smtp import Controller, Sink, free_port
+
+    t = Players(tmp_path, "ann", "bob")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    absent = t.status(path)["to_act"]
+    other = t.other(absent)
+    assert t.run(other, "profile", "--email", f"{other}@example.org").exit_code == 0
+    assert t.run(other, "contacts", "email", absent, f"{absent}@example.org").exit_code == 0
+    r = t.run(other, "remind", when=at(days=6))
+    assert r.exit_code == 0 and "patience runs out 2025-06-09 10:00 UTC" in r.output
+    sink, port = Sink(), free_port()
+    controller = Controller(sink, hostname="127.0.0.1", port=port)
+    controller.start()
+    smtp = ("--smtp", "127.0.0.1", "--port", str(port), "--security", "none")
+    try:
+        r = t.run(other, "remind", *smtp, when=at(days=8))
+        assert r.exit_code == 0 and f"reminded {absent}" in r.output, r.output
+        assert len(sink.received) == 1 and sink.received[0]["to"] == [f"{absent}@example.org"]
+        assert b"Reminder" in sink.received[0]["content"]
+        r = t.run(other, "remind", path, *smtp,
+                  when=at(days=8, hours=23))
+        assert r.exit_code == 0 and "less than a day ago" in r.output
+        assert len(sink.received) == 1
+        r = t.run(other, "remind", *smtp, when=at(days=9))
+        assert r.exit_code == 0 and f"reminded {absent}" in r.output
+        assert len(sink.received) == 2
+        r = t.run(absent, "remind", path, *smtp, when=at(days=20))
+        assert r.exit_code == 0 and "it waits for you" in r.output
+        assert len(sink.received) == 2
+    finally:
+        controller.stop()

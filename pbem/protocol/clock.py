@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import datetime
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.protocol import timing
+
+if TYPE_CHECKING:
+    from pbem.protocol.engine import Table
 
 DEFAULT_PATIENCE = "7d"
 DEFAULT_AWAY_DAYS = 14
@@ -117,3 +120,64 @@ def away_span(note_time: datetime.datetime, until: datetime.datetime,
     it adds after the seat's earlier note (overlap is not counted twice)."""
     start = max(note_time, parse(previous_until) or note_time)
     return max(datetime.timedelta(0), until - start)
+
+
+def status(table: Table) -> dict[str, Any]:
+    """Who the game waits for, since when (``since``: the signed time of the entry that
+    made them to act; ``clock_from``: later if they are away), when their patience runs
+    out, and who is away until when, as signed times ('pbem games', 'pbem show', 'pbem remind'; README keys).
+    ``patience_ends`` is None when nobody can be proposed absent (a vote is due, the game
+    is complete or not started) or the clock has no known start (a save from before
+    signed times)."""
+    duty = table.duty()
+    waiting = table.waiting_duty()
+    out: dict[str, Any] = {"to_act": None, "next": None, "since": None, "clock_from": None,
+                           "patience":
+                           str(table.header.get("patience", DEFAULT_PATIENCE)),
+                           "patience_ends": None,
+                           "away": {table.seats[s].handle: until
+                                    for s, until in enumerate(table.away_until) if until}}
+    if duty is None:
+        return out
+    out["to_act"], out["next"] = table.seats[duty.seat].handle, duty.kind
+    if waiting is None or waiting.kind not in ("turn", "reveal") or duty.kind == "vote":
+        return out
+    seat = waiting.seat
+    out["since"] = table.since or None
+    out["clock_from"] = waiting_start(table.since, table.away_until[seat]) or None
+    if table.proposal:
+        return out  # the seat is proposed absent already
+    ends = earliest_proposal(table.header, table.since, table.away_until[seat],
+                             table.against[seat])
+    out["patience_ends"] = stamp_of(ends) or None
+    return out
+
+
+def lines(table: Table, now: datetime.datetime) -> list[str]:
+    """The clock in words for 'pbem show': who is to act since when, when their patience
+    runs out (or ran out), who is away. Nothing to act in a complete game."""
+    info = status(table)
+    out = []
+    if info["to_act"] is not None:
+        since = parse(info["since"] or "")
+        start = parse(info["clock_from"] or "")
+        text = f"To act: {info['to_act']} ({info['next']})"
+        if since is not None:
+            text += f" since {timing.shown(since)}"
+        if start is not None and start != since:
+            text += f"; away, so the clock counts from {timing.shown(start)}"
+        ends = parse(info["patience_ends"] or "")
+        if ends is not None:
+            span = patience_text(table.header)
+            if ends > now:
+                text += (f"; patience ({span}) runs out {timing.shown(ends)}, in "
+                         f"{timing.duration_words(ends - now)}")
+            else:
+                text += (f"; past patience ({span}) since {timing.shown(ends)}: another "
+                         f"player may propose {info['to_act']} absent ('pbem absent')")
+        out.append(text + ".")
+    for handle, until in info["away"].items():
+        end = parse(until)
+        if end is not None and end > now:
+            out.append(f"Away: {handle} until {timing.shown(end)}.")
+    return out

@@ -665,6 +665,12 @@ def absent(ctx: click.Context, save: str, handle: str, remedy: str | None,
              "nothing was written):")
         for name, text in offered.items():
             echo(f"  {name}: {text}")
+        from pbem.protocol import timing
+
+        due = session.proposal_due(verified.table, waiting.seat)
+        if due is not None and timing.now() < due:
+            echo(f"{handle} still has time: a proposal is valid from {timing.shown(due)} on "
+                 "(the game's patience, in signed times).")
         return
     written = session.sign_absence(_home(ctx), save, "absent",
                                    {"player": handle, "remedy": remedy}, out)

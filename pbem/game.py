@@ -13,8 +13,11 @@ and return nothing. Verifying a save, the engine applies every entry to one stat
 (a move that raises ends the verify); signing, it works on a copy and throws the copy away
 if a move raises. Never keep a reference to a state, or to part of one, between calls.
 
-Seats are integers ``0 .. n-1`` in header order. ``state["seats"]`` (set by the engine
-before ``setup`` returns) lists the handles, for display.
+Seats are integers ``0 .. n-1`` in header order; ``setup`` gets their handles. Right
+after ``setup`` returns, the engine (and local play) adds ``state["seats"]``, the handles,
+for display. The engine owns three keys of the state, which a game reads but never
+writes: ``seats``, ``pending`` (queued chance, below) and ``secret`` (the secret decks,
+changed only through ``secretdeck``).
 
 Chance
 ------
@@ -23,6 +26,12 @@ A rule that needs a random outcome (refill a display, roll dice, draw from a bag
 the public beacon (PROTOCOL.md section 5) by calling ``resolve(state, request, rng)`` for
 each request in order. Until then the request sits in ``state["pending"]``, which is
 public, so views can say "display refill pending". Never read randomness any other way.
+
+Chance is resolved only by an entry of *another* seat (its beacon link was unknown to the
+seat that asked). A seat that acts again before anyone else signs sees its own requests
+still pending: five rolls in a row stay five pending rolls. A game must hand the turn on
+(or not need the outcome) before chance it queued can be used; a solo game is the one
+exception, resolved from the seat's own chain.
 
 Turns
 -----

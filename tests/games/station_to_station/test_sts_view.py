@@ -97,3 +97,22 @@ def test_show_gives_how_many_tokens_each_later_season_holds() -> None:
     assert view["seasons_ahead"] == expected
     later = ", ".join(f"{s} {n}" for s, n in expected.items())
     assert f"later seasons' tokens: {later})" in _text(state, None)
+
+
+def test_sts_t9_the_text_map_names_both_trains_in_a_taken_city() -> None:
+    """STS-T9: a train stopping where another stands must move on; until it does, the
+    city holds two trains and the map names both."""
+    state = started(2)
+    move_train(state, 1, "st-louis")
+    begin(state, 0, "oklahoma-city")
+    no_routes(state, 0)
+    play(state, 0, "travel st-louis")
+    assert state["turn"]["phase"] == "again"
+    line = next(x for x in _text(state, None).splitlines() if x.strip().startswith("St. Louis"))
+    assert "TRAINS ann and bob" in line
+    line = next(x for x in _text(state, None).splitlines() if x.strip().startswith("Oklahoma City"))
+    assert "TRAIN" not in line
+    play(state, 0, "travel memphis")
+    lines = _text(state, None).splitlines()
+    assert "TRAIN bob" in next(x for x in lines if x.strip().startswith("St. Louis"))
+    assert "TRAIN ann" in next(x for x in lines if x.strip().startswith("Memphis"))

@@ -222,9 +222,8 @@ def _player(shown: dict[str, Any], seat: int) -> list[str]:
                 state_word = " (new)"
             crews.append(f"{region}: {crew}{state_word}")
     out.append(f"  crews: {', '.join(crews) or 'none'}")
-    if seat == shown.get("viewer") or shown.get("viewer", -1) < 0:
-        out += _wrapped([f"{player['crews'][r]}: {crew_text(data, player['crews'][r])}"
-                         for r in data["regions"] if player["crews"][r]], "    ")
+    out += _wrapped([f"{player['crews'][r]}: {crew_text(data, player['crews'][r])}"
+                     for r in data["regions"] if player["crews"][r]], "    ")
     costs = (shown.get("reach") or [{}] * (seat + 1))[seat]
     if player["city"] and (seat == shown.get("viewer") or seat == shown.get("current")):
         out += _wrapped([_reach_line(shown, seat, costs)], "  ")

@@ -314,3 +314,71 @@ def test_RM_M1_to_M6_forward_target_is_the_listed_move() -> None:
                 checked += 1
             assert forward_target(state, 0, f"forward {fmax + 1}", fmax + 1) is None
     assert checked > 1000
+
+
+# ---- a forward move may pass through a warehouse (RM-M1, revised ruling) -----------------
+def test_rm_m1_a_forward_move_passes_through_a_warehouse_and_turns_round() -> None:
+    """RM-M1: 「道路上または倉庫内で1〜4スペース移動させます」: entering a warehouse does not end
+    the move. From space 7 heading east: 2 spaces to C's road space, 1 into C, 1 out
+    heading west: one forward action turns the truck round."""
+    state = _setup((7, "south", "east"), [])
+    options = forward_options(state, 0)
+    assert options["forward 4 into C exit west"] == ("road", 9, "north", "west")
+    assert options["forward 4 into C exit east left"] == ("road", 9, "north", "east")
+    trial = _copy(state)
+    GAME.apply(trial, 0, "forward 4 into C exit west")
+    moved = trial["trucks"][0]
+    assert (moved["where"], moved["x"], moved["lane"], moved["heading"]) == ("road", 9, "north", "west")
+    assert trial["turn"]["actions"] == ["forward"]  # one action, not two
+    assert GAME.invariants(trial) == []
+
+
+def test_rm_m1_passing_through_counts_every_step_and_goes_on() -> None:
+    """RM-M1: each step of a pass-through is counted: from B's road space heading east,
+    into B (1), out heading west (2), then two more road spaces (3, 4)."""
+    state = _setup((5, "south", "east"), [])
+    options = forward_options(state, 0)
+    assert options["forward 4 into B exit west"] == ("road", 3, "north", "west")
+    assert "forward 3 into B exit west" in options  # out and one space on
+    assert "forward 2 into B exit west left" in options  # just out, beside B
+    # From a warehouse: out, along, into the next one, and out again, in 4 spaces.
+    start = _setup("C", [])
+    assert forward_options(start, 0)["forward 4 exit east into D"] == ("wh", "D", "", "")
+    assert "forward 3 exit west into B" not in forward_options(start, 0)  # 4 spaces away
+
+
+def test_rm_m1_a_truck_does_not_drive_straight_back_into_the_warehouse_it_left() -> None:
+    """RM-M1 (ruling): out and straight back in would be standing still: not a move."""
+    state = _setup("C", [])
+    assert not [m for m in forward_options(state, 0) if m.endswith("into C")]
+    with pytest.raises(IllegalMoveError, match="does not lead there"):
+        GAME.apply(_copy(state), 0, "forward 2 exit east into C")
+
+
+def test_rm_m1_the_pass_through_notation_round_trips() -> None:
+    """Every listed forward move, pass-throughs included, parses back to itself, and the
+    move applied leaves the truck where the list says."""
+    for mover in ((7, "south", "east"), (16, "north", "west"), "C", "D", (5, "south", "east")):
+        state = _setup(mover, [(3, "south")])
+        for move, pos in forward_options(state, 0).items():
+            assert GAME.normalize(state, 0, move) == move
+            trial = _copy(state)
+            GAME.apply(trial, 0, move)
+            truck_ = trial["trucks"][0]
+            got = ("wh", truck_["where"], "", "") if truck_["where"] != "road" else \
+                ("road", truck_["x"], truck_["lane"], truck_["heading"])
+            assert got == pos, move
+
+
+def test_rm_m1_pass_through_notation_is_checked() -> None:
+    """A warehouse named mid-move needs the heading it is left with; typed words in any
+    friendly form reach the canonical text."""
+    from pbem.game import InvalidMoveError
+
+    state = _setup((7, "south", "east"), [])
+    assert GAME.normalize(state, 0, "f4 via c west") == "forward 4 into C exit west"
+    assert GAME.normalize(state, 0, "forward 4 in c exit e l") == "forward 4 into C exit east left"
+    with pytest.raises(InvalidMoveError, match="leaves C with"):
+        GAME.normalize(state, 0, "forward 4 into C into D")
+    with pytest.raises(InvalidMoveError, match="before the heading"):
+        GAME.normalize(state, 0, "forward 4 exit east exit west")

@@ -301,31 +301,62 @@ def forward_text(path: list[Pos]) -> str:
 
 def backward_options(state: State, seat: int) -> dict[str, Pos]:
     """Canonical backward moves of ``seat`` -> where each leaves the truck."""
-    pos = position(state["trucks"][seat])
-    if pos[0] != "road":
-        return {}
-    _, x, lane, heading = pos
+    truck = state["trucks"][seat]
+    taken = occupancy(state, seat)
+    pos = position(truck)
     out: dict[str, Pos] = {}
+    if pos[0] == "wh":
+        out_of = _backing_out(state, truck)
+        if out_of is not None and (out_of[1], out_of[2]) not in taken:
+            out["backward"] = out_of
+        return out
+    _, x, lane, heading = pos
     back = x - delta(heading)
-    if 0 <= back < state["data"]["length"] and (back, lane) not in occupancy(state, seat):
-        out["backward"] = ("road", back, lane, heading)
-    letter = serves(state, occupancy(state, seat), x, lane)
+    if 0 <= back < state["data"]["length"] and (back, lane) not in taken:
+        target: Pos = ("road", back, lane, heading)
+        if lane != left_lane(heading) or _left_refs(state, taken, [pos, target], 1):
+            out["backward"] = target
+    letter = serves(state, taken, x, lane)
     if letter:
         out[f"backward into {letter}"] = ("wh", letter, "", "")
     return out
 
 
+def _backing_out(state: State, truck: dict[str, Any]) -> Pos | None:
+    """Where a truck in a warehouse backs out to: its road space, in the right lane of
+    the heading it came in with; None for a truck placed there at the start (it has no
+    heading yet, and leaves by a forward move)."""
+    heading = truck["heading"]
+    if not heading:
+        return None
+    space = state["data"]["houses"][truck["where"]]["space"]
+    return ("road", space, right_lane(heading), heading)
+
+
 def why_no_backward(state: State, seat: int, into: str) -> str:
     """A sentence saying why the backward move asked for is impossible."""
-    pos = position(state["trucks"][seat])
+    truck = state["trucks"][seat]
+    pos = position(truck)
+    taken = occupancy(state, seat)
     if pos[0] != "road":
-        return "a truck in a warehouse leaves only by a forward move"
+        if into:
+            return "the truck is already in a warehouse"
+        out_of = _backing_out(state, truck)
+        if out_of is None:
+            return ("a truck placed in a warehouse at the start has no heading yet: it "
+                    "leaves by a forward move")
+        who = state["seats"][taken[(out_of[1], out_of[2])]]
+        return (f"backing out of warehouse {pos[1]} heading {out_of[3]} needs space "
+                f"{out_of[1]} ({out_of[2]} lane), and {who}'s truck is there")
     if into:
         return f"the truck is not in the lane beside warehouse {into}"
     back = pos[1] - delta(pos[3])
     if not 0 <= back < state["data"]["length"]:
         return "the road ends behind the truck"
-    return f"space {back} ({pos[2]} lane) behind the truck is taken"
+    if (back, pos[2]) in taken:
+        return f"space {back} ({pos[2]} lane) behind the truck is taken"
+    return (f"the truck must keep to the right lane at space {back}: a move may end in "
+            "the left lane only mid-overtake or beside a warehouse")
 
 
 def all_positions(state: State) -> list[Pos]:

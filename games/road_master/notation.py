@@ -370,7 +370,8 @@ forward 2 left               ... ending in the left lane (mid-overtake, at a war
 forward 2 into D             ... ending inside a warehouse
 forward 2 exit west          leaving a warehouse, heading west
 forward 4 into C exit west   ... through a warehouse: in, out with either heading, on
-backward | backward into C   one space back; or back into the warehouse beside you
+backward | backward into C   one space back; or back into the warehouse beside you;
+                             in a warehouse, back out (keeping the heading it came in with)
 load orange x2 purple        load cubes lying in this warehouse (one action)
 unload c17 orange x2         put cubes on your contracts for this warehouse
 dump blue                    put cubes into this warehouse (anyone may load them)

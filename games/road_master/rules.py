@@ -25,7 +25,7 @@ from .rulings import RULINGS
 INFO = GameInfo(
     id="road-master",
     title="Road Master",
-    rules_version=2,
+    rules_version=3,
     min_players=2,
     max_players=6,
     options={

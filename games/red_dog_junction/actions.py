@@ -12,9 +12,8 @@ from collections.abc import Callable
 
 from pbem.game import IllegalMoveError, State
 
-from . import journal, justin, setup_choices
+from . import journal, justin, rascal, setup_choices
 from .components import alt_name
-from .constants import RASCAL_AS
 from .crew import (
     check_place,
     do_haul,
@@ -43,6 +42,7 @@ from .state import (
     give_back,
     has,
     place_label,
+    rascal_names,
     take_supply,
     taken_by,
     total,
@@ -91,7 +91,7 @@ def _late_head(state: State, seat: int, verb: str) -> str:
     if "rascal" not in crew_types(state, seat):
         return "You have no rascals to name."
     if state["ts"]["rascal"]:
-        return f"Your rascals already count as {state['ts']['rascal']}s this turn."
+        return f"Your rascals are named: {rascal.said(rascal_names(state, seat))}."
     return "Rascals are named at the start of the turn, before any action."
 
 
@@ -132,10 +132,9 @@ def _justin(state: State, seat: int, move: Move) -> None:
 
 
 def _rascal(state: State, seat: int, move: Move) -> None:
-    if move.crew not in RASCAL_AS:
-        raise IllegalMoveError("A rascal counts as another crew type, not as a rascal.")
-    state["ts"]["rascal"] = move.crew
-    _say(state, seat, f"named the rascals: they count as {move.crew}s this turn")
+    names = rascal.check(state, seat, move.crew.split())
+    state["ts"]["rascal"] = rascal.naming(names)
+    _say(state, seat, f"named the rascals: {rascal.said(names)}")
 
 
 # ---- moving -------------------------------------------------------------------------------

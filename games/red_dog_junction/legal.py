@@ -17,7 +17,7 @@ from itertools import combinations
 
 from pbem.game import State
 
-from . import justin, setup_choices
+from . import justin, rascal, setup_choices
 from .components import alt_name
 from .constants import (
     DICE,
@@ -27,7 +27,6 @@ from .constants import (
     JUSTIN_PRIORITY,
     OUTLAW_GOODS,
     PLANET_GOODS,
-    RASCAL_AS,
 )
 from .crew import rates_at, trade_gets
 from .move import Move, as_goods, fmt
@@ -74,7 +73,7 @@ def _moves(state: State, seat: int) -> Iterator[Move]:
         yield from (Move("justin", place=p) for p in justin.options(state))
         return
     if head == "rascal":
-        yield from (Move("rascal", crew=t) for t in RASCAL_AS)
+        yield from (Move("rascal", crew=names) for names in rascal.legal(state, seat))
         return
     ts = state["ts"]
     action_left = ts["actions"] < allowed_actions(state)

@@ -214,14 +214,23 @@ def crew_types(state: State, seat: int) -> list[str]:
     return [card(state, c)["type"] for c in state["players"][seat]["crew"]]
 
 
+def rascal_names(state: State, seat: int) -> list[str]:
+    """The crew type each of the seat's rascals counts as this turn, one word a rascal
+    ([] until named). The turn keeps the naming as its move wrote it: one type for all
+    the rascals, or one for each (RDJ-A10)."""
+    named = state["ts"]["rascal"].split() if seat == state["current"] else []
+    rascals = crew_types(state, seat).count("rascal")
+    return named * rascals if len(named) == 1 else named
+
+
 def crew_count(state: State, seat: int, ctype: str) -> int:
-    """Crew of a type, with rascals counted as the type named this turn (if any)."""
+    """Crew of a type, each rascal counted once: as the type it names this turn, as a
+    rascal until it names one."""
     types = crew_types(state, seat)
-    count = types.count(ctype)
-    ts = state["ts"]
-    if ctype != "rascal" and seat == state["current"] and ts["rascal"] == ctype:
-        count += types.count("rascal")
-    return count
+    named = rascal_names(state, seat)
+    if ctype == "rascal":
+        return types.count(ctype) - len(named)
+    return types.count(ctype) + named.count(ctype)
 
 
 def capacity(state: State, seat: int) -> int:

@@ -64,7 +64,7 @@ DISPLAY_SLOTS = 6
 CUBES_PER_ROW = 7  # cargo cubes under a ship: two rows of seven
 # What the status says of the turn in progress, for the turn state's keys that are set.
 TURN_WORDS = (("agents_left", "Agents left in this action: {}"),
-              ("rascal", "Rascals count as {}s this turn"),
+              ("rascal", "Rascals named this turn: {}"),
               ("commanded", "Commanders used this turn: {}"))
 
 # ---- colours and words ---------------------------------------------------------------
@@ -600,7 +600,8 @@ def _status_lines(view: dict[str, Any]) -> list[str]:
         ts = view.get("turn_state", {})
         lines.append(f"Turn {turn} · To act: {view.get('to_act', '')}")
         lines.append(f"Actions taken {ts.get('actions', 0)} of {ts.get('allowed', 0)}")
-        lines += [form.format(", ".join(value) if isinstance(value, list) else value)
+        lines += [form.format(", ".join(value) if isinstance(value, list)
+                              else ", ".join(str(value).split()) if key == "rascal" else value)
                   for key, form in TURN_WORDS if (value := ts.get(key))]
         if view.get("owed"):
             lines.append(f"Owed first: {view['owed']}")
@@ -686,8 +687,10 @@ def _player_lines(view: dict[str, Any], seat: int) -> list[str]:
     others = {g: n for g, n in player.get("storage", {}).items() if g != "gold"}
     if others:
         lines.append(f"storage also: {_goods_words(others)}")
+    rascals = player.get("rascals", {})
     lines.append("crew: " + (" · ".join(f"{t}\u00a0{n}" for t, n in crew.items()) or "none")
-                 + (f" (rascals as {ts['rascal']}s)" if ts.get("rascal") else ""))
+                 + (" (rascals as " + ", ".join(f"{t}\u00a0{n}" for t, n in rascals.items())
+                    + ")" if rascals else ""))
     lines.append(f"commanders: {_card_names(player.get('commanders', []), ts.get('commanded', []))}"
                  if player.get("commanders") else "commanders: none")
     lines.append(f"unused boosts: {', '.join(player.get('boosts', [])) or 'none'}")

@@ -14,6 +14,7 @@ from pbem.game import IllegalMoveError, State
 
 from . import journal, justin, rascal, setup_choices
 from .components import alt_name
+from .constants import GOLD
 from .crew import (
     check_place,
     do_haul,
@@ -39,6 +40,7 @@ from .state import (
     crew_types,
     describe,
     dock_dice,
+    empty_supply,
     give_back,
     has,
     place_label,
@@ -237,10 +239,12 @@ def _deal(state: State, seat: int, move: Move) -> None:
     got = take_supply(state, "gold", tile_entry["gold"])
     player["ship"]["gold"] += got
     player["deals"].append(stack.pop(0))
-    short = " (all the bank had)" if got < tile_entry["gold"] else ""
+    gold = (f"took {got} gold from the bank onto the ship" if got else
+            f"took no gold ({empty_supply(GOLD).lower()})")
+    short = " (all the bank had)" if 0 < got < tile_entry["gold"] else ""
     _say(state, seat, f"completed super deal {tile} ({move.number}-gold stack): paid "
-                      f"{describe(cost)} from the ship back to their supplies, took {got} gold "
-                      f"from the bank onto the ship{short} and the tile (1 point)")
+                      f"{describe(cost)} from the ship back to their supplies, {gold}{short} "
+                      "and the tile (1 point)")
 
 
 # ---- crew actions -------------------------------------------------------------------------

@@ -109,6 +109,19 @@ def supply_name(good: str) -> str:
     return "space" if good == SPACE_GOOD else f"the {good} planet"
 
 
+def empty_supply(good: str) -> str:
+    """The words every message uses for an empty supply (RDJ-F3): "The gold supply (the
+    bank) is empty", "The gas supply (the gas planet) is empty"."""
+    return f"The {good} supply ({supply_name(good)}) is empty"
+
+
+def refuse_empty(state: State, good: str, doing: str) -> None:
+    """Refuse an action that would gain nothing at all because ``good``'s supply is empty
+    (the rulings: such an action is refused, saying the supply is empty)."""
+    if not in_supply(state, good):
+        raise IllegalMoveError(f"{empty_supply(good)}: {doing} would gain nothing.")
+
+
 def take_supply(state: State, good: str, wanted: int) -> int:
     """Take up to ``wanted`` of ``good`` from its supply; return how many came.
 

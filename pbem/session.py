@@ -508,11 +508,20 @@ def final_result(report: engine.Report) -> dict[str, Any] | None:
         return None
     from pbem.drawing.panels import result_section
 
-    return result_section(report.outcome, [s.handle for s in report.table.seats], report.audit)
+    return result_section(report.outcome, [s.handle for s in report.table.seats], report.audit,
+                          report.result)
 
 
 def _with_result(report: engine.Report, view: dict[str, Any]) -> dict[str, Any]:
+    """The view with the final result once audited, and ``ended`` once play is over
+    (a resignation or an absence remedy ends it where the game's own state does not):
+    how it ended and whose reveals are awaited, so no picture says who is to act."""
     result = final_result(report)
+    table = report.table
+    if table.over():
+        awaiting = [table.seats[s].handle for s in table.awaiting_reveals()]
+        view = {**view, "ended": {"text": str(report.result.get("ending", {}).get("text", "")),
+                                  "awaiting": awaiting}}
     return view if result is None else {**view, "result": result}
 
 

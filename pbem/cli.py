@@ -731,7 +731,8 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
                 "private": private, "notes": verified.notes,
                 "players": [n.to_json() for n in notices],
                 "last_acted": [a.to_json() for a in acted],
-                "absence": _absence_lines(table)}
+                "absence": _absence_lines(table),
+                "result": verified.report.result if at is None else None}
         if at is None:
             data["since_your_last_turn"] = None if since is None else [n.to_json() for n in since]
         else:

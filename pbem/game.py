@@ -79,6 +79,7 @@ __all__ = [
     "Fixed",
     "copy_state",
     "derived",
+    "ended_line",
     "fixed",
     "queue_chance",
     "kit",
@@ -160,6 +161,23 @@ class Outcome(Record):
         if self.places:
             return [list(group) for group in self.places]
         return [list(group) for group in self.ranking]
+
+
+def ended_line(view: Mapping[str, Any]) -> str:
+    """"" while play goes on; else what a picture or text view says in place of who is
+    to act: the engine adds ``ended`` to a view once play is over, also when a
+    resignation or an absence remedy ended it and the game's own state does not know:
+    "The game is over: bob resigned in entry 12: bob ranks last. Awaiting the reveals
+    of ann, cy."."""
+    ended = view.get("ended")
+    if not isinstance(ended, Mapping):
+        return ""
+    text = str(ended.get("text", "")).strip()
+    awaiting = [str(a) for a in ended.get("awaiting", [])]
+    line = "The game is over" + (f": {text}" if text else ".")
+    if awaiting:
+        line += f" Awaiting the final reveal of {', '.join(awaiting)}."
+    return line
 
 
 def queue_chance(state: State, request: dict[str, Any]) -> None:

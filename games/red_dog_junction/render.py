@@ -246,6 +246,8 @@ def render(v: dict[str, Any]) -> str:
         reason = "deck ran out" if v["end"]["reason"] == "deck" else "bank gold ran out"
         lines.append(f"{head}: GAME OVER ({reason})")
         lines.append(f"  {_result_text(v['result'])}")
+    elif contract.ended_line(v):  # resigned or stopped: nobody is to act
+        lines.append(f"{head}: {contract.ended_line(v)}")
     elif v["phase"] == "play":
         ts = v["turn_state"]
         extra = f", agents left {ts['agents_left']}" if ts["agents_left"] else ""

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.game import kit, rank_with_tiebreaks
+from pbem.game import ended_line, kit, rank_with_tiebreaks
 
 from .constants import CREW_TYPES, GOODS, JUSTIN, JUSTIN_CAPACITY, PLANET_GOODS
 from .state import join_and, place_label
@@ -596,6 +596,8 @@ def _status_lines(view: dict[str, Any]) -> list[str]:
         if view.get("solo") and isinstance(view.get("justin"), dict):
             lines.append(f"Justin scored {view['justin'].get('score', 0)}: "
                          f"{_solo_verdict(view)}.")
+    elif ended_line(view):  # resigned or stopped: nobody is to act
+        lines.append(ended_line(view))
     elif phase == "play":
         ts = view.get("turn_state", {})
         lines.append(f"Turn {turn} · To act: {view.get('to_act', '')}")
@@ -726,7 +728,7 @@ def _to_act(view: dict[str, Any], seat: int) -> bool:
 
 
 def _player_marks(view: dict[str, Any], seat: int, places: dict[int, int]) -> list[str]:
-    to_act = _to_act(view, seat)
+    to_act = _to_act(view, seat) and not ended_line(view)
     return kit.seat_marks(you=seat == view.get("viewer"), to_act=to_act,
                           place=places.get(seat, 0))
 

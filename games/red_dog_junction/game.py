@@ -71,8 +71,9 @@ class RedDogJunction(Game):
             "variant": Option(
                 "standard",
                 "standard; trail-boss (each player is dealt a random commander and picks one "
-                "crew card from the deck before the first turn); posse (the crew draft: not "
-                "yet supported)",
+                "crew card from the deck before the first turn); posse (2-5 players: the crew "
+                "draft before the first turn, 9 secret cards each, pick one and pass the rest "
+                "left, `pick SLOT`)",
                 kind="str",
                 choices=VARIANTS,
             ),

@@ -17,6 +17,7 @@ from pbem.game import Game, State, copy_state
 from pbem.play import bots
 from pbem.protocol import absence, engine, gameindex, savefile, stockdigest, timing, toldcache
 from pbem.protocol.archive import Archive
+from pbem.protocol.beacon import Position
 from pbem.protocol.canonical import digest
 from pbem.protocol.contacts import Contacts, SeatKey
 from pbem.protocol.edkeys import is_sound_key
@@ -317,7 +318,8 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     refuse_stale(verified, home)
     table = verified.table
     engine.owed(table, identity)
-    shown = engine.preview(table, identity)
+    used, claim = own_links(home, table, identity)
+    shown = engine.preview(table, identity, used)
     duty = shown.duty()
     assert duty is not None
     if duty.kind == "vote":
@@ -347,7 +349,8 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     contacts = Contacts(home)
     keys = contacts.seat_keys(verified.save)
     accepted = _confirm_changed_keys(keys, accept_keys, confirm)
-    entry, new_table = engine.sign_entry(table, identity, wanted, moves)
+    entry, new_table = engine.sign_entry(table, identity, wanted, moves, used=used,
+                                         claim=None if dry_run else claim)
     save = appended(verified.save, entry, new_table)
     keys = contacts.seat_keys(save)
     target = output_path(save, entry, Path(path), out)
@@ -361,6 +364,19 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     with contextlib.suppress(OSError):
         contacts.write()
     return Written(written, save, new_table, entry, table, keys=keys)
+
+
+def own_links(home: Home, table: engine.Table, identity: Identity
+              ) -> tuple[set[int], Callable[[Position], None]]:
+    """(the places of its chains this home published in the game, on any branch; the
+    claim that records the next one in its archive, under the lock, before signing):
+    a link is published once (PROTOCOL.md section 5)."""
+    archive = Archive(home.archive_dir, table.game_id)
+
+    def claim(place: Position) -> None:
+        archive.claim(identity.handle, place.number)
+
+    return archive.published(identity.handle), claim
 
 
 def _confirm_changed_keys(keys: list[SeatKey], accept: Collection[str],
@@ -458,7 +474,8 @@ def owed(home: Home, path: str | Path) -> Owed:
     identity = home.load()
     verified = load(path, home)
     engine.owed(verified.table, identity)
-    shown = engine.preview(verified.table, identity)
+    shown = engine.preview(verified.table, identity,
+                           own_links(home, verified.table, identity)[0])
     duty = shown.duty()
     assert duty is not None
     return Owed(verified, identity, shown, duty.kind, duty.seat)
@@ -485,7 +502,8 @@ def seat_view(home: Home | None, verified: Verified) -> tuple[str, dict[str, Any
     seat = table.seat_of(identity.handle) if identity else None
     if identity is None or seat is None or table.seats[seat].pubkey not in ("", identity.public_hex):
         return "", public_view(verified), {}
-    shown = engine.preview(table, identity)
+    shown = engine.preview(table, identity, own_links(home, table, identity)[0]
+                           if home is not None else ())
     secrets = engine.secrets_for(shown, seat, identity)
     final = verified.report.final
     view = shown.game.view(shown.gstate if final is None else final, seat, secrets)
@@ -691,7 +709,9 @@ def sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str]
             raise TurnError("Nobody is proposed absent in this save: there is nothing to "
                             "vote on.")
     contacts = Contacts(home)
-    entry, new_table = engine.sign_entry(table, identity, kind, [], fields)
+    used, claim = own_links(home, table, identity)
+    entry, new_table = engine.sign_entry(table, identity, kind, [], fields, used=used,
+                                         claim=claim)
     save = appended(verified.save, entry, new_table)
     written = write(save, output_path(save, entry, Path(path), out), home)
     contacts.check_save(save)
@@ -788,6 +808,9 @@ def withdraw(home: Home, path: str | Path) -> Withdrawn:
                                                      audit_secrets=False).table)
     previous, wrote = _previous_save(before, source)
     archive.withdraw(entry, entry_hash)
+    # Its link was never sent: the replacement signs at the same place (section 10).
+    record = table.seats[seat]
+    archive.release(signer, Position(record.chain, record.depth).number)
     kept_as = _set_aside(source)
     if wrote:
         savefile.write_new(previous, savefile.dumps(before))

@@ -37,8 +37,6 @@ from pbem.record import Record
 from pbem.registry import for_save
 from pbem.terminal import shortened, shown
 
-PHASES = ("joining", "starting", "playing", "voting", "revealing", "complete")
-
 
 class SeatRecord(Record):
     def __init__(self, handle: str, email: str = "", pubkey: str = "", seed_commit: str = "",
@@ -1195,7 +1193,3 @@ def secrets_for(table: Table, seat: int, identity: Identity) -> dict[str, dict[s
         if d.get("mode") == "mental":
             out[name] = mental_deck.read(d, table.game_id, name, seat, seed, list(uids[name]))
     return out
-
-
-def hash_bytes(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()

@@ -106,6 +106,10 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
         out.branches = archive.branch_notes(save.entries, hashes)
         out.notes.extend(out.branches)
     out.notes.extend(component_notes(save, home, components))
+    early = timing.ahead(save.entries)
+    if early is not None:
+        out.notes.append(f"{early.words()} This home will not vote on it or build on it "
+                         f"before {timing.shown(early.usable_from)}.")
     return out
 
 
@@ -284,6 +288,21 @@ def refuse_stale(verified: Verified, home: Home | None = None) -> None:
     if verified.stale:
         raise TurnError(verified.notes[0] + " Playing on it would fork the game."
                         + (undo_hint(verified, home) if home is not None else ""))
+    refuse_future(verified.save)
+
+
+def refuse_future(save: Save) -> None:
+    """TurnError("future") if an entry of ``save`` is dated more than an hour ahead of
+    this clock (PROTOCOL.md section 11): this home neither votes on it nor builds on it
+    until its clock gets there, so nobody skips a wait (a seat's patience, a withheld
+    reveal) by dating an entry ahead."""
+    early = timing.ahead(save.entries)
+    if early is not None:
+        raise TurnError(
+            f"{early.words()} pbem does not vote on or build on an entry dated ahead, so "
+            "that nobody can skip a wait by dating an entry ahead. Nothing was written. Run "
+            f"this again from {timing.shown(early.usable_from)}, or check this computer's "
+            "clock.", code="future")
 
 
 def undo_hint(verified: Verified, home: Home) -> str:

@@ -325,13 +325,18 @@ def undo_hint(verified: Verified, home: Home) -> str:
 def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
               bot: str | None, out: str | None, dry_run: bool = False,
               identity: Identity | None = None, accept_keys: Collection[str] = (),
-              confirm: Callable[[SeatKey], bool] | None = None) -> Written:
+              confirm: Callable[[SeatKey], bool] | None = None,
+              leave_branch: bool = False) -> Written:
     """Join, start, play a turn, resign or reveal: whatever ``kind`` (or the duty) is.
 
     Before signing, every seat's key is compared with this home's contacts: a CHANGED key
     for a known handle stops here (IntegrityError "key-changed", nothing written) unless
     the handle is in ``accept_keys`` or ``confirm`` (a question at the terminal) says
-    yes; the accepted key then replaces the known one. Written.keys lists every seat."""
+    yes; the accepted key then replaces the known one. Written.keys lists every seat.
+
+    A home that knows another branch of the game signs no reveal on this one (its seed
+    would be public there too) unless ``leave_branch`` says the players dropped the
+    other; a turn, start or resign leaves the others (see :func:`guard_branches`)."""
     identity = identity or home.load()
     verified = load(path, home)
     refuse_stale(verified, home)
@@ -365,6 +370,7 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
         # Choices still owed after the game (secret cards drawn in a last turn).
         moves = bots.choose_free_moves(shown.game, shown.gstate, duty.seat, bot, salt=salt,
                                        secrets=mine)
+    guard_branches(home, verified, identity, wanted, leave_branch)
     contacts = Contacts(home)
     keys = contacts.seat_keys(verified.save)
     accepted = _confirm_changed_keys(keys, accept_keys, confirm)
@@ -376,6 +382,7 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     if dry_run:
         return Written(target, save, new_table, entry, table, keys=keys)
     written = write(save, target, home)
+    went_on(home, save, entry, leave_branch)
     where = f"{save.ruleset} {save.game_id[:8]}"
     for seat_key in accepted:
         contacts.accept_key(seat_key.handle, seat_key.key, where)
@@ -383,6 +390,51 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     with contextlib.suppress(OSError):
         contacts.write()
     return Written(written, save, new_table, entry, table, keys=keys)
+
+
+def guard_branches(home: Home, verified: Verified, identity: Identity, kind: str,
+                   leave_branch: bool = False) -> None:
+    """The seed is revealed on one branch only (PROTOCOL.md section 5, the last point):
+    TurnError if this home revealed this seat's seed on another branch than this save's,
+    or if ``kind`` is a reveal while this home knows a branch of the game that goes on
+    without it (and ``leave_branch`` does not drop it)."""
+    save, handle = verified.save, identity.handle
+    archive = Archive(home.archive_dir, save.game_id)
+    mine = [e for e in save.entries if e["seat"] == handle and e["kind"] == "reveal"]
+    shown_seq = archive.revealed(handle)
+    if shown_seq is not None and not mine:
+        raise TurnError(
+            f"You ({handle}) revealed your seed on another branch of this game (entry "
+            f"{shown_seq}): every link of your beacon chain and every secret of yours is "
+            "public there, so pbem signs nothing more for you on a branch without that "
+            "reveal. Play on the save where you revealed.", code="revealed-elsewhere")
+    if kind != "reveal" or leave_branch:
+        return
+    others = archive.elsewhere(verified.report.hashes)
+    if others:
+        seq, seat = others[0]
+        more = f" and {len(others) - 1} more" if len(others) > 1 else ""
+        raise TurnError(
+            f"You ({handle}) cannot reveal your seed on this save: this home has seen another "
+            f"branch of this game that goes on without this save (entry {seq} by {seat}"
+            f"{more}, on a save this one does not contain). Your seed makes every link of "
+            "your beacon chain and every secret card of yours public, on that branch too. "
+            "Settle with the other players which branch the game continues and play on "
+            "that one; if it is this one and they have dropped the other, run 'pbem play "
+            "SAVE --leave-branch' to leave it and reveal. Nothing was written.",
+            code="other-branch")
+
+
+def went_on(home: Home, save: Save, entry: savefile.Entry, leave_branch: bool = False) -> None:
+    """After this home signed ``entry`` (the last of ``save``): a turn, start or resign
+    (or ``leave_branch``) continues this branch, so this home leaves every other one it
+    knows; a reveal is recorded (:func:`guard_branches`)."""
+    archive = Archive(home.archive_dir, save.game_id)
+    with contextlib.suppress(OSError):
+        if entry["kind"] == "reveal":
+            archive.mark_revealed(entry["seat"], int(entry["seq"]))
+        if leave_branch or entry["kind"] in ("turn", "start", "resign"):
+            archive.leave([digest(e) for e in save.entries])
 
 
 def own_links(home: Home, table: engine.Table, identity: Identity
@@ -727,6 +779,7 @@ def sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str]
         if table.duty() is None or not table.proposal:
             raise TurnError("Nobody is proposed absent in this save: there is nothing to "
                             "vote on.")
+    guard_branches(home, verified, identity, kind)
     contacts = Contacts(home)
     used, claim = own_links(home, table, identity)
     entry, new_table = engine.sign_entry(table, identity, kind, [], fields, used=used,

@@ -62,7 +62,13 @@ class Players:
         return str(json.loads(self.run(None, "verify", str(path), "--json").output)["to_act"])
 
     def play(self, path: Path, *moves: str) -> Path:
-        return self.wrote(self.to_act(path), "play", str(path), *(moves or ("roll",)))
+        """The next entry, by whoever owes it: ``moves`` (default a roll) for a turn."""
+        now = json.loads(self.run(None, "verify", str(path), "--json").output)
+        if now["next"] != "turn":
+            moves = ()
+        elif not moves:
+            moves = ("roll",)
+        return self.wrote(now["to_act"], "play", str(path), *moves)
 
     def until(self, path: Path, handle: str) -> Path:
         while self.to_act(path) != handle:
@@ -175,3 +181,62 @@ def test_a_branch_too_far_behind_is_refused_plainly(tmp_path: Path, kind: str) -
     assert result.exit_code == 1, result.output
     assert "stale" in result.output or "too far behind" in result.output
     assert sorted(game.saves.iterdir()) == before and not (tmp_path / "x.toml").exists()
+
+
+# ---- the seed is revealed on one branch only ------------------------------------------------
+def status(game: Players, path: Path) -> dict[str, Any]:
+    return dict(json.loads(game.run(None, "verify", str(path), "--json").output))
+
+
+def test_no_reveal_on_a_branch_cut_behind_the_game(tmp_path: Path) -> None:
+    """Issue 21, finding 1, second half. The game went on after bob came back (ann and
+    cy played on his branch); ann then votes on cy's old proposal that bob is absent, cut
+    behind the game, which ends the game there. Revealing on that branch would publish a
+    seed still in use where the game goes on: refused, exit 1, nothing written."""
+    game = Players(tmp_path)
+    base = game.until(game.start(), "bob")
+    proposal = game.wrote("cy", "absent", str(base), "bob", "--remedy", "end")
+    main_line = game.play(game.play(game.wrote("bob", "play", str(base), "roll")))
+    game.run("ann", "verify", str(proposal))
+    game.run("cy", "verify", str(main_line))
+    voted = game.wrote("ann", "vote", str(proposal), "accept")
+    assert status(game, voted)["next"] == "reveal"
+    due = status(game, voted)["to_act"]
+    assert due in ("ann", "cy")
+    before = sorted(game.saves.iterdir())
+    refused = game.run(due, "play", str(voted), "-o", str(tmp_path / "r.toml"))
+    assert refused.exit_code == 1, refused.output
+    assert "cannot reveal your seed on this save" in refused.output
+    assert "another branch" in refused.output and "--leave-branch" in refused.output
+    assert not (tmp_path / "r.toml").exists() and sorted(game.saves.iterdir()) == before
+    # The main line goes on without trouble.
+    on = game.play(main_line)
+    assert game.run(None, "verify", str(on)).exit_code == 0
+    # Told the other branch is dropped, the home reveals; then it signs nothing more on
+    # the branch that lacks that reveal, where its seed is public now.
+    revealed = game.wrote(due, "play", str(voted), "--leave-branch")
+    assert savefile.read(revealed).entries[-1]["kind"] == "reveal"
+    later = on
+    while game.to_act(later) != due:
+        later = game.play(later)
+    again = game.run(due, "play", str(later), "roll", "-o", str(tmp_path / "x.toml"))
+    assert again.exit_code == 1 and "revealed your seed on another branch" in again.output
+    assert not (tmp_path / "x.toml").exists()
+
+
+def test_a_branch_played_on_leaves_the_other_and_the_game_ends_cleanly(tmp_path: Path) -> None:
+    """The honest path: bob comes back before cy's proposal and ann's vote; cy and ann play
+    on his branch (each leaves the proposal's branch by playing), the game ends there and
+    every seat reveals; the audit is clean."""
+    game = Players(tmp_path)
+    base = game.until(game.start("target=1000", "turns=9"), "bob")
+    proposal = game.wrote("cy", "absent", str(base), "bob", "--remedy", "end")
+    voted_on = game.run("ann", "verify", str(proposal))
+    assert voted_on.exit_code == 0
+    path = game.wrote("bob", "play", str(base), "roll")
+    for _ in range(40):
+        if not status(game, path)["to_act"]:
+            break
+        path = game.play(path)
+    final = status(game, path)
+    assert not final["to_act"] and final["audit"] == "clean", final

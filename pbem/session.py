@@ -106,11 +106,24 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
         out.branches = archive.branch_notes(save.entries, hashes)
         out.notes.extend(out.branches)
     out.notes.extend(component_notes(save, home, components))
+    out.notes.extend(skip_notes(report.table))
     early = timing.ahead(save.entries)
     if early is not None:
         out.notes.append(f"{early.words()} This home will not vote on it or build on it "
                          f"before {timing.shown(early.usable_from)}.")
     return out
+
+
+def skip_notes(table: engine.Table, limit: int = 5) -> list[str]:
+    """A sentence for each entry that skipped links of its seat's beacon chain (at most
+    ``limit``, the newest): a home does so only after it signed on another branch of the
+    game (PROTOCOL.md section 5), so a skip is shown, never hidden."""
+    skips = sorted((seq, count, record.handle) for record in table.seats
+                   for seq, count in record.skips)
+    return [f"Entry {seq} ({handle}) skips {count} link{'s' if count > 1 else ''} of "
+            f"{handle}'s beacon chain, as a home does after signing on another branch of "
+            f"this game (a link is never published twice); with no such branch, {handle} "
+            f"could have chosen among {count + 1} links." for seq, count, handle in skips[-limit:]]
 
 
 def remember(home: Home, verified: Verified, path: Path) -> None:

@@ -240,3 +240,18 @@ def test_a_branch_played_on_leaves_the_other_and_the_game_ends_cleanly(tmp_path:
         path = game.play(path)
     final = status(game, path)
     assert not final["to_act"] and final["audit"] == "clean", final
+
+
+def test_verify_shows_every_skip(tmp_path: Path) -> None:
+    """A skip is never hidden: a seat that skipped links without a branch behind it could
+    have chosen among that many links, so verify says which entry skipped how many."""
+    game = Players(tmp_path)
+    base = game.until(game.start(), "bob")
+    game.wrote("cy", "absent", str(base), "bob", "--remedy", "end")
+    back = game.wrote("bob", "play", str(base), "roll")
+    answered = game.wrote("cy", "play", str(back), "pass")
+    seq = entry(answered)["seq"]
+    shown = game.run(None, "verify", str(answered))
+    assert shown.exit_code == 0
+    assert f"Entry {seq} (cy) skips 1 link of cy's beacon chain" in shown.output
+    assert "skips" not in game.run(None, "verify", str(back)).output

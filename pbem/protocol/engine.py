@@ -42,7 +42,8 @@ class SeatRecord(Record):
     def __init__(self, handle: str, email: str = "", pubkey: str = "", seed_commit: str = "",
                  nonce: str = "", anchor: str = "", last_beacon: str = "", links: int = 0,
                  seed: str = "", chain: int = 0, depth: int | None = None, fresh: str = "",
-                 anchors: list[list[Any]] | None = None) -> None:
+                 anchors: list[list[Any]] | None = None,
+                 skips: list[list[int]] | None = None) -> None:
         self.handle = handle
         self.email = email
         self.pubkey = pubkey  # hex, from the seat's create/join entry
@@ -60,10 +61,15 @@ class SeatRecord(Record):
         self.depth = links if depth is None else depth
         self.fresh = fresh
         self.anchors = [] if anchors is None else anchors
+        # [seq, links skipped] of each entry that skipped links (a link its home published
+        # on another branch): shown by verify, since a skip with no branch behind it would
+        # let the signer choose among that many links.
+        self.skips = [] if skips is None else skips
 
     def copy(self) -> SeatRecord:
         fields = vars(self)
-        return SeatRecord(**{**fields, "anchors": [list(a) for a in fields["anchors"]]})
+        return SeatRecord(**{**fields, "anchors": [list(a) for a in fields["anchors"]],
+                             "skips": [list(k) for k in fields["skips"]]})
 
     def tip(self) -> beacon.Tip:
         return beacon.Tip(bytes.fromhex(self.last_beacon), self.chain, self.depth,
@@ -76,6 +82,9 @@ class SeatRecord(Record):
         if why:  # chain.authenticate refused it already, or sign_entry built it wrong
             raise IntegrityError(f"Entry {entry['seq']} ({self.handle}): {why}.",
                                  seq=entry["seq"], code="beacon")
+        skipped = tip.depth - (1 if tip.chain != self.chain else self.depth + 1)
+        if skipped:
+            self.skips.append([int(entry["seq"]), skipped])
         self.last_beacon, self.chain, self.depth = entry["beacon"], tip.chain, tip.depth
         self.fresh = tip.fresh.hex()
         if tip.fresh:

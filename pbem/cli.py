@@ -345,11 +345,13 @@ def _confirm_key(seat_key: Any) -> bool:
 
 
 def _sign(ctx: click.Context, save: str, kind: str | None, moves: list[str], bot: str | None,
-          out: str | None, accept_keys: tuple[str, ...], dry_run: bool = False) -> Any:
+          out: str | None, accept_keys: tuple[str, ...], dry_run: bool = False,
+          leave_branch: bool = False) -> Any:
     from pbem import session
 
     return session.sign_next(_home(ctx), save, kind, moves, bot, out, dry_run=dry_run,
-                             accept_keys=accept_keys, confirm=_confirm_key)
+                             accept_keys=accept_keys, confirm=_confirm_key,
+                             leave_branch=leave_branch)
 
 
 def _print_keys(written: Any, everyone: bool) -> None:
@@ -397,12 +399,15 @@ def join(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str,
 @click.option("--to", "to", multiple=True, metavar="ADDRESS",
               help="With --send: mail these addresses instead of the game's seats.")
 @click.option("--no-cc", is_flag=True, help="With --send: mail only the player to act.")
+@click.option("--leave-branch", is_flag=True,
+              help="The players dropped the other branch of this game that this home has "
+                   "seen: leave it (a reveal is refused while this home knows one).")
 @_smtp_options
 @ACCEPT_KEY
 @click.pass_context
 def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, bot: str | None,
          out: str | None, dry_run: bool, send_it: bool, to: tuple[str, ...], no_cc: bool,
-         accept_keys: tuple[str, ...], **smtp_given: Any) -> None:
+         accept_keys: tuple[str, ...], leave_branch: bool, **smtp_given: Any) -> None:
     """Sign what this seat owes now: the start, a whole turn, or the final reveal.
 
     Several moves may be one argument, separated by ';'. With no moves, at a terminal, a
@@ -425,7 +430,7 @@ def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, b
         typed = prompt.type_turn(home, save)
     try:
         written = _sign(ctx, save, None, typed or all_moves, bot, out, accept_keys,
-                        dry_run=dry_run)
+                        dry_run=dry_run, leave_branch=leave_branch)
     except MoveError as exc:
         if all_moves:  # words typed without quotes?
             hint = prompt.quoting_hint(home, save, "play", all_moves, exc)

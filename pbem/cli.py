@@ -1039,25 +1039,99 @@ def send(ctx: click.Context, save: str, to: tuple[str, ...], no_cc: bool, remind
     _deliver(message, settings, home, save)
 
 
+def _imap_options(command: Any) -> Any:
+    """How inbox and sync log in to IMAP sources (each wins over the profile's [imap])."""
+    for option in reversed([
+        click.option("--password-command", metavar="CMD",
+                     help="IMAP: a command that prints the password (or, with --auth "
+                          "xoauth2, an OAuth2 access token). Default: the profile's; else "
+                          "asked at the terminal. Never stored."),
+        click.option("--auth", type=click.Choice(["login", "xoauth2"]),
+                     help="IMAP: log in with a password (login, the default) or an OAuth2 "
+                          "token (xoauth2, for Gmail and Outlook)."),
+        click.option("--all", "read_all", is_flag=True,
+                     help="Read every message again, not only those not read before."),
+        click.option("--max-size", type=click.IntRange(1, 1024), default=8, show_default=True,
+                     metavar="MIB", help="Largest attachment to read."),
+    ]):
+        command = option(command)
+    return command
+
+
+def _imap_login(home: Any, password_command: str | None, auth: str | None) -> Any:
+    """The IMAP login: the options given, else the profile's [imap] settings, else (for
+    a password, not a token) the SMTP password command when IMAP and SMTP share a user;
+    at a terminal, a prompt when nothing else gives one."""
+    from pbem.mail import imap, profile
+
+    stored = profile.imap_settings(home)
+    command = password_command or stored.get("password_command")
+    method = auth or stored.get("auth") or "login"
+    ask = None
+    if sys.stdin.isatty():
+        def ask(what: str) -> str:
+            return str(click.prompt(what, hide_input=True, err=True))
+    return imap.Login(auth=method, password_command=command, ask=ask)
+
+
+class _Progress:
+    """A progress line on stderr while a source gives many messages (rewritten in place
+    at a terminal, a line every few seconds elsewhere)."""
+
+    SHOW_FROM = 300  # messages to read before a line is worth it
+    EVERY = 2.0  # seconds between lines when not at a terminal
+
+    def __init__(self) -> None:
+        import time
+
+        self.clock = time.monotonic
+        self.last = 0.0
+        self.tty = sys.stderr.isatty()
+
+    def __call__(self, source: str, done: int, total: int) -> None:
+        if total < self.SHOW_FROM:
+            return
+        now = self.clock()
+        final = done == total
+        if not final and now - self.last < (0.2 if self.tty else self.EVERY):
+            return
+        self.last = now
+        text = f"pbem: reading {source}: {done}/{total} messages"
+        if self.tty:
+            click.echo("\r" + printable(text), err=True, nl=final)
+        else:
+            echo(text, err=True)
+
+
 @main.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.argument("paths", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.option("--no-file", is_flag=True, help="Do not copy the newest saves into HOME/inbox.")
-@click.option("--max-size", type=click.IntRange(1, 1024), default=8, show_default=True,
-              metavar="MIB", help="Largest attachment to read.")
+@click.option("--no-file", is_flag=True, help="Do not copy the newest saves into HOME/inbox "
+              "(and do not record the messages as read).")
+@_imap_options
 @click.pass_context
 def inbox(ctx: click.Context, paths: tuple[str, ...], as_json: bool, no_file: bool,
-          max_size: int) -> None:
-    """Find, verify and file the saves in .eml files, mbox files or Maildir folders."""
+          max_size: int, read_all: bool, password_command: str | None, auth: str | None) -> None:
+    """Find, verify and file the saves in mail: .eml files, mbox files, Maildir folders,
+    folders of those, or IMAP mailboxes (imaps://USER@HOST[:PORT]/MAILBOX, or imap://
+    with STARTTLS).
+
+    A mailbox (Maildir, mbox, IMAP) gives only the messages not read before; --all
+    reads everything again. Mail is never deleted, moved or flagged."""
     from pbem.errors import UsageError
+    from pbem.mail import imap
     from pbem.mail import inbox as inbox_mod
 
-    missing = [p for p in paths if not os.path.lexists(p)]
+    missing = [p for p in paths if not imap.is_url(p) and not os.path.lexists(p)]
     if missing:
         raise UsageError(f"There is no file or folder {', '.join(missing)}; nothing was "
                          "scanned. Check the path" + ("s." if len(missing) > 1 else "."))
-    report = inbox_mod.scan(list(paths), _home(ctx), max_bytes=max_size * 1024 * 1024,
-                            file_saves=not no_file)
+    home = _home(ctx)
+    login = _imap_login(home, password_command, auth) if any(imap.is_url(p) for p in paths) \
+        else None
+    report = inbox_mod.scan(list(paths), home, max_bytes=max_size * 1024 * 1024,
+                            file_saves=not no_file, read_all=read_all, login=login,
+                            progress=_Progress())
     if as_json:
         _emit_json(report.to_json())
     else:
@@ -1120,11 +1194,22 @@ def contacts_forget(ctx: click.Context, handle: str) -> None:
 @click.option("--user", metavar="NAME")
 @click.option("--password-env", metavar="VAR")
 @click.option("--password-command", metavar="CMD")
+@click.option("--source", "sources", multiple=True, metavar="SOURCE",
+              help="Add a mail source for 'pbem sync': a Maildir, mbox, folder or IMAP "
+                   "address (imaps://USER@HOST/MAILBOX).")
+@click.option("--remove-source", "removed", multiple=True, metavar="SOURCE",
+              help="Stop reading this source in 'pbem sync'.")
+@click.option("--imap-password-command", metavar="CMD",
+              help="Command that prints the IMAP password or OAuth2 token ('' removes it).")
+@click.option("--imap-auth", type=click.Choice(["login", "xoauth2"]),
+              help="How IMAP sources log in: a password (login) or an OAuth2 token.")
 @click.pass_context
 def profile(ctx: click.Context, email: str | None, host: str | None, port: int | None,
             security: str | None, user: str | None, password_env: str | None,
-            password_command: str | None) -> None:
-    """Show or set this home's email address and SMTP settings (never a password)."""
+            password_command: str | None, sources: tuple[str, ...], removed: tuple[str, ...],
+            imap_password_command: str | None, imap_auth: str | None) -> None:
+    """Show or set this home's email address, SMTP and IMAP settings and mail sources
+    (never a password)."""
     from pbem.mail import profile as profile_mod
 
     home = _home(ctx)
@@ -1134,10 +1219,20 @@ def profile(ctx: click.Context, email: str | None, host: str | None, port: int |
                   "password_env": password_env, "password_command": password_command}
     if any(v is not None for v in smtp_given.values()):
         profile_mod.set_smtp(home, **{k: v for k, v in smtp_given.items() if v is not None})
+    if imap_password_command is not None or imap_auth is not None:
+        profile_mod.set_imap(home, password_command=imap_password_command, auth=imap_auth)
+    for source in sources:
+        profile_mod.add_source(home, source)
+    for source in removed:
+        profile_mod.remove_source(home, source)
     current = profile_mod.load(home)
     echo(f"email: {current.email or '(not set)'}")
     for key, value in sorted(current.smtp.items()):
         echo(f"smtp {key}: {value}")
+    for key, value in sorted(current.imap.items()):
+        echo(f"imap {key}: {value}")
+    for source in current.sources:
+        echo(f"source: {source}")
 
 
 @main.command()

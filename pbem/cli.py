@@ -6,6 +6,7 @@ other exception is a bug, reported without a traceback unless PBEM_DEBUG=1.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import os
@@ -481,9 +482,13 @@ def _send_written(home: Any, path: Path, mailing: dict[str, Any]) -> None:
                          + ([] if mailing["cc"] else ["--no-cc"]))
         if mailing["options_given"]:
             again += " and the same SMTP options"
+        from pbem.mail import outbox
+
+        with contextlib.suppress(OSError):
+            outbox.add(home.path, path)
         echo(f"pbem: {exc.message}", err=True)
         echo(f"pbem: the save was written but not mailed. When that is fixed, send it with: "
-             f"{again}", err=True)
+             f"{again} (or 'pbem sync', which mails what is queued)", err=True)
         sys.exit(EXIT_NOT_SENT)
     _report_sent(result)
 
@@ -1108,10 +1113,14 @@ class _Progress:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("--no-file", is_flag=True, help="Do not copy the newest saves into HOME/inbox "
               "(and do not record the messages as read).")
+@click.option("--answer", "answer_them", is_flag=True,
+              help="Then sign and mail the entries that need no decision (a final reveal, a "
+                   "forced turn) in the games where auto-answer is on ('pbem auto').")
 @_imap_options
 @click.pass_context
 def inbox(ctx: click.Context, paths: tuple[str, ...], as_json: bool, no_file: bool,
-          max_size: int, read_all: bool, password_command: str | None, auth: str | None) -> None:
+          answer_them: bool, max_size: int, read_all: bool, password_command: str | None,
+          auth: str | None) -> None:
     """Find, verify and file the saves in mail: .eml files, mbox files, Maildir folders,
     folders of those, or IMAP mailboxes (imaps://USER@HOST[:PORT]/MAILBOX, or imap://
     with STARTTLS).
@@ -1132,13 +1141,147 @@ def inbox(ctx: click.Context, paths: tuple[str, ...], as_json: bool, no_file: bo
     report = inbox_mod.scan(list(paths), home, max_bytes=max_size * 1024 * 1024,
                             file_saves=not no_file, read_all=read_all, login=login,
                             progress=_Progress())
+    answered: list[Any] = []
+    trouble: list[str] = []
+    if answer_them:
+        from pbem.mail import sync as sync_mod
+
+        settings, why_not = sync_mod.mail_settings(home)
+        answered, trouble = sync_mod.answer_all(home, settings, why_not)
     if as_json:
-        _emit_json(report.to_json())
+        data = report.to_json()
+        if answer_them:
+            data["answered"] = [a.to_json() for a in answered]
+            data["not_answered"] = trouble
+        _emit_json(data)
     else:
         echo(report.text(), nl=False)
+        _print_answered(answered, trouble)
     code = report.exit_code()
     if code:
         sys.exit(code)
+
+
+def _print_answered(answered: list[Any], trouble: list[str]) -> None:
+    if answered or trouble:
+        echo("")
+        echo("Answered by themselves (auto-answer is on; 'pbem undo' takes back one not "
+             "mailed yet):" if answered else "Auto-answer:")
+    for item in answered:
+        echo(f"  {item.text()}")
+    for line in trouble:
+        echo(f"  ! {line}")
+
+
+@main.command()
+@click.option("--every", type=click.IntRange(1, 24 * 60), metavar="MINUTES",
+              help="Keep syncing, every MINUTES, until stopped (Ctrl-C).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (one object per round).")
+@_imap_options
+@click.pass_context
+def sync(ctx: click.Context, every: int | None, as_json: bool, max_size: int, read_all: bool,
+         password_command: str | None, auth: str | None) -> None:
+    """One command a day: read every mail source in the profile (as 'pbem inbox'), sign
+    and mail the entries that answer themselves where auto-answer is on, mail what is
+    queued, then list the games waiting for you, oldest first.
+
+    Sources are added with 'pbem profile --source SOURCE'; auto-answer is switched on
+    with 'pbem profile --auto-answer on' (every game) or 'pbem auto SAVE on' (one)."""
+    import time
+
+    from pbem.errors import UsageError
+    from pbem.mail import imap
+    from pbem.mail import profile as profile_mod
+
+    home = _home(ctx)
+    sources = profile_mod.load(home).sources
+    if not sources:
+        raise UsageError("This home has no mail sources: add one with 'pbem profile --source "
+                         "imaps://USER@HOST/INBOX' (or a Maildir, mbox or folder), then run "
+                         "'pbem sync' again.")
+    login = _imap_login(home, password_command, auth) if any(imap.is_url(p) for p in sources) \
+        else None
+    if every is None:
+        code = _sync_round(home, sources, login, max_size, read_all, as_json)
+        if code:
+            sys.exit(code)
+        return
+    try:
+        while True:
+            _sync_round(home, sources, login, max_size, read_all, as_json)
+            read_all = False
+            if not as_json:
+                echo(f"(next sync in {every} minute(s); Ctrl-C stops)")
+            time.sleep(every * 60)
+    except KeyboardInterrupt:
+        echo("pbem: sync stopped.", err=True)
+
+
+def _sync_round(home: Any, sources: list[str], login: Any, max_size: int, read_all: bool,
+                as_json: bool) -> int:
+    """One sync: returns the exit code it would end with (0, 3 for a cheat, 5 for a
+    source or a mail that failed)."""
+    from pbem.mail import inbox as inbox_mod
+    from pbem.mail import sync as sync_mod
+    from pbem.protocol import timing
+
+    report = inbox_mod.scan(sources, home, max_bytes=max_size * 1024 * 1024,
+                            read_all=read_all, login=login, progress=_Progress())
+    settings, why_not = sync_mod.mail_settings(home)
+    answered, trouble = sync_mod.answer_all(home, settings, why_not)
+    sent = sync_mod.send_queued(home, settings, why_not,
+                                skip={str(Path(a.path).absolute()) for a in answered})
+    waiting = sync_mod.waiting(home)
+    now = timing.now()
+    if as_json:
+        click.echo(printable_json(json.dumps({
+            "inbox": report.to_json(), "answered": [a.to_json() for a in answered],
+            "not_answered": trouble, "sent": [s.to_json() for s in sent],
+            "waiting": [{"id": r.id, "short_id": r.short_id, "game": r.game, "title": r.title,
+                         "seq": r.seq, "next": r.next, "since": r.time,
+                         "path": r.path} for r in waiting]},
+            sort_keys=True, ensure_ascii=False)))
+    else:
+        echo(report.text(), nl=False)
+        _print_answered(answered, trouble)
+        if sent:
+            echo("")
+            echo("Queued mail:")
+            for item in sent:
+                echo(f"  {item.text()}")
+        echo("")
+        if waiting:
+            echo(f"Waiting for you ({len(waiting)}), the longest first:")
+            for record in waiting:
+                echo(f"  {sync_mod.waiting_line(record, now)}")
+        else:
+            echo("No game is waiting for you.")
+    code = report.exit_code()
+    if not code and (any(s.failed for s in sent) or any(a.queued for a in answered)):
+        code = EXIT_NOT_SENT  # something signed is still not mailed
+    return code
+
+
+@main.command()
+@click.argument("save", type=click.Path(dir_okay=False))
+@click.argument("state", type=click.Choice(["on", "off"]), required=False)
+@click.pass_context
+def auto(ctx: click.Context, save: str, state: str | None) -> None:
+    """Whether this game's entries that need no decision (a final reveal, a forced turn)
+    answer themselves in 'pbem sync' and 'pbem inbox --answer': on or off for this game
+    (over the home's 'pbem profile --auto-answer'); without on/off, say which it is."""
+    from pbem.mail import answer
+    from pbem.mail import profile as profile_mod
+    from pbem.protocol import savefile
+
+    home = _home(ctx)
+    parsed = savefile.read(resolve_save(ctx, save))
+    if state is not None:
+        profile_mod.set_auto_answer(home, state == "on", parsed.game_id)
+    on = answer.enabled(home, parsed.game_id)
+    echo(f"Auto-answer for {parsed.ruleset} {parsed.game_id[:8]}: {'on' if on else 'off'}"
+         + (" (never a choice: only a final reveal or a turn whose content is forced)."
+            if on else "."))
 
 
 @main.group(invoke_without_command=True)
@@ -1203,11 +1346,15 @@ def contacts_forget(ctx: click.Context, handle: str) -> None:
               help="Command that prints the IMAP password or OAuth2 token ('' removes it).")
 @click.option("--imap-auth", type=click.Choice(["login", "xoauth2"]),
               help="How IMAP sources log in: a password (login) or an OAuth2 token.")
+@click.option("--auto-answer", type=click.Choice(["on", "off"]),
+              help="Let 'pbem sync' sign and mail entries that need no decision (a final "
+                   "reveal, a forced turn) in every game ('pbem auto SAVE' sets one game).")
 @click.pass_context
 def profile(ctx: click.Context, email: str | None, host: str | None, port: int | None,
             security: str | None, user: str | None, password_env: str | None,
             password_command: str | None, sources: tuple[str, ...], removed: tuple[str, ...],
-            imap_password_command: str | None, imap_auth: str | None) -> None:
+            imap_password_command: str | None, imap_auth: str | None,
+            auto_answer: str | None) -> None:
     """Show or set this home's email address, SMTP and IMAP settings and mail sources
     (never a password)."""
     from pbem.mail import profile as profile_mod
@@ -1225,6 +1372,8 @@ def profile(ctx: click.Context, email: str | None, host: str | None, port: int |
         profile_mod.add_source(home, source)
     for source in removed:
         profile_mod.remove_source(home, source)
+    if auto_answer is not None:
+        profile_mod.set_auto_answer(home, auto_answer == "on")
     current = profile_mod.load(home)
     echo(f"email: {current.email or '(not set)'}")
     for key, value in sorted(current.smtp.items()):
@@ -1233,6 +1382,7 @@ def profile(ctx: click.Context, email: str | None, host: str | None, port: int |
         echo(f"imap {key}: {value}")
     for source in current.sources:
         echo(f"source: {source}")
+    echo(f"auto-answer: {'on' if current.extra.get('auto_answer') is True else 'off'}")
 
 
 @main.command()

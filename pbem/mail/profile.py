@@ -211,3 +211,26 @@ def remove_source(home: Home, source: str) -> list[str]:
     profile.sources = keep
     save(home, profile)
     return keep
+
+
+def game_setting(profile: Profile, game_id: str, key: str) -> Any:
+    """A per-game setting (``[games.ID] key``), None if not set."""
+    games = profile.extra.get("games")
+    entry = games.get(game_id) if isinstance(games, dict) else None
+    return entry.get(key) if isinstance(entry, dict) else None
+
+
+def set_auto_answer(home: Home, on: bool, game_id: str | None = None) -> None:
+    """Switch entries that answer themselves on or off, for the home or for one game."""
+    profile = load(home)
+    if game_id is None:
+        profile.extra["auto_answer"] = on
+    else:
+        games = profile.extra.get("games")
+        if not isinstance(games, dict):
+            games = profile.extra["games"] = {}
+        entry = games.get(game_id)
+        if not isinstance(entry, dict):
+            entry = games[game_id] = {}
+        entry["auto_answer"] = on
+    save(home, profile)

@@ -30,7 +30,7 @@ class Ability(NamedTuple):
     deck: str  # "basic" or "skilled"
     text: str
     phases: tuple[str, ...]
-    arg: str = ""  # "", "good", "region", "city", "work", "swap"
+    arg: str = ""  # "", "good", "region", "survey", "work", "swap"
 
 
 ABILITIES: dict[str, Ability] = {
@@ -73,7 +73,7 @@ ABILITIES: dict[str, Ability] = {
         "a movement).", BEFORE_MOVING),
     "surveyor": Ability(
         "skilled", "Put a route marker on a city next to your train on one of your route cards "
-        "that has no marker.", ANYTIME, "city"),
+        "that has no marker (you choose the card).", ANYTIME, "survey"),
     "ticket-agent": Ability(
         "skilled", "Turn one of your order tickets from the region you name into a wild ticket.",
         ANYTIME, "region"),

@@ -85,7 +85,9 @@ lasts until the end of the turn it is used in)
   crew steward                    the order fulfilled this turn scores 2 more points
   crew stationmaster              the order here gives all its reward options (station)
   crew cartographer               routes you complete later this turn score 2 more points
-  crew surveyor denver            mark Denver (next to the train) on a route without a marker
+  crew surveyor denver            mark Denver (next to the train) on your route card without a
+                                  marker that names it; when two such cards name it, name the
+                                  one you choose by its slot: crew surveyor denver route 2
   crew ticket-agent south         one South order ticket becomes a wild ticket
   crew recruiter                  the skilled hire costs as a basic hire (crew phase)
   crew yardmaster                 the supply or railcar taken here turns gold (station)
@@ -413,6 +415,18 @@ def _parse_crew(state: State, rest: list[str]) -> Move:
     return Move("crew", crew, arg=" ".join(args))
 
 
+def _survey_arg(state: State, words: list[str]) -> str:
+    """``denver``, ``denver route 2``, ``denver 2`` (also ``slot 2``, ``card 2``):
+    the city, then the route slot of the card to mark when more than one fits."""
+    slot = ""
+    if len(words) > 1 and words[-1].isdigit():
+        slot, words = words[-1], words[:-1]
+        if len(words) > 1 and words[-1] in ("route", "slot", "card"):
+            words = words[:-1]
+    city = pick_city(state, " ".join(words))
+    return f"{city} route {slot}" if slot else city
+
+
 def normalize_arg(state: State, move: Move, kind: str) -> Move:
     """Read a crew ability's argument by what the ability takes."""
     arg = move.arg
@@ -425,8 +439,8 @@ def normalize_arg(state: State, move: Move, kind: str) -> Move:
         return move._replace(arg=pick_good(state, arg))
     if kind == "region":
         return move._replace(arg=_pick(arg, state["data"]["regions"], "region"))
-    if kind == "city":
-        return move._replace(arg=pick_city(state, arg))
+    if kind == "survey":
+        return move._replace(arg=_survey_arg(state, arg.split()))
     if kind == "work":
         return move._replace(arg=_work_kind(arg.split()))
     return move

@@ -147,17 +147,50 @@ def _check_swap(state: State, seat: int, arg: str) -> str:
     return ""
 
 
-def _check_survey(state: State, seat: int, city: str) -> str:
+def parse_survey(arg: str) -> tuple[str, int]:
+    """``<city>`` or ``<city> route <slot>`` -> (city, slot); slot 0 when not named."""
+    city, _, slot = arg.partition(" route ")
+    return city, int(slot) if slot.isdigit() else 0
+
+
+def survey_slots(state: State, seat: int, city: str) -> list[int]:
+    """The route slots (1, 2) whose card names ``city`` and has no marker yet."""
+    player = state["players"][seat]
+    routes = state["data"]["routes"]
+    return [slot for slot, entry in enumerate(player["routes"], 1)
+            if entry["card"] and not entry["marker"] and city in routes[entry["card"]]["cities"]]
+
+
+def survey_choices(state: State, seat: int, city: str) -> list[str]:
+    """The surveyor's arguments for ``city``: the city alone when one card fits, else
+    the city with each fitting card's slot (the player chooses the card)."""
+    slots = survey_slots(state, seat, city)
+    return [city] if len(slots) < 2 else [f"{city} route {slot}" for slot in slots]
+
+
+def _check_survey(state: State, seat: int, arg: str) -> str:
     player = state["players"][seat]
     data = state["data"]
+    city, slot = parse_survey(arg)
     if city not in data["cities"]:
         return f"there is no city called '{city}'"
     if city not in data["cities"][player["city"]]["track"]:
         return "the surveyor marks a city next to your train"
-    for entry in player["routes"]:
-        if entry["card"] and not entry["marker"] and city in data["routes"][entry["card"]]["cities"]:
-            return ""
-    return f"none of your route cards without a marker names {city}"
+    slots = survey_slots(state, seat, city)
+    name = data["cities"][city]["name"]
+    if not slots:
+        return f"none of your route cards without a marker names {name}"
+    if slot and slot not in slots:
+        entry = player["routes"][slot - 1] if slot in (1, 2) else None
+        if entry is None:
+            return "route slots are 1 and 2"
+        if entry["card"] and entry["marker"]:
+            return f"the route card in slot {slot} already has a marker"
+        return f"the route card in slot {slot} does not name {name}"
+    if not slot and len(slots) > 1:
+        shown = " or ".join(f"'crew surveyor {city} route {s}'" for s in slots)
+        return f"{name} is on more than one of your route cards without a marker: write {shown}"
+    return ""
 
 
 def use_power(state: State, seat: int, crew: str, arg: str) -> None:
@@ -166,6 +199,9 @@ def use_power(state: State, seat: int, crew: str, arg: str) -> None:
     mods = turn["mods"]
     key = ability_of(state, crew)
     turn["used"].append(crew)
+    if key == "surveyor":
+        city, slot = parse_survey(arg)  # the one card that fits, when the move names none
+        arg = f"{city} route {slot or survey_slots(state, seat, city)[0]}"
     if key == "fireman":
         mods["free_spaces"] += 1
     elif key == "engineer":
@@ -222,7 +258,7 @@ def use_power(state: State, seat: int, crew: str, arg: str) -> None:
         coal, cash = WORK[arg]
         gain_coal(player, coal)
         gain_cash(player, cash)
-    note(state, f"{seat_name(state, seat)} used the {crew}: {_effect_words(state, key, arg)}")
+    note(state, f"{seat_name(state, seat)} used the {crew}: {_effect_words(state, seat, key, arg)}")
 
 
 EFFECTS = {
@@ -254,14 +290,16 @@ EFFECTS = {
 }
 
 
-def _effect_words(state: State, key: str, arg: str) -> str:
+def _effect_words(state: State, seat: int, key: str, arg: str) -> str:
     if key == "porter":
         return f"bought 1 {arg} for ${porter_price(state, arg)}"
     if key == "foreman":
         coal, cash = WORK[arg]
         return f"also worked for {reward_text({'cash': cash, 'coal': coal})}"
     if key == "surveyor":
-        return f"marked {state['data']['cities'][arg]['name']} on a route card"
+        city, slot = parse_survey(arg)
+        card = state["players"][seat]["routes"][slot - 1]["card"]
+        return f"marked {state['data']['cities'][city]['name']} on route {route_name(state['data'], card)}"
     return EFFECTS.get(key, key).format(arg=arg)
 
 
@@ -278,12 +316,9 @@ def _swap(state: State, seat: int, arg: str) -> None:
     top_up_display(state)
 
 
-def _survey(state: State, seat: int, city: str) -> None:
-    player = state["players"][seat]
-    for entry in player["routes"]:
-        if entry["card"] and not entry["marker"] and city in state["data"]["routes"][entry["card"]]["cities"]:
-            entry["marker"] = city
-            return
+def _survey(state: State, seat: int, arg: str) -> None:
+    city, slot = parse_survey(arg)  # the slot is named by now (use_power)
+    state["players"][seat]["routes"][slot - 1]["marker"] = city
 
 
 def power_args(state: State, seat: int, crew: str) -> list[str]:
@@ -296,8 +331,9 @@ def power_args(state: State, seat: int, crew: str) -> list[str]:
         return list(data["regions"])
     if kind == "work":
         return list(WORK)
-    if kind == "city":
-        return sorted(data["cities"][state["players"][seat]["city"]]["track"])
+    if kind == "survey":
+        return [choice for city in sorted(data["cities"][state["players"][seat]["city"]]["track"])
+                for choice in survey_choices(state, seat, city)]
     if kind == "swap":
         return [f"{slot} display {n}" for slot in (1, 2)
                 for n in range(1, len(state["routes"]["display"]) + 1)]

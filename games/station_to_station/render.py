@@ -47,7 +47,7 @@ def reach(state: State, seat: int) -> dict[str, int]:
 
 def seasons_ahead(state: State) -> dict[str, int]:
     """How many tokens each later season will put in the bag (its removal already made)."""
-    return {season: len(state["waiting"][season]) - state["removal"][season]
+    return {season: len(state["waiting"][season]) - state["removal"].get(season, 0)
             for season in SEASONS if season in state.get("waiting", {})}
 
 

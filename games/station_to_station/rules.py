@@ -36,7 +36,10 @@ class StationToStation(Game):
     info = GameInfo(
         id="station-to-station",
         title="Station to Station",
-        rules_version=2,  # 2: any travel path, travel moves carry their cost, event notes
+        # 2: any travel path, travel moves carry their cost, event notes; 3: a season ends
+        # with the draw of its last token, countdown tokens one per player (never removed),
+        # the Surveyor's card named, crews usable whenever their text can still act
+        rules_version=3,
         min_players=MIN_PLAYERS,
         max_players=MAX_PLAYERS,
         options={},

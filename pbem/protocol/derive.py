@@ -27,6 +27,11 @@ CARD_POINT = b"pbem/1/card"
 # Chaum-Pedersen proofs of the mental deck (pbem.protocol.dleq): challenge and nonce.
 DLEQ_CHALLENGE = b"pbem/1/dleq"
 DLEQ_NONCE = b"pbem/1/dleq-nonce"
+# Shuffle proofs (pbem.protocol.shuffle_proof): generators, the two challenges, the nonces.
+SHUFFLE_GENERATOR = b"pbem/1/shuffle-generator"
+SHUFFLE_U = b"pbem/1/shuffle-u"
+SHUFFLE_C = b"pbem/1/shuffle-c"
+SHUFFLE_NONCE = b"pbem/1/shuffle-nonce"
 
 
 NONCE_BYTES = 32

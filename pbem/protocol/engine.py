@@ -26,7 +26,7 @@ from pbem.errors import (
     TurnError,
 )
 from pbem.game import Game, Outcome, State, copy_state
-from pbem.protocol import absence, beacon, entropy
+from pbem.protocol import absence, beacon, entropy, timing
 from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.chain import Vouch, Witness, authenticate, check_new_key
 from pbem.protocol.derive import NONCE_BYTES, seed_commitment
@@ -36,8 +36,6 @@ from pbem.protocol.turns import apply_moves, play_turn, resolve_pending, stamp_p
 from pbem.record import Record
 from pbem.registry import for_save
 from pbem.terminal import shortened, shown
-
-PHASES = ("joining", "starting", "playing", "voting", "revealing", "complete")
 
 
 class SeatRecord(Record):
@@ -279,7 +277,7 @@ def new_header(
         "game": info.id,
         "rules_version": info.rules_version,
         "id": entropy.fresh_bytes(16).hex(),
-        "created": created or entropy.utc_now(),
+        "created": created or timing.now_stamp(),
         "options": options,
         "seats": [_seat(h, e, (keys or {}).get(h, "")) for h, e in seats],
         "components": components,
@@ -1052,7 +1050,7 @@ def sign_entry(
         "prev": table.head,
         "moves": list(moves or []),
         "chores": [],
-        "time": entropy.utc_now(),  # the signer's clock (PROTOCOL.md section 11)
+        "time": timing.now_stamp(),  # the signer's clock (PROTOCOL.md section 11)
         **(fields or {}),
     }
     if kind in ("create", "join"):
@@ -1127,7 +1125,3 @@ def secrets_for(table: Table, seat: int, identity: Identity) -> dict[str, dict[s
         if d.get("mode") == "mental":
             out[name] = mental_deck.read(d, table.game_id, name, seat, seed, list(uids[name]))
     return out
-
-
-def hash_bytes(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()

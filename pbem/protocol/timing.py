@@ -10,12 +10,15 @@ save is printed as it is: only the parsed time, formatted here.
 from __future__ import annotations
 
 import datetime
+import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from pbem.errors import UsageError
 from pbem.protocol import entropy
+from pbem.terminal import shown as shown_text
 
 _STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
 
@@ -48,9 +51,29 @@ def file_time(path: str | Path) -> datetime.datetime | None:
         return None
 
 
+CLOCK_VARIABLE = "PBEM_CLOCK"
+
+
 def now() -> datetime.datetime:
-    """The clock, through pbem.protocol.entropy (which the tests fix)."""
-    return entropy.parse_time(entropy.utc_now())
+    """The clock this process reads (UTC), the one place every clock reading comes from:
+    ``PBEM_CLOCK=YYYY-MM-DDTHH:MM:SSZ`` from the environment if it is set (tests and
+    scripted games play a week in seconds, and check the clock rules of PROTOCOL.md
+    section 11), else the system's clock through pbem.protocol.entropy (which the test
+    suite fixes). A malformed PBEM_CLOCK is a usage error (exit 2), never ignored."""
+    given = os.environ.get(CLOCK_VARIABLE)
+    if given is None or given == "":
+        return entropy.parse_time(entropy.utc_now())
+    when = parse_stamp(given)
+    if when is None:
+        raise UsageError(f"{CLOCK_VARIABLE} is set to {shown_text(given, 40)}, which is not a "
+                         "UTC time written YYYY-MM-DDTHH:MM:SSZ (for example 2025-06-02T10:00:00Z). "
+                         f"Fix it, or unset {CLOCK_VARIABLE} to use this computer's clock.")
+    return when
+
+
+def now_stamp() -> str:
+    """:func:`now` as an entry signs it ("2025-06-02T10:00:00Z")."""
+    return now().strftime(entropy.TIME_FORMAT)
 
 
 def shown(when: datetime.datetime) -> str:

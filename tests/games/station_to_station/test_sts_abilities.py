@@ -25,7 +25,7 @@ from sts_helpers import (
 
 from games.station_to_station import GAME
 from games.station_to_station.abilities import ABILITIES
-from pbem.game import IllegalMoveError
+from pbem.game import AmbiguousMoveError, IllegalMoveError
 
 STOCK = GAME.stock_components()
 
@@ -355,3 +355,45 @@ def test_no_ability_text_reaches_past_the_turn_it_is_used_in() -> None:
     for key, ability in ABILITIES.items():
         assert "after this turn" not in ability.text, key
         assert "next turn" not in ability.text, key
+
+
+def test_sts_c12_the_surveyor_marks_the_card_the_player_chooses() -> None:
+    """STS-C12 ruling: a card that names a choice is the player's choice. With Denver on
+    both unmarked route cards, the move names the card: moves lists both, each is read
+    and written back the same, and the one named gets the marker."""
+    state = _ready("surveyor", "salt-lake-city")
+    give_route(state, 0, 1, "los-angeles--denver")
+    give_route(state, 0, 2, "seattle--denver")
+    listed = [m for m in GAME.legal_moves(state, 0) if m.startswith("crew surveyor denver")]
+    assert listed == ["crew surveyor denver route 1", "crew surveyor denver route 2"]
+    for move in listed:
+        assert GAME.normalize(state, 0, move) == move
+    assert GAME.normalize(state, 0, "use surveyor Denver 2") == "crew surveyor denver route 2"
+    with pytest.raises(AmbiguousMoveError, match="crew surveyor denver route 2"):
+        GAME.normalize(state, 0, "crew surveyor denver")
+    play(state, 0, "crew surveyor denver route 2")
+    assert [e["marker"] for e in _player(state)["routes"]] == ["", "denver"]
+    assert "marked Denver on route Seattle - Denver" in state["notes"][-1]
+    clean(state)
+    # With one card left that fits, the card is not named (and a named slot is dropped).
+    state = _ready("surveyor", "salt-lake-city")
+    give_route(state, 0, 1, "los-angeles--denver", marker="los-angeles")
+    give_route(state, 0, 2, "seattle--denver")
+    assert "crew surveyor denver" in GAME.legal_moves(state, 0)
+    assert GAME.normalize(state, 0, "crew surveyor denver route 2") == "crew surveyor denver"
+    with pytest.raises(IllegalMoveError, match="slot 1 already has a marker"):
+        GAME.apply(state, 0, "crew surveyor denver route 1")
+
+
+def test_sts_c12_the_bot_values_the_surveyors_two_choices_apart() -> None:
+    """Between two cards the greedy bot's evaluation prefers marking the one worth more
+    (Seattle - Denver, 5 points, over Los Angeles - Denver, 3), so its pick never rests
+    on the order of the list."""
+    values = {}
+    for move in ("crew surveyor denver route 1", "crew surveyor denver route 2"):
+        state = _ready("surveyor", "salt-lake-city")
+        give_route(state, 0, 1, "los-angeles--denver")
+        give_route(state, 0, 2, "seattle--denver")
+        play(state, 0, move)
+        values[move] = GAME.heuristic(state, 0)
+    assert values["crew surveyor denver route 2"] > values["crew surveyor denver route 1"]

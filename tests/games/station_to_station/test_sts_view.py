@@ -7,7 +7,18 @@ from __future__ import annotations
 
 import json
 
-from sts_helpers import begin, give_crew, move_train, no_routes, place, play, set_purse, started, token_ids
+from sts_helpers import (
+    begin,
+    give_crew,
+    move_train,
+    no_routes,
+    place,
+    play,
+    resolve_all,
+    set_purse,
+    started,
+    token_ids,
+)
 
 from games.station_to_station import GAME
 from games.station_to_station.abilities import ABILITIES
@@ -70,8 +81,9 @@ def test_show_says_which_token_was_boxed_at_a_stop() -> None:
     assert state["boxed"] == [{"token": supply, "gold": False, "city": "portland", "seat": 0}]
     text = _text(state, 1)
     assert "Boxed at stops this season (1):\n  Portland: supply " in text
-    state["bag_left"] = 0
-    GAME.end_turn(state, 0)  # the season ends: a new list begins
+    state["bag_left"] = 1
+    GAME.end_turn(state, 0)
+    resolve_all(state)  # the season's last token is drawn: it ends, a new list begins
     assert state["boxed"] == [] and state["season"] == "autumn"
     assert "Boxed at stops" not in _text(state, 1)
 
@@ -79,8 +91,9 @@ def test_show_says_which_token_was_boxed_at_a_stop() -> None:
 def test_show_gives_how_many_tokens_each_later_season_holds() -> None:
     state = _position()
     view = GAME.view(state, None)
-    expected = {season: len(state["waiting"][season]) - state["removal"][season]
+    expected = {season: len(state["waiting"][season]) - state["removal"].get(season, 0)
                 for season in ("autumn", "winter", "countdown")}
+    assert expected["countdown"] == 2  # one per player: never removed (STS-S1)
     assert view["seasons_ahead"] == expected
     later = ", ".join(f"{s} {n}" for s, n in expected.items())
     assert f"later seasons' tokens: {later})" in _text(state, None)

@@ -16,14 +16,16 @@ pytest.importorskip("aiosmtpd", reason="aiosmtpd is in the [test] extra")
 from aiosmtpd.controller import Controller  # noqa: E402
 from click.testing import CliRunner  # noqa: E402
 
-from pbem import session  # noqa: E402
+from pbem import (
+    registry,  # noqa: E402
+    session,  # noqa: E402
+)
 from pbem.cli import main  # noqa: E402
 from pbem.errors import IllegalMoveError  # noqa: E402
+from pbem.game import State  # noqa: E402
 from pbem.mail import answer, outbox  # noqa: E402
 from pbem.mail import message as mail  # noqa: E402
 from pbem.protocol.identity import Home  # noqa: E402
-from pbem import registry  # noqa: E402
-from pbem.game import State  # noqa: E402
 from tests.support.dice_race import DiceRace  # noqa: E402
 from tests.test_inbox import Hop, play_and_mail, write_mbox  # noqa: E402
 from tests.test_smtp import Sink, free_port  # noqa: E402

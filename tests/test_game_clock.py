@@ -125,14 +125,22 @@ def test_a_proposal_with_a_forged_early_time_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_back_dated_turn_does_not_start_the_next_seats_clock_early(tmp_path: Path) -> None:
-    """The proposer signs its own turn with its clock set 30 days back, then proposes the
-    next seat absent at once: the next seat's clock starts at the latest signed time
-    before it (its own last entry), not at the back-dated one."""
+    """The proposer signs its own turn dated 30 days back (a modified client: pbem itself
+    refuses to build on an entry dated ahead of its clock), then proposes the next seat
+    absent at once: the next seat's clock starts at the latest signed time before it (its
+    own last entry), not at the back-dated one."""
     t = Players(tmp_path, "ann", "bob")
     path = t.start("dice-race", "--option", "target=1000", when=at())
     path = t.play(path, at(days=1))
     cheat = t.status(path)["to_act"]
-    path = t.play(path, at(days=-29))  # the cheat's turn, back-dated
+    save = savefile.read(path)
+    turn = next_entry(save, t.home(cheat), "turn", ["roll"], time=at(days=-29))
+    path = str(write(tmp_path / "saves", "backdated.toml",
+                     with_entries(save, [*save.entries, turn],
+                                  engine.public_state(engine.replay(
+                                      with_entries(save, [*save.entries, turn]),
+                                      check_snapshot=False).table))))
+    assert t.status(path)["ok"], t.status(path)
     victim = t.status(path)["to_act"]
     assert victim != cheat
     r = t.run(cheat, "absent", path, victim, "--remedy", "end", when=at(days=1, hours=1))

@@ -672,6 +672,12 @@ def absent(ctx: click.Context, save: str, handle: str, remedy: str | None,
     if remedy is None:
         verified, offered = session.remedies(_home(ctx), save)
         waiting = verified.table.duty()
+        if verified.table.proposal:
+            from pbem.errors import TurnError
+            from pbem.protocol import absence
+
+            raise TurnError(" ".join(absence.lines(verified.table)) + " A new proposal waits "
+                            "until this one is settled.")
         if not offered or waiting is None or verified.table.seats[waiting.seat].handle != handle:
             from pbem.errors import TurnError
 

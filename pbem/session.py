@@ -866,8 +866,9 @@ def _check_proposal(table: engine.Table, identity: Identity, handle: str, remedy
     if duty is None or duty.kind not in ("turn", "reveal", "vote"):
         raise TurnError("Nobody can be declared absent before the game has started or "
                         "after it is complete.")
-    if duty.kind == "vote":
-        raise TurnError(" ".join(absence.lines(table)) + " Wait for that vote to finish.")
+    if table.proposal:
+        raise TurnError(" ".join(absence.lines(table)) + " A new proposal waits until this "
+                        "one is settled.")
     waiting = table.seats[duty.seat].handle
     if target == me:
         raise TurnError("You cannot declare yourself absent; 'pbem resign' concedes.")

@@ -247,6 +247,9 @@ def test_a_confirm_too_early_is_refused(tmp_path: Path) -> None:
     assert r.exit_code == 1 and "from 2025-06-16 10:00 UTC" in r.stderr
     r = t.run(absent, "confirm", proposal, when=at(days=20))
     assert r.exit_code == 1 and f"Only {proposer}" in r.stderr
+    for listing in ((), ("--remedy", "end")):  # one proposal at a time
+        r = t.run(proposer, "absent", proposal, absent, *listing, when=at(days=20))
+        assert r.exit_code == 1 and "waits until this one is settled" in r.stderr, r.output
     nothing_new(t, before)
     save = savefile.read(proposal)
     entry = next_entry(save, t.home(proposer), "confirm", time=at(days=10))

@@ -146,8 +146,8 @@ def check_proposal(table: Table, seat: int, entry: Entry) -> int:
     if table.proposal:
         named = table.seats[table.proposal["player"]].handle
         raise TurnError(f"Entry {seq} ({handle}) proposes a player absent while the proposal "
-                        f"that {named} is absent is still being voted on.", seq=seq,
-                        code="absent")
+                        f"that {named} is absent is still open (votes or its confirm due).",
+                        seq=seq, code="absent")
     if duty is None or duty.kind not in ("turn", "reveal"):
         raise TurnError(f"Entry {seq} ({handle}) proposes a player absent, but nobody can be "
                         "declared absent before the game has started or after it is complete.",

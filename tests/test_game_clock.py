@@ -247,6 +247,8 @@ def test_a_confirm_too_early_is_refused(tmp_path: Path) -> None:
     assert r.exit_code == 1 and "from 2025-06-16 10:00 UTC" in r.stderr
     r = t.run(absent, "confirm", proposal, when=at(days=20))
     assert r.exit_code == 1 and f"Only {proposer}" in r.stderr
+    r = t.run(proposer, "play", proposal, "roll", when=at(days=8))
+    assert r.exit_code == 1 and "can be confirmed with 'pbem confirm' from 2025-06-16" in r.stderr
     for listing in ((), ("--remedy", "end")):  # one proposal at a time
         r = t.run(proposer, "absent", proposal, absent, *listing, when=at(days=20))
         assert r.exit_code == 1 and "waits until this one is settled" in r.stderr, r.output

@@ -1073,8 +1073,12 @@ def owed(table: Table, identity: Identity) -> Duty:
                   "turn": "play", "reveal": "reveal", "vote": "vote on the proposal that "
                   "a player is absent"}[duty.kind]
         to = f" ({who.email})" if who.email else ""
+        confirm = ""
+        if table.proposal and table.proposal["by"] == seat and not table.proposal["voters"]:
+            confirm = (f" Your proposal that {who.handle} is absent can be confirmed with "
+                       f"'pbem confirm' from {timing.shown(absence.confirm_from(table))} on.")
         raise TurnError(f"It is {who.handle}'s turn to {action}, not yours. Send the save "
-                        f"to {who.handle}{to}.")
+                        f"to {who.handle}{to}.{confirm}")
     return duty
 
 

@@ -485,5 +485,10 @@ def test_remind_mails_whoever_is_past_patience_once_a_day(tmp_path: Path) -> Non
         r = t.run(absent, "remind", path, *smtp, when=at(days=20))
         assert r.exit_code == 0 and "it waits for you" in r.output
         assert len(sink.received) == 2
+        # A command that signs mails with --send, as 'play --send' does.
+        r = t.run(other, "away", path, "--until", "2025-06-15", "--send", *smtp,
+                  when=at(days=9, hours=1))
+        assert r.exit_code == 0 and f"Sent to {absent}@example.org" in r.output, r.output
+        assert len(sink.received) == 3
     finally:
         controller.stop()

@@ -287,8 +287,9 @@ def _game_line(record: Any, now: Any) -> dict[str, Any]:
             "next": record.next or None, "your_move": record.your_move,
             "over": record.over, "complete": record.complete, "audit": record.audit,
             "winners": record.winners, "scores": record.scores or None,
-            "time": record.time, "waiting_since": timing.stamp(since) if waiting is not None
-            else None, "waiting_seconds": waiting, "path": record.path, "missing": missing}
+            "ending": record.ending, "time": record.time,
+            "waiting_since": timing.stamp(since) if waiting is not None else None,
+            "waiting_seconds": waiting, "path": record.path, "missing": missing}
 
 
 @main.command()

@@ -211,7 +211,10 @@ class Written(Record):
     def next_step(self) -> str:
         duty = self.table.duty()
         if duty is None:
-            return "The game is complete and audited. Send this save to everyone; " \
+            gone = [self.table.seats[s].handle for s in sorted(absence.silent(self.table))]
+            audited = "audited" if not gone else (
+                f"audited but for {', '.join(gone)}, who never revealed (declared absent)")
+            return f"The game is complete and {audited}. Send this save to everyone; " \
                    "'pbem verify' shows the final scores."
         who = self.table.seats[duty.seat]
         action = {"join": "join it with 'pbem join'", "start": "start it with 'pbem play'",
@@ -507,9 +510,11 @@ def final_result(report: engine.Report) -> dict[str, Any] | None:
     if report.outcome is None:
         return None
     from pbem.drawing.panels import result_section
+    from pbem.protocol import result
 
+    told = {**report.result, "verdict": result.audit_words(report.result)}
     return result_section(report.outcome, [s.handle for s in report.table.seats], report.audit,
-                          report.result)
+                          told)
 
 
 def _with_result(report: engine.Report, view: dict[str, Any]) -> dict[str, Any]:

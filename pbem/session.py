@@ -620,8 +620,24 @@ def note_of(before: engine.Table, after: engine.Table, entry: savefile.Entry) ->
     # What the entry changed includes the bot's turns: say whose they were first.
     told = [f"{t['seat']} (absent) played by the bot, signed by {entry['seat']}: "
             f"{'; '.join(t['moves']) or 'nothing'}." for t in bot]
+    told += _leaving_words(entry)
     return EntryNote(int(entry["seq"]), str(entry["kind"]), str(entry["seat"]),
                      timing.signed_time(entry), list(entry["moves"]), told + changes, bot)
+
+
+def _leaving_words(entry: savefile.Entry) -> list[str]:
+    """What a resignation or an absence entry did, for the log (the game's state may not
+    change at all: the engine's tables do)."""
+    who, kind = entry["seat"], entry["kind"]
+    if kind == "absent":
+        return [f"{who} proposed that {entry['player']} is absent, remedy '{entry['remedy']}'."]
+    if kind == "vote":
+        return [f"{who} voted to {entry['vote']} the proposal."]
+    if kind == "confirm":
+        return [f"{who} confirmed the proposal, unanswered for a full patience."]
+    if kind == "resign":
+        return [f"{who} resigned and ranks last."]
+    return []
 
 
 class History(Record):

@@ -13,8 +13,11 @@ and return nothing. Verifying a save, the engine applies every entry to one stat
 (a move that raises ends the verify); signing, it works on a copy and throws the copy away
 if a move raises. Never keep a reference to a state, or to part of one, between calls.
 
-Seats are integers ``0 .. n-1`` in header order. ``state["seats"]`` (set by the engine
-before ``setup`` returns) lists the handles, for display.
+Seats are integers ``0 .. n-1`` in header order; ``setup`` gets their handles. Right
+after ``setup`` returns, the engine (and local play) adds ``state["seats"]``, the handles,
+for display. The engine owns three keys of the state, which a game reads but never
+writes: ``seats``, ``pending`` (queued chance, below) and ``secret`` (the secret decks,
+changed only through ``secretdeck``).
 
 Chance
 ------
@@ -23,6 +26,12 @@ A rule that needs a random outcome (refill a display, roll dice, draw from a bag
 the public beacon (PROTOCOL.md section 5) by calling ``resolve(state, request, rng)`` for
 each request in order. Until then the request sits in ``state["pending"]``, which is
 public, so views can say "display refill pending". Never read randomness any other way.
+
+Chance is resolved only by an entry of *another* seat (its beacon link was unknown to the
+seat that asked). A seat that acts again before anyone else signs sees its own requests
+still pending: five rolls in a row stay five pending rolls. A game must hand the turn on
+(or not need the outcome) before chance it queued can be used; a solo game is the one
+exception, resolved from the seat's own chain.
 
 Turns
 -----
@@ -39,6 +48,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -91,6 +101,9 @@ __all__ = [
 
 State = dict[str, Any]
 T = TypeVar("T")
+
+# The data file a game's stock components are read from, beside its class's module.
+COMPONENTS_FILE = "components.toml"
 
 
 def __getattr__(name: str) -> Any:
@@ -214,20 +227,34 @@ class Game(ABC):
     info: GameInfo
 
     # ---- components -------------------------------------------------------------
-    @abstractmethod
-    def stock_components(self) -> dict[str, Any]:
-        """The installed component data (read from the game's TOML), validated."""
-
     def stock_file(self) -> Path | None:
-        """The file ``stock_components`` reads, if one: a home keeps the digest of its
-        data under the file's own hash, so a command tells whether a save's components
-        differ from the installed ones without reading and checking them (None: it does,
-        each time)."""
-        return None
+        """The installed component data's file: by default ``components.toml`` beside the
+        module that defines the game's class, if there is one (None: the game has no data
+        file). A home keeps the digest of the data under the file's own hash, so a command
+        tells whether a save's components differ from the installed ones without reading
+        and checking them."""
+        module = sys.modules.get(type(self).__module__)
+        where = getattr(module, "__file__", None)
+        if not where:
+            return None
+        path = Path(where).with_name(COMPONENTS_FILE)
+        return path if path.is_file() else None
 
-    @abstractmethod
+    def stock_components(self) -> dict[str, Any]:
+        """The installed component data, checked by ``validate_components``: by default
+        ``stock_file`` read once per process (a fresh copy each call), or ``{}`` when the
+        game has no data file."""
+        path = self.stock_file()
+        if path is None:
+            return {}
+        return ComponentReader(self.info.title).load(path, self.validate_components)
+
     def validate_components(self, data: dict[str, Any]) -> None:
-        """Raise ComponentError naming the bad entry if ``data`` is not usable."""
+        """Raise ComponentError naming the bad entry if ``data`` is not usable. Every save
+        carries its component data, and this check runs on it before any other hook sees
+        it: a game with data must check every value it later trusts (the default accepts
+        any table, for a game with no data)."""
+        return None
 
     def validate_options(self, options: dict[str, Any], players: int) -> None:
         """Raise OptionError with a plain sentence when the options (already typed and

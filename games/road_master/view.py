@@ -280,8 +280,8 @@ def _player(v: dict[str, Any], i: int, name: str, colours: list[str]) -> list[st
         place = "not placed yet"
     elif t["where"] == "road":
         place = board.describe(("road", t["x"], t["lane"], t["heading"]))
-    else:
-        place = f"in warehouse {t['where']}"
+    else:  # the heading it came in with, which backing out keeps (RM-M7)
+        place = f"in warehouse {t['where']}" + (f", heading {t['heading']}" if t["heading"] else "")
     sb = v["superbonus"]
     lines = [f"  {i + 1}. {name:<10} score {v['scores'][i]:>3}   truck {place}, carrying "
              f"{cubes_text(t['cubes'], colours)}   Super Bonus held {sb['held'][i]}"

@@ -109,7 +109,10 @@ def _wrapped(lines: list[str], indent: str) -> list[str]:
 
 def _map(shown: dict[str, Any]) -> list[str]:
     data = shown["data"]
-    trains = {p["city"]: _name(shown, s) for s, p in enumerate(shown["players"]) if p["city"]}
+    trains: dict[str, list[str]] = {}  # two while a train must move on from a taken city
+    for seat, player in enumerate(shown["players"]):
+        if player["city"]:
+            trains.setdefault(player["city"], []).append(_name(shown, seat))
     width = max(len(c["name"]) for c in data["cities"].values()) + 2
     out = ["MAP  (~ coastal: +1 coal; [market goods]; neighbours)"]
     for region in data["regions"]:
@@ -119,7 +122,7 @@ def _map(shown: dict[str, Any]) -> list[str]:
                 continue
             spot = shown["map"][cid]
             if cid in trains:
-                what = f"TRAIN {trains[cid]}"
+                what = ("TRAIN " if len(trains[cid]) == 1 else "TRAINS ") + " and ".join(trains[cid])
             elif spot["token"]:
                 what = describe_token(data, spot["token"], spot["gold"])
             else:
@@ -221,9 +224,8 @@ def _player(shown: dict[str, Any], seat: int) -> list[str]:
                 state_word = " (new)"
             crews.append(f"{region}: {crew}{state_word}")
     out.append(f"  crews: {', '.join(crews) or 'none'}")
-    if seat == shown.get("viewer") or shown.get("viewer", -1) < 0:
-        out += _wrapped([f"{player['crews'][r]}: {crew_text(data, player['crews'][r])}"
-                         for r in data["regions"] if player["crews"][r]], "    ")
+    out += _wrapped([f"{player['crews'][r]}: {crew_text(data, player['crews'][r])}"
+                     for r in data["regions"] if player["crews"][r]], "    ")
     costs = (shown.get("reach") or [{}] * (seat + 1))[seat]
     if player["city"] and (seat == shown.get("viewer") or seat == shown.get("current")):
         out += _wrapped([_reach_line(shown, seat, costs)], "  ")

@@ -501,6 +501,11 @@ def _player_text(view: dict[str, Any], seat: int) -> list[str]:
             name += " (used)"
         crews.append(f"{region} {name or '-'}".replace(" ", NBSP))
     body.append("crews: " + f"{NBSP}· ".join(crews))  # a wrapped line never starts with "·"
+    for region in data["regions"]:  # each hired crew's ability, as the market shows it
+        crew = player["crews"].get(region, "")
+        ability = data["crews"][crew]["ability"] if crew in data["crews"] else ""
+        if ability in ABILITIES:
+            body.append(f"{data['crews'][crew]['name']}: {ABILITIES[ability].text}")
     if mine and turn.get("token") in data["tokens"]:
         body.append(f"token in hand: {describe_token(data, turn['token'], turn['gold'])}")
     job = turn.get("job") if mine else None

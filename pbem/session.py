@@ -627,11 +627,20 @@ def final_result(report: engine.Report) -> dict[str, Any] | None:
         return None
     from pbem.drawing.panels import result_section
 
-    return result_section(report.outcome, [s.handle for s in report.table.seats], report.audit)
+    return result_section(report.outcome, [s.handle for s in report.table.seats], report.audit,
+                          report.result)
 
 
 def _with_result(report: engine.Report, view: dict[str, Any]) -> dict[str, Any]:
+    """The view with the final result once audited, and ``ended`` once play is over
+    (a resignation or an absence remedy ends it where the game's own state does not):
+    how it ended and whose reveals are awaited, so no picture says who is to act."""
     result = final_result(report)
+    table = report.table
+    if table.over():
+        awaiting = [table.seats[s].handle for s in table.awaiting_reveals()]
+        view = {**view, "ended": {"text": str(report.result.get("ending", {}).get("text", "")),
+                                  "awaiting": awaiting}}
     return view if result is None else {**view, "result": result}
 
 
@@ -687,23 +696,30 @@ class EntryNote(NamedTuple):
     time: datetime.datetime | None
     moves: list[str]
     changes: list[str]
+    # An absent seat's turns the bot played inside this entry, before the signer's own
+    # (PROTOCOL.md section 11): [{"seat", "moves"}], each listed like a person's turn.
+    bot: list[dict[str, Any]] = []
 
     def heading(self) -> str:
         """'  12  turn    bob          2025-06-02 10:00 UTC  mine 1; trade scrap:gold x2'
-        (no time when the entry signed none)."""
+        (no time when the entry signed none), then a line for each bot turn in it."""
         when = f"{timing.shown(self.time)}  " if self.time else ""
-        return f"{self.seq:4d}  {self.kind:7} {self.seat:12} {when}{'; '.join(self.moves)}".rstrip()
+        line = f"{self.seq:4d}  {self.kind:7} {self.seat:12} {when}{'; '.join(self.moves)}"
+        return "\n".join([line.rstrip(), *(
+            f"      bot     {t['seat']:12} {'; '.join(t['moves']) or '(nothing)'}  "
+            f"(the bot's turn for absent {t['seat']}, signed by {self.seat})"
+            for t in self.bot)])
 
     def to_json(self) -> dict[str, Any]:
         return {"seq": self.seq, "kind": self.kind, "seat": self.seat,
                 "time": timing.stamp(self.time), "moves": list(self.moves),
-                "changes": list(self.changes)}
+                "changes": list(self.changes), "bot": [dict(t) for t in self.bot]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> EntryNote:
         return cls(int(data["seq"]), str(data["kind"]), str(data["seat"]),
                    timing.parse_stamp(data.get("time")), list(data["moves"]),
-                   list(data["changes"]))
+                   list(data["changes"]), [dict(t) for t in data.get("bot", [])])
 
 
 def note_of(before: engine.Table, after: engine.Table, entry: savefile.Entry) -> EntryNote:
@@ -713,8 +729,13 @@ def note_of(before: engine.Table, after: engine.Table, entry: savefile.Entry) ->
         seat = after.seat_of(entry["seat"])
         assert seat is not None
         changes = after.game.describe(before.gstate, after.gstate, seat)
+    bot = [{"seat": str(t["seat"]), "moves": [str(m) for m in t["moves"]]}
+           for t in entry.get("bot", [])]
+    # What the entry changed includes the bot's turns: say whose they were first.
+    told = [f"{t['seat']} (absent) played by the bot, signed by {entry['seat']}: "
+            f"{'; '.join(t['moves']) or 'nothing'}." for t in bot]
     return EntryNote(int(entry["seq"]), str(entry["kind"]), str(entry["seat"]),
-                     timing.signed_time(entry), list(entry["moves"]), changes)
+                     timing.signed_time(entry), list(entry["moves"]), told + changes, bot)
 
 
 class History(Record):

@@ -26,7 +26,7 @@ from pbem.errors import (
     TurnError,
 )
 from pbem.game import Game, Outcome, State, copy_state
-from pbem.protocol import absence, beacon, entropy, timing
+from pbem.protocol import absence, beacon, entropy, result, timing
 from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.chain import Vouch, Witness, authenticate, check_new_key, renewal
 from pbem.protocol.derive import NONCE_BYTES, seed_commitment
@@ -783,6 +783,8 @@ class Report(Record):
         self.hashes = hashes
         self.audit: str | list[str] = "pending"  # "clean", "pending" or violations
         self.unaudited: list[str] = []  # absent seats' secrets, unchecked
+        # The result as every command tells it (pbem.protocol.result.summary)
+        self.result: dict[str, Any] = {}
         self.outcome: Outcome | None = None
         self.notes: list[str] = []
         self.checked_from = checked_from  # first entry the rules replay ran on (> 0: archive)
@@ -869,6 +871,7 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
     report.components_digest = components
     if audit_secrets:
         finish(report)
+    report.result = result.summary(report, save.entries)
     return report
 
 
@@ -988,6 +991,11 @@ def owed(table: Table, identity: Identity) -> Duty:
     """What this identity must sign now, or a TurnError saying whose move it is."""
     duty = table.duty()
     if duty is None:
+        gone = sorted(absence.silent(table))
+        if gone:
+            names = ", ".join(table.seats[s].handle for s in gone)
+            raise TurnError(f"This game is complete: nothing more is owed (every seat revealed "
+                            f"but {names}, declared absent). Run 'pbem verify'.")
         raise TurnError("This game is complete: every seat has revealed. Run 'pbem verify'.")
     seat = seat_for(table, identity)
     if seat in absence.silent(table):

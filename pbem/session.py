@@ -192,11 +192,18 @@ def appended(save: Save, entry: savefile.Entry, table: engine.Table) -> Save:
     return Save(save.header, save.entries + [entry], engine.public_state(table))
 
 
-def write(save: Save, path: Path, home: Home | None) -> Path:
+def write(save: Save, path: Path, home: Home | None,
+          unwritten: Callable[[], None] | None = None) -> Path:
     """Write a new save atomically, then record it in the writer's archive. Every caller
     writes the save it has just made with engine.sign_entry, on the table of the save
-    before it."""
-    written = savefile.write_new(path, savefile.dumps(save))
+    before it. ``unwritten`` is called if the file cannot be written (it exists, no
+    room): the new entry's beacon link was then never published."""
+    try:
+        written = savefile.write_new(path, savefile.dumps(save))
+    except (PbemError, OSError):
+        if unwritten is not None:
+            unwritten()
+        raise
     if home is not None:
         new_entry = digest(save.entries[-1])
         Archive(home.archive_dir, save.game_id).reinstate(new_entry)
@@ -358,8 +365,8 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     refuse_stale(verified, home)
     table = verified.table
     engine.owed(table, identity)
-    used, claim = own_links(home, table, identity)
-    shown = engine.preview(table, identity, used)
+    links = OwnLinks(home, table, identity)
+    shown = engine.preview(table, identity, links.used)
     duty = shown.duty()
     assert duty is not None
     if duty.kind == "vote":
@@ -390,14 +397,14 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     contacts = Contacts(home)
     keys = contacts.seat_keys(verified.save)
     accepted = _confirm_changed_keys(keys, accept_keys, confirm)
-    entry, new_table = engine.sign_entry(table, identity, wanted, moves, used=used,
-                                         claim=None if dry_run else claim)
+    entry, new_table = engine.sign_entry(table, identity, wanted, moves, used=links.used,
+                                         claim=None if dry_run else links.claim)
     save = appended(verified.save, entry, new_table)
     keys = contacts.seat_keys(save)
     target = output_path(save, entry, Path(path), out)
     if dry_run:
         return Written(target, save, new_table, entry, table, keys=keys)
-    written = write(save, target, home)
+    written = write(save, target, home, links.release)
     went_on(home, save, entry, leave_branch)
     where = f"{save.ruleset} {save.game_id[:8]}"
     for seat_key in accepted:
@@ -453,17 +460,27 @@ def went_on(home: Home, save: Save, entry: savefile.Entry, leave_branch: bool = 
             archive.leave([digest(e) for e in save.entries])
 
 
-def own_links(home: Home, table: engine.Table, identity: Identity
-              ) -> tuple[set[int], Callable[[Position], None]]:
-    """(the places of its chains this home published in the game, on any branch; the
-    claim that records the next one in its archive, under the lock, before signing):
-    a link is published once (PROTOCOL.md section 5)."""
-    archive = Archive(home.archive_dir, table.game_id)
+class OwnLinks:
+    """A link is published once (PROTOCOL.md section 5): the places of its chains this
+    home published in the game, on any branch (``used``); ``claim`` records the next one
+    in its archive, under the lock, before the entry is signed; ``release`` gives it
+    back if the save could not be written."""
 
-    def claim(place: Position) -> None:
-        archive.claim(identity.handle, place.number)
+    def __init__(self, home: Home, table: engine.Table, identity: Identity) -> None:
+        self.archive = Archive(home.archive_dir, table.game_id)
+        self.handle = identity.handle
+        self.used = self.archive.published(identity.handle)
+        self.claimed: Position | None = None
 
-    return archive.published(identity.handle), claim
+    def claim(self, place: Position) -> None:
+        self.archive.claim(self.handle, place.number)
+        self.claimed = place
+
+    def release(self) -> None:
+        if self.claimed is not None:
+            with contextlib.suppress(OSError):
+                self.archive.release(self.handle, self.claimed.number)
+            self.claimed = None
 
 
 def _confirm_changed_keys(keys: list[SeatKey], accept: Collection[str],
@@ -562,7 +579,7 @@ def owed(home: Home, path: str | Path) -> Owed:
     verified = load(path, home)
     engine.owed(verified.table, identity)
     shown = engine.preview(verified.table, identity,
-                           own_links(home, verified.table, identity)[0])
+                           OwnLinks(home, verified.table, identity).used)
     duty = shown.duty()
     assert duty is not None
     return Owed(verified, identity, shown, duty.kind, duty.seat)
@@ -589,7 +606,7 @@ def seat_view(home: Home | None, verified: Verified) -> tuple[str, dict[str, Any
     seat = table.seat_of(identity.handle) if identity else None
     if identity is None or seat is None or table.seats[seat].pubkey not in ("", identity.public_hex):
         return "", public_view(verified), {}
-    shown = engine.preview(table, identity, own_links(home, table, identity)[0]
+    shown = engine.preview(table, identity, OwnLinks(home, table, identity).used
                            if home is not None else ())
     secrets = engine.secrets_for(shown, seat, identity)
     final = verified.report.final
@@ -836,11 +853,11 @@ def sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str]
                             "vote on.")
     guard_branches(home, verified, identity, kind)
     contacts = Contacts(home)
-    used, claim = own_links(home, table, identity)
-    entry, new_table = engine.sign_entry(table, identity, kind, [], fields, used=used,
-                                         claim=claim)
+    links = OwnLinks(home, table, identity)
+    entry, new_table = engine.sign_entry(table, identity, kind, [], fields, used=links.used,
+                                         claim=links.claim)
     save = appended(verified.save, entry, new_table)
-    written = write(save, output_path(save, entry, Path(path), out), home)
+    written = write(save, output_path(save, entry, Path(path), out), home, links.release)
     contacts.check_save(save)
     with contextlib.suppress(OSError):
         contacts.write()

@@ -369,6 +369,8 @@ def check_header_game(header: dict[str, Any], text: GameDataText | None = None) 
     given (a TypeError, a KeyError, ...) makes the save malformed, never a traceback."""
     game = header_fits(header)
     n = len(header["seats"])
+    if text is None:
+        text = game_data_text(header)
     options, components = game_data(header, text)
     try:
         unknown = sorted(set(options) - set(game.info.options))
@@ -382,9 +384,20 @@ def check_header_game(header: dict[str, Any], text: GameDataText | None = None) 
             game.validate_options(options, n)
     except OptionError as exc:
         raise SaveFileError(f"The save's options are not valid: {exc.message}") from None
-    with _game_code(game, "component data"):
-        game.validate_components(components)
+    # Component data is validated once per process for each validator, game, rules
+    # version and digest of its canonical JSON: the same bytes pass or fail the same way,
+    # and any change to them (a tampered save) is another digest, validated afresh.
+    validator = game.validate_components
+    record = (getattr(validator, "__func__", validator), game.info.id,
+              game.info.rules_version, components_digest(text))
+    if record not in _VALID_COMPONENTS:
+        with _game_code(game, "component data"):
+            validator(components)
+        _VALID_COMPONENTS.add(record)
     return game
+
+
+_VALID_COMPONENTS: set[tuple[Any, str, Any, str]] = set()
 
 
 def header_fits(header: dict[str, Any]) -> Game:

@@ -161,9 +161,10 @@ class Table(Record):
             return Duty(0, "start")
         if self.proposal:
             return Duty(self.proposal["voters"][0], "vote")
-        if not self.over():
-            seat = self.game.to_act(self.gstate)
-            assert seat is not None
+        # Not over() (started, nobody resigned, not stopped, someone to act), asking the
+        # game whose turn it is once.
+        seat = None if self.resigned >= 0 or self.stopped else self.game.to_act(self.gstate)
+        if seat is not None:
             if seat in self.bots:
                 return Duty(absence.bot_signer(self, seat), "turn")
             return Duty(seat, "turn")

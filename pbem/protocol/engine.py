@@ -563,11 +563,13 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         # Chance queued by earlier seats is resolved first, then any turn the bot plays
         # for an absent seat; either may end the game, in which case this seat's entry
         # becomes the first reveal.
+        arriving = bool(new.gstate.get("pending")) or bool(new.bots)
         bot_turns = _arrive(new, seat, bytes.fromhex(entry["beacon"]), seq)
         _check_bot_turns(entry, bot_turns, replay, handle)
-        if duty.kind == "turn" and new.over() and new.reveal_first < 0:
-            new.reveal_first = seat
-        duty = new.duty() or duty
+        if arriving:  # else _arrive changed nothing: the duty stands
+            if duty.kind == "turn" and new.over() and new.reveal_first < 0:
+                new.reveal_first = seat
+            duty = new.duty() or duty
     allowed = {duty.kind} | ({"resign"} if duty.kind == "turn" else set())
     if bot_turns and kind == "turn" and seat != duty.seat and not entry["moves"]:
         # The bot's turns handed the game to another seat than the signer: the entry

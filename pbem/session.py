@@ -14,7 +14,6 @@ from typing import Any, NamedTuple
 
 from pbem.errors import IntegrityError, MoveError, PbemError, TurnError, UsageError
 from pbem.game import Game, State, copy_state
-from pbem.play import bots
 from pbem.protocol import absence, engine, gameindex, savefile, stockdigest, timing, toldcache
 from pbem.protocol.archive import Archive
 from pbem.protocol.beacon import Position
@@ -386,6 +385,8 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     # (reading them is as loud about a wrong peel as 'show' is).
     mine = engine.secrets_for(shown, duty.seat, identity) if bot and duty.kind in (
         "turn", "reveal") else {}
+    if bot:
+        from pbem.play import bots  # only for a bot's move: it costs start-up time
     if bot and duty.kind == "turn":
         moves = bots.choose_turn(shown.game, shown.gstate, duty.seat, bot, salt=salt,
                                  secrets=mine)

@@ -118,6 +118,30 @@ def _smtp_options(command: Any) -> Any:
     return command
 
 
+def _send_options(command: Any) -> Any:
+    """--send, --to, --no-cc and the SMTP options, for a command that signs an entry
+    (as 'play --send': the settings are checked before anything is signed)."""
+    command = _smtp_options(command)
+    for option in reversed([
+        click.option("--send", "send_it", is_flag=True,
+                     help="Also mail the new save to the player to act, by SMTP with your "
+                          "profile's settings (as 'pbem send' does)."),
+        click.option("--to", "to", multiple=True, metavar="ADDRESS",
+                     help="With --send: mail these addresses instead of the game's seats."),
+        click.option("--no-cc", is_flag=True, help="With --send: mail only the player to act."),
+    ]):
+        command = option(command)
+    return command
+
+
+def _mail_after(ctx: click.Context, written: Any, mailing: dict[str, Any] | None) -> None:
+    """Mail a save just signed if --send asked for it, else say whom to send it to."""
+    if mailing is None:
+        echo(written.next_step())
+        return
+    _send_written(_home(ctx), written.path, mailing)
+
+
 def _smtp_settings(home: Any, given: dict[str, Any]) -> dict[str, Any]:
     from pbem.mail import smtp
 
@@ -362,19 +386,22 @@ def _print_keys(written: Any, everyone: bool) -> None:
 @click.argument("save", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
 @ACCEPT_KEY
+@_send_options
 @click.pass_context
-def join(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str, ...]) -> None:
+def join(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str, ...],
+         send_it: bool, to: tuple[str, ...], no_cc: bool, **smtp_given: Any) -> None:
     """Take this home's seat in an invited game.
 
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem import session
 
+    mailing = _mail_plan(_home(ctx), send_it, to, no_cc, smtp_given)
     written = _sign(ctx, resolve_save(ctx, save), "join", [], None, out, accept_keys)
     for note in session.component_notes(written.save, _home(ctx)):
         echo(note)
     _print_keys(written, everyone=True)
     echo(f"Wrote {written.path}")
-    echo(written.next_step())
+    _mail_after(ctx, written, mailing)
 
 
 @main.command()
@@ -521,27 +548,32 @@ def _read_movefile(handle: Any) -> list[str]:
 @click.argument("save", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
 @ACCEPT_KEY
+@_send_options
 @click.pass_context
-def resign(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str, ...]) -> None:
+def resign(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str, ...],
+           send_it: bool, to: tuple[str, ...], no_cc: bool, **smtp_given: Any) -> None:
     """Concede on your turn: the game ends and the others share the win.
 
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
+    mailing = _mail_plan(_home(ctx), send_it, to, no_cc, smtp_given)
     written = _sign(ctx, resolve_save(ctx, save), "resign", [], None, out, accept_keys)
     echo(f"Wrote {written.path}")
-    echo(written.next_step())
+    _mail_after(ctx, written, mailing)
 
 
 @main.command()
 @click.argument("save", type=click.Path(dir_okay=False))
 @click.pass_context
 def undo(ctx: click.Context, save: str) -> None:
-    """Take back your newest entry before it is mailed (SAVE: the save you wrote).
+    """Take back your newest entry before it is mailed (SAVE: the save you wrote, or the
+    game's short id).
 
-    The save you played on becomes the newest again; play there again. The new entry
-    takes the same place in the game, so chance comes out exactly as before."""
+    The save you played on becomes the newest again (and the game's short id names it);
+    play there again. The new entry takes the same place in the game, so chance comes
+    out exactly as before."""
     from pbem import session
 
-    done = session.withdraw(_home(ctx), save)
+    done = session.withdraw(_home(ctx), resolve_save(ctx, save))
     entry = done.entry
     moves = f": {'; '.join(entry['moves'])}" if entry["moves"] else ""
     echo(f"Took back entry {entry['seq']} ({entry['kind']} by {entry['seat']}{moves}).")
@@ -560,11 +592,17 @@ def undo(ctx: click.Context, save: str) -> None:
               help="end: the game stops, HANDLE ranks last; bot: a deterministic bot plays "
                    "HANDLE's turns. Without it: list the remedies open now, write nothing.")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@_send_options
 @click.pass_context
 def absent(ctx: click.Context, save: str, handle: str, remedy: str | None,
-           out: str | None) -> None:
-    """Propose that HANDLE, whom the game waits for, is absent; the others then vote."""
+           out: str | None, send_it: bool, to: tuple[str, ...], no_cc: bool,
+           **smtp_given: Any) -> None:
+    """Propose that HANDLE, whom the game waits for, is absent; the others then vote.
+
+    SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem import session
+
+    save = resolve_save(ctx, save)
 
     if remedy is None:
         verified, offered = session.remedies(_home(ctx), save)
@@ -580,28 +618,37 @@ def absent(ctx: click.Context, save: str, handle: str, remedy: str | None,
         for name, text in offered.items():
             echo(f"  {name}: {text}")
         return
+    mailing = _mail_plan(_home(ctx), send_it, to, no_cc, smtp_given)
     written = session.sign_absence(_home(ctx), save, "absent",
                                    {"player": handle, "remedy": remedy}, out)
     _print_absence(written)
+    _mail_after(ctx, written, mailing)
 
 
 @main.command()
 @click.argument("save", type=click.Path(dir_okay=False))
 @click.argument("choice", type=click.Choice(["accept", "refuse"]))
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@_send_options
 @click.pass_context
-def vote(ctx: click.Context, save: str, choice: str, out: str | None) -> None:
+def vote(ctx: click.Context, save: str, choice: str, out: str | None, send_it: bool,
+         to: tuple[str, ...], no_cc: bool, **smtp_given: Any) -> None:
     """Vote on the proposal that a player is absent: accept or refuse (one refusal is
-    enough to void it; the game then waits for that player again)."""
+    enough to void it; the game then waits for that player again).
+
+    SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem import session
     from pbem.protocol import absence
 
     home = _home(ctx)
+    save = resolve_save(ctx, save)
+    mailing = _mail_plan(home, send_it, to, no_cc, smtp_given)
     proposal = absence.lines(session.load(save, home).table)
     for line in proposal:
         echo(line)
     written = session.sign_absence(home, save, "vote", {"vote": choice}, out)
     _print_absence(written)
+    _mail_after(ctx, written, mailing)
 
 
 def _print_absence(written: Any) -> None:
@@ -624,7 +671,6 @@ def _print_absence(written: Any) -> None:
     if not table.proposal and not refused:
         echo("Nobody else votes: the remedy is in effect from this entry on.")
     echo(f"Wrote {written.path}")
-    echo(written.next_step())
 
 
 @main.command()

@@ -791,6 +791,11 @@ def withdraw(home: Home, path: str | Path) -> Withdrawn:
     kept_as = _set_aside(source)
     if wrote:
         savefile.write_new(previous, savefile.dumps(before))
+    # The game's short id names the save before it again ('pbem games', every SAVE).
+    with contextlib.suppress(OSError):
+        gameindex.GameIndex(home.path).withdraw(save.game_id, entry_hash)
+    with contextlib.suppress(PbemError):
+        load(previous, home)  # verified, and recorded as the newest save of the game
     return Withdrawn(entry, kept_as, previous, wrote)
 
 

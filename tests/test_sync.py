@@ -218,3 +218,20 @@ def test_sync_every_stops_cleanly_on_ctrl_c(homes: dict[str, Home], tmp_path: Pa
     result = run(homes["ann"], "sync", "--every", "5")
     assert result.exit_code == 0 and rounds == [300, 300]
     assert "sync stopped" in result.output
+
+
+def test_resign_and_join_take_send(homes: dict[str, Home], tmp_path: Path,
+                                   smtp_sink: tuple[int, Sink]) -> None:
+    port, sink = smtp_sink
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    seats = [f"{h}={h}@example.org" for h in ("ann", "bob")]
+    created = session.new_game(homes["ann"], "dice-race", seats, [], None, folder=folder)
+    smtp_args = ["--send", "--smtp", "127.0.0.1", "--port", str(port), "--security", "none"]
+    assert run(homes["bob"], "profile", "--email", "bob@example.org").exit_code == 0
+    joined = run(homes["bob"], "join", str(created.path), *smtp_args)
+    assert joined.exit_code == 0 and "Sent to ann@example.org" in joined.output, joined.output
+    assert len(sink.received) == 1
+    # Broken settings stop the command before anything is signed.
+    bad = run(homes["bob"], "resign", created.save.game_id[:8], "--send", "--security", "none")
+    assert bad.exit_code == 2 and "Wrote" not in bad.output

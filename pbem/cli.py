@@ -151,13 +151,13 @@ def _smtp_settings(home: Any, given: dict[str, Any]) -> dict[str, Any]:
     return settings
 
 
-def _deliver(message: Any, settings: dict[str, Any], home: Any, save: Any) -> None:
+def _deliver(message: list[Any], settings: dict[str, Any], home: Any, save: Any) -> None:
     """Send by SMTP and say to whom; exit 5 if the server refused some recipients. The
     save's newest entry is then recorded as sent (it can no longer be taken back)."""
     from pbem import session
     from pbem.mail import smtp
 
-    result = smtp.send(message, **settings)
+    result = smtp.send_each(message, **settings)
     session.mark_sent(home, save)
     _report_sent(result)
 
@@ -498,8 +498,8 @@ def _send_written(home: Any, path: Path, mailing: dict[str, Any]) -> None:
     from pbem.mail import smtp
 
     try:
-        message = mail.compose(path, home, cc=mailing["cc"], to=mailing["to"] or None)
-        result = smtp.send(message, **mailing["settings"])
+        messages = mail.compose_each(path, home, cc=mailing["cc"], to=mailing["to"] or None)
+        result = smtp.send_each(messages, **mailing["settings"])
         from pbem import session
 
         session.mark_sent(home, path)
@@ -515,7 +515,8 @@ def _send_written(home: Any, path: Path, mailing: dict[str, Any]) -> None:
             outbox.add(home.path, path)
         echo(f"pbem: {exc.message}", err=True)
         echo(f"pbem: the save was written but not mailed. When that is fixed, send it with: "
-             f"{again} (or 'pbem sync', which mails what is queued)", err=True)
+             f"{again}", err=True)
+        echo("pbem: it is queued: 'pbem sync' mails it too.", err=True)
         sys.exit(EXIT_NOT_SENT)
     _report_sent(result)
 
@@ -1073,21 +1074,23 @@ def send(ctx: click.Context, save: str, to: tuple[str, ...], no_cc: bool, remind
     home = _home(ctx)
     save = resolve_save(ctx, save)
     settings = None if eml or to_stdout else _smtp_settings(home, smtp_given)
-    message = mail.compose(save, home, body_since=since, cc=not no_cc, to=list(to) or None,
-                           remind=remind)
     from pbem import session
 
+    if settings is not None:  # by SMTP: one message per recipient, each its own text
+        _deliver(mail.compose_each(save, home, body_since=since, cc=not no_cc,
+                                   to=list(to) or None, remind=remind), settings, home, save)
+        return
+    message = mail.compose(save, home, body_since=since, cc=not no_cc, to=list(to) or None,
+                           remind=remind)
     if to_stdout:
         click.echo(mail.as_text(message), nl=False)  # MIME-encoded already: ASCII lines
         session.mark_sent(home, save)  # it left pbem: it can no longer be taken back
         return
-    if eml:
-        written = mail.write_eml(message, eml)
-        session.mark_sent(home, save)
-        echo(f"Wrote {written}: open it in your mail client and send it.")
-        return
-    assert settings is not None
-    _deliver(message, settings, home, save)
+    assert eml is not None
+    message["X-Unsent"] = "1"  # a draft: mail clients open it ready to send
+    written = mail.write_eml(message, eml)
+    session.mark_sent(home, save)
+    echo(f"Wrote {written}: open it in your mail client and send it.")
 
 
 def _imap_options(command: Any) -> Any:

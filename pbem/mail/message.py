@@ -260,9 +260,32 @@ def _since(table: Table, save: Save, reader: int | None,
     return since, (f"After entry {since}:" if since >= 0 else "From the start:")
 
 
+def compose_each(save: Save | str | Path, sender_home: Home, *, body_since: int | None = None,
+                 cc: bool = True, to: Sequence[str] | None = None,
+                 now: datetime.datetime | None = None, remind: bool = False
+                 ) -> list[EmailMessage]:
+    """One message per recipient, each with its own text: To: that player alone, "since
+    your last entry" counted from their own last entry, "it is your move" only to the
+    player to act. The recipients are those :func:`compose` would address (the player
+    to act first); with ``to`` (addresses given by hand) it is that one message."""
+    if to:
+        return [compose(save, sender_home, body_since=body_since, cc=cc, to=to, now=now,
+                        remind=remind)]
+    seats: list[int] = []
+    first = compose(save, sender_home, body_since=body_since, cc=cc, now=now, remind=remind,
+                    _seats_out=seats)
+    if len(seats) <= 1:
+        return [first]
+    drawn: dict[str, Any] = {}
+    return [compose(save, sender_home, body_since=body_since, now=now, remind=remind,
+                    _reader=seat, _drawn=drawn) for seat in seats]
+
+
 def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | None = None,
             cc: bool = True, to: Sequence[str] | None = None,
-            now: datetime.datetime | None = None, remind: bool = False) -> EmailMessage:
+            now: datetime.datetime | None = None, remind: bool = False,
+            _reader: int | None = None, _drawn: dict[str, Any] | None = None,
+            _seats_out: list[int] | None = None) -> EmailMessage:
     """The email that carries ``save`` (a path, attached byte for byte, or a Save).
 
     To: the seat that acts next (its address from the save's header, else from this
@@ -315,16 +338,21 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
     # Recipients: the actor, copying the others; if the actor is this home (or has no
     # address) everyone else with an address is addressed directly.
     others = [s for i, s in enumerate(seats) if i != my_seat and s.email]
-    if to:
+    cc_list: list[str] = []
+    if _reader is not None:  # compose_each: this one seat alone, with its own text
+        to_list = [formataddr((seats[_reader].handle, seats[_reader].email))]
+    elif to:
         to_list = [check_address(a) for a in to if a.strip()]  # one address each
-        cc_list: list[str] = []
     elif actor is not None and actor != my_seat and seats[actor].email:
         to_list = [formataddr((seats[actor].handle, seats[actor].email))]
         cc_list = [formataddr((s.handle, s.email)) for s in others
                    if s.handle != seats[actor].handle] if cc else []
     else:
         to_list = [formataddr((s.handle, s.email)) for s in others]
-        cc_list = []
+    if _seats_out is not None and not to:  # the seats addressed, the player to act first
+        first = [actor] if actor is not None and actor != my_seat and seats[actor].email else []
+        rest = [i for i, s in enumerate(seats) if i != my_seat and s.email and i not in first]
+        _seats_out.extend(first + (rest if cc or not first else []))
     if not to_list:
         raise MailConfigError(
             "Nobody in this game has a known mail address (seats are given as HANDLE=EMAIL "
@@ -343,6 +371,8 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
         subject = subject.replace("[pbem] ", "[pbem] Reminder: ", 1) + (
             f", waiting {duration_words(now - since_when)}" if since_when else "")
     reader = actor if actor is not None and actor != my_seat else None
+    if _reader is not None:
+        reader = _reader
     since, since_words = _since(table, parsed, reader, body_since)
     body = _body(table, parsed, seats, filename, reader, my_seat, since, verified)
     body.history_title = since_words
@@ -374,7 +404,12 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
     text = printable(body.text())
     msg.set_content(text, cte=_cte(text))
     cid = f"board.{table.game_id[:16]}.{seq}@{ROOT_DOMAIN}"  # short: no folded header
-    drawn = board(table, view, cid, f"{game.info.title} {id8}, entry {seq}")
+    if _drawn is not None and "board" in _drawn:
+        drawn = _drawn["board"]  # the same picture for every recipient: drawn once
+    else:
+        drawn = board(table, view, cid, f"{game.info.title} {id8}, entry {seq}")
+        if _drawn is not None:
+            _drawn["board"] = drawn
     page = printable(body.html(drawn.html))
     msg.add_alternative(page, subtype="html", cte=_cte(page))
     if drawn.png:  # the HTML part becomes multipart/related: the page and its image

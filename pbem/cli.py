@@ -283,8 +283,15 @@ def _game_line(record: Any, now: Any) -> dict[str, Any]:
             won = ", ".join(f"{w} ({record.scores.get(w, 0)})" for w in record.winners)
             status = f"over, won by {won}" if len(record.winners) == 1 else \
                 f"over, shared by {won}"
+            rest = [f"{n} {v}" for n, v in sorted(record.scores.items(), key=lambda i: -i[1])
+                    if n not in record.winners]
+            status += f"; {', '.join(rest)}" if rest else ""
         else:
             status = "over"
+        if record.ending:
+            status += f" ({record.ending})"
+        if record.audit == "partial":
+            status += "; audit partial: a seat never revealed"
     else:
         order = 0 if record.your_move else 1
         who = "you" if record.your_move else record.to_act
@@ -363,11 +370,13 @@ def _confirm_key(seat_key: Any) -> bool:
 
 
 def _sign(ctx: click.Context, save: str, kind: str | None, moves: list[str], bot: str | None,
-          out: str | None, accept_keys: tuple[str, ...], dry_run: bool = False) -> Any:
+          out: str | None, accept_keys: tuple[str, ...], dry_run: bool = False,
+          leave_branch: bool = False) -> Any:
     from pbem import session
 
     return session.sign_next(_home(ctx), save, kind, moves, bot, out, dry_run=dry_run,
-                             accept_keys=accept_keys, confirm=_confirm_key)
+                             accept_keys=accept_keys, confirm=_confirm_key,
+                             leave_branch=leave_branch)
 
 
 def _print_keys(written: Any, everyone: bool) -> None:
@@ -418,12 +427,15 @@ def join(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str,
 @click.option("--to", "to", multiple=True, metavar="ADDRESS",
               help="With --send: mail these addresses instead of the game's seats.")
 @click.option("--no-cc", is_flag=True, help="With --send: mail only the player to act.")
+@click.option("--leave-branch", is_flag=True,
+              help="The players dropped the other branch of this game that this home has "
+                   "seen: leave it (a reveal is refused while this home knows one).")
 @_smtp_options
 @ACCEPT_KEY
 @click.pass_context
 def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, bot: str | None,
          out: str | None, dry_run: bool, send_it: bool, to: tuple[str, ...], no_cc: bool,
-         accept_keys: tuple[str, ...], **smtp_given: Any) -> None:
+         accept_keys: tuple[str, ...], leave_branch: bool, **smtp_given: Any) -> None:
     """Sign what this seat owes now: the start, a whole turn, or the final reveal.
 
     Several moves may be one argument, separated by ';'. With no moves, at a terminal, a
@@ -446,7 +458,7 @@ def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, b
         typed = prompt.type_turn(home, save)
     try:
         written = _sign(ctx, save, None, typed or all_moves, bot, out, accept_keys,
-                        dry_run=dry_run)
+                        dry_run=dry_run, leave_branch=leave_branch)
     except MoveError as exc:
         if all_moves:  # words typed without quotes?
             hint = prompt.quoting_hint(home, save, "play", all_moves, exc)
@@ -776,7 +788,8 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
                 "private": private, "notes": verified.notes,
                 "players": [n.to_json() for n in notices],
                 "last_acted": [a.to_json() for a in acted],
-                "absence": _absence_lines(table)}
+                "absence": _absence_lines(table),
+                "result": verified.report.result if at is None else None}
         if at is None:
             data["since_your_last_turn"] = None if since is None else [n.to_json() for n in since]
         else:
@@ -944,7 +957,7 @@ def _verify_one(ctx: click.Context, save: str, as_json: bool, full: bool) -> Non
     report = verified.report
     table = report.table
     duty = table.duty()
-    outcome = report.outcome
+    told = report.result
     if as_json:
         _emit_json({
             "ok": report.audit in ("clean", "pending"),
@@ -952,11 +965,11 @@ def _verify_one(ctx: click.Context, save: str, as_json: bool, full: bool) -> Non
             "entries": len(table.signers),
             "to_act": table.seats[duty.seat].handle if duty else None,
             "next": duty.kind if duty else None,
-            "over": table.over(), "audit": report.audit,
-            "scores": None if outcome is None else
-            {table.seats[s].handle: v for s, v in outcome.scores.items()},
-            "ranking": None if outcome is None else
-            [[table.seats[s].handle for s in group] for group in outcome.ranking],
+            "over": table.over(),
+            "audit": report.audit if isinstance(report.audit, list) else told["audit"],
+            "scores": told["scores"], "ranking": told["ranking"], "rivals": told["rivals"],
+            "parts": told["parts"], "winners": told["winners"], "ending": told["ending"],
+            "revealed": told["revealed"], "unrevealed": told["unrevealed"],
             "awaiting": [table.seats[s].handle for s in table.awaiting_reveals()],
             "stale": verified.stale, "notes": verified.notes,
             "absence": _absence_lines(table), "unaudited": report.unaudited,
@@ -985,33 +998,38 @@ def _verify_one(ctx: click.Context, save: str, as_json: bool, full: bool) -> Non
 
 
 def _print_result(report: Any) -> None:
-    table = report.table
+    """The result as pbem.protocol.result tells it: how the game ended, the audit's
+    verdict (what it could not check), every score with its parts, the notes."""
+    from pbem.protocol import result
+
+    told = report.result
     if report.audit == "pending":
+        if told.get("over"):
+            echo(told["ending"]["text"])
         return
-    if isinstance(report.audit, list):
-        echo("AUDIT FAILED:")
-        for line in report.audit:
-            echo(f"  - {line}")
-    else:
-        echo(f"Audit: {report.audit}.")
-    for line in report.unaudited:
-        echo(f"  Not audited: {line}")
+    echo(told["ending"]["text"])
+    for line in result.audit_words(told):
+        echo(line)
     outcome = report.outcome
     if outcome is None:
         return
+    echo(told["winner"] + ".")
     echo("Final scores:")
     place = 1
-    for group in outcome.ranking:
-        for seat in group:
-            parts = ", ".join(f"{k} {v}" for k, v in outcome.breakdown.get(seat, {}).items())
-            ties = outcome.tiebreaks.get(seat)
+    handles = [s.handle for s in report.table.seats]
+    for group in outcome.standing():
+        for side in group:
+            name = handles[side] if isinstance(side, int) else str(side)
+            parts = ", ".join(f"{k} {v}" for k, v in told["parts"].get(name, {}).items())
+            ties = (outcome.tiebreaks.get(side) if isinstance(side, int)
+                    else outcome.rival_tiebreaks.get(side))
             tie_text = ""
             if ties and outcome.tiebreak_names:
                 tie_text = "  [" + ", ".join(f"{n} {v}" for n, v in
                                              zip(outcome.tiebreak_names, ties, strict=False)) + "]"
             shared = " (shared)" if len(group) > 1 else ""
-            echo(f"  {place}. {table.seats[seat].handle:12} {outcome.scores[seat]:4}"
-                       f"{shared}" + (f"  ({parts})" if parts else "") + tie_text)
+            echo(f"  {place}. {name:12} {told['scores'][name]:4}"
+                 f"{shared}" + (f"  ({parts})" if parts else "") + tie_text)
         place += len(group)
     for note in outcome.notes:
         echo(f"  {note}")

@@ -45,7 +45,11 @@ def resolve_save(ctx: click.Context, text: str) -> str:
     naming the candidates. Every command taking SAVE calls this first."""
     from pbem import session
 
-    return str(session.find_save(_home(ctx), text))
+    notes: list[str] = []
+    found = str(session.find_save(_home(ctx), text, notes))
+    for note in notes:
+        echo(f"pbem: {note}", err=True)
+    return found
 
 
 def _fail(exc: PbemError) -> NoReturn:
@@ -780,6 +784,8 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
         pictures.append((html_path, render.html_page(game, view, heading)))
     if png_path:
         pictures.append((png_path, render.png_page(game, view)))
+    for target, _ in pictures:  # no save is ever written over: check all before any
+        render.refuse_save_target(target)
     for target, picture in pictures:
         render.write_picture(target, picture)
     if as_json:

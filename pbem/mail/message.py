@@ -32,7 +32,7 @@ from typing import Any
 
 from pbem import __version__, session
 from pbem.drawing.page import html_page
-from pbem.drawing.png import MAIL_WIDTH, PictureError, png_of
+from pbem.drawing.png import MAIL_WIDTH, PictureError, mail_png
 from pbem.errors import TurnError, UsageError
 from pbem.mail.profile import email as home_email
 from pbem.protocol import result, savefile
@@ -229,20 +229,23 @@ class Board:
 
 
 def board(table: Table, view: dict[str, Any], cid: str, heading: str) -> Board:
-    """The game's ``render_svg(view)`` as a PNG image at most MAIL_WIDTH wide (most mail
-    clients show no SVG), else the view as HTML tables."""
+    """The game's ``render_svg(view)`` as a PNG image shown MAIL_WIDTH CSS pixels wide and
+    drawn at twice the pixels (most mail clients show no SVG), else the view as HTML
+    tables. The SVG page is attached only when there is no PNG: with the image in the
+    body it would repeat the picture (and weigh about a sixth of the mail)."""
     svg = table.game.render_svg(view)
     if not (isinstance(svg, str) and svg.strip()):
         return Board(view_table_html(view))
-    page = html_page(table.game, view, heading)
     try:
-        png = png_of(svg, MAIL_WIDTH)
+        png = mail_png(svg)
     except PictureError:  # the attached page still shows it in a browser
-        return Board(view_table_html(view), page=page)
-    width, height = struct.unpack(">II", png[16:24])  # from the PNG's header
+        return Board(view_table_html(view), page=html_page(table.game, view, heading))
+    pixels_wide, pixels_high = struct.unpack(">II", png[16:24])  # from the PNG's header
+    width = min(MAIL_WIDTH, pixels_wide)
+    height = -(-pixels_high * width // pixels_wide)
     img = (f"<img src=\"cid:{html.escape(cid)}\" width=\"{width}\" height=\"{height}\" "
            f"alt=\"{html.escape(heading)}: the board\" style=\"max-width:100%;height:auto\">")
-    return Board(img, png, cid, page)
+    return Board(img, png, cid)
 
 
 def _since(table: Table, save: Save, reader: int | None,
@@ -417,6 +420,8 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
         assert html_body is not None
         html_body.add_related(drawn.png, maintype="image", subtype="png", cid=f"<{cid}>",
                               disposition="inline", filename="board.png")
+    # base64: the file arrives byte for byte whatever the line ends become on the way
+    # (7bit text would be a quarter smaller, but mail turns its LF into CRLF).
     msg.add_attachment(data, maintype="application", subtype="toml", filename=filename)
     if drawn.page:
         msg.add_attachment(drawn.page, subtype="html", cte=_cte(drawn.page),

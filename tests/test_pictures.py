@@ -280,7 +280,7 @@ def test_the_email_falls_back_to_tables_when_no_png_can_be_made(
         homes: dict[str, Home], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     last = boards.signed_game(homes, tmp_path / "saves", "station-to-station", 1)
 
-    def refuse(svg: str) -> bytes:
+    def refuse(svg: str, scale: int = 2) -> bytes:
         raise png.PictureError("no renderer here")
 
     monkeypatch.setattr(mail, "mail_png", refuse)

@@ -46,12 +46,12 @@ def png_of(svg: str, width: int | None = None) -> bytes:
     return bytes(data)
 
 
-def mail_png(svg: str) -> bytes:
-    """The board for a mail: MAIL_SCALE times MAIL_WIDTH pixels wide, as a palette PNG
+def mail_png(svg: str, scale: int = MAIL_SCALE) -> bytes:
+    """The board for a mail: ``scale`` times MAIL_WIDTH pixels wide, as a palette PNG
     when Pillow is installed (the flat colours and anti-aliased text of a board lose
     nothing visible at 256 colours, and the image shrinks by half or more); without
     Pillow, the full-colour PNG as resvg writes it."""
-    data = png_of(svg, MAIL_WIDTH * MAIL_SCALE)
+    data = png_of(svg, MAIL_WIDTH * scale)
     try:
         from PIL import Image
     except ImportError:

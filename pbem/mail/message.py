@@ -44,6 +44,11 @@ from pbem.protocol.timing import duration_words, waiting_since
 from pbem.terminal import printable
 
 MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024  # far above any real save; parsing stops there
+# A turn mail stays under MAIL_BUDGET bytes (what every mailbox and provider takes
+# without complaint): the board is drawn at twice the pixels if that fits beside the
+# save, else at the mail width, else left to the HTML tables (the save always goes).
+MAIL_BUDGET = 500 * 1000
+MAIL_MARGIN = 24 * 1024  # headers, MIME boundaries, line ends the estimate leaves out
 MAX_BODY_ENTRIES = 40  # a body longer than this points at 'pbem log' instead
 ROOT_DOMAIN = "pbem.game"
 ACTIONS = {"create": "create", "join": "join", "start": "start", "turn": "play",
@@ -228,7 +233,8 @@ class Board:
     page: str = ""
 
 
-def board(table: Table, view: dict[str, Any], cid: str, heading: str) -> Board:
+def board(table: Table, view: dict[str, Any], cid: str, heading: str,
+          budget: int | None = None) -> Board:
     """The game's ``render_svg(view)`` as a PNG image shown MAIL_WIDTH CSS pixels wide and
     drawn at twice the pixels (most mail clients show no SVG), else the view as HTML
     tables. The SVG page is attached only when there is no PNG: with the image in the
@@ -236,16 +242,29 @@ def board(table: Table, view: dict[str, Any], cid: str, heading: str) -> Board:
     svg = table.game.render_svg(view)
     if not (isinstance(svg, str) and svg.strip()):
         return Board(view_table_html(view))
-    try:
-        png = mail_png(svg)
-    except PictureError:  # the attached page still shows it in a browser
-        return Board(view_table_html(view), page=html_page(table.game, view, heading))
+    png = b""
+    for scale in (2, 1):
+        try:
+            png = mail_png(svg, scale)
+        except PictureError:  # the attached page still shows it in a browser
+            return Board(view_table_html(view), page=html_page(table.game, view, heading))
+        if budget is None or _base64_size(len(png)) <= budget:
+            break
+        png = b""
+    if not png:  # no picture fits beside the save: the tables tell the same
+        return Board(view_table_html(view))
     pixels_wide, pixels_high = struct.unpack(">II", png[16:24])  # from the PNG's header
     width = min(MAIL_WIDTH, pixels_wide)
     height = -(-pixels_high * width // pixels_wide)
     img = (f"<img src=\"cid:{html.escape(cid)}\" width=\"{width}\" height=\"{height}\" "
            f"alt=\"{html.escape(heading)}: the board\" style=\"max-width:100%;height:auto\">")
     return Board(img, png, cid)
+
+
+def _base64_size(n: int) -> int:
+    """Bytes that ``n`` bytes take in a mail as base64 in lines of 76 (CRLF ends)."""
+    encoded = 4 * -(-n // 3)
+    return encoded + 2 * -(-encoded // 76)
 
 
 def _since(table: Table, save: Save, reader: int | None,
@@ -410,7 +429,10 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
     if _drawn is not None and "board" in _drawn:
         drawn = _drawn["board"]  # the same picture for every recipient: drawn once
     else:
-        drawn = board(table, view, cid, f"{game.info.title} {id8}, entry {seq}")
+        save_size = _base64_size(len(data))
+        text_size = 2 * len(body.text().encode("utf-8")) + 4096  # plain, html, headers
+        drawn = board(table, view, cid, f"{game.info.title} {id8}, entry {seq}",
+                      budget=MAIL_BUDGET - MAIL_MARGIN - save_size - text_size)
         if _drawn is not None:
             _drawn["board"] = drawn
     page = printable(body.html(drawn.html))
@@ -420,8 +442,8 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
         assert html_body is not None
         html_body.add_related(drawn.png, maintype="image", subtype="png", cid=f"<{cid}>",
                               disposition="inline", filename="board.png")
-    # base64: the file arrives byte for byte whatever the line ends become on the way
-    # (7bit text would be a quarter smaller, but mail turns its LF into CRLF).
+    # base64, so that the file arrives byte for byte (as 7bit text it would be a quarter
+    # smaller, but mail turns its LF line ends into CRLF on the way).
     msg.add_attachment(data, maintype="application", subtype="toml", filename=filename)
     if drawn.page:
         msg.add_attachment(drawn.page, subtype="html", cte=_cte(drawn.page),

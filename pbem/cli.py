@@ -1137,9 +1137,8 @@ def _imap_options(command: Any) -> Any:
 
 
 def _imap_login(home: Any, password_command: str | None, auth: str | None) -> Any:
-    """The IMAP login: the options given, else the profile's [imap] settings, else (for
-    a password, not a token) the SMTP password command when IMAP and SMTP share a user;
-    at a terminal, a prompt when nothing else gives one."""
+    """The IMAP login: the options given, else the profile's [imap] settings; at a
+    terminal, a prompt when neither names a password command."""
     from pbem.mail import imap, profile
 
     stored = profile.imap_settings(home)

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pbem.errors import IntegrityError, MoveError, PbemError, TurnError, UsageError
+from pbem import atomic
+from pbem.errors import IntegrityError, MoveError, OptionError, PbemError, TurnError, UsageError
 from pbem.game import Game, State, copy_state
 from pbem.protocol import absence, engine, gameindex, savefile, stockdigest, timing, toldcache
 from pbem.protocol.archive import Archive
@@ -275,7 +276,10 @@ def new_game(home: Home, ruleset: str, seats: list[str], options: list[str],
         raise IntegrityError(f"This home has already seen a game with the id {header['id'][:8]}; "
                              "a new game needs a new id. Check the system's random generator.",
                              code="game-id-reused")
-    table = engine.empty_table(header)
+    try:
+        table = engine.empty_table(header)
+    except engine.SetupOptionError as exc:  # the options were the user's: exit 2
+        raise OptionError(exc.reason) from None
     entry, table = engine.sign_entry(table, identity, "create")
     save = appended(Save(header, []), entry, table)
     near = (folder / "x") if folder else None
@@ -344,11 +348,38 @@ def undo_hint(verified: Verified, home: Home) -> str:
             f"play again, run 'pbem undo {name}' (the save you wrote).")
 
 
+LOCKS_DIR = "locks"
+
+
+@contextlib.contextmanager
+def game_lock(home: Home, path: str | Path) -> Iterator[None]:
+    """Hold HOME/locks/GAME_ID.lock for the game of the save at ``path``, from reading
+    it to writing the next save: another pbem process signing in the same game from this
+    home waits, then finds the entry this one wrote (stale: it refuses to fork)."""
+    game_id = savefile.read(path).game_id
+    if not gameindex.GAME_ID.fullmatch(game_id):
+        yield  # not an id pbem writes: verify refuses the save anyway
+        return
+    with atomic.locked(home.path / LOCKS_DIR / f"{game_id}.lock"):
+        yield
+
+
 def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
               bot: str | None, out: str | None, dry_run: bool = False,
               identity: Identity | None = None, accept_keys: Collection[str] = (),
               confirm: Callable[[SeatKey], bool] | None = None,
               leave_branch: bool = False) -> Written:
+    """:func:`_sign_next` with the game locked in this home (:func:`game_lock`)."""
+    with game_lock(home, path):
+        return _sign_next(home, path, kind, moves, bot, out, dry_run, identity, accept_keys,
+                          confirm, leave_branch)
+
+
+def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
+               bot: str | None, out: str | None, dry_run: bool = False,
+               identity: Identity | None = None, accept_keys: Collection[str] = (),
+               confirm: Callable[[SeatKey], bool] | None = None,
+               leave_branch: bool = False) -> Written:
     """Join, start, play a turn, resign or reveal: whatever ``kind`` (or the duty) is.
 
     Before signing, every seat's key is compared with this home's contacts: a CHANGED key
@@ -651,11 +682,14 @@ def _with_result(report: engine.Report, view: dict[str, Any]) -> dict[str, Any]:
 
 
 # ---- finding saves, history -------------------------------------------------------------
-def find_save(home: Home | None, text: str) -> Path:
+def find_save(home: Home | None, text: str, notes: list[str] | None = None) -> Path:
     """The save a command's SAVE argument names. A path that exists is that file; else a
     game's short id, or any unique start of its id, names the newest save this home has
     of that game (pbem.protocol.gameindex). Any other text is returned as a path (reading
-    it says there is no such file). UsageError for an id that fits no game or several."""
+    it says there is no such file). UsageError for an id that fits no game or several,
+    or whose recorded file now holds another game. Where the id also starts an
+    invitation this home has not joined, the game it has joined wins and ``notes`` gets
+    a sentence saying so."""
     path = Path(text)
     prefix = text.lower()
     if home is None or path.exists() or not gameindex.ID_PREFIX.fullmatch(prefix):
@@ -664,6 +698,16 @@ def find_save(home: Home | None, text: str) -> Path:
     if not found:
         raise UsageError(f"There is no file {text}, and no game of this home has an id "
                          f"starting with {text}. 'pbem games' lists the games and their ids.")
+    joined = [r for r in found if _has_signed(r)]
+    if len(found) > 1 and len(joined) == 1:
+        # An invitation can be made with any id, so one can be made to share the start of
+        # a real game's: the game this home has signed in comes first.
+        others = ", ".join(f"{r.title} {r.id}" for r in found if r is not joined[0])
+        if notes is not None:
+            notes.append(f"{text} also starts the id of {others}, which you have not "
+                         f"joined; using {joined[0].title} {joined[0].id}, the game you "
+                         "are in. Give more of the id for the other.")
+        found = joined
     if len(found) > 1:
         width = _distinct_width([r.id for r in found])
         names = ", ".join(f"{r.id[:width]} ({r.title})" for r in found)
@@ -676,7 +720,22 @@ def find_save(home: Home | None, text: str) -> Path:
         raise SaveFileError(f"The newest save this home has of {record.title} "
                             f"{record.short_id} was {record.path}, which is missing (deleted "
                             "or moved). Give the path of a save of that game.")
+    try:
+        there = savefile.read(record.path).game_id
+    except PbemError:
+        there = ""
+    if there != record.id:  # replaced since: never sign a turn in another game by mistake
+        raise UsageError(f"{record.path}, the newest save this home had of {record.title} "
+                         f"{record.short_id}, now holds "
+                         + (f"another game ({there[:8]})" if there else "no readable save")
+                         + ". Give the path of a save of that game; nothing was written.")
     return Path(record.path)
+
+
+def _has_signed(record: gameindex.GameRecord) -> bool:
+    """Whether this home's seat has signed an entry of the game (it has joined it)."""
+    return any(a.get("handle") == record.you and a.get("seq") is not None
+               for a in record.acted)
 
 
 def _distinct_width(ids: list[str]) -> int:
@@ -840,7 +899,13 @@ def view_at(home: Home | None, verified: Verified, table: engine.Table
 def sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str],
                  out: str | None) -> Written:
     """Sign an ``absent`` entry (``fields``: player, remedy) or a ``vote`` (``fields``:
-    vote) on the save at ``path`` and write it."""
+    vote) on the save at ``path`` and write it, the game locked (:func:`game_lock`)."""
+    with game_lock(home, path):
+        return _sign_absence(home, path, kind, fields, out)
+
+
+def _sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str],
+                  out: str | None) -> Written:
     identity = home.load()
     verified = load(path, home)
     refuse_stale(verified, home)
@@ -959,6 +1024,11 @@ def withdraw(home: Home, path: str | Path) -> Withdrawn:
     kept_as = _set_aside(source)
     if wrote:
         savefile.write_new(previous, savefile.dumps(before))
+    # The game's short id names the save before it again ('pbem games', every SAVE).
+    with contextlib.suppress(OSError):
+        gameindex.GameIndex(home.path).withdraw(save.game_id, entry_hash)
+    with contextlib.suppress(PbemError):
+        load(previous, home)  # verified, and recorded as the newest save of the game
     return Withdrawn(entry, kept_as, previous, wrote)
 
 

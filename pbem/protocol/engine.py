@@ -436,6 +436,16 @@ def _check_stored_option(key: str, value: Any, spec: Any) -> None:
         raise OptionError(f"option {key} takes one of {', '.join(spec.choices)}")
 
 
+class SetupOptionError(SaveFileError):
+    """An option the game refuses only when it sets the game up (Road Master's ``first``
+    naming no player): a malformed save (exit 4); ``new`` turns it back into the user's
+    OptionError (exit 2) with ``reason``."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
 @contextlib.contextmanager
 def _game_code(game: Game, what: str) -> Iterator[None]:
     """Game code running on a save's header: its failure is the save's fault (exit 4)."""
@@ -466,7 +476,11 @@ def empty_table(header: dict[str, Any], header_hash: str | None = None,
     handles = [s["handle"] for s in header["seats"]]
     options, components = game_data(header, text)
     with _game_code(game, "component data"):
-        gstate = game.setup(handles, options, components)
+        try:
+            gstate = game.setup(handles, options, components)
+        except OptionError as exc:  # e.g. first = "zed": in a save, the host signed it
+            raise SetupOptionError(f"The save's options are not valid: {exc.message}",
+                                   reason=exc.message) from None
         options, components = game_data(header, text)  # set-up may have changed its copies
         decks = game.secret_decks(components, options, len(handles))
     gstate["seats"] = handles

@@ -158,7 +158,17 @@ class Home:
                 f"{self.path} already holds an identity ({self.handle()}); it is never "
                 "overwritten. Use another --home for another player."
             )
-        self.path.mkdir(parents=True, exist_ok=True)
+        in_the_way = [p for p in (self.path / KEY_FILE, self.path / INFO_FILE)
+                      if os.path.lexists(p)]
+        if in_the_way:  # a broken link, or half an identity: never written over
+            raise IdentityError(
+                f"{in_the_way[0]} is in the way (a link to nothing, or part of an identity): "
+                "keygen never writes over a file. Move it away, or use another --home.")
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise IdentityError(f"The home {self.path} cannot be made ({exc.strerror}).") \
+                from None
         key = Ed25519PrivateKey.from_private_bytes(entropy.fresh_bytes(32))
         encryption: serialization.KeySerializationEncryption = (
             serialization.BestAvailableEncryption(passphrase.encode())

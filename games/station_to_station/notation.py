@@ -98,7 +98,10 @@ act, not in the turn hired; an ability's effect lasts until the end of the turn 
   crew paymaster                  the caboose costs tickets of 3 different regions (before it)
 
 A turn ends once the train has travelled and the station move is made; the cleanup then
-draws a token onto the city the turn began in (it appears for the next player).
+draws a token onto the city the turn began in (it appears for the next player). The draw
+that takes a season's last token ends the season (STS-CL2): supplies and railcars on the
+map turn gold and the next season fills the bag. Once the countdown tokens (one per
+player) are in, every player plays one last turn (STS-CL5).
 """
 
 

@@ -480,7 +480,7 @@ def test_sts_c12_crews_about_this_turn_may_be_used_before_moving() -> None:
     assert _player(broker)["coal"] == 1
     hired = _crew_turn("clerk", {"south": 2})
     play(hired, 0, "hire basic west", "pay south", "pay south")
-    with pytest.raises(IllegalMoveError, match="used before hiring"):
+    with pytest.raises(IllegalMoveError, match="used before hiring or taking a caboose"):
         GAME.apply(hired, 0, "crew clerk")
 
 

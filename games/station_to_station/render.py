@@ -15,7 +15,7 @@ from games.station_to_station.constants import FREIGHT_CARS, SEASONS
 from games.station_to_station.scoring import final_breakdown
 from games.station_to_station.travel import cheapest_costs
 from games.station_to_station.words import crew_text, describe_route, describe_token, pending_lines
-from pbem.game import State
+from pbem.game import State, ended_line
 
 __all__ = ["describe_route", "describe_token", "render", "view"]
 
@@ -75,6 +75,8 @@ def render(shown: dict[str, Any]) -> str:
                f"  (bag: {shown['bag_left']} tokens to come; later seasons' tokens: {later})")
     if shown.get("over"):
         out.append("The game is over.")
+    elif ended_line(shown):  # resigned or stopped: nobody is to act
+        out.append(ended_line(shown))
     elif not shown.get("ready"):
         out.append("Waiting for the set-up deal.")
     else:

@@ -57,16 +57,20 @@ def legal_moves(state: State, seat: int, every_contract: bool = True) -> list[st
 
 
 def policy_matters(state: State, seat: int) -> bool:
-    """Could the boom policy change this turn (RM-H5)? Only if a first half boom could
-    come before some action: actions already queued behind a draw, or room for one more
-    action after the next draw (with yellow aboard, an unload draws before itself)."""
+    """Could a policy set now change this turn (RM-H5)? A policy governs the draws of the
+    actions played after it, so only if the next action may draw (yellow aboard, or a
+    yellow load here) and something could still follow that draw: another action after
+    a load/forward/backward, or the unload itself after the draw before it."""
     turn = state["turn"]
     left = state["data"]["per_turn"] - len(turn["actions"])
-    if turn["draw"]:
-        return bool(turn["queue"]) or left > 0
+    truck = state["trucks"][seat]
+    in_house = truck["where"] not in ("", "road")
     if yellow_aboard(state, seat):
-        return left >= 2 or (left == 1 and state["trucks"][seat]["where"] != "road")
-    return False
+        return left >= 2 or (left == 1 and in_house and turn["last"] != "unload")
+    colour = state["data"]["hazard"]
+    room = state["data"]["capacity"] - sum(truck["cubes"].values())
+    loadable = in_house and room > 0 and state["houses"][truck["where"]].get(colour, 0) > 0
+    return left >= 2 and loadable and can_take(state, "load")
 
 
 def choice_moves(state: State, seat: int) -> list[str]:

@@ -40,7 +40,11 @@ Hazardous goods (--option hazardous=true)
   actions apply up to the first draw and the rest wait in a queue, each checked now as
   if no boom came. Your policy for a first half boom: `policy stop` (the default: the
   turn ends there) or `policy push` (carry on; a second half boom explodes the truck and
-  ends the turn). `play` lists what waits and the policy; `show` shows the policy.
+  ends the turn). A policy holds from where it stands among your moves until the next
+  one: the draw after a load, forward or backward goes by the policy in force for that
+  action, the draw before an unload by the unload's. So `policy stop; load brown; policy
+  push; unload h3 yellow x3` stops on a first half boom at the load but goes on into the
+  unload. `play` and `show` list each draw with the policy that governs it.
   Contracts and Super Bonus are safe: they draw no boom card and may wait in the queue.
 
 Perishables (--option perishable=true)

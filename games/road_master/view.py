@@ -17,9 +17,12 @@ from .turn import (
     DECK,
     STALLED_ROUNDS,
     STALLED_ROUNDS_EMPTY_DECK,
+    boom_plan,
     choice_due,
+    draws_text,
     is_over,
     pending_secret_choice,
+    planned_draws,
     to_act,
 )
 
@@ -75,6 +78,8 @@ def view(state: State, seat: int | None, secrets: dict[str, dict[str, str]] | No
             "policy": state["turn"]["policy"],
             "boom_pending": state["turn"]["draw"],
             "queued": [q["move"] for q in state["turn"]["queue"]],
+            # RM-H5: each boom draw due so far and the policy that governs it
+            "draws": planned_draws(boom_plan(state["turn"])) if state["turn"]["draw"] else [],
         },
         "pending": [str(p.get("kind", "")) for p in state.get("pending", [])],
         "tokens": [list(t) for t in data["tokens"]],
@@ -85,6 +90,10 @@ def view(state: State, seat: int | None, secrets: dict[str, dict[str, str]] | No
         },
         "log": list(state["log"]),
     }
+    booms = [p for p in state.get("pending", []) if p.get("kind") == "boom"]
+    if booms:  # a turn's boom draws wait for the next beacon: what waits, under which policy
+        out["boom"] = {"seat": int(booms[0]["seat"]), "draws": planned_draws(booms[0]),
+                       "queued": [str(q["move"]) for q in booms[0]["moves"]]}
     if state["sb"].get("closed"):  # only then: the snapshot of older saves stays the same
         out["superbonus"]["closed"] = True
     if state["deck"] and state["deck_top"]:
@@ -237,10 +246,17 @@ def _status(v: dict[str, Any], seats: list[str]) -> list[str]:
             line += (f", or at {stall['ends_at_deck_spent']} with the contract deck spent "
                      f"({stall['quiet_rounds_deck_spent']} so far)")
         out.append(line + ".")
+    if "boom" in v:
+        who = seats[v["boom"]["seat"]]
+        out.append(f"Boom cards for {who} are drawn with the next beacon, each while yellow "
+                   f"cubes are aboard: {draws_text(v['boom']['draws'])}.")
     if v["options"].get("hazardous") and not v["over"] and v["to_act"] >= 0:
         policy = v["turn"]["policy"]
         default = " (the default)" if policy == "stop" else ""
-        out.append(f"Boom policy this turn: {policy}{default}: {POLICY[policy]}.")
+        out.append(f"Boom policy from here on: {policy}{default}: {POLICY[policy]}.")
+        if v["turn"].get("draws"):
+            out.append(f"Boom draws due this turn, each while yellow cubes are aboard: "
+                       f"{draws_text(v['turn']['draws'])}.")
     out.append(f"Super Bonus deck: {v['superbonus']['deck']} card(s).")
     return out
 

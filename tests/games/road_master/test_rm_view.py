@@ -55,12 +55,12 @@ def test_RM_H5_show_gives_the_boom_policy_while_composing() -> None:
     t = placed(2, where="F", hazardous=True)
     view = t.view(0)
     assert view["turn"]["policy"] == "stop"
-    assert "Boom policy this turn: stop (the default)" in GAME.render(view)
+    assert "Boom policy from here on: stop (the default)" in GAME.render(view)
     state = copy.deepcopy(t.state)
     apply_all(state, 0, ["load yellow", "policy push", "forward 1 exit east"])
     view = GAME.view(state, 0)
     text = GAME.render(view)
-    assert view["turn"]["policy"] == "push" and "Boom policy this turn: push" in text
+    assert view["turn"]["policy"] == "push" and "Boom policy from here on: push" in text
     assert "queued: forward 1 exit east" in text
     basic = placed(2)
     assert "Boom policy" not in GAME.render(basic.view(0))

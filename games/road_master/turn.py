@@ -65,9 +65,15 @@ def check_end(state: State) -> None:
     state["round_score"] = total
     state["quiet_rounds"] = state.get("quiet_rounds", 0) + 1 if still else 0
     state["quiet_empty"] = state.get("quiet_empty", 0) + 1 if still and not state["deck"] else 0
-    if state["quiet_rounds"] >= STALLED_ROUNDS or state["quiet_empty"] >= STALLED_ROUNDS_EMPTY_DECK:
-        log(state, f"No score has changed for {state['quiet_rounds']} rounds: the game has "
-                   "stalled and is over.")
+    if state["quiet_rounds"] >= STALLED_ROUNDS:
+        log(state, f"No score has changed for {state['quiet_rounds']} rounds: by the stall "
+                   f"rule ({STALLED_ROUNDS} such rounds) the game is over.")
+        state["ended"] = True
+    elif state["quiet_empty"] >= STALLED_ROUNDS_EMPTY_DECK:
+        log(state, f"No score has changed for {state['quiet_rounds']} rounds, the last "
+                   f"{state['quiet_empty']} of them with the contract deck spent: by the stall "
+                   f"rule ({STALLED_ROUNDS_EMPTY_DECK} such rounds once the deck is spent) the "
+                   "game is over.")
         state["ended"] = True
 
 

@@ -7,6 +7,7 @@ else about the Super Bonus deck appears: counts, not cards.
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from pbem.game import secretdeck
@@ -72,6 +73,7 @@ def view(state: State, seat: int | None, secrets: dict[str, dict[str, str]] | No
             "ends_at_deck_spent": STALLED_ROUNDS_EMPTY_DECK,
         },
         "gone": len(state["gone"]),
+        "gone_cards": _gone_cards(state),
         "emptied": list(state["emptied"]),
         "turn": {
             "actions": list(state["turn"]["actions"]),
@@ -103,6 +105,23 @@ def view(state: State, seat: int | None, secrets: dict[str, dict[str, str]] | No
     if seat is not None:
         out["private"] = _private(state, seat, secrets or {})
     return out
+
+
+def _gone_cards(state: State) -> list[dict[str, Any]]:
+    """The cards out of the game, in the order they left (public at the table: a shortage
+    is played face up, an emptied warehouse's contracts are picked out in the open). A
+    card taken blind this turn is drawn with the next beacon from the deck as it was, so
+    one that has left since may still turn out to be it: ``maybe_taken`` says so."""
+    blind = {str(u) for p in state.get("pending", []) if p.get("kind") == "blind" for u in p["pool"]}
+    rows = []
+    for uid in state["gone"]:
+        info = card(state, uid)
+        row = ({"id": uid, "kind": "shortage", "warehouse": info["warehouse"]}
+               if info["kind"] == "shortage" else _contract_view(state, uid))
+        if uid in blind:
+            row["maybe_taken"] = True
+        rows.append(row)
+    return rows
 
 
 def _end(state: State) -> dict[str, Any]:
@@ -170,6 +189,7 @@ def render(v: dict[str, Any]) -> str:
     for i, c in enumerate(v["market"], start=1):
         gap = "(empty: refilled at the end of the turn)" if v["deck"] else "(empty: the deck is out)"
         lines.append(f"  m{i} " + (_card_line(c) if c else gap))
+    lines += _gone_lines(v)
     if v["superbonus"].get("closed"):
         lines.append("Super Bonus deck closed (a player is absent and played by the bot).")
     lines.append("")
@@ -190,6 +210,34 @@ def render(v: dict[str, Any]) -> str:
         lines.append("Recent events:")
         lines += [f"  {line}" for line in v["log"][-8:]]
     return "\n".join(lines)
+
+
+def _gone_lines(v: dict[str, Any]) -> list[str]:
+    """The cards out of the game: shortages, then each colour's contracts."""
+    rows = v.get("gone_cards", [])
+    if not rows:
+        return []
+    groups = []
+    shortages = [f"{_gone_id(r)} (at {r['warehouse']})" for r in rows if r["kind"] == "shortage"]
+    if shortages:
+        groups.append("shortages: " + ", ".join(shortages))
+    letters = {h["colour"]: k for k, h in v["board"]["houses"].items()}
+    for colour, letter in letters.items():
+        cards = [f"{_gone_id(r)} {r['count']} -> {r['to']} +{r['points']}/-{r['penalty']}"
+                 for r in rows if r["kind"] != "shortage" and r["colour"] == colour]
+        if cards:
+            groups.append(f"{colour} contracts ({letter} emptied): " + ", ".join(cards))
+    if any(r.get("maybe_taken") for r in rows):
+        groups.append("* may yet be the card taken blind from the deck's top this turn (it is "
+                      "drawn with the next beacon from the deck as it was)")
+    out = [f"Out of the game ({len(rows)} card(s)):"]
+    for group in groups:
+        out += textwrap.wrap(group, 100, initial_indent="  ", subsequent_indent="    ")
+    return out
+
+
+def _gone_id(row: dict[str, Any]) -> str:
+    return str(row["id"]) + ("*" if row.get("maybe_taken") else "")
 
 
 def _deck_top(v: dict[str, Any]) -> str:

@@ -11,6 +11,7 @@ would change something. Everything listed is legal now.
 from __future__ import annotations
 
 from itertools import combinations
+from math import comb
 from typing import Any
 
 from pbem.game import secretdeck
@@ -158,3 +159,24 @@ def _trip_contracts(state: State) -> list[str]:
             if len({c["colour"] for c in infos}) == 1 or len({c["to"] for c in infos}) == 1:
                 out.append("contracts " + " ".join(combo))
     return out
+
+
+GROUP_AT = 10  # more contracts choices than this print as one line
+
+
+def move_lines(moves: list[str]) -> list[str]:
+    """The moves for people (``pbem moves``): every contracts choice, when they are all
+    the combinations of 1 to k of some cards (as legal_moves lists them), is one line
+    saying so, in the place of the first; everything else one a line."""
+    choices = [m for m in moves if m.startswith("contracts ")]
+    refs: list[str] = []
+    for move in choices:
+        refs += [r for r in move.split()[1:] if r not in refs]
+    most = max((len(m.split()) - 1 for m in choices), default=0)
+    if len(choices) <= GROUP_AT or len(set(choices)) != sum(comb(len(refs), k) for k in range(1, most + 1)):
+        return list(moves)
+    line = (f"contracts ... (any 1 to {most} of {' '.join(refs)}: {len(choices)} choices, "
+            f"e.g. contracts {' '.join(refs[:2])}; `moves --json` lists each)")
+    first = moves.index(choices[0])
+    rest = [m for m in moves if not m.startswith("contracts ")]
+    return rest[:first] + [line] + rest[first:]

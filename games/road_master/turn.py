@@ -119,7 +119,8 @@ def _token_refusal(state: State, action: str) -> str:
     if len(used) >= per_turn:
         return f"You have used all {per_turn} actions of this turn."
     return (f"No token left shows '{action}': this turn already used {', '.join(used)}, "
-            "and each action needs a different token.")
+            "and each action needs a different token. Your tokens show "
+            f"{tokens.faces_text(state['data']['tokens'])}.")
 
 
 def apply(state: State, seat: int, raw: str) -> None:

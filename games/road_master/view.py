@@ -14,6 +14,7 @@ from pbem.game import secretdeck
 
 from . import board
 from .model import card, cubes_text, players
+from .tokens import faces_text
 from .turn import (
     DECK,
     STALLED_ROUNDS,
@@ -85,6 +86,7 @@ def view(state: State, seat: int | None, secrets: dict[str, dict[str, str]] | No
         },
         "pending": [str(p.get("kind", "")) for p in state.get("pending", [])],
         "tokens": [list(t) for t in data["tokens"]],
+        "actions_per_turn": data["per_turn"],
         "superbonus": {
             "deck": secretdeck.remaining(state, DECK) if has_deck else 0,
             "held": [secretdeck.counts(state, DECK).get(s, 0) if has_deck else 0 for s in range(n)],
@@ -296,17 +298,24 @@ def _status(v: dict[str, Any], seats: list[str]) -> list[str]:
         out.append(line + ".")
     if "boom" in v:
         who = seats[v["boom"]["seat"]]
-        out.append(f"Boom cards for {who} are drawn with the next beacon, each while yellow "
-                   f"cubes are aboard: {draws_text(v['boom']['draws'])}.")
+        out += _wrapped(f"Boom cards for {who} are drawn with the next beacon, each while "
+                        f"yellow cubes are aboard: {draws_text(v['boom']['draws'])}.")
     if v["options"].get("hazardous") and not v["over"] and v["to_act"] >= 0:
         policy = v["turn"]["policy"]
         default = " (the default)" if policy == "stop" else ""
         out.append(f"Boom policy from here on: {policy}{default}: {POLICY[policy]}.")
         if v["turn"].get("draws"):
-            out.append(f"Boom draws due this turn, each while yellow cubes are aboard: "
-                       f"{draws_text(v['turn']['draws'])}.")
+            out += _wrapped(f"Boom draws due this turn, each while yellow cubes are aboard: "
+                            f"{draws_text(v['turn']['draws'])}.")
     out.append(f"Super Bonus deck: {v['superbonus']['deck']} card(s).")
+    out += _wrapped(f"Action tokens, two faces each (a turn plays up to {v['actions_per_turn']} "
+                    f"actions, each on a different token): {faces_text(v['tokens'])}.")
     return out
+
+
+def _wrapped(text: str) -> list[str]:
+    """A long status sentence as lines of at most 100 characters."""
+    return textwrap.wrap(text, 100, subsequent_indent="  ")
 
 
 def _road(v: dict[str, Any]) -> list[str]:

@@ -403,7 +403,7 @@ def test_rm_h5_show_and_play_say_which_policy_governs_each_draw() -> None:
              {"when": "before", "move": "unload h3 yellow x3", "policy": "push"}]
     view = GAME.view(state, 0)
     assert view["turn"]["draws"] == draws
-    text = GAME.render(view)
+    text = " ".join(GAME.render(view).split())  # (wrapped at 100)
     assert ("Boom draws due this turn, each while yellow cubes are aboard: after load brown: "
             "policy stop; before unload h3 yellow x3: policy push.") in text
     GAME.end_turn(state, 0)
@@ -415,4 +415,4 @@ def test_rm_h5_show_and_play_say_which_policy_governs_each_draw() -> None:
     assert shown["boom"] == {"seat": 0, "draws": draws, "queued": ["unload h3 yellow x3"]}
     assert ("Boom cards for ann are drawn with the next beacon, each while yellow cubes are "
             "aboard: after load brown: policy stop; before unload h3 yellow x3: policy push.") \
-        in GAME.render(shown)
+        in " ".join(GAME.render(shown).split())

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -441,7 +442,8 @@ def _bad_points() -> list[bytes]:
     off_curve = next(y for y in range(2, 100) if edref.recover_x(y, 0) is None)
     y = int.from_bytes(card(1), "little") & ((1 << 255) - 1)
     points = [sp.IDENTITY, _torsion_point(), _off_subgroup(), off_curve.to_bytes(32, "little"),
-              (edref.P + 1).to_bytes(32, "little"), b"\xff" * 31 + b"\x7f", b"\xff" * 32]
+              (edref.P + 1).to_bytes(32, "little"), b"\xff" * 31 + b"\x7f", b"\xff" * 32,
+              b"\x01" + bytes(30) + b"\x80"]  # the identity with the sign bit set
     if y + edref.P < (1 << 255):  # the same y written non-canonically
         sign = int.from_bytes(card(1), "little") >> 255 << 255
         points.append((y + edref.P | sign).to_bytes(32, "little"))
@@ -529,6 +531,25 @@ def make_vectors() -> dict[str, Any]:
             case("one card", BASE, deck_key, 1, [0], (GAME_ID, "posse", 3, 0, "shuffle"), SECRET),
         ],
     }
+
+
+def test_the_specification_shows_the_vector_it_says() -> None:
+    """docs/protocol-shuffle-proof.md's test vector is the file's second case, element by element."""
+    doc = (Path(__file__).parent.parent / "docs" / "protocol-shuffle-proof.md").read_text()
+    section = doc[doc.index("## Test vector"):doc.index("## The interface")]
+    rows = dict(re.findall(r"^    (\S+) +([0-9a-f]{64})$", section, re.MULTILINE))
+    case = _cases()[1]
+    for name in ("g", "h", "x"):
+        assert rows[name] == case[name]
+    n = len(case["inputs"])
+    assert [rows[f"X_{j + 1}"] for j in range(n)] == case["inputs"]
+    assert [rows[f"Y_{i + 1}"] for i in range(n)] == case["outputs"]
+    assert [rows[f"H_{i}"] for i in range(n + 1)] == [sp.generator(i).hex() for i in range(n + 1)]
+    order = ([f"C_{j + 1}" for j in range(n)] + [f"Chat_{i + 1}" for i in range(n)]
+             + ["e", "s_1", "s_2", "s_3", "s_4"] + [f"shat_{i + 1}" for i in range(n)]
+             + [f"s'_{i + 1}" for i in range(n)])
+    assert "".join(rows[name] for name in order) == case["proof"]
+    assert rows["secret"] == case["secret"]
 
 
 def test_the_vectors_file_is_what_make_vectors_writes() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from pbem.game import (
@@ -43,12 +42,6 @@ class RoadMaster(Game):
     info = INFO
 
     # ---- components -------------------------------------------------------------
-    def stock_components(self) -> dict[str, Any]:
-        return components.load_stock()
-
-    def stock_file(self) -> Path:
-        return components.COMPONENTS_FILE
-
     def validate_components(self, data: dict[str, Any]) -> None:
         components.validate(data)
 
@@ -168,7 +161,7 @@ class RoadMaster(Game):
         return scoring.outcome(state)
 
     def notation(self) -> str:
-        stock = components.load_stock()
+        stock = self.stock_components()
         tokens = [list(t["faces"]) for t in stock["tokens"]]
         return (notation.NOTATION + "\n" + token_rules(tokens, stock["rules"]["actions_per_turn"])
                 + "\n" + RULINGS)

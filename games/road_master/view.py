@@ -10,7 +10,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from pbem.game import secretdeck
+from pbem.game import ended_line, secretdeck
 
 from . import board
 from .model import card, cubes_text, players
@@ -258,6 +258,8 @@ def _headline(v: dict[str, Any], seats: list[str]) -> str:
     head += f" ({', '.join(opts)})" if opts else ""
     if v["over"]:
         return head + ". The game is over."
+    if ended_line(v):  # resigned or stopped: nobody is to act
+        return f"{head}. {ended_line(v)}"
     if v["to_act"] < 0:
         return head + ". Setting up."
     turn = v["turn"]

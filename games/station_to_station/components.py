@@ -8,7 +8,6 @@ form in the state, because ``apply`` and friends only ever receive the state.
 from __future__ import annotations
 
 from collections import deque
-from pathlib import Path
 from typing import Any
 
 from games.station_to_station.abilities import ABILITIES
@@ -20,8 +19,6 @@ from games.station_to_station.constants import (
     SEASONS,
 )
 from pbem.game import ComponentReader, is_whole
-
-DATA_FILE = Path(__file__).with_name("components.toml")
 
 # The largest map coordinate a city may have (any scale below it; the picture fits it).
 MAP_LIMIT = 10000
@@ -35,10 +32,6 @@ ORDER_SIZES = {"summer": (2, 4), "autumn": (3, 4), "winter": (5, 6), "countdown"
 
 READ = ComponentReader("Station to Station")
 
-
-def load_stock() -> dict[str, Any]:
-    """The installed component data, validated (a fresh copy each time)."""
-    return READ.load(DATA_FILE, validate)
 
 
 def reward_label(option: dict[str, int]) -> str:

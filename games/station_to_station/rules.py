@@ -4,7 +4,6 @@ module that owns the rule."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from games.station_to_station import (
@@ -48,12 +47,6 @@ class StationToStation(Game):
     )
 
     # ---- components -----------------------------------------------------------------
-    def stock_components(self) -> dict[str, Any]:
-        return components.load_stock()
-
-    def stock_file(self) -> Path:
-        return components.DATA_FILE
-
     def validate_components(self, data: dict[str, Any]) -> None:
         components.validate(data)
 

@@ -137,6 +137,7 @@ def new_turn(state: State, seat: int) -> None:
         "token": "",
         "gold": False,
         "took": False,  # a token was taken at the stop (for the coastal bonus crews)
+        "did": {},  # the station action once taken: action, token, gold, label
         "used": [],
         "hired": "",
         "job": {},  # a crew hire or caboose being paid for, ticket by ticket

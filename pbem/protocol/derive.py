@@ -17,6 +17,9 @@ import hmac
 SEED = b"pbem/1/seed"
 SEED_COMMIT = b"pbem/1/seed-commit"
 BEACON = b"beacon"
+# A seat's fresh beacon chains (PROTOCOL.md section 5, "a chain never runs out"): chain
+# k >= 1 starts at derive(seed, BEACON_RENEWED || k as 4 big-endian bytes).
+BEACON_RENEWED = b"pbem/1/beacon-renewed"
 DECK_KEY = b"deck"
 SLOT_KEY = b"slot"
 DECK_SHUFFLE = b"shuffle"

@@ -76,6 +76,52 @@ def now_stamp() -> str:
     return now().strftime(entropy.TIME_FORMAT)
 
 
+# An entry dated further ahead of this clock is not voted on or built on until the clock
+# gets there (PROTOCOL.md section 11): a proposer cannot skip a wait by dating it ahead.
+AHEAD_LIMIT = datetime.timedelta(hours=1)
+
+
+class Ahead(NamedTuple):
+    """The entry of a save dated furthest ahead of the clock, beyond AHEAD_LIMIT."""
+
+    seq: int
+    kind: str
+    seat: str
+    time: datetime.datetime
+    at: datetime.datetime  # the clock it was compared with
+
+    @property
+    def usable_from(self) -> datetime.datetime:
+        """When this clock may build on it: AHEAD_LIMIT before its signed time."""
+        return self.time - AHEAD_LIMIT
+
+    def words(self) -> str:
+        what = {"absent": "an absent proposal", "vote": "a vote"}.get(
+            self.kind, f"{'an' if self.kind[:1] in 'aeiou' else 'a'} {self.kind}")
+        return (f"Entry {self.seq} ({what} by {self.seat}) is dated {shown(self.time)}, "
+                f"{duration_words(self.time - self.at)} ahead of this computer's clock "
+                f"({shown(self.at)}): more than an hour.")
+
+
+def ahead(entries: Iterable[dict[str, Any]], at: datetime.datetime | None = None
+          ) -> Ahead | None:
+    """The entry dated furthest ahead of ``at`` (default :func:`now`) if it is more than
+    AHEAD_LIMIT ahead, else None. Stamps have one fixed shape, so the newest is the
+    greatest string: one comparison per entry, one parse."""
+    newest: dict[str, Any] | None = None
+    for entry in entries:
+        stamp_text = entry.get("time")
+        if isinstance(stamp_text, str) and (newest is None or stamp_text > newest["time"]):
+            newest = entry
+    when = signed_time(newest) if newest is not None else None
+    if newest is None or when is None:
+        return None
+    at = now() if at is None else at
+    if when - at <= AHEAD_LIMIT:
+        return None
+    return Ahead(int(newest["seq"]), str(newest["kind"]), str(newest["seat"]), when, at)
+
+
 def shown(when: datetime.datetime) -> str:
     """'2025-06-02 10:00 UTC'."""
     return when.strftime("%Y-%m-%d %H:%M UTC")

@@ -179,3 +179,15 @@ def test_setup_uses_the_components_it_is_given() -> None:
     data["goods"]["oil"]["pair_price"] = 7
     state = GAME.setup(SEATS[:2], {}, data)
     assert state["data"]["goods"]["oil"] == 7
+
+
+def test_sts_cl2_the_rulings_live_beside_the_game_and_point_nowhere_outside() -> None:
+    """The rulings the game follows are kept in the repository (RULINGS.md), the revised
+    STS-CL2 among them, and neither it nor the game's code points outside it."""
+    from pathlib import Path
+
+    folder = Path(GAME.stock_file()).parent
+    rulings = (folder / "RULINGS.md").read_text(encoding="utf-8")
+    assert "STS-CL2" in rulings and "last token" in rulings and "STS-S1" in rulings
+    for path in [folder / "RULINGS.md", *folder.glob("*.py")]:
+        assert "shared/" not in path.read_text(encoding="utf-8"), path

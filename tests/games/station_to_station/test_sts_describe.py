@@ -103,7 +103,7 @@ def test_STS_C6_describe_says_which_crew_a_hire_replaced() -> None:
     give_crew(state, 0, "teamster", "west")
     market_crew(state, "basic", "west", "porter")
     lines = _turn(state, "travel denver", "work cash", "hire basic west", "pay west")
-    assert any(line.startswith("ann hired the basic west crew porter (Buy a single good")
+    assert any(line.startswith("ann hired the basic west crew porter (Before travelling, buy a single good")
                and line.endswith("paying a west order ticket") for line in lines)
     assert "the porter replaces ann's teamster under west; the teamster is discarded" in lines
     # Keeping the old crew says the new one is discarded instead.

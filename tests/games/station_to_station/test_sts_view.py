@@ -97,3 +97,41 @@ def test_show_gives_how_many_tokens_each_later_season_holds() -> None:
     assert view["seasons_ahead"] == expected
     later = ", ".join(f"{s} {n}" for s, n in expected.items())
     assert f"later seasons' tokens: {later})" in _text(state, None)
+
+
+def test_sts_t9_the_text_map_names_both_trains_in_a_taken_city() -> None:
+    """STS-T9: a train stopping where another stands must move on; until it does, the
+    city holds two trains and the map names both."""
+    state = started(2)
+    move_train(state, 1, "st-louis")
+    begin(state, 0, "oklahoma-city")
+    no_routes(state, 0)
+    play(state, 0, "travel st-louis")
+    assert state["turn"]["phase"] == "again"
+    line = next(x for x in _text(state, None).splitlines() if x.strip().startswith("St. Louis"))
+    assert "TRAINS ann and bob" in line
+    line = next(x for x in _text(state, None).splitlines() if x.strip().startswith("Oklahoma City"))
+    assert "TRAIN" not in line
+    play(state, 0, "travel memphis")
+    lines = _text(state, None).splitlines()
+    assert "TRAIN bob" in next(x for x in lines if x.strip().startswith("St. Louis"))
+    assert "TRAIN ann" in next(x for x in lines if x.strip().startswith("Memphis"))
+
+
+def test_sts_c12_show_gives_the_ability_text_of_every_hired_crew() -> None:
+    """Crews are public and act at any moment of their owner's turn (STS-C12): the text
+    view and the picture give every player's hired crews with their ability text."""
+    from tests.support.boards import by_id, parse, text_of
+
+    state = _position()
+    give_crew(state, 0, "fireman", "west")
+    give_crew(state, 1, "surveyor", "north")
+    for viewer in (0, 1, None):
+        text = " ".join(_text(state, viewer).split())
+        for crew in ("fireman", "surveyor"):
+            assert f"{crew}: {ABILITIES[crew].text}" in text, (viewer, crew)
+        root = parse(GAME.render_svg(GAME.view(state, viewer)) or "")
+        for seat, crew in ((0, "fireman"), (1, "surveyor")):
+            card = " ".join(text_of(by_id(root, f"player-{seat}")).split())
+            name = state["data"]["crews"][crew]["name"]
+            assert f"{name}: {ABILITIES[crew].text}" in card, (viewer, crew)

@@ -161,7 +161,7 @@ class RoadMaster(Game):
         return scoring.outcome(state)
 
     def notation(self) -> str:
-        stock = components.load_stock()
+        stock = self.stock_components()
         tokens = [list(t["faces"]) for t in stock["tokens"]]
         return (notation.NOTATION + "\n" + token_rules(tokens, stock["rules"]["actions_per_turn"])
                 + "\n" + RULINGS)

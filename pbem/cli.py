@@ -253,7 +253,8 @@ def games_command(ctx: click.Context, as_json: bool) -> None:
     listed.sort(key=lambda g: (g["order"], -(g["waiting_seconds"] or 0), g["title"], g["id"]))
     if as_json:
         _emit_json({"home": str(home.path),
-                    "games": [{k: v for k, v in g.items() if k != "order"} for g in listed]})
+                    "games": [{k: v for k, v in g.items() if k not in ("order", "clock_words")}
+                              for g in listed]})
         return
     if not listed:
         echo("This home is in no game yet. 'pbem new' starts one; every save this home "
@@ -264,6 +265,8 @@ def games_command(ctx: click.Context, as_json: bool) -> None:
         players = "; ".join(
             f"{p['handle']}{' (you)' if p['you'] else ''}: {p['words']}" for p in g["players"])
         echo(f"    last acted: {players}")
+        for line in g["clock_words"]:
+            echo(f"    {line}")
         echo(f"    {'MISSING (deleted or moved): ' if g['missing'] else ''}{g['path']}")
 
 
@@ -318,7 +321,40 @@ def _game_line(record: Any, now: Any) -> dict[str, Any]:
             "winners": record.winners, "scores": record.scores or None,
             "ending": record.ending, "time": record.time,
             "waiting_since": timing.stamp(since) if waiting is not None else None,
-            "waiting_seconds": waiting, "path": record.path, "missing": missing}
+            "waiting_seconds": waiting, "path": record.path, "missing": missing,
+            **_clock_of(record, now)}
+
+
+def _clock_of(record: Any, now: Any) -> dict[str, Any]:
+    """The game clock of a 'pbem games' line (README keys): when the seat to act passes its
+    patience, whether it has, who is away until when; and the same in words."""
+    from pbem.protocol import timing
+
+    data = record.clock
+    ends = timing.parse_stamp(data.get("patience_ends")) if not record.complete else None
+    raw = data.get("away")
+    away = {h: t for h, t in raw.items() if isinstance(h, str)
+            and timing.parse_stamp(t) is not None} if isinstance(raw, dict) else {}
+    words = []
+    if ends is not None:
+        words.append(f"patience ({shown_patience(data)}) of {record.to_act} "
+                     + (f"runs out {timing.shown(ends)}" if ends > now
+                        else f"ran out {timing.shown(ends)}: another player may propose "
+                             f"{record.to_act} absent"))
+    for handle, until in away.items():
+        end = timing.parse_stamp(until)
+        if end is not None and end > now:
+            words.append(f"away: {handle} until {timing.shown(end)}")
+    return {"patience_ends": timing.stamp(ends), "past_patience": ends is not None and
+            ends <= now, "away": away, "clock_words": words}
+
+
+def shown_patience(data: dict[str, Any]) -> str:
+    """The game's patience as words ('7 days'), from a 'pbem games' record."""
+    from pbem.protocol import clock, timing
+
+    span = clock.parse_duration(data.get("patience", clock.DEFAULT_PATIENCE))
+    return timing.duration_words(span) if span is not None else "?"
 
 
 @main.command()
@@ -328,9 +364,15 @@ def _game_line(record: Any, now: Any) -> dict[str, Any]:
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="A game option (see 'pbem rules GAME').")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@click.option("--patience", default="7d", show_default=True, metavar="DURATION",
+              help="How long a seat may take before it can be proposed absent: hours or "
+                   "days such as 12h or 3d (1h to 90d).")
+@click.option("--away", "away_days", type=click.IntRange(0, 365), default=14,
+              show_default=True, metavar="DAYS",
+              help="Days each seat may declare itself away in the whole game ('pbem away').")
 @click.pass_context
 def new(ctx: click.Context, game: str, seats: tuple[str, ...], options: tuple[str, ...],
-        out: str | None) -> None:
+        out: str | None, patience: str, away_days: int) -> None:
     """Create a game and write its first save (GAME: a name or a unique start of one)."""
     from pbem import registry, session
     from pbem.mail import profile
@@ -338,7 +380,8 @@ def new(ctx: click.Context, game: str, seats: tuple[str, ...], options: tuple[st
     home = _home(ctx)
     # The host's own seat takes the profile's address when the host gives none.
     written = session.new_game(home, registry.resolve(game), list(seats), list(options), out,
-                               host_email=profile.email(home))
+                               host_email=profile.email(home), patience=patience,
+                               away=away_days)
     pinned = [k for k in written.keys if k.pinned and k.status != "you"]
     if pinned:
         echo("Seats pinned to the keys your contacts know (a join by another key is refused):")
@@ -376,12 +419,34 @@ def _confirm_key(seat_key: Any) -> bool:
 
 def _sign(ctx: click.Context, save: str, kind: str | None, moves: list[str], bot: str | None,
           out: str | None, accept_keys: tuple[str, ...], dry_run: bool = False,
-          leave_branch: bool = False) -> Any:
+          fields: dict[str, str] | None = None, leave_branch: bool = False) -> Any:
     from pbem import session
 
     return session.sign_next(_home(ctx), save, kind, moves, bot, out, dry_run=dry_run,
-                             accept_keys=accept_keys, confirm=_confirm_key,
+                             accept_keys=accept_keys, confirm=_confirm_key, fields=fields,
                              leave_branch=leave_branch)
+
+
+def _away_time(text: str, flag: str) -> str:
+    """An away note's end as an entry writes it: a UTC time (YYYY-MM-DDTHH:MM:SSZ), a day
+    (YYYY-MM-DD: its start, UTC) or a span from now (12h, 10d)."""
+    import datetime
+
+    from pbem.errors import UsageError
+    from pbem.protocol import clock, timing
+
+    text = text.strip()
+    when = timing.parse_stamp(text) or timing.parse_stamp(f"{text}T00:00:00Z")
+    span = clock.parse_duration(text)
+    if when is None and span is not None:
+        when = timing.now() + span
+    if when is None:
+        raise UsageError(f"{flag} takes a UTC time such as 2025-06-20T18:00:00Z, a day such "
+                         "as 2025-06-20, or a span from now such as 10d or 36h.")
+    if when <= timing.now():
+        raise UsageError(f"{flag} {timing.shown(when)} is not in the future.")
+    assert isinstance(when, datetime.datetime)
+    return timing.stamp(when) or ""
 
 
 def _print_keys(written: Any, everyone: bool) -> None:
@@ -432,6 +497,9 @@ def join(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str,
 @click.option("--to", "to", multiple=True, metavar="ADDRESS",
               help="With --send: mail these addresses instead of the game's seats.")
 @click.option("--no-cc", is_flag=True, help="With --send: mail only the player to act.")
+@click.option("--away-until", "away_until", metavar="TIME",
+              help="Also sign an away note: your clock stops until TIME "
+                   "(YYYY-MM-DDTHH:MM:SSZ, YYYY-MM-DD, or a span from now such as 10d).")
 @click.option("--leave-branch", is_flag=True,
               help="The players dropped the other branch of this game that this home has "
                    "seen: leave it (a reveal is refused while this home knows one).")
@@ -440,7 +508,8 @@ def join(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str,
 @click.pass_context
 def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, bot: str | None,
          out: str | None, dry_run: bool, send_it: bool, to: tuple[str, ...], no_cc: bool,
-         accept_keys: tuple[str, ...], leave_branch: bool, **smtp_given: Any) -> None:
+         away_until: str | None, accept_keys: tuple[str, ...], leave_branch: bool,
+         **smtp_given: Any) -> None:
     """Sign what this seat owes now: the start, a whole turn, or the final reveal.
 
     Several moves may be one argument, separated by ';'. With no moves, at a terminal, a
@@ -458,12 +527,13 @@ def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, b
     home = _home(ctx)
     save = resolve_save(ctx, save)
     mailing = _mail_plan(home, send_it, to, no_cc, smtp_given)
+    fields = {"away_until": _away_time(away_until, "--away-until")} if away_until else None
     typed = None
     if not all_moves and not bot and _at_terminal():
         typed = prompt.type_turn(home, save)
     try:
         written = _sign(ctx, save, None, typed or all_moves, bot, out, accept_keys,
-                        dry_run=dry_run, leave_branch=leave_branch)
+                        dry_run=dry_run, fields=fields, leave_branch=leave_branch)
     except MoveError as exc:
         if all_moves:  # words typed without quotes?
             hint = prompt.quoting_hint(home, save, "play", all_moves, exc)
@@ -562,19 +632,40 @@ def _read_movefile(handle: Any) -> list[str]:
     return moves
 
 
+RESIGN_MEANS = ("Resigning ends the game on your turn: you rank last; the others are ranked "
+                "by the scoring of the position now, every score as the rules compute it. "
+                "You still owe your final reveal afterwards.")
+
+
 @main.command()
 @click.argument("save", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@click.option("--yes", is_flag=True, help="Resign without being asked (for scripts).")
 @ACCEPT_KEY
 @_send_options
 @click.pass_context
-def resign(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str, ...],
-           send_it: bool, to: tuple[str, ...], no_cc: bool, **smtp_given: Any) -> None:
-    """Concede on your turn: the game ends and the others share the win.
+def resign(ctx: click.Context, save: str, out: str | None, yes: bool,
+           accept_keys: tuple[str, ...], send_it: bool, to: tuple[str, ...], no_cc: bool,
+           **smtp_given: Any) -> None:
+    """Concede on your turn: you rank last; the others are ranked by the scoring of the
+    position now. At a terminal it asks first; --yes for scripts.
 
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
+    from pbem.errors import UsageError
+
+    path = resolve_save(ctx, save)
     mailing = _mail_plan(_home(ctx), send_it, to, no_cc, smtp_given)
-    written = _sign(ctx, resolve_save(ctx, save), "resign", [], None, out, accept_keys)
+    if not yes:
+        if not _interactive():
+            raise UsageError(f"{RESIGN_MEANS} Nobody is at a terminal to confirm it: add "
+                             "--yes to resign.")
+        echo(RESIGN_MEANS)
+        if not click.confirm("Resign?", default=False):
+            echo("Not resigned; nothing was written.")
+            return
+    written = _sign(ctx, path, "resign", [], None, out, accept_keys)
+    echo(f"{written.entry['seat']} resigned: {written.entry['seat']} ranks last; the others "
+         "are ranked by the scoring of the position now.")
     echo(f"Wrote {written.path}")
     _mail_after(ctx, written, mailing)
 
@@ -625,6 +716,12 @@ def absent(ctx: click.Context, save: str, handle: str, remedy: str | None,
     if remedy is None:
         verified, offered = session.remedies(_home(ctx), save)
         waiting = verified.table.duty()
+        if verified.table.proposal:
+            from pbem.errors import TurnError
+            from pbem.protocol import absence
+
+            raise TurnError(" ".join(absence.lines(verified.table)) + " A new proposal waits "
+                            "until this one is settled.")
         if not offered or waiting is None or verified.table.seats[waiting.seat].handle != handle:
             from pbem.errors import TurnError
 
@@ -635,6 +732,12 @@ def absent(ctx: click.Context, save: str, handle: str, remedy: str | None,
              "nothing was written):")
         for name, text in offered.items():
             echo(f"  {name}: {text}")
+        from pbem.protocol import timing
+
+        due = session.proposal_due(verified.table, waiting.seat)
+        if due is not None and timing.now() < due:
+            echo(f"{handle} still has time: a proposal is valid from {timing.shown(due)} on "
+                 "(the game's patience, in signed times).")
         return
     mailing = _mail_plan(_home(ctx), send_it, to, no_cc, smtp_given)
     written = session.sign_absence(_home(ctx), save, "absent",
@@ -669,6 +772,70 @@ def vote(ctx: click.Context, save: str, choice: str, out: str | None, send_it: b
     _mail_after(ctx, written, mailing)
 
 
+@main.command()
+@click.argument("save", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@_send_options
+@click.pass_context
+def confirm(ctx: click.Context, save: str, out: str | None, send_it: bool,
+            to: tuple[str, ...], no_cc: bool, **smtp_given: Any) -> None:
+    """Put your proposal that a player is absent into effect, when nobody else votes on it.
+
+    Only one patience after the proposal, and only if that player has not answered by
+    playing. SAVE is a save file, or a game's short id from 'pbem games'."""
+    from pbem import session
+
+    home = _home(ctx)
+    path = resolve_save(ctx, save)
+    mailing = _mail_plan(home, send_it, to, no_cc, smtp_given)
+    written = session.sign_absence(home, path, "confirm", {}, out)
+    _print_absence(written)
+    _mail_after(ctx, written, mailing)
+
+
+@main.command()
+@click.argument("save", type=click.Path(dir_okay=False))
+@click.option("--until", "until", required=True, metavar="TIME",
+              help="When you are back: YYYY-MM-DDTHH:MM:SSZ, YYYY-MM-DD (UTC), or a span "
+                   "from now such as 10d.")
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@_send_options
+@click.pass_context
+def away(ctx: click.Context, save: str, until: str, out: str | None, send_it: bool,
+         to: tuple[str, ...], no_cc: bool, **smtp_given: Any) -> None:
+    """Sign an away note: your clock stops until TIME (within the game's away days), so
+    nobody can propose you absent before TIME plus the game's patience.
+
+    It is an entry of its own, signed whoever is to act; 'play --away-until' adds the
+    same note to a turn. SAVE is a save file, or a game's short id from 'pbem games'."""
+    from pbem import session
+
+    home = _home(ctx)
+    path = resolve_save(ctx, save)
+    mailing = _mail_plan(home, send_it, to, no_cc, smtp_given)
+    written = session.sign_absence(home, path, "away",
+                                   {"away_until": _away_time(until, "--until")}, out)
+    _print_away(written)
+    echo(f"Wrote {written.path}")
+    _mail_after(ctx, written, mailing)
+
+
+def _print_away(written: Any) -> None:
+    import datetime
+
+    from pbem.protocol import clock, timing
+
+    entry, table = written.entry, written.table
+    seat = table.seat_of(entry["seat"])
+    until = timing.parse_stamp(entry["away_until"])
+    assert until is not None and seat is not None
+    left = clock.away_allowance(table.header).total_seconds() - table.away_used[seat]
+    echo(f"{entry['seat']} is away until {timing.shown(until)}: nobody can propose "
+         f"{entry['seat']} absent before then plus the game's patience "
+         f"({clock.patience_text(table.header)}). Away time left in this game: "
+         f"{timing.duration_words(datetime.timedelta(seconds=left))}.")
+
+
 def _print_absence(written: Any) -> None:
     """What an absent or vote entry did, what it means, whom to send it to."""
     from pbem.protocol import absence
@@ -682,6 +849,9 @@ def _print_absence(written: Any) -> None:
         player = before.seats[before.proposal["player"]].handle
         echo(f"{entry['seat']} refuses: the proposal is void and the game waits for "
              f"{player} again.")
+    elif entry["kind"] == "confirm":
+        player = before.seats[before.proposal["player"]].handle
+        echo(f"{entry['seat']} confirms that {player} is absent.")
     else:
         echo(f"{entry['seat']} accepts.")
     for line in absence.lines(table):
@@ -742,7 +912,7 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
 
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem import session
-    from pbem.protocol import timing
+    from pbem.protocol import clock, timing
 
     home = _home(ctx)
     path = resolve_save(ctx, save)
@@ -800,6 +970,7 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
                 "result": verified.report.result if at is None else None}
         if at is None:
             data["since_your_last_turn"] = None if since is None else [n.to_json() for n in since]
+            data["clock"] = clock.status(table)
         else:
             data["at"] = at
             data["entry"] = told.notes[0].to_json()
@@ -818,6 +989,9 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
              + ("  (you)" if to_act == handle else ""))
     for line in _absence_lines(table):
         echo(line)
+    if at is None:
+        for line in clock.lines(table, timing.now()):
+            echo(line)
     for note in verified.notes:
         echo(note)
     echo()
@@ -1180,6 +1354,61 @@ class _Progress:
             click.echo("\r" + printable(text), err=True, nl=final)
         else:
             echo(text, err=True)
+
+
+@main.command()
+@click.argument("save", required=False)
+@click.option("--dry-run", is_flag=True, help="Say whom a reminder would go to; mail nothing.")
+@_smtp_options
+@click.pass_context
+def remind(ctx: click.Context, save: str | None, dry_run: bool, **smtp_given: Any) -> None:
+    """Mail a reminder to each player past their patience (the game's clock), at most once
+    a day per game. Without SAVE: every game of this home ('pbem games').
+
+    SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
+    from pbem import session
+    from pbem.mail import message as mail
+    from pbem.mail import reminders, smtp
+    from pbem.protocol import clock, timing
+
+    home = _home(ctx)
+    me = session.own_handle(home)
+    if save is not None:
+        paths = [resolve_save(ctx, save)]
+    else:
+        paths = [r.path for r in session.games(home) if not r.complete and r.exists()]
+    now = timing.now()
+    settings: dict[str, Any] | None = None
+    for path in paths:
+        verified = session.load(path, home)
+        table = verified.table
+        name = f"{table.game.info.title} {table.game_id[:8]}"
+        info = clock.status(table)
+        who, ends = info["to_act"], timing.parse_stamp(info["patience_ends"])
+        if verified.stale:
+            echo(f"{name}: {path} is not the newest save of the game this home has seen; "
+                 "skipped.")
+        elif who is None or ends is None or who == me:
+            what = ("nobody is to act" if who is None else "it waits for you" if who == me
+                    else f"{who} votes next" if info["next"] == "vote"
+                    else f"{who} is proposed absent already" if table.proposal
+                    else "its entries carry no signed time to count patience from")
+            echo(f"{name}: no reminder ({what}).")
+        elif ends > now:
+            echo(f"{name}: no reminder; {who}'s patience runs out {timing.shown(ends)}.")
+        elif (after := reminders.next_allowed(home, table.game_id)) is not None and now < after:
+            echo(f"{name}: {who} was reminded less than a day ago; the next reminder can go "
+                 f"from {timing.shown(after)}.")
+        elif dry_run:
+            echo(f"{name}: would remind {who} (past patience since {timing.shown(ends)}).")
+        else:
+            if settings is None:
+                settings = _smtp_settings(home, smtp_given)
+            message = mail.compose(path, home, cc=False, remind=True)
+            result = smtp.send(message, **settings)
+            reminders.record(home, table.game_id, now)
+            echo(f"{name}: reminded {who} (past patience since {timing.shown(ends)}).")
+            _report_sent(result)
 
 
 @main.command()

@@ -15,7 +15,16 @@ from typing import Any, NamedTuple
 from pbem import atomic
 from pbem.errors import IntegrityError, MoveError, OptionError, PbemError, TurnError, UsageError
 from pbem.game import Game, State, copy_state
-from pbem.protocol import absence, engine, gameindex, savefile, stockdigest, timing, toldcache
+from pbem.protocol import (
+    absence,
+    clock,
+    engine,
+    gameindex,
+    savefile,
+    stockdigest,
+    timing,
+    toldcache,
+)
 from pbem.protocol.archive import Archive
 from pbem.protocol.beacon import Position
 from pbem.protocol.canonical import digest
@@ -250,8 +259,11 @@ class Written(Record):
 
 
 def new_game(home: Home, ruleset: str, seats: list[str], options: list[str],
-             out: str | None, folder: Path | None = None, host_email: str = "") -> Written:
-    """Create a game; ``host_email`` is the host seat's address when its spec has none."""
+             out: str | None, folder: Path | None = None, host_email: str = "",
+             patience: str = clock.DEFAULT_PATIENCE, away: int = clock.DEFAULT_AWAY_DAYS
+             ) -> Written:
+    """Create a game; ``host_email`` is the host seat's address when its spec has none;
+    ``patience`` and ``away`` set the game clock (PROTOCOL.md section 11)."""
     identity = home.load()
     game = load_game(ruleset)
     parsed: list[tuple[str, str]] = []
@@ -271,7 +283,8 @@ def new_game(home: Home, ruleset: str, seats: list[str], options: list[str],
     if len({h for h, _ in parsed}) != len(parsed):
         raise UsageError("Each handle may sit only once.")
     typed = engine.parse_options(game, options)
-    header = engine.new_header(game, parsed, typed, keys=pins_from_contacts(home, identity, parsed))
+    header = engine.new_header(game, parsed, typed, keys=pins_from_contacts(home, identity, parsed),
+                               patience=patience, away=away)
     if Archive.seen(home.archive_dir, header["id"]):  # only a broken random generator
         raise IntegrityError(f"This home has already seen a game with the id {header['id'][:8]}; "
                              "a new game needs a new id. Check the system's random generator.",
@@ -368,19 +381,21 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
               bot: str | None, out: str | None, dry_run: bool = False,
               identity: Identity | None = None, accept_keys: Collection[str] = (),
               confirm: Callable[[SeatKey], bool] | None = None,
+              fields: dict[str, str] | None = None,
               leave_branch: bool = False) -> Written:
     """:func:`_sign_next` with the game locked in this home (:func:`game_lock`)."""
     with game_lock(home, path):
         return _sign_next(home, path, kind, moves, bot, out, dry_run, identity, accept_keys,
-                          confirm, leave_branch)
+                          confirm, leave_branch, fields)
 
 
 def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
                bot: str | None, out: str | None, dry_run: bool = False,
                identity: Identity | None = None, accept_keys: Collection[str] = (),
                confirm: Callable[[SeatKey], bool] | None = None,
-               leave_branch: bool = False) -> Written:
+               leave_branch: bool = False, fields: dict[str, str] | None = None) -> Written:
     """Join, start, play a turn, resign or reveal: whatever ``kind`` (or the duty) is.
+    ``fields``: ``away_until``, an away note on the entry (PROTOCOL.md section 11).
 
     Before signing, every seat's key is compared with this home's contacts: a CHANGED key
     for a known handle stops here (IntegrityError "key-changed", nothing written) unless
@@ -429,7 +444,8 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     contacts = Contacts(home)
     keys = contacts.seat_keys(verified.save)
     accepted = _confirm_changed_keys(keys, accept_keys, confirm)
-    entry, new_table = engine.sign_entry(table, identity, wanted, moves, used=links.used,
+    entry, new_table = engine.sign_entry(table, identity, wanted, moves, fields,
+                                         used=links.used,
                                          claim=None if dry_run else links.claim)
     save = appended(verified.save, entry, new_table)
     keys = contacts.seat_keys(save)
@@ -906,8 +922,10 @@ def view_at(home: Home | None, verified: Verified, table: engine.Table
 # ---- absent players (PROTOCOL.md section 11) ------------------------------------------------
 def sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str],
                  out: str | None) -> Written:
-    """Sign an ``absent`` entry (``fields``: player, remedy) or a ``vote`` (``fields``:
-    vote) on the save at ``path`` and write it, the game locked (:func:`game_lock`)."""
+    """Sign an ``absent`` entry (``fields``: player, remedy), a ``vote`` (``fields``:
+    vote), a ``confirm`` or an ``away`` note (``fields``: away_until) on the save at
+    ``path`` and write it, the game locked (:func:`game_lock`). ``fields`` may add
+    ``away_until`` to any of them."""
     with game_lock(home, path):
         return _sign_absence(home, path, kind, fields, out)
 
@@ -920,11 +938,23 @@ def _sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str
     table = verified.table
     if kind == "absent":
         _check_proposal(table, identity, fields["player"], fields["remedy"])
+    elif kind == "confirm":
+        _check_confirm(table, identity)
+    elif kind == "away":
+        engine.seat_for(table, identity)
     else:
-        engine.owed(table, identity)
-        if table.duty() is None or not table.proposal:
+        if not table.proposal:
             raise TurnError("Nobody is proposed absent in this save: there is nothing to "
                             "vote on.")
+        if table.seat_of(identity.handle) == table.proposal["player"]:
+            raise TurnError(f"You ({identity.handle}) are the player proposed absent, so you "
+                            "do not vote: answer it by playing your turn (or revealing) on "
+                            "this save with 'pbem play', which voids it.")
+        engine.owed(table, identity)
+        if table.duty() is None or not table.proposal["voters"]:
+            raise TurnError("Nobody votes on this proposal: its proposer confirms it "
+                            "('pbem confirm') one patience after it, unless the player it "
+                            "names answers first.")
     guard_branches(home, verified, identity, kind)
     contacts = Contacts(home)
     links = OwnLinks(home, table, identity)
@@ -950,8 +980,9 @@ def _check_proposal(table: engine.Table, identity: Identity, handle: str, remedy
     if duty is None or duty.kind not in ("turn", "reveal", "vote"):
         raise TurnError("Nobody can be declared absent before the game has started or "
                         "after it is complete.")
-    if duty.kind == "vote":
-        raise TurnError(" ".join(absence.lines(table)) + " Wait for that vote to finish.")
+    if table.proposal:
+        raise TurnError(" ".join(absence.lines(table)) + " A new proposal waits until this "
+                        "one is settled.")
     waiting = table.seats[duty.seat].handle
     if target == me:
         raise TurnError("You cannot declare yourself absent; 'pbem resign' concedes.")
@@ -963,6 +994,41 @@ def _check_proposal(table: engine.Table, identity: Identity, handle: str, remedy
         choices = "; ".join(f"'{name}': {text}" for name, text in offered.items())
         raise TurnError(f"{absence.not_offered(table, target, remedy)} Remedies open for "
                         f"{handle} now: {choices}")
+    due = proposal_due(table, target)
+    now = timing.now()
+    if due is not None and now < due:
+        raise TurnError(f"{handle} still has time: you can propose that {handle} is absent "
+                        f"from {timing.shown(due)} on (in {timing.duration_words(due - now)}), "
+                        f"one patience ({clock.patience_text(table.header)}) after {handle} "
+                        "was to act or after the last proposal against them.")
+
+
+def proposal_due(table: engine.Table, seat: int) -> datetime.datetime | None:
+    """From when a proposal that ``seat`` is absent is valid (None: from now)."""
+    return clock.earliest_proposal(table.header, table.since, table.away_until[seat],
+                                   table.against[seat])
+
+
+def _check_confirm(table: engine.Table, identity: Identity) -> None:
+    """The confirm command's own checks, in the user's words (the engine checks again)."""
+    me = engine.seat_for(table, identity)
+    proposal = table.proposal
+    if not proposal:
+        raise TurnError("No proposal is open in this save, so there is nothing to confirm "
+                        "(the player it named may have answered it by playing).")
+    handle = table.seats[proposal["player"]].handle
+    if proposal["voters"]:
+        raise TurnError(f"The others vote on the proposal that {handle} is absent; their "
+                        "last acceptance puts it into effect, no confirm is needed.")
+    if proposal["by"] != me:
+        by = table.seats[proposal["by"]].handle
+        raise TurnError(f"Only {by}, who proposed that {handle} is absent, can confirm it.")
+    due = absence.confirm_from(table)
+    now = timing.now()
+    if now < due:
+        raise TurnError(f"You can confirm that {handle} is absent from {timing.shown(due)} "
+                        f"on (in {timing.duration_words(due - now)}): one patience after "
+                        f"your proposal, if {handle} has not answered by then.")
 
 
 def remedies(home: Home | None, path: str | Path) -> tuple[Verified, dict[str, str]]:

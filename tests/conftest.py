@@ -79,6 +79,9 @@ def fixed_entropy(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(entropy, "fresh_bytes", fresh_bytes)
     monkeypatch.setattr(entropy, "utc_now", lambda: FIXED_CLOCK)
+    # PBEM_CLOCK (pbem.protocol.timing.now) still moves the clock. Set here (empty: the
+    # fixed clock) so that a test's own PBEM_CLOCK is undone after it.
+    monkeypatch.setenv("PBEM_CLOCK", "")
 
 
 @pytest.fixture

@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+import datetime
+import os
 from pathlib import Path
 from typing import Any
 
 from pbem import session
-from pbem.protocol import engine, savefile
+from pbem.protocol import engine, savefile, timing
 from pbem.protocol.canonical import canonical
 from pbem.protocol.identity import Home, Identity
 from pbem.protocol.savefile import Save
 
 MAX_ENTRIES = 2500
+
+
+def tick(**delta: float) -> str:
+    """Move this process's clock forward (PBEM_CLOCK, undone after the test by
+    tests/conftest.py) by ``delta`` (timedelta's keywords); return the new time."""
+    when = timing.stamp(timing.now() + datetime.timedelta(**delta))
+    assert when is not None
+    os.environ["PBEM_CLOCK"] = when
+    return when
 
 
 def play_game(homes: dict[str, Home], folder: Path, game: str = "dice-race",
@@ -87,7 +98,7 @@ def next_entry(save: Save, home: Home, kind: str, moves: list[str] | None = None
     assert seat is not None
     entry = {"seq": len(save.entries), "game": save.game_id, "seat": identity.handle,
              "kind": kind, "prev": engine.entry_hash(save.entries[-1]),
-             "moves": list(moves or []), "chores": [],
+             "moves": list(moves or []), "chores": [], "time": timing.now_stamp(),
              "beacon": engine.next_link(table, seat, identity).hex(), **fields}
     return forge(entry, identity)
 
@@ -95,7 +106,10 @@ def next_entry(save: Save, home: Home, kind: str, moves: list[str] | None = None
 def sign_as(home: Home, path: Path, kind: str | None = None, bot: str | None = "greedy",
             **fields: str) -> session.Written:
     """Whatever ``home`` owes on the save at ``path`` (a bot chooses moves), or an
-    absent/vote entry when ``kind`` says so; written next to ``path``."""
-    if kind in ("absent", "vote"):
+    absent/vote/confirm entry when ``kind`` says so; written next to ``path``. A proposal
+    is signed eight days on (PBEM_CLOCK): past the default patience of 7 days."""
+    if kind == "absent":
+        tick(days=8)
+    if kind in ("absent", "vote", "confirm"):
         return session.sign_absence(home, path, kind, dict(fields), None)
     return session.sign_next(home, path, kind, [], bot, None)

@@ -20,7 +20,7 @@ from pbem.errors import SaveFileError, TurnError
 from pbem.game import rank_with_tiebreaks
 from pbem.protocol import engine, savefile
 from pbem.protocol.identity import Home
-from tests.enginekit import forge, next_entry, play_game, sign_as, with_entries
+from tests.enginekit import forge, next_entry, play_game, sign_as, tick, with_entries
 
 
 def players(tmp_path: Path, *handles: str) -> dict[str, Home]:
@@ -154,7 +154,10 @@ def test_four_seats_vote_in_seat_order_after_the_proposer(tmp_path: Path) -> Non
     assert session.load(path, None).table.bots == [handles.index(absent)]
 
 
-def test_nobody_left_to_vote_puts_the_remedy_in_effect_at_once(tmp_path: Path) -> None:
+def test_nobody_left_to_vote_needs_a_confirm_one_patience_later(tmp_path: Path) -> None:
+    """PROTOCOL.md section 11 (revised): with nobody else to vote, the proposal alone
+    puts nothing into effect (it once did, seconds into the other's turn); the proposer's
+    confirm does, one patience after it, if the absent seat has not answered."""
     homes = players(tmp_path, "ann", "bob")
     path = started(homes, tmp_path, entries=6)
     absent, _ = waiting_for(path)
@@ -163,7 +166,14 @@ def test_nobody_left_to_vote_puts_the_remedy_in_effect_at_once(tmp_path: Path) -
     with pytest.raises(TurnError, match="two other players"):
         sign_as(homes[other], path, "absent", player=absent, remedy="bot")
     written = sign_as(homes[other], path, "absent", player=absent, remedy="end")
-    assert written.table.stopped and written.table.dropped == [list(homes).index(absent)]
+    assert not written.table.stopped and not written.table.dropped
+    assert written.table.proposal and waiting_for(written.path) == (absent, "turn")
+    tick(days=6, hours=23)
+    with pytest.raises(TurnError, match="one patience"):
+        sign_as(homes[other], written.path, "confirm")
+    tick(hours=1)
+    confirmed = sign_as(homes[other], written.path, "confirm")
+    assert confirmed.table.stopped and confirmed.table.dropped == [list(homes).index(absent)]
 
 
 def test_a_seat_that_withholds_its_reveal_can_be_declared_absent(homes: dict[str, Home],

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
+from tests.enginekit import tick
 
 HANDLES = ("ann", "bob", "cy")
 
@@ -73,6 +74,7 @@ def declare(t: Table3, path: str, remedy: str) -> tuple[str, str]:
     listing = t.run(proposer, "absent", path, absent)
     assert listing.exit_code == 0 and f"{remedy}: " in listing.output
     assert "nothing was written" in listing.output
+    tick(days=8)  # past the default patience (7 days) of the seat the game waits for
     r = t.run(proposer, "absent", path, absent, "--remedy", remedy)
     assert r.exit_code == 0, r.output
     assert f"proposes that {absent} is absent, remedy '{remedy}'" in r.output

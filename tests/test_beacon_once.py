@@ -5,6 +5,7 @@ there; a verifier accepts a skip of up to 64 places and no more."""
 
 from __future__ import annotations
 
+import datetime
 import json
 from pathlib import Path
 from typing import Any
@@ -24,13 +25,18 @@ HANDLES = ("ann", "bob", "cy")
 class Players:
     """Three homes playing dice-race through the CLI, one folder of saves."""
 
-    def __init__(self, root: Path, handles: tuple[str, ...] = HANDLES) -> None:
+    def __init__(self, root: Path, handles: tuple[str, ...] = HANDLES,
+                 patience_clock: bool = True) -> None:
         self.root = root
         self.handles = handles
         self.runner = CliRunner()
         self.saves = root / "saves"
         self.saves.mkdir(parents=True)
         self.count = 0
+        # The clock every command runs at (PBEM_CLOCK): a proposal moves it on past the
+        # game's patience (PROTOCOL.md section 11), and every later command follows.
+        self.clock = datetime.datetime(2025, 6, 2, 10, 0, 0, tzinfo=datetime.UTC)
+        self.patience_clock = patience_clock
         for handle in handles:
             assert self.run(handle, "keygen", "--name", handle).exit_code == 0
 
@@ -39,6 +45,10 @@ class Players:
 
     def run(self, handle: str | None, *args: str, env: dict[str, str] | None = None) -> Any:
         home = self.root / "homes" / (handle or "nobody")
+        if env is None and self.patience_clock:
+            if "absent" in args[:1] and "--remedy" in args:
+                self.clock += datetime.timedelta(days=8)
+            env = {"PBEM_CLOCK": self.clock.strftime("%Y-%m-%dT%H:%M:%SZ")}
         result = self.runner.invoke(main, ["--home", str(home), *args], env=env)
         assert "Traceback" not in result.output and "internal error" not in result.output
         return result

@@ -18,7 +18,7 @@ def test_a_proposal_dated_ahead_is_not_voted_on_until_the_clock_gets_there(
     """The attack: cy dates her proposal a week ahead, so that it looks as if bob had
     been silent for his whole patience. ann's pbem refuses to vote on it and says when it
     may; bob's pbem refuses to build on it too."""
-    game = Players(tmp_path)
+    game = Players(tmp_path, patience_clock=False)
     base = game.until(game.start(), "bob")
     proposal = game.wrote("cy", "absent", str(base), "bob", "--remedy", "end", env=AHEAD)
     before = sorted(game.saves.iterdir())
@@ -37,7 +37,7 @@ def test_a_proposal_dated_ahead_is_not_voted_on_until_the_clock_gets_there(
 
 
 def test_a_turn_dated_ahead_is_not_built_on(tmp_path: Path) -> None:
-    game = Players(tmp_path)
+    game = Players(tmp_path, patience_clock=False)
     base = game.until(game.start(), "bob")
     # An hour ahead exactly is a clock a little fast, not a date ahead.
     slightly = game.wrote("bob", "play", str(base), "pass",
@@ -55,7 +55,7 @@ def test_a_turn_dated_ahead_is_not_built_on(tmp_path: Path) -> None:
 def test_a_withheld_reveal_cannot_be_cut_short_by_a_date_ahead(tmp_path: Path) -> None:
     """The same wait for a seat that owes its final reveal: the proposal that it is
     absent, dated ahead, is not voted on."""
-    game = Players(tmp_path)
+    game = Players(tmp_path, patience_clock=False)
     path = game.start("target=2", "turns=3")
     while True:
         who = game.to_act(path)

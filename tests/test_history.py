@@ -225,7 +225,7 @@ def test_every_command_takes_a_short_id(homes: dict[str, Home], tmp_path: Path) 
     nxt = str(table_after(savefile.read(written)).seats[
         table_after(savefile.read(written)).duty().seat].handle)  # type: ignore[union-attr]
     run(homes[nxt], "show", str(written))
-    r = run(homes[nxt], "resign", game_id[:5])
+    r = run(homes[nxt], "resign", game_id[:5], "--yes")
     assert r.exit_code == 0 and "Wrote" in r.output
 
 

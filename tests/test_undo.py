@@ -239,5 +239,5 @@ def test_resign_absent_and_vote_take_a_short_id(homes: dict[str, Home], rolled: 
     r = run(homes[other], "vote", game_id[:8], "accept")
     assert r.exit_code == 1 and "There is no file" not in r.output, r.output
     run(homes[waiting], "show", str(rolled))
-    r = run(homes[waiting], "resign", game_id[:8])
+    r = run(homes[waiting], "resign", game_id[:8], "--yes")
     assert r.exit_code == 0 and "Wrote" in r.output, r.output

@@ -40,7 +40,7 @@ from pbem.protocol.contacts import Contacts
 from pbem.protocol.engine import Table
 from pbem.protocol.identity import Home, check_address, is_address, is_handle
 from pbem.protocol.savefile import Save
-from pbem.protocol.timing import duration_words, waiting_since
+from pbem.protocol.timing import duration_words, parse_stamp, shown, waiting_since
 from pbem.terminal import printable
 
 MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024  # far above any real save; parsing stops there
@@ -102,6 +102,11 @@ def describe_entry(entry: savefile.Entry) -> str:
         return f"{who} proposed that {entry['player']} is absent (remedy {entry['remedy']})"
     if kind == "vote":
         return f"{who} voted to {entry['vote']} the proposal"
+    if kind == "confirm":
+        return f"{who} confirmed the proposal that a player is absent"
+    if kind == "away":
+        until = parse_stamp(entry.get("away_until"))
+        return f"{who} signed an away note" + (f" until {shown(until)}" if until else "")
     if kind == "reveal":
         return f"{who} revealed their secrets for the final audit" + (f" and played: {moves}"
                                                                        if moves else "")

@@ -5,8 +5,15 @@ final reveal), any other seat still played by a person may sign an ``absent`` en
 (fields ``player``: X's handle, ``remedy``: ``end`` or ``bot``). Every other such seat then
 signs a ``vote`` entry (field ``vote``: ``accept`` or ``refuse``) in seat order after the
 proposer, skipping X. One refusal voids the proposal and the game waits for X again; the
-last acceptance puts the remedy into effect in that same entry (with nobody left to vote,
-the proposal itself does).
+last acceptance puts the remedy into effect in that same entry. With nobody left to vote
+(two players, or the others played by the bot) the proposer signs a ``confirm`` entry at
+least one patience after the proposal, and that puts it into effect.
+
+The game clock (pbem.protocol.clock): a proposal is valid only once X's patience has run
+from the entry that made X to act (its clock stops while X is away, ``away_until`` notes),
+and one patience after the last proposal against X or its refusal. X answers a proposal
+by signing its turn or reveal on top of it, which voids it. All of this compares signed
+times only, so every verifier agrees.
 
 * ``end``: the game stops. X ranks last; the others are ranked by the rules' own
   end-of-game scoring applied to the position (``Game.score_now``), after the remaining
@@ -36,16 +43,23 @@ Choices made here, and why:
 
 from __future__ import annotations
 
+import datetime
 from typing import TYPE_CHECKING, Any
 
 from pbem.errors import TurnError
 from pbem.game import Outcome, copy_state
-from pbem.protocol import beacon
+from pbem.protocol import beacon, clock, timing
 from pbem.protocol.savefile import REMEDIES, Entry
 from pbem.protocol.turns import play_turn
 
 if TYPE_CHECKING:
     from pbem.protocol.engine import Table
+
+# The entries of this module: no moves, no chance resolved, no bot turn.
+KINDS = ("absent", "vote", "confirm", "away")
+# The kinds a seat may sign while the game waits for another seat (a vote waits for its
+# voter; the seat proposed absent answers with its own turn or reveal).
+OUT_OF_TURN = ("absent", "confirm", "away")
 
 # More bot turns than this inside one entry means a game whose turns never come back to
 # a person: a bug, refused rather than looping.
@@ -132,8 +146,8 @@ def check_proposal(table: Table, seat: int, entry: Entry) -> int:
     if table.proposal:
         named = table.seats[table.proposal["player"]].handle
         raise TurnError(f"Entry {seq} ({handle}) proposes a player absent while the proposal "
-                        f"that {named} is absent is still being voted on.", seq=seq,
-                        code="absent")
+                        f"that {named} is absent is still open (votes or its confirm due).",
+                        seq=seq, code="absent")
     if duty is None or duty.kind not in ("turn", "reveal"):
         raise TurnError(f"Entry {seq} ({handle}) proposes a player absent, but nobody can be "
                         "declared absent before the game has started or after it is complete.",
@@ -159,22 +173,140 @@ def check_proposal(table: Table, seat: int, entry: Entry) -> int:
         raise TurnError(f"Entry {seq} ({handle}) proposes the remedy '{remedy}' for "
                         f"{entry['player']}: {not_offered(table, target, remedy)} Remedies "
                         f"open now: {', '.join(open_now) or 'none'}.", seq=seq, code="remedy")
+    problem = too_early(table, target, timing.signed_time(entry))
+    if problem:
+        raise TurnError(f"Entry {seq} ({handle}) proposes that {entry['player']} is absent, "
+                        f"but {problem}", seq=seq, code="patience")
     return target
 
 
+def too_early(table: Table, target: int, when: datetime.datetime | None) -> str:
+    """Why a proposal signed at ``when`` that ``target`` is absent comes too early, in the
+    words of a sentence's end ('' when it does not): patience after the entry that made
+    ``target`` to act (its clock stops while it is away), and patience after the last
+    proposal against it or its refusal, all signed times (PROTOCOL.md section 11)."""
+    handle = table.seats[target].handle
+    if when is None:
+        return ("it carries no signed time, so nobody can check that it waited for "
+                f"{handle}'s patience; pbem signs a time in every entry.")
+    since, away = table.since, table.away_until[target]
+    earliest = clock.earliest_proposal(table.header, since, away, table.against[target])
+    if earliest is None or when >= earliest:
+        return ""
+    span = clock.patience_text(table.header)
+    if table.against[target] and table.against[target] >= clock.waiting_start(since, away):
+        why = f"the last proposal against {handle}, or its refusal"
+    elif away and away >= since:
+        why = f"the end of {handle}'s away note"
+    else:
+        why = f"the entry that made {handle} to act"
+    return (f"it is signed at {timing.shown(when)}, before {timing.shown(earliest)}: this "
+            f"game's patience is {span}, counted from {why} (signed times). Wait until then.")
+
+
 def propose(new: Table, seat: int, target: int, entry: Entry) -> None:
-    """Open the proposal (or put it into effect at once if nobody is left to vote)."""
+    """Open the proposal. With nobody left to vote it waits for the proposer's
+    ``confirm``, one patience later (PROTOCOL.md section 11)."""
     new.proposal = {"player": target, "remedy": entry["remedy"], "by": seat,
                     "seq": entry["seq"], "voters": voters(new, seat, target),
-                    "reveal": new.over(), "meaning": offered(new, target)[entry["remedy"]]}
-    if not new.proposal["voters"]:
-        take_effect(new)
+                    "reveal": new.over(), "meaning": offered(new, target)[entry["remedy"]],
+                    "time": str(entry["time"])}
+    new.against[target] = clock.later(new.against[target], str(entry["time"]))
+
+
+def confirm_from(table: Table) -> datetime.datetime:
+    """The earliest signed time of the confirm of the open proposal."""
+    made = timing.parse_stamp(table.proposal["time"])
+    assert made is not None  # check_proposal refused a proposal without a time
+    return made + clock.patience(table.header)
+
+
+def check_confirm(table: Table, seat: int, entry: Entry) -> None:
+    """A ``confirm`` entry: by the proposer of an open proposal nobody votes on, at least
+    patience after it (X has not answered: its answer would have closed it)."""
+    seq, handle = entry["seq"], table.seats[seat].handle
+    proposal = table.proposal
+    if not proposal:
+        raise TurnError(f"Entry {seq} ({handle}) confirms a proposal, but no proposal is "
+                        "open (the player it named may have answered it).", seq=seq,
+                        code="confirm")
+    if proposal["voters"]:
+        raise TurnError(f"Entry {seq} ({handle}) confirms a proposal that the other players "
+                        "vote on: their last acceptance puts it into effect.", seq=seq,
+                        code="confirm")
+    if seat != proposal["by"]:
+        by = table.seats[proposal["by"]].handle
+        raise TurnError(f"Entry {seq} ({handle}) confirms {by}'s proposal: only {by}, who "
+                        "made it, can confirm it.", seq=seq, code="confirm")
+    when = timing.signed_time(entry)
+    due = confirm_from(table)
+    if when is None or when < due:
+        at = "carries no signed time" if when is None else f"is signed at {timing.shown(when)}"
+        raise TurnError(f"Entry {seq} ({handle}) confirms the proposal of entry "
+                        f"{proposal['seq']}, but it {at}, before {timing.shown(due)}: a "
+                        f"confirm comes one patience ({clock.patience_text(table.header)}) "
+                        "after the proposal. Wait until then.", seq=seq, code="patience")
+
+
+def answered(new: Table, entry: Entry) -> None:
+    """The seat proposed absent signed its turn or reveal on top of the proposal: its
+    answer voids it, and a new proposal against it waits patience from here."""
+    target = new.proposal["player"]
+    new.proposal = {}
+    new.against[target] = clock.later(new.against[target], str(entry.get("time", "")))
+
+
+def check_away_entry(table: Table, seat: int, entry: Entry) -> None:
+    """An ``away`` entry (an away note alone) is signed out of turn by a seat still
+    playing, while the game is under way and no proposal is open."""
+    seq, handle = entry["seq"], table.seats[seat].handle
+    duty = table.waiting_duty()
+    if not table.started or duty is None:
+        raise TurnError(f"Entry {seq} ({handle}) is an away note, but the game has not "
+                        "started or is complete.", seq=seq, code="away")
+    if seat in silent(table):
+        raise TurnError(f"Entry {seq} is signed by {handle}, who was declared absent and "
+                        "no longer signs in this game.", seq=seq, code="away")
+    if table.proposal:
+        raise TurnError(f"Entry {seq} ({handle}) is an away note while a proposal that a "
+                        "player is absent is open; the player it names answers by playing, "
+                        "and anyone else may add the note to their vote.", seq=seq,
+                        code="away")
+
+
+def note_away(new: Table, seat: int, entry: Entry) -> None:
+    """An away note (``away_until``) on any entry of the seat's own: its clock stops until
+    then, within the game's allowance (PROTOCOL.md section 11)."""
+    if "away_until" not in entry:
+        return
+    seq, handle = entry["seq"], new.seats[seat].handle
+    when = timing.signed_time(entry)
+    until = timing.parse_stamp(entry["away_until"])
+    if when is None or until is None or until <= when:
+        raise TurnError(f"Entry {seq} ({handle}) carries an away note, but "
+                        + ("the entry has no signed time to count it from." if when is None
+                           else "it ends before the entry's own signed time.")
+                        + " An away note ends later than the entry that signs it.",
+                        seq=seq, code="away")
+    span = clock.away_span(when, until, new.away_until[seat])
+    used = new.away_used[seat] + int(span.total_seconds())
+    allowance = clock.away_allowance(new.header)
+    if used > int(allowance.total_seconds()):
+        left = allowance - datetime.timedelta(seconds=new.away_used[seat])
+        raise TurnError(f"Entry {seq} ({handle}) declares {handle} away until "
+                        f"{timing.shown(until)}, more than the {allowance.days} days this "
+                        f"game allows a seat to be away ({handle} has "
+                        f"{timing.duration_words(left)} left).", seq=seq, code="away")
+    new.away_used[seat] = used
+    new.away_until[seat] = clock.later(new.away_until[seat], str(entry["away_until"]))
 
 
 def vote(new: Table, seat: int, entry: Entry) -> None:
     """Count ``seat``'s vote (the step checked it is the voter the proposal waits for)."""
     if entry["vote"] == "refuse":
+        target = new.proposal["player"]
         new.proposal = {}
+        new.against[target] = clock.later(new.against[target], str(entry.get("time", "")))
         return
     new.proposal["voters"].pop(0)
     if not new.proposal["voters"]:
@@ -203,8 +335,8 @@ def wrong_voter(table: Table, seat: int, entry: Entry) -> TurnError:
                          seq=seq, code="vote")
     if seat == proposal["player"]:
         return TurnError(f"Entry {seq} is a vote by {handle}, the player proposed absent: "
-                         f"{handle} does not vote on it (to come back, {handle} plays on the "
-                         "save from before the proposal).", seq=seq, code="vote")
+                         f"{handle} does not vote on it ({handle} answers it by signing "
+                         f"{handle}'s turn or reveal on top of it).", seq=seq, code="vote")
     due = table.seats[proposal["voters"][0]].handle
     return TurnError(f"Entry {seq} is a vote by {handle}, but the votes go in seat order "
                      f"after the proposer and the next vote is {due}'s.", seq=seq, code="vote")
@@ -242,24 +374,30 @@ def play_bot_turns(new: Table, signer: int, link: bytes, seq: int) -> list[dict[
 
 # ---- the end ---------------------------------------------------------------------------------
 def outcome(table: Table, gstate: dict[str, Any]) -> Outcome:
-    """Remedy ``end``: the rules' scoring of the position, the dropped seats last (sharing
-    the last place if there are several)."""
-    dropped = table.dropped
+    """Remedy ``end`` and resigning: the rules' scoring of the position, every score as
+    computed; the seats that left (resigned or dropped) last, sharing the last place if
+    there are several (PROTOCOL.md section 11)."""
+    gone = sorted(set(table.dropped) | ({table.resigned} if table.resigned >= 0 else set()))
     out = table.game.score_now(gstate)
-    ranking = [[s for s in group if s not in dropped] for group in out.ranking]
-    ranking = [group for group in ranking if group] + [sorted(dropped)]
+    ranking = [[s for s in group if s not in gone] for group in out.ranking]
+    ranking = [group for group in ranking if group] + [gone]
     notes = []
-    for seat in dropped:
+    if table.resigned >= 0:
+        handle = table.seats[table.resigned].handle
+        notes.append(f"{handle} resigned: {handle} ranks last.")
+    for seat in table.dropped:
         handle = table.seats[seat].handle
         why = ("was declared absent and the game was stopped" if seat == table.dropped[0]
                and table.stopped else "withheld the final reveal")
         notes.append(f"{handle} {why}: {handle} ranks last.")
-    notes.append("The others are ranked by the rules' scoring of the position"
-                 + (" when the game stopped." if table.stopped else "."))
+    when = (" when the game stopped" if table.stopped
+            else f" when {table.seats[table.resigned].handle} resigned"
+            if table.resigned >= 0 else "")
+    notes.append(f"The others are ranked by the rules' scoring of the position{when}.")
     places: list[list[int | str]] = []
     if out.rivals:  # a rival (not a seat) keeps its place among the others
-        places = [[s for s in group if s not in dropped] for group in out.standing()]
-        places = [group for group in places if group] + [list(sorted(dropped))]
+        places = [[s for s in group if s not in gone] for group in out.standing()]
+        places = [group for group in places if group] + [list(gone)]
     return Outcome(scores=dict(out.scores), ranking=ranking, breakdown=out.breakdown,
                    tiebreaks=out.tiebreaks, tiebreak_names=out.tiebreak_names,
                    notes=[*notes, *out.notes], rivals=dict(out.rivals),
@@ -299,8 +437,14 @@ def lines(table: Table) -> list[str]:
         by = table.seats[proposal["by"]].handle
         remedy = proposal["remedy"]
         waiting = ", ".join(table.seats[s].handle for s in proposal["voters"])
+        if waiting:
+            then = f"votes still due, in order: {waiting}"
+        else:
+            then = (f"nobody else votes, so it takes effect only if {by} confirms it "
+                    f"('pbem confirm'), from {timing.shown(confirm_from(table))} on")
         out.append(f"{by} proposed in entry {proposal['seq']} that {handle} is absent, remedy "
-                   f"'{remedy}'; votes still due, in order: {waiting}.")
+                   f"'{remedy}'; {then}. {handle} answers it by playing (or revealing) on "
+                   "this save, which voids it.")
         meaning = proposal.get("meaning", "")
         if meaning:
             out.append(f"  '{remedy}' means: {meaning}")

@@ -26,7 +26,7 @@ from pbem.errors import (
     TurnError,
 )
 from pbem.game import Game, Outcome, State, copy_state
-from pbem.protocol import absence, beacon, entropy, result, timing
+from pbem.protocol import absence, beacon, clock, entropy, result, timing
 from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.chain import Vouch, Witness, authenticate, check_new_key, renewal
 from pbem.protocol.derive import NONCE_BYTES, seed_commitment
@@ -105,7 +105,10 @@ class Table(Record):
                  head: str = "", started: bool = False, last_turn_seat: int = -1,
                  resigned: int = -1, reveal_first: int = -1, findings: list[str] | None = None,
                  bots: list[int] | None = None, dropped: list[int] | None = None,
-                 stopped: bool = False, proposal: dict[str, Any] | None = None) -> None:
+                 stopped: bool = False, proposal: dict[str, Any] | None = None,
+                 since: str = "", against: list[str] | None = None,
+                 away_until: list[str] | None = None, away_used: list[int] | None = None
+                 ) -> None:
         self.header = header
         self.seats = seats
         self.gstate = gstate
@@ -124,6 +127,15 @@ class Table(Record):
         self.dropped = [] if dropped is None else dropped
         self.stopped = stopped
         self.proposal = {} if proposal is None else proposal
+        # The game clock (PROTOCOL.md section 11, pbem.protocol.clock), all signed times
+        # ('' for none): the entry that made the seat now waited for to act; per seat,
+        # the latest proposal against it (or its refusal), the end of its away note and
+        # the seconds of its away allowance used.
+        n = len(seats)
+        self.since = since
+        self.against = [""] * n if against is None else against
+        self.away_until = [""] * n if away_until is None else away_until
+        self.away_used = [0] * n if away_used is None else away_used
 
     @property
     def game_id(self) -> str:
@@ -159,8 +171,19 @@ class Table(Record):
             return Duty(joined, "join" if joined else "create")
         if not self.started:
             return Duty(0, "start")
-        if self.proposal:
+        if self.proposal and self.proposal["voters"]:
             return Duty(self.proposal["voters"][0], "vote")
+        return self.waiting_duty()
+
+    def waiting_duty(self) -> Duty | None:
+        """Whose turn or reveal the game waits for, votes left aside: the seat a proposal
+        names answers it by signing this (PROTOCOL.md section 11). A proposal nobody
+        votes on (it waits for its confirm) leaves the game waiting for that seat."""
+        joined = self.joined()
+        if joined < len(self.seats):
+            return Duty(joined, "join" if joined else "create")
+        if not self.started:
+            return Duty(0, "start")
         # Not over() (started, nobody resigned, not stopped, someone to act), asking the
         # game whose turn it is once.
         seat = None if self.resigned >= 0 or self.stopped else self.game.to_act(self.gstate)
@@ -232,6 +255,10 @@ class Table(Record):
             "dropped": self.dropped,
             "stopped": self.stopped,
             "proposal": self.proposal,
+            "since": self.since,
+            "against": self.against,
+            "away_until": self.away_until,
+            "away_used": self.away_used,
         }
 
     @classmethod
@@ -252,6 +279,11 @@ class Table(Record):
             dropped=[int(s) for s in data.get("dropped", [])],
             stopped=bool(data.get("stopped", False)),
             proposal=dict(data.get("proposal") or {}),
+            # No default: a table cached before the game clock is not used (a replay).
+            since=str(data["since"]),
+            against=[str(t) for t in data["against"]],
+            away_until=[str(t) for t in data["away_until"]],
+            away_used=[int(u) for u in data["away_used"]],
         )
 
 
@@ -297,10 +329,12 @@ def _typed(key: str, value: str, spec: Any) -> bool | int | str:
 
 def new_header(
     game: Game, seats: list[tuple[str, str]], options: dict[str, Any], created: str | None = None,
-    keys: dict[str, str] | None = None,
+    keys: dict[str, str] | None = None, patience: str = clock.DEFAULT_PATIENCE,
+    away: int = clock.DEFAULT_AWAY_DAYS,
 ) -> dict[str, Any]:
     """A new game's header. ``keys`` (handle -> hex public key) pins seats to keys: a join
-    by any other key is refused (PROTOCOL.md section 3; header ``seats[i].key``)."""
+    by any other key is refused (PROTOCOL.md section 3; header ``seats[i].key``).
+    ``patience`` and ``away`` are the game clock (PROTOCOL.md section 11)."""
     info = game.info
     n = len(seats)
     if not info.min_players <= n <= info.max_players:
@@ -308,6 +342,10 @@ def new_header(
             f"{info.title} takes {info.min_players} to {info.max_players} players, not {n}."
         )
     game.validate_options(options, n)
+    if clock.patience_problem(patience):
+        raise OptionError(f"--patience {shown(patience)} {clock.patience_problem(patience)}.")
+    if clock.away_problem(away):
+        raise OptionError(f"--away {shown(away)} {clock.away_problem(away)}.")
     components = game.stock_components()
     return {
         "format": FORMAT,
@@ -316,6 +354,8 @@ def new_header(
         "id": entropy.fresh_bytes(16).hex(),
         "created": created or timing.now_stamp(),
         "options": options,
+        "patience": patience,
+        "away": away,
         "seats": [_seat(h, e, (keys or {}).get(h, "")) for h, e in seats],
         "components": components,
     }
@@ -561,7 +601,14 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     target = absence.check_proposal(table, seat, entry) if kind == "absent" else -1
     if kind == "vote" and (duty.kind != "vote" or seat != duty.seat):
         raise absence.wrong_voter(table, seat, entry)
-    if seat != duty.seat and kind != "absent":
+    if kind == "confirm":
+        absence.check_confirm(table, seat, entry)
+    if kind == "away":
+        absence.check_away_entry(table, seat, entry)
+    # The seat a proposal names answers it by signing its turn or reveal on top of it.
+    answer = (bool(table.proposal) and seat == table.proposal["player"]
+              and kind in ("turn", "reveal", "resign"))
+    if seat != duty.seat and kind not in absence.OUT_OF_TURN and not answer:
         raise TurnError(
             f"Entry {seq} is by {handle}, but the next entry must be by "
             f"{table.seats[duty.seat].handle} (a {duty.kind}).",
@@ -570,8 +617,17 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     new = table if in_place else _copy_table(table)
     new.signers.append(seat)
     new.beacons.append(entry["beacon"])
-    if kind in ("absent", "vote"):
+    absence.note_away(new, seat, entry)
+    if kind in absence.KINDS:
         return _absence_entry(new, seat, entry, target, make_chores, audit_seeds, proved), []
+    if answer:
+        absence.answered(new, entry)
+        duty = new.duty() or duty
+    # This entry makes whoever the game waits for next to act now (PROTOCOL.md 11): its
+    # clock starts at the latest signed time so far, so a signer who back-dates its own
+    # entry (or leaves the time out) cannot start the next seat's clock before the
+    # entries that came before it.
+    new.since = clock.later(new.since, str(entry.get("time", "")))
     bot_turns: list[dict[str, Any]] = []
     if kind not in ("create", "join"):
         # Chance queued by earlier seats is resolved first, then any turn the bot plays
@@ -673,6 +729,10 @@ def _copy_table(table: Table) -> Table:
         dropped=list(table.dropped),
         stopped=table.stopped,
         proposal=copy_state(table.proposal),
+        since=table.since,
+        against=list(table.against),
+        away_until=list(table.away_until),
+        away_used=list(table.away_used),
     )
 
 
@@ -705,8 +765,9 @@ def _check_bot_turns(entry: Entry, turns: list[dict[str, Any]], replay: bool,
 def _absence_entry(new: Table, seat: int, entry: Entry, target: int,
                    make_chores: ChoreMaker | None, audit_seeds: dict[int, bytes] | None,
                    proved: bool) -> Table:
-    """An ``absent`` or ``vote`` entry (PROTOCOL.md section 11): no moves, no chance
-    resolved, no bot turn; only owed secret-deck work besides the proposal or vote."""
+    """An ``absent``, ``vote``, ``confirm`` or ``away`` entry (PROTOCOL.md section 11): no
+    moves, no chance resolved, no bot turn; only owed secret-deck work besides the
+    proposal, the vote, the confirm or the away note."""
     seq = entry["seq"]
     if entry["moves"] or "bot" in entry:
         raise TurnError(f"Entry {seq}: a {entry['kind']} entry carries no moves and plays "
@@ -714,8 +775,10 @@ def _absence_entry(new: Table, seat: int, entry: Entry, target: int,
     new.seats[seat].advance(entry)
     if entry["kind"] == "absent":
         absence.propose(new, seat, target, entry)
-    else:
+    elif entry["kind"] == "vote":
         absence.vote(new, seat, entry)
+    elif entry["kind"] == "confirm":
+        absence.take_effect(new)
     _chores(new, seat, entry, make_chores, audit_seeds, proved)
     return new
 
@@ -988,15 +1051,10 @@ def audit(table: Table) -> tuple[list[str], dict[str, dict[str, str]]]:
 
 def outcome_of(table: Table, gstate: State) -> Outcome | None:
     game = table.game
-    if table.dropped:
+    if table.dropped or table.resigned >= 0:
+        # Left by choice or declared absent: the rules' scoring of the position, the
+        # seats that left last (PROTOCOL.md section 11).
         return absence.outcome(table, gstate)
-    if table.resigned >= 0:
-        others = [i for i in range(len(table.seats)) if i != table.resigned]
-        return Outcome(
-            scores={i: 0 for i in range(len(table.seats))},
-            ranking=[others, [table.resigned]] if others else [[table.resigned]],
-            notes=[f"{table.seats[table.resigned].handle} resigned; the others share the win."],
-        )
     return game.outcome(gstate)
 
 
@@ -1034,19 +1092,23 @@ def owed(table: Table, identity: Identity) -> Duty:
                 else "the game went on to its end without you")
         raise TurnError(f"You ({identity.handle}) were declared absent in this game and sign "
                         f"nothing more in it: {what}.")
-    if duty.kind == "vote" and seat == table.proposal["player"]:
-        raise TurnError(f"You ({identity.handle}) are the player proposed absent, so you do "
-                        "not vote. To come back, play on the save from before the proposal "
-                        "(entry " + str(table.proposal["seq"] - 1) + "); the players then "
-                        "choose which branch to continue.")
+    if table.proposal and seat == table.proposal["player"]:
+        # The seat proposed absent answers by signing what it owes (PROTOCOL.md 11).
+        waiting = table.waiting_duty()
+        assert waiting is not None and waiting.seat == seat
+        return waiting
     if duty.seat != seat:
         who = table.seats[duty.seat]
         action = {"create": "create", "join": "join", "start": "start the game",
                   "turn": "play", "reveal": "reveal", "vote": "vote on the proposal that "
                   "a player is absent"}[duty.kind]
         to = f" ({who.email})" if who.email else ""
+        confirm = ""
+        if table.proposal and table.proposal["by"] == seat and not table.proposal["voters"]:
+            confirm = (f" Your proposal that {who.handle} is absent can be confirmed with "
+                       f"'pbem confirm' from {timing.shown(absence.confirm_from(table))} on.")
         raise TurnError(f"It is {who.handle}'s turn to {action}, not yours. Send the save "
-                        f"to {who.handle}{to}.")
+                        f"to {who.handle}{to}.{confirm}")
     return duty
 
 
@@ -1101,8 +1163,10 @@ def preview(table: Table, identity: Identity, used: Used = ()) -> Table:
     """The table as the seat about to sign sees it: pending chance resolved with its own
     next link (PROTOCOL.md section 5, last point), the one :func:`sign_entry` will sign
     with the same ``used``. Others get the table unchanged."""
-    duty = table.duty()
     seat = table.seat_of(identity.handle)
+    answering = bool(table.proposal) and seat == table.proposal["player"]
+    # The seat proposed absent sees the game as its answer will leave it: no proposal.
+    duty = table.waiting_duty() if answering else table.duty()
     if duty is None or seat is None or duty.seat != seat or duty.kind in ("create", "join",
                                                                           "vote"):
         return table
@@ -1110,7 +1174,7 @@ def preview(table: Table, identity: Identity, used: Used = ()) -> Table:
         return table
     view = Table(**{**vars(table), "gstate": copy_state(table.gstate),
                     "seats": [s.copy() for s in table.seats], "bots": list(table.bots),
-                    "proposal": copy_state(table.proposal)})
+                    "proposal": {} if answering else copy_state(table.proposal)})
     _arrive(view, seat, next_link(table, seat, identity, used), len(table.signers))
     if duty.kind == "turn" and view.over() and view.reveal_first < 0:
         view.reveal_first = seat
@@ -1125,12 +1189,13 @@ def sign_entry(
     """Build, check and sign the next entry for ``identity``; return it and the table.
 
     ``fields`` are the kind's own (``player`` and ``remedy`` of an ``absent`` entry, which
-    any seated player may sign while another is to act; ``vote`` of a ``vote``).
+    any seated player may sign while another is to act; ``vote`` of a ``vote``), and
+    ``away_until``, an away note any entry may carry (PROTOCOL.md section 11).
     ``used``: the places of its chains this home published in the game (on any branch);
     the entry takes the first free one (:func:`next_position`). ``claim`` is told of that
     place once the entry is checked and before it is signed: the home records it
     (PROTOCOL.md section 5); if it raises, nothing is signed."""
-    if kind == "absent":
+    if kind in absence.OUT_OF_TURN:
         seat = seat_for(table, identity)
         if not table.seats[seat].pubkey:
             raise TurnError("You have not joined this game yet.")

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from pbem import atomic
-from pbem.protocol import engine, timing
+from pbem.protocol import clock, engine, timing
 from pbem.protocol.savefile import GAME_ID, Save
 
 INDEX_FILE = "games.json"
@@ -51,6 +51,7 @@ class GameRecord(NamedTuple):
     ending: str = ""  # how it ended, if not by the rules alone ("bob resigned")
     time: str | None = None  # the last entry's signed time, if it has one
     acted: list[dict[str, Any]] = []  # timing.Acted.to_json()
+    clock: dict[str, Any] = {}  # pbem.protocol.clock.status: patience, away notes
 
     @property
     def short_id(self) -> str:
@@ -93,7 +94,8 @@ def _well_formed(r: GameRecord) -> bool:
             and isinstance(r.scores, dict)
             and all(isinstance(k, str) and isinstance(v, int) for k, v in r.scores.items())
             and (r.time is None or isinstance(r.time, str))
-            and isinstance(r.acted, list) and all(_acted_ok(a) for a in r.acted))
+            and isinstance(r.acted, list) and all(_acted_ok(a) for a in r.acted)
+            and isinstance(r.clock, dict))
 
 
 def _acted_ok(item: Any) -> bool:
@@ -125,7 +127,8 @@ def summarize(save: Save, report: engine.Report, path: Path, you: str) -> GameRe
         next=duty.kind if duty else "", over=table.over(), audit=audit, winners=winners,
         scores=scores, ending=str(told.get("ending", {}).get("short", "")),
         time=timing.stamp(timing.signed_time(last)),
-        acted=[a.to_json() for a in timing.last_acted(seats, save.entries)])
+        acted=[a.to_json() for a in timing.last_acted(seats, save.entries)],
+        clock=clock.status(table))
 
 
 class GameIndex:

@@ -17,6 +17,7 @@ from typing import Any
 
 from pbem import atomic, tomltext
 from pbem.errors import SaveFileError, UsageError
+from pbem.protocol import clock
 from pbem.protocol.canonical import NotCanonicalError, check_signable
 from pbem.protocol.entropy import parse_time
 from pbem.protocol.identity import is_address, is_handle
@@ -24,7 +25,8 @@ from pbem.record import Record
 from pbem.terminal import shown
 
 FORMAT = "pbem/1"
-KINDS = ("create", "join", "start", "turn", "reveal", "resign", "absent", "vote")
+KINDS = ("create", "join", "start", "turn", "reveal", "resign", "absent", "vote", "confirm",
+         "away")
 # Kind-specific fields of the absent-player entries (PROTOCOL.md section 11).
 REMEDIES = ("end", "bot")
 VOTES = ("accept", "refuse")
@@ -110,6 +112,11 @@ def check_header(header: Any) -> dict[str, Any]:
     _expect(header, "created", str, where)
     _expect(header, "options", dict, where)
     _expect(header, "components", dict, where)
+    # The game clock (PROTOCOL.md section 11); a header without it has the defaults.
+    if "patience" in header and clock.patience_problem(header["patience"]):
+        raise _fail(f"{where} 'patience'", clock.patience_problem(header["patience"]))
+    if "away" in header and clock.away_problem(header["away"]):
+        raise _fail(f"{where} 'away'", clock.away_problem(header["away"]))
     seats = _expect(header, "seats", list, where)
     if not seats:
         raise _fail(where, "lists no seats")
@@ -171,6 +178,12 @@ def check_entry(entry: Any, index: int) -> Entry:
         _hex(entry, "anchor", HEX64, where)
     if "time" in entry:
         check_time(entry["time"], where)
+    # An away note (PROTOCOL.md section 11): any entry of the seat's own may carry one;
+    # an ``away`` entry carries nothing else.
+    if "away_until" in entry or kind == "away":
+        if "away_until" not in entry:
+            raise _fail(where, "is an away entry without 'away_until'")
+        check_time(entry["away_until"], where, "away_until")
     _check_absence_fields(entry, kind, where)
     _hex(entry, "sig", HEX128, where)
     try:
@@ -180,14 +193,15 @@ def check_entry(entry: Any, index: int) -> Entry:
     return entry
 
 
-def check_time(value: Any, where: str) -> datetime.datetime:
-    """An entry's ``time``: exactly "YYYY-MM-DDTHH:MM:SSZ", a real UTC date and time."""
+def check_time(value: Any, where: str, key: str = "time") -> datetime.datetime:
+    """An entry's ``time`` (or ``key``): exactly "YYYY-MM-DDTHH:MM:SSZ", a real UTC date
+    and time."""
     if not isinstance(value, str) or not TIME.match(value):
-        raise _fail(f"{where} 'time'", 'is not a time written as "YYYY-MM-DDTHH:MM:SSZ"')
+        raise _fail(f"{where} '{key}'", 'is not a time written as "YYYY-MM-DDTHH:MM:SSZ"')
     try:
         return parse_time(value)
     except ValueError:
-        raise _fail(f"{where} 'time'", "is not a real date and time") from None
+        raise _fail(f"{where} '{key}'", "is not a real date and time") from None
 
 
 def _check_absence_fields(entry: Entry, kind: str, where: str) -> None:

@@ -1,0 +1,183 @@
+"""The game clock (PROTOCOL.md section 11): patience, away notes, when a seat may be called
+absent.
+
+The header says how long a seat may take: ``patience`` (a duration written as a whole
+number and a unit, ``"12h"`` or ``"3d"``; 1 hour to 90 days; default ``"7d"``) and
+``away`` (whole days a seat may declare itself away in the whole game; 0 to 365; default
+14). A header without them (a save made before the clock) has the defaults.
+
+Every time here is a signed ``time`` of an entry (the signer's claim, PROTOCOL.md
+section 11): the rules compare signed times with signed times, never with the verifier's
+own clock, so every verifier reaches the same verdict on the same save.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from typing import TYPE_CHECKING, Any
+
+from pbem.protocol import timing
+
+if TYPE_CHECKING:
+    from pbem.protocol.engine import Table
+
+DEFAULT_PATIENCE = "7d"
+DEFAULT_AWAY_DAYS = 14
+MIN_PATIENCE = datetime.timedelta(hours=1)
+MAX_PATIENCE = datetime.timedelta(days=90)
+MAX_AWAY_DAYS = 365
+_DURATION = re.compile(r"^([1-9][0-9]{0,4})([hd])$")
+
+
+def parse_duration(text: object) -> datetime.timedelta | None:
+    """``"12h"`` / ``"3d"`` -> the span; None for anything else."""
+    if not isinstance(text, str):
+        return None
+    match = _DURATION.fullmatch(text)
+    if match is None:
+        return None
+    number, unit = int(match.group(1)), match.group(2)
+    return datetime.timedelta(hours=number) if unit == "h" else datetime.timedelta(days=number)
+
+
+def patience_problem(value: object) -> str:
+    """Why ``value`` is no patience ('' if it is one)."""
+    span = parse_duration(value)
+    if span is None:
+        return 'should be a whole number of hours or days, such as "12h" or "3d"'
+    if not MIN_PATIENCE <= span <= MAX_PATIENCE:
+        return "should be between 1 hour (1h) and 90 days (90d)"
+    return ""
+
+
+def away_problem(value: object) -> str:
+    """Why ``value`` is no away allowance ('' if it is one)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        return "should be a whole number of days"
+    if not 0 <= value <= MAX_AWAY_DAYS:
+        return f"should be between 0 and {MAX_AWAY_DAYS} days"
+    return ""
+
+
+def patience(header: dict[str, Any]) -> datetime.timedelta:
+    """The game's patience (the header was checked on load: savefile.check_header)."""
+    span = parse_duration(header.get("patience", DEFAULT_PATIENCE))
+    assert span is not None
+    return span
+
+
+def away_allowance(header: dict[str, Any]) -> datetime.timedelta:
+    """How long a seat may declare itself away in the whole game."""
+    return datetime.timedelta(days=int(header.get("away", DEFAULT_AWAY_DAYS)))
+
+
+def patience_text(header: dict[str, Any]) -> str:
+    """'7 days', '12 hours'."""
+    return timing.duration_words(patience(header))
+
+
+def parse(stamp: str) -> datetime.datetime | None:
+    """A time kept on the table ('' for none)."""
+    return timing.parse_stamp(stamp) if stamp else None
+
+
+def stamp_of(when: datetime.datetime | None) -> str:
+    return timing.stamp(when) or ""
+
+
+def later(*stamps: str) -> str:
+    """The latest of some table times ('' when none is known)."""
+    known = [s for s in stamps if s]
+    return max(known) if known else ""  # the fixed format sorts as time does
+
+
+def waiting_start(since: str, away_until: str) -> str:
+    """When a seat's clock started: the entry that made it to act, or the end of its
+    away note if that is later (its clock stopped until then)."""
+    return later(since, away_until)
+
+
+def earliest_proposal(header: dict[str, Any], since: str, away_until: str,
+                      against: str) -> datetime.datetime | None:
+    """The earliest signed time at which a proposal that a seat is absent is valid:
+    ``patience`` after its clock started, and ``patience`` after the last proposal
+    against it (or its refusal). None when its clock has no known start (the entry that
+    made it to act carries no signed time, a save from before signed times): then the
+    proposal starts the clock, and only votes or a confirm one patience later put it
+    into effect."""
+    start = parse(waiting_start(since, away_until))
+    last = parse(against)
+    span = patience(header)
+    if start is None:
+        return None if last is None else last + span
+    return max(start, last) + span if last is not None else start + span
+
+
+def away_span(note_time: datetime.datetime, until: datetime.datetime,
+              previous_until: str) -> datetime.timedelta:
+    """How much of a seat's away allowance a note signed at ``note_time`` uses: the time
+    it adds after the seat's earlier note (overlap is not counted twice)."""
+    start = max(note_time, parse(previous_until) or note_time)
+    return max(datetime.timedelta(0), until - start)
+
+
+def status(table: Table) -> dict[str, Any]:
+    """Who the game waits for, since when (``since``: the signed time of the entry that
+    made them to act; ``clock_from``: later if they are away), when their patience runs
+    out, and who is away until when, as signed times ('pbem games', 'pbem show', 'pbem remind'; README keys).
+    ``patience_ends`` is None when nobody can be proposed absent (a vote is due, the game
+    is complete or not started) or the clock has no known start (a save from before
+    signed times)."""
+    duty = table.duty()
+    waiting = table.waiting_duty()
+    out: dict[str, Any] = {"to_act": None, "next": None, "since": None, "clock_from": None,
+                           "patience":
+                           str(table.header.get("patience", DEFAULT_PATIENCE)),
+                           "patience_ends": None,
+                           "away": {table.seats[s].handle: until
+                                    for s, until in enumerate(table.away_until) if until}}
+    if duty is None:
+        return out
+    out["to_act"], out["next"] = table.seats[duty.seat].handle, duty.kind
+    if waiting is None or waiting.kind not in ("turn", "reveal") or duty.kind == "vote":
+        return out
+    seat = waiting.seat
+    out["since"] = table.since or None
+    out["clock_from"] = waiting_start(table.since, table.away_until[seat]) or None
+    if table.proposal:
+        return out  # the seat is proposed absent already
+    ends = earliest_proposal(table.header, table.since, table.away_until[seat],
+                             table.against[seat])
+    out["patience_ends"] = stamp_of(ends) or None
+    return out
+
+
+def lines(table: Table, now: datetime.datetime) -> list[str]:
+    """The clock in words for 'pbem show': who is to act since when, when their patience
+    runs out (or ran out), who is away. Nothing to act in a complete game."""
+    info = status(table)
+    out = []
+    if info["to_act"] is not None:
+        since = parse(info["since"] or "")
+        start = parse(info["clock_from"] or "")
+        text = f"To act: {info['to_act']} ({info['next']})"
+        if since is not None:
+            text += f" since {timing.shown(since)}"
+        if start is not None and start != since:
+            text += f"; away, so the clock counts from {timing.shown(start)}"
+        ends = parse(info["patience_ends"] or "")
+        if ends is not None:
+            span = patience_text(table.header)
+            if ends > now:
+                text += (f"; patience ({span}) runs out {timing.shown(ends)}, in "
+                         f"{timing.duration_words(ends - now)}")
+            else:
+                text += (f"; past patience ({span}) since {timing.shown(ends)}: another "
+                         f"player may propose {info['to_act']} absent ('pbem absent')")
+        out.append(text + ".")
+    for handle, until in info["away"].items():
+        end = parse(until)
+        if end is not None and end > now:
+            out.append(f"Away: {handle} until {timing.shown(end)}.")
+    return out

@@ -1,0 +1,494 @@
+"""The game clock through the command line (PROTOCOL.md section 11, revised; issue 21,
+findings 2, 3 and 5): patience before a proposal, one proposal per patience, the absent
+seat's answer, the confirm, away notes, the header fields, resigning.
+
+Every test plays its week in seconds: each command runs at an explicit PBEM_CLOCK. Each
+attack is the one a player holding the source, its own key and every save would try.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from pbem.cli import main
+from pbem.protocol import clock, engine, savefile, timing
+from pbem.protocol.identity import Home
+from tests.enginekit import forge, next_entry, with_entries, write
+
+T0 = datetime.datetime(2025, 6, 2, 10, 0, 0, tzinfo=datetime.UTC)  # tests/conftest.py
+
+
+def at(**delta: float) -> str:
+    """T0 plus ``delta``, as PBEM_CLOCK takes it."""
+    stamp = timing.stamp(T0 + datetime.timedelta(**delta))
+    assert stamp is not None
+    return stamp
+
+
+class Players:
+    """Homes for some players, each command at a clock of the test's choosing."""
+
+    def __init__(self, root: Path, *handles: str) -> None:
+        self.root = root
+        self.runner = CliRunner()
+        self.handles = handles
+        (root / "saves").mkdir(parents=True)
+        for handle in handles:
+            assert self.run(handle, "keygen", "--name", handle).exit_code == 0
+
+    def home(self, handle: str) -> Home:
+        return Home(self.root / "homes" / handle)
+
+    def run(self, handle: str | None, *args: str, when: str = "") -> Any:
+        home = self.root / "homes" / (handle or "nobody")
+        result = self.runner.invoke(main, ["--home", str(home), *args],
+                                    env={"PBEM_CLOCK": when})
+        assert "Traceback" not in result.output and "internal error" not in result.output
+        return result
+
+    def wrote(self, handle: str, *args: str, when: str = "") -> str:
+        r = self.run(handle, *args, when=when)
+        assert r.exit_code == 0, r.output
+        return str(r.output.split("Wrote ", 1)[1].split("\n", 1)[0])
+
+    def status(self, path: str) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads(self.run(None, "verify", path, "--json").output)
+        return data
+
+    def start(self, game: str = "dice-race", *new_args: str, when: str = "") -> str:
+        seats = [a for h in self.handles for a in ("--seat", h)]
+        path = self.wrote(self.handles[0], "new", game, *seats, *new_args,
+                          "-o", str(self.root / "saves" / "new.toml"), when=when)
+        for handle in self.handles[1:]:
+            path = self.wrote(handle, "join", path, when=when)
+        return self.wrote(self.handles[0], "play", path, when=when)
+
+    def play(self, path: str, when: str = "", *extra: str) -> str:
+        who = self.status(path)["to_act"]
+        return self.wrote(who, "play", path, "--bot", "greedy", *extra, when=when)
+
+    def other(self, handle: str) -> str:
+        return next(h for h in self.handles if h != handle)
+
+
+def nothing_new(t: Players, before: set[Path]) -> None:
+    assert set((t.root / "saves").glob("*.toml")) == before, "a refused command wrote a save"
+
+
+def saves(t: Players) -> set[Path]:
+    return set((t.root / "saves").glob("*.toml"))
+
+
+# ---- patience first ---------------------------------------------------------------------
+def test_a_proposal_before_the_patience_is_refused(tmp_path: Path) -> None:
+    t = Players(tmp_path, "ann", "bob")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    absent = t.status(path)["to_act"]
+    proposer = t.other(absent)
+    before = saves(t)
+    for early in (at(seconds=5), at(days=6, hours=23, minutes=59)):
+        r = t.run(proposer, "absent", path, absent, "--remedy", "end", when=early)
+        assert r.exit_code == 1, r.output
+        assert f"{absent} still has time" in r.stderr and "2025-06-09 10:00 UTC" in r.stderr
+    nothing_new(t, before)
+    t.wrote(proposer, "absent", path, absent, "--remedy", "end", when=at(days=7))
+
+
+def test_a_proposal_with_a_forged_early_time_is_refused(tmp_path: Path) -> None:
+    """A cheating client signs its proposal with a time before the entry that made the
+    seat to act (or just before its patience ends): every verifier refuses it."""
+    t = Players(tmp_path, "ann", "bob")
+    path = t.play(t.start("dice-race", "--option", "target=1000"), when=at(hours=1))
+    save = savefile.read(path)
+    absent = t.status(path)["to_act"]
+    proposer = t.other(absent)
+    for forged_time in (at(days=-30), at(hours=1, seconds=-1), at(days=7, minutes=59)):
+        entry = next_entry(save, t.home(proposer), "absent", player=absent, remedy="end",
+                           time=forged_time)
+        forged = write(tmp_path, f"forged-{forged_time[:10]}.toml",
+                       with_entries(save, [*save.entries, entry]))
+        r = t.run(None, "verify", str(forged))
+        assert r.exit_code == 1 and "patience is 7 days" in r.stderr, r.output
+    # A proposal with no signed time cannot be checked: refused too.
+    entry = next_entry(save, t.home(proposer), "absent", player=absent, remedy="end")
+    body = {k: v for k, v in entry.items() if k not in ("sig", "time")}
+    untimed = write(tmp_path, "untimed.toml",
+                    with_entries(save, [*save.entries, forge(body, t.home(proposer).load())]))
+    r = t.run(None, "verify", str(untimed))
+    assert r.exit_code == 1 and "carries no signed time" in r.stderr, r.output
+
+
+def test_a_back_dated_turn_does_not_start_the_next_seats_clock_early(tmp_path: Path) -> None:
+    """The proposer signs its own turn dated 30 days back (a modified client: pbem itself
+    refuses to build on an entry dated ahead of its clock), then proposes the next seat
+    absent at once: the next seat's clock starts at the latest signed time before it (its
+    own last entry), not at the back-dated one."""
+    t = Players(tmp_path, "ann", "bob")
+    path = t.start("dice-race", "--option", "target=1000", when=at())
+    path = t.play(path, at(days=1))
+    cheat = t.status(path)["to_act"]
+    save = savefile.read(path)
+    turn = next_entry(save, t.home(cheat), "turn", ["roll"], time=at(days=-29))
+    path = str(write(tmp_path / "saves", "backdated.toml",
+                     with_entries(save, [*save.entries, turn],
+                                  engine.public_state(engine.replay(
+                                      with_entries(save, [*save.entries, turn]),
+                                      check_snapshot=False).table))))
+    assert t.status(path)["ok"], t.status(path)
+    victim = t.status(path)["to_act"]
+    assert victim != cheat
+    r = t.run(cheat, "absent", path, victim, "--remedy", "end", when=at(days=1, hours=1))
+    assert r.exit_code == 1 and f"{victim} still has time" in r.stderr, r.output
+    assert "2025-06-10 10:00 UTC" in r.stderr  # patience after the victim's own entry
+
+
+# ---- the instant win (finding 2) ----------------------------------------------------------
+def finished_road_master(t: Players) -> str:
+    """A two-player Road Master game played to its end, up to the reveal of the seat
+    that reveals last (the other has revealed)."""
+    path = t.start("road-master")
+    for _ in range(200):
+        status = t.status(path)
+        if status["next"] == "reveal" and len(status["awaiting"]) == 1:
+            return path
+        path = t.play(path)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.heavy
+def test_the_loser_cannot_declare_the_winner_absent_at_once(tmp_path: Path) -> None:
+    """Finding 2: in a finished two-player game, the seat that has revealed declared the
+    other absent seconds into its reveal and took first place. Now it waits one
+    patience to propose and another to confirm, and the other may still reveal."""
+    t = Players(tmp_path, "ann", "bob")
+    path = finished_road_master(t)
+    awaited = t.status(path)["to_act"]
+    other = t.other(awaited)
+    before = saves(t)
+    r = t.run(other, "absent", path, awaited, "--remedy", "end", when=at(minutes=1))
+    assert r.exit_code == 1 and f"{awaited} still has time" in r.stderr
+    nothing_new(t, before)
+    proposal = t.wrote(other, "absent", path, awaited, "--remedy", "end", when=at(days=7))
+    status = t.status(proposal)
+    assert status["ranking"] is None and status["audit"] == "pending"
+    assert status["to_act"] == awaited and status["next"] == "reveal"
+    r = t.run(other, "confirm", proposal, when=at(days=13, hours=23))
+    assert r.exit_code == 1 and "2025-06-16 10:00 UTC" in r.stderr, r.output
+    # Without an answer, the confirm one patience after the proposal ends it: two full
+    # patience periods of signed silence.
+    confirmed = t.wrote(other, "confirm", proposal, when=at(days=14))
+    ended = t.status(confirmed)
+    assert ended["ranking"][-1] == [awaited] and ended["to_act"] is None
+    assert awaited in ended["unaudited"][0]
+    # Had the winner answered by revealing on top of the proposal, the game would have
+    # ended as the rules say, with nothing left to confirm.
+    answered = t.wrote(awaited, "play", proposal, when=at(days=8))
+    final = t.status(answered)
+    assert final["audit"] == "clean" and final["to_act"] is None and not final["unaudited"]
+    r = t.run(other, "confirm", answered, when=at(days=15))
+    assert r.exit_code == 1 and "No proposal is open" in r.stderr, r.output
+
+
+# ---- one proposal per patience (finding 3) ------------------------------------------------
+def test_proposals_again_and_again_are_refused(tmp_path: Path) -> None:
+    """Finding 3: five proposals in a row, each refused, all valid. Now a new proposal
+    against the same seat waits one patience after the last refusal."""
+    t = Players(tmp_path, "ann", "bob", "cy")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    absent = t.status(path)["to_act"]
+    handles = list(t.handles)
+    proposer = handles[(handles.index(absent) + 1) % 3]
+    voter = handles[(handles.index(absent) + 2) % 3]
+    path = t.wrote(proposer, "absent", path, absent, "--remedy", "end", when=at(days=7))
+    path = t.wrote(voter, "vote", path, "refuse", when=at(days=7, hours=1))
+    before = saves(t)
+    for when in (at(days=7, hours=2), at(days=14)):
+        r = t.run(proposer, "absent", path, absent, "--remedy", "end", when=when)
+        assert r.exit_code == 1 and "2025-06-16 11:00 UTC" in r.stderr, r.stderr
+    r = t.run(voter, "absent", path, absent, "--remedy", "end", when=at(days=10))
+    assert r.exit_code == 1, "the limit is per seat proposed, whoever proposes"
+    nothing_new(t, before)
+    # The same proposal built by a cheating client is refused by every verifier.
+    save = savefile.read(path)
+    entry = next_entry(save, t.home(proposer), "absent", player=absent, remedy="end",
+                       time=at(days=8))
+    forged = write(tmp_path, "again.toml", with_entries(save, [*save.entries, entry]))
+    r = t.run(None, "verify", str(forged))
+    assert r.exit_code == 1 and "the last proposal against" in r.stderr
+    t.wrote(proposer, "absent", path, absent, "--remedy", "end", when=at(days=14, hours=1))
+
+
+# ---- the answer and the confirm -----------------------------------------------------------
+def two_player_proposal(t: Players) -> tuple[str, str, str, str]:
+    """(save before, proposal save, absent, proposer) in a two-player dice race."""
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    absent = t.status(path)["to_act"]
+    proposer = t.other(absent)
+    r = t.run(proposer, "absent", path, absent, "--remedy", "end", when=at(days=7))
+    assert r.exit_code == 0, r.output
+    assert "takes effect only if" in r.output and "2025-06-16 10:00 UTC" in r.output
+    proposal = r.output.split("Wrote ", 1)[1].split("\n", 1)[0]
+    return path, proposal, absent, proposer
+
+
+def test_a_confirm_too_early_is_refused(tmp_path: Path) -> None:
+    t = Players(tmp_path, "ann", "bob")
+    _, proposal, absent, proposer = two_player_proposal(t)
+    status = t.status(proposal)
+    assert status["to_act"] == absent and status["over"] is False  # nothing in effect yet
+    before = saves(t)
+    r = t.run(proposer, "confirm", proposal, when=at(days=13, hours=23, minutes=59))
+    assert r.exit_code == 1 and "from 2025-06-16 10:00 UTC" in r.stderr
+    r = t.run(absent, "confirm", proposal, when=at(days=20))
+    assert r.exit_code == 1 and f"Only {proposer}" in r.stderr
+    r = t.run(proposer, "play", proposal, "roll", when=at(days=8))
+    assert r.exit_code == 1 and "can be confirmed with 'pbem confirm' from 2025-06-16" in r.stderr
+    for listing in ((), ("--remedy", "end")):  # one proposal at a time
+        r = t.run(proposer, "absent", proposal, absent, *listing, when=at(days=20))
+        assert r.exit_code == 1 and "waits until this one is settled" in r.stderr, r.output
+    nothing_new(t, before)
+    save = savefile.read(proposal)
+    entry = next_entry(save, t.home(proposer), "confirm", time=at(days=10))
+    forged = write(tmp_path, "early-confirm.toml", with_entries(save, [*save.entries, entry]))
+    r = t.run(None, "verify", str(forged))
+    assert r.exit_code == 1 and "one patience" in r.stderr
+    done = t.wrote(proposer, "confirm", proposal, when=at(days=14))
+    assert t.status(done)["absence"] and t.status(done)["over"] is True
+
+
+def test_a_confirm_after_the_answer_is_refused(tmp_path: Path) -> None:
+    t = Players(tmp_path, "ann", "bob")
+    _, proposal, absent, proposer = two_player_proposal(t)
+    # The absent player answers by playing on top of the proposal: it is void.
+    answered = t.wrote(absent, "play", proposal, "roll", when=at(days=9))
+    status = t.status(answered)
+    assert status["ok"] and not status["absence"] and status["to_act"] == proposer
+    shown = t.run(absent, "show", answered)
+    assert "proposed" not in shown.output
+    # The proposer's confirm on the save after the answer: nothing to confirm.
+    r = t.run(proposer, "confirm", answered, when=at(days=15))
+    assert r.exit_code == 1 and "No proposal is open" in r.stderr
+    # Forged on top of the answer, or on the proposal itself once the answer is known
+    # (a branch), a confirm after an answer is refused by the rules replay.
+    save = savefile.read(answered)
+    entry = next_entry(save, t.home(proposer), "confirm", time=at(days=15))
+    forged = write(tmp_path, "confirm-after-answer.toml",
+                   with_entries(save, [*save.entries, entry]))
+    r = t.run(None, "verify", str(forged))
+    assert r.exit_code == 1 and "no proposal is open" in r.stderr
+    # Later proposals against the answering seat wait a patience after its answer.
+    r = t.run(proposer, "play", answered, "roll", when=at(days=9, hours=1))
+    assert r.exit_code == 0, r.output
+
+
+def test_the_absent_seat_does_not_vote_but_answers(tmp_path: Path) -> None:
+    t = Players(tmp_path, "ann", "bob", "cy")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    absent = t.status(path)["to_act"]
+    handles = list(t.handles)
+    proposer = handles[(handles.index(absent) + 1) % 3]
+    path = t.wrote(proposer, "absent", path, absent, "--remedy", "end", when=at(days=7))
+    r = t.run(absent, "vote", path, "accept", when=at(days=7))
+    assert r.exit_code == 1 and "answer it by playing" in r.stderr
+    answered = t.wrote(absent, "play", path, "roll", when=at(days=7, hours=3))
+    status = t.status(answered)
+    assert status["ok"] and status["next"] == "turn" and not status["absence"]
+
+
+# ---- away notes ---------------------------------------------------------------------------
+def test_an_away_note_stops_the_clock_within_the_allowance(tmp_path: Path) -> None:
+    t = Players(tmp_path, "ann", "bob")
+    path = t.play(t.start("dice-race", "--option", "target=1000", "--away", "10"))
+    absent = t.status(path)["to_act"]
+    other = t.other(absent)
+    before = saves(t)
+    r = t.run(absent, "away", path, "--until", at(days=11), when=at(minutes=1))
+    assert r.exit_code == 1 and "more than the 10 days" in r.stderr, r.output
+    r = t.run(absent, "away", path, "--until", "2020-01-01", when=at(minutes=1))
+    assert r.exit_code == 2 and "not in the future" in r.stderr
+    nothing_new(t, before)
+    path = t.wrote(absent, "away", path, "--until", "2025-06-09", when=at(minutes=1))
+    assert savefile.read(path).entries[-1]["away_until"] == "2025-06-09T00:00:00Z"
+    # Patience counts from the end of the away note (June 9 00:00 + 7 days).
+    r = t.run(other, "absent", path, absent, "--remedy", "end", when=at(days=8))
+    assert r.exit_code == 1 and "2025-06-16 00:00 UTC" in r.stderr, r.stderr
+    # A note on a turn: the rest of the allowance (10 days, 6 days 14 hours used).
+    r = t.run(absent, "play", path, "roll", "--away-until", at(days=11), when=at(days=1))
+    assert r.exit_code == 1 and "left" in r.stderr
+    played = t.wrote(absent, "play", path, "roll", "--away-until", "2025-06-10",
+                     when=at(days=1))
+    assert savefile.read(played).entries[-1]["away_until"] == "2025-06-10T00:00:00Z"
+    t.wrote(other, "absent", path, absent, "--remedy", "end", when=at(days=14))
+
+
+# ---- the header -----------------------------------------------------------------------------
+def test_new_sets_the_game_clock_and_a_bad_one_is_refused(tmp_path: Path) -> None:
+    t = Players(tmp_path, "ann", "bob")
+    for bad in ("30m", "0d", "91d", "3 days", "-1d"):
+        r = t.run("ann", "new", "dice-race", "--seat", "ann", "--seat", "bob",
+                  "--patience", bad, "-o", str(tmp_path / f"bad{bad}.toml"))
+        assert r.exit_code == 2 and "--patience" in r.stderr, (bad, r.output)
+    r = t.run("ann", "new", "dice-race", "--seat", "ann", "--seat", "bob", "--away", "400")
+    assert r.exit_code == 2
+    path = t.wrote("ann", "new", "dice-race", "--seat", "ann", "--seat", "bob",
+                   "--patience", "12h", "--away", "3", "-o", str(tmp_path / "g.toml"))
+    header = savefile.read(path).header
+    assert header["patience"] == "12h" and header["away"] == 3
+    default = t.wrote("ann", "new", "dice-race", "--seat", "ann", "--seat", "bob",
+                      "-o", str(tmp_path / "d.toml"))
+    assert savefile.read(default).header["patience"] == "7d"
+    assert savefile.read(default).header["away"] == 14
+    text = Path(path).read_text()
+    for field, value in (("patience", '"12x"'), ("patience", "12"), ("away", "-1"),
+                         ("away", '"3"')):
+        current = f'{field} = "12h"' if field == "patience" else f"{field} = 3"
+        assert current in text
+        broken = tmp_path / f"broken-{field}-{value.strip(chr(34))}.toml"
+        broken.write_text(text.replace(current, f"{field} = {value}", 1))
+        r = t.run(None, "verify", str(broken))
+        assert r.exit_code == 4 and f"'{field}'" in r.stderr, r.output
+
+
+def test_a_shorter_patience_is_the_one_counted(tmp_path: Path) -> None:
+    t = Players(tmp_path, "ann", "bob")
+    path = t.play(t.start("dice-race", "--option", "target=1000", "--patience", "12h"))
+    absent = t.status(path)["to_act"]
+    r = t.run(t.other(absent), "absent", path, absent, "--remedy", "end", when=at(hours=11))
+    assert r.exit_code == 1 and "12 hours" in r.stderr
+    t.wrote(t.other(absent), "absent", path, absent, "--remedy", "end", when=at(hours=12))
+
+
+def test_a_header_without_the_clock_has_the_defaults() -> None:
+    assert clock.patience({}) == datetime.timedelta(days=7)
+    assert clock.away_allowance({}) == datetime.timedelta(days=14)
+    header = {"patience": "36h", "away": 0}
+    assert clock.patience(header) == datetime.timedelta(hours=36)
+    assert clock.away_allowance(header) == datetime.timedelta(0)
+
+
+# ---- the clock itself -----------------------------------------------------------------------
+def test_pbem_clock_sets_the_signed_time_and_a_bad_one_is_a_usage_error(
+        tmp_path: Path) -> None:
+    t = Players(tmp_path, "ann", "bob")
+    path = t.start("dice-race", when="2031-01-02T03:04:05Z")
+    assert savefile.read(path).entries[-1]["time"] == "2031-01-02T03:04:05Z"
+    for bad in ("tomorrow", "2031-02-30T00:00:00Z", "2031-01-02 03:04:05"):
+        r = t.run("bob", "show", path, when=bad)
+        assert r.exit_code == 2 and "PBEM_CLOCK" in r.stderr, r.output
+
+
+# ---- resigning (finding 5) ------------------------------------------------------------------
+def test_resign_asks_first_and_ranks_by_the_scoring_of_the_position(tmp_path: Path) -> None:
+    t = Players(tmp_path, "ann", "bob", "cy")
+    path = t.start("dice-race", "--option", "target=1000")
+    for _ in range(6):
+        path = t.play(path)
+    resigner = t.status(path)["to_act"]
+    before = saves(t)
+    r = t.run(resigner, "resign", path)
+    assert r.exit_code == 2 and "--yes" in r.stderr and "rank last" in r.stderr
+    nothing_new(t, before)
+    r = t.run(resigner, "resign", path, "--yes")
+    assert r.exit_code == 0, r.output
+    path = r.output.split("Wrote ", 1)[1].split("\n", 1)[0]
+    assert "ranks last" in r.output
+    # The position when the resignation was signed (the roll it resolved included).
+    scores_now = engine.replay(savefile.read(path)).table.gstate["score"]
+    status = t.status(path)
+    assert status["next"] == "reveal" and resigner in status["awaiting"]
+    for _ in range(3):
+        status = t.status(path)
+        if status["to_act"] is None:
+            break
+        path = t.wrote(status["to_act"], "play", path)
+    final = t.status(path)
+    assert final["audit"] == "clean" and final["ranking"][-1] == [resigner]
+    seats = list(t.handles)
+    # Every score as the rules compute it (once all 0, "the others share the win").
+    assert final["scores"] == {h: scores_now[i] for i, h in enumerate(seats)}
+    assert any(v != 0 for v in final["scores"].values())
+    # The others in the order of their scores.
+    ranked = [h for group in final["ranking"][:-1] for h in group]
+    assert sorted(ranked) == sorted(h for h in seats if h != resigner)
+    points = [final["scores"][h] for h in ranked]
+    assert points == sorted(points, reverse=True)
+    r = t.run(None, "verify", path)
+    assert f"{resigner} resigned: {resigner} ranks last" in r.output
+    assert "share the win" not in r.output
+
+
+# ---- what games, show and remind say ------------------------------------------------------
+def test_show_and_games_say_who_is_to_act_since_when_and_until_when(tmp_path: Path) -> None:
+    t = Players(tmp_path, "ann", "bob")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    absent = t.status(path)["to_act"]
+    other = t.other(absent)
+    path = t.wrote(absent, "away", path, "--until", "2025-06-05", when=at(hours=1))
+    shown = t.run(other, "show", path, when=at(days=1))
+    assert (f"To act: {absent} (turn) since 2025-06-02 10:00 UTC; away, so the clock counts "
+            "from 2025-06-05 00:00 UTC; patience (7 days) runs out 2025-06-12 00:00 UTC, in 8 "
+            "days.") in shown.output, shown.output
+    assert f"Away: {absent} until 2025-06-05 00:00 UTC." in shown.output
+    data = json.loads(t.run(other, "show", path, "--json", when=at(days=1)).output)
+    assert data["clock"] == {"to_act": absent, "next": "turn", "since": "2025-06-02T10:00:00Z",
+                             "clock_from": "2025-06-05T00:00:00Z",
+                             "patience": "7d", "patience_ends": "2025-06-12T00:00:00Z",
+                             "away": {absent: "2025-06-05T00:00:00Z"}}
+    listed = json.loads(t.run(other, "games", "--json", when=at(days=1)).output)["games"][0]
+    assert listed["patience_ends"] == "2025-06-12T00:00:00Z" and not listed["past_patience"]
+    assert listed["away"] == {absent: "2025-06-05T00:00:00Z"}
+    soon = t.run(other, "games", when=at(days=9))
+    assert f"patience (7 days) of {absent} runs out 2025-06-12 00:00 UTC" in soon.output
+    later = t.run(other, "games", when=at(days=10, hours=14))
+    assert f"ran out 2025-06-12 00:00 UTC: another player may propose {absent}" \
+        in later.output, later.output
+    assert json.loads(t.run(other, "games", "--json", when=at(days=10, hours=14)).output)[
+        "games"][0]["past_patience"]
+    shown = t.run(other, "show", path, when=at(days=10, hours=14))
+    assert "past patience (7 days) since 2025-06-12 00:00 UTC" in shown.output
+
+
+def test_remind_mails_whoever_is_past_patience_once_a_day(tmp_path: Path) -> None:
+    pytest.importorskip("aiosmtpd")
+    from tests.test_smtp import Controller, Sink, free_port
+
+    t = Players(tmp_path, "ann", "bob")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    absent = t.status(path)["to_act"]
+    other = t.other(absent)
+    assert t.run(other, "profile", "--email", f"{other}@example.org").exit_code == 0
+    assert t.run(other, "contacts", "email", absent, f"{absent}@example.org").exit_code == 0
+    r = t.run(other, "remind", when=at(days=6))
+    assert r.exit_code == 0 and "patience runs out 2025-06-09 10:00 UTC" in r.output
+    sink, port = Sink(), free_port()
+    controller = Controller(sink, hostname="127.0.0.1", port=port)
+    controller.start()
+    smtp = ("--smtp", "127.0.0.1", "--port", str(port), "--security", "none")
+    try:
+        r = t.run(other, "remind", *smtp, when=at(days=8))
+        assert r.exit_code == 0 and f"reminded {absent}" in r.output, r.output
+        assert len(sink.received) == 1 and sink.received[0]["to"] == [f"{absent}@example.org"]
+        assert b"Reminder" in sink.received[0]["content"]
+        r = t.run(other, "remind", path, *smtp,
+                  when=at(days=8, hours=23))
+        assert r.exit_code == 0 and "less than a day ago" in r.output
+        assert len(sink.received) == 1
+        r = t.run(other, "remind", *smtp, when=at(days=9))
+        assert r.exit_code == 0 and f"reminded {absent}" in r.output
+        assert len(sink.received) == 2
+        r = t.run(absent, "remind", path, *smtp, when=at(days=20))
+        assert r.exit_code == 0 and "it waits for you" in r.output
+        assert len(sink.received) == 2
+        # A command that signs mails with --send, as 'play --send' does.
+        r = t.run(other, "away", path, "--until", "2025-06-15", "--send", *smtp,
+                  when=at(days=9, hours=1))
+        assert r.exit_code == 0 and f"Sent to {absent}@example.org" in r.output, r.output
+        assert len(sink.received) == 3
+    finally:
+        controller.stop()

@@ -15,7 +15,6 @@ from typing import Any, NamedTuple
 from pbem import atomic
 from pbem.errors import IntegrityError, MoveError, OptionError, PbemError, TurnError, UsageError
 from pbem.game import Game, State, copy_state
-from pbem.play import bots
 from pbem.protocol import absence, engine, gameindex, savefile, stockdigest, timing, toldcache
 from pbem.protocol.archive import Archive
 from pbem.protocol.beacon import Position
@@ -193,11 +192,18 @@ def appended(save: Save, entry: savefile.Entry, table: engine.Table) -> Save:
     return Save(save.header, save.entries + [entry], engine.public_state(table))
 
 
-def write(save: Save, path: Path, home: Home | None) -> Path:
+def write(save: Save, path: Path, home: Home | None,
+          unwritten: Callable[[], None] | None = None) -> Path:
     """Write a new save atomically, then record it in the writer's archive. Every caller
     writes the save it has just made with engine.sign_entry, on the table of the save
-    before it."""
-    written = savefile.write_new(path, savefile.dumps(save))
+    before it. ``unwritten`` is called if the file cannot be written (it exists, no
+    room): the new entry's beacon link was then never published."""
+    try:
+        written = savefile.write_new(path, savefile.dumps(save))
+    except (PbemError, OSError):
+        if unwritten is not None:
+            unwritten()
+        raise
     if home is not None:
         new_entry = digest(save.entries[-1])
         Archive(home.archive_dir, save.game_id).reinstate(new_entry)
@@ -230,7 +236,10 @@ class Written(Record):
     def next_step(self) -> str:
         duty = self.table.duty()
         if duty is None:
-            return "The game is complete and audited. Send this save to everyone; " \
+            gone = [self.table.seats[s].handle for s in sorted(absence.silent(self.table))]
+            audited = "audited" if not gone else (
+                f"audited but for {', '.join(gone)}, who never revealed (declared absent)")
+            return f"The game is complete and {audited}. Send this save to everyone; " \
                    "'pbem verify' shows the final scores."
         who = self.table.seats[duty.seat]
         action = {"join": "join it with 'pbem join'", "start": "start it with 'pbem play'",
@@ -386,8 +395,8 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     refuse_stale(verified, home)
     table = verified.table
     engine.owed(table, identity)
-    used, claim = own_links(home, table, identity)
-    shown = engine.preview(table, identity, used)
+    links = OwnLinks(home, table, identity)
+    shown = engine.preview(table, identity, links.used)
     duty = shown.duty()
     assert duty is not None
     if duty.kind == "vote":
@@ -407,6 +416,8 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     # (reading them is as loud about a wrong peel as 'show' is).
     mine = engine.secrets_for(shown, duty.seat, identity) if bot and duty.kind in (
         "turn", "reveal") else {}
+    if bot:
+        from pbem.play import bots  # only for a bot's move: it costs start-up time
     if bot and duty.kind == "turn":
         moves = bots.choose_turn(shown.game, shown.gstate, duty.seat, bot, salt=salt,
                                  secrets=mine)
@@ -418,14 +429,14 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     contacts = Contacts(home)
     keys = contacts.seat_keys(verified.save)
     accepted = _confirm_changed_keys(keys, accept_keys, confirm)
-    entry, new_table = engine.sign_entry(table, identity, wanted, moves, used=used,
-                                         claim=None if dry_run else claim)
+    entry, new_table = engine.sign_entry(table, identity, wanted, moves, used=links.used,
+                                         claim=None if dry_run else links.claim)
     save = appended(verified.save, entry, new_table)
     keys = contacts.seat_keys(save)
     target = output_path(save, entry, Path(path), out)
     if dry_run:
         return Written(target, save, new_table, entry, table, keys=keys)
-    written = write(save, target, home)
+    written = write(save, target, home, links.release)
     went_on(home, save, entry, leave_branch)
     where = f"{save.ruleset} {save.game_id[:8]}"
     for seat_key in accepted:
@@ -481,17 +492,27 @@ def went_on(home: Home, save: Save, entry: savefile.Entry, leave_branch: bool = 
             archive.leave([digest(e) for e in save.entries])
 
 
-def own_links(home: Home, table: engine.Table, identity: Identity
-              ) -> tuple[set[int], Callable[[Position], None]]:
-    """(the places of its chains this home published in the game, on any branch; the
-    claim that records the next one in its archive, under the lock, before signing):
-    a link is published once (PROTOCOL.md section 5)."""
-    archive = Archive(home.archive_dir, table.game_id)
+class OwnLinks:
+    """A link is published once (PROTOCOL.md section 5): the places of its chains this
+    home published in the game, on any branch (``used``); ``claim`` records the next one
+    in its archive, under the lock, before the entry is signed; ``release`` gives it
+    back if the save could not be written."""
 
-    def claim(place: Position) -> None:
-        archive.claim(identity.handle, place.number)
+    def __init__(self, home: Home, table: engine.Table, identity: Identity) -> None:
+        self.archive = Archive(home.archive_dir, table.game_id)
+        self.handle = identity.handle
+        self.used = self.archive.published(identity.handle)
+        self.claimed: Position | None = None
 
-    return archive.published(identity.handle), claim
+    def claim(self, place: Position) -> None:
+        self.archive.claim(self.handle, place.number)
+        self.claimed = place
+
+    def release(self) -> None:
+        if self.claimed is not None:
+            with contextlib.suppress(OSError):
+                self.archive.release(self.handle, self.claimed.number)
+            self.claimed = None
 
 
 def _confirm_changed_keys(keys: list[SeatKey], accept: Collection[str],
@@ -590,7 +611,7 @@ def owed(home: Home, path: str | Path) -> Owed:
     verified = load(path, home)
     engine.owed(verified.table, identity)
     shown = engine.preview(verified.table, identity,
-                           own_links(home, verified.table, identity)[0])
+                           OwnLinks(home, verified.table, identity).used)
     duty = shown.duty()
     assert duty is not None
     return Owed(verified, identity, shown, duty.kind, duty.seat)
@@ -598,11 +619,19 @@ def owed(home: Home, path: str | Path) -> Owed:
 
 def legal_moves(home: Home, path: str | Path, moves: list[str]) -> tuple[str, list[str], bool]:
     """(seat handle, legal moves after ``moves``, whether the turn may end there)."""
+    handle, legal, _, can_end = legal_moves_shown(home, path, moves)
+    return handle, legal, can_end
+
+
+def legal_moves_shown(home: Home, path: str | Path, moves: list[str]
+                      ) -> tuple[str, list[str], list[str], bool]:
+    """As legal_moves, with the lines ``pbem moves`` prints for them (Game.move_lines)."""
     turn = owed(home, path)
     if not turn.takes_moves:
-        return turn.handle, [], True
+        return turn.handle, [], [], True
     state, _ = turn.after(moves)
-    return turn.handle, turn.options(state), turn.unfinished(state) is None
+    legal = turn.options(state)
+    return turn.handle, legal, turn.game.move_lines(legal), turn.unfinished(state) is None
 
 
 def seat_view(home: Home | None, verified: Verified) -> tuple[str, dict[str, Any], dict[str, Any]]:
@@ -617,7 +646,7 @@ def seat_view(home: Home | None, verified: Verified) -> tuple[str, dict[str, Any
     seat = table.seat_of(identity.handle) if identity else None
     if identity is None or seat is None or table.seats[seat].pubkey not in ("", identity.public_hex):
         return "", public_view(verified), {}
-    shown = engine.preview(table, identity, own_links(home, table, identity)[0]
+    shown = engine.preview(table, identity, OwnLinks(home, table, identity).used
                            if home is not None else ())
     secrets = engine.secrets_for(shown, seat, identity)
     final = verified.report.final
@@ -640,9 +669,11 @@ def final_result(report: engine.Report) -> dict[str, Any] | None:
     if report.outcome is None:
         return None
     from pbem.drawing.panels import result_section
+    from pbem.protocol import result
 
+    told = {**report.result, "verdict": result.audit_words(report.result)}
     return result_section(report.outcome, [s.handle for s in report.table.seats], report.audit,
-                          report.result)
+                          told)
 
 
 def _with_result(report: engine.Report, view: dict[str, Any]) -> dict[str, Any]:
@@ -776,8 +807,24 @@ def note_of(before: engine.Table, after: engine.Table, entry: savefile.Entry) ->
     # What the entry changed includes the bot's turns: say whose they were first.
     told = [f"{t['seat']} (absent) played by the bot, signed by {entry['seat']}: "
             f"{'; '.join(t['moves']) or 'nothing'}." for t in bot]
+    told += _leaving_words(entry)
     return EntryNote(int(entry["seq"]), str(entry["kind"]), str(entry["seat"]),
                      timing.signed_time(entry), list(entry["moves"]), told + changes, bot)
+
+
+def _leaving_words(entry: savefile.Entry) -> list[str]:
+    """What a resignation or an absence entry did, for the log (the game's state may not
+    change at all: the engine's tables do)."""
+    who, kind = entry["seat"], entry["kind"]
+    if kind == "absent":
+        return [f"{who} proposed that {entry['player']} is absent, remedy '{entry['remedy']}'."]
+    if kind == "vote":
+        return [f"{who} voted to {entry['vote']} the proposal."]
+    if kind == "confirm":
+        return [f"{who} confirmed the proposal, unanswered for a full patience."]
+    if kind == "resign":
+        return [f"{who} resigned and ranks last."]
+    return []
 
 
 class History(Record):
@@ -880,11 +927,11 @@ def _sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str
                             "vote on.")
     guard_branches(home, verified, identity, kind)
     contacts = Contacts(home)
-    used, claim = own_links(home, table, identity)
-    entry, new_table = engine.sign_entry(table, identity, kind, [], fields, used=used,
-                                         claim=claim)
+    links = OwnLinks(home, table, identity)
+    entry, new_table = engine.sign_entry(table, identity, kind, [], fields, used=links.used,
+                                         claim=links.claim)
     save = appended(verified.save, entry, new_table)
-    written = write(save, output_path(save, entry, Path(path), out), home)
+    written = write(save, output_path(save, entry, Path(path), out), home, links.release)
     contacts.check_save(save)
     with contextlib.suppress(OSError):
         contacts.write()

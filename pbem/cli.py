@@ -697,7 +697,8 @@ def _print_absence(written: Any) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def moves(ctx: click.Context, save: str, moves: tuple[str, ...], as_json: bool) -> None:
-    """The legal next moves for this seat after the given ones.
+    """The legal next moves for this seat after the given ones (a game may group a long
+    family of choices on one line; --json lists every move).
 
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem import prompt, session
@@ -707,15 +708,15 @@ def moves(ctx: click.Context, save: str, moves: tuple[str, ...], as_json: bool) 
     save = resolve_save(ctx, save)
     typed = prompt.split_moves(moves)
     try:
-        handle, legal, can_end = session.legal_moves(home, save, typed)
+        handle, legal, lines, can_end = session.legal_moves_shown(home, save, typed)
     except MoveError as exc:
         hint = prompt.quoting_hint(home, save, "moves", typed, exc)
         raise _with_hint(exc, hint) from None
     if as_json:
         _emit_json({"seat": handle, "moves": legal, "can_end_turn": can_end})
         return
-    for move in legal:
-        echo(move)
+    for line in lines:
+        echo(line)
     if can_end:
         echo("(the turn may end here)")
     elif not legal:

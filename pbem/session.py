@@ -619,11 +619,19 @@ def owed(home: Home, path: str | Path) -> Owed:
 
 def legal_moves(home: Home, path: str | Path, moves: list[str]) -> tuple[str, list[str], bool]:
     """(seat handle, legal moves after ``moves``, whether the turn may end there)."""
+    handle, legal, _, can_end = legal_moves_shown(home, path, moves)
+    return handle, legal, can_end
+
+
+def legal_moves_shown(home: Home, path: str | Path, moves: list[str]
+                      ) -> tuple[str, list[str], list[str], bool]:
+    """As legal_moves, with the lines ``pbem moves`` prints for them (Game.move_lines)."""
     turn = owed(home, path)
     if not turn.takes_moves:
-        return turn.handle, [], True
+        return turn.handle, [], [], True
     state, _ = turn.after(moves)
-    return turn.handle, turn.options(state), turn.unfinished(state) is None
+    legal = turn.options(state)
+    return turn.handle, legal, turn.game.move_lines(legal), turn.unfinished(state) is None
 
 
 def seat_view(home: Home | None, verified: Verified) -> tuple[str, dict[str, Any], dict[str, Any]]:

@@ -129,6 +129,24 @@ def main() -> None:
         print(f"   re-scan, everything already seen: {seconds:.2f} s, "
               f"{total / seconds:,.0f} messages/s (CPU {CPU[0]:.2f} s)")
 
+        print("3. 3,000 messages (the saves of one game, Cc'd): a re-read with the record of "
+              "mail read, and with --all")
+        homes, messages, actor = play_and_mail(root / "c", distinct)
+        big = [messages[i % len(messages)] for i in range(3000)]
+        box = write_mbox(root / "c" / "mail.mbox", big)
+        maildir = mailbox.Maildir(str(root / "c" / "Maildir"), create=True)
+        for msg in big:
+            maildir.add(msg.as_bytes())
+        for label, source in (("mbox", box), ("Maildir", root / "c" / "Maildir")):
+            first = inbox.scan([source], homes[actor], read_all=True)
+            assert first.messages == 3000, first.text()
+            again = timed(lambda source=source: inbox.scan([source], homes[actor]), repeat)
+            cpu_again = CPU[0]
+            every = timed(lambda source=source: inbox.scan([source], homes[actor],
+                                                           read_all=True), 3)
+            print(f"   {label}: re-read (nothing new) {again:.2f} s (CPU {cpu_again:.2f} s); "
+                  f"--all {every:.2f} s (CPU {CPU[0]:.2f} s)")
+
         hops = 60 if quick else 200
         print(f"2. {hops} messages, each a different save (a {hops}-entry game)")
         homes, messages, actor = play_and_mail(root / "b", hops)

@@ -860,13 +860,14 @@ def beacon_op(rng: Sampler, history: History, entries: list[dict[str, Any]], k: 
         entry["beacon"] = entries[i]["beacon"]
         return f"entry {k} beacon replayed from entry {i}"
     if choice == 1:
-        # The seat's own chain one link too far (it holds the seed): skipping a link.
+        # The seat's own chain too far down (it holds the seed): skipping more links than
+        # a verifier accepts (beacon.MAX_SKIP), or none.
         nonce = next(e["nonce"] for e in history.entries if e["seat"] == seat
                      and e["kind"] in ("create", "join"))
         seed = history.keys[seat].seed(history.game_id, bytes.fromhex(nonce))
         links = sum(1 for e in history.entries[:k] if e["seat"] == seat
                     and e["kind"] not in ("create", "join"))
-        step = rng.choice([2, 3, 0])
+        step = rng.choice([beacon.MAX_SKIP + 1, beacon.MAX_SKIP + 2, 0])
         entry["beacon"] = beacon.published(seed, links + step).hex()
         return f"entry {k} beacon: link {links + step} of the seat's chain instead of {links + 1}"
     if choice == 2:

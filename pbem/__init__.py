@@ -10,13 +10,7 @@ The package is in rooms, each with one job; imports run downward only::
     protocol/            bytes, keys, beacon, save file, replay, archive, mental deck
     game.py, errors.py,  the contract every game implements, the error tree, and
     registry.py          where installed games are found (used by every room)
-
-Modules that lived at the top before the rooms (``pbem.engine``, ``pbem.local`` ...)
-still import under their old names (see :mod:`pbem._imports`).
 """
 
-from pbem._imports import install_old_paths
-
-__version__ = "0.2.0"
-
-install_old_paths()
+# The one version number: pyproject.toml reads it from here.
+__version__ = "0.3.0"

@@ -6,6 +6,7 @@ other exception is a bug, reported without a traceback unless PBEM_DEBUG=1.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import os
@@ -258,8 +259,15 @@ def _game_line(record: Any, now: Any) -> dict[str, Any]:
             won = ", ".join(f"{w} ({record.scores.get(w, 0)})" for w in record.winners)
             status = f"over, won by {won}" if len(record.winners) == 1 else \
                 f"over, shared by {won}"
+            rest = [f"{n} {v}" for n, v in sorted(record.scores.items(), key=lambda i: -i[1])
+                    if n not in record.winners]
+            status += f"; {', '.join(rest)}" if rest else ""
         else:
             status = "over"
+        if record.ending:
+            status += f" ({record.ending})"
+        if record.audit == "partial":
+            status += "; audit partial: a seat never revealed"
     else:
         order = 0 if record.your_move else 1
         who = "you" if record.your_move else record.to_act
@@ -338,11 +346,13 @@ def _confirm_key(seat_key: Any) -> bool:
 
 
 def _sign(ctx: click.Context, save: str, kind: str | None, moves: list[str], bot: str | None,
-          out: str | None, accept_keys: tuple[str, ...], dry_run: bool = False) -> Any:
+          out: str | None, accept_keys: tuple[str, ...], dry_run: bool = False,
+          leave_branch: bool = False) -> Any:
     from pbem import session
 
     return session.sign_next(_home(ctx), save, kind, moves, bot, out, dry_run=dry_run,
-                             accept_keys=accept_keys, confirm=_confirm_key)
+                             accept_keys=accept_keys, confirm=_confirm_key,
+                             leave_branch=leave_branch)
 
 
 def _print_keys(written: Any, everyone: bool) -> None:
@@ -390,12 +400,15 @@ def join(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str,
 @click.option("--to", "to", multiple=True, metavar="ADDRESS",
               help="With --send: mail these addresses instead of the game's seats.")
 @click.option("--no-cc", is_flag=True, help="With --send: mail only the player to act.")
+@click.option("--leave-branch", is_flag=True,
+              help="The players dropped the other branch of this game that this home has "
+                   "seen: leave it (a reveal is refused while this home knows one).")
 @_smtp_options
 @ACCEPT_KEY
 @click.pass_context
 def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, bot: str | None,
          out: str | None, dry_run: bool, send_it: bool, to: tuple[str, ...], no_cc: bool,
-         accept_keys: tuple[str, ...], **smtp_given: Any) -> None:
+         accept_keys: tuple[str, ...], leave_branch: bool, **smtp_given: Any) -> None:
     """Sign what this seat owes now: the start, a whole turn, or the final reveal.
 
     Several moves may be one argument, separated by ';'. With no moves, at a terminal, a
@@ -418,7 +431,7 @@ def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, b
         typed = prompt.type_turn(home, save)
     try:
         written = _sign(ctx, save, None, typed or all_moves, bot, out, accept_keys,
-                        dry_run=dry_run)
+                        dry_run=dry_run, leave_branch=leave_branch)
     except MoveError as exc:
         if all_moves:  # words typed without quotes?
             hint = prompt.quoting_hint(home, save, "play", all_moves, exc)
@@ -481,9 +494,13 @@ def _send_written(home: Any, path: Path, mailing: dict[str, Any]) -> None:
                          + ([] if mailing["cc"] else ["--no-cc"]))
         if mailing["options_given"]:
             again += " and the same SMTP options"
+        from pbem.mail import outbox
+
+        with contextlib.suppress(OSError):
+            outbox.add(home.path, path)
         echo(f"pbem: {exc.message}", err=True)
         echo(f"pbem: the save was written but not mailed. When that is fixed, send it with: "
-             f"{again}", err=True)
+             f"{again} (or 'pbem sync', which mails what is queued)", err=True)
         sys.exit(EXIT_NOT_SENT)
     _report_sent(result)
 
@@ -724,7 +741,8 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
                 "private": private, "notes": verified.notes,
                 "players": [n.to_json() for n in notices],
                 "last_acted": [a.to_json() for a in acted],
-                "absence": _absence_lines(table)}
+                "absence": _absence_lines(table),
+                "result": verified.report.result if at is None else None}
         if at is None:
             data["since_your_last_turn"] = None if since is None else [n.to_json() for n in since]
         else:
@@ -892,7 +910,7 @@ def _verify_one(ctx: click.Context, save: str, as_json: bool, full: bool) -> Non
     report = verified.report
     table = report.table
     duty = table.duty()
-    outcome = report.outcome
+    told = report.result
     if as_json:
         _emit_json({
             "ok": report.audit in ("clean", "pending"),
@@ -900,11 +918,11 @@ def _verify_one(ctx: click.Context, save: str, as_json: bool, full: bool) -> Non
             "entries": len(table.signers),
             "to_act": table.seats[duty.seat].handle if duty else None,
             "next": duty.kind if duty else None,
-            "over": table.over(), "audit": report.audit,
-            "scores": None if outcome is None else
-            {table.seats[s].handle: v for s, v in outcome.scores.items()},
-            "ranking": None if outcome is None else
-            [[table.seats[s].handle for s in group] for group in outcome.ranking],
+            "over": table.over(),
+            "audit": report.audit if isinstance(report.audit, list) else told["audit"],
+            "scores": told["scores"], "ranking": told["ranking"], "rivals": told["rivals"],
+            "parts": told["parts"], "winners": told["winners"], "ending": told["ending"],
+            "revealed": told["revealed"], "unrevealed": told["unrevealed"],
             "awaiting": [table.seats[s].handle for s in table.awaiting_reveals()],
             "stale": verified.stale, "notes": verified.notes,
             "absence": _absence_lines(table), "unaudited": report.unaudited,
@@ -933,33 +951,38 @@ def _verify_one(ctx: click.Context, save: str, as_json: bool, full: bool) -> Non
 
 
 def _print_result(report: Any) -> None:
-    table = report.table
+    """The result as pbem.protocol.result tells it: how the game ended, the audit's
+    verdict (what it could not check), every score with its parts, the notes."""
+    from pbem.protocol import result
+
+    told = report.result
     if report.audit == "pending":
+        if told.get("over"):
+            echo(told["ending"]["text"])
         return
-    if isinstance(report.audit, list):
-        echo("AUDIT FAILED:")
-        for line in report.audit:
-            echo(f"  - {line}")
-    else:
-        echo(f"Audit: {report.audit}.")
-    for line in report.unaudited:
-        echo(f"  Not audited: {line}")
+    echo(told["ending"]["text"])
+    for line in result.audit_words(told):
+        echo(line)
     outcome = report.outcome
     if outcome is None:
         return
+    echo(told["winner"] + ".")
     echo("Final scores:")
     place = 1
-    for group in outcome.ranking:
-        for seat in group:
-            parts = ", ".join(f"{k} {v}" for k, v in outcome.breakdown.get(seat, {}).items())
-            ties = outcome.tiebreaks.get(seat)
+    handles = [s.handle for s in report.table.seats]
+    for group in outcome.standing():
+        for side in group:
+            name = handles[side] if isinstance(side, int) else str(side)
+            parts = ", ".join(f"{k} {v}" for k, v in told["parts"].get(name, {}).items())
+            ties = (outcome.tiebreaks.get(side) if isinstance(side, int)
+                    else outcome.rival_tiebreaks.get(side))
             tie_text = ""
             if ties and outcome.tiebreak_names:
                 tie_text = "  [" + ", ".join(f"{n} {v}" for n, v in
                                              zip(outcome.tiebreak_names, ties, strict=False)) + "]"
             shared = " (shared)" if len(group) > 1 else ""
-            echo(f"  {place}. {table.seats[seat].handle:12} {outcome.scores[seat]:4}"
-                       f"{shared}" + (f"  ({parts})" if parts else "") + tie_text)
+            echo(f"  {place}. {name:12} {told['scores'][name]:4}"
+                 f"{shared}" + (f"  ({parts})" if parts else "") + tie_text)
         place += len(group)
     for note in outcome.notes:
         echo(f"  {note}")
@@ -1039,32 +1062,244 @@ def send(ctx: click.Context, save: str, to: tuple[str, ...], no_cc: bool, remind
     _deliver(message, settings, home, save)
 
 
+def _imap_options(command: Any) -> Any:
+    """How inbox and sync log in to IMAP sources (each wins over the profile's [imap])."""
+    for option in reversed([
+        click.option("--password-command", metavar="CMD",
+                     help="IMAP: a command that prints the password (or, with --auth "
+                          "xoauth2, an OAuth2 access token). Default: the profile's; else "
+                          "asked at the terminal. Never stored."),
+        click.option("--auth", type=click.Choice(["login", "xoauth2"]),
+                     help="IMAP: log in with a password (login, the default) or an OAuth2 "
+                          "token (xoauth2, for Gmail and Outlook)."),
+        click.option("--all", "read_all", is_flag=True,
+                     help="Read every message again, not only those not read before."),
+        click.option("--max-size", type=click.IntRange(1, 1024), default=8, show_default=True,
+                     metavar="MIB", help="Largest attachment to read."),
+    ]):
+        command = option(command)
+    return command
+
+
+def _imap_login(home: Any, password_command: str | None, auth: str | None) -> Any:
+    """The IMAP login: the options given, else the profile's [imap] settings, else (for
+    a password, not a token) the SMTP password command when IMAP and SMTP share a user;
+    at a terminal, a prompt when nothing else gives one."""
+    from pbem.mail import imap, profile
+
+    stored = profile.imap_settings(home)
+    command = password_command or stored.get("password_command")
+    method = auth or stored.get("auth") or "login"
+    ask = None
+    if sys.stdin.isatty():
+        def ask(what: str) -> str:
+            return str(click.prompt(what, hide_input=True, err=True))
+    return imap.Login(auth=method, password_command=command, ask=ask)
+
+
+class _Progress:
+    """A progress line on stderr while a source gives many messages (rewritten in place
+    at a terminal, a line every few seconds elsewhere)."""
+
+    SHOW_FROM = 300  # messages to read before a line is worth it
+    EVERY = 2.0  # seconds between lines when not at a terminal
+
+    def __init__(self) -> None:
+        import time
+
+        self.clock = time.monotonic
+        self.last = 0.0
+        self.tty = sys.stderr.isatty()
+
+    def __call__(self, source: str, done: int, total: int) -> None:
+        if total < self.SHOW_FROM:
+            return
+        now = self.clock()
+        final = done == total
+        if not final and now - self.last < (0.2 if self.tty else self.EVERY):
+            return
+        self.last = now
+        text = f"pbem: reading {source}: {done}/{total} messages"
+        if self.tty:
+            click.echo("\r" + printable(text), err=True, nl=final)
+        else:
+            echo(text, err=True)
+
+
 @main.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.argument("paths", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.option("--no-file", is_flag=True, help="Do not copy the newest saves into HOME/inbox.")
-@click.option("--max-size", type=click.IntRange(1, 1024), default=8, show_default=True,
-              metavar="MIB", help="Largest attachment to read.")
+@click.option("--no-file", is_flag=True, help="Do not copy the newest saves into HOME/inbox "
+              "(and do not record the messages as read).")
+@click.option("--answer", "answer_them", is_flag=True,
+              help="Then sign and mail the entries that need no decision (a final reveal, a "
+                   "forced turn) in the games where auto-answer is on ('pbem auto').")
+@_imap_options
 @click.pass_context
 def inbox(ctx: click.Context, paths: tuple[str, ...], as_json: bool, no_file: bool,
-          max_size: int) -> None:
-    """Find, verify and file the saves in .eml files, mbox files or Maildir folders."""
+          answer_them: bool, max_size: int, read_all: bool, password_command: str | None,
+          auth: str | None) -> None:
+    """Find, verify and file the saves in mail: .eml files, mbox files, Maildir folders,
+    folders of those, or IMAP mailboxes (imaps://USER@HOST[:PORT]/MAILBOX, or imap://
+    with STARTTLS).
+
+    A mailbox (Maildir, mbox, IMAP) gives only the messages not read before; --all
+    reads everything again. Mail is never deleted, moved or flagged."""
     from pbem.errors import UsageError
+    from pbem.mail import imap
     from pbem.mail import inbox as inbox_mod
 
-    missing = [p for p in paths if not os.path.lexists(p)]
+    missing = [p for p in paths if not imap.is_url(p) and not os.path.lexists(p)]
     if missing:
         raise UsageError(f"There is no file or folder {', '.join(missing)}; nothing was "
                          "scanned. Check the path" + ("s." if len(missing) > 1 else "."))
-    report = inbox_mod.scan(list(paths), _home(ctx), max_bytes=max_size * 1024 * 1024,
-                            file_saves=not no_file)
+    home = _home(ctx)
+    login = _imap_login(home, password_command, auth) if any(imap.is_url(p) for p in paths) \
+        else None
+    report = inbox_mod.scan(list(paths), home, max_bytes=max_size * 1024 * 1024,
+                            file_saves=not no_file, read_all=read_all, login=login,
+                            progress=_Progress())
+    answered: list[Any] = []
+    trouble: list[str] = []
+    if answer_them:
+        from pbem.mail import sync as sync_mod
+
+        settings, why_not = sync_mod.mail_settings(home)
+        answered, trouble = sync_mod.answer_all(home, settings, why_not)
     if as_json:
-        _emit_json(report.to_json())
+        data = report.to_json()
+        if answer_them:
+            data["answered"] = [a.to_json() for a in answered]
+            data["not_answered"] = trouble
+        _emit_json(data)
     else:
         echo(report.text(), nl=False)
+        _print_answered(answered, trouble)
     code = report.exit_code()
     if code:
         sys.exit(code)
+
+
+def _print_answered(answered: list[Any], trouble: list[str]) -> None:
+    if answered or trouble:
+        echo("")
+        echo("Answered by themselves (auto-answer is on; 'pbem undo' takes back one not "
+             "mailed yet):" if answered else "Auto-answer:")
+    for item in answered:
+        echo(f"  {item.text()}")
+    for line in trouble:
+        echo(f"  ! {line}")
+
+
+@main.command()
+@click.option("--every", type=click.IntRange(1, 24 * 60), metavar="MINUTES",
+              help="Keep syncing, every MINUTES, until stopped (Ctrl-C).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (one object per round).")
+@_imap_options
+@click.pass_context
+def sync(ctx: click.Context, every: int | None, as_json: bool, max_size: int, read_all: bool,
+         password_command: str | None, auth: str | None) -> None:
+    """One command a day: read every mail source in the profile (as 'pbem inbox'), sign
+    and mail the entries that answer themselves where auto-answer is on, mail what is
+    queued, then list the games waiting for you, oldest first.
+
+    Sources are added with 'pbem profile --source SOURCE'; auto-answer is switched on
+    with 'pbem profile --auto-answer on' (every game) or 'pbem auto SAVE on' (one)."""
+    import time
+
+    from pbem.errors import UsageError
+    from pbem.mail import imap
+    from pbem.mail import profile as profile_mod
+
+    home = _home(ctx)
+    sources = profile_mod.load(home).sources
+    if not sources:
+        raise UsageError("This home has no mail sources: add one with 'pbem profile --source "
+                         "imaps://USER@HOST/INBOX' (or a Maildir, mbox or folder), then run "
+                         "'pbem sync' again.")
+    login = _imap_login(home, password_command, auth) if any(imap.is_url(p) for p in sources) \
+        else None
+    if every is None:
+        code = _sync_round(home, sources, login, max_size, read_all, as_json)
+        if code:
+            sys.exit(code)
+        return
+    try:
+        while True:
+            _sync_round(home, sources, login, max_size, read_all, as_json)
+            read_all = False
+            if not as_json:
+                echo(f"(next sync in {every} minute(s); Ctrl-C stops)")
+            time.sleep(every * 60)
+    except KeyboardInterrupt:
+        echo("pbem: sync stopped.", err=True)
+
+
+def _sync_round(home: Any, sources: list[str], login: Any, max_size: int, read_all: bool,
+                as_json: bool) -> int:
+    """One sync: returns the exit code it would end with (0, 3 for a cheat, 5 for a
+    source or a mail that failed)."""
+    from pbem.mail import inbox as inbox_mod
+    from pbem.mail import sync as sync_mod
+    from pbem.protocol import timing
+
+    report = inbox_mod.scan(sources, home, max_bytes=max_size * 1024 * 1024,
+                            read_all=read_all, login=login, progress=_Progress())
+    settings, why_not = sync_mod.mail_settings(home)
+    answered, trouble = sync_mod.answer_all(home, settings, why_not)
+    sent = sync_mod.send_queued(home, settings, why_not,
+                                skip={str(Path(a.path).absolute()) for a in answered})
+    waiting = sync_mod.waiting(home)
+    now = timing.now()
+    if as_json:
+        click.echo(printable_json(json.dumps({
+            "inbox": report.to_json(), "answered": [a.to_json() for a in answered],
+            "not_answered": trouble, "sent": [s.to_json() for s in sent],
+            "waiting": [{"id": r.id, "short_id": r.short_id, "game": r.game, "title": r.title,
+                         "seq": r.seq, "next": r.next, "since": r.time,
+                         "path": r.path} for r in waiting]},
+            sort_keys=True, ensure_ascii=False)))
+    else:
+        echo(report.text(), nl=False)
+        _print_answered(answered, trouble)
+        if sent:
+            echo("")
+            echo("Queued mail:")
+            for item in sent:
+                echo(f"  {item.text()}")
+        echo("")
+        if waiting:
+            echo(f"Waiting for you ({len(waiting)}), the longest first:")
+            for record in waiting:
+                echo(f"  {sync_mod.waiting_line(record, now)}")
+        else:
+            echo("No game is waiting for you.")
+    code = report.exit_code()
+    if not code and (any(s.failed for s in sent) or any(a.queued for a in answered)):
+        code = EXIT_NOT_SENT  # something signed is still not mailed
+    return code
+
+
+@main.command()
+@click.argument("save", type=click.Path(dir_okay=False))
+@click.argument("state", type=click.Choice(["on", "off"]), required=False)
+@click.pass_context
+def auto(ctx: click.Context, save: str, state: str | None) -> None:
+    """Whether this game's entries that need no decision (a final reveal, a forced turn)
+    answer themselves in 'pbem sync' and 'pbem inbox --answer': on or off for this game
+    (over the home's 'pbem profile --auto-answer'); without on/off, say which it is."""
+    from pbem.mail import answer
+    from pbem.mail import profile as profile_mod
+    from pbem.protocol import savefile
+
+    home = _home(ctx)
+    parsed = savefile.read(resolve_save(ctx, save))
+    if state is not None:
+        profile_mod.set_auto_answer(home, state == "on", parsed.game_id)
+    on = answer.enabled(home, parsed.game_id)
+    echo(f"Auto-answer for {parsed.ruleset} {parsed.game_id[:8]}: {'on' if on else 'off'}"
+         + (" (never a choice: only a final reveal or a turn whose content is forced)."
+            if on else "."))
 
 
 @main.group(invoke_without_command=True)
@@ -1120,11 +1355,26 @@ def contacts_forget(ctx: click.Context, handle: str) -> None:
 @click.option("--user", metavar="NAME")
 @click.option("--password-env", metavar="VAR")
 @click.option("--password-command", metavar="CMD")
+@click.option("--source", "sources", multiple=True, metavar="SOURCE",
+              help="Add a mail source for 'pbem sync': a Maildir, mbox, folder or IMAP "
+                   "address (imaps://USER@HOST/MAILBOX).")
+@click.option("--remove-source", "removed", multiple=True, metavar="SOURCE",
+              help="Stop reading this source in 'pbem sync'.")
+@click.option("--imap-password-command", metavar="CMD",
+              help="Command that prints the IMAP password or OAuth2 token ('' removes it).")
+@click.option("--imap-auth", type=click.Choice(["login", "xoauth2"]),
+              help="How IMAP sources log in: a password (login) or an OAuth2 token.")
+@click.option("--auto-answer", type=click.Choice(["on", "off"]),
+              help="Let 'pbem sync' sign and mail entries that need no decision (a final "
+                   "reveal, a forced turn) in every game ('pbem auto SAVE' sets one game).")
 @click.pass_context
 def profile(ctx: click.Context, email: str | None, host: str | None, port: int | None,
             security: str | None, user: str | None, password_env: str | None,
-            password_command: str | None) -> None:
-    """Show or set this home's email address and SMTP settings (never a password)."""
+            password_command: str | None, sources: tuple[str, ...], removed: tuple[str, ...],
+            imap_password_command: str | None, imap_auth: str | None,
+            auto_answer: str | None) -> None:
+    """Show or set this home's email address, SMTP and IMAP settings and mail sources
+    (never a password)."""
     from pbem.mail import profile as profile_mod
 
     home = _home(ctx)
@@ -1134,10 +1384,23 @@ def profile(ctx: click.Context, email: str | None, host: str | None, port: int |
                   "password_env": password_env, "password_command": password_command}
     if any(v is not None for v in smtp_given.values()):
         profile_mod.set_smtp(home, **{k: v for k, v in smtp_given.items() if v is not None})
+    if imap_password_command is not None or imap_auth is not None:
+        profile_mod.set_imap(home, password_command=imap_password_command, auth=imap_auth)
+    for source in sources:
+        profile_mod.add_source(home, source)
+    for source in removed:
+        profile_mod.remove_source(home, source)
+    if auto_answer is not None:
+        profile_mod.set_auto_answer(home, auto_answer == "on")
     current = profile_mod.load(home)
     echo(f"email: {current.email or '(not set)'}")
     for key, value in sorted(current.smtp.items()):
         echo(f"smtp {key}: {value}")
+    for key, value in sorted(current.imap.items()):
+        echo(f"imap {key}: {value}")
+    for source in current.sources:
+        echo(f"source: {source}")
+    echo(f"auto-answer: {'on' if current.extra.get('auto_answer') is True else 'off'}")
 
 
 @main.command()

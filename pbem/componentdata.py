@@ -33,6 +33,14 @@ class ComponentReader:
     def __init__(self, title: str) -> None:
         self.title = title
 
+    # Equal by title, so the data of one game is read and checked once per process
+    # whichever reader asks (``load`` caches by reader, file and check).
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ComponentReader) and other.title == self.title
+
+    def __hash__(self) -> int:
+        return hash(self.title)
+
     def fail(self, where: str, what: str) -> ComponentError:
         """'<title> components: <where> <what>.' (raise it)."""
         return ComponentError(f"{self.title} components: {where} {what}.")

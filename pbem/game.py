@@ -13,8 +13,11 @@ and return nothing. Verifying a save, the engine applies every entry to one stat
 (a move that raises ends the verify); signing, it works on a copy and throws the copy away
 if a move raises. Never keep a reference to a state, or to part of one, between calls.
 
-Seats are integers ``0 .. n-1`` in header order. ``state["seats"]`` (set by the engine
-before ``setup`` returns) lists the handles, for display.
+Seats are integers ``0 .. n-1`` in header order; ``setup`` gets their handles. Right
+after ``setup`` returns, the engine (and local play) adds ``state["seats"]``, the handles,
+for display. The engine owns three keys of the state, which a game reads but never
+writes: ``seats``, ``pending`` (queued chance, below) and ``secret`` (the secret decks,
+changed only through ``secretdeck``).
 
 Chance
 ------
@@ -23,6 +26,12 @@ A rule that needs a random outcome (refill a display, roll dice, draw from a bag
 the public beacon (PROTOCOL.md section 5) by calling ``resolve(state, request, rng)`` for
 each request in order. Until then the request sits in ``state["pending"]``, which is
 public, so views can say "display refill pending". Never read randomness any other way.
+
+Chance is resolved only by an entry of *another* seat (its beacon link was unknown to the
+seat that asked). A seat that acts again before anyone else signs sees its own requests
+still pending: five rolls in a row stay five pending rolls. A game must hand the turn on
+(or not need the outcome) before chance it queued can be used; a solo game is the one
+exception, resolved from the seat's own chain.
 
 Turns
 -----
@@ -39,6 +48,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -79,9 +89,11 @@ __all__ = [
     "Fixed",
     "copy_state",
     "derived",
+    "ended_line",
     "fixed",
     "queue_chance",
     "kit",
+    "rank_sides",
     "rank_with_tiebreaks",
     "is_whole",
     "secretdeck",
@@ -89,6 +101,9 @@ __all__ = [
 
 State = dict[str, Any]
 T = TypeVar("T")
+
+# The data file a game's stock components are read from, beside its class's module.
+COMPONENTS_FILE = "components.toml"
 
 
 def __getattr__(name: str) -> Any:
@@ -127,24 +142,70 @@ class Outcome(Record):
     """Final result. ``scores`` maps seat -> total; ``ranking`` lists groups of tied
     seats best first (after tie-breaks); ``breakdown`` maps seat -> {label: points};
     ``tiebreaks`` maps seat -> the tie-break values used, in order; ``notes`` are lines
-    for people ("bob resigned", "cy's Super Bonus 2 unmet: -2")."""
+    for people ("bob resigned", "cy's Super Bonus 2 unmet: -2").
+
+    A rival that is not a seat (the automaton of a solo game) ranks too: ``rivals`` maps
+    its name -> total, ``rival_breakdown`` and ``rival_tiebreaks`` as for seats, and
+    ``places`` is the whole ranking, seats (int) and rivals (their names) together, best
+    first; empty means ``ranking`` (no rivals)."""
 
     def __init__(self, scores: dict[int, int], ranking: list[list[int]],
                  breakdown: dict[int, dict[str, int]] | None = None,
                  tiebreaks: dict[int, list[int]] | None = None,
                  tiebreak_names: list[str] | None = None,
-                 notes: list[str] | None = None) -> None:
+                 notes: list[str] | None = None,
+                 rivals: dict[str, int] | None = None,
+                 rival_breakdown: dict[str, dict[str, int]] | None = None,
+                 rival_tiebreaks: dict[str, list[int]] | None = None,
+                 places: list[list[int | str]] | None = None) -> None:
         self.scores = scores
         self.ranking = ranking
         self.breakdown = {} if breakdown is None else breakdown
         self.tiebreaks = {} if tiebreaks is None else tiebreaks
         self.tiebreak_names = [] if tiebreak_names is None else tiebreak_names
         self.notes = [] if notes is None else notes
+        self.rivals = {} if rivals is None else rivals
+        self.rival_breakdown = {} if rival_breakdown is None else rival_breakdown
+        self.rival_tiebreaks = {} if rival_tiebreaks is None else rival_tiebreaks
+        self.places = [] if places is None else places
+
+    def standing(self) -> list[list[int | str]]:
+        """Every ranked side best first: seats (int) and rivals (their names)."""
+        if self.places:
+            return [list(group) for group in self.places]
+        return [list(group) for group in self.ranking]
+
+
+def ended_line(view: Mapping[str, Any]) -> str:
+    """"" while play goes on; else what a picture or text view says in place of who is
+    to act: the engine adds ``ended`` to a view once play is over, also when a
+    resignation or an absence remedy ended it and the game's own state does not know:
+    "The game is over: bob resigned in entry 12: bob ranks last. Awaiting the reveals
+    of ann, cy."."""
+    ended = view.get("ended")
+    if not isinstance(ended, Mapping):
+        return ""
+    text = str(ended.get("text", "")).strip()
+    awaiting = [str(a) for a in ended.get("awaiting", [])]
+    line = "The game is over" + (f": {text}" if text else ".")
+    if awaiting:
+        line += f" Awaiting the final reveal of {', '.join(awaiting)}."
+    return line
 
 
 def queue_chance(state: State, request: dict[str, Any]) -> None:
     """Ask the engine for a random outcome; ``resolve`` will receive ``request``."""
     state.setdefault("pending", []).append(dict(request))
+
+
+def rank_sides(keys: dict[int | str, tuple[int, ...]]) -> list[list[int | str]]:
+    """Group seats and rivals best first by their (score, *tiebreaks), highest first;
+    sides still equal share a group (seats first, then rivals, each in order)."""
+    keyed: dict[tuple[int, ...], list[int | str]] = {}
+    for side in sorted(keys, key=lambda k: (isinstance(k, str), str(k) if isinstance(k, str)
+                                            else f"{k:09d}")):
+        keyed.setdefault(keys[side], []).append(side)
+    return [keyed[k] for k in sorted(keyed, reverse=True)]
 
 
 def rank_with_tiebreaks(
@@ -166,20 +227,34 @@ class Game(ABC):
     info: GameInfo
 
     # ---- components -------------------------------------------------------------
-    @abstractmethod
-    def stock_components(self) -> dict[str, Any]:
-        """The installed component data (read from the game's TOML), validated."""
-
     def stock_file(self) -> Path | None:
-        """The file ``stock_components`` reads, if one: a home keeps the digest of its
-        data under the file's own hash, so a command tells whether a save's components
-        differ from the installed ones without reading and checking them (None: it does,
-        each time)."""
-        return None
+        """The installed component data's file: by default ``components.toml`` beside the
+        module that defines the game's class, if there is one (None: the game has no data
+        file). A home keeps the digest of the data under the file's own hash, so a command
+        tells whether a save's components differ from the installed ones without reading
+        and checking them."""
+        module = sys.modules.get(type(self).__module__)
+        where = getattr(module, "__file__", None)
+        if not where:
+            return None
+        path = Path(where).with_name(COMPONENTS_FILE)
+        return path if path.is_file() else None
 
-    @abstractmethod
+    def stock_components(self) -> dict[str, Any]:
+        """The installed component data, checked by ``validate_components``: by default
+        ``stock_file`` read once per process (a fresh copy each call), or ``{}`` when the
+        game has no data file."""
+        path = self.stock_file()
+        if path is None:
+            return {}
+        return ComponentReader(self.info.title).load(path, self.validate_components)
+
     def validate_components(self, data: dict[str, Any]) -> None:
-        """Raise ComponentError naming the bad entry if ``data`` is not usable."""
+        """Raise ComponentError naming the bad entry if ``data`` is not usable. Every save
+        carries its component data, and this check runs on it before any other hook sees
+        it: a game with data must check every value it later trusts (the default accepts
+        any table, for a game with no data)."""
+        return None
 
     def validate_options(self, options: dict[str, Any], players: int) -> None:
         """Raise OptionError with a plain sentence when the options (already typed and

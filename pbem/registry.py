@@ -1,63 +1,35 @@
-"""Installed games, found through the ``pbem.games`` entry point and loaded lazily.
+"""Installed games: every one is registered by its ``pbem.games`` entry point alone.
 
-The games that ship with pbem are known by their module path (BUILTIN, the same as the
-entry points in pyproject.toml): loading one needs no scan of the installed packages'
-metadata, which costs a third of a command's start-up (importlib.metadata imports the
-email package and reads every installed distribution). The scan runs only when a command
-needs the list of every game (``rules``, ``new``, a save naming a game not built in).
-A plug-in cannot replace a built-in game under its name.
+A game's package declares, in its pyproject.toml::
+
+    [project.entry-points."pbem.games"]
+    my-game = "my_package.my_game:GAME"
+
+and nothing else names it: pbem's own three games are found exactly so.
+
+The entry points are read from the ``entry_points.txt`` of each distribution on
+``sys.path`` (``*.dist-info``, or ``*.egg-info`` of an older install), the file
+``importlib.metadata`` reads too. Importing ``importlib.metadata`` costs as much as the
+rest of a command's start-up (it imports the email package, to parse metadata pbem never
+needs), so this module reads that one file itself: a folder listing per ``sys.path``
+entry and one small file per distribution that has one. Where two distributions declare
+the same game name, the first on ``sys.path`` wins, as with ``importlib.metadata``.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from functools import cache
-from typing import Any
 
 from pbem.errors import SaveFileError, UsageError
 from pbem.game import Game
 
 GROUP = "pbem.games"
-
-# name -> "module:attribute", as in pyproject.toml's [project.entry-points."pbem.games"]
-# (tests/test_registry.py keeps the two the same).
-BUILTIN = {
-    "red-dog-junction": "games.red_dog_junction:GAME",
-    "road-master": "games.road_master:GAME",
-    "station-to-station": "games.station_to_station:GAME",
-}
+ENTRY_POINTS_FILE = "entry_points.txt"
 
 _extra: dict[str, Game] = {}
-
-
-class _Builtin:
-    """A built-in game's entry, loaded by its module path (as an EntryPoint is)."""
-
-    def __init__(self, name: str, value: str) -> None:
-        self.name, self.value = name, value
-
-    def load(self) -> Any:
-        module, _, attribute = self.value.partition(":")
-        return getattr(importlib.import_module(module), attribute)
-
-
-@cache
-def _plugins() -> dict[str, object]:
-    """Games installed by other packages, through the entry point (the slow scan)."""
-    from importlib.metadata import entry_points
-
-    return {ep.name: ep for ep in sorted(entry_points(group=GROUP), key=lambda e: e.name)
-            if ep.name not in BUILTIN}
-
-
-def _entries() -> dict[str, object]:
-    return {**{name: _Builtin(name, value) for name, value in BUILTIN.items()}, **_plugins()}
-
-
-def _entry(name: str) -> object | None:
-    if name in BUILTIN:
-        return _Builtin(name, BUILTIN[name])
-    return _plugins().get(name)
 
 
 def register(name: str, game: Game) -> None:
@@ -65,8 +37,53 @@ def register(name: str, game: Game) -> None:
     _extra[name] = game
 
 
+def entry_points_in(text: str, group: str = GROUP) -> dict[str, str]:
+    """``name -> "module:attribute"`` of ``group`` in the text of an entry_points.txt
+    (an INI file: ``[group]`` headers, ``name = value`` lines, ``#`` or ``;`` comments)."""
+    found: dict[str, str] = {}
+    section = ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line[0] in "#;":
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            section = line[1:-1].strip()
+        elif section == group and "=" in line:
+            name, _, value = line.partition("=")
+            found.setdefault(name.strip(), value.strip())
+    return found
+
+
+@cache
+def _installed() -> dict[str, str]:
+    """Every installed ``pbem.games`` entry point: name -> "module:attribute"."""
+    found: dict[str, str] = {}
+    seen: set[str] = set()  # distributions, by normalised name: the first on the path wins
+    for folder in sys.path:
+        try:
+            names = sorted(os.listdir(folder or "."))
+        except OSError:
+            continue
+        for name in names:
+            stem, dot, suffix = name.rpartition(".")
+            if not dot or suffix not in ("dist-info", "egg-info"):
+                continue
+            dist = stem.partition("-")[0].lower().replace("_", "-").replace(".", "-")
+            if dist in seen:
+                continue
+            seen.add(dist)
+            try:
+                with open(os.path.join(folder or ".", name, ENTRY_POINTS_FILE), encoding="utf-8") as fh:
+                    text = fh.read(1 << 20)
+            except (OSError, UnicodeDecodeError):
+                continue
+            for game, value in entry_points_in(text).items():
+                found.setdefault(game, value)
+    return found
+
+
 def names() -> list[str]:
-    return sorted(set(_entries()) | set(_extra))
+    return sorted(set(_installed()) | set(_extra))
 
 
 def resolve(typed: str) -> str:
@@ -95,11 +112,14 @@ def load(name: str) -> Game:
 
 @cache
 def _load_entry_point(name: str) -> Game:
-    ep = _entry(name)
-    if ep is None:
+    value = _installed().get(name)
+    if value is None:
         raise UsageError(f"There is no game '{name}'. Installed games: {', '.join(names()) or 'none'}.")
+    module, _, attribute = value.partition(":")
     try:
-        game = ep.load()  # type: ignore[attr-defined]
+        game: object = importlib.import_module(module.strip())
+        for part in attribute.strip().split("."):
+            game = getattr(game, part)
     except Exception as exc:  # a broken plug-in must not take the whole CLI down
         raise UsageError(f"The game '{name}' is installed but cannot be loaded ({exc}). "
                          "Reinstall pbem.") from None
@@ -112,7 +132,7 @@ def for_save(name: str) -> Game:
     """The game a save names, or a SaveFileError (exit 4) if it is not installed."""
     if name in _extra:
         return _extra[name]
-    if name not in BUILTIN and _entry(name) is None:
+    if name not in _installed():
         raise SaveFileError(
             f"This save is a game of '{name}', which this pbem does not have. Installed "
             f"games: {', '.join(names()) or 'none'}. Install a pbem that includes it."

@@ -17,6 +17,7 @@ from pbem.game import Game, State, copy_state
 from pbem.play import bots
 from pbem.protocol import absence, engine, gameindex, savefile, stockdigest, timing, toldcache
 from pbem.protocol.archive import Archive
+from pbem.protocol.beacon import Position
 from pbem.protocol.canonical import digest
 from pbem.protocol.contacts import Contacts, SeatKey
 from pbem.protocol.edkeys import is_sound_key
@@ -105,7 +106,24 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
         out.branches = archive.branch_notes(save.entries, hashes)
         out.notes.extend(out.branches)
     out.notes.extend(component_notes(save, home, components))
+    out.notes.extend(skip_notes(report.table))
+    early = timing.ahead(save.entries)
+    if early is not None:
+        out.notes.append(f"{early.words()} This home will not vote on it or build on it "
+                         f"before {timing.shown(early.usable_from)}.")
     return out
+
+
+def skip_notes(table: engine.Table, limit: int = 5) -> list[str]:
+    """A sentence for each entry that skipped links of its seat's beacon chain (at most
+    ``limit``, the newest): a home does so only after it signed on another branch of the
+    game (PROTOCOL.md section 5), so a skip is shown, never hidden."""
+    skips = sorted((seq, count, record.handle) for record in table.seats
+                   for seq, count in record.skips)
+    return [f"Entry {seq} ({handle}) skips {count} link{'s' if count > 1 else ''} of "
+            f"{handle}'s beacon chain, as a home does after signing on another branch of "
+            f"this game (a link is never published twice); with no such branch, {handle} "
+            f"could have chosen among {count + 1} links." for seq, count, handle in skips[-limit:]]
 
 
 def remember(home: Home, verified: Verified, path: Path) -> None:
@@ -283,6 +301,21 @@ def refuse_stale(verified: Verified, home: Home | None = None) -> None:
     if verified.stale:
         raise TurnError(verified.notes[0] + " Playing on it would fork the game."
                         + (undo_hint(verified, home) if home is not None else ""))
+    refuse_future(verified.save)
+
+
+def refuse_future(save: Save) -> None:
+    """TurnError("future") if an entry of ``save`` is dated more than an hour ahead of
+    this clock (PROTOCOL.md section 11): this home neither votes on it nor builds on it
+    until its clock gets there, so nobody skips a wait (a seat's patience, a withheld
+    reveal) by dating an entry ahead."""
+    early = timing.ahead(save.entries)
+    if early is not None:
+        raise TurnError(
+            f"{early.words()} pbem does not vote on or build on an entry dated ahead, so "
+            "that nobody can skip a wait by dating an entry ahead. Nothing was written. Run "
+            f"this again from {timing.shown(early.usable_from)}, or check this computer's "
+            "clock.", code="future")
 
 
 def undo_hint(verified: Verified, home: Home) -> str:
@@ -305,19 +338,25 @@ def undo_hint(verified: Verified, home: Home) -> str:
 def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
               bot: str | None, out: str | None, dry_run: bool = False,
               identity: Identity | None = None, accept_keys: Collection[str] = (),
-              confirm: Callable[[SeatKey], bool] | None = None) -> Written:
+              confirm: Callable[[SeatKey], bool] | None = None,
+              leave_branch: bool = False) -> Written:
     """Join, start, play a turn, resign or reveal: whatever ``kind`` (or the duty) is.
 
     Before signing, every seat's key is compared with this home's contacts: a CHANGED key
     for a known handle stops here (IntegrityError "key-changed", nothing written) unless
     the handle is in ``accept_keys`` or ``confirm`` (a question at the terminal) says
-    yes; the accepted key then replaces the known one. Written.keys lists every seat."""
+    yes; the accepted key then replaces the known one. Written.keys lists every seat.
+
+    A home that knows another branch of the game signs no reveal on this one (its seed
+    would be public there too) unless ``leave_branch`` says the players dropped the
+    other; a turn, start or resign leaves the others (see :func:`guard_branches`)."""
     identity = identity or home.load()
     verified = load(path, home)
     refuse_stale(verified, home)
     table = verified.table
     engine.owed(table, identity)
-    shown = engine.preview(table, identity)
+    used, claim = own_links(home, table, identity)
+    shown = engine.preview(table, identity, used)
     duty = shown.duty()
     assert duty is not None
     if duty.kind == "vote":
@@ -344,16 +383,19 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
         # Choices still owed after the game (secret cards drawn in a last turn).
         moves = bots.choose_free_moves(shown.game, shown.gstate, duty.seat, bot, salt=salt,
                                        secrets=mine)
+    guard_branches(home, verified, identity, wanted, leave_branch)
     contacts = Contacts(home)
     keys = contacts.seat_keys(verified.save)
     accepted = _confirm_changed_keys(keys, accept_keys, confirm)
-    entry, new_table = engine.sign_entry(table, identity, wanted, moves)
+    entry, new_table = engine.sign_entry(table, identity, wanted, moves, used=used,
+                                         claim=None if dry_run else claim)
     save = appended(verified.save, entry, new_table)
     keys = contacts.seat_keys(save)
     target = output_path(save, entry, Path(path), out)
     if dry_run:
         return Written(target, save, new_table, entry, table, keys=keys)
     written = write(save, target, home)
+    went_on(home, save, entry, leave_branch)
     where = f"{save.ruleset} {save.game_id[:8]}"
     for seat_key in accepted:
         contacts.accept_key(seat_key.handle, seat_key.key, where)
@@ -361,6 +403,64 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     with contextlib.suppress(OSError):
         contacts.write()
     return Written(written, save, new_table, entry, table, keys=keys)
+
+
+def guard_branches(home: Home, verified: Verified, identity: Identity, kind: str,
+                   leave_branch: bool = False) -> None:
+    """The seed is revealed on one branch only (PROTOCOL.md section 5, the last point):
+    TurnError if this home revealed this seat's seed on another branch than this save's,
+    or if ``kind`` is a reveal while this home knows a branch of the game that goes on
+    without it (and ``leave_branch`` does not drop it)."""
+    save, handle = verified.save, identity.handle
+    archive = Archive(home.archive_dir, save.game_id)
+    mine = [e for e in save.entries if e["seat"] == handle and e["kind"] == "reveal"]
+    shown_seq = archive.revealed(handle)
+    if shown_seq is not None and not mine:
+        raise TurnError(
+            f"You ({handle}) revealed your seed on another branch of this game (entry "
+            f"{shown_seq}): every link of your beacon chain and every secret of yours is "
+            "public there, so pbem signs nothing more for you on a branch without that "
+            "reveal. Play on the save where you revealed.", code="revealed-elsewhere")
+    if kind != "reveal" or leave_branch:
+        return
+    others = archive.elsewhere(verified.report.hashes)
+    if others:
+        seq, seat = others[0]
+        more = f" and {len(others) - 1} more" if len(others) > 1 else ""
+        raise TurnError(
+            f"You ({handle}) cannot reveal your seed on this save: this home has seen another "
+            f"branch of this game that goes on without this save (entry {seq} by {seat}"
+            f"{more}, on a save this one does not contain). Your seed makes every link of "
+            "your beacon chain and every secret card of yours public, on that branch too. "
+            "Settle with the other players which branch the game continues and play on "
+            "that one; if it is this one and they have dropped the other, run 'pbem play "
+            "SAVE --leave-branch' to leave it and reveal. Nothing was written.",
+            code="other-branch")
+
+
+def went_on(home: Home, save: Save, entry: savefile.Entry, leave_branch: bool = False) -> None:
+    """After this home signed ``entry`` (the last of ``save``): a turn, start or resign
+    (or ``leave_branch``) continues this branch, so this home leaves every other one it
+    knows; a reveal is recorded (:func:`guard_branches`)."""
+    archive = Archive(home.archive_dir, save.game_id)
+    with contextlib.suppress(OSError):
+        if entry["kind"] == "reveal":
+            archive.mark_revealed(entry["seat"], int(entry["seq"]))
+        if leave_branch or entry["kind"] in ("turn", "start", "resign"):
+            archive.leave([digest(e) for e in save.entries])
+
+
+def own_links(home: Home, table: engine.Table, identity: Identity
+              ) -> tuple[set[int], Callable[[Position], None]]:
+    """(the places of its chains this home published in the game, on any branch; the
+    claim that records the next one in its archive, under the lock, before signing):
+    a link is published once (PROTOCOL.md section 5)."""
+    archive = Archive(home.archive_dir, table.game_id)
+
+    def claim(place: Position) -> None:
+        archive.claim(identity.handle, place.number)
+
+    return archive.published(identity.handle), claim
 
 
 def _confirm_changed_keys(keys: list[SeatKey], accept: Collection[str],
@@ -458,7 +558,8 @@ def owed(home: Home, path: str | Path) -> Owed:
     identity = home.load()
     verified = load(path, home)
     engine.owed(verified.table, identity)
-    shown = engine.preview(verified.table, identity)
+    shown = engine.preview(verified.table, identity,
+                           own_links(home, verified.table, identity)[0])
     duty = shown.duty()
     assert duty is not None
     return Owed(verified, identity, shown, duty.kind, duty.seat)
@@ -485,7 +586,8 @@ def seat_view(home: Home | None, verified: Verified) -> tuple[str, dict[str, Any
     seat = table.seat_of(identity.handle) if identity else None
     if identity is None or seat is None or table.seats[seat].pubkey not in ("", identity.public_hex):
         return "", public_view(verified), {}
-    shown = engine.preview(table, identity)
+    shown = engine.preview(table, identity, own_links(home, table, identity)[0]
+                           if home is not None else ())
     secrets = engine.secrets_for(shown, seat, identity)
     final = verified.report.final
     view = shown.game.view(shown.gstate if final is None else final, seat, secrets)
@@ -508,11 +610,20 @@ def final_result(report: engine.Report) -> dict[str, Any] | None:
         return None
     from pbem.drawing.panels import result_section
 
-    return result_section(report.outcome, [s.handle for s in report.table.seats], report.audit)
+    return result_section(report.outcome, [s.handle for s in report.table.seats], report.audit,
+                          report.result)
 
 
 def _with_result(report: engine.Report, view: dict[str, Any]) -> dict[str, Any]:
+    """The view with the final result once audited, and ``ended`` once play is over
+    (a resignation or an absence remedy ends it where the game's own state does not):
+    how it ended and whose reveals are awaited, so no picture says who is to act."""
     result = final_result(report)
+    table = report.table
+    if table.over():
+        awaiting = [table.seats[s].handle for s in table.awaiting_reveals()]
+        view = {**view, "ended": {"text": str(report.result.get("ending", {}).get("text", "")),
+                                  "awaiting": awaiting}}
     return view if result is None else {**view, "result": result}
 
 
@@ -568,23 +679,30 @@ class EntryNote(NamedTuple):
     time: datetime.datetime | None
     moves: list[str]
     changes: list[str]
+    # An absent seat's turns the bot played inside this entry, before the signer's own
+    # (PROTOCOL.md section 11): [{"seat", "moves"}], each listed like a person's turn.
+    bot: list[dict[str, Any]] = []
 
     def heading(self) -> str:
         """'  12  turn    bob          2025-06-02 10:00 UTC  mine 1; trade scrap:gold x2'
-        (no time when the entry signed none)."""
+        (no time when the entry signed none), then a line for each bot turn in it."""
         when = f"{timing.shown(self.time)}  " if self.time else ""
-        return f"{self.seq:4d}  {self.kind:7} {self.seat:12} {when}{'; '.join(self.moves)}".rstrip()
+        line = f"{self.seq:4d}  {self.kind:7} {self.seat:12} {when}{'; '.join(self.moves)}"
+        return "\n".join([line.rstrip(), *(
+            f"      bot     {t['seat']:12} {'; '.join(t['moves']) or '(nothing)'}  "
+            f"(the bot's turn for absent {t['seat']}, signed by {self.seat})"
+            for t in self.bot)])
 
     def to_json(self) -> dict[str, Any]:
         return {"seq": self.seq, "kind": self.kind, "seat": self.seat,
                 "time": timing.stamp(self.time), "moves": list(self.moves),
-                "changes": list(self.changes)}
+                "changes": list(self.changes), "bot": [dict(t) for t in self.bot]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> EntryNote:
         return cls(int(data["seq"]), str(data["kind"]), str(data["seat"]),
                    timing.parse_stamp(data.get("time")), list(data["moves"]),
-                   list(data["changes"]))
+                   list(data["changes"]), [dict(t) for t in data.get("bot", [])])
 
 
 def note_of(before: engine.Table, after: engine.Table, entry: savefile.Entry) -> EntryNote:
@@ -594,8 +712,13 @@ def note_of(before: engine.Table, after: engine.Table, entry: savefile.Entry) ->
         seat = after.seat_of(entry["seat"])
         assert seat is not None
         changes = after.game.describe(before.gstate, after.gstate, seat)
+    bot = [{"seat": str(t["seat"]), "moves": [str(m) for m in t["moves"]]}
+           for t in entry.get("bot", [])]
+    # What the entry changed includes the bot's turns: say whose they were first.
+    told = [f"{t['seat']} (absent) played by the bot, signed by {entry['seat']}: "
+            f"{'; '.join(t['moves']) or 'nothing'}." for t in bot]
     return EntryNote(int(entry["seq"]), str(entry["kind"]), str(entry["seat"]),
-                     timing.signed_time(entry), list(entry["moves"]), changes)
+                     timing.signed_time(entry), list(entry["moves"]), told + changes, bot)
 
 
 class History(Record):
@@ -690,8 +813,11 @@ def sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str]
         if table.duty() is None or not table.proposal:
             raise TurnError("Nobody is proposed absent in this save: there is nothing to "
                             "vote on.")
+    guard_branches(home, verified, identity, kind)
     contacts = Contacts(home)
-    entry, new_table = engine.sign_entry(table, identity, kind, [], fields)
+    used, claim = own_links(home, table, identity)
+    entry, new_table = engine.sign_entry(table, identity, kind, [], fields, used=used,
+                                         claim=claim)
     save = appended(verified.save, entry, new_table)
     written = write(save, output_path(save, entry, Path(path), out), home)
     contacts.check_save(save)
@@ -788,6 +914,9 @@ def withdraw(home: Home, path: str | Path) -> Withdrawn:
                                                      audit_secrets=False).table)
     previous, wrote = _previous_save(before, source)
     archive.withdraw(entry, entry_hash)
+    # Its link was never sent: the replacement signs at the same place (section 10).
+    record = table.seats[seat]
+    archive.release(signer, Position(record.chain, record.depth).number)
     kept_as = _set_aside(source)
     if wrote:
         savefile.write_new(previous, savefile.dumps(before))

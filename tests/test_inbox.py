@@ -286,13 +286,13 @@ def test_rescan_is_quiet_and_never_overwrites(homes: dict[str, Home], game: list
     me, home = reader(homes, game)
     box = write_mbox(tmp_path / "m.mbox", [h.msg for h in game])
     first = inbox.scan([box], home)
-    second = inbox.scan([box], home)
+    second = inbox.scan([box], home, read_all=True)  # --all: read again, not only new mail
     assert second.problems == [] and second.notices == []
     assert second.games[0].filed == first.games[0].filed
     assert second.games[0].filed_how == "already there" and second.games[0].your_move
     # A different file under the filed name is left alone.
     Path(first.games[0].filed).write_text("not a save", "utf-8")
-    third = inbox.scan([box], home)
+    third = inbox.scan([box], home, read_all=True)
     assert codes(third) == ["filing"] and third.games[0].filed == ""
     assert Path(first.games[0].filed).read_text("utf-8") == "not a save"
 
@@ -641,7 +641,7 @@ def test_a_filed_game_waiting_for_someone_else_is_one_line_on_rescan(
     first = inbox.scan([box], homes[bystander]).text()
     id8 = game[-1].save.game_id[:8]
     assert "    filed: " in first and "Nothing new" not in first  # news: in full
-    again = inbox.scan([box], homes[bystander]).text()
+    again = inbox.scan([box], homes[bystander], read_all=True).text()
     [line] = [ln for ln in again.split("Players:")[0].splitlines() if id8 in ln]
     assert "filed:" not in again
     assert f"already filed - waiting for {game[-1].actor} (play)" in line

@@ -276,10 +276,10 @@ def test_audit_names_a_seat_whose_beacon_chain_was_not_from_its_seed(
             bob_seeds.add(seed)
         return seed
 
-    def cheat(seed: bytes, count: int) -> bytes:
+    def cheat(seed: bytes, count: int, chain: int = 0) -> bytes:
         if seed in bob_seeds:
-            return honest(seed[::-1], count)  # bob's chain from another secret
-        return honest(seed, count)
+            return honest(seed[::-1], count, chain)  # bob's chain from another secret
+        return honest(seed, count, chain)
 
     (tmp_path / "s").mkdir()
     first = session.new_game(homes["ann"], "dice-race", list(homes), [], None,

@@ -459,7 +459,8 @@ def _shuffle_with(key: int, seat: int, table: Table) -> Tamper:
         point = mental.public_point(key)
         outputs, proof = shuffle_proof.prove(mental.BASE, point, key, xs, list(range(len(xs))),
                                              ctx, b"x" * 32)
-        item.update(key=mental.to_hex(point), cts=[mental.to_hex(y) for y in outputs], proof=proof)
+        item.update(key=mental.to_hex(point), cts=[mental.to_hex(y) for y in outputs],
+                    proof=mental_deck.pack_proof(proof))
         return chore
 
     return tamper

@@ -571,7 +571,7 @@ def test_join_shuffle_proof_made_for_another_entry_seat_or_game_is_refused(
 
     def moved_proof(chore: dict) -> None:
         assert chore["cts"] == [mental.to_hex(p) for p in outputs]  # the honest pass
-        chore["proof"] = proof
+        chore["proof"] = mental_deck.pack_proof(proof)
 
     _refused_at_join(save, homes, tmp_path, moved_proof, "fails its shuffle proof")
 

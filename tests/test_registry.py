@@ -1,11 +1,13 @@
-"""The game registry: built-in games load by module path, the same as their entry points
-in pyproject.toml, and a command that needs one game scans no package metadata."""
+"""The game registry: every game, pbem's own included, is found by its entry point alone,
+read as importlib.metadata reads it, and a command that needs one game imports no
+package metadata."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 import tomllib
+from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
@@ -15,18 +17,50 @@ from pbem import registry
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_builtin_games_are_the_entry_points_of_pyproject() -> None:
+def test_the_games_are_the_entry_points_of_pyproject_and_no_list_of_ours() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
-    assert project["entry-points"][registry.GROUP] == registry.BUILTIN
+    declared = project["entry-points"][registry.GROUP]
+    installed = registry._installed()
+    assert {k: installed[k] for k in declared} == declared
+    assert installed == {ep.name: ep.value for ep in entry_points(group=registry.GROUP)}
+    assert "games." not in (ROOT / "pbem" / "registry.py").read_text("utf-8")
     # The command runs pbem.cli.run, which freezes what start-up built (gc.freeze) before
     # main; main itself does not, for the processes that call it many times.
     assert project["scripts"] == {"pbem": "pbem.cli:run"}
 
 
-def test_every_builtin_game_loads_and_is_listed() -> None:
-    for name in registry.BUILTIN:
+def test_every_installed_game_loads_and_is_listed() -> None:
+    for name in ("red-dog-junction", "road-master", "station-to-station"):
         assert registry.for_save(name).info.id == name
-    assert set(registry.BUILTIN) <= set(registry.names())
+        assert name in registry.names()
+
+
+def test_the_entry_points_file_is_read_as_ini() -> None:
+    text = ("[console_scripts]\npbem = pbem.cli:run\n\n# a comment\n[pbem.games]\n"
+            "  dice = some.module:GAME  \n; another comment\nother=x:y.z\n[later]\nq = r:s\n")
+    assert registry.entry_points_in(text) == {"dice": "some.module:GAME", "other": "x:y.z"}
+
+
+def test_a_plug_in_is_found_by_its_entry_point_and_the_first_on_the_path_wins(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    for folder, value in ((first, "tests.support.launch:DICE_RACE"), (second, "nowhere:GAME")):
+        info = folder / "pbem_dice-1.0.dist-info"
+        info.mkdir(parents=True)
+        (info / "entry_points.txt").write_text(f"[pbem.games]\ndice-plugin = {value}\n", "utf-8")
+    broken = first / "odd-2.0.dist-info"
+    broken.mkdir()
+    (broken / "entry_points.txt").write_bytes(b"[pbem.games]\nbad = \xff\n")
+    monkeypatch.setattr(sys, "path", [str(first), str(second), *sys.path])
+    registry._installed.cache_clear()
+    registry._load_entry_point.cache_clear()
+    try:
+        assert registry._installed()["dice-plugin"] == "tests.support.launch:DICE_RACE"
+        assert "bad" not in registry._installed()
+        assert registry.load("dice-plugin").info.id == "dice-race"
+    finally:
+        registry._installed.cache_clear()
+        registry._load_entry_point.cache_clear()
 
 
 def test_verifying_a_save_imports_no_metadata_mail_or_drawing() -> None:

@@ -1,5 +1,6 @@
-"""pbem.tomltext: our TOML writer matches tomli-w byte for byte on what pbem writes, every
-value survives a round trip, and the parser is TOML 1.0 with the quadratic-key guard."""
+"""pbem.tomltext: a save written section by section is the whole document as tomli-w
+writes it, every value survives a round trip, and the parser is TOML 1.0 with the
+quadratic-key guard."""
 
 from __future__ import annotations
 
@@ -36,8 +37,6 @@ documents = st.dictionaries(keys, values, max_size=6)
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
 def test_a_save_is_written_exactly_as_tomli_w_writes_it(path: Path) -> None:
-    doc = tomltext.loads(path.read_text("utf-8"))
-    assert tomltext.dumps(doc) == tomli_w.dumps(doc)
     save = savefile.read(path)
     # A save is written section by section, each entry's text kept for the next write:
     # the same bytes as the whole document written at once, the first time and after.
@@ -58,9 +57,8 @@ def test_an_entry_changed_after_it_was_written_is_written_anew() -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(documents)
-def test_any_document_matches_tomli_w_and_reads_back_the_same(doc: dict[str, Any]) -> None:
+def test_any_document_reads_back_the_same(doc: dict[str, Any]) -> None:
     text = tomltext.dumps(doc)
-    assert text == tomli_w.dumps(doc)
     assert tomltext.loads(text) == doc == tomllib.loads(text)
 
 
@@ -72,8 +70,8 @@ def test_control_characters_quotes_and_odd_keys_are_escaped() -> None:
     assert tomltext.loads(text) == doc
 
 
-@pytest.mark.parametrize("value", [1.5, None, b"bytes", {1: "x"}])
-def test_a_value_no_pbem_file_holds_is_a_type_error(value: object) -> None:
+@pytest.mark.parametrize("value", [None, b"bytes", {1: "x"}])
+def test_a_value_toml_cannot_hold_is_a_type_error(value: object) -> None:
     with pytest.raises(TypeError):
         tomltext.dumps({"v": value} if not isinstance(value, dict) else value)
 

@@ -12,9 +12,9 @@ from collections.abc import Callable
 
 from pbem.game import IllegalMoveError, State
 
-from . import journal, justin, setup_choices
+from . import journal, justin, rascal, setup_choices
 from .components import alt_name
-from .constants import RASCAL_AS
+from .constants import GOLD
 from .crew import (
     check_place,
     do_haul,
@@ -40,9 +40,11 @@ from .state import (
     crew_types,
     describe,
     dock_dice,
+    empty_supply,
     give_back,
     has,
     place_label,
+    rascal_names,
     take_supply,
     taken_by,
     total,
@@ -91,7 +93,7 @@ def _late_head(state: State, seat: int, verb: str) -> str:
     if "rascal" not in crew_types(state, seat):
         return "You have no rascals to name."
     if state["ts"]["rascal"]:
-        return f"Your rascals already count as {state['ts']['rascal']}s this turn."
+        return f"Your rascals are named: {rascal.said(rascal_names(state, seat))}."
     return "Rascals are named at the start of the turn, before any action."
 
 
@@ -132,10 +134,9 @@ def _justin(state: State, seat: int, move: Move) -> None:
 
 
 def _rascal(state: State, seat: int, move: Move) -> None:
-    if move.crew not in RASCAL_AS:
-        raise IllegalMoveError("A rascal counts as another crew type, not as a rascal.")
-    state["ts"]["rascal"] = move.crew
-    _say(state, seat, f"named the rascals: they count as {move.crew}s this turn")
+    names = rascal.check(state, seat, move.crew.split())
+    state["ts"]["rascal"] = rascal.naming(names)
+    _say(state, seat, f"named the rascals: {rascal.said(names)}")
 
 
 # ---- moving -------------------------------------------------------------------------------
@@ -238,10 +239,12 @@ def _deal(state: State, seat: int, move: Move) -> None:
     got = take_supply(state, "gold", tile_entry["gold"])
     player["ship"]["gold"] += got
     player["deals"].append(stack.pop(0))
-    short = " (all the bank had)" if got < tile_entry["gold"] else ""
+    gold = (f"took {got} gold from the bank onto the ship" if got else
+            f"took no gold ({empty_supply(GOLD).lower()})")
+    short = " (all the bank had)" if 0 < got < tile_entry["gold"] else ""
     _say(state, seat, f"completed super deal {tile} ({move.number}-gold stack): paid "
-                      f"{describe(cost)} from the ship back to their supplies, took {got} gold "
-                      f"from the bank onto the ship{short} and the tile (1 point)")
+                      f"{describe(cost)} from the ship back to their supplies, {gold}{short} "
+                      "and the tile (1 point)")
 
 
 # ---- crew actions -------------------------------------------------------------------------

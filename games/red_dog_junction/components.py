@@ -11,7 +11,6 @@ the lookup tables kept in ``state["rules"]``, so every later call needs only the
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 from pbem.game import ComponentReader
@@ -25,7 +24,6 @@ from .constants import (
 )
 from .state import encode
 
-COMPONENTS_FILE = Path(__file__).with_name("components.toml")
 CARD_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 MAX_PLAYERS = 5
 MIN_COMMANDERS = 6
@@ -39,10 +37,6 @@ READ = ComponentReader("Red Dog Junction")
 _fail = READ.fail
 MAX_COPIES = 100
 
-
-def load_stock() -> dict[str, Any]:
-    """The installed component data, validated."""
-    return READ.load(COMPONENTS_FILE, validate)
 
 
 def _goods(value: Any, where: str) -> dict[str, int]:

@@ -18,8 +18,6 @@ GOLD = "gold"  # the four-sided die in the Junction's centre is the gold die
 
 CREW_TYPES = ("cowboy", "agent", "miner", "scavenger", "rustler", "outlaw", "rascal")
 RASCAL_AS = tuple(t for t in CREW_TYPES if t != "rascal")  # what a rascal may be named
-CARD_KINDS = ("crew", "commander", "boost")
-
 ACTIONS_PER_TURN = 2
 SOLO_ACTIONS = 3  # the human in the Trailblazer solo mode
 DISPLAY_SIZE = 6

@@ -14,11 +14,13 @@ from .state import (
     describe,
     die_sides,
     dock_dice,
+    empty_supply,
     give_back,
     has,
     in_supply,
     join_and,
     place_label,
+    refuse_empty,
     ship,
     ship_name,
     supply_name,
@@ -81,6 +83,7 @@ def do_mine(state: State, seat: int, count: int, what: str) -> str:
     if count < 1:
         raise IllegalMoveError(f"You have no {what}s.")
     good = player["at"]
+    refuse_empty(state, good, "mining")
     got = take_supply(state, good, count)
     player["ship"][good] += got
     short = f" (the planet had only {got})" if got < count else ""
@@ -113,6 +116,9 @@ def do_salvage(state: State, seat: int, goods: dict[str, int], limit: int, what:
         raise IllegalMoveError(f"You have no {what}s.")
     if total(goods) > limit:
         raise IllegalMoveError(f"You can take at most {plural(limit, 'good')} from space.")
+    if not total(state["space"]):
+        raise IllegalMoveError("Nothing lies in space (the supply of goods to salvage is empty): "
+                               "salvaging would gain nothing.")
     if not has(state["space"], goods):
         raise IllegalMoveError(f"Space holds {describe(state['space'])}, not {describe(goods)}.")
     move_goods(state["space"], player["ship"], goods)
@@ -197,9 +203,8 @@ def check_trade_gets(state: State, give: str, get: str, rates: dict[str, int],
     where = supply_name(get)
     have = in_supply(state, get)
     if not have:
-        empty = f"holds no {get}" if where == "space" else f"has no {get} left"
-        raise IllegalMoveError(f"{where.capitalize()} {empty}: {rates[give] * count} {give} "
-                               f"for {get} would get nothing.")
+        raise IllegalMoveError(f"{empty_supply(get)}: {rates[give] * count} {give} for {get} "
+                               "would gain nothing.")
     useful = -(-have // rates[get])  # trades that still get something
     raise IllegalMoveError(f"{where.capitalize()} holds {have} {get}: only "
                            f"{plural(useful, 'trade')} of {give} for {get} "

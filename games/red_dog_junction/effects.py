@@ -25,7 +25,7 @@ from .crew import (
     turn_die,
 )
 from .move import Move, as_dict
-from .state import crew_count, die_sides, place_label, take_supply
+from .state import crew_count, die_sides, place_label, refuse_empty, take_supply
 
 
 def run_effect(state: State, seat: int, entry: dict[str, Any], move: Move) -> str:
@@ -33,6 +33,7 @@ def run_effect(state: State, seat: int, entry: dict[str, Any], move: Move) -> st
     effect = entry["effect"]
     player = state["players"][seat]
     if effect == "tax":
+        refuse_empty(state, GOLD, f"{entry['name']}'s tax")
         got = take_supply(state, GOLD, entry["amount"])
         player["storage"][GOLD] += got
         return f"took {got} gold from the bank into storage"
@@ -68,6 +69,7 @@ def run_effect(state: State, seat: int, entry: dict[str, Any], move: Move) -> st
         state["ts"]["capacity_bonus"] += entry["amount"]
         return f"the ship holds {entry['amount']} more at the end of this turn"
     if effect == "windfall":
+        refuse_empty(state, "whiskey", f"{entry['name']}")
         got = take_supply(state, "whiskey", entry["amount"])
         player["ship"]["whiskey"] += got
         return f"took {got} whiskey from the bank onto the ship"

@@ -35,7 +35,6 @@ Where the rulebook and rulings leave a choice, this implementation settles it so
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from pbem.game import (
@@ -51,7 +50,7 @@ from pbem.game import (
 
 from . import account, bot, posse, render, scoring, turnflow
 from .actions import apply_move
-from .components import COMPONENTS_FILE, load_stock, start_card_ids, tables, validate
+from .components import start_card_ids, tables, validate
 from .constants import DICE, GOLD, GOODS, JUSTIN, VARIANTS
 from .legal import legal_moves
 from .move import fmt
@@ -72,8 +71,9 @@ class RedDogJunction(Game):
             "variant": Option(
                 "standard",
                 "standard; trail-boss (each player is dealt a random commander and picks one "
-                "crew card from the deck before the first turn); posse (the crew draft: not "
-                "yet supported)",
+                "crew card from the deck before the first turn); posse (2-5 players: the crew "
+                "draft before the first turn, 9 secret cards each, pick one and pass the rest "
+                "left, `pick SLOT`)",
                 kind="str",
                 choices=VARIANTS,
             ),
@@ -83,12 +83,6 @@ class RedDogJunction(Game):
     )
 
     # ---- components ------------------------------------------------------------------
-    def stock_components(self) -> dict[str, Any]:
-        return load_stock()
-
-    def stock_file(self) -> Path:
-        return COMPONENTS_FILE
-
     def validate_components(self, data: dict[str, Any]) -> None:
         validate(data)
 

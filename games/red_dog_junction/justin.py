@@ -42,7 +42,7 @@ from .constants import (
 from .crew import move_goods
 from .move import as_goods, fmt_goods
 from .setup import end_game, refill
-from .state import card, describe, give_back, place_label, take_supply, total
+from .state import card, describe, empty_supply, give_back, place_label, take_supply, total
 from .state import tile as deal_tile
 
 
@@ -60,9 +60,11 @@ def take_turn(state: State, rng: Sampler) -> None:
     entry = card(state, ident)
     note = f"Justin took {ident}"
     if entry["kind"] == "boost":
-        me["storage"][GOLD] += take_supply(state, GOLD, 1)
+        got = take_supply(state, GOLD, 1)
+        me["storage"][GOLD] += got
         state["discard"].append(ident)
-        note += ": 1 gold from the bank to his home base"
+        note += (": 1 gold from the bank to his home base" if got else
+                 f" (a boost, discarded): {_empty(GOLD)}, so he gains nothing")
     else:
         me["stack"].append(ident)
         if entry["kind"] == "commander":
@@ -102,6 +104,8 @@ def _scavenger(state: State) -> str:
             taken[good] = n
             wanted -= n
     move_goods(state["space"], me["ship"], taken)
+    if not taken:
+        return "to space; nothing lies there to salvage, so he gains nothing"
     return f"to space, salvaging {describe(taken)}"
 
 
@@ -119,8 +123,10 @@ def _agent(state: State) -> str:
             give_back(state, good, n)
             me["ship"][GOLD] += take_supply(state, GOLD, n)
             traded[good] = n
-    return (f"to the Junction ({state['seats'][0]} names the dock), trading {describe(traded)} "
-            "for gold 1:1")
+    where = f"to the Junction ({state['seats'][0]} names the dock)"
+    if not traded and not state["bank"][GOLD]:
+        return f"{where}; {_empty(GOLD)}, so he trades nothing"
+    return f"{where}, trading {describe(traded)} for gold 1:1"
 
 
 def _miner(state: State) -> str:
@@ -172,6 +178,8 @@ def _rascal(state: State) -> str:
     me["deals"].append(tile)
     gold = take_supply(state, GOLD, deal_tile(state, tile)["gold"])
     me["ship"][GOLD] += gold
+    if not gold:
+        return f"{where}, taking super deal {tile}; {_empty(GOLD)}, so no gold comes with it"
     return f"{where}, taking super deal {tile} and {gold} gold onto his ship"
 
 
@@ -179,6 +187,11 @@ ACTIONS = {
     "cowboy": _cowboy, "scavenger": _scavenger, "agent": _agent, "miner": _miner,
     "rustler": _rustler, "outlaw": _outlaw, "rascal": _rascal,
 }
+
+
+def _empty(good: str) -> str:
+    """'the gold supply (the bank) is empty', inside a sentence."""
+    return empty_supply(good)[0].lower() + empty_supply(good)[1:]
 
 
 def jettison_to_capacity(state: State, say: Callable[[State, str], None]) -> None:
@@ -230,6 +243,6 @@ def place(state: State, where: str, say: Callable[[State, str], None]) -> None:
     if kind == "planet":
         got = take_supply(state, where, JUSTIN_TAKES)
         me["ship"][where] += got
-        done += f" and mined {got} {where}"
+        done += f" and mined {got} {where}" if got else f"; {_empty(where)}, so he mines nothing"
     say(state, done + ".")
     jettison_to_capacity(state, say)

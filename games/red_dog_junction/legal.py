@@ -17,7 +17,7 @@ from itertools import combinations
 
 from pbem.game import State
 
-from . import justin, setup_choices
+from . import justin, rascal, setup_choices
 from .components import alt_name
 from .constants import (
     DICE,
@@ -27,7 +27,6 @@ from .constants import (
     JUSTIN_PRIORITY,
     OUTLAW_GOODS,
     PLANET_GOODS,
-    RASCAL_AS,
 )
 from .crew import rates_at, trade_gets
 from .move import Move, as_goods, fmt
@@ -39,6 +38,7 @@ from .state import (
     die_sides,
     dock_dice,
     has,
+    in_supply,
     occupant,
     ship,
     ship_keys,
@@ -74,7 +74,7 @@ def _moves(state: State, seat: int) -> Iterator[Move]:
         yield from (Move("justin", place=p) for p in justin.options(state))
         return
     if head == "rascal":
-        yield from (Move("rascal", crew=t) for t in RASCAL_AS)
+        yield from (Move("rascal", crew=names) for names in rascal.legal(state, seat))
         return
     ts = state["ts"]
     action_left = ts["actions"] < allowed_actions(state)
@@ -95,11 +95,12 @@ def _moves(state: State, seat: int) -> Iterator[Move]:
 
 
 def _mines(state: State, seat: int) -> Iterator[Move]:
-    """`mine 1` .. `mine N` (N miners), but no count above what the planet still holds."""
+    """`mine 1` .. `mine N` (N miners), but no count above what the planet still holds
+    (none at an empty planet: mining there would gain nothing, RDJ-F3)."""
     at = state["players"][seat]["at"]
     miners = crew_count(state, seat, "miner")
     if at in PLANET_GOODS and miners:
-        for count in range(1, max(1, min(miners, state["planets"][at])) + 1):
+        for count in range(1, min(miners, state["planets"][at]) + 1):
             yield Move("mine", number=count)
 
 
@@ -269,7 +270,7 @@ def _effect_moves(state: State, seat: int, base: Move) -> Iterator[Move]:
     player = state["players"][seat]
     at = player["at"]
     dice = [*DICE, GOLD]
-    if effect in ("tax", "cargo_net", "windfall"):
+    if effect == "cargo_net" or effect in GAINS and in_supply(state, GAINS[effect]):
         yield base
     elif effect == "set_die":
         for die in dice:
@@ -297,7 +298,7 @@ def _effect_moves(state: State, seat: int, base: Move) -> Iterator[Move]:
     elif effect == "haul":
         yield from _hauls(state, seat, base)
     elif effect in ("deep_mine", "extra_mine"):
-        if at in PLANET_GOODS:
+        if at in PLANET_GOODS and state["planets"][at]:
             yield base
     elif effect in ("posse", "tow"):
         limit = 1 if effect == "tow" else crew_count(state, seat, "rustler") + entry["bonus"]
@@ -305,6 +306,9 @@ def _effect_moves(state: State, seat: int, base: Move) -> Iterator[Move]:
     elif effect == "tractor":
         for mix in _mixes(state["space"], entry["amount"], GOODS):
             yield Move(base.verb, card=base.card, goods=as_goods(mix))
+
+
+GAINS = {"tax": GOLD, "windfall": "whiskey"}  # effects that only gain a good from its supply
 
 
 def _jettisons(state: State, seat: int) -> Iterator[Move]:

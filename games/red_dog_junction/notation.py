@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from pbem.game import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, State
 
-from . import posse
+from . import posse, rascal
 from .components import alt_name
 from .constants import EFFECTS, GOODS, JUNCTION_DOCKS
 from .move import GoodsT, Move
@@ -200,9 +200,13 @@ def _parse_adjust(state: State, seat: int, rest: list[str]) -> Move:
 
 
 def _parse_rascal(state: State, seat: int, rest: list[str]) -> Move:
-    if len(rest) != 1:
-        raise InvalidMoveError("Write `rascal TYPE`, e.g. `rascal miner`.")
-    return Move("rascal", crew=crew_word(rest[0]))
+    if not rest:
+        raise InvalidMoveError("Write `rascal TYPE`, e.g. `rascal miner` (one type for all "
+                               "your rascals), or one type for each, `rascal miner outlaw`.")
+    names = [crew_word(word) for word in rest]
+    if len(names) in (1, rascal.count(state, seat)):
+        return Move("rascal", crew=rascal.naming(names))
+    return Move("rascal", crew=" ".join(names))  # refused by the rules, saying why
 
 
 def _parse_pick(state: State, seat: int, rest: list[str]) -> Move:

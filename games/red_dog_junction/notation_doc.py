@@ -10,17 +10,26 @@ Goods: gold whiskey scrap gas ice ruby oxygen. A list of goods is written like
 Ships are named by their owner's handle (`me` is your own; Justin in the solo game).
 Canonical forms are shown; case, extra spaces and commas do not matter.
 
-Set-up choice (Trail Boss only), before the first turn
-  pick miner-2               each player in turn order from the first picks one extra crew
-  pick miner                 card (any crew but a rascal) from the deck, in a `play` of
-                             its own holding only the pick (`pick miner` takes a miner);
-                             the display is dealt after the last pick
+Set-up choices, before the first turn (the Trail Boss and Posse variants)
+  pick miner-2               Trail Boss: each player in turn order from the first picks
+  pick miner                 one extra crew card (any crew but a rascal) from the deck, in
+                             a `play` of its own holding only the pick (`pick miner` takes
+                             a miner); the display is dealt after the last pick
+  pick s12                   Posse: the crew draft. Each player is dealt 9 cards only they
+  pick 3                     can read; a draft entry picks one card of your hand by its
+                             slot as `pbem show` lists it (or its place in the hand, `pick
+                             3`; a card's name is never written: the save would show it)
+                             and passes the rest to the left. An entry with no pick owed
+                             (deck work only) is `play` with no moves. The last card of a
+                             hand goes to the left player without a choice; then everyone
+                             shows what they kept and the first turn begins
 
 Free moves at the head of a turn (they use no action, and are owed in this order)
   justin dock junction 3     solo: name the Junction dock Justin's agent docks at
   justin dock gas            solo: name the free planet Justin's miner mines at
   rascal miner               you have rascals: name the crew type they count as this
-                             turn (cowboy agent miner scavenger rustler outlaw)
+                             turn (cowboy agent miner scavenger rustler outlaw), one type
+  rascal miner outlaw        for all of them, or one for each rascal
 
 Moving (one action each)
   undock                     from any dock (your home base too) into space
@@ -85,6 +94,20 @@ Rulings (where pbem settles what the rulebook leaves open; rules version 2)
   `trade ... xN`, up to N ships rustled, N goods salvaged, 2N goods swapped each way.
 - Goods gained come from their supply; an empty supply limits a mine or a trade to what
   is there, but a trade that would pay and get nothing at all is refused.
+- Posse (2-5 players): the rulebook's draft, by mail on the secret deck. The deck is the
+  starting sets of the seats in play less one cowboy each (that cowboy stays with its
+  player) and the whole market; the start entry deals each player 9 cards in secret. A
+  hand is picked from only when nothing is pending on it, so every pick sees the whole
+  hand; passing locks the rest to the player on the left (the next seat) so only they can
+  read it. After the last choice every player shows what they kept (each card proved
+  against its kept slot); the first player, dice and gold are drawn, the rest of the deck
+  is the market deck, and the display is dealt. Slot ids stay the same when a hand is
+  passed, so a player who held a hand knows which card each later holder takes from it.
+- Rascals: each rascal names its own crew type at the start of the turn (`rascal miner
+  outlaw`; `rascal miner` names one type for all) and counts as that type only, so the
+  crew shown counts it once, under the type it names.
+- An empty supply limits an action to what is there; an action that would gain nothing
+  at all is refused, and the refusal says the supply is empty.
 - Solo: Justin values gold, then whiskey, then mined goods (one class: he never swaps one
   mined good for another), then scrap.
 """

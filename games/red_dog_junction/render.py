@@ -21,6 +21,7 @@ from .state import (
     dock_dice,
     occupant,
     place_label,
+    rascal_names,
     ship_name,
     tile,
     total,
@@ -141,7 +142,7 @@ def _draft_view(state: State, seat: int | None,
 def _player_view(state: State, seat: int) -> dict[str, Any]:
     player = state["players"][seat]
     score, parts, ties = score_of(state, seat)
-    return {
+    out = {
         "name": state["seats"][seat],
         "at": player["at"],
         "ship": _nonzero(player["ship"]),
@@ -158,6 +159,10 @@ def _player_view(state: State, seat: int) -> dict[str, Any]:
         "tiebreaks": ties,
         "owes_pick": player["owes_pick"],
     }
+    named = rascal_names(state, seat)
+    if named:  # mid-turn only: "crew" counts each rascal once, under the type it names
+        out["rascals"] = {t: named.count(t) for t in CREW_TYPES if t in named}
+    return out
 
 
 def _justin_view(state: State) -> dict[str, Any]:
@@ -225,6 +230,15 @@ def _draft_lines(v: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _rascal_words(rascals: dict[str, int]) -> str:
+    """{'miner': 1, 'outlaw': 1} -> 'as miner 1, outlaw 1' (the named rascals)."""
+    return "as " + ", ".join(f"{t} {n}" for t, n in rascals.items())
+
+
+def _rascals_among(number: int) -> str:
+    return "a rascal" if number == 1 else f"{number} rascals"
+
+
 def render(v: dict[str, Any]) -> str:
     lines: list[str] = []
     head = f"Red Dog Junction ({v['variant']}{', solo' if v['solo'] else ''}), turn {v['turn']}"
@@ -232,10 +246,14 @@ def render(v: dict[str, Any]) -> str:
         reason = "deck ran out" if v["end"]["reason"] == "deck" else "bank gold ran out"
         lines.append(f"{head}: GAME OVER ({reason})")
         lines.append(f"  {_result_text(v['result'])}")
+    elif contract.ended_line(v):  # resigned or stopped: nobody is to act
+        lines.append(f"{head}: {contract.ended_line(v)}")
     elif v["phase"] == "play":
         ts = v["turn_state"]
         extra = f", agents left {ts['agents_left']}" if ts["agents_left"] else ""
-        extra += f", rascals are {ts['rascal']}s" if ts["rascal"] else ""
+        rascals: dict[str, int] = next(
+            (p.get("rascals", {}) for p in v["players"] if p["name"] == v["to_act"]), {})
+        extra += f", rascals {_rascal_words(rascals)}" if rascals else ""
         lines.append(f"{head}: {v['to_act']} to act, actions {ts['actions']}/{ts['allowed']}"
                      f"{extra}")
         if v["owed"]:
@@ -290,7 +308,9 @@ def render(v: dict[str, Any]) -> str:
         lines.append(f" {mark}{p['name']:<10} at {place_label(p['at']):<18} ship "
                      f"{p['load']}/{p['capacity']}: {_g(p['ship'])}   storage: {_g(p['storage'])}"
                      f"   score {p['score']}")
-        crew = ", ".join(f"{t} {n}" for t, n in p["crew"].items())
+        rascals = p.get("rascals", {})
+        crew = ", ".join(f"{t} {n}" + (f" ({_rascals_among(rascals[t])})" if t in rascals else "")
+                         for t, n in p["crew"].items())
         cards = [f"crew: {crew}"]
         if p["commanders"]:
             cards.append(f"commanders: {', '.join(p['commanders'])}")

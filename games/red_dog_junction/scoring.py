@@ -2,20 +2,21 @@
 crews and commanders, 1 per super deal tile. Boosts score nothing but break ties: most
 unused boosts, then most crew cards.
 
-In the solo game Justin is scored the same way; he is not a seat, so his result and who
-won appear in the outcome's notes.
+In the solo game Justin is scored the same way; he is not a seat, so he ranks in the
+outcome as a rival (Outcome.rivals and places), and the notes say who won.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pbem.game import Outcome, State, rank_with_tiebreaks
+from pbem.game import Outcome, State, rank_sides, rank_with_tiebreaks
 
 from .constants import GOLD, JUSTIN
 from .state import card
 
 TIEBREAK_NAMES = ["unused boosts", "crew cards"]
+JUSTIN_NAME = "Justin"  # how results name the automaton
 
 
 def breakdown(state: State, owner: dict[str, Any], cards: list[str]) -> dict[str, int]:
@@ -57,10 +58,25 @@ def outcome(state: State) -> Outcome | None:
     reason = state["end"]["reason"]
     notes = ["The deck ran out: the game ended at once." if reason == "deck" else
              "The bank's gold ran out and every player took 2 more turns."]
+    out = Outcome(scores=scores, ranking=rank_with_tiebreaks(scores, ties), breakdown=parts,
+                  tiebreaks=ties, tiebreak_names=list(TIEBREAK_NAMES), notes=notes)
     if state["solo"]:
         notes.append(_solo_note(state))
-    return Outcome(scores=scores, ranking=rank_with_tiebreaks(scores, ties), breakdown=parts,
-                   tiebreaks=ties, tiebreak_names=list(TIEBREAK_NAMES), notes=notes)
+        with_justin(state, out)
+    return out
+
+
+def with_justin(state: State, out: Outcome) -> None:
+    """The solo game's result names both sides: Justin ranks with his score (a rival, not a
+    seat), by the same points and tie-breaks as the human."""
+    score, parts, ties = justin_score(state)
+    out.rivals = {JUSTIN_NAME: score}
+    out.rival_breakdown = {JUSTIN_NAME: parts}
+    out.rival_tiebreaks = {JUSTIN_NAME: ties}
+    keys: dict[int | str, tuple[int, ...]] = {
+        seat: (out.scores[seat], *out.tiebreaks.get(seat, [])) for seat in out.scores}
+    keys[JUSTIN_NAME] = (score, *ties)
+    out.places = rank_sides(keys)
 
 
 def score_now(state: State) -> Outcome:
@@ -71,8 +87,11 @@ def score_now(state: State) -> Outcome:
     ties: dict[int, list[int]] = {}
     for seat in range(len(state["players"])):
         scores[seat], parts[seat], ties[seat] = score_of(state, seat)
-    return Outcome(scores=scores, ranking=rank_with_tiebreaks(scores, ties), breakdown=parts,
-                   tiebreaks=ties, tiebreak_names=list(TIEBREAK_NAMES))
+    out = Outcome(scores=scores, ranking=rank_with_tiebreaks(scores, ties), breakdown=parts,
+                  tiebreaks=ties, tiebreak_names=list(TIEBREAK_NAMES))
+    if state["solo"]:
+        with_justin(state, out)
+    return out
 
 
 def _solo_note(state: State) -> str:

@@ -109,6 +109,19 @@ def supply_name(good: str) -> str:
     return "space" if good == SPACE_GOOD else f"the {good} planet"
 
 
+def empty_supply(good: str) -> str:
+    """The words every message uses for an empty supply (RDJ-F3): "The gold supply (the
+    bank) is empty", "The gas supply (the gas planet) is empty"."""
+    return f"The {good} supply ({supply_name(good)}) is empty"
+
+
+def refuse_empty(state: State, good: str, doing: str) -> None:
+    """Refuse an action that would gain nothing at all because ``good``'s supply is empty
+    (the rulings: such an action is refused, saying the supply is empty)."""
+    if not in_supply(state, good):
+        raise IllegalMoveError(f"{empty_supply(good)}: {doing} would gain nothing.")
+
+
 def take_supply(state: State, good: str, wanted: int) -> int:
     """Take up to ``wanted`` of ``good`` from its supply; return how many came.
 
@@ -214,14 +227,23 @@ def crew_types(state: State, seat: int) -> list[str]:
     return [card(state, c)["type"] for c in state["players"][seat]["crew"]]
 
 
+def rascal_names(state: State, seat: int) -> list[str]:
+    """The crew type each of the seat's rascals counts as this turn, one word a rascal
+    ([] until named). The turn keeps the naming as its move wrote it: one type for all
+    the rascals, or one for each (RDJ-A10)."""
+    named = state["ts"]["rascal"].split() if seat == state["current"] else []
+    rascals = crew_types(state, seat).count("rascal")
+    return named * rascals if len(named) == 1 else named
+
+
 def crew_count(state: State, seat: int, ctype: str) -> int:
-    """Crew of a type, with rascals counted as the type named this turn (if any)."""
+    """Crew of a type, each rascal counted once: as the type it names this turn, as a
+    rascal until it names one."""
     types = crew_types(state, seat)
-    count = types.count(ctype)
-    ts = state["ts"]
-    if ctype != "rascal" and seat == state["current"] and ts["rascal"] == ctype:
-        count += types.count("rascal")
-    return count
+    named = rascal_names(state, seat)
+    if ctype == "rascal":
+        return types.count(ctype) - len(named)
+    return types.count(ctype) + named.count(ctype)
 
 
 def capacity(state: State, seat: int) -> int:

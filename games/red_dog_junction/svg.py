@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.game import kit, rank_with_tiebreaks
+from pbem.game import ended_line, kit, rank_with_tiebreaks
 
 from .constants import CREW_TYPES, GOODS, JUSTIN, JUSTIN_CAPACITY, PLANET_GOODS
 from .state import join_and, place_label
@@ -64,7 +64,7 @@ DISPLAY_SLOTS = 6
 CUBES_PER_ROW = 7  # cargo cubes under a ship: two rows of seven
 # What the status says of the turn in progress, for the turn state's keys that are set.
 TURN_WORDS = (("agents_left", "Agents left in this action: {}"),
-              ("rascal", "Rascals count as {}s this turn"),
+              ("rascal", "Rascals named this turn: {}"),
               ("commanded", "Commanders used this turn: {}"))
 
 # ---- colours and words ---------------------------------------------------------------
@@ -596,11 +596,14 @@ def _status_lines(view: dict[str, Any]) -> list[str]:
         if view.get("solo") and isinstance(view.get("justin"), dict):
             lines.append(f"Justin scored {view['justin'].get('score', 0)}: "
                          f"{_solo_verdict(view)}.")
+    elif ended_line(view):  # resigned or stopped: nobody is to act
+        lines.append(ended_line(view))
     elif phase == "play":
         ts = view.get("turn_state", {})
         lines.append(f"Turn {turn} · To act: {view.get('to_act', '')}")
         lines.append(f"Actions taken {ts.get('actions', 0)} of {ts.get('allowed', 0)}")
-        lines += [form.format(", ".join(value) if isinstance(value, list) else value)
+        lines += [form.format(", ".join(value) if isinstance(value, list)
+                              else ", ".join(str(value).split()) if key == "rascal" else value)
                   for key, form in TURN_WORDS if (value := ts.get(key))]
         if view.get("owed"):
             lines.append(f"Owed first: {view['owed']}")
@@ -686,8 +689,10 @@ def _player_lines(view: dict[str, Any], seat: int) -> list[str]:
     others = {g: n for g, n in player.get("storage", {}).items() if g != "gold"}
     if others:
         lines.append(f"storage also: {_goods_words(others)}")
+    rascals = player.get("rascals", {})
     lines.append("crew: " + (" · ".join(f"{t}\u00a0{n}" for t, n in crew.items()) or "none")
-                 + (f" (rascals as {ts['rascal']}s)" if ts.get("rascal") else ""))
+                 + (" (rascals as " + ", ".join(f"{t}\u00a0{n}" for t, n in rascals.items())
+                    + ")" if rascals else ""))
     lines.append(f"commanders: {_card_names(player.get('commanders', []), ts.get('commanded', []))}"
                  if player.get("commanders") else "commanders: none")
     lines.append(f"unused boosts: {', '.join(player.get('boosts', [])) or 'none'}")
@@ -723,7 +728,7 @@ def _to_act(view: dict[str, Any], seat: int) -> bool:
 
 
 def _player_marks(view: dict[str, Any], seat: int, places: dict[int, int]) -> list[str]:
-    to_act = _to_act(view, seat)
+    to_act = _to_act(view, seat) and not ended_line(view)
     return kit.seat_marks(you=seat == view.get("viewer"), to_act=to_act,
                           place=places.get(seat, 0))
 

@@ -46,22 +46,23 @@ def do_place(state: State, seat: int, move: Move) -> None:
 def do_forward(state: State, seat: int, move: Move) -> None:
     """RM-M1..M6."""
     wanted = text(state, move)
-    target = board.forward_target(state, seat, wanted, move["spaces"])
-    if target is None:
+    path = board.forward_path(state, seat, wanted, move["spaces"])
+    if path is None:
         reason = board.why_not_forward(state, seat, wanted, move["spaces"])
         raise IllegalMoveError(f"'{wanted}' is not possible: {reason}.")
-    board.set_position(state["trucks"][seat], target)
-    log(state, f"{handle(state, seat)} drives {wanted}: now {board.describe(target)}.")
+    board.arrive(state["trucks"][seat], path)
+    log(state, f"{handle(state, seat)} drives {wanted}: now {board.describe(path[-1])}.")
 
 
 def do_backward(state: State, seat: int, move: Move) -> None:
-    """RM-M7."""
+    """RM-M7, and RM-M5 for a backward move too."""
     wanted = text(state, move)
     options = board.backward_options(state, seat)
     if wanted not in options:
         reason = board.why_no_backward(state, seat, move["into"])
         raise IllegalMoveError(f"'{wanted}' is not possible: {reason}.")
-    board.set_position(state["trucks"][seat], options[wanted])
+    truck = state["trucks"][seat]
+    board.set_position(truck, options[wanted], truck["heading"])  # backing in keeps it
     log(state, f"{handle(state, seat)} backs up: now {board.describe(options[wanted])}.")
 
 

@@ -3,14 +3,15 @@
 The road is a line of spaces 0..length-1 (west to east, ends not joined), each with a
 north and a south lane; warehouses stand beside one road space, on one side. A truck on
 the road has a lane and a heading; its right lane is south when heading east and north
-when heading west. A truck in a warehouse has neither: it leaves by a forward move and
-chooses its heading then.
+when heading west. A truck in a warehouse has no lane: it leaves by a forward move,
+choosing its heading then, or backs out onto the road keeping the heading it came in with.
 
 Reading of the rules used here (RM-M1..M7 and the rulings):
 - Each space of a forward move advances one road space, optionally changing lane
   (diagonally); entering a warehouse from the lane beside it, or leaving onto that lane,
-  costs one space. Entering ends the move; a truck in a warehouse leaves only as the
-  first space of a forward move (so it turns round only in a warehouse).
+  costs one space. A move may pass through a warehouse: enter, leave with either heading
+  (so a truck turns round only in a warehouse) and go on, each step counted; it never
+  goes straight back into the warehouse it has just left (that would be standing still).
 - Every lane-space the truck enters must be free; so two trucks side by side block the
   road, and nothing jumps over a truck.
 - A lone truck never seals a warehouse (only two side by side block): while another
@@ -22,7 +23,10 @@ Reading of the rules used here (RM-M1..M7 and the rulings):
   trucks in a row can only be passed one at a time: consecutive left-lane spaces must be
   about the same overtaken truck (so the mover is back in its lane between them).
 - Backward is one space against the heading in the same lane (never off the road), or
-  from a warehouse's road space (in the lane beside it) back into the warehouse.
+  from a warehouse's road space (in the lane beside it) back into the warehouse, or out
+  of a warehouse onto its road space, in the right lane of the heading it came in with.
+  A backward move, like a forward one, may end in the left lane only mid-overtake or
+  beside a warehouse (RM-M5 holds for every move).
 """
 
 from __future__ import annotations
@@ -56,11 +60,19 @@ def position(truck: dict[str, Any]) -> Pos:
     return ("wh", truck["where"], "", "")
 
 
-def set_position(truck: dict[str, Any], pos: Pos) -> None:
+def set_position(truck: dict[str, Any], pos: Pos, heading: str = "") -> None:
+    """Put the truck at ``pos``; in a warehouse it keeps ``heading`` (the one it came in
+    with, for backing out; "" when placed there at the start)."""
     if pos[0] == "road":
         truck.update(where="road", x=pos[1], lane=pos[2], heading=pos[3])
     else:
-        truck.update(where=pos[1], x=-1, lane="", heading="")
+        truck.update(where=pos[1], x=-1, lane="", heading=heading)
+
+
+def arrive(truck: dict[str, Any], path: list[Pos]) -> None:
+    """Put the truck at the end of a forward path (start first)."""
+    end = path[-1]
+    set_position(truck, end, path[-2][3] if end[0] == "wh" else "")
 
 
 def describe(pos: Pos) -> str:
@@ -113,9 +125,10 @@ def serves(state: State, taken: dict[tuple[int, str], int], x: int, lane: str) -
     return across if across and (x, other_lane(lane)) in taken else ""
 
 
-def _steps(state: State, pos: Pos, start_house: str) -> list[Pos]:
+def _steps(state: State, pos: Pos, left_house: str) -> list[Pos]:
     """Every single space a truck at ``pos`` could move to, ignoring other trucks (so
-    the far lane of a warehouse's space is offered too; path_problem sorts it out)."""
+    the far lane of a warehouse's space is offered too; path_problem sorts it out), but
+    not back into ``left_house``, the warehouse it has just left."""
     length = state["data"]["length"]
     if pos[0] == "wh":
         house = state["data"]["houses"][pos[1]]
@@ -128,7 +141,7 @@ def _steps(state: State, pos: Pos, start_house: str) -> list[Pos]:
         for new_lane in (lane, other_lane(lane)):
             out.append(("road", nxt, new_lane, heading))
     for letter in (house_at(state, x, lane), house_across(state, x, lane)):
-        if letter and letter != start_house:
+        if letter and letter != left_house:
             out.append(("wh", letter, "", ""))
     return out
 
@@ -211,14 +224,12 @@ def raw_paths(state: State, seat: int, spaces: int) -> list[list[Pos]]:
 
 
 def _grow_paths(state: State, start: Pos, spaces: int) -> list[list[Pos]]:
-    start_house = start[1] if start[0] == "wh" else ""
     frontier: list[list[Pos]] = [[start]]
     for _ in range(spaces):
         grown: list[list[Pos]] = []
         for path in frontier:
-            if path[-1][0] == "wh" and len(path) > 1:
-                continue  # entering a warehouse ends the move
-            grown.extend(path + [nxt] for nxt in _steps(state, path[-1], start_house))
+            left = path[-2][1] if len(path) > 1 and path[-2][0] == "wh" else ""
+            grown.extend(path + [nxt] for nxt in _steps(state, path[-1], left))
         frontier = grown
     return frontier
 
@@ -235,14 +246,20 @@ def forward_options(state: State, seat: int) -> dict[str, Pos]:
 
 def forward_target(state: State, seat: int, wanted: str, spaces: int) -> Pos | None:
     """Where the forward move ``wanted`` (of ``spaces`` spaces) leaves the truck, or None
-    if it is not possible: ``forward_options(state, seat).get(wanted)``, found without
-    listing every other move (only paths of that length can spell it; the first legal
-    one in the same order wins, as there)."""
+    if it is not possible: ``forward_options(state, seat).get(wanted)``."""
+    path = forward_path(state, seat, wanted, spaces)
+    return None if path is None else path[-1]
+
+
+def forward_path(state: State, seat: int, wanted: str, spaces: int) -> list[Pos] | None:
+    """The path the forward move ``wanted`` takes, or None if it is not possible; found
+    without listing every other move (only paths of that length can spell it; the first
+    legal one in forward_options' order wins, as there)."""
     if not 1 <= spaces <= state["data"]["fmax"]:
         return None
     for path in raw_paths(state, seat, spaces):
         if forward_text(path) == wanted and not path_problem(state, seat, path):
-            return path[-1]
+            return path
     return None
 
 
@@ -252,7 +269,7 @@ def why_not_forward(state: State, seat: int, wanted: str, spaces: int) -> str:
         return f"a forward move is 1 to {state['data']['fmax']} spaces"
     paths = [p for p in raw_paths(state, seat, spaces) if forward_text(p) == wanted]
     if not paths:
-        if position(state["trucks"][seat])[0] == "wh" and " exit " not in wanted:
+        if position(state["trucks"][seat])[0] == "wh" and wanted.split()[2:3] != ["exit"]:
             return "a truck leaving a warehouse must say its heading: exit east or exit west"
         return f"the road does not lead there in {spaces} space(s)"
     # The path that got furthest before going wrong says the most useful thing.
@@ -265,45 +282,81 @@ def _order(move: str) -> tuple[int, str]:
 
 
 def forward_text(path: list[Pos]) -> str:
-    """The canonical forward move along ``path`` (start first)."""
-    start, end = path[0], path[-1]
+    """The canonical forward move along ``path`` (start first): its warehouses in order,
+    each 'into X' and, unless the move ends there, 'exit HEADING' (the heading chosen on
+    leaving); 'left' if it ends in the left lane."""
+    end = path[-1]
     parts = ["forward", str(len(path) - 1)]
-    if start[0] == "wh":
-        parts += ["exit", path[1][3]]  # the heading chosen on leaving
-    if end[0] == "wh":
-        parts += ["into", str(end[1])]
-    elif end[2] == left_lane(end[3]):
+    for i, pos in enumerate(path):
+        if pos[0] != "wh":
+            continue
+        if i:
+            parts += ["into", str(pos[1])]
+        if i + 1 < len(path):
+            parts += ["exit", path[i + 1][3]]
+    if end[0] == "road" and end[2] == left_lane(end[3]):
         parts.append("left")
     return " ".join(parts)
 
 
 def backward_options(state: State, seat: int) -> dict[str, Pos]:
     """Canonical backward moves of ``seat`` -> where each leaves the truck."""
-    pos = position(state["trucks"][seat])
-    if pos[0] != "road":
-        return {}
-    _, x, lane, heading = pos
+    truck = state["trucks"][seat]
+    taken = occupancy(state, seat)
+    pos = position(truck)
     out: dict[str, Pos] = {}
+    if pos[0] == "wh":
+        out_of = _backing_out(state, truck)
+        if out_of is not None and (out_of[1], out_of[2]) not in taken:
+            out["backward"] = out_of
+        return out
+    _, x, lane, heading = pos
     back = x - delta(heading)
-    if 0 <= back < state["data"]["length"] and (back, lane) not in occupancy(state, seat):
-        out["backward"] = ("road", back, lane, heading)
-    letter = serves(state, occupancy(state, seat), x, lane)
+    if 0 <= back < state["data"]["length"] and (back, lane) not in taken:
+        target: Pos = ("road", back, lane, heading)
+        if lane != left_lane(heading) or _left_refs(state, taken, [pos, target], 1):
+            out["backward"] = target
+    letter = serves(state, taken, x, lane)
     if letter:
         out[f"backward into {letter}"] = ("wh", letter, "", "")
     return out
 
 
+def _backing_out(state: State, truck: dict[str, Any]) -> Pos | None:
+    """Where a truck in a warehouse backs out to: its road space, in the right lane of
+    the heading it came in with; None for a truck placed there at the start (it has no
+    heading yet, and leaves by a forward move)."""
+    heading = truck["heading"]
+    if not heading:
+        return None
+    space = state["data"]["houses"][truck["where"]]["space"]
+    return ("road", space, right_lane(heading), heading)
+
+
 def why_no_backward(state: State, seat: int, into: str) -> str:
     """A sentence saying why the backward move asked for is impossible."""
-    pos = position(state["trucks"][seat])
+    truck = state["trucks"][seat]
+    pos = position(truck)
+    taken = occupancy(state, seat)
     if pos[0] != "road":
-        return "a truck in a warehouse leaves only by a forward move"
+        if into:
+            return "the truck is already in a warehouse"
+        out_of = _backing_out(state, truck)
+        if out_of is None:
+            return ("a truck placed in a warehouse at the start has no heading yet: it "
+                    "leaves by a forward move")
+        who = state["seats"][taken[(out_of[1], out_of[2])]]
+        return (f"backing out of warehouse {pos[1]} heading {out_of[3]} needs space "
+                f"{out_of[1]} ({out_of[2]} lane), and {who}'s truck is there")
     if into:
         return f"the truck is not in the lane beside warehouse {into}"
     back = pos[1] - delta(pos[3])
     if not 0 <= back < state["data"]["length"]:
         return "the road ends behind the truck"
-    return f"space {back} ({pos[2]} lane) behind the truck is taken"
+    if (back, pos[2]) in taken:
+        return f"space {back} ({pos[2]} lane) behind the truck is taken"
+    return (f"the truck must keep to the right lane at space {back}: a move may end in "
+            "the left lane only mid-overtake or beside a warehouse")
 
 
 def all_positions(state: State) -> list[Pos]:

@@ -8,12 +8,9 @@ whose header carries broken data is refused with a sentence, never a traceback.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 from pbem.game import ComponentReader
-
-COMPONENTS_FILE = Path(__file__).with_name("components.toml")
 
 ACTIONS = ("forward", "backward", "load", "unload", "contracts", "superbonus")
 SIDES = ("north", "south")
@@ -42,10 +39,6 @@ RESERVED = {"dump", "top", "x", "left", "into", "exit", "east", "west", "all", "
 READ = ComponentReader("Road Master")
 _fail = READ.fail
 
-
-def load_stock() -> dict[str, Any]:
-    """The installed component data, validated (a fresh copy each time)."""
-    return READ.load(COMPONENTS_FILE, validate)
 
 
 def validate(data: Any) -> None:

@@ -63,37 +63,66 @@ def _parse_place(state: State, seat: int, rest: list[str]) -> Move:
 
 
 def _parse_forward(state: State, seat: int, rest: list[str]) -> Move:
-    move: Move = {"kind": "forward", "spaces": 0, "exit": "", "into": "", "left": False}
+    """'forward 4 into C exit west left': the count anywhere, the warehouses in the order
+    driven (see _route)."""
+    spaces = 0
+    left = False
+    route: list[tuple[str, str]] = []  # ("exit", heading) / ("into", letter), in order
     letters = list(state["data"]["houses"])
     i = 0
     while i < len(rest):
         word = rest[i]
-        if word.isdigit() and not move["spaces"]:
-            move["spaces"] = int(word)
+        if word.isdigit() and not spaces:
+            spaces = int(word)
         elif word in ("exit", "out", "leave", "heading"):
             if i + 1 >= len(rest) or rest[i + 1] not in HEADING_WORDS:
                 raise InvalidMoveError("Say the heading after 'exit': east or west.")
-            move["exit"] = HEADING_WORDS[rest[i + 1]]
+            route.append(("exit", HEADING_WORDS[rest[i + 1]]))
             i += 1
         elif word in ("east", "west"):
-            move["exit"] = word
-        elif word in ("into", "in", "enter", "to"):
+            route.append(("exit", word))
+        elif word in ("into", "in", "enter", "to", "via", "through"):
             if i + 1 >= len(rest) or rest[i + 1].upper() not in letters:
                 raise InvalidMoveError(f"Say which warehouse after '{word}': {'|'.join(letters)}.")
-            move["into"] = rest[i + 1].upper()
+            route.append(("into", rest[i + 1].upper()))
             i += 1
         elif word in ("left", "l"):
-            move["left"] = True
+            left = True
         elif word in ("right", "r"):
             pass
         else:
             raise InvalidMoveError(f"'{word}' does not belong in a forward move.")
         i += 1
-    if not move["spaces"]:
+    if not spaces:
         raise InvalidMoveError("Say how far: forward 1 to forward 4.")
-    if move["into"] and move["left"]:
+    move: Move = {"kind": "forward", "spaces": spaces, "left": left, **_route(route)}
+    if move["into"] and left:
         raise InvalidMoveError("A truck inside a warehouse is in no lane; drop 'left'.")
     return move
+
+
+def _route(route: list[tuple[str, str]]) -> dict[str, Any]:
+    """The warehouses of a forward move in the order driven: ``exit`` (the heading out of
+    the warehouse it starts in, or ""), ``via`` ([letter, heading] for each warehouse
+    entered and left again) and ``into`` (the warehouse it ends in, or "")."""
+    exit_heading = ""
+    if route and route[0][0] == "exit":
+        exit_heading = route.pop(0)[1]
+    via: list[list[str]] = []
+    into = ""
+    while route:
+        kind, value = route.pop(0)
+        if kind == "exit" or into:
+            raise InvalidMoveError("Name each warehouse the move drives through before the "
+                                   "heading it leaves with: forward 4 into C exit west.")
+        if route and route[0][0] == "exit":
+            via.append([value, route.pop(0)[1]])
+        elif route:
+            raise InvalidMoveError(f"Say the heading the truck leaves {value} with: "
+                                   f"into {value} exit east (or west).")
+        else:
+            into = value
+    return {"exit": exit_heading, "via": via, "into": into}
 
 
 def _parse_backward(state: State, seat: int, rest: list[str]) -> Move:
@@ -306,6 +335,8 @@ def text(state: State, move: Move) -> str:
         out = f"forward {move['spaces']}"
         if move["exit"]:
             out += f" exit {move['exit']}"
+        for letter, heading in move.get("via", []):
+            out += f" into {letter} exit {heading}"
         if move["into"]:
             out += f" into {move['into']}"
         elif move["left"]:
@@ -338,7 +369,9 @@ forward 3                    forward 1-4 spaces, ending in the right lane
 forward 2 left               ... ending in the left lane (mid-overtake, at a warehouse)
 forward 2 into D             ... ending inside a warehouse
 forward 2 exit west          leaving a warehouse, heading west
-backward | backward into C   one space back; or back into the warehouse beside you
+forward 4 into C exit west   ... through a warehouse: in, out with either heading, on
+backward | backward into C   one space back; or back into the warehouse beside you;
+                             in a warehouse, back out (keeping the heading it came in with)
 load orange x2 purple        load cubes lying in this warehouse (one action)
 unload c17 orange x2         put cubes on your contracts for this warehouse
 dump blue                    put cubes into this warehouse (anyone may load them)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from pbem.game import (
@@ -26,7 +25,7 @@ from .rulings import RULINGS
 INFO = GameInfo(
     id="road-master",
     title="Road Master",
-    rules_version=2,
+    rules_version=3,
     min_players=2,
     max_players=6,
     options={
@@ -43,12 +42,6 @@ class RoadMaster(Game):
     info = INFO
 
     # ---- components -------------------------------------------------------------
-    def stock_components(self) -> dict[str, Any]:
-        return components.load_stock()
-
-    def stock_file(self) -> Path:
-        return components.COMPONENTS_FILE
-
     def validate_components(self, data: dict[str, Any]) -> None:
         components.validate(data)
 

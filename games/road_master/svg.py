@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.game import kit
+from pbem.game import ended_line, kit
 
 from .scoring import best_bonus
 from .tokens import assignment
@@ -351,6 +351,8 @@ def _status_lines(view: dict[str, Any]) -> list[str]:
         lines.append("Options: " + ", ".join(opts))
     if view["over"]:
         lines.append("The game is over.")
+    elif ended_line(view):  # resigned or stopped: nobody is to act
+        lines.append(ended_line(view))
     elif view["to_act"] < 0:
         lines.append("Setting up: waiting for the set-up deal.")
     else:
@@ -483,7 +485,8 @@ def _draw_contract_row(out: kit.Canvas, view: dict[str, Any], card: dict[str, An
 
 def _player_marks(view: dict[str, Any], seat: int, places: dict[int, int]) -> list[str]:
     return kit.seat_marks(you=seat == view.get("private", {}).get("seat", -1),
-                          to_act=seat == view["to_act"] and not view["over"],
+                          to_act=(seat == view["to_act"] and not view["over"]
+                                  and not ended_line(view)),
                           first=seat == view["first"], place=places.get(seat, 0))
 
 
@@ -493,8 +496,8 @@ def _final_words(view: dict[str, Any], seat: int, finals: dict[int, _Final]) -> 
     result = view.get("result")
     if result:
         parts = result["breakdown"][seat] if seat < len(result["breakdown"]) else {}
-        return ("Final: " + ", ".join(f"{k} {v}" for k, v in parts.items())
-                + f", total {result['scores'][seat]}")
+        made = ", ".join(f"{k} {v}" for k, v in parts.items())
+        return f"Final: {made + ', ' if made else ''}total {result['scores'][seat]}"
     if seat not in finals:
         return ""
     final = finals[seat]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.game import secretdeck
+from pbem.game import ended_line, secretdeck
 
 from . import board
 from .model import card, cubes_text, players
@@ -199,6 +199,8 @@ def _headline(v: dict[str, Any], seats: list[str]) -> str:
     head += f" ({', '.join(opts)})" if opts else ""
     if v["over"]:
         return head + ". The game is over."
+    if ended_line(v):  # resigned or stopped: nobody is to act
+        return f"{head}. {ended_line(v)}"
     if v["to_act"] < 0:
         return head + ". Setting up."
     turn = v["turn"]
@@ -278,8 +280,8 @@ def _player(v: dict[str, Any], i: int, name: str, colours: list[str]) -> list[st
         place = "not placed yet"
     elif t["where"] == "road":
         place = board.describe(("road", t["x"], t["lane"], t["heading"]))
-    else:
-        place = f"in warehouse {t['where']}"
+    else:  # the heading it came in with, which backing out keeps (RM-M7)
+        place = f"in warehouse {t['where']}" + (f", heading {t['heading']}" if t["heading"] else "")
     sb = v["superbonus"]
     lines = [f"  {i + 1}. {name:<10} score {v['scores'][i]:>3}   truck {place}, carrying "
              f"{cubes_text(t['cubes'], colours)}   Super Bonus held {sb['held'][i]}"

@@ -1,4 +1,4 @@
-"""Station to Station for pbem (rulebook: shared/rules/station-to-station.ja.txt)."""
+"""Station to Station for pbem (the rulings it follows: RULINGS.md beside this file)."""
 
 from games.station_to_station.rules import StationToStation
 

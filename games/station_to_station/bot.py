@@ -63,7 +63,9 @@ def heuristic(state: State, seat: int) -> int:
     value += 5 * seasons_left * len(player["railcars"])
     value += 4 * sum(len(t) for t in player["tickets"].values()) + 4 * len(player["wilds"])
     value += 10 * sum(1 for c in player["crews"].values() if c)
-    value += 6 * sum(1 for e in player["routes"] if e["marker"])
+    # A marker is half a route; between two cards (the Surveyor's choice) the one worth more.
+    marked = [e["card"] for e in player["routes"] if e["marker"] and e["card"]]
+    value += sum(6 + state["data"]["routes"][card]["points"] for card in marked)
     value += _in_hand(state, seat, player) + _job(state, seat)
     return int(value)
 

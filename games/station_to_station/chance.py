@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.station_to_station.cleanup import end_season
 from games.station_to_station.routes import mark_if_here
 from games.station_to_station.state import city_name, new_turn, note, seat_name
 from games.station_to_station.words import crew_text, describe_route, describe_token
@@ -20,6 +21,8 @@ def resolve(state: State, request: dict[str, Any], rng: Sampler) -> None:
         _setup(state, rng)
     elif kind == "token":
         draw_token(state, str(request["city"]), rng)
+        if state["bag_left"] == 0:
+            end_season(state)  # STS-CL2: that draw took the season's last token
     elif kind == "route-blind":
         _route_blind(state, int(request["seat"]), int(request["slot"]), rng)
     elif kind == "route-display":

@@ -34,12 +34,11 @@ def end_turn(state: State, seat: int) -> None:
 
 
 def refill_city(state: State, city: str) -> None:
-    """STS-CL1..CL4: draw a bag token onto the city the turn began in, changing season
-    first when the bag is empty; the cleanup placing the last countdown token ends it."""
+    """STS-CL1: ask for a bag token onto the city the turn began in. The draw that takes
+    a season's last token ends the season (STS-CL2, in ``end_season`` when the draw is
+    made); the cleanup placing the last countdown token ends the game (STS-G1)."""
     if state["bag_left"] == 0:
-        end_season(state)
-    if state["bag_left"] == 0:
-        return  # after the countdown nothing is left: the city stays empty
+        return  # the countdown is spent (the game is over): the city stays empty
     state["bag_left"] -= 1
     queue_chance(state, {"kind": "token", "city": city})
     note(state, f"a token will be drawn onto {city_name(state, city)} (with the next player)")
@@ -48,6 +47,11 @@ def refill_city(state: State, city: str) -> None:
 
 
 def end_season(state: State) -> None:
+    """STS-CL2..CL5, once the season's last token is drawn and placed: the tokens never
+    drawn go to the box; unless the countdown is over, every supply and railcar on the
+    map (the one just placed too) turns to its gold face and the next season fills the
+    bag. The countdown's coming means each player, the one whose cleanup drew winter's
+    last token included, plays exactly one more turn: one countdown token each."""
     index = SEASONS.index(state["season"])
     # Tokens never drawn this season (those removed at set-up) go to the box unseen.
     for tid in state["bag"]:
@@ -62,13 +66,15 @@ def end_season(state: State) -> None:
     season = SEASONS[index + 1]
     state["season"] = season
     state["bag"] = state["waiting"].pop(season)
-    state["bag_left"] = len(state["bag"]) - state["removal"][season]
+    state["bag_left"] = len(state["bag"]) - state["removal"].get(season, 0)
     state["boxed"] = []
-    note(state, f"{SEASONS[index]} ends: supplies and railcars on the map turn to their gold face; "
-                f"{season} begins with {state['bag_left']} tokens in the bag")
+    note(state, f"the last {SEASONS[index]} token is drawn: {SEASONS[index]} ends; supplies and "
+                f"railcars on the map turn to their gold face; {season} begins with "
+                f"{state['bag_left']} tokens in the bag")
     if season == "countdown":
         state["final_round"] = True  # STS-CL5: every player is on their last turn
-        note(state, "the countdown tokens are in the bag: every player now plays a last turn")
+        note(state, "the countdown tokens are in the bag: every player now plays one last turn, "
+                    "each drawing one countdown token at its cleanup")
 
 
 def refill_crews(state: State) -> None:

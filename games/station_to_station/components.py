@@ -8,7 +8,6 @@ form in the state, because ``apply`` and friends only ever receive the state.
 from __future__ import annotations
 
 from collections import deque
-from pathlib import Path
 from typing import Any
 
 from games.station_to_station.abilities import ABILITIES
@@ -21,21 +20,18 @@ from games.station_to_station.constants import (
 )
 from pbem.game import ComponentReader, is_whole
 
-DATA_FILE = Path(__file__).with_name("components.toml")
-
 # The largest map coordinate a city may have (any scale below it; the picture fits it).
 MAP_LIMIT = 10000
 
 # Order sizes per season (STS-ST11, STS-ST12): (fewest goods, most goods).
+# The season groups the set-up removal table thins (STS-S1: countdown tokens stand apart).
+REMOVED_SEASONS = SEASONS[:3]
+
 ORDER_SIZES = {"summer": (2, 4), "autumn": (3, 4), "winter": (5, 6), "countdown": (4, 6)}
 
 
 READ = ComponentReader("Station to Station")
 
-
-def load_stock() -> dict[str, Any]:
-    """The installed component data, validated (a fresh copy each time)."""
-    return READ.load(DATA_FILE, validate)
 
 
 def reward_label(option: dict[str, int]) -> str:
@@ -153,6 +149,13 @@ def _validate_tokens(data: dict[str, Any], goods: dict[str, Any]) -> None:
         kind = token.get("kind")
         READ.need(kind in KINDS, f"{where} has unknown kind {kind!r}")
         READ.need(season != "countdown" or kind == "order", f"{where}: countdown tokens are orders")
+        if season == "countdown":
+            used: Any = token.get("players")
+            READ.need(is_whole(used) and MIN_PLAYERS <= used <= MAX_PLAYERS,
+                      f"{where} needs players, the fewest players that use it "
+                      f"({MIN_PLAYERS} to {MAX_PLAYERS})")
+        else:
+            READ.need("players" not in token, f"{where}: only countdown tokens name players")
         if kind == "order":
             owed = READ.names(token.get("goods"), f"{where} goods")
             for good in owed:
@@ -190,6 +193,8 @@ def _validate_tokens(data: dict[str, Any], goods: dict[str, Any]) -> None:
 
 
 def _validate_removal(data: dict[str, Any]) -> None:
+    """STS-S1/S2: the removal table counts the season groups only; countdown tokens are
+    set aside first and each names the fewest players that use it (one per player)."""
     table: Any = data.get("removal")
     READ.need(isinstance(table, list), "removal must be a list of rows, one per player count")
     counts = {s: sum(1 for t in data["tokens"] if t["season"] == s) for s in SEASONS}
@@ -197,15 +202,25 @@ def _validate_removal(data: dict[str, Any]) -> None:
     for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
         READ.need(players in rows, f"removal has no row for {players} players")
         row = rows[players]
-        for season in SEASONS:
+        READ.need("countdown" not in row,
+                  f"removal for {players} players names countdown tokens, which are never removed "
+                  "at random: give each countdown token the fewest players that use it (players = 2)")
+        for season in REMOVED_SEASONS:
             value: Any = row.get(season)
             READ.need(is_whole(value) and value >= 0,
                   f"removal for {players} players needs a count for {season}")
             READ.need(value < counts[season],
                   f"removal for {players} players takes all {counts[season]} {season} tokens")
         empty = len(data["cities"]) - players
-        READ.need(counts["summer"] - row["summer"] >= empty,
-              f"removal for {players} players leaves too few summer tokens to fill {empty} cities")
+        # Some tokens stay in the bag after the set-up deal (the rulebook's note), so the
+        # draw that empties the summer bag, ending the season, is always a cleanup's.
+        READ.need(counts["summer"] - row["summer"] > empty,
+              f"removal for {players} players leaves too few summer tokens to fill {empty} cities "
+              "and keep one in the bag")
+        used = sum(1 for t in data["tokens"] if t["season"] == "countdown" and t["players"] <= players)
+        READ.need(used == players,
+                  f"a game of {players} players uses {used} countdown tokens; it needs one per "
+                  "player (each countdown token's players is the fewest players that use it)")
 
 
 def _validate_routes(data: dict[str, Any]) -> None:
@@ -283,6 +298,7 @@ def index(data: dict[str, Any]) -> dict[str, Any]:
         },
         "crews": {c["id"]: {"deck": c["deck"], "name": c["name"], "ability": c["ability"]}
                   for c in data["crews"]},
-        "removal": {str(row["players"]): {s: row[s] for s in SEASONS} for row in data["removal"]},
+        "removal": {str(row["players"]): {s: row[s] for s in REMOVED_SEASONS}
+                    for row in data["removal"]},
         "cabooses": list(data["cabooses"]),
     }

@@ -18,8 +18,6 @@ IMPORT_COAL = 1  # extra coal per imported pair
 COASTAL_BONUS = 1  # coal for taking a token in a coastal city
 ROUTE_SLOTS = 2
 DISPLAY_SIZE = 2
-MARKET_DECKS = ("basic", "skilled")
-
 # Work: the three rewards a player may take instead of using the token (coal, cash).
 WORK = {"coal": (2, 0), "cash": (0, 5), "both": (1, 2)}
 

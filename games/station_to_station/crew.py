@@ -241,11 +241,6 @@ def ticket_words(state: State, seat: int, ticket: str) -> str:
     return f"{article(ticket)} order ticket"
 
 
-def payable_tickets(state: State, seat: int) -> list[str]:
-    """Every ticket that may be paid next, in board order."""
-    return [t for t in ticket_order(state) if not check_pay(state, seat, t)]
-
-
 # ---- spending -----------------------------------------------------------------------
 def spend(state: State, seat: int, payment: Payment) -> None:
     """Discard tickets: orders to the box, crews to their deck's discards, wilds away."""

@@ -26,7 +26,22 @@ def complete(state: State, seat: int, move: Move) -> Move:
         return _complete_order(state, seat, move)
     if move.kind == "crew" and move.name in state["data"]["crews"]:
         kind = ABILITIES[state["data"]["crews"][move.name]["ability"]].arg
-        return normalize_arg(state, move, kind)
+        move = normalize_arg(state, move, kind)
+        return _complete_survey(state, seat, move) if kind == "survey" else move
+    return move
+
+
+def _complete_survey(state: State, seat: int, move: Move) -> Move:
+    """The Surveyor names the card only when more than one fits: a slot that is the only
+    choice is dropped; none named where two fit is ambiguous (when otherwise legal)."""
+    city, slot = powers.parse_survey(move.arg)
+    slots = powers.survey_slots(state, seat, city)
+    if slot and slots == [slot]:
+        return move._replace(arg=city)
+    if not slot and len(slots) > 1 and not check(state, seat, move._replace(arg=f"{city} route {slots[0]}")):
+        shown = " or ".join(f"'{fmt(move._replace(arg=f'{city} route {s}'))}'" for s in slots)
+        raise AmbiguousMoveError(f"more than one of your route cards without a marker names "
+                                 f"{state['data']['cities'][city]['name']}: write {shown}")
     return move
 
 

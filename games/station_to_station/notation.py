@@ -16,9 +16,9 @@ from pbem.game import AmbiguousMoveError, InvalidMoveError, State, derived
 NOTATION = """\
 Station to Station moves. One turn is written in phase order: the first turn's route
 pick, market moves, travel moves (with any route takes), the station move, the crew
-move. Crew abilities go anywhere their phase allows. Cities, goods and crews are written
-as their ids (lower case, hyphens: oklahoma-city, st-louis); names and unique prefixes
-are accepted when typing ("St. Louis", "okla").
+move. Crew abilities go wherever their text can still act. Cities, goods and crews are
+written as their ids (lower case, hyphens: oklahoma-city, st-louis); names and unique
+prefixes are accepted when typing ("St. Louis", "okla").
 
 First turn (STS-S10)
   route keep 1            keep the first of your two drawn standard routes (2: the other)
@@ -63,33 +63,39 @@ Crew (optional, one of; then pay its tickets one move each)
                           (a completed start route; it stands for any region).
   Example (crew example B): hire skilled north, pay north-crew, pay south
 
-Crew abilities (STS-C12, C13: once per turn, not in the turn hired; an ability's effect
-lasts until the end of the turn it is used in)
+Crew abilities (STS-C12, C13: once per turn, at any moment of your turn its text can still
+act, not in the turn hired; an ability's effect lasts until the end of the turn it is used in)
   crew fireman                    next movement: one more free space
-  crew coal-broker                buy 1 coal for $1 (market)
+  crew coal-broker                buy 1 coal for $1 (at any moment of your turn)
   crew importer                   next imported pair costs no coal (market)
   crew haggler                    next pair costs $1 less (market)
-  crew porter oil                 buy 1 local good for half its pair price, rounded up
+  crew porter oil                 before travelling, buy 1 local good for half its pair price,
+                                  rounded up
   crew teamster grain             throw 1 good off for $2
-  crew loader steel               this turn's order needs 1 steel fewer (station)
-  crew shunter                    station work gives $2 more (station)
-  crew dockhand                   1 more bonus coal in a coastal city (station)
-  crew quartermaster              the supply gives $2 more (station)
+  crew loader steel               this turn's order needs 1 steel fewer (before you pay it)
+  crew shunter                    station work gives $2 more (before it, or after: $2 at once)
+  crew dockhand                   1 more bonus coal, once you took a token in a coastal city
+  crew quartermaster              the supply gives $2 more (before it, or after: $2 at once)
   crew conductor 2 display 1      swap your unmarked standard route in slot 2 for display card 1
-  crew clerk                      the basic hire costs any 1 ticket (crew phase)
+  crew clerk                      the basic hire costs any 1 ticket (before hiring)
   crew engineer                   next movement: two more free spaces
-  crew coal-baron                 buy 2 coal for $3 (market)
+  crew coal-baron                 buy 2 coal for $3 (at any moment of your turn)
   crew master-importer            imports cost no coal for the rest of the turn (market)
   crew trader                     every later pair this turn costs $1 less (market)
   crew foreman cash               after the station action, also work (coal, cash, both)
-  crew steward                    the order fulfilled this turn scores 2 more points
-  crew stationmaster              the order here gives all its reward options (station)
+  crew steward                    the order fulfilled this turn scores 2 more points (before
+                                  it, or after: the points at once)
+  crew stationmaster              this turn's order gives all its reward options (before it, or
+                                  after: the rewards not chosen at once)
   crew cartographer               routes you complete later this turn score 2 more points
-  crew surveyor denver            mark Denver (next to the train) on a route without a marker
+  crew surveyor denver            mark Denver (next to the train) on your route card without a
+                                  marker that names it; when two such cards name it, name the
+                                  one you choose by its slot: crew surveyor denver route 2
   crew ticket-agent south         one South order ticket becomes a wild ticket
-  crew recruiter                  the skilled hire costs as a basic hire (crew phase)
-  crew yardmaster                 the supply or railcar taken here turns gold (station)
-  crew paymaster                  the caboose costs tickets of 3 different regions (crew phase)
+  crew recruiter                  the skilled hire costs as a basic hire (before hiring)
+  crew yardmaster                 the supply or railcar taken here turns gold (a supply before
+                                  its reward; a railcar also once it is on your train)
+  crew paymaster                  the caboose costs tickets of 3 different regions (before it)
 
 A turn ends once the train has travelled and the station move is made; the cleanup then
 draws a token onto the city the turn began in (it appears for the next player).
@@ -413,6 +419,18 @@ def _parse_crew(state: State, rest: list[str]) -> Move:
     return Move("crew", crew, arg=" ".join(args))
 
 
+def _survey_arg(state: State, words: list[str]) -> str:
+    """``denver``, ``denver route 2``, ``denver 2`` (also ``slot 2``, ``card 2``):
+    the city, then the route slot of the card to mark when more than one fits."""
+    slot = ""
+    if len(words) > 1 and words[-1].isdigit():
+        slot, words = words[-1], words[:-1]
+        if len(words) > 1 and words[-1] in ("route", "slot", "card"):
+            words = words[:-1]
+    city = pick_city(state, " ".join(words))
+    return f"{city} route {slot}" if slot else city
+
+
 def normalize_arg(state: State, move: Move, kind: str) -> Move:
     """Read a crew ability's argument by what the ability takes."""
     arg = move.arg
@@ -425,8 +443,8 @@ def normalize_arg(state: State, move: Move, kind: str) -> Move:
         return move._replace(arg=pick_good(state, arg))
     if kind == "region":
         return move._replace(arg=_pick(arg, state["data"]["regions"], "region"))
-    if kind == "city":
-        return move._replace(arg=pick_city(state, arg))
+    if kind == "survey":
+        return move._replace(arg=_survey_arg(state, arg.split()))
     if kind == "work":
         return move._replace(arg=_work_kind(arg.split()))
     return move

@@ -7,6 +7,7 @@ crew rules read; a few act at once (coal, goods, markers, route swaps).
 from __future__ import annotations
 
 from games.station_to_station.abilities import ABILITIES
+from games.station_to_station.components import reward_label
 from games.station_to_station.constants import COAL_LIMIT, WORK
 from games.station_to_station.market import is_local
 from games.station_to_station.routes import mark_if_here, top_up_display
@@ -19,6 +20,7 @@ from games.station_to_station.state import (
     owed_first,
     pay_cash,
     put_sorted,
+    score,
     seat_name,
     unload_goods,
 )
@@ -29,9 +31,11 @@ PHASE_WORDS = {
     "market": "in the market phase",
     "again": "before a movement",
     "station": "in the station phase, before the station action",
-    "crew": "in the crew phase, before hiring",
+    "crew": "after the station action",
     "done": "after the station action",
 }
+# Who may still act once the station action is taken, and on what it was.
+AFTER = ("crew", "done")
 
 
 def owned_crews(state: State, seat: int) -> list[str]:
@@ -62,7 +66,12 @@ def check_power(state: State, seat: int, crew: str, arg: str) -> str:
     if turn["phase"] not in ability.phases:
         if owed_first(state):
             return owed_first(state)
-        when = " or ".join(PHASE_WORDS[p] for p in ability.phases if p in PHASE_WORDS)
+        words = list(dict.fromkeys(PHASE_WORDS[p] for p in ability.phases if p in PHASE_WORDS))
+        when = ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
+        if ability.phases == AFTER:
+            when = "after the station action"
+        elif "crew" in ability.phases and "done" not in ability.phases:
+            return f"the {crew} is used before hiring: this turn's crew action is taken"
         return f"the {crew} is used {when}"
     return _check_specific(state, seat, key, arg)
 
@@ -82,6 +91,11 @@ def _check_specific(state: State, seat: int, key: str, arg: str) -> str:
     if ability.arg == "work" and arg not in WORK:
         return f"the {key} works for coal, cash or both"
     token = data["tokens"][turn["token"]] if turn["token"] else None
+    after = turn["phase"] in AFTER
+    if after:
+        reason = _check_after(state, seat, key)
+        if reason != "go on":
+            return reason
     if key == "coal-broker":
         if player["cash"] < 1 or player["coal"] + 1 > COAL_LIMIT:
             return "the coal broker needs $1 and room for 1 coal"
@@ -98,19 +112,19 @@ def _check_specific(state: State, seat: int, key: str, arg: str) -> str:
     elif key == "teamster":
         if player["goods"][arg] < 1:
             return f"your train carries no {arg}"
-    elif key == "loader":
+    elif key == "loader" and turn["phase"] == "station":
         if token is None or token["kind"] != "order" or arg not in token["goods"]:
             return f"the loader needs an order here that asks for {arg}"
     elif key == "dockhand":
         if not turn["took"] or not data["cities"][player["city"]]["coastal"]:
             return "the dockhand works only after taking a token in a coastal city"
-    elif key == "quartermaster":
+    elif key == "quartermaster" and turn["phase"] == "station":
         if token is None or token["kind"] != "supply":
             return "the quartermaster needs a supply token here"
-    elif key == "stationmaster":
+    elif key == "stationmaster" and turn["phase"] == "station":
         if token is None or token["kind"] != "order" or len(token["rewards"]) < 2:
             return "the stationmaster needs an order here with a choice of rewards"
-    elif key == "yardmaster":
+    elif key == "yardmaster" and turn["phase"] == "station":
         if token is None or token["kind"] == "order" or turn["gold"]:
             return "the yardmaster turns a supply or railcar showing its starting face"
     elif key == "conductor":
@@ -120,6 +134,33 @@ def _check_specific(state: State, seat: int, key: str, arg: str) -> str:
     elif key == "ticket-agent" and not player["tickets"][arg]:
         return f"you have no order ticket under {arg}"
     return ""
+
+
+def _check_after(state: State, seat: int, key: str) -> str:
+    """After the station action, an ability about that action acts on what it was;
+    "go on" for the abilities this does not concern."""
+    did = state["turn"]["did"]
+    tokens = state["data"]["tokens"]
+    if key == "steward" and did["action"] != "order":
+        return "the steward adds points to an order, and you fulfilled none this turn"
+    if key == "stationmaster":
+        if did["action"] != "order" or len(tokens[did["token"]]["rewards"]) < 2 or not did["label"]:
+            return "the stationmaster adds the other rewards of an order fulfilled this turn, and " \
+                   "you fulfilled none with a choice of rewards"
+        return ""
+    if key == "quartermaster" and did["action"] != "supply":
+        return "the quartermaster adds $2 to a supply, and you took none this turn"
+    if key == "shunter" and did["action"] != "work":
+        return "the shunter adds $2 to work at the station, and you did not work this turn"
+    if key == "yardmaster":
+        if did["action"] == "supply":
+            return "the supply you took has given its reward and is boxed: use the yardmaster " \
+                   "before taking a supply"
+        if did["action"] != "railcar" or did["gold"]:
+            return "the yardmaster turns a supply or railcar you took this turn, showing its " \
+                   "starting face, and you took none"
+        return ""
+    return "go on"
 
 
 def parse_swap(arg: str) -> tuple[int, int]:
@@ -147,17 +188,50 @@ def _check_swap(state: State, seat: int, arg: str) -> str:
     return ""
 
 
-def _check_survey(state: State, seat: int, city: str) -> str:
+def parse_survey(arg: str) -> tuple[str, int]:
+    """``<city>`` or ``<city> route <slot>`` -> (city, slot); slot 0 when not named."""
+    city, _, slot = arg.partition(" route ")
+    return city, int(slot) if slot.isdigit() else 0
+
+
+def survey_slots(state: State, seat: int, city: str) -> list[int]:
+    """The route slots (1, 2) whose card names ``city`` and has no marker yet."""
+    player = state["players"][seat]
+    routes = state["data"]["routes"]
+    return [slot for slot, entry in enumerate(player["routes"], 1)
+            if entry["card"] and not entry["marker"] and city in routes[entry["card"]]["cities"]]
+
+
+def survey_choices(state: State, seat: int, city: str) -> list[str]:
+    """The surveyor's arguments for ``city``: the city alone when one card fits, else
+    the city with each fitting card's slot (the player chooses the card)."""
+    slots = survey_slots(state, seat, city)
+    return [city] if len(slots) < 2 else [f"{city} route {slot}" for slot in slots]
+
+
+def _check_survey(state: State, seat: int, arg: str) -> str:
     player = state["players"][seat]
     data = state["data"]
+    city, slot = parse_survey(arg)
     if city not in data["cities"]:
         return f"there is no city called '{city}'"
     if city not in data["cities"][player["city"]]["track"]:
         return "the surveyor marks a city next to your train"
-    for entry in player["routes"]:
-        if entry["card"] and not entry["marker"] and city in data["routes"][entry["card"]]["cities"]:
-            return ""
-    return f"none of your route cards without a marker names {city}"
+    slots = survey_slots(state, seat, city)
+    name = data["cities"][city]["name"]
+    if not slots:
+        return f"none of your route cards without a marker names {name}"
+    if slot and slot not in slots:
+        entry = player["routes"][slot - 1] if slot in (1, 2) else None
+        if entry is None:
+            return "route slots are 1 and 2"
+        if entry["card"] and entry["marker"]:
+            return f"the route card in slot {slot} already has a marker"
+        return f"the route card in slot {slot} does not name {name}"
+    if not slot and len(slots) > 1:
+        shown = " or ".join(f"'crew surveyor {city} route {s}'" for s in slots)
+        return f"{name} is on more than one of your route cards without a marker: write {shown}"
+    return ""
 
 
 def use_power(state: State, seat: int, crew: str, arg: str) -> None:
@@ -166,6 +240,10 @@ def use_power(state: State, seat: int, crew: str, arg: str) -> None:
     mods = turn["mods"]
     key = ability_of(state, crew)
     turn["used"].append(crew)
+    after = turn["phase"] in AFTER
+    if key == "surveyor":
+        city, slot = parse_survey(arg)  # the one card that fits, when the move names none
+        arg = f"{city} route {slot or survey_slots(state, seat, city)[0]}"
     if key == "fireman":
         mods["free_spaces"] += 1
     elif key == "engineer":
@@ -193,11 +271,17 @@ def use_power(state: State, seat: int, crew: str, arg: str) -> None:
     elif key == "loader":
         mods["order_discount"].append(arg)
     elif key == "shunter":
-        mods["work_cash"] += 2
+        if after:
+            gain_cash(player, 2)  # the work is done: its $2 more come at once
+        else:
+            mods["work_cash"] += 2
     elif key == "dockhand":
         gain_coal(player, 1)
     elif key == "quartermaster":
-        mods["supply_cash"] += 2
+        if after:
+            gain_cash(player, 2)
+        else:
+            mods["supply_cash"] += 2
     elif key == "conductor":
         _swap(state, seat, arg)
     elif key == "clerk":
@@ -207,9 +291,15 @@ def use_power(state: State, seat: int, crew: str, arg: str) -> None:
     elif key == "paymaster":
         mods["caboose_three"] = True
     elif key == "steward":
-        mods["order_points"] += 2
+        if after:
+            score(player, "orders", 2)
+        else:
+            mods["order_points"] += 2
     elif key == "stationmaster":
-        mods["order_all"] = True
+        if after:
+            _other_rewards(state, seat)
+        else:
+            mods["order_all"] = True
     elif key == "cartographer":
         mods["route_points"] += 2
     elif key == "surveyor":
@@ -217,12 +307,29 @@ def use_power(state: State, seat: int, crew: str, arg: str) -> None:
     elif key == "ticket-agent":
         player["wilds"].append(player["tickets"][arg].pop())
     elif key == "yardmaster":
-        turn["gold"] = True
+        if after:
+            car = next(c for c in player["railcars"] if c["id"] == turn["did"]["token"])
+            car["gold"] = True  # the railcar taken this turn, on the train now
+        else:
+            turn["gold"] = True
     elif key == "foreman":
         coal, cash = WORK[arg]
         gain_coal(player, coal)
         gain_cash(player, cash)
-    note(state, f"{seat_name(state, seat)} used the {crew}: {_effect_words(state, key, arg)}")
+    words = AFTER_EFFECTS.get(key, "") if after else ""
+    words = words or _effect_words(state, seat, key, arg)
+    note(state, f"{seat_name(state, seat)} used the {crew}: {words}")
+
+
+def _other_rewards(state: State, seat: int) -> None:
+    """The Stationmaster after the order: its reward options not chosen, at once."""
+    player = state["players"][seat]
+    did = state["turn"]["did"]
+    for option in state["data"]["tokens"][did["token"]]["rewards"]:
+        if reward_label(option) != did["label"]:
+            gain_cash(player, option.get("cash", 0))
+            gain_coal(player, option.get("coal", 0))
+            score(player, "orders", option.get("points", 0))
 
 
 EFFECTS = {
@@ -254,14 +361,35 @@ EFFECTS = {
 }
 
 
-def _effect_words(state: State, key: str, arg: str) -> str:
+# Used after the station action, these act on it at once.
+AFTER_EFFECTS = {
+    "shunter": "$2 more for the work at the station",
+    "quartermaster": "$2 more for the supply taken",
+    "steward": "2 more points for the order fulfilled",
+    "yardmaster": "the railcar taken here turned to its gold face",
+}
+
+
+def _effect_words(state: State, seat: int, key: str, arg: str) -> str:
     if key == "porter":
         return f"bought 1 {arg} for ${porter_price(state, arg)}"
     if key == "foreman":
         coal, cash = WORK[arg]
         return f"also worked for {reward_text({'cash': cash, 'coal': coal})}"
+    if key == "stationmaster" and state["turn"]["phase"] in AFTER:
+        did = state["turn"]["did"]
+        others = [reward_text(o) for o in state["data"]["tokens"][did["token"]]["rewards"]
+                  if reward_label(o) != did["label"]]
+        return f"also took the order's other rewards: {' and '.join(others)}"
+    if key == "stationmaster" and state["turn"]["phase"] in AFTER:
+        did = state["turn"]["did"]
+        others = [reward_text(o) for o in state["data"]["tokens"][did["token"]]["rewards"]
+                  if reward_label(o) != did["label"]]
+        return f"also took the order's other rewards: {' and '.join(others)}"
     if key == "surveyor":
-        return f"marked {state['data']['cities'][arg]['name']} on a route card"
+        city, slot = parse_survey(arg)
+        card = state["players"][seat]["routes"][slot - 1]["card"]
+        return f"marked {state['data']['cities'][city]['name']} on route {route_name(state['data'], card)}"
     return EFFECTS.get(key, key).format(arg=arg)
 
 
@@ -278,12 +406,9 @@ def _swap(state: State, seat: int, arg: str) -> None:
     top_up_display(state)
 
 
-def _survey(state: State, seat: int, city: str) -> None:
-    player = state["players"][seat]
-    for entry in player["routes"]:
-        if entry["card"] and not entry["marker"] and city in state["data"]["routes"][entry["card"]]["cities"]:
-            entry["marker"] = city
-            return
+def _survey(state: State, seat: int, arg: str) -> None:
+    city, slot = parse_survey(arg)  # the slot is named by now (use_power)
+    state["players"][seat]["routes"][slot - 1]["marker"] = city
 
 
 def power_args(state: State, seat: int, crew: str) -> list[str]:
@@ -296,8 +421,9 @@ def power_args(state: State, seat: int, crew: str) -> list[str]:
         return list(data["regions"])
     if kind == "work":
         return list(WORK)
-    if kind == "city":
-        return sorted(data["cities"][state["players"][seat]["city"]]["track"])
+    if kind == "survey":
+        return [choice for city in sorted(data["cities"][state["players"][seat]["city"]]["track"])
+                for choice in survey_choices(state, seat, city)]
     if kind == "swap":
         return [f"{slot} display {n}" for slot in (1, 2)
                 for n in range(1, len(state["routes"]["display"]) + 1)]

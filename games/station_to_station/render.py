@@ -15,7 +15,7 @@ from games.station_to_station.constants import FREIGHT_CARS, SEASONS
 from games.station_to_station.scoring import final_breakdown
 from games.station_to_station.travel import cheapest_costs
 from games.station_to_station.words import crew_text, describe_route, describe_token, pending_lines
-from pbem.game import State
+from pbem.game import State, ended_line
 
 __all__ = ["describe_route", "describe_token", "render", "view"]
 
@@ -47,7 +47,7 @@ def reach(state: State, seat: int) -> dict[str, int]:
 
 def seasons_ahead(state: State) -> dict[str, int]:
     """How many tokens each later season will put in the bag (its removal already made)."""
-    return {season: len(state["waiting"][season]) - state["removal"][season]
+    return {season: len(state["waiting"][season]) - state["removal"].get(season, 0)
             for season in SEASONS if season in state.get("waiting", {})}
 
 
@@ -75,6 +75,8 @@ def render(shown: dict[str, Any]) -> str:
                f"  (bag: {shown['bag_left']} tokens to come; later seasons' tokens: {later})")
     if shown.get("over"):
         out.append("The game is over.")
+    elif ended_line(shown):  # resigned or stopped: nobody is to act
+        out.append(ended_line(shown))
     elif not shown.get("ready"):
         out.append("Waiting for the set-up deal.")
     else:
@@ -107,7 +109,10 @@ def _wrapped(lines: list[str], indent: str) -> list[str]:
 
 def _map(shown: dict[str, Any]) -> list[str]:
     data = shown["data"]
-    trains = {p["city"]: _name(shown, s) for s, p in enumerate(shown["players"]) if p["city"]}
+    trains: dict[str, list[str]] = {}  # two while a train must move on from a taken city
+    for seat, player in enumerate(shown["players"]):
+        if player["city"]:
+            trains.setdefault(player["city"], []).append(_name(shown, seat))
     width = max(len(c["name"]) for c in data["cities"].values()) + 2
     out = ["MAP  (~ coastal: +1 coal; [market goods]; neighbours)"]
     for region in data["regions"]:
@@ -117,7 +122,7 @@ def _map(shown: dict[str, Any]) -> list[str]:
                 continue
             spot = shown["map"][cid]
             if cid in trains:
-                what = f"TRAIN {trains[cid]}"
+                what = ("TRAIN " if len(trains[cid]) == 1 else "TRAINS ") + " and ".join(trains[cid])
             elif spot["token"]:
                 what = describe_token(data, spot["token"], spot["gold"])
             else:
@@ -219,9 +224,8 @@ def _player(shown: dict[str, Any], seat: int) -> list[str]:
                 state_word = " (new)"
             crews.append(f"{region}: {crew}{state_word}")
     out.append(f"  crews: {', '.join(crews) or 'none'}")
-    if seat == shown.get("viewer") or shown.get("viewer", -1) < 0:
-        out += _wrapped([f"{player['crews'][r]}: {crew_text(data, player['crews'][r])}"
-                         for r in data["regions"] if player["crews"][r]], "    ")
+    out += _wrapped([f"{player['crews'][r]}: {crew_text(data, player['crews'][r])}"
+                     for r in data["regions"] if player["crews"][r]], "    ")
     costs = (shown.get("reach") or [{}] * (seat + 1))[seat]
     if player["city"] and (seat == shown.get("viewer") or seat == shown.get("current")):
         out += _wrapped([_reach_line(shown, seat, costs)], "  ")

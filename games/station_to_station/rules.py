@@ -4,7 +4,6 @@ module that owns the rule."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from games.station_to_station import (
@@ -36,7 +35,10 @@ class StationToStation(Game):
     info = GameInfo(
         id="station-to-station",
         title="Station to Station",
-        rules_version=2,  # 2: any travel path, travel moves carry their cost, event notes
+        # 2: any travel path, travel moves carry their cost, event notes; 3: a season ends
+        # with the draw of its last token, countdown tokens one per player (never removed),
+        # the Surveyor's card named, crews usable whenever their text can still act
+        rules_version=3,
         min_players=MIN_PLAYERS,
         max_players=MAX_PLAYERS,
         options={},
@@ -45,12 +47,6 @@ class StationToStation(Game):
     )
 
     # ---- components -----------------------------------------------------------------
-    def stock_components(self) -> dict[str, Any]:
-        return components.load_stock()
-
-    def stock_file(self) -> Path:
-        return components.DATA_FILE
-
     def validate_components(self, data: dict[str, Any]) -> None:
         components.validate(data)
 

@@ -51,8 +51,12 @@ def setup_state(seats: list[str], components_data: dict[str, Any]) -> State:
     players = len(seats)
     removal = data["removal"][str(players)]
     groups: dict[str, list[str]] = {s: [] for s in SEASONS}
+    unused: list[str] = []  # countdown tokens for more players than this game has
     for tid, token in data["tokens"].items():
-        groups[token["season"]].append(tid)
+        if token["season"] == "countdown" and token["players"] > players:
+            unused.append(tid)
+        else:
+            groups[token["season"]].append(tid)
     for ids in groups.values():
         ids.sort()
     regions = data["regions"]
@@ -73,7 +77,7 @@ def setup_state(seats: list[str], components_data: dict[str, Any]) -> State:
         "bag_left": len(groups["summer"]) - removal["summer"],
         "removal": dict(removal),
         "waiting": {s: groups[s] for s in SEASONS[1:]},
-        "box": [],
+        "box": sorted(unused),
         "map": {city: {"token": "", "gold": False} for city in data["cities"]},
         "routes": {
             "deck": sorted(rid for rid, r in data["routes"].items() if not r["start"]),
@@ -133,6 +137,7 @@ def new_turn(state: State, seat: int) -> None:
         "token": "",
         "gold": False,
         "took": False,  # a token was taken at the stop (for the coastal bonus crews)
+        "did": {},  # the station action once taken: action, token, gold, label
         "used": [],
         "hired": "",
         "job": {},  # a crew hire or caboose being paid for, ticket by ticket

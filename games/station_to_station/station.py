@@ -154,7 +154,7 @@ def fulfil_order(state: State, seat: int, label: str, payment: Payment) -> None:
     paid = " ".join(payment) or "nothing"
     note(state, f"{seat_name(state, seat)} fulfilled the {order} at {city_name(state, player['city'])}, "
                 f"paying {paid}{discount}, for {got}; the ticket goes under {region}")
-    _done(state)
+    _done(state, "order", label)
 
 
 # ---- supplies, railcars, work -----------------------------------------------------
@@ -184,7 +184,7 @@ def take_supply(state: State, seat: int) -> None:
     note(state, f"{seat_name(state, seat)} took the {supply} at {city_name(state, player['city'])}"
                 f"{extra}; the token is boxed")
     box_at_stop(state, seat)
-    _done(state)
+    _done(state, "supply")
 
 
 def check_railcar(state: State, seat: int) -> str:
@@ -198,7 +198,7 @@ def take_railcar(state: State, seat: int) -> None:
     player["railcars"].append({"id": turn["token"], "gold": turn["gold"]})
     railcar = describe_token(state["data"], turn["token"], turn["gold"])
     note(state, f"{seat_name(state, seat)} attached the {railcar} at {city_name(state, player['city'])}")
-    _done(state)
+    _done(state, "railcar")
 
 
 def check_work(state: State, seat: int, kind: str) -> str:
@@ -221,7 +221,7 @@ def work(state: State, seat: int, kind: str) -> None:
     gain_coal(player, coal)
     gain_cash(player, cash)
     note(state, f"{seat_name(state, seat)} {boxed}worked for {work_words(coal, cash)}")
-    _done(state)
+    _done(state, "work")
 
 
 def work_words(coal: int, cash: int) -> str:
@@ -237,8 +237,10 @@ def box_at_stop(state: State, seat: int) -> None:
         {"token": turn["token"], "gold": turn["gold"], "city": player["city"], "seat": seat})
 
 
-def _done(state: State) -> None:
+def _done(state: State, action: str, label: str = "") -> None:
+    """The station action is taken: remember what it was (crews used after it read that)."""
     turn = state["turn"]
+    turn["did"] = {"action": action, "token": turn["token"], "gold": turn["gold"], "label": label}
     turn["token"] = ""
     turn["gold"] = False
     turn["phase"] = "crew"

@@ -20,7 +20,7 @@ from games.station_to_station.abilities import ABILITIES
 from games.station_to_station.constants import FREIGHT_CARS, SEASONS
 from games.station_to_station.render import describe_route, describe_token
 from games.station_to_station.scoring import final_breakdown, outcome
-from pbem.game import kit
+from pbem.game import ended_line, kit
 
 WIDTH = kit.PAGE_WIDTH
 MAP_W = 880  # the map and the market below it
@@ -417,6 +417,8 @@ def _status_lines(view: dict[str, Any]) -> list[str]:
             lines.append("Final: " + ", ".join(
                 f"{_name(view, seat)} {result.scores[seat]}"
                 for group in result.ranking for seat in group))
+    elif ended_line(view):  # resigned or stopped: nobody is to act
+        lines.append(ended_line(view))
     elif not view.get("ready"):
         lines.append("Waiting for the set-up deal.")
     else:
@@ -457,7 +459,8 @@ def _draw_status(out: kit.Canvas, view: dict[str, Any], top: int) -> int:
 def _player_marks(view: dict[str, Any], seat: int, places: dict[int, int]) -> list[str]:
     return kit.seat_marks(
         you=seat == view.get("viewer"), first=seat == view.get("first"),
-        to_act=seat == view.get("current") and bool(view.get("ready")) and not view.get("over"),
+        to_act=seat == view.get("current") and bool(view.get("ready")) and not view.get("over")
+        and not ended_line(view),
         place=places.get(seat, 0))
 
 
@@ -498,6 +501,11 @@ def _player_text(view: dict[str, Any], seat: int) -> list[str]:
             name += " (used)"
         crews.append(f"{region} {name or '-'}".replace(" ", NBSP))
     body.append("crews: " + f"{NBSP}· ".join(crews))  # a wrapped line never starts with "·"
+    for region in data["regions"]:  # each hired crew's ability, as the market shows it
+        crew = player["crews"].get(region, "")
+        ability = data["crews"][crew]["ability"] if crew in data["crews"] else ""
+        if ability in ABILITIES:
+            body.append(f"{data['crews'][crew]['name']}: {ABILITIES[ability].text}")
     if mine and turn.get("token") in data["tokens"]:
         body.append(f"token in hand: {describe_token(data, turn['token'], turn['gold'])}")
     job = turn.get("job") if mine else None

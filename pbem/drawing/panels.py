@@ -120,13 +120,33 @@ def card_frame(out: Canvas, x: int, y: int, w: int, h: int, colour: str, band: i
 
 
 # ---- the final result -----------------------------------------------------------------------
-def result_section(outcome: Outcome, seats: Sequence[str], audit: str | Sequence[str]) -> dict[str, Any]:
+def result_section(outcome: Outcome, seats: Sequence[str], audit: str | Sequence[str],
+                   told: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The final result as a view's ``result`` section (JSON-like), which every game's
     picture draws with ``result_panel``: the seats' handles, each seat's score and its
     parts, the ranking (groups of tied seats, best first), the outcome's notes, and the
-    audit's verdict ("clean", or "failed" with its ``problems``)."""
+    audit's verdict ("clean", or "failed" with its ``problems``). ``told`` is the
+    engine's result (pbem.protocol.result.summary): with it the section also carries
+    ``standing`` (names best first, a rival that is not a seat included), ``rivals``
+    (name -> score), ``rival_parts``, ``ending`` (how the game ended), ``winner`` (a
+    sentence), ``unaudited`` and ``verdict`` (the audit in sentences; "partial" when
+    some seat never revealed)."""
     count = len(seats)
-    return {
+    extra: dict[str, Any] = {}
+    if told:
+        from pbem.protocol import result as told_result
+
+        rivals = [str(r) for r in told.get("rivals", [])]
+        extra = {
+            "standing": [[str(n) for n in group] for group in told.get("ranking") or []],
+            "rivals": {r: int(told["scores"].get(r, 0)) for r in rivals},
+            "rival_parts": {r: {str(k): int(v) for k, v in told["parts"].get(r, {}).items()}
+                            for r in rivals},
+            "ending": str(told["ending"]["text"]), "winner": str(told.get("winner", "")),
+            "unaudited": [str(u) for u in told.get("unaudited", [])],
+            "verdict": told_result.audit_words(told),
+        }
+    base = {
         "seats": [str(s) for s in seats],
         "scores": [int(outcome.scores.get(i, 0)) for i in range(count)],
         "ranking": [[int(seat) for seat in group] for group in outcome.ranking],
@@ -136,12 +156,20 @@ def result_section(outcome: Outcome, seats: Sequence[str], audit: str | Sequence
         "audit": "clean" if audit == "clean" else "failed",
         "problems": [] if isinstance(audit, str) else [str(p) for p in audit],
     }
+    if extra.get("unaudited") and base["audit"] == "clean":
+        base["audit"] = "partial"  # no violation, but a seat never revealed
+    return {**base, **extra}
 
 
 def result_places(result: Mapping[str, Any] | None) -> dict[int, int]:
     """Seat -> place (1 for the winners) from a view's ``result``; {} without one."""
     if not result:
         return {}
+    if "standing" in result:  # rivals that are not seats take places too
+        seats = [str(s) for s in result.get("seats", [])]
+        return {seats.index(name): place
+                for place, group in enumerate(result["standing"], 1)
+                for name in group if name in seats}
     return {int(seat): place for place, group in enumerate(result.get("ranking", []), 1)
             for seat in group}
 
@@ -158,6 +186,8 @@ def _seat_name(result: Mapping[str, Any], seat: int) -> str:
 def winner_words(result: Mapping[str, Any]) -> str:
     """"Winner: ann with 31 points", "Shared win: ann and bob, 30 points each", or for a
     solo game "ann scored 31" (its notes say whether that beat the automaton)."""
+    if result.get("winner"):
+        return str(result["winner"])
     ranking = result.get("ranking", [])
     if not ranking:
         return "No winner: the game ended without a ranking."
@@ -173,9 +203,12 @@ def winner_words(result: Mapping[str, Any]) -> str:
 
 
 def result_lines(result: Mapping[str, Any]) -> list[str]:
-    """Each seat's place, score and what it is made of, best first."""
+    """Each seat's place, score and what it is made of, best first (a rival that is not
+    a seat, such as a solo game's automaton, in its place too)."""
     scores = result.get("scores", [])
     breakdown = result.get("breakdown", [])
+    if "standing" in result:
+        return _standing_lines(result)
     lines = []
     for place, group in enumerate(result.get("ranking", []), 1):
         for seat in group:
@@ -188,6 +221,28 @@ def result_lines(result: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _standing_lines(result: Mapping[str, Any]) -> list[str]:
+    seats = [str(s) for s in result.get("seats", [])]
+    scores = result.get("scores", [])
+    breakdown = result.get("breakdown", [])
+    rivals = result.get("rivals", {})
+    rival_parts = result.get("rival_parts", {})
+    lines = []
+    place = 1
+    for group in result.get("standing", []):
+        for name in group:
+            if name in rivals:
+                score, parts = int(rivals[name]), rival_parts.get(name, {})
+            else:
+                seat = seats.index(name) if name in seats else -1
+                score = int(scores[seat]) if 0 <= seat < len(scores) else 0
+                parts = breakdown[seat] if 0 <= seat < len(breakdown) else {}
+            made = ", ".join(f"{label} {value}" for label, value in parts.items())
+            lines.append(f"{place}. {name} {score}" + (f" ({made})" if made else ""))
+        place += len(group)
+    return lines
+
+
 def result_panel(out: Canvas, x: int, top: int, width: int, result: Mapping[str, Any],
                  most_notes: int = 8) -> int:
     """The final result, as the group "result": the winner, every seat's score with its
@@ -195,11 +250,15 @@ def result_panel(out: Canvas, x: int, top: int, width: int, result: Mapping[str,
     problems = [str(p) for p in result.get("problems", [])]
     clean = result.get("audit") == "clean"
     lines = [winner_words(result)] + result_lines(result)
-    notes = [str(n) for n in result.get("notes", [])]
+    notes = ([str(result["ending"])] if result.get("ending") else []) + [
+        str(n) for n in result.get("notes", [])]
     shown_notes = notes[:most_notes] + ([f"(and {len(notes) - most_notes} more)"]
                                         if len(notes) > most_notes else [])
-    verdict = ["Audit: clean (every seat revealed; every secret checked)."] if clean \
-        else ["AUDIT FAILED: " + p for p in problems] or ["AUDIT FAILED."]
+    if "verdict" in result:  # the engine's words: "clean" only when nothing went unchecked
+        verdict = [str(v).strip() for v in result["verdict"]]
+    else:
+        verdict = ["Audit: clean (every seat revealed; every secret checked)."] if clean \
+            else ["AUDIT FAILED: " + p for p in problems] or ["AUDIT FAILED."]
     sketch = Canvas()  # written once to learn the height, then framed and copied
     y = write_lines(sketch, x + 12, top + 26, width - 24, lines[:1], size=14, leading=20,
                     strong=("",))  # the winner line, in bold

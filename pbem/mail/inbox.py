@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import mailbox
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from email import message_from_bytes, policy
 from email.header import decode_header, make_header
@@ -27,7 +27,9 @@ from typing import Any
 
 from pbem import registry, session
 from pbem.errors import IntegrityError, MoveError, PbemError, SaveFileError, TurnError, UsageError
+from pbem.mail import imap
 from pbem.mail import message as mail
+from pbem.mail.seen import SeenRecord, SourceSeen, message_digest
 from pbem.protocol import engine, savefile
 from pbem.protocol.archive import Archive
 from pbem.protocol.canonical import digest
@@ -36,6 +38,7 @@ from pbem.protocol.identity import Home
 from pbem.protocol.savefile import Save
 
 INBOX_DIR = "inbox"
+EXIT_SERVER = 5  # an IMAP server could not be read (as for mail not sent)
 MESSAGE_FACTOR = 4  # a whole message over 4x the attachment cap is not parsed
 # Problem codes, by level. Errors are signs of cheating or of a broken save; the CLI
 # exits 3 when one of INTEGRITY is present.
@@ -45,6 +48,7 @@ LEVELS = {
     "malformed": "error",
     "unknown-game": "warning", "too-large": "warning", "broken-mime": "warning",
     "missing-save": "warning", "unreadable": "warning", "not-found": "warning",
+    "server": "error",  # an IMAP server unreachable or refusing the login: exit 5
     "filing": "warning", "not-seated": "note", "stale": "note", "no-saves": "note",
     "branch": "note",  # the absent player came back while the others voted (PROTOCOL.md 11)
 }
@@ -161,6 +165,7 @@ class InboxReport:
     max_bytes: int
     sources: list[str] = field(default_factory=list)
     messages: int = 0
+    already_read: int = 0  # messages skipped: read by an earlier inbox (--all reads them)
     saves: int = 0  # save attachments found (copies included)
     duplicates: int = 0  # of those, byte-identical copies of one already seen
     verified: int = 0  # distinct saves that verified
@@ -171,11 +176,14 @@ class InboxReport:
     def exit_code(self) -> int:
         """3 if any save shows cheating or tampering (fork, broken signature, illegal
         history), else 0: every other problem is reported, not failed on."""
-        return 3 if any(p.code in INTEGRITY for p in self.problems) else 0
+        if any(p.code in INTEGRITY for p in self.problems):
+            return 3
+        return EXIT_SERVER if any(p.code == "server" for p in self.problems) else 0
 
     def to_json(self) -> dict[str, Any]:
         return {"home": self.home, "handle": self.handle, "sources": self.sources,
-                "messages": self.messages, "saves": self.saves, "duplicates": self.duplicates,
+                "messages": self.messages, "already_read": self.already_read,
+                "saves": self.saves, "duplicates": self.duplicates,
                 "verified": self.verified, "max_bytes": self.max_bytes,
                 "your_move": [g.game_id for g in self.games if g.your_move],
                 "games": [g.to_json() for g in self.games],
@@ -184,7 +192,10 @@ class InboxReport:
 
     def text(self) -> str:
         lines = [f"Mail for {self.handle} ({self.home}): {len(self.sources)} source(s), "
-                 f"{self.messages} message(s), {self.saves} save(s) found"
+                 f"{self.messages} message(s)"
+                 + (f" new ({self.already_read} read before skipped; --all reads them again)"
+                    if self.already_read else "")
+                 + f", {self.saves} save(s) found"
                  + (f" ({self.duplicates} duplicate copies)" if self.duplicates else "")
                  + f", {self.verified} verified."]
         quiet = [g for g in self.games if g.quiet()]
@@ -230,6 +241,25 @@ class InboxReport:
 
 
 # ---- reading sources -------------------------------------------------------------------------
+Progress = Callable[[str, int, int], None]  # (source, messages done, messages to read)
+
+
+@dataclass
+class _Reading:
+    """How a scan reads its sources: what was read before (skipped unless ``read_all``),
+    what it reads now (recorded once the scan is done), how to log in to IMAP."""
+
+    seen: SeenRecord
+    read_all: bool = False
+    login: imap.Login | None = None
+    progress: Progress | None = None
+    now: dict[str, SourceSeen] = field(default_factory=dict)
+
+    def tick(self, source: str, done: int, total: int) -> None:
+        if self.progress is not None:
+            self.progress(source, done, total)
+
+
 @dataclass
 class _Raw:
     origin: Origin
@@ -252,8 +282,9 @@ def _file_kind(path: Path) -> str:
     return "eml"
 
 
-def _raw_messages(path: Path, report: InboxReport) -> Iterator[_Raw]:
-    """Every message (as bytes) in one source, or problems for what cannot be read."""
+def _raw_messages(path: Path, report: InboxReport, reading: _Reading) -> Iterator[_Raw]:
+    """Every message (as bytes) in one source not read before, or problems for what
+    cannot be read."""
     source = str(path)
     if not path.exists():
         report.problems.append(Problem("not-found", f"There is no file or folder {path}.",
@@ -261,23 +292,16 @@ def _raw_messages(path: Path, report: InboxReport) -> Iterator[_Raw]:
         return
     try:
         if path.is_dir() and _is_maildir(path):
-            box = mailbox.Maildir(str(path), factory=None, create=False)
-            for key in sorted(box.keys()):
-                yield from _one_message(box, key, Origin(source, f"message {key}"), report)
+            yield from _maildir(path, report, reading)
             return
         if path.is_dir():
             files = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
             for child in files:
-                yield from _raw_messages(child, report)
+                yield from _raw_messages(child, report, reading)
             return
         kind = _file_kind(path)
         if kind == "mbox":
-            mbox = mailbox.mbox(str(path), create=False)
-            try:
-                for number, key in enumerate(mbox.iterkeys(), start=1):
-                    yield from _one_message(mbox, key, Origin(source, f"message {number}"), report)
-            finally:
-                mbox.close()
+            yield from _mbox(path, report, reading)
         elif kind == "save":
             yield _Raw(Origin(source, attachment=path.name), path.read_bytes(), bare=True)
         else:
@@ -285,6 +309,92 @@ def _raw_messages(path: Path, report: InboxReport) -> Iterator[_Raw]:
     except (OSError, mailbox.Error) as exc:
         report.problems.append(Problem("unreadable", f"{path} cannot be read ({exc}).",
                                        Origin(source)))
+
+
+def _maildir(path: Path, report: InboxReport, reading: _Reading) -> Iterator[_Raw]:
+    """The messages of a Maildir whose keys were not read before."""
+    source, record = str(path), str(path.resolve())
+    box = mailbox.Maildir(source, factory=None, create=False)
+    keys = sorted(box.keys())
+    before = set() if reading.read_all else reading.seen.get(record).keys
+    fresh = [k for k in keys if k not in before]
+    report.already_read += len(keys) - len(fresh)
+    done: set[str] = set(before) & set(keys)
+    for number, key in enumerate(fresh, start=1):
+        reading.tick(source, number, len(fresh))
+        yield from _one_message(box, key, Origin(source, f"message {key}"), report)
+        done.add(key)
+    reading.now[record] = SourceSeen(keys=done)
+
+
+def _mbox(path: Path, report: InboxReport, reading: _Reading) -> Iterator[_Raw]:
+    """The messages of an mbox whose bytes were not read before."""
+    source, record = str(path), str(path.resolve())
+    before = set() if reading.read_all else reading.seen.get(record).keys
+    done: set[str] = set()
+    mbox = mailbox.mbox(source, create=False)
+    try:
+        keys = list(mbox.iterkeys())
+        for number, key in enumerate(keys, start=1):
+            reading.tick(source, number, len(keys))
+            try:
+                data = mbox.get_bytes(key)
+            except (OSError, mailbox.Error, KeyError) as exc:
+                report.problems.append(Problem(
+                    "unreadable", f"This message cannot be read ({exc}).",
+                    Origin(source, f"message {number}")))
+                continue
+            name = message_digest(data)
+            done.add(name)
+            if name in before:
+                report.already_read += 1
+                continue
+            yield _Raw(Origin(source, f"message {number}"), data)
+    finally:
+        mbox.close()
+    reading.now[record] = SourceSeen(keys=done)
+
+
+def _imap(url: str, report: InboxReport, reading: _Reading, max_bytes: int) -> Iterator[_Raw]:
+    """The messages of an IMAP mailbox above the last UID read (of its UIDVALIDITY)."""
+    source = imap.parse_url(url)
+    login = reading.login or imap.Login()
+    try:
+        reader = imap.Reader(source, login)
+    except imap.MailServerError as exc:
+        report.problems.append(Problem("server", exc.message, Origin(source.key)))
+        return
+    try:
+        known = reading.seen.get(source.key)
+        after = known.last_uid if known.uidvalidity == reader.uidvalidity \
+            and not reading.read_all else 0
+        uids = reader.new_uids(after)
+        if after:
+            report.already_read += _count_up_to(reader, after)
+        last = after
+        for number, item in enumerate(reader.fetch(uids, MESSAGE_FACTOR * max_bytes), start=1):
+            reading.tick(source.key, number, len(uids))
+            origin = Origin(source.key, f"UID {item.uid}")
+            last = max(last, item.uid)
+            if item.data is not None:
+                yield _Raw(origin, item.data)
+                continue
+            report.messages += 1
+            if b"pbem" in item.header.lower():
+                report.problems.append(Problem(
+                    "too-large", f"This message of {_mib(item.size)} was not read: inbox reads "
+                    f"messages up to {_mib(MESSAGE_FACTOR * max_bytes)} ({MESSAGE_FACTOR} times "
+                    "--max-size); one that carries a save is far smaller.", origin))
+        reading.now[source.key] = SourceSeen(uidvalidity=reader.uidvalidity, last_uid=last)
+    except imap.MailServerError as exc:
+        report.problems.append(Problem("server", exc.message, Origin(source.key)))
+    finally:
+        reader.close()
+
+
+def _count_up_to(reader: imap.Reader, last: int) -> int:
+    """How many messages at or below UID ``last`` are in the mailbox (skipped as read)."""
+    return len(reader.new_uids(0)) - len(reader.new_uids(last))
 
 
 def _one_message(box: mailbox.Mailbox, key: str, origin: Origin,
@@ -384,22 +494,35 @@ def _mib(size: int) -> str:
 
 # ---- the scan ----------------------------------------------------------------------------------
 def scan(paths: Sequence[str | Path], home: Home, *, max_bytes: int = mail.MAX_ATTACHMENT_BYTES,
-         file_saves: bool = True) -> InboxReport:
+         file_saves: bool = True, read_all: bool = False, login: imap.Login | None = None,
+         progress: Progress | None = None) -> InboxReport:
     """Read every message in ``paths`` (.eml files, mbox files, Maildir folders, folders of
-    those, or bare save files), verify every save found in ``home`` and summarise per game.
+    those, bare save files, or IMAP mailboxes ``imap[s]://USER@HOST[:PORT]/MAILBOX``),
+    verify every save found in ``home`` and summarise per game.
 
-    The newest valid save of each game is copied to ``HOME/inbox/`` (never overwriting)
-    unless ``file_saves`` is False. Raises only IdentityError (no identity in ``home``);
-    everything found in the mail is a line of the report."""
+    A Maildir, an mbox or an IMAP mailbox gives only the messages not read before
+    (pbem.mail.seen; ``read_all`` reads them all again); what was read is recorded once
+    the scan is done, unless ``file_saves`` is False (a look that files nothing records
+    nothing). The newest valid save of each game is copied to ``HOME/inbox/`` (never
+    overwriting) unless ``file_saves`` is False. Raises IdentityError (no identity in
+    ``home``), UsageError for an IMAP address that is not one or a login with no password
+    to give; everything found in the mail is a line of the report, an IMAP server that
+    cannot be reached or refuses the login too (code "server")."""
     info = home.info()
     me, my_key = str(info["handle"]), str(info.get("public_key", ""))
     report = InboxReport(home=str(home.path), handle=me, max_bytes=max_bytes)
     by_content: dict[str, _Candidate] = {}
+    reading = _Reading(SeenRecord(home.path), read_all, login, progress)
+    for url in (str(p) for p in paths if imap.is_url(str(p))):
+        imap.parse_url(url)  # a bad address stops the scan before anything is read
     for path in paths:
         report.sources.append(str(path))
         before, problems_before = report.messages, len(report.problems)
+        skipped_before = report.already_read
         found_here = 0
-        for raw in _raw_messages(Path(path), report):
+        raws = _imap(str(path), report, reading, max_bytes) if imap.is_url(str(path)) \
+            else _raw_messages(Path(path), report, reading)
+        for raw in raws:
             for cand in _candidates(raw, report, max_bytes):
                 found_here += 1
                 report.saves += 1
@@ -409,7 +532,8 @@ def scan(paths: Sequence[str | Path], home: Home, *, max_bytes: int = mail.MAX_A
                     by_content[key].copies.append(cand.origin)
                 else:
                     by_content[key] = cand
-        if not found_here and len(report.problems) == problems_before:
+        if not found_here and len(report.problems) == problems_before \
+                and report.already_read == skipped_before:
             report.problems.append(Problem(
                 "no-saves", f"No pbem save found in {path} ({report.messages - before} "
                 "message(s) read).", Origin(str(path))))
@@ -425,9 +549,11 @@ def scan(paths: Sequence[str | Path], home: Home, *, max_bytes: int = mail.MAX_A
                 report.notices.extend(contacts.check_save(newest.save))
     try:
         contacts.write()
+        if file_saves:
+            reading.seen.update(reading.now)
     except OSError as exc:
-        report.problems.append(Problem("filing", f"Could not update the contacts in {home.path} "
-                                       f"({exc.strerror})."))
+        report.problems.append(Problem("filing", f"Could not update the contacts or the "
+                                       f"record of mail read in {home.path} ({exc.strerror})."))
     report.games.sort(key=lambda g: (not g.your_move, g.title, g.game_id))
     return report
 

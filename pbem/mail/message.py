@@ -35,7 +35,7 @@ from pbem.drawing.page import html_page
 from pbem.drawing.png import MAIL_WIDTH, PictureError, png_of
 from pbem.errors import TurnError, UsageError
 from pbem.mail.profile import email as home_email
-from pbem.protocol import savefile
+from pbem.protocol import result, savefile
 from pbem.protocol.contacts import Contacts
 from pbem.protocol.engine import Table
 from pbem.protocol.identity import Home, check_address, is_address, is_handle
@@ -419,13 +419,19 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
     body.history += [f"{e['seq']:4d}  {describe_entry(e)}" for e in news]
 
     if duty is None:
-        body.paragraphs.append("The game is over and every seat has revealed. Check the final "
-                               f"scores and the audit with:\n    pbem verify {shell_word(filename)}")
-        outcome = verified.report.outcome
-        if outcome is not None:
-            ranking = "; ".join(", ".join(f"{table.seats[s].handle} {outcome.scores[s]}"
-                                          for s in group) for group in outcome.ranking)
-            body.paragraphs.append(f"Final scores, best first: {ranking}.")
+        told = verified.report.result  # the one result every command tells (protocol.result)
+        unrevealed = told.get("unrevealed", [])
+        revealed = ("every seat has revealed" if not unrevealed else
+                    f"every seat has revealed but {', '.join(unrevealed)}, declared absent")
+        body.paragraphs.append(f"The game is over and {revealed}. Check the final scores and "
+                               f"the audit with:\n    pbem verify {shell_word(filename)}")
+        if told.get("ranking"):
+            scores = told["scores"]
+            ranking = "; ".join(", ".join(f"{n} {scores[n]}" for n in group)
+                                for group in told["ranking"])
+            body.paragraphs.append(f"{told['ending']['text']} {told['winner']}. Final scores, "
+                                   f"best first: {ranking}.")
+            body.paragraphs += result.audit_words(told)[:1]
     else:
         who = seats[duty.seat]
         body.paragraphs.append(_what_to_run(duty.kind, who.handle, filename,

@@ -12,6 +12,12 @@ that prints it (``password_env``, ``password_command``), which pbem.smtp reads a
     security = "starttls"        # starttls | tls | none
     user = "ann@example.org"
     password_env = "PBEM_SMTP_PASSWORD"
+
+    sources = ["imaps://ann%40example.org@imap.example.org/INBOX", "/home/ann/Mail/pbem"]
+
+    [imap]
+    password_command = "pass show mail/imap"   # or an OAuth2 token command
+    auth = "login"                             # login | xoauth2
 """
 
 from __future__ import annotations
@@ -27,12 +33,17 @@ from pbem.protocol.identity import Home, check_address, is_address
 FILE = "profile.toml"
 SECURITY = ("starttls", "tls", "none")
 SMTP_KEYS = ("host", "port", "security", "user", "password_env", "password_command")
+IMAP_KEYS = ("password_command", "auth")
+IMAP_AUTHS = ("login", "xoauth2")
 
 
 @dataclass
 class Profile:
     email: str = ""
     smtp: dict[str, Any] = field(default_factory=dict)
+    imap: dict[str, Any] = field(default_factory=dict)
+    sources: list[str] = field(default_factory=list)  # what 'pbem sync' reads
+    extra: dict[str, Any] = field(default_factory=dict)  # other tables, kept as they are
 
 
 def check_email(address: str) -> str:
@@ -54,10 +65,17 @@ def load(home: Home) -> Profile:
     except (OSError, tomltext.TOMLDecodeError) as exc:
         raise UsageError(f"{path(home)} is unreadable ({exc}); fix or delete it.") from None
     smtp = data.get("smtp", {})
+    imap = data.get("imap", {})
     email = data.get("email", "")
-    if not isinstance(smtp, dict) or not isinstance(email, str):
-        raise UsageError(f"{path(home)} is malformed: 'email' must be a string and [smtp] a table.")
-    return Profile(email=email, smtp=dict(smtp))
+    sources = data.get("sources", [])
+    if not isinstance(smtp, dict) or not isinstance(email, str) or not isinstance(imap, dict):
+        raise UsageError(f"{path(home)} is malformed: 'email' must be a string, [smtp] and "
+                         "[imap] tables.")
+    if not isinstance(sources, list) or not all(isinstance(x, str) for x in sources):
+        raise UsageError(f"{path(home)} is malformed: 'sources' must be a list of strings.")
+    extra = {k: v for k, v in data.items() if k not in ("email", "smtp", "imap", "sources")}
+    return Profile(email=email, smtp=dict(smtp), imap=dict(imap), sources=list(sources),
+                   extra=extra)
 
 
 def save(home: Home, profile: Profile) -> None:
@@ -66,8 +84,13 @@ def save(home: Home, profile: Profile) -> None:
     doc: dict[str, Any] = {}
     if profile.email:
         doc["email"] = profile.email
+    if profile.sources:
+        doc["sources"] = profile.sources
+    doc.update(profile.extra)
     if profile.smtp:
         doc["smtp"] = profile.smtp
+    if profile.imap:
+        doc["imap"] = profile.imap
     atomic.replace(path(home), tomltext.dumps(doc).encode("utf-8"))
 
 
@@ -129,3 +152,85 @@ def set_smtp(home: Home, **settings: Any) -> dict[str, Any]:
             profile.smtp[key] = value
     save(home, profile)
     return dict(profile.smtp)
+
+
+def imap_settings(home: Home) -> dict[str, str]:
+    """The stored IMAP login settings (password_command, auth), each checked."""
+    stored = load(home).imap
+    for key, value in stored.items():
+        ok = value in IMAP_AUTHS if key == "auth" else (
+            isinstance(value, str) and value.strip() != "" and "\n" not in value)
+        if key in IMAP_KEYS and not ok:
+            raise UsageError(f"The IMAP setting {key} in {path(home)} is not valid ({value!r}); "
+                             f"set it again with 'pbem profile --imap-{key.replace('_', '-')} "
+                             "...'.")
+    return {k: str(v) for k, v in stored.items() if k in IMAP_KEYS}
+
+
+def set_imap(home: Home, **settings: str | None) -> dict[str, Any]:
+    """Remember IMAP login settings ('' removes one). Never a password."""
+    auth = settings.get("auth")
+    if auth and auth not in IMAP_AUTHS:
+        raise UsageError(f"IMAP auth is one of {', '.join(IMAP_AUTHS)}, not '{auth}'.")
+    profile = load(home)
+    for key, value in settings.items():
+        if value is None:
+            continue
+        if value == "":
+            profile.imap.pop(key, None)
+        else:
+            profile.imap[key] = value
+    save(home, profile)
+    return dict(profile.imap)
+
+
+def add_source(home: Home, source: str) -> list[str]:
+    """Add a mail source (a path, kept absolute, or an IMAP address) for 'pbem sync'."""
+    from pbem.mail import imap
+
+    text = source.strip()
+    if imap.is_url(text):
+        imap.parse_url(text)  # a bad address is refused now, not at the next sync
+    else:
+        text = str(Path(text).expanduser().absolute())
+    profile = load(home)
+    if text not in profile.sources:
+        profile.sources.append(text)
+        save(home, profile)
+    return list(profile.sources)
+
+
+def remove_source(home: Home, source: str) -> list[str]:
+    profile = load(home)
+    text = source.strip()
+    keep = [s for s in profile.sources
+            if s != text and s != str(Path(text).expanduser().absolute())]
+    if len(keep) == len(profile.sources):
+        raise UsageError(f"{source} is not one of this home's sources ('pbem profile' lists "
+                         "them).")
+    profile.sources = keep
+    save(home, profile)
+    return keep
+
+
+def game_setting(profile: Profile, game_id: str, key: str) -> Any:
+    """A per-game setting (``[games.ID] key``), None if not set."""
+    games = profile.extra.get("games")
+    entry = games.get(game_id) if isinstance(games, dict) else None
+    return entry.get(key) if isinstance(entry, dict) else None
+
+
+def set_auto_answer(home: Home, on: bool, game_id: str | None = None) -> None:
+    """Switch entries that answer themselves on or off, for the home or for one game."""
+    profile = load(home)
+    if game_id is None:
+        profile.extra["auto_answer"] = on
+    else:
+        games = profile.extra.get("games")
+        if not isinstance(games, dict):
+            games = profile.extra["games"] = {}
+        entry = games.get(game_id)
+        if not isinstance(entry, dict):
+            entry = games[game_id] = {}
+        entry["auto_answer"] = on
+    save(home, profile)

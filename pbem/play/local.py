@@ -51,6 +51,7 @@ class LocalTable:
         self.state: State = state
         self.solo = len(seats) == 1
         self.history: list[tuple[int, list[str]]] = []
+        self.revealed = False  # on_reveal has run
         # The start entry resolves set-up chance (by the host, after the joins).
         self._resolve_for(0 if self.solo else -1)
 
@@ -108,10 +109,10 @@ class LocalTable:
         last = self.history[-1][0] if self.history else 0
         n = len(self.state["seats"])
         self._resolve_for((last + 1) % n if n > 1 else last)
-        if "secret" in self.state and not self.state.get("revealed"):
+        if "secret" in self.state and not self.revealed:
             opened = {name: secretdeck.open_all_plain(deck) for name, deck in self.state["secret"].items()}
             self.game.on_reveal(self.state, opened)
-            self.state["revealed"] = True
+            self.revealed = True  # the table's, not a key of the game's state
         return self.game.outcome(self.state)
 
     def view(self, seat: int | None) -> dict[str, Any]:

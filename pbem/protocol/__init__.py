@@ -17,16 +17,3 @@ mental, mental_deck, secretdeck   the mental-poker deck for secret cards
 
 Imports neither mail nor drawing.
 """
-
-from pbem._imports import lazy_exports
-
-__getattr__, __all__ = lazy_exports(__name__, {
-    "canonical": "canonical", "digest": "canonical",
-    "Sampler": "sampler",
-    "Home": "identity", "Identity": "identity", "fingerprint": "identity",
-    "check_handle": "identity", "verify_signature": "identity",
-    "Contacts": "contacts",
-    "Save": "savefile", "Entry": "savefile", "FORMAT": "savefile",
-    "Table": "engine", "Report": "engine", "replay": "engine", "sign_entry": "engine",
-    "Archive": "archive",
-})

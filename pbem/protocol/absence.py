@@ -256,9 +256,15 @@ def outcome(table: Table, gstate: dict[str, Any]) -> Outcome:
         notes.append(f"{handle} {why}: {handle} ranks last.")
     notes.append("The others are ranked by the rules' scoring of the position"
                  + (" when the game stopped." if table.stopped else "."))
+    places: list[list[int | str]] = []
+    if out.rivals:  # a rival (not a seat) keeps its place among the others
+        places = [[s for s in group if s not in dropped] for group in out.standing()]
+        places = [group for group in places if group] + [list(sorted(dropped))]
     return Outcome(scores=dict(out.scores), ranking=ranking, breakdown=out.breakdown,
                    tiebreaks=out.tiebreaks, tiebreak_names=out.tiebreak_names,
-                   notes=[*notes, *out.notes])
+                   notes=[*notes, *out.notes], rivals=dict(out.rivals),
+                   rival_breakdown=dict(out.rival_breakdown),
+                   rival_tiebreaks=dict(out.rival_tiebreaks), places=places)
 
 
 def unaudited(table: Table) -> list[str]:

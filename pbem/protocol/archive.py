@@ -8,7 +8,14 @@ Per game, under ``HOME/archive/``:
     verified successors of each entry (the first in ``by_prev``, any other, signed by
     another seat, in ``alt``: a branch, PROTOCOL.md section 11), the newest head seen and
     the replayed table at that head; the entries this home withdrew with ``pbem undo``
-    and the entries it mailed (``sent``: those can no longer be withdrawn, section 10).
+    and the entries it mailed (``sent``: those can no longer be withdrawn, section 10);
+    every place of its beacon chains this home published in the game, on any branch
+    (``published``: handle -> sorted [first, last] runs of beacon.Position numbers),
+    claimed under the lock before the entry is signed (section 5: a link is published
+    once); the entries of branches this home left (``left``: it went on with another,
+    section 11) and the seats whose reveal it signed (``revealed``: handle -> seq): it
+    never reveals a seed while it knows a branch that goes on without that reveal, and
+    signs nothing on such a branch once it has.
     Hashes only: reading and rewriting it stays cheap.
 ``<game id>.evidence.jsonl``
     each verified entry in full, one JSON line each, appended once. Read only when a fork
@@ -63,8 +70,9 @@ class Archive:
         if not isinstance(loaded, dict) or loaded.get("game") != game_id:
             return
         if loaded.get("version") == VERSION and _well_formed(loaded):
-            for key in ("alt", "withdrawn", "sent"):  # absent from older archives
-                loaded.setdefault(key, {})
+            for key in ("alt", "withdrawn", "sent", "published", "revealed"):
+                loaded.setdefault(key, {})  # absent from older archives
+            loaded.setdefault("left", [])
             self.data = loaded
         elif loaded.get("version") == 1:
             self._upgrade(loaded)
@@ -160,6 +168,79 @@ class Archive:
             seq, seat = self.data["entries"][other]
             return int(seq), str(seat)
         return None
+
+    def published(self, handle: str) -> set[int]:
+        """The places (beacon.Position numbers) of ``handle``'s chains this home published
+        in this game, on any branch."""
+        return {n for first, last in self.data["published"].get(handle, [])
+                for n in range(first, last + 1)}
+
+    def claim(self, handle: str, place: int) -> None:
+        """Record, under the lock and before the entry is signed, that this home publishes
+        ``handle``'s link at ``place``; TurnError if it did already (another pbem of this
+        home signed there since this one read the archive: run the command again)."""
+        with self._changing():
+            used = self.published(handle)
+            if place in used:
+                raise TurnError(
+                    "Another pbem of this home has just signed an entry of this game with the "
+                    "same beacon link. Nothing was written; run the command again.",
+                    code="link-used")
+            self._set_published(handle, used | {place})
+            self._write()
+
+    def release(self, handle: str, place: int) -> None:
+        """``pbem undo`` took back the entry at ``place`` before it was mailed (PROTOCOL.md
+        section 10): its replacement signs at the same place."""
+        with self._changing():
+            used = self.published(handle)
+            if place in used:
+                self._set_published(handle, used - {place})
+                self._write()
+
+    def _set_published(self, handle: str, places: set[int]) -> None:
+        runs: list[list[int]] = []
+        for n in sorted(places):
+            if runs and runs[-1][1] == n - 1:
+                runs[-1][1] = n
+            else:
+                runs.append([n, n])
+        self.data["published"][handle] = runs
+
+    # ---- branches and the seed (PROTOCOL.md section 5, the last point) ------------
+    def elsewhere(self, hashes: list[str]) -> list[tuple[int, str]]:
+        """(seq, signer) of every verified entry that is not on the path ``hashes`` (a
+        save's entry hashes) and not on a branch this home left, oldest first: the
+        branches of the game this home knows to go on without that save."""
+        path, left = set(hashes), set(self.data["left"])
+        return sorted((int(place[0]), str(place[1]))
+                      for h, place in self.data["entries"].items()
+                      if h not in path and h not in left)
+
+    def leave(self, hashes: list[str]) -> None:
+        """This home goes on with the save whose path is ``hashes``: every other entry it
+        knows now is on a branch it leaves (an entry seen later on it counts again)."""
+        path = set(hashes)
+        if not self.elsewhere(hashes):
+            return
+        with self._changing():
+            known = set(self.data["left"])
+            self.data["left"].extend(h for h in self.data["entries"]
+                                     if h not in path and h not in known)
+            self._write()
+
+    def revealed(self, handle: str) -> int | None:
+        """The seq of ``handle``'s reveal, if this home signed it in this game (on any
+        branch)."""
+        seq = self.data["revealed"].get(handle)
+        return seq if isinstance(seq, int) else None
+
+    def mark_revealed(self, handle: str, seq: int) -> None:
+        """Record that this home signed ``handle``'s reveal, entry ``seq``."""
+        with self._changing():
+            if handle not in self.data["revealed"]:
+                self.data["revealed"][handle] = seq
+                self._write()
 
     def was_sent(self, entry_hash: str) -> bool:
         return entry_hash in self.data["sent"]
@@ -327,7 +408,8 @@ class Archive:
 
 def _empty(game_id: str) -> dict[str, Any]:
     return {"version": VERSION, "game": game_id, "header": "", "entries": {}, "by_prev": {},
-            "alt": {}, "head": {}, "cache": {}, "withdrawn": {}, "sent": {}}
+            "alt": {}, "head": {}, "cache": {}, "withdrawn": {}, "sent": {}, "published": {},
+            "revealed": {}, "left": []}
 
 
 def _well_formed(data: dict[str, Any]) -> bool:
@@ -339,7 +421,15 @@ def _well_formed(data: dict[str, Any]) -> bool:
             and all(isinstance(v, list) and len(v) == 2 and isinstance(v[0], int)
                     for v in entries.values())
             and all(v in entries for v in by_prev.values())
-            and all(isinstance(data.get(k, {}), dict) for k in ("alt", "withdrawn", "sent"))
+            and all(isinstance(data.get(k, {}), dict)
+                    for k in ("alt", "withdrawn", "sent", "published", "revealed"))
+            and isinstance(data.get("left", []), list)
+            and all(isinstance(h, str) for h in data.get("left", []))
+            and all(isinstance(runs, list) and all(
+                        isinstance(r, list) and len(r) == 2
+                        and all(isinstance(n, int) and not isinstance(n, bool) for n in r)
+                        and 0 < r[0] <= r[1] for r in runs)
+                    for runs in data.get("published", {}).values())
             and _digest_or_absent(data.get("components"))
             and all(isinstance(v, list) and all(h in entries for h in v)
                     for v in data.get("alt", {}).values()))

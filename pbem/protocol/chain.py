@@ -56,7 +56,7 @@ def authenticate(save: Save, *, vouched: Vouch | None = None,
     handles = [seat["handle"] for seat in save.header["seats"]]
     pins = {seat["handle"]: seat.get("key", "") for seat in save.header["seats"]}
     keys: dict[str, str] = {}  # handle -> hex public key, from its create/join entry
-    links: dict[str, str] = {}  # handle -> its newest beacon value
+    tips: dict[str, beacon.Tip] = {}  # handle -> where its beacon chain stands
     head = digest(save.header) if header_hash is None else header_hash
     hashes: list[str] = []
     for index, entry in enumerate(save.entries):
@@ -80,18 +80,26 @@ def authenticate(save: Save, *, vouched: Vouch | None = None,
                             seq=index)
         if not known:
             _check_signature(entry, index, keys)
-        if entry["kind"] not in KEY_KINDS and not beacon.follows(
-                bytes.fromhex(entry["beacon"]), bytes.fromhex(links[handle])):
-            raise IntegrityError(
-                f"Entry {index} ({handle}): its beacon value is not the next link of "
-                f"{handle}'s chain, so its randomness cannot be trusted.",
-                seq=index, code="beacon")
-        links[handle] = entry["beacon"]
+        value = bytes.fromhex(entry["beacon"])
+        if entry["kind"] in KEY_KINDS:
+            tips[handle] = beacon.Tip(value)
+        else:
+            why = tips[handle].follow(value, renewal(entry))
+            if why:
+                raise IntegrityError(
+                    f"Entry {index} ({handle}): {why}, so its randomness cannot be trusted.",
+                    seq=index, code="beacon")
         if witness is not None and not known:
             witness(entry, entry_digest)
         head = entry_digest
         hashes.append(entry_digest)
     return hashes
+
+
+def renewal(entry: Entry) -> bytes | None:
+    """The fresh beacon anchor the entry publishes (field ``anchor``), if any."""
+    fresh = entry.get("anchor")
+    return None if fresh is None else bytes.fromhex(fresh)
 
 
 def _check_place(entry: Entry, index: int, game_id: str, head: str) -> None:

@@ -17,6 +17,9 @@ import hmac
 SEED = b"pbem/1/seed"
 SEED_COMMIT = b"pbem/1/seed-commit"
 BEACON = b"beacon"
+# A seat's fresh beacon chains (PROTOCOL.md section 5, "a chain never runs out"): chain
+# k >= 1 starts at derive(seed, BEACON_RENEWED || k as 4 big-endian bytes).
+BEACON_RENEWED = b"pbem/1/beacon-renewed"
 DECK_KEY = b"deck"
 SLOT_KEY = b"slot"
 DECK_SHUFFLE = b"shuffle"
@@ -30,6 +33,11 @@ CARD_POINT = b"pbem/1/card"
 # Chaum-Pedersen proofs of the mental deck (pbem.protocol.dleq): challenge and nonce.
 DLEQ_CHALLENGE = b"pbem/1/dleq"
 DLEQ_NONCE = b"pbem/1/dleq-nonce"
+# Shuffle proofs (pbem.protocol.shuffle_proof): generators, the two challenges, the nonces.
+SHUFFLE_GENERATOR = b"pbem/1/shuffle-generator"
+SHUFFLE_U = b"pbem/1/shuffle-u"
+SHUFFLE_C = b"pbem/1/shuffle-c"
+SHUFFLE_NONCE = b"pbem/1/shuffle-nonce"
 
 
 NONCE_BYTES = 32

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from typing import Any, NamedTuple
 
 from pbem import recent
@@ -26,9 +26,9 @@ from pbem.errors import (
     TurnError,
 )
 from pbem.game import Game, Outcome, State, copy_state
-from pbem.protocol import absence, beacon, entropy
+from pbem.protocol import absence, beacon, entropy, result, timing
 from pbem.protocol.canonical import canonical, digest
-from pbem.protocol.chain import Vouch, Witness, authenticate, check_new_key
+from pbem.protocol.chain import Vouch, Witness, authenticate, check_new_key, renewal
 from pbem.protocol.derive import NONCE_BYTES, seed_commitment
 from pbem.protocol.identity import Identity
 from pbem.protocol.savefile import FORMAT, MAX_HEADER_INT, Entry, Save
@@ -37,13 +37,13 @@ from pbem.record import Record
 from pbem.registry import for_save
 from pbem.terminal import shortened, shown
 
-PHASES = ("joining", "starting", "playing", "voting", "revealing", "complete")
-
 
 class SeatRecord(Record):
     def __init__(self, handle: str, email: str = "", pubkey: str = "", seed_commit: str = "",
                  nonce: str = "", anchor: str = "", last_beacon: str = "", links: int = 0,
-                 seed: str = "") -> None:
+                 seed: str = "", chain: int = 0, depth: int | None = None, fresh: str = "",
+                 anchors: list[list[Any]] | None = None,
+                 skips: list[list[int]] | None = None) -> None:
         self.handle = handle
         self.email = email
         self.pubkey = pubkey  # hex, from the seat's create/join entry
@@ -53,9 +53,43 @@ class SeatRecord(Record):
         self.last_beacon = last_beacon  # the seat's most recent published link
         self.links = links  # links published after the anchor
         self.seed = seed  # hex, once revealed
+        # Where the seat's beacon stands (beacon.Tip, PROTOCOL.md section 5): the chain and
+        # depth of its newest link (a table cached before skips existed has depth = links),
+        # the fresh anchor its newest entry published ('' if none), and every fresh anchor
+        # it published, as [seq, hex], for the audit.
+        self.chain = chain
+        self.depth = links if depth is None else depth
+        self.fresh = fresh
+        self.anchors = [] if anchors is None else anchors
+        # [seq, links skipped] of each entry that skipped links (a link its home published
+        # on another branch): shown by verify, since a skip with no branch behind it would
+        # let the signer choose among that many links.
+        self.skips = [] if skips is None else skips
 
     def copy(self) -> SeatRecord:
-        return SeatRecord(**vars(self))
+        fields = vars(self)
+        return SeatRecord(**{**fields, "anchors": [list(a) for a in fields["anchors"]],
+                             "skips": [list(k) for k in fields["skips"]]})
+
+    def tip(self) -> beacon.Tip:
+        return beacon.Tip(bytes.fromhex(self.last_beacon), self.chain, self.depth,
+                          bytes.fromhex(self.fresh))
+
+    def advance(self, entry: Entry) -> None:
+        """The seat's entry ``entry`` (not its create/join) publishes its next link."""
+        tip = self.tip()
+        why = tip.follow(bytes.fromhex(entry["beacon"]), renewal(entry))
+        if why:  # chain.authenticate refused it already, or sign_entry built it wrong
+            raise IntegrityError(f"Entry {entry['seq']} ({self.handle}): {why}.",
+                                 seq=entry["seq"], code="beacon")
+        skipped = tip.depth - (1 if tip.chain != self.chain else self.depth + 1)
+        if skipped:
+            self.skips.append([int(entry["seq"]), skipped])
+        self.last_beacon, self.chain, self.depth = entry["beacon"], tip.chain, tip.depth
+        self.fresh = tip.fresh.hex()
+        if tip.fresh:
+            self.anchors.append([entry["seq"], self.fresh])
+        self.links += 1
 
 
 class Duty(NamedTuple):
@@ -279,7 +313,7 @@ def new_header(
         "game": info.id,
         "rules_version": info.rules_version,
         "id": entropy.fresh_bytes(16).hex(),
-        "created": created or entropy.utc_now(),
+        "created": created or timing.now_stamp(),
         "options": options,
         "seats": [_seat(h, e, (keys or {}).get(h, "")) for h, e in seats],
         "components": components,
@@ -524,8 +558,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     if bot_turns and kind == "turn" and seat != duty.seat and not entry["moves"]:
         # The bot's turns handed the game to another seat than the signer: the entry
         # plays them only (never in a game whose turns go round in seat order).
-        new.seats[seat].last_beacon = entry["beacon"]
-        new.seats[seat].links += 1
+        new.seats[seat].advance(entry)
         _chores(new, seat, entry, make_chores, audit_seeds, proved)
         stamp_pending(new.gstate, seq)
         return new, []
@@ -546,8 +579,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         record.anchor = record.last_beacon = entry["beacon"]
         _chores(new, seat, entry, make_chores, audit_seeds, proved)
         return new, []
-    record.last_beacon = entry["beacon"]
-    record.links += 1
+    record.advance(entry)
     canonical_moves: list[str] = []
     if kind == "start":
         if moves:
@@ -649,9 +681,7 @@ def _absence_entry(new: Table, seat: int, entry: Entry, target: int,
     if entry["moves"] or "bot" in entry:
         raise TurnError(f"Entry {seq}: a {entry['kind']} entry carries no moves and plays "
                         "no bot turn.", seq=seq, code="bot-move")
-    record = new.seats[seat]
-    record.last_beacon = entry["beacon"]
-    record.links += 1
+    new.seats[seat].advance(entry)
     if entry["kind"] == "absent":
         absence.propose(new, seat, target, entry)
     else:
@@ -753,6 +783,8 @@ class Report(Record):
         self.hashes = hashes
         self.audit: str | list[str] = "pending"  # "clean", "pending" or violations
         self.unaudited: list[str] = []  # absent seats' secrets, unchecked
+        # The result as every command tells it (pbem.protocol.result.summary)
+        self.result: dict[str, Any] = {}
         self.outcome: Outcome | None = None
         self.notes: list[str] = []
         self.checked_from = checked_from  # first entry the rules replay ran on (> 0: archive)
@@ -839,6 +871,7 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
     report.components_digest = components
     if audit_secrets:
         finish(report)
+    report.result = result.summary(report, save.entries)
     return report
 
 
@@ -898,6 +931,13 @@ def audit(table: Table) -> tuple[list[str], dict[str, dict[str, str]]]:
                 f"{record.handle} published at joining, so {record.handle}'s links were not "
                 "fixed in advance."
             )
+        for number, (seq, fresh) in enumerate(record.anchors, start=1):
+            if beacon.anchor(seed, number).hex() != fresh:
+                problems.append(
+                    f"{record.handle}: the fresh beacon anchor {record.handle} published in "
+                    f"entry {seq} does not come from the revealed seed, so "
+                    f"{record.handle}'s links after it were not fixed in advance."
+                )
     opened: dict[str, dict[str, str]] = {}
     decks = {n: d for n, d in table.gstate.get("secret", {}).items() if d.get("mode") == "mental"}
     if decks:
@@ -951,6 +991,11 @@ def owed(table: Table, identity: Identity) -> Duty:
     """What this identity must sign now, or a TurnError saying whose move it is."""
     duty = table.duty()
     if duty is None:
+        gone = sorted(absence.silent(table))
+        if gone:
+            names = ", ".join(table.seats[s].handle for s in gone)
+            raise TurnError(f"This game is complete: nothing more is owed (every seat revealed "
+                            f"but {names}, declared absent). Run 'pbem verify'.")
         raise TurnError("This game is complete: every seat has revealed. Run 'pbem verify'.")
     seat = seat_for(table, identity)
     if seat in absence.silent(table):
@@ -985,7 +1030,33 @@ def seat_seed(table: Table, seat: int, identity: Identity) -> bytes:
     return identity.seed(table.game_id, bytes.fromhex(nonce))
 
 
-def next_link(table: Table, seat: int, identity: Identity) -> bytes:
+# The places of its chains a home published in a game, on any branch (beacon.Position
+# numbers; pbem.protocol.archive keeps them): its next entry never signs at one of them.
+Used = Collection[int]
+
+
+def next_position(table: Table, seat: int, used: Used = ()) -> beacon.Position:
+    """Where ``seat``'s next link lies: the first place after its newest one on this
+    save's branch that its home has not published (``used``), PROTOCOL.md section 5.
+    TurnError if its home used every place a verifier would accept (more than
+    beacon.MAX_SKIP of them on another branch since this save)."""
+    place = table.seats[seat].tip().next_free(used)
+    if place is None:
+        raise TurnError(
+            f"This save is too far behind for you ({table.seats[seat].handle}) to sign on "
+            f"it: you have signed more than {beacon.MAX_SKIP} entries of this game on "
+            "another branch since, and a link is never published twice. Play on the save "
+            "the game goes on with.", code="branch-behind")
+    return place
+
+
+def next_link(table: Table, seat: int, identity: Identity, used: Used = ()) -> bytes:
+    """``seat``'s next beacon value (see :func:`next_position`)."""
+    place = next_position(table, seat, used)
+    return beacon.published(_own_seed(table, seat, identity), place.depth, place.chain)
+
+
+def _own_seed(table: Table, seat: int, identity: Identity) -> bytes:
     seed = seat_seed(table, seat, identity)
     record = table.seats[seat]
     if record.seed_commit and seed_commitment(seed) != record.seed_commit:
@@ -993,12 +1064,13 @@ def next_link(table: Table, seat: int, identity: Identity) -> bytes:
             "This home's key does not reproduce the seed committed for this seat; use the "
             "home you joined with."
         )
-    return beacon.published(seed, record.links + 1)
+    return seed
 
 
-def preview(table: Table, identity: Identity) -> Table:
+def preview(table: Table, identity: Identity, used: Used = ()) -> Table:
     """The table as the seat about to sign sees it: pending chance resolved with its own
-    next link (PROTOCOL.md section 5, last point). Others get the table unchanged."""
+    next link (PROTOCOL.md section 5, last point), the one :func:`sign_entry` will sign
+    with the same ``used``. Others get the table unchanged."""
     duty = table.duty()
     seat = table.seat_of(identity.handle)
     if duty is None or seat is None or duty.seat != seat or duty.kind in ("create", "join",
@@ -1009,7 +1081,7 @@ def preview(table: Table, identity: Identity) -> Table:
     view = Table(**{**vars(table), "gstate": copy_state(table.gstate),
                     "seats": [s.copy() for s in table.seats], "bots": list(table.bots),
                     "proposal": copy_state(table.proposal)})
-    _arrive(view, seat, next_link(table, seat, identity), len(table.signers))
+    _arrive(view, seat, next_link(table, seat, identity, used), len(table.signers))
     if duty.kind == "turn" and view.over() and view.reveal_first < 0:
         view.reveal_first = seat
     return view
@@ -1017,19 +1089,24 @@ def preview(table: Table, identity: Identity) -> Table:
 
 def sign_entry(
     table: Table, identity: Identity, kind: str, moves: list[str] | None = None,
-    fields: dict[str, str] | None = None,
+    fields: dict[str, str] | None = None, used: Used = (),
+    claim: Callable[[beacon.Position], None] | None = None,
 ) -> tuple[Entry, Table]:
     """Build, check and sign the next entry for ``identity``; return it and the table.
 
     ``fields`` are the kind's own (``player`` and ``remedy`` of an ``absent`` entry, which
-    any seated player may sign while another is to act; ``vote`` of a ``vote``)."""
+    any seated player may sign while another is to act; ``vote`` of a ``vote``).
+    ``used``: the places of its chains this home published in the game (on any branch);
+    the entry takes the first free one (:func:`next_position`). ``claim`` is told of that
+    place once the entry is checked and before it is signed: the home records it
+    (PROTOCOL.md section 5); if it raises, nothing is signed."""
     if kind == "absent":
         seat = seat_for(table, identity)
         if not table.seats[seat].pubkey:
             raise TurnError("You have not joined this game yet.")
     else:
         seat = owed(table, identity).seat
-        duty = preview(table, identity).duty()
+        duty = preview(table, identity, used).duty()
         assert duty is not None
         bot_only = duty.seat != seat  # the bot's turns hand the game to another seat
         if bot_only and (kind != "turn" or moves):
@@ -1043,7 +1120,7 @@ def sign_entry(
         nonce = entropy.fresh_bytes(NONCE_BYTES)
         seed = identity.seed(table.game_id, nonce)
     else:
-        seed = seat_seed(table, seat, identity)
+        seed = _own_seed(table, seat, identity)
     entry: Entry = {
         "seq": len(table.signers),
         "game": table.game_id,
@@ -1052,7 +1129,7 @@ def sign_entry(
         "prev": table.head,
         "moves": list(moves or []),
         "chores": [],
-        "time": entropy.utc_now(),  # the signer's clock (PROTOCOL.md section 11)
+        "time": timing.now_stamp(),  # the signer's clock (PROTOCOL.md section 11)
         **(fields or {}),
     }
     if kind in ("create", "join"):
@@ -1060,8 +1137,12 @@ def sign_entry(
         entry["nonce"] = nonce.hex()
         entry["seed_commit"] = seed_commitment(seed)
         entry["beacon"] = beacon.published(seed, 0).hex()
+        place = None
     else:
-        entry["beacon"] = next_link(table, seat, identity).hex()
+        place = next_position(table, seat, used)
+        entry["beacon"] = beacon.published(seed, place.depth, place.chain).hex()
+        if place.renew:  # a chain never runs out (PROTOCOL.md section 5)
+            entry["anchor"] = beacon.anchor(seed, place.chain + 1).hex()
     if kind == "reveal":
         entry["seed"] = seed.hex()
     if kind in ("create", "join"):
@@ -1075,6 +1156,8 @@ def sign_entry(
 
     new, canonical_moves = step(table, entry, replay=False, make_chores=make)
     entry["moves"] = canonical_moves
+    if claim is not None and place is not None:
+        claim(place)
     entry["sig"] = identity.sign(canonical(entry)).hex()
     new.head = entry_hash(entry)
     recent.keep(_SIGNED_HERE, new.head, None, SIGNED_HERE_KEPT)
@@ -1127,7 +1210,3 @@ def secrets_for(table: Table, seat: int, identity: Identity) -> dict[str, dict[s
         if d.get("mode") == "mental":
             out[name] = mental_deck.read(d, table.game_id, name, seat, seed, list(uids[name]))
     return out
-
-
-def hash_bytes(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()

@@ -45,9 +45,10 @@ class GameRecord(NamedTuple):
     to_act: str = ""  # '' once every seat has revealed
     next: str = ""  # create, join, start, turn, reveal; '' when complete
     over: bool = False  # play is over (the reveals may still be owed)
-    audit: str = "pending"  # pending, clean or failed
-    winners: list[str] = []  # handles, once audited clean
-    scores: dict[str, int] = {}  # handle -> score, once audited
+    audit: str = "pending"  # pending, clean, partial (a seat never revealed) or failed
+    winners: list[str] = []  # names (a solo game's automaton too), once audited
+    scores: dict[str, int] = {}  # name -> score, once audited
+    ending: str = ""  # how it ended, if not by the rules alone ("bob resigned")
     time: str | None = None  # the last entry's signed time, if it has one
     acted: list[dict[str, Any]] = []  # timing.Acted.to_json()
 
@@ -82,7 +83,8 @@ class GameRecord(NamedTuple):
 
 
 def _well_formed(r: GameRecord) -> bool:
-    texts = (r.id, r.game, r.title, r.header, r.path, r.entry, r.you, r.to_act, r.next, r.audit)
+    texts = (r.id, r.game, r.title, r.header, r.path, r.entry, r.you, r.to_act, r.next, r.audit,
+             r.ending)
     return (all(isinstance(t, str) for t in texts) and bool(GAME_ID.fullmatch(r.id))
             and isinstance(r.seq, int) and not isinstance(r.seq, bool)
             and isinstance(r.over, bool)
@@ -105,14 +107,14 @@ def summarize(save: Save, report: engine.Report, path: Path, you: str) -> GameRe
     table = report.table
     duty = table.duty()
     last = save.entries[-1]
-    outcome = report.outcome
     seats = [s.handle for s in table.seats]
-    audit = "failed" if isinstance(report.audit, list) else str(report.audit)
+    told = report.result  # pbem.protocol.result: rivals (solo's automaton) ranked too
+    audit = str(told.get("audit", "pending"))
     winners: list[str] = []
     scores: dict[str, int] = {}
-    if outcome is not None and audit == "clean":
-        scores = {seats[s]: int(v) for s, v in outcome.scores.items()}
-        winners = [seats[s] for s in outcome.ranking[0]] if outcome.ranking else []
+    if told.get("scores") is not None and audit in ("clean", "partial"):
+        scores = {str(k): int(v) for k, v in told["scores"].items()}
+        winners = [str(w) for w in told["winners"]]
     return GameRecord(
         id=save.game_id, game=save.ruleset, title=table.game.info.title,
         # Entry 0's prev is the header's hash (checked by chain.authenticate): no need
@@ -121,7 +123,8 @@ def summarize(save: Save, report: engine.Report, path: Path, you: str) -> GameRe
         entry=report.hashes[-1], you=you, players=seats,
         to_act=table.seats[duty.seat].handle if duty else "",
         next=duty.kind if duty else "", over=table.over(), audit=audit, winners=winners,
-        scores=scores, time=timing.stamp(timing.signed_time(last)),
+        scores=scores, ending=str(told.get("ending", {}).get("short", "")),
+        time=timing.stamp(timing.signed_time(last)),
         acted=[a.to_json() for a in timing.last_acted(seats, save.entries)])
 
 

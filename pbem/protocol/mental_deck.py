@@ -30,7 +30,8 @@ the others lock; a receiver locks before the giver peels; peels wait for locks).
 
 Chores (what an entry publishes, one per deck; ``apply_chore`` replays and checks it)::
 
-    {"deck": "bonus", "op": "shuffle", "key": "K hex", "cts": ["hex", ...], "proof": "hex"}
+    {"deck": "bonus", "op": "shuffle", "key": "K hex", "cts": ["hex", ...],
+     "proof": ["hex", ...]}
     {"deck": "bonus", "op": "work", "items": [
         {"op": "peel", "slot": "s2", "ct": "hex", "proof": "128 hex"},
         {"op": "lock", "slot": "s20", "serial": 5, "key": "S hex", "ct": "hex",
@@ -39,7 +40,10 @@ Chores (what an entry publishes, one per deck; ``apply_chore`` replays and check
         {"op": "rekey", "slots": ["s20", "s21"], "serial": 6, "key": "S hex",
          "cts": ["hex", ...], "proofs": ["128 hex", ...]},
         {"op": "shuffle", "slots": ["s20", "s21"], "serial": 7, "key": "S hex",
-         "cts": ["hex", ...], "proof": "hex"}]}
+         "cts": ["hex", ...], "proof": ["hex", ...]}]}
+
+A shuffle proof (pbem.protocol.shuffle_proof, 128 n + 160 bytes for n cards) is its hex
+text cut into pieces of at most 16000 digits (a save's strings are bounded), in order.
 
 Owed batch items name their slots: ``{"seat": 2, "op": "shuffle", "slots": [...], "serial":
 7, "stage": 2}``; a batch item is owed now when its stage is the lowest pending on every
@@ -214,6 +218,24 @@ def blank(game_id: str, deck: str, uids: list[str], seats: int) -> Deck:
     }
 
 
+# A save's strings are bounded (canonical.MAX_STRING): a shuffle proof (256 n + 320 hex
+# digits for n cards) travels as a list of pieces of at most this many digits.
+PROOF_PIECE = 16_000
+
+
+def pack_proof(proof: str) -> list[str]:
+    """A shuffle proof as the list of pieces a chore carries (``[""]`` for no cards)."""
+    return [proof[i:i + PROOF_PIECE] for i in range(0, len(proof), PROOF_PIECE)] or [""]
+
+
+def unpack_proof(value: object) -> object:
+    """The proof text of a chore's pieces, or the value itself if it is not a list of
+    strings (shuffle_proof.verify then refuses it)."""
+    if isinstance(value, list) and value and all(isinstance(p, str) for p in value):
+        return "".join(value)
+    return value
+
+
 def _proof_secret(seed: bytes, ctx: bytes) -> bytes:
     """The secret a shuffle proof draws its randomness from: derived, so signing the same
     entry twice gives the same bytes."""
@@ -238,7 +260,7 @@ def shuffle_pass(d: Deck, deck: str, seat: int, seed: bytes, game_id: str, seq: 
     outputs, proof = shuffle_proof.prove(mental.BASE, point, key, before, perm, ctx,
                                          _proof_secret(seed, ctx))
     return {"deck": deck, "op": "shuffle", "key": mental.to_hex(point),
-            "cts": [mental.to_hex(p) for p in outputs], "proof": proof}
+            "cts": [mental.to_hex(p) for p in outputs], "proof": pack_proof(proof)}
 
 
 def create(
@@ -304,7 +326,7 @@ def _do_batch(d: Deck, game_id: str, deck: str, seq: int, seat: int, seed: bytes
     ctx = batch_context(game_id, deck, seq, seat, serial, slot_ids)
     outputs, proof = shuffle_proof.prove(g, point, x_key, xs, perm, ctx, _proof_secret(seed, ctx))
     return {"op": "shuffle", "slots": slot_ids, "serial": serial, "key": mental.to_hex(point),
-            "cts": [mental.to_hex(y) for y in outputs], "proof": proof}
+            "cts": [mental.to_hex(y) for y in outputs], "proof": pack_proof(proof)}
 
 
 def _do_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, seed: bytes, item: Item) -> Item:
@@ -432,7 +454,8 @@ def _apply_shuffle(d: Deck, deck: str, seat: int, chore: Chore, game_id: str, se
         inputs = [bytes.fromhex(d["slots"][sid]["ct"]) for sid in d["order"]]
         ctx = shuffle_proof.context(game_id, deck, seq, seat, "shuffle")
         if not shuffle_proof.verify(mental.BASE, bytes.fromhex(chore["key"]), inputs,
-                                    [bytes.fromhex(ct) for ct in cts], chore.get("proof"), ctx):
+                                    [bytes.fromhex(ct) for ct in cts],
+                                    unpack_proof(chore.get("proof")), ctx):
             raise IntegrityError(
                 f"{where} fails its shuffle proof: its ciphertexts are not the deck's slots "
                 "under the deck key it published, in some order (a card substituted or "
@@ -520,7 +543,8 @@ def _apply_batch(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: It
         g = (_layer_point(d, slots[0], seat) if str(seat) in slots[0]["layers"]
              else mental.BASE)
         ctx = batch_context(game_id, deck, seq, seat, match["serial"], slot_ids)
-        if check and not shuffle_proof.verify(g, new_key, xs, ys, item.get("proof"), ctx):
+        if check and not shuffle_proof.verify(g, new_key, xs, ys, unpack_proof(item.get("proof")),
+                                                    ctx):
             raise IntegrityError(
                 f"{what} fails its shuffle proof: its ciphertexts are not the batch with the "
                 "seat's layer replaced by the key it published, in some order (a card "

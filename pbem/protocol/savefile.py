@@ -165,6 +165,10 @@ def check_entry(entry: Any, index: int) -> Entry:
                 "made it, or start a new one.")
     if kind == "reveal":
         _hex(entry, "seed", HEX64, where)
+    if "anchor" in entry:  # a fresh beacon anchor (PROTOCOL.md section 5)
+        if kind in ("create", "join"):
+            raise _fail(f"{where} 'anchor'", "has no place in a create or join entry")
+        _hex(entry, "anchor", HEX64, where)
     if "time" in entry:
         check_time(entry["time"], where)
     _check_absence_fields(entry, kind, where)

@@ -10,12 +10,15 @@ save is printed as it is: only the parsed time, formatted here.
 from __future__ import annotations
 
 import datetime
+import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from pbem.errors import UsageError
 from pbem.protocol import entropy
+from pbem.terminal import shown as shown_text
 
 _STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
 
@@ -48,9 +51,75 @@ def file_time(path: str | Path) -> datetime.datetime | None:
         return None
 
 
+CLOCK_VARIABLE = "PBEM_CLOCK"
+
+
 def now() -> datetime.datetime:
-    """The clock, through pbem.protocol.entropy (which the tests fix)."""
-    return entropy.parse_time(entropy.utc_now())
+    """The clock this process reads (UTC), the one place every clock reading comes from:
+    ``PBEM_CLOCK=YYYY-MM-DDTHH:MM:SSZ`` from the environment if it is set (tests and
+    scripted games play a week in seconds, and check the clock rules of PROTOCOL.md
+    section 11), else the system's clock through pbem.protocol.entropy (which the test
+    suite fixes). A malformed PBEM_CLOCK is a usage error (exit 2), never ignored."""
+    given = os.environ.get(CLOCK_VARIABLE)
+    if given is None or given == "":
+        return entropy.parse_time(entropy.utc_now())
+    when = parse_stamp(given)
+    if when is None:
+        raise UsageError(f"{CLOCK_VARIABLE} is set to {shown_text(given, 40)}, which is not a "
+                         "UTC time written YYYY-MM-DDTHH:MM:SSZ (for example 2025-06-02T10:00:00Z). "
+                         f"Fix it, or unset {CLOCK_VARIABLE} to use this computer's clock.")
+    return when
+
+
+def now_stamp() -> str:
+    """:func:`now` as an entry signs it ("2025-06-02T10:00:00Z")."""
+    return now().strftime(entropy.TIME_FORMAT)
+
+
+# An entry dated further ahead of this clock is not voted on or built on until the clock
+# gets there (PROTOCOL.md section 11): a proposer cannot skip a wait by dating it ahead.
+AHEAD_LIMIT = datetime.timedelta(hours=1)
+
+
+class Ahead(NamedTuple):
+    """The entry of a save dated furthest ahead of the clock, beyond AHEAD_LIMIT."""
+
+    seq: int
+    kind: str
+    seat: str
+    time: datetime.datetime
+    at: datetime.datetime  # the clock it was compared with
+
+    @property
+    def usable_from(self) -> datetime.datetime:
+        """When this clock may build on it: AHEAD_LIMIT before its signed time."""
+        return self.time - AHEAD_LIMIT
+
+    def words(self) -> str:
+        what = {"absent": "an absent proposal", "vote": "a vote"}.get(
+            self.kind, f"{'an' if self.kind[:1] in 'aeiou' else 'a'} {self.kind}")
+        return (f"Entry {self.seq} ({what} by {self.seat}) is dated {shown(self.time)}, "
+                f"{duration_words(self.time - self.at)} ahead of this computer's clock "
+                f"({shown(self.at)}): more than an hour.")
+
+
+def ahead(entries: Iterable[dict[str, Any]], at: datetime.datetime | None = None
+          ) -> Ahead | None:
+    """The entry dated furthest ahead of ``at`` (default :func:`now`) if it is more than
+    AHEAD_LIMIT ahead, else None. Stamps have one fixed shape, so the newest is the
+    greatest string: one comparison per entry, one parse."""
+    newest: dict[str, Any] | None = None
+    for entry in entries:
+        stamp_text = entry.get("time")
+        if isinstance(stamp_text, str) and (newest is None or stamp_text > newest["time"]):
+            newest = entry
+    when = signed_time(newest) if newest is not None else None
+    if newest is None or when is None:
+        return None
+    at = now() if at is None else at
+    if when - at <= AHEAD_LIMIT:
+        return None
+    return Ahead(int(newest["seq"]), str(newest["kind"]), str(newest["seat"]), when, at)
 
 
 def shown(when: datetime.datetime) -> str:

@@ -223,15 +223,16 @@ def test_RDJ_A10_rascal_named_at_turn_start_counts_all_turn() -> None:
     state["players"][0]["at"] = "oxygen"
     with pytest.raises(IllegalMoveError, match="First name the crew type your rascals count as"):
         act(state, "mine")
-    assert GAME.legal_moves(state, 0) == [
-        "rascal cowboy", "rascal agent", "rascal miner", "rascal scavenger", "rascal rustler",
-        "rascal outlaw"]
+    named = GAME.legal_moves(state, 0)  # one type for both, or one for each (21 namings)
+    assert len(named) == 21 and named[:3] == ["rascal cowboy", "rascal cowboy agent",
+                                              "rascal cowboy miner"]
+    assert "rascal miner" in named and "rascal miner outlaw" in named
     with pytest.raises(IllegalMoveError, match="not as a rascal"):
         act(state, "rascal rascal")
     act(state, "rascal miner", "mine")
     assert state["players"][0]["ship"]["oxygen"] == 3  # 1 miner + 2 rascals
     assert state["ts"]["actions"] == 1  # naming is free
-    with pytest.raises(IllegalMoveError, match="already count as miners"):
+    with pytest.raises(IllegalMoveError, match="are named: they count as miners"):
         act(state, "rascal cowboy")
     act(state, "mine")
     with pytest.raises(IllegalMoveError, match="holds 3 at the end"):
@@ -256,3 +257,39 @@ def test_RDJ_A10_rascals_cannot_be_named_after_an_action() -> None:
     state2 = new_game(2)
     with pytest.raises(IllegalMoveError, match="no rascals"):
         act(state2, "rascal miner")
+
+
+def test_RDJ_A10_each_rascal_names_its_own_type() -> None:
+    """The ruling: each rascal card names a crew type (two rascals may name two)."""
+    state = new_game(2)
+    hire(state, 0, "rascal", 2)
+    state["players"][0]["at"] = "oxygen"
+    assert act(state, "rascal outlaw miner") == ["rascal miner outlaw"]
+    act(state, "mine")
+    assert state["players"][0]["ship"]["oxygen"] == 2  # 1 miner + the rascal named miner
+    view = GAME.view(state, 0)["players"][0]
+    assert view["crew"] == {"cowboy": 3, "agent": 1, "miner": 2, "scavenger": 1, "outlaw": 1}
+    assert view["rascals"] == {"miner": 1, "outlaw": 1}
+
+
+def test_RDJ_A10_a_naming_names_one_type_for_all_or_one_each() -> None:
+    state = new_game(2)
+    hire(state, 0, "rascal", 3)
+    with pytest.raises(IllegalMoveError, match="You have 3 rascals: name one crew type for all"):
+        act(state, "rascal miner outlaw")
+    assert act(state, "rascal miner miner miner") == ["rascal miner"]
+
+
+def test_RDJ_A10_named_rascals_are_counted_once_in_text_and_json() -> None:
+    """After `rascal miner` 7 crew cards showed as 8 (miner 2 and rascal 1)."""
+    state = new_game(2)
+    hire(state, 0, "rascal")
+    act(state, "rascal miner")
+    view = GAME.view(state, None)
+    crew = view["players"][0]["crew"]
+    assert crew == {"cowboy": 3, "agent": 1, "miner": 2, "scavenger": 1}
+    assert sum(crew.values()) == len(state["players"][0]["crew"]) == 7
+    text = GAME.render(view)
+    assert "crew: cowboy 3, agent 1, miner 2 (a rascal), scavenger 1" in text
+    assert "rascal 1" not in text and ", rascals as miner 1" in text
+    assert "rascal\u00a01" not in GAME.render_svg(view)

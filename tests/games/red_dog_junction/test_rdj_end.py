@@ -184,12 +184,17 @@ def test_RDJ_F2_gold_may_be_jettisoned() -> None:
     clean(state)
 
 
-def test_RDJ_F3_an_empty_supply_gives_nothing() -> None:
+def test_RDJ_F3_mining_an_empty_planet_is_refused_saying_the_supply_is_empty() -> None:
+    """The rulings: an action that would gain nothing at all is refused, saying the supply
+    is empty (mining an empty planet used the action and gained nothing)."""
     state = new_game(2)
     state["players"][0]["at"] = "gas"
     put(state, 1, "storage", gas=state["planets"]["gas"])
-    act(state, "mine")  # no error, the action is used
-    assert state["players"][0]["ship"]["gas"] == 0 and state["ts"]["actions"] == 1
+    with pytest.raises(IllegalMoveError, match=r"The gas supply \(the gas planet\) is empty: "
+                                               "mining would gain nothing"):
+        act(state, "mine")
+    assert state["players"][0]["ship"]["gas"] == 0 and state["ts"]["actions"] == 0
+    assert not any(m.startswith("mine") for m in GAME.legal_moves(state, 0))
     clean(state)
 
 
@@ -198,8 +203,8 @@ def test_RDJ_F3_a_trade_that_would_get_nothing_is_refused() -> None:
     a sentence, nothing moves, no action is used, and `moves` does not offer it."""
     state = trading_ann(2)
     drain_bank(state, 0, seat=1)
-    with pytest.raises(IllegalMoveError, match="The bank has no gold left: 3 scrap for gold "
-                                               "would get nothing"):
+    with pytest.raises(IllegalMoveError, match=r"The gold supply \(the bank\) is empty: 3 scrap "
+                                               "for gold would gain nothing"):
         act(state, "trade scrap:gold")
     assert state["players"][0]["ship"]["scrap"] == 3 and state["ts"]["actions"] == 0
     assert not any(m.startswith("trade scrap:gold") for m in GAME.legal_moves(state, 0))
@@ -238,8 +243,8 @@ def test_RDJ_F3_scrap_from_an_empty_space_is_no_trade() -> None:
     put(state, 0, "ship", whiskey=5)
     state["players"][1]["storage"]["scrap"] += state["space"]["scrap"]
     state["space"]["scrap"] = 0
-    with pytest.raises(IllegalMoveError, match="Space holds no scrap: 5 whiskey for scrap would "
-                                               "get nothing"):
+    with pytest.raises(IllegalMoveError, match=r"The scrap supply \(space\) is empty: 5 whiskey "
+                                               "for scrap would gain nothing"):
         act(state, "trade whiskey:scrap")
     clean(state)
 

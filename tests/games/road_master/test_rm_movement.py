@@ -168,8 +168,8 @@ def test_RM_M6_road_ends_do_not_join() -> None:
 
 def test_RM_M7_backward_one_space_same_lane() -> None:
     """RM-M7: backward is one space against the heading in the same lane."""
-    state = _setup((7, "north", "east"), [])
-    assert backward_options(state, 0) == {"backward": ("road", 6, "north", "east")}
+    state = _setup((7, "south", "east"), [])
+    assert backward_options(state, 0) == {"backward": ("road", 6, "south", "east")}
     blocked = _setup((7, "south", "east"), [(6, "south")])
     with pytest.raises(IllegalMoveError, match="behind the truck is taken"):
         GAME.apply(blocked, 0, "backward")
@@ -186,11 +186,42 @@ def test_RM_M7_backward_into_the_warehouse_beside_the_truck() -> None:
         GAME.apply(wrong_lane, 0, "backward into B")
 
 
-def test_RM_M7_a_truck_in_a_warehouse_leaves_only_forward() -> None:
-    """RM-M7 (ruling): no backward move out of a warehouse."""
+def test_RM_M7_a_truck_placed_at_the_start_leaves_forward() -> None:
+    """RM-M7 (ruling): a truck placed in a warehouse on its first turn has no heading
+    yet to back out with; its first move out is a forward one, choosing the heading."""
     state = _setup("B", [])
     assert backward_options(state, 0) == {}
-    with pytest.raises(IllegalMoveError, match="leaves only by a forward move"):
+    with pytest.raises(IllegalMoveError, match="leaves by a forward move"):
+        GAME.apply(state, 0, "backward")
+
+
+def test_rm_m7_backing_out_of_a_warehouse_onto_the_right_lane_of_its_heading() -> None:
+    """RM-M7: 「道路上または倉庫内で1スペース後ろに移動させます」: backward, like forward, works
+    in a warehouse. A truck that drove into B heading east backs out onto B's road
+    space in the right lane of that heading (south), still heading east; one that came
+    in heading west backs out into the north lane."""
+    state = _setup((3, "south", "east"), [])
+    GAME.apply(state, 0, "forward 3 into B")
+    assert backward_options(state, 0) == {"backward": ("road", 5, "south", "east")}
+    GAME.apply(state, 0, "backward")
+    moved = state["trucks"][0]
+    assert (moved["where"], moved["x"], moved["lane"], moved["heading"]) == ("road", 5, "south", "east")
+    assert GAME.invariants(state) == []
+    west = _setup((7, "north", "west"), [])
+    GAME.apply(west, 0, "forward 3 into B")
+    assert backward_options(west, 0) == {"backward": ("road", 5, "north", "west")}
+
+
+def test_rm_m7_backing_into_a_warehouse_and_out_again_keeps_the_heading() -> None:
+    """RM-M7: backing into a warehouse keeps the truck's heading, so backing out again
+    comes back to the same lane-space; a truck standing there blocks backing out."""
+    state = _setup((5, "south", "west"), [])  # left lane beside B: it may stand here
+    GAME.apply(state, 0, "backward into B")
+    assert state["trucks"][0]["heading"] == "west"
+    assert backward_options(state, 0) == {"backward": ("road", 5, "north", "west")}
+    truck(state, 1, "road", 5, "north", "east")
+    assert backward_options(state, 0) == {}
+    with pytest.raises(IllegalMoveError, match="bob's truck is there"):
         GAME.apply(state, 0, "backward")
 
 
@@ -314,3 +345,98 @@ def test_RM_M1_to_M6_forward_target_is_the_listed_move() -> None:
                 checked += 1
             assert forward_target(state, 0, f"forward {fmax + 1}", fmax + 1) is None
     assert checked > 1000
+
+
+# ---- a forward move may pass through a warehouse (RM-M1, revised ruling) -----------------
+def test_rm_m1_a_forward_move_passes_through_a_warehouse_and_turns_round() -> None:
+    """RM-M1: 「道路上または倉庫内で1〜4スペース移動させます」: entering a warehouse does not end
+    the move. From space 7 heading east: 2 spaces to C's road space, 1 into C, 1 out
+    heading west: one forward action turns the truck round."""
+    state = _setup((7, "south", "east"), [])
+    options = forward_options(state, 0)
+    assert options["forward 4 into C exit west"] == ("road", 9, "north", "west")
+    assert options["forward 4 into C exit east left"] == ("road", 9, "north", "east")
+    trial = _copy(state)
+    GAME.apply(trial, 0, "forward 4 into C exit west")
+    moved = trial["trucks"][0]
+    assert (moved["where"], moved["x"], moved["lane"], moved["heading"]) == ("road", 9, "north", "west")
+    assert trial["turn"]["actions"] == ["forward"]  # one action, not two
+    assert GAME.invariants(trial) == []
+
+
+def test_rm_m1_passing_through_counts_every_step_and_goes_on() -> None:
+    """RM-M1: each step of a pass-through is counted: from B's road space heading east,
+    into B (1), out heading west (2), then two more road spaces (3, 4)."""
+    state = _setup((5, "south", "east"), [])
+    options = forward_options(state, 0)
+    assert options["forward 4 into B exit west"] == ("road", 3, "north", "west")
+    assert "forward 3 into B exit west" in options  # out and one space on
+    assert "forward 2 into B exit west left" in options  # just out, beside B
+    # From a warehouse: out, along, into the next one, and out again, in 4 spaces.
+    start = _setup("C", [])
+    assert forward_options(start, 0)["forward 4 exit east into D"] == ("wh", "D", "", "")
+    assert "forward 3 exit west into B" not in forward_options(start, 0)  # 4 spaces away
+
+
+def test_rm_m1_a_truck_does_not_drive_straight_back_into_the_warehouse_it_left() -> None:
+    """RM-M1 (ruling): out and straight back in would be standing still: not a move."""
+    state = _setup("C", [])
+    assert not [m for m in forward_options(state, 0) if m.endswith("into C")]
+    with pytest.raises(IllegalMoveError, match="does not lead there"):
+        GAME.apply(_copy(state), 0, "forward 2 exit east into C")
+
+
+def test_rm_m1_the_pass_through_notation_round_trips() -> None:
+    """Every listed forward move, pass-throughs included, parses back to itself, and the
+    move applied leaves the truck where the list says."""
+    for mover in ((7, "south", "east"), (16, "north", "west"), "C", "D", (5, "south", "east")):
+        state = _setup(mover, [(3, "south")])
+        for move, pos in forward_options(state, 0).items():
+            assert GAME.normalize(state, 0, move) == move
+            trial = _copy(state)
+            GAME.apply(trial, 0, move)
+            truck_ = trial["trucks"][0]
+            got = ("wh", truck_["where"], "", "") if truck_["where"] != "road" else \
+                ("road", truck_["x"], truck_["lane"], truck_["heading"])
+            assert got == pos, move
+
+
+def test_rm_m1_pass_through_notation_is_checked() -> None:
+    """A warehouse named mid-move needs the heading it is left with; typed words in any
+    friendly form reach the canonical text."""
+    from pbem.game import InvalidMoveError
+
+    state = _setup((7, "south", "east"), [])
+    assert GAME.normalize(state, 0, "f4 via c west") == "forward 4 into C exit west"
+    assert GAME.normalize(state, 0, "forward 4 in c exit e l") == "forward 4 into C exit east left"
+    with pytest.raises(InvalidMoveError, match="leaves C with"):
+        GAME.normalize(state, 0, "forward 4 into C into D")
+    with pytest.raises(InvalidMoveError, match="before the heading"):
+        GAME.normalize(state, 0, "forward 4 exit east exit west")
+
+
+# ---- RM-M5 holds for backward moves too (revised ruling) ---------------------------------
+def test_rm_m5_a_backward_move_cannot_end_a_turn_in_the_left_lane_for_nothing() -> None:
+    """RM-M5 / RM-M2: 「追い越し、倉庫に入る、または倉庫から出るときであれば...左車線でターン
+    を終えることができます」 holds for every move. Out of B heading west into the left lane
+    (leaving: allowed), then backward to space 6: no truck to overtake and no warehouse
+    beside it, so it is refused."""
+    state = _setup("B", [])
+    GAME.apply(state, 0, "forward 1 exit west left")
+    assert (state["trucks"][0]["x"], state["trucks"][0]["lane"]) == (5, "south")
+    assert "backward" not in GAME.legal_moves(state, 0)
+    with pytest.raises(IllegalMoveError, match="keep to the right lane at space 6"):
+        GAME.apply(_copy(state), 0, "backward")
+
+
+def test_rm_m5_a_backward_move_may_end_in_the_left_lane_overtaking_or_at_a_warehouse() -> None:
+    """RM-M5: in the left lane, backing up is fine beside a truck in the right lane (mid-
+    overtake) or beside a warehouse on that side; in the right lane it always is."""
+    beside_truck = _setup((5, "north", "east"), [(4, "south")])
+    assert backward_options(beside_truck, 0)["backward"] == ("road", 4, "north", "east")
+    beside_house = _setup((10, "north", "east"), [])  # C stands north of space 9
+    assert backward_options(beside_house, 0)["backward"] == ("road", 9, "north", "east")
+    nothing = _setup((12, "north", "east"), [])
+    assert "backward" not in backward_options(nothing, 0)
+    right = _setup((12, "south", "east"), [])
+    assert "backward" in backward_options(right, 0)

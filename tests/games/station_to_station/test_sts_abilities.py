@@ -25,7 +25,7 @@ from sts_helpers import (
 
 from games.station_to_station import GAME
 from games.station_to_station.abilities import ABILITIES
-from pbem.game import IllegalMoveError
+from pbem.game import AmbiguousMoveError, IllegalMoveError
 
 STOCK = GAME.stock_components()
 
@@ -355,3 +355,141 @@ def test_no_ability_text_reaches_past_the_turn_it_is_used_in() -> None:
     for key, ability in ABILITIES.items():
         assert "after this turn" not in ability.text, key
         assert "next turn" not in ability.text, key
+
+
+def test_sts_c12_the_surveyor_marks_the_card_the_player_chooses() -> None:
+    """STS-C12 ruling: a card that names a choice is the player's choice. With Denver on
+    both unmarked route cards, the move names the card: moves lists both, each is read
+    and written back the same, and the one named gets the marker."""
+    state = _ready("surveyor", "salt-lake-city")
+    give_route(state, 0, 1, "los-angeles--denver")
+    give_route(state, 0, 2, "seattle--denver")
+    listed = [m for m in GAME.legal_moves(state, 0) if m.startswith("crew surveyor denver")]
+    assert listed == ["crew surveyor denver route 1", "crew surveyor denver route 2"]
+    for move in listed:
+        assert GAME.normalize(state, 0, move) == move
+    assert GAME.normalize(state, 0, "use surveyor Denver 2") == "crew surveyor denver route 2"
+    with pytest.raises(AmbiguousMoveError, match="crew surveyor denver route 2"):
+        GAME.normalize(state, 0, "crew surveyor denver")
+    play(state, 0, "crew surveyor denver route 2")
+    assert [e["marker"] for e in _player(state)["routes"]] == ["", "denver"]
+    assert "marked Denver on route Seattle - Denver" in state["notes"][-1]
+    clean(state)
+    # With one card left that fits, the card is not named (and a named slot is dropped).
+    state = _ready("surveyor", "salt-lake-city")
+    give_route(state, 0, 1, "los-angeles--denver", marker="los-angeles")
+    give_route(state, 0, 2, "seattle--denver")
+    assert "crew surveyor denver" in GAME.legal_moves(state, 0)
+    assert GAME.normalize(state, 0, "crew surveyor denver route 2") == "crew surveyor denver"
+    with pytest.raises(IllegalMoveError, match="slot 1 already has a marker"):
+        GAME.apply(state, 0, "crew surveyor denver route 1")
+
+
+def test_sts_c12_the_bot_values_the_surveyors_two_choices_apart() -> None:
+    """Between two cards the greedy bot's evaluation prefers marking the one worth more
+    (Seattle - Denver, 5 points, over Los Angeles - Denver, 3), so its pick never rests
+    on the order of the list."""
+    values = {}
+    for move in ("crew surveyor denver route 1", "crew surveyor denver route 2"):
+        state = _ready("surveyor", "salt-lake-city")
+        give_route(state, 0, 1, "los-angeles--denver")
+        give_route(state, 0, 2, "seattle--denver")
+        play(state, 0, move)
+        values[move] = GAME.heuristic(state, 0)
+    assert values["crew surveyor denver route 2"] > values["crew surveyor denver route 1"]
+
+
+# ---- STS-C12: every crew at any moment its text can still act ------------------------
+def test_sts_c12_dockhand_after_the_station_action() -> None:
+    """「自分のターン中いつでも」: the Dockhand's text ("after taking a token in a coastal
+    city") holds as long as the turn lasts, the station action taken or not."""
+    state = _ready("dockhand", "portland", coal=0)
+    play(state, 0, "travel seattle", "work cash", "crew dockhand")
+    assert _player(state)["coal"] == 2  # the coastal bonus and the dockhand's
+    clean(state)
+
+
+def test_sts_c12_quartermaster_after_the_supply() -> None:
+    state = _ready("quartermaster", "dallas", cash=0)
+    place(state, "houston", _supply(cash=4))
+    play(state, 0, "travel houston", "supply", "crew quartermaster")
+    assert _player(state)["cash"] == 6
+    assert "$2 more for the supply taken" in state["notes"][-1]
+    worked = _ready("quartermaster", "dallas", cash=0)
+    play(worked, 0, "travel houston", "work cash")
+    with pytest.raises(IllegalMoveError, match="you took none this turn"):
+        GAME.apply(worked, 0, "crew quartermaster")
+    early = _ready("quartermaster", "dallas", cash=0)
+    place(early, "houston", _supply(cash=4))
+    play(early, 0, "crew quartermaster", "travel houston", "supply")  # before moving, too
+    assert _player(early)["cash"] == 6
+    clean(state)
+
+
+def test_sts_c12_steward_after_the_order() -> None:
+    state = _ready("steward", "dallas", goods={"oil": 1, "steel": 1})
+    _order_here(state, ["oil", "steel"], [{"cash": 8, "coal": 1}, {"points": 5}])
+    play(state, 0, "travel houston", "order points", "crew steward")
+    assert _player(state)["points"] == 7 and _player(state)["score"]["orders"] == 7
+    worked = _ready("steward", "dallas")
+    play(worked, 0, "travel houston", "work cash")
+    with pytest.raises(IllegalMoveError, match="you fulfilled none"):
+        GAME.apply(worked, 0, "crew steward")
+    clean(state)
+
+
+def test_sts_c12_yardmaster_after_taking_a_railcar() -> None:
+    state = _ready("yardmaster", "dallas")
+    place(state, "houston", "su-r29")
+    play(state, 0, "travel houston", "railcar", "crew yardmaster")
+    assert _player(state)["railcars"] == [{"id": "su-r29", "gold": True}]
+    supply = _ready("yardmaster", "dallas")
+    place(supply, "houston", _supply(cash=4))
+    play(supply, 0, "travel houston", "supply")
+    with pytest.raises(IllegalMoveError, match="use the yardmaster before taking a supply"):
+        GAME.apply(supply, 0, "crew yardmaster")
+    clean(state)
+
+
+def test_sts_c12_shunter_and_stationmaster_after_the_station_action() -> None:
+    shunter = _ready("shunter", "dallas", cash=0)
+    play(shunter, 0, "travel houston", "work cash", "crew shunter")
+    assert _player(shunter)["cash"] == 7
+    state = _ready("stationmaster", "dallas", cash=0, coal=0, goods={"oil": 1, "steel": 1})
+    _order_here(state, ["oil", "steel"], [{"cash": 8, "coal": 1}, {"points": 5}])
+    play(state, 0, "travel houston", "order cash", "crew stationmaster")
+    assert (_player(state)["cash"], _player(state)["coal"], _player(state)["points"]) == (8, 1, 5)
+    assert "also took the order's other rewards: 5 pts" in state["notes"][-1]
+    clean(state)
+
+
+def test_sts_c12_crews_about_this_turn_may_be_used_before_moving() -> None:
+    """The Loader, Clerk and the coal crews name no phase: the Loader and Clerk act on
+    the order or hire to come; coal may be bought for $1 after travelling."""
+    loader = _ready("loader", "dallas", goods={"steel": 1})
+    _order_here(loader, ["oil", "steel"], [{"cash": 8, "coal": 1}, {"points": 5}])
+    play(loader, 0, "crew loader oil", "travel houston", "order points")
+    assert _player(loader)["points"] == 5
+    clerk = _ready("clerk", "omaha")
+    give_tickets(clerk, 0, "south", 1)
+    market_crew(clerk, "basic", "west", "porter")
+    play(clerk, 0, "crew clerk", "travel denver", "work cash", "hire basic west", "pay south")
+    assert _player(clerk)["crews"]["west"] == "porter"
+    broker = _ready("coal-broker", "dallas", cash=1, coal=0)
+    play(broker, 0, "travel houston", "work cash", "crew coal-broker")
+    assert _player(broker)["coal"] == 1
+    hired = _crew_turn("clerk", {"south": 2})
+    play(hired, 0, "hire basic west", "pay south", "pay south")
+    with pytest.raises(IllegalMoveError, match="used before hiring"):
+        GAME.apply(hired, 0, "crew clerk")
+
+
+def test_sts_c12_every_crew_text_and_its_timing_agree() -> None:
+    """A crew whose text names no moment may be used at any moment of the turn; one that
+    acts at one moment only says so in its text."""
+    for key, ability in ABILITIES.items():
+        text = ability.text.lower()
+        if set(ability.phases) >= {"market", "again", "station", "crew", "done"}:
+            continue
+        said = any(word in text for word in ("before", "after", "next", "later", "this turn"))
+        assert said, f"{key}: '{ability.text}' does not say when it acts, yet is refused sometimes"

@@ -32,30 +32,49 @@ def test_STS_CL1_a_bag_token_goes_onto_the_city_the_turn_began_in() -> None:
     clean(state)
 
 
-def test_STS_CL2_the_season_ends_when_the_bag_is_empty_at_a_refill() -> None:
-    last = _worked(started(2))
-    last["bag_left"] = 1  # drawing the last token does not end the season
-    GAME.end_turn(last, 0)
-    assert last["season"] == "summer" and last["bag_left"] == 0
-    empty = _worked(started(2))
-    empty["bag_left"] = 0
-    GAME.end_turn(empty, 0)
-    assert empty["season"] == "autumn"
-    resolve_all(empty)
-    assert empty["data"]["tokens"][empty["map"]["omaha"]["token"]]["season"] == "autumn"
-    clean(empty)
+def _last_of_season(state: dict, tid: str | None = None) -> None:
+    """One token still to come this season (``tid`` when given: the rest of the group,
+    never to be drawn, goes to the box)."""
+    if tid is not None:
+        state["box"] += [t for t in state["bag"] if t != tid]
+        state["box"].sort()
+        state["bag"] = [tid]
+    state["bag_left"] = 1
+
+
+def test_sts_cl2_the_season_ends_when_its_last_token_is_drawn() -> None:
+    """STS-CL2 (the literal reading): the cleanup draw that takes the last token out of
+    the bag ends the season; the draw is made by the next player's beacon, and the
+    season ends with it, before that player's turn."""
+    state = _worked(started(2))
+    _last_of_season(state)
+    GAME.end_turn(state, 0)
+    assert state["pending"] == [{"kind": "token", "city": "omaha"}] and state["bag_left"] == 0
+    resolve_all(state)
+    assert state["data"]["tokens"][state["map"]["omaha"]["token"]]["season"] == "summer"
+    assert state["season"] == "autumn" and state["current"] == 1
+    assert state["bag"] and all(state["data"]["tokens"][t]["season"] == "autumn" for t in state["bag"])
+    assert state["bag_left"] == len(state["bag"]) - state["removal"]["autumn"]
+    clean(state)
 
 
 def test_STS_CL3_supplies_and_railcars_on_the_map_turn_gold_orders_stay() -> None:
+    """The token the season's last draw placed is on the map when the season ends, so a
+    supply or railcar drawn last turns gold with the rest."""
     state = _worked(started(2))
-    before = {c: dict(s) for c, s in state["map"].items()}
-    state["bag_left"] = 0
-    GAME.end_turn(state, 0)
     kinds = state["data"]["tokens"]
+    supply = next(t for t in state["bag"] if kinds[t]["kind"] == "supply")
+    _last_of_season(state, supply)
+    before = {c: dict(s) for c, s in state["map"].items()}
+    GAME.end_turn(state, 0)
+    resolve_all(state)
+    assert state["map"]["omaha"] == {"token": supply, "gold": True}
     for city, spot in state["map"].items():
-        assert spot["token"] == before[city]["token"]  # every token stays put
+        if city != "omaha":
+            assert spot["token"] == before[city]["token"]  # every token stays put
         if spot["token"]:
             assert spot["gold"] == (kinds[spot["token"]]["kind"] != "order")
+    clean(state)
 
 
 def test_STS_CL4_seasons_follow_summer_autumn_winter_countdown() -> None:
@@ -63,13 +82,13 @@ def test_STS_CL4_seasons_follow_summer_autumn_winter_countdown() -> None:
     removal = state["removal"]
     seen = [state["season"]]
     for _ in range(3):
-        state["bag_left"] = 0
+        _last_of_season(state)
         GAME.end_turn(state, state["current"])
+        resolve_all(state)
         seen.append(state["season"])
         assert all(state["data"]["tokens"][t]["season"] == state["season"] for t in state["bag"])
         # The whole group is in the bag; the removed ones just never come out.
-        assert state["bag_left"] == len(state["bag"]) - removal[state["season"]] - 1
-        resolve_all(state)
+        assert state["bag_left"] == len(state["bag"]) - removal.get(state["season"], 0)
         quick_turn_until_cleanup(state)
     assert seen == ["summer", "autumn", "winter", "countdown"]
 
@@ -83,41 +102,53 @@ def quick_turn_until_cleanup(state: dict) -> None:
         GAME.apply(state, seat, move)
 
 
-def test_STS_CL5_countdown_in_the_bag_signals_the_last_round() -> None:
-    state = _worked(started(2))
-    state["season"], state["bag_left"] = "winter", 0
-    state["waiting"].pop("autumn")
-    state["waiting"].pop("winter")
-    GAME.end_turn(state, 0)
+def _to_winters_last_token(players: int) -> dict:
+    """A real game, each player's first turn played, then winter with one token to come."""
+    state = started(players)
+    for _ in range(players):
+        quick_turn(state)
+    state["box"] += state["bag"]
+    for season in ("autumn", "winter"):
+        state["box"] += state["waiting"].pop(season)
+    state["box"].sort()
+    state["bag"] = [state["box"].pop()]  # a winter token (the box is sorted: wi- last)
+    state["season"], state["bag_left"] = "winter", 1
+    clean(state)
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_sts_cl5_after_the_countdown_warning_every_player_plays_one_last_turn(players: int) -> None:
+    """STS-CL5 made true by the literal STS-CL2: the cleanup drawing winter's last token
+    fills the bag with the countdown tokens (one per player), and then every player, the
+    one who drew it included, plays exactly one more turn, each placing one."""
+    state = _to_winters_last_token(players)
+    trigger = state["current"]
+    quick_turn(state)
     assert state["season"] == "countdown" and state["final_round"]
+    assert len(state["bag"]) == state["bag_left"] == players
     assert "LAST ROUND" in GAME.render(GAME.view(state, None))
+    assert any("every player now plays one last turn" in n for n in state["notes"])
+    after: list[int] = []
+    while GAME.to_act(state) is not None:
+        assert len(after) < players, "the game went on past the countdown"
+        after.append(state["current"])
+        quick_turn(state)
+    assert after == [(trigger + 1 + i) % players for i in range(players)]
+    assert state["bag"] == [] and state["over"]
+    clean(state)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_STS_G1_the_game_ends_after_the_last_countdown_token_is_placed(players: int) -> None:
-    state = started(players)
-    for _ in range(players):
-        quick_turn(state)
-    # Jump to the end of winter: the next cleanup finds the bag empty.
-    state["box"] += state["bag"]
-    state["bag"], state["bag_left"] = [], 0
-    for season in ("autumn", "winter"):
-        state["box"] += state["waiting"].pop(season)
-    state["box"].sort()
-    state["season"] = "winter"
-    placed: list[int] = []
+    state = _to_winters_last_token(players)
+    quick_turn(state)
+    countdown = set(state["bag"])
     while GAME.to_act(state) is not None:
-        assert len(placed) <= players, "the game went on past the countdown"
-        seat = state["current"]
         quick_turn(state)
-        placed.append(seat)
-    # One countdown token per player, one per cleanup: the triggering turn and one more each.
-    assert len(placed) == players
-    assert sorted(placed) == list(range(players))
-    # Every countdown token kept for this player count has left the bag.
-    group = [t for t, d in state["data"]["tokens"].items() if d["season"] == "countdown"]
-    assert state["season"] == "countdown"
-    assert len(group) - len(state["bag"]) == players == len(group) - state["removal"]["countdown"]
+    # Every countdown token of this player count is on the board.
+    on_map = {spot["token"] for spot in state["map"].values()}
+    assert countdown <= on_map and len(countdown) == players
     assert GAME.to_act(state) is None and GAME.legal_moves(state, 0) == []
     with pytest.raises(IllegalMoveError, match="game is over"):
         GAME.apply(state, 0, "work cash")
@@ -170,25 +201,30 @@ def test_STS_G4_ties_go_to_cash_then_coal_else_shared() -> None:
     assert GAME.outcome(state).ranking == [[1], [2], [0]]  # type: ignore[union-attr]
 
 
-def test_season_change_example_from_summer_into_autumn_in_a_real_game() -> None:
-    """Play a 2-player game until the summer bag runs dry; the next cleanup flips the map
-    and draws the first autumn token onto the city just left."""
+def test_sts_cl2_season_change_in_a_real_game_comes_before_the_next_turn() -> None:
+    """Play a 2-player game until a cleanup draws summer's last token: the next player's
+    turn already sees the gold faces and the autumn bag (not one turn later)."""
     t = table(2, b"seasons")
     state = t.state
-    while state["bag_left"] > 0:
+    while state["bag_left"] > 1:
         quick_turn(state)
     assert state["season"] == "summer"
     start = state["players"][state["current"]]["city"]
     quick_turn_until_cleanup(state)
     GAME.end_turn(state, state["turn"]["seat"])
+    assert state["bag_left"] == 0 and state["season"] == "summer"  # the draw is pending
+    resolve_all(state)  # the next player's beacon: the last summer token comes out
     assert state["season"] == "autumn" and not state["final_round"]
+    assert state["turn"]["phase"] in ("choose", "market")  # before the next player's moves
     kinds = state["data"]["tokens"]
+    assert kinds[state["map"][start]["token"]]["season"] == "summer"
     for spot in state["map"].values():
         if spot["token"] and kinds[spot["token"]]["kind"] != "order":
             assert spot["gold"]
-    resolve_all(state)
-    assert kinds[state["map"][start]["token"]]["season"] == "autumn"
-    assert state["map"][start]["gold"] is False  # drawn on its starting face
+    quick_turn(state)  # that player's cleanup draws the first autumn token
+    drawn = [spot for city, spot in state["map"].items() if spot["token"] in kinds
+             and kinds[spot["token"]]["season"] == "autumn"]
+    assert len(drawn) == 1 and drawn[0]["gold"] is False  # drawn on its starting face
     clean(state)
 
 

@@ -83,10 +83,14 @@ def test_crew_decks_have_at_least_twelve_abilities_each() -> None:
         assert all(ABILITIES[c["ability"]].deck == deck for c in cards)
 
 
-def test_countdown_tokens_number_one_per_player_after_removal() -> None:
-    countdown = sum(1 for t in STOCK["tokens"] if t["season"] == "countdown")
+def test_sts_s1_countdown_tokens_one_per_player_and_none_removed() -> None:
+    """STS-S1: countdown tokens are set aside before the removal, so the removal table
+    counts the season groups only; each countdown token names the fewest players that
+    use it, one per player."""
     for row in STOCK["removal"]:
-        assert countdown - row["countdown"] == row["players"]
+        assert set(row) == {"players", "summer", "autumn", "winter"}
+        used = [t for t in STOCK["tokens"] if t["season"] == "countdown" and t["players"] <= row["players"]]
+        assert len(used) == row["players"]
 
 
 def test_start_routes_and_cabooses() -> None:
@@ -142,6 +146,13 @@ BAD_DATA = [
     ("ability in the wrong deck", lambda d: d["crews"][0].update(deck="skilled"), "is a basic ability"),
     ("missing removal row", lambda d: d["removal"].pop(1), "no row for 3 players"),
     ("removal of a whole season", lambda d: d["removal"][0].update(autumn=99), "takes all 24 autumn"),
+    ("countdown removed at random", lambda d: d["removal"][0].update(countdown=2),
+     "names countdown tokens, which are never removed at random"),
+    ("countdown without players", lambda d: _token(d, "cd-o04").pop("players"), "needs players"),
+    ("a countdown token too many", lambda d: _token(d, "cd-o04").update(players=3),
+     "a game of 3 players uses 4 countdown tokens"),
+    ("players on a summer token", lambda d: _token(d, "su-o01").update(players=2),
+     "only countdown tokens name players"),
     ("route to nowhere", lambda d: d["routes"][0].update(cities=["seattle", "atlantis"]),
      "names unknown city 'atlantis'"),
     ("start off its route", lambda d: d["start_routes"][0].update(start="miami"), "train icon off"),
@@ -168,3 +179,15 @@ def test_setup_uses_the_components_it_is_given() -> None:
     data["goods"]["oil"]["pair_price"] = 7
     state = GAME.setup(SEATS[:2], {}, data)
     assert state["data"]["goods"]["oil"] == 7
+
+
+def test_sts_cl2_the_rulings_live_beside_the_game_and_point_nowhere_outside() -> None:
+    """The rulings the game follows are kept in the repository (RULINGS.md), the revised
+    STS-CL2 among them, and neither it nor the game's code points outside it."""
+    from pathlib import Path
+
+    folder = Path(GAME.stock_file()).parent
+    rulings = (folder / "RULINGS.md").read_text(encoding="utf-8")
+    assert "STS-CL2" in rulings and "last token" in rulings and "STS-S1" in rulings
+    for path in [folder / "RULINGS.md", *folder.glob("*.py")]:
+        assert "shared/" not in path.read_text(encoding="utf-8"), path

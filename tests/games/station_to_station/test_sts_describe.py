@@ -103,7 +103,7 @@ def test_STS_C6_describe_says_which_crew_a_hire_replaced() -> None:
     give_crew(state, 0, "teamster", "west")
     market_crew(state, "basic", "west", "porter")
     lines = _turn(state, "travel denver", "work cash", "hire basic west", "pay west")
-    assert any(line.startswith("ann hired the basic west crew porter (Buy a single good")
+    assert any(line.startswith("ann hired the basic west crew porter (Before travelling, buy a single good")
                and line.endswith("paying a west order ticket") for line in lines)
     assert "the porter replaces ann's teamster under west; the teamster is discarded" in lines
     # Keeping the old crew says the new one is discarded instead.
@@ -139,11 +139,17 @@ def test_describe_says_what_the_chance_at_the_head_of_an_entry_drew() -> None:
 
 
 def test_describe_says_when_a_season_ends() -> None:
+    """STS-CL2: the cleanup asks for the season's last token; the entry whose beacon draws
+    it says the season is over."""
     state = _position()
-    state["bag_left"] = 0
-    lines = _turn(state, "travel houston", "work cash")
-    assert any(line.startswith("summer ends: supplies and railcars on the map turn to their gold face; "
-                               "autumn begins with") for line in lines)
+    state["bag_left"] = 1
+    _turn(state, "travel houston", "work cash")
+    before = copy.deepcopy(state)
+    resolve_all(state)
+    lines = GAME.describe(before, state, 1)
+    assert any(line.startswith("the last summer token is drawn: summer ends; supplies and railcars "
+                               "on the map turn to their gold face; autumn begins with")
+               for line in lines)
 
 
 def test_describe_says_a_crew_ability_and_its_effect() -> None:

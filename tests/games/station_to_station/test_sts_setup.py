@@ -26,8 +26,12 @@ def test_STS_S1_countdown_apart_other_tokens_grouped_by_season() -> None:
     state = started(3)
     on_map = {s["token"] for s in state["map"].values() if s["token"]}
     assert set(state["bag"]) | on_map == _season_ids("summer")
-    for season in ("autumn", "winter", "countdown"):
+    for season in ("autumn", "winter"):
         assert set(state["waiting"][season]) == _season_ids(season)
+    # Countdown tokens stand apart, one per player, none removed at random.
+    used = {t for t in _season_ids("countdown") if state["data"]["tokens"][t]["players"] <= 3}
+    assert set(state["waiting"]["countdown"]) == used and len(used) == 3
+    assert _season_ids("countdown") - used <= set(state["box"])
     # A token is grouped by the season of its side without the gold frame.
     for tid in state["waiting"]["autumn"]:
         assert state["data"]["tokens"][tid]["season"] == "autumn"
@@ -42,7 +46,7 @@ def test_STS_S2_tokens_removed_unseen_by_player_count(players: int) -> None:
     assert on_map + state["bag_left"] == len(_season_ids("summer")) - removal["summer"]
     # ...and nobody can tell which were removed: the bag still lists every undrawn token.
     assert len(state["bag"]) == len(_season_ids("summer")) - on_map
-    assert state["removal"] == {s: removal[s] for s in ("summer", "autumn", "winter", "countdown")}
+    assert state["removal"] == {s: removal[s] for s in ("summer", "autumn", "winter")}
 
 
 def test_STS_S3_only_summer_in_the_bag() -> None:

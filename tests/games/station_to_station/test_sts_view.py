@@ -7,7 +7,18 @@ from __future__ import annotations
 
 import json
 
-from sts_helpers import begin, give_crew, move_train, no_routes, place, play, set_purse, started, token_ids
+from sts_helpers import (
+    begin,
+    give_crew,
+    move_train,
+    no_routes,
+    place,
+    play,
+    resolve_all,
+    set_purse,
+    started,
+    token_ids,
+)
 
 from games.station_to_station import GAME
 from games.station_to_station.abilities import ABILITIES
@@ -70,8 +81,9 @@ def test_show_says_which_token_was_boxed_at_a_stop() -> None:
     assert state["boxed"] == [{"token": supply, "gold": False, "city": "portland", "seat": 0}]
     text = _text(state, 1)
     assert "Boxed at stops this season (1):\n  Portland: supply " in text
-    state["bag_left"] = 0
-    GAME.end_turn(state, 0)  # the season ends: a new list begins
+    state["bag_left"] = 1
+    GAME.end_turn(state, 0)
+    resolve_all(state)  # the season's last token is drawn: it ends, a new list begins
     assert state["boxed"] == [] and state["season"] == "autumn"
     assert "Boxed at stops" not in _text(state, 1)
 
@@ -79,8 +91,47 @@ def test_show_says_which_token_was_boxed_at_a_stop() -> None:
 def test_show_gives_how_many_tokens_each_later_season_holds() -> None:
     state = _position()
     view = GAME.view(state, None)
-    expected = {season: len(state["waiting"][season]) - state["removal"][season]
+    expected = {season: len(state["waiting"][season]) - state["removal"].get(season, 0)
                 for season in ("autumn", "winter", "countdown")}
+    assert expected["countdown"] == 2  # one per player: never removed (STS-S1)
     assert view["seasons_ahead"] == expected
     later = ", ".join(f"{s} {n}" for s, n in expected.items())
     assert f"later seasons' tokens: {later})" in _text(state, None)
+
+
+def test_sts_t9_the_text_map_names_both_trains_in_a_taken_city() -> None:
+    """STS-T9: a train stopping where another stands must move on; until it does, the
+    city holds two trains and the map names both."""
+    state = started(2)
+    move_train(state, 1, "st-louis")
+    begin(state, 0, "oklahoma-city")
+    no_routes(state, 0)
+    play(state, 0, "travel st-louis")
+    assert state["turn"]["phase"] == "again"
+    line = next(x for x in _text(state, None).splitlines() if x.strip().startswith("St. Louis"))
+    assert "TRAINS ann and bob" in line
+    line = next(x for x in _text(state, None).splitlines() if x.strip().startswith("Oklahoma City"))
+    assert "TRAIN" not in line
+    play(state, 0, "travel memphis")
+    lines = _text(state, None).splitlines()
+    assert "TRAIN bob" in next(x for x in lines if x.strip().startswith("St. Louis"))
+    assert "TRAIN ann" in next(x for x in lines if x.strip().startswith("Memphis"))
+
+
+def test_sts_c12_show_gives_the_ability_text_of_every_hired_crew() -> None:
+    """Crews are public and act at any moment of their owner's turn (STS-C12): the text
+    view and the picture give every player's hired crews with their ability text."""
+    from tests.support.boards import by_id, parse, text_of
+
+    state = _position()
+    give_crew(state, 0, "fireman", "west")
+    give_crew(state, 1, "surveyor", "north")
+    for viewer in (0, 1, None):
+        text = " ".join(_text(state, viewer).split())
+        for crew in ("fireman", "surveyor"):
+            assert f"{crew}: {ABILITIES[crew].text}" in text, (viewer, crew)
+        root = parse(GAME.render_svg(GAME.view(state, viewer)) or "")
+        for seat, crew in ((0, "fireman"), (1, "surveyor")):
+            card = " ".join(text_of(by_id(root, f"player-{seat}")).split())
+            name = state["data"]["crews"][crew]["name"]
+            assert f"{name}: {ABILITIES[crew].text}" in card, (viewer, crew)

@@ -1,0 +1,300 @@
+"""Reading an IMAP mailbox for ``pbem inbox`` (standard library imaplib).
+
+``imaps://USER@HOST[:PORT]/MAILBOX`` is TLS from the first byte (port 993);
+``imap://USER@HOST[:PORT]/MAILBOX`` is port 143 upgraded with STARTTLS, and refused
+without it unless the server is on this machine (a password never crosses the network
+unencrypted). USER may be a whole address (``ann@gmail.com@imap.gmail.com`` or
+``ann%40gmail.com@...``); MAILBOX defaults to INBOX.
+
+The mailbox is opened read-only (EXAMINE) and messages are fetched with BODY.PEEK, so
+nothing is deleted, moved or flagged, not even as read. Only messages with a UID above
+the last one read are fetched (pbem.mail.seen keeps it, with UIDVALIDITY).
+
+Login: a password, or with ``auth="xoauth2"`` an OAuth2 access token (Gmail, Outlook),
+both read at connect time from a command (``password_command``) or asked at the
+terminal; pbem never stores either.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import imaplib
+import re
+import socket
+import ssl
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from pbem.errors import UsageError
+from pbem.mail.message import MailConfigError
+from pbem.mail.smtp import MailServerError, _is_loopback, read_password
+
+SCHEMES = {"imap": 143, "imaps": 993}
+AUTHS = ("login", "xoauth2")
+BATCH_MESSAGES = 50  # UIDs per FETCH of bodies
+BATCH_BYTES = 16 * 1024 * 1024  # and at most this much mail per FETCH
+_UID = re.compile(rb"UID (\d+)")
+_SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
+_VALIDITY = re.compile(rb"UIDVALIDITY (\d+)")
+
+
+def is_url(text: str) -> bool:
+    return text.lower().startswith(("imap://", "imaps://"))
+
+
+@dataclass(frozen=True)
+class Source:
+    tls: bool
+    user: str
+    host: str
+    port: int
+    mailbox: str
+
+    @property
+    def key(self) -> str:
+        """The name its seen-record is kept under (and shown in reports)."""
+        scheme = "imaps" if self.tls else "imap"
+        return f"{scheme}://{self.user}@{self.host}:{self.port}/{self.mailbox}"
+
+
+def parse_url(text: str) -> Source:
+    """The IMAP source a URL names; UsageError (exit 2) saying what is wrong with it."""
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError as exc:
+        raise UsageError(f"{text} is not an IMAP address ({exc}); write it as "
+                         "imaps://USER@HOST[:PORT]/MAILBOX.") from None
+    scheme = parts.scheme.lower()
+    user = unquote(parts.username or "")
+    host = parts.hostname or ""
+    mailbox = unquote(parts.path.lstrip("/")) or "INBOX"
+    if scheme not in SCHEMES or not user or not host:
+        raise UsageError(f"{text} is not an IMAP address: write it as "
+                         "imaps://USER@HOST[:PORT]/MAILBOX (USER is the login, often your "
+                         "whole mail address).")
+    if parts.password is not None:
+        raise UsageError("Do not put the password in the IMAP address: pbem reads it from "
+                         "--password-command, the profile's password_command, or asks for it.")
+    if parts.query or parts.fragment or not mailbox.isascii() or not mailbox.isprintable() \
+            or '"' in mailbox or "\\" in mailbox:
+        raise UsageError(f"The mailbox name in {text} is not one pbem can ask for (plain "
+                         "ASCII, no quotes or backslashes).")
+    if not (user.isascii() and user.isprintable()) or any(c.isspace() for c in host):
+        raise UsageError(f"The user or host in {text} is not plain ASCII text.")
+    return Source(scheme == "imaps", user, host, port or SCHEMES[scheme], mailbox)
+
+
+@dataclass
+class Login:
+    """How to log in: ``auth`` is login (a password) or xoauth2 (a token); the secret
+    comes from ``password_command`` or, failing that, ``ask`` (a prompt at a terminal)."""
+
+    auth: str = "login"
+    password_command: str | None = None
+    ask: Callable[[str], str] | None = None
+    timeout: float = 60
+    context: ssl.SSLContext | None = None
+
+    def secret(self, source: Source) -> str:
+        what = "OAuth2 token" if self.auth == "xoauth2" else "password"
+        if self.password_command:
+            value = read_password(None, self.password_command, timeout=self.timeout)
+            assert value is not None
+            return value
+        if self.ask is not None:
+            value = self.ask(f"IMAP {what} for {source.user} at {source.host}")
+            if value:
+                return value
+        raise MailConfigError(
+            f"No IMAP {what} for {source.user} at {source.host}: give --password-command "
+            "CMD (a command that prints it), set one with 'pbem profile "
+            "--imap-password-command CMD', or run at a terminal to be asked.")
+
+
+@dataclass
+class Fetched:
+    uid: int
+    size: int
+    data: bytes | None  # None: over the size cap; ``header`` has its headers
+    header: bytes = b""
+
+
+class Reader:
+    """One logged-in, read-only session on a mailbox."""
+
+    def __init__(self, source: Source, login: Login) -> None:
+        self.source = source
+        self.where = f"{source.host}:{source.port}"
+        self.uidvalidity = 0
+        self.client = self._connect(login)
+
+    def _connect(self, login: Login) -> imaplib.IMAP4:
+        source, where = self.source, self.where
+        if login.auth not in AUTHS:
+            raise MailConfigError(f"IMAP --auth is one of {', '.join(AUTHS)}, not '{login.auth}'.")
+        secret = login.secret(source)
+        context = login.context or ssl.create_default_context()
+        stage = "connect"
+        client: imaplib.IMAP4 | None = None
+        try:
+            if source.tls:
+                client = imaplib.IMAP4_SSL(source.host, source.port, ssl_context=context,
+                                           timeout=login.timeout)
+            else:
+                client = imaplib.IMAP4(source.host, source.port, timeout=login.timeout)
+                if "STARTTLS" in client.capabilities:
+                    stage = "tls"
+                    client.starttls(ssl_context=context)
+                elif not _is_loopback(source.host):
+                    raise MailServerError(
+                        f"The IMAP server {where} does not offer STARTTLS, so the password "
+                        "would travel unencrypted. Use imaps:// instead.", code="tls")
+            stage = "login"
+            if login.auth == "xoauth2":
+                token = f"user={source.user}\x01auth=Bearer {secret}\x01\x01".encode()
+                client.authenticate("XOAUTH2", lambda _challenge: token)
+            else:
+                client.login(source.user, secret)
+            stage = "select"
+            kind, data = client.select(_quoted(source.mailbox), readonly=True)
+            if kind != "OK":
+                raise MailServerError(f"The IMAP server {where} has no mailbox "
+                                      f"{source.mailbox} ({_said(data)}).", code="refused")
+            validity = client.response("UIDVALIDITY")[1]
+            self.uidvalidity = int(validity[0]) if validity and validity[0] else 0
+            return client
+        except MailServerError:
+            if client is not None:
+                _close(client)
+            raise
+        except Exception as exc:  # every failure is a sentence, never a traceback
+            if client is not None:
+                _close(client)
+            raise _error(exc, stage, where, source.user) from None
+
+    def new_uids(self, after: int) -> list[int]:
+        """The UIDs above ``after``, ascending."""
+        data = self._uid("SEARCH", f"UID {after + 1}:*")
+        found = sorted({int(n) for n in b" ".join(d for d in data if d).split()})
+        return [u for u in found if u > after]  # "N:*" always matches the highest UID
+
+    def fetch(self, uids: list[int], cap: int) -> Iterator[Fetched]:
+        """Each message (UID order), whole if at most ``cap`` bytes, else its header."""
+        sizes: dict[int, int] = {}
+        for chunk in _chunks(uids, 500):
+            data = self._uid("FETCH", _set(chunk), "(UID RFC822.SIZE)")
+            for item in data:
+                line = item[0] if isinstance(item, tuple) else item
+                got_uid, got_size = _UID.search(line or b""), _SIZE.search(line or b"")
+                if got_uid and got_size:
+                    sizes[int(got_uid.group(1))] = int(got_size.group(1))
+        batch: list[int] = []
+        total = 0
+        for uid in uids:
+            size = sizes.get(uid)
+            if size is None:
+                continue  # expunged meanwhile
+            if size > cap:
+                yield from self._bodies([uid], "BODY.PEEK[HEADER]", size_of=sizes, whole=False)
+                continue
+            if batch and (len(batch) >= BATCH_MESSAGES or total + size > BATCH_BYTES):
+                yield from self._bodies(batch, "BODY.PEEK[]", size_of=sizes)
+                batch, total = [], 0
+            batch.append(uid)
+            total += size
+        if batch:
+            yield from self._bodies(batch, "BODY.PEEK[]", size_of=sizes)
+
+    def _bodies(self, uids: list[int], part: str, size_of: dict[int, int],
+                whole: bool = True) -> Iterator[Fetched]:
+        data = self._uid("FETCH", _set(uids), f"(UID {part})")
+        got: dict[int, bytes] = {}
+        for index, item in enumerate(data):
+            if not isinstance(item, tuple):
+                continue
+            # The UID may come before the literal or after it (in the next item).
+            after = data[index + 1] if index + 1 < len(data) else b""
+            found = _UID.search(item[0]) or _UID.search(after if isinstance(after, bytes)
+                                                        else b"")
+            if found:
+                got[int(found.group(1))] = item[1]
+        for uid in uids:
+            if uid in got:
+                body = got[uid]
+                yield Fetched(uid, size_of[uid], body if whole else None,
+                              b"" if whole else body)
+
+    def _uid(self, command: str, *args: str) -> list[Any]:
+        try:
+            kind, data = self.client.uid(command, *args)
+        except Exception as exc:
+            raise _error(exc, "read", self.where, self.source.user) from None
+        if kind != "OK":
+            raise MailServerError(f"The IMAP server {self.where} refused {command} "
+                                  f"({_said(data)}).", code="refused")
+        return list(data)
+
+    def close(self) -> None:
+        _close(self.client)
+
+
+def _chunks(items: list[int], size: int) -> Iterator[list[int]]:
+    for start in range(0, len(items), size):
+        yield items[start:start + size]
+
+
+def _set(uids: list[int]) -> str:
+    """A UID set, runs written as ranges (3000 UIDs in a row are one 'a:b')."""
+    parts: list[str] = []
+    start = prev = uids[0]
+    for uid in uids[1:] + [0]:
+        if uid == prev + 1:
+            prev = uid
+            continue
+        parts.append(str(start) if start == prev else f"{start}:{prev}")
+        start = prev = uid
+    return ",".join(parts)
+
+
+def _quoted(mailbox: str) -> str:
+    return f'"{mailbox}"'
+
+
+def _said(data: object) -> str:
+    if isinstance(data, list) and data and isinstance(data[0], bytes):
+        text = data[0].decode("utf-8", "replace")
+    else:
+        text = str(data)
+    return " ".join(text.split())[:200]
+
+
+def _close(client: imaplib.IMAP4) -> None:
+    with contextlib.suppress(Exception):  # the session is over either way
+        client.logout()
+
+
+def _error(exc: Exception, stage: str, where: str, user: str) -> Exception:
+    """The sentence for what interrupted reading at ``stage``."""
+    if isinstance(exc, ssl.SSLError | ssl.CertificateError):
+        return MailServerError(f"The TLS connection to the IMAP server {where} failed ({exc}). "
+                               "Check the host name and the server's certificate.", code="tls")
+    if isinstance(exc, imaplib.IMAP4.error) and stage == "login":
+        return MailServerError(f"The IMAP server {where} refused the login for {user} "
+                               f"({' '.join(str(exc).split())[:200]}). Check the user name and "
+                               "the password (Gmail and Outlook need an app password or an "
+                               "OAuth2 token: --auth xoauth2).", code="auth")
+    if isinstance(exc, UnicodeError | ValueError) and stage == "connect":
+        return MailConfigError(f"'{where}' is not a usable IMAP server name or address ({exc}).")
+    if isinstance(exc, socket.gaierror):
+        return MailServerError(f"Could not reach the IMAP server {where} (unknown host).",
+                               code="unreachable")
+    if isinstance(exc, OSError) and stage == "connect":
+        why = exc.strerror or str(exc) or type(exc).__name__
+        return MailServerError(f"Could not reach the IMAP server {where} ({why}).",
+                               code="unreachable")
+    why = " ".join(str(exc).split())[:200] or type(exc).__name__
+    return MailServerError(f"Reading from the IMAP server {where} failed during {stage} ({why}).",
+                           code="unreachable")

@@ -1,0 +1,149 @@
+"""``pbem sync``: one command a day. Read every mail source of the profile (inbox),
+sign and mail the entries that answer themselves where that is switched on
+(pbem.answer), mail what is queued (pbem.mail.outbox), and list the games waiting for
+this home, oldest first."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pbem import session
+from pbem.errors import PbemError
+from pbem.mail import answer, outbox, smtp
+from pbem.mail import message as mail
+from pbem.protocol import gameindex, timing
+from pbem.protocol.identity import Home
+
+
+@dataclass
+class Answered:
+    """An entry that answered itself, and where its mail went."""
+
+    title: str
+    game_id: str
+    seq: int
+    kind: str
+    moves: list[str]
+    path: str
+    sent_to: list[str] = field(default_factory=list)
+    queued: str = ""  # why it was not mailed now ('' once sent)
+
+    def text(self) -> str:
+        what = f"{self.kind}" + (f": {'; '.join(self.moves)}" if self.moves else "")
+        head = f"{self.title} {self.game_id[:8]}: entry {self.seq} answered itself ({what})"
+        if self.sent_to:
+            return f"{head}, mailed to {', '.join(self.sent_to)}."
+        return f"{head}, written to {self.path}; not mailed yet ({self.queued}), queued."
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.title, "id": self.game_id, "seq": self.seq, "kind": self.kind,
+                "moves": self.moves, "path": self.path, "sent_to": self.sent_to,
+                "queued": self.queued or None}
+
+
+@dataclass
+class Sent:
+    path: str
+    sent_to: list[str] = field(default_factory=list)
+    failed: str = ""
+
+    def text(self) -> str:
+        if self.failed:
+            return f"{self.path}: still not mailed ({self.failed})."
+        return f"{self.path}: mailed to {', '.join(self.sent_to)}."
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "sent_to": self.sent_to, "failed": self.failed or None}
+
+
+def mail_settings(home: Home) -> tuple[dict[str, Any] | None, str]:
+    """The profile's SMTP settings, or None and why they cannot be used."""
+    try:
+        settings = smtp.settings(home)
+        smtp.check_settings(**settings)
+    except PbemError as exc:
+        return None, exc.message
+    return settings, ""
+
+
+def _mail(home: Home, path: Path, settings: dict[str, Any] | None, why_not: str
+          ) -> tuple[list[str], str]:
+    """Mail the save at ``path`` as 'pbem send' does: (accepted addresses, '') or
+    ([], why not)."""
+    if settings is None:
+        return [], why_not
+    try:
+        message = mail.compose(path, home)
+        result = smtp.send(message, **settings)
+    except PbemError as exc:
+        return [], exc.message
+    session.mark_sent(home, path)
+    return list(result.accepted), ""
+
+
+def answer_all(home: Home, settings: dict[str, Any] | None, why_not: str = ""
+               ) -> tuple[list[Answered], list[str]]:
+    """Sign and mail every entry that answers itself in the games waiting for this home
+    where auto-answer is on. Returns what answered and a line for each game it could
+    not answer (a changed key, a stale save, ...)."""
+    done: list[Answered] = []
+    trouble: list[str] = []
+    for record in session.games(home):
+        if not record.your_move or not record.exists() or not answer.enabled(home, record.id):
+            continue
+        try:
+            written = answer.answer(home, record.path)
+        except PbemError as exc:
+            trouble.append(f"{record.title} {record.short_id}: not answered ({exc.message})")
+            continue
+        if written is None:
+            continue
+        entry = written.entry
+        item = Answered(record.title, record.id, int(entry["seq"]), str(entry["kind"]),
+                        list(entry["moves"]), str(written.path))
+        item.sent_to, item.queued = _mail(home, written.path, settings, why_not)
+        if not item.sent_to:
+            outbox.add(home.path, written.path)
+        done.append(item)
+    return done, trouble
+
+
+def send_queued(home: Home, settings: dict[str, Any] | None, why_not: str = "",
+                skip: Collection[str] = ()) -> list[Sent]:
+    """Mail every save in the outbox but those in ``skip`` (tried a moment ago); what is
+    mailed (or gone) leaves it."""
+    out: list[Sent] = []
+    for text in outbox.pending(home.path):
+        if text in skip:
+            continue
+        path = Path(text)
+        if not path.is_file():  # taken back ('pbem undo') or moved: nothing to send
+            outbox.remove(home.path, text)
+            continue
+        sent_to, failed = _mail(home, path, settings, why_not)
+        if sent_to:
+            outbox.remove(home.path, text)
+        out.append(Sent(text, sent_to, failed))
+    return out
+
+
+def waiting(home: Home) -> list[gameindex.GameRecord]:
+    """The games waiting for this home, the one waiting longest first."""
+    mine = [r for r in session.games(home) if r.your_move and not r.complete]
+
+    def since(record: gameindex.GameRecord) -> str:
+        return record.time or "9999"
+
+    return sorted(mine, key=lambda r: (since(r), r.id))
+
+
+def waiting_line(record: gameindex.GameRecord, now: Any) -> str:
+    action = {"join": "join", "start": "start", "turn": "play", "reveal": "reveal",
+              "vote": "vote"}.get(record.next, record.next)
+    stamp = timing.parse_stamp(record.time)
+    since = f", waiting since {record.time} ({timing.duration_words(now - stamp)})" \
+        if stamp is not None else ""
+    return f"{record.short_id}  {record.title}, entry {record.seq}: you to {action}{since}"

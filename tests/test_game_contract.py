@@ -1,0 +1,75 @@
+"""The game author's defaults (docs/ADDING-A-GAME.md): a game's components.toml, beside
+the module of its class, is found, read once and checked by its validate_components
+without a hook of its own; a game with no data file has none."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from pbem.errors import ComponentError
+from pbem.game import Game
+from tests.support.dice_race import DiceRace
+
+SOURCE = '''
+from typing import Any
+from pbem.game import ComponentError, Game
+from tests.support.dice_race import DiceRace
+
+
+class FileRace(DiceRace):
+    """Dice Race with its die in a components.toml of its own: the contract's loading."""
+
+    stock_components = Game.stock_components
+
+    def validate_components(self, data: dict[str, Any]) -> None:
+        if not isinstance(data.get("die"), int) or data["die"] < 2:
+            raise ComponentError("File Race components: 'die' must be 2 or more")
+'''
+
+
+def _file_race(folder: Path, die: str, monkeypatch: pytest.MonkeyPatch) -> Game:
+    """A game module in ``folder`` with a components.toml holding ``die``."""
+    folder.mkdir()
+    (folder / "rules.py").write_text(SOURCE, "utf-8")
+    (folder / "components.toml").write_text(f"die = {die}\n", "utf-8")
+    name = f"file_race_{folder.name}"
+    spec = importlib.util.spec_from_file_location(name, folder / "rules.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, name, module)
+    spec.loader.exec_module(module)
+    game: Game = module.FileRace()
+    return game
+
+
+def test_a_games_components_toml_is_found_beside_its_class_and_checked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = _file_race(tmp_path / "ok", "8", monkeypatch)
+    assert game.stock_file() == tmp_path / "ok" / "components.toml"
+    assert game.stock_components() == {"die": 8}
+    first = game.stock_components()
+    first["die"] = 99
+    assert game.stock_components() == {"die": 8}  # a fresh copy each time
+
+
+def test_data_that_fails_the_games_check_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = _file_race(tmp_path / "bad", "1", monkeypatch)
+    with pytest.raises(ComponentError, match="'die' must be 2 or more"):
+        game.stock_components()
+
+
+class _Bare(DiceRace):
+    stock_components = Game.stock_components
+    validate_components = Game.validate_components
+
+
+def test_a_game_with_no_data_file_has_no_components() -> None:
+    # No components.toml stands beside tests/test_game_contract.py.
+    assert _Bare().stock_file() is None
+    assert _Bare().stock_components() == {}
+    _Bare().validate_components({"anything": 1})  # the default accepts any table

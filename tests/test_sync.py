@@ -1,0 +1,220 @@
+"""``pbem sync`` and entries that answer themselves (PROTOCOL.md section 12): only where
+the player switched it on, only entries that hold no decision, told afterwards; queued
+mail sent; the games waiting listed oldest first."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("aiosmtpd", reason="aiosmtpd is in the [test] extra")
+
+from aiosmtpd.controller import Controller  # noqa: E402
+from click.testing import CliRunner  # noqa: E402
+
+from pbem import (
+    registry,  # noqa: E402
+    session,  # noqa: E402
+)
+from pbem.cli import main  # noqa: E402
+from pbem.errors import IllegalMoveError  # noqa: E402
+from pbem.game import State  # noqa: E402
+from pbem.mail import answer, outbox  # noqa: E402
+from pbem.mail import message as mail  # noqa: E402
+from pbem.protocol.identity import Home  # noqa: E402
+from tests.support.dice_race import DiceRace  # noqa: E402
+from tests.test_inbox import Hop, play_and_mail, write_mbox  # noqa: E402
+from tests.test_smtp import Sink, free_port  # noqa: E402
+
+
+class DiceRaceDone(DiceRace):
+    """Dice race whose moves stop once the game is over, as the real games' do (the test
+    game offers roll and pass even in a final reveal, which would be a choice there)."""
+
+    info = DiceRace.info._replace(id="dice-race-done", title="Dice Race Done")
+
+    def legal_moves(self, state: State, seat: int) -> list[str]:
+        return [] if self.to_act(state) is None else super().legal_moves(state, seat)
+
+
+registry.register("dice-race-done", DiceRaceDone())
+
+
+def run(home: Home, *args: str) -> Any:
+    return CliRunner().invoke(main, ["--home", str(home.path), *args])
+
+
+@pytest.fixture
+def smtp_sink() -> Iterator[tuple[int, Sink]]:
+    sink = Sink()
+    port = free_port()
+    controller = Controller(sink, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield port, sink
+    finally:
+        controller.stop()
+
+
+class FakeTurn:
+    """An Owed stand-in: ``tree`` maps the moves so far (joined by ';') to the options
+    there; ``ends`` the positions where the turn may end."""
+
+    def __init__(self, tree: dict[str, list[str]], ends: set[str], kind: str = "turn") -> None:
+        self.tree, self.ends, self.kind = tree, ends, kind
+        self.state = ""
+        self.takes_moves = True
+
+    def options(self, state: str) -> list[str]:
+        return self.tree.get(state, [])
+
+    def unfinished(self, state: str) -> str | None:
+        return None if state in self.ends else "not yet"
+
+    def step(self, state: str, move: str) -> tuple[str, str]:
+        if move not in self.options(state):
+            raise IllegalMoveError("no")
+        return (f"{state};{move}" if state else move), move
+
+
+def test_forced_moves_are_only_those_without_a_choice() -> None:
+    forced = answer.forced_moves
+    assert forced(FakeTurn({}, {""})) == []  # chores only: an empty turn
+    assert forced(FakeTurn({"": ["pass"]}, {"pass"})) == ["pass"]  # a forced pass
+    assert forced(FakeTurn({"": ["a"], "a": ["b"]}, {"a;b"})) == ["a", "b"]
+    assert forced(FakeTurn({"": ["roll", "pass"]}, set())) is None  # two options
+    assert forced(FakeTurn({"": ["buy"]}, {""})) is None  # one move, or end now: a choice
+    assert forced(FakeTurn({}, set())) is None  # stuck: nothing signable
+    assert forced(FakeTurn({}, {""}, kind="vote")) is None  # a vote is always a choice
+    assert forced(FakeTurn({}, {""}, kind="join")) is None
+
+
+@pytest.fixture
+def at_reveal(homes: dict[str, Home], tmp_path: Path) -> tuple[list[Hop], str, Path]:
+    """A dice-race game of two turns each, played until the first reveal is owed."""
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    seats = [f"{h}={h}@example.org" for h in ("ann", "bob", "cy")]
+    written = session.new_game(homes["ann"], "dice-race-done", seats,
+                               ["turns=2", "target=1000000"],
+                               None, folder=folder)
+    hops = [Hop(written, mail.compose(written.path, homes["ann"]))]
+    while (duty := written.table.duty()) is not None and duty.kind != "reveal":
+        handle = written.table.seats[duty.seat].handle
+        written = session.sign_next(homes[handle], written.path,
+                                    "join" if duty.kind == "join" else None, [],
+                                    "random:3" if duty.kind == "turn" else None, None)
+        hops.append(Hop(written, mail.compose(written.path, homes[handle])))
+    box = write_mbox(tmp_path / "mail.mbox", [h.msg for h in hops])
+    return hops, hops[-1].actor, box
+
+
+def test_inbox_answer_signs_a_final_reveal_only_where_switched_on(
+        homes: dict[str, Home], at_reveal: tuple[list[Hop], str, Path]) -> None:
+    hops, me, box = at_reveal
+    home = homes[me]
+    off = run(home, "inbox", str(box), "--answer", "--json")
+    assert off.exit_code == 0, off.output
+    assert json.loads(off.output)["answered"] == []
+    assert hops[-1].table.duty().kind == "reveal"
+    game_id = hops[-1].save.game_id
+    shown = run(home, "auto", game_id[:8], "on")
+    assert shown.exit_code == 0 and "on" in shown.output
+    result = run(home, "inbox", str(box), "--answer", "--all")
+    assert result.exit_code == 0, result.output
+    assert "answered itself (reveal)" in result.output
+    assert "not mailed yet" in result.output and "queued" in result.output
+    [queued] = outbox.pending(home.path)
+    assert session.load(queued, home).save.entries[-1]["kind"] == "reveal"
+    # Switched off for that game: nothing more is signed.
+    assert run(home, "auto", game_id[:8], "off").exit_code == 0
+    assert not answer.enabled(home, game_id)
+
+
+def test_a_turn_with_a_choice_is_never_answered(homes: dict[str, Home],
+                                                tmp_path: Path) -> None:
+    hops = play_and_mail(homes, tmp_path / "saves", stop_after=6)
+    me = hops[-1].actor
+    assert hops[-1].table.duty().kind == "turn"  # roll or pass: a choice
+    assert run(homes[me], "profile", "--auto-answer", "on").exit_code == 0
+    box = write_mbox(tmp_path / "m.mbox", [h.msg for h in hops])
+    result = run(homes[me], "inbox", str(box), "--answer", "--json")
+    assert json.loads(result.output)["answered"] == []
+    assert outbox.pending(homes[me].path) == []
+
+
+def test_sync_reads_answers_mails_and_lists_what_waits(
+        homes: dict[str, Home], at_reveal: tuple[list[Hop], str, Path],
+        smtp_sink: tuple[int, Sink]) -> None:
+    hops, me, box = at_reveal
+    home = homes[me]
+    port, sink = smtp_sink
+    for args in (["--email", f"{me}@example.org", "--smtp", "127.0.0.1", "--port", str(port),
+                  "--security", "none"], ["--source", str(box)], ["--auto-answer", "on"]):
+        assert run(home, "profile", *args).exit_code == 0
+    result = run(home, "sync")
+    assert result.exit_code == 0, result.output
+    assert "answered itself (reveal), mailed to" in result.output
+    assert len(sink.received) == 1
+    assert outbox.pending(home.path) == []
+    # Nothing new the second time; the game now waits for someone else.
+    again = run(home, "sync", "--json")
+    data = json.loads(again.output)
+    assert data["inbox"]["messages"] == 0 and data["answered"] == []
+    assert all(w["id"] != hops[-1].save.game_id for w in data["waiting"])
+
+
+def test_sync_sends_queued_mail(homes: dict[str, Home], at_reveal: tuple[list[Hop], str, Path],
+                                smtp_sink: tuple[int, Sink]) -> None:
+    hops, me, box = at_reveal
+    home = homes[me]
+    assert run(home, "auto", hops[-1].save.game_id, "on").exit_code == 0
+    assert run(home, "profile", "--source", str(box), "--email",
+               f"{me}@example.org").exit_code == 0
+    first = run(home, "sync")  # no SMTP server set: signed, queued, exit 5 (not mailed)
+    assert first.exit_code == 5 and "queued" in first.output, first.output
+    assert "Queued mail" not in first.output  # told once, not twice
+    [queued] = outbox.pending(home.path)
+    port, sink = smtp_sink
+    assert run(home, "profile", "--smtp", "127.0.0.1", "--port", str(port), "--security",
+               "none").exit_code == 0
+    second = run(home, "sync")
+    assert second.exit_code == 0 and f"{queued}: mailed to" in second.output, second.output
+    assert outbox.pending(home.path) == [] and len(sink.received) == 1
+
+
+def test_sync_waiting_games_oldest_first(homes: dict[str, Home], tmp_path: Path) -> None:
+    hops = play_and_mail(homes, tmp_path / "saves", stop_after=6)
+    me = hops[-1].actor
+    box = write_mbox(tmp_path / "m.mbox", [h.msg for h in hops])
+    assert run(homes[me], "profile", "--source", str(box)).exit_code == 0
+    result = run(homes[me], "sync")
+    assert result.exit_code == 0, result.output
+    assert "Waiting for you (1), the longest first:" in result.output
+    assert f"{hops[-1].save.game_id[:8]}  " in result.output and "waiting since" in result.output
+
+
+def test_sync_needs_a_source(homes: dict[str, Home]) -> None:
+    result = run(homes["ann"], "sync")
+    assert result.exit_code == 2 and "pbem profile --source" in result.output
+
+
+def test_sync_every_stops_cleanly_on_ctrl_c(homes: dict[str, Home], tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    box = write_mbox(tmp_path / "m.mbox", [])
+    assert run(homes["ann"], "profile", "--source", str(box)).exit_code == 0
+    rounds = []
+
+    def sleep(seconds: float) -> None:
+        rounds.append(seconds)
+        if len(rounds) == 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr("time.sleep", sleep)
+    result = run(homes["ann"], "sync", "--every", "5")
+    assert result.exit_code == 0 and rounds == [300, 300]
+    assert "sync stopped" in result.output

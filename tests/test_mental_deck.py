@@ -852,3 +852,22 @@ def test_plain_mode_runs_the_same_calls_at_once() -> None:
     assert secretdeck.open_all_plain(state["secret"][DECK]) == {"s0": UIDS[0]}
     with pytest.raises(IllegalMoveError):
         secretdeck.open_slots(state, DECK, 0, ["s9"])  # passed away: no longer seat 0's
+
+
+def test_no_trail_the_returner_cannot_name_the_cards_a_later_drawer_keeps() -> None:
+    """Issue 22 finding 2: ann returned six cards, bob drew exactly those, and the order of
+    her public ``bottom`` move gave the new slot ids, so ann named each card bob kept.
+    Now the others shuffle the batch: the new ids in order no longer follow her order
+    (bob's keep names ids whose cards ann cannot tell)."""
+    table = Table(3, uids=UIDS[:6])
+    drawn = _draw(table, 0, 6)
+    ann = table.read(0)
+    fresh = secretdeck.return_bottom(table.state, DECK, 0, drawn)
+    table.entry(1)
+    table.entry(2)
+    bob = _draw(table, 1, 6)
+    assert bob == fresh
+    got = table.read(1)
+    guess = {new: ann[old] for old, new in zip(drawn, fresh, strict=True)}  # ann's reading
+    assert sorted(got.values()) == sorted(guess.values())
+    assert got != guess

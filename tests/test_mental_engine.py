@@ -590,3 +590,19 @@ def test_audit_names_a_seat_whose_key_point_its_seed_does_not_give(
     assert found and all("seat 1 published a key point its revealed seed does not give" in f
                          for f in found)
     assert not any("seat 0" in f for f in found)
+
+
+def test_road_master_join_of_18_substituted_points_is_refused_at_the_join(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """Issue 22 finding 1, as found: bob joins a 3-player Road Master game with a shuffle
+    pass of 18 substituted points, signed again. It verified before, and the final audit
+    then blamed an honest holder's slot; now the join is refused, naming bob (exit 3)."""
+    paths = play_game(homes, tmp_path / "rm", game="road-master", bot="greedy", stop_after=2)
+    save = savefile.read(paths[-1])
+    index, chore = _join_pass(save)
+    assert len(chore["cts"]) == 18
+
+    def substitute(chore: dict) -> None:
+        chore["cts"] = [mental.to_hex(mental.hash_to_group(b"fake %d" % i)) for i in range(18)]
+
+    _refused_at_join(save, homes, tmp_path, substitute, "fails its shuffle proof")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import runpy
 import sys
 from pathlib import Path
@@ -11,6 +12,9 @@ sys.path.insert(0, str(HERE))
 
 from common import machine_speed  # noqa: E402
 
+# Byte code compiled once and re-used by every process a benchmark starts, as installed
+# by pip (with PYTHONDONTWRITEBYTECODE each would compile pbem afresh).
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 print(machine_speed(), "(before)")
 for script in sorted(HERE.glob("bench_*.py")):
     print(f"== {script.name}")

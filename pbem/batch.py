@@ -76,7 +76,7 @@ class Checked:
             f"{self.game} {self.id[:8]}" if self.game and self.id else "",
             f"{self.entries} entr{'y' if self.entries == 1 else 'ies'}"
             if self.entries is not None else "",
-            f"audit {self.audit}" if self.ok and self.audit == "clean" else "",
+            f"audit {self.audit}" if self.ok and self.audit in ("clean", "partial") else "",
             "stale" if self.stale else "") if part)
         about = f" ({about})" if about else ""
         if self.ok:
@@ -121,13 +121,12 @@ def check_one(home: Home, shown: str, path: str, full: bool) -> Checked:
         verified = session.verify(save, home, full=full)
         report, table = verified.report, verified.table
         duty = table.duty()
-        outcome = report.outcome
         out.to_act = table.seats[duty.seat].handle if duty else None
         out.next = duty.kind if duty else None
         out.over = table.over()
-        out.audit = report.audit
-        out.scores = None if outcome is None else \
-            {table.seats[s].handle: v for s, v in outcome.scores.items()}
+        # As `verify --json` says them, from the one summary (pbem.protocol.result)
+        out.audit = report.audit if isinstance(report.audit, list) else report.result["audit"]
+        out.scores = report.result["scores"]
         out.stale, out.notes = verified.stale, list(verified.notes)
         out.entries = len(table.signers)
         out.seats = Save(save.header, [e for e in save.entries

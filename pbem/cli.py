@@ -45,7 +45,11 @@ def resolve_save(ctx: click.Context, text: str) -> str:
     naming the candidates. Every command taking SAVE calls this first."""
     from pbem import session
 
-    return str(session.find_save(_home(ctx), text))
+    notes: list[str] = []
+    found = str(session.find_save(_home(ctx), text, notes))
+    for note in notes:
+        echo(f"pbem: {note}", err=True)
+    return found
 
 
 def _fail(exc: PbemError) -> NoReturn:
@@ -118,6 +122,30 @@ def _smtp_options(command: Any) -> Any:
     return command
 
 
+def _send_options(command: Any) -> Any:
+    """--send, --to, --no-cc and the SMTP options, for a command that signs an entry
+    (as 'play --send': the settings are checked before anything is signed)."""
+    command = _smtp_options(command)
+    for option in reversed([
+        click.option("--send", "send_it", is_flag=True,
+                     help="Also mail the new save to the player to act, by SMTP with your "
+                          "profile's settings (as 'pbem send' does)."),
+        click.option("--to", "to", multiple=True, metavar="ADDRESS",
+                     help="With --send: mail these addresses instead of the game's seats."),
+        click.option("--no-cc", is_flag=True, help="With --send: mail only the player to act."),
+    ]):
+        command = option(command)
+    return command
+
+
+def _mail_after(ctx: click.Context, written: Any, mailing: dict[str, Any] | None) -> None:
+    """Mail a save just signed if --send asked for it, else say whom to send it to."""
+    if mailing is None:
+        echo(written.next_step())
+        return
+    _send_written(_home(ctx), written.path, mailing)
+
+
 def _smtp_settings(home: Any, given: dict[str, Any]) -> dict[str, Any]:
     from pbem.mail import smtp
 
@@ -127,13 +155,13 @@ def _smtp_settings(home: Any, given: dict[str, Any]) -> dict[str, Any]:
     return settings
 
 
-def _deliver(message: Any, settings: dict[str, Any], home: Any, save: Any) -> None:
+def _deliver(message: list[Any], settings: dict[str, Any], home: Any, save: Any) -> None:
     """Send by SMTP and say to whom; exit 5 if the server refused some recipients. The
     save's newest entry is then recorded as sent (it can no longer be taken back)."""
     from pbem import session
     from pbem.mail import smtp
 
-    result = smtp.send(message, **settings)
+    result = smtp.send_each(message, **settings)
     session.mark_sent(home, save)
     _report_sent(result)
 
@@ -288,8 +316,9 @@ def _game_line(record: Any, now: Any) -> dict[str, Any]:
             "next": record.next or None, "your_move": record.your_move,
             "over": record.over, "complete": record.complete, "audit": record.audit,
             "winners": record.winners, "scores": record.scores or None,
-            "time": record.time, "waiting_since": timing.stamp(since) if waiting is not None
-            else None, "waiting_seconds": waiting, "path": record.path, "missing": missing}
+            "ending": record.ending, "time": record.time,
+            "waiting_since": timing.stamp(since) if waiting is not None else None,
+            "waiting_seconds": waiting, "path": record.path, "missing": missing}
 
 
 @main.command()
@@ -371,19 +400,22 @@ def _print_keys(written: Any, everyone: bool) -> None:
 @click.argument("save", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
 @ACCEPT_KEY
+@_send_options
 @click.pass_context
-def join(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str, ...]) -> None:
+def join(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str, ...],
+         send_it: bool, to: tuple[str, ...], no_cc: bool, **smtp_given: Any) -> None:
     """Take this home's seat in an invited game.
 
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem import session
 
+    mailing = _mail_plan(_home(ctx), send_it, to, no_cc, smtp_given)
     written = _sign(ctx, resolve_save(ctx, save), "join", [], None, out, accept_keys)
     for note in session.component_notes(written.save, _home(ctx)):
         echo(note)
     _print_keys(written, everyone=True)
     echo(f"Wrote {written.path}")
-    echo(written.next_step())
+    _mail_after(ctx, written, mailing)
 
 
 @main.command()
@@ -483,8 +515,8 @@ def _send_written(home: Any, path: Path, mailing: dict[str, Any]) -> None:
     from pbem.mail import smtp
 
     try:
-        message = mail.compose(path, home, cc=mailing["cc"], to=mailing["to"] or None)
-        result = smtp.send(message, **mailing["settings"])
+        messages = mail.compose_each(path, home, cc=mailing["cc"], to=mailing["to"] or None)
+        result = smtp.send_each(messages, **mailing["settings"])
         from pbem import session
 
         session.mark_sent(home, path)
@@ -500,7 +532,8 @@ def _send_written(home: Any, path: Path, mailing: dict[str, Any]) -> None:
             outbox.add(home.path, path)
         echo(f"pbem: {exc.message}", err=True)
         echo(f"pbem: the save was written but not mailed. When that is fixed, send it with: "
-             f"{again} (or 'pbem sync', which mails what is queued)", err=True)
+             f"{again}", err=True)
+        echo("pbem: it is queued: 'pbem sync' mails it too.", err=True)
         sys.exit(EXIT_NOT_SENT)
     _report_sent(result)
 
@@ -533,27 +566,32 @@ def _read_movefile(handle: Any) -> list[str]:
 @click.argument("save", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
 @ACCEPT_KEY
+@_send_options
 @click.pass_context
-def resign(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str, ...]) -> None:
+def resign(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str, ...],
+           send_it: bool, to: tuple[str, ...], no_cc: bool, **smtp_given: Any) -> None:
     """Concede on your turn: the game ends and the others share the win.
 
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
+    mailing = _mail_plan(_home(ctx), send_it, to, no_cc, smtp_given)
     written = _sign(ctx, resolve_save(ctx, save), "resign", [], None, out, accept_keys)
     echo(f"Wrote {written.path}")
-    echo(written.next_step())
+    _mail_after(ctx, written, mailing)
 
 
 @main.command()
 @click.argument("save", type=click.Path(dir_okay=False))
 @click.pass_context
 def undo(ctx: click.Context, save: str) -> None:
-    """Take back your newest entry before it is mailed (SAVE: the save you wrote).
+    """Take back your newest entry before it is mailed (SAVE: the save you wrote, or the
+    game's short id).
 
-    The save you played on becomes the newest again; play there again. The new entry
-    takes the same place in the game, so chance comes out exactly as before."""
+    The save you played on becomes the newest again (and the game's short id names it);
+    play there again. The new entry takes the same place in the game, so chance comes
+    out exactly as before."""
     from pbem import session
 
-    done = session.withdraw(_home(ctx), save)
+    done = session.withdraw(_home(ctx), resolve_save(ctx, save))
     entry = done.entry
     moves = f": {'; '.join(entry['moves'])}" if entry["moves"] else ""
     echo(f"Took back entry {entry['seq']} ({entry['kind']} by {entry['seat']}{moves}).")
@@ -572,11 +610,17 @@ def undo(ctx: click.Context, save: str) -> None:
               help="end: the game stops, HANDLE ranks last; bot: a deterministic bot plays "
                    "HANDLE's turns. Without it: list the remedies open now, write nothing.")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@_send_options
 @click.pass_context
 def absent(ctx: click.Context, save: str, handle: str, remedy: str | None,
-           out: str | None) -> None:
-    """Propose that HANDLE, whom the game waits for, is absent; the others then vote."""
+           out: str | None, send_it: bool, to: tuple[str, ...], no_cc: bool,
+           **smtp_given: Any) -> None:
+    """Propose that HANDLE, whom the game waits for, is absent; the others then vote.
+
+    SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem import session
+
+    save = resolve_save(ctx, save)
 
     if remedy is None:
         verified, offered = session.remedies(_home(ctx), save)
@@ -592,28 +636,37 @@ def absent(ctx: click.Context, save: str, handle: str, remedy: str | None,
         for name, text in offered.items():
             echo(f"  {name}: {text}")
         return
+    mailing = _mail_plan(_home(ctx), send_it, to, no_cc, smtp_given)
     written = session.sign_absence(_home(ctx), save, "absent",
                                    {"player": handle, "remedy": remedy}, out)
     _print_absence(written)
+    _mail_after(ctx, written, mailing)
 
 
 @main.command()
 @click.argument("save", type=click.Path(dir_okay=False))
 @click.argument("choice", type=click.Choice(["accept", "refuse"]))
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@_send_options
 @click.pass_context
-def vote(ctx: click.Context, save: str, choice: str, out: str | None) -> None:
+def vote(ctx: click.Context, save: str, choice: str, out: str | None, send_it: bool,
+         to: tuple[str, ...], no_cc: bool, **smtp_given: Any) -> None:
     """Vote on the proposal that a player is absent: accept or refuse (one refusal is
-    enough to void it; the game then waits for that player again)."""
+    enough to void it; the game then waits for that player again).
+
+    SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem import session
     from pbem.protocol import absence
 
     home = _home(ctx)
+    save = resolve_save(ctx, save)
+    mailing = _mail_plan(home, send_it, to, no_cc, smtp_given)
     proposal = absence.lines(session.load(save, home).table)
     for line in proposal:
         echo(line)
     written = session.sign_absence(home, save, "vote", {"vote": choice}, out)
     _print_absence(written)
+    _mail_after(ctx, written, mailing)
 
 
 def _print_absence(written: Any) -> None:
@@ -636,7 +689,6 @@ def _print_absence(written: Any) -> None:
     if not table.proposal and not refused:
         echo("Nobody else votes: the remedy is in effect from this entry on.")
     echo(f"Wrote {written.path}")
-    echo(written.next_step())
 
 
 @main.command()
@@ -645,7 +697,8 @@ def _print_absence(written: Any) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def moves(ctx: click.Context, save: str, moves: tuple[str, ...], as_json: bool) -> None:
-    """The legal next moves for this seat after the given ones.
+    """The legal next moves for this seat after the given ones (a game may group a long
+    family of choices on one line; --json lists every move).
 
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem import prompt, session
@@ -655,15 +708,15 @@ def moves(ctx: click.Context, save: str, moves: tuple[str, ...], as_json: bool) 
     save = resolve_save(ctx, save)
     typed = prompt.split_moves(moves)
     try:
-        handle, legal, can_end = session.legal_moves(home, save, typed)
+        handle, legal, lines, can_end = session.legal_moves_shown(home, save, typed)
     except MoveError as exc:
         hint = prompt.quoting_hint(home, save, "moves", typed, exc)
         raise _with_hint(exc, hint) from None
     if as_json:
         _emit_json({"seat": handle, "moves": legal, "can_end_turn": can_end})
         return
-    for move in legal:
-        echo(move)
+    for line in lines:
+        echo(line)
     if can_end:
         echo("(the turn may end here)")
     elif not legal:
@@ -733,6 +786,8 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
         pictures.append((html_path, render.html_page(game, view, heading)))
     if png_path:
         pictures.append((png_path, render.png_page(game, view)))
+    for target, _ in pictures:  # no save is ever written over: check all before any
+        render.refuse_save_target(target)
     for target, picture in pictures:
         render.write_picture(target, picture)
     if as_json:
@@ -1045,21 +1100,23 @@ def send(ctx: click.Context, save: str, to: tuple[str, ...], no_cc: bool, remind
     home = _home(ctx)
     save = resolve_save(ctx, save)
     settings = None if eml or to_stdout else _smtp_settings(home, smtp_given)
-    message = mail.compose(save, home, body_since=since, cc=not no_cc, to=list(to) or None,
-                           remind=remind)
     from pbem import session
 
+    if settings is not None:  # by SMTP: one message per recipient, each its own text
+        _deliver(mail.compose_each(save, home, body_since=since, cc=not no_cc,
+                                   to=list(to) or None, remind=remind), settings, home, save)
+        return
+    message = mail.compose(save, home, body_since=since, cc=not no_cc, to=list(to) or None,
+                           remind=remind)
     if to_stdout:
         click.echo(mail.as_text(message), nl=False)  # MIME-encoded already: ASCII lines
         session.mark_sent(home, save)  # it left pbem: it can no longer be taken back
         return
-    if eml:
-        written = mail.write_eml(message, eml)
-        session.mark_sent(home, save)
-        echo(f"Wrote {written}: open it in your mail client and send it.")
-        return
-    assert settings is not None
-    _deliver(message, settings, home, save)
+    assert eml is not None
+    message["X-Unsent"] = "1"  # a draft: mail clients open it ready to send
+    written = mail.write_eml(message, eml)
+    session.mark_sent(home, save)
+    echo(f"Wrote {written}: open it in your mail client and send it.")
 
 
 def _imap_options(command: Any) -> Any:
@@ -1082,9 +1139,8 @@ def _imap_options(command: Any) -> Any:
 
 
 def _imap_login(home: Any, password_command: str | None, auth: str | None) -> Any:
-    """The IMAP login: the options given, else the profile's [imap] settings, else (for
-    a password, not a token) the SMTP password command when IMAP and SMTP share a user;
-    at a terminal, a prompt when nothing else gives one."""
+    """The IMAP login: the options given, else the profile's [imap] settings; at a
+    terminal, a prompt when neither names a password command."""
     from pbem.mail import imap, profile
 
     stored = profile.imap_settings(home)
@@ -1422,6 +1478,66 @@ def demo(game: str, players: int | None, options: tuple[str, ...], bot: str,
                           echo=(lambda _line: None) if quiet else echo)
     _print_result(result.report)
     echo(f"Saves and homes are in {result.folder}")
+
+
+# ---- shell completion (README: "Shell completion") ------------------------------------------
+def _completion_home(ctx: click.Context) -> Any:
+    from pbem.protocol.identity import Home, default_home
+
+    root = ctx.find_root()
+    given = root.params.get("home") or os.environ.get("PBEM_HOME")
+    return Home(Path(given) if given else default_home())
+
+
+def _complete_save(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """A game's short id (from 'pbem games') or a file name."""
+    from click.shell_completion import CompletionItem
+
+    from pbem import session
+
+    items: list[Any] = []
+    try:
+        for record in sorted(session.games(_completion_home(ctx)), key=lambda r: r.id):
+            if record.short_id.startswith(incomplete.lower()) and not record.complete:
+                items.append(CompletionItem(record.short_id,
+                                            help=f"{record.title}, entry {record.seq}"))
+    except Exception:  # noqa: S110 - completion never prints an error into the shell
+        pass
+    return [*items, CompletionItem(incomplete, type="file")]
+
+
+def _complete_move(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """The legal next moves of this home's seat after the moves already typed."""
+    from click.shell_completion import CompletionItem
+
+    from pbem import prompt, session
+
+    save = ctx.params.get("save")
+    if not save:
+        return []
+    try:
+        home = _completion_home(ctx)
+        path = session.find_save(home, str(save))
+        typed = prompt.split_moves(list(ctx.params.get("moves") or ()))
+        _, legal, _ = session.legal_moves(home, path, typed)
+    except Exception:  # a bad save or no turn owed: nothing to offer
+        return []
+    return [CompletionItem(m) for m in legal if m.startswith(incomplete)]
+
+
+def _install_completion() -> None:
+    """Every SAVE argument completes short ids and files; play's and moves' MOVE
+    arguments complete the legal moves (click's shell_complete)."""
+    for command in main.commands.values():
+        for param in command.params:
+            if isinstance(param, click.Argument) and param.name in ("save", "saves"):
+                param._custom_shell_complete = _complete_save  # noqa: SLF001
+            elif isinstance(param, click.Argument) and param.name == "moves" \
+                    and command.name in ("play", "moves"):
+                param._custom_shell_complete = _complete_move  # noqa: SLF001
+
+
+_install_completion()
 
 
 def run() -> None:

@@ -301,6 +301,12 @@ class Game(ABC):
     def legal_moves(self, state: State, seat: int) -> list[str]:
         """Canonical move strings possible now in the current turn, stable order."""
 
+    def move_lines(self, moves: list[str]) -> list[str]:
+        """``moves`` (a legal_moves list) as ``pbem moves`` prints them for people: one a
+        line, unless the game groups a long family of choices into one true summary line
+        (``moves --json`` always gives the full list)."""
+        return list(moves)
+
     @abstractmethod
     def normalize(self, state: State, seat: int, text: str) -> str:
         """Parse a move as typed (friendly variants allowed) into its canonical string.

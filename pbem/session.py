@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pbem.errors import IntegrityError, MoveError, PbemError, TurnError, UsageError
+from pbem import atomic
+from pbem.errors import IntegrityError, MoveError, OptionError, PbemError, TurnError, UsageError
 from pbem.game import Game, State, copy_state
-from pbem.play import bots
 from pbem.protocol import absence, engine, gameindex, savefile, stockdigest, timing, toldcache
 from pbem.protocol.archive import Archive
 from pbem.protocol.beacon import Position
@@ -192,11 +192,18 @@ def appended(save: Save, entry: savefile.Entry, table: engine.Table) -> Save:
     return Save(save.header, save.entries + [entry], engine.public_state(table))
 
 
-def write(save: Save, path: Path, home: Home | None) -> Path:
+def write(save: Save, path: Path, home: Home | None,
+          unwritten: Callable[[], None] | None = None) -> Path:
     """Write a new save atomically, then record it in the writer's archive. Every caller
     writes the save it has just made with engine.sign_entry, on the table of the save
-    before it."""
-    written = savefile.write_new(path, savefile.dumps(save))
+    before it. ``unwritten`` is called if the file cannot be written (it exists, no
+    room): the new entry's beacon link was then never published."""
+    try:
+        written = savefile.write_new(path, savefile.dumps(save))
+    except (PbemError, OSError):
+        if unwritten is not None:
+            unwritten()
+        raise
     if home is not None:
         new_entry = digest(save.entries[-1])
         Archive(home.archive_dir, save.game_id).reinstate(new_entry)
@@ -229,7 +236,10 @@ class Written(Record):
     def next_step(self) -> str:
         duty = self.table.duty()
         if duty is None:
-            return "The game is complete and audited. Send this save to everyone; " \
+            gone = [self.table.seats[s].handle for s in sorted(absence.silent(self.table))]
+            audited = "audited" if not gone else (
+                f"audited but for {', '.join(gone)}, who never revealed (declared absent)")
+            return f"The game is complete and {audited}. Send this save to everyone; " \
                    "'pbem verify' shows the final scores."
         who = self.table.seats[duty.seat]
         action = {"join": "join it with 'pbem join'", "start": "start it with 'pbem play'",
@@ -266,7 +276,10 @@ def new_game(home: Home, ruleset: str, seats: list[str], options: list[str],
         raise IntegrityError(f"This home has already seen a game with the id {header['id'][:8]}; "
                              "a new game needs a new id. Check the system's random generator.",
                              code="game-id-reused")
-    table = engine.empty_table(header)
+    try:
+        table = engine.empty_table(header)
+    except engine.SetupOptionError as exc:  # the options were the user's: exit 2
+        raise OptionError(exc.reason) from None
     entry, table = engine.sign_entry(table, identity, "create")
     save = appended(Save(header, []), entry, table)
     near = (folder / "x") if folder else None
@@ -335,11 +348,38 @@ def undo_hint(verified: Verified, home: Home) -> str:
             f"play again, run 'pbem undo {name}' (the save you wrote).")
 
 
+LOCKS_DIR = "locks"
+
+
+@contextlib.contextmanager
+def game_lock(home: Home, path: str | Path) -> Iterator[None]:
+    """Hold HOME/locks/GAME_ID.lock for the game of the save at ``path``, from reading
+    it to writing the next save: another pbem process signing in the same game from this
+    home waits, then finds the entry this one wrote (stale: it refuses to fork)."""
+    game_id = savefile.read(path).game_id
+    if not gameindex.GAME_ID.fullmatch(game_id):
+        yield  # not an id pbem writes: verify refuses the save anyway
+        return
+    with atomic.locked(home.path / LOCKS_DIR / f"{game_id}.lock"):
+        yield
+
+
 def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
               bot: str | None, out: str | None, dry_run: bool = False,
               identity: Identity | None = None, accept_keys: Collection[str] = (),
               confirm: Callable[[SeatKey], bool] | None = None,
               leave_branch: bool = False) -> Written:
+    """:func:`_sign_next` with the game locked in this home (:func:`game_lock`)."""
+    with game_lock(home, path):
+        return _sign_next(home, path, kind, moves, bot, out, dry_run, identity, accept_keys,
+                          confirm, leave_branch)
+
+
+def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
+               bot: str | None, out: str | None, dry_run: bool = False,
+               identity: Identity | None = None, accept_keys: Collection[str] = (),
+               confirm: Callable[[SeatKey], bool] | None = None,
+               leave_branch: bool = False) -> Written:
     """Join, start, play a turn, resign or reveal: whatever ``kind`` (or the duty) is.
 
     Before signing, every seat's key is compared with this home's contacts: a CHANGED key
@@ -355,8 +395,8 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     refuse_stale(verified, home)
     table = verified.table
     engine.owed(table, identity)
-    used, claim = own_links(home, table, identity)
-    shown = engine.preview(table, identity, used)
+    links = OwnLinks(home, table, identity)
+    shown = engine.preview(table, identity, links.used)
     duty = shown.duty()
     assert duty is not None
     if duty.kind == "vote":
@@ -376,6 +416,8 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     # (reading them is as loud about a wrong peel as 'show' is).
     mine = engine.secrets_for(shown, duty.seat, identity) if bot and duty.kind in (
         "turn", "reveal") else {}
+    if bot:
+        from pbem.play import bots  # only for a bot's move: it costs start-up time
     if bot and duty.kind == "turn":
         moves = bots.choose_turn(shown.game, shown.gstate, duty.seat, bot, salt=salt,
                                  secrets=mine)
@@ -387,14 +429,14 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     contacts = Contacts(home)
     keys = contacts.seat_keys(verified.save)
     accepted = _confirm_changed_keys(keys, accept_keys, confirm)
-    entry, new_table = engine.sign_entry(table, identity, wanted, moves, used=used,
-                                         claim=None if dry_run else claim)
+    entry, new_table = engine.sign_entry(table, identity, wanted, moves, used=links.used,
+                                         claim=None if dry_run else links.claim)
     save = appended(verified.save, entry, new_table)
     keys = contacts.seat_keys(save)
     target = output_path(save, entry, Path(path), out)
     if dry_run:
         return Written(target, save, new_table, entry, table, keys=keys)
-    written = write(save, target, home)
+    written = write(save, target, home, links.release)
     went_on(home, save, entry, leave_branch)
     where = f"{save.ruleset} {save.game_id[:8]}"
     for seat_key in accepted:
@@ -450,17 +492,27 @@ def went_on(home: Home, save: Save, entry: savefile.Entry, leave_branch: bool = 
             archive.leave([digest(e) for e in save.entries])
 
 
-def own_links(home: Home, table: engine.Table, identity: Identity
-              ) -> tuple[set[int], Callable[[Position], None]]:
-    """(the places of its chains this home published in the game, on any branch; the
-    claim that records the next one in its archive, under the lock, before signing):
-    a link is published once (PROTOCOL.md section 5)."""
-    archive = Archive(home.archive_dir, table.game_id)
+class OwnLinks:
+    """A link is published once (PROTOCOL.md section 5): the places of its chains this
+    home published in the game, on any branch (``used``); ``claim`` records the next one
+    in its archive, under the lock, before the entry is signed; ``release`` gives it
+    back if the save could not be written."""
 
-    def claim(place: Position) -> None:
-        archive.claim(identity.handle, place.number)
+    def __init__(self, home: Home, table: engine.Table, identity: Identity) -> None:
+        self.archive = Archive(home.archive_dir, table.game_id)
+        self.handle = identity.handle
+        self.used = self.archive.published(identity.handle)
+        self.claimed: Position | None = None
 
-    return archive.published(identity.handle), claim
+    def claim(self, place: Position) -> None:
+        self.archive.claim(self.handle, place.number)
+        self.claimed = place
+
+    def release(self) -> None:
+        if self.claimed is not None:
+            with contextlib.suppress(OSError):
+                self.archive.release(self.handle, self.claimed.number)
+            self.claimed = None
 
 
 def _confirm_changed_keys(keys: list[SeatKey], accept: Collection[str],
@@ -559,7 +611,7 @@ def owed(home: Home, path: str | Path) -> Owed:
     verified = load(path, home)
     engine.owed(verified.table, identity)
     shown = engine.preview(verified.table, identity,
-                           own_links(home, verified.table, identity)[0])
+                           OwnLinks(home, verified.table, identity).used)
     duty = shown.duty()
     assert duty is not None
     return Owed(verified, identity, shown, duty.kind, duty.seat)
@@ -567,11 +619,19 @@ def owed(home: Home, path: str | Path) -> Owed:
 
 def legal_moves(home: Home, path: str | Path, moves: list[str]) -> tuple[str, list[str], bool]:
     """(seat handle, legal moves after ``moves``, whether the turn may end there)."""
+    handle, legal, _, can_end = legal_moves_shown(home, path, moves)
+    return handle, legal, can_end
+
+
+def legal_moves_shown(home: Home, path: str | Path, moves: list[str]
+                      ) -> tuple[str, list[str], list[str], bool]:
+    """As legal_moves, with the lines ``pbem moves`` prints for them (Game.move_lines)."""
     turn = owed(home, path)
     if not turn.takes_moves:
-        return turn.handle, [], True
+        return turn.handle, [], [], True
     state, _ = turn.after(moves)
-    return turn.handle, turn.options(state), turn.unfinished(state) is None
+    legal = turn.options(state)
+    return turn.handle, legal, turn.game.move_lines(legal), turn.unfinished(state) is None
 
 
 def seat_view(home: Home | None, verified: Verified) -> tuple[str, dict[str, Any], dict[str, Any]]:
@@ -586,7 +646,7 @@ def seat_view(home: Home | None, verified: Verified) -> tuple[str, dict[str, Any
     seat = table.seat_of(identity.handle) if identity else None
     if identity is None or seat is None or table.seats[seat].pubkey not in ("", identity.public_hex):
         return "", public_view(verified), {}
-    shown = engine.preview(table, identity, own_links(home, table, identity)[0]
+    shown = engine.preview(table, identity, OwnLinks(home, table, identity).used
                            if home is not None else ())
     secrets = engine.secrets_for(shown, seat, identity)
     final = verified.report.final
@@ -609,9 +669,11 @@ def final_result(report: engine.Report) -> dict[str, Any] | None:
     if report.outcome is None:
         return None
     from pbem.drawing.panels import result_section
+    from pbem.protocol import result
 
+    told = {**report.result, "verdict": result.audit_words(report.result)}
     return result_section(report.outcome, [s.handle for s in report.table.seats], report.audit,
-                          report.result)
+                          told)
 
 
 def _with_result(report: engine.Report, view: dict[str, Any]) -> dict[str, Any]:
@@ -628,11 +690,14 @@ def _with_result(report: engine.Report, view: dict[str, Any]) -> dict[str, Any]:
 
 
 # ---- finding saves, history -------------------------------------------------------------
-def find_save(home: Home | None, text: str) -> Path:
+def find_save(home: Home | None, text: str, notes: list[str] | None = None) -> Path:
     """The save a command's SAVE argument names. A path that exists is that file; else a
     game's short id, or any unique start of its id, names the newest save this home has
     of that game (pbem.protocol.gameindex). Any other text is returned as a path (reading
-    it says there is no such file). UsageError for an id that fits no game or several."""
+    it says there is no such file). UsageError for an id that fits no game or several,
+    or whose recorded file now holds another game. Where the id also starts an
+    invitation this home has not joined, the game it has joined wins and ``notes`` gets
+    a sentence saying so."""
     path = Path(text)
     prefix = text.lower()
     if home is None or path.exists() or not gameindex.ID_PREFIX.fullmatch(prefix):
@@ -641,6 +706,16 @@ def find_save(home: Home | None, text: str) -> Path:
     if not found:
         raise UsageError(f"There is no file {text}, and no game of this home has an id "
                          f"starting with {text}. 'pbem games' lists the games and their ids.")
+    joined = [r for r in found if _has_signed(r)]
+    if len(found) > 1 and len(joined) == 1:
+        # An invitation can be made with any id, so one can be made to share the start of
+        # a real game's: the game this home has signed in comes first.
+        others = ", ".join(f"{r.title} {r.id}" for r in found if r is not joined[0])
+        if notes is not None:
+            notes.append(f"{text} also starts the id of {others}, which you have not "
+                         f"joined; using {joined[0].title} {joined[0].id}, the game you "
+                         "are in. Give more of the id for the other.")
+        found = joined
     if len(found) > 1:
         width = _distinct_width([r.id for r in found])
         names = ", ".join(f"{r.id[:width]} ({r.title})" for r in found)
@@ -653,7 +728,22 @@ def find_save(home: Home | None, text: str) -> Path:
         raise SaveFileError(f"The newest save this home has of {record.title} "
                             f"{record.short_id} was {record.path}, which is missing (deleted "
                             "or moved). Give the path of a save of that game.")
+    try:
+        there = savefile.read(record.path).game_id
+    except PbemError:
+        there = ""
+    if there != record.id:  # replaced since: never sign a turn in another game by mistake
+        raise UsageError(f"{record.path}, the newest save this home had of {record.title} "
+                         f"{record.short_id}, now holds "
+                         + (f"another game ({there[:8]})" if there else "no readable save")
+                         + ". Give the path of a save of that game; nothing was written.")
     return Path(record.path)
+
+
+def _has_signed(record: gameindex.GameRecord) -> bool:
+    """Whether this home's seat has signed an entry of the game (it has joined it)."""
+    return any(a.get("handle") == record.you and a.get("seq") is not None
+               for a in record.acted)
 
 
 def _distinct_width(ids: list[str]) -> int:
@@ -717,8 +807,24 @@ def note_of(before: engine.Table, after: engine.Table, entry: savefile.Entry) ->
     # What the entry changed includes the bot's turns: say whose they were first.
     told = [f"{t['seat']} (absent) played by the bot, signed by {entry['seat']}: "
             f"{'; '.join(t['moves']) or 'nothing'}." for t in bot]
+    told += _leaving_words(entry)
     return EntryNote(int(entry["seq"]), str(entry["kind"]), str(entry["seat"]),
                      timing.signed_time(entry), list(entry["moves"]), told + changes, bot)
+
+
+def _leaving_words(entry: savefile.Entry) -> list[str]:
+    """What a resignation or an absence entry did, for the log (the game's state may not
+    change at all: the engine's tables do)."""
+    who, kind = entry["seat"], entry["kind"]
+    if kind == "absent":
+        return [f"{who} proposed that {entry['player']} is absent, remedy '{entry['remedy']}'."]
+    if kind == "vote":
+        return [f"{who} voted to {entry['vote']} the proposal."]
+    if kind == "confirm":
+        return [f"{who} confirmed the proposal, unanswered for a full patience."]
+    if kind == "resign":
+        return [f"{who} resigned and ranks last."]
+    return []
 
 
 class History(Record):
@@ -801,7 +907,13 @@ def view_at(home: Home | None, verified: Verified, table: engine.Table
 def sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str],
                  out: str | None) -> Written:
     """Sign an ``absent`` entry (``fields``: player, remedy) or a ``vote`` (``fields``:
-    vote) on the save at ``path`` and write it."""
+    vote) on the save at ``path`` and write it, the game locked (:func:`game_lock`)."""
+    with game_lock(home, path):
+        return _sign_absence(home, path, kind, fields, out)
+
+
+def _sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str],
+                  out: str | None) -> Written:
     identity = home.load()
     verified = load(path, home)
     refuse_stale(verified, home)
@@ -815,11 +927,11 @@ def sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str]
                             "vote on.")
     guard_branches(home, verified, identity, kind)
     contacts = Contacts(home)
-    used, claim = own_links(home, table, identity)
-    entry, new_table = engine.sign_entry(table, identity, kind, [], fields, used=used,
-                                         claim=claim)
+    links = OwnLinks(home, table, identity)
+    entry, new_table = engine.sign_entry(table, identity, kind, [], fields, used=links.used,
+                                         claim=links.claim)
     save = appended(verified.save, entry, new_table)
-    written = write(save, output_path(save, entry, Path(path), out), home)
+    written = write(save, output_path(save, entry, Path(path), out), home, links.release)
     contacts.check_save(save)
     with contextlib.suppress(OSError):
         contacts.write()
@@ -920,6 +1032,11 @@ def withdraw(home: Home, path: str | Path) -> Withdrawn:
     kept_as = _set_aside(source)
     if wrote:
         savefile.write_new(previous, savefile.dumps(before))
+    # The game's short id names the save before it again ('pbem games', every SAVE).
+    with contextlib.suppress(OSError):
+        gameindex.GameIndex(home.path).withdraw(save.game_id, entry_hash)
+    with contextlib.suppress(PbemError):
+        load(previous, home)  # verified, and recorded as the newest save of the game
     return Withdrawn(entry, kept_as, previous, wrote)
 
 

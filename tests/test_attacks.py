@@ -801,3 +801,37 @@ def test_attack_reused_game_id_with_bad_component_data_is_checked_in_full(
     r = CliRunner().invoke(main, ["--home", str(homes["bob"].path), "verify", str(crafted)])
     assert r.exit_code == 4, r.output
     assert "Red Dog Junction components: [goods] gold" in r.stderr
+
+
+def test_component_data_is_validated_once_per_digest_and_again_when_changed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """check_header_game validates a save's component data once per process for the same
+    canonical bytes (verify at the floor), but a header whose components differ in any
+    value has another digest and is validated afresh: a tampered copy never rides on the
+    record of the genuine one."""
+    from games.red_dog_junction.game import RedDogJunction
+    from pbem.errors import SaveFileError
+
+    real = RedDogJunction.validate_components
+    calls: list[int] = []
+
+    def counted(self: Any, data: dict[str, Any]) -> None:
+        calls.append(1)
+        real(self, data)
+
+    monkeypatch.setattr(RedDogJunction, "validate_components", counted)
+    header = _header("red-dog-junction", ["ann", "bob"])
+    calls.clear()  # the installed data, validated as it was read
+    engine.check_header_game(header)
+    engine.check_header_game(copy.deepcopy(header))
+    assert len(calls) == 1
+    changed = copy.deepcopy(header)
+    changed["components"]["crew"][0]["copies"] = 3  # still valid: validated again
+    engine.check_header_game(changed)
+    assert len(calls) == 2
+    tampered = copy.deepcopy(header)
+    tampered["components"]["crew"][0]["copies"] = 100000  # beyond the game's bound
+    for _ in range(2):
+        with pytest.raises(SaveFileError, match="copies"):
+            engine.check_header_game(tampered)
+    assert len(calls) == 4  # a refused digest is never recorded as valid

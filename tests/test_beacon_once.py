@@ -255,3 +255,18 @@ def test_verify_shows_every_skip(tmp_path: Path) -> None:
     assert shown.exit_code == 0
     assert f"Entry {seq} (cy) skips 1 link of cy's beacon chain" in shown.output
     assert "skips" not in game.run(None, "verify", str(back)).output
+
+
+def test_a_save_that_could_not_be_written_gives_its_link_back(tmp_path: Path) -> None:
+    """pbem never writes over a file: when -o names one that exists, nothing is written,
+    so the link was never published and the next try signs with it (no skip)."""
+    game = Players(tmp_path)
+    base = game.until(game.start(), "bob")
+    taken = tmp_path / "taken.toml"
+    taken.write_text("not a save", "utf-8")
+    refused = game.run("bob", "play", str(base), "roll", "-o", str(taken))
+    assert refused.exit_code == 2 and "already exists" in refused.output
+    played = game.wrote("bob", "play", str(base), "roll")
+    previous = next(e for e in reversed(savefile.read(base).entries) if e["seat"] == "bob")
+    assert beacon.descent(bytes.fromhex(entry(played)["beacon"]),
+                          bytes.fromhex(previous["beacon"])) == 1

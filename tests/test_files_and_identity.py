@@ -117,3 +117,75 @@ def test_someone_elses_home_cannot_play_a_seat(homes: dict[str, Home], tmp_path:
 
     with pytest.raises(IdentityError, match="not the one that took the seat"):
         engine.seat_for(table, impostor.load())
+
+
+def test_unencrypted_key_is_read_as_cryptography_reads_it(tmp_path: Path) -> None:
+    """The fast reader of identity.pem gives the same 32 private bytes as cryptography's
+    PEM reader, for keygen's own files and for every fixed key below."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from pbem.protocol.identity import plain_ed25519_seed
+
+    home = Home(tmp_path / "h")
+    made = home.keygen("ann")
+    assert home.load().seed("g", bytes(32)) == made.seed("g", bytes(32))
+    for fill in (0, 1, 0x7F, 0xFF):
+        key = Ed25519PrivateKey.from_private_bytes(bytes([fill]) * 31 + b"\x42")
+        pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                serialization.NoEncryption())
+        assert plain_ed25519_seed(pem) == key.private_bytes_raw()
+        assert plain_ed25519_seed(pem.replace(b"\n", b"\r\n")) == key.private_bytes_raw()
+
+
+def test_a_tampered_key_file_is_refused(tmp_path: Path) -> None:
+    """A key file changed in its prefix (another algorithm's OID), its private bytes, its
+    base64 or its PEM markers is refused, never read as some other key."""
+    import base64
+
+    from pbem.protocol.identity import plain_ed25519_seed
+
+    home = Home(tmp_path / "h")
+    home.keygen("ann")
+    pem_path = tmp_path / "h" / "identity.pem"
+    good = pem_path.read_bytes()
+    der = base64.b64decode(good.split(b"\n")[1])
+
+    def with_der(changed: bytes) -> bytes:
+        return good.replace(good.split(b"\n")[1], base64.b64encode(changed))
+
+    x25519 = der[:11] + b"\x6e" + der[12:]  # OID 1.3.101.110: an X25519 key, same layout
+    unknown = der[:11] + b"\x7f" + der[12:]  # OID 1.3.101.127: no key type at all
+    flipped = der[:-1] + bytes([der[-1] ^ 1])
+    cases = {
+        "not an Ed25519 key": with_der(x25519),
+        "do not match": with_der(flipped),
+        "damaged  ": with_der(unknown),
+        "damaged": good.replace(good.split(b"\n")[1][:4], b"!!!!"),
+        "damaged ": good.replace(b"PRIVATE KEY-----\n", b"PRIVATE KEX-----\n", 1),
+    }
+    for message, text in cases.items():
+        assert plain_ed25519_seed(text) is None or message == "do not match"
+        pem_path.write_bytes(text)
+        with pytest.raises(IdentityError, match=message.strip()):
+            home.load()
+    pem_path.write_bytes(good)
+    assert home.load().handle == "ann"
+
+
+def test_loading_an_unencrypted_key_skips_the_serialization_package(tmp_path: Path) -> None:
+    """Start-up: cryptography's PEM reader costs a tenth of a command; an unencrypted key
+    in keygen's layout is read without it (an encrypted one still goes through it)."""
+    import subprocess
+    import sys
+
+    Home(tmp_path / "plain").keygen("ann")
+    Home(tmp_path / "locked").keygen("bob", passphrase="pw")
+    code = ("import sys\nfrom pathlib import Path\nfrom pbem.protocol.identity import Home\n"
+            "Home(Path(sys.argv[1])).load()\n"
+            "print('cryptography.hazmat.primitives.serialization' in sys.modules)\n")
+    for name, expected in (("plain", "False"), ("locked", "True")):
+        out = subprocess.run([sys.executable, "-c", code, str(tmp_path / name)], text=True,
+                             capture_output=True, check=True,
+                             env={**os.environ, "PBEM_PASSPHRASE": "pw"})
+        assert out.stdout.strip() == expected, (name, out.stderr)

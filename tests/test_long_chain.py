@@ -240,3 +240,35 @@ def test_a_solo_game_crosses_the_real_4096_link_chain(tmp_path: Path) -> None:
     assert record.links == len(save.entries) - 1 == 4102
     assert record.chain == 1 and record.depth == 4102 - 3969
     assert report.audit == "clean"
+
+
+def test_a_fresh_chain_starts_from_the_seed_under_its_own_label() -> None:
+    """Chain k >= 1 starts at HKDF(seed, "pbem/1/beacon-renewed" || k as 4 bytes); its
+    anchor is 4,096 hashes on (docs/protocol-beacon.md), and chain 0 is unchanged."""
+    import hashlib
+
+    from pbem.protocol.derive import BEACON, derive
+
+    seed = bytes(range(32))
+    for chain, label in ((0, BEACON), (1, b"pbem/1/beacon-renewed\x00\x00\x00\x01"),
+                         (2, b"pbem/1/beacon-renewed\x00\x00\x00\x02")):
+        value = derive(seed, label, 32)
+        for _ in range(4096):
+            value = hashlib.sha256(value).digest()
+        assert beacon.anchor(seed, chain) == value
+        assert beacon.published(seed, 1, chain) != beacon.published(seed, 1, (chain + 1) % 3)
+
+
+def test_two_claims_of_one_place_are_refused(tmp_path: Path) -> None:
+    """Two pbem processes of one home cannot both sign at one place: the claim is made
+    under the archive's lock, on the file as it is then."""
+    from pbem.errors import TurnError
+
+    first, second = Archive(tmp_path, "ab" * 16), Archive(tmp_path, "ab" * 16)
+    first.claim("ann", 5)
+    with pytest.raises(TurnError) as info:
+        second.claim("ann", 5)
+    assert info.value.code == "link-used"
+    second.claim("ann", 6)
+    assert Archive(tmp_path, "ab" * 16).published("ann") == {5, 6}
+    assert Archive(tmp_path, "ab" * 16).data["published"]["ann"] == [[5, 6]]

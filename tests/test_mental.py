@@ -297,3 +297,49 @@ def test_dleq_refuses_wrong_statements_contexts_and_malformed_proofs() -> None:
     for small in _torsion()[1:3] + [_off_subgroup()]:
         assert not dleq.verify(proof, base, key, small, y, ctx)
         assert not dleq.verify(proof, base, small, x, y, ctx)
+
+
+def test_pbem_sodium_agrees_with_nacl_bindings() -> None:
+    """pbem.protocol.sodium (libsodium through PyNaCl's compiled module) gives what
+    nacl.bindings gives, results and refusals alike: a bad length is a TypeError, an
+    invalid point (small order, off the curve, not canonical) a RuntimeError."""
+    from pbem.protocol import sodium as ours
+
+    assert ours._compiled is not None  # this PyNaCl has the compiled module
+    points = [mental.hash_to_group(bytes([i])) for i in range(4)]
+    scalars = [(i * 7919 + 1).to_bytes(32, "little") for i in range(4)]
+    small = bytes.fromhex("ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f")
+    bad = [bytes(32), (1).to_bytes(32, "little"), small, b"\xff" * 32]
+    for p in points + bad:
+        assert ours.crypto_core_ed25519_is_valid_point(p) == bool(
+            sodium.crypto_core_ed25519_is_valid_point(p))
+        assert ours.crypto_core_ed25519_from_uniform(p) == \
+            sodium.crypto_core_ed25519_from_uniform(p)
+        for n in scalars:
+            assert ours.crypto_scalarmult_ed25519_base_noclamp(n) == \
+                sodium.crypto_scalarmult_ed25519_base_noclamp(n)
+            try:
+                expected: bytes | type = sodium.crypto_scalarmult_ed25519_noclamp(n, p)
+            except RuntimeError:
+                expected = RuntimeError
+            if expected is RuntimeError:
+                with pytest.raises(RuntimeError):
+                    ours.crypto_scalarmult_ed25519_noclamp(n, p)
+            else:
+                assert ours.crypto_scalarmult_ed25519_noclamp(n, p) == expected
+        for q in points + bad:
+            for name in ("crypto_core_ed25519_add", "crypto_core_ed25519_sub"):
+                try:
+                    want: bytes | type = getattr(sodium, name)(p, q)
+                except RuntimeError:
+                    want = RuntimeError
+                if want is RuntimeError:
+                    with pytest.raises(RuntimeError):
+                        getattr(ours, name)(p, q)
+                else:
+                    assert getattr(ours, name)(p, q) == want
+    for call in (lambda: ours.crypto_core_ed25519_add(points[0], b"short"),
+                 lambda: ours.crypto_scalarmult_ed25519_noclamp(b"short", points[0]),
+                 lambda: ours.crypto_core_ed25519_is_valid_point("text")):  # type: ignore[arg-type]
+        with pytest.raises(TypeError):
+            call()

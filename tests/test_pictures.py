@@ -238,8 +238,9 @@ def board_pages(message: EmailMessage) -> list[str]:
 def test_the_turn_email_embeds_the_board_as_a_cid_png(homes: dict[str, Home],
                                                       tmp_path: Path) -> None:
     """As a mail client reads the .eml: the HTML body (at most 800 pixels wide, no SVG)
-    shows an image whose cid: names a PNG part that decodes to the board at 800 pixels;
-    the SVG page is attached for browsers; the save is still the one save found."""
+    shows an image whose cid: names a PNG part that decodes to the board drawn at twice
+    the pixels and shown 800 CSS pixels wide; no page repeats the picture; the save is
+    still the one save found."""
     last = boards.signed_game(homes, tmp_path / "saves", "station-to-station", 2)
     sent = mail.compose(last.path, homes[last.entry["seat"]])
     eml = mail.write_eml(sent, tmp_path / "turn.eml")
@@ -251,34 +252,38 @@ def test_the_turn_email_embeds_the_board_as_a_cid_png(homes: dict[str, Home],
     [cid] = re.findall(r'<img src="cid:([^"]+)"', html)
     images = image_parts(message)
     assert list(images) == [cid]
-    width, height = png_size(images[cid])
+    width, height = png.MAIL_WIDTH, -(-png_size(images[cid])[1] // png.MAIL_SCALE)
     assert re.search(rf'<img src="cid:{re.escape(cid)}" width="{width}" height="{height}"', html)
     svg = STS.render_svg(session.public_view(session.load(last.path, homes["cy"])))
-    assert svg is not None and width == png.MAIL_WIDTH
-    assert height == -(-size_of(svg)[1] * width // size_of(svg)[0])
-    [page] = board_pages(message)
-    assert svg in page
+    pixels_wide, pixels_high = png_size(images[cid])
+    assert svg is not None and width == png.MAIL_WIDTH == 800
+    assert pixels_wide == png.MAIL_WIDTH * png.MAIL_SCALE
+    assert height == -(-pixels_high * width // pixels_wide)
+    assert -1 <= pixels_high - size_of(svg)[1] * pixels_wide // size_of(svg)[0] <= 1
+    assert board_pages(message) == []
     assert [f.name for f in mail.find_saves(message)] == [last.path.name]
 
 
 def test_the_last_email_shows_the_winner(tmp_path: Path) -> None:
-    """The email of a finished game draws the audited result (the attached page holds
-    the same board as the image)."""
+    """The email of a finished game draws the audited result: the board it draws (the
+    image) holds the result, and the image is that board."""
     message = mail.compose(STS_FINAL, Home(tmp_path / "reader"), to=["table@example.org"])
-    [page] = board_pages(message)
-    result = text_of(by_id(parse(page[page.index("<svg"): page.index("</svg>") + 6]), "result"))
+    svg = STS.render_svg(session.public_view(session.load(STS_FINAL, None)))
+    assert svg is not None
+    result = text_of(by_id(parse(svg), "result"))
     assert winner_line() in result
-    assert len(image_parts(message)) == 1
+    [image] = image_parts(message).values()
+    assert image == png.mail_png(svg)
 
 
 def test_the_email_falls_back_to_tables_when_no_png_can_be_made(
         homes: dict[str, Home], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     last = boards.signed_game(homes, tmp_path / "saves", "station-to-station", 1)
 
-    def refuse(svg: str, width: int | None = None) -> bytes:
+    def refuse(svg: str, scale: int = 2) -> bytes:
         raise png.PictureError("no renderer here")
 
-    monkeypatch.setattr(mail, "png_of", refuse)
+    monkeypatch.setattr(mail, "mail_png", refuse)
     message = mail.compose(last.path, homes[last.entry["seat"]])
     body = message.get_body(preferencelist=("html",))
     assert body is not None and "<table" in str(body.get_content())

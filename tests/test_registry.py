@@ -4,6 +4,7 @@ package metadata."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -12,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem import registry
+from pbem import registry, session
+from pbem.protocol import savefile
+from pbem.protocol.identity import Home
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -117,3 +120,34 @@ def test_showing_a_save_the_home_has_verified_imports_only_what_it_needs(
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]", (game, out.stdout, out.stderr)
+
+
+def test_reading_a_newly_received_save_imports_only_what_it_needs(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """Start-up at the floor: 'show', 'moves' and 'verify' of a save the home has not seen
+    yet (in the home of the seat to act, which holds its identity) load no bots, no
+    cryptography PEM reader (an unencrypted key is read directly), no nacl.bindings
+    (libsodium's functions are called through pbem.protocol.sodium), no mail or drawing."""
+    from tests.enginekit import play_game
+
+    paths = play_game(homes, tmp_path / "saves", "road-master", bot="random:3", stop_after=14)
+    save = savefile.read(paths[-1])
+    table = session.verify(save, None).table
+    duty = table.duty()
+    assert duty is not None and save.entries[-1]["kind"] == "turn"
+    receiver = homes[table.seats[duty.seat].handle]
+    for command in ("show", "moves", "verify"):
+        home = tmp_path / f"home-{command}"
+        shutil.copytree(receiver.path, home)
+        code = (
+            "import contextlib, io, sys\n"
+            f"sys.argv = ['pbem', '--home', {str(home)!r}, {command!r}, {str(paths[-1])!r}]\n"
+            "from pbem.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+            "    main()\n"
+            "print(sorted(m for m in sys.modules if m.startswith(("
+            "'cryptography.hazmat.primitives.serialization', 'nacl.bindings', "
+            "'pbem.play', 'pbem.mail', 'pbem.drawing', 'importlib.metadata', 'email'))))\n")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True, cwd=ROOT)
+        assert out.stdout.strip() == "[]", (command, out.stdout, out.stderr)

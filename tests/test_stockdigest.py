@@ -20,6 +20,13 @@ SAVES = Path(__file__).resolve().parent.parent / "saves"
 GAMES = ["red-dog-junction", "road-master", "station-to-station"]
 
 
+@pytest.fixture(autouse=True)
+def clock_after_the_examples(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The example saves were signed by a real clock, after the suite's fixed one: a
+    clock before them would note their entries as dated ahead (PROTOCOL.md 11)."""
+    monkeypatch.setenv("PBEM_CLOCK", "2100-01-01T00:00:00Z")
+
+
 def example(ruleset: str) -> savefile.Save:
     return savefile.read(sorted((SAVES / ruleset).glob("*.toml"))[-1])
 

@@ -159,7 +159,7 @@ def test_sync_reads_answers_mails_and_lists_what_waits(
     result = run(home, "sync")
     assert result.exit_code == 0, result.output
     assert "answered itself (reveal), mailed to" in result.output
-    assert len(sink.received) == 1
+    assert sorted(m["to"][0] for m in sink.received) == ["bob@example.org", "cy@example.org"]
     assert outbox.pending(home.path) == []
     # Nothing new the second time; the game now waits for someone else.
     again = run(home, "sync", "--json")
@@ -184,7 +184,7 @@ def test_sync_sends_queued_mail(homes: dict[str, Home], at_reveal: tuple[list[Ho
                "none").exit_code == 0
     second = run(home, "sync")
     assert second.exit_code == 0 and f"{queued}: mailed to" in second.output, second.output
-    assert outbox.pending(home.path) == [] and len(sink.received) == 1
+    assert outbox.pending(home.path) == [] and len(sink.received) == 2  # one per player
 
 
 def test_sync_waiting_games_oldest_first(homes: dict[str, Home], tmp_path: Path) -> None:
@@ -218,3 +218,48 @@ def test_sync_every_stops_cleanly_on_ctrl_c(homes: dict[str, Home], tmp_path: Pa
     result = run(homes["ann"], "sync", "--every", "5")
     assert result.exit_code == 0 and rounds == [300, 300]
     assert "sync stopped" in result.output
+
+
+def test_resign_and_join_take_send(homes: dict[str, Home], tmp_path: Path,
+                                   smtp_sink: tuple[int, Sink]) -> None:
+    port, sink = smtp_sink
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    seats = [f"{h}={h}@example.org" for h in ("ann", "bob")]
+    created = session.new_game(homes["ann"], "dice-race", seats, [], None, folder=folder)
+    smtp_args = ["--send", "--smtp", "127.0.0.1", "--port", str(port), "--security", "none"]
+    assert run(homes["bob"], "profile", "--email", "bob@example.org").exit_code == 0
+    joined = run(homes["bob"], "join", str(created.path), *smtp_args)
+    assert joined.exit_code == 0 and "Sent to ann@example.org" in joined.output, joined.output
+    assert len(sink.received) == 1
+    # Broken settings stop the command before anything is signed.
+    bad = run(homes["bob"], "resign", created.save.game_id[:8], "--send", "--security", "none")
+    assert bad.exit_code == 2 and "Wrote" not in bad.output
+
+
+def test_one_mail_per_recipient_each_with_its_own_text(
+        homes: dict[str, Home], tmp_path: Path, smtp_sink: tuple[int, Sink]) -> None:
+    from email import message_from_bytes, policy
+
+    hops = play_and_mail(homes, tmp_path / "saves", stop_after=8)
+    last = hops[-1]
+    sender, actor = last.signer, last.actor
+    bystander = next(h for h in homes if h not in (sender, actor))
+    port, sink = smtp_sink
+    assert run(homes[sender], "profile", "--email", f"{sender}@example.org").exit_code == 0
+    result = run(homes[sender], "send", str(last.path), "--smtp", "127.0.0.1", "--port",
+                 str(port), "--security", "none")
+    assert result.exit_code == 0, result.output
+    got = {m["to"][0].split("@")[0]: message_from_bytes(m["content"], policy=policy.default)
+           for m in sink.received}
+    assert sorted(got) == sorted([actor, bystander])
+    for handle, msg in got.items():
+        assert msg["To"].addresses[0].username == handle and msg["Cc"] is None
+        text = msg.get_body(preferencelist=("plain",)).get_content()
+        mine = max(e["seq"] for e in last.save.entries if e["seat"] == handle)
+        assert f"Since your last entry ({mine}):" in text, (handle, text)
+        assert (f"It is your move, {actor}" in text) == (handle == actor)
+    eml = tmp_path / "draft.eml"
+    assert run(homes[sender], "send", str(last.path), "--eml", str(eml)).exit_code == 0
+    draft = message_from_bytes(eml.read_bytes(), policy=policy.default)
+    assert draft["X-Unsent"] == "1"

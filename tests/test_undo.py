@@ -210,3 +210,34 @@ def test_a_malformed_time_is_a_malformed_save(value: str, homes: dict[str, Home]
         savefile.read(bad)
     r = run(None, "verify", str(bad))
     assert r.exit_code == 4 and "time" in r.stderr
+
+
+def test_undo_by_short_id_and_the_short_id_names_the_save_before_again(
+        homes: dict[str, Home], rolled: Path) -> None:
+    me = homes[actor(rolled)]
+    game_id = savefile.read(rolled).game_id
+    run(me, "show", str(rolled))  # received: this home's newest save of the game
+    written(run(me, "play", game_id[:8], "roll"))
+    r = run(me, "undo", game_id[:8])
+    assert r.exit_code == 0, r.output
+    listed = json.loads(run(me, "games", "--json").output)["games"]
+    [record] = [g for g in listed if g["id"] == game_id]
+    assert not record["missing"] and Path(record["path"]) == rolled.absolute()
+    shown = run(me, "show", game_id[:8])
+    assert shown.exit_code == 0, shown.output
+    again = written(run(me, "play", game_id[:8], "pass"))
+    assert savefile.read(again).entries[-1]["moves"] == ["pass"]
+
+
+def test_resign_absent_and_vote_take_a_short_id(homes: dict[str, Home], rolled: Path) -> None:
+    waiting = actor(rolled)
+    other = next(h for h in homes if h != waiting)
+    game_id = savefile.read(rolled).game_id
+    run(homes[other], "show", str(rolled))  # the save becomes this home's newest
+    r = run(homes[other], "absent", game_id[:8], waiting)
+    assert r.exit_code in (0, 1) and "There is no file" not in r.output, r.output
+    r = run(homes[other], "vote", game_id[:8], "accept")
+    assert r.exit_code == 1 and "There is no file" not in r.output, r.output
+    run(homes[waiting], "show", str(rolled))
+    r = run(homes[waiting], "resign", game_id[:8])
+    assert r.exit_code == 0 and "Wrote" in r.output, r.output

@@ -9,6 +9,7 @@ scores, which tests/test_example_saves.py checks by replaying. Never run by the 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 import tempfile
@@ -21,9 +22,14 @@ from pbem import demo, registry  # noqa: E402
 from pbem.protocol import savefile  # noqa: E402
 
 PLAYERS = {"red-dog-junction": 3, "road-master": 4, "station-to-station": 3}
+# The clock the example games are played at (every entry signs it): a fixed time, before
+# the test suite's own fixed clock, so no test finds an example entry dated ahead of it
+# (PROTOCOL.md section 11: such an entry is not built on).
+CLOCK = "2025-06-01T09:00:00Z"
 
 
 def main() -> None:
+    os.environ["PBEM_CLOCK"] = CLOCK
     out_root = ROOT / "saves"
     for name in sys.argv[1:] or registry.names():
         work = Path(tempfile.mkdtemp(prefix="pbem-saves-"))

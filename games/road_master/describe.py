@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from .model import handle, players
-from .turn import STALLED_ROUNDS, STALLED_ROUNDS_EMPTY_DECK, to_act
+from .turn import STALLED_ROUNDS, STALLED_ROUNDS_EMPTY_DECK, draws_text, planned_draws, to_act
 
 State = dict[str, Any]
 POLICY_WORDS = {
@@ -72,7 +72,13 @@ def _waiting(after: State, seat: int) -> list[str]:
             first = "right away" if request["first"] else "before the next unload"
             out.append(f"Boom cards for {who} are drawn when {_next(after)} (the first "
                        f"{first}); waiting on them: {'; '.join(queued) or 'no more actions'}.")
-            out.append(f"{who} plays {POLICY_WORDS[str(request['policy'])]}.")
+            draws = planned_draws(request)
+            policies = {d["policy"] for d in draws}
+            if len(policies) == 1:
+                out.append(f"{who} plays {POLICY_WORDS[policies.pop()]}.")
+            else:  # RM-H5: a policy holds from where it stands until the next one
+                out.append(f"{who}'s policy on a first half boom, draw by draw (stop: the "
+                           f"turn ends there; push: it goes on): {draws_text(draws)}.")
             other.append("after them, the market refill and the deck's new top")
         elif kind == "blind":
             back = f" ({request['back']} back)" if request.get("back") else ""

@@ -1,12 +1,14 @@
 """Hazardous goods: the boom draws of a turn, resolved by the next player's beacon.
 
 The turn that met its first draw left a request: whether the first draw comes right away
-(it followed a load/forward/backward) and the actions queued after it, with the player's
-policy for a first half boom. Here the six boom cards are drawn without replacement
-(RM-H8: they are gathered and reshuffled after every turn, so each turn starts with a
-full pile), and the queued actions are applied in order until the player stops on a
-first half boom (policy stop), the truck explodes on a second one (RM-H6/H7), or the
-queue runs out. Then the turn's end effects run, as end_turn would have run them.
+(it followed a load/forward/backward, played under the request's ``policy``) and the
+actions queued after it, each with the policy for a first half boom in force when it
+was played: the draw after a load/forward/backward, or before an unload, goes by it.
+Here the six boom cards are drawn without replacement (RM-H8: they are gathered and
+reshuffled after every turn, so each turn starts with a full pile), and the queued
+actions are applied in order until the player stops on a first half boom (policy stop),
+the truck explodes on a second one (RM-H6/H7), or the queue runs out. Then the turn's
+end effects run, as end_turn would have run them.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ def resolve_boom(state: State, request: dict[str, Any], rng: Sampler) -> None:
     ctx: dict[str, Any] = {"blue": request["blue"]}
     blinds: list[dict[str, Any]] = []
 
-    def drawn_stops() -> bool:
+    def drawn_stops(policy: str) -> bool:
         """Draw one boom card; True if the turn stops here (RM-H5..H7)."""
         result = pile.draw()
         if result == "ok":
@@ -63,13 +65,13 @@ def resolve_boom(state: State, request: dict[str, Any], rng: Sampler) -> None:
                 add(state["removed"], colour, n)
             log(state, f"Second half boom: {who}'s truck explodes; its cubes leave the game.")
             return True
-        if request["policy"] == "stop":
+        if policy == "stop":
             log(state, f"Half boom for {who}: {who} stops the turn there (policy stop).")
             return True
         log(state, f"Half boom for {who}: {who} pushes on (policy push).")
         return False
 
-    stopped = bool(request["first"]) and drawn_stops()
+    stopped = bool(request["first"]) and drawn_stops(str(request["policy"]))
     for entry in request["moves"]:
         if stopped:
             break
@@ -79,7 +81,8 @@ def resolve_boom(state: State, request: dict[str, Any], rng: Sampler) -> None:
             log(state, f"Queued '{entry['move']}' could not be read: {exc.message}")
             break
         action = ACTION_OF[move["kind"]]
-        if action == "unload" and not entry["cont"] and yellow_aboard(state, seat) and drawn_stops():
+        policy = str(entry.get("policy", request["policy"]))
+        if action == "unload" and not entry["cont"] and yellow_aboard(state, seat) and drawn_stops(policy):
             break  # RM-H7: an unload whose draw explodes (or stops) does not happen
         try:
             perform(state, seat, move, ctx, blinds.append)
@@ -87,7 +90,7 @@ def resolve_boom(state: State, request: dict[str, Any], rng: Sampler) -> None:
             log(state, f"Queued '{entry['move']}' could not be played: {exc.message}")
             break
         if action in ("load", "forward", "backward") and yellow_aboard(state, seat):
-            stopped = drawn_stops()
+            stopped = drawn_stops(policy)
     for blind in blinds:
         take_blind(state, blind, rng)
     finish_turn(state, seat, ctx["blue"])

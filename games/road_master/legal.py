@@ -11,6 +11,7 @@ would change something. Everything listed is legal now.
 from __future__ import annotations
 
 from itertools import combinations
+from math import comb
 from typing import Any
 
 from pbem.game import secretdeck
@@ -57,16 +58,20 @@ def legal_moves(state: State, seat: int, every_contract: bool = True) -> list[st
 
 
 def policy_matters(state: State, seat: int) -> bool:
-    """Could the boom policy change this turn (RM-H5)? Only if a first half boom could
-    come before some action: actions already queued behind a draw, or room for one more
-    action after the next draw (with yellow aboard, an unload draws before itself)."""
+    """Could a policy set now change this turn (RM-H5)? A policy governs the draws of the
+    actions played after it, so only if the next action may draw (yellow aboard, or a
+    yellow load here) and something could still follow that draw: another action after
+    a load/forward/backward, or the unload itself after the draw before it."""
     turn = state["turn"]
     left = state["data"]["per_turn"] - len(turn["actions"])
-    if turn["draw"]:
-        return bool(turn["queue"]) or left > 0
+    truck = state["trucks"][seat]
+    in_house = truck["where"] not in ("", "road")
     if yellow_aboard(state, seat):
-        return left >= 2 or (left == 1 and state["trucks"][seat]["where"] != "road")
-    return False
+        return left >= 2 or (left == 1 and in_house and turn["last"] != "unload")
+    colour = state["data"]["hazard"]
+    room = state["data"]["capacity"] - sum(truck["cubes"].values())
+    loadable = in_house and room > 0 and state["houses"][truck["where"]].get(colour, 0) > 0
+    return left >= 2 and loadable and can_take(state, "load")
 
 
 def choice_moves(state: State, seat: int) -> list[str]:
@@ -154,3 +159,24 @@ def _trip_contracts(state: State) -> list[str]:
             if len({c["colour"] for c in infos}) == 1 or len({c["to"] for c in infos}) == 1:
                 out.append("contracts " + " ".join(combo))
     return out
+
+
+GROUP_AT = 10  # more contracts choices than this print as one line
+
+
+def move_lines(moves: list[str]) -> list[str]:
+    """The moves for people (``pbem moves``): every contracts choice, when they are all
+    the combinations of 1 to k of some cards (as legal_moves lists them), is one line
+    saying so, in the place of the first; everything else one a line."""
+    choices = [m for m in moves if m.startswith("contracts ")]
+    refs: list[str] = []
+    for move in choices:
+        refs += [r for r in move.split()[1:] if r not in refs]
+    most = max((len(m.split()) - 1 for m in choices), default=0)
+    if len(choices) <= GROUP_AT or len(set(choices)) != sum(comb(len(refs), k) for k in range(1, most + 1)):
+        return list(moves)
+    line = (f"contracts ... (any 1 to {most} of {' '.join(refs)}: {len(choices)} choices, "
+            f"e.g. contracts {' '.join(refs[:2])}; `moves --json` lists each)")
+    first = moves.index(choices[0])
+    rest = [m for m in moves if not m.startswith("contracts ")]
+    return rest[:first] + [line] + rest[first:]

@@ -115,9 +115,12 @@ def new_turn() -> dict[str, Any]:
         "last": "",  # kind of the last action, so consecutive unloads make one action
         "blue": 0,  # perishable cubes loaded this turn (RM-P2)
         "drew_bonus": False,  # Super Bonus taken this turn: the choice waits a turn
-        "policy": "stop",  # hazardous goods: what a first half boom does (RM-H5)
+        "policy": "stop",  # hazardous goods: what a first half boom does (RM-H5), from
+        # here on: each action records the policy in force when it is played
         "draw": False,  # a boom draw is pending: later actions are queued
         "draw_first": False,  # ... right after the action that caused it
+        "draw_move": "",  # ... which is this one (when draw_first)
+        "draw_policy": "stop",  # ... played under this policy
         "queue": [],  # actions after the first draw, applied once the draws are known
         "snapshot": {},  # the state as it was at the first draw
     }

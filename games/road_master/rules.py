@@ -20,7 +20,7 @@ from pbem.game import (
 from . import components, describe, hazard, legal, model, notation, scoring, turn, view
 from .bot import heuristic as _heuristic
 from .conservation import broken_invariants
-from .rulings import RULINGS
+from .rulings import RULINGS, token_rules
 
 INFO = GameInfo(
     id="road-master",
@@ -73,6 +73,9 @@ class RoadMaster(Game):
     def bot_moves(self, state: State, seat: int) -> list[str]:
         model.share_data(state)
         return legal.legal_moves(state, seat, every_contract=False)
+
+    def move_lines(self, moves: list[str]) -> list[str]:
+        return legal.move_lines(moves)
 
     def normalize(self, state: State, seat: int, text: str) -> str:
         return self._read(state, seat, text)[1]
@@ -158,7 +161,10 @@ class RoadMaster(Game):
         return scoring.outcome(state)
 
     def notation(self) -> str:
-        return notation.NOTATION + "\n" + RULINGS
+        stock = self.stock_components()
+        tokens = [list(t["faces"]) for t in stock["tokens"]]
+        return (notation.NOTATION + "\n" + token_rules(tokens, stock["rules"]["actions_per_turn"])
+                + "\n" + RULINGS)
 
     # ---- absent players (PROTOCOL.md section 11) ---------------------------------------
     def remedies(self, state: State, seat: int) -> dict[str, str]:

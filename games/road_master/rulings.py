@@ -1,12 +1,28 @@
 """How pbem plays what the rulebook leaves open, for `pbem rules road-master`.
 
-The full text is shared/rules/road-master-rulings.md; this is what a player needs at the
-table. Keep it in step with the code (tests check its key sentences).
+RULINGS.md beside this file gives every ruling with its reasons; this is what a player
+needs at the table. Keep both in step with the code (tests check key sentences).
 """
 
 from __future__ import annotations
 
+import textwrap
+from collections.abc import Sequence
+
+from .tokens import faces_text, limits_text
 from .turn import STALLED_ROUNDS, STALLED_ROUNDS_EMPTY_DECK
+
+
+def token_rules(tokens: Sequence[Sequence[str]], per_turn: int) -> str:
+    """The action tokens as the component data has them (RM-A1/A2)."""
+    text = (f"Action tokens (the installed component data; a game's own data may pair them "
+            f"otherwise, and `pbem show` gives that game's): {len(tokens)} tokens, two faces "
+            f"each: {faces_text(tokens)}. A turn plays up to {per_turn} actions, each on a "
+            "different token, one face of it: so at most as many of one action as tokens "
+            f"show it ({limits_text(tokens)}). Consecutive unloads and dumps make one unload "
+            "action; a refusal names the tokens.")
+    return textwrap.fill(text, 88) + "\n"
+
 
 RULINGS = f"""\
 How pbem plays Road Master by email (rules that the rulebook leaves open):
@@ -29,6 +45,12 @@ Super Bonus
   yet) takes what is there and is completed, up to 6, from the next cards returned, in
   the order they are returned and before any later draw; you choose once it is complete,
   or once no card can come back before your choice.
+  Scoring, at the end: every card is revealed and checked against the cubes lying on
+  your contracts, complete or part-filled (cubes on your truck count for nothing). A
+  card met scores its points, a card missed loses its penalty; each cube counts for one
+  card only, and the cubes are shared out among your cards in the way best for you. A
+  card its holder never opened (their reveal never came) costs the highest penalty any
+  Super Bonus card carries.
 
 Road
   Overtaking is allowed; only two trucks side by side block the road (RM-M4). A lone
@@ -45,7 +67,11 @@ Hazardous goods (--option hazardous=true)
   actions apply up to the first draw and the rest wait in a queue, each checked now as
   if no boom came. Your policy for a first half boom: `policy stop` (the default: the
   turn ends there) or `policy push` (carry on; a second half boom explodes the truck and
-  ends the turn). `play` lists what waits and the policy; `show` shows the policy.
+  ends the turn). A policy holds from where it stands among your moves until the next
+  one: the draw after a load, forward or backward goes by the policy in force for that
+  action, the draw before an unload by the unload's. So `policy stop; load brown; policy
+  push; unload h3 yellow x3` stops on a first half boom at the load but goes on into the
+  unload. `play` and `show` list each draw with the policy that governs it.
   Contracts and Super Bonus are safe: they draw no boom card and may wait in the queue.
 
 Perishables (--option perishable=true)

@@ -371,14 +371,22 @@ def _boom_lines(view: dict[str, Any]) -> list[str]:
     if not view["options"].get("hazardous") or view["over"]:
         return []
     turn = view["turn"]
-    lines = [f"Boom cards: policy '{turn['policy']}' on a first half boom "
-             f"({'end the turn there' if turn['policy'] == 'stop' else 'carry on'})."]
+    lines = []
+    if "boom" in view:
+        lines.append(f"Waiting for the next beacon: {_draws(view['boom']['draws'])}")
+    lines.append(f"Boom cards: policy '{turn['policy']}' on a first half boom from here on "
+                 f"({'end the turn there' if turn['policy'] == 'stop' else 'carry on'}).")
     if turn["boom_pending"]:
         queued = "; ".join(turn["queued"]) or "nothing"
         lines.append(f"Boom draw due this turn; queued after it: {queued}")
+        lines.append(f"Policy at each draw: {_draws(turn.get('draws', []))}")
     else:
         lines.append("No boom draw this turn yet.")
     return lines
+
+
+def _draws(draws: list[dict[str, str]]) -> str:
+    return "; ".join(f"{d['when']} {d['move']}: {d['policy']}" for d in draws) + "."
 
 
 def _draw_status(out: kit.Canvas, view: dict[str, Any], top: int) -> int:

@@ -32,3 +32,18 @@ def assignment(actions: Sequence[str], tokens: Sequence[Sequence[str]]) -> list[
 def fits(actions: Sequence[str], tokens: Sequence[Sequence[str]], per_turn: int) -> bool:
     """True if the actions fit in one turn: few enough, each on its own token."""
     return len(actions) <= per_turn and assignment(actions, tokens) is not None
+
+
+def faces_text(tokens: Sequence[Sequence[str]]) -> str:
+    """'forward/backward, forward/load, ...': each token's faces."""
+    return ", ".join("/".join(faces) for faces in tokens)
+
+
+def limits_text(tokens: Sequence[Sequence[str]]) -> str:
+    """'forward 3, backward 3, ...': how many tokens show each action, the most of it a
+    turn can hold."""
+    counts: dict[str, int] = {}
+    for faces in tokens:
+        for face in faces:
+            counts[face] = counts.get(face, 0) + 1
+    return ", ".join(f"{action} {n}" for action, n in counts.items())

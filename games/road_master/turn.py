@@ -7,8 +7,10 @@ unload action (the rulebook's unload covers several contracts and the warehouse 
 
 Hazardous goods (RM-H3..H8) in play by email: boom cards are chance, resolved by the
 next player's beacon, so the turn's actions are applied up to the first draw; the later
-ones are checked as if no boom came, then rolled back at the end of the turn and queued
-with the player's policy (see hazard.py).
+ones are checked as if no boom came, then rolled back at the end of the turn and queued,
+each with the policy in force when it was played (a policy holds from where it stands
+until the next one; the draw after a load/forward/backward, or before an unload, goes
+by its action's policy; see hazard.py).
 """
 
 from __future__ import annotations
@@ -63,9 +65,15 @@ def check_end(state: State) -> None:
     state["round_score"] = total
     state["quiet_rounds"] = state.get("quiet_rounds", 0) + 1 if still else 0
     state["quiet_empty"] = state.get("quiet_empty", 0) + 1 if still and not state["deck"] else 0
-    if state["quiet_rounds"] >= STALLED_ROUNDS or state["quiet_empty"] >= STALLED_ROUNDS_EMPTY_DECK:
-        log(state, f"No score has changed for {state['quiet_rounds']} rounds: the game has "
-                   "stalled and is over.")
+    if state["quiet_rounds"] >= STALLED_ROUNDS:
+        log(state, f"No score has changed for {state['quiet_rounds']} rounds: by the stall "
+                   f"rule ({STALLED_ROUNDS} such rounds) the game is over.")
+        state["ended"] = True
+    elif state["quiet_empty"] >= STALLED_ROUNDS_EMPTY_DECK:
+        log(state, f"No score has changed for {state['quiet_rounds']} rounds, the last "
+                   f"{state['quiet_empty']} of them with the contract deck spent: by the stall "
+                   f"rule ({STALLED_ROUNDS_EMPTY_DECK} such rounds once the deck is spent) the "
+                   "game is over.")
         state["ended"] = True
 
 
@@ -113,7 +121,8 @@ def _token_refusal(state: State, action: str) -> str:
     if len(used) >= per_turn:
         return f"You have used all {per_turn} actions of this turn."
     return (f"No token left shows '{action}': this turn already used {', '.join(used)}, "
-            "and each action needs a different token.")
+            "and each action needs a different token. Your tokens show "
+            f"{tokens.faces_text(state['data']['tokens'])}.")
 
 
 def apply(state: State, seat: int, raw: str) -> None:
@@ -177,10 +186,11 @@ def _act(state: State, seat: int, move: Move) -> None:
     if snapshot is not None:
         _start_queue(turn, snapshot, blue, first=False)
     if was_drawing or before:
-        turn["queue"].append({"move": text(state, move), "cont": cont})
+        turn["queue"].append({"move": text(state, move), "cont": cont, "policy": turn["policy"]})
     elif hazard and action in ("load", "forward", "backward") and yellow_aboard(state, seat):
         # RM-H3: ... and after a load, forward or backward action.
         _start_queue(turn, take_snapshot(state), turn["blue"], first=True)
+        turn.update(draw_move=text(state, move), draw_policy=turn["policy"])
 
 
 def _start_queue(turn: dict[str, Any], snapshot: dict[str, Any], blue: int, first: bool) -> None:
@@ -229,12 +239,11 @@ def end_turn(state: State, seat: int) -> None:
         snapshot = dict(turn["snapshot"])
         blue = snapshot.pop("blue")
         state.update(snapshot)  # roll back to the first draw; hazard.py replays the rest
-        queue_chance(state, {
-            "kind": "boom", "seat": seat, "first": turn["draw_first"], "moves": turn["queue"],
-            "policy": turn["policy"], "blue": blue,
-        })
+        request = {"kind": "boom", "seat": seat, **boom_plan(turn), "blue": blue}
+        queue_chance(state, request)
         log(state, f"{handle(state, seat)} drives on with hazardous goods: boom cards are drawn "
-                   f"next ({len(turn['queue'])} action(s) wait, policy {turn['policy']}).")
+                   f"next ({len(turn['queue'])} action(s) wait; "
+                   f"{policy_words(planned_draws(request))}).")
     else:
         finish_turn(state, seat, turn["blue"])
         if needs_refill(state):
@@ -243,6 +252,44 @@ def end_turn(state: State, seat: int) -> None:
     state["turn"] = new_turn()
     if not turn["draw"]:
         check_end(state)  # else hazard.resolve_boom checks, once the draws are known (RM-X1)
+
+
+def boom_plan(turn: dict[str, Any]) -> dict[str, Any]:
+    """The turn under way's boom draws, shaped as the request end_turn will queue."""
+    first = turn["draw_first"]
+    return {"first": first, "after": turn["draw_move"] if first else "", "moves": turn["queue"],
+            "policy": turn["draw_policy"] if first or not turn["queue"] else turn["queue"][0]["policy"]}
+
+
+def planned_draws(request: dict[str, Any]) -> list[dict[str, str]]:
+    """Each boom draw a request may make, in order, with the policy that governs a first
+    half boom there (RM-H5): {"when": "after"/"before", "move", "policy"}. A draw is made
+    only while yellow cubes are aboard at that point; contracts and Super Bonus draw none."""
+    out = []
+    if request["first"]:
+        out.append({"when": "after", "move": str(request.get("after", "")),
+                    "policy": str(request["policy"])})
+    for entry in request["moves"]:
+        action = ACTION_OF[str(entry["move"]).split()[0]]
+        policy = str(entry.get("policy", request["policy"]))
+        if action == "unload" and not entry["cont"]:
+            out.append({"when": "before", "move": str(entry["move"]), "policy": policy})
+        elif action in ("load", "forward", "backward"):
+            out.append({"when": "after", "move": str(entry["move"]), "policy": policy})
+    return out
+
+
+def policy_words(draws: list[dict[str, str]]) -> str:
+    """'policy stop at every draw', or draw by draw when the policies differ."""
+    policies = {d["policy"] for d in draws}
+    if len(policies) == 1:
+        return f"policy {policies.pop()} at every draw"
+    return draws_text(draws)
+
+
+def draws_text(draws: list[dict[str, str]]) -> str:
+    """'after load yellow: policy stop; before unload h3 yellow x3: policy push'."""
+    return "; ".join(f"{d['when']} {d['move']}: policy {d['policy']}" for d in draws)
 
 
 def finish_turn(state: State, seat: int, blue_loaded: int) -> None:

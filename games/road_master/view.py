@@ -7,19 +7,24 @@ else about the Super Bonus deck appears: counts, not cards.
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from pbem.game import ended_line, secretdeck
 
 from . import board
 from .model import card, cubes_text, players
+from .tokens import faces_text
 from .turn import (
     DECK,
     STALLED_ROUNDS,
     STALLED_ROUNDS_EMPTY_DECK,
+    boom_plan,
     choice_due,
+    draws_text,
     is_over,
     pending_secret_choice,
+    planned_draws,
     to_act,
 )
 
@@ -69,15 +74,19 @@ def view(state: State, seat: int | None, secrets: dict[str, dict[str, str]] | No
             "ends_at_deck_spent": STALLED_ROUNDS_EMPTY_DECK,
         },
         "gone": len(state["gone"]),
+        "gone_cards": _gone_cards(state),
         "emptied": list(state["emptied"]),
         "turn": {
             "actions": list(state["turn"]["actions"]),
             "policy": state["turn"]["policy"],
             "boom_pending": state["turn"]["draw"],
             "queued": [q["move"] for q in state["turn"]["queue"]],
+            # RM-H5: each boom draw due so far and the policy that governs it
+            "draws": planned_draws(boom_plan(state["turn"])) if state["turn"]["draw"] else [],
         },
         "pending": [str(p.get("kind", "")) for p in state.get("pending", [])],
         "tokens": [list(t) for t in data["tokens"]],
+        "actions_per_turn": data["per_turn"],
         "superbonus": {
             "deck": secretdeck.remaining(state, DECK) if has_deck else 0,
             "held": [secretdeck.counts(state, DECK).get(s, 0) if has_deck else 0 for s in range(n)],
@@ -85,6 +94,10 @@ def view(state: State, seat: int | None, secrets: dict[str, dict[str, str]] | No
         },
         "log": list(state["log"]),
     }
+    booms = [p for p in state.get("pending", []) if p.get("kind") == "boom"]
+    if booms:  # a turn's boom draws wait for the next beacon: what waits, under which policy
+        out["boom"] = {"seat": int(booms[0]["seat"]), "draws": planned_draws(booms[0]),
+                       "queued": [str(q["move"]) for q in booms[0]["moves"]]}
     if state["sb"].get("closed"):  # only then: the snapshot of older saves stays the same
         out["superbonus"]["closed"] = True
     if state["deck"] and state["deck_top"]:
@@ -94,6 +107,23 @@ def view(state: State, seat: int | None, secrets: dict[str, dict[str, str]] | No
     if seat is not None:
         out["private"] = _private(state, seat, secrets or {})
     return out
+
+
+def _gone_cards(state: State) -> list[dict[str, Any]]:
+    """The cards out of the game, in the order they left (public at the table: a shortage
+    is played face up, an emptied warehouse's contracts are picked out in the open). A
+    card taken blind this turn is drawn with the next beacon from the deck as it was, so
+    one that has left since may still turn out to be it: ``maybe_taken`` says so."""
+    blind = {str(u) for p in state.get("pending", []) if p.get("kind") == "blind" for u in p["pool"]}
+    rows = []
+    for uid in state["gone"]:
+        info = card(state, uid)
+        row = ({"id": uid, "kind": "shortage", "warehouse": info["warehouse"]}
+               if info["kind"] == "shortage" else _contract_view(state, uid))
+        if uid in blind:
+            row["maybe_taken"] = True
+        rows.append(row)
+    return rows
 
 
 def _end(state: State) -> dict[str, Any]:
@@ -161,6 +191,7 @@ def render(v: dict[str, Any]) -> str:
     for i, c in enumerate(v["market"], start=1):
         gap = "(empty: refilled at the end of the turn)" if v["deck"] else "(empty: the deck is out)"
         lines.append(f"  m{i} " + (_card_line(c) if c else gap))
+    lines += _gone_lines(v)
     if v["superbonus"].get("closed"):
         lines.append("Super Bonus deck closed (a player is absent and played by the bot).")
     lines.append("")
@@ -181,6 +212,34 @@ def render(v: dict[str, Any]) -> str:
         lines.append("Recent events:")
         lines += [f"  {line}" for line in v["log"][-8:]]
     return "\n".join(lines)
+
+
+def _gone_lines(v: dict[str, Any]) -> list[str]:
+    """The cards out of the game: shortages, then each colour's contracts."""
+    rows = v.get("gone_cards", [])
+    if not rows:
+        return []
+    groups = []
+    shortages = [f"{_gone_id(r)} (at {r['warehouse']})" for r in rows if r["kind"] == "shortage"]
+    if shortages:
+        groups.append("shortages: " + ", ".join(shortages))
+    letters = {h["colour"]: k for k, h in v["board"]["houses"].items()}
+    for colour, letter in letters.items():
+        cards = [f"{_gone_id(r)} {r['count']} -> {r['to']} +{r['points']}/-{r['penalty']}"
+                 for r in rows if r["kind"] != "shortage" and r["colour"] == colour]
+        if cards:
+            groups.append(f"{colour} contracts ({letter} emptied): " + ", ".join(cards))
+    if any(r.get("maybe_taken") for r in rows):
+        groups.append("* may yet be the card taken blind from the deck's top this turn (it is "
+                      "drawn with the next beacon from the deck as it was)")
+    out = [f"Out of the game ({len(rows)} card(s)):"]
+    for group in groups:
+        out += textwrap.wrap(group, 100, initial_indent="  ", subsequent_indent="    ")
+    return out
+
+
+def _gone_id(row: dict[str, Any]) -> str:
+    return str(row["id"]) + ("*" if row.get("maybe_taken") else "")
 
 
 def _deck_top(v: dict[str, Any]) -> str:
@@ -239,12 +298,26 @@ def _status(v: dict[str, Any], seats: list[str]) -> list[str]:
             line += (f", or at {stall['ends_at_deck_spent']} with the contract deck spent "
                      f"({stall['quiet_rounds_deck_spent']} so far)")
         out.append(line + ".")
+    if "boom" in v:
+        who = seats[v["boom"]["seat"]]
+        out += _wrapped(f"Boom cards for {who} are drawn with the next beacon, each while "
+                        f"yellow cubes are aboard: {draws_text(v['boom']['draws'])}.")
     if v["options"].get("hazardous") and not v["over"] and v["to_act"] >= 0:
         policy = v["turn"]["policy"]
         default = " (the default)" if policy == "stop" else ""
-        out.append(f"Boom policy this turn: {policy}{default}: {POLICY[policy]}.")
+        out.append(f"Boom policy from here on: {policy}{default}: {POLICY[policy]}.")
+        if v["turn"].get("draws"):
+            out += _wrapped(f"Boom draws due this turn, each while yellow cubes are aboard: "
+                            f"{draws_text(v['turn']['draws'])}.")
     out.append(f"Super Bonus deck: {v['superbonus']['deck']} card(s).")
+    out += _wrapped(f"Action tokens, two faces each (a turn plays up to {v['actions_per_turn']} "
+                    f"actions, each on a different token): {faces_text(v['tokens'])}.")
     return out
+
+
+def _wrapped(text: str) -> list[str]:
+    """A long status sentence as lines of at most 100 characters."""
+    return textwrap.wrap(text, 100, subsequent_indent="  ")
 
 
 def _road(v: dict[str, Any]) -> list[str]:

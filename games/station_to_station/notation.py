@@ -98,7 +98,10 @@ act, not in the turn hired; an ability's effect lasts until the end of the turn 
   crew paymaster                  the caboose costs tickets of 3 different regions (before it)
 
 A turn ends once the train has travelled and the station move is made; the cleanup then
-draws a token onto the city the turn began in (it appears for the next player).
+draws a token onto the city the turn began in (it appears for the next player). The draw
+that takes a season's last token ends the season (STS-CL2): supplies and railcars on the
+map turn gold and the next season fills the bag. Once the countdown tokens (one per
+player) are in, every player plays one last turn (STS-CL5).
 """
 
 
@@ -422,9 +425,11 @@ def _parse_crew(state: State, rest: list[str]) -> Move:
 def _survey_arg(state: State, words: list[str]) -> str:
     """``denver``, ``denver route 2``, ``denver 2`` (also ``slot 2``, ``card 2``):
     the city, then the route slot of the card to mark when more than one fits."""
-    slot = ""
+    slot = 0
     if len(words) > 1 and words[-1].isdigit():
-        slot, words = words[-1], words[:-1]
+        slot, words = int(words[-1]), words[:-1]
+        if slot not in (1, 2):
+            raise InvalidMoveError("route slots are 1 and 2: 'crew surveyor denver route 2'")
         if len(words) > 1 and words[-1] in ("route", "slot", "card"):
             words = words[:-1]
     city = pick_city(state, " ".join(words))

@@ -71,7 +71,7 @@ def check_power(state: State, seat: int, crew: str, arg: str) -> str:
         if ability.phases == AFTER:
             when = "after the station action"
         elif "crew" in ability.phases and "done" not in ability.phases:
-            return f"the {crew} is used before hiring: this turn's crew action is taken"
+            return f"the {crew} is used before hiring or taking a caboose, and this turn's is taken"
         return f"the {crew} is used {when}"
     return _check_specific(state, seat, key, arg)
 

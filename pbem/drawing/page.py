@@ -49,6 +49,25 @@ def write_picture(path: str | Path, text: str | bytes) -> Path:
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise UsageError(f"The folder {folder} does not exist.")
+    refuse_save_target(target)
     atomic.replace(target, text if isinstance(text, bytes) else text.encode("utf-8"),
                    sync=False)  # a picture is drawn again from the save
     return target
+
+
+def refuse_save_target(path: str | Path) -> None:
+    """UsageError if ``path`` holds a pbem save: a picture never replaces one."""
+    if is_save(Path(path)):
+        raise UsageError(f"{path} is a pbem save: a picture is never written over a save. "
+                         "Give another file name (e.g. board.svg); nothing was written.")
+
+
+def is_save(path: Path) -> bool:
+    """Whether ``path`` is (or links to) a file that starts as a pbem save does."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return False
+    head = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    return head.startswith((b"# pbem save", b"[header]"))

@@ -129,13 +129,11 @@ def result_section(outcome: Outcome, seats: Sequence[str], audit: str | Sequence
     engine's result (pbem.protocol.result.summary): with it the section also carries
     ``standing`` (names best first, a rival that is not a seat included), ``rivals``
     (name -> score), ``rival_parts``, ``ending`` (how the game ended), ``winner`` (a
-    sentence), ``unaudited`` and ``verdict`` (the audit in sentences; "partial" when
-    some seat never revealed)."""
+    sentence), ``unaudited`` and ``verdict`` (the audit in sentences, as ``told`` gives
+    them; "partial" when some seat never revealed)."""
     count = len(seats)
     extra: dict[str, Any] = {}
     if told:
-        from pbem.protocol import result as told_result
-
         rivals = [str(r) for r in told.get("rivals", [])]
         extra = {
             "standing": [[str(n) for n in group] for group in told.get("ranking") or []],
@@ -144,7 +142,7 @@ def result_section(outcome: Outcome, seats: Sequence[str], audit: str | Sequence
                             for r in rivals},
             "ending": str(told["ending"]["text"]), "winner": str(told.get("winner", "")),
             "unaudited": [str(u) for u in told.get("unaudited", [])],
-            "verdict": told_result.audit_words(told),
+            "verdict": [str(v) for v in told.get("verdict", [])],
         }
     base = {
         "seats": [str(s) for s in seats],

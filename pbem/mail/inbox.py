@@ -721,11 +721,10 @@ def _result(summary: GameSummary, verified: session.Verified, newest: _Candidate
         summary.problems.append(problem)
         report.problems.append(problem)
         return
-    outcome = result.outcome
-    if outcome is None or result.audit != "clean" or not outcome.ranking:
+    told = result.result  # the one summary (pbem.protocol.result): a solo rival too
+    if result.outcome is None or result.audit != "clean" or not told.get("winners"):
         return
-    seats = result.table.seats
-    summary.winners = [f"{seats[s].handle} ({outcome.scores[s]})" for s in outcome.ranking[0]]
+    summary.winners = [f"{name} ({told['scores'][name]})" for name in told["winners"]]
 
 
 def _target(summary: GameSummary, newest: _Candidate, save: Save) -> str:

@@ -32,7 +32,7 @@ from typing import Any
 
 from pbem import __version__, session
 from pbem.drawing.page import html_page
-from pbem.drawing.png import MAIL_WIDTH, PictureError, png_of
+from pbem.drawing.png import MAIL_WIDTH, PictureError, mail_png
 from pbem.errors import TurnError, UsageError
 from pbem.mail.profile import email as home_email
 from pbem.protocol import result, savefile
@@ -44,6 +44,11 @@ from pbem.protocol.timing import duration_words, waiting_since
 from pbem.terminal import printable
 
 MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024  # far above any real save; parsing stops there
+# A turn mail stays under MAIL_BUDGET bytes (what every mailbox and provider takes
+# without complaint): the board is drawn at twice the pixels if that fits beside the
+# save, else at the mail width, else left to the HTML tables (the save always goes).
+MAIL_BUDGET = 500 * 1000
+MAIL_MARGIN = 24 * 1024  # headers, MIME boundaries, line ends the estimate leaves out
 MAX_BODY_ENTRIES = 40  # a body longer than this points at 'pbem log' instead
 ROOT_DOMAIN = "pbem.game"
 ACTIONS = {"create": "create", "join": "join", "start": "start", "turn": "play",
@@ -228,21 +233,38 @@ class Board:
     page: str = ""
 
 
-def board(table: Table, view: dict[str, Any], cid: str, heading: str) -> Board:
-    """The game's ``render_svg(view)`` as a PNG image at most MAIL_WIDTH wide (most mail
-    clients show no SVG), else the view as HTML tables."""
+def board(table: Table, view: dict[str, Any], cid: str, heading: str,
+          budget: int | None = None) -> Board:
+    """The game's ``render_svg(view)`` as a PNG image shown MAIL_WIDTH CSS pixels wide and
+    drawn at twice the pixels (most mail clients show no SVG), else the view as HTML
+    tables. The SVG page is attached only when there is no PNG: with the image in the
+    body it would repeat the picture (and weigh about a sixth of the mail)."""
     svg = table.game.render_svg(view)
     if not (isinstance(svg, str) and svg.strip()):
         return Board(view_table_html(view))
-    page = html_page(table.game, view, heading)
-    try:
-        png = png_of(svg, MAIL_WIDTH)
-    except PictureError:  # the attached page still shows it in a browser
-        return Board(view_table_html(view), page=page)
-    width, height = struct.unpack(">II", png[16:24])  # from the PNG's header
+    png = b""
+    for scale in (2, 1):
+        try:
+            png = mail_png(svg, scale)
+        except PictureError:  # the attached page still shows it in a browser
+            return Board(view_table_html(view), page=html_page(table.game, view, heading))
+        if budget is None or _base64_size(len(png)) <= budget:
+            break
+        png = b""
+    if not png:  # no picture fits beside the save: the tables tell the same
+        return Board(view_table_html(view))
+    pixels_wide, pixels_high = struct.unpack(">II", png[16:24])  # from the PNG's header
+    width = min(MAIL_WIDTH, pixels_wide)
+    height = -(-pixels_high * width // pixels_wide)
     img = (f"<img src=\"cid:{html.escape(cid)}\" width=\"{width}\" height=\"{height}\" "
            f"alt=\"{html.escape(heading)}: the board\" style=\"max-width:100%;height:auto\">")
-    return Board(img, png, cid, page)
+    return Board(img, png, cid)
+
+
+def _base64_size(n: int) -> int:
+    """Bytes that ``n`` bytes take in a mail as base64 in lines of 76 (CRLF ends)."""
+    encoded = 4 * -(-n // 3)
+    return encoded + 2 * -(-encoded // 76)
 
 
 def _since(table: Table, save: Save, reader: int | None,
@@ -260,9 +282,32 @@ def _since(table: Table, save: Save, reader: int | None,
     return since, (f"After entry {since}:" if since >= 0 else "From the start:")
 
 
+def compose_each(save: Save | str | Path, sender_home: Home, *, body_since: int | None = None,
+                 cc: bool = True, to: Sequence[str] | None = None,
+                 now: datetime.datetime | None = None, remind: bool = False
+                 ) -> list[EmailMessage]:
+    """One message per recipient, each with its own text: To: that player alone, "since
+    your last entry" counted from their own last entry, "it is your move" only to the
+    player to act. The recipients are those :func:`compose` would address (the player
+    to act first); with ``to`` (addresses given by hand) it is that one message."""
+    if to:
+        return [compose(save, sender_home, body_since=body_since, cc=cc, to=to, now=now,
+                        remind=remind)]
+    seats: list[int] = []
+    first = compose(save, sender_home, body_since=body_since, cc=cc, now=now, remind=remind,
+                    _seats_out=seats)
+    if len(seats) <= 1:
+        return [first]
+    drawn: dict[str, Any] = {}
+    return [compose(save, sender_home, body_since=body_since, now=now, remind=remind,
+                    _reader=seat, _drawn=drawn) for seat in seats]
+
+
 def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | None = None,
             cc: bool = True, to: Sequence[str] | None = None,
-            now: datetime.datetime | None = None, remind: bool = False) -> EmailMessage:
+            now: datetime.datetime | None = None, remind: bool = False,
+            _reader: int | None = None, _drawn: dict[str, Any] | None = None,
+            _seats_out: list[int] | None = None) -> EmailMessage:
     """The email that carries ``save`` (a path, attached byte for byte, or a Save).
 
     To: the seat that acts next (its address from the save's header, else from this
@@ -315,16 +360,21 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
     # Recipients: the actor, copying the others; if the actor is this home (or has no
     # address) everyone else with an address is addressed directly.
     others = [s for i, s in enumerate(seats) if i != my_seat and s.email]
-    if to:
+    cc_list: list[str] = []
+    if _reader is not None:  # compose_each: this one seat alone, with its own text
+        to_list = [formataddr((seats[_reader].handle, seats[_reader].email))]
+    elif to:
         to_list = [check_address(a) for a in to if a.strip()]  # one address each
-        cc_list: list[str] = []
     elif actor is not None and actor != my_seat and seats[actor].email:
         to_list = [formataddr((seats[actor].handle, seats[actor].email))]
         cc_list = [formataddr((s.handle, s.email)) for s in others
                    if s.handle != seats[actor].handle] if cc else []
     else:
         to_list = [formataddr((s.handle, s.email)) for s in others]
-        cc_list = []
+    if _seats_out is not None and not to:  # the seats addressed, the player to act first
+        first = [actor] if actor is not None and actor != my_seat and seats[actor].email else []
+        rest = [i for i, s in enumerate(seats) if i != my_seat and s.email and i not in first]
+        _seats_out.extend(first + (rest if cc or not first else []))
     if not to_list:
         raise MailConfigError(
             "Nobody in this game has a known mail address (seats are given as HANDLE=EMAIL "
@@ -343,6 +393,8 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
         subject = subject.replace("[pbem] ", "[pbem] Reminder: ", 1) + (
             f", waiting {duration_words(now - since_when)}" if since_when else "")
     reader = actor if actor is not None and actor != my_seat else None
+    if _reader is not None:
+        reader = _reader
     since, since_words = _since(table, parsed, reader, body_since)
     body = _body(table, parsed, seats, filename, reader, my_seat, since, verified)
     body.history_title = since_words
@@ -374,7 +426,15 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
     text = printable(body.text())
     msg.set_content(text, cte=_cte(text))
     cid = f"board.{table.game_id[:16]}.{seq}@{ROOT_DOMAIN}"  # short: no folded header
-    drawn = board(table, view, cid, f"{game.info.title} {id8}, entry {seq}")
+    if _drawn is not None and "board" in _drawn:
+        drawn = _drawn["board"]  # the same picture for every recipient: drawn once
+    else:
+        save_size = _base64_size(len(data))
+        text_size = 2 * len(body.text().encode("utf-8")) + 4096  # plain, html, headers
+        drawn = board(table, view, cid, f"{game.info.title} {id8}, entry {seq}",
+                      budget=MAIL_BUDGET - MAIL_MARGIN - save_size - text_size)
+        if _drawn is not None:
+            _drawn["board"] = drawn
     page = printable(body.html(drawn.html))
     msg.add_alternative(page, subtype="html", cte=_cte(page))
     if drawn.png:  # the HTML part becomes multipart/related: the page and its image
@@ -382,6 +442,8 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
         assert html_body is not None
         html_body.add_related(drawn.png, maintype="image", subtype="png", cid=f"<{cid}>",
                               disposition="inline", filename="board.png")
+    # base64, so that the file arrives byte for byte (as 7bit text it would be a quarter
+    # smaller, but mail turns its LF line ends into CRLF on the way).
     msg.add_attachment(data, maintype="application", subtype="toml", filename=filename)
     if drawn.page:
         msg.add_attachment(drawn.page, subtype="html", cte=_cte(drawn.page),

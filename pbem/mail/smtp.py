@@ -286,3 +286,20 @@ def _reply(code: int, text: bytes | str) -> str:
     words = text.decode("utf-8", "replace") if isinstance(text, bytes) else str(text)
     words = " ".join(words.split())[:300]  # a hostile server's reply: one bounded line
     return f"{code} {words}".strip() if code > 0 else words
+
+
+def send_each(messages: list[EmailMessage], host: str, **settings: Any) -> SendResult:
+    """Send each message (one per recipient, pbem.message.compose_each); what the server
+    accepted and refused over all of them. A failure raises as :func:`send` does; the
+    messages before it were sent."""
+    total: SendResult | None = None
+    for message in messages:
+        result = send(message, host, **settings)
+        if total is None:
+            total = result
+        else:
+            total.accepted += [a for a in result.accepted if a not in total.accepted]
+            total.refused.update(result.refused)
+    if total is None:
+        raise MailConfigError("There is no message to send.")
+    return total

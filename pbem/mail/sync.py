@@ -76,8 +76,7 @@ def _mail(home: Home, path: Path, settings: dict[str, Any] | None, why_not: str
     if settings is None:
         return [], why_not
     try:
-        message = mail.compose(path, home)
-        result = smtp.send(message, **settings)
+        result = smtp.send_each(mail.compose_each(path, home), **settings)
     except PbemError as exc:
         return [], exc.message
     session.mark_sent(home, path)

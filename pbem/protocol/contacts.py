@@ -166,8 +166,10 @@ class Contacts:
     # ---- learning ----------------------------------------------------------------
     def check_save(self, save: Save) -> list[Notice]:
         """Record new players and addresses from a verified save; return what is new or
-        suspicious. Addresses come only from the signed seats, never from the mail that
-        carried the save: a ``From:`` line is whatever its sender typed (PROTOCOL.md 3)."""
+        suspicious. An address comes only from a seat that signed its own create or join
+        (its entry's chain covers the header holding it), never from the host's word
+        alone, nor from the mail that carried the save: a ``From:`` line is whatever its
+        sender typed (PROTOCOL.md 3)."""
         notices: list[Notice] = []
         keys = {e["seat"]: e["pubkey"] for e in save.entries if e["kind"] in ("create", "join")}
         where = f"{save.ruleset} {save.game_id[:8]}"
@@ -183,7 +185,10 @@ class Contacts:
                         f"key (fingerprint {_fp(key)}): that player is not you.", _fp(key)))
                 continue
             notices.extend(self._see_key(handle, key, where))
-            if email:
+            # The header is the host's word: a seat's address is learnt only once that
+            # seat has signed on top of it (its create or join), never from the host
+            # alone, who could seat a friend at the host's own address.
+            if email and key:
                 notices.extend(self._see_email(handle, key, email, where))
         return notices
 

@@ -161,9 +161,10 @@ class Table(Record):
             return Duty(0, "start")
         if self.proposal:
             return Duty(self.proposal["voters"][0], "vote")
-        if not self.over():
-            seat = self.game.to_act(self.gstate)
-            assert seat is not None
+        # Not over() (started, nobody resigned, not stopped, someone to act), asking the
+        # game whose turn it is once.
+        seat = None if self.resigned >= 0 or self.stopped else self.game.to_act(self.gstate)
+        if seat is not None:
             if seat in self.bots:
                 return Duty(absence.bot_signer(self, seat), "turn")
             return Duty(seat, "turn")
@@ -369,6 +370,8 @@ def check_header_game(header: dict[str, Any], text: GameDataText | None = None) 
     given (a TypeError, a KeyError, ...) makes the save malformed, never a traceback."""
     game = header_fits(header)
     n = len(header["seats"])
+    if text is None:
+        text = game_data_text(header)
     options, components = game_data(header, text)
     try:
         unknown = sorted(set(options) - set(game.info.options))
@@ -382,9 +385,20 @@ def check_header_game(header: dict[str, Any], text: GameDataText | None = None) 
             game.validate_options(options, n)
     except OptionError as exc:
         raise SaveFileError(f"The save's options are not valid: {exc.message}") from None
-    with _game_code(game, "component data"):
-        game.validate_components(components)
+    # Component data is validated once per process for each validator, game, rules
+    # version and digest of its canonical JSON: the same bytes pass or fail the same way,
+    # and any change to them (a tampered save) is another digest, validated afresh.
+    validator = game.validate_components
+    record = (getattr(validator, "__func__", validator), game.info.id,
+              game.info.rules_version, components_digest(text))
+    if record not in _VALID_COMPONENTS:
+        with _game_code(game, "component data"):
+            validator(components)
+        _VALID_COMPONENTS.add(record)
     return game
+
+
+_VALID_COMPONENTS: set[tuple[Any, str, Any, str]] = set()
 
 
 def header_fits(header: dict[str, Any]) -> Game:
@@ -422,6 +436,16 @@ def _check_stored_option(key: str, value: Any, spec: Any) -> None:
         raise OptionError(f"option {key} takes one of {', '.join(spec.choices)}")
 
 
+class SetupOptionError(SaveFileError):
+    """An option the game refuses only when it sets the game up (Road Master's ``first``
+    naming no player): a malformed save (exit 4); ``new`` turns it back into the user's
+    OptionError (exit 2) with ``reason``."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
 @contextlib.contextmanager
 def _game_code(game: Game, what: str) -> Iterator[None]:
     """Game code running on a save's header: its failure is the save's fault (exit 4)."""
@@ -452,7 +476,11 @@ def empty_table(header: dict[str, Any], header_hash: str | None = None,
     handles = [s["handle"] for s in header["seats"]]
     options, components = game_data(header, text)
     with _game_code(game, "component data"):
-        gstate = game.setup(handles, options, components)
+        try:
+            gstate = game.setup(handles, options, components)
+        except OptionError as exc:  # e.g. first = "zed": in a save, the host signed it
+            raise SetupOptionError(f"The save's options are not valid: {exc.message}",
+                                   reason=exc.message) from None
         options, components = game_data(header, text)  # set-up may have changed its copies
         decks = game.secret_decks(components, options, len(handles))
     gstate["seats"] = handles
@@ -549,11 +577,13 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         # Chance queued by earlier seats is resolved first, then any turn the bot plays
         # for an absent seat; either may end the game, in which case this seat's entry
         # becomes the first reveal.
+        arriving = bool(new.gstate.get("pending")) or bool(new.bots)
         bot_turns = _arrive(new, seat, bytes.fromhex(entry["beacon"]), seq)
         _check_bot_turns(entry, bot_turns, replay, handle)
-        if duty.kind == "turn" and new.over() and new.reveal_first < 0:
-            new.reveal_first = seat
-        duty = new.duty() or duty
+        if arriving:  # else _arrive changed nothing: the duty stands
+            if duty.kind == "turn" and new.over() and new.reveal_first < 0:
+                new.reveal_first = seat
+            duty = new.duty() or duty
     allowed = {duty.kind} | ({"resign"} if duty.kind == "turn" else set())
     if bot_turns and kind == "turn" and seat != duty.seat and not entry["moves"]:
         # The bot's turns handed the game to another seat than the signer: the entry

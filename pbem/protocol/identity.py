@@ -158,7 +158,17 @@ class Home:
                 f"{self.path} already holds an identity ({self.handle()}); it is never "
                 "overwritten. Use another --home for another player."
             )
-        self.path.mkdir(parents=True, exist_ok=True)
+        in_the_way = [p for p in (self.path / KEY_FILE, self.path / INFO_FILE)
+                      if os.path.lexists(p)]
+        if in_the_way:  # a broken link, or half an identity: never written over
+            raise IdentityError(
+                f"{in_the_way[0]} is in the way (a link to nothing, or part of an identity): "
+                "keygen never writes over a file. Move it away, or use another --home.")
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise IdentityError(f"The home {self.path} cannot be made ({exc.strerror}).") \
+                from None
         key = Ed25519PrivateKey.from_private_bytes(entropy.fresh_bytes(32))
         encryption: serialization.KeySerializationEncryption = (
             serialization.BestAvailableEncryption(passphrase.encode())
@@ -178,7 +188,6 @@ class Home:
         return Identity(handle, public_raw, key)
 
     def load(self, passphrase: str | None = None) -> Identity:
-        from cryptography.hazmat.primitives import serialization
         from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
         info = self.info()
@@ -194,9 +203,10 @@ class Home:
                     "the command at a terminal."
                 )
         try:
-            key = serialization.load_pem_private_key(
-                pem, passphrase.encode() if passphrase else None
-            )
+            raw = None if info.get("encrypted") else plain_ed25519_seed(pem)
+            # Encrypted, or laid out otherwise: cryptography's full PEM reader.
+            key = (Ed25519PrivateKey.from_private_bytes(raw) if raw is not None
+                   else _read_pem(pem, passphrase))
         except (ValueError, TypeError):
             raise IdentityError(
                 "The passphrase is wrong or the private key file is damaged."
@@ -209,6 +219,45 @@ class Home:
                 f"The key and identity.toml in {self.path} do not match; restore them from a backup."
             )
         return Identity(str(info["handle"]), public_raw, key)
+
+
+def _read_pem(pem: bytes, passphrase: str | None) -> Any:
+    """cryptography's PEM reader; an unknown key type is a damaged file (ValueError)."""
+    from cryptography.exceptions import UnsupportedAlgorithm
+    from cryptography.hazmat.primitives import serialization
+
+    try:
+        return serialization.load_pem_private_key(
+            pem, passphrase.encode() if passphrase else None)
+    except UnsupportedAlgorithm:
+        raise ValueError("unknown key type") from None
+
+
+# An unencrypted Ed25519 key in PKCS#8 (RFC 8410, section 7): SEQUENCE { INTEGER 0,
+# SEQUENCE { OID 1.3.101.112 }, OCTET STRING { OCTET STRING (32 bytes) } }, always these
+# 16 bytes and then the 32-byte private key.
+PKCS8_ED25519_PREFIX = bytes.fromhex("302e020100300506032b657004220420")
+_PEM_BEGIN, _PEM_END = b"-----BEGIN PRIVATE KEY-----", b"-----END PRIVATE KEY-----"
+
+
+def plain_ed25519_seed(pem: bytes) -> bytes | None:
+    """The 32 private bytes of an unencrypted PKCS#8 PEM Ed25519 key in exactly the layout
+    keygen writes, or None for anything else (which cryptography's PEM reader then
+    judges). Reading them here spares importing cryptography's serialization package,
+    a tenth of a command's start-up."""
+    import binascii
+
+    lines = pem.strip().split(b"\n")
+    if len(lines) != 3 or lines[0].rstrip(b"\r") != _PEM_BEGIN \
+            or lines[2].rstrip(b"\r") != _PEM_END:
+        return None
+    try:
+        der = binascii.a2b_base64(lines[1].rstrip(b"\r"), strict_mode=True)
+    except binascii.Error:
+        return None
+    if len(der) != 48 or not der.startswith(PKCS8_ED25519_PREFIX):
+        return None
+    return der[16:]
 
 
 def verify_signature(public_raw: bytes, signature: bytes, data: bytes) -> bool:

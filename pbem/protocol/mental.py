@@ -37,8 +37,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from nacl import bindings as sodium
-
+from pbem.protocol import sodium
 from pbem.protocol.derive import BATCH_SHUFFLE, CARD_POINT, DECK_KEY, DECK_SHUFFLE, SLOT_KEY, derive
 from pbem.protocol.sampler import Sampler
 from pbem.terminal import shown

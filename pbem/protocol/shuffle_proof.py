@@ -58,9 +58,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from nacl import bindings as sodium
-
-from pbem.protocol import mental
+from pbem.protocol import mental, sodium
 from pbem.protocol.derive import SHUFFLE_C, SHUFFLE_GENERATOR, SHUFFLE_NONCE, SHUFFLE_U, derive
 from pbem.protocol.mental import BASE, L, field, u32
 

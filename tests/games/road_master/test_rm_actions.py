@@ -43,6 +43,22 @@ def test_RM_A1_each_action_needs_its_own_token() -> None:
     assert "superbonus" not in GAME.legal_moves(state, 0)
 
 
+def test_rm_a1_the_refusal_and_the_text_view_give_the_tokens_faces() -> None:
+    """RM-A1/A2: the faces were only in the picture: a refusal for want of a token and
+    the text view name every token's faces."""
+    faces = ("forward/backward, forward/load, forward/unload, backward/load, backward/unload, "
+             "load/unload, contracts/superbonus")
+    t = placed(2, where="C")
+    state = after(t.state, 0, ["forward 1 exit west", "forward 1", "forward 1"])
+    with pytest.raises(IllegalMoveError, match="No token left shows 'forward'") as refused:
+        GAME.apply(state, 0, "forward 1")
+    assert refused.value.message.endswith(f"Your tokens show {faces}.")
+    text = " ".join(GAME.render(GAME.view(state, 0)).split())  # (wrapped at 100)
+    assert ("Action tokens, two faces each (a turn plays up to 4 actions, each on a different "
+            f"token): {faces}.") in text
+    assert GAME.view(state, None)["actions_per_turn"] == 4
+
+
 def test_RM_A1_players_take_turns_in_order() -> None:
     """RM-A1: seats act in order from the first player, wrapping round."""
     t = placed(3)

@@ -322,18 +322,22 @@ def test_perishables_spoil_at_the_end_of_a_turn_with_boom_draws() -> None:
 
 
 def test_RM_H5_policy_push_is_offered_only_when_it_would_change_something() -> None:
-    """RM-H5: the policy matters only if a first half boom could come before an action."""
+    """RM-H5: a policy governs the draws of the actions after it, so it is offered only if
+    the next action may draw and something could still follow that draw."""
     t = _hazard()
     state = copy.deepcopy(t.state)
 
     def offered(s: dict) -> bool:
         return "policy push" in GAME.legal_moves(s, 0)
 
-    assert not offered(state)  # no yellow aboard: no boom card can come
+    assert offered(state)  # in F: a yellow load would draw after itself
     apply_all(state, 0, ["load yellow"])
-    assert offered(state)  # drawn after the load: later actions would wait on it
+    assert offered(state)  # yellow aboard: the next action draws, others may follow
     apply_all(state, 0, ["forward 2 exit west", "forward 1", "forward 1"])
-    assert offered(state)  # three actions wait on the draws
+    assert not offered(state)  # every action played: each draw's policy is fixed
+    away = copy.deepcopy(t.state)
+    apply_all(away, 0, ["forward 1 exit west left"])
+    assert not offered(away)  # on the road, no yellow: the next action cannot draw
     quiet = copy.deepcopy(t.state)
     apply_all(quiet, 0, ["forward 2 exit west", "forward 1", "forward 1"])
     assert not offered(quiet)  # no yellow, one action left: nothing to decide
@@ -347,3 +351,68 @@ def test_RM_H5_policy_push_is_offered_only_when_it_would_change_something() -> N
     pushed = copy.deepcopy(t.state)
     apply_all(pushed, 0, ["load yellow", "policy push"])
     assert "policy stop" in GAME.legal_moves(pushed, 0)
+
+
+# ---- RM-H5: a policy holds from where it stands until the next one (revised ruling) -------
+EXAMPLE_TURN = ["policy stop", "load brown", "policy push", "unload h3 yellow x3"]
+
+
+def _at_e_with_yellow() -> dict:
+    """ann in E (brown) with 3 yellow cubes aboard and h3 (3 yellow to E) in hand."""
+    state = copy.deepcopy(_hazard(where="E").state)
+    give(state, 0, "h3")
+    load_truck(state, 0, "yellow", 3)
+    return state
+
+
+def test_rm_h5_stop_after_an_early_half_boom_yet_push_into_the_final_unload() -> None:
+    """RM-H5: 「このターンを終了するか、リスクを負って続けるか選ぶことができます」 is a choice at each
+    draw. `policy stop; load brown; policy push; unload h3 yellow x3`: a first half boom
+    drawn after the load stops the turn there (the load's policy is stop)..."""
+    state = _at_e_with_yellow()
+    apply_all(state, 0, EXAMPLE_TURN)
+    GAME.end_turn(state, 0)
+    request = next(p for p in state["pending"] if p["kind"] == "boom")
+    assert [q["policy"] for q in request["moves"]] == ["push"] and request["policy"] == "stop"
+    _resolve_boom(state, [HALF, OK])
+    assert state["scores"][0] == 0 and state["trucks"][0]["cubes"] == {"yellow": 3, "brown": 1}
+    assert any("stops the turn there (policy stop)" in line for line in state["log"])
+
+
+def test_rm_h5_a_first_half_boom_before_the_unload_goes_by_the_unloads_policy() -> None:
+    """RM-H5: ... while one drawn before the unload goes by the unload's policy, push:
+    the unload happens (its draw done, it risks nothing more)."""
+    state = _at_e_with_yellow()
+    points = state["data"]["cards"]["h3"]["points"]
+    apply_all(state, 0, EXAMPLE_TURN)
+    GAME.end_turn(state, 0)
+    _resolve_boom(state, [OK, HALF])
+    assert state["scores"][0] == points and state["trucks"][0]["cubes"] == {"brown": 1}
+    assert any("pushes on (policy push)" in line for line in state["log"])
+
+
+def test_rm_h5_show_and_play_say_which_policy_governs_each_draw() -> None:
+    """RM-H5: before signing, the view (text and JSON) and the entry's description give
+    each boom draw with its policy; once signed, `show` gives them until the beacon."""
+    from games.road_master.describe import describe
+
+    state = _at_e_with_yellow()
+    before = copy.deepcopy(state)
+    apply_all(state, 0, EXAMPLE_TURN)
+    draws = [{"when": "after", "move": "load brown", "policy": "stop"},
+             {"when": "before", "move": "unload h3 yellow x3", "policy": "push"}]
+    view = GAME.view(state, 0)
+    assert view["turn"]["draws"] == draws
+    text = " ".join(GAME.render(view).split())  # (wrapped at 100)
+    assert ("Boom draws due this turn, each while yellow cubes are aboard: after load brown: "
+            "policy stop; before unload h3 yellow x3: policy push.") in text
+    GAME.end_turn(state, 0)
+    lines = describe(before, state, 0)
+    assert ("ann's policy on a first half boom, draw by draw (stop: the turn ends there; push: "
+            "it goes on): after load brown: policy stop; before unload h3 yellow x3: policy "
+            "push.") in lines
+    shown = GAME.view(state, None)
+    assert shown["boom"] == {"seat": 0, "draws": draws, "queued": ["unload h3 yellow x3"]}
+    assert ("Boom cards for ann are drawn with the next beacon, each while yellow cubes are "
+            "aboard: after load brown: policy stop; before unload h3 yellow x3: policy push.") \
+        in " ".join(GAME.render(shown).split())

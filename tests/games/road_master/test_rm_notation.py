@@ -107,3 +107,24 @@ def test_rules_text_states_the_play_by_email_rulings() -> None:
         "`contracts top` takes that very card",
     ):
         assert sentence in text, sentence
+
+
+def test_rulings_file_keeps_the_revised_rulings_in_the_repository() -> None:
+    """games/road_master/RULINGS.md gives the rulings the game follows (RM-M1 pass-through,
+    RM-M5 for backward moves, RM-M7 backing out, RM-H5 policy by position), standing alone:
+    no path outside the repository."""
+    from pathlib import Path
+
+    import games.road_master as package
+
+    text = " ".join((Path(package.__file__).parent / "RULINGS.md").read_text("utf-8").split())
+    for sentence in (
+        "A forward move may pass through a warehouse",
+        "pbem holds every move to it, forward and backward",
+        "out of a warehouse** onto its road space, in the right lane of the heading the truck "
+        "came in with",
+        "A policy holds from where it stands among the turn's moves until the next `policy` move.",
+        "Cards out of the game are public",
+    ):
+        assert sentence in text, sentence
+    assert "shared/" not in text and "../" not in text

@@ -123,3 +123,32 @@ def test_RM_X1_the_stall_ends_the_game_after_booms_that_score_nothing() -> None:
     assert table.state["scores"] == [0, 0]
     assert table.state["ended"] and table.to_act() is None
     assert table.state["quiet_rounds"] == STALLED_ROUNDS
+
+
+def test_rm_x1_the_stall_message_says_which_limit_ended_the_game() -> None:
+    """RM-X1: after five quiet rounds with contracts left and ten with the deck spent the
+    game ends by the deck-spent limit, and the log says so: 15 quiet rounds, the last 10
+    with the deck spent (not only "15 rounds", which is neither limit)."""
+    table = LocalTable(GAME, ["ann", "bob"], seed=b"stall")
+    table.play(["place A"])
+    table.play(["place A"])
+    table.state["quiet_rounds"] = 5  # five quiet rounds while cards were left
+    table.state["deck"] = []
+    while table.to_act() is not None:
+        table.play([])
+    assert table.state["quiet_rounds"] == 15 and table.state["quiet_empty"] == 10
+    assert ("No score has changed for 15 rounds, the last 10 of them with the contract deck "
+            "spent: by the stall rule (10 such rounds once the deck is spent) the game is "
+            "over.") in table.state["log"]
+
+
+def test_rm_x1_the_twenty_round_stall_names_its_limit() -> None:
+    assert quiet_rounds_until_over(empty_deck=False) == STALLED_ROUNDS
+    table = LocalTable(GAME, ["ann", "bob"], seed=b"stall")
+    table.play(["place A"])
+    table.play(["place A"])
+    table.state["quiet_rounds"] = STALLED_ROUNDS - 2
+    while table.to_act() is not None:
+        table.play([])
+    assert ("No score has changed for 20 rounds: by the stall rule (20 such rounds) the game "
+            "is over.") in table.state["log"]

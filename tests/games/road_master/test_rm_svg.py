@@ -429,6 +429,8 @@ def test_boom_state_is_shown_when_hazardous_only() -> None:
     boom = text_of(by_id(root, "boom"))
     assert "policy 'stop'" in boom and "Boom draw due this turn; queued after it: forward 2 exit west" \
         in boom
+    assert "Policy at each draw: after load yellow: stop; after forward 2 exit west: stop." \
+        in boom
     GAME.apply(state, 0, "policy push")
     assert "policy 'push'" in text_of(by_id(parse(GAME.render_svg(GAME.view(state, 0, None))), "boom"))
     GAME.end_turn(state, 0)

@@ -25,7 +25,7 @@ from sts_helpers import (
 
 from games.station_to_station import GAME
 from games.station_to_station.abilities import ABILITIES
-from pbem.game import AmbiguousMoveError, IllegalMoveError
+from pbem.game import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 
 STOCK = GAME.stock_components()
 
@@ -369,6 +369,10 @@ def test_sts_c12_the_surveyor_marks_the_card_the_player_chooses() -> None:
     for move in listed:
         assert GAME.normalize(state, 0, move) == move
     assert GAME.normalize(state, 0, "use surveyor Denver 2") == "crew surveyor denver route 2"
+    assert GAME.normalize(state, 0, "crew surveyor denver route 02") == "crew surveyor denver route 2"
+    for bad in ("crew surveyor denver route 0", "crew surveyor denver route 3"):
+        with pytest.raises(InvalidMoveError, match="route slots are 1 and 2"):
+            GAME.normalize(state, 0, bad)
     with pytest.raises(AmbiguousMoveError, match="crew surveyor denver route 2"):
         GAME.normalize(state, 0, "crew surveyor denver")
     play(state, 0, "crew surveyor denver route 2")
@@ -480,7 +484,7 @@ def test_sts_c12_crews_about_this_turn_may_be_used_before_moving() -> None:
     assert _player(broker)["coal"] == 1
     hired = _crew_turn("clerk", {"south": 2})
     play(hired, 0, "hire basic west", "pay south", "pay south")
-    with pytest.raises(IllegalMoveError, match="used before hiring"):
+    with pytest.raises(IllegalMoveError, match="used before hiring or taking a caboose"):
         GAME.apply(hired, 0, "crew clerk")
 
 

@@ -179,7 +179,8 @@ class RoadMaster(Game):
         if "secret" not in state:
             return {"end": end, "bot": ""}
         n = len(state["scores"])
-        if any(secretdeck.drawn(state, scoring.DECK, s) for s in range(n)):
+        if state["sb"].get("short") or any(secretdeck.drawn(state, scoring.DECK, s)
+                                           for s in range(n)):
             return {"end": end}  # a draw waits for work only the absent seat's key can do
         held = len(secretdeck.held(state, scoring.DECK, seat))
         bot = (f"The Super Bonus deck closes for everyone, since no card can be drawn "

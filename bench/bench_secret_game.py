@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from common import as_new_process, fixed_entropy, fixed_identities, median_cpu, paired_medians
+from common import as_new_process, build_fixed, fixed_entropy, fixed_identities, median_cpu, paired_medians
 
 from pbem import registry, session
 from pbem.play import bots
@@ -76,6 +76,13 @@ def breakdown(text: str) -> dict[str, float]:
         setattr(module, name, wrapper)
 
     timed(mental_deck, "apply_chore", "deck replay (chores, proofs)")
+    try:  # the code before shuffle proofs has no such module: the bench runs on both
+        from pbem.protocol import shuffle_proof
+        timed(shuffle_proof, "verify", "  of which shuffle proofs")
+    except ImportError:
+        pass
+    from pbem.protocol import dleq
+    timed(dleq, "verify", "  of which peel/re-key proofs")
     timed(beacon, "_walk_to_anchor", AUDIT[0])
     timed(mental_deck, "audit_chore", AUDIT[1])
     timed(mental_deck, "open_held", AUDIT[2])
@@ -112,6 +119,26 @@ def at_home(save: Save, text: str, repeat: int) -> tuple[float, float]:
 
     found = paired_medians([player, newcomer], repeat)
     return found[0], found[1]
+
+
+def whole_game(name: str, save: Save, repeat: int) -> None:
+    """Verify time (with the audit) and size of one whole game, and where the time goes:
+    the figures issue 22 compares before and after every shuffle is proven."""
+    text = savefile.dumps(save)
+
+    def verify() -> None:
+        as_new_process()
+        engine.replay(savefile.parse(text))
+
+    [spent] = paired_medians([verify], repeat)
+    shuffles = sum(1 for e in save.entries for c in e["chores"]
+                   for i in [c, *c.get("items", [])] if i.get("op") == "shuffle")
+    print(f"{name}: {len(save.entries)} entries, {shuffles} shuffles, save {len(text) // 1024} KB, "
+          f"verify with audit {spent * 1000:.0f} ms")
+    runs = [breakdown(text) for _ in range(repeat)]
+    for label in runs[0]:
+        values = sorted(run[label] for run in runs)
+        print(f"    {label:<40} {values[len(values) // 2] * 1000:7.0f} ms")
 
 
 def main() -> None:
@@ -158,6 +185,11 @@ def main() -> None:
     for label in runs[0]:
         values = sorted(run[label] for run in runs)
         print(f"    {label:<40} {values[len(values) // 2] * 1000:7.0f} ms")
+    # Issue 22's pair: whole games, greedy bots, measured the same way before and after.
+    whole_game("road-master 6p greedy (whole game)",
+               build_fixed("road-master", 6, [], "greedy"), args.repeat)
+    whole_game("red-dog-junction posse 5p greedy (whole game)",
+               build_fixed("red-dog-junction", 5, ["variant=posse"], "greedy"), args.repeat)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import pytest
 import tomli_w
 
 from pbem.errors import IllegalMoveError, IntegrityError
-from pbem.protocol import dleq, mental, mental_deck, secretdeck
+from pbem.protocol import dleq, mental, mental_deck, secretdeck, shuffle_proof
 
 GAME_ID = "5eed00112233445566778899aabbccdd"
 DECK = "bonus"
@@ -112,21 +112,20 @@ def _play_flow(seats: int) -> tuple[Table, dict[str, str], dict[str, str], list[
 
     keep, back = drawn[:3], [drawn[5], drawn[3], drawn[4]]  # a chosen order
     secretdeck.keep(table.state, DECK, 0, keep)
-    secretdeck.return_bottom(table.state, DECK, 0, back)
-    assert mental_deck.owed(table.d, 0)  # the returner's re-locks come first ...
-    assert all(not mental_deck.owed(table.d, s) for s in range(1, seats))
-    table.entry(0)
-    if seats > 1:
-        assert all(mental_deck.owed(table.d, s) for s in range(1, seats))  # ... then theirs
-    table.others(0)
-    new_ids = table.d["order"][-3:]
+    new_ids = secretdeck.return_bottom(table.state, DECK, 0, back)
+    assert new_ids == table.d["order"][-3:]
+    assert not mental_deck.owed(table.d, 0)  # its layers are one key already: no re-key
+    for step in range(1, seats):  # every other seat shuffles the batch in turn
+        assert mental_deck.owing(table.d) == [step]
+        chore = table.entry(step)
+        assert chore is not None and [i["op"] for i in chore["items"]] == ["shuffle"]
+    assert mental_deck.owing(table.d) == []
     assert all("from" not in table.d["slots"][s] for s in new_ids)  # no link to the old slot
     assert not set(new_ids) & set(drawn)
-    assert all(
-        set(table.d["slots"][s]["layers"].values()) <= {f"slot:{i}" for i in range(100)}
-        and len(table.d["slots"][s]["layers"]) == seats
-        for s in new_ids
-    )
+    records = {json.dumps([table.d["slots"][s]["layers"], table.d["slots"][s]["keys"]],
+                          sort_keys=True) for s in new_ids}
+    assert len(records) == 1  # one layer record for the batch: it says nothing of the order
+    assert all(len(table.d["slots"][s]["layers"]) == seats for s in new_ids)
 
     last = seats - 1
     pile = secretdeck.remaining(table.state, DECK)
@@ -135,7 +134,7 @@ def _play_flow(seats: int) -> tuple[Table, dict[str, str], dict[str, str], list[
     if last != 0:
         table.entry(0)  # nothing left for seat 0 either
     second = table.read(last) if last != 0 else {s: table.read(0)[s] for s in second_slots}
-    assert [second[s] for s in second_slots[-3:]] == [first[s] for s in back]
+    assert sorted(second[s] for s in second_slots[-3:]) == sorted(first[s] for s in back)
     held0 = {s: first[s] for s in keep}
     assert sorted(list(held0.values()) + [second[s] for s in second_slots]) == sorted(UIDS)
     secretdeck.keep(table.state, DECK, last, second_slots[:2])
@@ -198,47 +197,63 @@ def test_no_secret_anywhere_in_states_or_chores(seats: int) -> None:
     _walk(table.d)
 
 
-def test_drawing_a_returned_card_before_its_locks_are_done() -> None:
-    """Stages: the drawer of a not yet fully re-locked slot reads it once the locks
-    (its own included) and then the peels are done."""
+def test_drawing_a_returned_card_before_its_shuffles_are_done() -> None:
+    """Stages: the drawer of a returned batch not yet shuffled by everyone reads it once
+    the shuffles (its own included) and then the peels are done."""
     table = Table(3, uids=UIDS[:6])
     drawn = _draw(table, 0, 2)
     cards = table.read(0)
-    secretdeck.return_bottom(table.state, DECK, 0, drawn)
-    table.entry(0)  # seat 0's re-locks; seats 1 and 2 still owe theirs
+    fresh = secretdeck.return_bottom(table.state, DECK, 0, drawn)
+    assert secretdeck.owing(table.state, DECK) == [1]  # seat 1 shuffles first, then seat 2
     slots = secretdeck.reserve_top(table.state, DECK, 1, 6)
+    assert slots[-2:] == fresh
     owed1 = mental_deck.owed(table.d, 1)
-    assert {o["op"] for o in owed1} == {"lock"}
+    assert [o["op"] for o in owed1] == ["shuffle"]
     assert not any(
-        o["op"] == "peel" for s in (0, 2) for o in mental_deck.owed(table.d, s) if o["slot"] in slots[-2:]
+        o["op"] == "peel" for s in (0, 2) for o in mental_deck.owed(table.d, s) if o["slot"] in fresh
     )
     table.entry(1)
     assert not secretdeck.readable(table.state, DECK, 1)
-    chore2 = table.entry(2)  # seat 2 locks the returned slots, then peels everything
+    chore2 = table.entry(2)  # seat 2 shuffles the batch, then peels everything
     assert chore2 is not None
-    assert [i["op"] for i in chore2["items"] if i["slot"] == slots[-1]] == ["lock", "peel"]
+    assert [i["op"] for i in chore2["items"]][:1] == ["shuffle"]
     table.entry(0)
     assert secretdeck.readable(table.state, DECK, 1)
     read = table.read(1)
-    assert [read[s] for s in slots[-2:]] == [cards[s] for s in drawn]
+    assert sorted(read[s] for s in fresh) == sorted(cards[s] for s in drawn)
     assert sorted(read.values()) == sorted(UIDS[:6])
     assert table.audit() == []
     assert table.open_held()[1] == []
 
 
-def test_returning_an_unread_card_relocks_every_layer() -> None:
+def test_returning_an_unread_card_is_refused() -> None:
     table = Table(3, uids=UIDS[:5])
     drawn = secretdeck.reserve_top(table.state, DECK, 2, 1)
     table.entry(2)
     table.entry(0)  # seat 0 peels; seat 1 has not yet
-    secretdeck.return_bottom(table.state, DECK, 2, drawn)
-    assert not any(o["op"] == "peel" for o in table.d["owed"])  # superseded by the locks
-    table.entry(2)
-    table.others(2)
-    new = table.d["slots"][table.d["order"][-1]]
-    assert sorted(new["layers"]) == ["0", "1", "2"]
-    assert all(v.startswith("slot:") for v in new["layers"].values())
+    with pytest.raises(IllegalMoveError, match="cannot be returned yet"):
+        secretdeck.return_bottom(table.state, DECK, 2, drawn)
+
+
+def test_a_returner_with_layers_of_several_keys_rekeys_them_to_one_first() -> None:
+    """The last drawer of _play_flow holds slots of the first pass (its deck key) and of
+    a returned batch (a slot key): returning them all, it first re-keys its layers to one
+    fresh key, so the batch carries one layer record; then the others shuffle it."""
+    table, _, _, second_slots = _play_flow(3)
+    back = secretdeck.drawn(table.state, DECK, 2)
+    assert len({table.d["slots"][s]["layers"]["2"] for s in back}) == 2
+    fresh = secretdeck.return_bottom(table.state, DECK, 2, back)
+    assert [o["op"] for o in mental_deck.owed(table.d, 2)] == ["rekey"]
+    chore = table.entry(2)
+    assert chore is not None and [i["op"] for i in chore["items"]] == ["rekey"]
+    assert len(chore["items"][0]["proofs"]) == len(back)
+    table.entry(0)
+    table.entry(1)
+    records = {json.dumps([table.d["slots"][s]["layers"], table.d["slots"][s]["keys"]],
+                          sort_keys=True) for s in fresh}
+    assert len(records) == 1
     assert table.audit() == [] and table.open_held()[1] == []
+    assert second_slots
 
 
 def test_owed_perform_and_bookkeeping() -> None:
@@ -390,137 +405,132 @@ def test_cheat_card_claimed_but_not_held() -> None:
 
 
 def test_cheat_returned_card_swapped_for_a_kept_one_is_refused() -> None:
-    """Seat 0 re-locks the card it keeps in place of the one it returns (a perfectly
-    good-looking ciphertext under its fresh key): the re-lock proof ties the new
-    ciphertext to the returned slot's, so the swap fails at once."""
+    """Seat 1 shuffles the returned batch but puts in one of the cards seat 0 kept (under
+    the same fresh key, a good-looking ciphertext): the shuffle proof ties the batch's new
+    ciphertexts to its old ones, so the swap fails at once."""
     table = Table(3)
     drawn = _draw(table, 0, 4)
     secretdeck.keep(table.state, DECK, 0, drawn[:2])
     secretdeck.return_bottom(table.state, DECK, 0, drawn[2:])
-    seed0 = table.seeds[0]
+    seed1 = table.seeds[1]
 
     def swap(chore: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
         item = chore["items"][0]
         kept = mental.from_hex(d["slots"][drawn[0]]["ct"])
-        fresh = mental.slot_key(seed0, DECK, item["serial"])
-        item["ct"] = mental.to_hex(mental.rekey(mental.deck_key(seed0, DECK), fresh, kept))
+        item["cts"][0] = mental.to_hex(mental.encrypt(mental.slot_key(seed1, DECK, item["serial"]), kept))
         return chore
 
-    with pytest.raises(IntegrityError, match=r"seat 0's chore, re-lock of slot s\d+ fails its proof"):
-        table.entry(0, swap)
+    with pytest.raises(IntegrityError, match=r"seat 1's chore, shuffled re-lock of the batch "
+                                             r"s\d+ s\d+ fails its shuffle proof"):
+        table.entry(1, swap)
+
+
+def test_cheat_rekey_that_swaps_a_card_is_refused() -> None:
+    table, _, _, _ = _play_flow(3)
+    back = secretdeck.drawn(table.state, DECK, 2)
+    secretdeck.return_bottom(table.state, DECK, 2, back)
+    kept = mental.from_hex(table.d["slots"][secretdeck.held(table.state, DECK, 2)[0]]["ct"])
+
+    def swap(chore: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
+        item = chore["items"][0]
+        item["cts"][1] = mental.to_hex(mental.encrypt(3, kept))
+        return chore
+
+    with pytest.raises(IntegrityError, match=r"seat 2's chore, re-lock to one key of the batch "
+                                             r".* fails its proof at slot s\d+"):
+        table.entry(2, swap)
 
 
 def _returned_table() -> tuple[Table, list[str]]:
     table = Table(3)
     drawn = _draw(table, 0, 3)
-    secretdeck.return_bottom(table.state, DECK, 0, drawn)
-    table.entry(0)
-    return table, table.d["order"][-3:]
+    fresh = secretdeck.return_bottom(table.state, DECK, 0, drawn)
+    return table, fresh
 
 
-def _relock_with(key: int, seat: int, table: Table) -> Tamper:
-    """A re-lock of the chore's second item with ``key``, proved honestly for that key."""
+def _shuffle_with(key: int, seat: int, table: Table) -> Tamper:
+    """The chore's batch shuffle done with ``key`` instead, proved honestly for that key."""
 
     def tamper(chore: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
-        item = chore["items"][1]
-        slot = d["slots"][item["slot"]]
-        x = mental.from_hex(slot["ct"])
-        ctx = dleq.context(GAME_ID, DECK, table.seq, seat, "lock", item["slot"])
+        item = chore["items"][0]
+        assert item["op"] == "shuffle" and str(seat) not in d["slots"][item["slots"][0]]["layers"]
+        xs = [mental.from_hex(d["slots"][sid]["ct"]) for sid in item["slots"]]
+        ctx = mental_deck.batch_context(GAME_ID, DECK, table.seq, seat, item["serial"], item["slots"])
         point = mental.public_point(key)
-        if str(seat) in slot["layers"]:
-            old = mental_deck._layer_key(table.seeds[seat], DECK, slot["layers"][str(seat)])
-            ratio = key * pow(old, -1, mental.L) % mental.L
-            y = mental.encrypt(ratio, x)
-            old_point = bytes.fromhex(slot["keys"].get(str(seat)) or d["keys"][str(seat)])
-            item["proof"] = dleq.prove(ratio, old_point, point, x, y, ctx)
-        else:
-            y = mental.encrypt(key, x)
-            item["proof"] = dleq.prove(key, mental.BASE, point, x, y, ctx)
-        item["ct"], item["key"] = mental.to_hex(y), mental.to_hex(point)
+        outputs, proof = shuffle_proof.prove(mental.BASE, point, key, xs, list(range(len(xs))),
+                                             ctx, b"x" * 32)
+        item.update(key=mental.to_hex(point), cts=[mental.to_hex(y) for y in outputs],
+                    proof=mental_deck.pack_proof(proof))
         return chore
 
     return tamper
 
 
-def test_cheat_relock_with_an_invalid_key_point_or_ciphertext_is_refused_as_such() -> None:
-    """A re-lock's key point and new ciphertext are points of the group, or the re-lock is
-    refused saying which is not (the ciphertext first, if both), whatever the proof."""
+def test_cheat_shuffle_with_an_invalid_key_point_or_ciphertext_is_refused_as_such() -> None:
+    """A batch shuffle's key point and new ciphertexts are points of the group, or it is
+    refused saying which is not (the key point first), whatever the proof."""
     from tests.test_mental import _off_subgroup
 
     bad = [(_small_order(), "not a valid point of the group"),
            (_off_subgroup().hex(), "not a valid point of the group"),
            ("f" * 64, "not a valid point of the group"),
            ("zz", "not 64 lowercase hex digits"), (7, "not 64 lowercase hex digits")]
-    cases = [({"key": v}, rf"re-lock of slot s\d+, its key point: .*{m}") for v, m in bad]
-    cases += [({"ct": v}, rf"re-lock of slot s\d+: .*{m}") for v, m in bad]
-    cases += [({"ct": v, "key": _small_order()}, rf"re-lock of slot s\d+: .*{m}") for v, m in bad]
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"key": v}, rf"batch s\d+ s\d+ s\d+, its key point: .*{m}") for v, m in bad]
+    cases += [({"cts": [v]}, rf"batch s\d+ s\d+ s\d+, position 1: .*{m}") for v, m in bad]
     for fields, expected in cases:
         table, _ = _returned_table()
 
         def tamper(chore: dict[str, Any], d: dict[str, Any],
                    fields: dict[str, Any] = fields) -> dict[str, Any]:
-            assert chore["items"][1]["op"] == "lock"
-            chore["items"][1].update(fields)
+            item = chore["items"][0]
+            assert item["op"] == "shuffle"
+            if "cts" in fields:
+                item["cts"][0] = fields["cts"][0]
+            else:
+                item.update(fields)
             return chore
 
         with pytest.raises(IntegrityError, match=expected):
             table.entry(1, tamper)
 
 
-def test_cheat_relock_with_the_deck_key_is_refused() -> None:
+def test_cheat_shuffle_with_the_deck_key_is_refused() -> None:
     table, _ = _returned_table()
     g1 = mental.deck_key(table.seeds[1], DECK)
     with pytest.raises(IntegrityError, match="re-uses a key it used before"):
-        table.entry(1, _relock_with(g1, 1, table))
+        table.entry(1, _shuffle_with(g1, 1, table))
 
 
-def test_cheat_relock_reusing_a_slot_key_still_in_use_is_refused() -> None:
-    table, _ = _returned_table()
-
-    def reuse(chore: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
-        first = chore["items"][0]
-        key = mental.slot_key(table.seeds[1], DECK, first["serial"])
-        return _relock_with(key, 1, table)(chore, d)
-
+def test_cheat_shuffle_reusing_a_slot_key_still_in_use_is_refused() -> None:
+    table, first = _returned_table()
+    table.entry(1)
+    table.entry(2)
+    # Seat 1's key of the first batch is on those slots still.
+    serial = int(table.d["slots"][first[0]]["layers"]["1"].removeprefix("slot:"))
+    key = mental.slot_key(table.seeds[1], DECK, serial)
+    drawn = _draw(table, 2, 2)
+    secretdeck.return_bottom(table.state, DECK, 2, drawn)
+    table.entry(0)
     with pytest.raises(IntegrityError, match="re-uses a key"):
-        table.entry(1, reuse)
+        table.entry(1, _shuffle_with(key, 1, table))
 
 
-def test_cheat_relock_with_a_key_the_seed_does_not_give_is_named_by_the_audit() -> None:
-    """A lock with a key of the cheater's own choosing, proved consistently, is accepted at
-    replay (the proof only ties the value to the published point); the audit checks the
-    point against the revealed seed and names the seat. Re-using the key of a slot that
-    has since left the deck is caught the same way, and explained."""
-    table, _ = _returned_table()
-    table.entry(1, _relock_with(424242, 1, table))
+def test_cheat_shuffle_with_a_key_the_seed_does_not_give_is_named_by_the_audit() -> None:
+    """A batch shuffle with a key of the cheater's own choosing, proved consistently, is
+    accepted at replay (the proof only ties the values to the published point); the audit
+    checks the point against the revealed seed and names the seat, and opening the slots
+    names it too, never their holder."""
+    table, fresh = _returned_table()
+    table.entry(1, _shuffle_with(424242, 1, table))
     table.entry(2)
     audit = table.audit()
     assert len(audit) == 1
-    assert audit[0].startswith("seat 1 re-locked slot") and "a key its seed does not give" in audit[0]
-    table2, _ = _returned_table()
-    old_serial = 0  # seat 0's first re-lock, serial 0: long superseded below
-    stale = mental.slot_key(table2.seeds[0], DECK, old_serial)
-    table2.entry(1)
-    table2.entry(2)
-    # Draw the returned slots back and return them again: seat 0 re-locks with serial-0's key.
-    pile = _draw(table2, 1, secretdeck.remaining(table2.state, DECK))
-    secretdeck.return_bottom(table2.state, DECK, 1, pile[-1:])
-    table2.entry(1)
-    later = _draw(table2, 2, secretdeck.remaining(table2.state, DECK))
-    secretdeck.return_bottom(table2.state, DECK, 2, later[-1:])
-    table2.entry(2)
-
-    def reuse_stale(chore: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
-        in_use = {slot["keys"].get("0") for slot in d["slots"].values()}
-        assert mental.to_hex(mental.public_point(stale)) not in in_use  # peeled off long ago
-        chore["items"] = chore["items"][:1] + chore["items"]
-        out = _relock_with(stale, 0, table2)(chore, d)
-        out["items"] = out["items"][1:]
-        return out
-
-    table2.entry(0, reuse_stale)
-    found = [line for line in table2.audit() if line.startswith("seat 0")]
-    assert found and f"re-using its slot key of serial {old_serial}" in found[0], found
+    assert audit[0].startswith("seat 1's shuffled re-lock of the batch")
+    assert "a key its seed does not give" in audit[0]
+    _, found = table.open_held()
+    assert len(found) == 3 and all("seat 1 published a key point" in f for f in found)
+    assert all(any(s in f for s in fresh) for f in found)
 
 
 def test_cheat_omitted_chore_is_refused() -> None:
@@ -570,11 +580,15 @@ def test_malformed_chores_are_refused() -> None:
 
 
 def test_cheat_shuffle_passes_are_checked() -> None:
+    """A shuffle pass is refused at once unless its proof shows the slots under the deck
+    key it published, in some order: a duplicated, substituted or unchanged card, another
+    key, another order than the proof's, a proof bound to another entry or seat."""
     blank = mental_deck.blank(GAME_ID, DECK, UIDS, 2)
     d, chore = mental_deck.create(GAME_ID, DECK, UIDS, 0, b"host seed" * 4, 2)
     seed1 = b"joiner seed" * 3
     honest = mental_deck.perform(d, DECK, 1, seed1, GAME_ID, 1)
     assert honest is not None and honest["op"] == "shuffle"
+    mental_deck.apply_chore(copy.deepcopy(d), 1, honest, GAME_ID, 1)
     dup = copy.deepcopy(honest)
     dup["cts"][1] = dup["cts"][0]
     with pytest.raises(IntegrityError, match="duplicated"):
@@ -585,48 +599,38 @@ def test_cheat_shuffle_passes_are_checked() -> None:
     short = dict(honest, cts=honest["cts"][:-1])
     with pytest.raises(IntegrityError, match="18 ciphertexts"):
         mental_deck.apply_chore(copy.deepcopy(d), 1, short, GAME_ID, 1)
-    # Accepted at replay (no shuffle proof), caught by the audit: another order, a card
-    # substituted, a deck key point the seed does not give.
     reordered = copy.deepcopy(honest)
     reordered["cts"][0], reordered["cts"][1] = reordered["cts"][1], reordered["cts"][0]
-    mental_deck.apply_chore(copy.deepcopy(d), 1, reordered, GAME_ID, 1)
-    assert mental_deck.audit_chore(d, DECK, 1, honest, seed1) == []
-    assert "permutation" in mental_deck.audit_chore(d, DECK, 1, reordered, seed1)[0]
     swapped = copy.deepcopy(honest)
     swapped["cts"][3] = mental.to_hex(mental.encrypt(99, mental.from_hex(swapped["cts"][3])))
-    found = mental_deck.audit_chore(d, DECK, 1, swapped, seed1)
-    assert found and found[0].startswith("seat 1's shuffle pass") and "1 of its" in found[0]
     wrong_key = dict(honest, key=mental.to_hex(mental.public_point(5)))
+    for bad in (reordered, swapped, wrong_key):
+        with pytest.raises(IntegrityError, match="seat 1's shuffle pass fails its shuffle proof"):
+            mental_deck.apply_chore(copy.deepcopy(d), 1, bad, GAME_ID, 1)
+    with pytest.raises(IntegrityError, match="fails its shuffle proof"):  # another entry
+        mental_deck.apply_chore(copy.deepcopy(d), 1, honest, GAME_ID, 2)
+    with pytest.raises(IntegrityError, match="fails its shuffle proof"):  # another game
+        mental_deck.apply_chore(copy.deepcopy(d), 1, honest, "0" * 32, 1)
+    # What no proof covers: the key point against the seed, at the audit.
+    assert mental_deck.audit_chore(d, DECK, 1, honest, seed1) == []
     assert "deck key point its seed does not give" in mental_deck.audit_chore(d, DECK, 1, wrong_key, seed1)[0]
     assert mental_deck.audit_chore(blank, DECK, 0, chore, b"host seed" * 4) == []
     assert mental_deck.audit_chore(blank, DECK, 0, chore, b"other seed" * 4) != []
 
 
-def test_a_substituted_card_is_seen_by_the_reader_and_named_by_the_audit() -> None:
-    """A shuffle pass is the one step without a proof: a joiner that swaps a card for one
-    from outside the deck passes replay; the drawer is told loudly, the audit names it."""
+def test_a_substituted_card_is_refused_in_the_pass_that_makes_it() -> None:
+    """Before shuffle proofs a joiner could swap a card for one from outside the deck and
+    pass replay; now its pass is refused at once, naming it."""
     host, joiner = b"host seed" * 4, b"joiner seed" * 3
     d, _ = mental_deck.create(GAME_ID, DECK, UIDS[:4], 0, host, 2)
     honest = mental_deck.perform(d, DECK, 1, joiner, GAME_ID, 1)
     assert honest is not None
-    before = copy.deepcopy(d)
-    g1 = mental.deck_key(joiner, DECK)
+    g0, g1 = mental.deck_key(host, DECK), mental.deck_key(joiner, DECK)
     bad = copy.deepcopy(honest)
-    # One position gets a card from outside the deck, under both deck keys.
-    g0 = mental.deck_key(host, DECK)
     outsider = mental.encrypt(g0 * g1 % mental.L, mental.card_point(GAME_ID, DECK, UIDS[9]))
     bad["cts"][2] = mental.to_hex(outsider)
-    mental_deck.apply_chore(d, 1, bad, GAME_ID, 1)
-    state = {"secret": {DECK: d}, "seats": ["a", "b"]}
-    slots = secretdeck.reserve_top(state, DECK, 0, 4)
-    chore = mental_deck.perform(d, DECK, 1, joiner, GAME_ID, 2)
-    assert chore is not None
-    mental_deck.apply_chore(d, 1, chore, GAME_ID, 2)
-    with pytest.raises(IntegrityError, match="a shuffle pass substituted a card"):
-        mental_deck.read(d, GAME_ID, DECK, 0, host, UIDS[:4])
-    assert slots
-    audit = mental_deck.audit_chore(before, DECK, 1, bad, joiner)
-    assert audit and audit[0].startswith("seat 1's shuffle pass")
+    with pytest.raises(IntegrityError, match="seat 1's shuffle pass fails its shuffle proof"):
+        mental_deck.apply_chore(d, 1, bad, GAME_ID, 1)
 
 
 def test_read_refuses_a_card_known_to_be_elsewhere() -> None:
@@ -701,52 +705,54 @@ def test_pass_moves_a_hand_so_that_only_the_receiver_reads_it() -> None:
     before = table.read(0)
     secretdeck.keep(table.state, DECK, 0, hands[0][:1])
     rest = hands[0][1:]
-    secretdeck.pass_slots(table.state, DECK, 0, 1, rest)
-    assert [secretdeck.holder(table.state, DECK, s) for s in rest] == [1, 1]
-    assert secretdeck.owing(table.state, DECK) == [1]  # the receiver locks first ...
+    fresh = secretdeck.pass_slots(table.state, DECK, 0, 1, rest)
+    assert not set(fresh) & set(table.d["slots"]) - set(fresh) and not set(fresh) & set(rest)
+    assert not set(rest) & set(table.d["slots"])  # the old ids are gone
+    assert [secretdeck.holder(table.state, DECK, s) for s in fresh] == [1, 1]
+    assert secretdeck.owing(table.state, DECK) == [1]  # the receiver shuffles first ...
     assert table.entry(0) is None
     chore = table.entry(1)
-    assert chore is not None and [i["op"] for i in chore["items"]] == ["lock", "lock"]
+    assert chore is not None and [i["op"] for i in chore["items"]] == ["shuffle"]
     assert secretdeck.owing(table.state, DECK) == [0]  # ... then the giver peels
     assert not secretdeck.readable(table.state, DECK, 1)
     chore = table.entry(0)
     assert chore is not None and [i["op"] for i in chore["items"]] == ["peel", "peel"]
-    assert secretdeck.settled(table.state, DECK, rest) and secretdeck.readable(table.state, DECK, 1)
+    assert secretdeck.settled(table.state, DECK, fresh) and secretdeck.readable(table.state, DECK, 1)
     got = table.read(1)
-    assert {s: got[s] for s in rest} == {s: before[s] for s in rest}
+    assert sorted(got[s] for s in fresh) == sorted(before[s] for s in rest)
     assert list(table.read(0)) == hands[0][:1]  # the giver keeps only its pick
     # Nobody else learned anything: seat 2's key opens neither the passed slots nor any other.
     with pytest.raises(IntegrityError):
         mental_deck.read(table.d, GAME_ID, DECK, 1, table.seeds[2], UIDS)
     assert table.audit() == [] and table.open_held()[1] == []
-    for slot in rest:
+    for slot in fresh:
         assert list(table.d["slots"][slot]["layers"]) == ["1"]
 
 
-def test_pass_before_the_hand_is_settled_and_to_a_seat_that_still_owed_a_peel() -> None:
+def test_pass_before_the_hand_is_settled_is_refused() -> None:
     table = Table(3)
     hand = secretdeck.reserve_top(table.state, DECK, 0, 2)
     table.entry(0)
     table.entry(1)  # seat 2 has not peeled yet
-    cards = table.read(0) if secretdeck.readable(table.state, DECK, 0) else None
-    assert cards is None
-    secretdeck.pass_slots(table.state, DECK, 0, 2, hand)  # seat 2's peel becomes a lock
-    assert [o["op"] for o in mental_deck.owed(table.d, 2)] == ["lock", "lock"]
-    table.entry(2)
-    table.entry(0)
-    assert secretdeck.readable(table.state, DECK, 2)
-    assert sorted(table.read(2).values()) == sorted(table.open_held()[0][s] for s in hand)
-    assert table.audit() == [] and table.open_held()[1] == []
+    with pytest.raises(IllegalMoveError, match="cannot be passed yet"):
+        secretdeck.pass_slots(table.state, DECK, 0, 2, hand)
 
 
-def test_cheat_pass_wrong_lock_or_wrong_peel_is_refused() -> None:
+def test_cheat_pass_wrong_shuffle_or_wrong_peel_is_refused() -> None:
     table, hands = _dealt(3, 3)
     rest = hands[0][1:]
-    secretdeck.pass_slots(table.state, DECK, 0, 1, rest)
-    with pytest.raises(IntegrityError, match=rf"seat 1's chore, re-lock of slot {rest[0]} fails its proof"):
-        table.entry(1, lambda c, d: _bump_ct(c, 0))
+    fresh = secretdeck.pass_slots(table.state, DECK, 0, 1, rest)
+
+    def bump(chore: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
+        item = chore["items"][0]
+        item["cts"][0] = mental.to_hex(mental.encrypt(7, mental.from_hex(item["cts"][0])))
+        return chore
+
+    with pytest.raises(IntegrityError, match=rf"seat 1's chore, shuffled re-lock of the batch "
+                                             rf"{fresh[0]} {fresh[1]} fails its shuffle proof"):
+        table.entry(1, bump)
     table.entry(1)
-    with pytest.raises(IntegrityError, match=rf"seat 0's chore, peel of slot {rest[1]} fails its proof"):
+    with pytest.raises(IntegrityError, match=rf"seat 0's chore, peel of slot {fresh[1]} fails its proof"):
         table.entry(0, lambda c, d: _bump_ct(c, 1))
     # The giver peeling a slot it did not pass (its kept one) is work it does not owe.
 
@@ -836,13 +842,32 @@ def test_plain_mode_runs_the_same_calls_at_once() -> None:
     assert all(secretdeck.readable(state, DECK, s) for s in range(3))
     assert secretdeck.settled(state, DECK) and secretdeck.owing(state, DECK) == []
     secretdeck.keep(state, DECK, 0, ["s0"])
-    secretdeck.pass_slots(state, DECK, 0, 1, ["s1", "s2"])
-    assert secretdeck.drawn(state, DECK, 1) == ["s1", "s2", "s3", "s4", "s5"]
-    assert secretdeck.readable_plain(state["secret"][DECK], 1)["s1"] == UIDS[1]
+    assert secretdeck.pass_slots(state, DECK, 0, 1, ["s1", "s2"]) == ["s9", "s10"]  # fresh ids
+    assert secretdeck.drawn(state, DECK, 1) == ["s3", "s4", "s5", "s9", "s10"]
+    assert secretdeck.readable_plain(state["secret"][DECK], 1)["s9"] == UIDS[1]
     assert secretdeck.card(state, DECK, "s0") is None
     secretdeck.open_slots(state, DECK, 0, ["s0"])
     assert secretdeck.card(state, DECK, "s0") == UIDS[0]
     assert secretdeck.opened(state, DECK) == {"s0": UIDS[0]}
     assert secretdeck.open_all_plain(state["secret"][DECK]) == {"s0": UIDS[0]}
     with pytest.raises(IllegalMoveError):
-        secretdeck.open_slots(state, DECK, 0, ["s1"])  # passed away: no longer seat 0's
+        secretdeck.open_slots(state, DECK, 0, ["s9"])  # passed away: no longer seat 0's
+
+
+def test_no_trail_the_returner_cannot_name_the_cards_a_later_drawer_keeps() -> None:
+    """Issue 22 finding 2: ann returned six cards, bob drew exactly those, and the order of
+    her public ``bottom`` move gave the new slot ids, so ann named each card bob kept.
+    Now the others shuffle the batch: the new ids in order no longer follow her order
+    (bob's keep names ids whose cards ann cannot tell)."""
+    table = Table(3, uids=UIDS[:6])
+    drawn = _draw(table, 0, 6)
+    ann = table.read(0)
+    fresh = secretdeck.return_bottom(table.state, DECK, 0, drawn)
+    table.entry(1)
+    table.entry(2)
+    bob = _draw(table, 1, 6)
+    assert bob == fresh
+    got = table.read(1)
+    guess = {new: ann[old] for old, new in zip(drawn, fresh, strict=True)}  # ann's reading
+    assert sorted(got.values()) == sorted(guess.values())
+    assert got != guess

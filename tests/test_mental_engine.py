@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import pytest
 
 from pbem import session
 from pbem.errors import IntegrityError, TurnError
-from pbem.protocol import dleq, engine, mental, mental_deck, savefile
+from pbem.protocol import dleq, engine, mental, mental_deck, savefile, shuffle_proof
 from pbem.protocol.identity import Home
 from tests.enginekit import forge, play_game, seed_of, with_entries, write
 
@@ -124,21 +125,39 @@ def test_wrong_peel_is_refused_in_its_own_entry_even_if_the_cheater_never_reveal
     assert code == 3 and f"Entry {index} ({cheat['seat']})" in output and "Traceback" not in output
 
 
+def _item_proofs(item: dict) -> int:
+    return len(item["proofs"]) if item["op"] == "rekey" else 1
+
+
 def _proof_items(entries: list[dict]) -> int:
-    """How many peels, opens and re-locks (each with its proof) the entries carry."""
-    return sum(len(c.get("items", [])) for e in entries for c in e["chores"])
+    """How many proofs the entries' chores carry: one per shuffle pass, peel, open, lock
+    and batch shuffle, one per slot of a batch re-key."""
+    return sum(1 if c["op"] == "shuffle" else sum(_item_proofs(i) for i in c["items"])
+               for e in entries for c in e["chores"])
+
+
+def _item_points(item: dict) -> int:
+    return {"peel": 1, "open": 0, "lock": 2}.get(item["op"], len(item.get("cts", [])) + 1)
+
+
+def _points_in(entries: list[dict]) -> int:
+    """How many points (ciphertexts and key points) the entries' chores publish."""
+    return sum(len(c["cts"]) + 1 if c["op"] == "shuffle" else sum(_item_points(i) for i in c["items"])
+               for e in entries for c in e["chores"])
 
 
 def _counting_proof_checks(monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, ...]]:
-    """From now on, each check of a secret-deck proof (dleq.verify) is made and recorded."""
+    """From now on, each check of a secret-deck proof (dleq.verify, shuffle_proof.verify)
+    is made and recorded."""
     checked: list[tuple[object, ...]] = []
-    real = dleq.verify
+    for module in (dleq, shuffle_proof):
+        real = module.verify
 
-    def counted(*args: object) -> bool:
-        checked.append(args)
-        return real(*args)  # type: ignore[arg-type]
+        def counted(*args: object, real: object = real) -> bool:
+            checked.append(args)
+            return real(*args)  # type: ignore[operator, no-any-return]
 
-    monkeypatch.setattr(dleq, "verify", counted)
+        monkeypatch.setattr(module, "verify", counted)
     return checked
 
 
@@ -169,12 +188,12 @@ def test_a_home_checks_each_proof_once(homes: dict[str, Home], tmp_path: Path,
     assert 0 < new_work < _proof_items(final.entries)
     assert len(checked) == new_work
     # Nor are the points of those entries checked again (shuffle passes included).
-    assert len(points) <= 2 * new_work
+    assert len(points) <= _points_in(final.entries[seen + 1:])
     checked.clear()
     points.clear()
     assert session.verify(final, Home(tmp_path / "new")).report.audit == "clean"
     assert len(checked) == _proof_items(final.entries)
-    assert len(points) > 2 * new_work
+    assert len(points) > _points_in(final.entries[seen + 1:])
     checked.clear()
     session.verify(final, auditor, full=True)  # --full re-runs everything
     assert len(checked) == _proof_items(final.entries)
@@ -270,9 +289,9 @@ def test_relock_with_a_small_order_key_point_is_refused(homes: dict[str, Home], 
 
     paths = drawn_game(homes, tmp_path)
     save = savefile.read(paths[-1])
-    index = _first_with(save, "lock")
+    index = _first_with(save, "shuffle")
     entries = copy.deepcopy(save.entries[: index + 1])
-    item = next(i for c in entries[index]["chores"] for i in c.get("items", []) if i["op"] == "lock")
+    item = next(i for c in entries[index]["chores"] for i in c.get("items", []) if i["op"] == "shuffle")
     item["key"] = _torsion()[2].hex()
     entries[index] = forge(entries[index], homes[entries[index]["seat"]].load())
     with pytest.raises(IntegrityError, match="key point: .* not a valid point") as info:
@@ -327,7 +346,7 @@ def test_draft_deals_passes_and_opens_with_a_clean_audit(homes: dict[str, Home],
     report = session.verify(save, Home(tmp_path / "auditor")).report
     assert report.audit == "clean" and report.outcome is not None
     ops = {i["op"] for e in save.entries for c in e["chores"] for i in c.get("items", [])}
-    assert ops == {"peel", "lock", "open"}
+    assert ops == {"peel", "shuffle", "open"}
     final = report.table.gstate
     shown = final["secret"]["draft"]
     # Every card was picked by someone and shown to all; scores are the shown numbers.
@@ -353,7 +372,8 @@ def test_draft_each_seat_sees_its_own_hand_only(homes: dict[str, Home], tmp_path
             assert mine <= owned, f"{handle} reads slots that are not theirs"
             saw_a_hand += bool(mine)
             # A seat reads every private slot of its own once no work is pending on it.
-            settled = {s for s in owned if not any(o["slot"] == s for o in deck["owed"])}
+            settled = {s for s in owned
+                       if not any(s in mental_deck.item_slots(o) for o in deck["owed"])}
             assert settled <= mine
     assert saw_a_hand > 5
 
@@ -389,12 +409,12 @@ def test_draft_saves_hold_no_key_and_no_card_before_it_is_shown(homes: dict[str,
 def test_draft_pass_with_a_wrong_lock_is_refused(homes: dict[str, Home], tmp_path: Path) -> None:
     paths = draft_game(homes, tmp_path)
     save = savefile.read(paths[-1])
-    index = _first_with(save, "lock")
+    index = _first_with(save, "shuffle")
     entries = copy.deepcopy(save.entries[: index + 1])
-    item = next(i for c in entries[index]["chores"] for i in c.get("items", []) if i["op"] == "lock")
-    item["ct"] = mental.to_hex(mental.encrypt(3, mental.from_hex(item["ct"])))
+    item = next(i for c in entries[index]["chores"] for i in c.get("items", []) if i["op"] == "shuffle")
+    item["cts"][0] = mental.to_hex(mental.encrypt(3, mental.from_hex(item["cts"][0])))
     entries[index] = forge(entries[index], homes[entries[index]["seat"]].load())
-    with pytest.raises(IntegrityError, match=rf"re-lock of slot {item['slot']} fails its proof"):
+    with pytest.raises(IntegrityError, match=r"batch .* fails its shuffle proof"):
         session.verify(with_entries(save, entries), Home(tmp_path / "x"))
 
 
@@ -449,3 +469,140 @@ def test_draft_plays_the_same_in_plain_mode() -> None:
         assert outcome is not None and sum(outcome.scores.values()) == sum(range(1, 3 * seats + 1))
         # Plain mode needs no waiting: every seat picks on each of its turns.
         assert turns <= 3 * seats + seats
+
+
+# ---- every shuffle is proven (PROTOCOL.md section 6) --------------------------------------
+def _join_pass(save: savefile.Save) -> tuple[int, dict]:
+    """The first join entry and its shuffle pass."""
+    index = next(i for i, e in enumerate(save.entries) if e["kind"] == "join")
+    return index, next(c for c in save.entries[index]["chores"] if c["op"] == "shuffle")
+
+
+def _refused_at_join(save: savefile.Save, homes: dict[str, Home], tmp_path: Path,
+                     change: object, match: str) -> None:
+    """The save cut after its first join, whose shuffle pass ``change`` alters, re-signed by
+    the joiner: refused at that join, exit 3 through the CLI, naming the joiner."""
+    index, _ = _join_pass(save)
+    entries = copy.deepcopy(save.entries[: index + 1])
+    chore = next(c for c in entries[index]["chores"] if c["op"] == "shuffle")
+    change(chore)  # type: ignore[operator]
+    who = entries[index]["seat"]
+    entries[index] = forge(entries[index], homes[who].load())
+    forged = with_entries(save, entries)
+    with pytest.raises(IntegrityError) as info:
+        session.verify(forged, Home(tmp_path / "x"))
+    assert info.value.code == "chore" and info.value.seq == index
+    assert info.value.message.startswith(f"Entry {index} ({who}): ")
+    assert f"{who}'s shuffle pass" in info.value.message
+    assert re.search(match, info.value.message), info.value.message
+    code, output = _verify_cli(write(tmp_path, "forged.toml", forged), tmp_path / "y")
+    assert code == 3 and f"({who})" in output and "Traceback" not in output
+
+
+@pytest.fixture()
+def finished_draw(homes: dict[str, Home], tmp_path: Path) -> savefile.Save:
+    return savefile.read(drawn_game(homes, tmp_path)[-1])
+
+
+def test_join_shuffle_of_substituted_points_is_refused_at_the_join(
+        finished_draw: savefile.Save, homes: dict[str, Home], tmp_path: Path) -> None:
+    """Issue finding 1: a joiner's pass of substituted points, signed again, verified
+    before (and framed an honest holder at the audit); now refused at the join."""
+    def substitute(chore: dict) -> None:
+        chore["cts"] = [mental.to_hex(mental.encrypt(5, mental.from_hex(ct))) for ct in chore["cts"]]
+
+    def one(chore: dict) -> None:
+        chore["cts"][3] = mental.to_hex(mental.card_point("x", "cards", "c1"))
+
+    _refused_at_join(finished_draw, homes, tmp_path, substitute, "fails its shuffle proof")
+    _refused_at_join(finished_draw, homes, tmp_path, one, "fails its shuffle proof")
+
+
+def test_join_shuffle_with_a_duplicated_card_is_refused(
+        finished_draw: savefile.Save, homes: dict[str, Home], tmp_path: Path) -> None:
+    def duplicate(chore: dict) -> None:
+        chore["cts"][1] = chore["cts"][0]
+
+    _refused_at_join(finished_draw, homes, tmp_path, duplicate, "same ciphertext twice")
+
+
+def test_join_shuffle_under_another_key_is_refused(
+        finished_draw: savefile.Save, homes: dict[str, Home], tmp_path: Path) -> None:
+    def other_key(chore: dict) -> None:
+        chore["key"] = mental.to_hex(mental.public_point(12345))
+
+    _refused_at_join(finished_draw, homes, tmp_path, other_key, "fails its shuffle proof")
+
+
+def test_join_shuffle_proof_of_another_permutation_is_refused(
+        finished_draw: savefile.Save, homes: dict[str, Home], tmp_path: Path) -> None:
+    def reorder(chore: dict) -> None:
+        chore["cts"][0], chore["cts"][1] = chore["cts"][1], chore["cts"][0]
+
+    _refused_at_join(finished_draw, homes, tmp_path, reorder, "fails its shuffle proof")
+
+
+@pytest.mark.parametrize("moved", ["entry", "seat", "game"])
+def test_join_shuffle_proof_made_for_another_entry_seat_or_game_is_refused(
+        finished_draw: savefile.Save, homes: dict[str, Home], tmp_path: Path, moved: str) -> None:
+    """The joiner's own honest pass, proved again with its own key and permutation but
+    bound to another entry, seat or game: the proof is refused where it lands."""
+    save = finished_draw
+    index, _ = _join_pass(save)
+    seat = 1
+    seed = seed_of(homes[save.entries[index]["seat"]], save)
+    assert seed is not None
+    table = engine.replay(with_entries(save, save.entries[:index]), check_snapshot=False,
+                          audit_secrets=False).table
+    d = table.gstate["secret"]["cards"]
+    key = mental.deck_key(seed, "cards")
+    perm = mental.permutation(seed, "cards", len(d["passes"]), len(d["order"]))
+    inputs = [bytes.fromhex(d["slots"][sid]["ct"]) for sid in d["order"]]
+    game, seq, who = save.game_id, index, seat
+    if moved == "entry":
+        seq += 1
+    elif moved == "seat":
+        who = 2
+    else:
+        game = "0" * 32
+    ctx = shuffle_proof.context(game, "cards", seq, who, "shuffle")
+    outputs, proof = shuffle_proof.prove(mental.BASE, mental.public_point(key), key, inputs, perm,
+                                         ctx, b"s" * 32)
+
+    def moved_proof(chore: dict) -> None:
+        assert chore["cts"] == [mental.to_hex(p) for p in outputs]  # the honest pass
+        chore["proof"] = mental_deck.pack_proof(proof)
+
+    _refused_at_join(save, homes, tmp_path, moved_proof, "fails its shuffle proof")
+
+
+def test_audit_names_a_seat_whose_key_point_its_seed_does_not_give(
+        finished_draw: savefile.Save) -> None:
+    """With every step proved, an audit failure can only come from a seat's own key point
+    (or a seat that never revealed): it names that seat, never an honest holder."""
+    d = mental_deck.blank("g" * 32, "cards", ["a", "b", "c"], 2)
+    seeds = {0: b"0" * 32, 1: b"1" * 32}
+    for seat in (0, 1):
+        mental_deck.apply_chore(d, seat, mental_deck.perform(d, "cards", seat, seeds[seat], "g" * 32, seat),
+                                "g" * 32, seat)
+    d["keys"]["1"] = mental.to_hex(mental.public_point(99))  # as if seat 1 had kept to key 99
+    _, found = mental_deck.open_held(d, "g" * 32, "cards", seeds, ["a", "b", "c"])
+    assert found and all("seat 1 published a key point its revealed seed does not give" in f
+                         for f in found)
+    assert not any("seat 0" in f for f in found)
+
+
+def test_road_master_join_of_18_substituted_points_is_refused_at_the_join(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """Issue 22 finding 1, as found: bob joins a 3-player Road Master game with a shuffle
+    pass of 18 substituted points, signed again. It verified before, and the final audit
+    then blamed an honest holder's slot; now the join is refused, naming bob (exit 3)."""
+    paths = play_game(homes, tmp_path / "rm", game="road-master", bot="greedy", stop_after=2)
+    save = savefile.read(paths[-1])
+    index, chore = _join_pass(save)
+    assert len(chore["cts"]) == 18
+
+    def substitute(chore: dict) -> None:
+        chore["cts"] = [mental.to_hex(mental.hash_to_group(b"fake %d" % i)) for i in range(18)]
+
+    _refused_at_join(save, homes, tmp_path, substitute, "fails its shuffle proof")

@@ -35,13 +35,13 @@ class DiceRaceDone(DiceRace):
     """Dice race whose moves stop once the game is over, as the real games' do (the test
     game offers roll and pass even in a final reveal, which would be a choice there)."""
 
-    info = DiceRace.info._replace(id="dice-race-done", title="Dice Race Done")
+    info = DiceRace.info._replace(id="quiet-race", title="Quiet Race")
 
     def legal_moves(self, state: State, seat: int) -> list[str]:
         return [] if self.to_act(state) is None else super().legal_moves(state, seat)
 
 
-registry.register("dice-race-done", DiceRaceDone())
+registry.register("quiet-race", DiceRaceDone())
 
 
 def run(home: Home, *args: str) -> Any:
@@ -99,7 +99,7 @@ def at_reveal(homes: dict[str, Home], tmp_path: Path) -> tuple[list[Hop], str, P
     folder = tmp_path / "saves"
     folder.mkdir()
     seats = [f"{h}={h}@example.org" for h in ("ann", "bob", "cy")]
-    written = session.new_game(homes["ann"], "dice-race-done", seats,
+    written = session.new_game(homes["ann"], "quiet-race", seats,
                                ["turns=2", "target=1000000"],
                                None, folder=folder)
     hops = [Hop(written, mail.compose(written.path, homes["ann"]))]

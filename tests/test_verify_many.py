@@ -29,6 +29,10 @@ RM_ID = savefile.read(RM).game_id
 RM_SHORT = RM_ID[:8]
 RM_ENTRIES = len(savefile.read(RM).entries)
 START_ENTRIES = len(savefile.read(RM_START).entries)
+# A mid-game save of the Red Dog Junction example game, likewise.
+RDJ = sorted((SAVES / "red-dog-junction").glob("*.toml"))[2]
+RDJ_SHORT = savefile.read(RDJ).game_id[:8]
+RDJ_ENTRIES = len(savefile.read(RDJ).entries)
 
 
 def run(home: Path, *args: str) -> Result:
@@ -40,8 +44,7 @@ def mixed(tmp_path: Path) -> list[str]:
     """Two games' saves (one game twice), a tampered one, a malformed one, a missing one."""
     folder = tmp_path / "saves"
     folder.mkdir()
-    good = [SAVES / "red-dog-junction" / "red-dog-junction-495c1e24-0033-bob.toml",
-            RM_START, RM]
+    good = [RDJ, RM_START, RM]
     for path in good:
         shutil.copy(path, folder)
     tampered = folder / "tampered.toml"
@@ -59,7 +62,7 @@ def test_many_saves_one_line_each_in_order_and_the_worst_exit(mixed: list[str],
     result = run(tmp_path / "home", *mixed)
     lines = result.output.splitlines()
     assert [line.split(": ", 1)[0] for line in lines] == mixed
-    assert lines[0] == f"{mixed[0]}: ok (red-dog-junction 495c1e24, 34 entries)"
+    assert lines[0] == f"{mixed[0]}: ok (red-dog-junction {RDJ_SHORT}, {RDJ_ENTRIES} entries)"
     assert lines[1].startswith(f"{mixed[1]}: refused, exit 3 (road-master {RM_SHORT}, "
                                f"{RM_ENTRIES} entries): Entry ")
     assert lines[2] == f"{mixed[2]}: ok (road-master {RM_SHORT}, {START_ENTRIES} entries)"
@@ -128,8 +131,8 @@ def test_a_bug_in_one_file_stops_no_other(mixed: list[str], tmp_path: Path,
     monkeypatch.setattr(session, "verify", broken)
     result = run(tmp_path / "home", mixed[0], mixed[2])
     lines = result.output.splitlines()
-    assert lines[0].startswith(f"{mixed[0]}: refused, exit 70 (red-dog-junction 495c1e24, "
-                               "34 entries): internal error (RuntimeError: boom)")
+    assert lines[0].startswith(f"{mixed[0]}: refused, exit 70 (red-dog-junction {RDJ_SHORT}, "
+                               f"{RDJ_ENTRIES} entries): internal error (RuntimeError: boom)")
     assert lines[1] == f"{mixed[2]}: ok (road-master {RM_SHORT}, {START_ENTRIES} entries)"
     assert result.exit_code == 70 and "Traceback" not in result.output
 

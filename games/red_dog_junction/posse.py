@@ -16,11 +16,13 @@ How it is played by mail (the rulings in notation_doc.py say the same to players
   as the rulebook's set-up goes on after it.
 - Seats sit in seat order, clockwise: the player on your left is the next seat.
 - A draft entry picks one card of the oldest hand waiting for its player (``pick s12``:
-  the slot, never the card) and passes the rest to the left: the receiver locks each slot
-  with a fresh key, then the giver peels its own (``pass_slots``), so only the receiver
-  can read them. The kept slot, locked under its picker's key alone, is the commitment
-  to the pick. A hand is picked from only once nothing is pending on it, so every pick
-  sees the whole hand, and (see ``to_act``) never while a second hand is readable.
+  the slot, never the card) and passes the rest to the left under fresh slot ids: the
+  receiver re-locks the hand with a fresh key in a secret order, with a shuffle proof,
+  then the giver peels its own layer (``pass_slots``), so only the receiver can read
+  them and the giver cannot tell which card is in which new slot. The kept slot, locked
+  under its picker's key alone, is the commitment to the pick. A hand is picked from
+  only once nothing is pending on it, so every pick sees the whole hand, and (see
+  ``to_act``) never while a second hand is readable.
 - The last card of a hand (left after its 8th pick) is the left player's without a
   choice: its holder keeps it for them (no pass, no waiting) and shows it with its picks.
 - After the last choice every player shows what they kept (``open_slots``: each card
@@ -37,14 +39,11 @@ How it is played by mail (the rulings in notation_doc.py say the same to players
   one entry. The draft then takes 10 * players + 5 entries from the start entry to the
   last card shown (25, 35, 45, 55 for 2-5 players; see the README).
 
-What a seat learns that a table does not show: slot ids stay the same when a hand is
-passed, and which slot each player keeps is public (the card is not). So a player who has
-held a hand knows, from then on, which card each later holder takes from it, at once;
-at a table they see only which cards are gone when the hand comes back, and with three or
-more players not who took which. With two players that is all the same. Picks from a hand
-a player has not held yet stay secret until they are shown. Hiding it would need the
-receiver to re-lock a hand in a secret order with a proof of shuffle, which the deck does
-not have.
+What a seat learns is what a table shows: which slot each player keeps is public (the
+card is not), but a passed hand gets fresh slot ids and is shuffled by its receiver, so
+a player who held a hand before cannot tell which card a later holder took from it; when
+the hand comes back they see which cards are gone, and with three or more players not
+who took which.
 
 In plain mode (pbem.play.local) nothing is owed, so every seat picks in turn.
 """
@@ -211,8 +210,8 @@ def _pick(state: State, seat: int, slot: str) -> None:
                             f"last one (slot {rest[0]}) for {to}: it is {to}'s without a choice.")
     else:
         secretdeck.keep(state, DECK, seat, [slot])
-        secretdeck.pass_slots(state, DECK, seat, left, rest)
-        draft["queue"][left].append(rest)
+        # Fresh ids, shuffled by the receiver: no slot the giver saw goes on.
+        draft["queue"][left].append(secretdeck.pass_slots(state, DECK, seat, left, rest))
         journal.note(state, f"{name} picked a card (slot {slot}) from a hand of {size} and passed "
                             f"the other {len(rest)} to {to}.")
     if sum(draft["choices"]) == (POSSE_HAND - 1) * len(state["players"]):

@@ -11,7 +11,7 @@ from typing import Any
 
 from pbem.game import IllegalMoveError, secretdeck
 
-from . import board
+from . import board, bonus_draw
 from .model import add, card, contract_words, empty_check, handle, held, log
 from .notation import Move, cubes_words, text
 
@@ -192,19 +192,16 @@ def do_contracts(state: State, seat: int, move: Move) -> None:
 
 
 def do_superbonus(state: State, seat: int) -> None:
-    """RM-A10: reserve the top cards of the Super Bonus deck for this seat, in secret."""
-    if secretdeck.drawn(state, DECK, seat):
+    """RM-A10: reserve the top cards of the Super Bonus deck for this seat, in secret (a
+    short draw is completed from the next returns: bonus_draw)."""
+    if secretdeck.drawn(state, DECK, seat) or bonus_draw.waiting(state, seat):
         raise IllegalMoveError("You still have drawn Super Bonus cards to choose from; take "
                                "more once you have kept or returned them.")
     if state["sb"].get("closed"):
         raise IllegalMoveError("The Super Bonus deck is closed: a player was declared absent "
                                "and played by the bot, and no card can be drawn without "
                                "their key.")
-    left = secretdeck.remaining(state, DECK)
-    if not left:
-        raise IllegalMoveError("The Super Bonus deck is empty.")
-    slots = secretdeck.reserve_top(state, DECK, seat, min(state["data"]["sb_draw"], left))
-    log(state, f"{handle(state, seat)} draws {len(slots)} Super Bonus card(s) in secret.")
+    bonus_draw.draw(state, seat)
 
 
 def do_keep(state: State, seat: int, move: Move) -> None:
@@ -220,7 +217,9 @@ def do_keep(state: State, seat: int, move: Move) -> None:
 
 
 def do_bottom(state: State, seat: int, move: Move) -> None:
-    """RM-A10: put drawn cards under the Super Bonus deck in the order given."""
+    """RM-A10: put drawn cards under the Super Bonus deck (as one batch with fresh slot
+    ids, which the others then shuffle, so no order or id says which card is where), then
+    complete any open short draw from them."""
     _check_drawn(state, seat, move["slots"])
     secretdeck.return_bottom(state, DECK, seat, move["slots"])
     _finish_choice(state, seat, f"{handle(state, seat)} returns {len(move['slots'])} card(s) "
@@ -239,7 +238,20 @@ def _check_drawn(state: State, seat: int, slots: list[str]) -> None:
                                "players have not unlocked them.")
 
 
+def choice_words(state: State, seat: int) -> str:
+    """What the drawer must still choose, naming its cards: 'keep up to 2 of s3 s7 s9
+    (keep s3 s7), put the others under the deck (bottom s9 ...)'."""
+    drawn = secretdeck.drawn(state, DECK, seat)
+    room = min(state["data"]["sb_keep"] - state["sb_kept"][seat], len(drawn))
+    names = " ".join(drawn)
+    if room <= 0:
+        return f"put {names} under the deck (bottom {names})"
+    return (f"keep up to {room} of {names} (keep {' '.join(drawn[:room])}) and put the others "
+            f"under the deck (bottom {' '.join(drawn[room:]) or names})")
+
+
 def _finish_choice(state: State, seat: int, line: str) -> None:
     log(state, line)
+    bonus_draw.complete(state)  # returned cards complete open short draws first
     if not secretdeck.drawn(state, DECK, seat):
         state["sb_kept"][seat] = 0

@@ -16,7 +16,7 @@ from typing import Any
 
 from pbem.game import secretdeck
 
-from . import board
+from . import board, bonus_draw
 from .actions import needs_colour
 from .model import card
 from .notation import cubes_words
@@ -49,7 +49,7 @@ def legal_moves(state: State, seat: int, every_contract: bool = True) -> list[st
     if can_take(state, "contracts"):
         moves += _contracts(state) if every_contract else _trip_contracts(state)
     if (can_take(state, "superbonus") and not state["sb"].get("closed")
-            and secretdeck.remaining(state, DECK) > 0
+            and bonus_draw.can_draw(state, seat) and not bonus_draw.waiting(state, seat)
             and not secretdeck.drawn(state, DECK, seat)):
         moves.append("superbonus")
     if state["data"]["hazard"] and policy_matters(state, seat):

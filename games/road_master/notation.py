@@ -378,6 +378,6 @@ dump blue                    put cubes into this warehouse (anyone may load them
 contracts m2 m5 top          take 1-3 contracts: market slots m1-m9, and/or the top
 superbonus                   draw the top 6 Super Bonus cards in secret
 keep s3 s7                   next turn, first: keep drawn Super Bonus cards (slot or position)
-bottom s1 s2 s5              ... and put the rest under the deck, in this order
+bottom s1 s2 s5              ... and put the rest under the deck (the others shuffle them)
 policy push | policy stop    hazardous goods: go on or stop (default) after a first half boom
 """

@@ -161,7 +161,7 @@ class RoadMaster(Game):
         return scoring.outcome(state)
 
     def notation(self) -> str:
-        stock = components.load_stock()
+        stock = self.stock_components()
         tokens = [list(t["faces"]) for t in stock["tokens"]]
         return (notation.NOTATION + "\n" + token_rules(tokens, stock["rules"]["actions_per_turn"])
                 + "\n" + RULINGS)
@@ -179,7 +179,8 @@ class RoadMaster(Game):
         if "secret" not in state:
             return {"end": end, "bot": ""}
         n = len(state["scores"])
-        if any(secretdeck.drawn(state, scoring.DECK, s) for s in range(n)):
+        if state["sb"].get("short") or any(secretdeck.drawn(state, scoring.DECK, s)
+                                           for s in range(n)):
             return {"end": end}  # a draw waits for work only the absent seat's key can do
         held = len(secretdeck.held(state, scoring.DECK, seat))
         bot = (f"The Super Bonus deck closes for everyone, since no card can be drawn "

@@ -20,7 +20,7 @@ from typing import Any
 
 from pbem.game import IllegalMoveError, queue_chance, secretdeck
 
-from . import actions, tokens
+from . import actions, bonus_draw, tokens
 from .model import add, blind_request, handle, log, needs_refill, new_turn, players, take_snapshot
 from .notation import Move, parse, text
 
@@ -97,6 +97,8 @@ def choice_due(state: State, seat: int) -> bool:
         # layer (their chores); until then the choice waits and the turns go on.
         return False
     actor = to_act(state)
+    if actor is not None and bonus_draw.waiting(state, seat):
+        return False  # a short draw is chosen from once complete (bonus_draw)
     return actor is None or (actor == seat and not state["turn"]["drew_bonus"])
 
 
@@ -136,6 +138,12 @@ def apply_parsed(state: State, seat: int, move: Move) -> None:
         # (the drawer's final step, before revealing).
         if actor is not None and (actor != seat or state["turn"]["drew_bonus"]):
             raise IllegalMoveError("Choose your Super Bonus cards at the start of your next turn.")
+        if bonus_draw.waiting(state, seat):
+            if actor is not None:
+                raise IllegalMoveError(
+                    f"Your Super Bonus draw still waits for {bonus_draw.waiting(state, seat)} "
+                    "card(s) from the next returns under the deck: choose once it is complete.")
+            bonus_draw.close(state, seat)  # the game is over: no later draw can come
         (actions.do_keep if kind == "keep" else actions.do_bottom)(state, seat, move)
         return
     if actor is None:
@@ -143,9 +151,8 @@ def apply_parsed(state: State, seat: int, move: Move) -> None:
     if actor != seat:
         raise IllegalMoveError(f"It is {handle(state, actor)}'s turn.")
     if choice_due(state, seat):
-        raise IllegalMoveError("First choose your Super Bonus cards: keep up to "
-                               f"{state['data']['sb_keep']} (keep s3 s7), put the rest under "
-                               "the deck (bottom s1 s2 ...).")
+        raise IllegalMoveError("First choose your Super Bonus cards: "
+                               f"{actions.choice_words(state, seat)}.")
     if kind == "place":
         actions.do_place(state, seat, move)
         return
@@ -224,8 +231,7 @@ def end_turn(state: State, seat: int) -> None:
     if to_act(state) != seat:
         raise IllegalMoveError("It is not your turn.")
     if choice_due(state, seat):
-        raise IllegalMoveError("choose which Super Bonus cards to keep (keep ...) and put the "
-                               "rest under the deck (bottom ...)")
+        raise IllegalMoveError(f"choose your Super Bonus cards: {actions.choice_words(state, seat)}")
     if not state["trucks"][seat]["where"]:
         raise IllegalMoveError(f"place your truck on a warehouse ({'|'.join(state['data']['houses'])})")
     turn = state["turn"]

@@ -23,6 +23,9 @@ BEACON_RENEWED = b"pbem/1/beacon-renewed"
 DECK_KEY = b"deck"
 SLOT_KEY = b"slot"
 DECK_SHUFFLE = b"shuffle"
+# A batch re-lock's permutation (a returned or passed batch), and a shuffle proof's secret.
+BATCH_SHUFFLE = b"batch-shuffle"
+SHUFFLE_PROOF = b"pbem/1/shuffle-proof"
 RAND = b"pbem/1/rand"
 # Chance of an absent seat's turn played by the bot (PROTOCOL.md section 11).
 BOT_RAND = b"pbem/1/bot-rand"

@@ -22,7 +22,8 @@ a scalar its 32 bytes little-endian; both travel as 64 lowercase hex digits.
 * slot key:  ``s = 1 + int(HKDF(seed, b"slot" || field(deck) || u32(serial), 48)) mod (L - 1)``
   (big-endian; 48 bytes, so the bias of the reduction is below 2^-128; never 0)
 * shuffle:   Fisher-Yates (``Sampler.shuffle``) of ``range(size)`` from a Sampler seeded
-  with ``HKDF(seed, b"shuffle" || field(deck) || u32(pass_index), 32)``.
+  with ``HKDF(seed, b"shuffle" || field(deck) || u32(pass_index), 32)``; a batch re-lock
+  of slot-key serial N likewise from ``HKDF(seed, b"batch-shuffle" || field(deck) || u32(N), 32)``.
 
 Every point read from a save goes through ``from_hex``, which accepts only the canonical
 encoding of a point on the curve, in the prime-order subgroup and not of small order
@@ -37,7 +38,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from pbem.protocol import sodium
-from pbem.protocol.derive import CARD_POINT, DECK_KEY, DECK_SHUFFLE, SLOT_KEY, derive
+from pbem.protocol.derive import BATCH_SHUFFLE, CARD_POINT, DECK_KEY, DECK_SHUFFLE, SLOT_KEY, derive
 from pbem.protocol.sampler import Sampler
 from pbem.terminal import shown
 
@@ -168,6 +169,14 @@ def permutation(seed: bytes, deck: str, pass_index: int, size: int) -> list[int]
     """Fisher-Yates of ``range(size)``: position i of the new order takes old ``perm[i]``."""
     perm = list(range(size))
     shuffle_sampler(seed, deck, pass_index).shuffle(perm)
+    return perm
+
+
+def batch_permutation(seed: bytes, deck: str, serial: int, size: int) -> list[int]:
+    """The permutation of a batch re-lock under slot-key ``serial``: Fisher-Yates of
+    ``range(size)`` from ``HKDF(seed, b"batch-shuffle" || field(deck) || u32(serial), 32)``."""
+    perm = list(range(size))
+    Sampler(derive(seed, BATCH_SHUFFLE + field(deck.encode()) + u32(serial))).shuffle(perm)
     return perm
 
 

@@ -30,26 +30,52 @@ the others lock; a receiver locks before the giver peels; peels wait for locks).
 
 Chores (what an entry publishes, one per deck; ``apply_chore`` replays and checks it)::
 
-    {"deck": "bonus", "op": "shuffle", "key": "K hex", "cts": ["hex", ...]}
+    {"deck": "bonus", "op": "shuffle", "key": "K hex", "cts": ["hex", ...],
+     "proof": ["hex", ...]}
     {"deck": "bonus", "op": "work", "items": [
         {"op": "peel", "slot": "s2", "ct": "hex", "proof": "128 hex"},
         {"op": "lock", "slot": "s20", "serial": 5, "key": "S hex", "ct": "hex",
          "proof": "128 hex"},
-        {"op": "open", "slot": "s4", "card": "uid", "proof": "128 hex"}]}
+        {"op": "open", "slot": "s4", "card": "uid", "proof": "128 hex"},
+        {"op": "rekey", "slots": ["s20", "s21"], "serial": 6, "key": "S hex",
+         "cts": ["hex", ...], "proofs": ["128 hex", ...]},
+        {"op": "shuffle", "slots": ["s20", "s21"], "serial": 7, "key": "S hex",
+         "cts": ["hex", ...], "proof": ["hex", ...]}]}
 
-Proofs (pbem.protocol.dleq, bound to game, deck, entry seq, seat, op and slot), with X the
-slot's ciphertext before the item and Y after it:
+A shuffle proof (pbem.protocol.shuffle_proof, 128 n + 160 bytes for n cards) is its hex
+text cut into pieces of at most 16000 digits (a save's strings are bounded), in order.
+
+Owed batch items name their slots: ``{"seat": 2, "op": "shuffle", "slots": [...], "serial":
+7, "stage": 2}``; a batch item is owed now when its stage is the lowest pending on every
+slot it names.
+
+Proofs, with X the slot's ciphertext before the item and Y after it:
 
 * peel of layer key k (point K): ``Y = k^-1 X``, proved as ``log_B(K) = log_Y(X)`` (the same
   relation as ``log_K(B) = log_X(Y)``, with witness k, so one multiplication of the four
   is by the base point and cheap);
 * open: a peel of the holder's last layer whose Y is the point of the card it names;
 * re-lock of layer k (point K) to fresh s (point S): ``log_K(S) = log_X(Y)`` (witness s/k);
-  a first lock (no layer of the seat on the slot): ``log_B(S) = log_X(Y)``.
+  a first lock (no layer of the seat on the slot): ``log_B(S) = log_X(Y)``; a ``rekey``
+  is one such re-lock per slot of a batch, all to one fresh key;
+* shuffle pass (create, join): pbem.protocol.shuffle_proof with ``g = B``, ``h = K`` (the
+  seat's deck key point), inputs the pile before the pass, outputs the published cts;
+* batch ``shuffle`` (the re-lock of a returned or passed batch): the same proof with
+  ``g = K_old`` (the seat's layer on every slot of the batch, uniform by construction) or
+  ``g = B`` (no layer of the seat on the batch), ``h = S``, so ``x = s/k_old`` or ``s``:
+  one common exponent for the batch, and a secret permutation.
 
-So every peel, lock and open is checked in the entry that makes it, with no secret.
-Shuffle passes carry no proof (a verifiable shuffle is out of scope): the audit re-does
-them from the revealed seeds, and checks every published key point against the seed.
+All bound to game, deck, entry seq and seat (dleq.context, shuffle_proof.context), so
+every step is checked in the entry that makes it, with no secret. The audit then checks
+only what no proof covers: that every key point a seat published is the one its revealed
+seed gives (else its layers could not be opened), and opens every slot.
+
+No trail (PROTOCOL.md section 6): a returned or passed batch gets fresh slot ids (made by
+the move, in secretdeck), then every seat other than the one who last read it in the clear
+(every other seat for a return, the receiver for a pass) re-locks the whole batch with one
+fresh key and a secret permutation, with a shuffle proof. Every slot of a batch carries the
+same layer record (which seat, which key), so the records say nothing of the permutation;
+where the last reader's layers differ across the batch it first ``rekey``s them to one key.
 """
 
 from __future__ import annotations
@@ -58,7 +84,8 @@ from collections.abc import Collection, Iterable
 from typing import Any
 
 from pbem.errors import IllegalMoveError, IntegrityError
-from pbem.protocol import dleq, mental
+from pbem.protocol import dleq, mental, shuffle_proof
+from pbem.protocol.derive import SHUFFLE_PROOF, derive
 from pbem.terminal import shown
 
 Deck = dict[str, Any]
@@ -66,7 +93,8 @@ Chore = dict[str, Any]
 Item = dict[str, Any]
 
 DECK_LAYER = "deck"
-OPS = ("peel", "lock", "open")
+OPS = ("peel", "lock", "open", "rekey", "shuffle")
+BATCH_OPS = ("rekey", "shuffle")
 
 
 # ---- small helpers -------------------------------------------------------------------
@@ -96,24 +124,47 @@ def _sorted_slots(d: Deck) -> list[tuple[str, dict[str, Any]]]:
     return sorted(d["slots"].items(), key=lambda kv: _slot_number(kv[0]))
 
 
+def item_slots(item: Item) -> list[str]:
+    """The slots an owed or published item works on (a batch item names several)."""
+    slots = item.get("slots") if item.get("op") in BATCH_OPS else [item.get("slot")]
+    return list(slots) if isinstance(slots, list) else []
+
+
+def _plain_id(slot: object) -> bool:
+    return isinstance(slot, str) and len(slot) <= 8 and slot[:1] == "s" and slot[1:].isdigit()
+
+
 def _describe(item: Item) -> str:
-    name = {"lock": "re-lock", "peel": "peel", "open": "public open"}.get(item.get("op", ""), "item")
+    op = item.get("op", "")
+    if op in BATCH_OPS:
+        slots = item_slots(item)
+        names = " ".join(s if _plain_id(s) else shown(s, 12) for s in slots[:12])
+        more = f" and {len(slots) - 12} more" if len(slots) > 12 else ""
+        what = "shuffled re-lock" if op == "shuffle" else "re-lock to one key"
+        return f"{what} of the batch {names}{more}"
+    name = {"lock": "re-lock", "peel": "peel", "open": "public open"}.get(op, "item")
     slot = item.get("slot")
-    plain = isinstance(slot, str) and len(slot) <= 8 and slot[:1] == "s" and slot[1:].isdigit()
-    return f"{name} of slot {slot if plain else shown(slot, 12)}"
+    return f"{name} of slot {slot if _plain_id(slot) else shown(slot, 12)}"
 
 
 def _owed_now(d: Deck) -> list[Item]:
-    """Owed items whose stage is the lowest still pending on their slot."""
+    """Owed items whose stage is the lowest still pending on every slot they name."""
     low: dict[str, int] = {}
     for item in d["owed"]:
-        low[item["slot"]] = min(low.get(item["slot"], item["stage"]), item["stage"])
-    return [item for item in d["owed"] if item["stage"] == low[item["slot"]]]
+        for sid in item_slots(item):
+            low[sid] = min(low.get(sid, item["stage"]), item["stage"])
+    return [item for item in d["owed"] if all(item["stage"] == low[sid] for sid in item_slots(item))]
 
 
-def _top_stage(d: Deck, slot_id: str) -> int:
-    """The highest stage still pending on a slot (-1 when nothing is)."""
-    return max((item["stage"] for item in d["owed"] if item["slot"] == slot_id), default=-1)
+def _pending_on(d: Deck, slot_id: str) -> list[Item]:
+    return [item for item in d["owed"] if slot_id in item_slots(item)]
+
+
+def _top_stage(d: Deck, slot_ids: Iterable[str]) -> int:
+    """The highest stage still pending on any of these slots (-1 when nothing is)."""
+    wanted = set(slot_ids)
+    return max((item["stage"] for item in d["owed"] if wanted & set(item_slots(item))),
+               default=-1)
 
 
 def copy_deck(d: Deck) -> Deck:
@@ -167,13 +218,49 @@ def blank(game_id: str, deck: str, uids: list[str], seats: int) -> Deck:
     }
 
 
-def shuffle_pass(d: Deck, deck: str, seat: int, seed: bytes) -> Chore:
-    """The seat's pass: its deck key point, its layer on every slot, then its permutation."""
+# A save's strings are bounded (canonical.MAX_STRING): a shuffle proof (256 n + 320 hex
+# digits for n cards) travels as a list of pieces of at most this many digits.
+PROOF_PIECE = 16_000
+
+
+def pack_proof(proof: str) -> list[str]:
+    """A shuffle proof as the list of pieces a chore carries (``[""]`` for no cards)."""
+    return [proof[i:i + PROOF_PIECE] for i in range(0, len(proof), PROOF_PIECE)] or [""]
+
+
+def unpack_proof(value: object) -> object:
+    """The proof text of a chore's pieces, or the value itself if it is not a list of
+    strings (shuffle_proof.verify then refuses it)."""
+    if isinstance(value, list) and value and all(isinstance(p, str) for p in value):
+        return "".join(value)
+    return value
+
+
+def _proof_secret(seed: bytes, ctx: bytes) -> bytes:
+    """The secret a shuffle proof draws its randomness from: derived, so signing the same
+    entry twice gives the same bytes."""
+    return derive(seed, SHUFFLE_PROOF + ctx)
+
+
+def batch_context(game_id: str, deck: str, seq: int, seat: int, serial: int,
+                  slot_ids: list[str]) -> bytes:
+    """A batch shuffle's proof context: its op names the serial and the slots, in order."""
+    return shuffle_proof.context(game_id, deck, seq, seat,
+                                 f"relock:{serial}:{','.join(slot_ids)}")
+
+
+def shuffle_pass(d: Deck, deck: str, seat: int, seed: bytes, game_id: str, seq: int) -> Chore:
+    """The seat's pass: its deck key point, its layer on every slot, then its permutation,
+    with a shuffle proof bound to entry ``seq``."""
     key = mental.deck_key(seed, deck)
+    point = mental.public_point(key)
     perm = mental.permutation(seed, deck, len(d["passes"]), len(d["order"]))
     before = [bytes.fromhex(d["slots"][sid]["ct"]) for sid in d["order"]]
-    cts = [mental.to_hex(mental.encrypt(key, before[j])) for j in perm]
-    return {"deck": deck, "op": "shuffle", "key": mental.to_hex(mental.public_point(key)), "cts": cts}
+    ctx = shuffle_proof.context(game_id, deck, seq, seat, "shuffle")
+    outputs, proof = shuffle_proof.prove(mental.BASE, point, key, before, perm, ctx,
+                                         _proof_secret(seed, ctx))
+    return {"deck": deck, "op": "shuffle", "key": mental.to_hex(point),
+            "cts": [mental.to_hex(p) for p in outputs], "proof": pack_proof(proof)}
 
 
 def create(
@@ -181,7 +268,7 @@ def create(
 ) -> tuple[Deck, Chore]:
     """The host's create: every card point under its deck key, permuted."""
     d = blank(game_id, deck, uids, seats)
-    chore = shuffle_pass(d, deck, seat, seed)
+    chore = shuffle_pass(d, deck, seat, seed, game_id, 0)
     apply_chore(d, seat, chore, game_id, 0)
     return d, chore
 
@@ -205,11 +292,47 @@ def owing(d: Deck) -> list[int]:
 def settled(d: Deck, slot_ids: Iterable[str]) -> bool:
     """True when no work is pending on any of these slots."""
     wanted = set(slot_ids)
-    return not any(item["slot"] in wanted for item in d["owed"])
+    return not any(wanted & set(item_slots(item)) for item in d["owed"])
+
+
+def _do_batch(d: Deck, game_id: str, deck: str, seq: int, seat: int, seed: bytes,
+              item: Item) -> Item:
+    """A batch re-lock (``rekey`` or ``shuffle``) done with the seat's keys."""
+    slot_ids = list(item["slots"])
+    serial = item["serial"]
+    fresh = mental.slot_key(seed, deck, serial)
+    point = mental.public_point(fresh)
+    xs = [bytes.fromhex(d["slots"][sid]["ct"]) for sid in slot_ids]
+    if item["op"] == "rekey":
+        cts, proofs = [], []
+        for sid, x in zip(slot_ids, xs, strict=True):
+            slot = d["slots"][sid]
+            old = _layer_key(seed, deck, slot["layers"][str(seat)])
+            y = mental.rekey(old, fresh, x)
+            ctx = dleq.context(game_id, deck, seq, seat, "rekey", sid)
+            proofs.append(dleq.prove(fresh * pow(old, -1, mental.L) % mental.L,
+                                     _layer_point(d, slot, seat), point, x, y, ctx))
+            cts.append(mental.to_hex(y))
+        return {"op": "rekey", "slots": slot_ids, "serial": serial, "key": mental.to_hex(point),
+                "cts": cts, "proofs": proofs}
+    first = d["slots"][slot_ids[0]]
+    layer = first["layers"].get(str(seat))
+    if layer is None:
+        g, x_key = mental.BASE, fresh
+    else:
+        old = _layer_key(seed, deck, layer)
+        g, x_key = _layer_point(d, first, seat), fresh * pow(old, -1, mental.L) % mental.L
+    perm = mental.batch_permutation(seed, deck, serial, len(slot_ids))
+    ctx = batch_context(game_id, deck, seq, seat, serial, slot_ids)
+    outputs, proof = shuffle_proof.prove(g, point, x_key, xs, perm, ctx, _proof_secret(seed, ctx))
+    return {"op": "shuffle", "slots": slot_ids, "serial": serial, "key": mental.to_hex(point),
+            "cts": [mental.to_hex(y) for y in outputs], "proof": pack_proof(proof)}
 
 
 def _do_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, seed: bytes, item: Item) -> Item:
     """The published form of one owed item, computed with the seat's keys, with its proof."""
+    if item["op"] in BATCH_OPS:
+        return _do_batch(d, game_id, deck, seq, seat, seed, item)
     slot_id = item["slot"]
     slot = d["slots"][slot_id]
     x = bytes.fromhex(slot["ct"])
@@ -224,9 +347,8 @@ def _do_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, seed: bytes,
             card = mental.card_points(game_id, deck, d["cards"]).get(y)
             if card is None:
                 raise IntegrityError(
-                    f"CHEATING OR CORRUPTION: slot {slot_id} of deck {deck!r} does not open to a "
-                    "card of the deck: a shuffle pass substituted a card. Keep this save: the "
-                    "audit at the end of the game names who."
+                    f"CORRUPTION: slot {slot_id} of deck {deck!r} does not open to a card of "
+                    "the deck, though every step on it was proved: the save was altered."
                 )
             return {"op": "open", "slot": slot_id, "card": card, "proof": proof}
         return {"op": "peel", "slot": slot_id, "ct": mental.to_hex(y), "proof": proof}
@@ -252,7 +374,7 @@ def perform(d: Deck, deck: str, seat: int, seed: bytes, game_id: str, seq: int) 
     the same seat once its own earlier items are done (a lock, then a peel of the same
     slot) are included, so the seat owes nothing afterwards."""
     if seat not in d["passes"]:
-        return shuffle_pass(d, deck, seat, seed)
+        return shuffle_pass(d, deck, seat, seed, game_id, seq)
     work = copy_deck(d)
     items: list[Item] = []
     while True:
@@ -305,9 +427,10 @@ def _new_key_point(d: Deck, seat: int, value: Any, where: str, *, proved: bool =
     return point
 
 
-def _apply_shuffle(d: Deck, deck: str, seat: int, chore: Chore, check: bool = True) -> None:
-    """Replay a shuffle pass; without ``check`` (see apply_chore) its points were checked
-    to be points of the group before, so only their form is checked again."""
+def _apply_shuffle(d: Deck, deck: str, seat: int, chore: Chore, game_id: str, seq: int,
+                   check: bool = True) -> None:
+    """Replay a shuffle pass and check its proof; without ``check`` (see apply_chore) its
+    points and proof were checked before, so only their form is checked again."""
     where = f"deck {deck!r}: seat {seat}'s shuffle pass"
     if seat in d["passes"]:
         raise IntegrityError(f"{where} is one too many: it has shuffled this deck already.")
@@ -327,6 +450,17 @@ def _apply_shuffle(d: Deck, deck: str, seat: int, chore: Chore, check: bool = Tr
     old = {d["slots"][sid]["ct"] for sid in d["order"]}
     if old & set(cts):
         raise IntegrityError(f"{where} leaves a ciphertext unchanged: it did not add its layer.")
+    if check:
+        inputs = [bytes.fromhex(d["slots"][sid]["ct"]) for sid in d["order"]]
+        ctx = shuffle_proof.context(game_id, deck, seq, seat, "shuffle")
+        if not shuffle_proof.verify(mental.BASE, bytes.fromhex(chore["key"]), inputs,
+                                    [bytes.fromhex(ct) for ct in cts],
+                                    unpack_proof(chore.get("proof")), ctx):
+            raise IntegrityError(
+                f"{where} fails its shuffle proof: its ciphertexts are not the deck's slots "
+                "under the deck key it published, in some order (a card substituted or "
+                "duplicated, another key, or a proof made for another entry, seat or game). "
+                "A wrong shuffle is refused.")
     for sid, ct in zip(d["order"], cts, strict=True):
         d["slots"][sid]["ct"] = ct
         d["slots"][sid]["layers"][str(seat)] = DECK_LAYER
@@ -338,6 +472,8 @@ def _match(d: Deck, seat: int, item: Any, where: str) -> Item:
     """The owed item this published item does, or IntegrityError."""
     if not isinstance(item, dict) or item.get("op") not in OPS:
         raise IntegrityError(f"{where} has an item that is not a peel, a re-lock or an open.")
+    if item["op"] in BATCH_OPS:
+        return _match_batch(d, seat, item, where)
     wanted: dict[str, Any] = {"seat": seat, "op": item["op"], "slot": item.get("slot")}
     if item["op"] == "lock":
         if type(item.get("serial")) is not int:
@@ -357,6 +493,78 @@ def _match(d: Deck, seat: int, item: Any, where: str) -> Item:
     return match
 
 
+def _match_batch(d: Deck, seat: int, item: Item, where: str) -> Item:
+    """The owed batch item this published one does (same seat, op, serial and slots, in
+    order, owed now), or IntegrityError."""
+    slots = item.get("slots")
+    if (not isinstance(slots, list) or not slots or len(slots) > len(d["slots"])
+            or type(item.get("serial")) is not int):
+        raise IntegrityError(f"{where} has a batch re-lock without its slots or serial.")
+    for o in _owed_now(d):
+        if (o["seat"] == seat and o["op"] == item["op"] and o["serial"] == item["serial"]
+                and o["slots"] == slots):
+            return o
+    raise IntegrityError(f"{where} has a {_describe(item)} that it does not owe now.")
+
+
+def _apply_batch(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Item,
+                 match: Item, check: bool) -> None:
+    """Replay a batch re-lock: one fresh key on every slot of the batch, either slot by slot
+    (``rekey``, a proof each) or with a secret permutation (``shuffle``, one proof)."""
+    where = f"deck {deck!r}: seat {seat}'s chore"
+    what = f"{where}, {_describe(item)}"
+    slot_ids: list[str] = match["slots"]
+    slots = [d["slots"][sid] for sid in slot_ids]
+    cts = item.get("cts")
+    if not isinstance(cts, list) or len(cts) != len(slot_ids):
+        raise IntegrityError(f"{what} must list {len(slot_ids)} ciphertexts, one per slot.")
+    new_key = _new_key_point(d, seat, item.get("key"), what, proved=not check)
+    point = _point if check else _point_text
+    ys = [point(ct, f"{what}, position {i + 1}") for i, ct in enumerate(cts)]
+    xs = [bytes.fromhex(slot["ct"]) for slot in slots]
+    if item["op"] == "rekey":
+        proofs = item.get("proofs")
+        if not isinstance(proofs, list) or len(proofs) != len(slot_ids):
+            raise IntegrityError(f"{what} must carry {len(slot_ids)} proofs, one per slot.")
+        for i, (sid, slot) in enumerate(zip(slot_ids, slots, strict=True)):
+            if str(seat) not in slot["layers"]:  # owed rekeys never ask this
+                raise IntegrityError(f"{what} re-keys slot {sid}, which has no layer of the seat.")
+            ctx = dleq.context(game_id, deck, seq, seat, "rekey", sid)
+            if check and not dleq.verify(proofs[i], _layer_point(d, slot, seat), new_key,
+                                         xs[i], ys[i], ctx):
+                raise IntegrityError(
+                    f"{what} fails its proof at slot {sid}: the published value is not the "
+                    "slot with the seat's layer replaced by the key it published.")
+    else:
+        records = {(tuple(sorted(s["layers"].items())), tuple(sorted(s["keys"].items())))
+                   for s in slots}
+        if len(records) != 1:  # never: every batch is made uniform before it is shuffled
+            raise IntegrityError(f"{what} comes on slots whose layers differ.")
+        g = (_layer_point(d, slots[0], seat) if str(seat) in slots[0]["layers"]
+             else mental.BASE)
+        ctx = batch_context(game_id, deck, seq, seat, match["serial"], slot_ids)
+        if check and not shuffle_proof.verify(g, new_key, xs, ys, unpack_proof(item.get("proof")),
+                                                    ctx):
+            raise IntegrityError(
+                f"{what} fails its shuffle proof: its ciphertexts are not the batch with the "
+                "seat's layer replaced by the key it published, in some order (a card "
+                "substituted or duplicated, another key, or a proof made for another entry, "
+                "seat or game). A wrong shuffle is refused.")
+    texts = [y.hex() for y in ys]
+    if len(set(texts)) != len(texts):
+        raise IntegrityError(f"{what} lists the same ciphertext twice: a card was duplicated.")
+    batch = set(slot_ids)
+    others = {other["ct"] for other_id, other in d["slots"].items() if other_id not in batch}
+    if others & set(texts) or {s["ct"] for s in slots} & set(texts):
+        raise IntegrityError(f"{what} repeats a ciphertext the deck shows already.")
+    layer = _slot_layer(match["serial"])
+    for slot, text in zip(slots, texts, strict=True):
+        slot["ct"] = text
+        slot["layers"][str(seat)] = layer
+        slot["keys"][str(seat)] = item["key"]
+    d["owed"].remove(match)
+
+
 def _apply_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Any,
                 check: bool = True) -> None:
     """Replay one item; with ``check`` (always, except on the signer's own fresh work and
@@ -364,6 +572,9 @@ def _apply_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Any
     open is refused here and now."""
     where = f"deck {deck!r}: seat {seat}'s chore"
     match = _match(d, seat, item, where)
+    if item["op"] in BATCH_OPS:
+        _apply_batch(d, game_id, deck, seq, seat, item, match, check)
+        return
     op, slot_id = item["op"], item["slot"]
     what = f"{where}, {_describe(item)}"
     slot = d["slots"][slot_id]
@@ -446,7 +657,7 @@ def apply_chore(d: Deck, seat: int, chore: Chore, game_id: str, seq: int,
     if seat not in work["passes"] and chore["op"] != "shuffle":
         raise IntegrityError(f"deck {deck!r}: seat {seat} owes its shuffle pass first.")
     if chore["op"] == "shuffle":
-        _apply_shuffle(work, deck, seat, chore, check)
+        _apply_shuffle(work, deck, seat, chore, game_id, seq, check)
     else:
         items = chore.get("items")
         if not isinstance(items, list) or not items:
@@ -479,69 +690,93 @@ def on_reserve(d: Deck, slot_ids: list[str], seat: int) -> None:
     """Slots reserved for ``seat``: every other seat with a layer on them owes a peel."""
     _require_shuffled(d)
     for slot_id in slot_ids:
-        pending = [item for item in d["owed"] if item["slot"] == slot_id]
+        pending = _pending_on(d, slot_id)
         # Layers the slot will carry once its pending locks are done.
         layered = {int(s) for s in d["slots"][slot_id]["layers"]} | {
-            item["seat"] for item in pending if item["op"] == "lock"
+            item["seat"] for item in pending if item["op"] in ("lock", "rekey", "shuffle")
         }
         if seat not in layered:
             # Every pass and every return puts each seat's layer on; never happens.
             raise IntegrityError(f"slot {slot_id} lacks the layer of seat {seat}, who drew it.")
-        stage = _top_stage(d, slot_id) + 1
+        stage = _top_stage(d, [slot_id]) + 1
         for other in sorted(layered - {seat}):
             d["owed"].append({"seat": other, "op": "peel", "slot": slot_id, "stage": stage})
 
 
-def on_return(d: Deck, old_id: str, old: dict[str, Any], new_id: str, seat: int) -> dict[str, Any]:
-    """A drawn card put back in the pile as ``new_id``; the new slot, with its chores owed.
-
-    What could link the returned slot to the drawn one, and what is done about each:
-
-    * A field naming the old slot: there is none (the new slot has no ``from``).
-    * Its id: a fresh number from the deck's counter, which says only how many slots
-      were made before it (the move that returns the card says as much).
-    * Its ciphertext and keys: the returner re-locks it first with a fresh slot key,
-      then every other seat replaces its layer (or adds one) with a fresh slot key, so no
-      ciphertext the slot will ever show equals one seen before. Key re-use would link
-      it (the same card under the same keys gives the same ciphertext), so replay refuses
-      a key point a seat has in use already, and the audit checks every key point
-      against the seat's seed (each serial gives its own key).
-    * Its position: the game puts it under the pile in the order the returning move
-      gives. Where a game's notation names the returned slots in order (Road Master's
-      ``bottom``), that order is public by the rules, as is the link it makes; the deck
-      adds nothing to it.
-    * The proofs: the returner's re-lock proof relates the old ciphertext to the new one,
-      the same link the public move already states. Hiding which returned card went where
-      (a secret order) would need a proof that the returned set was re-locked as a
-      whole in a hidden permutation (a verifiable shuffle), which is out of scope.
-
-    Pending peels of the old slot are dropped: the locks supersede them."""
-    d["owed"] = [item for item in d["owed"] if item["slot"] != old_id]
-    for stage, who in enumerate([seat] + [s for s in range(d["seats"]) if s != seat]):
-        d["owed"].append(
-            {"seat": who, "op": "lock", "slot": new_id, "serial": _next_serial(d), "stage": min(stage, 1)}
-        )
-    return {
-        "status": "deck",
-        "owner": -1,
-        "ct": old["ct"],
-        "layers": dict(old["layers"]),
-        "keys": dict(old["keys"]),
-    }
+def _record(slot: dict[str, Any]) -> tuple[Any, ...]:
+    return tuple(sorted(slot["layers"].items())), tuple(sorted(slot["keys"].items()))
 
 
-def on_pass(d: Deck, slot_ids: list[str], holder: int, to: int) -> None:
-    """Slots ``holder`` holds go to ``to``: ``to`` locks each with a fresh slot key first,
-    then ``holder`` peels its own layer (layers commute), so only ``to`` can read them and
-    the card is never without a layer only its holder can remove. A pending peel by ``to``
-    on the slot is dropped: its lock replaces that layer instead."""
-    _require_shuffled(d)
+def _readable_by(d: Deck, slot_ids: list[str], seat: int, what: str) -> None:
+    """Refuse unless only ``seat``'s layer is on these slots and nothing is pending on
+    them: a batch moves on only once its last reader could read it."""
     for slot_id in slot_ids:
-        d["owed"] = [item for item in d["owed"] if not (item["slot"] == slot_id and item["seat"] == to)]
-        stage = _top_stage(d, slot_id) + 1
-        d["owed"].append({"seat": to, "op": "lock", "slot": slot_id, "serial": _next_serial(d),
-                          "stage": stage})
-        d["owed"].append({"seat": holder, "op": "peel", "slot": slot_id, "stage": stage + 1})
+        if not _own_only(d, slot_id, seat):
+            raise IllegalMoveError(f"slot {slot_id} cannot be {what} yet: its deck work is "
+                                   "not done.")
+
+
+def _move_batch(d: Deck, old_ids: list[str], new_ids: list[str], status: str,
+                owner: int) -> None:
+    """The old slots' ciphertexts and layers under their fresh ids (the old ids go)."""
+    for old_id, new_id in zip(old_ids, new_ids, strict=True):
+        old = d["slots"].pop(old_id)
+        d["slots"][new_id] = {"status": status, "owner": owner, "ct": old["ct"],
+                              "layers": dict(old["layers"]), "keys": dict(old["keys"])}
+
+
+def _owe_batch(d: Deck, new_ids: list[str], reader: int, shufflers: list[int]) -> int:
+    """Owe the re-lock of a batch: ``reader`` (the last to read it, whose layer is on it)
+    first re-keys it to one fresh key if its layers differ, then each of ``shufflers`` in
+    turn re-locks it with one fresh key and a secret permutation. Returns the next free
+    stage."""
+    stage = 0
+    if len({_record(d["slots"][sid]) for sid in new_ids}) > 1:
+        d["owed"].append({"seat": reader, "op": "rekey", "slots": list(new_ids),
+                          "serial": _next_serial(d), "stage": stage})
+        stage += 1
+    for who in shufflers:
+        d["owed"].append({"seat": who, "op": "shuffle", "slots": list(new_ids),
+                          "serial": _next_serial(d), "stage": stage})
+        stage += 1
+    return stage
+
+
+def on_return(d: Deck, old_ids: list[str], new_ids: list[str], seat: int) -> None:
+    """Drawn cards of ``seat`` put back in the pile under fresh ids (secretdeck has put
+    ``new_ids`` under the pile): every other seat re-locks the batch in turn, with a
+    fresh key and a secret permutation, each with a shuffle proof.
+
+    What could link a returned slot to the drawn one, and what is done about each:
+
+    * Its id: fresh, made by the move; no field names the old slot.
+    * Its ciphertext: every other seat multiplies the whole batch by a fresh key of its
+      own and permutes it, so no ciphertext equals one seen before, and nobody but the
+      shuffler knows where each card went; after every other seat has shuffled, nobody
+      (the returner included) knows which returned card is in which new slot.
+    * Its layer record: every slot of the batch carries the same one (the returner first
+      re-keys its own layers to one fresh key where they differ), so it says nothing.
+    * The proofs: zero-knowledge; a shuffle proof shows a permutation without naming it.
+    """
+    _readable_by(d, old_ids, seat, "returned")
+    _move_batch(d, old_ids, new_ids, "deck", -1)
+    seats = d["seats"]
+    _owe_batch(d, new_ids, seat, [(seat + i) % seats for i in range(1, seats)])
+
+
+def on_pass(d: Deck, old_ids: list[str], new_ids: list[str], holder: int, to: int,
+            status: str) -> None:
+    """Slots ``holder`` holds go to ``to`` under fresh ids: ``to`` re-locks the batch with
+    a fresh key and a secret permutation (a shuffle proof), then ``holder`` peels its own
+    layer from each (layers commute), so only ``to`` can read them, the card is never
+    without a layer only its holder can remove, and ``holder`` cannot tell which card is
+    in which new slot."""
+    _require_shuffled(d)
+    _readable_by(d, old_ids, holder, "passed")
+    _move_batch(d, old_ids, new_ids, status, to)
+    stage = _owe_batch(d, new_ids, holder, [to])
+    for slot_id in new_ids:
+        d["owed"].append({"seat": holder, "op": "peel", "slot": slot_id, "stage": stage})
 
 
 def on_open(d: Deck, slot_ids: list[str], seat: int) -> None:
@@ -549,14 +784,14 @@ def on_open(d: Deck, slot_ids: list[str], seat: int) -> None:
     peels its own and names the card, with a proof anyone checks at once."""
     _require_shuffled(d)
     for slot_id in slot_ids:
-        stage = _top_stage(d, slot_id) + 1
+        stage = _top_stage(d, [slot_id]) + 1
         d["owed"].append({"seat": seat, "op": "open", "slot": slot_id, "stage": stage})
 
 
 # ---- reading one's own cards ------------------------------------------------------------
 def _own_only(d: Deck, slot_id: str, seat: int) -> bool:
     slot = d["slots"][slot_id]
-    return list(slot["layers"]) == [str(seat)] and not any(item["slot"] == slot_id for item in d["owed"])
+    return list(slot["layers"]) == [str(seat)] and not _pending_on(d, slot_id)
 
 
 def readable(d: Deck, seat: int) -> bool:
@@ -580,8 +815,9 @@ def read(
     """Slot -> uid for the seat's drawn and held slots that carry only its layer.
 
     ``uids`` are every card of the deck; ``elsewhere`` the cards the seat knows are not
-    in it (opened face up, say). Every peel was proved, so a slot that opens to no
-    possible card, or to one shown elsewhere, means a shuffle pass substituted a card."""
+    in it (opened face up, say). Every shuffle, peel and re-lock was proved, so a slot
+    that opens to no possible card, or to one shown elsewhere, means the save was altered
+    (or another seat published a key point and keeps to it; the audit names it)."""
     points = mental.card_points(game_id, deck, uids)
     gone = set(elsewhere) | {s["card"] for s in d["slots"].values() if s["status"] == "open"}
     out: dict[str, str] = {}
@@ -595,60 +831,43 @@ def read(
         if uid is None or uid in gone or uid in out.values():
             raise IntegrityError(
                 f"CHEATING OR CORRUPTION: slot {sid} of deck {deck!r} does not decrypt to a "
-                "card that can still be in the deck: a shuffle pass substituted a card. Keep "
-                "this save: the audit at the end of the game names who."
+                "card that can still be in the deck, though every step on it was proved. "
+                "Keep this save."
             )
         out[sid] = uid
     return out
 
 
 # ---- the audit, once every seed is public ---------------------------------------------------
-def _audit_shuffle(d_before: Deck, deck: str, seat: int, chore: Chore, seed: bytes) -> list[str]:
-    honest = shuffle_pass(d_before, deck, seat, seed)
-    where = f"seat {seat}'s shuffle pass of deck {deck!r}"
-    out = []
-    if chore.get("key") != honest["key"]:
-        out.append(f"{where} publishes a deck key point its seed does not give.")
-    expected, published = honest["cts"], chore.get("cts")
-    if published == expected:
-        return out
-    if not isinstance(published, list):
-        return out + [f"{where} is malformed."]
-    if sorted(published) == sorted(expected):
-        return out + [f"{where} does not use the permutation its seed gives."]
-    wrong = len(set(published) - set(expected))
-    return out + [
-        f"{where} does not follow from its seed: {wrong} of its ciphertexts are not a card "
-        "of the deck under its deck key (cards substituted or a wrong key)."
-    ]
-
-
 def _explain_key(d_before: Deck, deck: str, seat: int, seed: bytes, item: Item) -> str:
     """Why a lock's key point is not the one the seed gives for its serial, as a sentence."""
-    name = f"seat {seat} re-locked slot {item['slot']} of deck {deck!r}"
+    name = f"seat {seat}'s {_describe(item)} of deck {deck!r}"
     published = item.get("key")
     if published == mental.to_hex(mental.public_point(mental.deck_key(seed, deck))):
-        return f"{name} with its deck key instead of a fresh key: the slot can be linked."
+        return f"{name} uses its deck key instead of a fresh key: the slots can be linked."
     for serial in range(d_before["serial"]):
         if serial != item.get("serial") and published == mental.to_hex(
             mental.public_point(mental.slot_key(seed, deck, serial))
         ):
-            return f"{name} re-using its slot key of serial {serial}: the slot can be linked."
-    return f"{name} with a key its seed does not give for serial {item.get('serial')}."
+            return f"{name} re-uses its slot key of serial {serial}: the slots can be linked."
+    return f"{name} uses a key its seed does not give for serial {item.get('serial')}."
 
 
 def audit_chore(d_before: Deck, deck: str, seat: int, chore: Chore, seed: bytes) -> list[str]:
     """Check a chore against the seat's revealed seed; the violations as sentences naming
-    the seat (the engine adds the entry). Peels, locks and opens were proved at replay, so
-    what is left is what no proof covers: the shuffle pass, and that every key point the
-    seat published is the one its seed gives (so its slots can be opened at the end)."""
+    the seat (the engine adds the entry). Every shuffle, peel, re-lock and open was proved
+    at replay, so what is left is what no proof covers: that every key point the seat
+    published is the one its seed gives (so its layers can be opened at the end)."""
     if not isinstance(chore, dict):
         return [f"seat {seat}'s chore for deck {deck!r} is malformed."]
     if chore.get("op") == "shuffle":
-        return _audit_shuffle(d_before, deck, seat, chore, seed)
+        if chore.get("key") != mental.to_hex(mental.public_point(mental.deck_key(seed, deck))):
+            return [f"seat {seat}'s shuffle pass of deck {deck!r} publishes a deck key point "
+                    "its seed does not give."]
+        return []
     out: list[str] = []
     for item in chore.get("items", []):
-        if not isinstance(item, dict) or item.get("op") != "lock":
+        if not isinstance(item, dict) or item.get("op") not in ("lock", "rekey", "shuffle"):
             continue
         serial = item.get("serial")
         if not isinstance(serial, int) or isinstance(serial, bool) or serial < 0:
@@ -673,6 +892,7 @@ def open_held(
     the engine lists that seat's secrets as unaudited."""
     points = mental.card_points(game_id, deck, uids)
     layer_keys: dict[tuple[str, str], int] = {}
+    wrong: dict[tuple[str, str], bool] = {}  # (seat, layer) -> its point is not its seed's
     opened: dict[str, str] = {}
     seen: dict[str, str] = {}
     violations: list[str] = []
@@ -689,15 +909,27 @@ def open_held(
         for s, layer in slot["layers"].items():
             if (s, layer) not in layer_keys:  # a seat's deck key is on most slots
                 layer_keys[(s, layer)] = _layer_key(seeds[int(s)], deck, layer)
+                point = _layer_point(d, slot, int(s))
+                wrong[(s, layer)] = mental.public_point(layer_keys[(s, layer)]) != point
             key = key * layer_keys[(s, layer)] % mental.L
+        liars = sorted({int(s) for s, layer in slot["layers"].items() if wrong[(s, layer)]})
+        if liars:
+            # Every step was proved against the published key points: a slot can fail to
+            # open only under a layer whose point its seat's seed does not give.
+            who = ", ".join(f"seat {s}" for s in liars)
+            violations.append(f"slot {sid} of deck {deck!r} cannot be opened: {who} published "
+                              "a key point its revealed seed does not give.")
+            continue
         point = bytes.fromhex(slot["ct"])
         uid = points.get(point if key == 1 else mental.decrypt(key, point))
-        if uid is None:
-            violations.append(f"slot {sid} ({holder}) of deck {deck!r} opens to no card of it.")
+        if uid is None:  # never: every step on the slot was proved
+            violations.append(f"slot {sid} of deck {deck!r} opens to no card of it, though "
+                              "every step on it was proved: the save is corrupt.")
             continue
         if uid in seen:
             violations.append(
-                f"slots {seen[uid]} and {sid} ({holder}) of deck {deck!r} open to the same card."
+                f"slots {seen[uid]} and {sid} of deck {deck!r} open to the same card, though "
+                "every step on them was proved: the save is corrupt."
             )
         seen[uid] = sid
         if slot["status"] in ("drawn", "held", "open"):

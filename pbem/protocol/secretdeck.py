@@ -24,12 +24,14 @@ The operations (a seat's private slots are its ``drawn`` and ``held`` ones):
 * ``deal(state, deck, {seat: n, ...})``: a private hand of ``n`` to each seat at once,
   in seat order from the top (a draft's deal: call it when the set-up chance is resolved
   by the ``start`` entry, once every seat has shuffled, or later).
-* ``keep`` (drawn -> held), ``return_bottom`` (drawn -> under the pile, re-locked with
-  fresh keys so the new slot cannot be linked to the old by its ciphertext).
+* ``keep`` (drawn -> held), ``return_bottom`` (drawn -> under the pile as one batch with
+  fresh slot ids, which it returns; every other seat then re-locks and permutes the
+  batch with a shuffle proof, so nobody can link a new slot to an old one).
 * ``pass_slots(state, deck, holder, to, slots)``: private slots of ``holder`` become
-  ``to``'s, same status; ``to`` adds a fresh layer, then ``holder`` removes its own, so
-  only ``to`` can then read them and nobody else learns anything. ``holder`` has seen the
-  cards and knows what it passed.
+  ``to``'s under fresh slot ids, which it returns (same status); ``to`` re-locks and
+  permutes the batch with a shuffle proof, then ``holder`` removes its own layer, so
+  only ``to`` can then read them and nobody else learns anything. ``holder`` has seen
+  the cards and knows what it passed, never which new slot holds which.
 * ``open_slots(state, deck, seat, slots)``: ``seat`` shows private slots to everyone: it
   peels its own last layer, names the card and proves it; everyone can check it at once.
   The slot's status becomes ``open`` and ``card`` gives its uid.
@@ -49,8 +51,8 @@ is this game whole)::
         state["queue"][seat].pop(0)
         secretdeck.keep(state, "draft", seat, [pick])
         rest = [s for s in hand if s != pick]
-        secretdeck.pass_slots(state, "draft", seat, (seat + 1) % n, rest)
-        state["queue"][(seat + 1) % n].append(rest)
+        fresh = secretdeck.pass_slots(state, "draft", seat, (seat + 1) % n, rest)
+        state["queue"][(seat + 1) % n].append(fresh)
     # at the end of the draft, everyone shows what they took:
     for s in range(n):
         secretdeck.open_slots(state, "draft", s, secretdeck.held(state, "draft", s))
@@ -58,9 +60,9 @@ is this game whole)::
 
 A game keeps its own record of hands: ``drawn`` lists all of a seat's drawn slots, so two
 hands waiting for one seat would run together. Which slot a seat keeps is public (its
-card is not): a seat that sees a hand again after it went round the table learns which
-card each seat between took from it. Hiding that needs the receiver to re-lock a hand in
-a secret order with a proof of shuffle, which this deck does not have.
+card is not), but a passed hand's slots are fresh and shuffled by its receiver, so a seat
+that held the hand before cannot tell which card that was: when the hand comes back it
+sees which cards are gone, never who took which (as at a table).
 
 What a seat may read of its own private slots comes to the game through ``view``'s
 ``secrets`` argument; ``card`` is the only card a game reads from the state.
@@ -152,27 +154,38 @@ def keep(state: State, deck: str, seat: int, slot_ids: list[str]) -> None:
         slot["status"] = "held"
 
 
-def return_bottom(state: State, deck: str, seat: int, slot_ids: list[str]) -> None:
-    """Put drawn slots under the pile in this order (first named goes in first).
+def _fresh_ids(d: dict[str, Any], count: int) -> list[str]:
+    """``count`` slot ids never used in the deck before."""
+    out = [f"s{d['next'] + i}" for i in range(count)]
+    d["next"] += count
+    return out
 
-    Each returned card gets a fresh slot id; in mental mode the engine re-locks it
-    with fresh keys (chores), so nobody can link the new slot to the old one."""
+
+def return_bottom(state: State, deck: str, seat: int, slot_ids: list[str]) -> list[str]:
+    """Put drawn slots under the pile as one batch; returns the batch's fresh slot ids.
+
+    The batch gets fresh ids (in plain mode too: the same public bookkeeping). In mental
+    mode every other seat then re-locks the batch with a fresh key in a secret order
+    (chores, each with a shuffle proof), so nobody can link a new slot to an old one nor
+    tell which returned card is where; until then nobody can read its slots."""
     d = _deck(state, deck)
+    if len(set(slot_ids)) != len(slot_ids):
+        raise IllegalMoveError("the same slot is named twice")
     for slot_id in slot_ids:
         slot = d["slots"].get(slot_id)
         if slot is None or slot["status"] != "drawn" or slot["owner"] != seat:
             raise IllegalMoveError(f"slot {slot_id} is not one of your drawn cards")
-    for slot_id in slot_ids:
-        old = d["slots"].pop(slot_id)
-        new_id = f"s{d['next']}"
-        d["next"] += 1
-        if d["mode"] == "plain":
-            d["slots"][new_id] = {"status": "deck", "owner": -1, "card": old["card"]}
-        else:
-            from pbem.protocol import mental_deck
+    new_ids = _fresh_ids(d, len(slot_ids))
+    if d["mode"] == "plain":
+        for old_id, new_id in zip(slot_ids, new_ids, strict=True):
+            d["slots"][new_id] = {"status": "deck", "owner": -1,
+                                  "card": d["slots"].pop(old_id)["card"]}
+    else:
+        from pbem.protocol import mental_deck
 
-            d["slots"][new_id] = mental_deck.on_return(d, slot_id, old, new_id, seat)
-        d["order"].append(new_id)
+        mental_deck.on_return(d, list(slot_ids), new_ids, seat)
+    d["order"] += new_ids
+    return new_ids
 
 
 def deal(state: State, deck: str, hands: Mapping[int, int]) -> dict[int, list[str]]:
@@ -198,20 +211,31 @@ def _private_slots(d: dict[str, Any], seat: int, slot_ids: list[str]) -> None:
             raise IllegalMoveError(f"slot {slot_id} is not one of your private cards")
 
 
-def pass_slots(state: State, deck: str, holder: int, to: int, slot_ids: list[str]) -> None:
-    """``holder``'s private slots become ``to``'s (same status, same ids). In mental mode
-    ``to`` adds a fresh layer and then ``holder`` peels its own (chores, in that order), so
-    only ``to`` can read them; ``readable``/``settled`` say when that is done."""
+def pass_slots(state: State, deck: str, holder: int, to: int, slot_ids: list[str]) -> list[str]:
+    """``holder``'s private slots become ``to``'s (same status) under fresh ids, which are
+    returned: the game keeps those. In mental mode ``to`` re-locks the batch with a fresh
+    key in a secret order (a shuffle proof), then ``holder`` peels its own layer (chores,
+    in that order), so only ``to`` can read them and ``holder``, who has seen the cards,
+    cannot tell which is in which new slot; ``readable``/``settled`` say when that is
+    done. The slots must be settled (their holder can read them)."""
     d = _deck(state, deck)
     if to == holder or not 0 <= to < len(state["seats"]):
         raise IllegalMoveError(f"cards cannot be passed from seat {holder} to seat {to}")
     _private_slots(d, holder, slot_ids)
-    for slot_id in slot_ids:
-        d["slots"][slot_id]["owner"] = to
-    if d["mode"] == "mental":
+    statuses = {d["slots"][slot_id]["status"] for slot_id in slot_ids}
+    if len(statuses) > 1:
+        raise IllegalMoveError("drawn and held cards cannot be passed together")
+    status = statuses.pop() if statuses else "drawn"
+    new_ids = _fresh_ids(d, len(slot_ids))
+    if d["mode"] == "plain":
+        for old_id, new_id in zip(slot_ids, new_ids, strict=True):
+            d["slots"][new_id] = {"status": status, "owner": to,
+                                  "card": d["slots"].pop(old_id)["card"]}
+    else:
         from pbem.protocol import mental_deck
 
-        mental_deck.on_pass(d, list(slot_ids), holder, to)
+        mental_deck.on_pass(d, list(slot_ids), new_ids, holder, to, status)
+    return new_ids
 
 
 def open_slots(state: State, deck: str, seat: int, slot_ids: list[str]) -> None:

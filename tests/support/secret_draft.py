@@ -97,8 +97,7 @@ class SecretDraft(Game):
         secretdeck.keep(state, DECK, seat, [pick])
         if rest:
             left = (seat + 1) % len(state["seats"])
-            secretdeck.pass_slots(state, DECK, seat, left, rest)
-            state["queue"][left].append(rest)
+            state["queue"][left].append(secretdeck.pass_slots(state, DECK, seat, left, rest))
         if not any(state["queue"]):
             state["phase"] = "show"
             for who in range(len(state["seats"])):

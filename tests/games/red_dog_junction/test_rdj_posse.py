@@ -116,14 +116,23 @@ def test_RDJ_V2_the_start_deals_9_cards_to_each_player_in_secret(players: int) -
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_RDJ_V2_pick_one_and_pass_the_rest_left_until_every_card_is_taken(players: int) -> None:
     table = new_table(players, seed=b"pass %d" % players)
-    coming: dict[int, list[list[str]]] = {seat: [] for seat in range(players)}  # by slot
+    seen: list[tuple[int, list[str], str]] = []  # (seat, cards of the hand, card kept)
+
+    def choose(table: LocalTable, seat: int) -> list[str]:
+        moves = first_card(table, seat)
+        cards = sorted(uid_of(table, s) for s in hand_now(table, seat))
+        seen.append((seat, cards, uid_of(table, moves[0].split()[1])))
+        return moves
+
+    draft(table, choose)
+    coming: dict[int, list[list[str]]] = {seat: [] for seat in range(players)}  # by card
     sizes: dict[int, list[int]] = {seat: [] for seat in range(players)}
-    for seat, hand, kept in draft(table):
+    for seat, hand, kept in seen:
         sizes[seat].append(len(hand))
         if len(sizes[seat]) > 1:  # every hand after the first: the oldest passed by the right
             assert hand == coming[seat].pop(0), (seat, hand)
         if len(hand) > 2:
-            coming[(seat + 1) % players].append([s for s in hand if s != kept])
+            coming[(seat + 1) % players].append([c for c in hand if c != kept])
     assert all(sizes[seat] == [9, 8, 7, 6, 5, 4, 3, 2] for seat in range(players))
     assert table.state["draft"]["choices"] == [8] * players
 

@@ -241,29 +241,32 @@ def test_RDJ_V2_passing_a_different_hand_is_refused(tmp_path: Path) -> None:
 
     with pytest.raises(IntegrityError, match=f"peel of slot {kept} that it does not owe now"):
         session.verify(cheat(homes, save, index, swap_peel), Home(tmp_path / "a"))
-    index = first(save, lambda e: bool(items(e, "lock")))
+    index = first(save, lambda e: bool(items(e, "shuffle")))
     table = engine.replay(with_entries(save, save.entries[:index]), check_snapshot=False).table
     seat = table.seat_of(save.entries[index]["seat"])
     other = next(s for s, v in table.gstate["secret"][DECK]["slots"].items()
                  if v["owner"] not in (seat, -1) and v["status"] == "drawn")
 
-    def swap_lock(entry: dict[str, Any]) -> None:
-        items(entry, "lock")[0]["slot"] = other
+    def swap_shuffle(entry: dict[str, Any]) -> None:
+        items(entry, "shuffle")[0]["slots"][0] = other
 
-    with pytest.raises(IntegrityError, match=f"re-lock of slot {other} that it does not owe"):
-        session.verify(cheat(homes, save, index, swap_lock), Home(tmp_path / "b"))
+    with pytest.raises(IntegrityError, match=f"batch {other} .* that it does not owe"):
+        session.verify(cheat(homes, save, index, swap_shuffle), Home(tmp_path / "b"))
 
 
-@pytest.mark.parametrize("op", ["peel", "lock"])
-def test_RDJ_V2_a_wrong_peel_or_lock_is_refused_in_its_own_entry(op: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("op", ["peel", "shuffle"])
+def test_RDJ_V2_a_wrong_peel_or_shuffle_is_refused_in_its_own_entry(op: str, tmp_path: Path) -> None:
     homes, save = draft_save()
     index = first(save, lambda e: bool(items(e, op)))
 
     def wrong(entry: dict[str, Any]) -> None:
         item = items(entry, op)[0]
-        item["ct"] = mental.to_hex(mental.encrypt(7, mental.from_hex(item["ct"])))
+        if op == "peel":
+            item["ct"] = mental.to_hex(mental.encrypt(7, mental.from_hex(item["ct"])))
+        else:
+            item["cts"][0] = mental.to_hex(mental.encrypt(7, mental.from_hex(item["cts"][0])))
 
-    with pytest.raises(IntegrityError, match="fails its proof") as caught:
+    with pytest.raises(IntegrityError, match="fails its (shuffle )?proof") as caught:
         session.verify(cheat(homes, save, index, wrong), Home(tmp_path / "x"))
     assert caught.value.seq == index and caught.value.exit_code == 3
 
@@ -271,7 +274,7 @@ def test_RDJ_V2_a_wrong_peel_or_lock_is_refused_in_its_own_entry(op: str, tmp_pa
 def test_RDJ_V2_an_omitted_chore_is_refused(tmp_path: Path) -> None:
     homes, save = draft_save()
     for test in (lambda e: e["kind"] == "start",  # its peels of the others' hands
-                 lambda e: bool(items(e, "lock")),  # a receiver's lock
+                 lambda e: bool(items(e, "shuffle")),  # a receiver's shuffle
                  lambda e: bool(items(e, "open"))):  # showing the picks
         index = first(save, test)
         forged = cheat(homes, save, index, lambda e: e.update(chores=[]))

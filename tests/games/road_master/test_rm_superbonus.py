@@ -77,7 +77,7 @@ def test_RM_A10_choice_is_a_free_step_at_the_head_of_the_next_turn() -> None:
     state = copy.deepcopy(t.state)
     with pytest.raises(IllegalMoveError, match="First choose your Super Bonus cards"):
         GAME.apply(state, 0, "forward 1 exit east left")
-    with pytest.raises(IllegalMoveError, match="choose which Super Bonus cards to keep"):
+    with pytest.raises(IllegalMoveError, match="choose your Super Bonus cards: keep up to 3 of s"):
         GAME.end_turn(state, 0)
     drawn = secretdeck.drawn(state, DECK, 0)
     with pytest.raises(IllegalMoveError, match="at most 3"):
@@ -269,3 +269,118 @@ def test_choice_waits_while_the_cards_are_not_readable(monkeypatch) -> None:
     GAME.end_turn(state, 0)  # the choice is not owed yet
     monkeypatch.undo()
     assert GAME.pending_secret_choice(state, 0)
+
+
+# ---- the short draw (RM-A10, revised ruling) ---------------------------------------------
+def _choose(t, keep: int = 3) -> tuple[list[str], list[str]]:
+    """The seat to act keeps its first ``keep`` drawn cards and returns the rest; returns
+    (kept cards, returned cards) as uids."""
+    t.prepare()
+    seat = t.to_act()
+    drawn = secretdeck.drawn(t.state, DECK, seat)
+    kept, back = _plain_cards(t.state, drawn[:keep]), _plain_cards(t.state, drawn[keep:])
+    moves = [f"keep {' '.join(drawn[:keep])}"] if drawn[:keep] else []
+    t.play(moves + ([f"bottom {' '.join(drawn[keep:])}"] if drawn[keep:] else []))
+    return kept, back
+
+
+@pytest.mark.parametrize("players", [4, 5, 6])
+def test_RM_A10_a_short_draw_takes_what_is_there_and_is_completed_from_the_next_returns(
+        players: int) -> None:
+    """RM-A10 (revised): with 4 to 6 players the first three draws empty the pile; the
+    next drawers are not refused: each takes what is there (nothing) and is completed, up
+    to 6, from the next cards returned, in the order they are returned, oldest draw first."""
+    t = placed(players)
+    for _ in range(players):
+        t.play(["superbonus"])
+    assert [len(secretdeck.drawn(t.state, DECK, s)) for s in range(players)] == \
+        [6, 6, 6] + [0] * (players - 3)
+    assert t.state["sb"]["short"] == [[s, 6] for s in range(3, players)]
+    assert "the other 6 come from the next cards returned" in " ".join(t.state["log"])
+    returned: list[str] = []
+    for _ in range(3):  # seats 0, 1, 2 choose: 3 kept, 3 returned each
+        returned += _choose(t)[1]
+        t.prepare()
+    got = {s: _plain_cards(t.state, secretdeck.drawn(t.state, DECK, s)) for s in range(3, players)}
+    # In order: seat 3 gets the first six returned, seat 4 the next three, seat 5 none yet.
+    assert sorted(got[3]) == sorted(returned[:6])
+    if players >= 5:
+        assert sorted(got[4]) == sorted(returned[6:9])
+        assert t.state["sb"]["short"][0] == [4, 3]
+    else:
+        assert secretdeck.remaining(t.state, DECK) == 3
+        assert "short" not in t.state["sb"]
+    if players == 6:
+        assert got[5] == [] and t.state["sb"]["short"][1] == [5, 6]
+    # Seat 3's draw is complete: its choice is due at the head of its turn.
+    assert t.to_act() == 3
+    assert all(m.split()[0] in ("keep", "bottom") for m in t.legal_moves())
+
+
+def test_RM_A10_a_short_draw_comes_before_any_later_draw() -> None:
+    """RM-A10 (revised): seat 0 returns and draws again while seat 3 waits: seat 3 is
+    completed first; seat 0's new draw waits behind it."""
+    t = placed(4)
+    for _ in range(4):
+        t.play(["superbonus"])
+    t.prepare()
+    drawn = secretdeck.drawn(t.state, DECK, 0)
+    t.play([f"keep {' '.join(drawn[:3])}", f"bottom {' '.join(drawn[3:])}", "superbonus"])
+    assert len(secretdeck.drawn(t.state, DECK, 3)) == 3
+    assert secretdeck.drawn(t.state, DECK, 0) == []
+    assert t.state["sb"]["short"] == [[3, 3], [0, 6]]
+    _choose(t)  # seat 1 returns 3: seat 3 complete
+    assert len(secretdeck.drawn(t.state, DECK, 3)) == 6 and t.state["sb"]["short"] == [[0, 6]]
+    _choose(t)  # seat 2 returns 3: they go to seat 0
+    assert len(secretdeck.drawn(t.state, DECK, 0)) == 3 and t.state["sb"]["short"] == [[0, 3]]
+
+
+def test_RM_A10_a_short_draw_waits_to_be_chosen_and_closes_when_nothing_can_come_back() -> None:
+    """The short drawer chooses once complete; if no card can come back before its choice
+    (nobody else has drawn cards to choose from), its draw stays as it is."""
+    t = placed(4)
+    for _ in range(4):
+        t.play(["superbonus"])
+    for _ in range(3):
+        _choose(t, keep=3)
+    t.prepare()
+    _choose(t, keep=3)  # seat 3, complete at 6: keeps 3, returns 3
+    state = copy.deepcopy(t.state)
+    # Everyone holds 3 and the pile holds 6: each of seats 0..2 may draw; the first gets 6.
+    assert secretdeck.remaining(state, DECK) == 6
+    t.play(["superbonus"])
+    t.play(["superbonus"])  # seat 1: nothing left, but seat 0's cards will come back
+    assert t.state["sb"]["short"] == [[1, 6]]
+    t.play([])
+    t.play([])
+    t.prepare()
+    kept, back = _choose(t, keep=3)  # seat 0 returns 3: they complete seat 1 in part
+    assert sorted(_plain_cards(t.state, secretdeck.drawn(t.state, DECK, 1))) == sorted(back)
+    # Nobody else has drawn cards now: seat 1's draw stays at 3 and its choice is due.
+    assert "short" not in t.state["sb"]
+    assert "draw stays at 3 card(s)" in t.state["log"][-1]
+    assert kept
+
+
+def test_RM_A10_the_super_bonus_deck_is_empty_only_when_no_card_can_come_back() -> None:
+    t = placed(4)
+    for _ in range(4):
+        t.play(["superbonus"])
+    for _ in range(3):
+        _choose(t, keep=3)
+    t.prepare()
+    _choose(t, keep=3)
+    for _ in range(2):
+        t.play(["superbonus"])  # seat 0 takes the last 6, seat 1 waits for them
+    t.play([])
+    t.play([])
+    _choose(t, keep=3)  # seat 0: 3 back to seat 1, whose draw closes at 3
+    t.prepare()
+    _choose(t, keep=3)  # seat 1 keeps all 3 of its cards
+    state = t.state
+    assert secretdeck.remaining(state, DECK) == 0 and not any(
+        secretdeck.drawn(state, DECK, s) for s in range(4))
+    seat = t.to_act()
+    assert "superbonus" not in t.legal_moves()
+    with pytest.raises(IllegalMoveError, match="Super Bonus deck is empty"):
+        GAME.apply(copy.deepcopy(state), seat, "superbonus")

@@ -1,0 +1,46 @@
+"""The product stands alone: each game's rulings live in its own folder, and nothing the
+product ships (code, data, docs, README) points at files outside the repository."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ["red_dog_junction", "road_master", "station_to_station"]
+# What each game's RULINGS.md must cover (a clause id the tests name, and a topic).
+MUST_SAY = {
+    "red_dog_junction": ["RDJ-A10", "RDJ-V4", "Justin", "Posse", "Trail Boss", "empty"],
+    "road_master": ["RM-M1", "RM-X1"],
+    "station_to_station": ["STS-CL2", "STS-S1"],
+}
+
+
+def _shipped(folder: str) -> list[Path]:
+    """The files of one shipped folder (or README.md itself), caches left out."""
+    if folder == "README.md":
+        return [ROOT / folder]
+    return sorted(p for p in (ROOT / folder).rglob("*")
+                  if p.is_file() and "__pycache__" not in p.parts)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_rulings_live_beside_the_game(game: str) -> None:
+    """RDJ, RM and STS: each game folder holds its RULINGS.md (cf. STS-CL2's test)."""
+    text = (ROOT / "games" / game / "RULINGS.md").read_text(encoding="utf-8")
+    for word in MUST_SAY[game]:
+        assert word in text, (game, word)
+    assert "shared/" not in text
+
+
+@pytest.mark.parametrize("folder", [
+    "pbem", "games", "docs",
+    pytest.param("README.md", marks=pytest.mark.xfail(
+        strict=True, reason="the README's rewrite (issue 25 item 1) is the coordinator's")),
+])
+def test_nothing_shipped_points_outside_the_repository(folder: str) -> None:
+    """No code, data or doc the product ships mentions a `shared/` path."""
+    bad = [str(p.relative_to(ROOT)) for p in _shipped(folder)
+           if "shared/" in p.read_text(encoding="utf-8", errors="replace")]
+    assert bad == []

@@ -1,0 +1,188 @@
+"""Cards leave no trail (PROTOCOL.md section 6), over whole signed bot games: Road Master
+with Super Bonus at 3 to 6 seats and the Red Dog Junction Posse draft at 3 to 5.
+
+At every save of a game each seat's private view (``show --json``: the cards it can read,
+by slot), the public moves (``log --json``) and the save itself are followed, and for every
+slot id the test keeps the seats that can tell its card:
+
+* a seat that reads a slot in its own view can tell it;
+* a return or a pass gives the cards new ids: whoever returned or passed them (who read
+  them in the clear) can still tell the new ids in the order the move names, until a seat
+  that could not tell them re-locks the batch in a secret order (a shuffle chore);
+* a re-lock slot by slot (the old ``lock`` chore) keeps every link.
+
+The rule: when a seat reads a slot, or names it in a public move, nobody else can tell
+that slot's card. At the table a player knows which cards went under the pile or left in
+a hand, never which of them the next holder keeps. Both findings of issue 22 break it on
+the code before this rule: ann named the three cards bob kept from her returned six (the
+bottom order gave the new ids), and ann learned bob took the tow cable from its slot id
+(a passed hand kept its ids).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from pbem import registry
+from pbem.errors import PbemError
+from pbem.play import bots
+from pbem.protocol import engine, entropy, mental_deck
+from pbem.protocol.identity import Identity
+from pbem.protocol.savefile import Save
+
+
+@contextmanager
+def _fixed_entropy(label: str) -> Iterator[None]:
+    base = hashlib.sha256(b"no-trail/" + label.encode()).digest()
+    counter = itertools.count()
+
+    def fresh_bytes(n: int) -> bytes:
+        out = b""
+        while len(out) < n:
+            out += hashlib.sha256(base + next(counter).to_bytes(8, "big")).digest()
+        return out[:n]
+
+    saved = entropy.fresh_bytes, entropy.utc_now
+    entropy.fresh_bytes = fresh_bytes  # type: ignore[assignment]
+    entropy.utc_now = lambda: "2025-01-01T00:00:00Z"  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        entropy.fresh_bytes, entropy.utc_now = saved  # type: ignore[assignment]
+
+
+def _identities(n: int) -> list[Identity]:
+    out = []
+    for i in range(n):
+        key = Ed25519PrivateKey.from_private_bytes(bytes([i + 7]) * 32)
+        out.append(Identity(f"p{i}", key.public_key().public_bytes_raw(), key))
+    return out
+
+
+def _build(ruleset: str, players: int, options: list[str], stop: Any = None,
+           extra: str = "") -> tuple[Save, list[Identity]]:
+    """A whole bot game signed in memory, the same on every run (``stop(gstate)``: end
+    early once it says so, for the Posse draft; ``extra``: a move each bot turn ends with
+    where it is legal, every other turn the only action of every seat but the last, so
+    that the greedy bot draws Super Bonus cards often and from each other's returns)."""
+    with _fixed_entropy(f"{ruleset}/{players}/{options}"):
+        game = registry.load(ruleset)
+        ids = _identities(players)
+        header = engine.new_header(game, [(i.handle, "") for i in ids],
+                                   engine.parse_options(game, options))
+        table = engine.empty_table(header)
+        entries = []
+        while (duty := table.duty()) is not None and len(entries) < 3000:
+            if stop is not None and stop(table.gstate):
+                break
+            who = ids[duty.seat]
+            shown = engine.preview(table, who)
+            kind = shown.duty().kind  # type: ignore[union-attr]
+            moves = (bots.choose_turn(shown.game, shown.gstate, duty.seat, "greedy",
+                                      salt=str(len(entries))) if kind == "turn" else [])
+            if extra and kind == "turn" and len(entries) % 2 and duty.seat != players - 1:
+                # The bot's choice of cards (if due), then only ``extra``.
+                first = [m for m in moves if m.split()[0] in ("place", "keep", "bottom")]
+                tried = first + [extra]
+            else:
+                tried = moves + ([extra] if extra and kind == "turn" else [])
+            try:
+                entry, table = engine.sign_entry(table, who, kind, tried)
+            except PbemError:  # the extra move is not legal now
+                entry, table = engine.sign_entry(table, who, kind, moves)
+            entries.append(entry)
+    return Save(header, entries, engine.public_state(table)), ids
+
+
+class Links:
+    """Slot id -> the seats that can tell its card, followed entry by entry."""
+
+    def __init__(self, save: Save, ids: list[Identity], deck: str) -> None:
+        self.save, self.deck = save, deck
+        self.seeds: dict[int, bytes] = {}
+        for entry in save.entries:
+            if entry["kind"] in ("create", "join"):
+                seat = [i.handle for i in ids].index(entry["seat"])
+                self.seeds[seat] = ids[seat].seed(save.game_id, bytes.fromhex(entry["nonce"]))
+        self.tell: dict[str, set[int]] = {}
+        self.problems: list[str] = []
+        self.reads = 0
+        self.named = 0
+
+    def _slot_words(self, moves: list[str]) -> list[str]:
+        return [w for m in moves for w in m.split()[1:]
+                if m.split()[0] in ("keep", "bottom", "pick") and w[:1] == "s" and w[1:].isdigit()]
+
+    def check(self) -> None:
+        table = engine.empty_table(self.save.header)
+        uids = list(table.gstate["secret"][self.deck]["cards"])
+        for entry in self.save.entries:
+            seat = table.seat_of(entry["seat"])
+            assert seat is not None
+            for slot in self._slot_words(entry["moves"]):
+                self.named += 1
+                self._only(slot, seat, f"entry {entry['seq']}: p{seat} names {slot} in a move")
+            before = set(table.gstate.get("secret", {}).get(self.deck, {}).get("slots", {}))
+            table, _ = engine.step(table, entry, replay=True)
+            table.head = engine.entry_hash(entry)
+            d = table.gstate["secret"][self.deck]
+            fresh = [s for s in d["slots"] if s not in before]
+            if before:
+                for slot in fresh:  # made by this entry's return or pass: its mover can tell
+                    self.tell[slot] = {seat}
+            for chore in entry["chores"]:
+                for item in chore.get("items", []):
+                    if item["op"] == "shuffle":  # a secret order: only its shuffler links
+                        for slot in item["slots"]:
+                            self.tell[slot] = self.tell.get(slot, set()) & {seat}
+            for reader, seed in sorted(self.seeds.items()):
+                mine = mental_deck.read(d, self.save.game_id, self.deck, reader, seed, uids)
+                for slot in mine:
+                    self.reads += 1
+                    self._only(slot, reader, f"entry {entry['seq']}: p{reader} reads {slot}")
+                    self.tell.setdefault(slot, set()).add(reader)
+
+    def _only(self, slot: str, seat: int, what: str) -> None:
+        others = sorted(self.tell.get(slot, set()) - {seat})
+        if others:
+            self.problems.append(f"{what}, whose card p{others[0]} can tell")
+
+
+def _rm(players: int) -> Links:
+    save, ids = _build("road-master", players, [], extra="superbonus")
+    return Links(save, ids, "superbonus")
+
+
+def _posse(players: int) -> Links:
+    save, ids = _build("red-dog-junction", players, ["variant=posse"],
+                       stop=lambda g: g.get("phase") == "play")
+    return Links(save, ids, "posse")
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_super_bonus_cards_leave_no_trail(players: int) -> None:
+    """Issue 22 finding 2: returned cards get fresh ids and every other seat shuffles them,
+    so nobody can tell which of them a later drawer reads or keeps."""
+    links = _rm(players)
+    links.check()
+    returns = sum(m.startswith("bottom") for e in links.save.entries for m in e["moves"])
+    assert returns and links.reads and links.named
+    assert links.problems == [], links.problems[:5]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_posse_picks_leave_no_trail(players: int) -> None:
+    """Issue 22 finding 3: a passed hand gets fresh ids and its receiver shuffles it, so a
+    seat that held the hand cannot tell which card a later holder picks."""
+    links = _posse(players)
+    links.check()
+    picks = sum(m.startswith("pick") for e in links.save.entries for m in e["moves"])
+    assert picks == 8 * players and links.reads
+    assert links.problems == [], links.problems[:5]

@@ -35,6 +35,7 @@ from pbem.protocol import engine, entropy, savefile
 from pbem.protocol.chain import authenticate
 from pbem.protocol.identity import Identity
 from pbem.protocol.savefile import Save
+from pbem.protocol.table import Table
 from pbem.registry import load as load_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -107,7 +108,7 @@ class History:
     name: str
     header: dict[str, Any]
     entries: list[dict[str, Any]]
-    tables: list[engine.Table]  # tables[i]: after entry i
+    tables: list[Table]  # tables[i]: after entry i
     keys: dict[str, Identity] = field(default_factory=dict)  # handle -> identity, if held
     _meanings: dict[int, str] = field(default_factory=dict, repr=False)
 
@@ -124,7 +125,7 @@ class History:
         return Save(copy.deepcopy(self.header), copy.deepcopy(self.entries[:n]),
                     engine.public_state(self.tables[n - 1]))
 
-    def table_before(self, index: int) -> engine.Table:
+    def table_before(self, index: int) -> Table:
         """The table entry ``index`` was signed on."""
         if index == 0:
             return engine.empty_table(copy.deepcopy(self.header))
@@ -185,7 +186,7 @@ def play(recipe: Recipe) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return header, entries
 
 
-def replay_tables(header: dict[str, Any], entries: list[dict[str, Any]]) -> list[engine.Table]:
+def replay_tables(header: dict[str, Any], entries: list[dict[str, Any]]) -> list[Table]:
     """The table after each entry (a PbemError if the history does not verify)."""
     authenticate(Save(header, entries, {}))  # header hash, chain, keys, signatures, links
     table = engine.empty_table(header)

@@ -351,9 +351,9 @@ def _clock_of(record: Any, now: Any) -> dict[str, Any]:
 
 def shown_patience(data: dict[str, Any]) -> str:
     """The game's patience as words ('7 days'), from a 'pbem games' record."""
-    from pbem.protocol import clock, timing
+    from pbem.protocol import timing
 
-    span = clock.parse_duration(data.get("patience", clock.DEFAULT_PATIENCE))
+    span = timing.parse_duration(data.get("patience", timing.DEFAULT_PATIENCE))
     return timing.duration_words(span) if span is not None else "?"
 
 
@@ -433,11 +433,11 @@ def _away_time(text: str, flag: str) -> str:
     import datetime
 
     from pbem.errors import UsageError
-    from pbem.protocol import clock, timing
+    from pbem.protocol import timing
 
     text = text.strip()
     when = timing.parse_stamp(text) or timing.parse_stamp(f"{text}T00:00:00Z")
-    span = clock.parse_duration(text)
+    span = timing.parse_duration(text)
     if when is None and span is not None:
         when = timing.now() + span
     if when is None:
@@ -1431,15 +1431,15 @@ def inbox(ctx: click.Context, paths: tuple[str, ...], as_json: bool, no_file: bo
     A mailbox (Maildir, mbox, IMAP) gives only the messages not read before; --all
     reads everything again. Mail is never deleted, moved or flagged."""
     from pbem.errors import UsageError
-    from pbem.mail import imap
+    from pbem.mail import imapurl
     from pbem.mail import inbox as inbox_mod
 
-    missing = [p for p in paths if not imap.is_url(p) and not os.path.lexists(p)]
+    missing = [p for p in paths if not imapurl.is_url(p) and not os.path.lexists(p)]
     if missing:
         raise UsageError(f"There is no file or folder {', '.join(missing)}; nothing was "
                          "scanned. Check the path" + ("s." if len(missing) > 1 else "."))
     home = _home(ctx)
-    login = _imap_login(home, password_command, auth) if any(imap.is_url(p) for p in paths) \
+    login = _imap_login(home, password_command, auth) if any(imapurl.is_url(p) for p in paths) \
         else None
     report = inbox_mod.scan(list(paths), home, max_bytes=max_size * 1024 * 1024,
                             file_saves=not no_file, read_all=read_all, login=login,
@@ -1493,7 +1493,7 @@ def sync(ctx: click.Context, every: int | None, as_json: bool, max_size: int, re
     import time
 
     from pbem.errors import UsageError
-    from pbem.mail import imap
+    from pbem.mail import imapurl
     from pbem.mail import profile as profile_mod
 
     home = _home(ctx)
@@ -1502,7 +1502,7 @@ def sync(ctx: click.Context, every: int | None, as_json: bool, max_size: int, re
         raise UsageError("This home has no mail sources: add one with 'pbem profile --source "
                          "imaps://USER@HOST/INBOX' (or a Maildir, mbox or folder), then run "
                          "'pbem sync' again.")
-    login = _imap_login(home, password_command, auth) if any(imap.is_url(p) for p in sources) \
+    login = _imap_login(home, password_command, auth) if any(imapurl.is_url(p) for p in sources) \
         else None
     if every is None:
         code = _sync_round(home, sources, login, max_size, read_all, as_json)

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from pbem import session
 from pbem.errors import UsageError
-from pbem.protocol import engine
 from pbem.protocol.identity import Home
+from pbem.protocol.table import Report
 from pbem.registry import load as load_game
 
 HANDLES = ["ann", "bob", "cy", "dee", "eve", "fay"]
@@ -24,7 +24,7 @@ MAX_ENTRIES = 5000
 @dataclass
 class DemoResult:
     folder: Path
-    report: engine.Report
+    report: Report
     last_save: Path
     hops: int
 

@@ -65,9 +65,9 @@ from pbem.errors import (
     MoveError,
     OptionError,
 )
+from pbem.outcome import Outcome, rank_sides, rank_with_tiebreaks
 from pbem.protocol import secretdeck
 from pbem.protocol.sampler import Sampler
-from pbem.record import Record
 
 if TYPE_CHECKING:  # at run time the kit loads on first use (see __getattr__)
     from pbem.drawing import kit
@@ -138,44 +138,6 @@ class GameInfo(NamedTuple):
     summary: str = ""
 
 
-class Outcome(Record):
-    """Final result. ``scores`` maps seat -> total; ``ranking`` lists groups of tied
-    seats best first (after tie-breaks); ``breakdown`` maps seat -> {label: points};
-    ``tiebreaks`` maps seat -> the tie-break values used, in order; ``notes`` are lines
-    for people ("bob resigned", "cy's Super Bonus 2 unmet: -2").
-
-    A rival that is not a seat (the automaton of a solo game) ranks too: ``rivals`` maps
-    its name -> total, ``rival_breakdown`` and ``rival_tiebreaks`` as for seats, and
-    ``places`` is the whole ranking, seats (int) and rivals (their names) together, best
-    first; empty means ``ranking`` (no rivals)."""
-
-    def __init__(self, scores: dict[int, int], ranking: list[list[int]],
-                 breakdown: dict[int, dict[str, int]] | None = None,
-                 tiebreaks: dict[int, list[int]] | None = None,
-                 tiebreak_names: list[str] | None = None,
-                 notes: list[str] | None = None,
-                 rivals: dict[str, int] | None = None,
-                 rival_breakdown: dict[str, dict[str, int]] | None = None,
-                 rival_tiebreaks: dict[str, list[int]] | None = None,
-                 places: list[list[int | str]] | None = None) -> None:
-        self.scores = scores
-        self.ranking = ranking
-        self.breakdown = {} if breakdown is None else breakdown
-        self.tiebreaks = {} if tiebreaks is None else tiebreaks
-        self.tiebreak_names = [] if tiebreak_names is None else tiebreak_names
-        self.notes = [] if notes is None else notes
-        self.rivals = {} if rivals is None else rivals
-        self.rival_breakdown = {} if rival_breakdown is None else rival_breakdown
-        self.rival_tiebreaks = {} if rival_tiebreaks is None else rival_tiebreaks
-        self.places = [] if places is None else places
-
-    def standing(self) -> list[list[int | str]]:
-        """Every ranked side best first: seats (int) and rivals (their names)."""
-        if self.places:
-            return [list(group) for group in self.places]
-        return [list(group) for group in self.ranking]
-
-
 def ended_line(view: Mapping[str, Any]) -> str:
     """"" while play goes on; else what a picture or text view says in place of who is
     to act: the engine adds ``ended`` to a view once play is over, also when a
@@ -196,29 +158,6 @@ def ended_line(view: Mapping[str, Any]) -> str:
 def queue_chance(state: State, request: dict[str, Any]) -> None:
     """Ask the engine for a random outcome; ``resolve`` will receive ``request``."""
     state.setdefault("pending", []).append(dict(request))
-
-
-def rank_sides(keys: dict[int | str, tuple[int, ...]]) -> list[list[int | str]]:
-    """Group seats and rivals best first by their (score, *tiebreaks), highest first;
-    sides still equal share a group (seats first, then rivals, each in order)."""
-    keyed: dict[tuple[int, ...], list[int | str]] = {}
-    for side in sorted(keys, key=lambda k: (isinstance(k, str), str(k) if isinstance(k, str)
-                                            else f"{k:09d}")):
-        keyed.setdefault(keys[side], []).append(side)
-    return [keyed[k] for k in sorted(keyed, reverse=True)]
-
-
-def rank_with_tiebreaks(
-    scores: dict[int, int], tiebreaks: dict[int, list[int]]
-) -> list[list[int]]:
-    """Group seats best first by (score, *tiebreaks), all compared highest-first.
-
-    Seats still equal after every tie-break share a group (a shared place)."""
-    keyed: dict[tuple[int, ...], list[int]] = {}
-    for seat in sorted(scores):
-        key = (scores[seat], *tiebreaks.get(seat, []))
-        keyed.setdefault(key, []).append(seat)
-    return [keyed[k] for k in sorted(keyed, reverse=True)]
 
 
 class Game(ABC):

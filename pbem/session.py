@@ -32,13 +32,14 @@ from pbem.protocol.contacts import Contacts, SeatKey
 from pbem.protocol.edkeys import is_sound_key
 from pbem.protocol.identity import Home, Identity, check_address, check_handle, fingerprint
 from pbem.protocol.savefile import HEX64, Save
+from pbem.protocol.table import Report, Table, silent
 from pbem.protocol.turns import apply_moves
 from pbem.record import Record
 from pbem.registry import load as load_game
 
 
 class Verified(Record):
-    def __init__(self, save: Save, report: engine.Report) -> None:
+    def __init__(self, save: Save, report: Report) -> None:
         self.save = save
         self.report = report
         self.notes: list[str] = []
@@ -47,7 +48,7 @@ class Verified(Record):
         self.branches: list[str] = []  # also in notes (PROTOCOL.md 11)
 
     @property
-    def table(self) -> engine.Table:
+    def table(self) -> Table:
         return self.report.table
 
 
@@ -69,7 +70,7 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
     # secret-deck chore), so the archive's cache is not used for it.
     complete = any(e["kind"] == "reveal" for e in save.entries)
 
-    def resume(hashes: list[str]) -> tuple[int, engine.Table] | None:
+    def resume(hashes: list[str]) -> tuple[int, Table] | None:
         if archive is None or full or complete or not same_game:
             return None
         cached = archive.cached_table(hashes)
@@ -79,7 +80,7 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
         if on_entry is not None and start_at > told_from:
             return None
         try:
-            return start_at, engine.Table.from_json(save.header, table_json)
+            return start_at, Table.from_json(save.header, table_json)
         except (KeyError, TypeError, ValueError):
             return None  # a damaged cache only costs a full replay
 
@@ -123,7 +124,7 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
     return out
 
 
-def skip_notes(table: engine.Table, limit: int = 5) -> list[str]:
+def skip_notes(table: Table, limit: int = 5) -> list[str]:
     """A sentence for each entry that skipped links of its seat's beacon chain (at most
     ``limit``, the newest): a home does so only after it signed on another branch of the
     game (PROTOCOL.md section 5), so a skip is shown, never hidden."""
@@ -197,7 +198,7 @@ def output_path(save: Save, entry: savefile.Entry, near: Path | None, out: str |
     return (near.parent if near else Path(".")) / name
 
 
-def appended(save: Save, entry: savefile.Entry, table: engine.Table) -> Save:
+def appended(save: Save, entry: savefile.Entry, table: Table) -> Save:
     return Save(save.header, save.entries + [entry], engine.public_state(table))
 
 
@@ -224,8 +225,8 @@ def write(save: Save, path: Path, home: Home | None,
 
 
 class Written(Record):
-    def __init__(self, path: Path, save: Save, table: engine.Table, entry: savefile.Entry,
-                 previous: engine.Table | None = None, keys: list[SeatKey] | None = None
+    def __init__(self, path: Path, save: Save, table: Table, entry: savefile.Entry,
+                 previous: Table | None = None, keys: list[SeatKey] | None = None
                  ) -> None:
         self.path = path
         self.save = save
@@ -245,7 +246,7 @@ class Written(Record):
     def next_step(self) -> str:
         duty = self.table.duty()
         if duty is None:
-            gone = [self.table.seats[s].handle for s in sorted(absence.silent(self.table))]
+            gone = [self.table.seats[s].handle for s in sorted(silent(self.table))]
             audited = "audited" if not gone else (
                 f"audited but for {', '.join(gone)}, who never revealed (declared absent)")
             return f"The game is complete and {audited}. Send this save to everyone; " \
@@ -260,7 +261,7 @@ class Written(Record):
 
 def new_game(home: Home, ruleset: str, seats: list[str], options: list[str],
              out: str | None, folder: Path | None = None, host_email: str = "",
-             patience: str = clock.DEFAULT_PATIENCE, away: int = clock.DEFAULT_AWAY_DAYS
+             patience: str = timing.DEFAULT_PATIENCE, away: int = timing.DEFAULT_AWAY_DAYS
              ) -> Written:
     """Create a game; ``host_email`` is the host seat's address when its spec has none;
     ``patience`` and ``away`` set the game clock (PROTOCOL.md section 11)."""
@@ -514,7 +515,7 @@ class OwnLinks:
     in its archive, under the lock, before the entry is signed; ``release`` gives it
     back if the save could not be written."""
 
-    def __init__(self, home: Home, table: engine.Table, identity: Identity) -> None:
+    def __init__(self, home: Home, table: Table, identity: Identity) -> None:
         self.archive = Archive(home.archive_dir, table.game_id)
         self.handle = identity.handle
         self.used = self.archive.published(identity.handle)
@@ -556,7 +557,7 @@ class Owed(Record):
     beacon link resolves is resolved already (engine.preview). ``moves``, the prompt and
     ``play``'s hints try moves on copies of ``state``, never on the save."""
 
-    def __init__(self, verified: Verified, identity: Identity, table: engine.Table, kind: str,
+    def __init__(self, verified: Verified, identity: Identity, table: Table, kind: str,
                  seat: int) -> None:
         self.verified = verified
         self.identity = identity
@@ -679,7 +680,7 @@ def public_view(verified: Verified) -> dict[str, Any]:
                         table.game.view(table.gstate if final is None else final, None))
 
 
-def final_result(report: engine.Report) -> dict[str, Any] | None:
+def final_result(report: Report) -> dict[str, Any] | None:
     """What the pictures show of a complete, audited game, as the view's ``result``
     (see pbem.drawing.panels.result_section); None until the audit has run."""
     if report.outcome is None:
@@ -692,7 +693,7 @@ def final_result(report: engine.Report) -> dict[str, Any] | None:
                           told)
 
 
-def _with_result(report: engine.Report, view: dict[str, Any]) -> dict[str, Any]:
+def _with_result(report: Report, view: dict[str, Any]) -> dict[str, Any]:
     """The view with the final result once audited, and ``ended`` once play is over
     (a resignation or an absence remedy ends it where the game's own state does not):
     how it ended and whose reveals are awaited, so no picture says who is to act."""
@@ -811,7 +812,7 @@ class EntryNote(NamedTuple):
                    list(data["changes"]), [dict(t) for t in data.get("bot", [])])
 
 
-def note_of(before: engine.Table, after: engine.Table, entry: savefile.Entry) -> EntryNote:
+def note_of(before: Table, after: Table, entry: savefile.Entry) -> EntryNote:
     """What ``entry`` did, from the tables just before and just after it."""
     changes: list[str] = []
     if entry["kind"] not in ("create", "join"):  # those change no game state
@@ -847,7 +848,7 @@ class History(Record):
     """A verified save and what the replay told of the entries asked for."""
 
     def __init__(self, verified: Verified, notes: list[EntryNote],
-                 tables: dict[int, engine.Table] | None = None) -> None:
+                 tables: dict[int, Table] | None = None) -> None:
         self.verified = verified
         self.notes = notes
         self.tables = {} if tables is None else tables  # seq -> table after it
@@ -871,9 +872,9 @@ def history(path: str | Path, home: Home | None, wanted: Callable[[Save], range]
         verified = verify(save, home, path=Path(path))
         return History(verified, [EntryNote.from_json(n) for n in known])
     notes: list[EntryNote] = []
-    tables: dict[int, engine.Table] = {}
+    tables: dict[int, Table] = {}
 
-    def tell(before: engine.Table, after: engine.Table, entry: savefile.Entry) -> None:
+    def tell(before: Table, after: Table, entry: savefile.Entry) -> None:
         seq = int(entry["seq"])
         if seq in seqs:
             notes.append(note_of(before, after, entry))
@@ -904,7 +905,7 @@ def own_handle(home: Home | None) -> str:
         return ""
 
 
-def view_at(home: Home | None, verified: Verified, table: engine.Table
+def view_at(home: Home | None, verified: Verified, table: Table
             ) -> tuple[str, dict[str, Any], dict[str, Any]]:
     """(seat handle or '', view, private part) of the position ``table`` (after an earlier
     entry of ``verified``) as this home's seat saw it then: its own secret cards as they
@@ -968,7 +969,7 @@ def _sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str
     return Written(written, save, new_table, entry, table, keys=contacts.seat_keys(save))
 
 
-def _check_proposal(table: engine.Table, identity: Identity, handle: str, remedy: str) -> None:
+def _check_proposal(table: Table, identity: Identity, handle: str, remedy: str) -> None:
     """The absent command's own checks, in the user's words, before anything is signed
     (the engine checks the same again at signing and at every replay)."""
     duty = table.duty()
@@ -1003,13 +1004,13 @@ def _check_proposal(table: engine.Table, identity: Identity, handle: str, remedy
                         "was to act or after the last proposal against them.")
 
 
-def proposal_due(table: engine.Table, seat: int) -> datetime.datetime | None:
+def proposal_due(table: Table, seat: int) -> datetime.datetime | None:
     """From when a proposal that ``seat`` is absent is valid (None: from now)."""
     return clock.earliest_proposal(table.header, table.since, table.away_until[seat],
                                    table.against[seat])
 
 
-def _check_confirm(table: engine.Table, identity: Identity) -> None:
+def _check_confirm(table: Table, identity: Identity) -> None:
     """The confirm command's own checks, in the user's words (the engine checks again)."""
     me = engine.seat_for(table, identity)
     proposal = table.proposal

@@ -12,6 +12,7 @@ from pbem.protocol import engine, savefile, timing
 from pbem.protocol.canonical import canonical
 from pbem.protocol.identity import Home, Identity
 from pbem.protocol.savefile import Save
+from pbem.protocol.table import Table
 
 MAX_ENTRIES = 2500
 
@@ -84,7 +85,7 @@ def write(tmp: Path, name: str, save: Save) -> Path:
     return path
 
 
-def table_after(save: Save) -> engine.Table:
+def table_after(save: Save) -> Table:
     return engine.replay(save, check_snapshot=False).table
 
 

@@ -12,6 +12,7 @@ from pbem import session
 from pbem.protocol import engine, savefile
 from pbem.protocol.canonical import canonical
 from pbem.protocol.identity import Home
+from pbem.protocol.table import Table
 
 SAVES = Path(__file__).resolve().parent.parent / "saves"
 GAMES = sorted(p for p in SAVES.iterdir() if p.is_dir()) if SAVES.is_dir() else []
@@ -46,7 +47,7 @@ def test_replay_in_place_matches_replay_with_copies(folder: Path) -> None:
     save = savefile.read(folder / expected["final"])
     read = canonical([save.header, save.entries, save.state])
     fast = engine.replay(save)
-    told: list[tuple[engine.Table, bytes]] = []
+    told: list[tuple[Table, bytes]] = []
     slow = engine.replay(save, on_entry=lambda before, after, entry: told.append(
         (after, canonical(after.to_json()))))
     assert canonical(fast.table.to_json()) == canonical(slow.table.to_json())

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
-from pbem.mail import imap, inbox
+from pbem.mail import imap, imapurl, inbox
 from pbem.mail.seen import SeenRecord
 from pbem.protocol.identity import Home
 from tests.support import dovecot
@@ -128,7 +128,7 @@ def test_a_refused_login_is_a_server_problem_and_records_nothing(
     assert [p.code for p in report.problems] == ["server"]
     assert "refused the login" in report.problems[0].message
     assert report.exit_code() == 5
-    assert SeenRecord(home.path).get(imap.parse_url(url(server, box)).key).last_uid == 0
+    assert SeenRecord(home.path).get(imapurl.parse_url(url(server, box)).key).last_uid == 0
 
 
 def test_a_new_uidvalidity_reads_everything_again(
@@ -192,9 +192,9 @@ def test_cli_inbox_bad_imap_address(homes: dict[str, Home], bad: str) -> None:
 
 
 def test_url_forms() -> None:
-    source = imap.parse_url("imaps://ann%40gmail.com@imap.gmail.com/%5BGmail%5D%2FAll%20Mail")
+    source = imapurl.parse_url("imaps://ann%40gmail.com@imap.gmail.com/%5BGmail%5D%2FAll%20Mail")
     assert (source.user, source.host, source.port, source.mailbox) == (
         "ann@gmail.com", "imap.gmail.com", 993, "[Gmail]/All Mail")
-    source = imap.parse_url("imap://ann@outlook.com@outlook.office365.com")
+    source = imapurl.parse_url("imap://ann@outlook.com@outlook.office365.com")
     assert (source.user, source.host, source.port, source.mailbox, source.tls) == (
         "ann@outlook.com", "outlook.office365.com", 143, "INBOX", False)

@@ -106,7 +106,7 @@ class RedDogJunction(Game):
     def setup(
         self, seats: Sequence[str], options: dict[str, Any], components: dict[str, Any]
     ) -> State:
-        return new_state(seats, options, components)
+        return new_state(seats, options, components, {"posse": posse.prepare})
 
     # Posse's draft ends when the last pick is shown, by a secret-deck chore after the
     # game last ran: every entry point first hands the shown cards out (posse.finish, in

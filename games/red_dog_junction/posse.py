@@ -59,6 +59,7 @@ from . import journal
 from .components import start_card_ids
 from .constants import POSSE_HAND
 from .move import Move
+from .setup import deal_display, resolve_setup
 from .state import card, encode, join_and
 
 DECK = "posse"
@@ -256,8 +257,6 @@ def ask(state: State, seat: int) -> str:
 def resolve(state: State, rng: Sampler) -> None:
     """The entry after the last choice: the rest of set-up's chance. The display waits for
     the picks to be shown (they decide what the market deck holds): its seed is kept."""
-    from .setup import resolve_setup
-
     resolve_setup(state, rng)
     state["draft"]["seed"] = rng.read(32).hex()
     finish(state)
@@ -282,8 +281,6 @@ def finish(state: State) -> None:
     Does nothing unless ``due``; every entry point of the game calls it first."""
     if not due(state):
         return
-    from .setup import deal_display
-
     shown = secretdeck.opened(state, DECK)
     draft = state["draft"]
     takes: dict[int, list[str]] = {seat: [] for seat in range(len(state["players"]))}

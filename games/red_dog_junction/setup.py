@@ -14,12 +14,12 @@ to do here, including the Trail Boss reshuffle.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pbem.game import Sampler, State, fixed, queue_chance
 
-from . import journal, posse
+from . import journal
 from .components import start_card_ids, tables
 from .constants import DICE, DISPLAY_SIZE, GOLD, PLANET_GOODS, SPACE_GOOD
 from .state import card, no_goods
@@ -50,7 +50,8 @@ def new_player(number: int, start_crew: dict[str, int]) -> dict[str, Any]:
     }
 
 
-def new_state(seats: Sequence[str], options: dict[str, Any], components: dict[str, Any]) -> State:
+def new_state(seats: Sequence[str], options: dict[str, Any], components: dict[str, Any],
+              variant_setup: Mapping[str, Callable[[State], None]] | None = None) -> State:
     rules = tables(components)
     solo = len(seats) == 1
     takers = 2 if solo else len(seats)  # solo is set up as a 2-player game
@@ -93,8 +94,11 @@ def new_state(seats: Sequence[str], options: dict[str, Any], components: dict[st
             "deals": [],
             "awaiting": "",  # "junction" or "planet": player 1 names his dock
         }
-    if state["variant"] == "posse":
-        posse.prepare(state)
+    # A variant's own set-up (Posse's draft: posse.prepare) is passed in: it builds on
+    # this module (resolve_setup, deal_display), so this module cannot import it.
+    hook = (variant_setup or {}).get(state["variant"])
+    if hook is not None:
+        hook(state)
     # Set-up is done with the rules tables: from here on one table, never changed, that
     # every copy of the state shares.
     state["rules"] = fixed(state["rules"])

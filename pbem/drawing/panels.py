@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem.drawing.canvas import Canvas, fit, text_width, wrap
 from pbem.drawing.colours import ALERT, DARK_INK, MUTED, ink_on
-from pbem.game import Outcome
+from pbem.outcome import Outcome
 
 BOX_FILL = "#fbfbfd"
 BOX_LINE = "#9aa3b5"

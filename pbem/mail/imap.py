@@ -25,66 +25,17 @@ import ssl
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
-from pbem.errors import UsageError
+from pbem.mail.imapurl import Source
 from pbem.mail.message import MailConfigError
 from pbem.mail.smtp import MailServerError, _is_loopback, read_password
 
-SCHEMES = {"imap": 143, "imaps": 993}
 AUTHS = ("login", "xoauth2")
 BATCH_MESSAGES = 50  # UIDs per FETCH of bodies
 BATCH_BYTES = 16 * 1024 * 1024  # and at most this much mail per FETCH
 _UID = re.compile(rb"UID (\d+)")
 _SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
 _VALIDITY = re.compile(rb"UIDVALIDITY (\d+)")
-
-
-def is_url(text: str) -> bool:
-    return text.lower().startswith(("imap://", "imaps://"))
-
-
-@dataclass(frozen=True)
-class Source:
-    tls: bool
-    user: str
-    host: str
-    port: int
-    mailbox: str
-
-    @property
-    def key(self) -> str:
-        """The name its seen-record is kept under (and shown in reports)."""
-        scheme = "imaps" if self.tls else "imap"
-        return f"{scheme}://{self.user}@{self.host}:{self.port}/{self.mailbox}"
-
-
-def parse_url(text: str) -> Source:
-    """The IMAP source a URL names; UsageError (exit 2) saying what is wrong with it."""
-    try:
-        parts = urlsplit(text)
-        port = parts.port
-    except ValueError as exc:
-        raise UsageError(f"{text} is not an IMAP address ({exc}); write it as "
-                         "imaps://USER@HOST[:PORT]/MAILBOX.") from None
-    scheme = parts.scheme.lower()
-    user = unquote(parts.username or "")
-    host = parts.hostname or ""
-    mailbox = unquote(parts.path.lstrip("/")) or "INBOX"
-    if scheme not in SCHEMES or not user or not host:
-        raise UsageError(f"{text} is not an IMAP address: write it as "
-                         "imaps://USER@HOST[:PORT]/MAILBOX (USER is the login, often your "
-                         "whole mail address).")
-    if parts.password is not None:
-        raise UsageError("Do not put the password in the IMAP address: pbem reads it from "
-                         "--password-command, the profile's password_command, or asks for it.")
-    if parts.query or parts.fragment or not mailbox.isascii() or not mailbox.isprintable() \
-            or '"' in mailbox or "\\" in mailbox:
-        raise UsageError(f"The mailbox name in {text} is not one pbem can ask for (plain "
-                         "ASCII, no quotes or backslashes).")
-    if not (user.isascii() and user.isprintable()) or any(c.isspace() for c in host):
-        raise UsageError(f"The user or host in {text} is not plain ASCII text.")
-    return Source(scheme == "imaps", user, host, port or SCHEMES[scheme], mailbox)
 
 
 @dataclass

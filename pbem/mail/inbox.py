@@ -27,7 +27,7 @@ from typing import Any
 
 from pbem import registry, session
 from pbem.errors import IntegrityError, MoveError, PbemError, SaveFileError, TurnError, UsageError
-from pbem.mail import imap
+from pbem.mail import imap, imapurl
 from pbem.mail import message as mail
 from pbem.mail.seen import SeenRecord, SourceSeen, message_digest
 from pbem.protocol import engine, savefile
@@ -36,6 +36,7 @@ from pbem.protocol.canonical import digest
 from pbem.protocol.contacts import Contacts, Notice
 from pbem.protocol.identity import Home
 from pbem.protocol.savefile import Save
+from pbem.protocol.table import Table
 
 INBOX_DIR = "inbox"
 EXIT_SERVER = 5  # an IMAP server could not be read (as for mail not sent)
@@ -357,7 +358,7 @@ def _mbox(path: Path, report: InboxReport, reading: _Reading) -> Iterator[_Raw]:
 
 def _imap(url: str, report: InboxReport, reading: _Reading, max_bytes: int) -> Iterator[_Raw]:
     """The messages of an IMAP mailbox above the last UID read (of its UIDVALIDITY)."""
-    source = imap.parse_url(url)
+    source = imapurl.parse_url(url)
     login = reading.login or imap.Login()
     try:
         reader = imap.Reader(source, login)
@@ -513,14 +514,14 @@ def scan(paths: Sequence[str | Path], home: Home, *, max_bytes: int = mail.MAX_A
     report = InboxReport(home=str(home.path), handle=me, max_bytes=max_bytes)
     by_content: dict[str, _Candidate] = {}
     reading = _Reading(SeenRecord(home.path), read_all, login, progress)
-    for url in (str(p) for p in paths if imap.is_url(str(p))):
-        imap.parse_url(url)  # a bad address stops the scan before anything is read
+    for url in (str(p) for p in paths if imapurl.is_url(str(p))):
+        imapurl.parse_url(url)  # a bad address stops the scan before anything is read
     for path in paths:
         report.sources.append(str(path))
         before, problems_before = report.messages, len(report.problems)
         skipped_before = report.already_read
         found_here = 0
-        raws = _imap(str(path), report, reading, max_bytes) if imap.is_url(str(path)) \
+        raws = _imap(str(path), report, reading, max_bytes) if imapurl.is_url(str(path)) \
             else _raw_messages(Path(path), report, reading)
         for raw in raws:
             for cand in _candidates(raw, report, max_bytes):
@@ -769,14 +770,14 @@ def _superseded_and_known(home: Home, save: Save) -> list[str] | None:
     return hashes if all(archive.known(h) for h in hashes) else None
 
 
-def _archived_table(home: Home, save: Save) -> tuple[engine.Table, int] | None:
+def _archived_table(home: Home, save: Save) -> tuple[Table, int] | None:
     """The table at the newest entry this home's archive holds for the game, if cached."""
     archive = Archive(home.archive_dir, save.game_id)
     cache = archive.data.get("cache") or {}
     if not cache.get("table"):
         return None
     try:
-        return engine.Table.from_json(save.header, cache["table"]), archive.head_seq()
+        return Table.from_json(save.header, cache["table"]), archive.head_seq()
     except (KeyError, TypeError):
         return None
 

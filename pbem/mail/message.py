@@ -37,9 +37,9 @@ from pbem.errors import TurnError, UsageError
 from pbem.mail.profile import email as home_email
 from pbem.protocol import result, savefile
 from pbem.protocol.contacts import Contacts
-from pbem.protocol.engine import Table
 from pbem.protocol.identity import Home, check_address, is_address, is_handle
 from pbem.protocol.savefile import Save
+from pbem.protocol.table import Table
 from pbem.protocol.timing import duration_words, parse_stamp, shown, waiting_since
 from pbem.terminal import printable
 

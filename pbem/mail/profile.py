@@ -186,11 +186,11 @@ def set_imap(home: Home, **settings: str | None) -> dict[str, Any]:
 
 def add_source(home: Home, source: str) -> list[str]:
     """Add a mail source (a path, kept absolute, or an IMAP address) for 'pbem sync'."""
-    from pbem.mail import imap
+    from pbem.mail import imapurl
 
     text = source.strip()
-    if imap.is_url(text):
-        imap.parse_url(text)  # a bad address is refused now, not at the next sync
+    if imapurl.is_url(text):
+        imapurl.parse_url(text)  # a bad address is refused now, not at the next sync
     else:
         text = str(Path(text).expanduser().absolute())
     profile = load(home)

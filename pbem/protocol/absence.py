@@ -44,16 +44,14 @@ Choices made here, and why:
 from __future__ import annotations
 
 import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbem.errors import TurnError
 from pbem.game import Outcome, copy_state
 from pbem.protocol import beacon, clock, timing
 from pbem.protocol.savefile import REMEDIES, Entry
+from pbem.protocol.table import Table, bot_signer, people, silent
 from pbem.protocol.turns import play_turn
-
-if TYPE_CHECKING:
-    from pbem.protocol.engine import Table
 
 # The entries of this module: no moves, no chance resolved, no bot turn.
 KINDS = ("absent", "vote", "confirm", "away")
@@ -64,29 +62,6 @@ OUT_OF_TURN = ("absent", "confirm", "away")
 # More bot turns than this inside one entry means a game whose turns never come back to
 # a person: a bug, refused rather than looping.
 MAX_BOT_TURNS = 64
-
-
-def silent(table: Table) -> set[int]:
-    """Seats that no longer sign: played by the bot, or dropped by remedy ``end``."""
-    return set(table.bots) | set(table.dropped)
-
-
-def people(table: Table) -> list[int]:
-    """Seats still played by people, in seat order."""
-    gone = silent(table)
-    return [s for s in range(len(table.seats)) if s not in gone]
-
-
-def bot_signer(table: Table, seat: int) -> int:
-    """The seat that plays ``seat``'s turn for the bot: the next seat in seat order after
-    it that is still played by a person."""
-    n = len(table.seats)
-    gone = silent(table)
-    for step in range(1, n):
-        other = (seat + step) % n
-        if other not in gone:
-            return other
-    raise TurnError("Every seat of this game is absent; nobody can sign for the bot.")
 
 
 def voters(table: Table, proposer: int, seat: int) -> list[int]:

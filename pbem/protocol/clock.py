@@ -14,51 +14,13 @@ own clock, so every verifier reaches the same verdict on the same save.
 from __future__ import annotations
 
 import datetime
-import re
 from typing import TYPE_CHECKING, Any
 
 from pbem.protocol import timing
+from pbem.protocol.timing import DEFAULT_AWAY_DAYS, DEFAULT_PATIENCE, parse_duration
 
 if TYPE_CHECKING:
-    from pbem.protocol.engine import Table
-
-DEFAULT_PATIENCE = "7d"
-DEFAULT_AWAY_DAYS = 14
-MIN_PATIENCE = datetime.timedelta(hours=1)
-MAX_PATIENCE = datetime.timedelta(days=90)
-MAX_AWAY_DAYS = 365
-_DURATION = re.compile(r"^([1-9][0-9]{0,4})([hd])$")
-
-
-def parse_duration(text: object) -> datetime.timedelta | None:
-    """``"12h"`` / ``"3d"`` -> the span; None for anything else."""
-    if not isinstance(text, str):
-        return None
-    match = _DURATION.fullmatch(text)
-    if match is None:
-        return None
-    number, unit = int(match.group(1)), match.group(2)
-    return datetime.timedelta(hours=number) if unit == "h" else datetime.timedelta(days=number)
-
-
-def patience_problem(value: object) -> str:
-    """Why ``value`` is no patience ('' if it is one)."""
-    span = parse_duration(value)
-    if span is None:
-        return 'should be a whole number of hours or days, such as "12h" or "3d"'
-    if not MIN_PATIENCE <= span <= MAX_PATIENCE:
-        return "should be between 1 hour (1h) and 90 days (90d)"
-    return ""
-
-
-def away_problem(value: object) -> str:
-    """Why ``value`` is no away allowance ('' if it is one)."""
-    if not isinstance(value, int) or isinstance(value, bool):
-        return "should be a whole number of days"
-    if not 0 <= value <= MAX_AWAY_DAYS:
-        return f"should be between 0 and {MAX_AWAY_DAYS} days"
-    return ""
-
+    from pbem.protocol.table import Table
 
 def patience(header: dict[str, Any]) -> datetime.timedelta:
     """The game's patience (the header was checked on load: savefile.check_header)."""

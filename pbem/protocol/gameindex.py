@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from pbem import atomic
-from pbem.protocol import clock, engine, timing
+from pbem.protocol import clock, timing
 from pbem.protocol.savefile import GAME_ID, Save
+from pbem.protocol.table import Report
 
 INDEX_FILE = "games.json"
 LOCK_FILE = "games.lock"  # held while the index is read, changed and written
@@ -104,7 +105,7 @@ def _acted_ok(item: Any) -> bool:
             and (item.get("time") is None or isinstance(item.get("time"), str)))
 
 
-def summarize(save: Save, report: engine.Report, path: Path, you: str) -> GameRecord:
+def summarize(save: Save, report: Report, path: Path, you: str) -> GameRecord:
     """The record of a save just verified (``report``), found at ``path``."""
     table = report.table
     duty = table.duty()

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.protocol.savefile import Entry
 
 if TYPE_CHECKING:
-    from pbem.protocol.engine import Report, Table
+    from pbem.protocol.table import Report, Table
 
 
 def summary(report: Report, entries: Sequence[Entry]) -> dict[str, Any]:

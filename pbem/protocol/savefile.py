@@ -17,7 +17,7 @@ from typing import Any
 
 from pbem import atomic, tomltext
 from pbem.errors import SaveFileError, UsageError
-from pbem.protocol import clock
+from pbem.protocol import timing
 from pbem.protocol.canonical import NotCanonicalError, check_signable
 from pbem.protocol.entropy import parse_time
 from pbem.protocol.identity import is_address, is_handle
@@ -113,10 +113,10 @@ def check_header(header: Any) -> dict[str, Any]:
     _expect(header, "options", dict, where)
     _expect(header, "components", dict, where)
     # The game clock (PROTOCOL.md section 11); a header without it has the defaults.
-    if "patience" in header and clock.patience_problem(header["patience"]):
-        raise _fail(f"{where} 'patience'", clock.patience_problem(header["patience"]))
-    if "away" in header and clock.away_problem(header["away"]):
-        raise _fail(f"{where} 'away'", clock.away_problem(header["away"]))
+    if "patience" in header and timing.patience_problem(header["patience"]):
+        raise _fail(f"{where} 'patience'", timing.patience_problem(header["patience"]))
+    if "away" in header and timing.away_problem(header["away"]):
+        raise _fail(f"{where} 'away'", timing.away_problem(header["away"]))
     seats = _expect(header, "seats", list, where)
     if not seats:
         raise _fail(where, "lists no seats")

@@ -198,3 +198,42 @@ def waiting_since(entry: dict[str, Any], path: Path | None) -> tuple[datetime.da
         if mtime is not None:
             return mtime, "the date of the save file; this save's entries carry no signed time"
     return None, ""
+
+
+# ---- the header's durations (checked when a save is read: savefile.check_header) ----
+DEFAULT_PATIENCE = "7d"
+DEFAULT_AWAY_DAYS = 14
+MIN_PATIENCE = datetime.timedelta(hours=1)
+MAX_PATIENCE = datetime.timedelta(days=90)
+MAX_AWAY_DAYS = 365
+_DURATION = re.compile(r"^([1-9][0-9]{0,4})([hd])$")
+
+
+def parse_duration(text: object) -> datetime.timedelta | None:
+    """``"12h"`` / ``"3d"`` -> the span; None for anything else."""
+    if not isinstance(text, str):
+        return None
+    match = _DURATION.fullmatch(text)
+    if match is None:
+        return None
+    number, unit = int(match.group(1)), match.group(2)
+    return datetime.timedelta(hours=number) if unit == "h" else datetime.timedelta(days=number)
+
+
+def patience_problem(value: object) -> str:
+    """Why ``value`` is no patience ('' if it is one)."""
+    span = parse_duration(value)
+    if span is None:
+        return 'should be a whole number of hours or days, such as "12h" or "3d"'
+    if not MIN_PATIENCE <= span <= MAX_PATIENCE:
+        return "should be between 1 hour (1h) and 90 days (90d)"
+    return ""
+
+
+def away_problem(value: object) -> str:
+    """Why ``value`` is no away allowance ('' if it is one)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        return "should be a whole number of days"
+    if not 0 <= value <= MAX_AWAY_DAYS:
+        return f"should be between 0 and {MAX_AWAY_DAYS} days"
+    return ""

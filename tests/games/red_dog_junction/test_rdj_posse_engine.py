@@ -25,6 +25,7 @@ from pbem import session
 from pbem.errors import IllegalMoveError, IntegrityError, TurnError
 from pbem.protocol import engine, mental, savefile
 from pbem.protocol.identity import Home
+from pbem.protocol.table import Table
 from tests.enginekit import forge, with_entries
 
 HANDLES = ["ann", "bob", "cy", "dee", "eve"]
@@ -71,7 +72,7 @@ def signed_draft(players: int) -> tuple[dict[str, Home], list[Path]]:
             return homes, paths
 
 
-def table_of(path: Path) -> engine.Table:
+def table_of(path: Path) -> Table:
     return engine.replay(savefile.read(path), check_snapshot=False).table
 
 

@@ -13,6 +13,7 @@ import pytest
 from pbem.errors import IntegrityError
 from pbem.protocol import engine, savefile
 from pbem.protocol.canonical import canonical
+from pbem.protocol.table import Report
 
 SAVES = Path(__file__).resolve().parents[3] / "saves" / "station-to-station"
 
@@ -21,7 +22,7 @@ def _mid_game() -> savefile.Save:
     return savefile.read(sorted(SAVES.glob("*.toml"))[2])
 
 
-def _verify(save: savefile.Save) -> engine.Report:
+def _verify(save: savefile.Save) -> Report:
     return engine.replay(savefile.parse(savefile.dumps(save)), audit_secrets=False)
 
 

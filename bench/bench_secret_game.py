@@ -24,7 +24,7 @@ from common import as_new_process, build_fixed, fixed_entropy, fixed_identities,
 
 from pbem import registry, session
 from pbem.play import bots
-from pbem.protocol import beacon, engine, mental_deck, savefile
+from pbem.protocol import beacon, engine, headers, mental_deck, savefile, signing
 from pbem.protocol.identity import Home
 from pbem.protocol.savefile import Save
 
@@ -35,18 +35,18 @@ def build(players: int, bot: str, max_entries: int) -> Save:
     with fixed_entropy(f"secret-game/{players}/{bot}"):
         game = registry.load("road-master")
         ids = fixed_identities(players)
-        header = engine.new_header(game, [(i.handle, "") for i in ids],
-                                   engine.parse_options(game, []), created="2025-01-01T00:00:00Z")
+        header = headers.new_header(game, [(i.handle, "") for i in ids],
+                                   headers.parse_options(game, []), created="2025-01-01T00:00:00Z")
         header["id"] = GAME_ID
-        table = engine.empty_table(header)
+        table = headers.empty_table(header)
         entries = []
         while (duty := table.duty()) is not None and len(entries) < max_entries:
             who = ids[duty.seat]
-            shown = engine.preview(table, who)
+            shown = signing.preview(table, who)
             kind = shown.duty().kind  # type: ignore[union-attr]
             moves = (bots.choose_turn(shown.game, shown.gstate, duty.seat, bot,
                                       salt=str(len(entries))) if kind == "turn" else [])
-            entry, table = engine.sign_entry(table, who, kind, moves)
+            entry, table = signing.sign_entry(table, who, kind, moves)
             entries.append(entry)
     return Save(header, entries, engine.public_state(table))
 

@@ -19,7 +19,7 @@ if str(ROOT) not in sys.path:
 
 from pbem import registry  # noqa: E402
 from pbem.play import bots  # noqa: E402
-from pbem.protocol import engine  # noqa: E402
+from pbem.protocol import engine, headers, signing  # noqa: E402
 from pbem.protocol.identity import Home, Identity  # noqa: E402
 from pbem.protocol.savefile import Save  # noqa: E402
 
@@ -69,22 +69,22 @@ def build_game(ruleset: str, players: int, options: list[str], bot: str = "rando
     game = registry.load(ruleset)
     people = homes(players)
     ids = [h.load() for h in people]
-    typed = engine.parse_options(game, options)
-    header = engine.new_header(game, [(i.handle, "") for i in ids], typed)
-    table = engine.empty_table(header)
+    typed = headers.parse_options(game, options)
+    header = headers.new_header(game, [(i.handle, "") for i in ids], typed)
+    table = headers.empty_table(header)
     entries = []
     while True:
         duty = table.duty()
         if duty is None or (max_entries is not None and len(entries) >= max_entries):
             break
         who = ids[duty.seat]
-        shown = engine.preview(table, who)
+        shown = signing.preview(table, who)
         kind = shown.duty().kind  # type: ignore[union-attr]
         moves: list[str] = []
         if kind == "turn":
             moves = bots.choose_turn(shown.game, shown.gstate, duty.seat, bot,
                                      salt=str(len(entries)))
-        entry, table = engine.sign_entry(table, who, kind, moves)
+        entry, table = signing.sign_entry(table, who, kind, moves)
         entries.append(entry)
     return Save(header, entries, engine.public_state(table))
 
@@ -148,17 +148,17 @@ def build_fixed(ruleset: str, players: int, options: list[str], bot: str = "gree
     with fixed_entropy(label):
         game = registry.load(ruleset)
         ids = fixed_identities(players)
-        header = engine.new_header(game, [(i.handle, "") for i in ids],
-                                   engine.parse_options(game, options))
-        table = engine.empty_table(header)
+        header = headers.new_header(game, [(i.handle, "") for i in ids],
+                                   headers.parse_options(game, options))
+        table = headers.empty_table(header)
         entries = []
         while (duty := table.duty()) is not None and len(entries) < max_entries:
             who = ids[duty.seat]
-            shown = engine.preview(table, who)
+            shown = signing.preview(table, who)
             kind = shown.duty().kind  # type: ignore[union-attr]
             moves = (bots.choose_turn(shown.game, shown.gstate, duty.seat, bot,
                                       salt=str(len(entries))) if kind == "turn" else [])
-            entry, table = engine.sign_entry(table, who, kind, moves)
+            entry, table = signing.sign_entry(table, who, kind, moves)
             entries.append(entry)
     return Save(header, entries, engine.public_state(table))
 

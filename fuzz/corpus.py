@@ -31,7 +31,7 @@ from typing import Any
 
 from pbem.errors import PbemError
 from pbem.play import bots
-from pbem.protocol import engine, entropy, savefile
+from pbem.protocol import engine, entropy, headers, savefile, signing
 from pbem.protocol.chain import authenticate
 from pbem.protocol.identity import Identity
 from pbem.protocol.savefile import Save
@@ -128,7 +128,7 @@ class History:
     def table_before(self, index: int) -> Table:
         """The table entry ``index`` was signed on."""
         if index == 0:
-            return engine.empty_table(copy.deepcopy(self.header))
+            return headers.empty_table(copy.deepcopy(self.header))
         return self.tables[index - 1]
 
 
@@ -163,16 +163,16 @@ def play(recipe: Recipe) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     ids = [identity(h) for h in HANDLES[: recipe.players]]
     with fixed_entropy(recipe.name):
         keys = {i.handle: i.public_hex for i in ids} if recipe.pin else None
-        header = engine.new_header(game, [(i.handle, "") for i in ids],
-                                   engine.parse_options(game, list(recipe.options)), keys=keys)
+        header = headers.new_header(game, [(i.handle, "") for i in ids],
+                                   headers.parse_options(game, list(recipe.options)), keys=keys)
         header["id"] = hashlib.sha256(b"pbem-fuzz/game/" + recipe.name.encode()).hexdigest()[:32]
-        table = engine.empty_table(header)
+        table = headers.empty_table(header)
         entries: list[dict[str, Any]] = []
         while (duty := table.duty()) is not None:
             if len(entries) >= MAX_ENTRIES:
                 raise RuntimeError(f"{recipe.name} did not end within {MAX_ENTRIES} entries")
             who = ids[duty.seat]
-            shown = engine.preview(table, who)
+            shown = signing.preview(table, who)
             kind = shown.duty().kind  # type: ignore[union-attr]
             salt = f"{recipe.name}/{len(entries)}"
             moves: list[str] = []
@@ -181,7 +181,7 @@ def play(recipe: Recipe) -> tuple[dict[str, Any], list[dict[str, Any]]]:
             elif kind == "reveal":
                 moves = bots.choose_free_moves(shown.game, shown.gstate, duty.seat, recipe.bot,
                                                salt=salt)
-            entry, table = engine.sign_entry(table, who, kind, moves)
+            entry, table = signing.sign_entry(table, who, kind, moves)
             entries.append(entry)
     return header, entries
 
@@ -189,7 +189,7 @@ def play(recipe: Recipe) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 def replay_tables(header: dict[str, Any], entries: list[dict[str, Any]]) -> list[Table]:
     """The table after each entry (a PbemError if the history does not verify)."""
     authenticate(Save(header, entries, {}))  # header hash, chain, keys, signatures, links
-    table = engine.empty_table(header)
+    table = headers.empty_table(header)
     tables = []
     for entry in entries:
         table, _ = engine.step(table, entry, replay=True)

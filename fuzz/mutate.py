@@ -39,7 +39,7 @@ from fuzz.corpus import Corpus, History, Input, fixed_entropy
 from pbem import tomltext
 from pbem.errors import PbemError
 from pbem.play import bots
-from pbem.protocol import beacon, engine, savefile
+from pbem.protocol import beacon, engine, headers, savefile, signing
 from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.chain import unsigned
 from pbem.protocol.sampler import Sampler
@@ -745,7 +745,7 @@ def attacker_state(history: History, header: dict[str, Any], entries: list[dict[
     try:
         with fixed_entropy("attacker"):
             if k == 0 or canonical(header) != canonical(history.header):
-                table = engine.empty_table(copy.deepcopy(header))
+                table = headers.empty_table(copy.deepcopy(header))
                 start = 0
             else:
                 table, start = history.tables[k - 1], k
@@ -766,7 +766,7 @@ def moves_op(rng: Sampler, corpus: Corpus, history: History, entries: list[dict[
         table = history.table_before(k)
         identity = history.keys[entry["seat"]]
         try:
-            shown = engine.preview(table, identity)
+            shown = signing.preview(table, identity)
             seat = table.seat_of(entry["seat"])
             assert seat is not None
             turn = bots.choose_turn(shown.game, shown.gstate, seat, f"random:{rng.randbelow(10**6)}",
@@ -889,7 +889,7 @@ def out_of_turn(rng: Sampler, history: History, entries: list[dict[str, Any]],
     seat = table.seat_of(intruder)
     if seat is None or not table.seats[seat].nonce:
         return f"entry {k}: {intruder} had not joined (unchanged)", entry["seat"]
-    link = engine.next_link(table, seat, history.keys[intruder])
+    link = signing.next_link(table, seat, history.keys[intruder])
     entry["seat"] = intruder
     entry["beacon"] = link.hex()
     return f"entry {k} by {intruder} out of turn", intruder
@@ -904,5 +904,5 @@ def early_reveal(history: History, entries: list[dict[str, Any]], k: int) -> str
     identity = history.keys[entry["seat"]]
     entry["kind"] = "reveal"
     entry["moves"] = []
-    entry["seed"] = engine.seat_seed(table, seat, identity).hex()
+    entry["seed"] = signing.seat_seed(table, seat, identity).hex()
     return f"entry {k} turned into an early reveal"

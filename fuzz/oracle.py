@@ -14,7 +14,7 @@ revealed seeds, the replayed game state and snapshot, the audit, the scores and 
 state. Comments, spacing, key order, a nonce or commitment a seat changed in its own
 newest join, a field nothing reads: these leave the meaning alone. A re-signed mutation
 whose signer's newest entry differs is accepted only as what that seat's own client would
-have signed there (``engine.sign_entry`` with the same moves): "a legal alternative";
+have signed there (``signing.sign_entry`` with the same moves): "a legal alternative";
 or as an entry that differs from that only in what the protocol leaves to the end-of-game
 audit (a shuffle pass, a re-lock's key point), when the audit with the signer's seed
 names it.
@@ -40,7 +40,7 @@ from fuzz.corpus import History, fixed_entropy
 from fuzz.mutate import Mutation
 from pbem import session
 from pbem.errors import PbemError
-from pbem.protocol import engine, savefile
+from pbem.protocol import engine, headers, savefile, signing
 from pbem.protocol.canonical import canonical
 from pbem.protocol.identity import Home
 from pbem.protocol.savefile import Entry, Save
@@ -240,14 +240,14 @@ def left_to_the_audit(mutation: Mutation, save: Save, honest_entry: Entry) -> bo
                     if k not in SIGNING_FIELDS and k != "chores"}
     if canonical(plain) != canonical(honest_plain) or last["chores"] == honest_entry["chores"]:
         return False
-    table = engine.empty_table(copy.deepcopy(save.header))
+    table = headers.empty_table(copy.deepcopy(save.header))
     for entry in save.entries:
         table, _ = engine.step(table, entry, replay=True)
     seat = table.seat_of(mutation.signer)
     if seat is None:
         return False
-    seed = engine.seat_seed(table, seat, mutation.history.keys[mutation.signer])
-    table = engine.empty_table(copy.deepcopy(save.header))
+    seed = signing.seat_seed(table, seat, mutation.history.keys[mutation.signer])
+    table = headers.empty_table(copy.deepcopy(save.header))
     for entry in save.entries:
         table, _ = engine.step(table, entry, replay=True, audit_seeds={seat: seed})
     return any(line.startswith(f"entry {last['seq']} ") for line in table.findings)
@@ -274,9 +274,9 @@ def honest_alternative(mutation: Mutation, save: Save) -> tuple[str, Entry] | No
         with fixed_entropy("alternative",
                           nonce=bytes.fromhex(nonce) if isinstance(nonce, str) else None,
                           clock=clock if isinstance(clock, str) else "2025-06-02T10:00:00Z"):
-            table = (engine.empty_table(copy.deepcopy(save.header)) if n == 1
+            table = (headers.empty_table(copy.deepcopy(save.header)) if n == 1
                      else history.tables[n - 2])
-            entry, new = engine.sign_entry(table, history.keys[mutation.signer], last["kind"],
+            entry, new = signing.sign_entry(table, history.keys[mutation.signer], last["kind"],
                                            list(last["moves"]))
         honest = Save(copy.deepcopy(save.header), copy.deepcopy(save.entries[:-1]) + [entry],
                       engine.public_state(new))

@@ -20,7 +20,9 @@ from pbem.protocol import (
     clock,
     engine,
     gameindex,
+    headers,
     savefile,
+    signing,
     stockdigest,
     timing,
     toldcache,
@@ -205,7 +207,7 @@ def appended(save: Save, entry: savefile.Entry, table: Table) -> Save:
 def write(save: Save, path: Path, home: Home | None,
           unwritten: Callable[[], None] | None = None) -> Path:
     """Write a new save atomically, then record it in the writer's archive. Every caller
-    writes the save it has just made with engine.sign_entry, on the table of the save
+    writes the save it has just made with signing.sign_entry, on the table of the save
     before it. ``unwritten`` is called if the file cannot be written (it exists, no
     room): the new entry's beacon link was then never published."""
     try:
@@ -283,18 +285,18 @@ def new_game(home: Home, ruleset: str, seats: list[str], options: list[str],
                          "leave yourself out and you will be added as seat 1.")
     if len({h for h, _ in parsed}) != len(parsed):
         raise UsageError("Each handle may sit only once.")
-    typed = engine.parse_options(game, options)
-    header = engine.new_header(game, parsed, typed, keys=pins_from_contacts(home, identity, parsed),
+    typed = headers.parse_options(game, options)
+    header = headers.new_header(game, parsed, typed, keys=pins_from_contacts(home, identity, parsed),
                                patience=patience, away=away)
     if Archive.seen(home.archive_dir, header["id"]):  # only a broken random generator
         raise IntegrityError(f"This home has already seen a game with the id {header['id'][:8]}; "
                              "a new game needs a new id. Check the system's random generator.",
                              code="game-id-reused")
     try:
-        table = engine.empty_table(header)
-    except engine.SetupOptionError as exc:  # the options were the user's: exit 2
+        table = headers.empty_table(header)
+    except headers.SetupOptionError as exc:  # the options were the user's: exit 2
         raise OptionError(exc.reason) from None
-    entry, table = engine.sign_entry(table, identity, "create")
+    entry, table = signing.sign_entry(table, identity, "create")
     save = appended(Save(header, []), entry, table)
     near = (folder / "x") if folder else None
     path = write(save, output_path(save, entry, near, out), home)
@@ -410,9 +412,9 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     verified = load(path, home)
     refuse_stale(verified, home)
     table = verified.table
-    engine.owed(table, identity)
+    signing.owed(table, identity)
     links = OwnLinks(home, table, identity)
-    shown = engine.preview(table, identity, links.used)
+    shown = signing.preview(table, identity, links.used)
     duty = shown.duty()
     assert duty is not None
     if duty.kind == "vote":
@@ -430,7 +432,7 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     salt = f"{table.game_id}/{len(table.signers)}"
     # A bot knows what its seat knows: its own readable secret cards, nobody else's
     # (reading them is as loud about a wrong peel as 'show' is).
-    mine = engine.secrets_for(shown, duty.seat, identity) if bot and duty.kind in (
+    mine = signing.secrets_for(shown, duty.seat, identity) if bot and duty.kind in (
         "turn", "reveal") else {}
     if bot:
         from pbem.play import bots  # only for a bot's move: it costs start-up time
@@ -445,7 +447,7 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     contacts = Contacts(home)
     keys = contacts.seat_keys(verified.save)
     accepted = _confirm_changed_keys(keys, accept_keys, confirm)
-    entry, new_table = engine.sign_entry(table, identity, wanted, moves, fields,
+    entry, new_table = signing.sign_entry(table, identity, wanted, moves, fields,
                                          used=links.used,
                                          claim=None if dry_run else links.claim)
     save = appended(verified.save, entry, new_table)
@@ -554,7 +556,7 @@ def _confirm_changed_keys(keys: list[SeatKey], accept: Collection[str],
 
 class Owed(Record):
     """What this home's seat owes in a save, as it will sign it: the chance its own next
-    beacon link resolves is resolved already (engine.preview). ``moves``, the prompt and
+    beacon link resolves is resolved already (signing.preview). ``moves``, the prompt and
     ``play``'s hints try moves on copies of ``state``, never on the save."""
 
     def __init__(self, verified: Verified, identity: Identity, table: Table, kind: str,
@@ -618,7 +620,7 @@ class Owed(Record):
     def view(self, state: State) -> dict[str, Any]:
         """What this seat may see of ``state``, its own secret cards included."""
         if self._secrets is None:
-            self._secrets = engine.secrets_for(self.table, self.seat, self.identity)
+            self._secrets = signing.secrets_for(self.table, self.seat, self.identity)
         return self.game.view(copy_state(state), self.seat, self._secrets)
 
 
@@ -626,8 +628,8 @@ def owed(home: Home, path: str | Path) -> Owed:
     """What this home owes in the save at ``path``, or the TurnError ``play`` would give."""
     identity = home.load()
     verified = load(path, home)
-    engine.owed(verified.table, identity)
-    shown = engine.preview(verified.table, identity,
+    signing.owed(verified.table, identity)
+    shown = signing.preview(verified.table, identity,
                            OwnLinks(home, verified.table, identity).used)
     duty = shown.duty()
     assert duty is not None
@@ -663,9 +665,9 @@ def seat_view(home: Home | None, verified: Verified) -> tuple[str, dict[str, Any
     seat = table.seat_of(identity.handle) if identity else None
     if identity is None or seat is None or table.seats[seat].pubkey not in ("", identity.public_hex):
         return "", public_view(verified), {}
-    shown = engine.preview(table, identity, OwnLinks(home, table, identity).used
+    shown = signing.preview(table, identity, OwnLinks(home, table, identity).used
                            if home is not None else ())
-    secrets = engine.secrets_for(shown, seat, identity)
+    secrets = signing.secrets_for(shown, seat, identity)
     final = verified.report.final
     view = shown.game.view(shown.gstate if final is None else final, seat, secrets)
     return identity.handle, _with_result(verified.report, view), secrets
@@ -916,7 +918,7 @@ def view_at(home: Home | None, verified: Verified, table: Table
     if identity is None or seat is None or current.seats[seat].pubkey not in (
             "", identity.public_hex):
         return "", table.game.view(copy_state(table.gstate), None), {}
-    secrets = engine.secrets_for(table, seat, identity)
+    secrets = signing.secrets_for(table, seat, identity)
     return identity.handle, table.game.view(copy_state(table.gstate), seat, secrets), secrets
 
 
@@ -942,7 +944,7 @@ def _sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str
     elif kind == "confirm":
         _check_confirm(table, identity)
     elif kind == "away":
-        engine.seat_for(table, identity)
+        signing.seat_for(table, identity)
     else:
         if not table.proposal:
             raise TurnError("Nobody is proposed absent in this save: there is nothing to "
@@ -951,7 +953,7 @@ def _sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str
             raise TurnError(f"You ({identity.handle}) are the player proposed absent, so you "
                             "do not vote: answer it by playing your turn (or revealing) on "
                             "this save with 'pbem play', which voids it.")
-        engine.owed(table, identity)
+        signing.owed(table, identity)
         if table.duty() is None or not table.proposal["voters"]:
             raise TurnError("Nobody votes on this proposal: its proposer confirms it "
                             "('pbem confirm') one patience after it, unless the player it "
@@ -959,7 +961,7 @@ def _sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str
     guard_branches(home, verified, identity, kind)
     contacts = Contacts(home)
     links = OwnLinks(home, table, identity)
-    entry, new_table = engine.sign_entry(table, identity, kind, [], fields, used=links.used,
+    entry, new_table = signing.sign_entry(table, identity, kind, [], fields, used=links.used,
                                          claim=links.claim)
     save = appended(verified.save, entry, new_table)
     written = write(save, output_path(save, entry, Path(path), out), home, links.release)
@@ -973,7 +975,7 @@ def _check_proposal(table: Table, identity: Identity, handle: str, remedy: str) 
     """The absent command's own checks, in the user's words, before anything is signed
     (the engine checks the same again at signing and at every replay)."""
     duty = table.duty()
-    me = engine.seat_for(table, identity)
+    me = signing.seat_for(table, identity)
     target = table.seat_of(handle)
     if target is None:
         raise UsageError(f"There is no player '{handle}' in this game; its seats are "
@@ -1012,7 +1014,7 @@ def proposal_due(table: Table, seat: int) -> datetime.datetime | None:
 
 def _check_confirm(table: Table, identity: Identity) -> None:
     """The confirm command's own checks, in the user's words (the engine checks again)."""
-    me = engine.seat_for(table, identity)
+    me = signing.seat_for(table, identity)
     proposal = table.proposal
     if not proposal:
         raise TurnError("No proposal is open in this save, so there is nothing to confirm "

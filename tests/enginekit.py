@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem import session
-from pbem.protocol import engine, savefile, timing
+from pbem.protocol import engine, savefile, signing, timing
 from pbem.protocol.canonical import canonical
 from pbem.protocol.identity import Home, Identity
 from pbem.protocol.savefile import Save
@@ -100,7 +100,7 @@ def next_entry(save: Save, home: Home, kind: str, moves: list[str] | None = None
     entry = {"seq": len(save.entries), "game": save.game_id, "seat": identity.handle,
              "kind": kind, "prev": engine.entry_hash(save.entries[-1]),
              "moves": list(moves or []), "chores": [], "time": timing.now_stamp(),
-             "beacon": engine.next_link(table, seat, identity).hex(), **fields}
+             "beacon": signing.next_link(table, seat, identity).hex(), **fields}
     return forge(entry, identity)
 
 

@@ -18,7 +18,7 @@ import pytest
 from pbem import session
 from pbem.errors import SaveFileError, TurnError
 from pbem.game import rank_with_tiebreaks
-from pbem.protocol import engine, savefile
+from pbem.protocol import engine, savefile, signing
 from pbem.protocol.identity import Home
 from tests.enginekit import forge, next_entry, play_game, sign_as, tick, with_entries
 
@@ -242,7 +242,7 @@ def test_two_turns_by_the_returning_player_are_still_a_fork(homes: dict[str, Hom
     table = session.load(base, None).table
     first = session.sign_next(homes[absent], base, None, ["roll"], None,
                               str(tmp_path / "roll.toml")).path
-    entry, new_table = engine.sign_entry(table, homes[absent].load(), "turn", ["pass"])
+    entry, new_table = signing.sign_entry(table, homes[absent].load(), "turn", ["pass"])
     other = tmp_path / "pass.toml"
     other.write_text(savefile.dumps(session.appended(savefile.read(base), entry, new_table)))
     session.load(first, viewer)
@@ -400,8 +400,8 @@ def test_absent_and_vote_entries_resolve_no_chance(homes: dict[str, Home],
     table = session.load(refused_path, None).table
     assert table.gstate == before
     # ... and the absent player, back, resolves it with its own link as if nothing happened.
-    back = engine.preview(table, homes[absent].load()).gstate
-    direct = engine.preview(session.load(path, None).table, homes[absent].load()).gstate
+    back = signing.preview(table, homes[absent].load()).gstate
+    direct = signing.preview(session.load(path, None).table, homes[absent].load()).gstate
     assert back == direct
 
 

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from pbem import session
 from pbem.cli import main
 from pbem.errors import IntegrityError
-from pbem.protocol import beacon, engine, savefile
+from pbem.protocol import beacon, headers, savefile, signing
 from pbem.protocol.canonical import digest
 from pbem.protocol.derive import seed_commitment
 from pbem.protocol.identity import Home
@@ -39,12 +39,12 @@ def host_reuses_game_id(host: Home, old: Save, handles: list[str], folder: Path,
                         options: list[str] | None = None) -> Path:
     """A cheating host's own code: a new game carrying a finished game's id."""
     game = load_game(old.ruleset)
-    header = engine.new_header(game, [(h, "") for h in handles],
-                               engine.parse_options(game, options or []))
+    header = headers.new_header(game, [(h, "") for h in handles],
+                               headers.parse_options(game, options or []))
     header["id"] = old.game_id
     header["created"] = "2030-01-01T00:00:00Z"  # another game, another header
-    table = engine.empty_table(header)
-    entry, table = engine.sign_entry(table, host.load(), "create")
+    table = headers.empty_table(header)
+    entry, table = signing.sign_entry(table, host.load(), "create")
     path = folder / "reused.toml"
     path.write_text(savefile.dumps(session.appended(Save(header, []), entry, table)), "utf-8")
     return path
@@ -86,8 +86,8 @@ def test_attack_reused_game_id_with_the_old_header_is_a_fork(
         homes: dict[str, Home], finished: Save, tmp_path: Path) -> None:
     """The host copies the old header byte for byte and signs a new create entry: bob's
     home holds ann's old create after the same header, so the new one is a fork."""
-    table = engine.empty_table(finished.header)
-    entry, table = engine.sign_entry(table, homes["ann"].load(), "create")
+    table = headers.empty_table(finished.header)
+    entry, table = signing.sign_entry(table, homes["ann"].load(), "create")
     invite = tmp_path / "copy.toml"
     invite.write_text(savefile.dumps(session.appended(Save(finished.header, []), entry, table)))
     with pytest.raises(IntegrityError) as info:
@@ -110,7 +110,7 @@ def test_attack_reused_game_id_fresh_home_same_key_gets_an_unpredictable_seed(
     assert entry["seed_commit"] != seed_commitment(old_bob)
     assert entry["beacon"] != beacon.published(old_bob, 0).hex()
     record = joined.table.seats[1]
-    new_seed = engine.seat_seed(joined.table, 1, bob.load())
+    new_seed = signing.seat_seed(joined.table, 1, bob.load())
     assert new_seed != old_bob and seed_commitment(new_seed) == record.seed_commit
     # And ann's next link, hence the start's randomness, is not known to the host from bob.
     assert beacon.published(old_bob, 1) != beacon.published(new_seed, 1)
@@ -471,7 +471,7 @@ def _signed_by_host(home: Home, header: dict, folder: Path, name: str = "host.to
 
 def _header(game: str, handles: list[str]) -> dict:
     g = load_game(game)
-    return engine.new_header(g, [(h, "") for h in handles], engine.parse_options(g, []))
+    return headers.new_header(g, [(h, "") for h in handles], headers.parse_options(g, []))
 
 
 def _cli(home: Path, *args: str) -> tuple[int, str, float]:
@@ -576,7 +576,7 @@ def test_game_code_failing_on_header_data_is_a_malformed_save(
         for path in places(header["components"], [])[1:]:
             for wrong in ("x", 7, [1, "a"], {"a": 1}):
                 with contextlib.suppress(SaveFileError):
-                    engine.empty_table(replaced(header, ["components", *path], wrong))
+                    headers.empty_table(replaced(header, ["components", *path], wrong))
         assert header == untouched
 
 
@@ -793,9 +793,9 @@ def test_attack_reused_game_id_with_bad_component_data_is_checked_in_full(
     header = copy.deepcopy(playing.header)
     header["created"] = "2030-01-01T00:00:00Z"
     header["components"]["goods"]["gold"] = "plenty"
-    table = engine.empty_table(playing.header)  # the host's code skips the validator
+    table = headers.empty_table(playing.header)  # the host's code skips the validator
     table.header, table.head = header, digest(header)
-    entry, table = engine.sign_entry(table, homes["ann"].load(), "create")
+    entry, table = signing.sign_entry(table, homes["ann"].load(), "create")
     crafted = tmp_path / "crafted.toml"
     crafted.write_text(savefile.dumps(Save(header, [entry], playing.state)), "utf-8")
     r = CliRunner().invoke(main, ["--home", str(homes["bob"].path), "verify", str(crafted)])
@@ -822,16 +822,16 @@ def test_component_data_is_validated_once_per_digest_and_again_when_changed(
     monkeypatch.setattr(RedDogJunction, "validate_components", counted)
     header = _header("red-dog-junction", ["ann", "bob"])
     calls.clear()  # the installed data, validated as it was read
-    engine.check_header_game(header)
-    engine.check_header_game(copy.deepcopy(header))
+    headers.check_header_game(header)
+    headers.check_header_game(copy.deepcopy(header))
     assert len(calls) == 1
     changed = copy.deepcopy(header)
     changed["components"]["crew"][0]["copies"] = 3  # still valid: validated again
-    engine.check_header_game(changed)
+    headers.check_header_game(changed)
     assert len(calls) == 2
     tampered = copy.deepcopy(header)
     tampered["components"]["crew"][0]["copies"] = 100000  # beyond the game's bound
     for _ in range(2):
         with pytest.raises(SaveFileError, match="copies"):
-            engine.check_header_game(tampered)
+            headers.check_header_game(tampered)
     assert len(calls) == 4  # a refused digest is never recorded as valid

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
-from pbem.protocol import beacon, engine, savefile
+from pbem.protocol import beacon, engine, savefile, signing
 from pbem.protocol.archive import Archive
 from pbem.protocol.identity import Home
 from tests.enginekit import forge
@@ -145,7 +145,7 @@ def test_a_skip_of_more_than_64_links_is_refused(tmp_path: Path) -> None:
                           check_snapshot=False).table
     seat = table.seat_of("bob")
     assert seat is not None
-    seed = engine.seat_seed(table, seat, game.home("bob").load())
+    seed = signing.seat_seed(table, seat, game.home("bob").load())
     last = save.entries[-1]
     for skip, code in ((beacon.MAX_SKIP, 0), (beacon.MAX_SKIP + 1, 3)):
         forged = dict(last)

@@ -113,10 +113,10 @@ def test_someone_elses_home_cannot_play_a_seat(homes: dict[str, Home], tmp_path:
     impostor = Home(tmp_path / "impostor")
     impostor.keygen("bob")
     table = session.load(paths[-1], impostor).table
-    from pbem.protocol import engine
+    from pbem.protocol import signing
 
     with pytest.raises(IdentityError, match="not the one that took the seat"):
-        engine.seat_for(table, impostor.load())
+        signing.seat_for(table, impostor.load())
 
 
 def test_unencrypted_key_is_read_as_cryptography_reads_it(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from pbem import session
 from pbem.cli import main
 from pbem.errors import TurnError
-from pbem.protocol import contacts, engine, savefile
+from pbem.protocol import contacts, savefile, signing
 from pbem.protocol.canonical import digest
 from pbem.protocol.identity import Home
 from tests.enginekit import forge, play_game
@@ -133,7 +133,7 @@ def test_two_plays_at_once_cannot_both_sign(homes: dict[str, Home], tmp_path: Pa
     seat at one position."""
     save = play_game(homes, tmp_path / "saves", stop_after=4)[-1]
     me = homes[actor(save)]
-    real_sign = engine.sign_entry
+    real_sign = signing.sign_entry
     second: dict[str, Any] = {}
 
     def other_play() -> None:
@@ -150,7 +150,7 @@ def test_two_plays_at_once_cannot_both_sign(homes: dict[str, Home], tmp_path: Pa
             second["thread"].join(timeout=1.0)
         return real_sign(*args, **kwargs)
 
-    monkeypatch.setattr(engine, "sign_entry", sign_entry)
+    monkeypatch.setattr(signing, "sign_entry", sign_entry)
     session.sign_next(me, save, None, ["roll"], None, str(tmp_path / "first.toml"))
     second["thread"].join()
     assert "written" not in second and "stale" in second["refused"]

@@ -252,7 +252,7 @@ def test_fork_names_both_messages(homes: dict[str, Home], tmp_path: Path) -> Non
     actor = homes[base.actor]
     table = session.load(base.path, actor).table
     first = session.sign_next(actor, base.path, None, ["roll"], None, str(tmp_path / "a.toml"))
-    entry, new_table = session.engine.sign_entry(table, actor.load(), "turn", ["pass"])
+    entry, new_table = session.signing.sign_entry(table, actor.load(), "turn", ["pass"])
     other = session.appended(savefile.read(base.path), entry, new_table)
     viewer_name = next(h for h in homes if h != base.actor)
     box = write_mbox(tmp_path / "m.mbox", [

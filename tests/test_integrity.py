@@ -11,7 +11,7 @@ import pytest
 
 from pbem import session
 from pbem.errors import IntegrityError, PbemError, SaveFileError, TurnError
-from pbem.protocol import engine, savefile
+from pbem.protocol import engine, savefile, signing
 from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.identity import Home
 from tests.enginekit import forge, play_game, seed_of, with_entries
@@ -214,7 +214,7 @@ def test_fork_is_proof_of_equivocation(homes: dict[str, Home], tmp_path: Path) -
     # their archive-less view (as a cheater would, to send different saves to different people).
     other = tmp_path / "b.toml"
     save = savefile.read(base)
-    entry, new_table = engine.sign_entry(table, actor.load(), "turn", ["pass"])
+    entry, new_table = signing.sign_entry(table, actor.load(), "turn", ["pass"])
     other.write_text(savefile.dumps(session.appended(save, entry, new_table)), "utf-8")
     viewer = homes["cy"] if actor is not homes["cy"] else homes["bob"]
     session.load(first.path, viewer)

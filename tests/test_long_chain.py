@@ -24,7 +24,7 @@ from click.testing import CliRunner
 from pbem import session
 from pbem.cli import main
 from pbem.errors import IntegrityError
-from pbem.protocol import beacon, engine, savefile
+from pbem.protocol import beacon, engine, savefile, signing
 from pbem.protocol.archive import Archive
 from pbem.protocol.identity import Home, Identity
 from pbem.protocol.savefile import Save
@@ -73,7 +73,7 @@ class PassLoop:
         while (count is None or done < count) and (duty := self.table.duty()) is not None:
             handle = self.table.seats[duty.seat].handle
             moves = ["pass"] if duty.kind == "turn" else []
-            entry, self.table = engine.sign_entry(self.table, self.ids[handle], duty.kind, moves,
+            entry, self.table = signing.sign_entry(self.table, self.ids[handle], duty.kind, moves,
                                                   used=(used or {}).get(handle, ()))
             self.entries.append(entry)
             done += 1
@@ -207,7 +207,7 @@ def test_an_anchor_not_from_the_seed_is_named_by_the_audit(
     game = PassLoop(tmp_path, ("ann", "bob"), turns=300)
     honest = beacon._start
     table = game.table
-    bob_seed = engine.seat_seed(table, table.seat_of("bob"), game.ids["bob"])  # type: ignore[arg-type]
+    bob_seed = signing.seat_seed(table, table.seat_of("bob"), game.ids["bob"])  # type: ignore[arg-type]
 
     def cheat(seed: bytes, chain: int) -> bytes:
         return honest(seed[::-1] if seed == bob_seed and chain else seed, chain)

@@ -33,7 +33,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from pbem import registry
 from pbem.errors import PbemError
 from pbem.play import bots
-from pbem.protocol import engine, entropy, mental_deck
+from pbem.protocol import engine, entropy, headers, mental_deck, signing
 from pbem.protocol.identity import Identity
 from pbem.protocol.savefile import Save
 
@@ -75,15 +75,15 @@ def _build(ruleset: str, players: int, options: list[str], stop: Any = None,
     with _fixed_entropy(f"{ruleset}/{players}/{options}"):
         game = registry.load(ruleset)
         ids = _identities(players)
-        header = engine.new_header(game, [(i.handle, "") for i in ids],
-                                   engine.parse_options(game, options))
-        table = engine.empty_table(header)
+        header = headers.new_header(game, [(i.handle, "") for i in ids],
+                                   headers.parse_options(game, options))
+        table = headers.empty_table(header)
         entries = []
         while (duty := table.duty()) is not None and len(entries) < 3000:
             if stop is not None and stop(table.gstate):
                 break
             who = ids[duty.seat]
-            shown = engine.preview(table, who)
+            shown = signing.preview(table, who)
             kind = shown.duty().kind  # type: ignore[union-attr]
             moves = (bots.choose_turn(shown.game, shown.gstate, duty.seat, "greedy",
                                       salt=str(len(entries))) if kind == "turn" else [])
@@ -94,9 +94,9 @@ def _build(ruleset: str, players: int, options: list[str], stop: Any = None,
             else:
                 tried = moves + ([extra] if extra and kind == "turn" else [])
             try:
-                entry, table = engine.sign_entry(table, who, kind, tried)
+                entry, table = signing.sign_entry(table, who, kind, tried)
             except PbemError:  # the extra move is not legal now
-                entry, table = engine.sign_entry(table, who, kind, moves)
+                entry, table = signing.sign_entry(table, who, kind, moves)
             entries.append(entry)
     return Save(header, entries, engine.public_state(table)), ids
 
@@ -121,7 +121,7 @@ class Links:
                 if m.split()[0] in ("keep", "bottom", "pick") and w[:1] == "s" and w[1:].isdigit()]
 
     def check(self) -> None:
-        table = engine.empty_table(self.save.header)
+        table = headers.empty_table(self.save.header)
         uids = list(table.gstate["secret"][self.deck]["cards"])
         for entry in self.save.entries:
             seat = table.seat_of(entry["seat"])

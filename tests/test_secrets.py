@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from pbem import session
-from pbem.protocol import beacon, engine, mental, savefile
+from pbem.protocol import beacon, engine, mental, savefile, signing
 from pbem.protocol.derive import BEACON, derive
 from pbem.protocol.identity import Home
 from tests.enginekit import play_game, seed_of
@@ -194,7 +194,7 @@ def test_the_posse_search_would_find_a_hand_card(homes: dict[str, Home], tmp_pat
     assert check_posse_hands(paths, homes) >= 4
     table = engine.replay(savefile.read(paths[-1]), check_snapshot=False).table
     seat = table.seat_of("ann")
-    secrets = engine.secrets_for(table, seat or 0, homes["ann"].load())
+    secrets = signing.secrets_for(table, seat or 0, homes["ann"].load())
     hidden = sorted(secrets["posse"].values())[0]  # a card of ann's own hand
     save = savefile.read(paths[-1])
     save.state["view"]["last"].append(f"ann holds {hidden}")

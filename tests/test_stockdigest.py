@@ -138,13 +138,13 @@ def test_the_replay_gives_the_digest_of_the_components_it_read(ruleset: str) -> 
 
 
 def test_the_components_text_is_canonical_so_its_hash_is_their_digest() -> None:
-    from pbem.protocol import engine
+    from pbem.protocol import headers
 
     header = {"options": {"b": 1, "a": True},
               "components": {"z": [{"name": "Café ☕", "n": -3}], "a": {"y": "\u00e9", "x": []}}}
-    text = engine.game_data_text(header)
-    assert engine.components_digest(text) == digest(header["components"])
-    options, components = engine.game_data(header, text)
+    text = headers.game_data_text(header)
+    assert headers.components_digest(text) == digest(header["components"])
+    options, components = headers.game_data(header, text)
     assert options == header["options"] and list(options) == ["a", "b"]
     assert components == header["components"] and list(components) == ["a", "z"]
 

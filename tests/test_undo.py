@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from pbem import session
 from pbem.cli import main
 from pbem.errors import IntegrityError, SaveFileError, TurnError
-from pbem.protocol import engine, savefile
+from pbem.protocol import engine, savefile, signing
 from pbem.protocol.identity import Home
 from tests.conftest import FIXED_CLOCK
 from tests.enginekit import forge, play_game, with_entries
@@ -75,7 +75,7 @@ def test_undo_then_other_moves_resolve_the_same_chance(homes: dict[str, Home], r
     withdrawn = savefile.read(done.kept_as)
     pending = engine.replay(withdrawn, audit_secrets=False).table.gstate["pending"]
     assert [r["kind"] for r in pending] == ["roll"]
-    mine = engine.preview(engine.replay(withdrawn, audit_secrets=False).table,
+    mine = signing.preview(engine.replay(withdrawn, audit_secrets=False).table,
                           homes[me].load()).gstate
     assert mine["pending"] == pending
     # Rolling again after the undo asks for the same draw, which the next player's link
@@ -83,7 +83,7 @@ def test_undo_then_other_moves_resolve_the_same_chance(homes: dict[str, Home], r
     nxt = homes[actor(again.path)].load()
     redo = session.withdraw(homes[me], again.path)
     rolled_again = session.sign_next(homes[me], redo.previous, None, ["roll"], None, None)
-    outcome = [engine.preview(engine.replay(savefile.read(p), audit_secrets=False).table,
+    outcome = [signing.preview(engine.replay(savefile.read(p), audit_secrets=False).table,
                               nxt).gstate["score"] for p in (done.kept_as, rolled_again.path)]
     assert outcome[0] == outcome[1]
 

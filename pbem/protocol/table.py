@@ -5,6 +5,7 @@ duty comes next) and the report verify makes of a save. Below the engine and its
 
 from __future__ import annotations
 
+import re
 from typing import Any, NamedTuple
 
 from pbem.errors import IntegrityError, TurnError
@@ -304,3 +305,9 @@ class Report(Record):
         self.final: State | None = None  # after the audit: the state with the cards opened
         # digest(header["components"]), when the replay worked it out (from entry 0)
         self.components_digest: str | None = None
+
+
+def name_seats(table: Table, text: str) -> str:
+    """'seat 2' -> 'seat 2 (cy)' in messages from the mental deck."""
+    return re.sub(r"seat (\d+)", lambda m: f"{table.seats[int(m.group(1))].handle}"
+                  if int(m.group(1)) < len(table.seats) else m.group(0), text)

@@ -11,7 +11,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem import session
-from pbem.protocol import engine
+from pbem.protocol import headers, signing
 from pbem.protocol.identity import INFO_FILE, KEY_FILE, Home
 from pbem.protocol.savefile import Save
 from pbem.registry import load as load_game
@@ -41,11 +41,11 @@ def started(folder: Path, game: str, handles: list[str], options: dict[str, obje
     ruleset = load_game(game)
     typed = {name: spec.default for name, spec in ruleset.info.options.items()}
     typed.update(options or {})
-    header = engine.new_header(ruleset, [(h, "") for h in handles], typed, created=CREATED)
+    header = headers.new_header(ruleset, [(h, "") for h in handles], typed, created=CREATED)
     header["id"] = hashlib.sha256(f"pbem-test-game/{game}/{','.join(handles)}".encode()
                                   ).hexdigest()[:32]
-    table = engine.empty_table(header)
-    entry, table = engine.sign_entry(table, homes[handles[0]].load(), "create")
+    table = headers.empty_table(header)
+    entry, table = signing.sign_entry(table, homes[handles[0]].load(), "create")
     save = session.appended(Save(header, []), entry, table)
     saves = folder / "saves"
     saves.mkdir(parents=True, exist_ok=True)

@@ -23,7 +23,7 @@ import pytest
 from games.red_dog_junction import GAME, posse
 from pbem import session
 from pbem.errors import IllegalMoveError, IntegrityError, TurnError
-from pbem.protocol import engine, mental, savefile
+from pbem.protocol import engine, headers, mental, savefile
 from pbem.protocol.identity import Home
 from pbem.protocol.table import Table
 from tests.enginekit import forge, with_entries
@@ -145,7 +145,7 @@ def test_RDJ_V2_show_moves_and_describe_by_mail() -> None:
     assert all(f"{c['move']:<10} {c['id']}" in text for c in view["draft"]["hand"])
     # describe: every draft entry is told, and names no card before it is shown
     save = savefile.read(paths[-1])
-    table = engine.empty_table(save.header)
+    table = headers.empty_table(save.header)
     uids = set(posse.deck_cards(table.gstate["rules"], 3))
     shown: set[str] = set()
     told = 0

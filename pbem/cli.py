@@ -43,10 +43,10 @@ def resolve_save(ctx: click.Context, text: str) -> str:
     a game's short id or a unique start of its id means the newest save this home has of
     that game ('pbem games'). An id that fits no game or several is a usage error (exit 2)
     naming the candidates. Every command taking SAVE calls this first."""
-    from pbem import session
+    from pbem.session import logbook
 
     notes: list[str] = []
-    found = str(session.find_save(_home(ctx), text, notes))
+    found = str(logbook.find_save(_home(ctx), text, notes))
     for note in notes:
         echo(f"pbem: {note}", err=True)
     return found
@@ -158,11 +158,11 @@ def _smtp_settings(home: Any, given: dict[str, Any]) -> dict[str, Any]:
 def _deliver(message: list[Any], settings: dict[str, Any], home: Any, save: Any) -> None:
     """Send by SMTP and say to whom; exit 5 if the server refused some recipients. The
     save's newest entry is then recorded as sent (it can no longer be taken back)."""
-    from pbem import session
     from pbem.mail import smtp
+    from pbem.session import withdrawal
 
     result = smtp.send_each(message, **settings)
-    session.mark_sent(home, save)
+    withdrawal.mark_sent(home, save)
     _report_sent(result)
 
 
@@ -244,12 +244,12 @@ def games_command(ctx: click.Context, as_json: bool) -> None:
 
     Each game's short id can stand for SAVE in every command (the newest save this home
     wrote, verified or filed from the inbox)."""
-    from pbem import session
     from pbem.protocol import timing
+    from pbem.session import logbook
 
     home = _home(ctx)
     now = timing.now()
-    listed = [_game_line(record, now) for record in session.games(home)]
+    listed = [_game_line(record, now) for record in logbook.games(home)]
     listed.sort(key=lambda g: (g["order"], -(g["waiting_seconds"] or 0), g["title"], g["id"]))
     if as_json:
         _emit_json({"home": str(home.path),
@@ -587,9 +587,9 @@ def _send_written(home: Any, path: Path, mailing: dict[str, Any]) -> None:
     try:
         messages = mail.compose_each(path, home, cc=mailing["cc"], to=mailing["to"] or None)
         result = smtp.send_each(messages, **mailing["settings"])
-        from pbem import session
+        from pbem.session import withdrawal
 
-        session.mark_sent(home, path)
+        withdrawal.mark_sent(home, path)
     except PbemError as exc:
         again = " ".join(["pbem send", mail.shell_word(path)]
                          + [f"--to {mail.shell_word(a)}" for a in mailing["to"]]
@@ -680,9 +680,9 @@ def undo(ctx: click.Context, save: str) -> None:
     The save you played on becomes the newest again (and the game's short id names it);
     play there again. The new entry takes the same place in the game, so chance comes
     out exactly as before."""
-    from pbem import session
+    from pbem.session import withdrawal
 
-    done = session.withdraw(_home(ctx), resolve_save(ctx, save))
+    done = withdrawal.withdraw(_home(ctx), resolve_save(ctx, save))
     entry = done.entry
     moves = f": {'; '.join(entry['moves'])}" if entry["moves"] else ""
     echo(f"Took back entry {entry['seq']} ({entry['kind']} by {entry['seat']}{moves}).")
@@ -709,12 +709,12 @@ def absent(ctx: click.Context, save: str, handle: str, remedy: str | None,
     """Propose that HANDLE, whom the game waits for, is absent; the others then vote.
 
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
-    from pbem import session
+    from pbem.session import absentees
 
     save = resolve_save(ctx, save)
 
     if remedy is None:
-        verified, offered = session.remedies(_home(ctx), save)
+        verified, offered = absentees.remedies(_home(ctx), save)
         waiting = verified.table.duty()
         if verified.table.proposal:
             from pbem.errors import TurnError
@@ -734,13 +734,13 @@ def absent(ctx: click.Context, save: str, handle: str, remedy: str | None,
             echo(f"  {name}: {text}")
         from pbem.protocol import timing
 
-        due = session.proposal_due(verified.table, waiting.seat)
+        due = absentees.proposal_due(verified.table, waiting.seat)
         if due is not None and timing.now() < due:
             echo(f"{handle} still has time: a proposal is valid from {timing.shown(due)} on "
                  "(the game's patience, in signed times).")
         return
     mailing = _mail_plan(_home(ctx), send_it, to, no_cc, smtp_given)
-    written = session.sign_absence(_home(ctx), save, "absent",
+    written = absentees.sign_absence(_home(ctx), save, "absent",
                                    {"player": handle, "remedy": remedy}, out)
     _print_absence(written)
     _mail_after(ctx, written, mailing)
@@ -760,6 +760,7 @@ def vote(ctx: click.Context, save: str, choice: str, out: str | None, send_it: b
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem import session
     from pbem.protocol import absence
+    from pbem.session import absentees
 
     home = _home(ctx)
     save = resolve_save(ctx, save)
@@ -767,7 +768,7 @@ def vote(ctx: click.Context, save: str, choice: str, out: str | None, send_it: b
     proposal = absence.lines(session.load(save, home).table)
     for line in proposal:
         echo(line)
-    written = session.sign_absence(home, save, "vote", {"vote": choice}, out)
+    written = absentees.sign_absence(home, save, "vote", {"vote": choice}, out)
     _print_absence(written)
     _mail_after(ctx, written, mailing)
 
@@ -783,12 +784,12 @@ def confirm(ctx: click.Context, save: str, out: str | None, send_it: bool,
 
     Only one patience after the proposal, and only if that player has not answered by
     playing. SAVE is a save file, or a game's short id from 'pbem games'."""
-    from pbem import session
+    from pbem.session import absentees
 
     home = _home(ctx)
     path = resolve_save(ctx, save)
     mailing = _mail_plan(home, send_it, to, no_cc, smtp_given)
-    written = session.sign_absence(home, path, "confirm", {}, out)
+    written = absentees.sign_absence(home, path, "confirm", {}, out)
     _print_absence(written)
     _mail_after(ctx, written, mailing)
 
@@ -808,12 +809,12 @@ def away(ctx: click.Context, save: str, until: str, out: str | None, send_it: bo
 
     It is an entry of its own, signed whoever is to act; 'play --away-until' adds the
     same note to a turn. SAVE is a save file, or a game's short id from 'pbem games'."""
-    from pbem import session
+    from pbem.session import absentees
 
     home = _home(ctx)
     path = resolve_save(ctx, save)
     mailing = _mail_plan(home, send_it, to, no_cc, smtp_given)
-    written = session.sign_absence(home, path, "away",
+    written = absentees.sign_absence(home, path, "away",
                                    {"away_until": _away_time(until, "--until")}, out)
     _print_away(written)
     echo(f"Wrote {written.path}")
@@ -913,10 +914,11 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem import session
     from pbem.protocol import clock, timing
+    from pbem.session import logbook
 
     home = _home(ctx)
     path = resolve_save(ctx, save)
-    me = session.own_handle(home)
+    me = logbook.own_handle(home)
 
     def wanted(parsed: Any) -> range:
         """The entries to tell: entry SEQ with --at, else those since this seat's last."""
@@ -925,10 +927,10 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
             return range(at, at + 1)
         if me not in parsed.handles():
             return range(0)  # no seat here: no "since your last turn"
-        mine = session.last_entry_of(parsed, me)
+        mine = logbook.last_entry_of(parsed, me)
         return range(0 if mine is None else mine + 1, len(parsed.entries))
 
-    told = session.history(path, home, wanted, keep=() if at is None else (at,))
+    told = logbook.history(path, home, wanted, keep=() if at is None else (at,))
     verified = told.verified
     notices = _player_notices(home, verified.save, as_json)
     entries = verified.save.entries
@@ -938,7 +940,7 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
         handle, view, private = session.seat_view(home, verified)
     else:
         table = told.tables[at]
-        handle, view, private = session.view_at(home, verified, table)
+        handle, view, private = logbook.view_at(home, verified, table)
     shown_entries = entries if at is None else entries[:at + 1]
     acted = timing.last_acted([s.handle for s in table.seats], shown_entries)
     since = told.notes if at is None and handle else None
@@ -1000,7 +1002,7 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
         if picture_path:
             echo(f"Drew {picture_path}")
     if since is not None:
-        mine = session.last_entry_of(verified.save, handle)
+        mine = logbook.last_entry_of(verified.save, handle)
         echo()
         echo(f"Since your last entry ({mine}):" if mine is not None else
              "Since the start (you have signed nothing yet):")
@@ -1227,11 +1229,11 @@ def log(ctx: click.Context, save: str, as_json: bool) -> None:
     Under each entry, the game's own account of what it changed: cards drawn, dice,
     refills, boom cards, scores and goods, not only the typed moves. SAVE is a save file,
     or a game's short id (or the start of its id) from 'pbem games'."""
-    from pbem import session
     from pbem.protocol import timing
+    from pbem.session import logbook
 
     home = _home(ctx)
-    told = session.history(resolve_save(ctx, save), home,
+    told = logbook.history(resolve_save(ctx, save), home,
                            lambda parsed: range(len(parsed.entries)))
     table = told.verified.table
     acted = timing.last_acted([s.handle for s in table.seats], told.verified.save.entries)
@@ -1241,7 +1243,7 @@ def log(ctx: click.Context, save: str, as_json: bool) -> None:
                     "last_acted": [a.to_json() for a in acted]})
         return
     _print_notes(told.notes)
-    _print_acted(acted, session.own_handle(home))
+    _print_acted(acted, logbook.own_handle(home))
 
 
 # ---- email -------------------------------------------------------------------------------
@@ -1274,7 +1276,7 @@ def send(ctx: click.Context, save: str, to: tuple[str, ...], no_cc: bool, remind
     home = _home(ctx)
     save = resolve_save(ctx, save)
     settings = None if eml or to_stdout else _smtp_settings(home, smtp_given)
-    from pbem import session
+    from pbem.session import withdrawal
 
     if settings is not None:  # by SMTP: one message per recipient, each its own text
         _deliver(mail.compose_each(save, home, body_since=since, cc=not no_cc,
@@ -1284,12 +1286,12 @@ def send(ctx: click.Context, save: str, to: tuple[str, ...], no_cc: bool, remind
                            remind=remind)
     if to_stdout:
         click.echo(mail.as_text(message), nl=False)  # MIME-encoded already: ASCII lines
-        session.mark_sent(home, save)  # it left pbem: it can no longer be taken back
+        withdrawal.mark_sent(home, save)  # it left pbem: it can no longer be taken back
         return
     assert eml is not None
     message["X-Unsent"] = "1"  # a draft: mail clients open it ready to send
     written = mail.write_eml(message, eml)
-    session.mark_sent(home, save)
+    withdrawal.mark_sent(home, save)
     echo(f"Wrote {written}: open it in your mail client and send it.")
 
 
@@ -1370,13 +1372,14 @@ def remind(ctx: click.Context, save: str | None, dry_run: bool, **smtp_given: An
     from pbem.mail import message as mail
     from pbem.mail import reminders, smtp
     from pbem.protocol import clock, timing
+    from pbem.session import logbook
 
     home = _home(ctx)
-    me = session.own_handle(home)
+    me = logbook.own_handle(home)
     if save is not None:
         paths = [resolve_save(ctx, save)]
     else:
-        paths = [r.path for r in session.games(home) if not r.complete and r.exists()]
+        paths = [r.path for r in logbook.games(home) if not r.complete and r.exists()]
     now = timing.now()
     settings: dict[str, Any] | None = None
     for path in paths:
@@ -1722,11 +1725,11 @@ def _complete_save(ctx: click.Context, param: click.Parameter, incomplete: str) 
     """A game's short id (from 'pbem games') or a file name."""
     from click.shell_completion import CompletionItem
 
-    from pbem import session
+    from pbem.session import logbook
 
     items: list[Any] = []
     try:
-        for record in sorted(session.games(_completion_home(ctx)), key=lambda r: r.id):
+        for record in sorted(logbook.games(_completion_home(ctx)), key=lambda r: r.id):
             if record.short_id.startswith(incomplete.lower()) and not record.complete:
                 items.append(CompletionItem(record.short_id,
                                             help=f"{record.title}, entry {record.seq}"))
@@ -1740,13 +1743,14 @@ def _complete_move(ctx: click.Context, param: click.Parameter, incomplete: str) 
     from click.shell_completion import CompletionItem
 
     from pbem import prompt, session
+    from pbem.session import logbook
 
     save = ctx.params.get("save")
     if not save:
         return []
     try:
         home = _completion_home(ctx)
-        path = session.find_save(home, str(save))
+        path = logbook.find_save(home, str(save))
         typed = prompt.split_moves(list(ctx.params.get("moves") or ()))
         _, legal, _ = session.legal_moves(home, path, typed)
     except Exception:  # a bad save or no turn owed: nothing to offer

@@ -13,6 +13,7 @@ from pbem.protocol.canonical import canonical
 from pbem.protocol.identity import Home, Identity
 from pbem.protocol.savefile import Save
 from pbem.protocol.table import Table
+from pbem.session import absentees
 
 MAX_ENTRIES = 2500
 
@@ -112,5 +113,5 @@ def sign_as(home: Home, path: Path, kind: str | None = None, bot: str | None = "
     if kind == "absent":
         tick(days=8)
     if kind in ("absent", "vote", "confirm"):
-        return session.sign_absence(home, path, kind, dict(fields), None)
+        return absentees.sign_absence(home, path, kind, dict(fields), None)
     return session.sign_next(home, path, kind, [], bot, None)

@@ -21,6 +21,7 @@ from pbem.protocol.canonical import digest
 from pbem.protocol.gameindex import INDEX_FILE
 from pbem.protocol.identity import Home
 from pbem.protocol.savefile import Save
+from pbem.session import logbook
 from tests.conftest import FIXED_CLOCK
 from tests.enginekit import forge, play_game, table_after, with_entries
 
@@ -473,7 +474,7 @@ def test_show_tells_what_the_others_did_since_your_last_entry(homes: dict[str, H
         text = run(home, "show", str(paths[-1])).output
         assert f"Since your last entry ({mine}):" in text
         for item in expected:
-            assert session.EntryNote.from_json({**item, "changes": []}).heading() in text
+            assert logbook.EntryNote.from_json({**item, "changes": []}).heading() in text
             for line in item["changes"]:
                 assert f"        {line}" in text
     assert any(e["changes"] for e in log[-2:])  # a roll was told, not only "roll"

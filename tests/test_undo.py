@@ -15,6 +15,7 @@ from pbem.cli import main
 from pbem.errors import IntegrityError, SaveFileError, TurnError
 from pbem.protocol import engine, savefile, signing
 from pbem.protocol.identity import Home
+from pbem.session import withdrawal
 from tests.conftest import FIXED_CLOCK
 from tests.enginekit import forge, play_game, with_entries
 
@@ -58,7 +59,7 @@ def test_undo_then_other_moves_resolve_the_same_chance(homes: dict[str, Home], r
     me = actor(rolled)
     first = session.sign_next(homes[me], rolled, None, ["roll"], None, None)
     before = savefile.read(first.path).entries[-1]
-    done = session.withdraw(homes[me], first.path)
+    done = withdrawal.withdraw(homes[me], first.path)
     assert done.previous == rolled and not done.wrote_previous
     assert not first.path.exists() and done.kept_as.name.endswith(".toml.withdrawn")
     again = session.sign_next(homes[me], rolled, None, ["pass"], None, None)
@@ -81,7 +82,7 @@ def test_undo_then_other_moves_resolve_the_same_chance(homes: dict[str, Home], r
     # Rolling again after the undo asks for the same draw, which the next player's link
     # will resolve the same way: nothing can be re-rolled.
     nxt = homes[actor(again.path)].load()
-    redo = session.withdraw(homes[me], again.path)
+    redo = withdrawal.withdraw(homes[me], again.path)
     rolled_again = session.sign_next(homes[me], redo.previous, None, ["roll"], None, None)
     outcome = [signing.preview(engine.replay(savefile.read(p), audit_secrets=False).table,
                               nxt).gstate["score"] for p in (done.kept_as, rolled_again.path)]
@@ -119,16 +120,16 @@ def test_only_the_signer_may_undo_its_own_newest_entry(homes: dict[str, Home], r
     mine = session.sign_next(homes[me], rolled, None, ["roll"], None, None).path
     other = next(h for h in homes if h != me)
     with pytest.raises(TurnError, match="was not signed by you"):
-        session.withdraw(homes[other], mine)
+        withdrawal.withdraw(homes[other], mine)
     create = play_game(homes, tmp_path / "other", stop_after=1)[-1]
     with pytest.raises(TurnError, match="cannot be taken back"):
-        session.withdraw(homes["ann"], create)
+        withdrawal.withdraw(homes["ann"], create)
     # Once this home has seen a later entry, the game has moved on.
     nxt = actor(mine)
     later = session.sign_next(homes[nxt], mine, None, ["pass"], None, None).path
     session.load(later, homes[me])
     with pytest.raises(TurnError, match="already seen an entry after"):
-        session.withdraw(homes[me], mine)
+        withdrawal.withdraw(homes[me], mine)
     assert mine.exists()
 
 
@@ -161,7 +162,7 @@ def test_a_withdrawn_entry_mailed_anyway_is_a_fork_elsewhere(homes: dict[str, Ho
     first = session.sign_next(homes[me], rolled, None, ["roll"], None, None)
     watcher = homes[actor(first.path)]
     session.load(first.path, watcher)  # it left the machine another way than 'pbem send'
-    done = session.withdraw(homes[me], first.path)
+    done = withdrawal.withdraw(homes[me], first.path)
     again = session.sign_next(homes[me], done.previous, None, ["pass"], None, None)
     with pytest.raises(IntegrityError) as info:
         session.load(again.path, watcher)

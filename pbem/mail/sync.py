@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem import session
 from pbem.errors import PbemError
 from pbem.mail import answer, outbox, smtp
 from pbem.mail import message as mail
 from pbem.protocol import gameindex, timing
 from pbem.protocol.identity import Home
+from pbem.session import logbook, withdrawal
 
 
 @dataclass
@@ -79,7 +79,7 @@ def _mail(home: Home, path: Path, settings: dict[str, Any] | None, why_not: str
         result = smtp.send_each(mail.compose_each(path, home), **settings)
     except PbemError as exc:
         return [], exc.message
-    session.mark_sent(home, path)
+    withdrawal.mark_sent(home, path)
     return list(result.accepted), ""
 
 
@@ -90,7 +90,7 @@ def answer_all(home: Home, settings: dict[str, Any] | None, why_not: str = ""
     not answer (a changed key, a stale save, ...)."""
     done: list[Answered] = []
     trouble: list[str] = []
-    for record in session.games(home):
+    for record in logbook.games(home):
         if not record.your_move or not record.exists() or not answer.enabled(home, record.id):
             continue
         try:
@@ -131,7 +131,7 @@ def send_queued(home: Home, settings: dict[str, Any] | None, why_not: str = "",
 
 def waiting(home: Home) -> list[gameindex.GameRecord]:
     """The games waiting for this home, the one waiting longest first."""
-    mine = [r for r in session.games(home) if r.your_move and not r.complete]
+    mine = [r for r in logbook.games(home) if r.your_move and not r.complete]
 
     def since(record: gameindex.GameRecord) -> str:
         return record.time or "9999"

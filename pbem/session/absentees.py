@@ -1,0 +1,139 @@
+"""Absent players (PROTOCOL.md section 11): signing a proposal, vote, confirm or away
+note (``sign_absence``) and the remedies open against a seat (``remedies``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+from pathlib import Path
+
+from pbem import session
+from pbem.errors import TurnError, UsageError
+from pbem.protocol import absence, clock, signing, timing
+from pbem.protocol.contacts import Contacts
+from pbem.protocol.identity import Home, Identity
+from pbem.protocol.table import Table
+
+
+# ---- absent players (PROTOCOL.md section 11) ------------------------------------------------
+def sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str],
+                 out: str | None) -> session.Written:
+    """Sign an ``absent`` entry (``fields``: player, remedy), a ``vote`` (``fields``:
+    vote), a ``confirm`` or an ``away`` note (``fields``: away_until) on the save at
+    ``path`` and write it, the game locked (:func:`game_lock`). ``fields`` may add
+    ``away_until`` to any of them."""
+    with session.game_lock(home, path):
+        return _sign_absence(home, path, kind, fields, out)
+
+
+def _sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str],
+                  out: str | None) -> session.Written:
+    identity = home.load()
+    verified = session.load(path, home)
+    session.refuse_stale(verified, home)
+    table = verified.table
+    if kind == "absent":
+        _check_proposal(table, identity, fields["player"], fields["remedy"])
+    elif kind == "confirm":
+        _check_confirm(table, identity)
+    elif kind == "away":
+        signing.seat_for(table, identity)
+    else:
+        if not table.proposal:
+            raise TurnError("Nobody is proposed absent in this save: there is nothing to "
+                            "vote on.")
+        if table.seat_of(identity.handle) == table.proposal["player"]:
+            raise TurnError(f"You ({identity.handle}) are the player proposed absent, so you "
+                            "do not vote: answer it by playing your turn (or revealing) on "
+                            "this save with 'pbem play', which voids it.")
+        signing.owed(table, identity)
+        if table.duty() is None or not table.proposal["voters"]:
+            raise TurnError("Nobody votes on this proposal: its proposer confirms it "
+                            "('pbem confirm') one patience after it, unless the player it "
+                            "names answers first.")
+    session.guard_branches(home, verified, identity, kind)
+    contacts = Contacts(home)
+    links = session.OwnLinks(home, table, identity)
+    entry, new_table = signing.sign_entry(table, identity, kind, [], fields, used=links.used,
+                                         claim=links.claim)
+    save = session.appended(verified.save, entry, new_table)
+    written = session.write(save, session.output_path(save, entry, Path(path), out), home, links.release)
+    contacts.check_save(save)
+    with contextlib.suppress(OSError):
+        contacts.write()
+    return session.Written(written, save, new_table, entry, table, keys=contacts.seat_keys(save))
+
+
+def _check_proposal(table: Table, identity: Identity, handle: str, remedy: str) -> None:
+    """The absent command's own checks, in the user's words, before anything is signed
+    (the engine checks the same again at signing and at every replay)."""
+    duty = table.duty()
+    me = signing.seat_for(table, identity)
+    target = table.seat_of(handle)
+    if target is None:
+        raise UsageError(f"There is no player '{handle}' in this game; its seats are "
+                         f"{', '.join(s.handle for s in table.seats)}.")
+    if duty is None or duty.kind not in ("turn", "reveal", "vote"):
+        raise TurnError("Nobody can be declared absent before the game has started or "
+                        "after it is complete.")
+    if table.proposal:
+        raise TurnError(" ".join(absence.lines(table)) + " A new proposal waits until this "
+                        "one is settled.")
+    waiting = table.seats[duty.seat].handle
+    if target == me:
+        raise TurnError("You cannot declare yourself absent; 'pbem resign' concedes.")
+    if target != duty.seat:
+        raise TurnError(f"The game waits for {waiting}, not {handle}: only the player the "
+                        "game waits for can be declared absent.")
+    offered = absence.offered(table, target)
+    if remedy not in offered:
+        choices = "; ".join(f"'{name}': {text}" for name, text in offered.items())
+        raise TurnError(f"{absence.not_offered(table, target, remedy)} Remedies open for "
+                        f"{handle} now: {choices}")
+    due = proposal_due(table, target)
+    now = timing.now()
+    if due is not None and now < due:
+        raise TurnError(f"{handle} still has time: you can propose that {handle} is absent "
+                        f"from {timing.shown(due)} on (in {timing.duration_words(due - now)}), "
+                        f"one patience ({clock.patience_text(table.header)}) after {handle} "
+                        "was to act or after the last proposal against them.")
+
+
+def proposal_due(table: Table, seat: int) -> datetime.datetime | None:
+    """From when a proposal that ``seat`` is absent is valid (None: from now)."""
+    return clock.earliest_proposal(table.header, table.since, table.away_until[seat],
+                                   table.against[seat])
+
+
+def _check_confirm(table: Table, identity: Identity) -> None:
+    """The confirm command's own checks, in the user's words (the engine checks again)."""
+    me = signing.seat_for(table, identity)
+    proposal = table.proposal
+    if not proposal:
+        raise TurnError("No proposal is open in this save, so there is nothing to confirm "
+                        "(the player it named may have answered it by playing).")
+    handle = table.seats[proposal["player"]].handle
+    if proposal["voters"]:
+        raise TurnError(f"The others vote on the proposal that {handle} is absent; their "
+                        "last acceptance puts it into effect, no confirm is needed.")
+    if proposal["by"] != me:
+        by = table.seats[proposal["by"]].handle
+        raise TurnError(f"Only {by}, who proposed that {handle} is absent, can confirm it.")
+    due = absence.confirm_from(table)
+    now = timing.now()
+    if now < due:
+        raise TurnError(f"You can confirm that {handle} is absent from {timing.shown(due)} "
+                        f"on (in {timing.duration_words(due - now)}): one patience after "
+                        f"your proposal, if {handle} has not answered by then.")
+
+
+def remedies(home: Home | None, path: str | Path) -> tuple[session.Verified, dict[str, str]]:
+    """The save and the remedies open for the player it waits for (none if it waits
+    for a vote, a join or nothing)."""
+    verified = session.load(path, home)
+    table = verified.table
+    duty = table.duty()
+    if duty is None or duty.kind not in ("turn", "reveal") or table.proposal:
+        return verified, {}
+    return verified, absence.offered(table, duty.seat)

@@ -1,0 +1,235 @@
+"""Finding saves and telling their history: a save named by path, game id or a prefix of
+one (``find_save``), the games list (``games``), what each entry did (``note_of``,
+``history``) and the view at an earlier entry (``view_at``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+from collections.abc import Callable, Collection
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from pbem import session
+from pbem.errors import PbemError, UsageError
+from pbem.game import copy_state
+from pbem.protocol import engine, gameindex, savefile, signing, timing, toldcache
+from pbem.protocol.identity import Home
+from pbem.protocol.savefile import Save
+from pbem.protocol.table import Table
+from pbem.record import Record
+
+
+# ---- finding saves, history -------------------------------------------------------------
+def find_save(home: Home | None, text: str, notes: list[str] | None = None) -> Path:
+    """The save a command's SAVE argument names. A path that exists is that file; else a
+    game's short id, or any unique start of its id, names the newest save this home has
+    of that game (pbem.protocol.gameindex). Any other text is returned as a path (reading
+    it says there is no such file). UsageError for an id that fits no game or several,
+    or whose recorded file now holds another game. Where the id also starts an
+    invitation this home has not joined, the game it has joined wins and ``notes`` gets
+    a sentence saying so."""
+    path = Path(text)
+    prefix = text.lower()
+    if home is None or path.exists() or not gameindex.ID_PREFIX.fullmatch(prefix):
+        return path
+    found = gameindex.GameIndex(home.path).matching(prefix)
+    if not found:
+        raise UsageError(f"There is no file {text}, and no game of this home has an id "
+                         f"starting with {text}. 'pbem games' lists the games and their ids.")
+    joined = [r for r in found if _has_signed(r)]
+    if len(found) > 1 and len(joined) == 1:
+        # An invitation can be made with any id, so one can be made to share the start of
+        # a real game's: the game this home has signed in comes first.
+        others = ", ".join(f"{r.title} {r.id}" for r in found if r is not joined[0])
+        if notes is not None:
+            notes.append(f"{text} also starts the id of {others}, which you have not "
+                         f"joined; using {joined[0].title} {joined[0].id}, the game you "
+                         "are in. Give more of the id for the other.")
+        found = joined
+    if len(found) > 1:
+        width = _distinct_width([r.id for r in found])
+        names = ", ".join(f"{r.id[:width]} ({r.title})" for r in found)
+        raise UsageError(f"{text} starts the ids of {len(found)} games: {names}. Give more "
+                         "of the id, or the save's path.")
+    record = found[0]
+    if not record.exists():
+        from pbem.errors import SaveFileError
+
+        raise SaveFileError(f"The newest save this home has of {record.title} "
+                            f"{record.short_id} was {record.path}, which is missing (deleted "
+                            "or moved). Give the path of a save of that game.")
+    try:
+        there = savefile.read(record.path).game_id
+    except PbemError:
+        there = ""
+    if there != record.id:  # replaced since: never sign a turn in another game by mistake
+        raise UsageError(f"{record.path}, the newest save this home had of {record.title} "
+                         f"{record.short_id}, now holds "
+                         + (f"another game ({there[:8]})" if there else "no readable save")
+                         + ". Give the path of a save of that game; nothing was written.")
+    return Path(record.path)
+
+
+def _has_signed(record: gameindex.GameRecord) -> bool:
+    """Whether this home's seat has signed an entry of the game (it has joined it)."""
+    return any(a.get("handle") == record.you and a.get("seq") is not None
+               for a in record.acted)
+
+
+def _distinct_width(ids: list[str]) -> int:
+    """How many leading characters tell these ids apart (at least a short id's 8)."""
+    width = gameindex.SHORT_ID_LENGTH
+    while width < 32 and len({i[:width] for i in ids}) < len(ids):
+        width += 1
+    return width
+
+
+def games(home: Home) -> list[gameindex.GameRecord]:
+    """The games this home is in, from its index (``pbem games``)."""
+    return gameindex.GameIndex(home.path).games()
+
+
+class EntryNote(NamedTuple):
+    """One entry of a game's history: who signed what, when, and what it changed (the
+    game's own words, Game.describe: draws, dice, refills, scores, not only the moves)."""
+
+    seq: int
+    kind: str
+    seat: str
+    time: datetime.datetime | None
+    moves: list[str]
+    changes: list[str]
+    # An absent seat's turns the bot played inside this entry, before the signer's own
+    # (PROTOCOL.md section 11): [{"seat", "moves"}], each listed like a person's turn.
+    bot: list[dict[str, Any]] = []
+
+    def heading(self) -> str:
+        """'  12  turn    bob          2025-06-02 10:00 UTC  mine 1; trade scrap:gold x2'
+        (no time when the entry signed none), then a line for each bot turn in it."""
+        when = f"{timing.shown(self.time)}  " if self.time else ""
+        line = f"{self.seq:4d}  {self.kind:7} {self.seat:12} {when}{'; '.join(self.moves)}"
+        return "\n".join([line.rstrip(), *(
+            f"      bot     {t['seat']:12} {'; '.join(t['moves']) or '(nothing)'}  "
+            f"(the bot's turn for absent {t['seat']}, signed by {self.seat})"
+            for t in self.bot)])
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "kind": self.kind, "seat": self.seat,
+                "time": timing.stamp(self.time), "moves": list(self.moves),
+                "changes": list(self.changes), "bot": [dict(t) for t in self.bot]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> EntryNote:
+        return cls(int(data["seq"]), str(data["kind"]), str(data["seat"]),
+                   timing.parse_stamp(data.get("time")), list(data["moves"]),
+                   list(data["changes"]), [dict(t) for t in data.get("bot", [])])
+
+
+def note_of(before: Table, after: Table, entry: savefile.Entry) -> EntryNote:
+    """What ``entry`` did, from the tables just before and just after it."""
+    changes: list[str] = []
+    if entry["kind"] not in ("create", "join"):  # those change no game state
+        seat = after.seat_of(entry["seat"])
+        assert seat is not None
+        changes = after.game.describe(before.gstate, after.gstate, seat)
+    bot = [{"seat": str(t["seat"]), "moves": [str(m) for m in t["moves"]]}
+           for t in entry.get("bot", [])]
+    # What the entry changed includes the bot's turns: say whose they were first.
+    told = [f"{t['seat']} (absent) played by the bot, signed by {entry['seat']}: "
+            f"{'; '.join(t['moves']) or 'nothing'}." for t in bot]
+    told += _leaving_words(entry)
+    return EntryNote(int(entry["seq"]), str(entry["kind"]), str(entry["seat"]),
+                     timing.signed_time(entry), list(entry["moves"]), told + changes, bot)
+
+
+def _leaving_words(entry: savefile.Entry) -> list[str]:
+    """What a resignation or an absence entry did, for the log (the game's state may not
+    change at all: the engine's tables do)."""
+    who, kind = entry["seat"], entry["kind"]
+    if kind == "absent":
+        return [f"{who} proposed that {entry['player']} is absent, remedy '{entry['remedy']}'."]
+    if kind == "vote":
+        return [f"{who} voted to {entry['vote']} the proposal."]
+    if kind == "confirm":
+        return [f"{who} confirmed the proposal, unanswered for a full patience."]
+    if kind == "resign":
+        return [f"{who} resigned and ranks last."]
+    return []
+
+
+class History(Record):
+    """A verified save and what the replay told of the entries asked for."""
+
+    def __init__(self, verified: session.Verified, notes: list[EntryNote],
+                 tables: dict[int, Table] | None = None) -> None:
+        self.verified = verified
+        self.notes = notes
+        self.tables = {} if tables is None else tables  # seq -> table after it
+
+
+def history(path: str | Path, home: Home | None, wanted: Callable[[Save], range],
+            keep: Collection[int] = ()) -> History:
+    """Verify the save at ``path`` and, in the same replay, note the entries whose seq is
+    in ``wanted(save)``; keep the tables after the entries in ``keep`` (``show --at``).
+    ``wanted`` may raise UsageError for a save it cannot use.
+
+    Notes this home made before come from its cache (pbem.protocol.toldcache): then the
+    replay resumes from the archive's table as ``verify`` does, instead of starting
+    early enough to tell those entries again."""
+    save = savefile.read(path)
+    seqs = wanted(save)
+    hashes = [engine.entry_hash(save.entries[seq]) for seq in seqs]
+    cache = toldcache.ToldCache(home.path, save.game_id) if home is not None else None
+    known = cache.get(hashes) if cache is not None and not keep else None
+    if known is not None:
+        verified = session.verify(save, home, path=Path(path))
+        return History(verified, [EntryNote.from_json(n) for n in known])
+    notes: list[EntryNote] = []
+    tables: dict[int, Table] = {}
+
+    def tell(before: Table, after: Table, entry: savefile.Entry) -> None:
+        seq = int(entry["seq"])
+        if seq in seqs:
+            notes.append(note_of(before, after, entry))
+        if seq in keep:
+            tables[seq] = after
+
+    told_from = min([seqs.start if seqs else len(save.entries), *keep])
+    verified = session.verify(save, home, path=Path(path), on_entry=tell, told_from=told_from)
+    if cache is not None and home is not None and home.path.is_dir():
+        with contextlib.suppress(OSError):
+            cache.put([(h, n.to_json()) for h, n in zip(hashes, notes, strict=True)])
+    return History(verified, notes, tables)
+
+
+def last_entry_of(save: Save, handle: str) -> int | None:
+    """The seq of ``handle``'s newest entry in ``save``, None if it signed none."""
+    mine = [int(e["seq"]) for e in save.entries if e["seat"] == handle]
+    return mine[-1] if mine else None
+
+
+def own_handle(home: Home | None) -> str:
+    """This home's handle, '' without a (readable) identity."""
+    if home is None or not home.has_identity():
+        return ""
+    try:
+        return str(home.info()["handle"])
+    except PbemError:
+        return ""
+
+
+def view_at(home: Home | None, verified: session.Verified, table: Table
+            ) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """(seat handle or '', view, private part) of the position ``table`` (after an earlier
+    entry of ``verified``) as this home's seat saw it then: its own secret cards as they
+    stood at that entry, nothing later; the public view for a home with no seat here."""
+    identity = home.load() if home is not None and home.has_identity() else None
+    seat = table.seat_of(identity.handle) if identity else None
+    current = verified.table
+    if identity is None or seat is None or current.seats[seat].pubkey not in (
+            "", identity.public_hex):
+        return "", table.game.view(copy_state(table.gstate), None), {}
+    secrets = signing.secrets_for(table, seat, identity)
+    return identity.handle, table.game.view(copy_state(table.gstate), seat, secrets), secrets

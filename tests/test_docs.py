@@ -35,9 +35,7 @@ def test_the_rulings_live_beside_the_game(game: str) -> None:
 
 
 @pytest.mark.parametrize("folder", [
-    "pbem", "games", "docs",
-    pytest.param("README.md", marks=pytest.mark.xfail(
-        strict=True, reason="the README's rewrite (issue 25 item 1) is the coordinator's")),
+    "pbem", "games", "docs", "README.md",
 ])
 def test_nothing_shipped_points_outside_the_repository(folder: str) -> None:
     """No code, data or doc the product ships mentions a `shared/` path."""

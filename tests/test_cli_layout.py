@@ -51,3 +51,9 @@ def test_help_lists_every_command_with_its_short_help() -> None:
         assert command is not None
         short = command.get_short_help_str(limit=30).rstrip(".")[:20]
         assert f"  {name} " in listed and short in listed, name
+
+
+def test_a_mistyped_command_is_told_the_near_one() -> None:
+    """click suggests from the commands it knows: the lazy group knows them all."""
+    result = CliRunner().invoke(main, ["sho"])
+    assert result.exit_code == 2 and "Did you mean 'show'?" in result.output

@@ -208,12 +208,6 @@ class RoadMaster(Game):
     def invariants(self, state: State) -> list[str]:
         return broken_invariants(state)
 
-    # ---- helpers for the engine ----------------------------------------------------------
-    def pending_secret_choice(self, state: State, seat: int) -> bool:
-        """True while ``seat`` must still keep/return drawn Super Bonus cards; once the
-        game is over this is owed in the seat's final step, before it reveals."""
-        return turn.pending_secret_choice(state, seat)
-
 
 def _secret_cards_out(state: State) -> bool:
     if "secret" not in state:

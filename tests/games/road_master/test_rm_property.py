@@ -18,6 +18,7 @@ import pytest
 from rm_support import NAMES
 
 from games.road_master import GAME
+from games.road_master.turn import pending_secret_choice
 from pbem.game import copy_state
 from pbem.play.local import LocalTable
 from pbem.protocol import secretdeck
@@ -114,7 +115,7 @@ def _finish(t: LocalTable, rng: Sampler):
     for seat in range(n):
         for _ in range(10):
             moves = GAME.legal_moves(t.state, seat)
-            if not GAME.pending_secret_choice(t.state, seat):
+            if not pending_secret_choice(t.state, seat):
                 break
             GAME.apply(t.state, seat, moves[rng.randbelow(len(moves))])
     out = t.finish()
@@ -181,7 +182,7 @@ def test_super_bonus_cards_never_leak_in_a_long_game() -> None:
         seat = t.to_act()
         assert seat is not None
         moves = []
-        if GAME.pending_secret_choice(t.state, seat):
+        if pending_secret_choice(t.state, seat):
             drawn = secretdeck.drawn(t.state, "superbonus", seat)
             moves = [f"keep {drawn[0]}", "bottom " + " ".join(drawn[1:])]
         if secretdeck.remaining(t.state, "superbonus"):

@@ -13,6 +13,7 @@ from rm_support import apply_all, fill, give, placed
 
 from games.road_master import GAME
 from games.road_master.scoring import best_bonus
+from games.road_master.turn import pending_secret_choice
 from pbem.game import IllegalMoveError
 from pbem.protocol import secretdeck
 
@@ -207,8 +208,8 @@ def test_choice_owed_at_the_end_is_made_in_the_final_step() -> None:
     """Rulings: a Super Bonus drawn in a player's last turn is chosen before revealing."""
     t = _end_with_choice_pending()
     assert t.to_act() is None
-    assert GAME.pending_secret_choice(t.state, 0)
-    assert not GAME.pending_secret_choice(t.state, 1)
+    assert pending_secret_choice(t.state, 0)
+    assert not pending_secret_choice(t.state, 1)
     assert GAME.outcome(t.state) is None  # wait for the choice and the reveal
     moves = GAME.legal_moves(t.state, 0)
     assert moves and all(m.split()[0] in ("keep", "bottom") for m in moves)
@@ -217,7 +218,7 @@ def test_choice_owed_at_the_end_is_made_in_the_final_step() -> None:
         GAME.apply(copy.deepcopy(t.state), 0, "forward 1 exit east left")
     drawn = secretdeck.drawn(t.state, DECK, 0)
     apply_all(t.state, 0, [f"keep {drawn[0]}", "bottom " + " ".join(drawn[1:])])
-    assert not GAME.pending_secret_choice(t.state, 0)
+    assert not pending_secret_choice(t.state, 0)
     out = t.finish()
     assert out is not None
     kept = _plain_cards(t.state, [drawn[0]])[0]
@@ -268,7 +269,7 @@ def test_choice_waits_while_the_cards_are_not_readable(monkeypatch) -> None:
     GAME.apply(state, 0, "forward 1 exit east left")
     GAME.end_turn(state, 0)  # the choice is not owed yet
     monkeypatch.undo()
-    assert GAME.pending_secret_choice(state, 0)
+    assert pending_secret_choice(state, 0)
 
 
 # ---- the short draw (RM-A10, revised ruling) ---------------------------------------------

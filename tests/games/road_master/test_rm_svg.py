@@ -19,6 +19,7 @@ from typing import Any
 from rm_support import NAMES, give, load_truck, placed, table
 
 from games.road_master import GAME, svg
+from games.road_master.turn import pending_secret_choice
 from pbem.drawing import panels
 from pbem.drawing.page import html_page
 from pbem.play.local import LocalTable
@@ -104,7 +105,7 @@ def random_turn(state: dict[str, Any], seat: int, rng: Sampler) -> list[str]:
 def finish(t: LocalTable) -> None:
     """The final step: owed Super Bonus choices (keep what may be kept), then the reveal."""
     for seat in range(len(t.state["scores"])):
-        while GAME.pending_secret_choice(t.state, seat):
+        while pending_secret_choice(t.state, seat):
             GAME.apply(t.state, seat, GAME.legal_moves(t.state, seat)[0])
     assert t.finish() is not None
 

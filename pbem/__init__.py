@@ -2,7 +2,7 @@
 
 The package is in rooms, each with one job; imports run downward only::
 
-    cli.py, demo.py      the command line and the bot demo (top)
+    cli/, demo.py        the command line and the bot demo (top)
     session.py           the operations behind each command (files, homes, archive)
     mail/                compose, send and read mail; the sender's profile
     play/                bots and local tables (games without signatures)

@@ -677,7 +677,7 @@ def test_signed_chore_of_the_wrong_shape_is_refused(wrong: object, homes: dict[s
 def test_changed_key_is_asked_about_at_a_terminal(homes: dict[str, Home], tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """At a terminal, a CHANGED key is a question: 'n' writes nothing, 'y' goes on."""
-    import pbem.cli
+    import pbem.cli.common
 
     play_game({"cy": homes["cy"], "bob": homes["bob"]}, tmp_path / "earlier", stop_after=3)
     runner = CliRunner()
@@ -688,7 +688,7 @@ def test_changed_key_is_asked_about_at_a_terminal(homes: dict[str, Home], tmp_pa
     impostor.keygen("bob")
     runner.invoke(main, ["--home", str(impostor.path), "join", str(first), "-o",
                          str(tmp_path / "1.toml")])
-    monkeypatch.setattr(pbem.cli, "_interactive", lambda: True)
+    monkeypatch.setattr(pbem.cli.common, "_interactive", lambda: True)
     args = ["--home", str(homes["cy"].path), "join", str(tmp_path / "1.toml"), "-o",
             str(tmp_path / "2.toml")]
     r = runner.invoke(main, args, input="n\n")

@@ -1,0 +1,5 @@
+"""python -m pbem.cli"""
+
+from pbem.cli import run
+
+run()

@@ -1,0 +1,225 @@
+"""Leaving and missing players: resign, absent, vote, confirm, away."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from pbem.cli.common import (
+    ACCEPT_KEY,
+    _away_time,
+    _home,
+    _interactive,
+    _mail_after,
+    _mail_plan,
+    _send_options,
+    _sign,
+    echo,
+    resolve_save,
+)
+
+RESIGN_MEANS = ("Resigning ends the game on your turn: you rank last; the others are ranked "
+                "by the scoring of the position now, every score as the rules compute it. "
+                "You still owe your final reveal afterwards.")
+
+
+@click.command()
+@click.argument("save", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@click.option("--yes", is_flag=True, help="Resign without being asked (for scripts).")
+@ACCEPT_KEY
+@_send_options
+@click.pass_context
+def resign(ctx: click.Context, save: str, out: str | None, yes: bool,
+           accept_keys: tuple[str, ...], send_it: bool, to: tuple[str, ...], no_cc: bool,
+           **smtp_given: Any) -> None:
+    """Concede on your turn: you rank last; the others are ranked by the scoring of the
+    position now. At a terminal it asks first; --yes for scripts.
+
+    SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
+    from pbem.errors import UsageError
+
+    path = resolve_save(ctx, save)
+    mailing = _mail_plan(_home(ctx), send_it, to, no_cc, smtp_given)
+    if not yes:
+        if not _interactive():
+            raise UsageError(f"{RESIGN_MEANS} Nobody is at a terminal to confirm it: add "
+                             "--yes to resign.")
+        echo(RESIGN_MEANS)
+        if not click.confirm("Resign?", default=False):
+            echo("Not resigned; nothing was written.")
+            return
+    written = _sign(ctx, path, "resign", [], None, out, accept_keys)
+    echo(f"{written.entry['seat']} resigned: {written.entry['seat']} ranks last; the others "
+         "are ranked by the scoring of the position now.")
+    echo(f"Wrote {written.path}")
+    _mail_after(ctx, written, mailing)
+
+
+@click.command()
+@click.argument("save", type=click.Path(dir_okay=False))
+@click.argument("handle")
+@click.option("--remedy", type=click.Choice(["end", "bot"]),
+              help="end: the game stops, HANDLE ranks last; bot: a deterministic bot plays "
+                   "HANDLE's turns. Without it: list the remedies open now, write nothing.")
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@_send_options
+@click.pass_context
+def absent(ctx: click.Context, save: str, handle: str, remedy: str | None,
+           out: str | None, send_it: bool, to: tuple[str, ...], no_cc: bool,
+           **smtp_given: Any) -> None:
+    """Propose that HANDLE, whom the game waits for, is absent; the others then vote.
+
+    SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
+    from pbem.session import absentees
+
+    save = resolve_save(ctx, save)
+
+    if remedy is None:
+        verified, offered = absentees.remedies(_home(ctx), save)
+        waiting = verified.table.duty()
+        if verified.table.proposal:
+            from pbem.errors import TurnError
+            from pbem.protocol import absence
+
+            raise TurnError(" ".join(absence.lines(verified.table)) + " A new proposal waits "
+                            "until this one is settled.")
+        if not offered or waiting is None or verified.table.seats[waiting.seat].handle != handle:
+            from pbem.errors import TurnError
+
+            who = verified.table.seats[waiting.seat].handle if waiting else "nobody"
+            raise TurnError(f"The game waits for {who}, not {handle}: only the player the game "
+                            "waits for (on a turn or the final reveal) can be declared absent.")
+        echo(f"Remedies open if {handle} is declared absent now (choose one with --remedy; "
+             "nothing was written):")
+        for name, text in offered.items():
+            echo(f"  {name}: {text}")
+        from pbem.protocol import timing
+
+        due = absentees.proposal_due(verified.table, waiting.seat)
+        if due is not None and timing.now() < due:
+            echo(f"{handle} still has time: a proposal is valid from {timing.shown(due)} on "
+                 "(the game's patience, in signed times).")
+        return
+    mailing = _mail_plan(_home(ctx), send_it, to, no_cc, smtp_given)
+    written = absentees.sign_absence(_home(ctx), save, "absent",
+                                   {"player": handle, "remedy": remedy}, out)
+    _print_absence(written)
+    _mail_after(ctx, written, mailing)
+
+
+@click.command()
+@click.argument("save", type=click.Path(dir_okay=False))
+@click.argument("choice", type=click.Choice(["accept", "refuse"]))
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@_send_options
+@click.pass_context
+def vote(ctx: click.Context, save: str, choice: str, out: str | None, send_it: bool,
+         to: tuple[str, ...], no_cc: bool, **smtp_given: Any) -> None:
+    """Vote on the proposal that a player is absent: accept or refuse (one refusal is
+    enough to void it; the game then waits for that player again).
+
+    SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
+    from pbem import session
+    from pbem.protocol import absence
+    from pbem.session import absentees
+
+    home = _home(ctx)
+    save = resolve_save(ctx, save)
+    mailing = _mail_plan(home, send_it, to, no_cc, smtp_given)
+    proposal = absence.lines(session.load(save, home).table)
+    for line in proposal:
+        echo(line)
+    written = absentees.sign_absence(home, save, "vote", {"vote": choice}, out)
+    _print_absence(written)
+    _mail_after(ctx, written, mailing)
+
+
+@click.command()
+@click.argument("save", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@_send_options
+@click.pass_context
+def confirm(ctx: click.Context, save: str, out: str | None, send_it: bool,
+            to: tuple[str, ...], no_cc: bool, **smtp_given: Any) -> None:
+    """Put your proposal that a player is absent into effect, when nobody else votes on it.
+
+    Only one patience after the proposal, and only if that player has not answered by
+    playing. SAVE is a save file, or a game's short id from 'pbem games'."""
+    from pbem.session import absentees
+
+    home = _home(ctx)
+    path = resolve_save(ctx, save)
+    mailing = _mail_plan(home, send_it, to, no_cc, smtp_given)
+    written = absentees.sign_absence(home, path, "confirm", {}, out)
+    _print_absence(written)
+    _mail_after(ctx, written, mailing)
+
+
+@click.command()
+@click.argument("save", type=click.Path(dir_okay=False))
+@click.option("--until", "until", required=True, metavar="TIME",
+              help="When you are back: YYYY-MM-DDTHH:MM:SSZ, YYYY-MM-DD (UTC), or a span "
+                   "from now such as 10d.")
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@_send_options
+@click.pass_context
+def away(ctx: click.Context, save: str, until: str, out: str | None, send_it: bool,
+         to: tuple[str, ...], no_cc: bool, **smtp_given: Any) -> None:
+    """Sign an away note: your clock stops until TIME (within the game's away days), so
+    nobody can propose you absent before TIME plus the game's patience.
+
+    It is an entry of its own, signed whoever is to act; 'play --away-until' adds the
+    same note to a turn. SAVE is a save file, or a game's short id from 'pbem games'."""
+    from pbem.session import absentees
+
+    home = _home(ctx)
+    path = resolve_save(ctx, save)
+    mailing = _mail_plan(home, send_it, to, no_cc, smtp_given)
+    written = absentees.sign_absence(home, path, "away",
+                                   {"away_until": _away_time(until, "--until")}, out)
+    _print_away(written)
+    echo(f"Wrote {written.path}")
+    _mail_after(ctx, written, mailing)
+
+
+def _print_away(written: Any) -> None:
+    import datetime
+
+    from pbem.protocol import clock, timing
+
+    entry, table = written.entry, written.table
+    seat = table.seat_of(entry["seat"])
+    until = timing.parse_stamp(entry["away_until"])
+    assert until is not None and seat is not None
+    left = clock.away_allowance(table.header).total_seconds() - table.away_used[seat]
+    echo(f"{entry['seat']} is away until {timing.shown(until)}: nobody can propose "
+         f"{entry['seat']} absent before then plus the game's patience "
+         f"({clock.patience_text(table.header)}). Away time left in this game: "
+         f"{timing.duration_words(datetime.timedelta(seconds=left))}.")
+
+
+def _print_absence(written: Any) -> None:
+    """What an absent or vote entry did, what it means, whom to send it to."""
+    from pbem.protocol import absence
+
+    entry, table, before = written.entry, written.table, written.previous
+    refused = entry.get("vote") == "refuse"
+    if entry["kind"] == "absent":
+        echo(f"{entry['seat']} proposes that {entry['player']} is absent, remedy "
+             f"'{entry['remedy']}'.")
+    elif refused:
+        player = before.seats[before.proposal["player"]].handle
+        echo(f"{entry['seat']} refuses: the proposal is void and the game waits for "
+             f"{player} again.")
+    elif entry["kind"] == "confirm":
+        player = before.seats[before.proposal["player"]].handle
+        echo(f"{entry['seat']} confirms that {player} is absent.")
+    else:
+        echo(f"{entry['seat']} accepts.")
+    for line in absence.lines(table):
+        echo(line)
+    if not table.proposal and not refused:
+        echo("Nobody else votes: the remedy is in effect from this entry on.")
+    echo(f"Wrote {written.path}")

@@ -1,0 +1,167 @@
+"""Identity and starting games: keygen, whoami, rules, new, join, demo."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import click
+
+from pbem.cli.common import (
+    ACCEPT_KEY,
+    _home,
+    _mail_after,
+    _mail_plan,
+    _print_keys,
+    _print_result,
+    _send_options,
+    _sign,
+    echo,
+    resolve_save,
+)
+from pbem.errors import PbemError
+
+
+# ---- identity ---------------------------------------------------------------------------
+@click.command()
+@click.option("--name", "handle", required=True, help="Your handle in games (e.g. ann).")
+@click.option("--passphrase", is_flag=True, help="Protect the key with a passphrase (asked "
+              "for now; later read from $PBEM_PASSPHRASE or asked at the terminal).")
+@click.pass_context
+def keygen(ctx: click.Context, handle: str, passphrase: bool) -> None:
+    """Make this home's identity (never overwrites one)."""
+    secret = None
+    if passphrase:
+        secret = os.environ.get("PBEM_PASSPHRASE") or click.prompt(
+            "Passphrase", hide_input=True, confirmation_prompt=True)
+    home = _home(ctx)
+    identity = home.keygen(handle, secret)
+    echo(f"{identity.handle}  {identity.fingerprint}")
+    echo(f"Identity written to {home.path}. Tell your friends your fingerprint so they "
+               "can recognise your saves.")
+
+
+@click.command()
+@click.pass_context
+def whoami(ctx: click.Context) -> None:
+    """Handle and fingerprint of this home."""
+    from pbem.protocol.identity import fingerprint
+
+    info = _home(ctx).info()
+    echo(f"{info['handle']}  {fingerprint(bytes.fromhex(info['public_key']))}")
+
+
+# ---- games --------------------------------------------------------------------------------
+@click.command()
+@click.argument("game", required=False)
+def rules(game: str | None) -> None:
+    """The installed games, or one game's players, options and move notation."""
+    from pbem import registry
+
+    if game is None:
+        for name in registry.names():
+            try:
+                info = registry.load(name).info
+            except PbemError as exc:
+                echo(f"{name:20} (cannot be loaded: {exc.message})")
+                continue
+            echo(f"{name:20} {info.title}, {info.min_players}-{info.max_players} players"
+                       f" (rules v{info.rules_version})")
+        return
+    g = registry.load(registry.resolve(game))
+    info = g.info
+    echo(f"{info.title} ({info.id}), rules version {info.rules_version}")
+    echo(f"Players: {info.min_players} to {info.max_players}")
+    if info.summary:
+        echo(info.summary)
+    if info.options:
+        echo("\nOptions (--option KEY=VALUE):")
+        for name, spec in info.options.items():
+            choices = f" [{'|'.join(spec.choices)}]" if spec.choices else ""
+            echo(f"  {name}={spec.default}{choices}  {spec.help}")
+    echo("\nMove notation:")
+    echo(g.notation())
+
+
+@click.command()
+@click.argument("game")
+@click.option("--seat", "seats", multiple=True, required=True, metavar="HANDLE[=EMAIL]",
+              help="A seat in play order; the first is you (the host).")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
+              help="A game option (see 'pbem rules GAME').")
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@click.option("--patience", default="7d", show_default=True, metavar="DURATION",
+              help="How long a seat may take before it can be proposed absent: hours or "
+                   "days such as 12h or 3d (1h to 90d).")
+@click.option("--away", "away_days", type=click.IntRange(0, 365), default=14,
+              show_default=True, metavar="DAYS",
+              help="Days each seat may declare itself away in the whole game ('pbem away').")
+@click.pass_context
+def new(ctx: click.Context, game: str, seats: tuple[str, ...], options: tuple[str, ...],
+        out: str | None, patience: str, away_days: int) -> None:
+    """Create a game and write its first save (GAME: a name or a unique start of one)."""
+    from pbem import registry, session
+    from pbem.mail import profile
+
+    home = _home(ctx)
+    # The host's own seat takes the profile's address when the host gives none.
+    written = session.new_game(home, registry.resolve(game), list(seats), list(options), out,
+                               host_email=profile.email(home), patience=patience,
+                               away=away_days)
+    pinned = [k for k in written.keys if k.pinned and k.status != "you"]
+    if pinned:
+        echo("Seats pinned to the keys your contacts know (a join by another key is refused):")
+        for k in pinned:
+            echo(f"  {k.handle:12} {_pin_fp(written.save, k.handle)}")
+    echo(f"Wrote {written.path}")
+    echo(written.next_step())
+
+
+def _pin_fp(save: Any, handle: str) -> str:
+    from pbem.protocol.identity import fingerprint
+
+    seat = next(s for s in save.header["seats"] if s["handle"] == handle)
+    return fingerprint(bytes.fromhex(seat["key"]))
+
+
+@click.command()
+@click.argument("save", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@ACCEPT_KEY
+@_send_options
+@click.pass_context
+def join(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str, ...],
+         send_it: bool, to: tuple[str, ...], no_cc: bool, **smtp_given: Any) -> None:
+    """Take this home's seat in an invited game.
+
+    SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
+    from pbem import session
+
+    mailing = _mail_plan(_home(ctx), send_it, to, no_cc, smtp_given)
+    written = _sign(ctx, resolve_save(ctx, save), "join", [], None, out, accept_keys)
+    for note in session.component_notes(written.save, _home(ctx)):
+        echo(note)
+    _print_keys(written, everyone=True)
+    echo(f"Wrote {written.path}")
+    _mail_after(ctx, written, mailing)
+
+
+@click.command()
+@click.argument("game", required=False, default="red-dog-junction")
+@click.option("--players", type=int, default=None, help="How many bots (default: 3, or the "
+              "game's minimum).")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE")
+@click.option("--bot", default="greedy", show_default=True, help="greedy or random[:SEED].")
+@click.option("--dir", "folder", type=click.Path(file_okay=False),
+              help="Where the homes and saves go (default: a new temporary folder).")
+@click.option("--quiet", is_flag=True, help="Print only the result.")
+def demo(game: str, players: int | None, options: tuple[str, ...], bot: str,
+         folder: str | None, quiet: bool) -> None:
+    """A whole game between bots, each with its own home, verified at every hop."""
+    from pbem import demo as demo_mod
+    from pbem import registry
+
+    result = demo_mod.run(registry.resolve(game), players, list(options), bot, folder,
+                          echo=(lambda _line: None) if quiet else echo)
+    _print_result(result.report)
+    echo(f"Saves and homes are in {result.folder}")

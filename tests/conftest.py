@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import hashlib
-import itertools
 import os
 import sys
 from collections.abc import Iterator
@@ -67,17 +66,10 @@ def fixed_entropy(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatc
     from a stream fixed by the test's own id, and the clock stands still: each test runs
     the same trajectory on every run, whatever ran before it (pbem.protocol.entropy)."""
     from pbem.protocol import entropy
+    from tests.support.stream import fixed_bytes
 
     base = hashlib.sha256(b"pbem-test/" + request.node.nodeid.encode()).digest()
-    counter = itertools.count()
-
-    def fresh_bytes(n: int) -> bytes:
-        out = b""
-        while len(out) < n:
-            out += hashlib.sha256(base + next(counter).to_bytes(8, "big")).digest()
-        return out[:n]
-
-    monkeypatch.setattr(entropy, "fresh_bytes", fresh_bytes)
+    monkeypatch.setattr(entropy, "fresh_bytes", fixed_bytes(base))
     monkeypatch.setattr(entropy, "utc_now", lambda: FIXED_CLOCK)
     # PBEM_CLOCK (pbem.protocol.timing.now) still moves the clock. Set here (empty: the
     # fixed clock) so that a test's own PBEM_CLOCK is undone after it.

@@ -22,7 +22,6 @@ bottom order gave the new ids), and ann learned bob took the tow cable from its 
 from __future__ import annotations
 
 import hashlib
-import itertools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -36,21 +35,13 @@ from pbem.play import bots
 from pbem.protocol import engine, entropy, headers, mental_deck, signing
 from pbem.protocol.identity import Identity
 from pbem.protocol.savefile import Save
+from tests.support.stream import fixed_bytes
 
 
 @contextmanager
 def _fixed_entropy(label: str) -> Iterator[None]:
-    base = hashlib.sha256(b"no-trail/" + label.encode()).digest()
-    counter = itertools.count()
-
-    def fresh_bytes(n: int) -> bytes:
-        out = b""
-        while len(out) < n:
-            out += hashlib.sha256(base + next(counter).to_bytes(8, "big")).digest()
-        return out[:n]
-
     saved = entropy.fresh_bytes, entropy.utc_now
-    entropy.fresh_bytes = fresh_bytes  # type: ignore[assignment]
+    entropy.fresh_bytes = fixed_bytes(hashlib.sha256(b"no-trail/" + label.encode()).digest())
     entropy.utc_now = lambda: "2025-01-01T00:00:00Z"  # type: ignore[assignment]
     try:
         yield

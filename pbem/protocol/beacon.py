@@ -16,12 +16,12 @@ the links below the chain's anchor (1 is the first link after it).
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 from collections.abc import Callable, Collection
 from typing import Any, NamedTuple
 
 from pbem import recent
+from pbem.hashing import sha256
 from pbem.protocol.derive import BEACON, BEACON_RENEWED, BOT_RAND, RAND, derive
 from pbem.protocol.sampler import Sampler
 from pbem.record import Record
@@ -38,7 +38,7 @@ ANCHOR_ZONE = CHAIN_LENGTH - 2 * MAX_SKIP + 1
 
 def _small_input_sha256() -> Callable[[bytes], Any]:
     """SHA-256 for the chain's 32-byte links: Python's own implementation (``_sha2`` from
-    3.12, ``_sha256`` before) when the build has it, else hashlib's; the same digests. For
+    3.12, ``_sha256`` before) when the build has it, else cryptography's; the same digests. For
     inputs this short, setting up an OpenSSL context costs more than the hash: a 4,096-link
     walk takes about 1.5x less time on 3.11, 1.0x to 1.3x less on 3.12 and 3.13 (``make
     bench`` prints it)."""
@@ -47,9 +47,19 @@ def _small_input_sha256() -> Callable[[bytes], Any]:
             constructor: Callable[[bytes], Any] = importlib.import_module(name).sha256
         except (ImportError, AttributeError):
             continue
-        if constructor(b"abc").digest() == hashlib.sha256(b"abc").digest():
+        if constructor(b"abc").digest() == sha256(b"abc"):
             return constructor
-    return hashlib.sha256
+    return _Sha256
+
+
+class _Sha256:
+    """cryptography's SHA-256 shaped as the built-in one, for a build without it."""
+
+    def __init__(self, data: bytes) -> None:
+        self._digest = sha256(data)
+
+    def digest(self) -> bytes:
+        return self._digest
 
 
 _link_sha256 = _small_input_sha256()
@@ -131,7 +141,7 @@ def published(seed: bytes, depth: int, chain: int = 0) -> bytes:
 
 def follows(value: bytes, previous: bytes) -> bool:
     """True if ``value`` is the link just below ``previous``."""
-    return hashlib.sha256(value).digest() == previous
+    return sha256(value) == previous
 
 
 def descent(value: bytes, previous: bytes, limit: int = MAX_SKIP) -> int | None:
@@ -210,9 +220,9 @@ class Tip(Record):
 
 
 def randomness(game_id: str, seq: int, beacon_k: bytes, beacon_next: bytes) -> bytes:
-    return hashlib.sha256(
+    return sha256(
         RAND + game_id.encode("ascii") + seq.to_bytes(8, "big") + beacon_k + beacon_next
-    ).digest()
+    )
 
 
 def sampler(game_id: str, seq: int, beacon_k: bytes, beacon_next: bytes) -> Sampler:
@@ -225,6 +235,6 @@ def bot_sampler(game_id: str, seq: int, turn: int, beacon_before: bytes, link: b
     where ``link`` is the signer's beacon in entry ``seq``. The signer's link was fixed
     when it joined; the previous entry's value was unknown to it until that entry's
     moves were fixed, as for the chance of a turn X plays itself."""
-    return Sampler(hashlib.sha256(
+    return Sampler(sha256(
         BOT_RAND + game_id.encode("ascii") + seq.to_bytes(8, "big") + turn.to_bytes(4, "big")
-        + beacon_before + link).digest())
+        + beacon_before + link))

@@ -1,12 +1,15 @@
 """pbem.hashing gives the stdlib's digests (RFC test vectors where there are some), and
-no pbem module loads hashlib or hmac, which would load a second OpenSSL at start-up."""
+no command that reads a save loads hashlib or hmac, which would load a second OpenSSL."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import importlib
 import subprocess
 import sys
+
+import pytest
 
 from pbem import hashing
 
@@ -30,7 +33,17 @@ def test_hkdf_is_rfc5869() -> None:
     assert hashing.hkdf_sha256(ikm, b"", 42).hex() == okm
 
 
-def test_a_verify_loads_neither_hashlib_nor_hmac() -> None:
+def test_a_python_without_the_builtin_modules_hashes_with_hashlib(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def missing(name: str) -> None:
+        raise ImportError(name)
+
+    monkeypatch.setattr(importlib, "import_module", missing)
+    assert hashing.builtin(("_sha2", "_sha256"), "sha256") is hashlib.sha256
+    assert hashing.builtin(("_sha3",), "shake_256") is hashlib.shake_256
+
+
+def test_reading_saves_loads_neither_hashlib_nor_hmac() -> None:
     code = ("import sys, pbem.cli, pbem.session, pbem.cli.show, pbem.cli.verify, "
             "pbem.cli.play, games.road_master, games.red_dog_junction, "
             "games.station_to_station; "

@@ -15,6 +15,7 @@ an old save); a fork is two different entries signed by one seat after the same 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import mailbox
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
@@ -26,7 +27,6 @@ from typing import Any
 
 from pbem import registry, session
 from pbem.errors import IntegrityError, MoveError, PbemError, SaveFileError, TurnError, UsageError
-from pbem.hashing import sha256_hex
 from pbem.mail import imap, imapurl
 from pbem.mail import message as mail
 from pbem.mail.seen import SeenRecord, SourceSeen, message_digest
@@ -527,7 +527,7 @@ def scan(paths: Sequence[str | Path], home: Home, *, max_bytes: int = mail.MAX_A
             for cand in _candidates(raw, report, max_bytes):
                 found_here += 1
                 report.saves += 1
-                key = sha256_hex(_normal(cand.data))
+                key = hashlib.sha256(_normal(cand.data)).hexdigest()
                 if key in by_content:
                     report.duplicates += 1
                     by_content[key].copies.append(cand.origin)

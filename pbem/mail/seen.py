@@ -13,13 +13,13 @@ missing or damaged file reads as "nothing read yet"."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pbem import atomic
-from pbem.hashing import sha256_hex
 
 FILE = "inbox-seen.json"
 LOCK = "inbox-seen.lock"
@@ -29,7 +29,7 @@ MAX_BYTES = 64 * 1024 * 1024
 
 def message_digest(data: bytes) -> str:
     """The name an mbox message is remembered by: 128 bits of its SHA-256."""
-    return sha256_hex(data)[:32]
+    return hashlib.sha256(data).hexdigest()[:32]
 
 
 @dataclass

@@ -16,13 +16,11 @@ the links below the chain's anchor (1 is the first link after it).
 
 from __future__ import annotations
 
-import importlib
-import sys
-from collections.abc import Callable, Collection
-from typing import Any, NamedTuple
+from collections.abc import Collection
+from typing import NamedTuple
 
 from pbem import recent
-from pbem.hashing import sha256
+from pbem.hashing import SHA256, sha256
 from pbem.protocol.derive import BEACON, BEACON_RENEWED, BOT_RAND, RAND, derive
 from pbem.protocol.sampler import Sampler
 from pbem.record import Record
@@ -37,35 +35,9 @@ MAX_SKIP = 64
 ANCHOR_ZONE = CHAIN_LENGTH - 2 * MAX_SKIP + 1
 
 
-def _small_input_sha256() -> Callable[[bytes], Any]:
-    """SHA-256 for the chain's 32-byte links: Python's own implementation (``_sha2`` from
-    3.12, ``_sha256`` before) when the build has it, else cryptography's; the same digests. For
-    inputs this short, setting up an OpenSSL context costs more than the hash: a 4,096-link
-    walk takes about 1.5x less time on 3.11, 1.0x to 1.3x less on 3.12 and 3.13 (``make
-    bench`` prints it). The module of this Python's version is tried first: a module that
-    is not there costs a search of every folder on the path."""
-    names = ("_sha2", "_sha256") if sys.version_info >= (3, 12) else ("_sha256", "_sha2")
-    for name in names:
-        try:
-            constructor: Callable[[bytes], Any] = importlib.import_module(name).sha256
-        except (ImportError, AttributeError):
-            continue
-        if constructor(b"abc").digest() == sha256(b"abc"):
-            return constructor
-    return _Sha256
-
-
-class _Sha256:
-    """cryptography's SHA-256 shaped as the built-in one, for a build without it."""
-
-    def __init__(self, data: bytes) -> None:
-        self._digest = sha256(data)
-
-    def digest(self) -> bytes:
-        return self._digest
-
-
-_link_sha256 = _small_input_sha256()
+# The chain's 32-byte links: for inputs this short, Python's own SHA-256 is quicker than
+# setting up an OpenSSL context (a 4,096-link walk about 1.5x on 3.11; `make bench`).
+_link_sha256 = SHA256
 
 
 def link(seed: bytes, index: int, chain: int = 0) -> bytes:

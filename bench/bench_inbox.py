@@ -29,6 +29,7 @@ from common import register_test_games
 from pbem import session
 from pbem.mail import inbox
 from pbem.mail import message as mail
+from pbem.mail.report import InboxReport
 from pbem.protocol.identity import Home
 
 HANDLES = ("ann", "bob", "cy")
@@ -87,11 +88,11 @@ def timed(fn: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
-def scan_fresh(box: Path, home: Home, work: Path) -> Callable[[], inbox.InboxReport]:
+def scan_fresh(box: Path, home: Home, work: Path) -> Callable[[], InboxReport]:
     """A scan in a copy of ``home`` as it was before, so every run does the same work."""
     counter = iter(range(1_000_000))
 
-    def run() -> inbox.InboxReport:
+    def run() -> InboxReport:
         copy = work / f"run-{next(counter)}"
         shutil.copytree(home.path, copy)
         try:

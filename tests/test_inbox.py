@@ -20,6 +20,7 @@ import pytest
 from pbem import session
 from pbem.mail import inbox
 from pbem.mail import message as mail
+from pbem.mail.report import InboxReport
 from pbem.protocol import savefile
 from pbem.protocol.contacts import Contacts
 from pbem.protocol.identity import Home
@@ -99,7 +100,7 @@ def message_with(data: bytes, *, filename: str = "save.toml", maintype: str = "a
     return msg
 
 
-def codes(report: inbox.InboxReport) -> list[str]:
+def codes(report: InboxReport) -> list[str]:
     return [p.code for p in report.problems]
 
 
@@ -115,7 +116,7 @@ def reader(homes: dict[str, Home], hops: list[Hop]) -> tuple[str, Home]:
 
 
 # ---- the three kinds of source -------------------------------------------------------------
-def check_newest_filed(report: inbox.InboxReport, hops: list[Hop], me: str, home: Home) -> None:
+def check_newest_filed(report: InboxReport, hops: list[Hop], me: str, home: Home) -> None:
     assert report.problems == [] or all(p.level == "note" for p in report.problems), report.text()
     [summary] = report.games
     last = hops[-1]

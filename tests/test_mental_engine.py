@@ -130,14 +130,14 @@ def _item_proofs(item: dict) -> int:
 
 
 def _proof_items(entries: list[dict]) -> int:
-    """How many proofs the entries' chores carry: one per shuffle pass, peel, open, lock
-    and batch shuffle, one per slot of a batch re-key."""
+    """How many proofs the entries' chores carry: one per shuffle pass, peel, open and
+    batch shuffle, one per slot of a batch re-key."""
     return sum(1 if c["op"] == "shuffle" else sum(_item_proofs(i) for i in c["items"])
                for e in entries for c in e["chores"])
 
 
 def _item_points(item: dict) -> int:
-    return {"peel": 1, "open": 0, "lock": 2}.get(item["op"], len(item.get("cts", [])) + 1)
+    return {"peel": 1, "open": 0}.get(item["op"], len(item.get("cts", [])) + 1)
 
 
 def _points_in(entries: list[dict]) -> int:

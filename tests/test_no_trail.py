@@ -9,7 +9,7 @@ slot id the test keeps the seats that can tell its card:
 * a return or a pass gives the cards new ids: whoever returned or passed them (who read
   them in the clear) can still tell the new ids in the order the move names, until a seat
   that could not tell them re-locks the batch in a secret order (a shuffle chore);
-* a re-lock slot by slot (the old ``lock`` chore) keeps every link.
+* a re-key slot by slot (a ``rekey`` item) keeps every link.
 
 The rule: when a seat reads a slot, or names it in a public move, nobody else can tell
 that slot's card. At the table a player knows which cards went under the pile or left in

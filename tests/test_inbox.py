@@ -158,8 +158,8 @@ def test_eml_files_and_a_folder_of_them(homes: dict[str, Home], game: list[Hop],
     folder = tmp_path / "emls"
     folder.mkdir()
     for hop in game:
-        mail.write_eml(hop.msg, folder / mail.eml_name(hop.path.name))
-    single = inbox.scan([folder / mail.eml_name(game[-1].path.name)], home, file_saves=False)
+        mail.write_eml(hop.msg, folder / f"{hop.path.stem}.eml")
+    single = inbox.scan([folder / f"{game[-1].path.stem}.eml"], home, file_saves=False)
     assert single.messages == 1 and single.games[0].seq == game[-1].seq
     assert single.games[0].filed == ""
     report = inbox.scan([folder], home)

@@ -32,7 +32,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from pbem import registry
 from pbem.errors import PbemError
 from pbem.play import bots
-from pbem.protocol import engine, entropy, headers, mental_deck, signing
+from pbem.protocol import engine, entropy, headers, mental_open, signing
 from pbem.protocol.identity import Identity
 from pbem.protocol.savefile import Save
 from tests.support.stream import fixed_bytes
@@ -134,7 +134,7 @@ class Links:
                         for slot in item["slots"]:
                             self.tell[slot] = self.tell.get(slot, set()) & {seat}
             for reader, seed in sorted(self.seeds.items()):
-                mine = mental_deck.read(d, self.save.game_id, self.deck, reader, seed, uids)
+                mine = mental_open.read(d, self.save.game_id, self.deck, reader, seed, uids)
                 for slot in mine:
                     self.reads += 1
                     self._only(slot, reader, f"entry {entry['seq']}: p{reader} reads {slot}")

@@ -269,10 +269,14 @@ class Game(ABC):
     def end_turn(self, state: State, seat: int) -> None:
         """Finish the turn in place or raise IllegalMoveError saying what is owed."""
 
+    def check_end_turn(self, state: State, seat: int) -> None:
+        """Raise IllegalMoveError saying what is owed if the turn cannot end now, changing
+        nothing. The default ends a copy; a game with a cheaper check overrides this."""
+        self.end_turn(copy_state(state), seat)
+
     def can_end_turn(self, state: State, seat: int) -> bool:
-        trial = copy_state(state)
         try:
-            self.end_turn(trial, seat)
+            self.check_end_turn(state, seat)
         except MoveError:
             return False
         return True

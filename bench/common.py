@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import itertools
 import statistics
 import sys
 import tempfile
@@ -110,24 +109,10 @@ def fixed_entropy(label: str) -> Iterator[None]:
     """Every fresh random value (game id, nonces) from a stream fixed by ``label`` and a
     clock that stands still, as the tests do: the same game is built on every run and by
     every version of the code, so figures taken before and after a change compare."""
-    from pbem.protocol import entropy
+    from tests.support.stream import fixed_entropy as fixed
 
-    base = hashlib.sha256(b"pbem-bench/" + label.encode()).digest()
-    counter = itertools.count()
-
-    def fresh_bytes(n: int) -> bytes:
-        out = b""
-        while len(out) < n:
-            out += hashlib.sha256(base + next(counter).to_bytes(8, "big")).digest()
-        return out[:n]
-
-    saved = entropy.fresh_bytes, entropy.utc_now
-    entropy.fresh_bytes = fresh_bytes  # type: ignore[assignment]
-    entropy.utc_now = lambda: "2025-01-01T00:00:00Z"  # type: ignore[assignment]
-    try:
+    with fixed(hashlib.sha256(b"pbem-bench/" + label.encode()).digest()):
         yield
-    finally:
-        entropy.fresh_bytes, entropy.utc_now = saved  # type: ignore[assignment]
 
 
 def fixed_identities(n: int) -> list[Identity]:
@@ -142,14 +127,17 @@ def fixed_identities(n: int) -> list[Identity]:
 
 
 def build_fixed(ruleset: str, players: int, options: list[str], bot: str = "greedy",
-                max_entries: int = 3000) -> Save:
-    """A whole game signed in memory, the same on every run (fixed keys and entropy)."""
-    label = f"{ruleset}/{players}/{','.join(options)}/{bot}"
+                max_entries: int = 3000, *, label: str = "", game_id: str = "") -> Save:
+    """A whole game signed in memory, the same on every run (fixed keys and entropy, from
+    ``label``: by default the game's own words); ``game_id`` names it where given."""
+    label = label or f"{ruleset}/{players}/{','.join(options)}/{bot}"
     with fixed_entropy(label):
         game = registry.load(ruleset)
         ids = fixed_identities(players)
         header = headers.new_header(game, [(i.handle, "") for i in ids],
                                    headers.parse_options(game, options))
+        if game_id:
+            header["id"] = game_id
         table = headers.empty_table(header)
         entries = []
         while (duty := table.duty()) is not None and len(entries) < max_entries:

@@ -22,8 +22,7 @@ bottom order gave the new ids), and ann learned bob took the tow cable from its 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from typing import Any
 
 import pytest
@@ -32,21 +31,14 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from pbem import registry
 from pbem.errors import PbemError
 from pbem.play import bots
-from pbem.protocol import engine, entropy, headers, mental_open, signing
+from pbem.protocol import engine, headers, mental_open, signing
 from pbem.protocol.identity import Identity
 from pbem.protocol.savefile import Save
-from tests.support.stream import fixed_bytes
+from tests.support.stream import fixed_entropy
 
 
-@contextmanager
-def _fixed_entropy(label: str) -> Iterator[None]:
-    saved = entropy.fresh_bytes, entropy.utc_now
-    entropy.fresh_bytes = fixed_bytes(hashlib.sha256(b"no-trail/" + label.encode()).digest())
-    entropy.utc_now = lambda: "2025-01-01T00:00:00Z"  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        entropy.fresh_bytes, entropy.utc_now = saved  # type: ignore[assignment]
+def _fixed_entropy(label: str) -> AbstractContextManager[None]:
+    return fixed_entropy(hashlib.sha256(b"no-trail/" + label.encode()).digest())
 
 
 def _identities(n: int) -> list[Identity]:

@@ -25,6 +25,7 @@ from pbem.protocol import savefile
 from pbem.protocol.contacts import Contacts
 from pbem.protocol.identity import Home
 from tests.enginekit import forge
+from tests.support.duty import sign_duty
 
 EMAILS = {"ann": "ann@example.org", "bob": "bob@example.org", "cy": "cy@example.org"}
 
@@ -61,13 +62,8 @@ def play_and_mail(homes: dict[str, Home], folder: Path, stop_after: int | None =
     written = session.new_game(host, "dice-race", seats, options, None, folder=folder)
     hops = [Hop(written, mail.compose(written.path, host))]
     while written.table.duty() is not None and (stop_after is None or len(hops) < stop_after):
-        duty = written.table.duty()
-        assert duty is not None
-        handle = written.table.seats[duty.seat].handle
-        written = session.sign_next(homes[handle], written.path,
-                                    "join" if duty.kind == "join" else None, [],
-                                    "random:3" if duty.kind == "turn" else None, None)
-        hops.append(Hop(written, mail.compose(written.path, homes[handle])))
+        written = sign_duty(homes, written, "random:3")
+        hops.append(Hop(written, mail.compose(written.path, homes[written.entry["seat"]])))
     return hops
 
 

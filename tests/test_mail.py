@@ -20,6 +20,7 @@ from pbem.mail import profile
 from pbem.protocol import savefile
 from pbem.protocol.identity import Home
 from tests.support.dice_race import GAME as DICE_RACE
+from tests.support.duty import sign_duty
 
 EMAILS = {"ann": "ann@example.org", "bob": "bob@example.org", "cy": "cy@example.org"}
 
@@ -35,12 +36,7 @@ def play(homes: dict[str, Home], folder: Path, *, emails: dict[str, str] | None 
     written = session.new_game(homes["ann"], "dice-race", seats, options, None, folder=folder)
     hops = [written]
     while written.table.duty() is not None and (stop_after is None or len(hops) < stop_after):
-        duty = written.table.duty()
-        assert duty is not None
-        handle = written.table.seats[duty.seat].handle
-        written = session.sign_next(homes[handle], written.path,
-                                    "join" if duty.kind == "join" else None, [],
-                                    bot if duty.kind == "turn" else None, None)
+        written = sign_duty(homes, written, bot)
         hops.append(written)
     return hops
 

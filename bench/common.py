@@ -29,27 +29,26 @@ def register_test_games() -> None:
     registry.register("dice-race", GAME)
 
 
-def median_time(fn: Callable[[], Any], repeat: int = 5) -> float:
-    """Median wall time of ``fn`` in seconds over ``repeat`` runs (after one warm-up)."""
+def _median(fn: Callable[[], Any], repeat: int, clock: Callable[[], float]) -> float:
+    """Median of ``clock``'s advance over ``repeat`` runs of ``fn`` (after one warm-up)."""
     fn()
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = clock()
         fn()
-        times.append(time.perf_counter() - start)
+        times.append(clock() - start)
     return statistics.median(times)
+
+
+def median_time(fn: Callable[[], Any], repeat: int = 5) -> float:
+    """Median wall time of ``fn`` in seconds over ``repeat`` runs (after one warm-up)."""
+    return _median(fn, repeat, time.perf_counter)
 
 
 def median_cpu(fn: Callable[[], Any], repeat: int = 5) -> float:
     """Median CPU time of ``fn`` in seconds (process time: on a shared machine it moves
     less with the load than wall time does)."""
-    fn()
-    times = []
-    for _ in range(repeat):
-        start = time.process_time()
-        fn()
-        times.append(time.process_time() - start)
-    return statistics.median(times)
+    return _median(fn, repeat, time.process_time)
 
 
 def homes(n: int) -> list[Home]:

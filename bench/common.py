@@ -19,7 +19,7 @@ if str(ROOT) not in sys.path:
 from pbem import registry  # noqa: E402
 from pbem.play import bots  # noqa: E402
 from pbem.protocol import engine, headers, signing  # noqa: E402
-from pbem.protocol.identity import Home, Identity  # noqa: E402
+from pbem.protocol.identity import Home  # noqa: E402
 from pbem.protocol.savefile import Save  # noqa: E402
 
 
@@ -114,17 +114,6 @@ def fixed_entropy(label: str) -> Iterator[None]:
         yield
 
 
-def fixed_identities(n: int) -> list[Identity]:
-    """Seats p0, p1, ... with keys fixed by their number."""
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-    out = []
-    for i in range(n):
-        key = Ed25519PrivateKey.from_private_bytes(bytes([i + 1]) * 32)
-        out.append(Identity(f"p{i}", key.public_key().public_bytes_raw(), key))
-    return out
-
-
 def build_fixed(ruleset: str, players: int, options: list[str], bot: str = "greedy",
                 max_entries: int = 3000, *, label: str = "", game_id: str = "") -> Save:
     """A whole game signed in memory, the same on every run (fixed keys and entropy, from
@@ -132,6 +121,8 @@ def build_fixed(ruleset: str, players: int, options: list[str], bot: str = "gree
     label = label or f"{ruleset}/{players}/{','.join(options)}/{bot}"
     with fixed_entropy(label):
         game = registry.load(ruleset)
+        from tests.support.duty import fixed_identities
+
         ids = fixed_identities(players)
         header = headers.new_header(game, [(i.handle, "") for i in ids],
                                    headers.parse_options(game, options))

@@ -26,7 +26,6 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 import pytest
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem import registry
 from pbem.errors import PbemError
@@ -34,19 +33,12 @@ from pbem.play import bots
 from pbem.protocol import engine, headers, mental_open, signing
 from pbem.protocol.identity import Identity
 from pbem.protocol.savefile import Save
+from tests.support.duty import fixed_identities
 from tests.support.stream import fixed_entropy
 
 
 def _fixed_entropy(label: str) -> AbstractContextManager[None]:
     return fixed_entropy(hashlib.sha256(b"no-trail/" + label.encode()).digest())
-
-
-def _identities(n: int) -> list[Identity]:
-    out = []
-    for i in range(n):
-        key = Ed25519PrivateKey.from_private_bytes(bytes([i + 7]) * 32)
-        out.append(Identity(f"p{i}", key.public_key().public_bytes_raw(), key))
-    return out
 
 
 def _build(ruleset: str, players: int, options: list[str], stop: Any = None,
@@ -57,7 +49,7 @@ def _build(ruleset: str, players: int, options: list[str], stop: Any = None,
     that the greedy bot draws Super Bonus cards often and from each other's returns)."""
     with _fixed_entropy(f"{ruleset}/{players}/{options}"):
         game = registry.load(ruleset)
-        ids = _identities(players)
+        ids = fixed_identities(players, first=7)
         header = headers.new_header(game, [(i.handle, "") for i in ids],
                                    headers.parse_options(game, options))
         table = headers.empty_table(header)

@@ -6,7 +6,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pbem import session
-from pbem.protocol.identity import Home
+from pbem.protocol.identity import Home, Identity
+
+
+def fixed_identities(n: int, first: int = 1) -> list[Identity]:
+    """Seats p0, p1, ... with Ed25519 keys fixed by their number (seat i's private key
+    is 32 bytes of ``first + i``): the same players on every run."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    out = []
+    for i in range(n):
+        key = Ed25519PrivateKey.from_private_bytes(bytes([first + i]) * 32)
+        out.append(Identity(f"p{i}", key.public_key().public_bytes_raw(), key))
+    return out
 
 
 def sign_duty(homes: Mapping[str, Home], written: session.Written,

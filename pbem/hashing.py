@@ -14,6 +14,7 @@ Bulk hashing (a whole mail message) uses hashlib, which is quicker on large inpu
 
 from __future__ import annotations
 
+import functools
 import importlib
 import sys
 from collections.abc import Callable
@@ -38,8 +39,17 @@ def builtin(names: tuple[str, ...], attr: str) -> Constructor:
 
 _NEW = sys.version_info >= (3, 12)
 SHA256: Constructor = builtin(("_sha2", "_sha256") if _NEW else ("_sha256", "_sha2"), "sha256")
-_SHA512: Constructor = builtin(("_sha2", "_sha512") if _NEW else ("_sha512", "_sha2"), "sha512")
-_SHAKE256: Constructor = builtin(("_sha3",), "shake_256")
+
+
+# SHA-512 and SHAKE256 serve the secret deck and chance: loaded on first use.
+@functools.cache
+def _sha512() -> Constructor:
+    return builtin(("_sha2", "_sha512") if _NEW else ("_sha512", "_sha2"), "sha512")
+
+
+@functools.cache
+def _shake256() -> Constructor:
+    return builtin(("_sha3",), "shake_256")
 
 
 def sha256(data: bytes) -> bytes:
@@ -51,12 +61,12 @@ def sha256_hex(data: bytes) -> str:
 
 
 def sha512(data: bytes) -> bytes:
-    return _SHA512(data).digest()
+    return _sha512()(data).digest()
 
 
 def shake_256(data: bytes, length: int) -> bytes:
     """The first ``length`` bytes of SHAKE256(data)."""
-    return _SHAKE256(data).digest(length)
+    return _shake256()(data).digest(length)
 
 
 def hmac_sha256(key: bytes, data: bytes) -> bytes:

@@ -516,6 +516,23 @@ def test_cheat_shuffle_reusing_a_slot_key_still_in_use_is_refused() -> None:
         table.entry(1, _shuffle_with(key, 1, table))
 
 
+def test_the_audit_finds_the_same_in_the_view_the_replay_keeps_as_in_the_whole_deck() -> None:
+    """An audited replay keeps of each deck, before each chore, only what audit_chore
+    reads (engine.audit_view), not a copy of the whole deck: the findings are the same,
+    down to the earlier serial whose slot key a cheat re-uses (read from the deck before)."""
+    from pbem.protocol import engine
+
+    table, _ = _returned_table()
+    table.entry(1, _shuffle_with(mental.slot_key(table.seeds[1], DECK, 1), 1, table))
+    table.entry(2)
+    found = [mental_deck.audit_chore(engine.audit_view(before), DECK, seat, chore,
+                                     table.seeds[seat]) for seat, before, chore in table.log]
+    assert found == [mental_deck.audit_chore(before, DECK, seat, chore, table.seeds[seat])
+                     for seat, before, chore in table.log]
+    assert sum(found, []) == table.audit()
+    assert len(table.audit()) == 1 and "re-uses its slot key of serial 1" in table.audit()[0]
+
+
 def test_cheat_shuffle_with_a_key_the_seed_does_not_give_is_named_by_the_audit() -> None:
     """A batch shuffle with a key of the cheater's own choosing, proved consistently, is
     accepted at replay (the proof only ties the values to the published point); the audit

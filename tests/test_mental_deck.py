@@ -157,6 +157,26 @@ def test_full_flow_reads_right_cards_and_audits_clean(seats: int) -> None:
     assert secretdeck.counts(table.state, DECK) == ({0: 5} if seats == 1 else {0: 3, seats - 1: 2})
 
 
+@pytest.mark.parametrize("seats", [1, 2, 4])
+def test_privately_held_says_what_drawn_and_held_say_for_any_seats(seats: int) -> None:
+    """Posse asks it of every seat at once on each entry (one pass over the slots): the
+    answer of drawn and held asked seat by seat, for every group of seats."""
+    import itertools
+
+    table = Table(seats)
+    for step in range(4):
+        if step:
+            _draw(table, step % seats, 2)
+        for size in range(seats + 1):
+            for group in itertools.combinations(range(seats), size):
+                assert secretdeck.privately_held(table.state, DECK, group) == any(
+                    secretdeck.drawn(table.state, DECK, s) or secretdeck.held(table.state, DECK, s)
+                    for s in group)
+    secretdeck.keep(table.state, DECK, 1 % seats, secretdeck.drawn(table.state, DECK, 1 % seats))
+    assert secretdeck.privately_held(table.state, DECK, [1 % seats])
+    assert not secretdeck.privately_held(table.state, DECK, [])
+
+
 def _walk(value: Any, path: str = "$") -> None:
     """TOML-friendly: only str/int/bool/list/dict, str keys, no None or float."""
     assert not isinstance(value, float | tuple | set) and value is not None, path

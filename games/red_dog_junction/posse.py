@@ -268,8 +268,7 @@ def due(state: State) -> bool:
     draft = state.get("draft")
     if state["phase"] != "draft" or not draft or not draft["seed"]:
         return False
-    return not any(secretdeck.held(state, DECK, seat) or secretdeck.drawn(state, DECK, seat)
-                   for seat in range(len(state["players"])))
+    return not secretdeck.privately_held(state, DECK, range(len(state["players"])))
 
 
 def _opened_by(state: State, seat: int) -> list[str]:

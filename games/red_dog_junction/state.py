@@ -58,7 +58,12 @@ def has(goods: Goods, need: dict[str, int]) -> bool:
 # the state for every move it tries, and strings copy for free. Decoded entries are
 # shared, so callers only read them.
 def encode(entry: dict[str, Any]) -> str:
-    return json.dumps(entry, sort_keys=True, separators=(",", ":"))
+    return _ENCODE(entry)
+
+
+# json.dumps(entry, sort_keys=True, separators=(",", ":")) with its encoder made once:
+# set-up encodes every card (json.dumps builds an encoder per call for such arguments).
+_ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
 
 
 @lru_cache(maxsize=4096)

@@ -50,10 +50,9 @@ In plain mode (pbem.play.local) nothing is owed, so every seat picks in turn.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-from pbem.game import IllegalMoveError, Sampler, State, queue_chance, secretdeck
+from pbem.game import IllegalMoveError, Sampler, State, copy_state, queue_chance, secretdeck
 
 from . import journal
 from .components import start_card_ids
@@ -308,7 +307,7 @@ def ready(state: State) -> State:
     what the next entry starts from), else the state itself."""
     if not due(state):
         return state
-    out = copy.deepcopy(state)
+    out = copy_state(state)  # an exact copy, a third of deepcopy's time
     finish(out)
     return out
 

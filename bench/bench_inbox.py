@@ -29,7 +29,9 @@ from common import register_test_games
 from pbem import session
 from pbem.mail import inbox
 from pbem.mail import message as mail
+from pbem.mail.report import InboxReport
 from pbem.protocol.identity import Home
+from tests.support.duty import sign_duty
 
 HANDLES = ("ann", "bob", "cy")
 
@@ -48,13 +50,8 @@ def play_and_mail(root: Path, hops: int) -> tuple[dict[str, Home], list[EmailMes
                                ["target=1000000", f"turns={hops}"], None, folder=folder)
     messages = [mail.compose(written.path, homes["ann"])]
     while len(messages) < hops and written.table.duty() is not None:
-        duty = written.table.duty()
-        assert duty is not None
-        handle = written.table.seats[duty.seat].handle
-        written = session.sign_next(homes[handle], written.path,
-                                    "join" if duty.kind == "join" else None, [],
-                                    "random:1" if duty.kind == "turn" else None, None)
-        messages.append(mail.compose(written.path, homes[handle]))
+        written = sign_duty(homes, written, "random:1")
+        messages.append(mail.compose(written.path, homes[written.entry["seat"]]))
     duty = written.table.duty()
     actor = written.table.seats[duty.seat].handle if duty else HANDLES[0]
     return homes, messages, actor
@@ -87,11 +84,11 @@ def timed(fn: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
-def scan_fresh(box: Path, home: Home, work: Path) -> Callable[[], inbox.InboxReport]:
+def scan_fresh(box: Path, home: Home, work: Path) -> Callable[[], InboxReport]:
     """A scan in a copy of ``home`` as it was before, so every run does the same work."""
     counter = iter(range(1_000_000))
 
-    def run() -> inbox.InboxReport:
+    def run() -> InboxReport:
         copy = work / f"run-{next(counter)}"
         shutil.copytree(home.path, copy)
         try:

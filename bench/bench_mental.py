@@ -15,7 +15,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from pbem.protocol import dleq, mental, mental_deck, secretdeck
+from pbem.protocol import dleq, mental, mental_deck, mental_open, secretdeck
 
 GAME_ID = "00112233445566778899aabbccddeeff"
 DECK = "bonus"
@@ -137,9 +137,9 @@ def main() -> None:
         assert step is not None
         mental_deck.apply_chore(d, seat, step, GAME_ID, 9 + seat)
     rows.append(("read 6 drawn cards (card points cached)",
-                 median_ms(lambda: mental_deck.read(d, GAME_ID, DECK, 0, seeds[0], uids), args.repeat)))
+                 median_ms(lambda: mental_open.read(d, GAME_ID, DECK, 0, seeds[0], uids), args.repeat)))
     rows.append(("open_held, whole deck",
-                 median_ms(lambda: mental_deck.open_held(d, GAME_ID, DECK, seeds, uids), args.repeat)))
+                 median_ms(lambda: mental_open.open_held(d, GAME_ID, DECK, seeds, uids), args.repeat)))
 
     width = max(len(name) for name, _ in rows)
     print(f"mental deck, edwards25519 (libsodium), {args.cards} cards, {args.seats} seats; "

@@ -20,11 +20,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from common import as_new_process, build_fixed, fixed_entropy, fixed_identities, median_cpu, paired_medians
+from common import as_new_process, build_fixed, median_cpu, paired_medians
 
-from pbem import registry, session
-from pbem.play import bots
-from pbem.protocol import beacon, engine, headers, mental_deck, savefile, signing
+from pbem import session
+from pbem.protocol import beacon, engine, mental_deck, mental_open, savefile
 from pbem.protocol.identity import Home
 from pbem.protocol.savefile import Save
 
@@ -32,23 +31,8 @@ GAME_ID = "0123456789abcdef0123456789abcdef"
 
 
 def build(players: int, bot: str, max_entries: int) -> Save:
-    with fixed_entropy(f"secret-game/{players}/{bot}"):
-        game = registry.load("road-master")
-        ids = fixed_identities(players)
-        header = headers.new_header(game, [(i.handle, "") for i in ids],
-                                   headers.parse_options(game, []), created="2025-01-01T00:00:00Z")
-        header["id"] = GAME_ID
-        table = headers.empty_table(header)
-        entries = []
-        while (duty := table.duty()) is not None and len(entries) < max_entries:
-            who = ids[duty.seat]
-            shown = signing.preview(table, who)
-            kind = shown.duty().kind  # type: ignore[union-attr]
-            moves = (bots.choose_turn(shown.game, shown.gstate, duty.seat, bot,
-                                      salt=str(len(entries))) if kind == "turn" else [])
-            entry, table = signing.sign_entry(table, who, kind, moves)
-            entries.append(entry)
-    return Save(header, entries, engine.public_state(table))
+    return build_fixed("road-master", players, [], bot, max_entries,
+                       label=f"secret-game/{players}/{bot}", game_id=GAME_ID)
 
 
 AUDIT = ("audit: beacon walks", "audit: chores (shuffles, key points)",
@@ -84,8 +68,8 @@ def breakdown(text: str) -> dict[str, float]:
     from pbem.protocol import dleq
     timed(dleq, "verify", "  of which peel/re-key proofs")
     timed(beacon, "_walk_to_anchor", AUDIT[0])
-    timed(mental_deck, "audit_chore", AUDIT[1])
-    timed(mental_deck, "open_held", AUDIT[2])
+    timed(mental_open, "audit_chore", AUDIT[1])
+    timed(mental_open, "open_held", AUDIT[2])
     try:
         as_new_process()
         start = time.perf_counter()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import itertools
 import statistics
 import sys
 import tempfile
@@ -20,7 +19,7 @@ if str(ROOT) not in sys.path:
 from pbem import registry  # noqa: E402
 from pbem.play import bots  # noqa: E402
 from pbem.protocol import engine, headers, signing  # noqa: E402
-from pbem.protocol.identity import Home, Identity  # noqa: E402
+from pbem.protocol.identity import Home  # noqa: E402
 from pbem.protocol.savefile import Save  # noqa: E402
 
 
@@ -30,27 +29,26 @@ def register_test_games() -> None:
     registry.register("dice-race", GAME)
 
 
-def median_time(fn: Callable[[], Any], repeat: int = 5) -> float:
-    """Median wall time of ``fn`` in seconds over ``repeat`` runs (after one warm-up)."""
+def _median(fn: Callable[[], Any], repeat: int, clock: Callable[[], float]) -> float:
+    """Median of ``clock``'s advance over ``repeat`` runs of ``fn`` (after one warm-up)."""
     fn()
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = clock()
         fn()
-        times.append(time.perf_counter() - start)
+        times.append(clock() - start)
     return statistics.median(times)
+
+
+def median_time(fn: Callable[[], Any], repeat: int = 5) -> float:
+    """Median wall time of ``fn`` in seconds over ``repeat`` runs (after one warm-up)."""
+    return _median(fn, repeat, time.perf_counter)
 
 
 def median_cpu(fn: Callable[[], Any], repeat: int = 5) -> float:
     """Median CPU time of ``fn`` in seconds (process time: on a shared machine it moves
     less with the load than wall time does)."""
-    fn()
-    times = []
-    for _ in range(repeat):
-        start = time.process_time()
-        fn()
-        times.append(time.process_time() - start)
-    return statistics.median(times)
+    return _median(fn, repeat, time.process_time)
 
 
 def homes(n: int) -> list[Home]:
@@ -110,46 +108,26 @@ def fixed_entropy(label: str) -> Iterator[None]:
     """Every fresh random value (game id, nonces) from a stream fixed by ``label`` and a
     clock that stands still, as the tests do: the same game is built on every run and by
     every version of the code, so figures taken before and after a change compare."""
-    from pbem.protocol import entropy
+    from tests.support.stream import fixed_entropy as fixed
 
-    base = hashlib.sha256(b"pbem-bench/" + label.encode()).digest()
-    counter = itertools.count()
-
-    def fresh_bytes(n: int) -> bytes:
-        out = b""
-        while len(out) < n:
-            out += hashlib.sha256(base + next(counter).to_bytes(8, "big")).digest()
-        return out[:n]
-
-    saved = entropy.fresh_bytes, entropy.utc_now
-    entropy.fresh_bytes = fresh_bytes  # type: ignore[assignment]
-    entropy.utc_now = lambda: "2025-01-01T00:00:00Z"  # type: ignore[assignment]
-    try:
+    with fixed(hashlib.sha256(b"pbem-bench/" + label.encode()).digest()):
         yield
-    finally:
-        entropy.fresh_bytes, entropy.utc_now = saved  # type: ignore[assignment]
-
-
-def fixed_identities(n: int) -> list[Identity]:
-    """Seats p0, p1, ... with keys fixed by their number."""
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-    out = []
-    for i in range(n):
-        key = Ed25519PrivateKey.from_private_bytes(bytes([i + 1]) * 32)
-        out.append(Identity(f"p{i}", key.public_key().public_bytes_raw(), key))
-    return out
 
 
 def build_fixed(ruleset: str, players: int, options: list[str], bot: str = "greedy",
-                max_entries: int = 3000) -> Save:
-    """A whole game signed in memory, the same on every run (fixed keys and entropy)."""
-    label = f"{ruleset}/{players}/{','.join(options)}/{bot}"
+                max_entries: int = 3000, *, label: str = "", game_id: str = "") -> Save:
+    """A whole game signed in memory, the same on every run (fixed keys and entropy, from
+    ``label``: by default the game's own words); ``game_id`` names it where given."""
+    label = label or f"{ruleset}/{players}/{','.join(options)}/{bot}"
     with fixed_entropy(label):
         game = registry.load(ruleset)
+        from tests.support.duty import fixed_identities
+
         ids = fixed_identities(players)
         header = headers.new_header(game, [(i.handle, "") for i in ids],
                                    headers.parse_options(game, options))
+        if game_id:
+            header["id"] = game_id
         table = headers.empty_table(header)
         entries = []
         while (duty := table.duty()) is not None and len(entries) < max_entries:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextlib
 import copy
 import hashlib
-import itertools
 import json
 import os
 import tempfile
@@ -37,6 +36,7 @@ from pbem.protocol.identity import Identity
 from pbem.protocol.savefile import Save
 from pbem.protocol.table import Table
 from pbem.registry import load as load_game
+from tests.support.stream import fixed_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / "fuzz" / "cache"
@@ -82,16 +82,10 @@ def fixed_entropy(label: str, nonce: bytes | None = None, clock: str = CLOCK) ->
     """Every fresh value pbem draws comes from a stream fixed by ``label`` (or is
     ``nonce``, when given: re-signing an entry with the nonce it already carries), and
     the clock stands still."""
-    base = hashlib.sha256(b"pbem-fuzz/entropy/" + label.encode()).digest()
-    counter = itertools.count()
+    stream = fixed_bytes(hashlib.sha256(b"pbem-fuzz/entropy/" + label.encode()).digest())
 
     def fresh_bytes(n: int) -> bytes:
-        if nonce is not None and len(nonce) == n:
-            return nonce
-        out = b""
-        while len(out) < n:
-            out += hashlib.sha256(base + next(counter).to_bytes(8, "big")).digest()
-        return out[:n]
+        return nonce if nonce is not None and len(nonce) == n else stream(n)
 
     saved = entropy.fresh_bytes, entropy.utc_now
     entropy.fresh_bytes, entropy.utc_now = fresh_bytes, lambda: clock

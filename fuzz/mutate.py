@@ -605,8 +605,7 @@ def same_meaning(rng: Sampler, text: str, doc: dict[str, Any]) -> tuple[bytes, s
     if choice == 3:
         return dump(doc), "re-written by tomli_w"
     if choice == 4:
-        reordered = _reordered(doc)
-        return dump(reordered), "every table's keys in reverse order"
+        return dump(keys_reversed(doc)), "every table's keys in reverse order"
     if choice == 5:
         return b"\xef\xbb\xbf" + text.encode(), "byte order mark"
     # A basic string written as a literal one: the same value.
@@ -619,11 +618,12 @@ def same_meaning(rng: Sampler, text: str, doc: dict[str, Any]) -> tuple[bytes, s
     return "\n".join(lines).encode(), f"line {i} quoted with ' instead of \""
 
 
-def _reordered(value: Any) -> Any:
+def keys_reversed(value: Any) -> Any:
+    """``value`` with every table's keys in reverse order (the same TOML document)."""
     if isinstance(value, dict):
-        return {k: _reordered(value[k]) for k in reversed(list(value))}
+        return {k: keys_reversed(value[k]) for k in reversed(list(value))}
     if isinstance(value, list):
-        return [_reordered(v) for v in value]
+        return [keys_reversed(v) for v in value]
     return value
 
 

@@ -1,19 +1,33 @@
 """Replacing a small file of the home atomically: a reader sees the old file or the new
 one, never half of either; and a lock for a read-change-write of such a file, so two
 pbem processes (``verify --jobs``, a command run while ``inbox`` files saves) never lose
-each other's changes."""
+each other's changes. Reading such a file back, bounded, as JSON."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 try:
     import fcntl
 except ImportError:  # Windows: no advisory locks; one pbem process per home at a time
     fcntl = None  # type: ignore[assignment]
+
+
+def read_json(path: Path | str, max_bytes: int) -> Any:
+    """The JSON value of the file at ``path``; None when it is missing, unreadable, over
+    ``max_bytes`` or not JSON. A home's bookkeeping file may be damaged or cut short: it
+    then reads as none, and the caller checks the shape of what it gets."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(max_bytes + 1)
+        return json.loads(raw) if len(raw) <= max_bytes else None
+    except (OSError, ValueError, RecursionError):
+        return None
 
 
 def temporary(folder: Path | str, prefix: str, suffix: str = "") -> tuple[int, str]:

@@ -50,7 +50,7 @@ import importlib
 import json
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
@@ -97,6 +97,7 @@ __all__ = [
     "rank_with_tiebreaks",
     "is_whole",
     "secretdeck",
+    "word_matches",
 ]
 
 State = dict[str, Any]
@@ -153,6 +154,16 @@ def ended_line(view: Mapping[str, Any]) -> str:
     if awaiting:
         line += f" Awaiting the final reveal of {', '.join(awaiting)}."
     return line
+
+
+def word_matches(word: str, choices: Iterable[str]) -> list[str]:
+    """What ``word`` names among ``choices``: itself alone when it is one of them, else
+    every choice it is the start of, in their order (none for an empty word). One is the
+    match; several are ambiguous, which the caller says in its own words."""
+    options = list(choices)
+    if word in options:
+        return [word]
+    return [c for c in options if word and c.startswith(word)]
 
 
 def queue_chance(state: State, request: dict[str, Any]) -> None:
@@ -269,10 +280,14 @@ class Game(ABC):
     def end_turn(self, state: State, seat: int) -> None:
         """Finish the turn in place or raise IllegalMoveError saying what is owed."""
 
+    def check_end_turn(self, state: State, seat: int) -> None:
+        """Raise IllegalMoveError saying what is owed if the turn cannot end now, changing
+        nothing. The default ends a copy; a game with a cheaper check overrides this."""
+        self.end_turn(copy_state(state), seat)
+
     def can_end_turn(self, state: State, seat: int) -> bool:
-        trial = copy_state(state)
         try:
-            self.end_turn(trial, seat)
+            self.check_end_turn(state, seat)
         except MoveError:
             return False
         return True

@@ -24,7 +24,7 @@ import sys
 from functools import cache
 
 from pbem.errors import SaveFileError, UsageError
-from pbem.game import Game
+from pbem.game import Game, word_matches
 
 GROUP = "pbem.games"
 ENTRY_POINTS_FILE = "entry_points.txt"
@@ -94,9 +94,7 @@ def resolve(typed: str) -> str:
     installed game when none does. Saves name their game exactly (see ``for_save``)."""
     key = "-".join(typed.strip().lower().split())
     known = names()
-    if key in known:
-        return key
-    hits = [name for name in known if key and name.startswith(key)]
+    hits = word_matches(key, known)
     if len(hits) == 1:
         return hits[0]
     if hits:

@@ -58,6 +58,14 @@ def play_game(homes: dict[str, Home], folder: Path, game: str = "dice-race",
     return paths
 
 
+def actor(path: Path) -> str:
+    """The handle of the seat the save at ``path`` waits for."""
+    table = session.load(path, None).table
+    duty = table.duty()
+    assert duty is not None
+    return table.seats[duty.seat].handle
+
+
 def forge(entry: dict[str, Any], identity: Identity) -> dict[str, Any]:
     """Re-sign an (altered) entry with ``identity``'s key, as a cheating client would."""
     body = {k: v for k, v in entry.items() if k != "sig"}

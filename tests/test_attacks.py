@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from fuzz.mutate import keys_reversed
 from pbem import session
 from pbem.cli import main
 from pbem.errors import IntegrityError
@@ -709,14 +710,6 @@ def test_every_int_option_of_every_game_is_bounded() -> None:
 
 
 # ---- Found by the fuzzer (fuzz/, make fuzz) ----------------------------------------------
-def _keys_reversed(value: object) -> object:
-    if isinstance(value, dict):
-        return {key: _keys_reversed(value[key]) for key in reversed(list(value))}
-    if isinstance(value, list):
-        return [_keys_reversed(item) for item in value]
-    return value
-
-
 def test_attack_key_order_in_the_header_cannot_change_the_game(
         homes: dict[str, Home], tmp_path: Path) -> None:
     """Canonical JSON sorts keys, so no signature covers the order in which the file lists
@@ -732,7 +725,7 @@ def test_attack_key_order_in_the_header_cannot_change_the_game(
                       stop_after=12)
     save = savefile.read(paths[-1])
     reordered = tmp_path / "reordered.toml"
-    reordered.write_text(tomli_w.dumps({"header": _keys_reversed(save.header),
+    reordered.write_text(tomli_w.dumps({"header": keys_reversed(save.header),
                                         "entry": save.entries, "state": save.state}), "utf-8")
     honest = session.verify(save, Home(tmp_path / "a"))
     again = session.verify(savefile.read(reordered), Home(tmp_path / "b"))

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from pbem import registry
-from pbem.game import Fixed, Game, State, copy_state, fixed
+from pbem.game import Fixed, Game, MoveError, State, copy_state, fixed
 from pbem.play import bots
 from pbem.play.local import LocalTable
 from pbem.protocol.canonical import MAX_DEPTH, NotCanonicalError, canonical, check_signable
@@ -104,6 +104,15 @@ def _viewer(viewer: int | None) -> str:
     return "the public view" if viewer is None else f"seat {viewer}"
 
 
+def _ends_on_a_copy(game: Game, state: State, seat: int) -> bool:
+    """What ``can_end_turn`` must say, the long way: ``end_turn`` on a copy succeeds."""
+    try:
+        game.end_turn(copy_state(state), seat)
+    except MoveError:
+        return False
+    return True
+
+
 def play_random(name: str, players: int, options: dict[str, object], seed: int) -> LocalTable:
     game = registry.load(name)
     handles = [f"p{i}" for i in range(players)]
@@ -119,6 +128,8 @@ def play_random(name: str, players: int, options: dict[str, object], seed: int) 
         for _ in range(bots.MAX_MOVES_PER_TURN):
             legal = check_step(game, table, seat) if not moves else game.legal_moves(state, seat)
             can_end = game.can_end_turn(state, seat)
+            # A game's own check_end_turn (or can_end_turn) agrees with ending a copy.
+            assert can_end == _ends_on_a_copy(game, state, seat), (name, moves)
             if not legal or (can_end and rng.randbelow(len(legal) + 1) == 0):
                 break
             move = legal[rng.randbelow(len(legal))]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pbem.errors import ComponentError
-from pbem.game import Game
+from pbem.game import Game, word_matches
 from tests.support.dice_race import DiceRace
 
 SOURCE = '''
@@ -73,3 +73,15 @@ def test_a_game_with_no_data_file_has_no_components() -> None:
     assert _Bare().stock_file() is None
     assert _Bare().stock_components() == {}
     _Bare().validate_components({"anything": 1})  # the default accepts any table
+
+
+def test_word_matches_is_the_word_itself_else_every_choice_it_starts() -> None:
+    """The one lookup behind typed names (move words of every game, game names): an exact
+    choice wins over longer ones it starts; an empty word names nothing."""
+    choices = ["red", "redwood", "ruby", "gold"]
+    assert word_matches("red", choices) == ["red"]
+    assert word_matches("re", choices) == ["red", "redwood"]
+    assert word_matches("ru", choices) == ["ruby"]
+    assert word_matches("x", choices) == [] and word_matches("", choices) == []
+    assert word_matches("station", {"station-to-station": 1, "road-master": 2}) == [
+        "station-to-station"]

@@ -20,7 +20,7 @@ from pbem.errors import TurnError
 from pbem.protocol import contacts, savefile, signing
 from pbem.protocol.canonical import digest
 from pbem.protocol.identity import Home
-from tests.enginekit import forge, play_game
+from tests.enginekit import actor, forge, play_game
 
 
 def run(home: Home, *args: str) -> Any:
@@ -31,13 +31,6 @@ def run(home: Home, *args: str) -> Any:
 
 def files(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
-
-
-def actor(path: Path) -> str:
-    table = session.load(path, None).table
-    duty = table.duty()
-    assert duty is not None
-    return table.seats[duty.seat].handle
 
 
 @pytest.fixture

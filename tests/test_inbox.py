@@ -20,10 +20,12 @@ import pytest
 from pbem import session
 from pbem.mail import inbox
 from pbem.mail import message as mail
+from pbem.mail.report import InboxReport
 from pbem.protocol import savefile
 from pbem.protocol.contacts import Contacts
 from pbem.protocol.identity import Home
 from tests.enginekit import forge
+from tests.support.duty import sign_duty
 
 EMAILS = {"ann": "ann@example.org", "bob": "bob@example.org", "cy": "cy@example.org"}
 
@@ -60,13 +62,8 @@ def play_and_mail(homes: dict[str, Home], folder: Path, stop_after: int | None =
     written = session.new_game(host, "dice-race", seats, options, None, folder=folder)
     hops = [Hop(written, mail.compose(written.path, host))]
     while written.table.duty() is not None and (stop_after is None or len(hops) < stop_after):
-        duty = written.table.duty()
-        assert duty is not None
-        handle = written.table.seats[duty.seat].handle
-        written = session.sign_next(homes[handle], written.path,
-                                    "join" if duty.kind == "join" else None, [],
-                                    "random:3" if duty.kind == "turn" else None, None)
-        hops.append(Hop(written, mail.compose(written.path, homes[handle])))
+        written = sign_duty(homes, written, "random:3")
+        hops.append(Hop(written, mail.compose(written.path, homes[written.entry["seat"]])))
     return hops
 
 
@@ -99,7 +96,7 @@ def message_with(data: bytes, *, filename: str = "save.toml", maintype: str = "a
     return msg
 
 
-def codes(report: inbox.InboxReport) -> list[str]:
+def codes(report: InboxReport) -> list[str]:
     return [p.code for p in report.problems]
 
 
@@ -115,7 +112,7 @@ def reader(homes: dict[str, Home], hops: list[Hop]) -> tuple[str, Home]:
 
 
 # ---- the three kinds of source -------------------------------------------------------------
-def check_newest_filed(report: inbox.InboxReport, hops: list[Hop], me: str, home: Home) -> None:
+def check_newest_filed(report: InboxReport, hops: list[Hop], me: str, home: Home) -> None:
     assert report.problems == [] or all(p.level == "note" for p in report.problems), report.text()
     [summary] = report.games
     last = hops[-1]
@@ -157,8 +154,8 @@ def test_eml_files_and_a_folder_of_them(homes: dict[str, Home], game: list[Hop],
     folder = tmp_path / "emls"
     folder.mkdir()
     for hop in game:
-        mail.write_eml(hop.msg, folder / mail.eml_name(hop.path.name))
-    single = inbox.scan([folder / mail.eml_name(game[-1].path.name)], home, file_saves=False)
+        mail.write_eml(hop.msg, folder / f"{hop.path.stem}.eml")
+    single = inbox.scan([folder / f"{game[-1].path.stem}.eml"], home, file_saves=False)
     assert single.messages == 1 and single.games[0].seq == game[-1].seq
     assert single.games[0].filed == ""
     report = inbox.scan([folder], home)

@@ -15,6 +15,7 @@ from pbem.protocol import engine, savefile, signing
 from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.identity import Home
 from tests.enginekit import forge, play_game, seed_of, with_entries
+from tests.support.duty import sign_duty
 
 
 @pytest.fixture
@@ -289,12 +290,7 @@ def test_audit_names_a_seat_whose_beacon_chain_was_not_from_its_seed(
     paths = [first.path]
     written = first
     while written.table.duty() is not None:
-        duty = written.table.duty()
-        assert duty is not None
-        handle = written.table.seats[duty.seat].handle
-        kind = "join" if duty.kind == "join" else None
-        written = session.sign_next(homes[handle], written.path, kind, [],
-                                    "random:3" if duty.kind == "turn" else None, None)
+        written = sign_duty(homes, written, "random:3")
         paths.append(written.path)
     monkeypatch.setattr(beacon, "published", honest)
     report = session.verify(savefile.read(paths[-1]), Home(tmp_path / "auditor")).report

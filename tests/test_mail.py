@@ -20,6 +20,7 @@ from pbem.mail import profile
 from pbem.protocol import savefile
 from pbem.protocol.identity import Home
 from tests.support.dice_race import GAME as DICE_RACE
+from tests.support.duty import sign_duty
 
 EMAILS = {"ann": "ann@example.org", "bob": "bob@example.org", "cy": "cy@example.org"}
 
@@ -35,12 +36,7 @@ def play(homes: dict[str, Home], folder: Path, *, emails: dict[str, str] | None 
     written = session.new_game(homes["ann"], "dice-race", seats, options, None, folder=folder)
     hops = [written]
     while written.table.duty() is not None and (stop_after is None or len(hops) < stop_after):
-        duty = written.table.duty()
-        assert duty is not None
-        handle = written.table.seats[duty.seat].handle
-        written = session.sign_next(homes[handle], written.path,
-                                    "join" if duty.kind == "join" else None, [],
-                                    bot if duty.kind == "turn" else None, None)
+        written = sign_duty(homes, written, bot)
         hops.append(written)
     return hops
 
@@ -351,8 +347,7 @@ def test_eml_round_trip_and_never_overwrites(homes: dict[str, Home],
                                              tmp_path: Path) -> None:
     last = midgame[-1]
     msg = mail.compose(last.path, signer_home(homes, last))
-    target = tmp_path / mail.eml_name(last.path.name)
-    assert target.name == last.path.stem + ".eml"
+    target = tmp_path / f"{last.path.stem}.eml"
     mail.write_eml(msg, target)
     raw = target.read_bytes()
     assert b"\r\n" not in raw

@@ -17,7 +17,7 @@ import pytest
 import tomli_w
 
 from pbem.errors import IllegalMoveError, IntegrityError
-from pbem.protocol import dleq, mental, mental_deck, secretdeck, shuffle_proof
+from pbem.protocol import dleq, mental, mental_deck, mental_open, secretdeck, shuffle_proof
 
 GAME_ID = "5eed00112233445566778899aabbccdd"
 DECK = "bonus"
@@ -75,16 +75,16 @@ class Table:
             self.entry(other, (tamper or {}).get(other))
 
     def read(self, seat: int) -> dict[str, str]:
-        return mental_deck.read(self.d, GAME_ID, DECK, seat, self.seeds[seat], self.uids)
+        return mental_open.read(self.d, GAME_ID, DECK, seat, self.seeds[seat], self.uids)
 
     def audit(self) -> list[str]:
         out: list[str] = []
         for seat, before, chore in self.log:
-            out += mental_deck.audit_chore(before, DECK, seat, chore, self.seeds[seat])
+            out += mental_open.audit_chore(before, DECK, seat, chore, self.seeds[seat])
         return out
 
     def open_held(self) -> tuple[dict[str, str], list[str]]:
-        return mental_deck.open_held(self.d, GAME_ID, DECK, self.seeds, self.uids)
+        return mental_open.open_held(self.d, GAME_ID, DECK, self.seeds, self.uids)
 
 
 def _draw(table: Table, seat: int, count: int, peel_tamper: dict[int, Tamper] | None = None) -> list[str]:
@@ -153,7 +153,7 @@ def test_full_flow_reads_right_cards_and_audits_clean(seats: int) -> None:
     claims = {0: list(held0.values())}
     if seats > 1:
         claims[seats - 1] = [second[s] for s in second_slots[:2]]
-    assert mental_deck.check_claims(table.d, opened, claims) == []
+    assert mental_open.check_claims(table.d, opened, claims) == []
     assert secretdeck.counts(table.state, DECK) == ({0: 5} if seats == 1 else {0: 3, seats - 1: 2})
 
 
@@ -416,12 +416,12 @@ def test_cheat_card_claimed_but_not_held() -> None:
     opened, _ = table.open_held()
     not_held = second[second_slots[-1]]  # seat 2 drew it but did not keep it
     returned = [u for u in UIDS if u not in held0.values()][0]
-    violations = mental_deck.check_claims(table.d, opened, {0: [*held0.values(), returned], 2: [not_held]})
+    violations = mental_open.check_claims(table.d, opened, {0: [*held0.values(), returned], 2: [not_held]})
     assert len(violations) == 2
     assert f"seat 0 claimed to hold card {returned!r}" in violations[0]
     assert f"seat 2 claimed to hold card {not_held!r}" in violations[1]
     twice = [*held0.values()][:1] * 2
-    assert len(mental_deck.check_claims(table.d, opened, {0: twice})) == 1
+    assert len(mental_open.check_claims(table.d, opened, {0: twice})) == 1
 
 
 def test_cheat_returned_card_swapped_for_a_kept_one_is_refused() -> None:
@@ -649,10 +649,10 @@ def test_cheat_shuffle_passes_are_checked() -> None:
     with pytest.raises(IntegrityError, match="fails its shuffle proof"):  # another game
         mental_deck.apply_chore(copy.deepcopy(d), 1, honest, "0" * 32, 1)
     # What no proof covers: the key point against the seed, at the audit.
-    assert mental_deck.audit_chore(d, DECK, 1, honest, seed1) == []
-    assert "deck key point its seed does not give" in mental_deck.audit_chore(d, DECK, 1, wrong_key, seed1)[0]
-    assert mental_deck.audit_chore(blank, DECK, 0, chore, b"host seed" * 4) == []
-    assert mental_deck.audit_chore(blank, DECK, 0, chore, b"other seed" * 4) != []
+    assert mental_open.audit_chore(d, DECK, 1, honest, seed1) == []
+    assert "deck key point its seed does not give" in mental_open.audit_chore(d, DECK, 1, wrong_key, seed1)[0]
+    assert mental_open.audit_chore(blank, DECK, 0, chore, b"host seed" * 4) == []
+    assert mental_open.audit_chore(blank, DECK, 0, chore, b"other seed" * 4) != []
 
 
 def test_a_substituted_card_is_refused_in_the_pass_that_makes_it() -> None:
@@ -675,16 +675,16 @@ def test_read_refuses_a_card_known_to_be_elsewhere() -> None:
     drawn = _draw(table, 1, 2)
     cards = table.read(1)
     with pytest.raises(IntegrityError, match=rf"slot {drawn[0]}"):
-        mental_deck.read(table.d, GAME_ID, DECK, 1, table.seeds[1], UIDS, elsewhere=[cards[drawn[0]]])
+        mental_open.read(table.d, GAME_ID, DECK, 1, table.seeds[1], UIDS, elsewhere=[cards[drawn[0]]])
     with pytest.raises(IntegrityError):  # another seat's seed peels to garbage
-        mental_deck.read(table.d, GAME_ID, DECK, 1, table.seeds[0], UIDS)
+        mental_open.read(table.d, GAME_ID, DECK, 1, table.seeds[0], UIDS)
 
 
 def test_open_held_reports_a_seat_that_never_revealed() -> None:
     table = Table(3)
     drawn = _draw(table, 0, 2)
     seeds = {0: table.seeds[0], 1: table.seeds[1]}
-    opened, violations = mental_deck.open_held(table.d, GAME_ID, DECK, seeds, UIDS)
+    opened, violations = mental_open.open_held(table.d, GAME_ID, DECK, seeds, UIDS)
     assert set(opened) == set(drawn)  # only seat 0's layer is left on the drawn slots
     assert violations and all("seat 2 never revealed" in v for v in violations)
     assert len(violations) == 16  # every slot of the pile carries seat 2's layer
@@ -713,7 +713,7 @@ def test_deal_gives_each_seat_a_hand_only_it_can_read() -> None:
         for other in range(4):
             if other != seat:  # another seat's key opens nothing of this hand
                 with pytest.raises(IntegrityError):
-                    mental_deck.read(table.d, GAME_ID, DECK, seat, table.seeds[other], UIDS)
+                    mental_open.read(table.d, GAME_ID, DECK, seat, table.seeds[other], UIDS)
     assert len(set(seen)) == 12
     assert table.audit() == [] and table.open_held()[1] == []
     with pytest.raises(IllegalMoveError, match="the deal needs"):
@@ -760,7 +760,7 @@ def test_pass_moves_a_hand_so_that_only_the_receiver_reads_it() -> None:
     assert list(table.read(0)) == hands[0][:1]  # the giver keeps only its pick
     # Nobody else learned anything: seat 2's key opens neither the passed slots nor any other.
     with pytest.raises(IntegrityError):
-        mental_deck.read(table.d, GAME_ID, DECK, 1, table.seeds[2], UIDS)
+        mental_open.read(table.d, GAME_ID, DECK, 1, table.seeds[2], UIDS)
     assert table.audit() == [] and table.open_held()[1] == []
     for slot in fresh:
         assert list(table.d["slots"][slot]["layers"]) == ["1"]

@@ -15,7 +15,7 @@ import pytest
 
 from pbem import session
 from pbem.errors import IntegrityError, TurnError
-from pbem.protocol import dleq, engine, mental, mental_deck, savefile, shuffle_proof
+from pbem.protocol import dleq, engine, mental, mental_deck, mental_open, savefile, shuffle_proof
 from pbem.protocol.identity import Home
 from tests.enginekit import forge, play_game, seed_of, with_entries, write
 
@@ -130,14 +130,14 @@ def _item_proofs(item: dict) -> int:
 
 
 def _proof_items(entries: list[dict]) -> int:
-    """How many proofs the entries' chores carry: one per shuffle pass, peel, open, lock
-    and batch shuffle, one per slot of a batch re-key."""
+    """How many proofs the entries' chores carry: one per shuffle pass, peel, open and
+    batch shuffle, one per slot of a batch re-key."""
     return sum(1 if c["op"] == "shuffle" else sum(_item_proofs(i) for i in c["items"])
                for e in entries for c in e["chores"])
 
 
 def _item_points(item: dict) -> int:
-    return {"peel": 1, "open": 0, "lock": 2}.get(item["op"], len(item.get("cts", [])) + 1)
+    return {"peel": 1, "open": 0}.get(item["op"], len(item.get("cts", [])) + 1)
 
 
 def _points_in(entries: list[dict]) -> int:
@@ -586,7 +586,7 @@ def test_audit_names_a_seat_whose_key_point_its_seed_does_not_give(
         mental_deck.apply_chore(d, seat, mental_deck.perform(d, "cards", seat, seeds[seat], "g" * 32, seat),
                                 "g" * 32, seat)
     d["keys"]["1"] = mental.to_hex(mental.public_point(99))  # as if seat 1 had kept to key 99
-    _, found = mental_deck.open_held(d, "g" * 32, "cards", seeds, ["a", "b", "c"])
+    _, found = mental_open.open_held(d, "g" * 32, "cards", seeds, ["a", "b", "c"])
     assert found and all("seat 1 published a key point its revealed seed does not give" in f
                          for f in found)
     assert not any("seat 0" in f for f in found)

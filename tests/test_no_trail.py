@@ -9,7 +9,7 @@ slot id the test keeps the seats that can tell its card:
 * a return or a pass gives the cards new ids: whoever returned or passed them (who read
   them in the clear) can still tell the new ids in the order the move names, until a seat
   that could not tell them re-locks the batch in a secret order (a shuffle chore);
-* a re-lock slot by slot (the old ``lock`` chore) keeps every link.
+* a re-key slot by slot (a ``rekey`` item) keeps every link.
 
 The rule: when a seat reads a slot, or names it in a public move, nobody else can tell
 that slot's card. At the table a player knows which cards went under the pile or left in
@@ -22,39 +22,23 @@ bottom order gave the new ids), and ann learned bob took the tow cable from its 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from typing import Any
 
 import pytest
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem import registry
 from pbem.errors import PbemError
 from pbem.play import bots
-from pbem.protocol import engine, entropy, headers, mental_deck, signing
+from pbem.protocol import engine, headers, mental_open, signing
 from pbem.protocol.identity import Identity
 from pbem.protocol.savefile import Save
-from tests.support.stream import fixed_bytes
+from tests.support.duty import fixed_identities
+from tests.support.stream import fixed_entropy
 
 
-@contextmanager
-def _fixed_entropy(label: str) -> Iterator[None]:
-    saved = entropy.fresh_bytes, entropy.utc_now
-    entropy.fresh_bytes = fixed_bytes(hashlib.sha256(b"no-trail/" + label.encode()).digest())
-    entropy.utc_now = lambda: "2025-01-01T00:00:00Z"  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        entropy.fresh_bytes, entropy.utc_now = saved  # type: ignore[assignment]
-
-
-def _identities(n: int) -> list[Identity]:
-    out = []
-    for i in range(n):
-        key = Ed25519PrivateKey.from_private_bytes(bytes([i + 7]) * 32)
-        out.append(Identity(f"p{i}", key.public_key().public_bytes_raw(), key))
-    return out
+def _fixed_entropy(label: str) -> AbstractContextManager[None]:
+    return fixed_entropy(hashlib.sha256(b"no-trail/" + label.encode()).digest())
 
 
 def _build(ruleset: str, players: int, options: list[str], stop: Any = None,
@@ -65,7 +49,7 @@ def _build(ruleset: str, players: int, options: list[str], stop: Any = None,
     that the greedy bot draws Super Bonus cards often and from each other's returns)."""
     with _fixed_entropy(f"{ruleset}/{players}/{options}"):
         game = registry.load(ruleset)
-        ids = _identities(players)
+        ids = fixed_identities(players, first=7)
         header = headers.new_header(game, [(i.handle, "") for i in ids],
                                    headers.parse_options(game, options))
         table = headers.empty_table(header)
@@ -134,7 +118,7 @@ class Links:
                         for slot in item["slots"]:
                             self.tell[slot] = self.tell.get(slot, set()) & {seat}
             for reader, seed in sorted(self.seeds.items()):
-                mine = mental_deck.read(d, self.save.game_id, self.deck, reader, seed, uids)
+                mine = mental_open.read(d, self.save.game_id, self.deck, reader, seed, uids)
                 for slot in mine:
                     self.reads += 1
                     self._only(slot, reader, f"entry {entry['seq']}: p{reader} reads {slot}")

@@ -29,6 +29,7 @@ from pbem.mail import inbox, smtp  # noqa: E402
 from pbem.mail import message as mail  # noqa: E402
 from pbem.protocol import savefile  # noqa: E402
 from pbem.protocol.identity import Home  # noqa: E402
+from tests.support.duty import sign_duty  # noqa: E402
 
 USER, PASSWORD = "ann@example.org", "correct horse battery staple"
 
@@ -136,12 +137,7 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     (root / "saves").mkdir()
     written = session.new_game(homes["ann"], "dice-race", seats, [], None, folder=root / "saves")
     while len(written.save.entries) < 6:
-        duty = written.table.duty()
-        assert duty is not None
-        handle = written.table.seats[duty.seat].handle
-        written = session.sign_next(homes[handle], written.path,
-                                    "join" if duty.kind == "join" else None, [],
-                                    "random:5" if duty.kind == "turn" else None, None)
+        written = sign_duty(homes, written, "random:5")
     signer = written.entry["seat"]
     duty = written.table.duty()
     assert duty is not None

@@ -27,6 +27,7 @@ from pbem.mail import answer, outbox  # noqa: E402
 from pbem.mail import message as mail  # noqa: E402
 from pbem.protocol.identity import Home  # noqa: E402
 from tests.support.dice_race import DiceRace  # noqa: E402
+from tests.support.duty import sign_duty  # noqa: E402
 from tests.test_inbox import Hop, play_and_mail, write_mbox  # noqa: E402
 from tests.test_smtp import Sink, free_port  # noqa: E402
 
@@ -104,11 +105,8 @@ def at_reveal(homes: dict[str, Home], tmp_path: Path) -> tuple[list[Hop], str, P
                                None, folder=folder)
     hops = [Hop(written, mail.compose(written.path, homes["ann"]))]
     while (duty := written.table.duty()) is not None and duty.kind != "reveal":
-        handle = written.table.seats[duty.seat].handle
-        written = session.sign_next(homes[handle], written.path,
-                                    "join" if duty.kind == "join" else None, [],
-                                    "random:3" if duty.kind == "turn" else None, None)
-        hops.append(Hop(written, mail.compose(written.path, homes[handle])))
+        written = sign_duty(homes, written, "random:3")
+        hops.append(Hop(written, mail.compose(written.path, homes[written.entry["seat"]])))
     box = write_mbox(tmp_path / "mail.mbox", [h.msg for h in hops])
     return hops, hops[-1].actor, box
 

@@ -17,7 +17,7 @@ from pbem.protocol import engine, savefile, signing
 from pbem.protocol.identity import Home
 from pbem.session import withdrawal
 from tests.conftest import FIXED_CLOCK
-from tests.enginekit import forge, play_game, with_entries
+from tests.enginekit import actor, forge, play_game, with_entries
 
 
 def run(home: Home | None, *args: str) -> Any:
@@ -30,13 +30,6 @@ def run(home: Home | None, *args: str) -> Any:
 def written(result: Any) -> Path:
     assert result.exit_code == 0, result.output
     return Path(result.output.split("Wrote ", 1)[1].split("\n", 1)[0])
-
-
-def actor(path: Path) -> str:
-    table = session.load(path, None).table
-    duty = table.duty()
-    assert duty is not None
-    return table.seats[duty.seat].handle
 
 
 @pytest.fixture

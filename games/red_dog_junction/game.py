@@ -40,7 +40,6 @@ from typing import Any
 from pbem.game import (
     Game,
     GameInfo,
-    MoveError,
     Option,
     OptionError,
     Outcome,
@@ -143,12 +142,8 @@ class RedDogJunction(Game):
         posse.finish(state)
         turnflow.end_turn(state, seat)
 
-    def can_end_turn(self, state: State, seat: int) -> bool:
-        try:
-            turnflow.check_can_end(posse.ready(state), seat)
-        except MoveError:
-            return False
-        return True
+    def check_end_turn(self, state: State, seat: int) -> None:
+        turnflow.check_can_end(posse.ready(state), seat)  # what end_turn checks, no copy
 
     def resolve(self, state: State, request: dict[str, Any], rng: Sampler) -> None:
         posse.finish(state)

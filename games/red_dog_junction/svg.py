@@ -6,9 +6,8 @@ goods lying there; one home base per owner with its storage; the bank, the deck 
 card display; the text of the commanders and boosts held; what happened since the
 reader's last look; a key of the goods (each has a colour and a shape of its own). Every
 ship is drawn where it is (at its dock, in space or at home) in its owner's colour, its
-cargo as goods. Right column: the game's status, the final result once the game is
-complete and audited (the view's ``result``), and one card per player (and one for
-Justin in the solo game).
+cargo as goods. Right column: the side panel (``panel.py``: the game's
+status, the result, one card per player); the colours both share are in ``palette``.
 
 Every fact of this game is public, but the view is still the only source: nothing here
 reads the rules tables, so a seat's picture shows what its view holds and nothing more.
@@ -21,21 +20,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.game import ended_line, kit, rank_with_tiebreaks
+from pbem.game import kit
 
-from .constants import CREW_TYPES, GOODS, JUSTIN, JUSTIN_CAPACITY, PLANET_GOODS
-from .state import join_and, place_label
+from .constants import JUSTIN, PLANET_GOODS
+from .palette import (
+    BOARD_W,
+    GOODS_KEY,
+    JUSTIN_COLOUR,
+    WIDTH,
+    goods_words,
+    in_order,
+    owner_colour,
+)
+from .panel import draw_panel
+from .state import place_label
 
-WIDTH = kit.PAGE_WIDTH
-BOARD_W = 880  # the left column: places, ships and the market
-PANEL_X = BOARD_W + 10
-PANEL_W = WIDTH - PANEL_X - 10
-
-PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e")  # seats 0..4
-JUSTIN_COLOUR = "#37474f"
-GOOD_COLOURS = {"gold": "#f2c12e", "whiskey": "#a0522d", "scrap": "#8c8c8c",
-                "gas": "#9ccc65", "ice": "#d6eaf8", "ruby": "#c2185b", "oxygen": "#26c6da"}
-GOODS_KEY = kit.Goods(GOODS, GOOD_COLOURS)  # each good's fill and shape
 KIND_COLOURS = {"crew": "#6d4c41", "commander": "#283593", "boost": "#00796b"}
 BOARD_FILL = "#eef1f6"
 SPACE_FILL = "#1b2340"
@@ -62,30 +61,8 @@ MARKET_TOP = HOME_TOP + HOME_H + 10
 CARD_H = 178
 DISPLAY_SLOTS = 6
 CUBES_PER_ROW = 7  # cargo cubes under a ship: two rows of seven
-# What the status says of the turn in progress, for the turn state's keys that are set.
-TURN_WORDS = (("agents_left", "Agents left in this action: {}"),
-              ("rascal", "Rascals named this turn: {}"),
-              ("commanded", "Commanders used this turn: {}"))
 
-# ---- colours and words ---------------------------------------------------------------
-def owner_colour(key: str) -> str:
-    """A ship owner's colour: a seat's by its number, Justin's slate grey."""
-    if key == JUSTIN or not key.isdigit():
-        return JUSTIN_COLOUR
-    return PLAYER_COLOURS[int(key) % len(PLAYER_COLOURS)]
-
-
-def _in_order(goods: dict[str, int], zeros: bool = False) -> list[tuple[str, int]]:
-    """A view's goods with a count (or every one listed, with ``zeros``), the rules'
-    goods first in their order."""
-    known = [(g, int(goods[g])) for g in GOODS if g in goods and (zeros or goods[g])]
-    return known + [(g, int(n)) for g, n in goods.items() if g not in GOODS and (zeros or n)]
-
-
-def _goods_words(goods: dict[str, int]) -> str:
-    return ", ".join(f"{g} {n}" for g, n in _in_order(goods)) or "nothing"
-
-
+# ---- words and places ----------------------------------------------------------------
 def _cost_pairs(text: str) -> list[tuple[str, int]] | None:
     """'ruby 2 gas 3' as [(ruby, 2), (gas, 3)]; None for anything else (drawn as text)."""
     words = text.split()
@@ -154,13 +131,13 @@ def _draw_ship(out: kit.Canvas, key: str, owner: dict[str, Any], at: tuple[int, 
     (two rows of seven; "+n" when more) underneath; centred on ``at``."""
     x, y = at
     name = str(owner.get("name", key))
-    cargo = _in_order(owner.get("ship", {}))
+    cargo = in_order(owner.get("ship", {}))
     load = sum(n for _, n in cargo)
     room = f" of {owner['capacity']}" if "capacity" in owner else ""
     colour = owner_colour(key)
     out.open("g", id=kit.ident("ship", key), class_="ship")
     out.title(f"{name}'s ship at {place_label(str(owner.get('at', '')))}: "
-              f"{load}{room} aboard ({_goods_words(owner.get('ship', {}))})")
+              f"{load}{room} aboard ({goods_words(owner.get('ship', {}))})")
     hull = [(x - 33, y - 11), (x + 20, y - 11), (x + 34, y), (x + 20, y + 11), (x - 33, y + 11),
             (x - 27, y)]
     out.polygon(hull, colour, stroke="#ffffff" if on_dark else "#111111", stroke_width=1)
@@ -335,8 +312,8 @@ def _draw_space(out: kit.Canvas, view: dict[str, Any]) -> list[tuple[int, int]]:
     """Space: the goods lying there (count and a pile of cubes) and room for ships."""
     x0, y0, w, h = SPACE_BOX
     out.open("g", id="space", class_="place")
-    lying = _in_order(view.get("space", {}))
-    out.title(f"Space: {_goods_words(view.get('space', {}))} lying here")
+    lying = in_order(view.get("space", {}))
+    out.title(f"Space: {goods_words(view.get('space', {}))} lying here")
     kit.box(out, *SPACE_BOX, "Space", fill=SPACE_FILL, ink="#ffffff")
     for sx, sy in ((300, 20), (372, 128), (610, 16), (700, 138), (845, 40), (520, 132),
                    (180, 140), (790, 100)):  # a few fixed stars
@@ -369,9 +346,9 @@ def _draw_homes(out: kit.Canvas, view: dict[str, Any]) -> dict[str, tuple[int, i
         x, y = (width + 8) * i, HOME_TOP
         colour = owner_colour(key)
         name = str(owner.get("name", key))
-        storage = _in_order(owner.get("storage", {}))
+        storage = in_order(owner.get("storage", {}))
         out.open("g", id=kit.ident("home", key), class_="place home")
-        out.title(f"{name}'s home base: storage {_goods_words(owner.get('storage', {}))}")
+        out.title(f"{name}'s home base: storage {goods_words(owner.get('storage', {}))}")
         out.rect(x, y, width, HOME_H, kit.BOX_FILL, stroke=colour, stroke_width=2, rx=6)
         out.rect(x, y, width, 22, colour, rx=6)
         out.text(x + 8, y + 16, kit.fit(f"{name}'s home base", width - 16, 13), 13,
@@ -406,17 +383,17 @@ def _draw_market(out: kit.Canvas, view: dict[str, Any], top: int) -> int:
              f"{view.get('discard', 0)}", 13, font_weight="bold")
     out.close()
     out.open("g", id="bank")
-    out.title(f"the bank: {_goods_words(view.get('bank', {}))}"
-              + (f"; in the box: {_goods_words(view['box'])}" if view.get("box") else ""))
+    out.title(f"the bank: {goods_words(view.get('bank', {}))}"
+              + (f"; in the box: {goods_words(view['box'])}" if view.get("box") else ""))
     x = 330
     out.text(x, y, "Bank", 13, font_weight="bold")
     x += 40
-    for good, count in _in_order(view.get("bank", {}), zeros=True):  # an empty bank matters
+    for good, count in in_order(view.get("bank", {}), zeros=True):  # an empty bank matters
         GOODS_KEY.cube(out, x, y - 11, 12, good)
         out.text(x + 16, y, f"{good} {count}", 13)
         x += 34 + 8 * len(f"{good} {count}")
     if view.get("box"):
-        out.text(x + 10, y, f"(box: {_goods_words(view['box'])}, out of play)", 12,
+        out.text(x + 10, y, f"(box: {goods_words(view['box'])}, out of play)", 12,
                  fill="#666")
     out.close()
     display = view.get("display", [])
@@ -536,260 +513,6 @@ def _draw_key(out: kit.Canvas, top: int) -> int:
     return top + 24
 
 
-# ---- the side panel ------------------------------------------------------------------------
-def _audited(view: dict[str, Any]) -> dict[str, Any] | None:
-    """The engine's final result (``pbem.drawing.panels.result_section``), which the
-    session puts in the view's ``result`` once the game is complete and audited; None
-    while ``result`` is the game's own (scores by name, winners, a sentence) or empty."""
-    result = view.get("result")
-    return result if isinstance(result, dict) and "ranking" in result else None
-
-
-def _final_places(view: dict[str, Any]) -> dict[int, int]:
-    """Places once the game is over: the engine's ranking when the view carries the
-    audited result, else ranked from the view's scores and tie-breaks."""
-    audited = _audited(view)
-    if audited is not None:
-        return kit.result_places(audited)
-    players = view.get("players", [])
-    scores = {i: int(p.get("score", 0)) for i, p in enumerate(players)}
-    ties = {i: [int(t) for t in p.get("tiebreaks", [])] for i, p in enumerate(players)}
-    return {seat: place for place, group in enumerate(rank_with_tiebreaks(scores, ties), 1)
-            for seat in group}
-
-
-def _solo_verdict(view: dict[str, Any]) -> str:
-    """Who won the solo game, as the outcome decides it: score, then unused boosts, then
-    crew cards (Justin's boosts never stay unused)."""
-    human, justin = view["players"][0], view["justin"]
-    crews = sum(int(n) for t, n in justin.get("crew", {}).items() if t in CREW_TYPES)
-    mine = (int(human.get("score", 0)), *[int(t) for t in human.get("tiebreaks", [])])
-    his = (int(justin.get("score", 0)), 0, crews)
-    name = str(human.get("name", ""))
-    return (f"{name} beats Justin" if mine > his else
-            "Justin wins" if his > mine else "a shared win with Justin")
-
-
-def _status_lines(view: dict[str, Any]) -> list[str]:
-    players = view.get("players", [])
-    count = len(players)
-    variant = {"trail-boss": "Trail Boss variant", "posse": "Posse variant"}.get(
-        str(view.get("variant")), f"{view.get('variant', 'standard')} game")
-    lines = [f"{variant} · " + ("solo (Trailblazer) against Justin" if view.get("solo")
-                                else f"{count} players")]
-    phase = view.get("phase")
-    turn = view.get("turn", 0)
-    end = view.get("end", {})
-    if phase == "over":
-        why = "the deck ran out" if end.get("reason") == "deck" else "the bank's gold ran out"
-        lines.append(f"GAME OVER after turn {turn}: {why}.")
-        places = _final_places(view)
-        order = sorted(places, key=lambda s: (places[s], s))
-        if _audited(view) is None:  # else the result panel below says it
-            lines.append("Final: " + ", ".join(
-                f"{places[s]}. {players[s].get('name', s)} {players[s].get('score', 0)}"
-                for s in order))
-            winners = view.get("result", {}).get("winners", []) if not view.get("solo") else []
-            if winners:
-                lines.append(("Winner: " if len(winners) == 1 else "Shared win: ")
-                             + join_and([str(w) for w in winners]) + ".")
-        if view.get("solo") and isinstance(view.get("justin"), dict):
-            lines.append(f"Justin scored {view['justin'].get('score', 0)}: "
-                         f"{_solo_verdict(view)}.")
-    elif ended_line(view):  # resigned or stopped: nobody is to act
-        lines.append(ended_line(view))
-    elif phase == "play":
-        ts = view.get("turn_state", {})
-        lines.append(f"Turn {turn} · To act: {view.get('to_act', '')}")
-        lines.append(f"Actions taken {ts.get('actions', 0)} of {ts.get('allowed', 0)}")
-        lines += [form.format(", ".join(value) if isinstance(value, list)
-                              else ", ".join(str(value).split()) if key == "rascal" else value)
-                  for key, form in TURN_WORDS if (value := ts.get(key))]
-        if view.get("owed"):
-            lines.append(f"Owed first: {view['owed']}")
-    elif phase == "setup" and isinstance(view.get("draft"), dict):
-        lines.append("Waiting for the start entry: it deals each player 9 cards, in secret, "
-                     "for the Posse draft.")
-    elif phase == "setup":
-        lines.append("Waiting for the start entry: first player, dice placed around the "
-                     "Junction" + (", Trail Boss commanders" if view.get("variant") == "trail-boss"
-                                   else "") + ", starting gold.")
-    elif phase == "draft":
-        lines += _draft_lines(view)
-    else:
-        lines += _stage_lines(view)
-    if end.get("gold_fired") and phase != "over":
-        lines.append(f"LAST TURNS: the bank's gold ran out; the game ends after turn "
-                     f"{end.get('end_after', 0)}.")
-    viewer = view.get("viewer", -1)
-    if isinstance(viewer, int) and 0 <= viewer < count:
-        lines.append(f"Seen by: {players[viewer].get('name', viewer)}")
-    else:
-        lines.append("Public view (what everyone sees)")
-    lines += [f"Pending: {p}" for p in view.get("pending", [])]
-    return lines
-
-
-def _stage_lines(view: dict[str, Any]) -> list[str]:
-    """A set-up stage (after the start entry, before the first turn): who chooses now,
-    what may be chosen, who is still to choose."""
-    players = view.get("players", [])
-    still = [str(p.get("name", "")) for p in players if p.get("owes_pick")]
-    lines = ["Set-up: Trail Boss crew picks, one entry each in turn order; the display is "
-             "dealt after the last pick."]
-    if view.get("to_act"):
-        lines.append(f"To pick: {view['to_act']}")
-    pickable = view.get("pickable", {})
-    if pickable:
-        lines.append("May pick from the deck: " + ", ".join(
-            f"{t} x{n}" for t, n in pickable.items()) + " (no rascal)")
-    if still:
-        lines.append(f"Still to pick: {join_and(still)}")
-    return lines
-
-
-def _draft_lines(view: dict[str, Any]) -> list[str]:
-    """Posse's draft, in public words: who signs next, the cards chosen, what it waits for."""
-    draft = view.get("draft", {})
-    chosen = ", ".join(f"{name} {n}" for name, n in draft.get("choices", {}).items())
-    lines = [f"Set-up: the Posse draft. {draft.get('hand_size', 9)} cards each in secret; pick "
-             "one, pass the rest to the left.",
-             f"Next entry: {view.get('to_act', '')}",
-             f"Cards chosen: {chosen} (of {int(draft.get('hand_size', 9)) - 1} each; the last "
-             "card of a hand comes without a choice)"]
-    if draft.get("waiting"):
-        lines.append(f"Waiting for: {draft['waiting']}")
-    if draft.get("shown"):
-        lines.append("Every choice is made: the players show what they kept; then the first "
-                     "player, dice, gold and display.")
-    return lines
-
-
-def _draw_status(out: kit.Canvas, view: dict[str, Any]) -> int:
-    y = kit.status_block(out, PANEL_X, 0, PANEL_W, "Red Dog Junction", _status_lines(view),
-                         strong=("Turn", "GAME OVER", "Pending", "To pick", "Next entry"),
-                         alert=("LAST", "Owed"))
-    audited = _audited(view)
-    if audited is not None:
-        y = kit.result_panel(out, PANEL_X, y, PANEL_W, audited) + 8
-    return y
-
-
-def _card_names(ids: list[str], used: list[str]) -> str:
-    return ", ".join(f"{c} (used)" if c in used else c for c in ids)
-
-
-def _player_lines(view: dict[str, Any], seat: int) -> list[str]:
-    player = view["players"][seat]
-    current = player.get("name") == view.get("to_act") and view.get("phase") == "play"
-    ts = view.get("turn_state", {}) if current else {}
-    crew = player.get("crew", {})
-    lines = [f"at {place_label(str(player.get('at', '')))} · gold in storage "
-             f"{player.get('storage', {}).get('gold', 0)}"]
-    others = {g: n for g, n in player.get("storage", {}).items() if g != "gold"}
-    if others:
-        lines.append(f"storage also: {_goods_words(others)}")
-    rascals = player.get("rascals", {})
-    lines.append("crew: " + (" · ".join(f"{t}\u00a0{n}" for t, n in crew.items()) or "none")
-                 + (" (rascals as " + ", ".join(f"{t}\u00a0{n}" for t, n in rascals.items())
-                    + ")" if rascals else ""))
-    lines.append(f"commanders: {_card_names(player.get('commanders', []), ts.get('commanded', []))}"
-                 if player.get("commanders") else "commanders: none")
-    lines.append(f"unused boosts: {', '.join(player.get('boosts', [])) or 'none'}")
-    if player.get("played"):
-        lines.append(f"played this turn: {', '.join(player['played'])}")
-    lines.append(f"super deals: {', '.join(player.get('deals', [])) or 'none'}")
-    if player.get("owes_pick"):
-        lines.append("Trail Boss: a crew pick is owed")
-    draft = view.get("draft")
-    if isinstance(draft, dict) and view.get("phase") == "draft":
-        name = str(player.get("name", ""))
-        holding = int(draft.get("holding", {}).get(name, 0))
-        lines.append(f"Posse draft: {draft.get('choices', {}).get(name, 0)} chosen; "
-                     + (f"a hand of {holding} " + ("to pick from" if name in
-                                                   draft.get("can_pick", []) else "on its way")
-                        if holding else "no hand yet"))
-    parts = player.get("score_parts", {})
-    lines.append(f"score {player.get('score', 0)} = "
-                 + " + ".join(f"{k} {v}" for k, v in parts.items()))
-    return lines
-
-
-def _to_act(view: dict[str, Any], seat: int) -> bool:
-    """Whether ``seat`` acts next: the player whose turn it is, or who chooses now in a
-    set-up stage."""
-    player = view["players"][seat]
-    if player.get("name") != view.get("to_act"):
-        return False
-    if view.get("phase") == "draft":  # Posse: the seat that signs the draft's next entry
-        return True
-    return view.get("phase") == "play" or (view.get("phase") not in ("setup", "over")
-                                           and bool(player.get("owes_pick")))
-
-
-def _player_marks(view: dict[str, Any], seat: int, places: dict[int, int]) -> list[str]:
-    to_act = _to_act(view, seat) and not ended_line(view)
-    return kit.seat_marks(you=seat == view.get("viewer"), to_act=to_act,
-                          place=places.get(seat, 0))
-
-
-def _draw_owner_card(out: kit.Canvas, ident: str, key: str, owner: dict[str, Any],
-                     marks: list[str], lines: list[str], top: int) -> int:
-    """One panel card: the name and marks, the ship's load as cubes, then text lines."""
-    wrapped = [part for text in lines for part in kit.wrap(text, PANEL_W - 24, 12)]
-    height = 24 + 20 + 15 * len(wrapped) + 10
-    out.open("g", id=ident, class_="player")
-    x = kit.player_card(out, PANEL_X, top, PANEL_W, height, owner_colour(key),
-                        str(owner.get("name", key)), f"({', '.join(marks)})" if marks else "")
-    y = top + 40
-    cargo = [g for g, n in _in_order(owner.get("ship", {})) for _ in range(n)]
-    limit = f"/{owner['capacity']}" if "capacity" in owner else ""
-    out.text(x, y, f"ship {len(cargo)}{limit}", 12, font_weight="bold")
-    GOODS_KEY.row(out, cargo[:18], x + 62, y - 10, 11, per_row=18)
-    if len(cargo) > 18:
-        out.text(x + 62 + 13 * 18, y, f"+{len(cargo) - 18}", 11)
-    kit.write_lines(out, x, y, PANEL_W - 24, lines, size=12, leading=15)
-    out.close()
-    return top + height
-
-
-def _justin_lines(view: dict[str, Any]) -> list[str]:
-    justin = view["justin"]
-    stack = justin.get("stack", [])
-    lines = [f"at {place_label(str(justin.get('at', '')))} · gold in storage "
-             f"{justin.get('storage', {}).get('gold', 0)}"]
-    others = {g: n for g, n in justin.get("storage", {}).items() if g != "gold"}
-    if others:
-        lines.append(f"storage also: {_goods_words(others)}")
-    lines.append(f"stack: {len(stack)} cards, top {justin.get('top') or 'none'}")
-    crew = justin.get("crew", {})
-    lines.append("by type: " + (" · ".join(f"{t}\u00a0{n}" for t, n in crew.items()) or "none"))
-    lines.append(f"super deals: {', '.join(justin.get('deals', [])) or 'none'}")
-    if justin.get("awaiting"):
-        lines.append(f"waiting for you to name a {justin['awaiting']} dock")
-    if view.get("phase") != "over":
-        lines.append(f"next he takes: {justin.get('next') or 'nothing'}")
-    parts = justin.get("score_parts", {})
-    lines.append(f"score {justin.get('score', 0)} = "
-                 + " + ".join(f"{k} {v}" for k, v in parts.items()))
-    return lines
-
-
-def _draw_panel(out: kit.Canvas, view: dict[str, Any]) -> int:
-    y = _draw_status(out, view)
-    places = _final_places(view) if view.get("phase") == "over" else {}
-    for seat, player in enumerate(view.get("players", [])):
-        y = _draw_owner_card(out, f"player-{seat}", str(seat), player,
-                             _player_marks(view, seat, places), _player_lines(view, seat),
-                             y) + 8
-    if view.get("solo") and isinstance(view.get("justin"), dict):
-        # His capacity is a rule, not state: the view has no entry for it.
-        justin = dict(view["justin"], capacity=JUSTIN_CAPACITY)
-        y = _draw_owner_card(out, "player-justin", JUSTIN, justin, ["automaton"],
-                             _justin_lines(view), y) + 8
-    return y
-
-
 # ---- the whole picture ------------------------------------------------------------------------
 def _draw_ships(out: kit.Canvas, view: dict[str, Any], spots: dict[str, tuple[int, int]],
                 homes: dict[str, tuple[int, int]], space: list[tuple[int, int]]) -> None:
@@ -837,5 +560,5 @@ def render_svg(view: dict[str, Any]) -> str:
     bottom = kit.notes_block(out, "recent", 0, bottom, BOARD_W, "Since your last look",
                              [str(e) for e in view.get("last", [])])
     bottom = _draw_key(out, bottom)
-    height = max(bottom, _draw_panel(out, view)) + 10
+    height = max(bottom, draw_panel(out, view)) + 10
     return out.document(WIDTH, height, _title(view))

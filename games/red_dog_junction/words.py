@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from pbem.game import AmbiguousMoveError, InvalidMoveError, State
+from pbem.game import AmbiguousMoveError, InvalidMoveError, State, word_matches
 
 from .constants import CREW_TYPES, GOODS, JUNCTION_DOCKS, PLANET_GOODS
 from .move import GoodsT
@@ -30,11 +30,9 @@ def tokens(text: str) -> list[str]:
 
 
 def good_word(word: str) -> str:
-    if word in GOODS:
-        return word
-    if word in COLOURS:
+    if word in COLOURS:  # no colour word is a good's name
         return COLOURS[word]
-    matches = [g for g in GOODS if g.startswith(word)]
+    matches = word_matches(word, GOODS)
     if len(matches) == 1:
         return matches[0]
     if matches:
@@ -43,7 +41,7 @@ def good_word(word: str) -> str:
 
 
 def crew_word(word: str) -> str:
-    matches = [t for t in CREW_TYPES if t.startswith(word)]
+    matches = word_matches(word, CREW_TYPES)
     if len(matches) == 1:
         return matches[0]
     raise InvalidMoveError(f"'{word}' is not a crew type ({', '.join(CREW_TYPES)}).")
@@ -142,9 +140,7 @@ def ship_word(state: State, seat: int, word: str) -> str:
     if word in ("me", "self", "myself", "mine"):
         return str(seat)
     names = name_map(state)
-    if word in names:
-        return names[word]
-    matches = [k for n, k in names.items() if n.startswith(word)]
+    matches = [names[n] for n in word_matches(word, names)]
     if len(matches) == 1:
         return matches[0]
     if matches:

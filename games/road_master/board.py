@@ -31,7 +31,6 @@ Reading of the rules used here (RM-M1..M7 and the rulings):
 
 from __future__ import annotations
 
-from itertools import product
 from typing import Any
 
 from pbem.game import derived
@@ -244,13 +243,6 @@ def forward_options(state: State, seat: int) -> dict[str, Pos]:
     return dict(sorted(found.items(), key=lambda kv: _order(kv[0])))
 
 
-def forward_target(state: State, seat: int, wanted: str, spaces: int) -> Pos | None:
-    """Where the forward move ``wanted`` (of ``spaces`` spaces) leaves the truck, or None
-    if it is not possible: ``forward_options(state, seat).get(wanted)``."""
-    path = forward_path(state, seat, wanted, spaces)
-    return None if path is None else path[-1]
-
-
 def forward_path(state: State, seat: int, wanted: str, spaces: int) -> list[Pos] | None:
     """The path the forward move ``wanted`` takes, or None if it is not possible; found
     without listing every other move (only paths of that length can spell it; the first
@@ -372,11 +364,3 @@ def why_no_backward(state: State, seat: int, into: str) -> str:
         return f"space {back} ({pos[2]} lane) behind the truck is taken"
     return (f"the truck must keep to the right lane at space {back}: a move may end in "
             "the left lane only mid-overtake or beside a warehouse")
-
-
-def all_positions(state: State) -> list[Pos]:
-    """Every place a truck can stand (for tests and the bot)."""
-    data = state["data"]
-    spots = product(range(data["length"]), ("north", "south"), HEADINGS)
-    road: list[Pos] = [("road", x, lane, h) for x, lane, h in spots]
-    return [("wh", k, "", "") for k in data["houses"]] + road

@@ -28,7 +28,6 @@ RULE_INTS = (
 # Numbers in a save's header size lists, loops and the legal-move combinations (market
 # cards taken together, Super Bonus cards kept): bounded, so a crafted save cannot make
 # set-up or a turn take minutes or gigabytes. Generous: about twice the printed game.
-MAX_NUMBER = 1000
 RULE_MAX = {"cubes_per_colour": 100, "truck_capacity": 20, "actions_per_turn": 12,
             "market_size": 20, "contracts_per_take": 4, "forward_max": 12,
             "superbonus_draw": 12, "superbonus_keep": 12}

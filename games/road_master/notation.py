@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pbem.game import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from pbem.game import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, word_matches
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -141,9 +141,7 @@ def _parse_backward(state: State, seat: int, rest: list[str]) -> Move:
 def colour_of(state: State, word: str) -> str:
     """A colour from a name or an unambiguous start of one ('or', 'pu', 'bl')."""
     colours: list[str] = state["data"]["colours"]
-    if word in colours:
-        return word
-    hits = [c for c in colours if c.startswith(word)]
+    hits = word_matches(word, colours)
     if len(hits) == 1:
         return hits[0]
     if hits:

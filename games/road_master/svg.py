@@ -45,7 +45,6 @@ ARROW = "#6f757e"
 CUBE_COLOURS = {"orange": "#f28e1c", "purple": "#7b3fa0", "green": "#2e9e44", "blue": "#2b7bd6",
                 "brown": "#8b5a2b", "yellow": "#f2cf1d", "red": "#d0312d", "black": "#222222",
                 "white": "#f8f8f8", "grey": "#8c8c8c", "pink": "#f08cb8"}
-SPARE_COLOURS = kit.SPARE
 # One colour per seat (2-6 players), chosen apart from the cube colours.
 PLAYER_COLOURS = ("#d62728", "#1a3a8f", "#0f8f8a", "#c2185b", "#3d3d3d", "#6b7d12")
 KIND_TAGS = {"hazardous": ("hazardous", "#b8860b"), "perishable": ("perishable", "#2b7bd6")}

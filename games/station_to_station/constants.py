@@ -25,8 +25,8 @@ WORK = {"coal": (2, 0), "cash": (0, 5), "both": (1, 2)}
 COAL_PER_POINT = 2
 CASH_PER_POINT = 4
 
-# Turn phases, in order. "choose" is the first turn's pick of 1 of 2 standard routes;
+# A turn's phases (state["turn"]["phase"]), in order: choose, market, again, route,
+# station, crew, paying, done. "choose" is the first turn's pick of 1 of 2 standard routes;
 # "market" lasts until the train first moves; "again" means the stop city was taken so the
 # train must move on; "route" means a completed route still owes its replacement card;
 # "paying" means a crew hire or the caboose is chosen and tickets are being paid.
-PHASES = ("choose", "market", "again", "route", "station", "crew", "paying", "done")

@@ -11,7 +11,7 @@ import re
 from typing import NamedTuple
 
 from games.station_to_station.constants import WORK
-from pbem.game import AmbiguousMoveError, InvalidMoveError, State, derived
+from pbem.game import AmbiguousMoveError, InvalidMoveError, State, derived, word_matches
 
 NOTATION = """\
 Station to Station moves. One turn is written in phase order: the first turn's route
@@ -162,10 +162,7 @@ def slugify(text: str) -> str:
 
 def _pick(word: str, options: list[str], what: str) -> str:
     """An id from its exact form or a unique prefix."""
-    slug = slugify(word)
-    if slug in options:
-        return slug
-    hits = [o for o in options if o.startswith(slug)] if slug else []
+    hits = word_matches(slugify(word), options)
     if len(hits) == 1:
         return hits[0]
     if hits:

@@ -35,7 +35,6 @@ BATCH_MESSAGES = 50  # UIDs per FETCH of bodies
 BATCH_BYTES = 16 * 1024 * 1024  # and at most this much mail per FETCH
 _UID = re.compile(rb"UID (\d+)")
 _SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
-_VALIDITY = re.compile(rb"UIDVALIDITY (\d+)")
 
 
 @dataclass

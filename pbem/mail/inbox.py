@@ -6,6 +6,9 @@ verification, a game this home does not sit in, an attachment too large to read,
 becomes one line of the report (:class:`Problem`) naming the message it came in. Only a
 home without an identity is an error (the scan must know who "you" are).
 
+The sources are read by pbem.mail.sources and the findings told by pbem.mail.report;
+this module finds the saves in each message, verifies them and files them.
+
 Saves are verified oldest first within each game, so the home's archive follows the game
 forward and older saves in the same mail are simply superseded, not "stale". A save is
 stale when the home already had something newer before (it has played on, or it was sent
@@ -16,400 +19,32 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import mailbox
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from email import message_from_bytes, policy
 from email.header import decode_header, make_header
 from email.message import Message
 from pathlib import Path
-from typing import Any
 
 from pbem import registry, session
 from pbem.errors import IntegrityError, MoveError, PbemError, SaveFileError, TurnError, UsageError
 from pbem.mail import imap, imapurl
 from pbem.mail import message as mail
-from pbem.mail.seen import SeenRecord, SourceSeen, message_digest
+from pbem.mail.report import GameSummary, InboxReport, Origin, Problem
+from pbem.mail.seen import SeenRecord
+from pbem.mail.sources import MESSAGE_FACTOR, Progress, Raw, Reading, imap_messages, mib, raw_messages
 from pbem.protocol import engine, savefile
 from pbem.protocol.archive import Archive
 from pbem.protocol.canonical import digest
-from pbem.protocol.contacts import Contacts, Notice
+from pbem.protocol.contacts import Contacts
 from pbem.protocol.identity import Home
 from pbem.protocol.savefile import Save
 from pbem.protocol.table import Table
 
 INBOX_DIR = "inbox"
-EXIT_SERVER = 5  # an IMAP server could not be read (as for mail not sent)
-MESSAGE_FACTOR = 4  # a whole message over 4x the attachment cap is not parsed
-# Problem codes, by level. Errors are signs of cheating or of a broken save; the CLI
-# exits 3 when one of INTEGRITY is present.
-INTEGRITY = ("fork", "tampered", "rules", "audit")
-LEVELS = {
-    "fork": "error", "tampered": "error", "rules": "error", "audit": "error",
-    "malformed": "error",
-    "unknown-game": "warning", "too-large": "warning", "broken-mime": "warning",
-    "missing-save": "warning", "unreadable": "warning", "not-found": "warning",
-    "server": "error",  # an IMAP server unreachable or refusing the login: exit 5
-    "filing": "warning", "not-seated": "note", "stale": "note", "no-saves": "note",
-    "branch": "note",  # the absent player came back while the others voted (PROTOCOL.md 11)
-}
 
 
-@dataclass
-class Origin:
-    """Where a save (or a problem) came from."""
-
-    source: str  # the path given to scan
-    where: str = ""  # "message 4" in an mbox, the key in a Maildir, "" for one .eml
-    sender: str = ""
-    subject: str = ""
-    date: str = ""
-    attachment: str = ""
-
-    def label(self) -> str:
-        place = self.source + (f" {self.where}" if self.where else "")
-        bits = []
-        if self.sender:
-            bits.append(f"from {self.sender}")
-        if self.subject:
-            bits.append(f'"{self.subject}"')
-        if self.date:
-            bits.append(self.date)
-        if self.attachment:
-            bits.append(f"attachment {self.attachment}")
-        return place + (f" ({', '.join(bits)})" if bits else "")
-
-    def to_json(self) -> dict[str, str]:
-        return asdict(self)
-
-
-@dataclass
-class Problem:
-    code: str
-    message: str
-    origin: Origin | None = None
-    game_id: str = ""
-    seq: int | None = None
-
-    @property
-    def level(self) -> str:
-        return LEVELS.get(self.code, "warning")
-
-    def to_json(self) -> dict[str, Any]:
-        return {"code": self.code, "level": self.level, "message": self.message,
-                "id": self.game_id or None, "seq": self.seq,
-                "origin": self.origin.to_json() if self.origin else None}
-
-    def text(self) -> str:
-        where = f" [{self.origin.label()}]" if self.origin else ""
-        return f"{self.level.upper()} {self.code}: {self.message}{where}"
-
-
-@dataclass
-class GameSummary:
-    """One game found in the mail: its newest valid save and what to do now."""
-
-    ruleset: str
-    title: str
-    game_id: str
-    seq: int  # of the newest valid save in the mail
-    signer: str
-    origin: Origin
-    filed: str = ""  # path of the copy in HOME/inbox ('' if not filed)
-    filed_how: str = ""  # "new", "already there", or why not
-    head_seq: int = -1  # the newest entry this home has (may be newer than the mail's)
-    to_act: str = ""
-    next: str = ""  # join, start, turn, reveal; '' when complete
-    your_move: bool = False
-    over: bool = False
-    command: str = ""
-    save_as: str = ""  # the name the command expects the attachment under ('' if filed)
-    older: int = 0  # older valid saves of this game in the mail
-    stale: bool = False
-    fork: bool = False
-    winners: list[str] = field(default_factory=list)  # "ann (14)", once audited clean
-    problems: list[Problem] = field(default_factory=list)
-
-    def quiet(self) -> bool:
-        """Nothing to do or to see: a game this home has played on from, or one already
-        filed that waits for someone else; one line in the report."""
-        if any(p.code != "stale" for p in self.problems):
-            return False
-        return self.stale or (self.filed_how == "already there" and not self.your_move)
-
-    def status(self) -> str:
-        if self.over and not self.next:
-            if not self.winners:
-                return "complete"
-            return "complete, won by " + " and ".join(self.winners) + (
-                " (shared)" if len(self.winners) > 1 else "")
-        action = mail.ACTIONS.get(self.next, self.next)
-        if self.your_move:
-            return f"YOUR MOVE ({action})"
-        return f"waiting for {self.to_act} ({action})"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"game": self.ruleset, "title": self.title, "id": self.game_id, "seq": self.seq,
-                "signer": self.signer, "origin": self.origin.to_json(), "filed": self.filed or None,
-                "filed_how": self.filed_how, "head_seq": self.head_seq,
-                "to_act": self.to_act or None, "next": self.next or None,
-                "your_move": self.your_move, "over": self.over, "command": self.command or None,
-                "save_as": self.save_as or None, "older": self.older, "stale": self.stale, "fork": self.fork,
-                "winners": self.winners,
-                "problems": [p.to_json() for p in self.problems]}
-
-
-@dataclass
-class InboxReport:
-    home: str
-    handle: str
-    max_bytes: int
-    sources: list[str] = field(default_factory=list)
-    messages: int = 0
-    already_read: int = 0  # messages skipped: read by an earlier inbox (--all reads them)
-    saves: int = 0  # save attachments found (copies included)
-    duplicates: int = 0  # of those, byte-identical copies of one already seen
-    verified: int = 0  # distinct saves that verified
-    games: list[GameSummary] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    notices: list[Notice] = field(default_factory=list)
-
-    def exit_code(self) -> int:
-        """3 if any save shows cheating or tampering (fork, broken signature, illegal
-        history), else 0: every other problem is reported, not failed on."""
-        if any(p.code in INTEGRITY for p in self.problems):
-            return 3
-        return EXIT_SERVER if any(p.code == "server" for p in self.problems) else 0
-
-    def to_json(self) -> dict[str, Any]:
-        return {"home": self.home, "handle": self.handle, "sources": self.sources,
-                "messages": self.messages, "already_read": self.already_read,
-                "saves": self.saves, "duplicates": self.duplicates,
-                "verified": self.verified, "max_bytes": self.max_bytes,
-                "your_move": [g.game_id for g in self.games if g.your_move],
-                "games": [g.to_json() for g in self.games],
-                "problems": [p.to_json() for p in self.problems],
-                "notices": [n.to_json() for n in self.notices]}
-
-    def text(self) -> str:
-        lines = [f"Mail for {self.handle} ({self.home}): {len(self.sources)} source(s), "
-                 f"{self.messages} message(s)"
-                 + (f" new ({self.already_read} read before skipped; --all reads them again)"
-                    if self.already_read else "")
-                 + f", {self.saves} save(s) found"
-                 + (f" ({self.duplicates} duplicate copies)" if self.duplicates else "")
-                 + f", {self.verified} verified."]
-        quiet = [g for g in self.games if g.quiet()]
-        for g in self.games:
-            if g in quiet:
-                continue
-            lines.append("")
-            lines.append(f"{g.title} {g.game_id[:8]}: entry {g.seq} by {g.signer} - {g.status()}")
-            lines.append(f"    newest in mail: {g.origin.label()}")
-            if g.stale:
-                lines.append(f"    you already have entry {g.head_seq}: nothing new here")
-            if g.filed:
-                lines.append(f"    filed: {g.filed}" + (" (already there)"
-                                                         if g.filed_how == "already there" else ""))
-            if g.command and g.save_as:
-                lines.append(f"    save the attachment as {g.save_as}, then run: {g.command}")
-            elif g.command:
-                lines.append(f"    run: {g.command}")
-            if g.older:
-                lines.append(f"    ({g.older} older save(s) of this game in the mail)")
-            for p in g.problems:
-                lines.append(f"    ! {p.text()}")
-        if quiet:
-            lines += ["", f"Nothing new ({len(quiet)} game(s)):"]
-            for g in quiet:
-                if g.stale:
-                    lines.append(f"  {g.title} {g.game_id[:8]}: you have played on (entry "
-                                 f"{g.head_seq}; the mail's newest is entry {g.seq}) - "
-                                 f"{g.status()}")
-                else:
-                    lines.append(f"  {g.title} {g.game_id[:8]}: entry {g.seq} by {g.signer}, "
-                                 f"already filed - {g.status()}")
-        loose = [p for p in self.problems if not any(p in g.problems for g in self.games)]
-        if loose:
-            lines += ["", f"Problems ({len(loose)}):"]
-            lines += [f"  - {p.text()}" for p in loose]
-        if self.notices:
-            lines += ["", "Players:"]
-            lines += [f"  {'!' if n.level == 'warning' else '-'} {n}" for n in self.notices]
-        if not self.games and not self.problems:
-            lines += ["", "No pbem saves found."]
-        return "\n".join(lines) + "\n"
-
-
-# ---- reading sources -------------------------------------------------------------------------
-Progress = Callable[[str, int, int], None]  # (source, messages done, messages to read)
-
-
-@dataclass
-class _Reading:
-    """How a scan reads its sources: what was read before (skipped unless ``read_all``),
-    what it reads now (recorded once the scan is done), how to log in to IMAP."""
-
-    seen: SeenRecord
-    read_all: bool = False
-    login: imap.Login | None = None
-    progress: Progress | None = None
-    now: dict[str, SourceSeen] = field(default_factory=dict)
-
-    def tick(self, source: str, done: int, total: int) -> None:
-        if self.progress is not None:
-            self.progress(source, done, total)
-
-
-@dataclass
-class _Raw:
-    origin: Origin
-    data: bytes
-    bare: bool = False  # a save file given directly, not a message
-
-
-def _is_maildir(path: Path) -> bool:
-    return (path / "cur").is_dir() and (path / "new").is_dir()
-
-
-def _file_kind(path: Path) -> str:
-    with open(path, "rb") as fh:
-        head = fh.read(4096)
-    if head.startswith(b"From "):
-        return "mbox"
-    stripped = head.removeprefix(b"\xef\xbb\xbf").lstrip()
-    if stripped.startswith((b"# pbem save", b"[header]")):
-        return "save"
-    return "eml"
-
-
-def _raw_messages(path: Path, report: InboxReport, reading: _Reading) -> Iterator[_Raw]:
-    """Every message (as bytes) in one source not read before, or problems for what
-    cannot be read."""
-    source = str(path)
-    if not path.exists():
-        report.problems.append(Problem("not-found", f"There is no file or folder {path}.",
-                                       Origin(source)))
-        return
-    try:
-        if path.is_dir() and _is_maildir(path):
-            yield from _maildir(path, report, reading)
-            return
-        if path.is_dir():
-            files = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
-            for child in files:
-                yield from _raw_messages(child, report, reading)
-            return
-        kind = _file_kind(path)
-        if kind == "mbox":
-            yield from _mbox(path, report, reading)
-        elif kind == "save":
-            yield _Raw(Origin(source, attachment=path.name), path.read_bytes(), bare=True)
-        else:
-            yield _Raw(Origin(source), path.read_bytes())
-    except (OSError, mailbox.Error) as exc:
-        report.problems.append(Problem("unreadable", f"{path} cannot be read ({exc}).",
-                                       Origin(source)))
-
-
-def _maildir(path: Path, report: InboxReport, reading: _Reading) -> Iterator[_Raw]:
-    """The messages of a Maildir whose keys were not read before."""
-    source, record = str(path), str(path.resolve())
-    box = mailbox.Maildir(source, factory=None, create=False)
-    keys = sorted(box.keys())
-    before = set() if reading.read_all else reading.seen.get(record).keys
-    fresh = [k for k in keys if k not in before]
-    report.already_read += len(keys) - len(fresh)
-    done: set[str] = set(before) & set(keys)
-    for number, key in enumerate(fresh, start=1):
-        reading.tick(source, number, len(fresh))
-        yield from _one_message(box, key, Origin(source, f"message {key}"), report)
-        done.add(key)
-    reading.now[record] = SourceSeen(keys=done)
-
-
-def _mbox(path: Path, report: InboxReport, reading: _Reading) -> Iterator[_Raw]:
-    """The messages of an mbox whose bytes were not read before."""
-    source, record = str(path), str(path.resolve())
-    before = set() if reading.read_all else reading.seen.get(record).keys
-    done: set[str] = set()
-    mbox = mailbox.mbox(source, create=False)
-    try:
-        keys = list(mbox.iterkeys())
-        for number, key in enumerate(keys, start=1):
-            reading.tick(source, number, len(keys))
-            try:
-                data = mbox.get_bytes(key)
-            except (OSError, mailbox.Error, KeyError) as exc:
-                report.problems.append(Problem(
-                    "unreadable", f"This message cannot be read ({exc}).",
-                    Origin(source, f"message {number}")))
-                continue
-            name = message_digest(data)
-            done.add(name)
-            if name in before:
-                report.already_read += 1
-                continue
-            yield _Raw(Origin(source, f"message {number}"), data)
-    finally:
-        mbox.close()
-    reading.now[record] = SourceSeen(keys=done)
-
-
-def _imap(url: str, report: InboxReport, reading: _Reading, max_bytes: int) -> Iterator[_Raw]:
-    """The messages of an IMAP mailbox above the last UID read (of its UIDVALIDITY)."""
-    source = imapurl.parse_url(url)
-    login = reading.login or imap.Login()
-    try:
-        reader = imap.Reader(source, login)
-    except imap.MailServerError as exc:
-        report.problems.append(Problem("server", exc.message, Origin(source.key)))
-        return
-    try:
-        known = reading.seen.get(source.key)
-        after = known.last_uid if known.uidvalidity == reader.uidvalidity \
-            and not reading.read_all else 0
-        uids = reader.new_uids(after)
-        if after:
-            report.already_read += _count_up_to(reader, after)
-        last = after
-        for number, item in enumerate(reader.fetch(uids, MESSAGE_FACTOR * max_bytes), start=1):
-            reading.tick(source.key, number, len(uids))
-            origin = Origin(source.key, f"UID {item.uid}")
-            last = max(last, item.uid)
-            if item.data is not None:
-                yield _Raw(origin, item.data)
-                continue
-            report.messages += 1
-            if b"pbem" in item.header.lower():
-                report.problems.append(Problem(
-                    "too-large", f"This message of {_mib(item.size)} was not read: inbox reads "
-                    f"messages up to {_mib(MESSAGE_FACTOR * max_bytes)} ({MESSAGE_FACTOR} times "
-                    "--max-size); one that carries a save is far smaller.", origin))
-        reading.now[source.key] = SourceSeen(uidvalidity=reader.uidvalidity, last_uid=last)
-    except imap.MailServerError as exc:
-        report.problems.append(Problem("server", exc.message, Origin(source.key)))
-    finally:
-        reader.close()
-
-
-def _count_up_to(reader: imap.Reader, last: int) -> int:
-    """How many messages at or below UID ``last`` are in the mailbox (skipped as read)."""
-    return len(reader.new_uids(0)) - len(reader.new_uids(last))
-
-
-def _one_message(box: mailbox.Mailbox, key: str, origin: Origin,
-                 report: InboxReport) -> Iterator[_Raw]:
-    """One message of a mailbox, or a problem if that one cannot be read (the others can)."""
-    try:
-        data = box.get_bytes(key)
-    except (OSError, mailbox.Error, KeyError) as exc:
-        report.problems.append(Problem("unreadable", f"This message cannot be read ({exc}).",
-                                       origin))
-        return
-    yield _Raw(origin, data)
-
-
+# ---- the saves a message carries -------------------------------------------------------------
 def _header(message: Message, name: str) -> str:
     """A header decoded for people (raw UTF-8 or RFC 2047 words), on one line; '' if
     absent. Control characters are kept for the CLI to escape (pbem.terminal)."""
@@ -433,22 +68,22 @@ class _Candidate:
     verified: session.Verified | None = None
 
 
-def _candidates(raw: _Raw, report: InboxReport, max_bytes: int) -> list[_Candidate]:
+def _candidates(raw: Raw, report: InboxReport, max_bytes: int) -> list[_Candidate]:
     """The save attachments of one message; problems for everything else odd in it."""
     report.messages += 1
     if raw.bare:
         if len(raw.data) > max_bytes:
             report.problems.append(Problem(
-                "too-large", f"This save file is {_mib(len(raw.data))}, over the "
-                f"{_mib(max_bytes)} that inbox reads.", raw.origin))
+                "too-large", f"This save file is {mib(len(raw.data))}, over the "
+                f"{mib(max_bytes)} that inbox reads.", raw.origin))
             return []
         return [_Candidate(raw.origin, raw.data, file=raw.origin.source)]
     cap = MESSAGE_FACTOR * max_bytes
     if len(raw.data) > cap:  # parsing costs ~10x its size in memory: a 200 MB mail, 2 GB
         if b"pbem" in raw.data[:65536].lower():
             report.problems.append(Problem(
-                "too-large", f"This message of {_mib(len(raw.data))} was not read: inbox reads "
-                f"messages up to {_mib(cap)} ({MESSAGE_FACTOR} times --max-size); one that "
+                "too-large", f"This message of {mib(len(raw.data))} was not read: inbox reads "
+                f"messages up to {mib(cap)} ({MESSAGE_FACTOR} times --max-size); one that "
                 "carries a save is far smaller.", raw.origin))
         return []
     try:
@@ -470,8 +105,8 @@ def _candidates(raw: _Raw, report: InboxReport, max_bytes: int) -> list[_Candida
         where = Origin(**{**asdict(origin), "attachment": item.name})
         if item.problem == "too-large":
             report.problems.append(Problem(
-                "too-large", f"An attachment of {_mib(item.size)} that may be a save was not "
-                f"read: inbox reads at most {_mib(max_bytes)} per attachment (a real save "
+                "too-large", f"An attachment of {mib(item.size)} that may be a save was not "
+                f"read: inbox reads at most {mib(max_bytes)} per attachment (a real save "
                 "is far smaller).", where))
         else:
             out.append(_Candidate(where, item.data))
@@ -487,10 +122,6 @@ def _candidates(raw: _Raw, report: InboxReport, max_bytes: int) -> list[_Candida
                 + (f" (entry {seq})" if seq else "") + " but carries no save: the attachment "
                 "was dropped or stripped on the way. Ask the sender for it.", origin))
     return out
-
-
-def _mib(size: int) -> str:
-    return f"{size / (1024 * 1024):.1f} MiB" if size >= 1024 * 1024 else f"{size} bytes"
 
 
 # ---- the scan ----------------------------------------------------------------------------------
@@ -513,7 +144,7 @@ def scan(paths: Sequence[str | Path], home: Home, *, max_bytes: int = mail.MAX_A
     me, my_key = str(info["handle"]), str(info.get("public_key", ""))
     report = InboxReport(home=str(home.path), handle=me, max_bytes=max_bytes)
     by_content: dict[str, _Candidate] = {}
-    reading = _Reading(SeenRecord(home.path), read_all, login, progress)
+    reading = Reading(SeenRecord(home.path), read_all, login, progress)
     for url in (str(p) for p in paths if imapurl.is_url(str(p))):
         imapurl.parse_url(url)  # a bad address stops the scan before anything is read
     for path in paths:
@@ -521,8 +152,8 @@ def scan(paths: Sequence[str | Path], home: Home, *, max_bytes: int = mail.MAX_A
         before, problems_before = report.messages, len(report.problems)
         skipped_before = report.already_read
         found_here = 0
-        raws = _imap(str(path), report, reading, max_bytes) if imapurl.is_url(str(path)) \
-            else _raw_messages(Path(path), report, reading)
+        raws = imap_messages(str(path), report, reading, max_bytes) if imapurl.is_url(str(path)) \
+            else raw_messages(Path(path), report, reading)
         for raw in raws:
             for cand in _candidates(raw, report, max_bytes):
                 found_here += 1

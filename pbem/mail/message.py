@@ -571,11 +571,6 @@ def shell_word(path: str | Path) -> str:
     return shlex.quote(text)
 
 
-def eml_name(save_name: str) -> str:
-    """The default .eml file name beside a save: same stem."""
-    return str(Path(save_name).with_suffix(".eml").name)
-
-
 def as_text(message: EmailMessage) -> str:
     """The message as text with LF line ends: for --stdout (sendmail -t, msmtp -t) or .eml."""
     return message.as_string(policy=message.policy.clone(linesep="\n"))

@@ -16,12 +16,7 @@ MAX_BYTES = 4 * 1024 * 1024
 
 
 def _read(home_path: Path) -> list[str]:
-    try:
-        with open(home_path / FILE, "rb") as fh:
-            raw = fh.read(MAX_BYTES + 1)
-        data = json.loads(raw) if len(raw) <= MAX_BYTES else None
-    except (OSError, ValueError, RecursionError):
-        return []
+    data = atomic.read_json(home_path / FILE, MAX_BYTES)
     items = data.get("saves") if isinstance(data, dict) else None
     return [p for p in items if isinstance(p, str)] if isinstance(items, list) else []
 

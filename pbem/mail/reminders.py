@@ -27,12 +27,7 @@ def _path(home: Home) -> Path:
 
 
 def _load(home: Home) -> dict[str, str]:
-    try:
-        with open(_path(home), "rb") as fh:
-            raw = fh.read(MAX_BYTES + 1)
-        data = json.loads(raw) if len(raw) <= MAX_BYTES else None
-    except (OSError, ValueError, RecursionError):
-        return {}
+    data = atomic.read_json(_path(home), MAX_BYTES)
     if not isinstance(data, dict) or data.get("version") != VERSION:
         return {}
     games = data.get("games")

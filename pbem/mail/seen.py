@@ -71,12 +71,7 @@ class SeenRecord:
         self.sources = self._read()
 
     def _read(self) -> dict[str, SourceSeen]:
-        try:
-            with open(self.path, "rb") as fh:
-                raw = fh.read(MAX_BYTES + 1)
-            data = json.loads(raw) if len(raw) <= MAX_BYTES else None
-        except (OSError, ValueError, RecursionError):
-            return {}
+        data = atomic.read_json(self.path, MAX_BYTES)
         if not isinstance(data, dict) or data.get("version") != VERSION \
                 or not isinstance(data.get("sources"), dict):
             return {}

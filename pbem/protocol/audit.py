@@ -70,16 +70,16 @@ def audit(table: Table) -> tuple[list[str], dict[str, dict[str, str]]]:
     opened: dict[str, dict[str, str]] = {}
     decks = {n: d for n, d in table.gstate.get("secret", {}).items() if d.get("mode") == "mental"}
     if decks:
-        from pbem.protocol import mental_deck
+        from pbem.protocol import mental_open
 
         options, components = game_data(table.header)
         uids = table.game.secret_decks(components, options, len(table.seats))
         claims = table.game.secret_claims(table.gstate)
         for name, d in decks.items():
-            cards, found = mental_deck.open_held(d, table.game_id, name, seeds, list(uids[name]),
+            cards, found = mental_open.open_held(d, table.game_id, name, seeds, list(uids[name]),
                                                  unaudited=gone)
             opened[name] = cards
-            found += mental_deck.check_claims(
+            found += mental_open.check_claims(
                 d, cards, {s: c for s, c in claims.get(name, {}).items() if s not in gone})
             problems.extend(name_seats(table, line) for line in found)
     return problems, opened

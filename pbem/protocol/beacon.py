@@ -129,11 +129,6 @@ def published(seed: bytes, depth: int, chain: int = 0) -> bytes:
     return link(seed, CHAIN_LENGTH - depth, chain)
 
 
-def follows(value: bytes, previous: bytes) -> bool:
-    """True if ``value`` is the link just below ``previous``."""
-    return hashlib.sha256(value).digest() == previous
-
-
 def descent(value: bytes, previous: bytes, limit: int = MAX_SKIP) -> int | None:
     """How many hashes (1 to ``limit``) take ``value`` to ``previous``; None if none do."""
     sha256 = _link_sha256

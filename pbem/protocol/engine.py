@@ -291,7 +291,7 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
             raise IntegrityError(f"Entry {entry['seq']} carries chores, but this game has no "
                                  "secret deck.", seq=entry["seq"], code="chore")
         return
-    from pbem.protocol import mental_deck
+    from pbem.protocol import mental_deck, mental_open
 
     seq, kind, handle = entry["seq"], entry["kind"], new.seats[seat].handle
     if make is not None:
@@ -318,7 +318,7 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
                                  f"cannot read ({type(exc).__name__}).", seq=seq,
                                  code="chore") from None
         if before is not None and audit_seeds is not None:
-            for problem in mental_deck.audit_chore(before, name, seat, chore, audit_seeds[seat]):
+            for problem in mental_open.audit_chore(before, name, seat, chore, audit_seeds[seat]):
                 new.findings.append(f"entry {seq} ({handle}): {name_seats(new, problem)}")
     for name, d in decks.items():
         if name not in done and mental_deck.owed(d, seat):

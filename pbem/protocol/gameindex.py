@@ -143,12 +143,8 @@ class GameIndex:
 
     def _load(self) -> None:
         self.records = {}
-        try:
-            with open(self.path, "rb") as fh:
-                raw = fh.read(MAX_INDEX_BYTES + 1)
-            data = json.loads(raw) if len(raw) <= MAX_INDEX_BYTES else None
-        except (OSError, ValueError, RecursionError):
-            return  # no index yet, or a damaged one: no games until saves are seen again
+        # No index yet, or a damaged one: no games until saves are seen again.
+        data = atomic.read_json(self.path, MAX_INDEX_BYTES)
         if not isinstance(data, dict) or data.get("version") != VERSION:
             return
         games = data.get("games")

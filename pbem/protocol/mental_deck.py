@@ -2,7 +2,8 @@
 
 PROTOCOL.md section 6 on top of pbem.protocol.mental (the group) and pbem.protocol.dleq
 (the proofs). Games never call this module; pbem.protocol.secretdeck calls the bookkeeping
-hooks (``on_reserve``, ``on_return``, ``on_pass``, ``on_open``) and the engine the rest.
+hooks (``on_reserve``, ``on_return``, ``on_pass``, ``on_open``) and the engine the rest;
+what a seed opens (a seat's own cards, the audit) is in pbem.protocol.mental_open.
 
 Deck state (the secretdeck layout plus crypto fields; TOML-friendly, no secret in it)::
 
@@ -20,13 +21,14 @@ Deck state (the secretdeck layout plus crypto fields; TOML-friendly, no secret i
      "keys": {"0": "hex", "1": "hex"},       # each seat's deck key point K = g * B
      "serial": 6,                            # next slot-key serial
      "owed": [{"seat": 1, "op": "peel", "slot": "s2", "stage": 0},
-              {"seat": 2, "op": "lock", "slot": "s20", "serial": 5, "stage": 1},
+              {"seat": 2, "op": "shuffle", "slots": ["s20", "s21"], "serial": 5,
+               "stage": 1},
               {"seat": 0, "op": "open", "slot": "s4", "stage": 0}]}
 
 A layer is the seat's deck key (``"deck"``, point in ``keys``) or its slot key of a serial
 (``"slot:N"``, point in the slot's ``keys``). Owed items of one slot run in stages: only
-the items of the lowest pending stage of a slot are owed now (a returner re-locks before
-the others lock; a receiver locks before the giver peels; peels wait for locks).
+the items of the lowest pending stage of a slot are owed now (a returner re-keys before
+the others re-lock; a receiver re-locks before the giver peels).
 
 Chores (what an entry publishes, one per deck; ``apply_chore`` replays and checks it)::
 
@@ -34,8 +36,6 @@ Chores (what an entry publishes, one per deck; ``apply_chore`` replays and check
      "proof": ["hex", ...]}
     {"deck": "bonus", "op": "work", "items": [
         {"op": "peel", "slot": "s2", "ct": "hex", "proof": "128 hex"},
-        {"op": "lock", "slot": "s20", "serial": 5, "key": "S hex", "ct": "hex",
-         "proof": "128 hex"},
         {"op": "open", "slot": "s4", "card": "uid", "proof": "128 hex"},
         {"op": "rekey", "slots": ["s20", "s21"], "serial": 6, "key": "S hex",
          "cts": ["hex", ...], "proofs": ["128 hex", ...]},
@@ -55,9 +55,8 @@ Proofs, with X the slot's ciphertext before the item and Y after it:
   relation as ``log_K(B) = log_X(Y)``, with witness k, so one multiplication of the four
   is by the base point and cheap);
 * open: a peel of the holder's last layer whose Y is the point of the card it names;
-* re-lock of layer k (point K) to fresh s (point S): ``log_K(S) = log_X(Y)`` (witness s/k);
-  a first lock (no layer of the seat on the slot): ``log_B(S) = log_X(Y)``; a ``rekey``
-  is one such re-lock per slot of a batch, all to one fresh key;
+* ``rekey`` of a batch, one proof per slot: the re-lock of layer k (point K) to one fresh
+  s (point S) for the whole batch, ``log_K(S) = log_X(Y)`` (witness s/k);
 * shuffle pass (create, join): pbem.protocol.shuffle_proof with ``g = B``, ``h = K`` (the
   seat's deck key point), inputs the pile before the pass, outputs the published cts;
 * batch ``shuffle`` (the re-lock of a returned or passed batch): the same proof with
@@ -80,7 +79,7 @@ where the last reader's layers differ across the batch it first ``rekey``s them 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from pbem.errors import IllegalMoveError, IntegrityError
@@ -93,7 +92,7 @@ Chore = dict[str, Any]
 Item = dict[str, Any]
 
 DECK_LAYER = "deck"
-OPS = ("peel", "lock", "open", "rekey", "shuffle")
+OPS = ("peel", "open", "rekey", "shuffle")
 BATCH_OPS = ("rekey", "shuffle")
 
 
@@ -142,7 +141,7 @@ def _describe(item: Item) -> str:
         more = f" and {len(slots) - 12} more" if len(slots) > 12 else ""
         what = "shuffled re-lock" if op == "shuffle" else "re-lock to one key"
         return f"{what} of the batch {names}{more}"
-    name = {"lock": "re-lock", "peel": "peel", "open": "public open"}.get(op, "item")
+    name = {"peel": "peel", "open": "public open"}.get(op, "item")
     slot = item.get("slot")
     return f"{name} of slot {slot if _plain_id(slot) else shown(slot, 12)}"
 
@@ -277,7 +276,7 @@ def create(
 # ---- what is owed, and doing it ----------------------------------------------------------
 def owed(d: Deck, seat: int) -> list[Item]:
     """Work ``seat`` owes now: ``[{"op": "shuffle"}]`` before its pass, else the peels,
-    locks and opens at the head of their slots' stages."""
+    batch re-locks and opens at the head of their slots' stages."""
     if seat not in d["passes"]:
         return [{"op": "shuffle"}]
     return [dict(item) for item in _owed_now(d) if item["seat"] == seat]
@@ -339,32 +338,19 @@ def _do_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, seed: bytes,
     x = bytes.fromhex(slot["ct"])
     layer = slot["layers"].get(str(seat))
     ctx = dleq.context(game_id, deck, seq, seat, item["op"], slot_id)
-    if item["op"] in ("peel", "open"):
-        assert layer is not None
-        k = _layer_key(seed, deck, layer)
-        y = mental.decrypt(k, x)
-        proof = dleq.prove(k, mental.BASE, _layer_point(d, slot, seat), y, x, ctx)
-        if item["op"] == "open":
-            card = mental.card_points(game_id, deck, d["cards"]).get(y)
-            if card is None:
-                raise IntegrityError(
-                    f"CORRUPTION: slot {slot_id} of deck {deck!r} does not open to a card of "
-                    "the deck, though every step on it was proved: the save was altered."
-                )
-            return {"op": "open", "slot": slot_id, "card": card, "proof": proof}
-        return {"op": "peel", "slot": slot_id, "ct": mental.to_hex(y), "proof": proof}
-    fresh = mental.slot_key(seed, deck, item["serial"])
-    point = mental.public_point(fresh)
-    if layer is None:
-        y = mental.encrypt(fresh, x)
-        proof = dleq.prove(fresh, mental.BASE, point, x, y, ctx)
-    else:
-        old = _layer_key(seed, deck, layer)
-        y = mental.rekey(old, fresh, x)
-        proof = dleq.prove(fresh * pow(old, -1, mental.L) % mental.L,
-                           _layer_point(d, slot, seat), point, x, y, ctx)
-    return {"op": "lock", "slot": slot_id, "serial": item["serial"], "key": mental.to_hex(point),
-            "ct": mental.to_hex(y), "proof": proof}
+    assert item["op"] in ("peel", "open") and layer is not None  # owed: nothing else
+    k = _layer_key(seed, deck, layer)
+    y = mental.decrypt(k, x)
+    proof = dleq.prove(k, mental.BASE, _layer_point(d, slot, seat), y, x, ctx)
+    if item["op"] == "open":
+        card = mental.card_points(game_id, deck, d["cards"]).get(y)
+        if card is None:
+            raise IntegrityError(
+                f"CORRUPTION: slot {slot_id} of deck {deck!r} does not open to a card of "
+                "the deck, though every step on it was proved: the save was altered."
+            )
+        return {"op": "open", "slot": slot_id, "card": card, "proof": proof}
+    return {"op": "peel", "slot": slot_id, "ct": mental.to_hex(y), "proof": proof}
 
 
 def perform(d: Deck, deck: str, seat: int, seed: bytes, game_id: str, seq: int) -> Chore | None:
@@ -372,8 +358,8 @@ def perform(d: Deck, deck: str, seat: int, seed: bytes, game_id: str, seq: int) 
 
     ``seq`` is the entry the chore goes in (its proofs are bound to it). Does not change
     ``d``: the engine applies the chore with ``apply_chore``. Items that become owed by
-    the same seat once its own earlier items are done (a lock, then a peel of the same
-    slot) are included, so the seat owes nothing afterwards."""
+    the same seat once its own earlier items are done (a batch re-lock, then a peel
+    of one of its slots) are included, so the seat owes nothing afterwards."""
     if seat not in d["passes"]:
         return shuffle_pass(d, deck, seat, seed, game_id, seq)
     work = copy_deck(d)
@@ -476,10 +462,6 @@ def _match(d: Deck, seat: int, item: Any, where: str) -> Item:
     if item["op"] in BATCH_OPS:
         return _match_batch(d, seat, item, where)
     wanted: dict[str, Any] = {"seat": seat, "op": item["op"], "slot": item.get("slot")}
-    if item["op"] == "lock":
-        if type(item.get("serial")) is not int:
-            raise IntegrityError(f"{where} has a re-lock whose serial is not a whole number.")
-        wanted["serial"] = item["serial"]
     # The first owed item that matches and is at the lowest stage pending on its slot
     # (_owed_now's test, made on the slot's items only: a chore has many items).
     on_slot = [o for o in d["owed"] if o.get("slot") == wanted["slot"]]
@@ -569,8 +551,8 @@ def _apply_batch(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: It
 def _apply_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Any,
                 check: bool = True) -> None:
     """Replay one item; with ``check`` (always, except on the signer's own fresh work and
-    on an entry this home verified before) its proof is verified, so a wrong peel, lock or
-    open is refused here and now."""
+    on an entry this home verified before) its proof is verified, so a wrong peel, batch
+    re-lock or open is refused here and now."""
     where = f"deck {deck!r}: seat {seat}'s chore"
     match = _match(d, seat, item, where)
     if item["op"] in BATCH_OPS:
@@ -582,7 +564,7 @@ def _apply_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Any
     x = bytes.fromhex(slot["ct"])
     ctx = dleq.context(game_id, deck, seq, seat, op, slot_id)
     proof = item.get("proof")
-    if op != "lock" and str(seat) not in slot["layers"]:  # owed items never ask this
+    if str(seat) not in slot["layers"]:  # owed items never ask this
         raise IntegrityError(f"{what} removes a layer the seat does not have on the slot.")
     if op == "open":
         card = item.get("card")
@@ -595,34 +577,20 @@ def _apply_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Any
             raise IntegrityError(f"{what} names {card}, which slot {taken} already showed: a "
                                  "card was duplicated (a shuffle pass substituted it).")
         y = mental.card_point(game_id, deck, card)
-    elif op == "peel" or not check:
+    else:  # a peel
         # Checked as a point of the group by the proof's check, which multiplies it (the
         # multiplication refuses exactly the points from_hex refuses); if the check fails,
         # an invalid point is still refused as one, first, as below. Without ``check``,
         # checked before (an entry this home verified) or made here (the signer's work).
         y = _point_text(item.get("ct"), what)
-    else:
-        y = _point(item.get("ct"), what)
-    if op in ("peel", "open"):
-        if check and not dleq.verify(proof, mental.BASE, _layer_point(d, slot, seat), y, x, ctx):
-            if op == "peel":
-                _point(item.get("ct"), what)
-            claim = f"does not show {card}" if op == "open" else "is not the slot with its layer removed"
-            raise IntegrityError(
-                f"{what} fails its proof: the published value {claim}. A wrong or forged "
-                "peel is refused."
-            )
-    else:
-        serial = match["serial"]
-        new_key = _new_key_point(d, seat, item.get("key"), what, proved=True)
-        old = slot["layers"].get(str(seat))
-        base = mental.BASE if old is None else _layer_point(d, slot, seat)
-        if check and not dleq.verify(proof, base, new_key, x, y, ctx):
-            _point(item.get("key"), f"{what}, its key point")  # an invalid one, refused as such
-            raise IntegrityError(
-                f"{what} fails its proof: the published value is not the slot with the "
-                f"seat's layer replaced by the key it published for serial {serial}."
-            )
+    if check and not dleq.verify(proof, mental.BASE, _layer_point(d, slot, seat), y, x, ctx):
+        if op == "peel":
+            _point(item.get("ct"), what)
+        claim = f"does not show {card}" if op == "open" else "is not the slot with its layer removed"
+        raise IntegrityError(
+            f"{what} fails its proof: the published value {claim}. A wrong or forged "
+            "peel is refused."
+        )
     if y.hex() == slot["ct"]:  # never with a valid proof; kept as a plain guard
         raise IntegrityError(f"{what} leaves slot {slot_id} unchanged.")
     text = y.hex()
@@ -632,12 +600,8 @@ def _apply_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Any
                 f"{what} makes slot {slot_id} equal to slot {other_id}: a card was duplicated."
             )
     slot["ct"] = text
-    if op == "lock":
-        slot["layers"][str(seat)] = _slot_layer(match["serial"])
-        slot["keys"][str(seat)] = item["key"]
-    else:
-        slot["layers"].pop(str(seat), None)
-        slot["keys"].pop(str(seat), None)
+    slot["layers"].pop(str(seat), None)
+    slot["keys"].pop(str(seat), None)
     if op == "open":
         slot["status"] = "open"
         slot["card"] = item["card"]
@@ -692,9 +656,9 @@ def on_reserve(d: Deck, slot_ids: list[str], seat: int) -> None:
     _require_shuffled(d)
     for slot_id in slot_ids:
         pending = _pending_on(d, slot_id)
-        # Layers the slot will carry once its pending locks are done.
+        # Layers the slot will carry once its pending re-locks are done.
         layered = {int(s) for s in d["slots"][slot_id]["layers"]} | {
-            item["seat"] for item in pending if item["op"] in ("lock", "rekey", "shuffle")
+            item["seat"] for item in pending if item["op"] in BATCH_OPS
         }
         if seat not in layered:
             # Every pass and every return puts each seat's layer on; never happens.
@@ -802,155 +766,3 @@ def readable(d: Deck, seat: int) -> bool:
         for sid, slot in d["slots"].items()
         if slot["status"] in ("drawn", "held") and slot["owner"] == seat
     )
-
-
-def read(
-    d: Deck,
-    game_id: str,
-    deck: str,
-    seat: int,
-    seed: bytes,
-    uids: list[str],
-    elsewhere: Iterable[str] = (),
-) -> dict[str, str]:
-    """Slot -> uid for the seat's drawn and held slots that carry only its layer.
-
-    ``uids`` are every card of the deck; ``elsewhere`` the cards the seat knows are not
-    in it (opened face up, say). Every shuffle, peel and re-lock was proved, so a slot
-    that opens to no possible card, or to one shown elsewhere, means the save was altered
-    (or another seat published a key point and keeps to it; the audit names it)."""
-    points = mental.card_points(game_id, deck, uids)
-    gone = set(elsewhere) | {s["card"] for s in d["slots"].values() if s["status"] == "open"}
-    out: dict[str, str] = {}
-    for sid, slot in _sorted_slots(d):
-        if slot["owner"] != seat or slot["status"] not in ("drawn", "held"):
-            continue
-        if not _own_only(d, sid, seat):
-            continue
-        key = _layer_key(seed, deck, slot["layers"][str(seat)])
-        uid = points.get(mental.decrypt(key, bytes.fromhex(slot["ct"])))
-        if uid is None or uid in gone or uid in out.values():
-            raise IntegrityError(
-                f"CHEATING OR CORRUPTION: slot {sid} of deck {deck!r} does not decrypt to a "
-                "card that can still be in the deck, though every step on it was proved. "
-                "Keep this save."
-            )
-        out[sid] = uid
-    return out
-
-
-# ---- the audit, once every seed is public ---------------------------------------------------
-def _explain_key(d_before: Deck, deck: str, seat: int, seed: bytes, item: Item) -> str:
-    """Why a lock's key point is not the one the seed gives for its serial, as a sentence."""
-    name = f"seat {seat}'s {_describe(item)} of deck {deck!r}"
-    published = item.get("key")
-    if published == mental.to_hex(mental.public_point(mental.deck_key(seed, deck))):
-        return f"{name} uses its deck key instead of a fresh key: the slots can be linked."
-    for serial in range(d_before["serial"]):
-        if serial != item.get("serial") and published == mental.to_hex(
-            mental.public_point(mental.slot_key(seed, deck, serial))
-        ):
-            return f"{name} re-uses its slot key of serial {serial}: the slots can be linked."
-    return f"{name} uses a key its seed does not give for serial {item.get('serial')}."
-
-
-def audit_chore(d_before: Deck, deck: str, seat: int, chore: Chore, seed: bytes) -> list[str]:
-    """Check a chore against the seat's revealed seed; the violations as sentences naming
-    the seat (the engine adds the entry). Every shuffle, peel, re-lock and open was proved
-    at replay, so what is left is what no proof covers: that every key point the seat
-    published is the one its seed gives (so its layers can be opened at the end)."""
-    if not isinstance(chore, dict):
-        return [f"seat {seat}'s chore for deck {deck!r} is malformed."]
-    if chore.get("op") == "shuffle":
-        if chore.get("key") != mental.to_hex(mental.public_point(mental.deck_key(seed, deck))):
-            return [f"seat {seat}'s shuffle pass of deck {deck!r} publishes a deck key point "
-                    "its seed does not give."]
-        return []
-    out: list[str] = []
-    for item in chore.get("items", []):
-        if not isinstance(item, dict) or item.get("op") not in ("lock", "rekey", "shuffle"):
-            continue
-        serial = item.get("serial")
-        if not isinstance(serial, int) or isinstance(serial, bool) or serial < 0:
-            out.append(f"seat {seat}'s chore for deck {deck!r} has a malformed item.")
-            continue
-        honest = mental.to_hex(mental.public_point(mental.slot_key(seed, deck, serial)))
-        if item.get("key") != honest:
-            out.append(_explain_key(d_before, deck, seat, seed, item))
-    return out
-
-
-def open_held(
-    d: Deck, game_id: str, deck: str, seeds: dict[int, bytes], uids: list[str],
-    unaudited: Collection[int] = (),
-) -> tuple[dict[str, str], list[str]]:
-    """Peel every layer of every slot with its owner's key.
-
-    Returns the uid of each drawn, held or open slot, and violations: a slot that opens to
-    no card of the deck, two slots (pile included) that open to the same card, a slot whose
-    layer belongs to a seat that never revealed its seed. A slot carrying a layer of a seat
-    in ``unaudited`` (declared absent, PROTOCOL.md section 11) is left closed, silently:
-    the engine lists that seat's secrets as unaudited."""
-    points = mental.card_points(game_id, deck, uids)
-    layer_keys: dict[tuple[str, str], int] = {}
-    wrong: dict[tuple[str, str], bool] = {}  # (seat, layer) -> its point is not its seed's
-    opened: dict[str, str] = {}
-    seen: dict[str, str] = {}
-    violations: list[str] = []
-    for sid, slot in _sorted_slots(d):
-        holder = f"{slot['status']} by seat {slot['owner']}" if slot["owner"] >= 0 else "in the pile"
-        missing = sorted(int(s) for s in slot["layers"] if int(s) not in seeds)
-        if any(s in unaudited for s in missing):
-            continue
-        if missing:
-            who = ", ".join(f"seat {s}" for s in missing)
-            violations.append(f"slot {sid} ({holder}) cannot be opened: {who} never revealed.")
-            continue
-        key = 1
-        for s, layer in slot["layers"].items():
-            if (s, layer) not in layer_keys:  # a seat's deck key is on most slots
-                layer_keys[(s, layer)] = _layer_key(seeds[int(s)], deck, layer)
-                point = _layer_point(d, slot, int(s))
-                wrong[(s, layer)] = mental.public_point(layer_keys[(s, layer)]) != point
-            key = key * layer_keys[(s, layer)] % mental.L
-        liars = sorted({int(s) for s, layer in slot["layers"].items() if wrong[(s, layer)]})
-        if liars:
-            # Every step was proved against the published key points: a slot can fail to
-            # open only under a layer whose point its seat's seed does not give.
-            who = ", ".join(f"seat {s}" for s in liars)
-            violations.append(f"slot {sid} of deck {deck!r} cannot be opened: {who} published "
-                              "a key point its revealed seed does not give.")
-            continue
-        point = bytes.fromhex(slot["ct"])
-        uid = points.get(point if key == 1 else mental.decrypt(key, point))
-        if uid is None:  # never: every step on the slot was proved
-            violations.append(f"slot {sid} of deck {deck!r} opens to no card of it, though "
-                              "every step on it was proved: the save is corrupt.")
-            continue
-        if uid in seen:
-            violations.append(
-                f"slots {seen[uid]} and {sid} of deck {deck!r} open to the same card, though "
-                "every step on them was proved: the save is corrupt."
-            )
-        seen[uid] = sid
-        if slot["status"] in ("drawn", "held", "open"):
-            opened[sid] = uid
-    return opened, violations
-
-
-def check_claims(d: Deck, opened: dict[str, str], claims: dict[int, list[str]]) -> list[str]:
-    """Each seat's claimed held cards (played or scored from the hand) against what its
-    held slots opened to; a claim no held slot backs is a violation."""
-    out: list[str] = []
-    for seat in sorted(claims):
-        have = [
-            opened[sid]
-            for sid, slot in _sorted_slots(d)
-            if slot["owner"] == seat and slot["status"] == "held" and sid in opened
-        ]
-        for uid in claims[seat]:
-            if uid in have:
-                have.remove(uid)
-            else:
-                out.append(f"seat {seat} claimed to hold card {uid!r}, but no slot it holds opens to it.")
-    return out

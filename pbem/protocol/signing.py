@@ -251,7 +251,7 @@ def secrets_for(table: Table, seat: int, identity: Identity) -> dict[str, dict[s
     decks = table.gstate.get("secret", {})
     if not decks or not table.seats[seat].nonce:  # nothing drawn before the seat joins
         return {}
-    from pbem.protocol import mental_deck
+    from pbem.protocol import mental_open
 
     options, components = game_data(table.header)
     uids = table.game.secret_decks(components, options, len(table.seats))
@@ -259,5 +259,5 @@ def secrets_for(table: Table, seat: int, identity: Identity) -> dict[str, dict[s
     out: dict[str, dict[str, str]] = {}
     for name, d in decks.items():
         if d.get("mode") == "mental":
-            out[name] = mental_deck.read(d, table.game_id, name, seat, seed, list(uids[name]))
+            out[name] = mental_open.read(d, table.game_id, name, seat, seed, list(uids[name]))
     return out

@@ -63,12 +63,7 @@ def _worked_out(game: Game, reader: Callable[..., Any]) -> str:
 
 
 def _read(path: Path) -> dict[str, dict[str, Any]]:
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_FILE_BYTES + 1)
-        data = json.loads(raw) if len(raw) <= MAX_FILE_BYTES else None
-    except (OSError, ValueError, RecursionError):
-        return {}
+    data = atomic.read_json(path, MAX_FILE_BYTES)
     if not isinstance(data, dict) or data.get("pbem") != __version__:
         return {}
     games = data.get("games")

@@ -29,12 +29,7 @@ class ToldCache:
         self.notes: dict[str, dict[str, Any]] = {}
         if not GAME_ID.fullmatch(game_id):
             return
-        try:
-            with open(self.path, "rb") as fh:
-                raw = fh.read(MAX_FILE_BYTES + 1)
-            data = json.loads(raw) if len(raw) <= MAX_FILE_BYTES else None
-        except (OSError, ValueError, RecursionError):
-            return
+        data = atomic.read_json(self.path, MAX_FILE_BYTES)
         if not isinstance(data, dict) or data.get("pbem") != __version__:
             return
         notes = data.get("notes")

@@ -27,6 +27,7 @@ from pbem.play.local import LocalTable
 from pbem.protocol.identity import Home
 from pbem.protocol.sampler import Sampler
 from pbem.session import Written
+from tests.support.duty import sign_duty
 
 NS = "{http://www.w3.org/2000/svg}"
 # Handles no real player could pick (markup, quotes, a control character): the picture
@@ -247,11 +248,8 @@ def signed_game(homes: dict[str, Home], folder: Path, ruleset: str, played: int)
     while turns < played:
         duty = written.table.duty()
         assert duty is not None
-        is_turn = duty.kind == "turn"
-        written = session.sign_next(homes[written.table.seats[duty.seat].handle], written.path,
-                                    "join" if duty.kind == "join" else None, [],
-                                    "greedy" if is_turn else None, None)
-        turns += is_turn
+        written = sign_duty(homes, written, "greedy")
+        turns += duty.kind == "turn"
     return written
 
 

@@ -38,9 +38,6 @@ class SecretDraft(Game):
     def stock_components(self) -> dict[str, Any]:
         return {"cards": 45}
 
-    def validate_components(self, data: dict[str, Any]) -> None:
-        return None
-
     def secret_decks(self, components: dict[str, Any], options: dict[str, Any],
                      players: int) -> dict[str, list[str]]:
         return {DECK: [f"c{i}" for i in range(1, options["hand"] * players + 1)]}

@@ -20,8 +20,8 @@ from pbem.game import (
     Sampler,
     State,
     rank_with_tiebreaks,
+    secretdeck,
 )
-from pbem.protocol import secretdeck
 
 DECK = "cards"
 
@@ -34,9 +34,6 @@ class SecretDraw(Game):
 
     def stock_components(self) -> dict[str, Any]:
         return {"cards": [f"c{i}" for i in range(1, 13)]}
-
-    def validate_components(self, data: dict[str, Any]) -> None:
-        return None
 
     def secret_decks(self, components: dict[str, Any], options: dict[str, Any],
                      players: int) -> dict[str, list[str]]:

@@ -1,11 +1,12 @@
-"""A fixed stream of "fresh" bytes for tests: what pbem.protocol.entropy.fresh_bytes
-gives, made the same on every run from a label."""
+"""A fixed stream of "fresh" bytes for tests and benchmarks: what
+pbem.protocol.entropy.fresh_bytes gives, made the same on every run from a label."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 
 def fixed_bytes(base: bytes) -> Callable[[int], bytes]:
@@ -19,3 +20,18 @@ def fixed_bytes(base: bytes) -> Callable[[int], bytes]:
         return out[:n]
 
     return fresh_bytes
+
+
+@contextlib.contextmanager
+def fixed_entropy(base: bytes, clock: str = "2025-01-01T00:00:00Z") -> Iterator[None]:
+    """Inside the block every fresh value pbem draws comes from ``fixed_bytes(base)`` and
+    the clock stands at ``clock`` (pbem.protocol.entropy); both are put back after."""
+    from pbem.protocol import entropy
+
+    saved = entropy.fresh_bytes, entropy.utc_now
+    entropy.fresh_bytes = fixed_bytes(base)  # type: ignore[assignment]
+    entropy.utc_now = lambda: clock
+    try:
+        yield
+    finally:
+        entropy.fresh_bytes, entropy.utc_now = saved

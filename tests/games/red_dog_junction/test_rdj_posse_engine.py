@@ -27,6 +27,7 @@ from pbem.protocol import engine, headers, mental, savefile
 from pbem.protocol.identity import Home
 from pbem.protocol.table import Table
 from tests.enginekit import forge, with_entries
+from tests.support.duty import sign_duty
 
 HANDLES = ["ann", "bob", "cy", "dee", "eve"]
 DECK = posse.DECK
@@ -60,12 +61,8 @@ def signed_draft(players: int) -> tuple[dict[str, Home], list[Path]]:
                                None, folder=folder / "saves")
     paths = [written.path]
     while True:
-        duty = written.table.duty()
-        assert duty is not None and len(paths) < 200
-        handle = written.table.seats[duty.seat].handle
-        kind = "join" if duty.kind == "join" else None
-        written = session.sign_next(homes[handle], written.path, kind, [],
-                                    "greedy" if duty.kind == "turn" else None, None)
+        assert len(paths) < 200
+        written = sign_duty(homes, written, "greedy")
         paths.append(written.path)
         if written.table.gstate["phase"] == "play" and written.entry["moves"] \
                 and not written.entry["moves"][0].startswith("pick"):

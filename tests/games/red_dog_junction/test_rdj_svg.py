@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from rdj_helpers import HANDLES, act, card_of, give_card, new_game, put
 
-from games.red_dog_junction import GAME, svg
+from games.red_dog_junction import GAME, palette, svg
 from games.red_dog_junction.constants import JUSTIN
 from games.red_dog_junction.render import view as make_view
 from games.red_dog_junction.state import dock_dice
@@ -137,7 +137,7 @@ def test_goods_are_told_apart_by_shape_as_well_as_colour(sample: dict[str, Any])
     root = parse(boards.drawn(GAME, sample))
     key = by_id(root, "legend")
     boards.check_goods_told_apart(root, key)
-    assert [g for g in text_of(key).split() if g != "Goods"] == list(svg.GOODS_KEY.order)
+    assert [g for g in text_of(key).split() if g != "Goods"] == list(palette.GOODS_KEY.order)
 
 
 # ---- the places ------------------------------------------------------------------------
@@ -149,7 +149,7 @@ def test_the_junction_shows_every_dock_and_die_with_its_face(sample: dict[str, A
         words = text_of(die).split()
         assert str(face) in words and good in words, (good, words)
         shape = die.find(f"{NS}rect") if good != "gold" else die.find(f"{NS}polygon")
-        assert shape is not None and shape.get("fill") == svg.GOOD_COLOURS[good]
+        assert shape is not None and shape.get("fill") == palette.GOOD_COLOURS[good]
     for dock in sample["docks"]:
         group = by_id(root, f"dock-{dock['dock']}")
         assert str(dock["dock"]) in text_of(group).split()
@@ -203,7 +203,7 @@ def test_planets_show_their_supply_and_dock(sample: dict[str, Any]) -> None:
         words = text_of(group)
         assert str(entry["stock"]) in words.split() and f"{planet} planet" in words
         circle = group.find(f"{NS}circle")
-        assert circle is not None and circle.get("fill") == svg.GOOD_COLOURS[planet]
+        assert circle is not None and circle.get("fill") == palette.GOOD_COLOURS[planet]
         assert len(with_class(group, "free-dock")) == (0 if entry["ship"] else 1)
 
 
@@ -232,7 +232,7 @@ def test_space_shows_the_goods_lying_there(sample: dict[str, Any]) -> None:
         assert f"{good} {count}" in text_of(group)
         cubes = with_class(group, "cube")
         assert len(cubes) == 1 + min(count, 24)  # the key cube and the pile
-        assert {c.get("fill") for c in cubes} == {svg.GOOD_COLOURS[good]}
+        assert {c.get("fill") for c in cubes} == {palette.GOOD_COLOURS[good]}
     assert len(with_class(space, "space-goods")) == len(sample["space"])
 
 
@@ -257,10 +257,10 @@ def test_every_ship_is_drawn_in_its_owners_colour_with_its_cargo(sample: dict[st
     for key, owner in owners(sample):
         ship = by_id(root, f"ship-{key}")
         hull = ship.find(f"{NS}polygon")
-        assert hull is not None and hull.get("fill") == svg.owner_colour(key)
+        assert hull is not None and hull.get("fill") == palette.owner_colour(key)
         assert text_of(ship).split()[0] == owner["name"]
         cubes = [c.get("fill") for c in with_class(ship, "cube")]
-        cargo = [svg.GOOD_COLOURS[g] for g, n in owner["ship"].items() for _ in range(n)]
+        cargo = [palette.GOOD_COLOURS[g] for g, n in owner["ship"].items() for _ in range(n)]
         if len(cargo) <= 14:
             assert cubes == cargo
         else:
@@ -294,7 +294,7 @@ def _place_id(key: str, where: str) -> str:
 def _nearest(root: ET.Element, point: tuple[int, int], where: str) -> str:
     """The place of the kind ``where`` names drawn nearest to ``point``: the dock circle
     at the Junction, the planet's globe, else the place's box."""
-    if where.startswith("junction ") or where in svg.GOOD_COLOURS:
+    if where.startswith("junction ") or where in palette.GOOD_COLOURS:
         kind = "dock" if where.startswith("junction ") else "planet"
         groups = with_class(root, kind)
         return min((g.get("id", "") for g in groups), key=lambda i: (
@@ -352,7 +352,7 @@ def test_a_ship_moving_moves_in_the_drawing() -> None:
         by_id(after, "ship-0"))
     assert "ann's ship is here" in tooltip(dock)
     assert [c.get("fill") for c in with_class(by_id(after, "ship-0"), "cube")] == \
-        [svg.GOOD_COLOURS["ruby"]] * 2
+        [palette.GOOD_COLOURS["ruby"]] * 2
 
 
 def test_a_die_changing_changes_only_that_die() -> None:
@@ -665,9 +665,9 @@ def test_the_board_renders_in_chromium(tmp_path: Path) -> None:
     assert area - counts.get((255, 255, 255), 0) >= area // 4
     assert near(counts, rgb(svg.SPACE_FILL)) >= area // 20, "space is not on screen"
     for seat in range(3):
-        assert near(counts, rgb(svg.PLAYER_COLOURS[seat])) >= 300, seat
+        assert near(counts, rgb(palette.PLAYER_COLOURS[seat])) >= 300, seat
     for good in ("ruby", "oxygen", "gas"):
-        assert near(counts, rgb(svg.GOOD_COLOURS[good])) >= 300, good
+        assert near(counts, rgb(palette.GOOD_COLOURS[good])) >= 300, good
     control = tmp_path / "control.html"
     control.write_text(without_board(page), encoding="utf-8")
     assert near(screenshot(control, tmp_path)[1], rgb(svg.SPACE_FILL)) < 100

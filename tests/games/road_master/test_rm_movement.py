@@ -6,11 +6,13 @@ C@9 north, D@11 south, E@14 north, F@18 south. Heading east keeps to the south l
 
 from __future__ import annotations
 
+from itertools import product
+
 import pytest
 from rm_support import clear_road, placed, truck
 
 from games.road_master import GAME
-from games.road_master.board import backward_options, forward_options
+from games.road_master.board import HEADINGS, backward_options, forward_options
 from pbem.game import IllegalMoveError
 
 Spot = tuple[int, str, str]  # (x, lane, heading) or a letter
@@ -320,11 +322,23 @@ def test_RM_M4_the_far_lane_serves_a_warehouse_only_past_a_truck() -> None:
 
 
 # ---- one forward move checked without listing them all (issue 12) ---------------------------
-def test_RM_M1_to_M6_forward_target_is_the_listed_move() -> None:
-    """``forward_target`` (used to apply a move) finds exactly what ``forward_options``
-    (the legal list) gives for that text, for every place a truck can stand, with other
+def _all_positions(state: dict) -> list[tuple]:
+    """Every place a truck can stand."""
+    data = state["data"]
+    road = [("road", x, lane, h) for x, lane, h in product(range(data["length"]),
+                                                            ("north", "south"), HEADINGS)]
+    return [("wh", k, "", "") for k in data["houses"]] + road
+
+
+def test_RM_M1_to_M6_forward_path_is_the_listed_move() -> None:
+    """``forward_path`` (used to apply a move) ends exactly where ``forward_options``
+    (the legal list) says for that text, for every place a truck can stand, with other
     trucks around it, and for texts of paths that are illegal or out of range."""
-    from games.road_master.board import all_positions, forward_target, forward_text, raw_paths, set_position
+    from games.road_master.board import forward_path, forward_text, raw_paths, set_position
+
+    def forward_target(state: dict, seat: int, wanted: str, spaces: int) -> tuple | None:
+        path = forward_path(state, seat, wanted, spaces)
+        return None if path is None else path[-1]
 
     state = placed(3).state
     fmax = state["data"]["fmax"]
@@ -334,7 +348,7 @@ def test_RM_M1_to_M6_forward_target_is_the_listed_move() -> None:
         clear_road(state)
         for seat, pos in enumerate(blockers, start=1):
             set_position(state["trucks"][seat], pos)
-        for pos in all_positions(state):
+        for pos in _all_positions(state):
             set_position(state["trucks"][0], pos)
             listed = forward_options(state, 0)
             texts = set(listed) | {forward_text(p) for n in range(1, fmax + 1)

@@ -8,6 +8,7 @@ from pathlib import Path
 from pbem import session
 from pbem.protocol import savefile
 from pbem.protocol.identity import Home
+from tests.support.duty import sign_duty
 
 
 def _start(homes: dict[str, Home], folder: Path, options: list[str]) -> session.Written:
@@ -16,10 +17,7 @@ def _start(homes: dict[str, Home], folder: Path, options: list[str]) -> session.
     written = session.new_game(homes[handles[0]], "road-master", handles, options, None,
                                folder=folder)
     while written.table.duty() is not None and written.table.duty().kind != "turn":
-        duty = written.table.duty()
-        handle = written.table.seats[duty.seat].handle
-        kind = "join" if duty.kind == "join" else None
-        written = session.sign_next(homes[handle], written.path, kind, [], None, None)
+        written = sign_duty(homes, written)
     return written
 
 

@@ -22,6 +22,7 @@ from games.road_master import GAME, svg
 from games.road_master.turn import pending_secret_choice
 from pbem.drawing import panels
 from pbem.drawing.page import html_page
+from pbem.game import kit
 from pbem.play.local import LocalTable
 from pbem.protocol import secretdeck
 from pbem.protocol.sampler import Sampler
@@ -568,7 +569,7 @@ def test_edited_board_data_is_drawn() -> None:
     assert len([e for e in root.iter(f"{NS}text") if "space-number" in (e.get("class") or "")]) == 30
     a, b = svg._Road(shown, 0).box(shown, "A"), svg._Road(shown, 0).box(shown, "B")
     assert a[0] + a[2] <= b[0]  # neighbours on one side do not overlap
-    assert svg.goods(shown).fill("teal") in svg.SPARE_COLOURS
+    assert svg.goods(shown).fill("teal") in kit.SPARE
     house = by_id(root, "house-B")  # a narrow box: the letter, the colour, the count
     assert text_of(house).split()[:2] == ["B", "15"]
     assert "Warehouse B (teal)" in (house.findtext(f"{NS}title") or "")

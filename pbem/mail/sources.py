@@ -1,0 +1,191 @@
+"""Reading mail sources for ``pbem inbox``: every message not read before in an .eml
+file, an mbox file, a Maildir folder, a folder of those, a bare save file or an IMAP
+mailbox, as bytes with where it came from.
+
+Nothing here raises for what a source holds: a file or message that cannot be read
+becomes a problem in the report, and the other messages are still read. What was read is
+noted in ``Reading.now``, for the scan to record once it is done (pbem.mail.seen)."""
+
+from __future__ import annotations
+
+import mailbox
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pbem.mail import imap, imapurl
+from pbem.mail.report import InboxReport, Origin, Problem
+from pbem.mail.seen import SeenRecord, SourceSeen, message_digest
+
+MESSAGE_FACTOR = 4  # a whole message over 4x the attachment cap is not parsed
+
+Progress = Callable[[str, int, int], None]  # (source, messages done, messages to read)
+
+
+@dataclass
+class Reading:
+    """How a scan reads its sources: what was read before (skipped unless ``read_all``),
+    what it reads now (recorded once the scan is done), how to log in to IMAP."""
+
+    seen: SeenRecord
+    read_all: bool = False
+    login: imap.Login | None = None
+    progress: Progress | None = None
+    now: dict[str, SourceSeen] = field(default_factory=dict)
+
+    def tick(self, source: str, done: int, total: int) -> None:
+        if self.progress is not None:
+            self.progress(source, done, total)
+
+
+@dataclass
+class Raw:
+    origin: Origin
+    data: bytes
+    bare: bool = False  # a save file given directly, not a message
+
+
+def _is_maildir(path: Path) -> bool:
+    return (path / "cur").is_dir() and (path / "new").is_dir()
+
+
+def _file_kind(path: Path) -> str:
+    with open(path, "rb") as fh:
+        head = fh.read(4096)
+    if head.startswith(b"From "):
+        return "mbox"
+    stripped = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    if stripped.startswith((b"# pbem save", b"[header]")):
+        return "save"
+    return "eml"
+
+
+def raw_messages(path: Path, report: InboxReport, reading: Reading) -> Iterator[Raw]:
+    """Every message (as bytes) in one source not read before, or problems for what
+    cannot be read."""
+    source = str(path)
+    if not path.exists():
+        report.problems.append(Problem("not-found", f"There is no file or folder {path}.",
+                                       Origin(source)))
+        return
+    try:
+        if path.is_dir() and _is_maildir(path):
+            yield from _maildir(path, report, reading)
+            return
+        if path.is_dir():
+            files = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
+            for child in files:
+                yield from raw_messages(child, report, reading)
+            return
+        kind = _file_kind(path)
+        if kind == "mbox":
+            yield from _mbox(path, report, reading)
+        elif kind == "save":
+            yield Raw(Origin(source, attachment=path.name), path.read_bytes(), bare=True)
+        else:
+            yield Raw(Origin(source), path.read_bytes())
+    except (OSError, mailbox.Error) as exc:
+        report.problems.append(Problem("unreadable", f"{path} cannot be read ({exc}).",
+                                       Origin(source)))
+
+
+def _maildir(path: Path, report: InboxReport, reading: Reading) -> Iterator[Raw]:
+    """The messages of a Maildir whose keys were not read before."""
+    source, record = str(path), str(path.resolve())
+    box = mailbox.Maildir(source, factory=None, create=False)
+    keys = sorted(box.keys())
+    before = set() if reading.read_all else reading.seen.get(record).keys
+    fresh = [k for k in keys if k not in before]
+    report.already_read += len(keys) - len(fresh)
+    done: set[str] = set(before) & set(keys)
+    for number, key in enumerate(fresh, start=1):
+        reading.tick(source, number, len(fresh))
+        yield from _one_message(box, key, Origin(source, f"message {key}"), report)
+        done.add(key)
+    reading.now[record] = SourceSeen(keys=done)
+
+
+def _mbox(path: Path, report: InboxReport, reading: Reading) -> Iterator[Raw]:
+    """The messages of an mbox whose bytes were not read before."""
+    source, record = str(path), str(path.resolve())
+    before = set() if reading.read_all else reading.seen.get(record).keys
+    done: set[str] = set()
+    mbox = mailbox.mbox(source, create=False)
+    try:
+        keys = list(mbox.iterkeys())
+        for number, key in enumerate(keys, start=1):
+            reading.tick(source, number, len(keys))
+            try:
+                data = mbox.get_bytes(key)
+            except (OSError, mailbox.Error, KeyError) as exc:
+                report.problems.append(Problem(
+                    "unreadable", f"This message cannot be read ({exc}).",
+                    Origin(source, f"message {number}")))
+                continue
+            name = message_digest(data)
+            done.add(name)
+            if name in before:
+                report.already_read += 1
+                continue
+            yield Raw(Origin(source, f"message {number}"), data)
+    finally:
+        mbox.close()
+    reading.now[record] = SourceSeen(keys=done)
+
+
+def imap_messages(url: str, report: InboxReport, reading: Reading, max_bytes: int) -> Iterator[Raw]:
+    """The messages of an IMAP mailbox above the last UID read (of its UIDVALIDITY)."""
+    source = imapurl.parse_url(url)
+    login = reading.login or imap.Login()
+    try:
+        reader = imap.Reader(source, login)
+    except imap.MailServerError as exc:
+        report.problems.append(Problem("server", exc.message, Origin(source.key)))
+        return
+    try:
+        known = reading.seen.get(source.key)
+        after = known.last_uid if known.uidvalidity == reader.uidvalidity \
+            and not reading.read_all else 0
+        uids = reader.new_uids(after)
+        if after:
+            report.already_read += _count_up_to(reader, after)
+        last = after
+        for number, item in enumerate(reader.fetch(uids, MESSAGE_FACTOR * max_bytes), start=1):
+            reading.tick(source.key, number, len(uids))
+            origin = Origin(source.key, f"UID {item.uid}")
+            last = max(last, item.uid)
+            if item.data is not None:
+                yield Raw(origin, item.data)
+                continue
+            report.messages += 1
+            if b"pbem" in item.header.lower():
+                report.problems.append(Problem(
+                    "too-large", f"This message of {mib(item.size)} was not read: inbox reads "
+                    f"messages up to {mib(MESSAGE_FACTOR * max_bytes)} ({MESSAGE_FACTOR} times "
+                    "--max-size); one that carries a save is far smaller.", origin))
+        reading.now[source.key] = SourceSeen(uidvalidity=reader.uidvalidity, last_uid=last)
+    except imap.MailServerError as exc:
+        report.problems.append(Problem("server", exc.message, Origin(source.key)))
+    finally:
+        reader.close()
+
+
+def _count_up_to(reader: imap.Reader, last: int) -> int:
+    """How many messages at or below UID ``last`` are in the mailbox (skipped as read)."""
+    return len(reader.new_uids(0)) - len(reader.new_uids(last))
+
+
+def _one_message(box: mailbox.Mailbox, key: str, origin: Origin,
+                 report: InboxReport) -> Iterator[Raw]:
+    """One message of a mailbox, or a problem if that one cannot be read (the others can)."""
+    try:
+        data = box.get_bytes(key)
+    except (OSError, mailbox.Error, KeyError) as exc:
+        report.problems.append(Problem("unreadable", f"This message cannot be read ({exc}).",
+                                       origin))
+        return
+    yield Raw(origin, data)
+
+
+def mib(size: int) -> str:
+    return f"{size / (1024 * 1024):.1f} MiB" if size >= 1024 * 1024 else f"{size} bytes"

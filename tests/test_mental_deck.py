@@ -545,9 +545,9 @@ def test_the_audit_finds_the_same_in_the_view_the_replay_keeps_as_in_the_whole_d
     table, _ = _returned_table()
     table.entry(1, _shuffle_with(mental.slot_key(table.seeds[1], DECK, 1), 1, table))
     table.entry(2)
-    found = [mental_deck.audit_chore(engine.audit_view(before), DECK, seat, chore,
+    found = [mental_open.audit_chore(engine.audit_view(before), DECK, seat, chore,
                                      table.seeds[seat]) for seat, before, chore in table.log]
-    assert found == [mental_deck.audit_chore(before, DECK, seat, chore, table.seeds[seat])
+    assert found == [mental_open.audit_chore(before, DECK, seat, chore, table.seeds[seat])
                      for seat, before, chore in table.log]
     assert sum(found, []) == table.audit()
     assert len(table.audit()) == 1 and "re-uses its slot key of serial 1" in table.audit()[0]

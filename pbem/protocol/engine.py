@@ -330,7 +330,7 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
 
 
 def audit_view(deck: dict[str, Any]) -> dict[str, Any]:
-    """What ``mental_deck.audit_chore`` reads of a deck as it stood before a chore: its
+    """What ``mental_open.audit_chore`` reads of a deck as it stood before a chore: its
     next serial (to name the earlier slot key a chore re-uses). Kept in place of a copy
     of the whole deck, which an audited replay used to make for every entry."""
     return {"serial": deck["serial"]}

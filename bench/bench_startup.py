@@ -12,12 +12,18 @@ Runs the installed ``pbem`` beside this interpreter, interleaved (one run of eac
 per round) so the machine's load falls on all of them alike; the goal is every command
 within 1.3x of the floor.
 
-    python bench/bench_startup.py [--rounds N]
+With ``--instructions``, each command also runs once under valgrind's callgrind, which
+counts the instructions run: the same count on a busy machine as on a quiet one. The
+count is split three ways: the floor, the imports of the modules the command loads
+beyond it, and the work the command then does (parsing, checking, replaying, showing).
+
+    python bench/bench_startup.py [--rounds N] [--instructions]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import resource
@@ -88,10 +94,72 @@ def report(label: str, times: dict[str, list[float]], rounds: int) -> None:
         print(f"  {game:20} " + "".join(cells))
 
 
+# The modules a command loads, printed by the command run in process (for the import
+# share of its instruction count).
+LOADED = """
+import contextlib, io, json, sys
+before = set(sys.modules)
+sys.argv = ["pbem"] + sys.argv[1:]
+from pbem.cli import main
+with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
+    main()
+print(json.dumps([m for m in sys.modules if m not in before]))
+"""
+
+
+def instructions(argv: list[str], env: dict[str, str]) -> int:
+    """Instructions ``argv`` runs, counted by valgrind's callgrind."""
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                           *argv], env=env, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True, check=True)
+    match = re.search(r"Collected : (\d+)", done.stderr)
+    assert match, done.stderr[-500:]
+    return int(match.group(1))
+
+
+def importable(name: str) -> bool:
+    """A module a plain ``import`` line can load again (not a C extension's inner part)."""
+    return not name.startswith(("_openssl", "_sodium", "typing.", "tomli._")) \
+        and "__mypyc" not in name and not name.startswith("encodings")
+
+
+def count_instructions(runs: dict[str, tuple[list[str], Path | None]], work: Path,
+                       env: dict[str, str]) -> None:
+    if shutil.which("valgrind") is None:
+        print("instructions: valgrind is not installed; skipped")
+        return
+    home = work / "run-home"
+
+    def fresh(argv: list[str], before: Path | None) -> list[str]:
+        if before is not None:
+            shutil.rmtree(home, ignore_errors=True)
+            shutil.copytree(before, home)
+        return [str(home) if a == "HOME" else a for a in argv]
+
+    floor = instructions(FLOOR, env)
+    print(f"instructions (valgrind callgrind), millions: floor {floor / 1e6:.0f}; each "
+          "command as floor + its imports + its work, and its ratio to the floor")
+    print(f"  {'game':20} {'command':8} {'total':>7} {'ratio':>6} {'imports':>8} {'work':>6}")
+    for name, (argv, before) in runs.items():
+        if before is None:
+            continue
+        total = instructions(fresh(argv, before), env)
+        loaded = subprocess.run([sys.executable, "-c", LOADED, *fresh(argv, before)[len(pbem()):]],
+                                env=env, capture_output=True, text=True, check=True).stdout
+        modules = [m for m in json.loads(loaded) if importable(m)]
+        imported = instructions([sys.executable, "-c", "import " + ", ".join(modules)], env)
+        game, command = name.split()
+        print(f"  {game:20} {command:8} {total / 1e6:7.0f} {total / floor:5.2f}x "
+              f"{(imported - floor) / 1e6:8.0f} {(total - imported) / 1e6:6.0f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=15)
-    rounds = parser.parse_args().rounds
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count each command's instructions under valgrind")
+    args = parser.parse_args()
+    rounds = args.rounds
     work = Path(tempfile.mkdtemp(prefix="pbem-bench-startup-"))
     # As installed by pip: byte code compiled once and re-used (a development shell may
     # set PYTHONDONTWRITEBYTECODE, which makes every run compile every module again). The
@@ -125,6 +193,8 @@ def main() -> None:
               "click, cryptography...ed25519'); goal <= 1.3x")
         report("CPU time (user + system; steadier on a busy machine)", times, rounds)
         report("wall time", walls, rounds)
+        if args.instructions:
+            count_instructions(runs, work, env)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -10,6 +10,7 @@ reads what is wrong instead of a traceback. Games reach it through ``pbem.game``
 from __future__ import annotations
 
 import functools
+import marshal
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -97,12 +98,18 @@ class ComponentReader:
 
 
 def copied(value: Any) -> Any:
-    """An exact copy of plain data (tables, lists, texts, numbers) by pickle: about a
-    third of the time of copy.deepcopy, which walks every value in Python. pickle loads
-    on the first copy: a command that copies nothing starts without it."""
-    import pickle
+    """An exact copy of plain data (tables, lists, texts, numbers).
 
-    return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+    By marshal, built into Python: half the time of pickle and a sixth of copy.deepcopy,
+    which walks every value in Python; shared parts stay shared, as with both. marshal
+    takes only the built-in types; a value holding anything else (a Fixed table, see
+    pbem.game) goes through pickle, loaded on that first copy."""
+    try:
+        return marshal.loads(marshal.dumps(value))
+    except ValueError:
+        import pickle
+
+        return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 @functools.cache

@@ -45,7 +45,6 @@ strings; ``can_end_turn`` says whether the turn could end now.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import json
 import sys
@@ -65,6 +64,7 @@ from pbem.errors import (
     MoveError,
     OptionError,
 )
+from pbem.hashing import sha256_hex
 from pbem.outcome import Outcome, rank_sides, rank_with_tiebreaks
 from pbem.protocol import secretdeck
 from pbem.protocol.sampler import Sampler
@@ -421,7 +421,7 @@ MAX_STEADY_MOVES = 60
 
 
 def _state_key(state: State) -> str:
-    return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()
+    return sha256_hex(json.dumps(state, sort_keys=True).encode())
 
 
 def position_key(state: State) -> str:
@@ -431,7 +431,7 @@ def position_key(state: State) -> str:
     exactly when _state_key would give them the same one."""
     changing = {k: v for k, v in state.items() if not isinstance(v, Fixed)}
     shared = sorted((k, id(v)) for k, v in state.items() if isinstance(v, Fixed))
-    return hashlib.sha256(json.dumps([changing, shared], sort_keys=True).encode()).hexdigest()
+    return sha256_hex(json.dumps([changing, shared], sort_keys=True).encode())
 
 
 class Fixed(dict[str, Any]):

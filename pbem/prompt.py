@@ -13,7 +13,7 @@ from __future__ import annotations
 import shlex
 import shutil
 import textwrap
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -23,12 +23,12 @@ from pbem import session
 from pbem.errors import AmbiguousMoveError, InvalidMoveError, MoveError, PbemError
 from pbem.game import State
 from pbem.protocol.identity import Home
+from pbem.protocol.turns import MOVE_SEPARATOR, split_moves
 from pbem.terminal import printable
 
 # Words the prompt takes itself. A move spelt the same (Road Master's 'back' for
 # 'backward') is typed in another of its spellings; the prompt says so when it matters.
 COMMANDS = ("done", "back", "moves", "?", "show", "help", "quit")
-MOVE_SEPARATOR = ";"
 MAX_REGROUP_WORDS = 40  # guessing how unquoted words group is quadratic; typed turns are short
 
 
@@ -36,15 +36,6 @@ class Left(PbemError):
     """The player left the prompt without signing (quit, Ctrl-D)."""
 
     exit_code = 1
-
-
-def split_moves(args: Iterable[str]) -> list[str]:
-    """Moves as typed: an argument (or a line) may hold several, separated by ';', which
-    is how ``play`` and ``log`` print a turn. Empty parts are dropped."""
-    out: list[str] = []
-    for arg in args:
-        out += [part.strip() for part in arg.split(MOVE_SEPARATOR) if part.strip()]
-    return out
 
 
 # ---- hints for moves given on the command line ------------------------------------------

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FOUNDATION = ("pbem.errors", "pbem.atomic", "pbem.record", "pbem.componentdata", "pbem.game",
               "pbem.outcome",
               "pbem.registry", "pbem.terminal", "pbem.tomltext",
-              "pbem.recent", "pbem.__version__")
+              "pbem.recent", "pbem.hashing", "pbem.__version__")
 
 # Room (or top module) -> what it may import from pbem, besides itself and FOUNDATION.
 ALLOWED: dict[str, tuple[str, ...]] = {
@@ -42,6 +42,7 @@ FOUNDATION_ALLOWED = {
     "pbem.terminal": (),
     "pbem.tomltext": (),
     "pbem.recent": (),
+    "pbem.hashing": (),
     "pbem.registry": (),
     "pbem.outcome": (),
     "pbem.game": ("pbem.protocol.sampler", "pbem.protocol.secretdeck", "pbem.drawing.kit"),

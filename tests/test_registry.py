@@ -127,7 +127,8 @@ def test_reading_a_newly_received_save_imports_only_what_it_needs(
     """Start-up at the floor: 'show', 'moves' and 'verify' of a save the home has not seen
     yet (in the home of the seat to act, which holds its identity) load no bots, no
     cryptography PEM reader (an unencrypted key is read directly), no nacl.bindings
-    (libsodium's functions are called through pbem.protocol.sodium), no mail or drawing."""
+    (libsodium's functions are called through pbem.protocol.sodium), no mail or drawing,
+    no prompt, no hashlib or hmac (a second OpenSSL), no pickle, no dataclasses."""
     from tests.enginekit import play_game
 
     paths = play_game(homes, tmp_path / "saves", "road-master", bot="random:3", stop_after=14)
@@ -147,7 +148,9 @@ def test_reading_a_newly_received_save_imports_only_what_it_needs(
             "    main()\n"
             "print(sorted(m for m in sys.modules if m.startswith(("
             "'cryptography.hazmat.primitives.serialization', 'nacl.bindings', "
-            "'pbem.play', 'pbem.mail', 'pbem.drawing', 'importlib.metadata', 'email'))))\n")
+            "'pbem.play', 'pbem.mail', 'pbem.drawing', 'importlib.metadata', 'email', "
+            "'pbem.prompt', 'dataclasses', 'hashlib', 'hmac', 'pickle', "
+            "'games.road_master.bot', 'games.road_master.conservation'))))\n")
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                              check=True, cwd=ROOT)
         assert out.stdout.strip() == "[]", (command, out.stdout, out.stderr)

@@ -122,20 +122,13 @@ def test_the_kept_chains_are_bounded_and_drop_the_oldest_first() -> None:
     assert beacon.link(seeds[0], 1) == hashlib.sha256(beacon.link(seeds[0], 0)).digest()
 
 
-def test_the_chain_hash_is_sha256_and_falls_back_to_hashlib(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """The walk hashes with Python's own SHA-256 when the build has it (faster on 32
-    bytes); the digests are SHA-256's, and a build without it walks with hashlib's."""
+def test_the_chain_hash_is_sha256() -> None:
+    """The walk hashes with Python's own SHA-256 (faster on 32 bytes); the digests are
+    SHA-256's."""
     value = SEED
     for _ in range(64):
         assert beacon._link_sha256(value).digest() == hashlib.sha256(value).digest()
         value = beacon._link_sha256(value).digest()
-
-    def missing(name: str) -> None:
-        raise ImportError(name)
-
-    monkeypatch.setattr(beacon.importlib, "import_module", missing)
-    assert beacon._small_input_sha256() is hashlib.sha256
 
 
 def test_randomness_vector() -> None:

@@ -47,7 +47,7 @@ from pbem.game import (
     State,
 )
 
-from . import account, bot, posse, render, scoring, turnflow
+from . import account, posse, render, scoring, turnflow
 from .actions import apply_move
 from .components import start_card_ids, tables, validate
 from .constants import DICE, GOLD, GOODS, JUSTIN, VARIANTS
@@ -179,6 +179,8 @@ class RedDogJunction(Game):
         return NOTATION
 
     def heuristic(self, state: State, seat: int) -> int:
+        from . import bot  # loads when a bot plays: a verify needs none
+
         return bot.heuristic(posse.ready(state), seat)
 
     def bot_state(self, state: State, seat: int, secrets: dict[str, dict[str, str]]) -> State:

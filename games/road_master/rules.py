@@ -17,9 +17,8 @@ from pbem.game import (
     secretdeck,
 )
 
-from . import components, describe, hazard, legal, model, notation, scoring, turn, view
-from .bot import heuristic as _heuristic
-from .conservation import broken_invariants
+# The view, the bot and the invariants load when first asked for: a verify needs none.
+from . import components, hazard, legal, model, notation, scoring, turn
 from .rulings import RULINGS, token_rules
 
 INFO = GameInfo(
@@ -138,12 +137,18 @@ class RoadMaster(Game):
     # ---- reading -----------------------------------------------------------------
     def view(self, state: State, seat: int | None,
              secrets: dict[str, dict[str, str]] | None = None) -> dict[str, Any]:
+        from . import view
+
         return view.view(state, seat, secrets)
 
     def render(self, view_: dict[str, Any]) -> str:
+        from . import view
+
         return view.render(view_)
 
     def describe(self, before: State, after: State, seat: int) -> list[str]:
+        from . import describe
+
         return describe.describe(before, after, seat)
 
     def render_svg(self, view_: dict[str, Any]) -> str | None:
@@ -199,13 +204,19 @@ class RoadMaster(Game):
 
     # ---- bots and checks -----------------------------------------------------------
     def heuristic(self, state: State, seat: int) -> int:
-        return _heuristic(state, seat)
+        from .bot import heuristic
+
+        return heuristic(state, seat)
 
     def heuristic_knowing(self, state: State, seat: int,
                           secrets: dict[str, dict[str, str]]) -> int:
-        return _heuristic(state, seat, secrets)
+        from .bot import heuristic
+
+        return heuristic(state, seat, secrets)
 
     def invariants(self, state: State) -> list[str]:
+        from .conservation import broken_invariants
+
         return broken_invariants(state)
 
 

@@ -6,17 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from games.station_to_station import (
-    bot,
-    chance,
-    cleanup,
-    components,
-    describe,
-    invariants,
-    moves,
-    render,
-    scoring,
-)
+# The views, the bot and the invariants load when first asked for: a verify needs none.
+from games.station_to_station import chance, cleanup, components, moves, scoring
 from games.station_to_station.constants import MAX_PLAYERS, MIN_PLAYERS
 from games.station_to_station.notation import NOTATION, Move, fmt, parse
 from games.station_to_station.state import setup_state
@@ -114,16 +105,22 @@ class StationToStation(Game):
     # ---- reading -------------------------------------------------------------------
     def view(self, state: State, seat: int | None, secrets: dict[str, dict[str, str]] | None = None
              ) -> dict[str, Any]:
+        from games.station_to_station import render
+
         return render.view(state, seat)
 
     def snapshot(self, state: State) -> dict[str, Any]:
         # The map and the crews' data are in the header's components already: a save
         # carrying them twice was a third bigger and slower to read.
+        from games.station_to_station import render
+
         shown = render.view(state, None)
         shown.pop("data", None)
         return shown
 
     def render(self, view: dict[str, Any]) -> str:
+        from games.station_to_station import render
+
         return render.render(view)
 
     def render_svg(self, view: dict[str, Any]) -> str | None:
@@ -132,6 +129,8 @@ class StationToStation(Game):
         return svg.render_svg(view)
 
     def describe(self, before: State, after: State, seat: int) -> list[str]:
+        from games.station_to_station import describe
+
         return describe.describe(before, after, seat)
 
     def outcome(self, state: State) -> Outcome | None:
@@ -144,7 +143,11 @@ class StationToStation(Game):
         return NOTATION
 
     def heuristic(self, state: State, seat: int) -> int:
+        from games.station_to_station import bot
+
         return bot.heuristic(state, seat)
 
     def invariants(self, state: State) -> list[str]:
+        from games.station_to_station import invariants
+
         return invariants.check(state)

@@ -40,7 +40,8 @@ def _complete_move(ctx: click.Context, param: click.Parameter, incomplete: str) 
     """The legal next moves of this home's seat after the moves already typed."""
     from click.shell_completion import CompletionItem
 
-    from pbem import prompt, session
+    from pbem import session
+    from pbem.protocol.turns import split_moves
     from pbem.session import logbook
 
     save = ctx.params.get("save")
@@ -49,7 +50,7 @@ def _complete_move(ctx: click.Context, param: click.Parameter, incomplete: str) 
     try:
         home = _completion_home(ctx)
         path = logbook.find_save(home, str(save))
-        typed = prompt.split_moves(list(ctx.params.get("moves") or ()))
+        typed = split_moves(list(ctx.params.get("moves") or ()))
         _, legal, _ = session.legal_moves(home, path, typed)
     except Exception:  # a bad save or no turn owed: nothing to offer
         return []

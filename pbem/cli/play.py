@@ -57,11 +57,12 @@ def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, b
     (or the start of its id) from 'pbem games'."""
     from pbem import prompt
     from pbem.errors import MoveError, UsageError
+    from pbem.protocol.turns import split_moves
 
     all_moves = list(moves)
     if movefile is not None:
         all_moves += _read_movefile(movefile)
-    all_moves = prompt.split_moves(all_moves)
+    all_moves = split_moves(all_moves)
     if bot and all_moves:
         raise UsageError("Give moves or --bot, not both.")
     home = _home(ctx)
@@ -134,15 +135,18 @@ def moves(ctx: click.Context, save: str, moves: tuple[str, ...], as_json: bool) 
     family of choices on one line; --json lists every move).
 
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
-    from pbem import prompt, session
+    from pbem import session
     from pbem.errors import MoveError
+    from pbem.protocol.turns import split_moves
 
     home = _home(ctx)
     save = resolve_save(ctx, save)
-    typed = prompt.split_moves(moves)
+    typed = split_moves(moves)
     try:
         handle, legal, lines, can_end = session.legal_moves_shown(home, save, typed)
     except MoveError as exc:
+        from pbem import prompt  # the hints load only when a move is refused
+
         hint = prompt.quoting_hint(home, save, "moves", typed, exc)
         raise _with_hint(exc, hint) from None
     if as_json:

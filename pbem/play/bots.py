@@ -13,10 +13,9 @@ moves and no randomness at all, so ``play --bot steady`` shows what it would do.
 
 from __future__ import annotations
 
-import hashlib
-
 from pbem.errors import MoveError, UsageError
 from pbem.game import Game, State, copy_state, position_key
+from pbem.hashing import sha256
 from pbem.protocol import entropy
 from pbem.protocol.sampler import Sampler
 
@@ -45,7 +44,7 @@ def choose_turn(game: Game, state: State, seat: int, spec: str, salt: str = "",
     if name == "steady":
         return game.absent_turn(copy_state(state), seat)
     seed = (arg or entropy.fresh_bytes(16).hex()) + "/" + salt
-    rng = Sampler(hashlib.sha256(f"pbem/bot/{seed}".encode()).digest())
+    rng = Sampler(sha256(f"pbem/bot/{seed}".encode()))
     working = _working(game, state, seat, secrets)
     before = game.heuristic_knowing(working, seat, secrets or {}) if name == "greedy" else 0
     chosen: list[str] = []
@@ -137,7 +136,7 @@ def choose_free_moves(game: Game, state: State, seat: int, spec: str, salt: str 
     name, arg = parse_bot(spec)
     if name == "steady":
         arg = arg or "steady"  # no randomness: the same choice on every machine
-    rng = Sampler(hashlib.sha256(f"pbem/bot/{arg or entropy.fresh_bytes(16).hex()}/{salt}".encode()).digest())
+    rng = Sampler(sha256(f"pbem/bot/{arg or entropy.fresh_bytes(16).hex()}/{salt}".encode()))
     working = _working(game, state, seat, secrets)
     chosen: list[str] = []
     for _ in range(MAX_MOVES_PER_TURN):

@@ -7,11 +7,11 @@ Secret decks run in plain mode (slots hold card uids; see pbem.protocol.secretde
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from pbem.game import Game, Outcome, State, copy_state
+from pbem.hashing import sha256
 from pbem.protocol import secretdeck
 from pbem.protocol.sampler import Sampler
 from pbem.protocol.turns import play_turn, resolve_pending, stamp_pending
@@ -41,7 +41,7 @@ class LocalTable:
         state["seats"] = list(seats)
         decks = game.secret_decks(comps, opts, len(seats))
         if decks:
-            shuffler = Sampler(hashlib.sha256(seed + b"/secret-decks").digest())
+            shuffler = Sampler(sha256(seed + b"/secret-decks"))
             state["secret"] = {}
             for name, uids in decks.items():
                 order = list(uids)
@@ -56,7 +56,7 @@ class LocalTable:
         self._resolve_for(0 if self.solo else -1)
 
     def _rng(self, seq: int) -> Sampler:
-        return Sampler(hashlib.sha256(self.seed + seq.to_bytes(8, "big")).digest())
+        return Sampler(sha256(self.seed + seq.to_bytes(8, "big")))
 
     def _resolve_for(self, seat: int) -> None:
         resolve_pending(

@@ -16,12 +16,11 @@ the links below the chain's anchor (1 is the first link after it).
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-from collections.abc import Callable, Collection
-from typing import Any, NamedTuple
+from collections.abc import Collection
+from typing import NamedTuple
 
 from pbem import recent
+from pbem.hashing import SHA256, sha256
 from pbem.protocol.derive import BEACON, BEACON_RENEWED, BOT_RAND, RAND, derive
 from pbem.protocol.sampler import Sampler
 from pbem.record import Record
@@ -36,23 +35,9 @@ MAX_SKIP = 64
 ANCHOR_ZONE = CHAIN_LENGTH - 2 * MAX_SKIP + 1
 
 
-def _small_input_sha256() -> Callable[[bytes], Any]:
-    """SHA-256 for the chain's 32-byte links: Python's own implementation (``_sha2`` from
-    3.12, ``_sha256`` before) when the build has it, else hashlib's; the same digests. For
-    inputs this short, setting up an OpenSSL context costs more than the hash: a 4,096-link
-    walk takes about 1.5x less time on 3.11, 1.0x to 1.3x less on 3.12 and 3.13 (``make
-    bench`` prints it)."""
-    for name in ("_sha2", "_sha256"):
-        try:
-            constructor: Callable[[bytes], Any] = importlib.import_module(name).sha256
-        except (ImportError, AttributeError):
-            continue
-        if constructor(b"abc").digest() == hashlib.sha256(b"abc").digest():
-            return constructor
-    return hashlib.sha256
-
-
-_link_sha256 = _small_input_sha256()
+# The chain's 32-byte links: for inputs this short, Python's own SHA-256 is quicker than
+# setting up an OpenSSL context (a 4,096-link walk about 1.5x on 3.11; `make bench`).
+_link_sha256 = SHA256
 
 
 def link(seed: bytes, index: int, chain: int = 0) -> bytes:
@@ -205,9 +190,9 @@ class Tip(Record):
 
 
 def randomness(game_id: str, seq: int, beacon_k: bytes, beacon_next: bytes) -> bytes:
-    return hashlib.sha256(
+    return sha256(
         RAND + game_id.encode("ascii") + seq.to_bytes(8, "big") + beacon_k + beacon_next
-    ).digest()
+    )
 
 
 def sampler(game_id: str, seq: int, beacon_k: bytes, beacon_next: bytes) -> Sampler:
@@ -220,6 +205,6 @@ def bot_sampler(game_id: str, seq: int, turn: int, beacon_before: bytes, link: b
     where ``link`` is the signer's beacon in entry ``seq``. The signer's link was fixed
     when it joined; the previous entry's value was unknown to it until that entry's
     moves were fixed, as for the chance of a turn X plays itself."""
-    return Sampler(hashlib.sha256(
+    return Sampler(sha256(
         BOT_RAND + game_id.encode("ascii") + seq.to_bytes(8, "big") + turn.to_bytes(4, "big")
-        + beacon_before + link).digest())
+        + beacon_before + link))

@@ -7,12 +7,12 @@ no None, no dates, so every machine produces the same bytes.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Iterable
 from typing import Any
 
+from pbem.hashing import sha256_hex
 from pbem.terminal import shown
 
 
@@ -140,4 +140,4 @@ def canonical(value: Any) -> bytes:
 
 def digest(value: Any) -> str:
     """SHA-256 hex of the canonical bytes."""
-    return hashlib.sha256(canonical(value)).hexdigest()
+    return sha256_hex(canonical(value))

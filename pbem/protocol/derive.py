@@ -6,13 +6,12 @@ raw bytes the seat drew when it created or joined the game and published (as hex
 entry: a host who re-uses the id of a finished game, whose seeds are public, still cannot
 know a joiner's new seed. Every other
 per-game secret is ``derive(seed, LABEL || context, length)``, HKDF-SHA256 (RFC 5869)
-with an empty salt, written with the stdlib so start-up stays cheap.
+with an empty salt.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
+from pbem.hashing import hkdf_sha256, hmac_sha256, sha256_hex
 
 SEED = b"pbem/1/seed"
 SEED_COMMIT = b"pbem/1/seed-commit"
@@ -46,21 +45,13 @@ NONCE_BYTES = 32
 def game_seed(identity_private: bytes, game_id: str, nonce: bytes) -> bytes:
     if len(nonce) != NONCE_BYTES:
         raise ValueError(f"a seat's nonce is {NONCE_BYTES} bytes, not {len(nonce)}")
-    return hmac.new(identity_private, SEED + game_id.encode() + nonce, hashlib.sha256).digest()
+    return hmac_sha256(identity_private, SEED + game_id.encode() + nonce)
 
 
 def seed_commitment(seed: bytes) -> str:
-    return hashlib.sha256(SEED_COMMIT + seed).hexdigest()
+    return sha256_hex(SEED_COMMIT + seed)
 
 
 def derive(seed: bytes, info: bytes, length: int = 32) -> bytes:
     """HKDF-SHA256(ikm=seed, salt=empty, info) of ``length`` bytes."""
-    prk = hmac.digest(b"\x00" * 32, seed, "sha256")  # one-shot HMAC: no object per call
-    out = b""
-    block = b""
-    counter = 1
-    while len(out) < length:
-        block = hmac.digest(prk, block + info + bytes([counter]), "sha256")
-        out += block
-        counter += 1
-    return out[:length]
+    return hkdf_sha256(seed, info, length)

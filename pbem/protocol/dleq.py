@@ -26,9 +26,9 @@ fails.
 
 from __future__ import annotations
 
-import hashlib
 import re
 
+from pbem.hashing import sha512
 from pbem.protocol import mental
 from pbem.protocol.derive import DLEQ_CHALLENGE, DLEQ_NONCE
 from pbem.protocol.mental import L, field, u32
@@ -44,7 +44,7 @@ def context(game_id: str, deck: str, seq: int, seat: int, op: str, slot: str) ->
 
 def _challenge(ctx: bytes, points: tuple[bytes, ...]) -> int:
     data = DLEQ_CHALLENGE + field(ctx) + b"".join(points)
-    return int.from_bytes(hashlib.sha512(data).digest(), "little") % L
+    return int.from_bytes(sha512(data), "little") % L
 
 
 def prove(x: int, g: bytes, a: bytes, h: bytes, y: bytes, ctx: bytes) -> str:
@@ -53,7 +53,7 @@ def prove(x: int, g: bytes, a: bytes, h: bytes, y: bytes, ctx: bytes) -> str:
     attempt = 0
     while True:
         seed = DLEQ_NONCE + mental.scalar_bytes(x) + ctx + b"".join(statement) + u32(attempt)
-        w = 1 + int.from_bytes(hashlib.sha512(seed).digest(), "big") % (L - 1)
+        w = 1 + int.from_bytes(sha512(seed), "big") % (L - 1)
         c = _challenge(ctx, statement + (mental.mul(w, g), mental.mul(w, h)))
         z = (w + c * x) % L
         if c and z:

@@ -6,7 +6,6 @@ from (``empty_table``). Below the engine, which replays entries onto that table.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -17,6 +16,7 @@ from pbem.errors import (
     SaveFileError,
 )
 from pbem.game import Game
+from pbem.hashing import sha256_hex
 from pbem.protocol import entropy, timing
 from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.savefile import FORMAT, MAX_HEADER_INT
@@ -137,7 +137,7 @@ def game_data_text(header: dict[str, Any]) -> GameDataText:
 
 def components_digest(text: GameDataText) -> str:
     """``digest(header["components"])`` of the header ``text`` was made of."""
-    return hashlib.sha256(text[1]).hexdigest()
+    return sha256_hex(text[1])
 
 
 def check_header_game(header: dict[str, Any], text: GameDataText | None = None) -> Game:

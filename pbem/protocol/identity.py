@@ -8,7 +8,6 @@ it, so nothing per game needs backing up.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import sys
@@ -17,6 +16,7 @@ from typing import Any
 
 from pbem import tomltext
 from pbem.errors import IdentityError, UsageError
+from pbem.hashing import sha256_hex
 from pbem.protocol import entropy
 from pbem.protocol.derive import game_seed
 from pbem.record import Record
@@ -78,7 +78,7 @@ def check_address(address: str) -> str:
 
 def fingerprint(public_raw: bytes) -> str:
     """Short hex digest of the raw public key, grouped for reading aloud."""
-    h = hashlib.sha256(public_raw).hexdigest()[:16]
+    h = sha256_hex(public_raw)[:16]
     return ":".join(h[i : i + 4] for i in range(0, 16, 4))
 
 

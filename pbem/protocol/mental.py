@@ -32,11 +32,11 @@ encoding of a point on the curve, in the prime-order subgroup and not of small o
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable
 from functools import lru_cache
 
+from pbem.hashing import sha512
 from pbem.protocol import sodium
 from pbem.protocol.derive import BATCH_SHUFFLE, CARD_POINT, DECK_KEY, DECK_SHUFFLE, SLOT_KEY, derive
 from pbem.protocol.sampler import Sampler
@@ -71,7 +71,7 @@ def card_point_input(game_id: str, deck: str, uid: str, counter: int) -> bytes:
 
 def hash_to_group(data: bytes) -> bytes:
     """``from_uniform(h[:32]) + from_uniform(h[32:])`` with ``h = SHA-512(data)``."""
-    digest = hashlib.sha512(data).digest()
+    digest = sha512(data)
     first = sodium.crypto_core_ed25519_from_uniform(digest[:32])
     second = sodium.crypto_core_ed25519_from_uniform(digest[32:])
     return bytes(sodium.crypto_core_ed25519_add(first, second))

@@ -7,9 +7,10 @@ another implementation can interoperate.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
+
+from pbem.hashing import shake_256
 
 T = TypeVar("T")
 
@@ -28,7 +29,7 @@ class Sampler:
         if end > len(self._buffer):
             # SHAKE is an XOF: a longer digest extends the shorter one, so regrowing
             # the buffer keeps every byte already handed out.
-            self._buffer = hashlib.shake_256(self._seed).digest(max(256, 2 * end))
+            self._buffer = shake_256(self._seed, max(256, 2 * end))
         chunk = self._buffer[self._offset : end]
         self._offset = end
         return chunk

@@ -52,12 +52,11 @@ a verify does is bounded.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from pbem.hashing import hmac_sha512, shake_256
 from pbem.protocol import mental, sodium
 from pbem.protocol.derive import SHUFFLE_C, SHUFFLE_GENERATOR, SHUFFLE_NONCE, SHUFFLE_U, derive
 from pbem.protocol.mental import BASE, L, field, u32
@@ -140,7 +139,7 @@ def _statement(ctx: bytes, g: bytes, h: bytes, inputs: Sequence[bytes],
 
 def _scalars(data: bytes, count: int) -> list[int]:
     """``count`` scalars from SHAKE-256(data), 64 bytes each (bias below 2^-259)."""
-    stream = hashlib.shake_256(data).digest(64 * count)
+    stream = shake_256(data, 64 * count)
     return [int.from_bytes(stream[64 * i:64 * i + 64], "little") % L for i in range(count)]
 
 
@@ -158,7 +157,7 @@ def _e(statement: bytes, commitment: Sequence[bytes], chain: Sequence[bytes],
 def _nonces(secret: bytes, seeded: bytes, count: int) -> list[int]:
     """``count`` nonces in 1 .. L-1: ``1 + int_be(HMAC-SHA512(key, u32(j))) mod (L - 1)``."""
     key = derive(secret, SHUFFLE_NONCE + seeded, 32)
-    return [1 + int.from_bytes(hmac.digest(key, u32(j), "sha512"), "big") % (L - 1)
+    return [1 + int.from_bytes(hmac_sha512(key, u32(j)), "big") % (L - 1)
             for j in range(count)]
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import Any
 
 from pbem import __version__, atomic
 from pbem.game import Game
+from pbem.hashing import sha256_hex
 from pbem.protocol.canonical import digest
 from pbem.protocol.savefile import HEX64
 
@@ -38,7 +38,7 @@ def stock_digest(home_path: Path | None, game: Game) -> str:
     if home_path is None or source is None:
         return _worked_out(game, type(game).stock_components)
     try:
-        file_hash = hashlib.sha256(source.read_bytes()).hexdigest()
+        file_hash = sha256_hex(source.read_bytes())
     except OSError:
         return _worked_out(game, type(game).stock_components)
     path = Path(home_path) / FILE

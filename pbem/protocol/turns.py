@@ -10,6 +10,17 @@ from pbem.game import Game, State, copy_state
 from pbem.protocol.sampler import Sampler
 from pbem.terminal import shortened, shown
 
+MOVE_SEPARATOR = ";"
+
+
+def split_moves(args: Iterable[str]) -> list[str]:
+    """Moves as typed: an argument (or a line) may hold several, separated by ';', which
+    is how ``play`` and ``log`` print a turn. Empty parts are dropped."""
+    out: list[str] = []
+    for arg in args:
+        out += [part.strip() for part in arg.split(MOVE_SEPARATOR) if part.strip()]
+    return out
+
 
 def apply_moves(game: Game, state: State, seat: int, moves: Iterable[str]) -> list[str]:
     """Apply moves in place (normalizing each); return the canonical strings.

@@ -157,6 +157,26 @@ def test_full_flow_reads_right_cards_and_audits_clean(seats: int) -> None:
     assert secretdeck.counts(table.state, DECK) == ({0: 5} if seats == 1 else {0: 3, seats - 1: 2})
 
 
+@pytest.mark.parametrize("seats", [1, 2, 4])
+def test_privately_held_says_what_drawn_and_held_say_for_any_seats(seats: int) -> None:
+    """Posse asks it of every seat at once on each entry (one pass over the slots): the
+    answer of drawn and held asked seat by seat, for every group of seats."""
+    import itertools
+
+    table = Table(seats)
+    for step in range(4):
+        if step:
+            _draw(table, step % seats, 2)
+        for size in range(seats + 1):
+            for group in itertools.combinations(range(seats), size):
+                assert secretdeck.privately_held(table.state, DECK, group) == any(
+                    secretdeck.drawn(table.state, DECK, s) or secretdeck.held(table.state, DECK, s)
+                    for s in group)
+    secretdeck.keep(table.state, DECK, 1 % seats, secretdeck.drawn(table.state, DECK, 1 % seats))
+    assert secretdeck.privately_held(table.state, DECK, [1 % seats])
+    assert not secretdeck.privately_held(table.state, DECK, [])
+
+
 def _walk(value: Any, path: str = "$") -> None:
     """TOML-friendly: only str/int/bool/list/dict, str keys, no None or float."""
     assert not isinstance(value, float | tuple | set) and value is not None, path
@@ -514,6 +534,23 @@ def test_cheat_shuffle_reusing_a_slot_key_still_in_use_is_refused() -> None:
     table.entry(0)
     with pytest.raises(IntegrityError, match="re-uses a key"):
         table.entry(1, _shuffle_with(key, 1, table))
+
+
+def test_the_audit_finds_the_same_in_the_view_the_replay_keeps_as_in_the_whole_deck() -> None:
+    """An audited replay keeps of each deck, before each chore, only what audit_chore
+    reads (engine.audit_view), not a copy of the whole deck: the findings are the same,
+    down to the earlier serial whose slot key a cheat re-uses (read from the deck before)."""
+    from pbem.protocol import engine
+
+    table, _ = _returned_table()
+    table.entry(1, _shuffle_with(mental.slot_key(table.seeds[1], DECK, 1), 1, table))
+    table.entry(2)
+    found = [mental_open.audit_chore(engine.audit_view(before), DECK, seat, chore,
+                                     table.seeds[seat]) for seat, before, chore in table.log]
+    assert found == [mental_open.audit_chore(before, DECK, seat, chore, table.seeds[seat])
+                     for seat, before, chore in table.log]
+    assert sum(found, []) == table.audit()
+    assert len(table.audit()) == 1 and "re-uses its slot key of serial 1" in table.audit()[0]
 
 
 def test_cheat_shuffle_with_a_key_the_seed_does_not_give_is_named_by_the_audit() -> None:

@@ -149,6 +149,28 @@ def test_the_components_text_is_canonical_so_its_hash_is_their_digest() -> None:
     assert components == header["components"] and list(components) == ["a", "z"]
 
 
+@pytest.mark.parametrize(("ruleset", "reads"), [("station-to-station", 2), ("road-master", 3)])
+def test_set_up_reads_the_components_once_more_only_for_a_game_that_may_have_secret_decks(
+        monkeypatch: pytest.MonkeyPatch, ruleset: str, reads: int) -> None:
+    """The header check and the set-up each take a copy of the components; a third copy,
+    for the game's secret decks, is made only if the game says which decks it has (the
+    default has none, whatever it is given)."""
+    from pbem.protocol import headers
+
+    header = example(ruleset).header
+    copies: list[int] = []
+    honest = headers.game_data
+
+    def counting(*args: object) -> tuple[dict, dict]:
+        copies.append(1)
+        return honest(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(headers, "game_data", counting)
+    table = headers.empty_table(header)
+    assert len(copies) == reads
+    assert ("secret" in table.gstate) == (ruleset == "road-master")
+
+
 def test_the_archive_keeps_the_components_digest_with_the_header_it_belongs_to(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A home re-verifying a save resumes the replay from its archive, so nothing works out

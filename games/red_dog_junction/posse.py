@@ -50,10 +50,9 @@ In plain mode (pbem.play.local) nothing is owed, so every seat picks in turn.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-from pbem.game import IllegalMoveError, Sampler, State, queue_chance, secretdeck
+from pbem.game import IllegalMoveError, Sampler, State, copy_state, queue_chance, secretdeck
 
 from . import journal
 from .components import start_card_ids
@@ -268,8 +267,7 @@ def due(state: State) -> bool:
     draft = state.get("draft")
     if state["phase"] != "draft" or not draft or not draft["seed"]:
         return False
-    return not any(secretdeck.held(state, DECK, seat) or secretdeck.drawn(state, DECK, seat)
-                   for seat in range(len(state["players"])))
+    return not secretdeck.privately_held(state, DECK, range(len(state["players"])))
 
 
 def _opened_by(state: State, seat: int) -> list[str]:
@@ -309,7 +307,7 @@ def ready(state: State) -> State:
     what the next entry starts from), else the state itself."""
     if not due(state):
         return state
-    out = copy.deepcopy(state)
+    out = copy_state(state)  # an exact copy, a third of deepcopy's time
     finish(out)
     return out
 

@@ -58,7 +58,12 @@ def has(goods: Goods, need: dict[str, int]) -> bool:
 # the state for every move it tries, and strings copy for free. Decoded entries are
 # shared, so callers only read them.
 def encode(entry: dict[str, Any]) -> str:
-    return json.dumps(entry, sort_keys=True, separators=(",", ":"))
+    return _ENCODE(entry)
+
+
+# json.dumps(entry, sort_keys=True, separators=(",", ":")) with its encoder made once:
+# set-up encodes every card (json.dumps builds an encoder per call for such arguments).
+_ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
 
 
 @lru_cache(maxsize=4096)
@@ -231,8 +236,13 @@ def rascal_names(state: State, seat: int) -> list[str]:
     """The crew type each of the seat's rascals counts as this turn, one word a rascal
     ([] until named). The turn keeps the naming as its move wrote it: one type for all
     the rascals, or one for each (RDJ-A10)."""
+    return _rascal_names(state, seat, crew_types(state, seat))
+
+
+def _rascal_names(state: State, seat: int, types: list[str]) -> list[str]:
+    """rascal_names, given the seat's crew_types."""
     named = state["ts"]["rascal"].split() if seat == state["current"] else []
-    rascals = crew_types(state, seat).count("rascal")
+    rascals = types.count("rascal")
     return named * rascals if len(named) == 1 else named
 
 
@@ -240,7 +250,7 @@ def crew_count(state: State, seat: int, ctype: str) -> int:
     """Crew of a type, each rascal counted once: as the type it names this turn, as a
     rascal until it names one."""
     types = crew_types(state, seat)
-    named = rascal_names(state, seat)
+    named = _rascal_names(state, seat, types)
     if ctype == "rascal":
         return types.count(ctype) - len(named)
     return types.count(ctype) + named.count(ctype)

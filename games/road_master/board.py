@@ -249,10 +249,25 @@ def forward_path(state: State, seat: int, wanted: str, spaces: int) -> list[Pos]
     legal one in forward_options' order wins, as there)."""
     if not 1 <= spaces <= state["data"]["fmax"]:
         return None
-    for path in raw_paths(state, seat, spaces):
-        if forward_text(path) == wanted and not path_problem(state, seat, path):
+    for path in spelled_paths(state, seat, spaces).get(wanted, []):
+        if not path_problem(state, seat, path):
             return path
     return None
+
+
+def spelled_paths(state: State, seat: int, spaces: int) -> dict[str, list[list[Pos]]]:
+    """The paths of raw_paths by their forward_text, each text's in raw_paths' order (the
+    caller must not change them: they are shared, worked out once per place)."""
+    start = position(state["trucks"][seat])
+    memo: dict[tuple[Pos, int], dict[str, list[list[Pos]]]] = derived(
+        state["data"], "spelled_paths_from", dict)
+    found = memo.get((start, spaces))
+    if found is None:
+        found = {}
+        for path in raw_paths(state, seat, spaces):
+            found.setdefault(forward_text(path), []).append(path)
+        memo[(start, spaces)] = found
+    return found
 
 
 def why_not_forward(state: State, seat: int, wanted: str, spaces: int) -> str:

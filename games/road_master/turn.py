@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pbem.game import IllegalMoveError, queue_chance, secretdeck
+from pbem.game import IllegalMoveError, derived, queue_chance, secretdeck
 
 from . import actions, bonus_draw, tokens
 from .model import add, blind_request, handle, log, needs_refill, new_turn, players, take_snapshot
@@ -112,7 +112,13 @@ def can_take(state: State, action: str) -> bool:
     turn = state["turn"]
     if action == "unload" and turn["last"] == "unload":
         return True  # continues the unload action under way
-    return tokens.fits([*turn["actions"], action], state["data"]["tokens"], state["data"]["per_turn"])
+    # The tokens never change: whether a list of actions fits them is worked out once.
+    data = state["data"]
+    known: dict[tuple[str, ...], bool] = derived(data, "token fits", dict)
+    wanted = (*turn["actions"], action)
+    if wanted not in known:
+        known[wanted] = tokens.fits(list(wanted), data["tokens"], data["per_turn"])
+    return known[wanted]
 
 
 def _token_refusal(state: State, action: str) -> str:

@@ -303,8 +303,7 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
             raise IntegrityError(f"Entry {seq} ({handle}) has a chore for deck {shown(name)}, which "
                                  "is unknown or listed twice.", seq=seq, code="chore")
         done.add(name)
-        before = (mental_deck.copy_deck(decks[name]) if audit_seeds and seat in audit_seeds
-                  else None)
+        before = audit_view(decks[name]) if audit_seeds and seat in audit_seeds else None
         try:
             mental_deck.apply_chore(decks[name], seat, chore, new.game_id, seq,
                                     check=not proved)
@@ -328,6 +327,13 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
                 "(peels or re-locks for another player's draw).", seq=seq)
 
 
+
+
+def audit_view(deck: dict[str, Any]) -> dict[str, Any]:
+    """What ``mental_open.audit_chore`` reads of a deck as it stood before a chore: its
+    next serial (to name the earlier slot key a chore re-uses). Kept in place of a copy
+    of the whole deck, which an audited replay used to make for every entry."""
+    return {"serial": deck["serial"]}
 
 
 # ---- reading a whole save -----------------------------------------------------------

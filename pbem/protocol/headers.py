@@ -260,8 +260,10 @@ def empty_table(header: dict[str, Any], header_hash: str | None = None,
         except OptionError as exc:  # e.g. first = "zed": in a save, the host signed it
             raise SetupOptionError(f"The save's options are not valid: {exc.message}",
                                    reason=exc.message) from None
-        options, components = game_data(header, text)  # set-up may have changed its copies
-        decks = game.secret_decks(components, options, len(handles))
+        decks: dict[str, list[str]] = {}
+        if type(game).secret_decks is not Game.secret_decks:  # the default has none
+            options, components = game_data(header, text)  # set-up may have changed its copies
+            decks = game.secret_decks(components, options, len(handles))
     gstate["seats"] = handles
     # Set-up chance is resolved by the start entry, from the last joiner's link and the
     # host's: stamp it with the seq of the last join (the create in a solo game).

@@ -148,11 +148,12 @@ def _describe(item: Item) -> str:
 
 def _owed_now(d: Deck) -> list[Item]:
     """Owed items whose stage is the lowest still pending on every slot they name."""
+    named = [(item, item_slots(item)) for item in d["owed"]]  # each item's slots read once
     low: dict[str, int] = {}
-    for item in d["owed"]:
-        for sid in item_slots(item):
+    for item, slots in named:
+        for sid in slots:
             low[sid] = min(low.get(sid, item["stage"]), item["stage"])
-    return [item for item in d["owed"] if all(item["stage"] == low[sid] for sid in item_slots(item))]
+    return [item for item, slots in named if all(item["stage"] == low[sid] for sid in slots)]
 
 
 def _pending_on(d: Deck, slot_id: str) -> list[Item]:

@@ -73,15 +73,20 @@ def _fail(where: str, problem: str) -> SaveFileError:
 
 
 def _expect(table: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
-    if key not in table:
+    value = table.get(key, _MISSING)
+    if type(value) is kind:  # the usual case, at once (a bool is not of type int)
+        return value
+    if value is _MISSING:
         raise _fail(where, f"has no '{key}'")
-    value = table[key]
     if isinstance(value, bool) and kind is int:
         raise _fail(f"{where} '{key}'", "should be an integer, not true/false")
     if not isinstance(value, kind):
         name = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
         raise _fail(f"{where} '{key}'", f"should be {_friendly(name)}")
     return value
+
+
+_MISSING = object()
 
 
 def _friendly(name: str) -> str:

@@ -35,8 +35,8 @@ The operations (a seat's private slots are its ``drawn`` and ``held`` ones):
 * ``open_slots(state, deck, seat, slots)``: ``seat`` shows private slots to everyone: it
   peels its own last layer, names the card and proves it; everyone can check it at once.
   The slot's status becomes ``open`` and ``card`` gives its uid.
-* ``holder``, ``status``, ``drawn``, ``held``, ``counts``, ``remaining``, ``opened``:
-  public bookkeeping.
+* ``holder``, ``status``, ``drawn``, ``held``, ``privately_held``, ``counts``,
+  ``remaining``, ``opened``: public bookkeeping.
 
 Example, a draft (hands of 3, pick one, pass the rest left; tests/support/secret_draft.py
 is this game whole)::
@@ -132,6 +132,14 @@ def held(state: State, deck: str, seat: int) -> list[str]:
     d = _deck(state, deck)
     return _in_order([s for s, v in d["slots"].items()
                       if v["status"] == "held" and v["owner"] == seat])
+
+
+def privately_held(state: State, deck: str, seats: Iterable[int]) -> bool:
+    """True if any of ``seats`` has a drawn or held slot: ``any(drawn(...) or held(...))``
+    over them, in one pass over the deck's slots."""
+    wanted = set(seats)
+    return any(v["status"] in ("drawn", "held") and v["owner"] in wanted
+               for v in _deck(state, deck)["slots"].values())
 
 
 def readable(state: State, deck: str, seat: int) -> bool:

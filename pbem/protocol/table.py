@@ -152,7 +152,7 @@ class Table(Record):
             return Duty(0, "start")
         if self.proposal and self.proposal["voters"]:
             return Duty(self.proposal["voters"][0], "vote")
-        return self.waiting_duty()
+        return self._play_duty()  # what waiting_duty would say, its checks made above
 
     def waiting_duty(self) -> Duty | None:
         """Whose turn or reveal the game waits for, votes left aside: the seat a proposal
@@ -163,6 +163,10 @@ class Table(Record):
             return Duty(joined, "join" if joined else "create")
         if not self.started:
             return Duty(0, "start")
+        return self._play_duty()
+
+    def _play_duty(self) -> Duty | None:
+        """waiting_duty once every seat has joined and the game has started."""
         # Not over() (started, nobody resigned, not stopped, someone to act), asking the
         # game whose turn it is once.
         seat = None if self.resigned >= 0 or self.stopped else self.game.to_act(self.gstate)

@@ -164,12 +164,16 @@ def floor_run(text: str) -> Callable[[], None]:
 def as_new_process() -> None:
     """Forget what this process worked out about earlier saves and a new ``pbem`` process
     would work out again: every seat's beacon chain, which keys are sound, the cards'
-    points of the secret deck."""
-    from pbem.protocol import beacon, edkeys, mental
+    points of the secret deck, the shuffle proofs' generators, which component data
+    passed its checks."""
+    from pbem.protocol import beacon, edkeys, headers, mental, shuffle_proof
 
     beacon.forget_chains()
     edkeys.is_sound_key.cache_clear()
     mental.card_point.cache_clear()
+    shuffle_proof.generator.cache_clear()
+    shuffle_proof._generator_sum.cache_clear()
+    headers._VALID_COMPONENTS.clear()
 
 
 def full_verify_run(text: str) -> Callable[[], None]:

@@ -285,6 +285,19 @@ def _choose(t, keep: int = 3) -> tuple[list[str], list[str]]:
     return kept, back
 
 
+def _four_drew_and_kept_three():
+    """Four players each drew Super Bonus cards and kept 3 (seat 3, short at first, was
+    completed to 6 and returned 3): everyone holds 3, the pile holds 6."""
+    t = placed(4)
+    for _ in range(4):
+        t.play(["superbonus"])
+    for _ in range(3):
+        _choose(t, keep=3)
+    t.prepare()
+    _choose(t, keep=3)
+    return t
+
+
 @pytest.mark.parametrize("players", [4, 5, 6])
 def test_RM_A10_a_short_draw_takes_what_is_there_and_is_completed_from_the_next_returns(
         players: int) -> None:
@@ -339,13 +352,7 @@ def test_RM_A10_a_short_draw_comes_before_any_later_draw() -> None:
 def test_RM_A10_a_short_draw_waits_to_be_chosen_and_closes_when_nothing_can_come_back() -> None:
     """The short drawer chooses once complete; if no card can come back before its choice
     (nobody else has drawn cards to choose from), its draw stays as it is."""
-    t = placed(4)
-    for _ in range(4):
-        t.play(["superbonus"])
-    for _ in range(3):
-        _choose(t, keep=3)
-    t.prepare()
-    _choose(t, keep=3)  # seat 3, complete at 6: keeps 3, returns 3
+    t = _four_drew_and_kept_three()
     state = copy.deepcopy(t.state)
     # Everyone holds 3 and the pile holds 6: each of seats 0..2 may draw; the first gets 6.
     assert secretdeck.remaining(state, DECK) == 6
@@ -364,13 +371,7 @@ def test_RM_A10_a_short_draw_waits_to_be_chosen_and_closes_when_nothing_can_come
 
 
 def test_RM_A10_the_super_bonus_deck_is_empty_only_when_no_card_can_come_back() -> None:
-    t = placed(4)
-    for _ in range(4):
-        t.play(["superbonus"])
-    for _ in range(3):
-        _choose(t, keep=3)
-    t.prepare()
-    _choose(t, keep=3)
+    t = _four_drew_and_kept_three()
     for _ in range(2):
         t.play(["superbonus"])  # seat 0 takes the last 6, seat 1 waits for them
     t.play([])

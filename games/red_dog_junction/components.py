@@ -202,28 +202,44 @@ def start_card_ids(player: int, start_crew: dict[str, int]) -> list[str]:
     return ids
 
 
-def tables(data: dict[str, Any]) -> dict[str, Any]:
-    """The rules tables for ``state["rules"]`` from validated component data."""
-    cards: dict[str, dict[str, Any]] = {}
+def market_ids(data: dict[str, Any]) -> list[str]:
+    """The market deck's card ids from validated component data, in the order ``tables``
+    lists them: crew copies, commanders, boosts (what Posse's deck needs, without the rest
+    of the tables)."""
     market: list[str] = []
     for entry in data["crew"]:
+        market += _copy_ids(entry["id"], entry["copies"], always_number=True)
+    market += [entry["id"] for entry in data["commander"]]
+    for entry in data["boost"]:
+        market += _copy_ids(entry["id"], entry["copies"], always_number=False)
+    return market
+
+
+def tables(data: dict[str, Any]) -> dict[str, Any]:
+    """The rules tables for ``state["rules"]`` from validated component data."""
+    # Each entry is encoded once: its copies share the text (their faces are the same).
+    cards: dict[str, str] = {}
+    market: list[str] = []
+    for entry in data["crew"]:
+        face = encode({"kind": "crew", "type": entry["type"], "name": entry["type"],
+                       "vp": entry["vp"], "cost": [dict(c) for c in entry["cost"]]})
         for ident in _copy_ids(entry["id"], entry["copies"], always_number=True):
-            cards[ident] = {"kind": "crew", "type": entry["type"], "name": entry["type"],
-                            "vp": entry["vp"], "cost": [dict(c) for c in entry["cost"]]}
+            cards[ident] = face
             market.append(ident)
     for entry in data["commander"]:
-        cards[entry["id"]] = _effect_card("commander", entry)
+        cards[entry["id"]] = encode(_effect_card("commander", entry))
         market.append(entry["id"])
     for entry in data["boost"]:
+        face = encode(_effect_card("boost", entry))
         for ident in _copy_ids(entry["id"], entry["copies"], always_number=False):
-            cards[ident] = _effect_card("boost", entry)
+            cards[ident] = face
             market.append(ident)
     start_crew = data["setup"]["start_crew"]
+    faces = {ctype: encode({"kind": "crew", "type": ctype, "name": ctype, "vp": 0, "cost": [],
+                            "start": True}) for ctype in start_crew}
     for player in range(1, MAX_PLAYERS + 1):
         for ident in start_card_ids(player, start_crew):
-            ctype = ident.split("-")[1]
-            cards[ident] = {"kind": "crew", "type": ctype, "name": ctype, "vp": 0, "cost": [],
-                            "start": True}
+            cards[ident] = faces[ident.split("-")[1]]
     tiles = {d["id"]: encode({"gold": d["gold"], "cost": dict(d["cost"])}) for d in data["deal"]}
     stacks: dict[str, list[str]] = {}
     for deal in data["deal"]:
@@ -236,7 +252,7 @@ def tables(data: dict[str, Any]) -> dict[str, Any]:
         "shop": data["places"]["shop"],
         "gold_sides": data["junction"]["gold_die_sides"],
         "gold_start": data["junction"]["gold_die_start"],
-        "cards": {ident: encode(entry) for ident, entry in cards.items()},
+        "cards": cards,
         "market": market,
         "tiles": tiles,
         "stacks": stacks,

@@ -49,7 +49,7 @@ from pbem.game import (
 
 from . import account, posse, render, scoring, turnflow
 from .actions import apply_move
-from .components import start_card_ids, tables, validate
+from .components import market_ids, start_card_ids, validate
 from .constants import DICE, GOLD, GOODS, JUSTIN, VARIANTS
 from .legal import legal_moves
 from .move import fmt
@@ -99,7 +99,10 @@ class RedDogJunction(Game):
         """Posse's draft deck (the starting sets less a cowboy each, and the market)."""
         if options.get("variant") != "posse":
             return {}
-        return {posse.DECK: posse.deck_cards(tables(components), players)}
+        # Only the card ids: the whole rules tables (every card's text) are set-up's work.
+        ids = {"start_crew": components["setup"]["start_crew"],
+               "market": market_ids(components)}
+        return {posse.DECK: posse.deck_cards(ids, players)}
 
     # ---- play ---------------------------------------------------------------------------
     def setup(

@@ -21,11 +21,16 @@ COLOURS = {"black": "scrap", "brown": "whiskey", "purple": "gas", "red": "ruby",
 SHOP_WORDS = {"shop", "trinket", "jose", "jose's", "joses", "store"}
 COUNT = re.compile(r"^(?:x(\d+)|(\d+)x)$")
 STEPS = {"+1": 1, "+": 1, "up": 1, "1": 1, "-1": -1, "-": -1, "down": -1}
+SPACED_COUNT = re.compile(r"\bx\s+(\d+)")  # "gold x 2" is "gold x2"
+JUNCTION = re.compile(r"(?:junction|junc|j|dock)?(\d+)")
+TRADE_SIGN = re.compile(r"\s*(->|>|:|=)\s*|\s+for\s+|\s+to\s+")
+TRADE_SPLIT = re.compile(r"[:\s]+")
 
 
 def tokens(text: str) -> list[str]:
     t = text.strip().lower().replace(",", " ").replace("×", "x").replace("*", " x")
-    t = re.sub(r"\bx\s+(\d+)", r"x\1", t)
+    if "x" in t and SPACED_COUNT.search(t):  # the substitution costs more than the search
+        t = SPACED_COUNT.sub(r"x\1", t)
     return t.split()
 
 
@@ -115,7 +120,7 @@ def place_words(state: State, seat: int, rest: list[str], verb: str) -> tuple[st
 def junction_words(rest: list[str]) -> int | None:
     """'junction 3', 'j3', 'junction3', '3' -> 3; 'junction' alone -> 0; else None."""
     joined = "".join(rest)
-    match = re.fullmatch(r"(?:junction|junc|j|dock)?(\d+)", joined)
+    match = JUNCTION.fullmatch(joined)
     if match:
         return int(match.group(1))
     if joined in ("junction", "j", "junc"):
@@ -186,8 +191,8 @@ def trade_words(rest: list[str], counted: bool) -> tuple[str, str, int]:
         elif words[-1].isdigit() and len(words) > 1:
             count = int(words.pop())
     text = " ".join(words)
-    text = re.sub(r"\s*(->|>|:|=)\s*|\s+for\s+|\s+to\s+", ":", text)
-    pieces = [p for p in re.split(r"[:\s]+", text) if p]
+    text = TRADE_SIGN.sub(":", text)
+    pieces = [p for p in TRADE_SPLIT.split(text) if p]
     if len(pieces) != 2 or count < 1:
         raise InvalidMoveError("Write a trade as GIVE:GET, e.g. `trade scrap:gold x2`.")
     give, get = good_word(pieces[0]), good_word(pieces[1])

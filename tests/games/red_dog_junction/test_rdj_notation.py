@@ -31,6 +31,8 @@ def norm(state: dict, text: str, seat: int = 0) -> str:
     ("load 2 ruby gas", "load gas ruby x2"),
     ("load gold*2, ruby", "load gold x2 ruby"),
     ("load gold x 2", "load gold x2"),
+    ("LOAD GOLD X\t2 ruby", "load gold x2 ruby"),  # the count's spaces go, whatever case
+    ("load gold × 2", "load gold x2"),
     ("load ruby ruby", "load ruby x2"),
     ("unload ALL", "unload all"),
     ("load ruby unload all", "unload all load ruby"),
@@ -40,6 +42,7 @@ def norm(state: dict, text: str, seat: int = 0) -> str:
     ("trade scrap for gold 2", "trade scrap:gold x2"),
     ("trade scrap>gold x1", "trade scrap:gold"),
     ("trade scrap -> gold x3", "trade scrap:gold x3"),
+    ("trade scrap to gold x 2", "trade scrap:gold x2"),
     ("adjust black down", "adjust scrap -1"),
     ("adjust whiskey up", "adjust whiskey +1"),
     ("rustle BOB me", "rustle ann bob"),

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from rdj_helpers import HANDLES, new_game, stock
 
-from games.red_dog_junction import GAME
+from games.red_dog_junction import GAME, posse
+from games.red_dog_junction.components import market_ids, tables
 from games.red_dog_junction.constants import EFFECTS
 from games.red_dog_junction.state import card, dock_dice, tile
 from pbem.errors import ComponentError, OptionError
@@ -203,6 +205,37 @@ def test_component_errors_name_the_bad_entry() -> None:
     assert "not a table" in _broken(lambda d: d.pop("goods"))
     with pytest.raises(ComponentError):
         GAME.validate_components([])  # type: ignore[arg-type]
+
+
+def test_the_card_ids_alone_are_those_of_the_rules_tables() -> None:
+    """Posse's deck is made from the card ids without the rest of the tables: the same
+    ids in the same order as set-up's tables, for the stock data and for data with other
+    copies and cards."""
+    data = stock()
+    data["crew"][0]["copies"] = 1
+    data["boost"][0]["copies"] = 1  # a single boost keeps its plain id
+    data["boost"][1]["copies"] = 5
+    data["commander"] = data["commander"][1:]
+    for components in (stock(), data):
+        GAME.validate_components(components)
+        assert market_ids(components) == tables(components)["market"]
+        for players in (2, 5):
+            expected = posse.deck_cards(tables(components), players)
+            assert GAME.secret_decks(components, {"variant": "posse"}, players) == {
+                posse.DECK: expected}
+
+
+def test_the_copies_of_a_card_share_its_face() -> None:
+    """Each card entry is written once; its copies are the same card but for the id."""
+    rules = tables(stock())
+    crew = next(e for e in stock()["crew"] if e["copies"] > 1)
+    faces = {rules["cards"][f"{crew['id']}-{n}"] for n in range(1, crew["copies"] + 1)}
+    assert len(faces) == 1
+    assert json.loads(faces.pop()) == {"kind": "crew", "type": crew["type"],
+                                       "name": crew["type"], "vp": crew["vp"],
+                                       "cost": crew["cost"]}
+    assert json.loads(rules["cards"]["p1-cowboy-1"]) == {
+        "kind": "crew", "type": "cowboy", "name": "cowboy", "vp": 0, "cost": [], "start": True}
 
 
 def test_setup_uses_the_components_argument() -> None:

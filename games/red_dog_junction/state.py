@@ -19,6 +19,7 @@ from . import journal
 from .constants import (
     ACTIONS_PER_TURN,
     BANK_GOODS,
+    CREW_TYPES,
     GOLD,
     GOODS,
     JUSTIN,
@@ -229,7 +230,8 @@ def die_sides(state: State, die: str) -> int:
 
 # ---- crews ------------------------------------------------------------------------------
 def crew_types(state: State, seat: int) -> list[str]:
-    return [card(state, c)["type"] for c in state["players"][seat]["crew"]]
+    cards = state["rules"]["cards"]  # card(), unrolled: the rules ask this many times a move
+    return [_decoded(cards[c])["type"] for c in state["players"][seat]["crew"]]
 
 
 def rascal_names(state: State, seat: int) -> list[str]:
@@ -254,6 +256,15 @@ def crew_count(state: State, seat: int, ctype: str) -> int:
     if ctype == "rascal":
         return types.count(ctype) - len(named)
     return types.count(ctype) + named.count(ctype)
+
+
+def crew_counts(state: State, seat: int) -> dict[str, int]:
+    """``crew_count`` of every crew type, in CREW_TYPES order (the crew read once)."""
+    types = crew_types(state, seat)
+    named = _rascal_names(state, seat, types)
+    counts = {ctype: types.count(ctype) + named.count(ctype) for ctype in CREW_TYPES}
+    counts["rascal"] = types.count("rascal") - len(named)
+    return counts
 
 
 def capacity(state: State, seat: int) -> int:

@@ -6,6 +6,8 @@ import pytest
 from rdj_helpers import act, clean, end, hire, new_game, put
 
 from games.red_dog_junction import GAME
+from games.red_dog_junction.constants import CREW_TYPES
+from games.red_dog_junction.state import crew_count
 from pbem.errors import IllegalMoveError, InvalidMoveError
 
 # Junction dock 1 sits between the scrap and whiskey dice (components.toml ring).
@@ -246,6 +248,22 @@ def test_RDJ_A10_rascals_as_cowboys_count_for_capacity() -> None:
     act(state, "rascal cowboy", "pass", "pass")
     GAME.end_turn(state, 0)  # 3 cowboys + 2 rascals hold 5
     assert state["current"] == 1
+
+
+@pytest.mark.parametrize("naming", ["", "rascal cowboy", "rascal miner outlaw"])
+def test_RDJ_A10_the_view_counts_the_crew_as_each_type_is_counted(naming: str) -> None:
+    """The view's crew (every type at once) says what counting one type says, rascals
+    named or not, for the acting player and the others."""
+    state = new_game(2)
+    hire(state, 0, "rascal", 2)
+    hire(state, 1, "rascal")
+    if naming:
+        act(state, naming)
+    view = GAME.view(state, None)
+    for seat in (0, 1):
+        counts = {t: n for t in CREW_TYPES if (n := crew_count(state, seat, t))}
+        assert view["players"][seat]["crew"] == counts
+    assert view["players"][0]["crew"].get("rascal", 0) == (0 if naming else 2)
 
 
 def test_RDJ_A10_rascals_cannot_be_named_after_an_action() -> None:

@@ -220,7 +220,9 @@ def _parse_pick(state: State, seat: int, rest: list[str]) -> Move:
     if "rascal".startswith(rest[0]) and len(rest[0]) > 2:
         raise IllegalMoveError("A Trail Boss pick is any crew card but a rascal, e.g. "
                                "`pick miner`.")
-    return Move("pick", card=card_word(state, rest[0], pickable(state)))
+    # An exact id is taken as it is (card_word): only a prefix needs the deck's crew.
+    pool = [] if rest[0] in state["rules"]["cards"] else pickable(state)
+    return Move("pick", card=card_word(state, rest[0], pool))
 
 
 def _parse_justin(state: State, seat: int, rest: list[str]) -> Move:

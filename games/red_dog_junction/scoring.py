@@ -114,15 +114,15 @@ def result(state: State) -> dict[str, Any]:
     solo game), the winners after the tie-breaks, and a sentence."""
     if state["phase"] != "over":
         return {}
-    scores = {name: score_of(state, i)[0] for i, name in enumerate(state["seats"])}
     if state["solo"]:
-        scores["Justin"] = justin_score(state)[0]
+        scores = {state["seats"][0]: score_of(state, 0)[0], "Justin": justin_score(state)[0]}
         verdict = _solo_verdict(state)
         winners = ([state["seats"][0]] if "beats" in verdict else ["Justin"]
                    if verdict == "Justin wins" else [state["seats"][0], "Justin"])
     else:
-        out = outcome(state)
+        out = outcome(state)  # its scores are score_of's: each player is scored once
         assert out is not None
+        scores = {name: out.scores[i] for i, name in enumerate(state["seats"])}
         winners = [state["seats"][s] for s in out.ranking[0]]
         verdict = (f"{winners[0]} wins" if len(winners) == 1 else
                    f"a shared win for {' and '.join(winners)}")

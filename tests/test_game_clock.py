@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -465,6 +466,37 @@ def test_after_a_resignation_no_reveal_takes_moves(tmp_path: Path) -> None:
     assert all(e["moves"] == [] for e in savefile.read(path).entries if e["kind"] == "reveal")
     assert final["audit"] == "clean" and final["ranking"][-1] == [resigner]
     assert final["scores"] == {h: scores_then[i] for i, h in enumerate(t.handles)}
+
+
+def test_games_lists_the_scores_in_the_order_of_the_ranking(tmp_path: Path) -> None:
+    """`pbem games` listed the others by points alone: with a tie, or a resigner ahead on
+    points, "won by ann (9); bob 6, cy 6" read as if the resigner bob came second."""
+    from pbem.cli.history import _game_line
+    from pbem.protocol import gameindex
+
+    t = Players(tmp_path, "ann", "bob", "cy")
+    path = t.start("dice-race", "--option", "target=1000")
+    for _ in range(6):
+        path = t.play(path)
+    resigner = t.status(path)["to_act"]
+    path = t.wrote(resigner, "resign", path, "--yes")
+    while (who := t.status(path)["to_act"]) is not None:
+        path = t.wrote(who, "play", path, "--bot", "greedy")
+    final = t.status(path)
+    order = [h for group in final["ranking"] for h in group]
+    assert order[-1] == resigner
+    line = t.run(resigner, "games").output.split("\n", 1)[0]
+    assert re.findall(r"(ann|bob|cy) \(?\d+", line) == order, line
+    # A resigner ahead of a seat on points, and a tie the tie-break decided.
+    save = savefile.read(path)
+    report = engine.replay(save)
+    report.result = {**report.result, "audit": "clean", "winners": ["cy"],
+                     "ranking": [["cy"], ["ann"], ["bob"]],
+                     "scores": {"ann": 6, "bob": 9, "cy": 6}}
+    record = gameindex.summarize(save, report, Path(path), "ann")
+    assert list(record.scores) == ["cy", "ann", "bob"]
+    status = _game_line(record, timing.now())["status"]
+    assert status.startswith("over, won by cy (6); ann 6, bob 9")
 
 
 # ---- what games, show and remind say ------------------------------------------------------

@@ -31,6 +31,7 @@ Reading of the rules used here (RM-M1..M7 and the rulings):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from pbem.game import derived
@@ -127,7 +128,16 @@ def serves(state: State, taken: dict[tuple[int, str], int], x: int, lane: str) -
 def _steps(state: State, pos: Pos, left_house: str) -> list[Pos]:
     """Every single space a truck at ``pos`` could move to, ignoring other trucks (so
     the far lane of a warehouse's space is offered too; path_problem sorts it out), but
-    not back into ``left_house``, the warehouse it has just left."""
+    not back into ``left_house``, the warehouse it has just left. The road never
+    changes: worked out once per place (the caller must not change the list)."""
+    known: dict[tuple[Pos, str], list[Pos]] = derived(state["data"], "steps", dict)
+    found = known.get((pos, left_house))
+    if found is None:
+        found = known[(pos, left_house)] = _work_out_steps(state, pos, left_house)
+    return found
+
+
+def _work_out_steps(state: State, pos: Pos, left_house: str) -> list[Pos]:
     length = state["data"]["length"]
     if pos[0] == "wh":
         house = state["data"]["houses"][pos[1]]
@@ -245,29 +255,50 @@ def forward_options(state: State, seat: int) -> dict[str, Pos]:
 
 def forward_path(state: State, seat: int, wanted: str, spaces: int) -> list[Pos] | None:
     """The path the forward move ``wanted`` takes, or None if it is not possible; found
-    without listing every other move (only paths of that length can spell it; the first
+    without listing every other move (only paths that spell it are grown; the first
     legal one in forward_options' order wins, as there)."""
     if not 1 <= spaces <= state["data"]["fmax"]:
         return None
-    for path in spelled_paths(state, seat, spaces).get(wanted, []):
+    for path in spelling_paths(state, seat, wanted, spaces):
         if not path_problem(state, seat, path):
             return path
     return None
 
 
-def spelled_paths(state: State, seat: int, spaces: int) -> dict[str, list[list[Pos]]]:
-    """The paths of raw_paths by their forward_text, each text's in raw_paths' order (the
-    caller must not change them: they are shared, worked out once per place)."""
-    start = position(state["trucks"][seat])
-    memo: dict[tuple[Pos, int], dict[str, list[list[Pos]]]] = derived(
-        state["data"], "spelled_paths_from", dict)
-    found = memo.get((start, spaces))
-    if found is None:
-        found = {}
-        for path in raw_paths(state, seat, spaces):
-            found.setdefault(forward_text(path), []).append(path)
-        memo[(start, spaces)] = found
-    return found
+def spelling_paths(state: State, seat: int, wanted: str, spaces: int) -> Iterator[list[Pos]]:
+    """The paths of raw_paths whose forward_text is ``wanted``, in raw_paths' order, one
+    at a time. Each warehouse a path meets adds words to its text in order ('exit H' on
+    leaving one, 'into X' on entering one), so a part-grown path whose words so far do
+    not begin ``wanted``'s is dropped with everything it would grow into."""
+    words = wanted.split()[2:]
+    if words[-1:] == ["left"]:
+        words.pop()
+    # ("exit", heading) / ("into", letter); a word left over spells no path (checked last)
+    pairs = list(zip(words[0::2], words[1::2], strict=False))
+    path = [position(state["trucks"][seat])]
+
+    def grow(done: int) -> Iterator[list[Pos]]:
+        """Every matching path from ``path`` on; ``done``: the pairs its words used."""
+        if len(path) == spaces + 1:
+            if done == len(pairs) and forward_text(path) == wanted:
+                yield list(path)
+            return
+        here = path[-1]
+        left = path[-2][1] if len(path) > 1 and path[-2][0] == "wh" else ""
+        for nxt in _steps(state, here, left):
+            if here[0] == "wh":  # leaving a warehouse: the heading chosen is said
+                pair = ("exit", nxt[3])
+            elif nxt[0] == "wh":
+                pair = ("into", str(nxt[1]))
+            else:
+                pair = None
+            if pair is not None and (done == len(pairs) or pairs[done] != pair):
+                continue
+            path.append(nxt)
+            yield from grow(done + (pair is not None))
+            path.pop()
+
+    return grow(0)
 
 
 def why_not_forward(state: State, seat: int, wanted: str, spaces: int) -> str:

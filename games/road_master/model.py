@@ -249,7 +249,8 @@ def _take_top(state: State, rng: Sampler) -> str:
     if not state["deck_top"]:
         turn_top(state, rng)
     shown = state["deck_top"]
-    places = [i for i, uid in enumerate(state["deck"]) if back(state, uid) == shown]
+    cards = state["data"]["cards"]
+    places = [i for i, uid in enumerate(state["deck"]) if cards[uid]["back"] == shown]
     state["deck_top"] = ""
     return str(state["deck"].pop(places[rng.randbelow(len(places))]))
 
@@ -290,7 +291,8 @@ def blind_request(state: State, seat: int) -> dict[str, Any]:
     fixed here, so a card of that back that a warehouse emptying takes out of the deck
     later this turn can still be the one already taken."""
     shown = state["deck_top"]
-    pool = [uid for uid in state["deck"] if not shown or back(state, uid) == shown]
+    cards = state["data"]["cards"]
+    pool = [uid for uid in state["deck"] if not shown or cards[uid]["back"] == shown]
     state["deck_top"] = ""  # the next card's back shows with the next beacon
     return {"kind": "blind", "seat": seat, "back": shown, "pool": pool}
 

@@ -177,14 +177,18 @@ def _left_refs(
     return refs
 
 
-def path_problem(state: State, mover: int, path: list[Pos]) -> str:
-    """'' if the path (start first) is a legal forward move, else why not."""
-    return _first_problem(state, mover, path)[1]
+def path_problem(state: State, mover: int, path: list[Pos],
+                 taken: dict[tuple[int, str], int] | None = None) -> str:
+    """'' if the path (start first) is a legal forward move, else why not (``taken``:
+    ``occupancy(state, mover)``, if the caller has it)."""
+    return _first_problem(state, mover, path, taken)[1]
 
 
-def _first_problem(state: State, mover: int, path: list[Pos]) -> tuple[int, str]:
+def _first_problem(state: State, mover: int, path: list[Pos],
+                   taken: dict[tuple[int, str], int] | None = None) -> tuple[int, str]:
     """(index of the first bad space, why) or (len(path), '') for a legal path."""
-    taken = occupancy(state, mover)
+    if taken is None:
+        taken = occupancy(state, mover)
     prev_refs: set[str] | None = None
     for i, pos in enumerate(path):
         if pos[0] != "road":
@@ -246,9 +250,10 @@ def _grow_paths(state: State, start: Pos, spaces: int) -> list[list[Pos]]:
 def forward_options(state: State, seat: int) -> dict[str, Pos]:
     """Canonical forward moves of ``seat`` -> where each leaves the truck."""
     found: dict[str, Pos] = {}
+    taken = occupancy(state, seat)
     for spaces in range(1, state["data"]["fmax"] + 1):
         for path in raw_paths(state, seat, spaces):
-            if not path_problem(state, seat, path):
+            if not path_problem(state, seat, path, taken):
                 found.setdefault(forward_text(path), path[-1])
     return dict(sorted(found.items(), key=lambda kv: _order(kv[0])))
 
@@ -259,8 +264,9 @@ def forward_path(state: State, seat: int, wanted: str, spaces: int) -> list[Pos]
     legal one in forward_options' order wins, as there)."""
     if not 1 <= spaces <= state["data"]["fmax"]:
         return None
+    taken = occupancy(state, seat)
     for path in spelling_paths(state, seat, wanted, spaces):
-        if not path_problem(state, seat, path):
+        if not path_problem(state, seat, path, taken):
             return path
     return None
 

@@ -43,7 +43,9 @@ def _words(raw: str) -> list[str]:
     glued = GLUED.match(text)
     if glued and glued.group(1) in VERBS:
         text = f"{glued.group(1)} {glued.group(2)}{text[glued.end():]}"
-    return SPACED_COUNT.sub(r"x\1", text).split()
+    if "x" in text:
+        text = SPACED_COUNT.sub(r"x\1", text)
+    return text.split()
 
 
 def parse(state: State, seat: int, raw: str) -> Move:

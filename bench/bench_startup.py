@@ -80,7 +80,8 @@ def child_cpu() -> float:
 def report(label: str, times: dict[str, list[float]], rounds: int) -> None:
     floors = times["floor"]
     floor = statistics.median(floors)
-    low, _, high = statistics.quantiles(floors, n=4)
+    # Quartiles need two rounds at least (one round is enough for --instructions).
+    low, _, high = statistics.quantiles(floors, n=4) if len(floors) > 1 else (floor,) * 3
     print(f"{label}, medians of {rounds} rounds: floor {floor * 1000:.0f} ms (quartiles "
           f"{low * 1000:.0f}-{high * 1000:.0f} ms); ratio: the median of each round's ratio "
           "to that round's floor")
@@ -155,11 +156,13 @@ def count_instructions(runs: dict[str, tuple[list[str], Path | None]], work: Pat
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--rounds", type=int, default=15, help="timed rounds (at least 1)")
     parser.add_argument("--instructions", action="store_true",
                         help="also count each command's instructions under valgrind")
     args = parser.parse_args()
     rounds = args.rounds
+    if rounds < 1:
+        parser.error("--rounds must be at least 1")
     work = Path(tempfile.mkdtemp(prefix="pbem-bench-startup-"))
     # As installed by pip: byte code compiled once and re-used (a development shell may
     # set PYTHONDONTWRITEBYTECODE, which makes every run compile every module again). The

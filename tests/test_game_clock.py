@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from click.testing import CliRunner
 from pbem.cli import main
 from pbem.protocol import clock, engine, savefile, timing
 from pbem.protocol.identity import Home
-from tests.enginekit import forge, next_entry, with_entries, write
+from tests.enginekit import forge, next_entry, seed_of, with_entries, write
 
 T0 = datetime.datetime(2025, 6, 2, 10, 0, 0, tzinfo=datetime.UTC)  # tests/conftest.py
 
@@ -421,6 +422,81 @@ def test_resign_asks_first_and_ranks_by_the_scoring_of_the_position(tmp_path: Pa
     r = t.run(None, "verify", path)
     assert f"{resigner} resigned: {resigner} ranks last" in r.output
     assert "share the win" not in r.output
+
+
+def test_after_a_resignation_no_reveal_takes_moves(tmp_path: Path) -> None:
+    """The rules still gave the resigner its turn, so its reveal took moves: `play --bot`
+    played a whole turn there, after the resignation, changing the position the others
+    are ranked by. Now no reveal offers or carries a move, and a forged one is refused."""
+    t = Players(tmp_path, "ann", "bob", "cy")
+    path = t.start("dice-race", "--option", "target=1000")
+    for _ in range(6):
+        path = t.play(path)
+    resigner = t.status(path)["to_act"]
+    path = t.wrote(resigner, "resign", path, "--yes")
+    table = engine.replay(savefile.read(path)).table
+    scores_then = list(table.gstate["score"])
+    assert table.game.legal_moves(table.gstate, table.seat_of(resigner)) == ["roll", "pass"]
+    while (who := t.status(path)["awaiting"][0]) != resigner:
+        listed = json.loads(t.run(who, "moves", path, "--json").output)
+        assert listed["moves"] == [] and listed["can_end_turn"] is True
+        path = t.wrote(who, "play", path, "--bot", "greedy")
+        assert savefile.read(path).entries[-1]["moves"] == []
+    # The resigner's own reveal: nothing offered, and a bot plays nothing.
+    assert json.loads(t.run(resigner, "moves", path, "--json").output)["moves"] == []
+    save = savefile.read(path)
+    seed = seed_of(t.home(resigner), save)
+    assert seed is not None
+    for moves in (["roll"], ["pass"]):
+        forged = with_entries(save, [*save.entries, next_entry(
+            save, t.home(resigner), "reveal", moves, seed=seed.hex())])
+        target = write(tmp_path, f"forged-{moves[0]}.toml", forged)
+        r = t.run(None, "verify", str(target))
+        assert r.exit_code == 1, r.output
+        assert f"the game ended when {resigner} resigned, so a reveal carries no moves" in \
+            r.stderr
+    before = saves(t)
+    r = t.run(resigner, "play", path, "roll")
+    assert r.exit_code == 1 and "carries no moves" in r.stderr, r.output
+    nothing_new(t, before)
+    path = t.wrote(resigner, "play", path, "--bot", "greedy")
+    while (who := t.status(path)["to_act"]) is not None:
+        path = t.wrote(who, "play", path, "--bot", "greedy")
+    final = t.status(path)
+    assert all(e["moves"] == [] for e in savefile.read(path).entries if e["kind"] == "reveal")
+    assert final["audit"] == "clean" and final["ranking"][-1] == [resigner]
+    assert final["scores"] == {h: scores_then[i] for i, h in enumerate(t.handles)}
+
+
+def test_games_lists_the_scores_in_the_order_of_the_ranking(tmp_path: Path) -> None:
+    """`pbem games` listed the others by points alone: with a tie, or a resigner ahead on
+    points, "won by ann (9); bob 6, cy 6" read as if the resigner bob came second."""
+    from pbem.cli.history import _game_line
+    from pbem.protocol import gameindex
+
+    t = Players(tmp_path, "ann", "bob", "cy")
+    path = t.start("dice-race", "--option", "target=1000")
+    for _ in range(6):
+        path = t.play(path)
+    resigner = t.status(path)["to_act"]
+    path = t.wrote(resigner, "resign", path, "--yes")
+    while (who := t.status(path)["to_act"]) is not None:
+        path = t.wrote(who, "play", path, "--bot", "greedy")
+    final = t.status(path)
+    order = [h for group in final["ranking"] for h in group]
+    assert order[-1] == resigner
+    line = t.run(resigner, "games").output.split("\n", 1)[0]
+    assert re.findall(r"(ann|bob|cy) \(?\d+", line) == order, line
+    # A resigner ahead of a seat on points, and a tie the tie-break decided.
+    save = savefile.read(path)
+    report = engine.replay(save)
+    report.result = {**report.result, "audit": "clean", "winners": ["cy"],
+                     "ranking": [["cy"], ["ann"], ["bob"]],
+                     "scores": {"ann": 6, "bob": 9, "cy": 6}}
+    record = gameindex.summarize(save, report, Path(path), "ann")
+    assert list(record.scores) == ["cy", "ann", "bob"]
+    status = _game_line(record, timing.now())["status"]
+    assert status.startswith("over, won by cy (6); ann 6, bob 9")
 
 
 # ---- what games, show and remind say ------------------------------------------------------

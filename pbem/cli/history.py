@@ -70,8 +70,8 @@ def _game_line(record: Any, now: Any) -> dict[str, Any]:
             won = ", ".join(f"{w} ({record.scores.get(w, 0)})" for w in record.winners)
             status = f"over, won by {won}" if len(record.winners) == 1 else \
                 f"over, shared by {won}"
-            rest = [f"{n} {v}" for n, v in sorted(record.scores.items(), key=lambda i: -i[1])
-                    if n not in record.winners]
+            # The index keeps the scores in the ranking's order (a resigner last).
+            rest = [f"{n} {v}" for n, v in record.scores.items() if n not in record.winners]
             status += f"; {', '.join(rest)}" if rest else ""
         else:
             status = "over"

@@ -180,9 +180,11 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         new.resigned = seat
         new.last_turn_seat = seat
     elif kind == "reveal":
-        if moves and new.stopped:
-            raise TurnError(f"Entry {seq} ({handle}): the game was stopped (a player was "
-                            "declared absent), so a reveal carries no moves.", seq=seq)
+        if moves and not new.reveals_take_moves():
+            raise TurnError(f"Entry {seq} ({handle}): " + (
+                "the game was stopped (a player was declared absent)" if new.stopped else
+                f"the game ended when {new.seats[new.resigned].handle} resigned"
+            ) + ", so a reveal carries no moves.", seq=seq, code="reveal-moves")
         if moves:
             try:
                 canonical_moves = apply_moves(new.game, new.gstate, seat, moves)

@@ -48,7 +48,7 @@ class GameRecord(NamedTuple):
     over: bool = False  # play is over (the reveals may still be owed)
     audit: str = "pending"  # pending, clean, partial (a seat never revealed) or failed
     winners: list[str] = []  # names (a solo game's automaton too), once audited
-    scores: dict[str, int] = {}  # name -> score, once audited
+    scores: dict[str, int] = {}  # name -> score, once audited; in the ranking's order
     ending: str = ""  # how it ended, if not by the rules alone ("bob resigned")
     time: str | None = None  # the last entry's signed time, if it has one
     acted: list[dict[str, Any]] = []  # timing.Acted.to_json()
@@ -116,7 +116,11 @@ def summarize(save: Save, report: Report, path: Path, you: str) -> GameRecord:
     winners: list[str] = []
     scores: dict[str, int] = {}
     if told.get("scores") is not None and audit in ("clean", "partial"):
-        scores = {str(k): int(v) for k, v in told["scores"].items()}
+        # In the order of the ranking (tie-breaks, a resigner last), which 'pbem games'
+        # follows: by points alone a resigner tied with another seat could read as ahead.
+        ranked = [str(n) for group in told.get("ranking") or [] for n in group]
+        given = {str(k): int(v) for k, v in told["scores"].items()}
+        scores = {n: given[n] for n in [*ranked, *given] if n in given}
         winners = [str(w) for w in told["winners"]]
     return GameRecord(
         id=save.game_id, game=save.ruleset, title=table.game.info.title,

@@ -135,6 +135,13 @@ class Table(Record):
         return self.started and (self.resigned >= 0 or self.stopped
                                  or self.game.to_act(self.gstate) is None)
 
+    def reveals_take_moves(self) -> bool:
+        """Whether a reveal may still carry moves (the choices the rules leave after their
+        end, such as keeping a secret card drawn in the last turn): only when the rules
+        ended the game. A resignation or the remedy ``end`` fixes the position the others
+        are ranked by, so nobody moves after it, the resigning seat least of all."""
+        return self.resigned < 0 and not self.stopped
+
     def reveal_order(self) -> list[int]:
         n = len(self.seats)
         if self.reveal_first >= 0:

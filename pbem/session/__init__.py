@@ -436,7 +436,7 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     if bot and duty.kind == "turn":
         moves = bots.choose_turn(shown.game, shown.gstate, duty.seat, bot, salt=salt,
                                  secrets=mine)
-    elif bot and duty.kind == "reveal" and not shown.stopped:
+    elif bot and duty.kind == "reveal" and shown.reveals_take_moves():
         # Choices still owed after the game (secret cards drawn in a last turn).
         moves = bots.choose_free_moves(shown.game, shown.gstate, duty.seat, bot, salt=salt,
                                        secrets=mine)
@@ -579,8 +579,9 @@ class Owed(Record):
 
     @property
     def takes_moves(self) -> bool:
-        # A game stopped by remedy "end" takes no more moves, not even in a reveal.
-        return self.kind == "turn" or (self.kind == "reveal" and not self.table.stopped)
+        # A game stopped by remedy "end" or by a resignation takes no more moves, not
+        # even in a reveal.
+        return self.kind == "turn" or (self.kind == "reveal" and self.table.reveals_take_moves())
 
     def after(self, moves: list[str]) -> tuple[State, list[str]]:
         """A copy of the state after ``moves`` and their canonical forms; a MoveError

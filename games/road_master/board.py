@@ -281,30 +281,39 @@ def spelling_paths(state: State, seat: int, wanted: str, spaces: int) -> Iterato
         words.pop()
     # ("exit", heading) / ("into", letter); a word left over spells no path (checked last)
     pairs = list(zip(words[0::2], words[1::2], strict=False))
-    path = [position(state["trucks"][seat])]
+    return _grow_spelling(state, position(state["trucks"][seat]), spaces, pairs, wanted)
 
-    def grow(done: int) -> Iterator[list[Pos]]:
-        """Every matching path from ``path`` on; ``done``: the pairs its words used."""
-        if len(path) == spaces + 1:
-            if done == len(pairs) and forward_text(path) == wanted:
-                yield list(path)
-            return
-        here = path[-1]
-        left = path[-2][1] if len(path) > 1 and path[-2][0] == "wh" else ""
-        for nxt in _steps(state, here, left):
-            if here[0] == "wh":  # leaving a warehouse: the heading chosen is said
-                pair = ("exit", nxt[3])
-            elif nxt[0] == "wh":
-                pair = ("into", str(nxt[1]))
-            else:
-                pair = None
-            if pair is not None and (done == len(pairs) or pairs[done] != pair):
-                continue
-            path.append(nxt)
-            yield from grow(done + (pair is not None))
+
+def _grow_spelling(state: State, start: Pos, spaces: int, pairs: list[tuple[str, str]],
+                   wanted: str) -> Iterator[list[Pos]]:
+    """spelling_paths' search, depth first: ``path`` is the path grown so far, ``used[i]``
+    how many of ``pairs`` path[:i + 1] has said, ``branches[i]`` the steps from path[i]
+    not tried yet (tried in _steps' order, so paths come in raw_paths' order)."""
+    path, used, branches = [start], [0], [iter(_steps(state, start, ""))]
+    while branches:
+        nxt = next(branches[-1], None)
+        if nxt is None:  # every step from path[-1] tried: back up one
             path.pop()
-
-    return grow(0)
+            used.pop()
+            branches.pop()
+            continue
+        here, said = path[-1], used[-1]
+        if here[0] == "wh":  # leaving a warehouse: the heading chosen is said
+            pair: tuple[str, str] | None = ("exit", nxt[3])
+        else:
+            pair = ("into", str(nxt[1])) if nxt[0] == "wh" else None
+        if pair is not None:
+            if said == len(pairs) or pairs[said] != pair:
+                continue
+            said += 1
+        if len(path) == spaces:  # nxt ends the path
+            full = [*path, nxt]
+            if said == len(pairs) and forward_text(full) == wanted:
+                yield full
+            continue
+        path.append(nxt)
+        used.append(said)
+        branches.append(iter(_steps(state, nxt, here[1] if here[0] == "wh" else "")))
 
 
 def why_not_forward(state: State, seat: int, wanted: str, spaces: int) -> str:

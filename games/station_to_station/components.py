@@ -44,6 +44,8 @@ def reward_label(option: dict[str, int]) -> str:
 
 def validate(data: dict[str, Any]) -> None:
     """Raise ComponentError naming the first entry that cannot be used."""
+    # Each check builds its message only when it fails: a header's data is checked once
+    # per process, and thousands of sentences nobody reads cost more than the checks.
     READ.need(isinstance(data, dict), "the data must be a table")
     regions = READ.names(data.get("regions"), "regions")
     READ.need(len(regions) == 4 and len(set(regions)) == 4, "there must be exactly four distinct regions")
@@ -68,27 +70,48 @@ def validate(data: dict[str, Any]) -> None:
     READ.need(cabooses == sorted(cabooses, reverse=True), "cabooses must be listed from the highest down")
 
 
+def _names(value: Any, where: str, what: str) -> list[str]:
+    """READ.names(value, f"{where} {what}"), its message built only on failure."""
+    if isinstance(value, list):
+        for name in value:
+            if not isinstance(name, str):
+                break
+        else:
+            return value
+    raise READ.fail(where, f"{what} must be a list of names")
+
+
 def _validate_cities(data: dict[str, Any], regions: list[str], goods: dict[str, Any]) -> None:
     cities: Any = data.get("cities")
     READ.need(isinstance(cities, dict) and len(cities) >= MAX_PLAYERS + 2, "cities must be a table of cities")
     for slug, city in cities.items():
         where = f"city '{slug}'"
-        READ.need(isinstance(city, dict), f"{where} must be a table")
-        READ.need(isinstance(city.get("name"), str) and city["name"], f"{where} needs a name")
-        READ.need(city.get("region") in regions, f"{where} has unknown region {city.get('region')!r}")
-        READ.need(isinstance(city.get("coastal"), bool), f"{where} needs coastal = true or false")
-        market = READ.names(city.get("market"), f"{where} market")
-        READ.need(bool(market), f"{where} needs a local market of at least one good")
+        if not isinstance(city, dict):
+            raise READ.fail(where, "must be a table")
+        if not (isinstance(city.get("name"), str) and city["name"]):
+            raise READ.fail(where, "needs a name")
+        if city.get("region") not in regions:
+            raise READ.fail(where, f"has unknown region {city.get('region')!r}")
+        if not isinstance(city.get("coastal"), bool):
+            raise READ.fail(where, "needs coastal = true or false")
+        market = _names(city.get("market"), where, "market")
+        if not market:
+            raise READ.fail(where, "needs a local market of at least one good")
         for good in market:
-            READ.need(good in goods, f"{where} sells unknown good '{good}'")
-        track = READ.names(city.get("track"), f"{where} track")
-        READ.need(len(set(track)) == len(track), f"{where} lists a neighbour twice")
-        READ.need(len(track) >= 2, f"{where} has {len(track)} neighbour(s); every city needs at least 2")
+            if good not in goods:
+                raise READ.fail(where, f"sells unknown good '{good}'")
+        track = _names(city.get("track"), where, "track")
+        if len(set(track)) != len(track):
+            raise READ.fail(where, "lists a neighbour twice")
+        if len(track) < 2:
+            raise READ.fail(where, f"has {len(track)} neighbour(s); every city needs at least 2")
         for other in track:
-            READ.need(other != slug, f"{where} has track to itself")
-            READ.need(other in cities, f"{where} has track to unknown city '{other}'")
-            READ.need(slug in cities[other].get("track", []),
-                  f"{where} lists track to '{other}' but '{other}' does not list '{slug}'")
+            if other == slug:
+                raise READ.fail(where, "has track to itself")
+            if other not in cities:
+                raise READ.fail(where, f"has track to unknown city '{other}'")
+            if slug not in cities[other].get("track", []):
+                raise READ.fail(where, f"lists track to '{other}' but '{other}' does not list '{slug}'")
     seen = {next(iter(cities))}
     queue = deque(seen)
     while queue:
@@ -108,30 +131,36 @@ def _validate_coordinates(cities: dict[str, Any]) -> None:
     from all of them or none, so either every city has both or no city has any."""
     placed: dict[tuple[int, int], str] = {}
     for slug, city in cities.items():
-        where = f"city '{slug}'"
         for axis in ("x", "y"):
             if axis in city:
                 value = city[axis]
-                READ.need(is_whole(value) and 0 <= value <= MAP_LIMIT,
-                      f"{where} needs {axis} as a whole number from 0 to {MAP_LIMIT}")
+                if not (is_whole(value) and 0 <= value <= MAP_LIMIT):
+                    raise READ.fail(f"city '{slug}'",
+                                    f"needs {axis} as a whole number from 0 to {MAP_LIMIT}")
         has = ("x" in city, "y" in city)
-        READ.need(has[0] == has[1], f"{where} gives {'x' if has[0] else 'y'} without "
-              f"{'y' if has[0] else 'x'}")
+        if has[0] != has[1]:
+            raise READ.fail(f"city '{slug}'", f"gives {'x' if has[0] else 'y'} without "
+                            f"{'y' if has[0] else 'x'}")
         if has[0]:
             point = (city["x"], city["y"])
-            READ.need(point not in placed, f"{where} is drawn on the same point as '{placed.get(point)}'")
+            if point in placed:
+                raise READ.fail(f"city '{slug}'", f"is drawn on the same point as '{placed[point]}'")
             placed[point] = slug
     if placed and len(placed) < len(cities):
         bare = next(slug for slug, city in cities.items() if "x" not in city)
         raise READ.fail(f"city '{bare}'", "has no x and y; give map coordinates to every city or to none")
 
 
-def _validate_reward(reward: Any, where: str, goods: dict[str, Any], *, allow_goods: bool) -> None:
-    READ.need(isinstance(reward, dict) and reward, f"{where} must be a non-empty table")
+def _validate_reward(reward: Any, where: str, what: str, goods: dict[str, Any], *,
+                     allow_goods: bool) -> None:
+    """One reward table, ``what`` of ``where`` (``reward``, ``start face``)."""
+    if not (isinstance(reward, dict) and reward):
+        raise READ.fail(where, f"{what} must be a non-empty table")
     for key, value in reward.items():
-        ok_key = key in REWARD_KEYS or (allow_goods and key in goods)
-        READ.need(ok_key, f"{where} has unknown reward '{key}'")
-        READ.need(is_whole(value) and value > 0, f"{where} gives a non-positive '{key}'")
+        if not (key in REWARD_KEYS or (allow_goods and key in goods)):
+            raise READ.fail(where, f"{what} has unknown reward '{key}'")
+        if not (is_whole(value) and value > 0):
+            raise READ.fail(where, f"{what} gives a non-positive '{key}'")
 
 
 def _validate_tokens(data: dict[str, Any], goods: dict[str, Any]) -> None:
@@ -142,54 +171,66 @@ def _validate_tokens(data: dict[str, Any], goods: dict[str, Any]) -> None:
         READ.need(isinstance(token, dict) and isinstance(token.get("id"), str), "every token needs an id")
         tid = token["id"]
         where = f"token '{tid}'"
-        READ.need(tid not in ids, f"{where} is listed twice")
+        if tid in ids:
+            raise READ.fail(where, "is listed twice")
         ids.add(tid)
         season = token.get("season")
-        READ.need(season in SEASONS, f"{where} has unknown season {season!r}")
+        if season not in SEASONS:
+            raise READ.fail(where, f"has unknown season {season!r}")
         kind = token.get("kind")
-        READ.need(kind in KINDS, f"{where} has unknown kind {kind!r}")
-        READ.need(season != "countdown" or kind == "order", f"{where}: countdown tokens are orders")
+        if kind not in KINDS:
+            raise READ.fail(where, f"has unknown kind {kind!r}")
+        if season == "countdown" and kind != "order":
+            raise READ.fail(f"{where}:", "countdown tokens are orders")
         if season == "countdown":
             used: Any = token.get("players")
-            READ.need(is_whole(used) and MIN_PLAYERS <= used <= MAX_PLAYERS,
-                      f"{where} needs players, the fewest players that use it "
-                      f"({MIN_PLAYERS} to {MAX_PLAYERS})")
-        else:
-            READ.need("players" not in token, f"{where}: only countdown tokens name players")
+            if not (is_whole(used) and MIN_PLAYERS <= used <= MAX_PLAYERS):
+                raise READ.fail(where, f"needs players, the fewest players that use it "
+                                f"({MIN_PLAYERS} to {MAX_PLAYERS})")
+        elif "players" in token:
+            raise READ.fail(f"{where}:", "only countdown tokens name players")
         if kind == "order":
-            owed = READ.names(token.get("goods"), f"{where} goods")
-            for good in owed:
-                READ.need(good in goods, f"{where} asks for unknown good '{good}'")
-            low, high = ORDER_SIZES[season]
-            READ.need(low <= len(owed) <= high,
-                  f"{where}: a {season} order needs {low} to {high} goods, not {len(owed)}")
-            READ.need(season != "countdown" or len(set(owed)) == 1,
-                  f"{where}: a countdown order asks for one type of good")
-            rewards: Any = token.get("rewards")
-            READ.need(isinstance(rewards, list) and rewards, f"{where} needs a list of rewards")
-            for option in rewards:
-                _validate_reward(option, f"{where} reward", goods, allow_goods=False)
-            labels = [reward_label(o) for o in rewards]
-            READ.need(len(set(labels)) == len(labels),
-                  f"{where}: its reward options must lead with different things (cash, coal, points)")
-            if season == "summer":
-                READ.need(len(rewards) == 2 and labels[1] == "points" and "cash" in rewards[0],
-                      f"{where}: a summer order offers cash (maybe with coal) or points")
-            elif season == "autumn":
-                READ.need(len(rewards) == 1 and len(rewards[0]) >= 2 and "points" in rewards[0],
-                      f"{where}: an autumn order gives one combined reward with points")
-            else:
-                READ.need(rewards == [{"points": rewards[0].get("points", 0)}],
-                      f"{where}: a {season} order gives points only")
+            _validate_order(token, where, season, goods)
         elif kind == "supply":
             for face in ("start", "gold"):
-                _validate_reward(token.get(face), f"{where} {face} face", goods, allow_goods=True)
+                _validate_reward(token.get(face), where, f"{face} face", goods, allow_goods=True)
         else:
             for face in ("start", "gold"):
-                pictured = READ.names(token.get(face), f"{where} {face} face")
-                READ.need(bool(pictured), f"{where} {face} face pictures no good")
+                pictured = _names(token.get(face), where, f"{face} face")
+                if not pictured:
+                    raise READ.fail(where, f"{face} face pictures no good")
                 for good in pictured:
-                    READ.need(good in goods, f"{where} {face} face pictures unknown good '{good}'")
+                    if good not in goods:
+                        raise READ.fail(where, f"{face} face pictures unknown good '{good}'")
+
+
+def _validate_order(token: dict[str, Any], where: str, season: str, goods: dict[str, Any]) -> None:
+    owed = _names(token.get("goods"), where, "goods")
+    for good in owed:
+        if good not in goods:
+            raise READ.fail(where, f"asks for unknown good '{good}'")
+    low, high = ORDER_SIZES[season]
+    if not low <= len(owed) <= high:
+        raise READ.fail(f"{where}:", f"a {season} order needs {low} to {high} goods, not {len(owed)}")
+    if season == "countdown" and len(set(owed)) != 1:
+        raise READ.fail(f"{where}:", "a countdown order asks for one type of good")
+    rewards: Any = token.get("rewards")
+    if not (isinstance(rewards, list) and rewards):
+        raise READ.fail(where, "needs a list of rewards")
+    for option in rewards:
+        _validate_reward(option, where, "reward", goods, allow_goods=False)
+    labels = [reward_label(o) for o in rewards]
+    if len(set(labels)) != len(labels):
+        raise READ.fail(f"{where}:", "its reward options must lead with different things "
+                        "(cash, coal, points)")
+    if season == "summer":
+        if not (len(rewards) == 2 and labels[1] == "points" and "cash" in rewards[0]):
+            raise READ.fail(f"{where}:", "a summer order offers cash (maybe with coal) or points")
+    elif season == "autumn":
+        if not (len(rewards) == 1 and len(rewards[0]) >= 2 and "points" in rewards[0]):
+            raise READ.fail(f"{where}:", "an autumn order gives one combined reward with points")
+    elif rewards != [{"points": rewards[0].get("points", 0)}]:
+        raise READ.fail(f"{where}:", f"a {season} order gives points only")
 
 
 def _validate_removal(data: dict[str, Any]) -> None:
@@ -230,18 +271,26 @@ def _validate_routes(data: dict[str, Any]) -> None:
     def check(route: Any, where: str) -> list[str]:
         READ.need(isinstance(route, dict) and isinstance(route.get("id"), str), f"every {where} needs an id")
         rid = route["id"]
-        READ.need(rid not in ids, f"route '{rid}' is listed twice")
+        named = f"route '{rid}'"
+        if rid in ids:
+            raise READ.fail(named, "is listed twice")
         ids.add(rid)
-        pair = READ.names(route.get("cities"), f"route '{rid}' cities")
-        READ.need(len(pair) == 2 and pair[0] != pair[1], f"route '{rid}' needs two different cities")
+        pair = _names(route.get("cities"), named, "cities")
+        if not (len(pair) == 2 and pair[0] != pair[1]):
+            raise READ.fail(named, "needs two different cities")
         for city in pair:
-            READ.need(city in cities, f"route '{rid}' names unknown city '{city}'")
-        READ.need(is_whole(route.get("points")) and route["points"] >= 0, f"route '{rid}' needs points")
+            if city not in cities:
+                raise READ.fail(named, f"names unknown city '{city}'")
+        if not (is_whole(route.get("points")) and route["points"] >= 0):
+            raise READ.fail(named, "needs points")
         reward = route.get("reward", {})
-        READ.need(isinstance(reward, dict), f"route '{rid}' reward must be a table")
+        if not isinstance(reward, dict):
+            raise READ.fail(named, "reward must be a table")
         for key, value in reward.items():
-            READ.need(key in ("cash", "coal"), f"route '{rid}' has unknown reward '{key}'")
-            READ.need(is_whole(value) and value > 0, f"route '{rid}' gives a non-positive '{key}'")
+            if key not in ("cash", "coal"):
+                raise READ.fail(named, f"has unknown reward '{key}'")
+            if not (is_whole(value) and value > 0):
+                raise READ.fail(named, f"gives a non-positive '{key}'")
         return pair
 
     starts: Any = data.get("start_routes")
@@ -251,8 +300,10 @@ def _validate_routes(data: dict[str, Any]) -> None:
     for route in starts:
         pair = check(route, "start route")
         start = route.get("start")
-        READ.need(start in pair, f"start route '{route['id']}' has its train icon off its two cities")
-        READ.need(start not in start_cities, f"start route '{route['id']}' shares its start city")
+        if start not in pair:
+            raise READ.fail(f"start route '{route['id']}'", "has its train icon off its two cities")
+        if start in start_cities:
+            raise READ.fail(f"start route '{route['id']}'", "shares its start city")
         start_cities.add(start)
     standard: Any = data.get("routes")
     READ.need(isinstance(standard, list) and len(standard) >= 2 * MAX_PLAYERS + 2,
@@ -268,14 +319,19 @@ def _validate_crews(data: dict[str, Any]) -> None:
     for crew in crews:
         READ.need(isinstance(crew, dict) and isinstance(crew.get("id"), str), "every crew needs an id")
         cid = crew["id"]
-        READ.need(cid not in ids, f"crew '{cid}' is listed twice")
+        named = f"crew '{cid}'"
+        if cid in ids:
+            raise READ.fail(named, "is listed twice")
         ids.add(cid)
-        READ.need(crew.get("deck") in ("basic", "skilled"), f"crew '{cid}' needs deck basic or skilled")
-        READ.need(isinstance(crew.get("name"), str) and crew["name"], f"crew '{cid}' needs a name")
-        READ.need(crew.get("ability") in ABILITIES,
-                  f"crew '{cid}' has unknown ability {crew.get('ability')!r}")
+        if crew.get("deck") not in ("basic", "skilled"):
+            raise READ.fail(named, "needs deck basic or skilled")
+        if not (isinstance(crew.get("name"), str) and crew["name"]):
+            raise READ.fail(named, "needs a name")
+        if crew.get("ability") not in ABILITIES:
+            raise READ.fail(named, f"has unknown ability {crew.get('ability')!r}")
         owner = ABILITIES[crew["ability"]].deck
-        READ.need(owner == crew["deck"], f"crew '{cid}': ability '{crew['ability']}' is a {owner} ability")
+        if owner != crew["deck"]:
+            raise READ.fail(f"{named}:", f"ability '{crew['ability']}' is a {owner} ability")
     for deck in ("basic", "skilled"):
         count = sum(1 for c in crews if c["deck"] == deck)
         READ.need(count >= 5, f"the {deck} crew deck needs at least 5 cards (4 market slots and a spare)")

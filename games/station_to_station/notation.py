@@ -188,6 +188,9 @@ def city_ids(state: State) -> dict[str, str]:
 
 def pick_city(state: State, text: str) -> str:
     names = city_ids(state)
+    slug = slugify(text)
+    if slug in names:  # what _pick finds first, without sorting every name
+        return names[slug]
     return names[_pick(text, sorted(names), "city")]
 
 
@@ -244,8 +247,11 @@ def _tickets(state: State, words: list[str]) -> tuple[str, ...]:
 
 
 # ---- parsing ------------------------------------------------------------------------
+_PUNCTUATION = re.compile(r"[,;]")
+
+
 def parse(state: State, text: str) -> Move:
-    words = re.sub(r"[,;]", " ", text.strip().lower()).split()
+    words = _PUNCTUATION.sub(" ", text.strip().lower()).split()
     if not words:
         raise InvalidMoveError("an empty move")
     head, rest = words[0], words[1:]

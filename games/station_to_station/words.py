@@ -6,6 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from games.station_to_station.abilities import ABILITIES
+from pbem.game import derived
+
+# The words for a token, a route card or a reward read only the set-up's Fixed tables, so
+# each is worked out once per table (``derived``) however often the notes repeat it.
 
 
 def article(word: str) -> str:
@@ -15,6 +19,10 @@ def article(word: str) -> str:
 
 def reward_text(option: dict[str, int]) -> str:
     """``$8+1 coal``, ``5 pts``, ``2 oil``: one reward option or supply face."""
+    return derived(option, "words", lambda: _reward_words(option))
+
+
+def _reward_words(option: dict[str, int]) -> str:
     parts = []
     if option.get("cash"):
         parts.append(f"${option['cash']}")
@@ -28,6 +36,10 @@ def reward_text(option: dict[str, int]) -> str:
 
 def describe_token(data: dict[str, Any], tid: str, gold: bool) -> str:
     token = data["tokens"][tid]
+    return derived(token, "gold words" if gold else "words", lambda: _token_words(token, gold))
+
+
+def _token_words(token: dict[str, Any], gold: bool) -> str:
     if token["kind"] == "order":
         rewards = " or ".join(reward_text(o) for o in token["rewards"])
         return f"order {'+'.join(token['goods'])} -> {rewards}"
@@ -40,6 +52,10 @@ def describe_token(data: dict[str, Any], tid: str, gold: bool) -> str:
 
 def describe_route(data: dict[str, Any], rid: str) -> str:
     route = data["routes"][rid]
+    return derived(route, "words", lambda: _route_words(data, route))
+
+
+def _route_words(data: dict[str, Any], route: dict[str, Any]) -> str:
     a, b = (data["cities"][c]["name"] for c in route["cities"])
     reward = reward_text(route["reward"])
     tag = " [start]" if route["start"] else ""

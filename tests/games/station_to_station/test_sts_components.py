@@ -168,6 +168,67 @@ def test_bad_components_are_rejected_with_a_clear_message(label: str, change: An
     assert str(caught.value).startswith("Station to Station components: ")
 
 
+# Whole sentences, one per kind of check: each check builds its message only when it
+# fails, so these pin the words (and which check speaks first) of every family.
+WHOLE_MESSAGES = [
+    (lambda d: d["cities"]["seattle"].pop("name"), "city 'seattle' needs a name"),
+    (lambda d: d["cities"]["seattle"].pop("coastal"), "city 'seattle' needs coastal = true or false"),
+    (lambda d: d["cities"]["seattle"].pop("market"), "city 'seattle' market must be a list of names"),
+    (lambda d: d["cities"]["seattle"].update(market=[]),
+     "city 'seattle' needs a local market of at least one good"),
+    (lambda d: d["cities"]["seattle"].update(track=["portland", 7]),
+     "city 'seattle' track must be a list of names"),
+    (lambda d: d["cities"]["seattle"]["track"].append("portland"), "city 'seattle' lists a neighbour twice"),
+    (lambda d: d["cities"]["seattle"]["track"].append("seattle"), "city 'seattle' has track to itself"),
+    (lambda d: d["cities"]["seattle"].pop("y"), "city 'seattle' gives x without y"),
+    (lambda d: d["cities"]["seattle"].update(x=10001),
+     "city 'seattle' needs x as a whole number from 0 to 10000"),
+    (lambda d: d["cities"]["chicago"].update(x=d["cities"]["portland"]["x"], y=d["cities"]["portland"]["y"]),
+     "city 'chicago' is drawn on the same point as 'portland'"),
+    (lambda d: d["tokens"][0].update(season="spring"), "token 'su-o01' has unknown season 'spring'"),
+    (lambda d: d["tokens"][0].update(kind=True), "token 'su-o01' has unknown kind True"),
+    (lambda d: _token(d, "su-s21").update(season="countdown"), "token 'su-s21': countdown tokens are orders"),
+    (lambda d: _token(d, "su-o01").update(goods=["oil", "zzz"]),
+     "token 'su-o01' asks for unknown good 'zzz'"),
+    (lambda d: _token(d, "su-o01").pop("rewards"), "token 'su-o01' needs a list of rewards"),
+    (lambda d: _token(d, "su-o01")["rewards"][0].update(cash=0),
+     "token 'su-o01' reward gives a non-positive 'cash'"),
+    (lambda d: _token(d, "su-o01")["rewards"][0].update(gems=1),
+     "token 'su-o01' reward has unknown reward 'gems'"),
+    (lambda d: _token(d, "su-o01")["rewards"].append({"points": 1}),
+     "token 'su-o01': its reward options must lead with different things (cash, coal, points)"),
+    (lambda d: _token(d, "su-o01").update(rewards=[{"points": 1}, {"cash": 2}]),
+     "token 'su-o01': a summer order offers cash (maybe with coal) or points"),
+    (lambda d: _token(d, "au-o01")["rewards"][0].pop("cash"),
+     "token 'au-o01': an autumn order gives one combined reward with points"),
+    (lambda d: _token(d, "su-s21").update(start={}), "token 'su-s21' start face must be a non-empty table"),
+    (lambda d: _token(d, "su-r29").update(gold=[]), "token 'su-r29' gold face pictures no good"),
+    (lambda d: _token(d, "su-r29").update(gold=["gems"]),
+     "token 'su-r29' gold face pictures unknown good 'gems'"),
+    (lambda d: d["routes"].append(dict(d["routes"][0])),
+     f"route '{STOCK['routes'][0]['id']}' is listed twice"),
+    (lambda d: d["start_routes"][0].update(cities=["seattle", "seattle"]),
+     "route 'start-seattle' needs two different cities"),
+    (lambda d: d["start_routes"][0].pop("points"), "route 'start-seattle' needs points"),
+    (lambda d: d["start_routes"][0].update(reward={"points": 1}),
+     "route 'start-seattle' has unknown reward 'points'"),
+    (lambda d: d["start_routes"][1].update(start=d["start_routes"][0]["start"],
+                                           cities=d["start_routes"][0]["cities"]),
+     f"start route '{STOCK['start_routes'][1]['id']}' shares its start city"),
+    (lambda d: d["crews"].append(dict(d["crews"][0])), "crew 'fireman' is listed twice"),
+    (lambda d: d["crews"][0].update(name=""), "crew 'fireman' needs a name"),
+    (lambda d: d["crews"][0].update(deck="elite"), "crew 'fireman' needs deck basic or skilled"),
+    (lambda d: d["crews"][0].update(deck="skilled"), "crew 'fireman': ability 'fireman' is a basic ability"),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), WHOLE_MESSAGES, ids=[m[1] for m in WHOLE_MESSAGES])
+def test_bad_components_get_their_whole_sentence(change: Any, message: str) -> None:
+    with pytest.raises(ComponentError) as caught:
+        GAME.validate_components(_broken(change))
+    assert str(caught.value) == f"Station to Station components: {message}."
+
+
 def test_component_errors_are_save_file_errors_and_stop_a_table() -> None:
     data = _broken(lambda d: d["cities"]["portland"]["track"].remove("seattle"))
     with pytest.raises(SaveFileError):

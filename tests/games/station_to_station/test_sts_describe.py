@@ -195,3 +195,23 @@ def test_describe_says_the_caboose_and_its_tickets() -> None:
                   "pay east", "pay west")
     assert ("ann took the 10-point caboose, paying a north order ticket, a south order ticket, "
             "an east order ticket, a west order ticket") in lines
+
+
+def test_component_words_are_the_same_from_the_fixed_map_and_from_plain_data() -> None:
+    """The words for tokens, route cards and rewards are worked out once per Fixed table
+    of the set-up (pbem.game.derived); asked twice, or of the same data read back from
+    JSON (plain tables, worked out afresh), they are the same words."""
+    from games.station_to_station.words import describe_route, describe_token, reward_text
+
+    fixed_data = GAME.setup(["ann", "bob"], {}, GAME.stock_components())["data"]
+    plain = json.loads(json.dumps(fixed_data))
+    for data in (fixed_data, fixed_data, plain):
+        words = [describe_token(data, tid, gold) for tid in plain["tokens"] for gold in (False, True)]
+        words += [describe_route(data, rid) for rid in plain["routes"]]
+        words += [reward_text(o) for t in data["tokens"].values() for o in t.get("rewards", [])]
+        assert words == (
+            [describe_token(plain, tid, gold) for tid in plain["tokens"] for gold in (False, True)]
+            + [describe_route(plain, rid) for rid in plain["routes"]]
+            + [reward_text(o) for t in plain["tokens"].values() for o in t.get("rewards", [])])
+    assert describe_token(fixed_data, "su-s21", True) == "supply 3 coal (gold)"
+    assert describe_token(fixed_data, "su-s21", False) == "supply 2 coal"

@@ -31,6 +31,7 @@ Reading of the rules used here (RM-M1..M7 and the rulings):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from pbem.game import derived
@@ -127,7 +128,16 @@ def serves(state: State, taken: dict[tuple[int, str], int], x: int, lane: str) -
 def _steps(state: State, pos: Pos, left_house: str) -> list[Pos]:
     """Every single space a truck at ``pos`` could move to, ignoring other trucks (so
     the far lane of a warehouse's space is offered too; path_problem sorts it out), but
-    not back into ``left_house``, the warehouse it has just left."""
+    not back into ``left_house``, the warehouse it has just left. The road never
+    changes: worked out once per place (the caller must not change the list)."""
+    known: dict[tuple[Pos, str], list[Pos]] = derived(state["data"], "steps", dict)
+    found = known.get((pos, left_house))
+    if found is None:
+        found = known[(pos, left_house)] = _work_out_steps(state, pos, left_house)
+    return found
+
+
+def _work_out_steps(state: State, pos: Pos, left_house: str) -> list[Pos]:
     length = state["data"]["length"]
     if pos[0] == "wh":
         house = state["data"]["houses"][pos[1]]
@@ -167,14 +177,18 @@ def _left_refs(
     return refs
 
 
-def path_problem(state: State, mover: int, path: list[Pos]) -> str:
-    """'' if the path (start first) is a legal forward move, else why not."""
-    return _first_problem(state, mover, path)[1]
+def path_problem(state: State, mover: int, path: list[Pos],
+                 taken: dict[tuple[int, str], int] | None = None) -> str:
+    """'' if the path (start first) is a legal forward move, else why not (``taken``:
+    ``occupancy(state, mover)``, if the caller has it)."""
+    return _first_problem(state, mover, path, taken)[1]
 
 
-def _first_problem(state: State, mover: int, path: list[Pos]) -> tuple[int, str]:
+def _first_problem(state: State, mover: int, path: list[Pos],
+                   taken: dict[tuple[int, str], int] | None = None) -> tuple[int, str]:
     """(index of the first bad space, why) or (len(path), '') for a legal path."""
-    taken = occupancy(state, mover)
+    if taken is None:
+        taken = occupancy(state, mover)
     prev_refs: set[str] | None = None
     for i, pos in enumerate(path):
         if pos[0] != "road":
@@ -236,38 +250,70 @@ def _grow_paths(state: State, start: Pos, spaces: int) -> list[list[Pos]]:
 def forward_options(state: State, seat: int) -> dict[str, Pos]:
     """Canonical forward moves of ``seat`` -> where each leaves the truck."""
     found: dict[str, Pos] = {}
+    taken = occupancy(state, seat)
     for spaces in range(1, state["data"]["fmax"] + 1):
         for path in raw_paths(state, seat, spaces):
-            if not path_problem(state, seat, path):
+            if not path_problem(state, seat, path, taken):
                 found.setdefault(forward_text(path), path[-1])
     return dict(sorted(found.items(), key=lambda kv: _order(kv[0])))
 
 
 def forward_path(state: State, seat: int, wanted: str, spaces: int) -> list[Pos] | None:
     """The path the forward move ``wanted`` takes, or None if it is not possible; found
-    without listing every other move (only paths of that length can spell it; the first
+    without listing every other move (only paths that spell it are grown; the first
     legal one in forward_options' order wins, as there)."""
     if not 1 <= spaces <= state["data"]["fmax"]:
         return None
-    for path in spelled_paths(state, seat, spaces).get(wanted, []):
-        if not path_problem(state, seat, path):
+    taken = occupancy(state, seat)
+    for path in spelling_paths(state, seat, wanted, spaces):
+        if not path_problem(state, seat, path, taken):
             return path
     return None
 
 
-def spelled_paths(state: State, seat: int, spaces: int) -> dict[str, list[list[Pos]]]:
-    """The paths of raw_paths by their forward_text, each text's in raw_paths' order (the
-    caller must not change them: they are shared, worked out once per place)."""
-    start = position(state["trucks"][seat])
-    memo: dict[tuple[Pos, int], dict[str, list[list[Pos]]]] = derived(
-        state["data"], "spelled_paths_from", dict)
-    found = memo.get((start, spaces))
-    if found is None:
-        found = {}
-        for path in raw_paths(state, seat, spaces):
-            found.setdefault(forward_text(path), []).append(path)
-        memo[(start, spaces)] = found
-    return found
+def spelling_paths(state: State, seat: int, wanted: str, spaces: int) -> Iterator[list[Pos]]:
+    """The paths of raw_paths whose forward_text is ``wanted``, in raw_paths' order, one
+    at a time. Each warehouse a path meets adds words to its text in order ('exit H' on
+    leaving one, 'into X' on entering one), so a part-grown path whose words so far do
+    not begin ``wanted``'s is dropped with everything it would grow into."""
+    words = wanted.split()[2:]
+    if words[-1:] == ["left"]:
+        words.pop()
+    # ("exit", heading) / ("into", letter); a word left over spells no path (checked last)
+    pairs = list(zip(words[0::2], words[1::2], strict=False))
+    return _grow_spelling(state, position(state["trucks"][seat]), spaces, pairs, wanted)
+
+
+def _grow_spelling(state: State, start: Pos, spaces: int, pairs: list[tuple[str, str]],
+                   wanted: str) -> Iterator[list[Pos]]:
+    """spelling_paths' search, depth first: ``path`` is the path grown so far, ``used[i]``
+    how many of ``pairs`` path[:i + 1] has said, ``branches[i]`` the steps from path[i]
+    not tried yet (tried in _steps' order, so paths come in raw_paths' order)."""
+    path, used, branches = [start], [0], [iter(_steps(state, start, ""))]
+    while branches:
+        nxt = next(branches[-1], None)
+        if nxt is None:  # every step from path[-1] tried: back up one
+            path.pop()
+            used.pop()
+            branches.pop()
+            continue
+        here, said = path[-1], used[-1]
+        if here[0] == "wh":  # leaving a warehouse: the heading chosen is said
+            pair: tuple[str, str] | None = ("exit", nxt[3])
+        else:
+            pair = ("into", str(nxt[1])) if nxt[0] == "wh" else None
+        if pair is not None:
+            if said == len(pairs) or pairs[said] != pair:
+                continue
+            said += 1
+        if len(path) == spaces:  # nxt ends the path
+            full = [*path, nxt]
+            if said == len(pairs) and forward_text(full) == wanted:
+                yield full
+            continue
+        path.append(nxt)
+        used.append(said)
+        branches.append(iter(_steps(state, nxt, here[1] if here[0] == "wh" else "")))
 
 
 def why_not_forward(state: State, seat: int, wanted: str, spaces: int) -> str:

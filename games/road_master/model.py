@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pbem.game import Fixed, OptionError, Sampler, copy_state, fixed, queue_chance
+from pbem.game import Fixed, OptionError, Sampler, copy_state, derived, fixed, queue_chance
 
 State = dict[str, Any]
 LOG_LINES = 24  # recent events kept in the state (and shown by describe)
@@ -42,14 +42,15 @@ def share_data(state: State) -> None:
         state["data"] = fixed(state["data"])
 
 
-def build_data(components: dict[str, Any], options: dict[str, Any], players: int) -> dict[str, Any]:
-    """The rules' working copy of the component data for these options."""
+def build_data(components: dict[str, Any], options: dict[str, Any], players: int) -> Fixed:
+    """The rules' working copy of the component data for these options, every table
+    Fixed as it is built (what ``fixed`` would make of it, without a second walk)."""
     rules = components["rules"]
     cards_data = components["cards"]
-    houses = {
-        w["letter"]: {"colour": w["colour"], "space": w["space"], "side": w["side"]}
+    houses = Fixed({
+        w["letter"]: Fixed(colour=w["colour"], space=w["space"], side=w["side"])
         for w in components["warehouses"]
-    }
+    })
     hazard = rules["hazardous_colour"] if options.get("hazardous") else ""
     perish = rules["perishable_colour"] if options.get("perishable") else ""
     cards: dict[str, dict[str, Any]] = {}
@@ -67,9 +68,9 @@ def build_data(components: dict[str, Any], options: dict[str, Any], players: int
         for entry in cards_data["shortages"]:
             # Its back shows the colour of the warehouse it names (pbem ruling: the
             # rulebook gives contract backs only).
-            cards[entry["id"]] = {"kind": "shortage", "warehouse": entry["warehouse"],
-                                  "back": houses[entry["warehouse"]]["colour"]}
-    return {
+            cards[entry["id"]] = Fixed(kind="shortage", warehouse=entry["warehouse"],
+                                       back=houses[entry["warehouse"]]["colour"])
+    return Fixed({
         "length": components["board"]["length"],
         "houses": houses,
         "colours": [h["colour"] for h in houses.values()],
@@ -83,29 +84,29 @@ def build_data(components: dict[str, Any], options: dict[str, Any], players: int
         "target": rules["end_score"][str(players)],
         "cubes_total": rules["cubes_per_colour"] * len(houses),
         "tokens": [list(t["faces"]) for t in components["tokens"]],
-        "boom": {"ok": components["boom"]["ok"], "half": components["boom"]["half"]},
+        "boom": Fixed(ok=components["boom"]["ok"], half=components["boom"]["half"]),
         "hazard": hazard,
         "perish": perish,
-        "cards": cards,
+        "cards": Fixed(cards),
         # Super Bonus cards are secret: only their scoring data is kept, by uid, for the
         # final count after the reveal; views never copy this table.
-        "bonus": {
-            b["id"]: {"need": dict(b["need"]), "points": b["points"], "penalty": b["penalty"]}
+        "bonus": Fixed({
+            b["id"]: Fixed(need=Fixed(b["need"]), points=b["points"], penalty=b["penalty"])
             for b in cards_data["superbonus"]
-        },
-    }
+        }),
+    })
 
 
-def _contract(entry: dict[str, Any], kind: str) -> dict[str, Any]:
-    return {
-        "kind": kind,
-        "back": entry["colour"],  # a contract's back is the colour of its cubes
-        "colour": entry["colour"],
-        "count": entry["count"],
-        "to": entry["to"],
-        "points": entry["points"],
-        "penalty": entry["penalty"],
-    }
+def _contract(entry: dict[str, Any], kind: str) -> Fixed:
+    return Fixed(
+        kind=kind,
+        back=entry["colour"],  # a contract's back is the colour of its cubes
+        colour=entry["colour"],
+        count=entry["count"],
+        to=entry["to"],
+        points=entry["points"],
+        penalty=entry["penalty"],
+    )
 
 
 def new_turn() -> dict[str, Any]:
@@ -137,7 +138,7 @@ def setup(seats: Sequence[str], options: dict[str, Any], components: dict[str, A
         first = list(seats).index(wanted)
     per_colour = components["rules"]["cubes_per_colour"]
     state: State = {
-        "data": fixed(data),
+        "data": data,
         "options": {k: options.get(k) for k in ("shortages", "hazardous", "perishable")},
         "first": first,
         "turn_no": 0,
@@ -237,6 +238,13 @@ def back(state: State, uid: str) -> str:
     return str(card(state, uid)["back"])
 
 
+def _backs(state: State) -> dict[str, str]:
+    """Card id -> the colour its back shows, as one plain table: a draw looks up every
+    card of the deck, and a plain dict answers faster than the Fixed card tables."""
+    cards = state["data"]["cards"]
+    return derived(state["data"], "backs", lambda: {uid: str(c["back"]) for uid, c in cards.items()})
+
+
 def turn_top(state: State, rng: Sampler) -> None:
     """Turn the deck's new top card so its back shows: its colour is drawn in proportion
     to the cards of the deck showing each back."""
@@ -249,7 +257,8 @@ def _take_top(state: State, rng: Sampler) -> str:
     if not state["deck_top"]:
         turn_top(state, rng)
     shown = state["deck_top"]
-    places = [i for i, uid in enumerate(state["deck"]) if back(state, uid) == shown]
+    backs = _backs(state)
+    places = [i for i, uid in enumerate(state["deck"]) if backs[uid] == shown]
     state["deck_top"] = ""
     return str(state["deck"].pop(places[rng.randbelow(len(places))]))
 
@@ -290,7 +299,8 @@ def blind_request(state: State, seat: int) -> dict[str, Any]:
     fixed here, so a card of that back that a warehouse emptying takes out of the deck
     later this turn can still be the one already taken."""
     shown = state["deck_top"]
-    pool = [uid for uid in state["deck"] if not shown or back(state, uid) == shown]
+    backs = _backs(state)
+    pool = [uid for uid in state["deck"] if not shown or backs[uid] == shown]
     state["deck_top"] = ""  # the next card's back shows with the next beacon
     return {"kind": "blind", "seat": seat, "back": shown, "pool": pool}
 

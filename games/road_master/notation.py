@@ -33,12 +33,18 @@ HEADING_WORDS = {"east": "east", "e": "east", "west": "west", "w": "west"}
 COUNT = re.compile(r"^(?:[x*×]?(\d+)|(\d+)x)$")
 
 
+GLUED = re.compile(r"^([a-z]+?)(\d+)\b")
+SPACED_COUNT = re.compile(r"\bx\s+(\d+)")
+
+
 def _words(raw: str) -> list[str]:
     text = raw.strip().lower().replace(",", " ").replace(";", " ")
     # "f3", "forward3": split a trailing number off a verb; "x 2" -> "x2".
-    text = re.sub(r"^([a-z]+?)(\d+)\b", lambda m: f"{m.group(1)} {m.group(2)}"
-                  if m.group(1) in VERBS else m.group(0), text)
-    text = re.sub(r"\bx\s+(\d+)", r"x\1", text)
+    glued = GLUED.match(text)
+    if glued and glued.group(1) in VERBS:
+        text = f"{glued.group(1)} {glued.group(2)}{text[glued.end():]}"
+    if "x" in text:
+        text = SPACED_COUNT.sub(r"x\1", text)
     return text.split()
 
 
@@ -234,6 +240,9 @@ def _parse_unload(state: State, seat: int, rest: list[str]) -> Move:
     return {"kind": "unload", "parts": {c: parts[c] for c in sorted(order, key=held_order.index)}}
 
 
+SLOT = re.compile(r"^m?(\d+)$")
+
+
 def _parse_contracts(state: State, seat: int, rest: list[str]) -> Move:
     market: list[str] = state["market"]
     slots: set[int] = set()
@@ -244,7 +253,7 @@ def _parse_contracts(state: State, seat: int, rest: list[str]) -> Move:
                 raise InvalidMoveError("The top of the deck can be taken only once.")
             top = True
             continue
-        match = re.match(r"^m?(\d+)$", word)
+        match = SLOT.match(word)
         if match:
             slot = int(match.group(1))
             if not 1 <= slot <= len(market):
@@ -267,6 +276,9 @@ def _parse_superbonus(state: State, seat: int, rest: list[str]) -> Move:
     return {"kind": "superbonus"}
 
 
+DRAWN_SLOT = re.compile(r"^s\d+$")
+
+
 def _slots(state: State, seat: int, rest: list[str], verb: str) -> list[str]:
     from pbem.game import secretdeck
 
@@ -274,7 +286,7 @@ def _slots(state: State, seat: int, rest: list[str], verb: str) -> list[str]:
     out: list[str] = []
     for word in rest:
         word = word.lstrip("#")
-        if re.match(r"^s\d+$", word):
+        if DRAWN_SLOT.match(word):
             slot = word
         elif word.isdigit() and 1 <= int(word) <= len(drawn):
             slot = drawn[int(word) - 1]

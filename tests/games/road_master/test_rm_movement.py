@@ -361,6 +361,32 @@ def test_RM_M1_to_M6_forward_path_is_the_listed_move() -> None:
     assert checked > 1000
 
 
+def test_RM_M1_to_M6_spelling_paths_are_the_raw_paths_of_that_text() -> None:
+    """The forward move applied grows only the paths that spell it: the very paths of
+    raw_paths with that text, in raw_paths' order (so the same first legal path wins, and
+    the truck arrives with the same heading), for every text a place gives, from every
+    place, and none for a text that no path spells."""
+    from games.road_master.board import forward_text, raw_paths, set_position, spelling_paths
+
+    state = placed(3).state
+    fmax = state["data"]["fmax"]
+    clear_road(state)
+    set_position(state["trucks"][1], ("road", 5, "south", "east"))
+    checked = 0
+    for pos in _all_positions(state):
+        set_position(state["trucks"][0], pos)
+        for spaces in range(1, fmax + 1):
+            paths = raw_paths(state, 0, spaces)
+            for text in sorted({forward_text(p) for p in paths}):
+                expected = [p for p in paths if forward_text(p) == text]
+                assert list(spelling_paths(state, 0, text, spaces)) == expected, (pos, text)
+                checked += 1
+            for text in (f"forward {spaces} into Z", f"forward {spaces} exit north",
+                         f"forward {spaces} into A exit", f"forward {spaces} left left"):
+                assert list(spelling_paths(state, 0, text, spaces)) == []
+    assert checked > 1000
+
+
 # ---- a forward move may pass through a warehouse (RM-M1, revised ruling) -----------------
 def test_rm_m1_a_forward_move_passes_through_a_warehouse_and_turns_round() -> None:
     """RM-M1: 「道路上または倉庫内で1〜4スペース移動させます」: entering a warehouse does not end

@@ -14,6 +14,8 @@ from pbem.game import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
     ("load 2 or pu", "load orange x2 purple"),
     ("ld purple, orange 2", "load orange x2 purple"),
     ("load orange x 2", "load orange x2"),
+    ("load orange\tX \t2", "load orange x2"),
+    ("ld2 orange", "load orange x2"),
     ("dump y", "dump yellow"),
     ("contracts 5 m2 deck", "contracts m2 m5 top"),
     ("take top m9", "contracts m9 top"),

@@ -232,3 +232,22 @@ def test_component_data_in_the_state_is_shared_by_copies_and_never_written() -> 
         with pytest.raises(TypeError, match="fixed at set-up"):
             write(state["data"])
     assert json.loads(json.dumps(state["data"])) == state["data"]
+
+
+@pytest.mark.parametrize("options", [{}, {"hazardous": True, "perishable": True},
+                                     {"shortages": False}])
+def test_every_table_of_the_component_data_is_fixed(options: dict) -> None:
+    """Set-up builds state["data"] Fixed table by table (no second walk): every table in
+    it, down to each card and each Super Bonus card's needs, refuses a write."""
+    from pbem.game import Fixed
+
+    def tables(value: object) -> list[object]:
+        if isinstance(value, dict):
+            return [value] + [t for item in value.values() for t in tables(item)]
+        if isinstance(value, list):
+            return [t for item in value for t in tables(item)]
+        return []
+
+    found = tables(table(3, **options).state["data"])
+    assert len(found) > 80
+    assert all(type(t) is Fixed for t in found)

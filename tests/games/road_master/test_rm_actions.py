@@ -155,21 +155,26 @@ def test_RM_A7_shortage_halves_the_warehouse_rounded_down() -> None:
     """RM-A7: a shortage removes floor(n/2) of the warehouse's own cubes; the refill goes on."""
     t = placed(2)
     state = copy.deepcopy(t.state)
-    letter = "C"
-    state["houses"][letter] = {"green": 9, "orange": 2}  # a stray orange does not count
-    state["removed"]["green"] = state["removed"].get("green", 0) + 6
+    cards = state["data"]["cards"]
+    # A warehouse whose shortage is still in the deck (one may have been dealt at set-up)
+    # and which still holds all of its 15 cubes; A's orange cubes serve as the strays.
+    shortage, letter = next((u, c["warehouse"]) for u, c in cards.items()
+                            if c["kind"] == "shortage" and u in state["deck"]
+                            and c["warehouse"] != "A"
+                            and sum(state["houses"][c["warehouse"]].values()) == 15)
+    own = state["data"]["houses"][letter]["colour"]
+    state["houses"][letter] = {own: 9, "orange": 2}  # a stray orange does not count
+    state["removed"][own] = state["removed"].get(own, 0) + 6
     state["houses"]["A"]["orange"] -= 2
-    shortage = next(u for u, c in state["data"]["cards"].items() if c.get("warehouse") == letter)
-    contract = next(u for u in state["deck"] if state["data"]["cards"][u]["kind"] == "basic")
-    if shortage not in state["deck"]:
-        pytest.skip("the C shortage was dealt at set-up with this seed")
+    contract = next(u for u in state["deck"] if cards[u]["kind"] == "basic")
     others = [u for u in state["deck"] if u not in (shortage, contract)]
     state["deck"] = [shortage, contract]
+    state["deck_top"] = cards[shortage]["back"]  # the shortage is the card on top
     state["gone"] += others
     state["market"][0] = ""
     state["gone"].append(t.state["market"][0])
     GAME.resolve(state, {"kind": "refill"}, Script([0, 0]))
-    assert state["houses"][letter] == {"green": 5, "orange": 2}  # 9 - floor(9/2)
+    assert state["houses"][letter] == {own: 5, "orange": 2}  # 9 - floor(9/2)
     assert state["market"][0] == contract and shortage in state["gone"]
     assert GAME.invariants(state) == []
 

@@ -424,16 +424,22 @@ def test_resign_asks_first_and_ranks_by_the_scoring_of_the_position(tmp_path: Pa
     assert "share the win" not in r.output
 
 
-def test_after_a_resignation_no_reveal_takes_moves(tmp_path: Path) -> None:
-    """The rules still gave the resigner its turn, so its reveal took moves: `play --bot`
-    played a whole turn there, after the resignation, changing the position the others
-    are ranked by. Now no reveal offers or carries a move, and a forged one is refused."""
-    t = Players(tmp_path, "ann", "bob", "cy")
+def resigned_three(root: Path) -> tuple[Players, str, str]:
+    """Three players of dice-race six entries into play, then the seat to act resigns:
+    (the players, the resignation's save, the resigner)."""
+    t = Players(root, "ann", "bob", "cy")
     path = t.start("dice-race", "--option", "target=1000")
     for _ in range(6):
         path = t.play(path)
     resigner = t.status(path)["to_act"]
-    path = t.wrote(resigner, "resign", path, "--yes")
+    return t, t.wrote(resigner, "resign", path, "--yes"), resigner
+
+
+def test_after_a_resignation_no_reveal_takes_moves(tmp_path: Path) -> None:
+    """The rules still gave the resigner its turn, so its reveal took moves: `play --bot`
+    played a whole turn there, after the resignation, changing the position the others
+    are ranked by. Now no reveal offers or carries a move, and a forged one is refused."""
+    t, path, resigner = resigned_three(tmp_path)
     table = engine.replay(savefile.read(path)).table
     scores_then = list(table.gstate["score"])
     assert table.game.legal_moves(table.gstate, table.seat_of(resigner)) == ["roll", "pass"]
@@ -474,12 +480,7 @@ def test_games_lists_the_scores_in_the_order_of_the_ranking(tmp_path: Path) -> N
     from pbem.cli.history import _game_line
     from pbem.protocol import gameindex
 
-    t = Players(tmp_path, "ann", "bob", "cy")
-    path = t.start("dice-race", "--option", "target=1000")
-    for _ in range(6):
-        path = t.play(path)
-    resigner = t.status(path)["to_act"]
-    path = t.wrote(resigner, "resign", path, "--yes")
+    t, path, resigner = resigned_three(tmp_path)
     while (who := t.status(path)["to_act"]) is not None:
         path = t.wrote(who, "play", path, "--bot", "greedy")
     final = t.status(path)

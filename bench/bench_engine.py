@@ -7,6 +7,7 @@ asserts nothing.
 
 from __future__ import annotations
 
+import statistics
 import sys
 import tempfile
 import time
@@ -18,11 +19,12 @@ from common import (
     ROOT,
     build_fixed,
     build_game,
+    crypto_run,
     floor_run,
     full_verify_run,
     loadable_games,
     paired_medians,
-    protocol_crypto_seconds,
+    paired_times,
     register_test_games,
 )
 
@@ -129,7 +131,8 @@ def floor_table(quick: bool) -> list[savefile.Save]:
     Returns the 4-player games (for the incremental figures)."""
     repeat = 3 if quick else 7
     print(f"verify --full against the floor (parse the TOML; per entry canonical JSON, "
-          f"Ed25519 check, hash), medians of {repeat} runs, side by side in this process. "
+          f"Ed25519 check, hash), medians of {repeat} rounds, side by side in this process "
+          "(each ratio the median of each round's own). "
           "'crypto': the secret deck's group operations (proofs, key checks) and the "
           "audit's beacon walks inside that verify, which the floor leaves out; 'rest': "
           "what remains above floor + crypto (the rules replay and its bookkeeping); the "
@@ -158,13 +161,21 @@ def floor_table(quick: bool) -> list[savefile.Save]:
         if files:
             rows.append((f"saves/{folder.name}/{files[-1].name[-13:]}", files[-1].read_text()))
     for label, text in rows:
-        floor, full = paired_medians([floor_run(text), full_verify_run(text)], repeat)
-        crypto = protocol_crypto_seconds(text)
-        rest = full - floor - crypto
+        # Each round times the floor, the verify and an instrumented verify (its crypto
+        # share) in turn: the ratios are the medians of each round's own.
+        timed, shares = crypto_run(text)
+        floors, fulls, _ = paired_times([floor_run(text), full_verify_run(text), timed],
+                                        repeat)
+        crypto = shares[-repeat:]
+        floor, full, share = (statistics.median(v) for v in (floors, fulls, crypto))
+        rest = statistics.median(f - fl - c for fl, f, c in zip(floors, fulls, crypto,
+                                                                 strict=True))
+        ratio = statistics.median(f / fl for fl, f in zip(floors, fulls, strict=True))
+        goal = statistics.median(f / (fl + c) for fl, f, c in zip(floors, fulls, crypto,
+                                                                   strict=True))
         entries = text.count("\n[[entry]]")
         print(f"  {label:52} {entries:7d} {floor * 1000:9.1f} {full * 1000:10.1f} "
-              f"{full / floor:5.2f}x {crypto * 1000:10.1f} {rest * 1000:8.1f} "
-              f"{full / (floor + crypto):5.2f}x")
+              f"{ratio:5.2f}x {share * 1000:10.1f} {rest * 1000:8.1f} {goal:5.2f}x")
     return fours
 
 

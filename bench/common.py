@@ -188,16 +188,16 @@ def full_verify_run(text: str) -> Callable[[], None]:
     return run
 
 
-def protocol_crypto_seconds(text: str, repeat: int = 5) -> float:
-    """Median CPU seconds one ``verify --full`` of ``text`` spends in the cryptography the
-    protocol requires beyond the floor: the group operations of the secret deck's proofs
-    and re-encryptions (libsodium) and the audit's walk up each seat's beacon chain from
-    its revealed seed (PROTOCOL.md sections 5 to 7). Measured inside a verify by timing
-    those calls alone, so it is their bare cost, not an estimate."""
+@contextlib.contextmanager
+def crypto_timed() -> Iterator[list[float]]:
+    """While open, the CPU seconds every call into the cryptography the protocol requires
+    beyond the floor adds to the list it yields (``spent[0]``): the group operations of
+    the secret deck's proofs and re-encryptions (libsodium) and the audit's walk up each
+    seat's beacon chain from its revealed seed (PROTOCOL.md sections 5 to 7). Timed call
+    by call inside a verify, so it is their bare cost, not an estimate."""
     from types import SimpleNamespace
 
-    from pbem import session
-    from pbem.protocol import beacon, mental, savefile, shuffle_proof
+    from pbem.protocol import beacon, mental, shuffle_proof
 
     spent = [0.0]
 
@@ -212,27 +212,38 @@ def protocol_crypto_seconds(text: str, repeat: int = 5) -> float:
 
     sodium, walk, to_anchor = mental.sodium, beacon._walk, beacon._walk_to_anchor
     names = [n for n in dir(sodium) if n.startswith(("crypto_core_ed25519", "crypto_scalarmult"))]
-    results = []
     try:
         counted = SimpleNamespace(**{n: timed(getattr(sodium, n)) for n in names})
         mental.sodium = shuffle_proof.sodium = counted  # type: ignore[assignment]
         beacon._walk, beacon._walk_to_anchor = timed(walk), timed(to_anchor)
-        for _ in range(repeat):
-            beacon.forget_chains()
-            spent[0] = 0.0
-            session.verify(savefile.parse(text), None, full=True)
-            results.append(spent[0])
+        yield spent
     finally:
         mental.sodium = shuffle_proof.sodium = sodium
         beacon._walk, beacon._walk_to_anchor = walk, to_anchor
-    return statistics.median(results)
 
 
-def paired_medians(runs: list[Callable[[], Any]], repeat: int) -> list[float]:
-    """Median CPU seconds of each of ``runs``, timed in turn (interleaved, after one
-    warm-up each) so that the machine's load falls on all of them alike. CPU time of
-    this process, not wall time: on a shared machine wall time also counts the waits for
-    a core, which come and go; for work on one thread the two agree on a quiet one."""
+def crypto_run(text: str) -> tuple[Callable[[], None], list[float]]:
+    """A ``verify --full`` of ``text`` as a new process runs it (full_verify_run) that
+    appends to the list it returns the CPU seconds each run spent in the required
+    cryptography (crypto_timed). Timed beside the floor and the plain verify, round by
+    round, so that each round's crypto share comes from the same moment as the rest."""
+    verify = full_verify_run(text)
+    shares: list[float] = []
+
+    def run() -> None:
+        with crypto_timed() as spent:
+            verify()
+        shares.append(spent[0])
+
+    return run, shares
+
+
+def paired_times(runs: list[Callable[[], Any]], repeat: int) -> list[list[float]]:
+    """CPU seconds of each of ``runs`` in each of ``repeat`` rounds, timed in turn
+    (interleaved, after one warm-up each) so that the machine's load falls on all of them
+    alike. CPU time of this process, not wall time: on a shared machine wall time also
+    counts the waits for a core, which come and go; for work on one thread the two agree
+    on a quiet one."""
     for fn in runs:
         fn()
     times: list[list[float]] = [[] for _ in runs]
@@ -241,7 +252,12 @@ def paired_medians(runs: list[Callable[[], Any]], repeat: int) -> list[float]:
             start = time.process_time()
             fn()
             spent.append(time.process_time() - start)
-    return [statistics.median(spent) for spent in times]
+    return times
+
+
+def paired_medians(runs: list[Callable[[], Any]], repeat: int) -> list[float]:
+    """The median of each run's times from :func:`paired_times`."""
+    return [statistics.median(spent) for spent in paired_times(runs, repeat)]
 
 
 def machine_speed() -> str:

@@ -85,10 +85,11 @@ class ComponentReader:
             raise self.fail(where, f"needs '{key}' as a non-empty text")
         return value
 
-    def names(self, value: Any, where: str) -> list[str]:
-        """A list of names (texts)."""
-        self.need(isinstance(value, list) and all(isinstance(v, str) for v in value),
-                  f"{where} must be a list of names")
+    def names(self, value: Any, where: str, what: str = "") -> list[str]:
+        """A list of names (texts): ``what`` of ``where`` (the sentence is built only if
+        it is not one: set-up checks thousands of these)."""
+        if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+            raise self.fail(f"{where} {what}" if what else where, "must be a list of names")
         return list(value)
 
     def load(self, path: Path, validate: Callable[[dict[str, Any]], None]) -> dict[str, Any]:

@@ -252,19 +252,21 @@ def crew_count(state: State, seat: int, ctype: str) -> int:
     """Crew of a type, each rascal counted once: as the type it names this turn, as a
     rascal until it names one."""
     types = crew_types(state, seat)
-    named = _rascal_names(state, seat, types)
-    if ctype == "rascal":
-        return types.count(ctype) - len(named)
-    return types.count(ctype) + named.count(ctype)
+    return _counted(types, _rascal_names(state, seat, types), ctype)
 
 
 def crew_counts(state: State, seat: int) -> dict[str, int]:
     """``crew_count`` of every crew type, in CREW_TYPES order (the crew read once)."""
     types = crew_types(state, seat)
     named = _rascal_names(state, seat, types)
-    counts = {ctype: types.count(ctype) + named.count(ctype) for ctype in CREW_TYPES}
-    counts["rascal"] = types.count("rascal") - len(named)
-    return counts
+    return {ctype: _counted(types, named, ctype) for ctype in CREW_TYPES}
+
+
+def _counted(types: list[str], named: list[str], ctype: str) -> int:
+    """crew_count, given the seat's crew_types and rascal_names."""
+    if ctype == "rascal":
+        return types.count(ctype) - len(named)
+    return types.count(ctype) + named.count(ctype)
 
 
 def capacity(state: State, seat: int) -> int:

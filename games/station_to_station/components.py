@@ -70,17 +70,6 @@ def validate(data: dict[str, Any]) -> None:
     READ.need(cabooses == sorted(cabooses, reverse=True), "cabooses must be listed from the highest down")
 
 
-def _names(value: Any, where: str, what: str) -> list[str]:
-    """READ.names(value, f"{where} {what}"), its message built only on failure."""
-    if isinstance(value, list):
-        for name in value:
-            if not isinstance(name, str):
-                break
-        else:
-            return value
-    raise READ.fail(where, f"{what} must be a list of names")
-
-
 def _validate_cities(data: dict[str, Any], regions: list[str], goods: dict[str, Any]) -> None:
     cities: Any = data.get("cities")
     READ.need(isinstance(cities, dict) and len(cities) >= MAX_PLAYERS + 2, "cities must be a table of cities")
@@ -94,13 +83,13 @@ def _validate_cities(data: dict[str, Any], regions: list[str], goods: dict[str, 
             raise READ.fail(where, f"has unknown region {city.get('region')!r}")
         if not isinstance(city.get("coastal"), bool):
             raise READ.fail(where, "needs coastal = true or false")
-        market = _names(city.get("market"), where, "market")
+        market = READ.names(city.get("market"), where, "market")
         if not market:
             raise READ.fail(where, "needs a local market of at least one good")
         for good in market:
             if good not in goods:
                 raise READ.fail(where, f"sells unknown good '{good}'")
-        track = _names(city.get("track"), where, "track")
+        track = READ.names(city.get("track"), where, "track")
         if len(set(track)) != len(track):
             raise READ.fail(where, "lists a neighbour twice")
         if len(track) < 2:
@@ -196,7 +185,7 @@ def _validate_tokens(data: dict[str, Any], goods: dict[str, Any]) -> None:
                 _validate_reward(token.get(face), where, f"{face} face", goods, allow_goods=True)
         else:
             for face in ("start", "gold"):
-                pictured = _names(token.get(face), where, f"{face} face")
+                pictured = READ.names(token.get(face), where, f"{face} face")
                 if not pictured:
                     raise READ.fail(where, f"{face} face pictures no good")
                 for good in pictured:
@@ -205,7 +194,7 @@ def _validate_tokens(data: dict[str, Any], goods: dict[str, Any]) -> None:
 
 
 def _validate_order(token: dict[str, Any], where: str, season: str, goods: dict[str, Any]) -> None:
-    owed = _names(token.get("goods"), where, "goods")
+    owed = READ.names(token.get("goods"), where, "goods")
     for good in owed:
         if good not in goods:
             raise READ.fail(where, f"asks for unknown good '{good}'")
@@ -275,7 +264,7 @@ def _validate_routes(data: dict[str, Any]) -> None:
         if rid in ids:
             raise READ.fail(named, "is listed twice")
         ids.add(rid)
-        pair = _names(route.get("cities"), named, "cities")
+        pair = READ.names(route.get("cities"), named, "cities")
         if not (len(pair) == 2 and pair[0] != pair[1]):
             raise READ.fail(named, "needs two different cities")
         for city in pair:

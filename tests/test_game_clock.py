@@ -196,6 +196,54 @@ def test_the_loser_cannot_declare_the_winner_absent_at_once(tmp_path: Path) -> N
     assert r.exit_code == 1 and "No proposal is open" in r.stderr, r.output
 
 
+@pytest.mark.parametrize("remedy", ["bot", "end"])
+def test_the_seat_a_remedy_makes_to_act_has_its_whole_patience(tmp_path: Path,
+                                                               remedy: str) -> None:
+    """The last vote puts the remedy into effect and makes another seat to act: the bot's
+    signer, or the first revealer after ``end``. Its clock starts at that vote, not at the
+    entry that made the absent seat to act, a week before: nobody may call it absent an
+    hour into its own duty."""
+    t = Players(tmp_path, "ann", "bob", "cy")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    handles = list(t.handles)
+    absent = t.status(path)["to_act"]
+    proposer = handles[(handles.index(absent) + 1) % 3]
+    voter = handles[(handles.index(absent) + 2) % 3]
+    path = t.wrote(proposer, "absent", path, absent, "--remedy", remedy, when=at(days=7))
+    path = t.wrote(voter, "vote", path, "accept", when=at(days=9))
+    status = t.status(path)
+    duty = status["to_act"]
+    assert duty != absent and status["next"] == ("turn" if remedy == "bot" else "reveal")
+    caller = next(h for h in handles if h not in (absent, duty))
+    shown = json.loads(t.run(caller, "show", path, "--json").output)["clock"]
+    assert shown["since"] == at(days=9) and shown["patience_ends"] == at(days=16)
+    before = saves(t)
+    for early in (at(days=9, hours=1), at(days=15, hours=23)):
+        r = t.run(caller, "absent", path, duty, "--remedy", "end", when=early)
+        assert r.exit_code == 1 and f"{duty} still has time" in r.stderr, r.output
+        assert "2025-06-18 10:00 UTC" in r.stderr, r.stderr
+    nothing_new(t, before)
+    # The same proposal from a cheating client: every verifier refuses it.
+    save = savefile.read(path)
+    entry = next_entry(save, t.home(caller), "absent", player=duty, remedy="end",
+                       time=at(days=9, hours=1))
+    forged = write(tmp_path, "early.toml", with_entries(save, [*save.entries, entry]))
+    r = t.run(None, "verify", str(forged))
+    assert r.exit_code == 1 and "patience is 7 days" in r.stderr, r.output
+    # A home whose archive caches the table as an older pbem worked it out (the clock
+    # still at the absent seat's) replays instead of resuming from it, and refuses too.
+    archive = t.root / "homes" / caller / "archive" / f"{save.game_id}.json"
+    data = json.loads(archive.read_text())
+    table = data["cache"]["table"]
+    assert table["since"] == at(days=9)
+    del table["format"]
+    table["since"] = at()
+    archive.write_text(json.dumps(data))
+    r = t.run(caller, "verify", str(forged))
+    assert r.exit_code == 1 and "patience is 7 days" in r.stderr, r.output
+    t.wrote(caller, "absent", path, duty, "--remedy", "end", when=at(days=16))
+
+
 # ---- one proposal per patience (finding 3) ------------------------------------------------
 def test_proposals_again_and_again_are_refused(tmp_path: Path) -> None:
     """Finding 3: five proposals in a row, each refused, all valid. Now a new proposal

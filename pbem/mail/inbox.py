@@ -409,7 +409,7 @@ def _archived_table(home: Home, save: Save) -> tuple[Table, int] | None:
         return None
     try:
         return Table.from_json(save.header, cache["table"]), archive.head_seq()
-    except (KeyError, TypeError):
+    except (KeyError, TypeError, ValueError):
         return None
 
 

@@ -285,14 +285,18 @@ def vote(new: Table, seat: int, entry: Entry) -> None:
         return
     new.proposal["voters"].pop(0)
     if not new.proposal["voters"]:
-        take_effect(new)
+        take_effect(new, entry)
 
 
-def take_effect(new: Table) -> None:
-    """The last acceptance: the remedy applies from this entry on."""
+def take_effect(new: Table, entry: Entry) -> None:
+    """The last acceptance (or the confirm, ``entry``): the remedy applies from this entry
+    on. The entry makes a seat to act that was not (the bot's signer, or the first
+    revealer after ``end``), so that seat's clock starts here: nobody may call it absent
+    a patience after the entry that made the absent seat to act."""
     target, remedy = new.proposal["player"], new.proposal["remedy"]
     in_reveal = bool(new.proposal.get("reveal"))
     new.proposal = {}
+    new.since = clock.later(new.since, str(entry.get("time", "")))
     new.game.on_absent(new.gstate, target, remedy)
     if remedy == "end":
         new.dropped = [*new.dropped, target]

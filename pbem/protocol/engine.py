@@ -276,7 +276,7 @@ def _absence_entry(new: Table, seat: int, entry: Entry, target: int,
     elif entry["kind"] == "vote":
         absence.vote(new, seat, entry)
     elif entry["kind"] == "confirm":
-        absence.take_effect(new)
+        absence.take_effect(new, entry)
     _chores(new, seat, entry, make_chores, audit_seeds, proved)
     return new
 

@@ -71,6 +71,13 @@ class SeatRecord(Record):
         self.links += 1
 
 
+# The form of the table the archive caches (to_json). A change in what the engine keeps
+# or how it works a field out (2: a remedy taking effect starts the clock of the seat it
+# makes to act) bumps it, so a table cached by an older pbem is never resumed from: the
+# home replays instead, and reaches the verdict any other verifier does.
+CACHE_FORMAT = 2
+
+
 class Duty(NamedTuple):
     seat: int
     kind: str  # create, join, start, turn, reveal, vote
@@ -231,6 +238,7 @@ class Table(Record):
     # ---- the archive's cache --------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         return {
+            "format": CACHE_FORMAT,
             "seats": [vars(s) for s in self.seats],
             "gstate": self.gstate,
             "signers": self.signers,
@@ -253,6 +261,8 @@ class Table(Record):
 
     @classmethod
     def from_json(cls, header: dict[str, Any], data: dict[str, Any]) -> Table:
+        if data.get("format") != CACHE_FORMAT:
+            raise ValueError("a table cached by another version of pbem")
         return cls(
             header=header,
             seats=[SeatRecord(**s) for s in data["seats"]],

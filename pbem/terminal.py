@@ -8,27 +8,26 @@ character as a visible escape instead.
 
 from __future__ import annotations
 
-import re
-
 # C0 controls except tab and newline, DEL, C1 controls, and the Unicode format characters
 # that reorder or hide text (bidi embeddings, overrides and isolates; zero-width marks).
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
-
-
-def _escape(match: re.Match[str]) -> str:
-    code = ord(match.group(0))
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+_UNSAFE_RANGES = ((0x00, 0x08), (0x0B, 0x1F), (0x7F, 0x9F), (0x200B, 0x200F),
+                  (0x2028, 0x202E), (0x2060, 0x2069), (0xFEFF, 0xFEFF))
+_UNSAFE = [code for low, high in _UNSAFE_RANGES for code in range(low, high + 1)]
+# str.translate tables, not a regular expression: compiling that character class took
+# about 0.4 ms of every command's start-up, and translate is faster on long text too.
+_AS_SHOWN = {code: f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" for code in _UNSAFE}
+_AS_JSON = {code: f"\\u{code:04x}" for code in _UNSAFE}
 
 
 def printable(text: str) -> str:
     """``text`` with every control or reordering character shown as ``\\xNN``/``\\uNNNN``."""
-    return _UNSAFE.sub(_escape, text)
+    return text.translate(_AS_SHOWN)
 
 
 def printable_json(text: str) -> str:
     """The same for JSON text: the characters become JSON ``\\uNNNN`` escapes, so the
     output still parses to the very same strings."""
-    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+    return text.translate(_AS_JSON)
 
 
 # ---- values from a file in a message -------------------------------------------------------

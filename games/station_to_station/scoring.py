@@ -30,11 +30,7 @@ def score_now(state: State) -> Outcome:
         breakdown[seat] = parts
         scores[seat] = sum(parts.values())
         tiebreaks[seat] = [player["cash"], player["coal"]]
-    ranking = rank_with_tiebreaks(scores, tiebreaks)
-    notes = []
-    if ranking and len(ranking[0]) > 1:
-        names = ", ".join(str(state["seats"][s]) if s < len(state.get("seats", [])) else str(s)
-                          for s in ranking[0])
-        notes.append(f"shared win: {names}")
-    return Outcome(scores=scores, ranking=ranking, breakdown=breakdown, tiebreaks=tiebreaks,
-                   tiebreak_names=["cash", "coal"], notes=notes)
+    # A tie left after cash and coal is a shared first place (STS-G4): the ranking says so,
+    # and the engine words it ("Shared win: ..."), after ranking a resigner last.
+    return Outcome(scores=scores, ranking=rank_with_tiebreaks(scores, tiebreaks),
+                   breakdown=breakdown, tiebreaks=tiebreaks, tiebreak_names=["cash", "coal"])

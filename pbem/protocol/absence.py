@@ -392,9 +392,9 @@ def unaudited(table: Table) -> list[str]:
         handle = table.seats[seat].handle
         how = "played by the bot" if seat in table.bots else "declared absent"
         what = (f"{handle}'s beacon chain, shuffles and peels, and the secret cards "
-                f"{handle} held" if decks else f"{handle}'s beacon chain")
+                f"{handle} held stay" if decks else f"{handle}'s beacon chain stays")
         lines.append(f"{handle}'s secrets were not audited ({handle} was {how} and never "
-                     f"revealed): {what} stay unchecked.")
+                     f"revealed): {what} unchecked.")
     return lines
 
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from sts_helpers import begin, clean, move_train, play, quick_turn, resolve_all, started, table
 
 from games.station_to_station import GAME
 from games.station_to_station.scoring import outcome
 from pbem.game import IllegalMoveError
+from pbem.protocol import absence, result
 
 
 def _worked(state: dict, start: str = "omaha", to: str = "denver") -> dict:
@@ -199,6 +202,27 @@ def test_STS_G4_ties_go_to_cash_then_coal_else_shared() -> None:
     assert GAME.outcome(state).ranking[0] == [2]  # type: ignore[union-attr]
     state["players"][2].update(coal=2, cash=5)  # still 11, more cash than ann
     assert GAME.outcome(state).ranking == [[1], [2], [0]]  # type: ignore[union-attr]
+
+
+def test_STS_G4_a_shared_win_is_the_rankings_so_a_resignation_ranks_it_anew() -> None:
+    """ann and cy tie for first after cash and coal, and cy resigned: cy ranks last, ann
+    wins alone, and no line of the result still calls it a shared win (the game's own
+    note once did, after the engine had ranked cy last)."""
+    state = started(3)
+    for player, (cash, coal, points) in zip(state["players"], [(4, 2, 9), (0, 0, 3), (4, 2, 9)],
+                                            strict=True):
+        player.update(cash=cash, coal=coal, points=points)
+        player["score"]["routes"] = points
+    assert GAME.score_now(state).ranking == [[0, 2], [1]]
+    table = SimpleNamespace(game=GAME, resigned=2, dropped=[], stopped=False,
+                            seats=[SimpleNamespace(handle=h) for h in state["seats"]])
+    out = absence.outcome(table, state)  # type: ignore[arg-type]
+    assert out.ranking == [[0], [1], [2]]
+    names = state["seats"]
+    words = result.winner_words({"ranking": [[names[s] for s in g] for g in out.ranking],
+                                 "scores": {names[s]: v for s, v in out.scores.items()}})
+    assert words == f"Winner: {names[0]} with 11 points"
+    assert not [n for n in out.notes if "win" in n.lower()], out.notes
 
 
 def test_sts_cl2_season_change_in_a_real_game_comes_before_the_next_turn() -> None:

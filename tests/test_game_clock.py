@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from pbem.cli import main
 from pbem.protocol import clock, engine, savefile, timing
 from pbem.protocol.identity import Home
-from tests.enginekit import forge, next_entry, seed_of, with_entries, write
+from tests.enginekit import forge, next_entry, seed_of, table_after, with_entries, write
 
 T0 = datetime.datetime(2025, 6, 2, 10, 0, 0, tzinfo=datetime.UTC)  # tests/conftest.py
 
@@ -242,6 +242,36 @@ def test_the_seat_a_remedy_makes_to_act_has_its_whole_patience(tmp_path: Path,
     r = t.run(caller, "verify", str(forged))
     assert r.exit_code == 1 and "patience is 7 days" in r.stderr, r.output
     t.wrote(caller, "absent", path, duty, "--remedy", "end", when=at(days=16))
+
+
+def test_a_back_dated_last_vote_does_not_shorten_the_new_seats_patience(tmp_path: Path) -> None:
+    """Four players: the first voter accepts two days after the proposal, and the last
+    voter (in league with the caller) signs its accept dated back to the proposal. The
+    seat the remedy makes to act was not to act before that first accept, so its clock
+    starts there: the caller's proposal a patience after the proposal is refused."""
+    t = Players(tmp_path, "ann", "bob", "cy", "dee")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    handles = list(t.handles)
+    absent = t.status(path)["to_act"]
+    proposer, first, last = (handles[(handles.index(absent) + k) % 4] for k in (1, 2, 3))
+    path = t.wrote(proposer, "absent", path, absent, "--remedy", "end", when=at(days=7))
+    path = t.wrote(first, "vote", path, "accept", when=at(days=9))
+    save = savefile.read(path)
+    vote = next_entry(save, t.home(last), "vote", vote="accept", time=at(days=7, minutes=1))
+    entries = [*save.entries, vote]  # with the [state] it leads to, as a cheat would write
+    state = engine.public_state(table_after(with_entries(save, entries)))
+    voted = write(tmp_path, "back-dated-vote.toml", with_entries(save, entries, state))
+    status = t.status(str(voted))
+    duty = status["to_act"]
+    assert status["next"] == "reveal" and duty not in (absent, last)
+    assert json.loads(t.run(last, "show", str(voted), "--json").output)["clock"]["since"] \
+        == at(days=9)
+    save = savefile.read(voted)
+    entry = next_entry(save, t.home(last), "absent", player=duty, remedy="end",
+                       time=at(days=14, hours=1))
+    forged = write(tmp_path, "early.toml", with_entries(save, [*save.entries, entry]))
+    r = t.run(None, "verify", str(forged))
+    assert r.exit_code == 1 and "patience is 7 days" in r.stderr, r.output
 
 
 # ---- one proposal per patience (finding 3) ------------------------------------------------

@@ -185,7 +185,7 @@ def propose(new: Table, seat: int, target: int, entry: Entry) -> None:
     new.proposal = {"player": target, "remedy": entry["remedy"], "by": seat,
                     "seq": entry["seq"], "voters": voters(new, seat, target),
                     "reveal": new.over(), "meaning": offered(new, target)[entry["remedy"]],
-                    "time": str(entry["time"])}
+                    "time": str(entry["time"]), "latest": str(entry["time"])}
     new.against[target] = clock.later(new.against[target], str(entry["time"]))
 
 
@@ -284,6 +284,8 @@ def vote(new: Table, seat: int, entry: Entry) -> None:
         new.against[target] = clock.later(new.against[target], str(entry.get("time", "")))
         return
     new.proposal["voters"].pop(0)
+    new.proposal["latest"] = clock.later(new.proposal.get("latest", ""),
+                                         str(entry.get("time", "")))
     if not new.proposal["voters"]:
         take_effect(new, entry)
 
@@ -291,12 +293,14 @@ def vote(new: Table, seat: int, entry: Entry) -> None:
 def take_effect(new: Table, entry: Entry) -> None:
     """The last acceptance (or the confirm, ``entry``): the remedy applies from this entry
     on. The entry makes a seat to act that was not (the bot's signer, or the first
-    revealer after ``end``), so that seat's clock starts here: nobody may call it absent
-    a patience after the entry that made the absent seat to act."""
+    revealer after ``end``), so that seat's clock starts here, at the latest signed time
+    of the proposal, its votes and this entry: nobody may call it absent a patience after
+    the entry that made the absent seat to act, nor by back-dating the last vote."""
     target, remedy = new.proposal["player"], new.proposal["remedy"]
     in_reveal = bool(new.proposal.get("reveal"))
+    new.since = clock.later(new.since, str(new.proposal.get("time", "")),
+                            str(new.proposal.get("latest", "")), str(entry.get("time", "")))
     new.proposal = {}
-    new.since = clock.later(new.since, str(entry.get("time", "")))
     new.game.on_absent(new.gstate, target, remedy)
     if remedy == "end":
         new.dropped = [*new.dropped, target]

@@ -476,7 +476,8 @@ def test_resign_asks_first_and_ranks_by_the_scoring_of_the_position(tmp_path: Pa
     r = t.run(resigner, "resign", path, "--yes")
     assert r.exit_code == 0, r.output
     path = r.output.split("Wrote ", 1)[1].split("\n", 1)[0]
-    assert "ranks last" in r.output
+    others = " and ".join(h for h in t.handles if h != resigner)
+    assert f"{resigner} ranks last; {others} are ranked by the rules' scoring" in r.output
     # The position when the resignation was signed (the roll it resolved included).
     scores_now = engine.replay(savefile.read(path)).table.gstate["score"]
     status = t.status(path)
@@ -499,7 +500,27 @@ def test_resign_asks_first_and_ranks_by_the_scoring_of_the_position(tmp_path: Pa
     assert points == sorted(points, reverse=True)
     r = t.run(None, "verify", path)
     assert f"{resigner} resigned: {resigner} ranks last" in r.output
+    assert f"{others} are ranked by the rules' scoring of the position when {resigner} " \
+        "resigned." in r.output
     assert "share the win" not in r.output
+
+
+def test_a_solo_resignation_names_the_automaton_that_is_scored(tmp_path: Path) -> None:
+    """Solo Red Dog Junction: after ann resigns, Justin alone is scored; no line speaks
+    of 'the others'."""
+    t = Players(tmp_path, "ann")
+    path = t.start("red-dog-junction")
+    while t.status(path)["next"] != "turn":
+        path = t.play(path)
+    r = t.run("ann", "resign", path, "--yes")
+    assert r.exit_code == 0, r.output
+    assert "ann ranks last; Justin is scored by the rules on the position now." in r.output
+    path = r.output.split("Wrote ", 1)[1].split("\n", 1)[0]
+    while t.status(path)["to_act"] is not None:
+        path = t.play(path)
+    out = t.run(None, "verify", path).output
+    assert "Justin is scored by the rules on the position when ann resigned." in out
+    assert "others" not in out and "Winner: Justin" in out
 
 
 def resigned_three(root: Path) -> tuple[Players, str, str]:

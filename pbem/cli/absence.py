@@ -51,8 +51,12 @@ def resign(ctx: click.Context, save: str, out: str | None, yes: bool,
             echo("Not resigned; nothing was written.")
             return
     written = _sign(ctx, path, "resign", [], None, out, accept_keys)
-    echo(f"{written.entry['seat']} resigned: {written.entry['seat']} ranks last; the others "
-         "are ranked by the scoring of the position now.")
+    from pbem.protocol.absence import ranked_others
+
+    seat, table = written.entry["seat"], written.table
+    rivals = list(table.game.score_now(table.gstate).rivals)
+    echo(f"{seat} resigned: {seat} ranks last; "
+         f"{ranked_others(table, [table.resigned], rivals, 'the position now')}.")
     echo(f"Wrote {written.path}")
     _mail_after(ctx, written, mailing)
 

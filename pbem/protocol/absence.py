@@ -376,7 +376,9 @@ def outcome(table: Table, gstate: dict[str, Any]) -> Outcome:
     when = (" when the game stopped" if table.stopped
             else f" when {table.seats[table.resigned].handle} resigned"
             if table.resigned >= 0 else "")
-    notes.append(f"The others are ranked by the rules' scoring of the position{when}.")
+    others = ranked_others(table, gone, list(out.rivals), f"the position{when}")
+    # A handle stays as written (lower case); only "the others" takes a capital.
+    notes.append(f"{'T' + others[1:] if others.startswith('the ') else others}.")
     places: list[list[int | str]] = []
     if out.rivals:  # a rival (not a seat) keeps its place among the others
         places = [[s for s in group if s not in gone] for group in out.standing()]
@@ -386,6 +388,18 @@ def outcome(table: Table, gstate: dict[str, Any]) -> Outcome:
                    notes=[*notes, *out.notes], rivals=dict(out.rivals),
                    rival_breakdown=dict(out.rival_breakdown),
                    rival_tiebreaks=dict(out.rival_tiebreaks), places=places)
+
+
+def ranked_others(table: Table, gone: list[int], rivals: list[str], position: str) -> str:
+    """How the sides left are placed once the seats in ``gone`` rank last: 'bob and cy
+    are ranked by the rules' scoring of POSITION' ('the others' past three), or in a solo
+    game 'Justin is scored by the rules on POSITION'."""
+    names = [s.handle for i, s in enumerate(table.seats) if i not in gone] + rivals
+    if len(names) == 1:
+        return f"{names[0]} is scored by the rules on {position}"
+    listed = (f"{', '.join(names[:-1])} and {names[-1]}" if 1 < len(names) <= 3
+              else "the others")
+    return f"{listed} are ranked by the rules' scoring of {position}"
 
 
 def unaudited(table: Table) -> list[str]:

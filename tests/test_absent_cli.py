@@ -210,3 +210,23 @@ def test_road_master_end_opens_the_others_super_bonus_cards(tmp_path: Path) -> N
     r = t.run(None, "verify", str(last))
     assert "Not audited:" in r.output
     assert f"{drawer}'s Super Bonus" in r.output  # the drawer's kept card was opened
+
+
+def test_a_voter_is_told_the_absent_player_came_back_on_another_branch(tmp_path: Path) -> None:
+    """The player proposed absent plays on the save before the proposal: a branch. The
+    voter who has seen both is told so by `vote` (and the proposer by `confirm`) before
+    signing on the proposal's branch."""
+    t = Table3(tmp_path)
+    path = t.play(t.play(t.start("dice-race")))
+    absent = t.status(path)["to_act"]
+    proposer = HANDLES[(HANDLES.index(absent) + 1) % 3]
+    voter = HANDLES[(HANDLES.index(absent) + 2) % 3]
+    tick(days=8)
+    proposal = t.wrote(proposer, "absent", path, absent, "--remedy", "end")
+    assert t.run(voter, "verify", proposal).exit_code == 0
+    back = t.wrote(absent, "play", path, "--bot", "greedy", "-o", str(tmp_path / "back.toml"))
+    assert t.run(voter, "verify", back).exit_code == 0
+    r = t.run(voter, "vote", proposal, "accept")
+    assert r.exit_code == 0, r.output
+    told = r.output.split("Wrote ", 1)[0]
+    assert "Two branches after entry" in told and f"a turn by {absent}" in told, r.output

@@ -132,8 +132,10 @@ def vote(ctx: click.Context, save: str, choice: str, out: str | None, send_it: b
     home = _home(ctx)
     save = resolve_save(ctx, save)
     mailing = _mail_plan(home, send_it, to, no_cc, smtp_given)
-    proposal = absence.lines(session.load(save, home).table)
-    for line in proposal:
+    loaded = session.load(save, home)
+    # Another branch (the player proposed absent came back on the save before the
+    # proposal): the voter sees it before voting on this one.
+    for line in [*loaded.branches, *absence.lines(loaded.table)]:
         echo(line)
     written = absentees.sign_absence(home, save, "vote", {"vote": choice}, out)
     _print_absence(written)
@@ -151,11 +153,14 @@ def confirm(ctx: click.Context, save: str, out: str | None, send_it: bool,
 
     Only one patience after the proposal, and only if that player has not answered by
     playing. SAVE is a save file, or a game's short id from 'pbem games'."""
+    from pbem import session
     from pbem.session import absentees
 
     home = _home(ctx)
     path = resolve_save(ctx, save)
     mailing = _mail_plan(home, send_it, to, no_cc, smtp_given)
+    for line in session.load(path, home).branches:
+        echo(line)
     written = absentees.sign_absence(home, path, "confirm", {}, out)
     _print_absence(written)
     _mail_after(ctx, written, mailing)

@@ -2,7 +2,8 @@
 received save, each as a ratio to the floor (starting Python and importing what any pbem
 command needs: click and cryptography's Ed25519).
 
-For each game a whole bot game is played first (`pbem demo`, in a temporary folder). The
+For each game a whole bot game is played first (`pbem demo`, in a temporary folder, with
+fixed keys and entropy: the same game on every run). The
 receiver is the player who signs the save after the middle one; their home holds their
 identity and has verified the last save they signed themselves, as a player's home does
 when the next save arrives by mail. Every run gets a fresh copy of that home, so each one
@@ -52,11 +53,29 @@ def signer(path: Path) -> str:
     return match.group(1)
 
 
+# `pbem demo` with every fresh value (keys, seeds, nonces, the game id) drawn from a stream
+# fixed by the game's name, and a clock that stands still: the same game on every run and
+# every machine, so that the figures of two runs compare (a game drawn afresh each time
+# made Road Master's work swing threefold, with the Super Bonus draws the game happened
+# to have between the receiver's two entries).
+FIXED_DEMO = """
+import hashlib, sys
+sys.path.insert(0, sys.argv[1])
+from tests.support.stream import fixed_entropy
+from pbem.cli import main
+game, players, folder = sys.argv[2:]
+with fixed_entropy(hashlib.sha256(b"pbem-bench-startup/" + game.encode()).digest()):
+    main(["demo", game, "--players", players, "--dir", folder, "--quiet"],
+         standalone_mode=False)
+"""
+
+
 def prepare(game: str, players: int, work: Path, env: dict[str, str]) -> tuple[Path, Path]:
-    """A bot game of ``game``; returns (the middle save, the receiver's home before it)."""
+    """A bot game of ``game``, the same on every run (FIXED_DEMO); returns (the middle
+    save, the receiver's home before it)."""
     folder = work / game
-    subprocess.run(pbem() + ["demo", game, "--players", str(players), "--dir", str(folder),
-                             "--quiet"], env=env, stdout=subprocess.DEVNULL, check=True)
+    subprocess.run([sys.executable, "-c", FIXED_DEMO, str(ROOT), game, str(players),
+                    str(folder)], env=env, stdout=subprocess.DEVNULL, check=True)
     files = sorted((folder / "saves").glob("*.toml"))
     middle = len(files) // 2
     receiver = signer(files[middle + 1])

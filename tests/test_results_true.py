@@ -5,6 +5,8 @@ bot turns appear in `log` and `show`; a finished game's picture names nobody to 
 
 from __future__ import annotations
 
+import email
+import email.policy
 import json
 import re
 from pathlib import Path
@@ -148,6 +150,17 @@ def test_bot_turns_are_listed_in_log_and_show(tmp_path: Path) -> None:
     assert shown["entry"]["bot"] == with_bot[0]["bot"]
     text = t.run(None, "show", path, "--at", seq).output
     assert f"(the bot's turn for absent {absent}" in text
+    # The mail says who is absent and who signs for the bot: its board, in the rules' own
+    # words, may name the absent seat to act.
+    signer = path.rsplit("-", 1)[1].removesuffix(".toml")
+    mail = tmp_path / "next.eml"
+    r = t.run(signer, "send", path, "--eml", str(mail), "--to", "next@example.org")
+    assert r.exit_code == 0, r.output
+    body = email.message_from_bytes(mail.read_bytes(), policy=email.policy.default).get_body(
+        ("plain",))
+    assert body is not None
+    assert f"{absent} is absent: the bot plays {absent}'s turns, signed by" in \
+        body.get_content()
 
 
 # ---- resignation -----------------------------------------------------------------------

@@ -35,7 +35,7 @@ from pbem.drawing.page import html_page
 from pbem.drawing.png import MAIL_WIDTH, PictureError, mail_png
 from pbem.errors import TurnError, UsageError
 from pbem.mail.profile import email as home_email
-from pbem.protocol import result, savefile
+from pbem.protocol import absence, result, savefile
 from pbem.protocol.contacts import Contacts
 from pbem.protocol.identity import Home, check_address, is_address, is_handle
 from pbem.protocol.savefile import Save
@@ -507,6 +507,9 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
         if table.gstate.get("pending"):
             body.paragraphs.append("Dice rolled and cards drawn in the last entry are not shown "
                                    "yet: they appear when the next player opens the save.")
+        # Who is absent and who signs for the bot, or the open proposal: the board below
+        # names the absent seat to act in the rules' own words.
+        body.paragraphs += absence.lines(table)
     missing = [s.handle for i, s in enumerate(seats) if not s.email and i != my_seat]
     if missing:
         names = ", ".join(missing)

@@ -196,6 +196,21 @@ def test_the_loser_cannot_declare_the_winner_absent_at_once(tmp_path: Path) -> N
     assert r.exit_code == 1 and "No proposal is open" in r.stderr, r.output
 
 
+def early_proposal_refused(t: Players, path: str, caller: str, target: str,
+                           when: str) -> Path:
+    """A proposal that ``target`` is absent, signed at ``when`` by ``caller``'s own key on
+    top of ``path`` as a cheating client would (no patience check): every verifier refuses
+    it. Returns the forged save."""
+    save = savefile.read(path)
+    entry = next_entry(save, t.home(caller), "absent", player=target, remedy="end",
+                       time=when)
+    forged = write(t.root, f"early-{target}-{when[:10]}.toml",
+                   with_entries(save, [*save.entries, entry]))
+    r = t.run(None, "verify", str(forged))
+    assert r.exit_code == 1 and "patience is 7 days" in r.stderr, r.output
+    return forged
+
+
 @pytest.mark.parametrize("remedy", ["bot", "end"])
 def test_the_seat_a_remedy_makes_to_act_has_its_whole_patience(tmp_path: Path,
                                                                remedy: str) -> None:
@@ -224,15 +239,10 @@ def test_the_seat_a_remedy_makes_to_act_has_its_whole_patience(tmp_path: Path,
         assert "2025-06-18 10:00 UTC" in r.stderr, r.stderr
     nothing_new(t, before)
     # The same proposal from a cheating client: every verifier refuses it.
-    save = savefile.read(path)
-    entry = next_entry(save, t.home(caller), "absent", player=duty, remedy="end",
-                       time=at(days=9, hours=1))
-    forged = write(tmp_path, "early.toml", with_entries(save, [*save.entries, entry]))
-    r = t.run(None, "verify", str(forged))
-    assert r.exit_code == 1 and "patience is 7 days" in r.stderr, r.output
+    forged = early_proposal_refused(t, path, caller, duty, at(days=9, hours=1))
     # A home whose archive caches the table as an older pbem worked it out (the clock
     # still at the absent seat's) replays instead of resuming from it, and refuses too.
-    archive = t.root / "homes" / caller / "archive" / f"{save.game_id}.json"
+    archive = t.root / "homes" / caller / "archive" / f"{savefile.read(path).game_id}.json"
     data = json.loads(archive.read_text())
     table = data["cache"]["table"]
     assert table["since"] == at(days=9)
@@ -266,12 +276,7 @@ def test_a_back_dated_last_vote_does_not_shorten_the_new_seats_patience(tmp_path
     assert status["next"] == "reveal" and duty not in (absent, last)
     assert json.loads(t.run(last, "show", str(voted), "--json").output)["clock"]["since"] \
         == at(days=9)
-    save = savefile.read(voted)
-    entry = next_entry(save, t.home(last), "absent", player=duty, remedy="end",
-                       time=at(days=14, hours=1))
-    forged = write(tmp_path, "early.toml", with_entries(save, [*save.entries, entry]))
-    r = t.run(None, "verify", str(forged))
-    assert r.exit_code == 1 and "patience is 7 days" in r.stderr, r.output
+    early_proposal_refused(t, str(voted), last, duty, at(days=14, hours=1))
 
 
 # ---- one proposal per patience (finding 3) ------------------------------------------------

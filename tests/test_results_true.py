@@ -161,6 +161,11 @@ def test_bot_turns_are_listed_in_log_and_show(tmp_path: Path) -> None:
     assert body is not None
     assert f"{absent} is absent: the bot plays {absent}'s turns, signed by" in \
         body.get_content()
+    # 'pbem games' says so too while the game goes on, in every home that saw it.
+    for handle in HANDLES:
+        assert t.run(handle, "verify", path).exit_code == 0
+        listed = t.run(handle, "games").output
+        assert f"({absent} played by the bot)" in listed and "over" not in listed, listed
 
 
 # ---- resignation -----------------------------------------------------------------------

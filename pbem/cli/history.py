@@ -87,6 +87,8 @@ def _game_line(record: Any, now: Any) -> dict[str, Any]:
             status += f", waiting {timing.duration_words(now - since)}"
         if record.over and record.next == "reveal":
             status = "play is over; " + status
+        if record.ending:  # a resignation, or a remedy in effect: "(bob played by the bot)"
+            status += f" ({record.ending})"
     players = []
     for acted in record.acted:
         item = timing.Acted(acted["handle"], acted.get("seq"),

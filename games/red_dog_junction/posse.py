@@ -231,6 +231,11 @@ def _show_all(state: State) -> None:
 
 
 def check_end(state: State, seat: int) -> None:
+    if state["draft"]["picked"]:
+        # This entry picked, and the pick was this seat's to make (``apply`` checked it):
+        # it ends here, even if its pick left another seat owing deck work first in line
+        # (owed work done early, in an absence entry or a vote, can leave it so).
+        return
     if seat != to_act(state):
         raise IllegalMoveError(f"It is {state['seats'][to_act(state)]}'s draft entry.")
     if can_pick(state, seat):

@@ -23,10 +23,11 @@ import pytest
 from games.red_dog_junction import GAME, posse
 from pbem import session
 from pbem.errors import IllegalMoveError, IntegrityError, TurnError
+from pbem.game import secretdeck
 from pbem.protocol import engine, headers, mental, savefile
 from pbem.protocol.identity import Home
 from pbem.protocol.table import Table
-from tests.enginekit import forge, with_entries
+from tests.enginekit import forge, sign_as, tick, with_entries
 from tests.support.duty import sign_duty
 
 HANDLES = ["ann", "bob", "cy", "dee", "eve"]
@@ -294,3 +295,37 @@ def test_RDJ_V2_a_pick_shown_as_another_card_is_refused(tmp_path: Path) -> None:
     with pytest.raises(IntegrityError, match="open of slot .* fails its proof"):
         session.verify(cheat(homes, save, index, lie), Home(tmp_path / "x"))
     assert len(set(named)) == len(named) >= 2
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_a_refused_absence_mid_draft_leaves_every_seat_able_to_sign(
+        tmp_path: Path) -> None:
+    """Found by playing: four players, dee to pick at entry 35; bob proposes dee absent
+    (his entry does the deck work he owes, a peel, early), cy refuses, dee picks and
+    ann's entry is deck work only. Then bob had a pick to make but no way to end his
+    entry after it ("the turn cannot end yet: it is cy's draft entry", since cy owed
+    work first in line): the draft, and the game, could go no further. Now an entry that
+    has picked may end, and the draft runs to its end."""
+    homes = homes_for(tmp_path, 4)
+    (tmp_path / "saves").mkdir()
+    written = session.new_game(homes["ann"], "red-dog-junction", list(homes), ["variant=posse"],
+                               None, folder=tmp_path / "saves")
+    while written.entry["seq"] < 34:
+        written = sign_duty(homes, written, "greedy")
+    duty = written.table.duty()
+    assert duty is not None and duty.kind == "turn"
+    absent = HANDLES[duty.seat]
+    proposer, voter = HANDLES[(duty.seat + 2) % 4], HANDLES[(duty.seat + 3) % 4]
+    written = sign_as(homes[proposer], written.path, "absent", player=absent, remedy="end")
+    assert [c for c in written.entry["chores"] if c.get("items")], "the proposal did deck work"
+    tick(hours=1)
+    written = sign_as(homes[voter], written.path, "vote", vote="refuse")
+    assert not written.table.proposal
+    while (state := written.table.gstate)["phase"] == "draft":
+        assert written.entry["seq"] < 80, "the draft does not end"
+        # The early peel never lets a seat read two hands at once.
+        for queue in state["draft"]["queue"]:
+            assert sum(secretdeck.settled(state, DECK, h) for h in queue) <= 1
+        written = sign_duty(homes, written, "greedy")
+    report = session.verify(savefile.read(written.path), Home(tmp_path / "auditor")).report
+    assert report.table.gstate["phase"] == "play"

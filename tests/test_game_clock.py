@@ -386,6 +386,116 @@ def test_the_absent_seat_does_not_vote_but_answers(tmp_path: Path) -> None:
     assert status["ok"] and status["next"] == "turn" and not status["absence"]
 
 
+# ---- a vote that does not come (passed over) ------------------------------------------------
+def four_with_a_proposal(t: Players, when: str = "") -> tuple[str, str, str, str, str]:
+    """(proposal save, absent, proposer, first voter, last voter) in a four-player dice
+    race: the seat to act is proposed absent on day 7 (remedy end)."""
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    handles = list(t.handles)
+    absent = t.status(path)["to_act"]
+    proposer, first, last = (handles[(handles.index(absent) + k) % 4] for k in (1, 2, 3))
+    path = t.wrote(proposer, "absent", path, absent, "--remedy", "end", when=when or at(days=7))
+    return path, absent, proposer, first, last
+
+
+def test_a_silent_voter_is_passed_over_by_the_next_vote(tmp_path: Path) -> None:
+    """PROTOCOL.md section 11: the game is never stuck for good. The seat proposed absent
+    and the voter due are both silent: a patience after the vote fell due, the next voter's
+    vote passes over it (counted as an acceptance), and not an hour before."""
+    t = Players(tmp_path, "ann", "bob", "cy", "dee")
+    path, absent, proposer, first, last = four_with_a_proposal(t)
+    shown = t.run(last, "show", path, when=at(days=8)).output
+    assert f"votes still due, in order: {first}'s, by 2025-06-16 10:00 UTC; then {last}'s, " \
+        "by 2025-06-23 10:00 UTC" in " ".join(shown.split()), shown
+    before = saves(t)
+    r = t.run(last, "vote", path, "accept", when=at(days=13, hours=23))
+    assert r.exit_code == 1 and f"It is {first}'s turn to vote" in r.stderr, r.output
+    assert "from 2025-06-16 10:00 UTC on" in r.stderr, r.stderr
+    r = t.run(proposer, "confirm", path, when=at(days=20))
+    assert r.exit_code == 1 and "from 2025-06-23 10:00 UTC on" in r.stderr, r.output
+    nothing_new(t, before)
+    # The same vote from a cheating client, an hour early: every verifier refuses it.
+    save = savefile.read(path)
+    early = next_entry(save, t.home(last), "vote", vote="accept", time=at(days=13, hours=23))
+    forged = write(tmp_path, "early-pass.toml", with_entries(save, [*save.entries, early]))
+    r = t.run(None, "verify", str(forged))
+    assert r.exit_code == 1 and f"the next vote is {first}'s" in r.stderr, r.output
+    done = t.wrote(last, "vote", path, "accept", when=at(days=14))
+    status = t.status(done)
+    assert status["over"] is True and status["next"] == "reveal"
+    [remedy] = status["ending"]["remedies"]
+    assert remedy["accepted"] == [last] and remedy["passed"] == [first]
+    assert f"the vote of {first} passed over" in status["ending"]["text"]
+    log = t.run(None, "log", done).output
+    assert f"{last} voted to accept the proposal, passing over the vote of {first}" in log
+    # The voter passed over votes no more.
+    r = t.run(first, "vote", done, "refuse", when=at(days=14, hours=1))
+    assert r.exit_code == 1, r.output
+
+
+def test_a_passing_vote_may_refuse(tmp_path: Path) -> None:
+    """The next voter's vote passes over the silent one whatever it says: a refusal voids
+    the proposal, and the game waits for the seat proposed absent again."""
+    t = Players(tmp_path, "ann", "bob", "cy", "dee")
+    path, absent, _, first, last = four_with_a_proposal(t)
+    done = t.wrote(last, "vote", path, "refuse", when=at(days=14))
+    status = t.status(done)
+    assert status["to_act"] == absent and not status["absence"] and status["over"] is False
+
+
+def test_silent_votes_are_passed_over_by_a_confirm(tmp_path: Path) -> None:
+    """Both voters silent: each has a whole patience in turn, then the proposer confirms;
+    with the proposer silent too, a seat that accepted confirms."""
+    t = Players(tmp_path, "ann", "bob", "cy", "dee")
+    path, absent, proposer, first, last = four_with_a_proposal(t)
+    save = savefile.read(path)
+    early = next_entry(save, t.home(proposer), "confirm", time=at(days=20, hours=23))
+    forged = write(tmp_path, "early-confirm.toml", with_entries(save, [*save.entries, early]))
+    r = t.run(None, "verify", str(forged))
+    assert r.exit_code == 1 and "before 2025-06-23 10:00 UTC" in r.stderr, r.output
+    r = t.run(absent, "confirm", path, when=at(days=30))
+    assert r.exit_code == 1, r.output
+    r = t.run(proposer, "play", path, "roll", when=at(days=8))
+    assert r.exit_code == 1 and f"It is {first}'s turn to vote" in r.stderr, r.output
+    assert "'pbem confirm' passes over them from 2025-06-23 10:00 UTC on" in r.stderr
+    shown = json.loads(t.run(first, "show", path, "--json", when=at(days=8)).output)["clock"]
+    assert (shown["to_act"], shown["next"]) == (first, "vote")
+    assert (shown["since"], shown["patience_ends"]) == (at(days=7), at(days=14))
+    done = t.wrote(proposer, "confirm", path, when=at(days=21))
+    [remedy] = t.status(done)["ending"]["remedies"]
+    assert remedy["passed"] == [first, last] and remedy["accepted"] == []
+    assert remedy["confirmer"] == proposer
+    # The proposer silent too: the first voter accepted, the last is silent.
+    t2 = Players(tmp_path / "second", "ann", "bob", "cy", "dee")
+    path, absent, proposer, first, last = four_with_a_proposal(t2)
+    path = t2.wrote(first, "vote", path, "accept", when=at(days=8))
+    r = t2.run(last, "confirm", path, when=at(days=30))
+    assert r.exit_code == 1 and "You vote on the proposal" in r.stderr, r.output
+    r = t2.run(first, "confirm", path, when=at(days=14, hours=23))
+    assert r.exit_code == 1 and "from 2025-06-17 10:00 UTC on" in r.stderr, r.output
+    done = t2.wrote(first, "confirm", path, when=at(days=15))
+    status = t2.status(done)
+    assert status["over"] is True
+    [remedy] = status["ending"]["remedies"]
+    assert remedy["accepted"] == [first] and remedy["passed"] == [last]
+    assert remedy["confirmer"] == first
+
+
+def test_a_voters_away_note_stops_its_vote_clock(tmp_path: Path) -> None:
+    """A voter away when its vote falls due has its whole patience after the note ends."""
+    t = Players(tmp_path, "ann", "bob", "cy")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    handles = list(t.handles)
+    absent = t.status(path)["to_act"]
+    proposer, voter = (handles[(handles.index(absent) + k) % 3] for k in (1, 2))
+    path = t.wrote(voter, "away", path, "--until", at(days=10), when=at(days=1))
+    path = t.wrote(proposer, "absent", path, absent, "--remedy", "end", when=at(days=7))
+    r = t.run(proposer, "confirm", path, when=at(days=16, hours=23))
+    assert r.exit_code == 1 and "from 2025-06-19 10:00 UTC on" in r.stderr, r.output
+    done = t.wrote(proposer, "confirm", path, when=at(days=17))
+    assert t.status(done)["ending"]["remedies"][0]["passed"] == [voter]
+
+
 # ---- away notes ---------------------------------------------------------------------------
 def test_an_away_note_stops_the_clock_within_the_allowance(tmp_path: Path) -> None:
     t = Players(tmp_path, "ann", "bob")

@@ -224,9 +224,10 @@ def _print_absence(written: Any) -> None:
              f"{player} again.")
     elif entry["kind"] == "confirm":
         player = before.seats[before.proposal["player"]].handle
-        echo(f"{entry['seat']} confirms that {player} is absent.")
+        echo(f"{entry['seat']} confirms that {player} is absent"
+             f"{absence.passing_words(absence.passed_by(before, entry))}.")
     else:
-        echo(f"{entry['seat']} accepts.")
+        echo(f"{entry['seat']} accepts{absence.passing_words(absence.passed_by(before, entry))}.")
     for line in absence.lines(table):
         echo(line)
     if not table.proposal and not refused:

@@ -121,6 +121,9 @@ def _clock_of(record: Any, now: Any) -> dict[str, Any]:
     if ends is not None:
         words.append(f"patience ({shown_patience(data)}) of {record.to_act} "
                      + (f"runs out {timing.shown(ends)}" if ends > now
+                        else f"ran out {timing.shown(ends)}: the next vote, or a confirm, "
+                             f"passes over {record.to_act}'s vote"
+                        if data.get("next") == "vote"
                         else f"ran out {timing.shown(ends)}: another player may propose "
                              f"{record.to_act} absent"))
     for handle, until in away.items():

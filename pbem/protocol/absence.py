@@ -7,7 +7,10 @@ signs a ``vote`` entry (field ``vote``: ``accept`` or ``refuse``) in seat order 
 proposer, skipping X. One refusal voids the proposal and the game waits for X again; the
 last acceptance puts the remedy into effect in that same entry. With nobody left to vote
 (two players, or the others played by the bot) the proposer signs a ``confirm`` entry at
-least one patience after the proposal, and that puts it into effect.
+least one patience after the proposal, and that puts it into effect. A vote not signed
+within a patience of falling due is passed over, counted as an acceptance: by the next
+voter's vote, or after the last one by a ``confirm`` (the proposer's or an accepting
+seat's), so a silent voter cannot stop the game for good either (:func:`vote_deadlines`).
 
 The game clock (pbem.protocol.clock): a proposal is valid only once X's patience has run
 from the entry that made X to act (its clock stops while X is away, ``away_until`` notes),
@@ -36,9 +39,10 @@ Choices made here, and why:
   before the previous entry was signed, and the previous signer cannot compute it at all.
 * ``bot`` needs two seats besides X still played by people: with only one, the same seat
   would sign on both sides of every bot turn and could foresee its chance.
-* What is left: when the last voter is also the seat that signs the bot's first turn,
-  it can compute that turn's chance before it votes. Its only other choice is to refuse,
-  which everyone sees and which hands the game back to X.
+* What is left: when the last voter (or the seat whose vote or confirm passes over the
+  last votes) is also the seat that signs the bot's first turn, it can compute that
+  turn's chance before it signs. Its only other choice is to refuse or wait, which
+  everyone sees and which hands the game back to X (or to the voters still due).
 """
 
 from __future__ import annotations
@@ -197,30 +201,129 @@ def confirm_from(table: Table) -> datetime.datetime:
 
 
 def check_confirm(table: Table, seat: int, entry: Entry) -> None:
-    """A ``confirm`` entry: by the proposer of an open proposal nobody votes on, at least
-    patience after it (X has not answered: its answer would have closed it)."""
+    """A ``confirm`` entry: with nobody to vote, by the proposer at least patience after
+    the proposal (X has not answered: its answer would have closed it); with votes still
+    due, once each of them is passed over (:func:`vote_deadlines`), by the proposer or a
+    seat that accepted."""
     seq, handle = entry["seq"], table.seats[seat].handle
     proposal = table.proposal
     if not proposal:
         raise TurnError(f"Entry {seq} ({handle}) confirms a proposal, but no proposal is "
                         "open (the player it named may have answered it).", seq=seq,
                         code="confirm")
+    when = timing.signed_time(entry)
+    at = "carries no signed time" if when is None else f"is signed at {timing.shown(when)}"
     if proposal["voters"]:
-        raise TurnError(f"Entry {seq} ({handle}) confirms a proposal that the other players "
-                        "vote on: their last acceptance puts it into effect.", seq=seq,
-                        code="confirm")
+        if seat in proposal["voters"] or seat == proposal["player"] or seat in silent(table):
+            raise TurnError(f"Entry {seq} ({handle}) confirms a proposal that {handle} may "
+                            "not confirm: only its proposer or a seat that accepted it "
+                            "can, once the votes still due are passed over.", seq=seq,
+                            code="confirm")
+        due = vote_deadlines(table)[-1]
+        if when is None or when < due:
+            raise TurnError(f"Entry {seq} ({handle}) confirms the proposal of entry "
+                            f"{proposal['seq']}, but it {at}, before {timing.shown(due)}: "
+                            f"votes are due ({voters_text(table)}), and a vote is passed "
+                            "over only a patience after it falls due.", seq=seq,
+                            code="patience")
+        return
     if seat != proposal["by"]:
         by = table.seats[proposal["by"]].handle
         raise TurnError(f"Entry {seq} ({handle}) confirms {by}'s proposal: only {by}, who "
                         "made it, can confirm it.", seq=seq, code="confirm")
-    when = timing.signed_time(entry)
     due = confirm_from(table)
     if when is None or when < due:
-        at = "carries no signed time" if when is None else f"is signed at {timing.shown(when)}"
         raise TurnError(f"Entry {seq} ({handle}) confirms the proposal of entry "
                         f"{proposal['seq']}, but it {at}, before {timing.shown(due)}: a "
                         f"confirm comes one patience ({clock.patience_text(table.header)}) "
                         "after the proposal. Wait until then.", seq=seq, code="patience")
+
+
+def confirm(new: Table, entry: Entry) -> None:
+    """The confirm (checked): every vote still due is passed over, and the remedy takes
+    effect."""
+    new.proposal["voters"] = []
+    take_effect(new, entry)
+
+
+# ---- votes that do not come (passed over) ---------------------------------------------------
+def vote_deadlines(table: Table) -> list[datetime.datetime]:
+    """When each vote still due on the open proposal is passed over, in voting order. The
+    first falls due at the latest signed time of the proposal and the votes on it so far,
+    each next one when the one before it is passed over; a voter's patience runs from
+    then, its clock stopped while it is away, as for any seat the game waits for. So a
+    voter who never votes cannot stop the game for good, and each one passed over had a
+    whole patience of its own, in signed times (docs/protocol-absence.md)."""
+    start = clock.later(str(table.proposal.get("time", "")),
+                        str(table.proposal.get("latest", "")))
+    out = []
+    for voter in table.proposal["voters"]:
+        over = clock.earliest_proposal(table.header, start, table.away_until[voter], "")
+        assert over is not None  # a proposal always carries its signed time
+        out.append(over)
+        start = clock.stamp_of(over)
+    return out
+
+
+def voters_text(table: Table) -> str:
+    """'bob, by 2025-06-16 10:00 UTC; then cy, by ...': the votes due and when each is
+    passed over."""
+    due = zip(table.proposal["voters"], vote_deadlines(table), strict=True)
+    return "; then ".join(f"{table.seats[s].handle}'s, by {timing.shown(when)}"
+                          for s, when in due)
+
+
+def check_vote(table: Table, seat: int, entry: Entry) -> None:
+    """A ``vote`` entry: by the voter the proposal waits for, or by a later voter once
+    every vote before its own is passed over (at the entry's signed time)."""
+    proposal = table.proposal
+    if not proposal or seat not in proposal["voters"]:
+        raise wrong_voter(table, seat, entry)
+    place = proposal["voters"].index(seat)
+    if place == 0:
+        return
+    when = timing.signed_time(entry)
+    due = vote_deadlines(table)[place - 1]
+    if when is None or when < due:
+        raise wrong_voter(table, seat, entry)
+
+
+def passed_by(before: Table, entry: Entry) -> list[str]:
+    """The voters whose votes ``entry`` (a vote or a confirm, on the table ``before`` it)
+    passed over, in order."""
+    due = [before.seats[s].handle for s in before.proposal.get("voters", [])]
+    if entry["kind"] == "vote" and entry["seat"] in due:
+        return due[:due.index(entry["seat"])]
+    return due if entry["kind"] == "confirm" else []
+
+
+def passing_words(passed: list[str]) -> str:
+    """', passing over the vote of bob (not signed within a patience, counted as an
+    acceptance)', or '' when nobody was passed over."""
+    if not passed:
+        return ""
+    votes, counted = (("votes", "acceptances") if len(passed) > 1
+                      else ("vote", "an acceptance"))
+    return (f", passing over the {votes} of {' and '.join(passed)} (not signed within a "
+            f"patience, counted as {counted})")
+
+
+def vote(new: Table, seat: int, entry: Entry) -> None:
+    """Count ``seat``'s vote (check_vote ran): the votes due before it are passed over,
+    counted as acceptances; a refusal voids the proposal; the last acceptance puts it
+    into effect."""
+    voters = new.proposal["voters"]
+    del voters[:voters.index(seat)]
+    if entry["vote"] == "refuse":
+        target = new.proposal["player"]
+        new.proposal = {}
+        new.against[target] = clock.later(new.against[target], str(entry.get("time", "")))
+        return
+    voters.pop(0)
+    new.proposal["latest"] = clock.later(new.proposal.get("latest", ""),
+                                         str(entry.get("time", "")))
+    if not voters:
+        take_effect(new, entry)
 
 
 def answered(new: Table, entry: Entry) -> None:
@@ -276,20 +379,6 @@ def note_away(new: Table, seat: int, entry: Entry) -> None:
     new.away_until[seat] = clock.later(new.away_until[seat], str(entry["away_until"]))
 
 
-def vote(new: Table, seat: int, entry: Entry) -> None:
-    """Count ``seat``'s vote (the step checked it is the voter the proposal waits for)."""
-    if entry["vote"] == "refuse":
-        target = new.proposal["player"]
-        new.proposal = {}
-        new.against[target] = clock.later(new.against[target], str(entry.get("time", "")))
-        return
-    new.proposal["voters"].pop(0)
-    new.proposal["latest"] = clock.later(new.proposal.get("latest", ""),
-                                         str(entry.get("time", "")))
-    if not new.proposal["voters"]:
-        take_effect(new, entry)
-
-
 def take_effect(new: Table, entry: Entry) -> None:
     """The last acceptance (or the confirm, ``entry``): the remedy applies from this entry
     on. The entry makes a seat to act that was not (the bot's signer, or the first
@@ -321,8 +410,17 @@ def wrong_voter(table: Table, seat: int, entry: Entry) -> TurnError:
                          f"{handle} does not vote on it ({handle} answers it by signing "
                          f"{handle}'s turn or reveal on top of it).", seq=seq, code="vote")
     due = table.seats[proposal["voters"][0]].handle
+    later = ""
+    if seat in proposal["voters"]:
+        place = proposal["voters"].index(seat)
+        before = [table.seats[s].handle for s in proposal["voters"][:place]]
+        later = (f" A later voter may vote once the votes before its own are passed over, "
+                 f"each a patience after it falls due: {handle} from "
+                 f"{timing.shown(vote_deadlines(table)[place - 1])} on (after "
+                 f"{' and '.join(before)}).")
     return TurnError(f"Entry {seq} is a vote by {handle}, but the votes go in seat order "
-                     f"after the proposer and the next vote is {due}'s.", seq=seq, code="vote")
+                     f"after the proposer and the next vote is {due}'s.{later}", seq=seq,
+                     code="vote")
 
 
 # ---- the bot's turns -----------------------------------------------------------------------
@@ -433,9 +531,9 @@ def lines(table: Table) -> list[str]:
         handle = table.seats[proposal["player"]].handle
         by = table.seats[proposal["by"]].handle
         remedy = proposal["remedy"]
-        waiting = ", ".join(table.seats[s].handle for s in proposal["voters"])
-        if waiting:
-            then = f"votes still due, in order: {waiting}"
+        if proposal["voters"]:
+            then = (f"votes still due, in order: {voters_text(table)} (a vote not signed by "
+                    "then is passed over, counted as an acceptance)")
         else:
             then = (f"nobody else votes, so it takes effect only if {by} confirms it "
                     f"('pbem confirm'), from {timing.shown(confirm_from(table))} on")

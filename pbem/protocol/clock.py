@@ -88,9 +88,10 @@ def status(table: Table) -> dict[str, Any]:
     """Who the game waits for, since when (``since``: the signed time of the entry that
     made them to act; ``clock_from``: later if they are away), when their patience runs
     out, and who is away until when, as signed times ('pbem games', 'pbem show', 'pbem remind'; README keys).
-    ``patience_ends`` is None when nobody can be proposed absent (a vote is due, the game
-    is complete or not started) or the clock has no known start (a save from before
-    signed times)."""
+    While a vote is due, they are the voter's: when its vote fell due and when it is
+    passed over. ``patience_ends`` is None when nobody can be proposed absent or passed
+    over (the game is complete or not started, the seat is proposed absent already) or
+    the clock has no known start (a save from before signed times)."""
     duty = table.duty()
     waiting = table.waiting_duty()
     out: dict[str, Any] = {"to_act": None, "next": None, "since": None, "clock_from": None,
@@ -102,7 +103,16 @@ def status(table: Table) -> dict[str, Any]:
     if duty is None:
         return out
     out["to_act"], out["next"] = table.seats[duty.seat].handle, duty.kind
-    if waiting is None or waiting.kind not in ("turn", "reveal") or duty.kind == "vote":
+    if duty.kind == "vote":
+        # A vote falls due at the latest signed time of the proposal and its votes, and
+        # is passed over a patience later (pbem.protocol.absence.vote_deadlines).
+        start = later(str(table.proposal.get("time", "")), str(table.proposal.get("latest", "")))
+        out["since"] = start or None
+        out["clock_from"] = waiting_start(start, table.away_until[duty.seat]) or None
+        ends = earliest_proposal(table.header, start, table.away_until[duty.seat], "")
+        out["patience_ends"] = stamp_of(ends) or None
+        return out
+    if waiting is None or waiting.kind not in ("turn", "reveal"):
         return out
     seat = waiting.seat
     out["since"] = table.since or None
@@ -134,6 +144,10 @@ def lines(table: Table, now: datetime.datetime) -> list[str]:
             if ends > now:
                 text += (f"; patience ({span}) runs out {timing.shown(ends)}, in "
                          f"{timing.duration_words(ends - now)}")
+            elif info["next"] == "vote":
+                text += (f"; past patience ({span}) since {timing.shown(ends)}: the next "
+                         f"vote, or a confirm, passes over {info['to_act']}'s vote (counted "
+                         "as an acceptance)")
             else:
                 text += (f"; past patience ({span}) since {timing.shown(ends)}: another "
                          f"player may propose {info['to_act']} absent ('pbem absent')")

@@ -95,8 +95,8 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     if duty is None:
         raise TurnError(f"Entry {seq} ({handle}) comes after the game was complete.", seq=seq)
     target = absence.check_proposal(table, seat, entry) if kind == "absent" else -1
-    if kind == "vote" and (duty.kind != "vote" or seat != duty.seat):
-        raise absence.wrong_voter(table, seat, entry)
+    if kind == "vote":
+        absence.check_vote(table, seat, entry)
     if kind == "confirm":
         absence.check_confirm(table, seat, entry)
     if kind == "away":
@@ -104,7 +104,8 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     # The seat a proposal names answers it by signing its turn or reveal on top of it.
     answer = (bool(table.proposal) and seat == table.proposal["player"]
               and kind in ("turn", "reveal", "resign"))
-    if seat != duty.seat and kind not in absence.OUT_OF_TURN and not answer:
+    # A later voter votes out of turn once the votes before its own are passed over.
+    if seat != duty.seat and kind not in (*absence.OUT_OF_TURN, "vote") and not answer:
         raise TurnError(
             f"Entry {seq} is by {handle}, but the next entry must be by "
             f"{table.seats[duty.seat].handle} (a {duty.kind}).",
@@ -276,7 +277,7 @@ def _absence_entry(new: Table, seat: int, entry: Entry, target: int,
     elif entry["kind"] == "vote":
         absence.vote(new, seat, entry)
     elif entry["kind"] == "confirm":
-        absence.take_effect(new, entry)
+        absence.confirm(new, entry)
     _chores(new, seat, entry, make_chores, audit_seeds, proved)
     return new
 

@@ -108,21 +108,34 @@ def _remedies(table: Table, entries: Sequence[Entry]) -> list[dict[str, Any]]:
     handles = [s.handle for s in table.seats]
     found: dict[str, dict[str, Any]] = {}
     open_one: dict[str, Any] | None = None
+    due: list[str] = []  # the votes the open proposal waits for, in order
     for entry in entries:
         kind = entry["kind"]
         if kind == "absent":
             open_one = {"player": str(entry["player"]), "remedy": str(entry["remedy"]),
                         "seq": int(entry["seq"]), "by": str(entry["seat"]), "accepted": [],
-                        "confirmed": None}
+                        "passed": [], "confirmed": None, "confirmer": None}
+            # The remedies found so far are in effect (one proposal is open at a time).
+            gone = {open_one["player"], *found}
+            at = handles.index(open_one["by"])
+            due = [h for h in handles[at + 1:] + handles[:at] if h not in gone]
             found[open_one["player"]] = open_one
         elif kind == "vote" and open_one is not None:
+            # The votes due before this one were passed over (PROTOCOL.md section 11).
+            voter = str(entry["seat"])
+            if voter in due:
+                open_one["passed"] += due[:due.index(voter)]
+                due = due[due.index(voter) + 1:]
             if entry.get("vote") == "accept":
-                open_one["accepted"].append(str(entry["seat"]))
+                open_one["accepted"].append(voter)
             else:
                 found.pop(open_one["player"], None)
                 open_one = None
         elif kind == "confirm" and open_one is not None:
             open_one["confirmed"] = int(entry["seq"])
+            open_one["confirmer"] = str(entry["seat"])
+            open_one["passed"] += due
+            due = []
         elif open_one is not None and entry["seat"] == open_one["player"]:
             found.pop(open_one["player"], None)  # the absent seat answered: void
             open_one = None
@@ -135,10 +148,14 @@ def _remedies(table: Table, entries: Sequence[Entry]) -> list[dict[str, Any]]:
 
 def _remedy_words(remedy: dict[str, Any]) -> str:
     who, by = remedy["player"], remedy["by"]
-    accepted = remedy["accepted"]
-    agreed = (f"accepted by {', '.join(accepted)}" if accepted else
-              f"confirmed by {by} in entry {remedy['confirmed']}" if remedy["confirmed"]
-              else "with nobody else to vote")
+    accepted, passed = remedy["accepted"], remedy.get("passed", [])
+    agreed = ", ".join(
+        ([f"accepted by {', '.join(accepted)}"] if accepted else [])
+        + ([f"the vote{'s' if len(passed) > 1 else ''} of {', '.join(passed)} passed over "
+            "(not signed within a patience)"] if passed else [])
+        + ([f"confirmed by {remedy['confirmer']} in entry {remedy['confirmed']}"]
+           if remedy["confirmed"] is not None else []))
+    agreed = agreed or "with nobody else to vote"
     what = (f"the bot played {who}'s turns from then on" if remedy["remedy"] == "bot" else
             f"{who} withheld the final reveal and ranks last" if remedy.get("withheld") else
             f"the game stopped and {who} ranks last")

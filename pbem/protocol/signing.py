@@ -71,9 +71,14 @@ def owed(table: Table, identity: Identity) -> Duty:
                   "a player is absent"}[duty.kind]
         to = f" ({who.email})" if who.email else ""
         confirm = ""
-        if table.proposal and table.proposal["by"] == seat and not table.proposal["voters"]:
+        proposal = table.proposal
+        if proposal and proposal["by"] == seat and not proposal["voters"]:
             confirm = (f" Your proposal that {who.handle} is absent can be confirmed with "
                        f"'pbem confirm' from {timing.shown(absence.confirm_from(table))} on.")
+        elif proposal and proposal["voters"] and seat not in proposal["voters"] \
+                and seat != proposal["player"]:
+            confirm = (" If the votes still due do not come, 'pbem confirm' passes over them "
+                       f"from {timing.shown(absence.vote_deadlines(table)[-1])} on.")
         raise TurnError(f"It is {who.handle}'s turn to {action}, not yours. Send the save "
                         f"to {who.handle}{to}.{confirm}")
     return duty
@@ -162,7 +167,9 @@ def sign_entry(
     the entry takes the first free one (:func:`next_position`). ``claim`` is told of that
     place once the entry is checked and before it is signed: the home records it
     (PROTOCOL.md section 5); if it raises, nothing is signed."""
-    if kind in absence.OUT_OF_TURN:
+    # A later voter may vote before the voter due, once that vote is passed over (the
+    # step checks it); every vote is one, so none needs the duty worked out here.
+    if kind in absence.OUT_OF_TURN or kind == "vote":
         seat = seat_for(table, identity)
         if not table.seats[seat].pubkey:
             raise TurnError("You have not joined this game yet.")

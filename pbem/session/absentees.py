@@ -13,7 +13,7 @@ from pbem.errors import TurnError, UsageError
 from pbem.protocol import absence, clock, signing, timing
 from pbem.protocol.contacts import Contacts
 from pbem.protocol.identity import Home, Identity
-from pbem.protocol.table import Table
+from pbem.protocol.table import Table, silent
 
 
 # ---- absent players (PROTOCOL.md section 11) ------------------------------------------------
@@ -47,11 +47,11 @@ def _sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str
             raise TurnError(f"You ({identity.handle}) are the player proposed absent, so you "
                             "do not vote: answer it by playing your turn (or revealing) on "
                             "this save with 'pbem play', which voids it.")
-        signing.owed(table, identity)
-        if table.duty() is None or not table.proposal["voters"]:
+        if not table.proposal["voters"]:
             raise TurnError("Nobody votes on this proposal: its proposer confirms it "
                             "('pbem confirm') one patience after it, unless the player it "
                             "names answers first.")
+        _check_vote(table, identity)
     session.guard_branches(home, verified, identity, kind)
     contacts = Contacts(home)
     links = session.OwnLinks(home, table, identity)
@@ -100,6 +100,32 @@ def _check_proposal(table: Table, identity: Identity, handle: str, remedy: str) 
                         "was to act or after the last proposal against them.")
 
 
+def _check_vote(table: Table, identity: Identity) -> None:
+    """The vote command's own checks, in the user's words (the engine checks again): the
+    voter due, or a later one once the votes before its own are passed over."""
+    seat = signing.seat_for(table, identity)
+    if seat in silent(table):
+        signing.owed(table, identity)  # says how this seat left the game
+    if seat not in table.proposal["voters"]:
+        done = "proposed it" if seat == table.proposal["by"] else "voted on it already"
+        raise TurnError(f"You ({identity.handle}) {done}. Votes still due: "
+                        f"{absence.voters_text(table)}.")
+    place = table.proposal["voters"].index(seat)
+    if place == 0:
+        return
+    due = absence.vote_deadlines(table)[place - 1]
+    now = timing.now()
+    if now < due:
+        before = [table.seats[s].handle for s in table.proposal["voters"][:place]]
+        votes = (f"the votes of {' and '.join(before)} do" if len(before) > 1
+                 else f"{before[0]}'s vote does")
+        raise TurnError(f"It is {before[0]}'s turn to vote, not yours. If {votes} not come, "
+                        f"yours passes over {'them' if len(before) > 1 else 'it'} (counted "
+                        f"as {'acceptances' if len(before) > 1 else 'an acceptance'}) from "
+                        f"{timing.shown(due)} on (in {timing.duration_words(due - now)}): "
+                        "each vote is passed over a patience after it falls due.")
+
+
 def proposal_due(table: Table, seat: int) -> datetime.datetime | None:
     """From when a proposal that ``seat`` is absent is valid (None: from now)."""
     return clock.earliest_proposal(table.header, table.since, table.away_until[seat],
@@ -115,8 +141,8 @@ def _check_confirm(table: Table, identity: Identity) -> None:
                         "(the player it named may have answered it by playing).")
     handle = table.seats[proposal["player"]].handle
     if proposal["voters"]:
-        raise TurnError(f"The others vote on the proposal that {handle} is absent; their "
-                        "last acceptance puts it into effect, no confirm is needed.")
+        _check_confirm_over_votes(table, me, handle)
+        return
     if proposal["by"] != me:
         by = table.seats[proposal["by"]].handle
         raise TurnError(f"Only {by}, who proposed that {handle} is absent, can confirm it.")
@@ -126,6 +152,24 @@ def _check_confirm(table: Table, identity: Identity) -> None:
         raise TurnError(f"You can confirm that {handle} is absent from {timing.shown(due)} "
                         f"on (in {timing.duration_words(due - now)}): one patience after "
                         f"your proposal, if {handle} has not answered by then.")
+
+
+def _check_confirm_over_votes(table: Table, me: int, handle: str) -> None:
+    """A confirm while votes are due: once each is passed over, by the proposer or a seat
+    that accepted."""
+    voters = table.proposal["voters"]
+    if me in voters:
+        raise TurnError(f"You vote on the proposal that {handle} is absent ('pbem vote'); "
+                        "only its proposer or a seat that accepted it confirms it, once the "
+                        "votes still due are passed over.")
+    due = absence.vote_deadlines(table)[-1]
+    now = timing.now()
+    if now < due:
+        raise TurnError(f"The others vote on the proposal that {handle} is absent: their last "
+                        "acceptance puts it into effect. Votes still due: "
+                        f"{absence.voters_text(table)}. If they do not come, you can confirm "
+                        f"from {timing.shown(due)} on (in {timing.duration_words(due - now)}), "
+                        "the silent votes counted as acceptances.")
 
 
 def remedies(home: Home | None, path: str | Path) -> tuple[session.Verified, dict[str, str]]:

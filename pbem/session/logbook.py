@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 from pbem import session
 from pbem.errors import PbemError, UsageError
 from pbem.game import copy_state
-from pbem.protocol import engine, gameindex, savefile, signing, timing, toldcache
+from pbem.protocol import absence, engine, gameindex, savefile, signing, timing, toldcache
 from pbem.protocol.identity import Home
 from pbem.protocol.savefile import Save
 from pbem.protocol.table import Table
@@ -139,20 +139,23 @@ def note_of(before: Table, after: Table, entry: savefile.Entry) -> EntryNote:
     # What the entry changed includes the bot's turns: say whose they were first.
     told = [f"{t['seat']} (absent) played by the bot, signed by {entry['seat']}: "
             f"{'; '.join(t['moves']) or 'nothing'}." for t in bot]
-    told += _leaving_words(entry)
+    told += _leaving_words(entry, before)
     return EntryNote(int(entry["seq"]), str(entry["kind"]), str(entry["seat"]),
                      timing.signed_time(entry), list(entry["moves"]), told + changes, bot)
 
 
-def _leaving_words(entry: savefile.Entry) -> list[str]:
+def _leaving_words(entry: savefile.Entry, before: Table) -> list[str]:
     """What a resignation or an absence entry did, for the log (the game's state may not
     change at all: the engine's tables do)."""
     who, kind = entry["seat"], entry["kind"]
     if kind == "absent":
         return [f"{who} proposed that {entry['player']} is absent, remedy '{entry['remedy']}'."]
+    over = absence.passing_words(absence.passed_by(before, entry))
     if kind == "vote":
-        return [f"{who} voted to {entry['vote']} the proposal."]
+        return [f"{who} voted to {entry['vote']} the proposal{over}."]
     if kind == "confirm":
+        if over:
+            return [f"{who} confirmed the proposal{over}."]
         return [f"{who} confirmed the proposal, unanswered for a full patience."]
     if kind == "resign":
         return [f"{who} resigned and ranks last."]

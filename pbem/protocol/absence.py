@@ -266,8 +266,8 @@ def vote_deadlines(table: Table) -> list[datetime.datetime]:
 
 
 def voters_text(table: Table) -> str:
-    """'bob, by 2025-06-16 10:00 UTC; then cy, by ...': the votes due and when each is
-    passed over."""
+    """"bob's, by 2025-06-16 10:00 UTC; then cy's, by ...": the votes due and when each
+    is passed over."""
     due = zip(table.proposal["voters"], vote_deadlines(table), strict=True)
     return "; then ".join(f"{table.seats[s].handle}'s, by {timing.shown(when)}"
                           for s, when in due)

@@ -1,0 +1,204 @@
+"""PROTOCOL.md section 11: "The game must never be stuck for good." Whole games through the
+command line where players fall silent and come back at random (as the seat to act, a
+voter, a proposer, a revealer): whenever the game is not over, the players still answering
+can always sign something within a few patiences, so every game reaches its end. Then a
+fresh home verifies it in full and its result is checked.
+
+Some players leave for good, each at a random step. Each step the players awake try, in
+a random order, what a player could do (play, vote, confirm, propose the seat the game
+waits for absent, now and then resign); the CLI refuses what is not theirs to sign, and
+the clock moves on by one to 48 hours."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from pbem.cli import main
+from pbem.protocol import engine, savefile, timing
+from tests.support import scale
+
+T0 = datetime.datetime(2025, 6, 2, 10, 0, 0, tzinfo=datetime.UTC)  # tests/conftest.py
+HANDLES = ("ann", "bob", "cy", "dee")
+# A step that signs nothing after this many steps (each at least an hour, the patience a
+# day) means the players still answering could not move the game on: stuck.
+STUCK_AFTER = 200
+
+
+class Table:
+    """Homes for the players, a clock, and the newest save."""
+
+    def __init__(self, root: Path, game: str, players: int, options: list[str]) -> None:
+        self.root, self.now, self.runner = root, T0, CliRunner()
+        self.handles = list(HANDLES[:players])
+        (root / "saves").mkdir(parents=True)
+        for handle in self.handles:
+            self.wrote(handle, "keygen", "--name", handle)
+        seats = [a for h in self.handles for a in ("--seat", h)]
+        path = self.wrote(self.handles[0], "new", game, *seats, *options, "--patience", "1d",
+                          "-o", str(root / "saves" / "new.toml"))
+        for handle in self.handles[1:]:
+            path = self.wrote(handle, "join", path)
+        self.path = self.wrote(self.handles[0], "play", path)
+
+    def run(self, handle: str, *args: str) -> Result:
+        result = self.runner.invoke(main, ["--home", str(self.root / "homes" / handle), *args],
+                                    env={"PBEM_CLOCK": timing.stamp(self.now) or ""})
+        assert "Traceback" not in result.output, result.output
+        assert result.exit_code in (0, 1, 2), (args, result.output)
+        return result
+
+    def wrote(self, handle: str, *args: str) -> str:
+        result = self.run(handle, *args)
+        assert result.exit_code == 0, result.output
+        return result.output.split("Wrote ", 1)[1].split("\n", 1)[0] if "Wrote " in \
+            result.output else ""
+
+
+def table_of(t: Table) -> Any:
+    return engine.replay(savefile.read(t.path), check_snapshot=False,
+                         audit_secrets=False).table
+
+
+def tries(t: Table, rng: random.Random, awake: list[str]) -> list[tuple[str, list[str]]]:
+    """What the players awake might sign now, in a random order."""
+    table = table_of(t)
+    waiting = table.waiting_duty()
+    x = table.seats[waiting.seat].handle if waiting is not None else ""
+    out = []
+    for handle in awake:
+        out.append((handle, ["play", t.path, "--bot", "greedy"]))
+        if table.proposal:
+            out.append((handle, ["vote", t.path, rng.choice(["accept", "accept", "refuse"])]))
+            out.append((handle, ["confirm", t.path]))
+        elif x and x != handle and rng.random() < 0.5:
+            out.append((handle, ["absent", t.path, x, "--remedy", rng.choice(["bot", "end"])]))
+        if rng.random() < 0.01:
+            out.append((handle, ["resign", t.path, "--yes"]))
+    rng.shuffle(out)
+    return out
+
+
+def play_to_the_end(t: Table, rng: random.Random) -> dict[str, int]:
+    asleep: set[str] = set()
+    wake, sleep = rng.choice([0.02, 0.05, 0.1]), rng.choice([0.02, 0.05, 0.1])
+    # Some players leave for good, each at a step of its own; one at least stays.
+    leaving = {h: rng.randrange(60) for h in rng.sample(t.handles, rng.randrange(len(t.handles)))}
+    kinds: dict[str, int] = {}
+    idle = steps = 0
+    while table_of(t).duty() is not None:
+        steps += 1
+        asleep |= {h for h, step in leaving.items() if step <= steps}
+        for handle in (h for h in t.handles if h not in leaving or leaving[h] > steps):
+            if handle in asleep and rng.random() < wake:
+                asleep.discard(handle)
+            elif handle not in asleep and rng.random() < sleep:
+                asleep.add(handle)
+        # Someone still playing answers (once all of them have left for good, the game
+        # has nobody to move it: one of them comes back).
+        table = table_of(t)
+        playing = [s.handle for i, s in enumerate(table.seats)
+                   if i not in table.bots and i not in table.dropped]
+        awake = [h for h in t.handles if h not in asleep]
+        if not set(awake) & set(playing):
+            awake.append(rng.choice([h for h in playing if h not in leaving] or playing))
+        for handle, args in tries(t, rng, awake):
+            result = t.run(handle, *args)
+            if result.exit_code == 0 and "Wrote " in result.output:
+                t.path = result.output.split("Wrote ", 1)[1].split("\n", 1)[0]
+                kind = str(savefile.read(t.path).entries[-1]["kind"])
+                passing = "passing over" in result.output
+                kinds[kind + (" passing" if passing else "")] = \
+                    kinds.get(kind + (" passing" if passing else ""), 0) + 1
+                idle = 0
+                break
+        else:
+            idle += 1
+            assert idle < STUCK_AFTER, (f"stuck: nothing signed for {idle} steps by "
+                                        f"{awake}; {t.path}")
+        t.now += datetime.timedelta(hours=rng.choice([1, 6, 24, 48]))
+    return kinds
+
+
+def check_result(t: Table) -> dict[str, Any]:
+    """A fresh home verifies the whole game; its ranking and remedies are true."""
+    result = t.run("fresh", "verify", "--full", t.path, "--json")
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.output)
+    ranking = data["ranking"]
+    assert sorted(h for group in ranking for h in group) == sorted(t.handles), ranking
+    remedies = data["ending"]["remedies"]
+    left = [r["player"] for r in remedies if r["remedy"] == "end"]
+    left += [data["resigned"]] if data.get("resigned") else []
+    assert set(left) <= set(ranking[-1]), (left, ranking)
+    for remedy in remedies:
+        voters = remedy["accepted"] + remedy["passed"]
+        assert len(set(voters)) == len(voters), remedy
+        assert remedy["player"] not in [*voters, remedy["by"]], remedy
+        assert (remedy["confirmer"] is None) == (remedy["confirmed"] is None), remedy
+    return data
+
+
+SEEDS = list(range(scale.games(10, 200)))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_dice_race_with_silent_players_always_reaches_its_end(tmp_path: Path,
+                                                                  seed: int) -> None:
+    rng = random.Random(seed)
+    t = Table(tmp_path, "dice-race", rng.choice([2, 3, 4]), ["--option", "target=30"])
+    play_to_the_end(t, rng)
+    check_result(t)
+
+
+GAMES = [("red-dog-junction", ["--option", "variant=posse"]), ("red-dog-junction", []),
+         ("road-master", []), ("station-to-station", [])]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", list(range(scale.games(2, 20))))
+@pytest.mark.parametrize(("game", "options"), GAMES, ids=["posse", "rdj", "rm", "sts"])
+def test_every_game_with_silent_players_always_reaches_its_end(
+        tmp_path: Path, game: str, options: list[str], seed: int) -> None:
+    rng = random.Random(f"{game}{options}{seed}")
+    t = Table(tmp_path, game, rng.choice([3, 4]), options)
+    play_to_the_end(t, rng)
+    check_result(t)
+
+
+def test_the_seat_proposed_absent_and_the_voter_due_both_silent_is_not_stuck(
+        tmp_path: Path) -> None:
+    """The case that was stuck for good: three players, the seat to act and the voter
+    silent; the proposer alone moves the game to its end (its proposal, a confirm that
+    passes over the silent vote, its reveal, then each silent revealer declared absent)."""
+    t = Table(tmp_path, "dice-race", 3, ["--option", "target=1000"])
+    x = json.loads(t.run("ann", "verify", t.path, "--json").output)["to_act"]
+    alone = t.handles[(t.handles.index(x) + 1) % 3]
+    kinds = play_to_the_end_alone(t, alone)
+    assert kinds["confirm passing"] >= 1, kinds
+    data = check_result(t)
+    assert data["ranking"][0] == [alone]
+
+
+def play_to_the_end_alone(t: Table, alone: str) -> dict[str, int]:
+    rng = random.Random(0)
+    kinds: dict[str, int] = {}
+    for _ in range(400):
+        if table_of(t).duty() is None:
+            return kinds
+        for handle, args in tries(t, rng, [alone]):
+            result = t.run(handle, *args)
+            if result.exit_code == 0 and "Wrote " in result.output:
+                t.path = result.output.split("Wrote ", 1)[1].split("\n", 1)[0]
+                kind = str(savefile.read(t.path).entries[-1]["kind"])
+                kind += " passing" if "passing over" in result.output else ""
+                kinds[kind] = kinds.get(kind, 0) + 1
+                break
+        t.now += datetime.timedelta(hours=12)
+    raise AssertionError(f"stuck with only {alone} answering: {kinds}")

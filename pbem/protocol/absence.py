@@ -254,8 +254,7 @@ def vote_deadlines(table: Table) -> list[datetime.datetime]:
     then, its clock stopped while it is away, as for any seat the game waits for. So a
     voter who never votes cannot stop the game for good, and each one passed over had a
     whole patience of its own, in signed times (docs/protocol-absence.md)."""
-    start = clock.later(str(table.proposal.get("time", "")),
-                        str(table.proposal.get("latest", "")))
+    start = clock.vote_falls_due(table.proposal)
     out = []
     for voter in table.proposal["voters"]:
         over = clock.earliest_proposal(table.header, start, table.away_until[voter], "")

@@ -76,6 +76,12 @@ def earliest_proposal(header: dict[str, Any], since: str, away_until: str,
     return max(start, last) + span if last is not None else start + span
 
 
+def vote_falls_due(proposal: dict[str, Any]) -> str:
+    """When the first vote still due on an open proposal fell due: the latest signed time
+    of the proposal and the votes on it so far (pbem.protocol.absence.vote_deadlines)."""
+    return later(str(proposal.get("time", "")), str(proposal.get("latest", "")))
+
+
 def away_span(note_time: datetime.datetime, until: datetime.datetime,
               previous_until: str) -> datetime.timedelta:
     """How much of a seat's away allowance a note signed at ``note_time`` uses: the time
@@ -104,9 +110,8 @@ def status(table: Table) -> dict[str, Any]:
         return out
     out["to_act"], out["next"] = table.seats[duty.seat].handle, duty.kind
     if duty.kind == "vote":
-        # A vote falls due at the latest signed time of the proposal and its votes, and
-        # is passed over a patience later (pbem.protocol.absence.vote_deadlines).
-        start = later(str(table.proposal.get("time", "")), str(table.proposal.get("latest", "")))
+        # The voter's clock: its vote is passed over a patience after it fell due.
+        start = vote_falls_due(table.proposal)
         out["since"] = start or None
         out["clock_from"] = waiting_start(start, table.away_until[duty.seat]) or None
         ends = earliest_proposal(table.header, start, table.away_until[duty.seat], "")

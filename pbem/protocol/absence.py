@@ -59,9 +59,10 @@ from pbem.protocol.turns import play_turn
 
 # The entries of this module: no moves, no chance resolved, no bot turn.
 KINDS = ("absent", "vote", "confirm", "away")
-# The kinds a seat may sign while the game waits for another seat (a vote waits for its
-# voter; the seat proposed absent answers with its own turn or reveal).
-OUT_OF_TURN = ("absent", "confirm", "away")
+# The kinds a seat may sign while the game waits for another seat (the seat proposed
+# absent answers with its own turn or reveal; a later voter votes once the votes before its
+# own are passed over). The step checks each kind's own rule (check_vote and the others).
+OUT_OF_TURN = ("absent", "vote", "confirm", "away")
 
 # More bot turns than this inside one entry means a game whose turns never come back to
 # a person: a bug, refused rather than looping.

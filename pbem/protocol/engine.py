@@ -104,8 +104,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     # The seat a proposal names answers it by signing its turn or reveal on top of it.
     answer = (bool(table.proposal) and seat == table.proposal["player"]
               and kind in ("turn", "reveal", "resign"))
-    # A later voter votes out of turn once the votes before its own are passed over.
-    if seat != duty.seat and kind not in (*absence.OUT_OF_TURN, "vote") and not answer:
+    if seat != duty.seat and kind not in absence.OUT_OF_TURN and not answer:
         raise TurnError(
             f"Entry {seq} is by {handle}, but the next entry must be by "
             f"{table.seats[duty.seat].handle} (a {duty.kind}).",

@@ -167,9 +167,7 @@ def sign_entry(
     the entry takes the first free one (:func:`next_position`). ``claim`` is told of that
     place once the entry is checked and before it is signed: the home records it
     (PROTOCOL.md section 5); if it raises, nothing is signed."""
-    # A later voter may vote before the voter due, once that vote is passed over (the
-    # step checks it); every vote is one, so none needs the duty worked out here.
-    if kind in absence.OUT_OF_TURN or kind == "vote":
+    if kind in absence.OUT_OF_TURN:
         seat = seat_for(table, identity)
         if not table.seats[seat].pubkey:
             raise TurnError("You have not joined this game yet.")

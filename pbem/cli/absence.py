@@ -124,7 +124,9 @@ def vote(ctx: click.Context, save: str, choice: str, out: str | None, send_it: b
     """Vote on the proposal that a player is absent: accept or refuse (one refusal is
     enough to void it; the game then waits for that player again).
 
-    SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
+    Votes are due in seat order. A vote not signed within a patience of falling due is
+    passed over, counted as an acceptance, by the next voter's vote. SAVE is a save
+    file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem import session
     from pbem.protocol import absence
     from pbem.session import absentees
@@ -149,10 +151,13 @@ def vote(ctx: click.Context, save: str, choice: str, out: str | None, send_it: b
 @click.pass_context
 def confirm(ctx: click.Context, save: str, out: str | None, send_it: bool,
             to: tuple[str, ...], no_cc: bool, **smtp_given: Any) -> None:
-    """Put your proposal that a player is absent into effect, when nobody else votes on it.
+    """Put a proposal that a player is absent into effect when no vote will come.
 
-    Only one patience after the proposal, and only if that player has not answered by
-    playing. SAVE is a save file, or a game's short id from 'pbem games'."""
+    With no one to vote (two players, say), the proposer confirms one patience after the
+    proposal. With votes still due, the proposer or a player who accepted confirms once
+    each of them is a patience overdue: they are passed over, counted as acceptances.
+    Never once that player has answered by playing. SAVE is a save file, or a game's
+    short id from 'pbem games'."""
     from pbem import session
     from pbem.session import absentees
 

@@ -52,7 +52,7 @@ def incremental(save: savefile.Save) -> None:
     its first entry): verify it in a home whose archive verified all but its last entry,
     against the floor for that work: parsing the file and checking that one entry (its
     hash, signature and rules step). The home still hashes every entry and checks every
-    prev (PROTOCOL.md section 9); issue 12's goal is within 1.5x of the floor."""
+    prev (PROTOCOL.md section 9); the goal is within 1.5x of the floor."""
     from pbem.protocol import engine
     from pbem.protocol.canonical import digest
 
@@ -116,7 +116,7 @@ def bot_games_per_second(ruleset: str, players: int, seconds: float = 3.0) -> No
           f"{turns / elapsed:8.0f} turns/s")
 
 
-# Each game with its options on (issue 12: "2-6 players, options on").
+# Each game with its options on, at every player count it takes.
 OPTIONS_ON = {
     "red-dog-junction": ["variant=trail-boss"],
     "road-master": ["hazardous=true", "perishable=true"],

@@ -7,7 +7,7 @@ verified every entry but the last, so it checks no proof twice).
 
 The game is built from fixed identities, a fixed game id and fixed entropy (nonces), so
 every run (and every version of the code with the same seed derivation) verifies the same
-game. Issue 12's goal: verify with the audit under 0.5 s.
+game. The goal: verify with the audit under 0.5 s.
 """
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def at_home(save: Save, text: str, repeat: int) -> tuple[float, float]:
 
 def whole_game(name: str, save: Save, repeat: int) -> None:
     """Verify time (with the audit) and size of one whole game, and where the time goes:
-    the figures issue 22 compares before and after every shuffle is proven."""
+    the figures to compare before and after a change to the secret deck."""
     text = savefile.dumps(save)
 
     def verify() -> None:
@@ -169,7 +169,7 @@ def main() -> None:
     for label in runs[0]:
         values = sorted(run[label] for run in runs)
         print(f"    {label:<40} {values[len(values) // 2] * 1000:7.0f} ms")
-    # Issue 22's pair: whole games, greedy bots, measured the same way before and after.
+    # Two whole games, greedy bots, measured the same way on every run.
     whole_game("road-master 6p greedy (whole game)",
                build_fixed("road-master", 6, [], "greedy"), args.repeat)
     whole_game("red-dog-junction posse 5p greedy (whole game)",

@@ -102,7 +102,7 @@ def loadable_games() -> list[str]:
     return names
 
 
-# ---- verify against its floor (issue 12) -------------------------------------------------
+# ---- verify against its floor -----------------------------------------------------------
 @contextlib.contextmanager
 def fixed_entropy(label: str) -> Iterator[None]:
     """Every fresh random value (game id, nonces) from a stream fixed by ``label`` and a
@@ -143,7 +143,7 @@ def build_fixed(ruleset: str, players: int, options: list[str], bot: str = "gree
 
 def floor_run(text: str) -> Callable[[], None]:
     """What no verifier can skip: parse the TOML and, per entry, build its canonical JSON,
-    check its Ed25519 signature and hash it for the chain (issue 12's floor)."""
+    check its Ed25519 signature and hash it for the chain."""
     from pbem import tomltext
     from pbem.protocol.canonical import canonical, digest
     from pbem.protocol.identity import verify_signature

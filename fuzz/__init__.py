@@ -1,4 +1,5 @@
-"""A seeded, reproducible mutation fuzzer for pbem saves (issue 8, "Keep them closed").
+"""A seeded, reproducible mutation fuzzer for pbem saves: no mutation may be accepted
+with a change of meaning, crash pbem or make two homes disagree.
 
 ``python -m fuzz.run`` (``make fuzz``) mutates valid saves of every game (the example
 saves in saves/ and games played here by fixed identities, so the fuzzer holds every

@@ -2,7 +2,7 @@
 
 Those classes write their ``__init__`` out rather than use ``@dataclass``: the decorator
 generates its methods with ``exec`` when a module loads, about 0.6 ms a class, which was
-12 ms of every command's start-up over the classes a command loads (issue 12). Immutable
+12 ms of every command's start-up over the classes a command loads. Immutable
 values (moves, options) are ``typing.NamedTuple``, which costs a fifth of that."""
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ def test_every_example_save_verifies(folder: Path, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("folder", GAMES, ids=[p.name for p in GAMES])
 def test_replay_in_place_matches_replay_with_copies(folder: Path) -> None:
-    """With no hook, replay applies each entry to one table in place (issue 12); with a
+    """With no hook, replay applies each entry to one table in place (nothing copied per entry); with a
     hook it keeps a table per entry. Both end in the same table, and neither changes the
     save it reads; the tables a hook was given stay as they were at their entry."""
     expected = json.loads((folder / "expected.json").read_text())

@@ -1,6 +1,6 @@
 """Game.play (normalize and apply one move, parsing it once where a game overrides it)
 does exactly what ``apply(normalize(text))`` does, for a move as the file holds it and as
-a player types it (issue 12: verify replays every move, so it parses each once)."""
+a player types it (verify replays every move, so it parses each once)."""
 
 from __future__ import annotations
 

@@ -87,7 +87,7 @@ def test_invalid_points_are_refused() -> None:
 
 def test_multiplication_refuses_every_point_from_hex_refuses() -> None:
     """The mental deck checks a peel's new ciphertext as a point only through the proof's
-    multiplication of it (issue 12): libsodium must refuse there exactly what
+    multiplication of it: libsodium must refuse there exactly what
     ``is_valid_point`` refuses: small order, off the subgroup, off the curve, non-canonical."""
     card = mental.card_point(GAME_ID, "bonus", "bonus-01")
     off_curve = next(y for y in range(2, 100) if edref.recover_x(y, 0) is None)

@@ -248,7 +248,7 @@ def test_setup_uses_the_components_argument() -> None:
 @pytest.mark.parametrize("variant", ["standard", "trail-boss", "posse"])
 def test_the_rules_tables_are_one_fixed_table_shared_by_every_copy(variant: str) -> None:
     """Set-up (Posse's pricing of the starting cards included) ends by making the rules
-    tables Fixed (issue 12): copies of the state share them and nothing changes them."""
+    tables Fixed: copies of the state share them and nothing changes them."""
     state = LocalTable(GAME, HANDLES[:3], {"variant": variant}).state
     assert isinstance(state["rules"], Fixed)
     assert copy_state(state)["rules"] is state["rules"]

@@ -321,7 +321,7 @@ def test_RM_M4_the_far_lane_serves_a_warehouse_only_past_a_truck() -> None:
         GAME.apply(_copy(state), 0, "forward 1 exit east")
 
 
-# ---- one forward move checked without listing them all (issue 12) ---------------------------
+# ---- one forward move checked without listing them all --------------------------------------
 def _all_positions(state: dict) -> list[tuple]:
     """Every place a truck can stand."""
     data = state["data"]

@@ -192,7 +192,7 @@ def test_begin_helper_keeps_invariants() -> None:
 
 
 def test_the_map_is_one_fixed_table_shared_by_every_copy_of_the_state() -> None:
-    """Set-up makes the component data Fixed (issue 12): copies share it, nothing changes
+    """Set-up makes the component data Fixed: copies share it, nothing changes
     it, and distances along track are worked out once per city on it, as on a plain copy
     read back from a file."""
     state = started(3)

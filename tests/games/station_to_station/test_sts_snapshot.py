@@ -1,4 +1,4 @@
-"""A save's [state] leaves out the map (issue 12): the header's components carry it once.
+"""A save's [state] leaves out the map: the header's components carry it once.
 
 Saves written before carried the whole view, map included; they still verify, and a
 snapshot edited by hand is refused in either form."""

@@ -12,7 +12,7 @@ from typing import Any
 
 from games.station_to_station.state import note, owed_first, put_sorted, score, seat_name
 from games.station_to_station.words import article, crew_text
-from pbem.game import State
+from pbem.game import State, derived
 
 Payment = tuple[str, ...]
 
@@ -32,15 +32,38 @@ def ticket_counts(state: State, seat: int) -> dict[str, int]:
 
 
 def ticket_order(state: State) -> list[str]:
+    """Every ticket name in the order payments are written in (the caller must not change
+    it): worked out once on the set-up's Fixed data, as every hire and pay reads it."""
+    data = state["data"]
+    return derived(data, "ticket order", lambda: _ticket_names(data["regions"]))
+
+
+def _ticket_names(regions: list[str]) -> list[str]:
     names = []
-    for region in state["data"]["regions"]:
+    for region in regions:
         names += [region, f"{region}-crew"]
     return names + ["wild"]
 
 
+NOT_A_TICKET = 1 << 30  # sorts after every ticket name
+
+
+def _ticket_rank(state: State) -> dict[str, int]:
+    """Each ticket name's place in ``ticket_order`` (its first, as list.index says)."""
+    data = state["data"]
+
+    def build() -> dict[str, int]:
+        rank: dict[str, int] = {}
+        for i, name in enumerate(ticket_order(state)):
+            rank.setdefault(name, i)
+        return rank
+
+    return derived(data, "ticket rank", build)
+
+
 def sort_payment(state: State, payment: list[str] | tuple[str, ...]) -> Payment:
-    order = ticket_order(state)
-    return tuple(sorted(payment, key=lambda t: order.index(t) if t in order else len(order)))
+    rank = _ticket_rank(state)
+    return tuple(sorted(payment, key=lambda t: rank.get(t, NOT_A_TICKET)))
 
 
 def ticket_region(ticket: str) -> str:
@@ -92,8 +115,9 @@ def _can_finish(state: State, seat: int, job: dict[str, Any], paid: Payment, spa
     names = [t for t in ticket_order(state) if spare.get(t, 0) > 0]
     for size in range(1, most - len(paid) + 1):
         for extra in combinations_with_replacement(names, size):
+            # Whether a cost is met does not hang on the tickets' order: no sorting.
             if all(extra.count(t) <= spare[t] for t in set(extra)) and \
-                    _cost_met(state, job, sort_payment(state, paid + extra)):
+                    _cost_met(state, job, paid + extra):
                 return True
     return False
 

@@ -89,7 +89,7 @@ def check(state: State, seat: int, move: Move) -> str:
     if kind == "travel":
         return travel.check_travel(state, seat, move.name, move.via, move.coal)
     if kind == "order":
-        return station.check_order(state, seat, move.name, _order_payment(state, seat, move))
+        return station.check_order(state, seat, move.name, move.pay)
     if kind == "supply":
         return station.check_supply(state, seat)
     if kind == "railcar":
@@ -108,6 +108,7 @@ def check(state: State, seat: int, move: Move) -> str:
 
 
 def _order_payment(state: State, seat: int, move: Move) -> tuple[str, ...]:
+    """The goods a checked order move pays: as named, else its only payment."""
     if move.pay is not None:
         return move.pay
     if _order_ready(state):

@@ -247,11 +247,8 @@ def _tickets(state: State, words: list[str]) -> tuple[str, ...]:
 
 
 # ---- parsing ------------------------------------------------------------------------
-_PUNCTUATION = re.compile(r"[,;]")
-
-
 def parse(state: State, text: str) -> Move:
-    words = _PUNCTUATION.sub(" ", text.strip().lower()).split()
+    words = text.lower().replace(",", " ").replace(";", " ").split()  # commas, semicolons: spaces
     if not words:
         raise InvalidMoveError("an empty move")
     head, rest = words[0], words[1:]

@@ -19,7 +19,7 @@ from games.station_to_station.constants import (
     START_CASH,
     START_COAL,
 )
-from pbem.game import State, derived, fixed, queue_chance
+from pbem.game import State, derived, queue_chance
 
 # Event notes kept in the state: enough for every event of one entry (the set-up deal
 # makes about 30), which ``describe`` reads back; ``noted`` counts every note ever made.
@@ -47,7 +47,7 @@ def owed_first(state: State) -> str:
 def setup_state(seats: list[str], components_data: dict[str, Any]) -> State:
     """Everything before the `start` beacon; the shuffles and deals are one chance request."""
     # The map never changes: one Fixed table that every copy of the state shares.
-    data = fixed(components.index(components_data))
+    data = components.index(components_data)
     players = len(seats)
     removal = data["removal"][str(players)]
     groups: dict[str, list[str]] = {s: [] for s in SEASONS}

@@ -21,7 +21,7 @@ from games.station_to_station.state import (
     unload_goods,
 )
 from games.station_to_station.words import article, describe_token, reward_text
-from pbem.game import State
+from pbem.game import State, derived
 
 Payment = tuple[str, ...]
 
@@ -58,28 +58,66 @@ def _not_station(state: State) -> str:
 
 
 # ---- orders -------------------------------------------------------------------------
-def discount_sources(state: State, seat: int) -> list[list[str]]:
-    """Each railcar (on the face it was taken with) and each loader's named good."""
-    player = state["players"][seat]
-    sources = [list(token_face(state, car["id"], car["gold"])) for car in player["railcars"]]
-    sources += [[good] for good in state["turn"]["mods"]["order_discount"]]
-    return sources
-
-
 def order_payments(state: State, seat: int) -> list[Payment]:
     """The goods that may pay the held order, each railcar taking at most 1 good off
     (STS-ST8; several railcars stack). Only the largest discounts are offered: using a
     discount never costs anything."""
     token = held_token(state)
     assert token is not None and token["kind"] == "order"
-    goods = list(state["data"]["goods"])
-    owed = tuple(token["goods"].count(g) for g in goods)
-    sources = tuple(tuple(goods.index(g) for g in s) for s in discount_sources(state, seat))
-    results = _remainders(owed, sources)
+    data = state["data"]
+    sources = _source_indices(state, seat)
+    if not sources:  # nothing to take off: the order's own goods, the common case
+        return [_order_goods(data, token)]
+    results = _remainders(_owed(data, token), sources)
     least = min(sum(r) for r in results)
-    payments = {tuple(g for i, g in enumerate(goods) for _ in range(r[i]))
-                for r in results if sum(r) == least}
-    return sorted(payments, key=lambda p: [goods.index(g) for g in p])
+    # A payment written as goods indices sorts as the goods' order says.
+    picks = sorted({_spelled(r) for r in results if sum(r) == least})
+    goods = list(data["goods"])
+    return [tuple(goods[i] for i in pick) for pick in picks]
+
+
+# Order payments are asked for several times per order move (complete, check, apply):
+# what they read from the fixed tokens is worked out once per token.
+def _goods_rank(data: dict[str, Any]) -> dict[str, int]:
+    goods = data["goods"]
+    return derived(data, "goods rank", lambda: {g: i for i, g in enumerate(goods)})
+
+
+def _owed(data: dict[str, Any], token: dict[str, Any]) -> tuple[int, ...]:
+    """How many of each good (in goods order) the order asks for."""
+    return derived(token, "owed", lambda: tuple(token["goods"].count(g) for g in data["goods"]))
+
+
+def _order_goods(data: dict[str, Any], token: dict[str, Any]) -> Payment:
+    """The order's goods in goods order: its payment when nothing is taken off."""
+    return derived(token, "paid goods", lambda: tuple(
+        g for g, count in zip(data["goods"], _owed(data, token), strict=True) for _ in range(count)))
+
+
+def _pictures(data: dict[str, Any]) -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
+    """The goods indices each railcar token pictures: its start face, then its gold face."""
+    def build() -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
+        rank = _goods_rank(data)
+        return {tid: (tuple(rank[g] for g in token["start"]), tuple(rank[g] for g in token["gold"]))
+                for tid, token in data["tokens"].items() if token["kind"] == "railcar"}
+
+    return derived(data, "railcar pictures", build)
+
+
+def _source_indices(state: State, seat: int) -> tuple[tuple[int, ...], ...]:
+    """What may take a good off, as goods indices: each railcar (on the face it was taken
+    with) and each loader's named good."""
+    data = state["data"]
+    pictures = _pictures(data)
+    sources = [pictures[car["id"]][1 if car["gold"] else 0] for car in state["players"][seat]["railcars"]]
+    rank = _goods_rank(data)
+    sources += [(rank[good],) for good in state["turn"]["mods"]["order_discount"]]
+    return tuple(sources)
+
+
+def _spelled(counts: tuple[int, ...]) -> tuple[int, ...]:
+    """Goods counts as the goods indices one by one: (2, 0, 1) -> (0, 0, 2)."""
+    return tuple(i for i, count in enumerate(counts) for _ in range(count))
 
 
 @cache
@@ -110,7 +148,9 @@ def can_pay(player: dict[str, Any], payment: Payment) -> bool:
     return all(player["goods"][g] >= payment.count(g) for g in set(payment))
 
 
-def check_order(state: State, seat: int, label: str, payment: Payment) -> str:
+def check_order(state: State, seat: int, label: str, payment: Payment | None) -> str:
+    """Why the order cannot be fulfilled so ("" if it can); ``payment`` None: not named,
+    which stands for the only payment when there is one."""
     reason = _station_reason(state, "order")
     if reason:
         return reason
@@ -118,6 +158,8 @@ def check_order(state: State, seat: int, label: str, payment: Payment) -> str:
         options = " or ".join(x for x in reward_labels(state) if x) or "its only reward"
         return f"this order's reward is {options}"
     payments = order_payments(state, seat)
+    if payment is None:
+        payment = payments[0] if len(payments) == 1 else ("?",)
     if payment not in payments:
         head = "order" + (f" {label}" if label else "")
         shown = " or ".join(f"'{head} pay {' '.join(p) or 'nothing'}'" for p in payments)

@@ -48,6 +48,11 @@ def path_spaces(state: State, seat: int, city: str, via: Sequence[str] = ()) -> 
     path); -1 when a named step has no track or the city is not on the map."""
     if _bad_step(state, seat, city, via):
         return -1
+    return _spaces(state, seat, city, via)
+
+
+def _spaces(state: State, seat: int, city: str, via: Sequence[str]) -> int:
+    """``path_spaces`` of a movement whose steps are known to be good."""
     if via:
         return len(via) + 1
     return distances(state["data"], state["players"][seat]["city"]).get(city, -1)
@@ -111,7 +116,7 @@ def check_travel(state: State, seat: int, city: str, via: Sequence[str] = (), co
         return "the train must move at least 1 space"
     if city == turn["start"]:
         return f"the train may not finish its movement in {city_name(state, city)}, where the turn began"
-    spaces = path_spaces(state, seat, city, via)
+    spaces = _spaces(state, seat, city, via)
     cost = coal_for(state, spaces)
     if coal >= 0 and coal != cost:
         if via:
@@ -127,9 +132,10 @@ def check_travel(state: State, seat: int, city: str, via: Sequence[str] = (), co
 
 
 def travel(state: State, seat: int, city: str, via: Sequence[str] = ()) -> None:
+    """A movement ``check_travel`` found legal."""
     turn = state["turn"]
     player = state["players"][seat]
-    spaces = path_spaces(state, seat, city, via)
+    spaces = _spaces(state, seat, city, via)
     cost = coal_for(state, spaces)
     pay_coal(player, cost)
     turn["mods"]["free_spaces"] = 0  # crew free spaces serve one movement only
@@ -137,8 +143,7 @@ def travel(state: State, seat: int, city: str, via: Sequence[str] = ()) -> None:
     player["city"] = city
     turn["moves"] += 1
     turn["phase"] = "route"
-    path = "".join(f" via {city_name(state, c)}" if i == 0 else f", {city_name(state, c)}"
-                   for i, c in enumerate(via))
+    path = f" via {', '.join(city_name(state, c) for c in via)}" if via else ""
     note(state, f"{seat_name(state, seat)} travelled from {city_name(state, start)} to "
                 f"{city_name(state, city)}{path} ({spaces_words(spaces)}, {cost_words(cost)})")
     route_check(state, seat, city)

@@ -165,7 +165,9 @@ def as_new_process() -> None:
     """Forget what this process worked out about earlier saves and a new ``pbem`` process
     would work out again: every seat's beacon chain, which keys are sound, the cards'
     points of the secret deck, the shuffle proofs' generators, which component data
-    passed its checks."""
+    passed its checks, and what a game remembers across states (Station to Station's
+    order payments by the goods owed and the discounts held)."""
+    from games.station_to_station import station
     from pbem.protocol import beacon, edkeys, headers, mental, shuffle_proof
 
     beacon.forget_chains()
@@ -174,6 +176,7 @@ def as_new_process() -> None:
     shuffle_proof.generator.cache_clear()
     shuffle_proof._generator_sum.cache_clear()
     headers._VALID_COMPONENTS.clear()
+    station._remainders.cache_clear()
 
 
 def full_verify_run(text: str) -> Callable[[], None]:

@@ -112,9 +112,11 @@ class RedDogJunction(Game):
 
     # Posse's draft ends when the last pick is shown, by a secret-deck chore after the
     # game last ran: every entry point first hands the shown cards out (posse.finish, in
-    # place where the state is the game's to change; posse.ready, a copy, for reading).
+    # place where the state is the game's to change; posse.ready, a copy, for reading;
+    # to_act needs neither: once handed out, play begins with the first player).
     def to_act(self, state: State) -> int | None:
-        state = posse.ready(state)
+        if posse.due(state):
+            return posse.first_to_act(state)
         if state["phase"] == "over":
             return None
         if state["phase"] == "draft":

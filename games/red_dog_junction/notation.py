@@ -250,35 +250,43 @@ def _parse_card_action(verb: str) -> Parser:
     return parse_it
 
 
+# What each shape of effect arguments looks like, in the usage line (_usage).
+EFFECT_EXAMPLES = {"die_value": "DIE FACE", "die_delta": "DIE +1|-1", "die": "DIE",
+                   "dock_trade": "DOCK GIVE:GET", "trade": "GIVE:GET", "place": "PLACE",
+                   "haul": "unload GOODS load GOODS", "ships": "NAME ...", "ship": "NAME",
+                   "goods": "GOODS", "none": ""}
+
+
+def _usage(move: Move, shape: str) -> InvalidMoveError:
+    """How to write ``move``'s arguments: built only when a move is refused."""
+    example = EFFECT_EXAMPLES[shape]
+    return InvalidMoveError(f"Write `{move.verb} {move.card}{' ' + example if example else ''}`.")
+
+
 def effect_args(state: State, seat: int, move: Move, shape: str, rest: list[str]) -> Move:
     """Fill ``move`` with the arguments a card effect takes."""
-    example = {"die_value": "DIE FACE", "die_delta": "DIE +1|-1", "die": "DIE",
-               "dock_trade": "DOCK GIVE:GET", "trade": "GIVE:GET", "place": "PLACE",
-               "haul": "unload GOODS load GOODS", "ships": "NAME ...", "ship": "NAME",
-               "goods": "GOODS", "none": ""}[shape]
-    usage = InvalidMoveError(f"Write `{move.verb} {move.card}{' ' + example if example else ''}`.")
     if shape == "none":
         if rest:
-            raise usage
+            raise _usage(move, shape)
         return move
     if not rest:
-        raise usage
+        raise _usage(move, shape)
     if shape == "die_value":
         if len(rest) != 2 or not rest[1].isdigit():
-            raise usage
+            raise _usage(move, shape)
         return move._replace(die=good_word(rest[0]), number=int(rest[1]))
     if shape == "die_delta":
         if len(rest) != 2 or rest[1] not in STEPS:
-            raise usage
+            raise _usage(move, shape)
         return move._replace(die=good_word(rest[0]), number=STEPS[rest[1]])
     if shape == "die":
         if len(rest) != 1:
-            raise usage
+            raise _usage(move, shape)
         return move._replace(die=good_word(rest[0]))
     if shape == "dock_trade":
         number = junction_words(rest[:1])
         if not number or not 1 <= number <= JUNCTION_DOCKS:
-            raise usage
+            raise _usage(move, shape)
         give, get, _ = trade_words(rest[1:], counted=False)
         return move._replace(number=number, give=give, get=get)
     if shape == "trade":
@@ -289,13 +297,13 @@ def effect_args(state: State, seat: int, move: Move, shape: str, rest: list[str]
         return move._replace(place=place, ships=(owner,) if owner else ())
     if shape == "haul":
         if rest[0] not in ("load", "unload"):
-            raise usage
+            raise _usage(move, shape)
         haul = _parse_load(state, seat, rest)
         return move._replace(goods=haul.goods, goods2=haul.goods2, everything=haul.everything)
     if shape in ("ships", "ship"):
         ships = ships_words(state, seat, rest, move.card)
         if shape == "ship" and len(ships) != 1:
-            raise usage
+            raise _usage(move, shape)
         return move._replace(ships=ships)
     return move._replace(goods=goods_words(rest, move.card))
 

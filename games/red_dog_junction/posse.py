@@ -59,7 +59,7 @@ from .components import start_card_ids
 from .constants import POSSE_HAND
 from .move import Move
 from .setup import deal_display, resolve_setup
-from .state import card, encode, join_and
+from .state import card, decode_all, encode, join_and
 
 DECK = "posse"
 VERB = "pick"
@@ -88,17 +88,22 @@ def prepare(state: State) -> None:
     after the draft, and a starting card left in the deck is priced like the market's crew
     card of its type (the starting cards print no price in this data; they keep 0 points)."""
     rules = state["rules"]
+    entries = decode_all(rules["cards"])  # the table is not Fixed yet: decoded once here
     prices: dict[str, list[dict[str, int]]] = {}
     for ident in rules["market"]:
-        entry = card(state, ident)
+        entry = entries[ident]
         if entry["kind"] == "crew":
             prices.setdefault(entry["type"], entry["cost"])
     for number, player in enumerate(state["players"], 1):
         player["crew"] = [kept_cowboy(rules, number)]
+    priced: dict[str, str] = {}  # a starting card's text -> priced (copies share a text)
     for ident in deck_cards(rules, len(state["players"])):
-        entry = card(state, ident)
+        entry = entries[ident]
         if entry.get("start"):
-            rules["cards"][ident] = encode({**entry, "cost": prices.get(entry["type"], [])})
+            text = rules["cards"][ident]
+            if text not in priced:
+                priced[text] = encode({**entry, "cost": prices.get(entry["type"], [])})
+            rules["cards"][ident] = priced[text]
     state["deck"] = []
     n = len(state["players"])
     state["draft"] = {
@@ -150,7 +155,7 @@ def to_act(state: State) -> int:
     owing = secretdeck.owing(state, DECK)
     for step in range(1, n + 1):
         seat = (last + step) % n
-        if seat in owing or (hand(state, seat) and not state["draft"]["picked"]):
+        if seat in owing or (not state["draft"]["picked"] and hand(state, seat)):
             return seat
     return (last + 1) % n  # plain mode, the rest of set-up pending: anyone resolves it
 
@@ -269,8 +274,10 @@ def resolve(state: State, rng: Sampler) -> None:
 def due(state: State) -> bool:
     """The draft is over and shown and set-up's chance is drawn, but the cards are not
     handed out yet (in signed games the last opens land after the game last ran)."""
+    if state["phase"] != "draft":  # asked at every entry point: the cheap test first
+        return False
     draft = state.get("draft")
-    if state["phase"] != "draft" or not draft or not draft["seed"]:
+    if not draft or not draft["seed"]:
         return False
     return not secretdeck.privately_held(state, DECK, range(len(state["players"])))
 
@@ -303,8 +310,14 @@ def finish(state: State) -> None:
                         + "; ".join(words) + f". The other {len(state['deck'])} cards are the "
                         "market deck.")
     state["phase"] = "play"
-    state["current"] = state["first"]
+    state["current"] = state["first"]  # what first_to_act says without finishing
     deal_display(state, Sampler(bytes.fromhex(draft["seed"])), late=True)
+
+
+def first_to_act(state: State) -> int:
+    """Who acts once ``finish`` has run on a ``due`` state: the first player, as play
+    begins (``to_act`` asks it so, with no copy of the state to finish)."""
+    return int(state["first"])
 
 
 def ready(state: State) -> State:

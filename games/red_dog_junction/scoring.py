@@ -20,12 +20,11 @@ JUSTIN_NAME = "Justin"  # how results name the automaton
 
 
 def breakdown(state: State, owner: dict[str, Any], cards: list[str]) -> dict[str, int]:
-    crews = [c for c in cards if card(state, c)["kind"] == "crew"]
-    commanders = [c for c in cards if card(state, c)["kind"] == "commander"]
+    entries = [card(state, c) for c in cards]  # each card read once
     return {
         "gold": owner["storage"][GOLD],
-        "crew": sum(card(state, c)["vp"] for c in crews),
-        "commanders": sum(card(state, c)["vp"] for c in commanders),
+        "crew": sum(e["vp"] for e in entries if e["kind"] == "crew"),
+        "commanders": sum(e["vp"] for e in entries if e["kind"] == "commander"),
         "super deals": len(owner["deals"]),
     }
 

@@ -36,9 +36,13 @@ ASKS = {"pick": "Pick your Trail Boss crew card from the deck (any crew but a ra
                 "e.g. `pick {example}`."}
 
 
+# The phases of set-up stages: each of ASKS, and Posse's draft (see ``drafting``).
+SETUP_PHASES = frozenset([*ASKS, "draft"])
+
+
 def active(state: State) -> bool:
     """Whether the game is in a set-up stage (players choosing before the first turn)."""
-    return state["phase"] in ASKS or drafting(state)
+    return state["phase"] in SETUP_PHASES  # asked before every move: one look-up
 
 
 def drafting(state: State) -> bool:

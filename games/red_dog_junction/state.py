@@ -10,10 +10,9 @@ trigger (the bank's last gold) can never be missed.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from typing import Any
 
-from pbem.game import IllegalMoveError, State
+from pbem.game import Fixed, IllegalMoveError, State, derived
 
 from . import journal
 from .constants import (
@@ -64,17 +63,32 @@ def encode(entry: dict[str, Any]) -> str:
 
 # json.dumps(entry, sort_keys=True, separators=(",", ":")) with its encoder made once:
 # set-up encodes every card (json.dumps builds an encoder per call for such arguments).
-_ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
+# An entry is a small tree of plain data, never circular: the check only costs time.
+_ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), check_circular=False).encode
 
 
-@lru_cache(maxsize=4096)
-def _decoded(text: str) -> dict[str, Any]:
-    entry: dict[str, Any] = json.loads(text)
+def _entry(table: dict[str, str], ident: str) -> dict[str, Any]:
+    """``table[ident]`` decoded: from the table's decoded copy when it is Fixed (set-up's
+    working table, shared by every copy of the state), else afresh (a state read back
+    from JSON, or set-up still building the table)."""
+    if isinstance(table, Fixed):
+        return derived(table, "decoded", lambda: decode_all(table))[ident]
+    entry: dict[str, Any] = json.loads(table[ident])
     return entry
 
 
+def decode_all(table: dict[str, str]) -> dict[str, dict[str, Any]]:
+    """Every entry of a card or tile table, decoded; copies of a card share their text
+    (components.tables), so each text is decoded once and its entry shared."""
+    by_text: dict[str, dict[str, Any]] = {}
+    for text in table.values():
+        if text not in by_text:
+            by_text[text] = json.loads(text)
+    return {ident: by_text[text] for ident, text in table.items()}
+
+
 def card(state: State, ident: str) -> dict[str, Any]:
-    return _decoded(state["rules"]["cards"][ident])
+    return _entry(state["rules"]["cards"], ident)
 
 
 def card_words(state: State, ident: str) -> str:
@@ -91,7 +105,7 @@ def card_words(state: State, ident: str) -> str:
 
 def tile(state: State, ident: str) -> dict[str, Any]:
     """A super deal tile: {"gold": n, "cost": {good: n}}."""
-    return _decoded(state["rules"]["tiles"][ident])
+    return _entry(state["rules"]["tiles"], ident)
 
 
 # ---- supplies ------------------------------------------------------------------------
@@ -194,9 +208,12 @@ def occupant(state: State, place: str) -> str:
     """The ship key docked at ``place`` ("" when free). Home bases are private."""
     if place in ("space", "home"):
         return ""
-    for key in ship_keys(state):
-        if ship(state, key)["at"] == place:
-            return key
+    # ship_keys' order, without building the keys: asked at every dock and view
+    for seat, player in enumerate(state["players"]):
+        if player["at"] == place:
+            return str(seat)
+    if state["solo"] and state[JUSTIN]["at"] == place:
+        return JUSTIN
     return ""
 
 
@@ -230,8 +247,13 @@ def die_sides(state: State, die: str) -> int:
 
 # ---- crews ------------------------------------------------------------------------------
 def crew_types(state: State, seat: int) -> list[str]:
-    cards = state["rules"]["cards"]  # card(), unrolled: the rules ask this many times a move
-    return [_decoded(cards[c])["type"] for c in state["players"][seat]["crew"]]
+    crew = state["players"][seat]["crew"]
+    cards = state["rules"]["cards"]
+    if not isinstance(cards, Fixed):
+        return [card(state, c)["type"] for c in crew]
+    # The rules ask this several times a move: one look-up a card.
+    types = derived(cards, "types", lambda: {c: _entry(cards, c)["type"] for c in cards})
+    return [types[c] for c in crew]
 
 
 def rascal_names(state: State, seat: int) -> list[str]:
@@ -252,6 +274,8 @@ def crew_count(state: State, seat: int, ctype: str) -> int:
     """Crew of a type, each rascal counted once: as the type it names this turn, as a
     rascal until it names one."""
     types = crew_types(state, seat)
+    if not state["ts"]["rascal"] or seat != state["current"]:
+        return types.count(ctype)  # no rascal named: every card counts as its own type
     return _counted(types, _rascal_names(state, seat, types), ctype)
 
 

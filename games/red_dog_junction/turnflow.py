@@ -114,7 +114,10 @@ def end_turn(state: State, seat: int) -> None:
 
 
 def pending_refills(state: State) -> int:
-    return sum(r.get("count", r.get("refill", 0)) for r in state.get("pending", [])
+    pending = state.get("pending")
+    if not pending:  # as at most ends of turns
+        return 0
+    return sum(r.get("count", r.get("refill", 0)) for r in pending
                if r.get("kind") in ("refill", "solo", "deal"))
 
 

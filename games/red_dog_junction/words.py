@@ -35,6 +35,8 @@ def tokens(text: str) -> list[str]:
 
 
 def good_word(word: str) -> str:
+    if word in GOODS:  # as word_matches says of a whole name, and the canonical form
+        return word
     if word in COLOURS:  # no colour word is a good's name
         return COLOURS[word]
     matches = word_matches(word, GOODS)

@@ -124,9 +124,10 @@ def vote(ctx: click.Context, save: str, choice: str, out: str | None, send_it: b
     """Vote on the proposal that a player is absent: accept or refuse (one refusal is
     enough to void it; the game then waits for that player again).
 
-    Votes are due in seat order. A vote not signed within a patience of falling due is
-    passed over, counted as an acceptance, by the next voter's vote. SAVE is a save
-    file, or a game's short id (or the start of its id) from 'pbem games'."""
+    Votes are due in seat order. A vote not signed within a patience of falling due may be
+    passed over, counted as an acceptance, by the next voter's vote (or a confirm after
+    the last); until then it can still be signed and counts. SAVE is a save file, or a
+    game's short id (or the start of its id) from 'pbem games'."""
     from pbem import session
     from pbem.protocol import absence
     from pbem.session import absentees

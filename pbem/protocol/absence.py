@@ -532,8 +532,9 @@ def lines(table: Table) -> list[str]:
         by = table.seats[proposal["by"]].handle
         remedy = proposal["remedy"]
         if proposal["voters"]:
-            then = (f"votes still due, in order: {voters_text(table)} (a vote not signed by "
-                    "then is passed over, counted as an acceptance)")
+            then = (f"votes still due, in order: {voters_text(table)} (after its deadline a "
+                    "vote may be passed over, counted as an acceptance, by the next vote or a "
+                    "confirm; until then it still counts)")
         else:
             then = (f"nobody else votes, so it takes effect only if {by} confirms it "
                     f"('pbem confirm'), from {timing.shown(confirm_from(table))} on")

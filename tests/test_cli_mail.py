@@ -333,12 +333,16 @@ def test_remind_mails_the_player_to_act_how_long_the_game_waited(
     assert r.exit_code == 2 and f"No mail address is known for {actor}" in r.stderr
 
 
-def test_remind_uses_the_signed_time_of_the_last_entry(game: Path, homes: dict[str, Home],
-                                                       tmp_path: Path) -> None:
+def test_remind_counts_from_the_signed_times_as_the_clock_does(
+        game: Path, homes: dict[str, Home], tmp_path: Path) -> None:
+    """The reminder counts from the signed time that made the player to act, as the game
+    clock does: a last entry back-dated before the ones it follows does not move it."""
     from tests.enginekit import forge
 
     save = savefile.read(game)
+    latest = max(e["time"] for e in save.entries[:-1])
     last = dict(save.entries[-1], time="2025-06-01T08:30:00Z")
+    assert last["time"] < latest
     save.entries[-1] = forge(last, homes[last["seat"]].load())
     timed = tmp_path / "timed.toml"
     timed.write_text(savefile.dumps(save))
@@ -352,8 +356,8 @@ def test_remind_uses_the_signed_time_of_the_last_entry(game: Path, homes: dict[s
     text = "".join(p.get_payload(decode=True).decode()
                    for p in email.message_from_string(r.stdout).walk()
                    if p.get_content_type() == "text/plain")
-    assert "since 2025-06-01 08:30 UTC" in text
-    assert f"the time {last['seat']} signed in entry {last['seq']}" in text
+    assert f"since {latest[:10]} {latest[11:16]} UTC" in text
+    assert f"the signed time of the entry that made it {actor}'s move" in text
 
 
 # ---- inbox and new (issue 11) ---------------------------------------------------------------

@@ -331,7 +331,8 @@ def test_a_confirm_too_early_is_refused(tmp_path: Path) -> None:
     r = t.run(proposer, "confirm", proposal, when=at(days=13, hours=23, minutes=59))
     assert r.exit_code == 1 and "from 2025-06-16 10:00 UTC" in r.stderr
     r = t.run(absent, "confirm", proposal, when=at(days=20))
-    assert r.exit_code == 1 and f"Only {proposer}" in r.stderr
+    assert r.exit_code == 1 and "not yours to confirm" in r.stderr
+    assert "answer it by playing" in r.stderr and "can confirm" not in r.stderr
     r = t.run(proposer, "play", proposal, "roll", when=at(days=8))
     assert r.exit_code == 1 and "can be confirmed with 'pbem confirm' from 2025-06-16" in r.stderr
     for listing in ((), ("--remedy", "end")):  # one proposal at a time
@@ -731,7 +732,7 @@ def test_show_and_games_say_who_is_to_act_since_when_and_until_when(tmp_path: Pa
     assert data["clock"] == {"to_act": absent, "next": "turn", "since": "2025-06-02T10:00:00Z",
                              "clock_from": "2025-06-05T00:00:00Z",
                              "patience": "7d", "patience_ends": "2025-06-12T00:00:00Z",
-                             "away": {absent: "2025-06-05T00:00:00Z"}}
+                             "proposal": None, "away": {absent: "2025-06-05T00:00:00Z"}}
     listed = json.loads(t.run(other, "games", "--json", when=at(days=1)).output)["games"][0]
     assert listed["patience_ends"] == "2025-06-12T00:00:00Z" and not listed["past_patience"]
     assert listed["away"] == {absent: "2025-06-05T00:00:00Z"}
@@ -744,6 +745,33 @@ def test_show_and_games_say_who_is_to_act_since_when_and_until_when(tmp_path: Pa
         "games"][0]["past_patience"]
     shown = t.run(other, "show", path, when=at(days=10, hours=14))
     assert "past patience (7 days) since 2025-06-12 00:00 UTC" in shown.output
+
+
+def test_games_counts_the_wait_from_the_entry_that_made_the_seat_to_act(
+        tmp_path: Path) -> None:
+    """An entry by someone else that leaves the turn where it was (an away note, a
+    proposal nobody votes on) does not restart the wait 'games' shows, and a proposal
+    waiting for its confirm says who can confirm it from when."""
+    t = Players(tmp_path, "ann", "bob")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    absent = t.status(path)["to_act"]
+    other = t.other(absent)
+    path = t.wrote(other, "away", path, "--until", "2025-06-04", when=at(days=1))
+    listed = json.loads(t.run(other, "games", "--json", when=at(days=2)).output)["games"][0]
+    assert listed["to_act"] == absent and listed["waiting_since"] == "2025-06-02T10:00:00Z"
+    assert "waiting 2 days" in t.run(other, "games", when=at(days=2)).output
+    r = t.run(other, "absent", path, absent, "--remedy", "end", when=at(days=8))
+    assert r.exit_code == 0, r.output
+    proposal = r.output.split("Wrote ", 1)[1].split("\n", 1)[0]
+    listed = json.loads(t.run(other, "games", "--json", when=at(days=8)).output)["games"][0]
+    assert listed["waiting_since"] == "2025-06-02T10:00:00Z" and listed["patience_ends"] is None
+    words = t.run(other, "games", when=at(days=8)).output
+    assert (f"{other} proposed {absent} absent; {absent} answers by playing, else {other} can "
+            "confirm it ('pbem confirm') from 2025-06-17 10:00 UTC") in words, words
+    clock = json.loads(t.run(other, "show", proposal, "--json", when=at(days=8)).output)["clock"]
+    assert clock["proposal"] == {"player": absent, "by": other,
+                                 "confirm_from": "2025-06-17T10:00:00Z"}
+    assert "can confirm it ('pbem confirm') now" in t.run(other, "games", when=at(days=16)).output
 
 
 def test_remind_mails_whoever_is_past_patience_once_a_day(tmp_path: Path) -> None:

@@ -54,7 +54,10 @@ def _game_line(record: Any, now: Any) -> dict[str, Any]:
     """One game of 'pbem games' (README: the JSON keys), with its status in words."""
     from pbem.protocol import timing
 
-    since = timing.parse_stamp(record.time)
+    # Since the entry that made the seat to act (or its vote fall due): a later entry by
+    # someone else (an away note, a proposal) does not restart the wait.
+    clock = record.clock if isinstance(record.clock, dict) else {}
+    since = timing.parse_stamp(clock.get("since")) or timing.parse_stamp(record.time)
     missing = not record.exists()
     if since is None and not missing:
         since = timing.file_time(record.path)
@@ -126,12 +129,28 @@ def _clock_of(record: Any, now: Any) -> dict[str, Any]:
                         if data.get("next") == "vote"
                         else f"ran out {timing.shown(ends)}: another player may propose "
                              f"{record.to_act} absent"))
+    proposal = data.get("proposal")
+    if isinstance(proposal, dict) and not record.complete:
+        words.append(_proposal_words(proposal, now))
     for handle, until in away.items():
         end = timing.parse_stamp(until)
         if end is not None and end > now:
             words.append(f"away: {handle} until {timing.shown(end)}")
     return {"patience_ends": timing.stamp(ends), "past_patience": ends is not None and
             ends <= now, "away": away, "clock_words": words}
+
+
+def _proposal_words(proposal: dict[str, Any], now: Any) -> str:
+    """A proposal nobody votes on, in words: who may confirm it, from when."""
+    from pbem.protocol import timing
+
+    player, by = str(proposal.get("player", "?")), str(proposal.get("by", "?"))
+    text = f"{by} proposed {player} absent; {player} answers by playing"
+    start = timing.parse_stamp(proposal.get("confirm_from"))
+    if start is None:
+        return text
+    when = "now" if start <= now else f"from {timing.shown(start)}"
+    return text + f", else {by} can confirm it ('pbem confirm') {when}"
 
 
 def shown_patience(data: dict[str, Any]) -> str:

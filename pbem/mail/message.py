@@ -35,7 +35,7 @@ from pbem.drawing.page import html_page
 from pbem.drawing.png import MAIL_WIDTH, PictureError, mail_png
 from pbem.errors import TurnError, UsageError
 from pbem.mail.profile import email as home_email
-from pbem.protocol import absence, result, savefile
+from pbem.protocol import absence, clock, result, savefile
 from pbem.protocol.contacts import Contacts
 from pbem.protocol.identity import Home, check_address, is_address, is_handle
 from pbem.protocol.savefile import Save
@@ -360,7 +360,7 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
                                   f"ADDRESS, or remember it with 'pbem contacts email {who} "
                                   "ADDRESS'.")
         cc = False
-        waited = waiting_since(parsed.entries[-1], None if isinstance(save, Save) else Path(save))
+        waited = _waited(table, parsed, None if isinstance(save, Save) else Path(save))
 
     # Recipients: the actor, copying the others; if the actor is this home (or has no
     # address) everyone else with an address is addressed directly.
@@ -454,6 +454,21 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
         msg.add_attachment(drawn.page, subtype="html", cte=_cte(drawn.page),
                            filename=f"{Path(filename).stem}-board.html")
     return msg
+
+
+def _waited(table: Table, parsed: Save, path: Path | None
+            ) -> tuple[datetime.datetime | None, str]:
+    """Since when the game has waited for the seat to act (or its vote), as its clock
+    counts (PROTOCOL.md section 11): from the entry that made it to act, which a later
+    entry by someone else (an away note, a proposal) does not move, nor a back-dated one;
+    for a save from before signed times, the save file's date."""
+    info = clock.status(table)
+    since = parse_stamp(info["since"] or "")
+    if since is None or parse_stamp(parsed.entries[-1].get("time", "")) is None:
+        return waiting_since(parsed.entries[-1], path)  # a save from before signed times
+    if info["next"] == "vote":
+        return since, f"when {info['to_act']}'s vote fell due, in signed times"
+    return since, f"the signed time of the entry that made it {info['to_act']}'s move"
 
 
 def _reminder(handle: str, since: datetime.datetime | None, source: str,

@@ -97,13 +97,15 @@ def status(table: Table) -> dict[str, Any]:
     While a vote is due, they are the voter's: when its vote fell due and when it is
     passed over. ``patience_ends`` is None when nobody can be proposed absent or passed
     over (the game is complete or not started, the seat is proposed absent already) or
-    the clock has no known start (a save from before signed times)."""
+    the clock has no known start (a save from before signed times). ``proposal``: a
+    proposal nobody votes on, waiting for the seat it names or its proposer's confirm
+    (who, by whom, from when it can be confirmed), else None."""
     duty = table.duty()
     waiting = table.waiting_duty()
     out: dict[str, Any] = {"to_act": None, "next": None, "since": None, "clock_from": None,
                            "patience":
                            str(table.header.get("patience", DEFAULT_PATIENCE)),
-                           "patience_ends": None,
+                           "patience_ends": None, "proposal": None,
                            "away": {table.seats[s].handle: until
                                     for s, until in enumerate(table.away_until) if until}}
     if duty is None:
@@ -122,8 +124,13 @@ def status(table: Table) -> dict[str, Any]:
     seat = waiting.seat
     out["since"] = table.since or None
     out["clock_from"] = waiting_start(table.since, table.away_until[seat]) or None
-    if table.proposal:
-        return out  # the seat is proposed absent already
+    if table.proposal:  # the seat is proposed absent already; nobody votes on it
+        made = timing.parse_stamp(table.proposal.get("time"))
+        out["proposal"] = {"player": table.seats[table.proposal["player"]].handle,
+                           "by": table.seats[table.proposal["by"]].handle,
+                           "confirm_from": stamp_of(made + patience(table.header))
+                           if made is not None else None}
+        return out
     ends = earliest_proposal(table.header, table.since, table.away_until[seat],
                              table.against[seat])
     out["patience_ends"] = stamp_of(ends) or None

@@ -140,6 +140,10 @@ def _check_confirm(table: Table, identity: Identity) -> None:
         raise TurnError("No proposal is open in this save, so there is nothing to confirm "
                         "(the player it named may have answered it by playing).")
     handle = table.seats[proposal["player"]].handle
+    if me == proposal["player"]:
+        raise TurnError(f"The proposal is that you ({handle}) are absent, so it is not yours "
+                        "to confirm: you answer it by playing (or revealing) on this save, "
+                        "which voids it.")
     if proposal["voters"]:
         _check_confirm_over_votes(table, me, handle)
         return

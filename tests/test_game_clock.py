@@ -497,6 +497,26 @@ def test_a_voters_away_note_stops_its_vote_clock(tmp_path: Path) -> None:
     assert t.status(done)["ending"]["remedies"][0]["passed"] == [voter]
 
 
+def test_a_voter_adds_its_away_note_to_its_vote(tmp_path: Path) -> None:
+    """While a proposal is open an away entry is refused, and says how a voter adds the
+    note instead: to its vote (pbem vote --away-until), which stops its clock."""
+    t = Players(tmp_path, "ann", "bob", "cy", "dee")
+    path, absent, proposer, first, last = four_with_a_proposal(t)
+    before = saves(t)
+    r = t.run(first, "away", path, "--until", "2025-06-20", when=at(days=8))
+    assert r.exit_code == 1 and "pbem vote --away-until" in r.stderr, r.output
+    nothing_new(t, before)
+    r = t.run(first, "vote", path, "accept", "--away-until", "2025-06-20", when=at(days=8))
+    assert r.exit_code == 0, r.output
+    assert f"{first} accepts." in r.output
+    assert f"{first} is away until 2025-06-20 00:00 UTC" in r.output
+    voted = r.output.split("Wrote ", 1)[1].split("\n", 1)[0]
+    entry = savefile.read(Path(voted)).entries[-1]
+    assert entry["kind"] == "vote" and entry["away_until"] == "2025-06-20T00:00:00Z"
+    clock = json.loads(t.run(last, "show", voted, "--json", when=at(days=8)).output)["clock"]
+    assert clock["away"][first] == "2025-06-20T00:00:00Z"
+
+
 # ---- away notes ---------------------------------------------------------------------------
 def test_an_away_note_stops_the_clock_within_the_allowance(tmp_path: Path) -> None:
     t = Players(tmp_path, "ann", "bob")

@@ -117,10 +117,13 @@ def absent(ctx: click.Context, save: str, handle: str, remedy: str | None,
 @click.argument("save", type=click.Path(dir_okay=False))
 @click.argument("choice", type=click.Choice(["accept", "refuse"]))
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@click.option("--away-until", "away_until", metavar="TIME",
+              help="Also sign an away note: your clock stops until TIME "
+                   "(YYYY-MM-DDTHH:MM:SSZ, YYYY-MM-DD, or a span from now such as 10d).")
 @_send_options
 @click.pass_context
-def vote(ctx: click.Context, save: str, choice: str, out: str | None, send_it: bool,
-         to: tuple[str, ...], no_cc: bool, **smtp_given: Any) -> None:
+def vote(ctx: click.Context, save: str, choice: str, out: str | None, away_until: str | None,
+         send_it: bool, to: tuple[str, ...], no_cc: bool, **smtp_given: Any) -> None:
     """Vote on the proposal that a player is absent: accept or refuse (one refusal is
     enough to void it; the game then waits for that player again).
 
@@ -140,7 +143,10 @@ def vote(ctx: click.Context, save: str, choice: str, out: str | None, send_it: b
     # proposal): the voter sees it before voting on this one.
     for line in [*loaded.branches, *absence.lines(loaded.table)]:
         echo(line)
-    written = absentees.sign_absence(home, save, "vote", {"vote": choice}, out)
+    fields = {"vote": choice}
+    if away_until:
+        fields["away_until"] = _away_time(away_until, "--away-until")
+    written = absentees.sign_absence(home, save, "vote", fields, out)
     _print_absence(written)
     _mail_after(ctx, written, mailing)
 
@@ -238,4 +244,6 @@ def _print_absence(written: Any) -> None:
         echo(line)
     if not table.proposal and not refused:
         echo("Nobody else votes: the remedy is in effect from this entry on.")
+    if "away_until" in entry:
+        _print_away(written)
     echo(f"Wrote {written.path}")

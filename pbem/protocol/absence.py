@@ -347,8 +347,9 @@ def check_away_entry(table: Table, seat: int, entry: Entry) -> None:
                         "no longer signs in this game.", seq=seq, code="away")
     if table.proposal:
         raise TurnError(f"Entry {seq} ({handle}) is an away note while a proposal that a "
-                        "player is absent is open; the player it names answers by playing, "
-                        "and anyone else may add the note to their vote.", seq=seq,
+                        "player is absent is open: the player it names answers by playing, a "
+                        "voter may add the note to its vote (pbem vote --away-until), and "
+                        "anyone else signs it once the proposal is settled.", seq=seq,
                         code="away")
 
 

@@ -794,6 +794,21 @@ def test_games_counts_the_wait_from_the_entry_that_made_the_seat_to_act(
     assert "can confirm it ('pbem confirm') now" in t.run(other, "games", when=at(days=16)).output
 
 
+def test_remind_with_no_smtp_server_names_a_way_that_exists(tmp_path: Path) -> None:
+    """With no SMTP server known, remind says how to write the reminder to a file instead,
+    and that way works: 'pbem send SAVE --remind --eml FILE'."""
+    t = Players(tmp_path, "ann", "bob")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    absent = t.status(path)["to_act"]
+    other = t.other(absent)
+    assert t.run(other, "contacts", "email", absent, f"{absent}@example.org").exit_code == 0
+    r = t.run(other, "remind", path, when=at(days=8))
+    assert r.exit_code == 2 and "'pbem send SAVE --eml FILE' (with --remind" in r.stderr, r.output
+    eml = tmp_path / "reminder.eml"
+    r = t.run(other, "send", path, "--remind", "--eml", str(eml), when=at(days=8))
+    assert r.exit_code == 0 and b"Reminder" in eml.read_bytes(), r.output
+
+
 def test_remind_mails_whoever_is_past_patience_once_a_day(tmp_path: Path) -> None:
     pytest.importorskip("aiosmtpd")
     from tests.test_smtp import Controller, Sink, free_port

@@ -274,8 +274,9 @@ def settings(home: Home, **given: Any) -> dict[str, Any]:
         merged[key] = value if value is not None else stored.get(key)
     if not merged["host"]:
         raise MailConfigError("No SMTP server is set: give --smtp HOST, or remember one with "
-                              "'pbem profile --smtp HOST', or write the message with --eml FILE "
-                              "or --stdout and send it yourself.")
+                              "'pbem profile --smtp HOST', or write the message to a file with "
+                              "'pbem send SAVE --eml FILE' (with --remind for a reminder) and "
+                              "send it yourself.")
     merged["security"] = merged["security"] or "starttls"
     if given.get("timeout") is not None:
         merged["timeout"] = given["timeout"]

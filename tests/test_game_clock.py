@@ -517,6 +517,19 @@ def test_a_voter_adds_its_away_note_to_its_vote(tmp_path: Path) -> None:
     assert clock["away"][first] == "2025-06-20T00:00:00Z"
 
 
+def test_undo_of_a_vote_says_how_to_vote_again(tmp_path: Path) -> None:
+    """Undo names the command that signs again what was taken back: a vote, not a move."""
+    t = Players(tmp_path, "ann", "bob", "cy", "dee")
+    path, absent, proposer, first, last = four_with_a_proposal(t)
+    voted = t.wrote(first, "vote", path, "accept", when=at(days=8))
+    r = t.run(first, "undo", voted, when=at(days=8))
+    assert r.exit_code == 0, r.output
+    assert f"e.g. 'pbem vote {path} accept' or 'pbem vote {path} refuse'" in r.output, r.output
+    assert "pbem play" not in r.output
+    again = t.wrote(first, "vote", path, "refuse", when=at(days=8))
+    assert savefile.read(Path(again)).entries[-1]["vote"] == "refuse"
+
+
 # ---- away notes ---------------------------------------------------------------------------
 def test_an_away_note_stops_the_clock_within_the_allowance(tmp_path: Path) -> None:
     t = Players(tmp_path, "ann", "bob")

@@ -373,6 +373,19 @@ def test_a_confirm_after_the_answer_is_refused(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
 
 
+def test_a_second_confirm_says_the_remedy_is_in_effect(tmp_path: Path) -> None:
+    """A confirm on the save where the remedy took effect says so, not that the player
+    may have answered."""
+    t = Players(tmp_path, "ann", "bob")
+    _, proposal, absent, proposer = two_player_proposal(t)
+    done = t.wrote(proposer, "confirm", proposal, when=at(days=14))
+    before = saves(t)
+    r = t.run(proposer, "confirm", done, when=at(days=15))
+    assert r.exit_code == 1 and f"the remedy for {absent} is in effect already" in r.stderr
+    assert "answered" not in r.stderr
+    nothing_new(t, before)
+
+
 def test_the_absent_seat_does_not_vote_but_answers(tmp_path: Path) -> None:
     t = Players(tmp_path, "ann", "bob", "cy")
     path = t.play(t.start("dice-race", "--option", "target=1000"))

@@ -137,8 +137,13 @@ def _check_confirm(table: Table, identity: Identity) -> None:
     me = signing.seat_for(table, identity)
     proposal = table.proposal
     if not proposal:
-        raise TurnError("No proposal is open in this save, so there is nothing to confirm "
-                        "(the player it named may have answered it by playing).")
+        gone = [table.seats[s].handle for s in [*table.dropped, *table.bots]]
+        if gone:
+            raise TurnError(f"No proposal is open in this save: the remedy for {' and '.join(gone)} "
+                            "is in effect already, so there is nothing to confirm.")
+        raise TurnError("No proposal is open in this save, so there is nothing to confirm: "
+                        "nobody proposed a player absent, or the proposal was voided (that "
+                        "player played, or a vote refused it).")
     handle = table.seats[proposal["player"]].handle
     if me == proposal["player"]:
         raise TurnError(f"The proposal is that you ({handle}) are absent, so it is not yours "

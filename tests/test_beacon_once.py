@@ -232,6 +232,10 @@ def test_no_reveal_on_a_branch_cut_behind_the_game(tmp_path: Path) -> None:
     again = game.run(due, "play", str(later), "roll", "-o", str(tmp_path / "x.toml"))
     assert again.exit_code == 1 and "revealed your seed on another branch" in again.output
     assert not (tmp_path / "x.toml").exists()
+    # And show says so before the player tries: it is their turn there only in the rules.
+    shown = game.run(due, "show", str(later)).output
+    assert f"Next: turn by {due}  (you, but not on this branch: see below)" in shown, shown
+    assert "pbem signs nothing more for you on this save" in shown
 
 
 def test_a_branch_played_on_leaves_the_other_and_the_game_ends_cleanly(tmp_path: Path) -> None:

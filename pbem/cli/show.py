@@ -112,8 +112,10 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
              f"{last_seq})  phase {table.phase()}")
         _print_notes(told.notes)
     if duty:
+        you = ("  (you, but not on this branch: see below)"
+               if verified.revealed_elsewhere is not None else "  (you)")
         echo(("Next: " if at is None else "Next then: ") + f"{duty.kind} by {to_act}"
-             + ("  (you)" if to_act == handle else ""))
+             + (you if to_act == handle else ""))
     for line in _absence_lines(table):
         echo(line)
     if at is None:

@@ -45,6 +45,8 @@ class Verified(Record):
         self.stale = False
         self.id_reused = False  # this home saw another game (another header) with this id
         self.branches: list[str] = []  # also in notes (PROTOCOL.md 11)
+        # The seq of this home's reveal on another branch (it signs nothing on this one).
+        self.revealed_elsewhere: int | None = None
 
     @property
     def table(self) -> Table:
@@ -113,6 +115,13 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
             if path is not None and home is not None:
                 remember(home, out, path)
         out.branches = archive.branch_notes(save.entries, hashes)
+        if out.branches and home is not None:
+            out.revealed_elsewhere = _revealed_elsewhere(archive, home, save)
+        if out.revealed_elsewhere is not None:
+            out.branches.append(
+                f"You revealed your seed on another branch of this game (entry "
+                f"{out.revealed_elsewhere}), so pbem signs nothing more for you on this save: "
+                "for you the game goes on where you revealed.")
         out.notes.extend(out.branches)
     out.notes.extend(component_notes(save, home, components))
     out.notes.extend(skip_notes(report.table))
@@ -121,6 +130,21 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
         out.notes.append(f"{early.words()} This home will not vote on it or build on it "
                          f"before {timing.shown(early.usable_from)}.")
     return out
+
+
+def _revealed_elsewhere(archive: Archive, home: Home, save: Save) -> int | None:
+    """The seq of this home's reveal of its seat's seed on another branch than ``save``'s
+    (it signs nothing more on this one: :func:`guard_branches`), else None."""
+    if not archive.data["revealed"] or not home.has_identity():
+        return None
+    try:
+        handle = str(home.info()["handle"])
+    except PbemError:
+        return None
+    seq = archive.revealed(handle)
+    if seq is None or any(e["seat"] == handle and e["kind"] == "reveal" for e in save.entries):
+        return None
+    return seq
 
 
 def skip_notes(table: Table, limit: int = 5) -> list[str]:

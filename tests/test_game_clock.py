@@ -543,6 +543,24 @@ def test_undo_of_a_vote_says_how_to_vote_again(tmp_path: Path) -> None:
     assert savefile.read(Path(again)).entries[-1]["vote"] == "refuse"
 
 
+def test_refusals_during_a_proposal_are_short_and_say_what_to_do(tmp_path: Path) -> None:
+    """The voter due who plays instead, and a second proposal, are refused in two
+    sentences naming the open proposal (show has it whole), nothing written."""
+    t = Players(tmp_path, "ann", "bob", "cy", "dee")
+    path, absent, proposer, first, last = four_with_a_proposal(t)
+    before = saves(t)
+    named = f"{proposer}'s proposal that {absent} is absent (entry "
+    r = t.run(first, "play", path, "roll", when=at(days=8))
+    assert r.exit_code == 1 and f"It is your vote on {named}" in r.stderr, r.output
+    assert "'pbem vote SAVE accept' or 'pbem vote SAVE refuse'" in r.stderr
+    r = t.run(last, "absent", path, absent, "--remedy", "end", when=at(days=8))
+    assert r.exit_code == 1 and f"A proposal is open: {named}" in r.stderr, r.output
+    for refused in (t.run(first, "play", path, "roll", when=at(days=8)), r):
+        assert refused.stderr.count(". ") + refused.stderr.count("). ") <= 2, refused.stderr
+        assert "means:" not in refused.stderr
+    nothing_new(t, before)
+
+
 # ---- away notes ---------------------------------------------------------------------------
 def test_an_away_note_stops_the_clock_within_the_allowance(tmp_path: Path) -> None:
     t = Players(tmp_path, "ann", "bob")

@@ -265,6 +265,15 @@ def vote_deadlines(table: Table) -> list[datetime.datetime]:
     return out
 
 
+def proposal_words(table: Table) -> str:
+    """"dee's proposal that cy is absent (entry 6, remedy 'end')": the open proposal in
+    a few words, for a refusal ('pbem show' has it whole)."""
+    proposal = table.proposal
+    return (f"{table.seats[proposal['by']].handle}'s proposal that "
+            f"{table.seats[proposal['player']].handle} is absent (entry {proposal['seq']}, "
+            f"remedy '{proposal['remedy']}')")
+
+
 def voters_text(table: Table) -> str:
     """"bob's, by 2025-06-16 10:00 UTC; then cy's, by ...": the votes due and when each
     is passed over."""

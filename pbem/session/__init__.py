@@ -439,8 +439,9 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     duty = shown.duty()
     assert duty is not None
     if duty.kind == "vote":
-        raise TurnError(" ".join(absence.lines(table)) + " It is your vote: run 'pbem vote "
-                        "SAVE accept' or 'pbem vote SAVE refuse'.")
+        raise TurnError(f"It is your vote on {absence.proposal_words(table)}: run 'pbem vote "
+                        "SAVE accept' or 'pbem vote SAVE refuse' ('pbem show SAVE' shows the "
+                        "proposal and its deadlines).")
     wanted = kind or duty.kind
     if wanted == "join" and duty.kind != "join":
         raise TurnError("You have already joined this game." if table.seats[duty.seat].pubkey

@@ -78,8 +78,8 @@ def _check_proposal(table: Table, identity: Identity, handle: str, remedy: str) 
         raise TurnError("Nobody can be declared absent before the game has started or "
                         "after it is complete.")
     if table.proposal:
-        raise TurnError(" ".join(absence.lines(table)) + " A new proposal waits until this "
-                        "one is settled.")
+        raise TurnError(f"A proposal is open: {absence.proposal_words(table)}. A new proposal "
+                        "waits until this one is settled ('pbem show SAVE' shows it).")
     waiting = table.seats[duty.seat].handle
     if target == me:
         raise TurnError("You cannot declare yourself absent; 'pbem resign' concedes.")

@@ -50,10 +50,18 @@ def deck_work(before: State, after: State, seat: int) -> list[str]:
     peeled: dict[int, int] = {}
     locked = 0
     shown: dict[int, list[str]] = {}
+    # A hand's last card, kept by the player who passed the hand for the one on its left
+    # (posse._pick), is shown by the keeper but is the left player's: named so.
+    for_left: dict[str, int] = (after.get("draft") or {}).get("for_left", {})
+    passed: dict[int, list[tuple[str, int]]] = {}
     for slot_id, slot in new["slots"].items():
         was = old["slots"].get(slot_id, {})
         if slot["status"] == "open" and was.get("status") != "open":
-            shown.setdefault(int(slot["owner"]), []).append(str(slot["card"]))
+            if slot_id in for_left:
+                passed.setdefault(int(slot["owner"]), []).append(
+                    (str(slot["card"]), int(for_left[slot_id])))
+            else:
+                shown.setdefault(int(slot["owner"]), []).append(str(slot["card"]))
             continue
         layers, had = slot.get("layers", {}), was.get("layers", {})
         if mine in had and mine not in layers:
@@ -69,9 +77,13 @@ def deck_work(before: State, after: State, seat: int) -> list[str]:
     if locked:
         lines.append(f"{name} locked the {locked} cards passed to them with fresh keys: once the "
                      "giver removes their layer, only " + name + " can read them.")
-    for holder in sorted(shown):
+    for holder in sorted(set(shown) | set(passed)):
+        kept = sorted(shown.get(holder, []))
         lines.append(f"{names[holder]} shows the cards they kept, each with its proof: "
-                     f"{', '.join(sorted(shown[holder]))}.")
+                     f"{', '.join(kept) or 'none'}"
+                     + "".join(f"; and the last card of the hand they passed, which is "
+                               f"{names[to]}'s: {uid}" for uid, to in sorted(passed.get(holder, [])))
+                     + ".")
     return lines
 
 

@@ -172,6 +172,36 @@ def test_RDJ_V2_show_moves_and_describe_by_mail() -> None:
     assert told == 10 * 3 + 5
 
 
+def test_RDJ_V2_the_shown_cards_are_told_as_whose_they_are() -> None:
+    """When the draft's picks are shown, each line names the cards its player kept and,
+    apart, the last card of the hand they passed, as the left player's: together they are
+    exactly each player's starting cards (the last card was once told as the keeper's)."""
+    _, paths = signed_draft(3)
+    save = savefile.read(paths[-1])
+    table = headers.empty_table(save.header)
+    told: dict[str, set[str]] = {h: set() for h in HANDLES[:3]}
+    kept_line = re.compile(r"(\w+) shows the cards they kept, each with its proof: ([^;.]+)"
+                           r"((?:; and the last card of the hand they passed, which is \w+'s: "
+                           r"[\w-]+)*)\.")
+    passed_part = re.compile(r"which is (\w+)'s: ([\w-]+)")
+    for entry in save.entries:
+        before = copy.deepcopy(table.gstate)
+        table, _ = engine.step(table, entry, replay=True)
+        seat = table.seat_of(entry["seat"])
+        assert seat is not None
+        for line in GAME.describe(before, table.gstate, seat):
+            for found in kept_line.finditer(line):
+                told[found.group(1)] |= set(found.group(2).split(", "))
+                for to, uid in passed_part.findall(found.group(3)):
+                    told[to].add(uid)
+    state = posse.ready(table.gstate)
+    for index, handle in enumerate(HANDLES[:3]):
+        player = state["players"][index]
+        starting = set(player["crew"]) | set(player["commanders"]) | set(player["boosts"])
+        starting -= {posse.kept_cowboy(state["rules"], index + 1)}
+        assert told[handle] == starting, handle
+
+
 # ---- cheats --------------------------------------------------------------------------------
 def draft_save() -> tuple[dict[str, Home], savefile.Save]:
     homes, paths = signed_draft(3)

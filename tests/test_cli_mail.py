@@ -4,11 +4,12 @@ test_smtp; these check the wiring, exit codes and that nothing is lost."""
 
 from __future__ import annotations
 
+import datetime
 import email
+import email.utils
 import json
 import os
 import shlex
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from click.testing import CliRunner
 
 from pbem import session
 from pbem.cli import main
-from pbem.protocol import savefile
+from pbem.protocol import savefile, timing
 from pbem.protocol.identity import Home
 from tests.enginekit import play_game
 
@@ -315,7 +316,8 @@ def test_remind_mails_the_player_to_act_how_long_the_game_waited(
     actor = actor_of(game)
     # A home that has not seen the entry as signed with its time (else: a fork).
     someone = next(h for h in homes if h not in (actor, last["seat"]))
-    three_days_ago = time.time() - 3 * 86400 - 600
+    # Three days before the clock pbem reads (the suite fixes it), as the mail counts.
+    three_days_ago = timing.now().timestamp() - 3 * 86400 - 600
     os.utime(untimed, (three_days_ago, three_days_ago))
     r = run(homes[someone], "send", str(untimed), "--remind", "--stdout", "--to",
             f"{actor}@example.org")
@@ -331,6 +333,17 @@ def test_remind_mails_the_player_to_act_how_long_the_game_waited(
     assert r.exit_code == 2 and "nobody to remind" in r.stderr
     r = run(homes[someone], "send", str(untimed), "--remind", "--stdout")
     assert r.exit_code == 2 and f"No mail address is known for {actor}" in r.stderr
+
+
+def test_the_mail_is_dated_by_the_clock_pbem_reads(game: Path, homes: dict[str, Home]) -> None:
+    """PBEM_CLOCK sets the one clock a process reads: the mail's Date with it."""
+    actor = actor_of(game)
+    someone = next(h for h in homes if h != actor)
+    r = run(homes[someone], "send", str(game), "--stdout", "--to", f"{actor}@example.org",
+            env={"PBEM_CLOCK": "2031-03-04T05:06:07Z"})
+    assert r.exit_code == 0, r.output
+    date = email.utils.parsedate_to_datetime(email.message_from_string(r.stdout)["Date"])
+    assert date.astimezone(datetime.UTC).isoformat() == "2031-03-04T05:06:07+00:00"
 
 
 def test_remind_counts_from_the_signed_times_as_the_clock_does(

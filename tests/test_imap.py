@@ -127,6 +127,7 @@ def test_a_refused_login_is_a_server_problem_and_records_nothing(
     report = inbox.scan([url(server, box)], home, login=login(server, password="wrong"))
     assert [p.code for p in report.problems] == ["server"]
     assert "refused the login" in report.problems[0].message
+    assert "b'" not in report.problems[0].message  # the server's words as text, not bytes
     assert report.exit_code() == 5
     assert SeenRecord(home.path).get(imapurl.parse_url(url(server, box)).key).last_uid == 0
 

@@ -226,6 +226,14 @@ def _close(client: imaplib.IMAP4) -> None:
         client.logout()
 
 
+def _server_words(exc: Exception) -> str:
+    """What the server said, as text: imaplib passes on its reply as bytes (shown as
+    "b'...'" by str), on one line and cut short."""
+    said = exc.args[0] if len(exc.args) == 1 else exc
+    text = said.decode("utf-8", "replace") if isinstance(said, bytes) else str(said)
+    return " ".join(text.split())[:200]
+
+
 def _error(exc: Exception, stage: str, where: str, user: str) -> Exception:
     """The sentence for what interrupted reading at ``stage``."""
     if isinstance(exc, ssl.SSLError | ssl.CertificateError):
@@ -233,7 +241,7 @@ def _error(exc: Exception, stage: str, where: str, user: str) -> Exception:
                                "Check the host name and the server's certificate.", code="tls")
     if isinstance(exc, imaplib.IMAP4.error) and stage == "login":
         return MailServerError(f"The IMAP server {where} refused the login for {user} "
-                               f"({' '.join(str(exc).split())[:200]}). Check the user name and "
+                               f"({_server_words(exc)}). Check the user name and "
                                "the password (Gmail and Outlook need an app password or an "
                                "OAuth2 token: --auth xoauth2).", code="auth")
     if isinstance(exc, UnicodeError | ValueError) and stage == "connect":
@@ -245,6 +253,6 @@ def _error(exc: Exception, stage: str, where: str, user: str) -> Exception:
         why = exc.strerror or str(exc) or type(exc).__name__
         return MailServerError(f"Could not reach the IMAP server {where} ({why}).",
                                code="unreachable")
-    why = " ".join(str(exc).split())[:200] or type(exc).__name__
+    why = _server_words(exc) or type(exc).__name__
     return MailServerError(f"Reading from the IMAP server {where} failed during {stage} ({why}).",
                            code="unreachable")

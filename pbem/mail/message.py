@@ -35,7 +35,7 @@ from pbem.drawing.page import html_page
 from pbem.drawing.png import MAIL_WIDTH, PictureError, mail_png
 from pbem.errors import TurnError, UsageError
 from pbem.mail.profile import email as home_email
-from pbem.protocol import absence, clock, result, savefile
+from pbem.protocol import absence, clock, result, savefile, timing
 from pbem.protocol.contacts import Contacts
 from pbem.protocol.identity import Home, check_address, is_address, is_handle
 from pbem.protocol.savefile import Save
@@ -343,7 +343,7 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
     id8 = table.game_id[:8]
     seq = parsed.entries[-1]["seq"]
 
-    now = now or datetime.datetime.now(datetime.UTC)
+    now = now or timing.now()  # the process clock (PBEM_CLOCK, when set)
     if now.tzinfo is None:
         now = now.replace(tzinfo=datetime.UTC)
     waited: tuple[datetime.datetime | None, str] = (None, "")

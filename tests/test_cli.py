@@ -168,6 +168,24 @@ def test_move_file_with_comments_and_dry_run(players: Players, tmp_path: Path) -
     assert len(players.files()) == len(before) + 1
 
 
+def test_a_move_file_as_editors_save_it(players: Players, tmp_path: Path) -> None:
+    """A byte-order mark (Notepad's UTF-8) is dropped and Windows line ends are lines; a
+    file that is not UTF-8 text is a usage error in plain words (it was an internal
+    error), nothing written."""
+    path = started(players)
+    who = to_act(players, path)
+    marked = tmp_path / "bom.txt"
+    marked.write_bytes(b"\xef\xbb\xbfroll\r\n")
+    r = players.run(who, "play", path, "-f", str(marked), "--dry-run")
+    assert r.exit_code == 0 and "nothing was written" in r.output, r.output
+    latin = tmp_path / "latin1.txt"
+    latin.write_bytes(b"roll # caf\xe9\n")
+    before = players.files()
+    r = players.run(who, "play", path, "-f", str(latin))
+    assert r.exit_code == 2 and "is not UTF-8 text" in r.stderr, r.output
+    assert "internal error" not in r.output and players.files() == before
+
+
 def test_output_never_overwritten(players: Players) -> None:
     path = started(players)
     who = to_act(players, path)

@@ -26,7 +26,7 @@ from pbem.errors import PbemError
 @click.command()
 @click.argument("save", type=click.Path(dir_okay=False))
 @click.argument("moves", nargs=-1)
-@click.option("-f", "--file", "movefile", type=click.File("r"),
+@click.option("-f", "--file", "movefile", type=click.File("rb"),
               help="Read moves from a file, one per line ('#' starts a comment; - is stdin).")
 @click.option("--bot", metavar="NAME[:SEED]", help="Let a bot choose: random[:SEED] or greedy.")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
@@ -116,12 +116,31 @@ def _at_terminal() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
+# A move file is a turn's moves, one a line: far below this.
+MAX_MOVE_FILE = 1 << 20
+
+
 def _read_movefile(handle: Any) -> list[str]:
+    """The moves of a move file: UTF-8 text (a byte-order mark, as some editors write,
+    is dropped), one a line, '#' starting a comment."""
+    from pbem.errors import UsageError
+    from pbem.terminal import shown
+
+    name = shown(getattr(handle, "name", "-"), 80)
+    data = handle.read(MAX_MOVE_FILE + 1)
+    if len(data) > MAX_MOVE_FILE:
+        raise UsageError(f"The move file {name} is over {MAX_MOVE_FILE // 1024} KB: a move "
+                         "file holds one turn's moves, one a line.")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise UsageError(f"The move file {name} is not UTF-8 text; save it as UTF-8 and "
+                         "run the command again.") from None
     moves = []
-    for line in handle:
-        text = line.split("#", 1)[0].strip()
-        if text:
-            moves.append(text)
+    for line in text.splitlines():
+        move = line.split("#", 1)[0].strip()
+        if move:
+            moves.append(move)
     return moves
 
 

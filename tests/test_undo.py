@@ -235,3 +235,22 @@ def test_resign_absent_and_vote_take_a_short_id(homes: dict[str, Home], rolled: 
     run(homes[waiting], "show", str(rolled))
     r = run(homes[waiting], "resign", game_id[:8], "--yes")
     assert r.exit_code == 0 and "Wrote" in r.output, r.output
+
+
+def test_a_final_reveal_taken_back_can_be_signed_again(homes: dict[str, Home],
+                                                      tmp_path: Path) -> None:
+    """Undo of a reveal not yet mailed: the seed is public on no branch, so the home may
+    reveal again where the undo left it (it was refused as 'revealed on another branch'
+    for good, leaving the game unfinishable from that home)."""
+    paths = play_game(homes, tmp_path / "saves", options=["target=30"])
+    last = savefile.read(paths[-1]).entries[-1]
+    assert last["kind"] == "reveal"
+    signer = homes[last["seat"]]
+    r = run(signer, "undo", str(paths[-1]))
+    assert r.exit_code == 0 and "e.g. 'pbem play " in r.output, r.output
+    previous = Path(r.output.split("e.g. 'pbem play ", 1)[1].split("'", 1)[0])
+    again = written(run(signer, "play", str(previous)))
+    redone = savefile.read(again)
+    assert redone.entries[-1]["kind"] == "reveal"
+    assert redone.entries[-1]["seed"] == last["seed"]
+    assert run(None, "verify", str(again)).exit_code == 0

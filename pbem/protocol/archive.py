@@ -242,6 +242,14 @@ class Archive:
                 self.data["revealed"][handle] = seq
                 self._write()
 
+    def unmark_revealed(self, handle: str, seq: int) -> None:
+        """``pbem undo`` took back ``handle``'s reveal, entry ``seq``, before it was mailed:
+        the seed is public on no branch, so the home may reveal it again (the same seed)."""
+        with self._changing():
+            if self.data["revealed"].get(handle) == seq:
+                del self.data["revealed"][handle]
+                self._write()
+
     def was_sent(self, entry_hash: str) -> bool:
         return entry_hash in self.data["sent"]
 

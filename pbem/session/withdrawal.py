@@ -68,6 +68,8 @@ def withdraw(home: Home, path: str | Path) -> Withdrawn:
                                                      audit_secrets=False).table)
     previous, wrote = _previous_save(before, source)
     archive.withdraw(entry, entry_hash)
+    if kind == "reveal":  # the seed was never mailed: the reveal can be signed again
+        archive.unmark_revealed(signer, seq)
     # Its link was never sent: the replacement signs at the same place (section 10).
     record = table.seats[seat]
     archive.release(signer, Position(record.chain, record.depth).number)

@@ -105,6 +105,29 @@ def test_show_never_writes_a_picture_over_a_save(homes: dict[str, Home], tmp_pat
     assert files(folder) == before  # not even the other picture
 
 
+def test_show_draws_only_to_a_plain_file_of_its_own(homes: dict[str, Home],
+                                                    tmp_path: Path) -> None:
+    """A pipe as a picture's target hung for ever (its reading waited); a device was
+    replaced by the picture; an empty name wrote nothing and said nothing; two pictures
+    to one name left the last in it. Each is a usage error before anything is drawn."""
+    import os
+
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    made = session.new_game(homes["ann"], "road-master", ["ann", "bob"], [], None, folder=folder)
+    pipe = folder / "board.svg"
+    os.mkfifo(pipe)
+    before = files(folder)
+    for args, said in ((["--svg", str(pipe)], "is not a plain file"),
+                       (["--png", str(folder)], ""),
+                       (["--svg", ""], "--svg needs a file name"),
+                       (["--svg", str(folder / "b.svg"), "--png", str(folder / "b.svg")],
+                        "--svg and --png name the same file")):
+        result = run(homes["ann"], "show", str(made.path), *args)
+        assert result.exit_code == 2 and said in result.output, (args, result.output)
+        assert files(folder) == before
+
+
 def test_a_recorded_file_replaced_by_another_games_save_is_not_signed(
         homes: dict[str, Home], tmp_path: Path) -> None:
     first = play_game(homes, tmp_path / "one", stop_after=4)[-1]

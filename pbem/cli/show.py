@@ -75,16 +75,18 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
     seq = last_seq if at is None else at
     heading = f"{game.info.title} {table.game_id[:8]}, entry {seq}"
     pictures: list[tuple[str, str | bytes]] = []  # all drawn before any is written
-    if svg_path or html_path or png_path:
+    asked = {flag: path for flag, path in (("--svg", svg_path), ("--html", html_path),
+                                           ("--png", png_path)) if path is not None}
+    if asked:
         from pbem.drawing import page as render  # only to draw: it costs start-up time
+
+        render.check_picture_targets(asked)  # no save, pipe or name twice: before drawing
     if svg_path:
         pictures.append((svg_path, render.svg_of(game, view)))
     if html_path:
         pictures.append((html_path, render.html_page(game, view, heading)))
     if png_path:
         pictures.append((png_path, render.png_page(game, view)))
-    for target, _ in pictures:  # no save is ever written over: check all before any
-        render.refuse_save_target(target)
     for target, picture in pictures:
         render.write_picture(target, picture)
     if as_json:

@@ -4,12 +4,15 @@ turned into a PNG."""
 from __future__ import annotations
 
 import html
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
 from pbem import atomic
 from pbem.errors import UsageError
 from pbem.game import Game
+from pbem.terminal import shown
 
 
 def svg_of(game: Game, view: dict[str, Any]) -> str:
@@ -55,8 +58,34 @@ def write_picture(path: str | Path, text: str | bytes) -> Path:
     return target
 
 
+def check_picture_targets(asked: dict[str, str]) -> None:
+    """UsageError, before anything is drawn, unless each picture asked for (flag -> path)
+    has a file name of its own that :func:`refuse_save_target` accepts."""
+    seen: dict[str, str] = {}
+    for flag, path in asked.items():
+        if not path:
+            raise UsageError(f"{flag} needs a file name (e.g. board.{flag[2:]}); nothing was "
+                             "written.")
+        key = os.path.realpath(path)
+        if key in seen:
+            raise UsageError(f"{seen[key]} and {flag} name the same file, {shown(path, 80)}: "
+                             "give each picture its own; nothing was written.")
+        seen[key] = flag
+        refuse_save_target(path)
+
+
 def refuse_save_target(path: str | Path) -> None:
-    """UsageError if ``path`` holds a pbem save: a picture never replaces one."""
+    """UsageError if ``path`` holds a pbem save (a picture never replaces one) or is not
+    a plain file: a folder, a device or a pipe, which a picture would replace, or whose
+    reading would wait for ever."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        mode = None  # nothing there yet (or unreadable: the write says why)
+    if mode is not None and not stat.S_ISREG(mode):
+        raise UsageError(f"{shown(str(path), 80)} is not a plain file (a folder, a device or "
+                         "a pipe): a picture is written to a file of its own. Name a new "
+                         "file, or a picture to draw again; nothing was written.")
     if is_save(Path(path)):
         raise UsageError(f"{path} is a pbem save: a picture is never written over a save. "
                          "Give another file name (e.g. board.svg); nothing was written.")

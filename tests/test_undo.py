@@ -141,12 +141,21 @@ def test_an_entry_already_mailed_cannot_be_taken_back(homes: dict[str, Home], ro
     assert r.exit_code == 1 and "stale" in r.stderr and "pbem undo" not in r.stderr
 
 
-def test_the_stale_message_points_to_undo(homes: dict[str, Home], rolled: Path) -> None:
+def test_the_stale_message_points_to_undo(homes: dict[str, Home], rolled: Path,
+                                          tmp_path: Path) -> None:
+    """The hint names the game's short id, which names the save holding the entry
+    wherever -o wrote it (it guessed a file name that did not exist), and it works."""
     me = homes[actor(rolled)]
-    mine = written(run(me, "play", str(rolled), "roll"))
+    mine = written(run(me, "play", str(rolled), "roll", "-o", str(tmp_path / "mine.toml")))
     r = run(me, "play", str(rolled), "pass")
     assert r.exit_code == 1 and "would fork the game" in r.stderr
-    assert f"pbem undo {mine.name}" in r.stderr
+    short = savefile.read(rolled).game_id[:8]
+    assert f"run 'pbem undo {short}'" in r.stderr, r.stderr
+    listed = run(me, "moves", str(rolled))  # as play: no moves on a save it refuses
+    assert listed.exit_code == 1 and "would fork the game" in listed.stderr, listed.output
+    r = run(me, "undo", short)
+    assert r.exit_code == 0 and not mine.exists(), r.output
+    assert Path(f"{mine}.withdrawn").exists()
 
 
 def test_a_withdrawn_entry_mailed_anyway_is_a_fork_elsewhere(homes: dict[str, Home],

@@ -380,9 +380,11 @@ def undo_hint(verified: Verified, home: Home) -> str:
     if not mine or archive.successors(mine[0]) or archive.was_sent(mine[0]):
         return ""
     seq = archive.data["entries"][mine[0]][0]
-    name = savefile.default_name(save.ruleset, save.game_id, seq, home.load().handle)
+    # The game's short id names the newest save this home holds of it, the one with that
+    # entry, wherever -o wrote it (a file name guessed from the entry may not exist).
     return (f" You signed entry {seq} on it and have not mailed it: to take it back and "
-            f"play again, run 'pbem undo {name}' (the save you wrote).")
+            f"play again, run 'pbem undo {save.game_id[:8]}' (this game's newest save "
+            "here, which holds it).")
 
 
 LOCKS_DIR = "locks"
@@ -651,6 +653,7 @@ def owed(home: Home, path: str | Path) -> Owed:
     """What this home owes in the save at ``path``, or the TurnError ``play`` would give."""
     identity = home.load()
     verified = load(path, home)
+    refuse_stale(verified, home)  # as play would: no moves listed on a save it refuses
     signing.owed(verified.table, identity)
     shown = signing.preview(verified.table, identity,
                            OwnLinks(home, verified.table, identity).used)

@@ -186,6 +186,23 @@ def test_a_move_file_as_editors_save_it(players: Players, tmp_path: Path) -> Non
     assert "internal error" not in r.output and players.files() == before
 
 
+@pytest.mark.parametrize("command", ["show", "verify", "moves", "play", "log", "undo",
+                                     "resign", "send", "absent", "vote", "confirm", "away"])
+def test_a_folder_as_save_is_an_unreadable_save(players: Players, tmp_path: Path,
+                                                command: str) -> None:
+    """A folder given as SAVE is a save that cannot be read (exit 4, one sentence), for
+    every command that takes one: it was click's usage text (exit 2)."""
+    started(players)
+    folder = tmp_path / "x.toml"
+    folder.mkdir()
+    extra = {"absent": ["bob"], "vote": ["accept"], "away": ["--until", "3d"], "resign": ["--yes"],
+             "send": ["--eml", str(tmp_path / "m.eml")]}.get(command, [])
+    before = players.files()
+    r = players.run("ann", command, str(folder), *extra)
+    assert r.exit_code == 4 and "is a folder, not a save file" in r.stderr, r.output
+    assert "Usage:" not in r.output and players.files() == before
+
+
 def test_output_never_overwritten(players: Players) -> None:
     path = started(players)
     who = to_act(players, path)

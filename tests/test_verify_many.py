@@ -143,7 +143,8 @@ def test_one_save_prints_as_before(tmp_path: Path) -> None:
     assert result.output.startswith(f"road-master {RM_SHORT}: {RM_ENTRIES} entries verified")
     folder = tmp_path / "folder"
     folder.mkdir()
-    assert "Invalid value for 'SAVE'" in run(tmp_path / "home", str(folder)).output
+    refused = run(tmp_path / "home", str(folder))  # unreadable as a save: exit 4, as show
+    assert refused.exit_code == 4 and "is a folder, not a save file" in refused.output
 
 
 def test_a_file_hiding_its_game_id_runs_alone_and_still_verifies(tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ RESIGN_MEANS = ("Resigning ends the game on your turn: you rank last; the others
 
 
 @click.command()
-@click.argument("save", type=click.Path(dir_okay=False))
+@click.argument("save")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
 @click.option("--yes", is_flag=True, help="Resign without being asked (for scripts).")
 @ACCEPT_KEY
@@ -62,7 +62,7 @@ def resign(ctx: click.Context, save: str, out: str | None, yes: bool,
 
 
 @click.command()
-@click.argument("save", type=click.Path(dir_okay=False))
+@click.argument("save")
 @click.argument("handle")
 @click.option("--remedy", type=click.Choice(["end", "bot"]),
               help="end: the game stops, HANDLE ranks last; bot: a deterministic bot plays "
@@ -114,7 +114,7 @@ def absent(ctx: click.Context, save: str, handle: str, remedy: str | None,
 
 
 @click.command()
-@click.argument("save", type=click.Path(dir_okay=False))
+@click.argument("save")
 @click.argument("choice", type=click.Choice(["accept", "refuse"]))
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
 @click.option("--away-until", "away_until", metavar="TIME",
@@ -152,7 +152,7 @@ def vote(ctx: click.Context, save: str, choice: str, out: str | None, away_until
 
 
 @click.command()
-@click.argument("save", type=click.Path(dir_okay=False))
+@click.argument("save")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
 @_send_options
 @click.pass_context
@@ -179,7 +179,7 @@ def confirm(ctx: click.Context, save: str, out: str | None, send_it: bool,
 
 
 @click.command()
-@click.argument("save", type=click.Path(dir_okay=False))
+@click.argument("save")
 @click.option("--until", "until", required=True, metavar="TIME",
               help="When you are back: YYYY-MM-DDTHH:MM:SSZ, YYYY-MM-DD (UTC), or a span "
                    "from now such as 10d.")

@@ -162,7 +162,7 @@ def shown_patience(data: dict[str, Any]) -> str:
 
 
 @click.command()
-@click.argument("save", type=click.Path(dir_okay=False))
+@click.argument("save")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def log(ctx: click.Context, save: str, as_json: bool) -> None:
@@ -189,7 +189,7 @@ def log(ctx: click.Context, save: str, as_json: bool) -> None:
 
 
 @click.command()
-@click.argument("save", type=click.Path(dir_okay=False))
+@click.argument("save")
 @click.pass_context
 def undo(ctx: click.Context, save: str) -> None:
     """Take back your newest entry before it is mailed (SAVE: the save you wrote, or the

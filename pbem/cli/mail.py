@@ -26,7 +26,7 @@ from pbem.terminal import printable, printable_json
 
 # ---- email -------------------------------------------------------------------------------
 @click.command()
-@click.argument("save", type=click.Path(dir_okay=False))
+@click.argument("save")
 @click.option("--to", "to", multiple=True, metavar="ADDRESS",
               help="Mail these addresses instead of the game's seats.")
 @click.option("--no-cc", is_flag=True, help="Mail only the player to act.")
@@ -347,7 +347,7 @@ def _sync_round(home: Any, sources: list[str], login: Any, max_size: int, read_a
 
 
 @click.command()
-@click.argument("save", type=click.Path(dir_okay=False))
+@click.argument("save")
 @click.argument("state", type=click.Choice(["on", "off"]), required=False)
 @click.pass_context
 def auto(ctx: click.Context, save: str, state: str | None) -> None:

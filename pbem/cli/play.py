@@ -24,7 +24,7 @@ from pbem.errors import PbemError
 
 
 @click.command()
-@click.argument("save", type=click.Path(dir_okay=False))
+@click.argument("save")
 @click.argument("moves", nargs=-1)
 @click.option("-f", "--file", "movefile", type=click.File("rb"),
               help="Read moves from a file, one per line ('#' starts a comment; - is stdin).")
@@ -145,7 +145,7 @@ def _read_movefile(handle: Any) -> list[str]:
 
 
 @click.command()
-@click.argument("save", type=click.Path(dir_okay=False))
+@click.argument("save")
 @click.argument("moves", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context

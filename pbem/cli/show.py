@@ -20,7 +20,7 @@ from pbem.cli.common import (
 
 
 @click.command()
-@click.argument("save", type=click.Path(dir_okay=False))
+@click.argument("save")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("--at", "at", type=click.IntRange(min=0), metavar="SEQ",
               help="Show the position after entry SEQ (as your seat saw it then) and what "

@@ -50,9 +50,7 @@ def verify(ctx: click.Context, saves: tuple[str, ...], as_json: bool, full: bool
     if len(saves) > 1:
         _verify_many(ctx, list(saves), as_json, full, jobs)
         return
-    one = click.Argument(["save"], type=click.Path(dir_okay=False))  # its own usage errors
-    save = one.type.convert(saves[0], one, ctx)
-    _verify_one(ctx, str(save), as_json, full)
+    _verify_one(ctx, saves[0], as_json, full)
 
 
 def _verify_many(ctx: click.Context, saves: list[str], as_json: bool, full: bool,

@@ -66,9 +66,12 @@ def regroup(owed: session.Owed, words: list[str]) -> list[str] | None:
 
 def quoting_hint(home: Home, path: str, command: str, moves: list[str], exc: MoveError) -> str:
     """A sentence to add when moves given as separate words do not parse (``play SAVE
-    forward 2 left``): each move is one argument, quoted, or all in one with ';'."""
-    if not isinstance(exc, InvalidMoveError | AmbiguousMoveError) or len(moves) < 2 \
-            or all(" " in move for move in moves):
+    forward 2 left``): each move is one argument, quoted, or all in one with ';'. Only
+    where two one-word arguments stand side by side: the mark of a move typed unquoted
+    (``"dock junction 7" pass`` is quoted as it should be)."""
+    single = [" " not in move for move in moves]
+    if not isinstance(exc, InvalidMoveError | AmbiguousMoveError) or \
+            not any(a and b for a, b in zip(single, single[1:], strict=False)):
         return ""
     try:
         owed = session.owed(home, path)

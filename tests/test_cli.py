@@ -397,6 +397,12 @@ def test_unquoted_words_are_refused_with_the_quoted_form(tmp_path: Path) -> None
     assert r.exit_code == 1 and "quote" not in r.stderr
     r = p.run(who, "play", path, "route keep 1", "fly away")
     assert r.exit_code == 1 and "quote" not in r.stderr
+    r = p.run(who, "play", path, "route keep 1", "fly")  # one one-word move: quoted right
+    assert r.exit_code == 1 and "quote" not in r.stderr
+    listed = tmp_path / "moves.txt"  # a move file: one move a line, nothing to quote
+    listed.write_text("route\nkeep\n")
+    r = p.run(who, "play", path, "-f", str(listed))
+    assert r.exit_code == 1 and "quote" not in r.stderr and "argument" not in r.stderr
     assert p.files() == before
 
 

@@ -76,9 +76,9 @@ def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, b
         written = _sign(ctx, save, None, typed or all_moves, bot, out, accept_keys,
                         dry_run=dry_run, fields=fields, leave_branch=leave_branch)
     except MoveError as exc:
-        if all_moves:  # words typed without quotes?
+        if moves and movefile is None:  # words typed without quotes?
             hint = prompt.quoting_hint(home, save, "play", all_moves, exc)
-        elif bot or typed is not None:
+        elif all_moves or bot or typed is not None:  # a move file's lines need no quotes
             hint = ""
         else:  # a turn is owed and nothing was typed: say how to type it
             hint = prompt.no_moves_hint(save)

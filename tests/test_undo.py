@@ -151,8 +151,9 @@ def test_the_stale_message_points_to_undo(homes: dict[str, Home], rolled: Path,
     assert r.exit_code == 1 and "would fork the game" in r.stderr
     short = savefile.read(rolled).game_id[:8]
     assert f"run 'pbem undo {short}'" in r.stderr, r.stderr
-    listed = run(me, "moves", str(rolled))  # as play: no moves on a save it refuses
-    assert listed.exit_code == 1 and "would fork the game" in listed.stderr, listed.output
+    listed = run(me, "moves", str(rolled))  # listed, but with what play would refuse
+    assert listed.exit_code == 0 and "would fork the game" in listed.stderr, listed.output
+    assert "'pbem play' refuses it" in listed.stderr
     r = run(me, "undo", short)
     assert r.exit_code == 0 and not mine.exists(), r.output
     assert Path(f"{mine}.withdrawn").exists()

@@ -162,7 +162,8 @@ def moves(ctx: click.Context, save: str, moves: tuple[str, ...], as_json: bool) 
     save = resolve_save(ctx, save)
     typed = split_moves(moves)
     try:
-        handle, legal, lines, can_end = session.legal_moves_shown(home, save, typed)
+        handle, legal, lines, can_end = session.legal_moves_shown(
+            home, save, typed, warn=lambda words: echo(f"pbem: {words}", err=True))
     except MoveError as exc:
         from pbem import prompt  # the hints load only when a move is refused
 

@@ -668,10 +668,18 @@ def legal_moves(home: Home, path: str | Path, moves: list[str]) -> tuple[str, li
     return handle, legal, can_end
 
 
-def legal_moves_shown(home: Home, path: str | Path, moves: list[str]
+def legal_moves_shown(home: Home, path: str | Path, moves: list[str],
+                      warn: Callable[[str], None] | None = None
                       ) -> tuple[str, list[str], list[str], bool]:
-    """As legal_moves, with the lines ``pbem moves`` prints for them (Game.move_lines)."""
+    """As legal_moves, with the lines ``pbem moves`` prints for them (Game.move_lines).
+    ``warn`` is told what ``play`` would refuse the save for (stale, or dated ahead): the
+    moves are listed all the same, as reading them forks nothing."""
     turn = owed(home, path)
+    if warn is not None:
+        try:
+            refuse_stale(turn.verified, home)
+        except TurnError as exc:
+            warn(f"{exc.message} 'pbem play' refuses it.")
     if not turn.takes_moves:
         return turn.handle, [], [], True
     state, _ = turn.after(moves)

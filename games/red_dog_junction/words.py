@@ -64,7 +64,9 @@ def goods_words(words: list[str], what: str) -> GoodsT:
         match = COUNT.match(word)
         if match:
             n = int(match.group(1) or match.group(2))
-            if not last or n < 1:
+            if n < 1:
+                raise not_a_count(word, "gold x2")
+            if not last:
                 raise InvalidMoveError(f"'{word}' must follow a good, as in 'gold x2'.")
             counts[last] += n - last_added
             last, last_added = "", 0
@@ -182,6 +184,11 @@ def card_word(state: State, word: str, pool: list[str]) -> str:
     raise InvalidMoveError(f"There is no card '{word}' here.")
 
 
+def not_a_count(word: str, example: str) -> InvalidMoveError:
+    """For a count written 'x0' or '0x': a count is a whole number of at least 1."""
+    return InvalidMoveError(f"'{word}' is not a count: write at least x1, as in '{example}'.")
+
+
 def trade_words(rest: list[str], counted: bool) -> tuple[str, str, int]:
     count = 1
     words = list(rest)
@@ -192,10 +199,12 @@ def trade_words(rest: list[str], counted: bool) -> tuple[str, str, int]:
             words.pop()
         elif words[-1].isdigit() and len(words) > 1:
             count = int(words.pop())
+        if count < 1:
+            raise not_a_count(rest[-1], "trade scrap:gold x2")
     text = " ".join(words)
     text = TRADE_SIGN.sub(":", text)
     pieces = [p for p in TRADE_SPLIT.split(text) if p]
-    if len(pieces) != 2 or count < 1:
+    if len(pieces) != 2:
         raise InvalidMoveError("Write a trade as GIVE:GET, e.g. `trade scrap:gold x2`.")
     give, get = good_word(pieces[0]), good_word(pieces[1])
     return give, get, count

@@ -101,7 +101,7 @@ def test_single_free_junction_dock_is_inferred_or_ambiguous() -> None:
     ("load x2", InvalidMoveError, "must follow a good"),
     ("load 2", InvalidMoveError, "must be followed by a good"),
     ("load 2 3 gold", InvalidMoveError, "two counts in a row"),
-    ("load gold x0", InvalidMoveError, "must follow a good"),
+    ("load gold x0", InvalidMoveError, "'x0' is not a count: write at least x1"),
     ("unload", InvalidMoveError, "name the goods for unload"),
     ("load all", InvalidMoveError, "Name the goods to load"),
     ("load ruby load gas", InvalidMoveError, "Say `load` once"),
@@ -137,6 +137,27 @@ def test_malformed_moves_are_refused_plainly(typed: str, error: type, words: str
     state = new_game(2)
     with pytest.raises(error, match=words):
         norm(state, typed)
+
+
+@pytest.mark.parametrize("typed", [
+    "load gold x0",
+    "load gold 0x",
+    "unload gold x0",
+    "unload scrap load gold x0",
+    "salvage scrap x0",
+    "jettison gold x00",
+    "swap bob give scrap x0 take gold",
+    "swap bob give scrap take gold x0",
+    "trade scrap:gold x0",
+    "trade scrap for gold 0",
+])
+def test_a_zero_count_is_refused_as_not_a_count(typed: str) -> None:
+    # It used to say "'x0' must follow a good", which it does: the count is what is wrong.
+    state = new_game(2)
+    with pytest.raises(InvalidMoveError, match="is not a count: write at least x1") as refused:
+        norm(state, typed)
+    assert "must follow a good" not in str(refused.value)
+    assert "GIVE:GET" not in str(refused.value)
 
 
 @pytest.mark.parametrize(("moves", "words"), [

@@ -186,7 +186,7 @@ def test_a_move_file_as_editors_save_it(players: Players, tmp_path: Path) -> Non
     assert "internal error" not in r.output and players.files() == before
 
 
-@pytest.mark.parametrize("command", ["show", "verify", "moves", "play", "log", "undo",
+@pytest.mark.parametrize("command", ["show", "verify", "moves", "play", "log", "undo", "join",
                                      "resign", "send", "absent", "vote", "confirm", "away"])
 def test_a_folder_as_save_is_an_unreadable_save(players: Players, tmp_path: Path,
                                                 command: str) -> None:

@@ -86,7 +86,8 @@ def rules(game: str | None) -> None:
 @click.command()
 @click.argument("game")
 @click.option("--seat", "seats", multiple=True, required=True, metavar="HANDLE[=EMAIL]",
-              help="A seat in play order; the first is you (the host).")
+              help="A seat in play order; the first is you (the host). Leave yourself "
+                   "out and you take seat 1, before the seats given.")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="A game option (see 'pbem rules GAME').")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
@@ -108,6 +109,12 @@ def new(ctx: click.Context, game: str, seats: tuple[str, ...], options: tuple[st
     written = session.new_game(home, registry.resolve(game), list(seats), list(options), out,
                                host_email=profile.email(home), patience=patience,
                                away=away_days)
+    seated = [str(s["handle"]) for s in written.save.header["seats"]]
+    if len(seated) > len(seats):  # the host was left out and so was added as seat 1
+        others = seated[1:]
+        follow = " and ".join([", ".join(others[:-1]), others[-1]] if len(others) > 1 else others)
+        echo(f"You ({seated[0]}) take seat 1 as the host; {follow} "
+             f"follow{'s' if len(others) == 1 else ''} in the order given.")
     pinned = [k for k in written.keys if k.pinned and k.status != "you"]
     if pinned:
         echo("Seats pinned to the keys your contacts know (a join by another key is refused):")
@@ -125,7 +132,7 @@ def _pin_fp(save: Any, handle: str) -> str:
 
 
 @click.command()
-@click.argument("save", type=click.Path(dir_okay=False))
+@click.argument("save")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
 @ACCEPT_KEY
 @_send_options

@@ -297,8 +297,13 @@ def new_game(home: Home, ruleset: str, seats: list[str], options: list[str],
                        check_address(email) if email.strip() else ""))
     handles = [h for h, _ in parsed]
     host_email = check_address(host_email) if host_email else ""
-    if identity.handle not in handles:
+    if identity.handle not in handles:  # the host left out is seat 1 ('pbem new' says so)
         parsed.insert(0, (identity.handle, host_email))
+        info = game.info
+        if not info.min_players <= len(parsed) <= info.max_players:
+            given = f"{len(handles)} seat{'s' if len(handles) != 1 else ''} given"
+            raise OptionError(f"{info.title} takes {info.min_players} to {info.max_players} "
+                              f"players; with you and the {given} that is {len(parsed)}.")
     elif not parsed[0][1] and handles[0] == identity.handle:
         parsed[0] = (identity.handle, host_email)
     elif handles[0] != identity.handle:
@@ -307,6 +312,7 @@ def new_game(home: Home, ruleset: str, seats: list[str], options: list[str],
     if len({h for h, _ in parsed}) != len(parsed):
         raise UsageError("Each handle may sit only once.")
     typed = headers.parse_options(game, options)
+    refuse_repeated_options(options)
     header = headers.new_header(game, parsed, typed, keys=pins_from_contacts(home, identity, parsed),
                                patience=patience, away=away)
     if Archive.seen(home.archive_dir, header["id"]):  # only a broken random generator
@@ -323,6 +329,20 @@ def new_game(home: Home, ruleset: str, seats: list[str], options: list[str],
     path = write(save, output_path(save, entry, near, out), home)
     return Written(path, save, table, entry,
                    keys=Contacts(home).seat_keys(save))
+
+
+def refuse_repeated_options(options: list[str]) -> None:
+    """UsageError for an option key given more than once (``--option variant=posse
+    --option variant=standard``), rather than silently taking the last value."""
+    values: dict[str, list[str]] = {}
+    for pair in options:
+        key, _, value = pair.partition("=")
+        values.setdefault(key.strip(), []).append(value.strip())
+    for key, given in values.items():
+        if len(given) > 1:
+            times = "twice" if len(given) == 2 else f"{len(given)} times"
+            raise OptionError(f"Option {key} is given {times} ({', '.join(given)}); "
+                              "give it once.")
 
 
 def pins_from_contacts(home: Home, identity: Identity,
@@ -653,13 +673,13 @@ def owed(home: Home, path: str | Path) -> Owed:
     """What this home owes in the save at ``path``, or the TurnError ``play`` would give."""
     identity = home.load()
     verified = load(path, home)
-    refuse_stale(verified, home)  # as play would: no moves listed on a save it refuses
     signing.owed(verified.table, identity)
     shown = signing.preview(verified.table, identity,
                            OwnLinks(home, verified.table, identity).used)
     duty = shown.duty()
     assert duty is not None
     return Owed(verified, identity, shown, duty.kind, duty.seat)
+
 
 
 def legal_moves(home: Home, path: str | Path, moves: list[str]) -> tuple[str, list[str], bool]:

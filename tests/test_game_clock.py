@@ -381,7 +381,7 @@ def test_a_second_confirm_says_the_remedy_is_in_effect(tmp_path: Path) -> None:
     done = t.wrote(proposer, "confirm", proposal, when=at(days=14))
     before = saves(t)
     r = t.run(proposer, "confirm", done, when=at(days=15))
-    assert r.exit_code == 1 and f"the remedy for {absent} is in effect already" in r.stderr
+    assert r.exit_code == 1 and f"a remedy is in effect already for {absent}" in r.stderr
     assert "answered" not in r.stderr
     nothing_new(t, before)
 

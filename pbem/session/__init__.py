@@ -332,8 +332,9 @@ def new_game(home: Home, ruleset: str, seats: list[str], options: list[str],
 
 
 def refuse_repeated_options(options: list[str]) -> None:
-    """UsageError for an option key given more than once (``--option variant=posse
-    --option variant=standard``), rather than silently taking the last value."""
+    """OptionError (a usage error, exit 2) for an option key given more than once
+    (``--option variant=posse --option variant=standard``), rather than silently taking
+    the last value."""
     values: dict[str, list[str]] = {}
     for pair in options:
         key, _, value = pair.partition("=")

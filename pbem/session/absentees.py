@@ -139,8 +139,8 @@ def _check_confirm(table: Table, identity: Identity) -> None:
     if not proposal:
         gone = [table.seats[s].handle for s in [*table.dropped, *table.bots]]
         if gone:
-            raise TurnError(f"No proposal is open in this save: the remedy for {' and '.join(gone)} "
-                            "is in effect already, so there is nothing to confirm.")
+            raise TurnError("No proposal is open in this save, so there is nothing to "
+                            f"confirm; a remedy is in effect already for {' and '.join(gone)}.")
         raise TurnError("No proposal is open in this save, so there is nothing to confirm: "
                         "nobody proposed a player absent, or the proposal was voided (that "
                         "player played, or a vote refused it).")

@@ -207,16 +207,16 @@ def undo(ctx: click.Context, save: str) -> None:
     echo(f"The withdrawn save is kept as {done.kept_as}: do not send it (pbem refuses it "
          "from now on).")
     again = "Wrote" if done.wrote_previous else "The save before it is"
-    example = _SIGN_AGAIN.get(entry["kind"], "pbem play {save} MOVE ...").format(
-        save=done.previous)
-    echo(f"{again} {done.previous}: sign again on it, e.g. '{example}'. "
+    examples = " or ".join(f"'{command.format(save=done.previous)}'" for command in
+                           _SIGN_AGAIN.get(entry["kind"], ("pbem play {save} MOVE ...",)))
+    echo(f"{again} {done.previous}: sign again on it, e.g. {examples}. "
          "The new entry takes the same place (same number, same beacon link), so every "
          "chance it resolves comes out as before, and what it asks for stays unknown.")
 
 
 # How to sign again what was taken back, by the kind of entry it was (a turn: play).
-_SIGN_AGAIN = {"vote": "pbem vote {save} accept' or 'pbem vote {save} refuse",
-               "absent": "pbem absent {save} HANDLE --remedy REMEDY",
-               "confirm": "pbem confirm {save}", "away": "pbem away {save} --until TIME",
-               "resign": "pbem resign {save}", "reveal": "pbem play {save}",
-               "start": "pbem play {save}"}
+_SIGN_AGAIN = {"vote": ("pbem vote {save} accept", "pbem vote {save} refuse"),
+               "absent": ("pbem absent {save} HANDLE --remedy REMEDY",),
+               "confirm": ("pbem confirm {save}",), "away": ("pbem away {save} --until TIME",),
+               "resign": ("pbem resign {save}",), "reveal": ("pbem play {save}",),
+               "start": ("pbem play {save}",)}

@@ -196,9 +196,9 @@ def propose(new: Table, seat: int, target: int, entry: Entry) -> None:
 
 def confirm_from(table: Table) -> datetime.datetime:
     """The earliest signed time of the confirm of the open proposal."""
-    made = timing.parse_stamp(table.proposal["time"])
-    assert made is not None  # check_proposal refused a proposal without a time
-    return made + clock.patience(table.header)
+    due = clock.confirm_falls_due(table.header, table.proposal)
+    assert due is not None  # check_proposal refused a proposal without a time
+    return due
 
 
 def check_confirm(table: Table, seat: int, entry: Entry) -> None:

@@ -82,6 +82,14 @@ def vote_falls_due(proposal: dict[str, Any]) -> str:
     return later(str(proposal.get("time", "")), str(proposal.get("latest", "")))
 
 
+def confirm_falls_due(header: dict[str, Any], proposal: dict[str, Any]
+                      ) -> datetime.datetime | None:
+    """The earliest signed time of the confirm of a proposal nobody votes on: one patience
+    after it (None for a proposal without a time, which check_proposal refuses)."""
+    made = timing.parse_stamp(proposal.get("time"))
+    return made + patience(header) if made is not None else None
+
+
 def away_span(note_time: datetime.datetime, until: datetime.datetime,
               previous_until: str) -> datetime.timedelta:
     """How much of a seat's away allowance a note signed at ``note_time`` uses: the time
@@ -125,11 +133,10 @@ def status(table: Table) -> dict[str, Any]:
     out["since"] = table.since or None
     out["clock_from"] = waiting_start(table.since, table.away_until[seat]) or None
     if table.proposal:  # the seat is proposed absent already; nobody votes on it
-        made = timing.parse_stamp(table.proposal.get("time"))
         out["proposal"] = {"player": table.seats[table.proposal["player"]].handle,
                            "by": table.seats[table.proposal["by"]].handle,
-                           "confirm_from": stamp_of(made + patience(table.header))
-                           if made is not None else None}
+                           "confirm_from": stamp_of(confirm_falls_due(table.header,
+                                                                      table.proposal)) or None}
         return out
     ends = earliest_proposal(table.header, table.since, table.away_until[seat],
                              table.against[seat])

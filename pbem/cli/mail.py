@@ -83,6 +83,10 @@ def _imap_options(command: Any) -> Any:
         click.option("--auth", type=click.Choice(["login", "xoauth2"]),
                      help="IMAP: log in with a password (login, the default) or an OAuth2 "
                           "token (xoauth2, for Gmail and Outlook)."),
+        click.option("--imap-timeout", type=click.FloatRange(0, 24 * 3600, min_open=True),
+                     default=300, show_default=True, metavar="SECONDS",
+                     help="IMAP: the most a whole session with one server may take; then "
+                          "pbem stops reading it (what was read is kept) and reports it."),
         click.option("--all", "read_all", is_flag=True,
                      help="Read every message again, not only those not read before."),
         click.option("--max-size", type=click.IntRange(1, 1024), default=8, show_default=True,
@@ -92,7 +96,8 @@ def _imap_options(command: Any) -> Any:
     return command
 
 
-def _imap_login(home: Any, password_command: str | None, auth: str | None) -> Any:
+def _imap_login(home: Any, password_command: str | None, auth: str | None,
+                deadline: float) -> Any:
     """The IMAP login: the options given, else the profile's [imap] settings; at a
     terminal, a prompt when neither names a password command."""
     from pbem.mail import imap, profile
@@ -104,7 +109,7 @@ def _imap_login(home: Any, password_command: str | None, auth: str | None) -> An
     if sys.stdin.isatty():
         def ask(what: str) -> str:
             return str(click.prompt(what, hide_input=True, err=True))
-    return imap.Login(auth=method, password_command=command, ask=ask)
+    return imap.Login(auth=method, password_command=command, ask=ask, deadline=deadline)
 
 
 class _Progress:
@@ -204,7 +209,7 @@ def remind(ctx: click.Context, save: str | None, dry_run: bool, **smtp_given: An
 @click.pass_context
 def inbox(ctx: click.Context, paths: tuple[str, ...], as_json: bool, no_file: bool,
           answer_them: bool, max_size: int, read_all: bool, password_command: str | None,
-          auth: str | None) -> None:
+          auth: str | None, imap_timeout: float) -> None:
     """Find, verify and file the saves in mail: .eml files, mbox files, Maildir folders,
     folders of those, or IMAP mailboxes (imaps://USER@HOST[:PORT]/MAILBOX, or imap://
     with STARTTLS).
@@ -220,8 +225,8 @@ def inbox(ctx: click.Context, paths: tuple[str, ...], as_json: bool, no_file: bo
         raise UsageError(f"There is no file or folder {', '.join(missing)}; nothing was "
                          "scanned. Check the path" + ("s." if len(missing) > 1 else "."))
     home = _home(ctx)
-    login = _imap_login(home, password_command, auth) if any(imapurl.is_url(p) for p in paths) \
-        else None
+    login = _imap_login(home, password_command, auth, imap_timeout) \
+        if any(imapurl.is_url(p) for p in paths) else None
     report = inbox_mod.scan(list(paths), home, max_bytes=max_size * 1024 * 1024,
                             file_saves=not no_file, read_all=read_all, login=login,
                             progress=_Progress())
@@ -264,7 +269,7 @@ def _print_answered(answered: list[Any], trouble: list[str]) -> None:
 @_imap_options
 @click.pass_context
 def sync(ctx: click.Context, every: int | None, as_json: bool, max_size: int, read_all: bool,
-         password_command: str | None, auth: str | None) -> None:
+         password_command: str | None, auth: str | None, imap_timeout: float) -> None:
     """One command a day: read every mail source in the profile (as 'pbem inbox'), sign
     and mail the entries that answer themselves where auto-answer is on, mail what is
     queued, then list the games waiting for you, oldest first.
@@ -283,8 +288,8 @@ def sync(ctx: click.Context, every: int | None, as_json: bool, max_size: int, re
         raise UsageError("This home has no mail sources: add one with 'pbem profile --source "
                          "imaps://USER@HOST/INBOX' (or a Maildir, mbox or folder), then run "
                          "'pbem sync' again.")
-    login = _imap_login(home, password_command, auth) if any(imapurl.is_url(p) for p in sources) \
-        else None
+    login = _imap_login(home, password_command, auth, imap_timeout) \
+        if any(imapurl.is_url(p) for p in sources) else None
     if every is None:
         code = _sync_round(home, sources, login, max_size, read_all, as_json)
         if code:

@@ -13,6 +13,11 @@ the last one read are fetched (pbem.mail.seen keeps it, with UIDVALIDITY).
 Login: a password, or with ``auth="xoauth2"`` an OAuth2 access token (Gmail, Outlook),
 both read at connect time from a command (``password_command``) or asked at the
 terminal; pbem never stores either.
+
+A server cannot make the session hang or swell (pbem.mail.imapwire): the whole session
+has a deadline (``Login.deadline``, ``--imap-timeout``), each reply a budget of bytes and
+lines, and a message literal may be no longer than the cap ``fetch`` is given. Whatever a
+server sends that is not IMAP, or breaks a bound, is a MailServerError (exit 5).
 """
 
 from __future__ import annotations
@@ -27,14 +32,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.mail.imapurl import Source
+from pbem.mail.imapwire import LINE_MAX, Guard, Misbehaved, Plain, Tls
 from pbem.mail.message import MailConfigError
 from pbem.mail.smtp import MailServerError, _is_loopback, read_password
+from pbem.terminal import shown
 
 AUTHS = ("login", "xoauth2")
 BATCH_MESSAGES = 50  # UIDs per FETCH of bodies
 BATCH_BYTES = 16 * 1024 * 1024  # and at most this much mail per FETCH
-_UID = re.compile(rb"UID (\d+)")
-_SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
+DEADLINE = 300.0  # seconds a whole session may take (--imap-timeout)
+SMALL_REPLY = 1024 * 1024  # bytes a reply that carries no message may take
+UID_MAX = 2**32 - 1  # RFC 3501: a UID is a 32-bit number
+_UID = re.compile(rb"UID (\d{1,10})\b")
+_SIZE = re.compile(rb"RFC822\.SIZE (\d{1,10})\b")
 
 
 @dataclass
@@ -47,6 +57,7 @@ class Login:
     ask: Callable[[str], str] | None = None
     timeout: float = 60
     context: ssl.SSLContext | None = None
+    deadline: float = DEADLINE  # the whole session, from connecting to logging out
 
     def secret(self, source: Source) -> str:
         what = "OAuth2 token" if self.auth == "xoauth2" else "password"
@@ -87,14 +98,15 @@ class Reader:
             raise MailConfigError(f"IMAP --auth is one of {', '.join(AUTHS)}, not '{login.auth}'.")
         secret = login.secret(source)
         context = login.context or ssl.create_default_context()
+        self.guard = guard = Guard(login.deadline)
+        timeout = min(login.timeout, login.deadline)
         stage = "connect"
         client: imaplib.IMAP4 | None = None
         try:
             if source.tls:
-                client = imaplib.IMAP4_SSL(source.host, source.port, ssl_context=context,
-                                           timeout=login.timeout)
+                client = Tls(source.host, source.port, guard, timeout, context)
             else:
-                client = imaplib.IMAP4(source.host, source.port, timeout=login.timeout)
+                client = Plain(source.host, source.port, guard, timeout)
                 if "STARTTLS" in client.capabilities:
                     stage = "tls"
                     client.starttls(ssl_context=context)
@@ -103,38 +115,43 @@ class Reader:
                         f"The IMAP server {where} does not offer STARTTLS, so the password "
                         "would travel unencrypted. Use imaps:// instead.", code="tls")
             stage = "login"
+            guard.allow(SMALL_REPLY, 1000, 64 * 1024, "the login")
             if login.auth == "xoauth2":
                 token = f"user={source.user}\x01auth=Bearer {secret}\x01\x01".encode()
                 client.authenticate("XOAUTH2", lambda _challenge: token)
             else:
                 client.login(source.user, secret)
             stage = "select"
+            guard.allow(SMALL_REPLY, 1000, 64 * 1024, f"the mailbox {source.mailbox}")
             kind, data = client.select(_quoted(source.mailbox), readonly=True)
             if kind != "OK":
                 raise MailServerError(f"The IMAP server {where} has no mailbox "
                                       f"{source.mailbox} ({_said(data)}).", code="refused")
             validity = client.response("UIDVALIDITY")[1]
-            self.uidvalidity = int(validity[0]) if validity and validity[0] else 0
+            self.uidvalidity = _number(validity[0], "UIDVALIDITY") if validity and validity[0] \
+                else 0
             return client
         except MailServerError:
-            if client is not None:
-                _close(client)
+            _end(client, guard)
             raise
         except Exception as exc:  # every failure is a sentence, never a traceback
-            if client is not None:
-                _close(client)
-            raise _error(exc, stage, where, source.user) from None
+            _end(client, guard)
+            raise _error(exc, stage, where, source.user, guard) from None
 
     def new_uids(self, after: int) -> list[int]:
         """The UIDs above ``after``, ascending."""
+        self.guard.allow(2 * LINE_MAX, 1000, 64 * 1024, "a SEARCH")
         data = self._uid("SEARCH", f"UID {after + 1}:*")
-        found = sorted({int(n) for n in b" ".join(d for d in data if d).split()})
+        words = b" ".join(d for d in data if isinstance(d, bytes)).split()
+        found = sorted({self._checked(word, "UID") for word in words})
         return [u for u in found if u > after]  # "N:*" always matches the highest UID
 
     def fetch(self, uids: list[int], cap: int) -> Iterator[Fetched]:
         """Each message (UID order), whole if at most ``cap`` bytes, else its header."""
         sizes: dict[int, int] = {}
         for chunk in _chunks(uids, 500):
+            self.guard.allow(SMALL_REPLY + 200 * len(chunk), 1000 + 2 * len(chunk), 64 * 1024,
+                             "the sizes of messages")
             data = self._uid("FETCH", _set(chunk), "(UID RFC822.SIZE)")
             for item in data:
                 line = item[0] if isinstance(item, tuple) else item
@@ -160,6 +177,11 @@ class Reader:
 
     def _bodies(self, uids: list[int], part: str, size_of: dict[int, int],
                 whole: bool = True) -> Iterator[Fetched]:
+        # The sizes the server said, twice (a server may count a little differently) and
+        # each message at most the cap fetch was given.
+        expected = sum(size_of[uid] for uid in uids)
+        self.guard.allow(SMALL_REPLY + 2 * expected, 1000 + 4 * len(uids),
+                         max(size_of[uid] for uid in uids) + 64 * 1024, "a message")
         data = self._uid("FETCH", _set(uids), f"(UID {part})")
         got: dict[int, bytes] = {}
         for index, item in enumerate(data):
@@ -181,14 +203,36 @@ class Reader:
         try:
             kind, data = self.client.uid(command, *args)
         except Exception as exc:
-            raise _error(exc, "read", self.where, self.source.user) from None
+            raise _error(exc, "read", self.where, self.source.user, self.guard) from None
         if kind != "OK":
             raise MailServerError(f"The IMAP server {self.where} refused {command} "
                                   f"({_said(data)}).", code="refused")
         return list(data)
 
+    def _checked(self, word: bytes, what: str) -> int:
+        try:
+            return _number(word, what)
+        except Misbehaved as exc:
+            raise _error(exc, "read", self.where, self.source.user, self.guard) from None
+
     def close(self) -> None:
-        _close(self.client)
+        self.guard.allow(SMALL_REPLY, 1000, 64 * 1024, "the logout")
+        _end(self.client, self.guard)
+
+
+def _number(word: bytes, what: str) -> int:
+    """A UID or UIDVALIDITY from the server: a number from 1 to 2**32-1."""
+    if not (word.isdigit() and len(word) <= 10 and 0 < int(word) <= UID_MAX):
+        raise Misbehaved(f"sent {shown(word.decode('ascii', 'replace'))} as a {what}, "
+                         "which is not one")
+    return int(word)
+
+
+def _end(client: imaplib.IMAP4 | None, guard: Guard) -> None:
+    """Log out (within the session's deadline) and stop its watchdog."""
+    if client is not None:
+        _close(client)
+    guard.stop()
 
 
 def _chunks(items: list[int], size: int) -> Iterator[list[int]]:
@@ -234,8 +278,13 @@ def _server_words(exc: Exception) -> str:
     return " ".join(text.split())[:200]
 
 
-def _error(exc: Exception, stage: str, where: str, user: str) -> Exception:
+def _error(exc: Exception, stage: str, where: str, user: str, guard: Guard) -> Exception:
     """The sentence for what interrupted reading at ``stage``."""
+    if guard.expired:  # whatever broke, the deadline broke it
+        exc = Misbehaved(f"did not finish within {guard.seconds:g} s (--imap-timeout)")
+    if isinstance(exc, Misbehaved):
+        return MailServerError(f"The IMAP server {where} {exc.args[0]} (during {stage}); "
+                               "pbem stopped reading from it.", code="misbehaved")
     if isinstance(exc, ssl.SSLError | ssl.CertificateError):
         return MailServerError(f"The TLS connection to the IMAP server {where} failed ({exc}). "
                                "Check the host name and the server's certificate.", code="tls")
@@ -244,12 +293,12 @@ def _error(exc: Exception, stage: str, where: str, user: str) -> Exception:
                                f"({_server_words(exc)}). Check the user name and "
                                "the password (Gmail and Outlook need an app password or an "
                                "OAuth2 token: --auth xoauth2).", code="auth")
-    if isinstance(exc, UnicodeError | ValueError) and stage == "connect":
+    if isinstance(exc, UnicodeError | ValueError) and stage == "connect" and not guard.watching:
         return MailConfigError(f"'{where}' is not a usable IMAP server name or address ({exc}).")
     if isinstance(exc, socket.gaierror):
         return MailServerError(f"Could not reach the IMAP server {where} (unknown host).",
                                code="unreachable")
-    if isinstance(exc, OSError) and stage == "connect":
+    if isinstance(exc, OSError) and stage == "connect" and not guard.watching:
         why = exc.strerror or str(exc) or type(exc).__name__
         return MailServerError(f"Could not reach the IMAP server {where} ({why}).",
                                code="unreachable")

@@ -142,14 +142,14 @@ def imap_messages(url: str, report: InboxReport, reading: Reading, max_bytes: in
     except imap.MailServerError as exc:
         report.problems.append(Problem("server", exc.message, Origin(source.key)))
         return
+    known = reading.seen.get(source.key)
+    after = known.last_uid if known.uidvalidity == reader.uidvalidity \
+        and not reading.read_all else 0
+    last, failed = after, False
     try:
-        known = reading.seen.get(source.key)
-        after = known.last_uid if known.uidvalidity == reader.uidvalidity \
-            and not reading.read_all else 0
         uids = reader.new_uids(after)
         if after:
             report.already_read += _count_up_to(reader, after)
-        last = after
         for number, item in enumerate(reader.fetch(uids, MESSAGE_FACTOR * max_bytes), start=1):
             reading.tick(source.key, number, len(uids))
             origin = Origin(source.key, f"UID {item.uid}")
@@ -163,11 +163,15 @@ def imap_messages(url: str, report: InboxReport, reading: Reading, max_bytes: in
                     "too-large", f"This message of {mib(item.size)} was not read: inbox reads "
                     f"messages up to {mib(MESSAGE_FACTOR * max_bytes)} ({MESSAGE_FACTOR} times "
                     "--max-size); one that carries a save is far smaller.", origin))
-        reading.now[source.key] = SourceSeen(uidvalidity=reader.uidvalidity, last_uid=last)
     except imap.MailServerError as exc:
         report.problems.append(Problem("server", exc.message, Origin(source.key)))
+        failed = True
     finally:
         reader.close()
+    # Messages come in UID order, each handled before the next is fetched: up to ``last``
+    # all was read, even when the server failed later (the next scan goes on from there).
+    if not failed or last > after:
+        reading.now[source.key] = SourceSeen(uidvalidity=reader.uidvalidity, last_uid=last)
 
 
 def _count_up_to(reader: imap.Reader, last: int) -> int:

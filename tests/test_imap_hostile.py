@@ -239,6 +239,23 @@ def test_literal_within_size_but_over_max_size_is_refused(home: Home, server: Se
     failed_cleanly(inbox(home, server, "--max-size", "1"), "in one piece for a message")
 
 
+def test_a_header_announced_huge_is_refused(home: Home, server: Server) -> None:
+    """A message said to be 2 GB gets only its header fetched; a header literal of 2 GB
+    is refused too, before it is read."""
+    def fetch(peer: Peer, tag: str, args: str) -> None:
+        if "RFC822.SIZE" in args:
+            peer.send(b"* 1 FETCH (UID 1 RFC822.SIZE 2000000000)\r\n%b OK done\r\n"
+                      % tag.encode())
+            return
+        assert "HEADER" in args
+        peer.send(b"* 1 FETCH (UID 1 BODY[HEADER] {2000000000}\r\n")
+        peer.flood(b"x" * 1000)
+    server.on["FETCH"] = fetch
+    result, seconds = timed(inbox, home, server, "--max-size", "1")
+    failed_cleanly(result, "announced 2,000,000,000 bytes", "over the 4,194,304 pbem reads")
+    assert seconds < SECONDS
+
+
 def test_a_message_over_the_cap_is_only_its_header(home: Home, server: Server) -> None:
     server.messages[2] = b"From: x\r\nSubject: pbem\r\n\r\n" + b"y" * (5 * 1024 * 1024)
     result = inbox(home, server, "--max-size", "1", "--json")

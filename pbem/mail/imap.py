@@ -165,23 +165,24 @@ class Reader:
             if size is None:
                 continue  # expunged meanwhile
             if size > cap:
-                yield from self._bodies([uid], "BODY.PEEK[HEADER]", size_of=sizes, whole=False)
+                yield from self._bodies([uid], "BODY.PEEK[HEADER]", sizes, cap, whole=False)
                 continue
             if batch and (len(batch) >= BATCH_MESSAGES or total + size > BATCH_BYTES):
-                yield from self._bodies(batch, "BODY.PEEK[]", size_of=sizes)
+                yield from self._bodies(batch, "BODY.PEEK[]", sizes, cap)
                 batch, total = [], 0
             batch.append(uid)
             total += size
         if batch:
-            yield from self._bodies(batch, "BODY.PEEK[]", size_of=sizes)
+            yield from self._bodies(batch, "BODY.PEEK[]", sizes, cap)
 
-    def _bodies(self, uids: list[int], part: str, size_of: dict[int, int],
+    def _bodies(self, uids: list[int], part: str, size_of: dict[int, int], cap: int,
                 whole: bool = True) -> Iterator[Fetched]:
-        # The sizes the server said, twice (a server may count a little differently) and
-        # each message at most the cap fetch was given.
-        expected = sum(size_of[uid] for uid in uids)
-        self.guard.allow(SMALL_REPLY + 2 * expected, 1000 + 4 * len(uids),
-                         max(size_of[uid] for uid in uids) + 64 * 1024, "a message")
+        # Each literal at most the size the server gave (and a little: a server may count
+        # differently) and never over ``cap``, whatever size it gave; the reply in all
+        # at most twice what it said.
+        said = [min(size_of[uid], cap) for uid in uids]
+        self.guard.allow(SMALL_REPLY + 2 * sum(said), 1000 + 4 * len(uids),
+                         min(max(said) + 64 * 1024, cap), "a message")
         data = self._uid("FETCH", _set(uids), f"(UID {part})")
         got: dict[int, bytes] = {}
         for index, item in enumerate(data):

@@ -91,7 +91,10 @@ class Server:
             if "RFC822.SIZE" in args:
                 peer.send(f"* {number} FETCH (UID {uid} RFC822.SIZE {len(data)})\r\n".encode())
             else:
-                peer.send(f"* {number} FETCH (UID {uid} BODY[] {{{len(data)}}}\r\n".encode()
+                part = "BODY[HEADER]" if "HEADER" in args else "BODY[]"
+                if "HEADER" in args:
+                    data = data.split(b"\r\n\r\n")[0] + b"\r\n\r\n"
+                peer.send(f"* {number} FETCH (UID {uid} {part} {{{len(data)}}}\r\n".encode()
                           + data + b")\r\n")
         peer.send(f"{tag} OK done\r\n".encode())
 

@@ -4,8 +4,11 @@ Per source: an IMAP mailbox keeps its UIDVALIDITY and the highest UID read (a se
 gives new mail higher UIDs; a new UIDVALIDITY means the old UIDs mean nothing, so all is
 read again); a Maildir keeps the keys of the messages read (a key stays when a mail
 client moves the file from new/ to cur/); an mbox keeps a digest of each message's bytes
-(an mbox has no other stable name for a message). Single files and folders of files are
-always read whole.
+(an mbox has no other stable name for a message) and where the next scan may resume: the
+offset of the last message read, a digest of every byte before it, and how many messages
+those bytes hold. A scan resumes there only if those bytes are unchanged (mail is only
+appended); a rewritten or truncated mbox is read whole again, its messages skipped by
+digest. Single files and folders of files are always read whole.
 
 The record only saves time: a message skipped was read, verified and filed before (its
 saves are in this home's archive and inbox), and ``--all`` reads everything again. A
@@ -32,14 +35,39 @@ def message_digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:32]
 
 
+@dataclass(frozen=True)
+class Resume:
+    """Where an mbox scan may start: byte ``offset`` (the start of the last message
+    read, read again next time: it may have been cut short while being written), the
+    SHA-256 of every byte before it, and the number of messages in those bytes."""
+
+    offset: int
+    digest: str
+    messages: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"offset": self.offset, "digest": self.digest, "messages": self.messages}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Resume | None:
+        if not isinstance(data, dict):
+            return None
+        offset, digest, messages = data.get("offset"), data.get("digest"), data.get("messages")
+        if not (type(offset) is int and type(messages) is int and isinstance(digest, str)
+                and offset > 0 and messages >= 0 and len(digest) == 64):
+            return None
+        return cls(offset, digest, messages)
+
+
 @dataclass
 class SourceSeen:
     """What one source has had read from it (``uidvalidity``/``last_uid`` for IMAP,
-    ``keys`` for Maildir keys or mbox digests)."""
+    ``keys`` for Maildir keys or mbox digests; ``resume`` for an mbox)."""
 
     uidvalidity: int = 0
     last_uid: int = 0
     keys: set[str] = field(default_factory=set)
+    resume: Resume | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -47,6 +75,8 @@ class SourceSeen:
             out["uidvalidity"], out["last_uid"] = self.uidvalidity, self.last_uid
         if self.keys:
             out["keys"] = sorted(self.keys)
+        if self.resume is not None:
+            out["resume"] = self.resume.to_json()
         return out
 
     @classmethod
@@ -59,7 +89,7 @@ class SourceSeen:
             validity = last = 0
         if not (isinstance(keys, list) and all(isinstance(k, str) for k in keys)):
             keys = []
-        return cls(validity, last, set(keys))
+        return cls(validity, last, set(keys), Resume.from_json(data.get("resume")))
 
 
 class SeenRecord:
@@ -98,6 +128,7 @@ class SeenRecord:
                 # or read now): a message deleted from the mailbox is forgotten.
                 if now.keys or not now.uidvalidity:
                     known.keys = set(now.keys)
+                    known.resume = now.resume
                 current[source] = known
             data = {"version": VERSION,
                     "sources": {k: v.to_json() for k, v in sorted(current.items())}}

@@ -8,14 +8,17 @@ noted in ``Reading.now``, for the scan to record once it is done (pbem.mail.seen
 
 from __future__ import annotations
 
+import hashlib
 import mailbox
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 from pbem.mail import imap, imapurl
 from pbem.mail.report import InboxReport, Origin, Problem
-from pbem.mail.seen import SeenRecord, SourceSeen, message_digest
+from pbem.mail.seen import Resume, SeenRecord, SourceSeen, message_digest
 
 MESSAGE_FACTOR = 4  # a whole message over 4x the attachment cap is not parsed
 
@@ -106,31 +109,92 @@ def _maildir(path: Path, report: InboxReport, reading: Reading) -> Iterator[Raw]
 
 
 def _mbox(path: Path, report: InboxReport, reading: Reading) -> Iterator[Raw]:
-    """The messages of an mbox whose bytes were not read before."""
+    """The messages of an mbox whose bytes were not read before: from where the last scan
+    stopped if every byte before that is unchanged, else the whole file (the messages
+    read before skipped by their digest)."""
     source, record = str(path), str(path.resolve())
-    before = set() if reading.read_all else reading.seen.get(record).keys
-    done: set[str] = set()
-    mbox = mailbox.mbox(source, create=False)
-    try:
-        keys = list(mbox.iterkeys())
-        for number, key in enumerate(keys, start=1):
-            reading.tick(source, number, len(keys))
-            try:
-                data = mbox.get_bytes(key)
-            except (OSError, mailbox.Error, KeyError) as exc:
-                report.problems.append(Problem(
-                    "unreadable", f"This message cannot be read ({exc}).",
-                    Origin(source, f"message {number}")))
-                continue
+    known = SourceSeen() if reading.read_all else reading.seen.get(record)
+    with open(path, "rb") as fh:
+        prefix = _Prefix(fh)
+        resume = known.resume if known.resume and prefix.holds(known.resume) else None
+        start, skipped = (resume.offset, resume.messages) if resume else (0, 0)
+        report.already_read += skipped
+        done = set(known.keys) if resume else set()  # appended to: all still there
+        toc = _mbox_toc(fh, start)
+        for number, (begin, stop) in enumerate(toc, start=1):
+            reading.tick(source, number, len(toc))
+            data = _mbox_message(fh, begin, stop)
             name = message_digest(data)
             done.add(name)
-            if name in before:
+            if name in known.keys:
                 report.already_read += 1
                 continue
-            yield Raw(Origin(source, f"message {number}"), data)
-    finally:
-        mbox.close()
-    reading.now[record] = SourceSeen(keys=done)
+            yield Raw(Origin(source, f"message {skipped + number}"), data)
+        # Next time from the last message: read again, as it may have been cut short
+        # by a delivery under way (its digest skips it if it was not).
+        last = toc[-1][0] if toc else 0
+        resume = Resume(last, prefix.digest(last), skipped + len(toc) - 1) if last else None
+    reading.now[record] = SourceSeen(keys=done, resume=resume)
+
+
+LINESEP = os.linesep.encode()
+
+
+def _mbox_toc(fh: BinaryIO, start: int) -> list[tuple[int, int]]:
+    """Where each message of an mbox from byte ``start`` on lies: from its "From " line
+    to its end (before the blank line that comes before the next "From " line), as
+    mailbox.mbox finds them."""
+    fh.seek(start)
+    starts: list[int] = []
+    stops: list[int] = []
+    position, last_empty = start, False
+    for line in fh:
+        if line.startswith(b"From "):
+            if len(stops) < len(starts):
+                stops.append(position - len(LINESEP) if last_empty else position)
+            starts.append(position)
+            last_empty = False
+        else:
+            last_empty = line == LINESEP
+        position += len(line)
+    if len(stops) < len(starts):
+        stops.append(position - len(LINESEP) if last_empty else position)
+    return list(zip(starts, stops, strict=True))
+
+
+def _mbox_message(fh: BinaryIO, begin: int, stop: int) -> bytes:
+    """A message's bytes without its "From " line, as mailbox.mbox.get_bytes gives them."""
+    fh.seek(begin)
+    fh.readline()
+    data = fh.read(max(stop - fh.tell(), 0))
+    return data if LINESEP == b"\n" else data.replace(LINESEP, b"\n")
+
+
+class _Prefix:
+    """The SHA-256 of an open file's first bytes, each byte read once however far it
+    is asked for."""
+
+    def __init__(self, fh: BinaryIO) -> None:
+        self.fh, self.hashed, self.hash = fh, 0, hashlib.sha256()
+
+    def digest(self, end: int) -> str:
+        """The digest of the bytes before ``end`` ('' if the file is shorter)."""
+        if end < self.hashed:
+            self.hashed, self.hash = 0, hashlib.sha256()
+        self.fh.seek(self.hashed)
+        while self.hashed < end:
+            block = self.fh.read(min(end - self.hashed, 1024 * 1024))
+            if not block:
+                return ""
+            self.hash.update(block)
+            self.hashed += len(block)
+        return self.hash.hexdigest()
+
+    def holds(self, resume: Resume) -> bool:
+        """Whether the bytes before ``resume.offset`` are those read then, and a message
+        still starts there."""
+        self.fh.seek(resume.offset)
+        return self.fh.read(5) == b"From " and self.digest(resume.offset) == resume.digest
 
 
 def imap_messages(url: str, report: InboxReport, reading: Reading, max_bytes: int) -> Iterator[Raw]:

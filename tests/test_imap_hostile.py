@@ -222,7 +222,7 @@ def test_huge_announced_literal_is_refused_before_reading(home: Home, server: Se
     server.on["FETCH"] = fetch
     result, seconds = timed(inbox, home, server)
     failed_cleanly(result, "announced 2,000,000,000 bytes in one piece for a message",
-                   "(--max-size)")
+                   "never over 33,554,432: --max-size")
     assert seconds < SECONDS
 
 
@@ -252,7 +252,7 @@ def test_a_header_announced_huge_is_refused(home: Home, server: Server) -> None:
         peer.flood(b"x" * 1000)
     server.on["FETCH"] = fetch
     result, seconds = timed(inbox, home, server, "--max-size", "1")
-    failed_cleanly(result, "announced 2,000,000,000 bytes", "over the 4,194,304 pbem reads")
+    failed_cleanly(result, "announced 2,000,000,000 bytes", "over the 4,194,304 pbem reads", "--max-size")
     assert seconds < SECONDS
 
 

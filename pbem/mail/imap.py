@@ -182,7 +182,9 @@ class Reader:
         # at most twice what it said.
         said = [min(size_of[uid], cap) for uid in uids]
         self.guard.allow(SMALL_REPLY + 2 * sum(said), 1000 + 4 * len(uids),
-                         min(max(said) + 64 * 1024, cap), "a message")
+                         min(max(said) + 64 * 1024, cap), "a message",
+                         f"the size the server gave for it, and never over {cap:,}: "
+                         "--max-size")
         data = self._uid("FETCH", _set(uids), f"(UID {part})")
         got: dict[int, bytes] = {}
         for index, item in enumerate(data):

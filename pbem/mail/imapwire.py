@@ -43,11 +43,12 @@ class Guard:
         self._timer: threading.Timer | None = None
         self.allow(1024 * 1024, 1000, 64 * 1024, "its greeting")
 
-    def allow(self, nbytes: int, lines: int, literal: int, what: str) -> None:
+    def allow(self, nbytes: int, lines: int, literal: int, what: str, why: str = "") -> None:
         """The next reply may take ``nbytes`` bytes in ``lines`` lines, no literal over
-        ``literal`` bytes; ``what`` names it in the sentence when it does not."""
+        ``literal`` bytes (``why``: where that limit comes from); ``what`` names the
+        reply in the sentence when it breaks one."""
         self.bytes_left, self.lines_left, self.literal = nbytes, lines, literal
-        self.what = what
+        self.what, self.why = what, why
 
     def remaining(self) -> float:
         left = self.ends - time.monotonic()
@@ -68,8 +69,8 @@ class Guard:
         """A literal of ``size`` bytes is coming: refused before it is read if too long."""
         if size > self.literal or size > self.bytes_left:
             raise Misbehaved(f"announced {size:,} bytes in one piece for {self.what}, over "
-                             f"the {min(self.literal, max(self.bytes_left, 0)):,} pbem reads "
-                             "(--max-size)")
+                             f"the {min(self.literal, max(self.bytes_left, 0)):,} pbem reads"
+                             + (f" ({self.why})" if self.why else ""))
 
     def watch(self, sock: socket.socket) -> None:
         """Shut ``sock`` down when the deadline passes (a duplicate of it is kept: the TLS

@@ -290,6 +290,22 @@ def test_what_the_server_says_reaches_the_terminal_escaped_and_short(
         assert "\x1b" not in output and "\x07" not in output and len(output) < 1500
 
 
+def test_untagged_responses_do_not_pile_up_from_reply_to_reply(server: Server) -> None:
+    def search(peer: Peer, tag: str, args: str) -> None:
+        peer.send(b"* 3 RECENT\r\n" * 900)  # within one reply's budget of lines
+        server.search(peer, tag, args)
+    server.on["SEARCH"] = search
+    reader = imap.Reader(imapurl.parse_url(server.url()),
+                         imap.Login(password_command="echo pw", deadline=SECONDS))
+    try:
+        for _ in range(5):
+            assert reader.new_uids(0) == [1, 2, 3]
+        kept = sum(len(v) for v in reader.client.untagged_responses.values())
+        assert kept <= 900
+    finally:
+        reader.close()
+
+
 # ---- the bounds themselves ------------------------------------------------------------------------
 def test_guard_refuses_a_literal_from_its_announced_length() -> None:
     guard = imapwire.Guard(60)

@@ -203,6 +203,9 @@ class Reader:
                               b"" if whole else body)
 
     def _uid(self, command: str, *args: str) -> list[Any]:
+        # imaplib keeps every untagged response until it is asked for, command after
+        # command: none kept from before is wanted, and each reply is bounded alone.
+        self.client.untagged_responses.clear()
         try:
             kind, data = self.client.uid(command, *args)
         except Exception as exc:

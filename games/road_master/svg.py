@@ -29,6 +29,7 @@ from pbem.game import ended_line, kit
 
 from .scoring import best_bonus
 from .tokens import assignment
+from .view import gone_groups
 
 WIDTH = kit.PAGE_WIDTH
 LEFT_W = 600  # the market column under the highway
@@ -303,7 +304,7 @@ def _draw_market(out: kit.Canvas, view: dict[str, Any], top: int) -> int:
              12, class_="deck")
     if view.get("contract_deck_top"):
         _draw_deck_top(out, view, str(view["contract_deck_top"]), 380, y)
-    y += 18
+    y = _draw_gone(out, view, y + 18)
     out.text(10, y, f"Super Bonus deck: {view['superbonus']['deck']} card(s)", 12,
              class_="sb-deck")
     removed = _cube_list(view, view.get("removed", {}))
@@ -313,6 +314,21 @@ def _draw_market(out: kit.Canvas, view: dict[str, Any], top: int) -> int:
     y += 11 * ((len(removed) + 35) // 36)
     out.close()
     return y + 6
+
+
+def _draw_gone(out: kit.Canvas, view: dict[str, Any], y: int) -> int:
+    """The cards out of the game, each named as the text view names it (public at the
+    table: shortages are played face up, an emptied warehouse's contracts picked out)."""
+    groups = gone_groups(view)
+    if not groups:
+        return y
+    out.open("g", id="gone", class_="gone")
+    for group in groups:
+        for line in kit.wrap(group, LEFT_W - 30, 11):
+            out.text(18, y, line, 11, fill="#333")
+            y += 14
+    out.close()
+    return y + 4
 
 
 def _draw_deck_top(out: kit.Canvas, view: dict[str, Any], colour: str, x: int, y: int) -> None:
@@ -485,8 +501,9 @@ def _draw_contract_row(out: kit.Canvas, view: dict[str, Any], card: dict[str, An
         placed = i < int(card["cubes"])
         out.rect(x + 330 + 14 * i, y - 10, 11, 11, fill if placed else "#ffffff",
                  stroke="#222" if placed else "#999", class_="placed" if placed else "missing")
-    out.text(x + 336 + 14 * int(card["count"]), y, f"{card['cubes']}/{card['count']}", 11,
-             fill="#333")
+    # A completed card keeps its cubes, as at the table: rivals' Super Bonus count them.
+    out.text(x + 336 + 14 * int(card["count"]), y,
+             "done" if card["done"] else f"{card['cubes']}/{card['count']}", 11, fill="#333")
     out.close()
 
 
@@ -530,13 +547,11 @@ def _draw_player(out: kit.Canvas, view: dict[str, Any], seat: int, top: int,
     body.append(("truck", f"Truck {where}; carrying" + ("" if truck["cubes"] else " nothing")))
     if seat == view["to_act"] and not view["over"] and truck["where"]:
         body.append(("tokens", None))
-    for card in held:
-        if not card["done"]:
-            body.append(("contract", card))
+    body += [("contract", card) for card in held if not card["done"]]
     done = [c for c in held if c["done"]]
     if done:
-        words = "Completed: " + ", ".join(f"{c['id']} (+{c['points']})" for c in done)
-        body += [("text", part) for part in kit.wrap(words, PANEL_W - 30, 12)]
+        body.append(("text", "Completed (the cubes stay on the cards):"))
+        body += [("contract", card) for card in done]
     elif not held:
         body.append(("text", "No contracts held."))
     bonus = f"Super Bonus cards held: {sb['held'][seat]}"

@@ -216,9 +216,19 @@ def render(v: dict[str, Any]) -> str:
 
 def _gone_lines(v: dict[str, Any]) -> list[str]:
     """The cards out of the game: shortages, then each colour's contracts."""
-    rows = v.get("gone_cards", [])
-    if not rows:
+    groups = gone_groups(v)
+    if not groups:
         return []
+    out = [f"Out of the game ({len(v['gone_cards'])} card(s)):"]
+    for group in groups:
+        out += textwrap.wrap(group, 100, initial_indent="  ", subsequent_indent="    ")
+    return out
+
+
+def gone_groups(v: dict[str, Any]) -> list[str]:
+    """The cards out of the game as sentences (the text view and the picture): the
+    shortages, then each emptied colour's contracts, then what the * means."""
+    rows = v.get("gone_cards", [])
     groups = []
     shortages = [f"{_gone_id(r)} (at {r['warehouse']})" for r in rows if r["kind"] == "shortage"]
     if shortages:
@@ -232,10 +242,7 @@ def _gone_lines(v: dict[str, Any]) -> list[str]:
     if any(r.get("maybe_taken") for r in rows):
         groups.append("* may yet be the card taken blind from the deck's top this turn (it is "
                       "drawn with the next beacon from the deck as it was)")
-    out = [f"Out of the game ({len(rows)} card(s)):"]
-    for group in groups:
-        out += textwrap.wrap(group, 100, initial_indent="  ", subsequent_indent="    ")
-    return out
+    return groups
 
 
 def _gone_id(row: dict[str, Any]) -> str:

@@ -350,7 +350,7 @@ def _draw_crew_market(out: kit.Canvas, view: dict[str, Any], top: int) -> int:
             if crew in data["crews"]:
                 card = data["crews"][crew]
                 ability = ABILITIES[card["ability"]].text if card["ability"] in ABILITIES else ""
-                lines = kit.wrap(ability, column - 12, 10)[:5]
+                lines = kit.wrap(ability, column - 12, 10)  # all of it: no cut sentence
                 height = 20 + 12 * len(lines)
                 out.rect(cell_x, y, column - 6, height, "#fff", stroke="#777", rx=3)
                 out.text(cell_x + 5, y + 14, kit.fit(card["name"], column - 14, 12), 12,

@@ -30,6 +30,7 @@ from sts_helpers import (
 )
 
 from games.station_to_station import GAME, svg
+from games.station_to_station.abilities import ABILITIES
 from games.station_to_station.render import view as make_view
 from games.station_to_station.state import score
 from pbem.drawing import panels
@@ -399,3 +400,18 @@ def test_bad_coordinates_are_named(change: Any, message: str) -> None:
     change(data["cities"])
     with pytest.raises(ComponentError, match=re.escape(message)):
         GAME.validate_components(data)
+
+
+def test_STS_C1_every_crew_in_the_market_shows_its_whole_ability() -> None:
+    """STS-C1/STS-S4: the crews lie face up in the market; the picture gives each one's
+    ability whole (it kept five lines: the Surveyor lost "the card).", and the Paymaster's
+    timing read "(use it before taking")."""
+    state = started(2, seed=b"svg-crew-text")
+    regions = list(state["data"]["regions"])
+    for crew in GAME.stock_components()["crews"]:
+        if crew["ability"] not in ABILITIES:
+            continue
+        market_crew(state, crew["deck"], regions[0], crew["id"])
+        root = parse(GAME.render_svg(make_view(state, 0)) or "")
+        words = " ".join(text_of(by_id(root, f"crew-{crew['deck']}-{regions[0]}")).split())
+        assert ABILITIES[crew["ability"]].text in words, crew["id"]

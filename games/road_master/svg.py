@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.game import ended_line, kit
+from pbem.game import kit, waiting_line
 
 from .scoring import best_bonus
 from .tokens import assignment
@@ -366,8 +366,8 @@ def _status_lines(view: dict[str, Any]) -> list[str]:
         lines.append("Options: " + ", ".join(opts))
     if view["over"]:
         lines.append("The game is over.")
-    elif ended_line(view):  # resigned or stopped: nobody is to act
-        lines.append(ended_line(view))
+    elif waiting_line(view):  # over, or an absence vote due: nobody simply to act
+        lines.append(waiting_line(view))
     elif view["to_act"] < 0:
         lines.append("Setting up: waiting for the set-up deal.")
     else:
@@ -510,7 +510,7 @@ def _draw_contract_row(out: kit.Canvas, view: dict[str, Any], card: dict[str, An
 def _player_marks(view: dict[str, Any], seat: int, places: dict[int, int]) -> list[str]:
     return kit.seat_marks(you=seat == view.get("private", {}).get("seat", -1),
                           to_act=(seat == view["to_act"] and not view["over"]
-                                  and not ended_line(view)),
+                                  and not waiting_line(view)),
                           first=seat == view["first"], place=places.get(seat, 0))
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from pbem.game import ended_line, secretdeck
+from pbem.game import secretdeck, waiting_line
 
 from . import board
 from .model import card, cubes_text, players
@@ -127,11 +127,12 @@ def _gone_cards(state: State) -> list[dict[str, Any]]:
 
 
 def _end(state: State) -> dict[str, Any]:
-    """RM-G1/G2: once a score reaches the target, the round under way is the last; it
-    ends with the turn of the seat before the first player."""
+    """RM-G1/G2: once a score reaches the target the end is triggered (and stays so when
+    the game is over), and while play goes on the round under way is the last; it ends
+    with the turn of the seat before the first player."""
     n = players(state)
-    triggered = max(state["scores"]) >= state["data"]["target"] and not is_over(state)
-    return {"triggered": triggered, "last_round": triggered,
+    triggered = max(state["scores"]) >= state["data"]["target"]  # and stays so once over
+    return {"triggered": triggered, "last_round": triggered and not is_over(state),
             "last_to_play": (state["first"] - 1) % n if state["first"] >= 0 else -1}
 
 
@@ -265,8 +266,8 @@ def _headline(v: dict[str, Any], seats: list[str]) -> str:
     head += f" ({', '.join(opts)})" if opts else ""
     if v["over"]:
         return head + ". The game is over."
-    if ended_line(v):  # resigned or stopped: nobody is to act
-        return f"{head}. {ended_line(v)}"
+    if waiting_line(v):  # over, or an absence vote due: nobody simply to act
+        return f"{head}. {waiting_line(v)}"
     if v["to_act"] < 0:
         return head + ". Setting up."
     turn = v["turn"]
@@ -291,7 +292,7 @@ def _status(v: dict[str, Any], seats: list[str]) -> list[str]:
     if v["first"] >= 0:
         out.append(f"{seats[v['first']]} played first.")
     end = v.get("end", {})
-    if end.get("triggered"):
+    if end.get("last_round") and not waiting_line(v):
         leader = max(range(len(seats)), key=lambda i: v["scores"][i])
         out.append(f"The end is triggered: {seats[leader]} has {v['scores'][leader]} of "
                    f"{v['target']} points. This is the last round; it ends after "

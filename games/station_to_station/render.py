@@ -15,7 +15,7 @@ from games.station_to_station.constants import FREIGHT_CARS, SEASONS
 from games.station_to_station.scoring import final_breakdown
 from games.station_to_station.travel import cheapest_costs
 from games.station_to_station.words import crew_text, describe_route, describe_token, pending_lines
-from pbem.game import State, ended_line
+from pbem.game import State, waiting_line
 
 __all__ = ["describe_route", "describe_token", "render", "view"]
 
@@ -75,8 +75,8 @@ def render(shown: dict[str, Any]) -> str:
                f"  (bag: {shown['bag_left']} tokens to come; later seasons' tokens: {later})")
     if shown.get("over"):
         out.append("The game is over.")
-    elif ended_line(shown):  # resigned or stopped: nobody is to act
-        out.append(ended_line(shown))
+    elif waiting_line(shown):  # over, or an absence vote due: nobody simply to act
+        out.append(waiting_line(shown))
     elif not shown.get("ready"):
         out.append("Waiting for the set-up deal.")
     else:
@@ -188,7 +188,7 @@ def _player(shown: dict[str, Any], seat: int) -> list[str]:
         marks.append("first player")
     if seat == shown.get("viewer"):
         marks.append("you")
-    if seat == shown.get("current") and not shown.get("over"):
+    if seat == shown.get("current") and not shown.get("over") and not waiting_line(shown):
         marks.append("to act")
     head = f"{_name(shown, seat)}{' (' + ', '.join(marks) + ')' if marks else ''}"
     city = data["cities"][player["city"]]["name"] if player["city"] else "-"

@@ -20,7 +20,7 @@ from games.station_to_station.abilities import ABILITIES
 from games.station_to_station.constants import FREIGHT_CARS, SEASONS
 from games.station_to_station.render import describe_route, describe_token
 from games.station_to_station.scoring import final_breakdown, outcome
-from pbem.game import ended_line, kit
+from pbem.game import kit, waiting_line
 
 WIDTH = kit.PAGE_WIDTH
 MAP_W = 880  # the map and the market below it
@@ -417,8 +417,8 @@ def _status_lines(view: dict[str, Any]) -> list[str]:
             lines.append("Final: " + ", ".join(
                 f"{_name(view, seat)} {result.scores[seat]}"
                 for group in result.ranking for seat in group))
-    elif ended_line(view):  # resigned or stopped: nobody is to act
-        lines.append(ended_line(view))
+    elif waiting_line(view):  # over, or an absence vote due: nobody simply to act
+        lines.append(waiting_line(view))
     elif not view.get("ready"):
         lines.append("Waiting for the set-up deal.")
     else:
@@ -460,7 +460,7 @@ def _player_marks(view: dict[str, Any], seat: int, places: dict[int, int]) -> li
     return kit.seat_marks(
         you=seat == view.get("viewer"), first=seat == view.get("first"),
         to_act=seat == view.get("current") and bool(view.get("ready")) and not view.get("over")
-        and not ended_line(view),
+        and not waiting_line(view),
         place=places.get(seat, 0))
 
 

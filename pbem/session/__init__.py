@@ -766,4 +766,15 @@ def _with_result(report: Report, view: dict[str, Any]) -> dict[str, Any]:
         awaiting = [table.seats[s].handle for s in table.awaiting_reveals()]
         view = {**view, "ended": {"text": str(report.result.get("ending", {}).get("text", "")),
                                   "awaiting": awaiting}}
+    elif table.proposal and (duty := table.duty()) is not None and duty.kind == "vote":
+        view = {**view, "vote": {"text": vote_text(table, duty.seat)}}
     return view if result is None else {**view, "result": result}
+
+
+def vote_text(table: Table, voter: int) -> str:
+    """"Vote: cy votes next on ann's proposal that bob is absent (entry 6, remedy 'end');
+    bob may still answer it by playing.": what a view says in place of who is to act
+    while an absence vote is due (pbem.game.waiting_line)."""
+    absent = table.seats[table.proposal["player"]].handle
+    return (f"Vote: {table.seats[voter].handle} votes next on "
+            f"{absence.proposal_words(table)}; {absent} may still answer it by playing.")

@@ -29,7 +29,7 @@ from pbem.game import kit, waiting_line
 
 from .scoring import best_bonus
 from .tokens import assignment
-from .view import gone_groups
+from .view import end_lines, gone_groups
 
 WIDTH = kit.PAGE_WIDTH
 LEFT_W = 600  # the market column under the highway
@@ -212,8 +212,9 @@ def _order(view: dict[str, Any], colour: str) -> tuple[int, str]:
 def _truck_title(view: dict[str, Any], seat: int, truck: dict[str, Any]) -> str:
     if truck["where"] == "road":
         where = f"space {truck['x']}, {truck['lane']} lane, heading {truck['heading']}"
-    else:
-        where = f"in warehouse {truck['where']}"
+    else:  # the heading it came in with, which backing out keeps (RM-M7)
+        where = f"in warehouse {truck['where']}" + (f", heading {truck['heading']}"
+                                                    if truck["heading"] else "")
     return f"{_name(view, seat)}'s truck {where}, carrying {_cubes_words(view, truck['cubes'])}"
 
 
@@ -372,6 +373,7 @@ def _status_lines(view: dict[str, Any]) -> list[str]:
         lines.append("Setting up: waiting for the set-up deal.")
     else:
         lines.append(f"To act: {_name(view, view['to_act'])}")
+    lines += end_lines(view, [_name(view, s) for s in range(len(view["scores"]))])
     viewer = view.get("private", {}).get("seat", -1)
     lines.append(f"Seen by: {_name(view, viewer)}" if viewer >= 0
                  else "Public view (what everyone sees)")
@@ -541,7 +543,8 @@ def _draw_player(out: kit.Canvas, view: dict[str, Any], seat: int, top: int,
     if truck["where"] == "road":
         where = f"space {truck['x']}, {truck['lane']} lane, heading {truck['heading']}"
     elif truck["where"]:
-        where = f"in warehouse {truck['where']}"
+        where = f"in warehouse {truck['where']}" + (f", heading {truck['heading']}"
+                                                    if truck["heading"] else "")
     else:
         where = "not placed yet"
     body.append(("truck", f"Truck {where}; carrying" + ("" if truck["cubes"] else " nothing")))

@@ -291,6 +291,13 @@ def _status(v: dict[str, Any], seats: list[str]) -> list[str]:
     out = []
     if v["first"] >= 0:
         out.append(f"{seats[v['first']]} played first.")
+    return out + end_lines(v, seats) + _boom_status(v, seats)
+
+
+def end_lines(v: dict[str, Any], seats: list[str]) -> list[str]:
+    """The last round and the stall count (RM-G1/G2, RM-X1): the text view and the
+    picture both give them."""
+    out = []
     end = v.get("end", {})
     if end.get("last_round") and not waiting_line(v):
         leader = max(range(len(seats)), key=lambda i: v["scores"][i])
@@ -306,6 +313,12 @@ def _status(v: dict[str, Any], seats: list[str]) -> list[str]:
             line += (f", or at {stall['ends_at_deck_spent']} with the contract deck spent "
                      f"({stall['quiet_rounds_deck_spent']} so far)")
         out.append(line + ".")
+    return out
+
+
+def _boom_status(v: dict[str, Any], seats: list[str]) -> list[str]:
+    """The boom draws waiting, the policy in force, the Super Bonus deck and the tokens."""
+    out = []
     if "boom" in v:
         who = seats[v["boom"]["seat"]]
         out += _wrapped(f"Boom cards for {who} are drawn with the next beacon, each while "

@@ -635,3 +635,25 @@ def test_show_html_page_renders_the_board_in_chromium(tmp_path: Path) -> None:
     control.write_text(without_board(page), encoding="utf-8")
     _, bare = screenshot(control, tmp_path)
     assert near(bare, rgb(svg.GRASS)) < 100 and near(bare, rgb(svg.ASPHALT)) < 100
+
+
+def test_RM_G2_RM_X1_RM_M7_the_picture_gives_the_last_round_the_stall_count_and_the_heading(
+        ) -> None:
+    """RM-G2, RM-X1, RM-M7: the facts the text view gives in its status are in the
+    picture too: the last round and whose turn ends it, the count of quiet rounds, and
+    the heading a truck in a warehouse came in with (which backing out keeps)."""
+    t = placed(3)
+    state = t.state
+    state["scores"][1] = 45
+    state["quiet_rounds"] = 3
+    state["trucks"][0]["heading"] = "east"  # came into A heading east
+    view = GAME.view(state, None, None)
+    text = " ".join(GAME.render(view).split())
+    root = parse(GAME.render_svg(view))
+    status = " ".join(text_of(by_id(root, "status")).split())
+    for fact in ("The end is triggered: bob has 45 of 45 points. This is the last round; it "
+                 "ends after cy's turn.",
+                 "No score has moved for 3 round(s); the game ends at 20."):
+        assert fact in text and fact in status
+    assert "in warehouse A, heading east" in text
+    assert "in warehouse A, heading east" in text_of(by_id(root, "player-0"))

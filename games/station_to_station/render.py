@@ -154,13 +154,19 @@ def _tables(shown: dict[str, Any]) -> list[str]:
             out.append(f"    {region:<6} {text}")
     cabooses = " ".join(str(c) for c in shown["cabooses"]) or "none left"
     out.append(f"Cabooses (top first): {cabooses}")
-    boxed = shown.get("boxed") or []
+    boxed = boxed_lines(shown)
     if boxed:
         out.append(f"Boxed at stops this season ({len(boxed)}):")
-        out += _wrapped(["; ".join(
-            f"{data['cities'][b['city']]['name']}: {describe_token(data, b['token'], b['gold'])}"
-            f" ({_name(shown, b['seat'])})" for b in boxed)], "  ")
+        out += _wrapped(["; ".join(boxed)], "  ")
     return out
+
+
+def boxed_lines(shown: dict[str, Any]) -> list[str]:
+    """The tokens boxed at stops this season, each with its city and who boxed it
+    ("Memphis: order ... (bob)"): face up at the table, so the picture gives them too."""
+    data = shown["data"]
+    return [f"{data['cities'][b['city']]['name']}: {describe_token(data, b['token'], b['gold'])}"
+            f" ({_name(shown, b['seat'])})" for b in shown.get("boxed") or []]
 
 
 def _reach_line(shown: dict[str, Any], seat: int, costs: dict[str, int]) -> str:

@@ -415,3 +415,32 @@ def test_STS_C1_every_crew_in_the_market_shows_its_whole_ability() -> None:
         root = parse(GAME.render_svg(make_view(state, 0)) or "")
         words = " ".join(text_of(by_id(root, f"crew-{crew['deck']}-{regions[0]}")).split())
         assert ABILITIES[crew["ability"]].text in words, crew["id"]
+
+
+def test_STS_S10_STS_ST2_STS_S3_the_picture_names_the_face_up_discards_and_boxed_tokens() -> None:
+    """STS-S10/STS-T7 (route cards are discarded face up), STS-ST2/ST6 (taken tokens are
+    boxed in the open) and STS-S3 (the later seasons' tokens wait beside the board): the
+    text view gives each of these; the picture gave only counts, or nothing."""
+    import collections
+
+    from test_sts_property import _random_turn
+
+    from games.station_to_station.render import boxed_lines
+    from games.station_to_station.words import describe_route
+
+    t = LocalTable(GAME, ["ann", "bob", "cy"], {}, seed=b"svg-public-facts")
+    rng = Sampler(hashlib.sha256(b"svg-public-facts").digest())
+    stats: collections.defaultdict[str, int] = collections.defaultdict(int)
+    for _ in range(20):
+        t.prepare()
+        t.play(_random_turn(t.state, t.to_act(), rng, stats))
+    view = t.view(0)
+    assert view["routes"]["discards"] and view["boxed"] and view["seasons_ahead"]
+    text = " ".join(GAME.render(view).split())
+    drawn = " ".join(text_of(parse(GAME.render_svg(view) or "")).split())
+    facts = [describe_route(view["data"], r) for r in view["routes"]["discards"]]
+    facts += boxed_lines(view)
+    facts.append("later seasons' tokens: " + ", ".join(
+        f"{s} {n}" for s, n in view["seasons_ahead"].items()))
+    for fact in facts:
+        assert fact in text and fact in drawn, fact

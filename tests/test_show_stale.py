@@ -8,33 +8,22 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-from pbem.cli import main
-
-
-def _run(root: Path, handle: str, *args: str) -> Result:
-    result = CliRunner().invoke(main, ["--home", str(root / handle), *args])
-    assert "Traceback" not in result.output
-    return result
+from tests.test_absent_cli import Table3
 
 
-def _wrote(root: Path, handle: str, *args: str) -> str:
-    result = _run(root, handle, *args)
-    assert result.exit_code == 0, result.output
-    return result.output.split("Wrote ", 1)[1].split("\n", 1)[0]
+class _Homes(Table3):
+    """ann, bob and cy, each with a home; `run` and `wrote` take a handle first."""
 
-
-def _joined(root: Path, game: str, handles: list[str], *options: str) -> str:
-    """The save after every join: the start is ann's to sign."""
-    for handle in handles:
-        assert _run(root, handle, "keygen", "--name", handle).exit_code == 0
-    seats = [arg for h in handles for arg in ("--seat", h)]
-    opts = [arg for o in options for arg in ("--option", o)]
-    path = _wrote(root, handles[0], "new", game, *seats, *opts, "-o", str(root / "new.toml"))
-    for handle in handles[1:]:
-        path = _wrote(root, handle, "join", path)
-    return path
+    def joined(self, game: str, handles: list[str], *options: str) -> str:
+        """The save after every join: the start is ann's to sign."""
+        seats = [arg for h in handles for arg in ("--seat", h)]
+        opts = [arg for o in options for arg in ("--option", o)]
+        path = self.wrote(handles[0], "new", game, *seats, *opts, "-o",
+                          str(self.saves / "new.toml"))
+        for handle in handles[1:]:
+            path = self.wrote(handle, "join", path)
+        return path
 
 
 @pytest.mark.parametrize("variant", ["standard", "trail-boss"])
@@ -43,39 +32,42 @@ def test_RDJ_S6_RDJ_V1_a_stale_save_shows_the_set_up_pending_not_an_invented_one
     """RDJ-S6/RDJ-V1: once ann has signed the start, the save before it shows, in her
     home, the set-up as pending: no first player, dice, display or commanders that the
     start did not deal (it showed another set-up, as past events)."""
-    joined = _joined(tmp_path, "red-dog-junction", ["ann", "bob", "cy"], f"variant={variant}")
-    started = _wrote(tmp_path, "ann", "play", joined)
-    text = _run(tmp_path, "ann", "show", joined).output
+    t = _Homes(tmp_path)
+    joined = t.joined("red-dog-junction", ["ann", "bob", "cy"], f"variant={variant}")
+    started = t.wrote("ann", "play", joined)
+    text = t.run("ann", "show", joined).output
     assert "This save is stale" in text
     assert "Since your last look" not in text and "First player" not in text
     assert "Pending chance: set-up" in text
-    shown = json.loads(_run(tmp_path, "ann", "show", joined, "--json").output)
+    shown = json.loads(t.run("ann", "show", joined, "--json").output)
     assert shown["state"]["phase"] == "setup" and shown["state"]["display"] == []
     assert all(not p.get("commanders") for p in shown["state"]["players"])
     # The newest save still shows what the start dealt.
-    assert "First player" in _run(tmp_path, "ann", "show", started).output
+    assert "First player" in t.run("ann", "show", started).output
 
 
 def test_RM_A5_a_stale_save_shows_the_market_refill_pending(tmp_path: Path) -> None:
     """RM-A5 (the gap is filled by the next player's beacon): once bob has signed after
     ann's turn, ann's save shows, in bob's home, the gap still waiting for that refill,
     not filled by a link bob never published there."""
-    path = _joined(tmp_path, "road-master", ["ann", "bob"], "first=ann")
-    path = _wrote(tmp_path, "ann", "play", path)
-    after_ann = _wrote(tmp_path, "ann", "play", path, "place A", "contracts m1")
-    newer = _wrote(tmp_path, "bob", "play", after_ann, "place B")
-    stale = json.loads(_run(tmp_path, "bob", "show", after_ann, "--json").output)["state"]
+    t = _Homes(tmp_path)
+    path = t.joined("road-master", ["ann", "bob"], "first=ann")
+    path = t.wrote("ann", "play", path)
+    after_ann = t.wrote("ann", "play", path, "place A", "contracts m1")
+    newer = t.wrote("bob", "play", after_ann, "place B")
+    stale = json.loads(t.run("bob", "show", after_ann, "--json").output)["state"]
     assert not stale["market"][0] and "refill" in stale["pending"]
-    fresh = json.loads(_run(tmp_path, "bob", "show", newer, "--json").output)["state"]
+    fresh = json.loads(t.run("bob", "show", newer, "--json").output)["state"]
     assert fresh["market"][0] and "refill" not in fresh["pending"]
 
 
 def test_STS_S4_a_stale_save_shows_the_set_up_pending(tmp_path: Path) -> None:
     """STS-S4 (the crew market comes from the start beacon): the save before the start,
     in the starter's home once the start is signed, shows no crew market dealt."""
-    joined = _joined(tmp_path, "station-to-station", ["ann", "bob"])
-    _wrote(tmp_path, "ann", "play", joined)
-    stale = json.loads(_run(tmp_path, "ann", "show", joined, "--json").output)["state"]
+    t = _Homes(tmp_path)
+    joined = t.joined("station-to-station", ["ann", "bob"])
+    t.wrote("ann", "play", joined)
+    stale = json.loads(t.run("ann", "show", joined, "--json").output)["state"]
     assert all(not crew for stock in stale["crews"].values() for crew in stock["market"].values())
 
 

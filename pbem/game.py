@@ -90,6 +90,7 @@ __all__ = [
     "copy_state",
     "derived",
     "ended_line",
+    "waiting_line",
     "fixed",
     "queue_chance",
     "kit",
@@ -154,6 +155,18 @@ def ended_line(view: Mapping[str, Any]) -> str:
     if awaiting:
         line += f" Awaiting the final reveal of {', '.join(awaiting)}."
     return line
+
+
+def waiting_line(view: Mapping[str, Any]) -> str:
+    """"" while the seat the game names is simply to act; else what a picture or text
+    view says in its place: how the game ended (:func:`ended_line`), or the absence vote
+    the game waits for, which the engine adds to a view as ``vote`` (the seat proposed
+    absent may still answer it by playing, but the clock waits for the voter)."""
+    ended = ended_line(view)
+    if ended:
+        return ended
+    vote = view.get("vote")
+    return str(vote.get("text", "")) if isinstance(vote, Mapping) else ""
 
 
 def word_matches(word: str, choices: Iterable[str]) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.game import ended_line, kit, rank_with_tiebreaks
+from pbem.game import ended_line, kit, rank_with_tiebreaks, waiting_line
 
 from .constants import CREW_TYPES, JUSTIN, JUSTIN_CAPACITY
 from .palette import GOODS_KEY, PANEL_W, PANEL_X, goods_words, in_order, owner_colour
@@ -77,8 +77,8 @@ def _status_lines(view: dict[str, Any]) -> list[str]:
         if view.get("solo") and isinstance(view.get("justin"), dict):
             lines.append(f"Justin scored {view['justin'].get('score', 0)}: "
                          f"{_solo_verdict(view)}.")
-    elif ended_line(view):  # resigned or stopped: nobody is to act
-        lines.append(ended_line(view))
+    elif waiting_line(view):  # over, or an absence vote due: nobody simply to act
+        lines.append(waiting_line(view))
     elif phase == "play":
         ts = view.get("turn_state", {})
         lines.append(f"Turn {turn} · To act: {view.get('to_act', '')}")
@@ -162,7 +162,8 @@ def _card_names(ids: list[str], used: list[str]) -> str:
 
 def _player_lines(view: dict[str, Any], seat: int) -> list[str]:
     player = view["players"][seat]
-    current = player.get("name") == view.get("to_act") and view.get("phase") == "play"
+    current = (player.get("name") == view.get("to_act") and view.get("phase") == "play"
+               and not ended_line(view))
     ts = view.get("turn_state", {}) if current else {}
     crew = player.get("crew", {})
     lines = [f"at {place_label(str(player.get('at', '')))} · gold in storage "
@@ -209,7 +210,7 @@ def _to_act(view: dict[str, Any], seat: int) -> bool:
 
 
 def _player_marks(view: dict[str, Any], seat: int, places: dict[int, int]) -> list[str]:
-    to_act = _to_act(view, seat) and not ended_line(view)
+    to_act = _to_act(view, seat) and not waiting_line(view)
     return kit.seat_marks(you=seat == view.get("viewer"), to_act=to_act,
                           place=places.get(seat, 0))
 

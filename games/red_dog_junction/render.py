@@ -246,8 +246,8 @@ def render(v: dict[str, Any]) -> str:
         reason = "deck ran out" if v["end"]["reason"] == "deck" else "bank gold ran out"
         lines.append(f"{head}: GAME OVER ({reason})")
         lines.append(f"  {_result_text(v['result'])}")
-    elif contract.ended_line(v):  # resigned or stopped: nobody is to act
-        lines.append(f"{head}: {contract.ended_line(v)}")
+    elif contract.waiting_line(v):  # over, or an absence vote due: nobody simply to act
+        lines.append(f"{head}: {contract.waiting_line(v)}")
     elif v["phase"] == "play":
         ts = v["turn_state"]
         extra = f", agents left {ts['agents_left']}" if ts["agents_left"] else ""
@@ -304,7 +304,7 @@ def render(v: dict[str, Any]) -> str:
         lines.append(f"  {c['id']:<14} {c['kind']:<9}{vp:>5}  cost {c['cost']:<24} {c['text']}")
     lines.append("Players:")
     for p in v["players"]:
-        mark = "*" if p["name"] == v["to_act"] else " "
+        mark = "*" if p["name"] == v["to_act"] and not contract.waiting_line(v) else " "
         lines.append(f" {mark}{p['name']:<10} at {place_label(p['at']):<18} ship "
                      f"{p['load']}/{p['capacity']}: {_g(p['ship'])}   storage: {_g(p['storage'])}"
                      f"   score {p['score']}")

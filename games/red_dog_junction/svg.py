@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.game import kit
+from pbem.game import ended_line, kit
 
 from .constants import JUSTIN, PLANET_GOODS
 from .palette import (
@@ -532,8 +532,10 @@ def _draw_ships(out: kit.Canvas, view: dict[str, Any], spots: dict[str, tuple[in
 
 def _title(view: dict[str, Any]) -> str:
     head = f"Red Dog Junction, turn {view.get('turn', 0)}"
-    if view.get("phase") == "over":
+    if view.get("phase") == "over" or ended_line(view):
         return head + ", game over"
+    if view.get("vote"):
+        return head + ", an absence vote is due"
     if view.get("phase") == "play":
         return f"{head}, {view.get('to_act', '')} to act"
     if view.get("phase") == "setup":

@@ -29,10 +29,11 @@ from pbem.game import Fixed, OptionError, Sampler, copy_state, derived, fixed, q
 State = dict[str, Any]
 LOG_LINES = 24  # recent events kept in the state (and shown by describe)
 # The parts of the state a turn's actions change; saved whole before the first boom draw
-# of a turn so that what follows can be replayed once the draws are known ("secret": a
-# Super Bonus taken after the draw is reserved only when the draws resolve, RM-H4).
+# of a turn so that what follows can be replayed once the draws are known ("secret" and
+# "sb", which holds the queue of short draws: a Super Bonus taken after the draw is
+# reserved, or queued short, only when the draws resolve, RM-H4/RM-A10).
 DYNAMIC = ("trucks", "houses", "market", "deck", "deck_top", "contracts", "scores", "removed",
-           "gone", "emptied", "log", "log_count", "pending", "secret")
+           "gone", "emptied", "log", "log_count", "pending", "secret", "sb")
 
 
 def share_data(state: State) -> None:

@@ -25,10 +25,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.game import ended_line, kit
+from pbem.game import kit, waiting_line
 
 from .scoring import best_bonus
 from .tokens import assignment
+from .view import end_lines, gone_groups
 
 WIDTH = kit.PAGE_WIDTH
 LEFT_W = 600  # the market column under the highway
@@ -211,8 +212,9 @@ def _order(view: dict[str, Any], colour: str) -> tuple[int, str]:
 def _truck_title(view: dict[str, Any], seat: int, truck: dict[str, Any]) -> str:
     if truck["where"] == "road":
         where = f"space {truck['x']}, {truck['lane']} lane, heading {truck['heading']}"
-    else:
-        where = f"in warehouse {truck['where']}"
+    else:  # the heading it came in with, which backing out keeps (RM-M7)
+        where = f"in warehouse {truck['where']}" + (f", heading {truck['heading']}"
+                                                    if truck["heading"] else "")
     return f"{_name(view, seat)}'s truck {where}, carrying {_cubes_words(view, truck['cubes'])}"
 
 
@@ -303,7 +305,7 @@ def _draw_market(out: kit.Canvas, view: dict[str, Any], top: int) -> int:
              12, class_="deck")
     if view.get("contract_deck_top"):
         _draw_deck_top(out, view, str(view["contract_deck_top"]), 380, y)
-    y += 18
+    y = _draw_gone(out, view, y + 18)
     out.text(10, y, f"Super Bonus deck: {view['superbonus']['deck']} card(s)", 12,
              class_="sb-deck")
     removed = _cube_list(view, view.get("removed", {}))
@@ -313,6 +315,21 @@ def _draw_market(out: kit.Canvas, view: dict[str, Any], top: int) -> int:
     y += 11 * ((len(removed) + 35) // 36)
     out.close()
     return y + 6
+
+
+def _draw_gone(out: kit.Canvas, view: dict[str, Any], y: int) -> int:
+    """The cards out of the game, each named as the text view names it (public at the
+    table: shortages are played face up, an emptied warehouse's contracts picked out)."""
+    groups = gone_groups(view)
+    if not groups:
+        return y
+    out.open("g", id="gone", class_="gone")
+    for group in groups:
+        for line in kit.wrap(group, LEFT_W - 30, 11):
+            out.text(18, y, line, 11, fill="#333")
+            y += 14
+    out.close()
+    return y + 4
 
 
 def _draw_deck_top(out: kit.Canvas, view: dict[str, Any], colour: str, x: int, y: int) -> None:
@@ -350,12 +367,13 @@ def _status_lines(view: dict[str, Any]) -> list[str]:
         lines.append("Options: " + ", ".join(opts))
     if view["over"]:
         lines.append("The game is over.")
-    elif ended_line(view):  # resigned or stopped: nobody is to act
-        lines.append(ended_line(view))
+    elif waiting_line(view):  # over, or an absence vote due: nobody simply to act
+        lines.append(waiting_line(view))
     elif view["to_act"] < 0:
         lines.append("Setting up: waiting for the set-up deal.")
     else:
         lines.append(f"To act: {_name(view, view['to_act'])}")
+    lines += end_lines(view, [_name(view, s) for s in range(len(view["scores"]))])
     viewer = view.get("private", {}).get("seat", -1)
     lines.append(f"Seen by: {_name(view, viewer)}" if viewer >= 0
                  else "Public view (what everyone sees)")
@@ -485,15 +503,16 @@ def _draw_contract_row(out: kit.Canvas, view: dict[str, Any], card: dict[str, An
         placed = i < int(card["cubes"])
         out.rect(x + 330 + 14 * i, y - 10, 11, 11, fill if placed else "#ffffff",
                  stroke="#222" if placed else "#999", class_="placed" if placed else "missing")
-    out.text(x + 336 + 14 * int(card["count"]), y, f"{card['cubes']}/{card['count']}", 11,
-             fill="#333")
+    # A completed card keeps its cubes, as at the table: rivals' Super Bonus count them.
+    out.text(x + 336 + 14 * int(card["count"]), y,
+             "done" if card["done"] else f"{card['cubes']}/{card['count']}", 11, fill="#333")
     out.close()
 
 
 def _player_marks(view: dict[str, Any], seat: int, places: dict[int, int]) -> list[str]:
     return kit.seat_marks(you=seat == view.get("private", {}).get("seat", -1),
                           to_act=(seat == view["to_act"] and not view["over"]
-                                  and not ended_line(view)),
+                                  and not waiting_line(view)),
                           first=seat == view["first"], place=places.get(seat, 0))
 
 
@@ -524,19 +543,18 @@ def _draw_player(out: kit.Canvas, view: dict[str, Any], seat: int, top: int,
     if truck["where"] == "road":
         where = f"space {truck['x']}, {truck['lane']} lane, heading {truck['heading']}"
     elif truck["where"]:
-        where = f"in warehouse {truck['where']}"
+        where = f"in warehouse {truck['where']}" + (f", heading {truck['heading']}"
+                                                    if truck["heading"] else "")
     else:
         where = "not placed yet"
     body.append(("truck", f"Truck {where}; carrying" + ("" if truck["cubes"] else " nothing")))
     if seat == view["to_act"] and not view["over"] and truck["where"]:
         body.append(("tokens", None))
-    for card in held:
-        if not card["done"]:
-            body.append(("contract", card))
+    body += [("contract", card) for card in held if not card["done"]]
     done = [c for c in held if c["done"]]
     if done:
-        words = "Completed: " + ", ".join(f"{c['id']} (+{c['points']})" for c in done)
-        body += [("text", part) for part in kit.wrap(words, PANEL_W - 30, 12)]
+        body.append(("text", "Completed (the cubes stay on the cards):"))
+        body += [("contract", card) for card in done]
     elif not held:
         body.append(("text", "No contracts held."))
     bonus = f"Super Bonus cards held: {sb['held'][seat]}"

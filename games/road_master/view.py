@@ -10,7 +10,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from pbem.game import ended_line, secretdeck
+from pbem.game import secretdeck, waiting_line
 
 from . import board
 from .model import card, cubes_text, players
@@ -127,11 +127,12 @@ def _gone_cards(state: State) -> list[dict[str, Any]]:
 
 
 def _end(state: State) -> dict[str, Any]:
-    """RM-G1/G2: once a score reaches the target, the round under way is the last; it
-    ends with the turn of the seat before the first player."""
+    """RM-G1/G2: once a score reaches the target the end is triggered (and stays so when
+    the game is over), and while play goes on the round under way is the last; it ends
+    with the turn of the seat before the first player."""
     n = players(state)
-    triggered = max(state["scores"]) >= state["data"]["target"] and not is_over(state)
-    return {"triggered": triggered, "last_round": triggered,
+    triggered = max(state["scores"]) >= state["data"]["target"]  # and stays so once over
+    return {"triggered": triggered, "last_round": triggered and not is_over(state),
             "last_to_play": (state["first"] - 1) % n if state["first"] >= 0 else -1}
 
 
@@ -216,9 +217,19 @@ def render(v: dict[str, Any]) -> str:
 
 def _gone_lines(v: dict[str, Any]) -> list[str]:
     """The cards out of the game: shortages, then each colour's contracts."""
-    rows = v.get("gone_cards", [])
-    if not rows:
+    groups = gone_groups(v)
+    if not groups:
         return []
+    out = [f"Out of the game ({len(v['gone_cards'])} card(s)):"]
+    for group in groups:
+        out += textwrap.wrap(group, 100, initial_indent="  ", subsequent_indent="    ")
+    return out
+
+
+def gone_groups(v: dict[str, Any]) -> list[str]:
+    """The cards out of the game as sentences (the text view and the picture): the
+    shortages, then each emptied colour's contracts, then what the * means."""
+    rows = v.get("gone_cards", [])
     groups = []
     shortages = [f"{_gone_id(r)} (at {r['warehouse']})" for r in rows if r["kind"] == "shortage"]
     if shortages:
@@ -232,10 +243,7 @@ def _gone_lines(v: dict[str, Any]) -> list[str]:
     if any(r.get("maybe_taken") for r in rows):
         groups.append("* may yet be the card taken blind from the deck's top this turn (it is "
                       "drawn with the next beacon from the deck as it was)")
-    out = [f"Out of the game ({len(rows)} card(s)):"]
-    for group in groups:
-        out += textwrap.wrap(group, 100, initial_indent="  ", subsequent_indent="    ")
-    return out
+    return groups
 
 
 def _gone_id(row: dict[str, Any]) -> str:
@@ -258,8 +266,8 @@ def _headline(v: dict[str, Any], seats: list[str]) -> str:
     head += f" ({', '.join(opts)})" if opts else ""
     if v["over"]:
         return head + ". The game is over."
-    if ended_line(v):  # resigned or stopped: nobody is to act
-        return f"{head}. {ended_line(v)}"
+    if waiting_line(v):  # over, or an absence vote due: nobody simply to act
+        return f"{head}. {waiting_line(v)}"
     if v["to_act"] < 0:
         return head + ". Setting up."
     turn = v["turn"]
@@ -283,8 +291,15 @@ def _status(v: dict[str, Any], seats: list[str]) -> list[str]:
     out = []
     if v["first"] >= 0:
         out.append(f"{seats[v['first']]} played first.")
+    return out + end_lines(v, seats) + _boom_status(v, seats)
+
+
+def end_lines(v: dict[str, Any], seats: list[str]) -> list[str]:
+    """The last round and the stall count (RM-G1/G2, RM-X1): the text view and the
+    picture both give them."""
+    out = []
     end = v.get("end", {})
-    if end.get("triggered"):
+    if end.get("last_round") and not waiting_line(v):
         leader = max(range(len(seats)), key=lambda i: v["scores"][i])
         out.append(f"The end is triggered: {seats[leader]} has {v['scores'][leader]} of "
                    f"{v['target']} points. This is the last round; it ends after "
@@ -298,6 +313,12 @@ def _status(v: dict[str, Any], seats: list[str]) -> list[str]:
             line += (f", or at {stall['ends_at_deck_spent']} with the contract deck spent "
                      f"({stall['quiet_rounds_deck_spent']} so far)")
         out.append(line + ".")
+    return out
+
+
+def _boom_status(v: dict[str, Any], seats: list[str]) -> list[str]:
+    """The boom draws waiting, the policy in force, the Super Bonus deck and the tokens."""
+    out = []
     if "boom" in v:
         who = seats[v["boom"]["seat"]]
         out += _wrapped(f"Boom cards for {who} are drawn with the next beacon, each while "

@@ -15,7 +15,7 @@ from games.station_to_station.constants import FREIGHT_CARS, SEASONS
 from games.station_to_station.scoring import final_breakdown
 from games.station_to_station.travel import cheapest_costs
 from games.station_to_station.words import crew_text, describe_route, describe_token, pending_lines
-from pbem.game import State, ended_line
+from pbem.game import State, waiting_line
 
 __all__ = ["describe_route", "describe_token", "render", "view"]
 
@@ -75,8 +75,8 @@ def render(shown: dict[str, Any]) -> str:
                f"  (bag: {shown['bag_left']} tokens to come; later seasons' tokens: {later})")
     if shown.get("over"):
         out.append("The game is over.")
-    elif ended_line(shown):  # resigned or stopped: nobody is to act
-        out.append(ended_line(shown))
+    elif waiting_line(shown):  # over, or an absence vote due: nobody simply to act
+        out.append(waiting_line(shown))
     elif not shown.get("ready"):
         out.append("Waiting for the set-up deal.")
     else:
@@ -154,13 +154,19 @@ def _tables(shown: dict[str, Any]) -> list[str]:
             out.append(f"    {region:<6} {text}")
     cabooses = " ".join(str(c) for c in shown["cabooses"]) or "none left"
     out.append(f"Cabooses (top first): {cabooses}")
-    boxed = shown.get("boxed") or []
+    boxed = boxed_lines(shown)
     if boxed:
         out.append(f"Boxed at stops this season ({len(boxed)}):")
-        out += _wrapped(["; ".join(
-            f"{data['cities'][b['city']]['name']}: {describe_token(data, b['token'], b['gold'])}"
-            f" ({_name(shown, b['seat'])})" for b in boxed)], "  ")
+        out += _wrapped(["; ".join(boxed)], "  ")
     return out
+
+
+def boxed_lines(shown: dict[str, Any]) -> list[str]:
+    """The tokens boxed at stops this season, each with its city and who boxed it
+    ("Memphis: order ... (bob)"): face up at the table, so the picture gives them too."""
+    data = shown["data"]
+    return [f"{data['cities'][b['city']]['name']}: {describe_token(data, b['token'], b['gold'])}"
+            f" ({_name(shown, b['seat'])})" for b in shown.get("boxed") or []]
 
 
 def _reach_line(shown: dict[str, Any], seat: int, costs: dict[str, int]) -> str:
@@ -188,7 +194,7 @@ def _player(shown: dict[str, Any], seat: int) -> list[str]:
         marks.append("first player")
     if seat == shown.get("viewer"):
         marks.append("you")
-    if seat == shown.get("current") and not shown.get("over"):
+    if seat == shown.get("current") and not shown.get("over") and not waiting_line(shown):
         marks.append("to act")
     head = f"{_name(shown, seat)}{' (' + ', '.join(marks) + ')' if marks else ''}"
     city = data["cities"][player["city"]]["name"] if player["city"] else "-"

@@ -18,9 +18,9 @@ from typing import Any
 
 from games.station_to_station.abilities import ABILITIES
 from games.station_to_station.constants import FREIGHT_CARS, SEASONS
-from games.station_to_station.render import describe_route, describe_token
+from games.station_to_station.render import boxed_lines, describe_route, describe_token
 from games.station_to_station.scoring import final_breakdown, outcome
-from pbem.game import ended_line, kit
+from pbem.game import kit, waiting_line
 
 WIDTH = kit.PAGE_WIDTH
 MAP_W = 880  # the map and the market below it
@@ -296,7 +296,13 @@ def _draw_tables(out: kit.Canvas, view: dict[str, Any], top: int) -> int:
         y += 18
         out.text(14, y, "(empty)", 12, fill="#777")
     y += 18
-    out.text(8, y, f"Route deck {len(routes['deck'])}, discards {len(routes['discards'])}", 12)
+    out.text(8, y, f"Route deck {len(routes['deck'])}, discards {len(routes['discards'])}"
+             + (" (face up):" if routes["discards"] else ""), 12)
+    out.open("g", id="route-discards")
+    for rid in routes["discards"]:  # face up at the table: each one named
+        y += 14
+        out.text(14, y, kit.fit(describe_route(data, rid), 294, 11), 11, fill="#333")
+    out.close()
     y += 26
     out.text(8, y, "Cabooses (top first)", 14, font_weight="bold")
     y += 8
@@ -350,7 +356,7 @@ def _draw_crew_market(out: kit.Canvas, view: dict[str, Any], top: int) -> int:
             if crew in data["crews"]:
                 card = data["crews"][crew]
                 ability = ABILITIES[card["ability"]].text if card["ability"] in ABILITIES else ""
-                lines = kit.wrap(ability, column - 12, 10)[:5]
+                lines = kit.wrap(ability, column - 12, 10)  # all of it: no cut sentence
                 height = 20 + 12 * len(lines)
                 out.rect(cell_x, y, column - 6, height, "#fff", stroke="#777", rx=3)
                 out.text(cell_x + 5, y + 14, kit.fit(card["name"], column - 14, 12), 12,
@@ -406,10 +412,10 @@ def _draw_legend(out: kit.Canvas, data: dict[str, Any], top: int) -> int:
 def _status_lines(view: dict[str, Any]) -> list[str]:
     data = view["data"]
     turn = view.get("turn") or {}
-    season = view["season"]
-    later = ", ".join(SEASONS[SEASONS.index(season) + 1:]) if season in SEASONS else ""
-    lines = [f"Turn {view['turns'] + 1} · bag: {view['bag_left']} to come, then "
-             f"{later or 'the end'}"]
+    ahead = view.get("seasons_ahead") or {}
+    later = ", ".join(f"{s} {n}" for s, n in ahead.items())
+    lines = [f"Turn {view['turns'] + 1} · bag: {view['bag_left']} to come; later seasons' "
+             f"tokens: {later or 'none'}"]
     if view.get("over"):
         lines.append("The game is over.")
         result = None if view.get("result") else outcome(view)  # else the result panel says it
@@ -417,8 +423,8 @@ def _status_lines(view: dict[str, Any]) -> list[str]:
             lines.append("Final: " + ", ".join(
                 f"{_name(view, seat)} {result.scores[seat]}"
                 for group in result.ranking for seat in group))
-    elif ended_line(view):  # resigned or stopped: nobody is to act
-        lines.append(ended_line(view))
+    elif waiting_line(view):  # over, or an absence vote due: nobody simply to act
+        lines.append(waiting_line(view))
     elif not view.get("ready"):
         lines.append("Waiting for the set-up deal.")
     else:
@@ -460,7 +466,7 @@ def _player_marks(view: dict[str, Any], seat: int, places: dict[int, int]) -> li
     return kit.seat_marks(
         you=seat == view.get("viewer"), first=seat == view.get("first"),
         to_act=seat == view.get("current") and bool(view.get("ready")) and not view.get("over")
-        and not ended_line(view),
+        and not waiting_line(view),
         place=places.get(seat, 0))
 
 
@@ -576,8 +582,11 @@ def render_svg(view: dict[str, Any]) -> str:
     map_h = _map_height(data)
     _draw_map(out, view, map_h)
     market_bottom = _draw_market(out, view, map_h + 4)
-    left_bottom = kit.notes_block(out, "notes", 8, _draw_legend(out, data, market_bottom + 4),
-                                  MAP_W - 8, "Recent", (view.get("notes") or [])[-6:], most=2)
+    boxed = view.get("boxed") or []
+    below = kit.notes_block(out, "boxed", 8, _draw_legend(out, data, market_bottom + 4), MAP_W - 8,
+                            f"Boxed at stops this season ({len(boxed)})", boxed_lines(view))
+    left_bottom = kit.notes_block(out, "notes", 8, below, MAP_W - 8, "Recent",
+                                  (view.get("notes") or [])[-6:], most=2)
     y = _draw_status(out, view, 0)
     places = _places(view)
     for seat in range(len(view["players"])):

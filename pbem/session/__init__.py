@@ -711,6 +711,12 @@ def legal_moves_shown(home: Home, path: str | Path, moves: list[str],
 def seat_view(home: Home | None, verified: Verified) -> tuple[str, dict[str, Any], dict[str, Any]]:
     """(seat handle or '', the view that seat may see, its private part).
 
+    The seat about to sign sees the chance its own next link resolves (signing.preview),
+    as signing it will leave it. Not on a stale save: this home has signed on past it,
+    the link that entry resolved with is published, and no entry will ever be signed here,
+    so a preview would show chance resolved by a link no entry carries; the chance is
+    shown pending, as it stands in the save.
+
     Once the game is complete and audited the view is of the final state (the cards the
     audit opened recorded) and carries the final result (see :func:`final_result`)."""
     table = verified.table
@@ -720,8 +726,8 @@ def seat_view(home: Home | None, verified: Verified) -> tuple[str, dict[str, Any
     seat = table.seat_of(identity.handle) if identity else None
     if identity is None or seat is None or table.seats[seat].pubkey not in ("", identity.public_hex):
         return "", public_view(verified), {}
-    shown = signing.preview(table, identity, OwnLinks(home, table, identity).used
-                           if home is not None else ())
+    shown = table if verified.stale else signing.preview(
+        table, identity, OwnLinks(home, table, identity).used if home is not None else ())
     secrets = signing.secrets_for(shown, seat, identity)
     final = verified.report.final
     view = shown.game.view(shown.gstate if final is None else final, seat, secrets)
@@ -760,4 +766,15 @@ def _with_result(report: Report, view: dict[str, Any]) -> dict[str, Any]:
         awaiting = [table.seats[s].handle for s in table.awaiting_reveals()]
         view = {**view, "ended": {"text": str(report.result.get("ending", {}).get("text", "")),
                                   "awaiting": awaiting}}
+    elif table.proposal and (duty := table.duty()) is not None and duty.kind == "vote":
+        view = {**view, "vote": {"text": vote_text(table, duty.seat)}}
     return view if result is None else {**view, "result": result}
+
+
+def vote_text(table: Table, voter: int) -> str:
+    """"Vote: cy votes next on ann's proposal that bob is absent (entry 6, remedy 'end');
+    bob may still answer it by playing.": what a view says in place of who is to act
+    while an absence vote is due (pbem.game.waiting_line)."""
+    absent = table.seats[table.proposal["player"]].handle
+    return (f"Vote: {table.seats[voter].handle} votes next on "
+            f"{absence.proposal_words(table)}; {absent} may still answer it by playing.")

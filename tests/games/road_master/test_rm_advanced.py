@@ -12,7 +12,7 @@ import copy
 import pytest
 from rm_support import Script, apply_all, give, load_truck, placed
 
-from games.road_master import GAME
+from games.road_master import GAME, bonus_draw
 from pbem.game import IllegalMoveError, secretdeck
 
 HALF, OK = 0, -1  # scripted answers: the half booms come first in the pile's order
@@ -416,3 +416,45 @@ def test_rm_h5_show_and_play_say_which_policy_governs_each_draw() -> None:
     assert ("Boom cards for ann are drawn with the next beacon, each while yellow cubes are "
             "aboard: after load brown: policy stop; before unload h3 yellow x3: policy push.") \
         in " ".join(GAME.render(shown).split())
+
+
+def _three_drew_and_dee_in_f():
+    """Four players, hazardous goods: ann, bob and cy each took Super Bonus, emptying the
+    pile (3 x 6 = 18 cards); dee, to act, stands in F."""
+    t = placed(4, hazardous=True)
+    for _ in range(3):
+        t.play(["superbonus"])
+    t.prepare()
+    state = copy.deepcopy(t.state)
+    assert secretdeck.remaining(state, "superbonus") == 0 and GAME.to_act(state) == 3
+    state["trucks"][3].update(where="F", x=-1, lane="", heading="")
+    return state
+
+
+def test_RM_H4_RM_A10_a_short_draw_queued_behind_boom_draws_is_made_when_they_resolve() -> None:
+    """RM-H4/RM-H5/RM-A10: dee's Super Bonus after the first boom card is a short draw
+    (the pile is empty); the turn rolls back to the draw, and when the boom cards come
+    the queued draw is made and the forward after it is driven: nothing is lost."""
+    state = _three_drew_and_dee_in_f()
+    apply_all(state, 3, ["policy push", "load yellow", "superbonus", "forward 1 exit east"])
+    GAME.end_turn(state, 3)
+    assert bonus_draw.waiting(state, 3) == 0  # rolled back with the rest of the turn
+    _resolve_boom(state, [HALF, OK])
+    assert not [line for line in state["log"] if "could not be" in line]
+    assert bonus_draw.waiting(state, 3) == 6
+    assert state["trucks"][3]["where"] == "road" and GAME.invariants(state) == []
+
+
+def test_RM_H5_RM_A10_a_turn_stopped_before_its_queued_draw_leaves_no_draw_waiting() -> None:
+    """RM-H5 with RM-A10: under policy stop a first half boom ends dee's turn before the
+    queued Super Bonus, so dee has no draw waiting and the cards ann returns stay in the
+    pile for the next drawer (3, not the 6 of a draw completed for dee)."""
+    state = _three_drew_and_dee_in_f()
+    apply_all(state, 3, ["load yellow", "superbonus"])
+    GAME.end_turn(state, 3)
+    _resolve_boom(state, [HALF])
+    assert bonus_draw.waiting(state, 3) == 0 and "short" not in state["sb"]
+    drawn = secretdeck.drawn(state, "superbonus", 0)
+    apply_all(state, 0, [f"keep {' '.join(drawn[:3])}", f"bottom {' '.join(drawn[3:])}"])
+    assert secretdeck.remaining(state, "superbonus") == 3
+    assert secretdeck.drawn(state, "superbonus", 3) == []

@@ -58,3 +58,25 @@ def test_rules_give_the_action_tokens_and_super_bonus_scoring(tmp_path: Path) ->
     assert ("A card met scores its points, a card missed loses its penalty; each cube counts "
             "for one card only") in text
     assert "cubes lying on your contracts, complete or part-filled" in text
+
+
+def test_RM_H4_RM_A10_a_short_draw_behind_a_boom_card_is_made_through_the_cli(tmp_path: Path) -> None:
+    """RM-H4/RM-H5/RM-A10, the moves the audit found: ann, bob and cy empty the Super Bonus
+    pile; dee loads yellow, then takes Super Bonus (a short draw) and drives on. When ann
+    opens the save the boom cards are drawn and dee's queued draw and forward happen."""
+    handles = ("ann", "bob", "cy", "dee")
+    for handle in handles:
+        assert _run(tmp_path, handle, "keygen", "--name", handle).exit_code == 0
+    seats = [arg for h in handles for arg in ("--seat", h)]
+    path = _wrote(tmp_path, "ann", "new", "road-master", *seats, "--option", "first=ann",
+                  "--option", "hazardous=true", "-o", str(tmp_path / "new.toml"))
+    for handle in handles[1:]:
+        path = _wrote(tmp_path, handle, "join", path)
+    path = _wrote(tmp_path, "ann", "play", path)
+    for handle in handles[:3]:
+        path = _wrote(tmp_path, handle, "play", path, "place A", "superbonus")
+    path = _wrote(tmp_path, "dee", "play", path, "place F", "policy push", "load yellow",
+                  "superbonus", "forward 1 exit east")
+    log = " ".join(json.loads(_run(tmp_path, "ann", "show", path, "--json").output)["state"]["log"])
+    assert "could not be" not in log
+    assert "dee draws 0 Super Bonus card(s) in secret; the other 6 come from the next" in log

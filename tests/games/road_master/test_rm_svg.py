@@ -19,6 +19,7 @@ from typing import Any
 from rm_support import NAMES, give, load_truck, placed, table
 
 from games.road_master import GAME, svg
+from games.road_master.model import empty_check
 from games.road_master.turn import pending_secret_choice
 from pbem.drawing import panels
 from pbem.drawing.page import html_page
@@ -238,14 +239,11 @@ def test_every_player_has_a_panel_with_score_contracts_and_super_bonus(
         words = cards[seat]
         assert words.split()[1] == name
         assert f"score {sample['scores'][seat]}" in words
-        for held in sample["contracts"][seat]:
-            if held["done"]:
-                assert f"{held['id']} (+{held['points']})" in words
-            else:
-                row = by_id(card, f"held-{held['id']}")
-                assert f"{held['cubes']}/{held['count']}" in text_of(row)
-                assert len(with_class(row, "placed")) == held["cubes"]
-                assert len(with_class(row, "missing")) == held["count"] - held["cubes"]
+        for held in sample["contracts"][seat]:  # done ones too: their cubes stay on them
+            row = by_id(card, f"held-{held['id']}")
+            assert ("done" if held["done"] else f"{held['cubes']}/{held['count']}") in text_of(row)
+            assert len(with_class(row, "placed")) == held["cubes"]
+            assert len(with_class(row, "missing")) == held["count"] - held["cubes"]
         assert f"Super Bonus cards held: {sample['superbonus']['held'][seat]}" in words
 
 
@@ -345,8 +343,45 @@ def test_a_delivery_fills_the_contract_and_the_score() -> None:
     GAME.apply(t.state, 0, "unload c12 purple")
     root = parse(GAME.render_svg(GAME.view(t.state, 0, None)))
     card = by_id(root, "player-0")
-    assert maybe_id(card, "held-c12") is None and "Completed: c12 (+5)" in text_of(card)
     assert "score 5" in text_of(card)
+
+
+def test_RM_A15_RM_G4_a_completed_contract_keeps_its_colour_and_cubes_in_the_picture() -> None:
+    """RM-A15/RM-G4: delivered cubes lie on the card, and rivals' Super Bonus are scored
+    from them, so the picture shows a completed contract as the text view does: its
+    colour, destination and the cubes on it (it showed only "c12 (+5)")."""
+    t = placed(2, where="D")
+    give(t.state, 0, "c12")  # 2 purple to D
+    load_truck(t.state, 0, "purple", 2)
+    GAME.apply(t.state, 0, "unload c12 purple x2")
+    view = GAME.view(t.state, 1, None)
+    assert "c12  2 purple  -> D  +5  -1  [done]" in GAME.render(view)
+    row = by_id(by_id(parse(GAME.render_svg(view)), "player-0"), "held-c12")
+    assert "c12: 2 purple → D, +5 −1" in text_of(row) and "done" in text_of(row)
+    placed_cubes = with_class(row, "placed")
+    assert len(placed_cubes) == 2
+    assert {c.get("fill") for c in placed_cubes} == {svg.goods(view).fill("purple")}
+
+
+def test_RM_A8_RM_A7_the_cards_out_of_the_game_are_named_in_the_picture() -> None:
+    """RM-A7/RM-A8: a shortage is played face up and an emptied warehouse's contracts are
+    picked out in the open; the picture names them as the text view does (it gave only
+    their number)."""
+    t = placed(2, where="B")
+    state = t.state
+    state["houses"]["B"] = {}
+    empty_check(state, "B")
+    view = GAME.view(state, None, None)
+    shortages = [r for r in view["gone_cards"] if r["kind"] == "shortage"]
+    purple = [r for r in view["gone_cards"] if r["kind"] != "shortage"]
+    assert shortages and purple and {r["colour"] for r in purple} == {"purple"}
+    gone = " ".join(text_of(by_id(parse(GAME.render_svg(view)), "gone")).split())
+    text = " ".join(GAME.render(view).split())
+    for row in purple:
+        words = f"{row['id']} {row['count']} -> {row['to']} +{row['points']}/-{row['penalty']}"
+        assert words in text and words in gone
+    for row in shortages:
+        assert f"{row['id']} (at {row['warehouse']})" in gone
 
 
 def test_strays_and_an_emptied_warehouse_are_drawn() -> None:
@@ -600,3 +635,25 @@ def test_show_html_page_renders_the_board_in_chromium(tmp_path: Path) -> None:
     control.write_text(without_board(page), encoding="utf-8")
     _, bare = screenshot(control, tmp_path)
     assert near(bare, rgb(svg.GRASS)) < 100 and near(bare, rgb(svg.ASPHALT)) < 100
+
+
+def test_RM_G2_RM_X1_RM_M7_the_picture_gives_the_last_round_the_stall_count_and_the_heading(
+        ) -> None:
+    """RM-G2, RM-X1, RM-M7: the facts the text view gives in its status are in the
+    picture too: the last round and whose turn ends it, the count of quiet rounds, and
+    the heading a truck in a warehouse came in with (which backing out keeps)."""
+    t = placed(3)
+    state = t.state
+    state["scores"][1] = 45
+    state["quiet_rounds"] = 3
+    state["trucks"][0]["heading"] = "east"  # came into A heading east
+    view = GAME.view(state, None, None)
+    text = " ".join(GAME.render(view).split())
+    root = parse(GAME.render_svg(view))
+    status = " ".join(text_of(by_id(root, "status")).split())
+    for fact in ("The end is triggered: bob has 45 of 45 points. This is the last round; it "
+                 "ends after cy's turn.",
+                 "No score has moved for 3 round(s); the game ends at 20."):
+        assert fact in text and fact in status
+    assert "in warehouse A, heading east" in text
+    assert "in warehouse A, heading east" in text_of(by_id(root, "player-0"))

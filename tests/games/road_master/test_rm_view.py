@@ -33,6 +33,21 @@ def test_RM_G2_view_shows_the_end_is_triggered_and_this_is_the_last_round() -> N
             "after cy's turn.") in text
 
 
+def test_RM_G1_RM_G2_the_end_stays_triggered_once_the_game_is_over() -> None:
+    """RM-G1/G2: a score reached the target and the round came round: the game is over.
+    The view still says the end was triggered (it said triggered: false once over), and
+    no longer that this is the last round."""
+    t = placed(3)
+    t.state["scores"][1] = 45
+    for _ in range(3):
+        t.play([])
+    assert t.state["ended"] and t.to_act() is None
+    view = t.view(None)
+    assert view["end"]["triggered"] and not view["end"]["last_round"]
+    text = GAME.render(view)
+    assert "The game is over." in text and "last round" not in text
+
+
 def test_RM_S9_view_shows_who_played_first() -> None:
     t = placed(3, first="bob")
     view = t.view(None)

@@ -30,6 +30,7 @@ from sts_helpers import (
 )
 
 from games.station_to_station import GAME, svg
+from games.station_to_station.abilities import ABILITIES
 from games.station_to_station.render import view as make_view
 from games.station_to_station.state import score
 from pbem.drawing import panels
@@ -399,3 +400,47 @@ def test_bad_coordinates_are_named(change: Any, message: str) -> None:
     change(data["cities"])
     with pytest.raises(ComponentError, match=re.escape(message)):
         GAME.validate_components(data)
+
+
+def test_STS_C1_every_crew_in_the_market_shows_its_whole_ability() -> None:
+    """STS-C1/STS-S4: the crews lie face up in the market; the picture gives each one's
+    ability whole (it kept five lines: the Surveyor lost "the card).", and the Paymaster's
+    timing read "(use it before taking")."""
+    state = started(2, seed=b"svg-crew-text")
+    regions = list(state["data"]["regions"])
+    for crew in GAME.stock_components()["crews"]:
+        if crew["ability"] not in ABILITIES:
+            continue
+        market_crew(state, crew["deck"], regions[0], crew["id"])
+        root = parse(GAME.render_svg(make_view(state, 0)) or "")
+        words = " ".join(text_of(by_id(root, f"crew-{crew['deck']}-{regions[0]}")).split())
+        assert ABILITIES[crew["ability"]].text in words, crew["id"]
+
+
+def test_STS_S10_STS_ST2_STS_S3_the_picture_names_the_face_up_discards_and_boxed_tokens() -> None:
+    """STS-S10/STS-T7 (route cards are discarded face up), STS-ST2/ST6 (taken tokens are
+    boxed in the open) and STS-S3 (the later seasons' tokens wait beside the board): the
+    text view gives each of these; the picture gave only counts, or nothing."""
+    import collections
+
+    from test_sts_property import _random_turn
+
+    from games.station_to_station.render import boxed_lines
+    from games.station_to_station.words import describe_route
+
+    t = LocalTable(GAME, ["ann", "bob", "cy"], {}, seed=b"svg-public-facts")
+    rng = Sampler(hashlib.sha256(b"svg-public-facts").digest())
+    stats: collections.defaultdict[str, int] = collections.defaultdict(int)
+    for _ in range(20):
+        t.prepare()
+        t.play(_random_turn(t.state, t.to_act(), rng, stats))
+    view = t.view(0)
+    assert view["routes"]["discards"] and view["boxed"] and view["seasons_ahead"]
+    text = " ".join(GAME.render(view).split())
+    drawn = " ".join(text_of(parse(GAME.render_svg(view) or "")).split())
+    facts = [describe_route(view["data"], r) for r in view["routes"]["discards"]]
+    facts += boxed_lines(view)
+    facts.append("later seasons' tokens: " + ", ".join(
+        f"{s} {n}" for s, n in view["seasons_ahead"].items()))
+    for fact in facts:
+        assert fact in text and fact in drawn, fact

@@ -390,3 +390,4 @@ def test_an_entry_with_nothing_to_decide_is_told_as_what_it_is(
     short = hops[-1].save.game_id[:8]
     assert words in result.output and "YOUR MOVE" not in result.output, result.output
     assert f"run: pbem play {short}{command}\n" in result.output
+    assert f"you to play ({words.split('; ')[1]}" in result.output

@@ -330,7 +330,7 @@ def _sync_round(home: Any, sources: list[str], login: Any, max_size: int, read_a
             for late in overdue:
                 echo(f"  {late.text()}")
         echo("")
-        for line in sync_mod.waiting_lines(waiting, now, report.unread_sources()):
+        for line in sync_mod.waiting_lines(home, waiting, now, report.unread_sources()):
             echo(line)
     code = report.exit_code()
     if not code and (any(s.failed for s in sent) or any(a.queued for a in answered)

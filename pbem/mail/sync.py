@@ -139,12 +139,12 @@ def waiting(home: Home) -> list[gameindex.GameRecord]:
     return sorted(mine, key=lambda r: (since(r), r.id))
 
 
-def waiting_lines(records: list[gameindex.GameRecord], now: Any, unread: list[str]
-                  ) -> list[str]:
+def waiting_lines(home: Home, records: list[gameindex.GameRecord], now: Any,
+                  unread: list[str]) -> list[str]:
     """The end of sync's report: the games waiting for this home, and a word on the
     sources it could not read (a game waiting there is not known here)."""
     lines = [f"Waiting for you ({len(records)}), the longest first:"] if records else []
-    lines += [f"  {waiting_line(r, now)}" for r in records]
+    lines += [f"  {waiting_line(r, now, _no_decision(home, r))}" for r in records]
     if not unread:
         return lines or ["No game is waiting for you."]
     where = ", ".join(unread)
@@ -155,9 +155,19 @@ def waiting_lines(records: list[gameindex.GameRecord], now: Any, unread: list[st
             "mail there may hold one."]
 
 
-def waiting_line(record: gameindex.GameRecord, now: Any) -> str:
+def _no_decision(home: Home, record: gameindex.GameRecord) -> str:
+    """What the entry owed is, when it holds no decision ('' when it holds one)."""
+    if record.next not in ("turn", "reveal") or not record.exists():
+        return ""
+    found = answer.nothing_to_decide(home, record.path)
+    return found[0] if found else ""
+
+
+def waiting_line(record: gameindex.GameRecord, now: Any, no_decision: str = "") -> str:
     action = {"join": "join", "start": "start", "turn": "play", "reveal": "reveal",
               "vote": "vote"}.get(record.next, record.next)
+    if no_decision:
+        action += f" (nothing to decide: {no_decision})"
     stamp = timing.parse_stamp(record.time)
     since = f", waiting since {record.time} ({timing.duration_words(now - stamp)})" \
         if stamp is not None else ""

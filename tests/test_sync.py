@@ -391,3 +391,29 @@ def test_an_entry_with_nothing_to_decide_is_told_as_what_it_is(
     assert words in result.output and "YOUR MOVE" not in result.output, result.output
     assert f"run: pbem play {short}{command}\n" in result.output
     assert f"you to play ({words.split('; ')[1]}" in result.output
+
+
+def test_a_forced_entry_of_a_secret_deck_game_is_told_as_what_it_is(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """The real engine: in a secret draft, a seat with no hand it can read yet owes an
+    entry whose only move is 'wait' (and its deck work). sync says so, and the command it
+    gives signs it."""
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    seats = [f"{h}={h}@example.org" for h in ("ann", "bob", "cy")]
+    written = session.new_game(homes["ann"], "secret-draft", seats, [], None, folder=folder)
+    hops = [Hop(written, mail.compose(written.path, homes["ann"]))]
+    while written.entry["seq"] < 3:
+        written = sign_duty(homes, written, "greedy")
+        hops.append(Hop(written, mail.compose(written.path, homes[written.entry["seat"]])))
+    me = hops[-1].actor
+    assert answer.nothing_to_decide(homes[me], written.path) == ("forced: wait", ["wait"])
+    box = write_mbox(tmp_path / "m.mbox", [h.msg for h in hops])
+    assert run(homes[me], "profile", "--source", str(box)).exit_code == 0
+    result = run(homes[me], "sync")
+    short = written.save.game_id[:8]
+    assert "YOUR ENTRY (play; nothing to decide: forced: wait)" in result.output, result.output
+    assert f"run: pbem play {short} wait\n" in result.output
+    assert "you to play (nothing to decide: forced: wait)" in result.output
+    played = run(homes[me], "play", short, "wait")
+    assert played.exit_code == 0, played.output

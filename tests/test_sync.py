@@ -280,9 +280,13 @@ def test_sync_mails_due_reminders_once_a_day_and_says_who_is_past_patience(
         assert t.run(handle, "profile", "--source", str(box), "--email",
                      f"{handle}@example.org", "--smtp", "127.0.0.1", "--port", str(port),
                      "--security", "none").exit_code == 0
-    assert t.run(other, "contacts", "email", absent, f"{absent}@example.org").exit_code == 0
     early = t.run(other, "sync", when=at(days=6))
     assert early.exit_code == 0 and "Past patience" not in early.output, early.output
+    r = t.run(other, "sync", when=at(days=8))
+    assert r.exit_code == 5 and (f"not reminded (no mail address is known for {absent}: "
+                                 f"remember one with 'pbem contacts email {absent} ADDRESS')."
+                                 ) in r.output, r.output
+    assert t.run(other, "contacts", "email", absent, f"{absent}@example.org").exit_code == 0
     r = t.run(other, "sync", when=at(days=8))
     assert r.exit_code == 0, r.output
     assert (f"Past patience (1):\n  Dice Race {t.status(path)['id'][:8]}: {absent} is past "

@@ -230,8 +230,16 @@ def remind_due(home: Home, settings: dict[str, Any] | None, why_not: str, now: A
             item.not_sent = mail_them or why_not
             continue
         try:
-            result = smtp.send(mail.compose(record.path, home, cc=False, remind=True),
-                               **settings)
+            message = mail.compose(record.path, home, cc=False, remind=True)
+        except mail.MailConfigError:  # the one a reminder meets: no address for the seat
+            item.not_sent = (f"no mail address is known for {found.who}: remember one with "
+                             f"'pbem contacts email {found.who} ADDRESS'")
+            continue
+        except PbemError as exc:
+            item.not_sent = exc.message
+            continue
+        try:
+            result = smtp.send(message, **settings)
         except PbemError as exc:
             item.not_sent = exc.message
             continue

@@ -185,11 +185,20 @@ def test_sync_sends_queued_mail(homes: dict[str, Home], at_reveal: tuple[list[Ho
     assert outbox.pending(home.path) == [] and len(sink.received) == 2  # one per player
 
 
-def test_sync_waiting_games_oldest_first(homes: dict[str, Home], tmp_path: Path) -> None:
+def mid_game(homes: dict[str, Home], tmp_path: Path, *more_sources: str
+             ) -> tuple[list[Hop], str]:
+    """A dice race six entries in, mailed to an mbox that the seat to act's profile
+    reads (with ``more_sources``): the hops and that seat."""
     hops = play_and_mail(homes, tmp_path / "saves", stop_after=6)
     me = hops[-1].actor
     box = write_mbox(tmp_path / "m.mbox", [h.msg for h in hops])
-    assert run(homes[me], "profile", "--source", str(box)).exit_code == 0
+    sources = [a for src in (str(box), *more_sources) for a in ("--source", src)]
+    assert run(homes[me], "profile", *sources).exit_code == 0
+    return hops, me
+
+
+def test_sync_waiting_games_oldest_first(homes: dict[str, Home], tmp_path: Path) -> None:
+    hops, me = mid_game(homes, tmp_path)
     result = run(homes[me], "sync")
     assert result.exit_code == 0, result.output
     assert "Waiting for you (1), the longest first:" in result.output
@@ -338,10 +347,7 @@ def test_sync_says_when_a_source_could_not_be_read(homes: dict[str, Home],
     data = json.loads(run(homes["ann"], "sync", "--json").output)
     assert data["inbox"]["unread_sources"] == [str(gone)]
     # With a game waiting, the list is given and the source named.
-    hops = play_and_mail(homes, tmp_path / "saves", stop_after=6)
-    me = hops[-1].actor
-    box = write_mbox(tmp_path / "m.mbox", [h.msg for h in hops])
-    assert run(homes[me], "profile", "--source", str(box), "--source", str(gone)).exit_code == 0
+    hops, me = mid_game(homes, tmp_path, str(gone))
     result = run(homes[me], "sync")
     assert "Waiting for you (1)" in result.output
     assert f"(Could not read {gone}: a game whose move is in mail there is missing from this " \
@@ -349,10 +355,7 @@ def test_sync_says_when_a_source_could_not_be_read(homes: dict[str, Home],
 
 
 def test_sync_names_a_game_by_its_short_id(homes: dict[str, Home], tmp_path: Path) -> None:
-    hops = play_and_mail(homes, tmp_path / "saves", stop_after=6)
-    me = hops[-1].actor
-    box = write_mbox(tmp_path / "m.mbox", [h.msg for h in hops])
-    assert run(homes[me], "profile", "--source", str(box)).exit_code == 0
+    hops, me = mid_game(homes, tmp_path)
     result = run(homes[me], "sync")
     short = hops[-1].save.game_id[:8]
     assert f"run: pbem play {short} MOVE ..." in result.output, result.output
@@ -385,10 +388,7 @@ def test_an_entry_with_nothing_to_decide_is_told_as_what_it_is(
         turn: FakeTurn, words: str, command: str) -> None:
     """An entry holding no decision is not announced as 'YOUR MOVE (play) ... MOVE ...':
     sync says what it is and gives the command that signs it whole."""
-    hops = play_and_mail(homes, tmp_path / "saves", stop_after=6)
-    me = hops[-1].actor
-    box = write_mbox(tmp_path / "m.mbox", [h.msg for h in hops])
-    assert run(homes[me], "profile", "--source", str(box)).exit_code == 0
+    hops, me = mid_game(homes, tmp_path)
     monkeypatch.setattr(answer.session, "owed", lambda home, path: turn)
     result = run(homes[me], "sync")
     short = hops[-1].save.game_id[:8]

@@ -350,8 +350,8 @@ def test_sync_says_when_a_source_could_not_be_read(homes: dict[str, Home],
     hops, me = mid_game(homes, tmp_path, str(gone))
     result = run(homes[me], "sync")
     assert "Waiting for you (1)" in result.output
-    assert f"(Could not read {gone}: a game whose move is in mail there is missing from this " \
-        "list.)" in result.output, result.output
+    assert f"(Could not read {gone}: a game whose move arrived there may be missing from " \
+        "this list.)" in result.output, result.output
 
 
 def test_sync_names_a_game_by_its_short_id(homes: dict[str, Home], tmp_path: Path) -> None:

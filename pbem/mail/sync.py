@@ -149,7 +149,7 @@ def waiting_lines(home: Home, records: list[gameindex.GameRecord], now: Any,
         return lines or ["No game is waiting for you."]
     where = ", ".join(unread)
     if records:
-        return [*lines, f"(Could not read {where}: a game whose move is in mail there is "
+        return [*lines, f"(Could not read {where}: a game whose move arrived there may be "
                 "missing from this list.)"]
     return [f"Could not read {where}: no game this home knows of is waiting for you, but "
             "mail there may hold one."]

@@ -419,5 +419,7 @@ def test_a_forced_entry_of_a_secret_deck_game_is_told_as_what_it_is(
     assert "YOUR ENTRY (play; nothing to decide: forced: wait)" in result.output, result.output
     assert f"run: pbem play {short} wait\n" in result.output
     assert "you to play (nothing to decide: forced: wait)" in result.output
+    [waiting] = json.loads(run(homes[me], "sync", "--json").output)["waiting"]
+    assert waiting["no_decision"] == "forced: wait"
     played = run(homes[me], "play", short, "wait")
     assert played.exit_code == 0, played.output

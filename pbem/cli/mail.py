@@ -307,6 +307,7 @@ def _sync_round(home: Any, sources: list[str], login: Any, max_size: int, read_a
     overdue = sync_mod.remind_due(home, settings, why_not, now,
                                   "--no-remind" if no_remind else "")
     waiting = sync_mod.waiting(home)
+    plain = sync_mod.no_decision(home, waiting)
     if as_json:
         click.echo(printable_json(json.dumps({
             "inbox": report.to_json(), "answered": [a.to_json() for a in answered],
@@ -314,7 +315,7 @@ def _sync_round(home: Any, sources: list[str], login: Any, max_size: int, read_a
             "past_patience": [o.to_json() for o in overdue],
             "waiting": [{"id": r.id, "short_id": r.short_id, "game": r.game, "title": r.title,
                          "seq": r.seq, "next": r.next, "since": r.time,
-                         "path": r.path} for r in waiting]},
+                         "no_decision": plain.get(r.id), "path": r.path} for r in waiting]},
             sort_keys=True, ensure_ascii=False)))
     else:
         echo(report.text(), nl=False)
@@ -330,7 +331,7 @@ def _sync_round(home: Any, sources: list[str], login: Any, max_size: int, read_a
             for late in overdue:
                 echo(f"  {late.text()}")
         echo("")
-        for line in sync_mod.waiting_lines(home, waiting, now, report.unread_sources()):
+        for line in sync_mod.waiting_lines(waiting, plain, now, report.unread_sources()):
             echo(line)
     code = report.exit_code()
     if not code and (any(s.failed for s in sent) or any(a.queued for a in answered)

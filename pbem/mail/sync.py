@@ -139,12 +139,12 @@ def waiting(home: Home) -> list[gameindex.GameRecord]:
     return sorted(mine, key=lambda r: (since(r), r.id))
 
 
-def waiting_lines(home: Home, records: list[gameindex.GameRecord], now: Any,
+def waiting_lines(records: list[gameindex.GameRecord], no_decision: dict[str, str], now: Any,
                   unread: list[str]) -> list[str]:
     """The end of sync's report: the games waiting for this home, and a word on the
     sources it could not read (a game waiting there is not known here)."""
     lines = [f"Waiting for you ({len(records)}), the longest first:"] if records else []
-    lines += [f"  {waiting_line(r, now, _no_decision(home, r))}" for r in records]
+    lines += [f"  {waiting_line(r, now, no_decision.get(r.id, ''))}" for r in records]
     if not unread:
         return lines or ["No game is waiting for you."]
     where = ", ".join(unread)
@@ -155,12 +155,15 @@ def waiting_lines(home: Home, records: list[gameindex.GameRecord], now: Any,
             "mail there may hold one."]
 
 
-def _no_decision(home: Home, record: gameindex.GameRecord) -> str:
-    """What the entry owed is, when it holds no decision ('' when it holds one)."""
-    if record.next not in ("turn", "reveal") or not record.exists():
-        return ""
-    found = answer.nothing_to_decide(home, record.path)
-    return found[0] if found else ""
+def no_decision(home: Home, records: list[gameindex.GameRecord]) -> dict[str, str]:
+    """For each game whose entry owed holds no decision, by id: what it is."""
+    out: dict[str, str] = {}
+    for record in records:
+        if record.next in ("turn", "reveal") and record.exists():
+            found = answer.nothing_to_decide(home, record.path)
+            if found:
+                out[record.id] = found[0]
+    return out
 
 
 def waiting_line(record: gameindex.GameRecord, now: Any, no_decision: str = "") -> str:

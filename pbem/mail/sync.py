@@ -217,7 +217,9 @@ def remind_due(home: Home, settings: dict[str, Any] | None, why_not: str, now: A
     me = logbook.own_handle(home)
     out: list[Overdue] = []
     for record in logbook.games(home):
-        if record.complete or not record.exists():
+        # The index keeps each game's clock: only a game past patience there is loaded.
+        ends = timing.parse_stamp(record.clock.get("patience_ends"))
+        if record.complete or ends is None or ends > now or not record.exists():
             continue
         try:
             found = reminders.check(home, record.path, me, now)

@@ -1,8 +1,13 @@
 """The product stands alone: each game's rulings live in its own folder, and nothing the
-product ships (code, data, docs, README) points at files outside the repository."""
+product ships (code, data, docs, README) points at files outside the repository. The
+README's systemd units and cron line for 'pbem sync' are well formed."""
 
 from __future__ import annotations
 
+import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -42,3 +47,37 @@ def test_nothing_shipped_points_outside_the_repository(folder: str) -> None:
     bad = [str(p.relative_to(ROOT)) for p in _shipped(folder)
            if "shared/" in p.read_text(encoding="utf-8", errors="replace")]
     assert bad == []
+
+
+def _readme_blocks(language: str) -> list[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return re.findall(rf"^```{language}\n(.*?)^```$", text, flags=re.M | re.S)
+
+
+def test_the_readme_systemd_timer_verifies(tmp_path: Path) -> None:
+    """The systemd user units the README gives for 'pbem sync' pass 'systemd-analyze
+    verify' (the service's pbem replaced by this one: verify checks it can be run)."""
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed")
+    pbem = Path(sys.executable).parent / "pbem"
+    units = []
+    for block in _readme_blocks("ini"):
+        first, _, body = block.partition("\n")
+        name = first.removeprefix("# ~/.config/systemd/user/")
+        assert name != first and name.startswith("pbem-sync."), first
+        (tmp_path / name).write_text(body.replace("%h/.local/bin/pbem", str(pbem)))
+        units.append(str(tmp_path / name))
+    assert sorted(Path(u).name for u in units) == ["pbem-sync.service", "pbem-sync.timer"]
+    done = subprocess.run([analyze, "verify", *units], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0 and not done.stderr, done.stderr
+
+
+def test_the_readme_cron_line_is_one_good_crontab_entry() -> None:
+    field = r"(\*|\d+(-\d+)?(,\d+(-\d+)?)*)(/\d+)?"
+    [block] = _readme_blocks("crontab")
+    [line] = block.splitlines()
+    assert re.fullmatch(rf"{field}( {field}){{4}} \S+/pbem sync( .*)?", line), line
+    minute, hour, day, month, weekday = line.split()[:5]
+    assert minute == "*/30" and (hour, day, month, weekday) == ("*", "*", "*", "*")

@@ -125,7 +125,7 @@ def check_newest_filed(report: InboxReport, hops: list[Hop], me: str, home: Home
     assert filed.name == savefile.default_name("dice-race", last.save.game_id, last.seq,
                                                last.signer)
     assert savefile.read(filed).entries == last.save.entries
-    assert summary.command == f"pbem play {filed} MOVE ..."
+    assert summary.command == f"pbem play {last.save.game_id[:8]} MOVE ..."  # its short id
     # The filed copy is a save this player can play on.
     session.sign_next(home, filed, None, ["roll"], None, str(home.path / "next.toml"))
 
@@ -407,7 +407,7 @@ def test_report_json_and_text(homes: dict[str, Home], game: list[Hop], tmp_path:
     assert g["origin"]["subject"] == str(game[-1].msg["Subject"])
     text = report.text()
     assert f"Dice Race {game[-1].save.game_id[:8]}: entry {game[-1].seq} by {game[-1].signer}" in text
-    assert f"run: pbem play {g['filed']} MOVE ..." in text
+    assert f"run: pbem play {g['id'][:8]} MOVE ..." in text  # the short id names it
 
 
 def test_waiting_for_someone_else(homes: dict[str, Home], game: list[Hop], tmp_path: Path) -> None:
@@ -469,7 +469,7 @@ def test_invitation_is_your_move_to_join(homes: dict[str, Home], tmp_path: Path)
     report = inbox.scan([box], homes["bob"])
     [summary] = report.games
     assert summary.your_move and summary.next == "join" and summary.to_act == "bob"
-    assert summary.command == f"pbem join {summary.filed}"
+    assert summary.command == f"pbem join {summary.game_id[:8]}"
     assert "YOUR MOVE (join)" in report.text()
     session.sign_next(homes["bob"], summary.filed, "join", [], None, str(tmp_path / "j.toml"))
 
@@ -591,7 +591,7 @@ def test_filed_path_with_spaces_is_quoted(homes: dict[str, Home], tmp_path: Path
     shutil.copytree(homes[actor].path, home.path)
     report = inbox.scan([write_mbox(tmp_path / "m.mbox", [hops[-1].msg])], home)
     [summary] = report.games
-    assert shlex.split(summary.command)[2] == summary.filed and " " in summary.filed
+    assert shlex.split(summary.command)[2] == summary.game_id[:8] and " " in summary.filed
     assert summary.save_as == ""
 
 

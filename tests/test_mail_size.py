@@ -1,6 +1,6 @@
-"""Every turn mail stays under 500 KB (pbem.mail.message.MAIL_BUDGET), with the board
-drawn at twice the pixels where that fits beside the save, at the mail width where only
-that fits, and as tables where no picture does; the save always travels whole."""
+"""Every turn mail carries the save whole and the board drawn once at twice the pixels,
+under 500 KB (pbem.mail.message.MAIL_BUDGET) where the two fit; a mail they make larger
+says so under the board (the board is never made less sharp or left out to fit)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from pbem import session
 from pbem.drawing import png
 from pbem.mail import message as mail
 from pbem.protocol.identity import Home
@@ -41,38 +40,48 @@ def test_each_games_turn_mail_is_under_the_budget_with_the_sharp_board(
     size = len(sent.as_bytes())
     assert size < mail.MAIL_BUDGET, f"{game}: {size} bytes"
     found = parts(sent)
-    # The sharpest board that fits beside the save: twice the pixels unless that would
-    # cross the budget (Road Master's saves grow large: about 200 KB by mid-game).
-    svg = session.load(path, None)
-    board_svg = svg.table.game.render_svg(session.public_view(svg))
-    assert board_svg
-    sharp = png.mail_png(board_svg)
-    fits = size - len(found.get("image/png", b"")) * 4 // 3 + len(sharp) * 4 // 3 \
-        < mail.MAIL_BUDGET - mail.MAIL_MARGIN
-    width = png_size(found["image/png"])[0]
-    assert width == (png.MAIL_WIDTH * png.MAIL_SCALE if fits else png.MAIL_WIDTH), (game, size)
+    assert png_size(found["image/png"])[0] == png.MAIL_WIDTH * png.MAIL_SCALE, game
     assert "text/html" in found and "board.html" not in str(sent)  # no page repeats it
     assert found["application/toml"] == path.read_bytes()  # the save, byte for byte
 
 
 @pytest.mark.heavy
-def test_a_save_that_leaves_less_room_gets_a_smaller_board_then_none(
+def test_a_save_that_leaves_no_room_keeps_the_sharp_board_and_says_so(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The budget shrinks the picture, never the save (as a 6-player Road Master game
-    near its end, whose save alone weighs over 300 KB)."""
+    """The budget never shrinks the save nor the picture (as a 5-player Posse game past
+    about 260 KB, or its game-over mail): the board stays at twice the pixels, and the
+    mail says under it that it is larger than the budget, with the sizes."""
     path = sorted((SAVES / "road-master").glob("*.toml"), key=lambda p: p.stat().st_size)[-2]
     save_size = 4 * path.stat().st_size // 3 + path.stat().st_size // 50
     full = mail.compose(path, Home(tmp_path / "a"), to=["t@example.org"])
-    sharp = len(parts(full)["image/png"])
-    assert png_size(parts(full)["image/png"])[0] == png.MAIL_WIDTH * png.MAIL_SCALE
-    budget = mail.MAIL_MARGIN + save_size + 40_000 + sharp  # room for less than 2x
-    monkeypatch.setattr(mail, "MAIL_BUDGET", budget)
-    smaller = mail.compose(path, Home(tmp_path / "b"), to=["t@example.org"])
-    assert len(smaller.as_bytes()) < budget
-    assert png_size(parts(smaller)["image/png"])[0] == png.MAIL_WIDTH
-    monkeypatch.setattr(mail, "MAIL_BUDGET", mail.MAIL_MARGIN + save_size + 20_000)
-    none = mail.compose(path, Home(tmp_path / "c"), to=["t@example.org"])
-    assert "image/png" not in parts(none) and "<table" in str(none.get_body(("html",)))
-    assert len(none.as_bytes()) < mail.MAIL_BUDGET
-    message = email.message_from_bytes(none.as_bytes(), policy=policy.default)
-    assert [f.name for f in mail.find_saves(message)] == [path.name]
+    sharp = parts(full)["image/png"]
+    assert "larger than the" not in str(full.get_body(("html",)))
+    for room in (40_000, 20_000, -100_000):  # less than the sharp board, down to none
+        monkeypatch.setattr(mail, "MAIL_BUDGET", mail.MAIL_MARGIN + save_size + room)
+        tight = mail.compose(path, Home(tmp_path / f"b{room}"), to=["t@example.org"])
+        assert parts(tight)["image/png"] == sharp, room  # the same sharp board
+        html = str(tight.get_body(("html",)))
+        assert f"the save is {-(-path.stat().st_size // 1000)} KB" in html, html
+        assert "<table" not in html
+        message = email.message_from_bytes(tight.as_bytes(), policy=policy.default)
+        assert [f.name for f in mail.find_saves(message)] == [path.name]
+
+
+def test_the_board_is_drawn_once_per_send(homes: dict[str, Home], tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """One mail per recipient, one drawing for them all (it was drawn for a first mail
+    that only counted the recipients, then again, and again at the mail width when twice
+    the pixels did not fit)."""
+    from tests.support import boards
+
+    last = boards.signed_game(homes, tmp_path / "saves", "station-to-station", 3)
+    drawn: list[int | None] = []
+    real = png.png_of
+
+    def counted(svg: str, width: int | None = None) -> bytes:
+        drawn.append(width)
+        return real(svg, width)
+
+    monkeypatch.setattr(png, "png_of", counted)
+    sent = mail.compose_each(last.path, homes[last.entry["seat"]])
+    assert len(sent) >= 2 and drawn == [png.MAIL_WIDTH * png.MAIL_SCALE]

@@ -185,11 +185,20 @@ def test_sync_sends_queued_mail(homes: dict[str, Home], at_reveal: tuple[list[Ho
     assert outbox.pending(home.path) == [] and len(sink.received) == 2  # one per player
 
 
-def test_sync_waiting_games_oldest_first(homes: dict[str, Home], tmp_path: Path) -> None:
+def mid_game(homes: dict[str, Home], tmp_path: Path, *more_sources: str
+             ) -> tuple[list[Hop], str]:
+    """A dice race six entries in, mailed to an mbox that the seat to act's profile
+    reads (with ``more_sources``): the hops and that seat."""
     hops = play_and_mail(homes, tmp_path / "saves", stop_after=6)
     me = hops[-1].actor
     box = write_mbox(tmp_path / "m.mbox", [h.msg for h in hops])
-    assert run(homes[me], "profile", "--source", str(box)).exit_code == 0
+    sources = [a for src in (str(box), *more_sources) for a in ("--source", src)]
+    assert run(homes[me], "profile", *sources).exit_code == 0
+    return hops, me
+
+
+def test_sync_waiting_games_oldest_first(homes: dict[str, Home], tmp_path: Path) -> None:
+    hops, me = mid_game(homes, tmp_path)
     result = run(homes[me], "sync")
     assert result.exit_code == 0, result.output
     assert "Waiting for you (1), the longest first:" in result.output
@@ -261,3 +270,156 @@ def test_one_mail_per_recipient_each_with_its_own_text(
     assert run(homes[sender], "send", str(last.path), "--eml", str(eml)).exit_code == 0
     draft = message_from_bytes(eml.read_bytes(), policy=policy.default)
     assert draft["X-Unsent"] == "1"
+
+
+# ---- the daily loop: reminders, sources that failed, what an entry is --------------------
+def test_sync_mails_due_reminders_once_a_day_and_says_who_is_past_patience(
+        tmp_path: Path, smtp_sink: tuple[int, Sink]) -> None:
+    """sync mails the reminders 'pbem remind' would (at most once a day per game), says
+    who is past patience (the player themselves too), and --no-remind mails none."""
+    from tests.test_game_clock import Players, at
+
+    port, sink = smtp_sink
+    t = Players(tmp_path, "ann", "bob")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    absent = t.status(path)["to_act"]
+    other = t.other(absent)
+    box = write_mbox(tmp_path / "empty.mbox", [])
+    for handle in (other, absent):
+        assert t.run(handle, "profile", "--source", str(box), "--email",
+                     f"{handle}@example.org", "--smtp", "127.0.0.1", "--port", str(port),
+                     "--security", "none").exit_code == 0
+    early = t.run(other, "sync", when=at(days=6))
+    assert early.exit_code == 0 and "Past patience" not in early.output, early.output
+    r = t.run(other, "sync", when=at(days=8))
+    assert r.exit_code == 5 and (f"not reminded (no mail address is known for {absent}: "
+                                 f"remember one with 'pbem contacts email {absent} ADDRESS')."
+                                 ) in r.output, r.output
+    assert t.run(other, "contacts", "email", absent, f"{absent}@example.org").exit_code == 0
+    r = t.run(other, "sync", when=at(days=8))
+    assert r.exit_code == 0, r.output
+    assert (f"Past patience (1):\n  Dice Race {t.status(path)['id'][:8]}: {absent} is past "
+            f"patience since 2025-06-09 10:00 UTC; reminded ({absent}@example.org).") \
+        in r.output, r.output
+    assert [m["to"] for m in sink.received] == [[f"{absent}@example.org"]]
+    assert b"Reminder" in sink.received[0]["content"]
+    r = t.run(other, "sync", "--json", when=at(days=8, hours=23))
+    [late] = json.loads(r.output)["past_patience"]
+    assert late["to_act"] == absent and late["reminded"] == [] and not late["yours"]
+    assert late["next_reminder"] == "2025-06-11T10:00:00Z" and len(sink.received) == 1
+    r = t.run(other, "sync", "--no-remind", when=at(days=9, hours=1))
+    assert r.exit_code == 0 and "; not reminded (--no-remind)." in r.output, r.output
+    assert len(sink.received) == 1
+    assert t.run(absent, "show", path, when=at(days=9)).exit_code == 0  # its home has it
+    mine = t.run(absent, "sync", when=at(days=9, hours=1))
+    assert "your patience ran out 2025-06-09 10:00 UTC: another player may propose you " \
+        "absent." in mine.output, mine.output
+    assert len(sink.received) == 1
+
+
+def test_sync_with_no_smtp_server_says_the_reminder_is_not_mailed(tmp_path: Path) -> None:
+    from tests.test_game_clock import Players, at
+
+    t = Players(tmp_path, "ann", "bob")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    absent = t.status(path)["to_act"]
+    other = t.other(absent)
+    box = write_mbox(tmp_path / "empty.mbox", [])
+    assert t.run(other, "profile", "--source", str(box)).exit_code == 0
+    r = t.run(other, "sync", when=at(days=8))
+    assert r.exit_code == 5 and f"{absent} is past patience since" in r.output, r.output
+    assert "; not reminded (" in r.output
+    assert t.run(other, "sync", "--no-remind", when=at(days=8)).exit_code == 0
+
+
+def test_sync_says_when_a_source_could_not_be_read(homes: dict[str, Home],
+                                                  tmp_path: Path) -> None:
+    """With its only source unreadable, sync cannot know whether a game waits: it never
+    says none does."""
+    gone = tmp_path / "gone.mbox"
+    write_mbox(gone, [])
+    assert run(homes["ann"], "profile", "--source", str(gone)).exit_code == 0
+    gone.unlink()
+    result = run(homes["ann"], "sync")
+    assert "No game is waiting for you" not in result.output, result.output
+    assert f"Could not read {gone}: no game this home knows of is waiting for you, but " \
+        "mail there may hold one." in result.output
+    data = json.loads(run(homes["ann"], "sync", "--json").output)
+    assert data["inbox"]["unread_sources"] == [str(gone)]
+    # With a game waiting, the list is given and the source named.
+    hops, me = mid_game(homes, tmp_path, str(gone))
+    result = run(homes[me], "sync")
+    assert "Waiting for you (1)" in result.output
+    assert f"(Could not read {gone}: a game whose move arrived there may be missing from " \
+        "this list.)" in result.output, result.output
+
+
+def test_sync_names_a_game_by_its_short_id(homes: dict[str, Home], tmp_path: Path) -> None:
+    hops, me = mid_game(homes, tmp_path)
+    result = run(homes[me], "sync")
+    short = hops[-1].save.game_id[:8]
+    assert f"run: pbem play {short} MOVE ..." in result.output, result.output
+    assert "YOUR MOVE (play)" in result.output  # roll or pass: a choice
+    assert run(homes[me], "play", short, "pass").exit_code == 0  # the id names the save
+
+
+class DeckWorkTurn(FakeTurn):
+    """A turn owed in a game with a mental deck whose only content is the deck work: no
+    move, and it may end at once."""
+
+    def __init__(self) -> None:
+        super().__init__({}, {""})
+        self.state = {"secret": {"hands": {"mode": "mental"}}}  # type: ignore[assignment]
+
+    def options(self, state: Any) -> list[str]:
+        return []
+
+    def unfinished(self, state: Any) -> str | None:
+        return None
+
+
+@pytest.mark.parametrize(("turn", "words", "command"), [
+    (DeckWorkTurn(), "YOUR ENTRY (play; nothing to decide: deck work only)", ""),
+    (FakeTurn({"": ["pass"]}, {"pass"}), "YOUR ENTRY (play; nothing to decide: forced: pass)",
+     " pass"),
+])
+def test_an_entry_with_nothing_to_decide_is_told_as_what_it_is(
+        homes: dict[str, Home], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        turn: FakeTurn, words: str, command: str) -> None:
+    """An entry holding no decision is not announced as 'YOUR MOVE (play) ... MOVE ...':
+    sync says what it is and gives the command that signs it whole."""
+    hops, me = mid_game(homes, tmp_path)
+    monkeypatch.setattr(answer.session, "owed", lambda home, path: turn)
+    result = run(homes[me], "sync")
+    short = hops[-1].save.game_id[:8]
+    assert words in result.output and "YOUR MOVE" not in result.output, result.output
+    assert f"run: pbem play {short}{command}\n" in result.output
+    assert f"you to play ({words.split('; ')[1]}" in result.output
+
+
+def test_a_forced_entry_of_a_secret_deck_game_is_told_as_what_it_is(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """The real engine: in a secret draft, a seat with no hand it can read yet owes an
+    entry whose only move is 'wait' (and its deck work). sync says so, and the command it
+    gives signs it."""
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    seats = [f"{h}={h}@example.org" for h in ("ann", "bob", "cy")]
+    written = session.new_game(homes["ann"], "secret-draft", seats, [], None, folder=folder)
+    hops = [Hop(written, mail.compose(written.path, homes["ann"]))]
+    while written.entry["seq"] < 3:
+        written = sign_duty(homes, written, "greedy")
+        hops.append(Hop(written, mail.compose(written.path, homes[written.entry["seat"]])))
+    me = hops[-1].actor
+    assert answer.nothing_to_decide(homes[me], written.path) == ("forced: wait", ["wait"])
+    box = write_mbox(tmp_path / "m.mbox", [h.msg for h in hops])
+    assert run(homes[me], "profile", "--source", str(box)).exit_code == 0
+    result = run(homes[me], "sync")
+    short = written.save.game_id[:8]
+    assert "YOUR ENTRY (play; nothing to decide: forced: wait)" in result.output, result.output
+    assert f"run: pbem play {short} wait\n" in result.output
+    assert "you to play (nothing to decide: forced: wait)" in result.output
+    [waiting] = json.loads(run(homes[me], "sync", "--json").output)["waiting"]
+    assert waiting["no_decision"] == "forced: wait"
+    played = run(homes[me], "play", short, "wait")
+    assert played.exit_code == 0, played.output

@@ -75,6 +75,16 @@ class PbemGroup(click.Group):
             self.commands[cmd_name] = command
         return self.commands.get(cmd_name)
 
+    def _main_shell_completion(self, ctx_args: Any, prog_name: str,
+                               complete_var: str | None = None) -> None:
+        # A completion request is answered by the class registered for its shell when
+        # click starts answering it: pbem's go in first.
+        if any(k.endswith("_COMPLETE") for k in os.environ):
+            from pbem.cli import completion
+
+            completion.register_shells()
+        super()._main_shell_completion(ctx_args, prog_name, complete_var)
+
     def resolve_command(self, ctx: click.Context,
                         args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
         try:

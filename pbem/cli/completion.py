@@ -1,10 +1,12 @@
 """Shell completion (README: "Shell completion"): every SAVE argument completes short ids
 and files; play's and moves' MOVE arguments complete the legal moves (click's
-shell_complete)."""
+shell_complete). A move of several words completes as one argument: zsh and fish quote
+what they insert, bash does not, so pbem quotes it for bash."""
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -66,3 +68,32 @@ def install(command: click.Command) -> None:
         elif isinstance(param, click.Argument) and param.name == "moves" \
                 and command.name in ("play", "moves"):
             param._custom_shell_complete = _complete_move  # noqa: SLF001
+
+
+BASH_PLAIN = re.compile(r"[A-Za-z0-9_./:=@%+,-]*")  # inserted by bash as it is: one word
+
+
+def bash_word(text: str) -> str:
+    """``text`` as bash should insert it: quoted when it has a space or a character bash
+    treats specially. Single quotes, since the completion script reads each reply with
+    'read', which would eat a backslash."""
+    if BASH_PLAIN.fullmatch(text):
+        return text
+    return "'" + text.replace("'", "'\"'\"'") + "'"
+
+
+def register_shells() -> None:
+    """Use pbem's bash completion in place of click's (run before a completion request is
+    answered)."""
+    from click.shell_completion import BashComplete, CompletionItem, add_completion_class
+
+    class QuotingBash(BashComplete):
+        """click's bash completion, a reply of several words quoted: bash inserts a reply
+        as it is, so 'route keep 1' would become three arguments."""
+
+        def format_completion(self, item: CompletionItem) -> str:
+            if item.type == "plain":
+                return f"plain,{bash_word(item.value)}"
+            return super().format_completion(item)
+
+    add_completion_class(QuotingBash, "bash")

@@ -151,10 +151,9 @@ def remind(ctx: click.Context, save: str | None, dry_run: bool, **smtp_given: An
     a day per game. Without SAVE: every game of this home ('pbem games').
 
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
-    from pbem import session
     from pbem.mail import message as mail
     from pbem.mail import reminders, smtp
-    from pbem.protocol import clock, timing
+    from pbem.protocol import timing
     from pbem.session import logbook
 
     home = _home(ctx)
@@ -166,34 +165,19 @@ def remind(ctx: click.Context, save: str | None, dry_run: bool, **smtp_given: An
     now = timing.now()
     settings: dict[str, Any] | None = None
     for path in paths:
-        verified = session.load(path, home)
-        table = verified.table
-        name = f"{table.game.info.title} {table.game_id[:8]}"
-        info = clock.status(table)
-        who, ends = info["to_act"], timing.parse_stamp(info["patience_ends"])
-        if verified.stale:
-            echo(f"{name}: {path} is not the newest save of the game this home has seen; "
-                 "skipped.")
-        elif who is None or ends is None or who == me:
-            what = ("nobody is to act" if who is None else "it waits for you" if who == me
-                    else f"{who} votes next" if info["next"] == "vote"
-                    else f"{who} is proposed absent already" if table.proposal
-                    else "its entries carry no signed time to count patience from")
-            echo(f"{name}: no reminder ({what}).")
-        elif ends > now:
-            echo(f"{name}: no reminder; {who}'s patience runs out {timing.shown(ends)}.")
-        elif (after := reminders.next_allowed(home, table.game_id)) is not None and now < after:
-            echo(f"{name}: {who} was reminded less than a day ago; the next reminder can go "
-                 f"from {timing.shown(after)}.")
+        found = reminders.check(home, path, me, now)
+        name, who = found.name, found.who
+        if not found.due:
+            echo(f"{name}: {found.why_not}")
         elif dry_run:
-            echo(f"{name}: would remind {who} (past patience since {timing.shown(ends)}).")
+            echo(f"{name}: would remind {who} (past patience since {found.past_shown()}).")
         else:
             if settings is None:
                 settings = _smtp_settings(home, smtp_given)
             message = mail.compose(path, home, cc=False, remind=True)
             result = smtp.send(message, **settings)
-            reminders.record(home, table.game_id, now)
-            echo(f"{name}: reminded {who} (past patience since {timing.shown(ends)}).")
+            reminders.record(home, found.game_id, now)
+            echo(f"{name}: reminded {who} (past patience since {found.past_shown()}).")
             _report_sent(result)
 
 
@@ -266,13 +250,18 @@ def _print_answered(answered: list[Any], trouble: list[str]) -> None:
 @click.option("--every", type=click.IntRange(1, 24 * 60), metavar="MINUTES",
               help="Keep syncing, every MINUTES, until stopped (Ctrl-C).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (one object per round).")
+@click.option("--no-remind", is_flag=True,
+              help="Mail no reminders (still say who is past patience).")
 @_imap_options
 @click.pass_context
-def sync(ctx: click.Context, every: int | None, as_json: bool, max_size: int, read_all: bool,
-         password_command: str | None, auth: str | None, imap_timeout: float) -> None:
+def sync(ctx: click.Context, every: int | None, as_json: bool, no_remind: bool, max_size: int,
+         read_all: bool, password_command: str | None, auth: str | None,
+         imap_timeout: float) -> None:
     """One command a day: read every mail source in the profile (as 'pbem inbox'), sign
     and mail the entries that answer themselves where auto-answer is on, mail what is
-    queued, then list the games waiting for you, oldest first.
+    queued, mail the reminders that are due (as 'pbem remind', at most once a day per
+    game), then say who is past patience and list the games waiting for you, oldest
+    first.
 
     Sources are added with 'pbem profile --source SOURCE'; auto-answer is switched on
     with 'pbem profile --auto-answer on' (every game) or 'pbem auto SAVE on' (one)."""
@@ -291,13 +280,13 @@ def sync(ctx: click.Context, every: int | None, as_json: bool, max_size: int, re
     login = _imap_login(home, password_command, auth, imap_timeout) \
         if any(imapurl.is_url(p) for p in sources) else None
     if every is None:
-        code = _sync_round(home, sources, login, max_size, read_all, as_json)
+        code = _sync_round(home, sources, login, max_size, read_all, as_json, no_remind)
         if code:
             sys.exit(code)
         return
     try:
         while True:
-            _sync_round(home, sources, login, max_size, read_all, as_json)
+            _sync_round(home, sources, login, max_size, read_all, as_json, no_remind)
             read_all = False
             if not as_json:
                 echo(f"(next sync in {every} minute(s); Ctrl-C stops)")
@@ -307,7 +296,7 @@ def sync(ctx: click.Context, every: int | None, as_json: bool, max_size: int, re
 
 
 def _sync_round(home: Any, sources: list[str], login: Any, max_size: int, read_all: bool,
-                as_json: bool) -> int:
+                as_json: bool, no_remind: bool = False) -> int:
     """One sync: returns the exit code it would end with (0, 3 for a cheat, 5 for a
     source or a mail that failed)."""
     from pbem.mail import inbox as inbox_mod
@@ -320,15 +309,19 @@ def _sync_round(home: Any, sources: list[str], login: Any, max_size: int, read_a
     answered, trouble = sync_mod.answer_all(home, settings, why_not)
     sent = sync_mod.send_queued(home, settings, why_not,
                                 skip={str(Path(a.path).absolute()) for a in answered})
-    waiting = sync_mod.waiting(home)
     now = timing.now()
+    overdue = sync_mod.remind_due(home, settings, why_not, now,
+                                  "--no-remind" if no_remind else "")
+    waiting = sync_mod.waiting(home)
+    plain = sync_mod.no_decision(home, waiting)
     if as_json:
         click.echo(printable_json(json.dumps({
             "inbox": report.to_json(), "answered": [a.to_json() for a in answered],
             "not_answered": trouble, "sent": [s.to_json() for s in sent],
+            "past_patience": [o.to_json() for o in overdue],
             "waiting": [{"id": r.id, "short_id": r.short_id, "game": r.game, "title": r.title,
                          "seq": r.seq, "next": r.next, "since": r.time,
-                         "path": r.path} for r in waiting]},
+                         "no_decision": plain.get(r.id), "path": r.path} for r in waiting]},
             sort_keys=True, ensure_ascii=False)))
     else:
         echo(report.text(), nl=False)
@@ -338,16 +331,18 @@ def _sync_round(home: Any, sources: list[str], login: Any, max_size: int, read_a
             echo("Queued mail:")
             for item in sent:
                 echo(f"  {item.text()}")
+        if overdue:
+            echo("")
+            echo(f"Past patience ({len(overdue)}):")
+            for late in overdue:
+                echo(f"  {late.text()}")
         echo("")
-        if waiting:
-            echo(f"Waiting for you ({len(waiting)}), the longest first:")
-            for record in waiting:
-                echo(f"  {sync_mod.waiting_line(record, now)}")
-        else:
-            echo("No game is waiting for you.")
+        for line in sync_mod.waiting_lines(waiting, plain, now, report.unread_sources()):
+            echo(line)
     code = report.exit_code()
-    if not code and (any(s.failed for s in sent) or any(a.queued for a in answered)):
-        code = EXIT_NOT_SENT  # something signed is still not mailed
+    if not code and (any(s.failed for s in sent) or any(a.queued for a in answered)
+                     or any(o.not_sent and not no_remind for o in overdue)):
+        code = EXIT_NOT_SENT  # something signed, or a reminder due, is still not mailed
     return code
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem import session
-from pbem.errors import MoveError
+from pbem.errors import MoveError, PbemError
 from pbem.mail import profile
 from pbem.protocol.identity import Home
 
@@ -64,3 +64,28 @@ def answer(home: Home, path: str | Path) -> session.Written | None:
     if moves is None:
         return None
     return session.sign_next(home, path, None, moves, None, None)
+
+
+def nothing_to_decide(home: Home, path: str | Path) -> tuple[str, list[str]] | None:
+    """The entry this home owes in the save at ``path``, in words, and its moves, when it
+    holds no decision ('deck work only', 'forced: pass'); None when it holds a choice,
+    or this home owes nothing there."""
+    try:
+        turn = session.owed(home, path)
+        moves = forced_moves(turn)
+    except PbemError:
+        return None
+    if moves is None:
+        return None
+    if moves:
+        return "forced: " + "; ".join(moves), moves
+    if turn.kind == "reveal":
+        return "a reveal with nothing to choose", []
+    return ("deck work only" if _secret_decks(turn.state) else "no move to make"), []
+
+
+def _secret_decks(state: object) -> bool:
+    """Whether the game deals from a mental deck (an entry with no moves does its work)."""
+    decks = state.get("secret") if isinstance(state, dict) else None
+    return isinstance(decks, dict) and any(
+        isinstance(d, dict) and d.get("mode") == "mental" for d in decks.values())

@@ -28,18 +28,19 @@ from pathlib import Path
 
 from pbem import registry, session
 from pbem.errors import IntegrityError, MoveError, PbemError, SaveFileError, TurnError, UsageError
-from pbem.mail import imap, imapurl
+from pbem.mail import answer, imap, imapurl
 from pbem.mail import message as mail
 from pbem.mail.report import GameSummary, InboxReport, Origin, Problem
 from pbem.mail.seen import SeenRecord
 from pbem.mail.sources import MESSAGE_FACTOR, Progress, Raw, Reading, imap_messages, mib, raw_messages
-from pbem.protocol import engine, savefile
+from pbem.protocol import engine, gameindex, savefile
 from pbem.protocol.archive import Archive
 from pbem.protocol.canonical import digest
 from pbem.protocol.contacts import Contacts
 from pbem.protocol.identity import Home
 from pbem.protocol.savefile import Save
 from pbem.protocol.table import Table
+from pbem.session import logbook
 
 INBOX_DIR = "inbox"
 
@@ -333,13 +334,26 @@ def _verify_game(game_id: str, candidates: list[_Candidate], home: Home, me: str
         summary.your_move = summary.to_act == me
         if summary.your_move and not summary.stale:
             verb = duty.kind if duty.kind in ("join", "vote") else "play"
-            target = _target(summary, newest, save)
+            target = _target(summary, newest, save, home)
             if not summary.filed and not newest.file:
                 summary.save_as = target
             summary.command = (f"pbem {verb} {mail.shell_word(target)}"
                                + {"turn": " MOVE ...", "vote": " accept|refuse"}.get(
                                    duty.kind, ""))
+            if verb == "play" and not summary.save_as:
+                _no_decision(summary, home, summary.filed or newest.file, target)
     return summary
+
+
+def _no_decision(summary: GameSummary, home: Home, path: str, target: str) -> None:
+    """Describe an entry owed that holds no decision as what it is, and give the command
+    that signs it whole."""
+    found = answer.nothing_to_decide(home, path)
+    if found is None:
+        return
+    summary.no_decision, moves = found
+    summary.command = f"pbem play {mail.shell_word(target)}" + (
+        f" {mail.shell_word('; '.join(moves))}" if moves else "")
 
 
 def _result(summary: GameSummary, verified: session.Verified, newest: _Candidate,
@@ -359,12 +373,13 @@ def _result(summary: GameSummary, verified: session.Verified, newest: _Candidate
     summary.winners = [f"{name} ({told['scores'][name]})" for name in told["winners"]]
 
 
-def _target(summary: GameSummary, newest: _Candidate, save: Save) -> str:
-    """The file the suggested command names: the filed copy, the save file scanned, or
-    the attachment's name, if it can be shown and typed as it is (else the standard
-    name to save it under)."""
+def _target(summary: GameSummary, newest: _Candidate, save: Save, home: Home) -> str:
+    """What the suggested command names: the game's short id where it names the filed
+    copy (as 'pbem games' shows it), else the filed copy, the save file scanned, or the
+    attachment's name, if it can be shown and typed as it is (else the standard name to
+    save it under)."""
     if summary.filed:
-        return summary.filed
+        return _short_id(home, save.game_id, summary.filed)
     if newest.file:
         return newest.file
     name = newest.origin.attachment
@@ -372,6 +387,17 @@ def _target(summary: GameSummary, newest: _Candidate, save: Save) -> str:
         return name
     last = save.entries[-1]
     return savefile.default_name(save.ruleset, save.game_id, last["seq"], last["seat"])
+
+
+def _short_id(home: Home, game_id: str, path: str) -> str:
+    """The game's short id if it names the save at ``path`` (this home's newest of the
+    game), else the path."""
+    short = game_id[:gameindex.SHORT_ID_LENGTH]
+    try:
+        found = logbook.find_save(home, short)
+    except PbemError:
+        return path
+    return short if found.resolve() == Path(path).resolve() else path
 
 
 def _refusal(exc: PbemError, cand: _Candidate, game_id: str,

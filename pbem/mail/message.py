@@ -45,8 +45,8 @@ from pbem.terminal import printable
 
 MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024  # far above any real save; parsing stops there
 # A turn mail stays under MAIL_BUDGET bytes (what every mailbox and provider takes
-# without complaint): the board is drawn at twice the pixels if that fits beside the
-# save, else at the mail width, else left to the HTML tables (the save always goes).
+# without complaint) where it can: the save always goes, and the board at twice the
+# pixels; a mail they make larger says so under the board.
 MAIL_BUDGET = 500 * 1000
 MAIL_MARGIN = 24 * 1024  # headers, MIME boundaries, line ends the estimate leaves out
 MAX_BODY_ENTRIES = 40  # a body longer than this points at 'pbem log' instead
@@ -239,31 +239,43 @@ class Board:
 
 
 def board(table: Table, view: dict[str, Any], cid: str, heading: str,
-          budget: int | None = None) -> Board:
+          budget: int | None = None, save_bytes: int = 0) -> Board:
     """The game's ``render_svg(view)`` as a PNG image shown MAIL_WIDTH CSS pixels wide and
-    drawn at twice the pixels (most mail clients show no SVG), else the view as HTML
-    tables. The SVG page is attached only when there is no PNG: with the image in the
-    body it would repeat the picture (and weigh about a sixth of the mail)."""
+    drawn once, at twice the pixels (most mail clients show no SVG), else (a game that
+    draws none, or a renderer that fails) the view as HTML tables. The SVG page is
+    attached only when there is no PNG: with the image in the body it would repeat the
+    picture (and weigh about a sixth of the mail).
+
+    ``budget`` is the room the mail has left for the image. The board is never made less
+    sharp or left out to fit: where it does not fit beside the save (``save_bytes``
+    long), the mail says so under it."""
     svg = table.game.render_svg(view)
     if not (isinstance(svg, str) and svg.strip()):
         return Board(view_table_html(view))
-    png = b""
-    for scale in (2, 1):
-        try:
-            png = mail_png(svg, scale)
-        except PictureError:  # the attached page still shows it in a browser
-            return Board(view_table_html(view), page=html_page(table.game, view, heading))
-        if budget is None or _base64_size(len(png)) <= budget:
-            break
-        png = b""
-    if not png:  # no picture fits beside the save: the tables tell the same
-        return Board(view_table_html(view))
+    try:
+        png = mail_png(svg)
+    except PictureError:  # the attached page still shows it in a browser
+        return Board(view_table_html(view), page=html_page(table.game, view, heading))
     pixels_wide, pixels_high = struct.unpack(">II", png[16:24])  # from the PNG's header
     width = min(MAIL_WIDTH, pixels_wide)
     height = -(-pixels_high * width // pixels_wide)
     img = (f"<img src=\"cid:{html.escape(cid)}\" width=\"{width}\" height=\"{height}\" "
            f"alt=\"{html.escape(heading)}: the board\" style=\"max-width:100%;height:auto\">")
+    if budget is not None and _base64_size(len(png)) > budget:
+        img += f"<p><small>{html.escape(over_budget_note(save_bytes, len(png)))}</small></p>"
     return Board(img, png, cid)
+
+
+def over_budget_note(save_bytes: int, png_bytes: int) -> str:
+    """What a mail says under a board that does not fit beside its save in MAIL_BUDGET."""
+    return (f"This mail is larger than the {MAIL_BUDGET // 1000} KB pbem keeps a mail under "
+            f"where it can: the save is {_kb(save_bytes)} ({_kb(_base64_size(save_bytes))} "
+            f"as attached), the board {_kb(png_bytes)}. The board is sent at full "
+            "sharpness all the same.")
+
+
+def _kb(n: int) -> str:
+    return f"{-(-n // 1000)} KB"
 
 
 def _base64_size(n: int) -> int:
@@ -299,11 +311,11 @@ def compose_each(save: Save | str | Path, sender_home: Home, *, body_since: int 
         return [compose(save, sender_home, body_since=body_since, cc=cc, to=to, now=now,
                         remind=remind)]
     seats: list[int] = []
+    drawn: dict[str, Any] = {}  # the board, drawn once for every recipient
     first = compose(save, sender_home, body_since=body_since, cc=cc, now=now, remind=remind,
-                    _seats_out=seats)
+                    _seats_out=seats, _drawn=drawn)
     if len(seats) <= 1:
         return [first]
-    drawn: dict[str, Any] = {}
     return [compose(save, sender_home, body_since=body_since, now=now, remind=remind,
                     _reader=seat, _drawn=drawn) for seat in seats]
 
@@ -437,7 +449,8 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
         save_size = _base64_size(len(data))
         text_size = 2 * len(body.text().encode("utf-8")) + 4096  # plain, html, headers
         drawn = board(table, view, cid, f"{game.info.title} {id8}, entry {seq}",
-                      budget=MAIL_BUDGET - MAIL_MARGIN - save_size - text_size)
+                      budget=MAIL_BUDGET - MAIL_MARGIN - save_size - text_size,
+                      save_bytes=len(data))
         if _drawn is not None:
             _drawn["board"] = drawn
     page = printable(body.html(drawn.html))

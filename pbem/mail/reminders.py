@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 from pbem import atomic
@@ -54,3 +55,56 @@ def record(home: Home, game_id: str, when: datetime.datetime) -> None:
     games[game_id] = timing.stamp(when) or ""
     data = json.dumps({"version": VERSION, "games": games}, sort_keys=True, indent=1)
     atomic.replace(_path(home), data.encode("utf-8"))
+
+
+@dataclass
+class Check:
+    """Whether a reminder for one game may be mailed now (``pbem remind``, ``pbem sync``)
+    and, when not, why."""
+
+    name: str  # "Title abcd1234"
+    game_id: str
+    who: str | None  # the seat the game waits for
+    past: datetime.datetime | None  # when that seat's patience ran out, if it has
+    why_not: str = ""  # why no reminder may go ('' when one may)
+    next_at: datetime.datetime | None = None  # reminded less than a day ago: the next from
+    vote: bool = False  # the seat to act owes a vote (passed over, not proposed absent)
+
+    @property
+    def due(self) -> bool:
+        return not self.why_not
+
+    def past_shown(self) -> str:
+        """When the patience ran out, as shown to people."""
+        return timing.shown(self.past) if self.past is not None else "never"
+
+
+def check(home: Home, path: str | Path, me: str, now: datetime.datetime) -> Check:
+    """Whether the game of the save at ``path`` waits for a seat past its patience that
+    this home may remind now (at most once a day per game). Raises what loading raises."""
+    from pbem import session
+    from pbem.protocol import clock
+
+    verified = session.load(path, home)
+    table = verified.table
+    info = clock.status(table)
+    who, ends = info["to_act"], timing.parse_stamp(info["patience_ends"])
+    past = ends if ends is not None and ends <= now else None
+    found = Check(f"{table.game.info.title} {table.game_id[:8]}", table.game_id, who, past,
+                  vote=info["next"] == "vote")
+    if verified.stale:
+        found.why_not = (f"{path} is not the newest save of the game this home has seen; "
+                         "skipped.")
+    elif who is None or ends is None or who == me:
+        what = ("nobody is to act" if who is None else "it waits for you" if who == me
+                else f"{who} votes next" if info["next"] == "vote"
+                else f"{who} is proposed absent already" if table.proposal
+                else "its entries carry no signed time to count patience from")
+        found.why_not = f"no reminder ({what})."
+    elif past is None:
+        found.why_not = f"no reminder; {who}'s patience runs out {timing.shown(ends)}."
+    elif (after := next_allowed(home, table.game_id)) is not None and now < after:
+        found.next_at = after
+        found.why_not = (f"{who} was reminded less than a day ago; the next reminder can go "
+                         f"from {timing.shown(after)}.")
+    return found

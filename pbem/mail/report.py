@@ -26,6 +26,7 @@ LEVELS = {
     "filing": "warning", "not-seated": "note", "stale": "note", "no-saves": "note",
     "branch": "note",  # the absent player came back while the others voted (PROTOCOL.md 11)
 }
+SOURCE_FAILED = ("server", "not-found", "unreadable")  # with no message named: a source
 
 
 @dataclass
@@ -96,6 +97,7 @@ class GameSummary:
     your_move: bool = False
     over: bool = False
     command: str = ""
+    no_decision: str = ""  # your entry holds no decision: what it is ('deck work only')
     save_as: str = ""  # the name the command expects the attachment under ('' if filed)
     older: int = 0  # older valid saves of this game in the mail
     stale: bool = False
@@ -117,6 +119,8 @@ class GameSummary:
             return "complete, won by " + " and ".join(self.winners) + (
                 " (shared)" if len(self.winners) > 1 else "")
         action = mail.ACTIONS.get(self.next, self.next)
+        if self.your_move and self.no_decision:
+            return f"YOUR ENTRY ({action}; nothing to decide: {self.no_decision})"
         if self.your_move:
             return f"YOUR MOVE ({action})"
         return f"waiting for {self.to_act} ({action})"
@@ -126,7 +130,8 @@ class GameSummary:
                 "signer": self.signer, "origin": self.origin.to_json(), "filed": self.filed or None,
                 "filed_how": self.filed_how, "head_seq": self.head_seq,
                 "to_act": self.to_act or None, "next": self.next or None,
-                "your_move": self.your_move, "over": self.over, "command": self.command or None,
+                "your_move": self.your_move, "no_decision": self.no_decision or None,
+                "over": self.over, "command": self.command or None,
                 "save_as": self.save_as or None, "older": self.older, "stale": self.stale, "fork": self.fork,
                 "winners": self.winners,
                 "problems": [p.to_json() for p in self.problems]}
@@ -154,11 +159,22 @@ class InboxReport:
             return 3
         return EXIT_SERVER if any(p.code == "server" for p in self.problems) else 0
 
+    def unread_sources(self) -> list[str]:
+        """The sources (or the files of a folder source) that could not be read at all: an
+        IMAP server unreachable or refusing the login, a path missing or unreadable."""
+        out: list[str] = []
+        for p in self.problems:
+            if p.code in SOURCE_FAILED and p.origin is not None and not p.origin.where \
+                    and p.origin.source not in out:
+                out.append(p.origin.source)
+        return out
+
     def to_json(self) -> dict[str, Any]:
         return {"home": self.home, "handle": self.handle, "sources": self.sources,
                 "messages": self.messages, "already_read": self.already_read,
                 "saves": self.saves, "duplicates": self.duplicates,
                 "verified": self.verified, "max_bytes": self.max_bytes,
+                "unread_sources": self.unread_sources(),
                 "your_move": [g.game_id for g in self.games if g.your_move],
                 "games": [g.to_json() for g in self.games],
                 "problems": [p.to_json() for p in self.problems],

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import PbemError
-from pbem.mail import answer, outbox, smtp
+from pbem.mail import answer, outbox, reminders, smtp
 from pbem.mail import message as mail
 from pbem.protocol import gameindex, timing
 from pbem.protocol.identity import Home
@@ -139,10 +139,115 @@ def waiting(home: Home) -> list[gameindex.GameRecord]:
     return sorted(mine, key=lambda r: (since(r), r.id))
 
 
-def waiting_line(record: gameindex.GameRecord, now: Any) -> str:
+def waiting_lines(records: list[gameindex.GameRecord], no_decision: dict[str, str], now: Any,
+                  unread: list[str]) -> list[str]:
+    """The end of sync's report: the games waiting for this home, and a word on the
+    sources it could not read (a game waiting there is not known here)."""
+    lines = [f"Waiting for you ({len(records)}), the longest first:"] if records else []
+    lines += [f"  {waiting_line(r, now, no_decision.get(r.id, ''))}" for r in records]
+    if not unread:
+        return lines or ["No game is waiting for you."]
+    where = ", ".join(unread)
+    if records:
+        return [*lines, f"(Could not read {where}: a game whose move arrived there may be "
+                "missing from this list.)"]
+    return [f"Could not read {where}: no game this home knows of is waiting for you, but "
+            "mail there may hold one."]
+
+
+def no_decision(home: Home, records: list[gameindex.GameRecord]) -> dict[str, str]:
+    """For each game whose entry owed holds no decision, by id: what it is."""
+    out: dict[str, str] = {}
+    for record in records:
+        if record.next in ("turn", "reveal") and record.exists():
+            found = answer.nothing_to_decide(home, record.path)
+            if found:
+                out[record.id] = found[0]
+    return out
+
+
+def waiting_line(record: gameindex.GameRecord, now: Any, no_decision: str = "") -> str:
     action = {"join": "join", "start": "start", "turn": "play", "reveal": "reveal",
               "vote": "vote"}.get(record.next, record.next)
+    if no_decision:
+        action += f" (nothing to decide: {no_decision})"
     stamp = timing.parse_stamp(record.time)
     since = f", waiting since {record.time} ({timing.duration_words(now - stamp)})" \
         if stamp is not None else ""
     return f"{record.short_id}  {record.title}, entry {record.seq}: you to {action}{since}"
+
+
+@dataclass
+class Overdue:
+    """A game whose seat to act is past its patience, and the reminder sync mailed for it
+    (or why none went)."""
+
+    found: reminders.Check
+    me: str
+    sent_to: list[str] = field(default_factory=list)
+    not_sent: str = ""  # why a reminder that was due was not mailed
+
+    def text(self) -> str:
+        found, who = self.found, self.found.who
+        since = found.past_shown()
+        if who == self.me:
+            then = ("the next vote, or a confirm, may pass over your vote" if found.vote
+                    else "another player may propose you absent")
+            return f"{found.name}: your patience ran out {since}: {then}."
+        head = f"{found.name}: {who} is past patience since {since}"
+        if self.sent_to:
+            return f"{head}; reminded ({', '.join(self.sent_to)})."
+        if self.not_sent:
+            return f"{head}; not reminded ({self.not_sent})."
+        return f"{head}; {found.why_not}"
+
+    def to_json(self) -> dict[str, Any]:
+        found = self.found
+        return {"id": found.game_id, "to_act": found.who, "yours": found.who == self.me,
+                "past_patience_since": timing.stamp(found.past), "reminded": self.sent_to,
+                "next_reminder": timing.stamp(found.next_at),
+                "not_reminded": self.not_sent or (None if found.due else found.why_not)}
+
+
+def remind_due(home: Home, settings: dict[str, Any] | None, why_not: str, now: Any,
+               mail_them: str = "") -> list[Overdue]:
+    """Every game of this home whose seat to act is past its patience, the reminders that
+    are due mailed as 'pbem remind' mails them (at most once a day per game), unless
+    ``mail_them`` says why not (--no-remind, --dry-run)."""
+    me = logbook.own_handle(home)
+    out: list[Overdue] = []
+    for record in logbook.games(home):
+        # The index keeps each game's clock: only a game past patience there is loaded.
+        ends = timing.parse_stamp(record.clock.get("patience_ends"))
+        if record.complete or ends is None or ends > now or not record.exists():
+            continue
+        try:
+            found = reminders.check(home, record.path, me, now)
+        except PbemError:  # a save that no longer loads: 'pbem games' and 'remind' say why
+            continue
+        if found.past is None:
+            continue
+        item = Overdue(found, me)
+        out.append(item)
+        if not found.due or found.who == me:
+            continue
+        if mail_them or settings is None:
+            item.not_sent = mail_them or why_not
+            continue
+        try:
+            message = mail.compose(record.path, home, cc=False, remind=True)
+        except mail.MailConfigError:  # the one a reminder meets: no address for the seat
+            item.not_sent = (f"no mail address is known for {found.who}: remember one with "
+                             f"'pbem contacts email {found.who} ADDRESS'")
+            continue
+        except PbemError as exc:
+            item.not_sent = exc.message
+            continue
+        try:
+            result = smtp.send(message, **settings)
+        except PbemError as exc:
+            item.not_sent = exc.message
+            continue
+        reminders.record(home, found.game_id, now)
+        item.sent_to = list(result.accepted)
+    return sorted(out, key=lambda o: (o.found.past or now, o.found.game_id))

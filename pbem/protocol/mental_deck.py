@@ -14,7 +14,8 @@ Deck state (the secretdeck layout plus crypto fields; TOML-friendly, no secret i
                       "ct": "64 hex digits",               # the ciphertext, a point
                       "layers": {"0": "deck", "2": "slot:5"},  # seat -> key kind
                       "keys": {"2": "hex"},                # slot-key layers: their point S
-                      "card": "uid"}},                     # open slots only
+                      "card": "uid",                       # open slots only
+                      "was": "s3"}},                       # fresh, no chore named it yet
      "next": 18,                             # next fresh slot number
      "seats": 3,                             # seats 0 .. seats-1 each add a layer
      "passes": [0, 1],                       # seats whose shuffle pass is done
@@ -33,14 +34,18 @@ the others re-lock; a receiver re-locks before the giver peels).
 Chores (what an entry publishes, one per deck; ``apply_chore`` replays and checks it)::
 
     {"deck": "bonus", "op": "shuffle", "key": "K hex", "cts": ["hex", ...],
-     "proof": ["hex", ...]}
+     "proof": ["hex", ...], "cards": ["uid", ...]}     # cards: the first pass only
     {"deck": "bonus", "op": "work", "items": [
         {"op": "peel", "slot": "s2", "ct": "hex", "proof": "128 hex"},
         {"op": "open", "slot": "s4", "card": "uid", "proof": "128 hex"},
         {"op": "rekey", "slots": ["s20", "s21"], "serial": 6, "key": "S hex",
          "cts": ["hex", ...], "proofs": ["128 hex", ...]},
         {"op": "shuffle", "slots": ["s20", "s21"], "serial": 7, "key": "S hex",
-         "cts": ["hex", ...], "proof": ["hex", ...]}]}
+         "cts": ["hex", ...], "proof": ["hex", ...], "from": ["s3", "s5"]}]}
+
+``cards`` and ``from`` let a verifier follow the deck with no game rule: the first pass
+names the starting cards (slots s0, s1, ...), and the first item on slots a move gave
+fresh ids names the ids they replace (docs/protocol-deck.md).
 
 A shuffle proof (pbem.protocol.shuffle_proof, 128 n + 160 bytes for n cards) is its hex
 text cut into pieces of at most 16000 digits (a save's strings are bounded), in order.

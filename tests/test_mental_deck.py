@@ -972,3 +972,22 @@ def test_a_pass_names_the_slots_it_replaces_in_its_receivers_relock() -> None:
     assert chore is not None
     assert chore["items"][0]["slots"] == fresh
     assert chore["items"][0]["from"] == hands[0][1:]
+
+
+def test_alone_at_the_table_the_first_item_on_a_renamed_slot_is_an_open_naming_it() -> None:
+    """With one seat nobody re-locks a returned batch: a slot returned, drawn and returned
+    again keeps the id a chore last named, and the open that first names it says so."""
+    table = Table(1, uids=UIDS[:3])
+    first = secretdeck.reserve_top(table.state, DECK, 0, 3)
+    assert table.entry(0) is None
+    again = secretdeck.return_bottom(table.state, DECK, 0, first[:1])
+    assert secretdeck.reserve_top(table.state, DECK, 0, 1) == again
+    twice = secretdeck.return_bottom(table.state, DECK, 0, again)
+    assert table.d["slots"][twice[0]]["was"] == first[0]
+    [slot] = secretdeck.reserve_top(table.state, DECK, 0, 1)
+    secretdeck.keep(table.state, DECK, 0, [slot])
+    secretdeck.open_slots(table.state, DECK, 0, [slot])
+    chore = table.entry(0)
+    assert chore is not None
+    [item] = chore["items"]
+    assert (item["op"], item["slot"], item["from"]) == ("open", slot, first[0])

@@ -31,28 +31,15 @@ A layer is the seat's deck key (``"deck"``, point in ``keys``) or its slot key o
 the items of the lowest pending stage of a slot are owed now (a returner re-keys before
 the others re-lock; a receiver re-locks before the giver peels).
 
-Chores (what an entry publishes, one per deck; ``apply_chore`` replays and checks it)::
-
-    {"deck": "bonus", "op": "shuffle", "key": "K hex", "cts": ["hex", ...],
-     "proof": ["hex", ...], "cards": ["uid", ...]}     # cards: the first pass only
-    {"deck": "bonus", "op": "work", "items": [
-        {"op": "peel", "slot": "s2", "ct": "hex", "proof": "128 hex"},
-        {"op": "open", "slot": "s4", "card": "uid", "proof": "128 hex"},
-        {"op": "rekey", "slots": ["s20", "s21"], "serial": 6, "key": "S hex",
-         "cts": ["hex", ...], "proofs": ["128 hex", ...]},
-        {"op": "shuffle", "slots": ["s20", "s21"], "serial": 7, "key": "S hex",
-         "cts": ["hex", ...], "proof": ["hex", ...], "from": ["s3", "s5"]}]}
-
-``cards`` and ``from`` let a verifier follow the deck with no game rule: the first pass
-names the starting cards (slots s0, s1, ...), and the first item on slots a move gave
-fresh ids names the ids they replace (docs/protocol-deck.md).
-
-A shuffle proof (pbem.protocol.shuffle_proof, 128 n + 160 bytes for n cards) is its hex
-text cut into pieces of at most 16000 digits (a save's strings are bounded), in order.
-
-Owed batch items name their slots: ``{"seat": 2, "op": "shuffle", "slots": [...], "serial":
-7, "stage": 2}``; a batch item is owed now when its stage is the lowest pending on every
-slot it names.
+Chores (what an entry publishes, one per deck; ``apply_chore`` replays and checks them):
+a shuffle pass ``{"deck", "op": "shuffle", "key", "cts", "proof"}`` (the first pass also
+``cards``, the deck's starting cards in slot order) or ``{"deck", "op": "work", "items"}``,
+each item a ``peel``, ``open``, ``rekey`` or batch ``shuffle``; the first item on slots a
+move gave fresh ids names the ids they replace (``from``). Shapes in
+docs/protocol-deck.md; with ``cards`` and ``from`` a verifier follows a deck with no game
+rule. A shuffle proof (128 n + 160 bytes for n cards) travels as its hex text in pieces of
+at most 16000 digits (a save's strings are bounded). An owed batch item is owed now when
+its stage is the lowest pending on every slot it names.
 
 Proofs, with X the slot's ciphertext before the item and Y after it:
 
@@ -480,9 +467,7 @@ def _check_from(slots: list[dict[str, Any]], item: Item, what: str) -> None:
     """The first item on slots a move gave fresh ids names the ids they replace
     (``from``: a list for a batch item, one id for a peel or open); any other names none."""
     olds = [slot.get("was") for slot in slots]
-    wanted: Any = None
-    if any(old is not None for old in olds):
-        wanted = olds if item["op"] in BATCH_OPS else olds[0]
+    wanted: Any = (olds if item["op"] in BATCH_OPS else olds[0]) if any(olds) else None
     if item.get("from") != wanted:
         raise IntegrityError(f"{what} must name the slot ids its fresh slots replace "
                              f"({shown(wanted)}), no others.")
@@ -492,8 +477,7 @@ def _check_from(slots: list[dict[str, Any]], item: Item, what: str) -> None:
 
 def _with_from(d: Deck, item: Item) -> Item:
     """``item`` with the ``from`` its slots call for (see _check_from)."""
-    olds = [d["slots"][sid].get("was") for sid in item_slots(item)]
-    if any(old is not None for old in olds):
+    if any(olds := [d["slots"][sid].get("was") for sid in item_slots(item)]):
         item["from"] = olds if item["op"] in BATCH_OPS else olds[0]
     return item
 
@@ -731,8 +715,7 @@ def _move_batch(d: Deck, old_ids: list[str], new_ids: list[str], status: str,
     """The old slots' ciphertexts and layers under their fresh ids (the old ids go)."""
     for old_id, new_id in zip(old_ids, new_ids, strict=True):
         old = d["slots"].pop(old_id)
-        # ``was``: the id the first chore on the slot names it by (PROTOCOL.md, the deck
-        # page): a slot moved again before any chore touched it keeps its first old id.
+        # ``was``: the id the first chore on it names (kept if moved again before then).
         d["slots"][new_id] = {"status": status, "owner": owner, "ct": old["ct"],
                               "layers": dict(old["layers"]), "keys": dict(old["keys"]),
                               "was": old.get("was", old_id)}

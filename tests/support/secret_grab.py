@@ -1,52 +1,34 @@
 """A tiny game whose seats keep a secret card before they can read it, for the cards an
-absent seat leaves closed (PROTOCOL.md section 7).
+absent seat leaves closed (PROTOCOL.md section 7). Secret Draw (tests/support/secret_draw.py)
+with other moves and scoring.
 
 On a turn a seat grabs the top card (drawn in secret and kept at once, before the other
 seats have peeled their layers from it) or passes. After `rounds` rounds the game ends;
-each held card scores its number (uids "c1".."c8"); a card the audit could not open is
-not given to the scoring, so it scores nothing."""
+each held card scores its number; a card the audit could not open is not given to the
+scoring, so it scores nothing (also when the game is stopped early)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from pbem.game import (
-    Game,
     GameInfo,
     IllegalMoveError,
     InvalidMoveError,
     Option,
     Outcome,
-    Sampler,
     State,
     rank_with_tiebreaks,
     secretdeck,
 )
+from tests.support.secret_draw import DECK, SecretDraw
 
-DECK = "cards"
 
-
-class SecretGrab(Game):
+class SecretGrab(SecretDraw):
     info = GameInfo(id="secret-grab", title="Secret Grab", rules_version=1, min_players=1,
                     max_players=4,
                     options={"rounds": Option(2, "rounds to play", kind="int", minimum=1,
-                                              maximum=8)})
-
-    def stock_components(self) -> dict[str, Any]:
-        return {"cards": [f"c{i}" for i in range(1, 9)]}
-
-    def secret_decks(self, components: dict[str, Any], options: dict[str, Any],
-                     players: int) -> dict[str, list[str]]:
-        return {DECK: list(components["cards"])}
-
-    def setup(self, seats: Sequence[str], options: dict[str, Any],
-              components: dict[str, Any]) -> State:
-        return {"turn": 0, "rounds": options["rounds"], "acted": False, "opened": {}}
-
-    def to_act(self, state: State) -> int | None:
-        n = len(state["seats"])
-        return None if state["turn"] >= state["rounds"] * n else state["turn"] % n
+                                              maximum=3)})
 
     def legal_moves(self, state: State, seat: int) -> list[str]:
         if state["acted"]:
@@ -66,34 +48,9 @@ class SecretGrab(Game):
             secretdeck.keep(state, DECK, seat, secretdeck.reserve_top(state, DECK, seat, 1))
         state["acted"] = True
 
-    def end_turn(self, state: State, seat: int) -> None:
-        if not state["acted"]:
-            raise IllegalMoveError("grab or pass first")
-        state["acted"] = False
-        state["turn"] += 1
-
-    def resolve(self, state: State, request: dict[str, Any], rng: Sampler) -> None:
-        raise AssertionError("no chance in this game")
-
-    def view(self, state: State, seat: int | None,
-             secrets: dict[str, dict[str, str]] | None = None) -> dict[str, Any]:
-        held = secretdeck.counts(state, DECK)
-        view: dict[str, Any] = {"turn": state["turn"],
-                                "held": {str(k): v for k, v in sorted(held.items())},
-                                "pile": secretdeck.remaining(state, DECK)}
-        if seat is not None and secrets:
-            view["mine"] = dict(sorted(secrets.get(DECK, {}).items()))
-        return view
-
-    def render(self, view: dict[str, Any]) -> str:
-        return f"turn {view['turn']}, pile {view['pile']}, held {view['held']}"
-
-    def on_reveal(self, state: State, opened: dict[str, dict[str, str]]) -> None:
-        state["opened"] = dict(opened.get(DECK, {}))
-
     def score_now(self, state: State) -> Outcome:
-        scores = {seat: sum(int(state["opened"].get(s, "c0")[1:])
-                            for s in secretdeck.held(state, DECK, seat))
+        opened: dict[str, Any] = state["opened"]
+        scores = {seat: sum(int(opened.get(s, "c0")[1:]) for s in secretdeck.held(state, DECK, seat))
                   for seat in range(len(state["seats"]))}
         return Outcome(scores=scores, ranking=rank_with_tiebreaks(scores, {}))
 
@@ -102,9 +59,6 @@ class SecretGrab(Game):
 
     def notation(self) -> str:
         return "grab | pass"
-
-    def heuristic(self, state: State, seat: int) -> int:
-        return len(secretdeck.held(state, DECK, seat))
 
 
 GAME = SecretGrab()

@@ -745,7 +745,8 @@ def on_return(d: Deck, old_ids: list[str], new_ids: list[str], seat: int) -> Non
 
     What could link a returned slot to the drawn one, and what is done about each:
 
-    * Its id: fresh, made by the move; no field names the old slot.
+    * Its id: fresh, made by the move. The first re-lock names the old ids (``from``), as
+      the move did, before anyone permutes the batch: after that nothing links them.
     * Its ciphertext: every other seat multiplies the whole batch by a fresh key of its
       own and permutes it, so no ciphertext equals one seen before, and nobody but the
       shuffler knows where each card went; after every other seat has shuffled, nobody

@@ -245,7 +245,9 @@ class Game(ABC):
 
     def on_reveal(self, state: State, opened: dict[str, dict[str, str]]) -> None:
         """Called once after every seat has revealed: ``opened[deck][slot_id]`` is the
-        card uid of every slot the audit opened. Record what scoring needs."""
+        card uid of every slot the audit opened. Record what scoring needs. A slot left
+        closed under the layer of a seat that never revealed (declared absent) is not in
+        ``opened``: score its holder without it (every result says so)."""
         return None
 
     # ---- play ---------------------------------------------------------------------

@@ -18,6 +18,7 @@ from tests.support import scale  # noqa: E402
 from tests.support.dice_race import GAME as DICE_RACE  # noqa: E402
 from tests.support.secret_draft import GAME as SECRET_DRAFT  # noqa: E402
 from tests.support.secret_draw import GAME as SECRET_DRAW  # noqa: E402
+from tests.support.secret_grab import GAME as SECRET_GRAB  # noqa: E402
 
 # Property tests draw the same examples on every run and every machine, with no time limit
 # per example (a slow machine is not a failure); PBEM_TEST_LONG=1 hunts with fresh ones.
@@ -27,6 +28,7 @@ settings.load_profile("pbem")
 registry.register("dice-race", DICE_RACE)
 registry.register("secret-draw", SECRET_DRAW)
 registry.register("secret-draft", SECRET_DRAFT)
+registry.register("secret-grab", SECRET_GRAB)
 
 FIXED_CLOCK = "2025-06-02T10:00:00Z"
 

@@ -133,12 +133,14 @@ def test_the_fuzzer_catches_a_crash(corpus: corpus_module.Corpus,
 
 
 def test_a_reversed_shuffle_pass_is_refused_at_once(corpus: corpus_module.Corpus) -> None:
-    """Mutation 1112 of seed 1 reverses the host's shuffle pass in Road Master's create
-    entry and re-signs it. Before shuffle proofs a mid-game save accepted it and only the
-    final audit named it; now the pass's proof fails in that entry (PROTOCOL.md section 6)."""
+    """Mutation 1112 of seed 1 reverses the starting cards the host's shuffle pass names
+    in Road Master's create entry and re-signs it: refused in that entry, as the pass must
+    name the cards the rules build, in order (docs/protocol-deck.md). A pass whose
+    ciphertexts are reversed fails its proof in that entry
+    (tests/test_mental_deck.py, test_cheat_shuffle_passes_are_checked)."""
     [result] = run.run(1, 1, jobs=1, cli_every=0, start=1112, corpus=corpus, echo=None)
     assert (result.op, result.verdict) == ("resign.field", "refused"), result
-    assert "chores.0.cts" in result.detail and not result.findings
+    assert "entry 0 chores.0.cards: reversed" in result.detail and not result.findings
 
 
 def test_a_skip_of_beacon_links_is_accepted_only_as_the_skip_verify_names(

@@ -27,7 +27,8 @@ Tamper = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
 
 
 def _public_dump(d: dict[str, Any]) -> str:
-    """The deck state as text, less its list of every card (public component data)."""
+    """The deck state or a chore as text, less its list of every card (public component
+    data, which the first shuffle pass names too)."""
     return json.dumps({k: v for k, v in d.items() if k != "cards"}, sort_keys=True)
 
 
@@ -44,7 +45,7 @@ class Table:
         self.state: dict[str, Any] = {"secret": {DECK: d}, "seats": [f"p{s}" for s in range(seats)]}
         # (seat, public state before, chore) of every chore, and every saved snapshot.
         self.log: list[tuple[int, dict[str, Any], dict[str, Any]]] = [(0, blank, chore)]
-        self.saved: list[str] = [_public_dump(d), json.dumps(chore)]
+        self.saved: list[str] = [_public_dump(d), _public_dump(chore)]
         for seat in range(1, seats):
             assert mental_deck.owed(self.d, seat) == [{"op": "shuffle"}]
             self.entry(seat)
@@ -65,7 +66,7 @@ class Table:
         before = copy.deepcopy(self.d)
         mental_deck.apply_chore(self.d, seat, chore, GAME_ID, self.seq)
         self.log.append((seat, before, chore))
-        self.saved += [_public_dump(self.d), json.dumps(chore)]
+        self.saved += [_public_dump(self.d), _public_dump(chore)]
         return chore
 
     def others(self, seat: int, tamper: dict[int, Tamper] | None = None) -> None:
@@ -908,3 +909,85 @@ def test_no_trail_the_returner_cannot_name_the_cards_a_later_drawer_keeps() -> N
     guess = {new: ann[old] for old, new in zip(drawn, fresh, strict=True)}  # ann's reading
     assert sorted(got.values()) == sorted(guess.values())
     assert got != guess
+
+
+# ---- a verifier needs no game rule: the deck's start and its fresh ids are in the chores ----
+def test_the_first_pass_names_the_starting_cards_and_only_it() -> None:
+    table = Table(3)
+    first = table.log[0][2]
+    assert first["cards"] == UIDS
+    assert all("cards" not in chore for _, _, chore in table.log[1:])
+    blank = mental_deck.blank(GAME_ID, DECK, UIDS, 2)
+    for wrong in (None, UIDS[::-1], UIDS[:-1]):
+        chore = dict(first)
+        if wrong is None:
+            chore.pop("cards")
+        else:
+            chore["cards"] = wrong
+        with pytest.raises(IntegrityError, match="must name the .* cards the deck starts with"):
+            mental_deck.apply_chore(mental_deck.copy_deck(blank), 0, chore, GAME_ID, 0)
+    second = Table(2).log[1][2]
+    with pytest.raises(IntegrityError, match="only the first pass does"):
+        d, _ = mental_deck.create(GAME_ID, DECK, UIDS, 0, Table(2).seeds[0], 2)
+        mental_deck.apply_chore(d, 1, {**second, "cards": UIDS}, GAME_ID, 1)
+
+
+def test_the_first_item_on_fresh_slots_names_the_slots_they_replace() -> None:
+    """A return's fresh ids: the first re-lock names the old ids in order (``from``); a
+    later item names none; a wrong or missing ``from`` is refused."""
+    table = Table(3)
+    drawn = _draw(table, 0, 3)
+    fresh = secretdeck.return_bottom(table.state, DECK, 0, drawn)
+    assert [table.d["slots"][s]["was"] for s in fresh] == drawn
+
+    def wrong_from(chore: dict[str, Any], _d: dict[str, Any]) -> dict[str, Any]:
+        chore["items"][0]["from"] = drawn[::-1]
+        return chore
+
+    def no_from(chore: dict[str, Any], _d: dict[str, Any]) -> dict[str, Any]:
+        del chore["items"][0]["from"]
+        return chore
+
+    for tamper in (wrong_from, no_from):
+        with pytest.raises(IntegrityError, match="must name the slot ids its fresh slots replace"):
+            Table.entry(copy.deepcopy(table), 1, tamper)
+    chore = table.entry(1)
+    assert chore is not None
+    [item] = chore["items"]
+    assert (item["op"], item["slots"], item["from"]) == ("shuffle", fresh, drawn)
+    later = table.entry(2)
+    assert later is not None and "from" not in later["items"][0]
+    assert all("was" not in s for s in table.d["slots"].values())
+
+
+def test_a_pass_names_the_slots_it_replaces_in_its_receivers_relock() -> None:
+    table = Table(2)
+    hands = secretdeck.deal(table.state, DECK, {0: 3, 1: 3})
+    table.entry(0)
+    table.entry(1)
+    table.entry(0)
+    assert secretdeck.readable(table.state, DECK, 0)
+    fresh = secretdeck.pass_slots(table.state, DECK, 0, 1, hands[0][1:])
+    chore = table.entry(1)
+    assert chore is not None
+    assert chore["items"][0]["slots"] == fresh
+    assert chore["items"][0]["from"] == hands[0][1:]
+
+
+def test_alone_at_the_table_the_first_item_on_a_renamed_slot_is_an_open_naming_it() -> None:
+    """With one seat nobody re-locks a returned batch: a slot returned, drawn and returned
+    again keeps the id a chore last named, and the open that first names it says so."""
+    table = Table(1, uids=UIDS[:3])
+    first = secretdeck.reserve_top(table.state, DECK, 0, 3)
+    assert table.entry(0) is None
+    again = secretdeck.return_bottom(table.state, DECK, 0, first[:1])
+    assert secretdeck.reserve_top(table.state, DECK, 0, 1) == again
+    twice = secretdeck.return_bottom(table.state, DECK, 0, again)
+    assert table.d["slots"][twice[0]]["was"] == first[0]
+    [slot] = secretdeck.reserve_top(table.state, DECK, 0, 1)
+    secretdeck.keep(table.state, DECK, 0, [slot])
+    secretdeck.open_slots(table.state, DECK, 0, [slot])
+    chore = table.entry(0)
+    assert chore is not None
+    [item] = chore["items"]
+    assert (item["op"], item["slot"], item["from"]) == ("open", slot, first[0])

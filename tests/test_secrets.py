@@ -139,7 +139,10 @@ def check_posse_hands(paths: list[Path], homes: dict[str, Home]) -> int:
 
     # Entries are append-only: every save's entries are the first entries of the last save
     # (asserted below), so each entry is searched once, and each save's [state] on its own.
-    entry_texts = [json.dumps(e) for e in save.entries]
+    # The first shuffle pass names every card of the deck (public, as the rules build it):
+    # left out, as the state's list of every card is below.
+    entry_texts = [json.dumps({**e, "chores": [{k: v for k, v in c.items() if k != "cards"}
+                                               for c in e["chores"]]}) for e in save.entries]
     for entry, text in zip(save.entries, entry_texts, strict=True):
         clean_of_points_and_keys(text, f"entry {entry['seq']}")
     drafting = 0

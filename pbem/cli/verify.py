@@ -116,6 +116,7 @@ def _verify_one(ctx: click.Context, save: str, as_json: bool, full: bool) -> Non
             "awaiting": [table.seats[s].handle for s in table.awaiting_reveals()],
             "stale": verified.stale, "notes": verified.notes,
             "absence": _absence_lines(table), "unaudited": report.unaudited,
+            "closed": told.get("closed", []),
             "players": [n.to_json() for n in notices],
             "checked_from": report.checked_from, "errors": []})
     else:

@@ -527,6 +527,9 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
             body.paragraphs.append(f"{told['ending']['text']} {told['winner']}. Final scores, "
                                    f"best first: {ranking}.")
             body.paragraphs += result.audit_words(told)[:1]
+            # A card left closed under an absent seat's layer is named in every result.
+            body.paragraphs += [card["text"][:1].upper() + card["text"][1:]
+                                for card in told.get("closed", [])]
     else:
         who = seats[duty.seat]
         body.paragraphs.append(_what_to_run(duty.kind, who.handle, filename,

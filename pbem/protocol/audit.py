@@ -5,6 +5,8 @@ commitments (``audit``, ``reveal_seeds``) and the result it leads to (``finish``
 
 from __future__ import annotations
 
+from typing import Any
+
 from pbem.game import Outcome, State, copy_state
 from pbem.protocol import absence, beacon
 from pbem.protocol.headers import game_data
@@ -20,7 +22,8 @@ def finish(report: Report) -> None:
         return
     violations, opened = audit(table)
     report.audit = violations or "clean"
-    report.unaudited = absence.unaudited(table)
+    report.closed = closed_cards(table)
+    report.unaudited = absence.unaudited(table) + [card["text"] for card in report.closed]
     final = copy_state(table.gstate)
     if opened:
         table.game.on_reveal(final, opened)
@@ -83,6 +86,32 @@ def audit(table: Table) -> tuple[list[str], dict[str, dict[str, str]]]:
                 d, cards, {s: c for s, c in claims.get(name, {}).items() if s not in gone})
             problems.extend(name_seats(table, line) for line in found)
     return problems, opened
+
+
+def closed_cards(table: Table) -> list[dict[str, Any]]:
+    """Each card a seat drew or holds that stays closed under the layer of a seat that
+    never revealed (declared absent or played by the bot): PROTOCOL.md section 7 says
+    which secrets could not be opened. The rules never see its card (Game.on_reveal gets
+    no uid for its slot), so they score its holder without it. Each is
+    ``{"deck", "slot", "holder", "status", "under", "text"}``, handles for seats."""
+    decks = {n: d for n, d in table.gstate.get("secret", {}).items() if d.get("mode") == "mental"}
+    gone = silent(table)
+    if not decks or not gone:
+        return []
+    from pbem.protocol import mental_open
+
+    handle = [s.handle for s in table.seats]
+    out: list[dict[str, Any]] = []
+    for name, d in decks.items():
+        for sid, status, owner, under in mental_open.closed(d, gone):
+            who = " and ".join(handle[s] for s in under)
+            kept = "holds" if status == "held" else "drew (not yet kept)"
+            text = (f"the card {handle[owner]} {kept} in slot {sid} of deck {name!r} stays "
+                    f"closed under {who}'s layer: {who} never revealed, so nobody can open "
+                    f"it, and the rules scored {handle[owner]} without it.")
+            out.append({"deck": name, "slot": sid, "holder": handle[owner], "status": status,
+                        "under": [handle[s] for s in under], "text": text})
+    return out
 
 
 def outcome_of(table: Table, gstate: State) -> Outcome | None:

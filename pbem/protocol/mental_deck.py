@@ -14,7 +14,8 @@ Deck state (the secretdeck layout plus crypto fields; TOML-friendly, no secret i
                       "ct": "64 hex digits",               # the ciphertext, a point
                       "layers": {"0": "deck", "2": "slot:5"},  # seat -> key kind
                       "keys": {"2": "hex"},                # slot-key layers: their point S
-                      "card": "uid"}},                     # open slots only
+                      "card": "uid",                       # open slots only
+                      "was": "s3"}},                       # fresh, no chore named it yet
      "next": 18,                             # next fresh slot number
      "seats": 3,                             # seats 0 .. seats-1 each add a layer
      "passes": [0, 1],                       # seats whose shuffle pass is done
@@ -30,24 +31,15 @@ A layer is the seat's deck key (``"deck"``, point in ``keys``) or its slot key o
 the items of the lowest pending stage of a slot are owed now (a returner re-keys before
 the others re-lock; a receiver re-locks before the giver peels).
 
-Chores (what an entry publishes, one per deck; ``apply_chore`` replays and checks it)::
-
-    {"deck": "bonus", "op": "shuffle", "key": "K hex", "cts": ["hex", ...],
-     "proof": ["hex", ...]}
-    {"deck": "bonus", "op": "work", "items": [
-        {"op": "peel", "slot": "s2", "ct": "hex", "proof": "128 hex"},
-        {"op": "open", "slot": "s4", "card": "uid", "proof": "128 hex"},
-        {"op": "rekey", "slots": ["s20", "s21"], "serial": 6, "key": "S hex",
-         "cts": ["hex", ...], "proofs": ["128 hex", ...]},
-        {"op": "shuffle", "slots": ["s20", "s21"], "serial": 7, "key": "S hex",
-         "cts": ["hex", ...], "proof": ["hex", ...]}]}
-
-A shuffle proof (pbem.protocol.shuffle_proof, 128 n + 160 bytes for n cards) is its hex
-text cut into pieces of at most 16000 digits (a save's strings are bounded), in order.
-
-Owed batch items name their slots: ``{"seat": 2, "op": "shuffle", "slots": [...], "serial":
-7, "stage": 2}``; a batch item is owed now when its stage is the lowest pending on every
-slot it names.
+Chores (what an entry publishes, one per deck; ``apply_chore`` replays and checks them):
+a shuffle pass ``{"deck", "op": "shuffle", "key", "cts", "proof"}`` (the first pass also
+``cards``, the deck's starting cards in slot order) or ``{"deck", "op": "work", "items"}``,
+each item a ``peel``, ``open``, ``rekey`` or batch ``shuffle``; the first item on slots a
+move gave fresh ids names the ids they replace (``from``). Shapes in
+docs/protocol-deck.md; with ``cards`` and ``from`` a verifier follows a deck with no game
+rule. A shuffle proof (128 n + 160 bytes for n cards) travels as its hex text in pieces of
+at most 16000 digits (a save's strings are bounded). An owed batch item is owed now when
+its stage is the lowest pending on every slot it names.
 
 Proofs, with X the slot's ciphertext before the item and Y after it:
 
@@ -259,8 +251,11 @@ def shuffle_pass(d: Deck, deck: str, seat: int, seed: bytes, game_id: str, seq: 
     ctx = shuffle_proof.context(game_id, deck, seq, seat, "shuffle")
     outputs, proof = shuffle_proof.prove(mental.BASE, point, key, before, perm, ctx,
                                          _proof_secret(seed, ctx))
-    return {"deck": deck, "op": "shuffle", "key": mental.to_hex(point),
-            "cts": [mental.to_hex(p) for p in outputs], "proof": pack_proof(proof)}
+    chore: Chore = {"deck": deck, "op": "shuffle", "key": mental.to_hex(point),
+                    "cts": [mental.to_hex(p) for p in outputs], "proof": pack_proof(proof)}
+    if not d["passes"]:  # the first pass names the cards the deck starts with, in order
+        chore["cards"] = list(d["cards"])
+    return chore
 
 
 def create(
@@ -313,8 +308,8 @@ def _do_batch(d: Deck, game_id: str, deck: str, seq: int, seat: int, seed: bytes
             proofs.append(dleq.prove(fresh * pow(old, -1, mental.L) % mental.L,
                                      _layer_point(d, slot, seat), point, x, y, ctx))
             cts.append(mental.to_hex(y))
-        return {"op": "rekey", "slots": slot_ids, "serial": serial, "key": mental.to_hex(point),
-                "cts": cts, "proofs": proofs}
+        return _with_from(d, {"op": "rekey", "slots": slot_ids, "serial": serial,
+                              "key": mental.to_hex(point), "cts": cts, "proofs": proofs})
     first = d["slots"][slot_ids[0]]
     layer = first["layers"].get(str(seat))
     if layer is None:
@@ -325,8 +320,9 @@ def _do_batch(d: Deck, game_id: str, deck: str, seq: int, seat: int, seed: bytes
     perm = mental.batch_permutation(seed, deck, serial, len(slot_ids))
     ctx = batch_context(game_id, deck, seq, seat, serial, slot_ids)
     outputs, proof = shuffle_proof.prove(g, point, x_key, xs, perm, ctx, _proof_secret(seed, ctx))
-    return {"op": "shuffle", "slots": slot_ids, "serial": serial, "key": mental.to_hex(point),
-            "cts": [mental.to_hex(y) for y in outputs], "proof": pack_proof(proof)}
+    return _with_from(d, {"op": "shuffle", "slots": slot_ids, "serial": serial,
+                          "key": mental.to_hex(point), "cts": [mental.to_hex(y) for y in outputs],
+                          "proof": pack_proof(proof)})
 
 
 def _do_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, seed: bytes, item: Item) -> Item:
@@ -349,8 +345,8 @@ def _do_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, seed: bytes,
                 f"CORRUPTION: slot {slot_id} of deck {deck!r} does not open to a card of "
                 "the deck, though every step on it was proved: the save was altered."
             )
-        return {"op": "open", "slot": slot_id, "card": card, "proof": proof}
-    return {"op": "peel", "slot": slot_id, "ct": mental.to_hex(y), "proof": proof}
+        return _with_from(d, {"op": "open", "slot": slot_id, "card": card, "proof": proof})
+    return _with_from(d, {"op": "peel", "slot": slot_id, "ct": mental.to_hex(y), "proof": proof})
 
 
 def perform(d: Deck, deck: str, seat: int, seed: bytes, game_id: str, seq: int) -> Chore | None:
@@ -421,6 +417,7 @@ def _apply_shuffle(d: Deck, deck: str, seat: int, chore: Chore, game_id: str, se
     where = f"deck {deck!r}: seat {seat}'s shuffle pass"
     if seat in d["passes"]:
         raise IntegrityError(f"{where} is one too many: it has shuffled this deck already.")
+    _check_start(d, chore, where)
     _new_key_point(d, seat, chore.get("key"), where, proved=not check)
     if chore["key"] in d["keys"].values():
         raise IntegrityError(f"{where} publishes another seat's deck key point as its own.")
@@ -453,6 +450,36 @@ def _apply_shuffle(d: Deck, deck: str, seat: int, chore: Chore, game_id: str, se
         d["slots"][sid]["layers"][str(seat)] = DECK_LAYER
     d["keys"][str(seat)] = chore["key"]
     d["passes"].append(seat)
+
+
+def _check_start(d: Deck, chore: Chore, where: str) -> None:
+    """The first pass names the deck's starting cards (slots s0, s1, ... in that order),
+    so a verifier needs no game rule to know them; a later pass names none."""
+    if not d["passes"]:
+        if chore.get("cards") != d["cards"]:
+            raise IntegrityError(f"{where} must name the {len(d['cards'])} cards the deck "
+                                 "starts with, in the order the rules give.")
+    elif "cards" in chore:
+        raise IntegrityError(f"{where} names the deck's cards; only the first pass does.")
+
+
+def _check_from(slots: list[dict[str, Any]], item: Item, what: str) -> None:
+    """The first item on slots a move gave fresh ids names the ids they replace
+    (``from``: a list for a batch item, one id for a peel or open); any other names none."""
+    olds = [slot.get("was") for slot in slots]
+    wanted: Any = (olds if item["op"] in BATCH_OPS else olds[0]) if any(olds) else None
+    if item.get("from") != wanted:
+        raise IntegrityError(f"{what} must name the slot ids its fresh slots replace "
+                             f"({shown(wanted)}), no others.")
+    for slot in slots:
+        slot.pop("was", None)
+
+
+def _with_from(d: Deck, item: Item) -> Item:
+    """``item`` with the ``from`` its slots call for (see _check_from)."""
+    if any(olds := [d["slots"][sid].get("was") for sid in item_slots(item)]):
+        item["from"] = olds if item["op"] in BATCH_OPS else olds[0]
+    return item
 
 
 def _match(d: Deck, seat: int, item: Any, where: str) -> Item:
@@ -498,6 +525,7 @@ def _apply_batch(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: It
     what = f"{where}, {_describe(item)}"
     slot_ids: list[str] = match["slots"]
     slots = [d["slots"][sid] for sid in slot_ids]
+    _check_from(slots, item, what)
     cts = item.get("cts")
     if not isinstance(cts, list) or len(cts) != len(slot_ids):
         raise IntegrityError(f"{what} must list {len(slot_ids)} ciphertexts, one per slot.")
@@ -561,6 +589,7 @@ def _apply_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Any
     op, slot_id = item["op"], item["slot"]
     what = f"{where}, {_describe(item)}"
     slot = d["slots"][slot_id]
+    _check_from([slot], item, what)
     x = bytes.fromhex(slot["ct"])
     ctx = dleq.context(game_id, deck, seq, seat, op, slot_id)
     proof = item.get("proof")
@@ -686,8 +715,10 @@ def _move_batch(d: Deck, old_ids: list[str], new_ids: list[str], status: str,
     """The old slots' ciphertexts and layers under their fresh ids (the old ids go)."""
     for old_id, new_id in zip(old_ids, new_ids, strict=True):
         old = d["slots"].pop(old_id)
+        # ``was``: the id the first chore on it names (kept if moved again before then).
         d["slots"][new_id] = {"status": status, "owner": owner, "ct": old["ct"],
-                              "layers": dict(old["layers"]), "keys": dict(old["keys"])}
+                              "layers": dict(old["layers"]), "keys": dict(old["keys"]),
+                              "was": old.get("was", old_id)}
 
 
 def _owe_batch(d: Deck, new_ids: list[str], reader: int, shufflers: list[int]) -> int:
@@ -714,7 +745,8 @@ def on_return(d: Deck, old_ids: list[str], new_ids: list[str], seat: int) -> Non
 
     What could link a returned slot to the drawn one, and what is done about each:
 
-    * Its id: fresh, made by the move; no field names the old slot.
+    * Its id: fresh, made by the move. The first re-lock names the old ids (``from``), as
+      the move did, before anyone permutes the batch: after that nothing links them.
     * Its ciphertext: every other seat multiplies the whole batch by a fresh key of its
       own and permutes it, so no ciphertext equals one seen before, and nobody but the
       shuffler knows where each card went; after every other seat has shuffled, nobody

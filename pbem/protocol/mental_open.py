@@ -116,8 +116,8 @@ def open_held(
     Returns the uid of each drawn, held or open slot, and violations: a slot that opens to
     no card of the deck, two slots (pile included) that open to the same card, a slot whose
     layer belongs to a seat that never revealed its seed. A slot carrying a layer of a seat
-    in ``unaudited`` (declared absent, PROTOCOL.md section 11) is left closed, silently:
-    the engine lists that seat's secrets as unaudited."""
+    in ``unaudited`` (declared absent, PROTOCOL.md section 11) is left closed: ``closed``
+    lists those a seat drew or holds, and every result names each (pbem.protocol.audit)."""
     points = mental.card_points(game_id, deck, uids)
     layer_keys: dict[tuple[str, str], int] = {}
     wrong: dict[tuple[str, str], bool] = {}  # (seat, layer) -> its point is not its seed's
@@ -163,6 +163,19 @@ def open_held(
         if slot["status"] in ("drawn", "held", "open"):
             opened[sid] = uid
     return opened, violations
+
+
+def closed(d: Deck, unaudited: Collection[int]) -> list[tuple[str, str, int, list[int]]]:
+    """The drawn or held slots that stay closed because a seat in ``unaudited`` (declared
+    absent, never revealed) still has a layer on them: (slot, status, holder, those
+    seats), in slot order. The pile is left out: no seat holds it, and every pile slot
+    carries every seat's layer."""
+    out = []
+    for sid, slot in _sorted_slots(d):
+        under = sorted(int(s) for s in slot["layers"] if int(s) in unaudited)
+        if under and slot["status"] in ("drawn", "held"):
+            out.append((sid, str(slot["status"]), int(slot["owner"]), under))
+    return out
 
 
 def check_claims(d: Deck, opened: dict[str, str], claims: dict[int, list[str]]) -> list[str]:

@@ -15,7 +15,9 @@ pictures and the mails all read it, so they cannot tell different stories. Its k
   "confirmed", "withheld"}`` (``withheld``: an ``end`` for a withheld final reveal);
 - ``audit``: ``pending``, ``clean`` (every seat revealed, every secret checked),
   ``partial`` (no violation, but some seat never revealed: ``unaudited`` says what was
-  not checked) or ``failed`` (``problems``);
+  not checked) or ``failed`` (``problems``); ``closed``: each card a seat drew or holds
+  left closed under such a seat's layer, ``{"deck", "slot", "holder", "status", "under",
+  "text"}`` (its ``text`` is also a line of ``unaudited``);
 - ``revealed`` / ``unrevealed``: handles;
 - once scored: ``ranking`` (groups of names, best first, rivals included), ``scores``
   and ``parts`` by name, ``rivals`` (names that are not seats), ``winners``,
@@ -44,6 +46,7 @@ def summary(report: Report, entries: Sequence[Entry]) -> dict[str, Any]:
         "ending": ending(table, entries),
         "audit": verdict(report), "problems": _problems(report),
         "unaudited": list(report.unaudited),
+        "closed": [dict(card) for card in report.closed],
         "revealed": revealed, "unrevealed": [h for h in handles if h not in revealed],
         "ranking": None, "scores": None, "parts": {}, "rivals": [], "winners": [],
         "winner": "", "notes": [],

@@ -318,6 +318,8 @@ class Report(Record):
         self.hashes = hashes
         self.audit: str | list[str] = "pending"  # "clean", "pending" or violations
         self.unaudited: list[str] = []  # absent seats' secrets, unchecked
+        # Cards held or drawn left closed under an absent seat's layer (audit.closed_cards).
+        self.closed: list[dict[str, Any]] = []
         # The result as every command tells it (pbem.protocol.result.summary)
         self.result: dict[str, Any] = {}
         self.outcome: Outcome | None = None

@@ -1,0 +1,81 @@
+"""A second implementation checks every deck step from the docs alone
+(tests/support/deckcheck.py: the save, docs/PROTOCOL.md, protocol-deck.md and
+protocol-shuffle-proof.md; libsodium for the group): a whole 2-player Red Dog Junction game
+with the Posse draft, the Road Master example game (Super Bonus deck), and the audit of
+both. It needs each deck's starting cards and, where a move gave fresh slot ids, the ids
+they replace: both are in the chores, so it never guesses."""
+
+from __future__ import annotations
+
+import copy
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support import deckcheck
+from tests.test_no_trail import _build
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _road_master() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    folder = ROOT / "saves" / "road-master"
+    final = json.loads((folder / "expected.json").read_text())["final"]
+    save = tomllib.loads((folder / final).read_text(encoding="utf-8"))
+    return save["header"], save["entry"]
+
+
+def _posse() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    save, _ = _build("red-dog-junction", 2, ["variant=posse"])
+    return save.header, save.entries
+
+
+def _items(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [i for e in entries for c in e["chores"] for i in c.get("items", [])]
+
+
+@pytest.mark.parametrize("game", ["posse", "road-master"])
+def test_every_deck_step_and_the_audit_check_from_the_docs_alone(game: str) -> None:
+    header, entries = _posse() if game == "posse" else _road_master()
+    assert [e["kind"] for e in entries[-len(header["seats"]):]] == ["reveal"] * len(header["seats"])
+    decks = deckcheck.check_save(header, entries)
+    [deck] = decks.values()
+    items = _items(entries)
+    assert any("from" in i for i in items)  # fresh ids were given, and followed
+    assert any(i["op"] == "shuffle" for i in items)  # batch re-locks were checked
+    passes = len(header["seats"])
+    assert deck.steps == passes + len(items)
+    assert deck.steps >= (100 if game == "posse" else 40)
+
+
+def test_the_checker_refuses_what_the_docs_refuse() -> None:
+    """Without a chore's ``from`` or the first pass's ``cards`` (the save before this
+    format) it cannot follow the deck; a wrong ``from`` or a wrong peel fails a proof."""
+    header, entries = _posse()
+    first_from = next(i for i in _items(entries) if "from" in i)
+
+    def altered(change: Any) -> list[dict[str, Any]]:
+        out = copy.deepcopy(entries)
+        for item in _items(out):
+            if item == first_from:
+                change(item)
+                break
+        return out
+
+    with pytest.raises(deckcheck.Refused, match="unknown here"):
+        deckcheck.check_save(header, altered(lambda i: i.pop("from")))
+    with pytest.raises(deckcheck.Refused, match="fails"):
+        deckcheck.check_save(header, altered(lambda i: i.update({"from": i["from"][::-1]})))
+    no_cards = copy.deepcopy(entries)
+    for chore in no_cards[0]["chores"]:
+        chore.pop("cards")
+    with pytest.raises(deckcheck.Refused, match="no starting cards"):
+        deckcheck.check_save(header, no_cards)
+    peel = copy.deepcopy(entries)
+    item = next(i for i in _items(peel) if i["op"] == "peel")
+    item["ct"] = next(i for i in _items(peel) if i["op"] == "peel" and i is not item)["ct"]
+    with pytest.raises(deckcheck.Refused, match="fails its proof"):
+        deckcheck.check_save(header, peel)

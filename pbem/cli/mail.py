@@ -173,6 +173,9 @@ def remind(ctx: click.Context, save: str | None, dry_run: bool, **smtp_given: An
             what = ("nobody is to act" if who is None else "it waits for you" if who == me
                     else f"{who} votes next" if info["next"] == "vote"
                     else f"{who} is proposed absent already" if table.proposal
+                    else f"it waits for {who} to {mail.ACTIONS[info['next']]}; a player's "
+                    "patience is counted only for turns and reveals"
+                    if info["next"] in ("join", "start")
                     else "its entries carry no signed time to count patience from")
             echo(f"{name}: no reminder ({what}).")
         elif ends > now:

@@ -117,12 +117,22 @@ def test_remind_dry_run_says_the_game_waits_for_a_join(tmp_path: Path) -> None:
     assert "signed time" not in r.output
 
 
-def test_a_reply_to_a_game_mail_is_still_about_pbem() -> None:
-    """One subject per game invites replies: 'Re: [pbem] ...' still names a pbem game."""
+def test_game_mails_old_and_new_are_about_pbem_and_a_reply_is_talk(homes: dict[str, Home],
+                                                                    tmp_path: Path) -> None:
+    """One subject per game invites replies: a player's "Re: [pbem] ..." (no save, no
+    X-Pbem header) is talk, not a game mail whose save was stripped; mails pbem wrote,
+    under the old subject or the new, still are."""
+    from pbem.mail import inbox
+
     for subject, expected in (("[pbem] Dice Race 1a2b3c4d", True),
-                              ("Re: [pbem] Dice Race 1a2b3c4d", True),
-                              ("RE: Fwd: [pbem] Dice Race", True),
-                              ("AW: [PBEM] x", True), ("Re: lunch [pbem]", False)):
+                              ("[pbem] Dice Race 1a2b3c4d #5: bob to play", True),
+                              ("Re: [pbem] Dice Race 1a2b3c4d", False)):
         msg = email.message.EmailMessage()
-        msg["Subject"] = subject
+        msg["From"], msg["Subject"] = "bob@example.org", subject
+        msg.set_content("nice move!")
         assert mail.mentions_pbem(msg) is expected, subject
+        eml = tmp_path / "reply.eml"
+        eml.write_bytes(bytes(msg))
+        problems = inbox.scan([eml], homes["ann"], file_saves=False).problems
+        missing = [p for p in problems if p.code == "missing-save"]
+        assert len(missing) == (1 if expected else 0), subject

@@ -26,7 +26,6 @@ import binascii
 import datetime
 import html
 import quopri
-import re
 import shlex
 import struct
 from collections.abc import Sequence
@@ -762,15 +761,12 @@ def find_saves(message: Message, max_bytes: int = MAX_ATTACHMENT_BYTES) -> list[
     return found
 
 
-REPLY_PREFIX = re.compile(r"^\s*((re|fwd?|aw|wg|sv|vs)\s*:\s*)*", re.IGNORECASE)
-
-
 def mentions_pbem(message: Message) -> bool:
     """Whether a message claims to be about a pbem game (for 'save missing' reports): its
-    headers, or a subject starting with [pbem] once "Re:" or "Fwd:" are taken off (a
-    game's mails share one subject, so a player answering one keeps it)."""
-    subject = REPLY_PREFIX.sub("", str(message.get("Subject", "")), count=1)
-    return bool(message.get("X-Pbem-Game")) or subject.lower().startswith("[pbem]")
+    headers, or a subject pbem wrote (old ones named the entry, new ones only the game).
+    A player's reply ("Re: [pbem] ...") is talk, not a mail whose save was lost."""
+    subject = str(message.get("Subject", ""))
+    return bool(message.get("X-Pbem-Game")) or subject.lstrip().lower().startswith("[pbem]")
 
 
 def defects(message: Message) -> list[str]:

@@ -136,3 +136,33 @@ def test_game_mails_old_and_new_are_about_pbem_and_a_reply_is_talk(homes: dict[s
         problems = inbox.scan([eml], homes["ann"], file_saves=False).problems
         missing = [p for p in problems if p.code == "missing-save"]
         assert len(missing) == (1 if expected else 0), subject
+
+
+def test_what_sync_mails_on_its_own_is_marked_automatic(homes: dict[str, Home],
+                                                         tmp_path: Path) -> None:
+    """A save from the outbox, mailed by sync with nobody at the keyboard, carries
+    Auto-Submitted through a real SMTP server."""
+    import pytest
+
+    pytest.importorskip("aiosmtpd")
+    from aiosmtpd.controller import Controller
+
+    from pbem.mail import outbox, sync
+    from tests.test_mail import play
+    from tests.test_smtp import Sink, free_port
+
+    last = play(homes, tmp_path / "s", stop_after=4)[-1]
+    home = homes[last.entry["seat"]]
+    outbox.add(home.path, last.path)
+    sink, port = Sink(), free_port()
+    controller = Controller(sink, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        sent = sync.send_queued(home, {"host": "127.0.0.1", "port": port, "security": "none"})
+    finally:
+        controller.stop()
+    assert [s.sent_to for s in sent] and sent[0].sent_to and sink.received
+    for received in sink.received:
+        msg = email.message_from_bytes(received["content"])
+        assert msg["Auto-Submitted"] == "auto-generated"
+        assert msg["In-Reply-To"] == mail.entry_msgid(last.save.game_id, last.save.entries[-2])

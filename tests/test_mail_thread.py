@@ -107,6 +107,29 @@ def test_the_player_proposed_absent_is_spoken_to_as_you(tmp_path: Path) -> None:
     assert any(f"that {absent} is absent" in w for w in words)
 
 
+def test_during_a_vote_the_player_proposed_absent_is_told_how_to_answer(
+        tmp_path: Path) -> None:
+    """Clause 11 (absence): while a vote is due, the player proposed absent is no
+    bystander with nothing to do: its copy says who votes and that it answers by
+    playing; the voter's copy says how to vote."""
+    t = Players(tmp_path, "ann", "bob", "cy")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    absent = t.status(path)["to_act"]
+    proposer = next(h for h in t.handles if h != absent)
+    voter = next(h for h in t.handles if h not in (absent, proposer))
+    proposal = t.wrote(proposer, "absent", path, absent, "--remedy", "end", when=at(days=7))
+    for handle in (absent, voter):
+        assert t.run(proposer, "contacts", "email", handle, f"{handle}@example.org"
+                     ).exit_code == 0
+    copies = {str(m["To"]).split(" <")[0]: plain(m)
+              for m in mail.compose_each(proposal, t.home(proposer))}
+    assert f"pbem vote {Path(proposal).name} accept" in copies[voter]
+    words = copies[absent]
+    assert f"{voter} votes next on a proposal that a player is absent." in words
+    assert "You answer it by playing" in words and "nothing for you to do" not in words
+    assert "pbem vote" not in words
+
+
 def test_remind_dry_run_says_the_game_waits_for_a_join(tmp_path: Path) -> None:
     t = Players(tmp_path, "ann", "bob")
     path = t.wrote("ann", "new", "dice-race", "--seat", "ann", "--seat", "bob",

@@ -568,7 +568,9 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
         body.paragraphs.append(_what_to_run(duty.kind, who.handle, filename,
                                             addressed=reader == duty.seat,
                                             is_me=my_seat == duty.seat,
-                                            bystander=reader not in (None, duty.seat)))
+                                            bystander=reader not in (None, duty.seat),
+                                            proposed=bool(table.proposal) and reader is not None
+                                            and reader == table.proposal["player"]))
         if table.gstate.get("pending"):
             body.paragraphs.append("Dice rolled and cards drawn in the last entry are not shown "
                                    "yet: they appear when the next player opens the save.")
@@ -599,13 +601,16 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
 
 
 def _what_to_run(kind: str, handle: str, filename: str, *, addressed: bool, is_me: bool,
-                 bystander: bool = False) -> str:
+                 bystander: bool = False, proposed: bool = False) -> str:
     """What the reader is to do. ``bystander``: the mail is for one seat that does not
-    act now, told who does and that it has nothing to do."""
+    act now, told who does and that it has nothing to do; unless it is ``proposed``
+    absent, when the lines on the proposal say how it answers."""
     you = "you" if addressed else handle
     word = shell_word(filename)
     if is_me:
         return f"The sender ({handle}) acts next; this copy is for your records."
+    if bystander and proposed:
+        return f"{handle} {BYSTANDER_WAITS[kind]}."
     if bystander:
         return (f"{handle} {BYSTANDER_WAITS[kind]}. There is nothing for you to do now; the "
                 f"attached {filename} is the newest save of the game, keep it if you like.")

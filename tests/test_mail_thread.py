@@ -136,7 +136,8 @@ def test_remind_dry_run_says_the_game_waits_for_a_join(tmp_path: Path) -> None:
                    "-o", str(tmp_path / "saves" / "new.toml"))
     r = t.run("ann", "remind", path, "--dry-run", when=at(days=30))
     assert r.exit_code == 0, r.output
-    assert "it waits for bob to join" in r.output
+    assert "it waits for bob to join, and no patience is counted before the game starts" \
+        in r.output
     assert "signed time" not in r.output
 
 

@@ -170,14 +170,7 @@ def remind(ctx: click.Context, save: str | None, dry_run: bool, **smtp_given: An
             echo(f"{name}: {path} is not the newest save of the game this home has seen; "
                  "skipped.")
         elif who is None or ends is None or who == me:
-            what = ("nobody is to act" if who is None else "it waits for you" if who == me
-                    else f"{who} votes next" if info["next"] == "vote"
-                    else f"{who} is proposed absent already" if table.proposal
-                    else f"it waits for {who} to {mail.ACTIONS[info['next']]}; a player's "
-                    "patience is counted only for turns and reveals"
-                    if info["next"] in ("join", "start")
-                    else "its entries carry no signed time to count patience from")
-            echo(f"{name}: no reminder ({what}).")
+            echo(f"{name}: no reminder ({_no_patience(info, bool(table.proposal), me)}).")
         elif ends > now:
             echo(f"{name}: no reminder; {who}'s patience runs out {timing.shown(ends)}.")
         elif (after := reminders.next_allowed(home, table.game_id)) is not None and now < after:
@@ -193,6 +186,23 @@ def remind(ctx: click.Context, save: str | None, dry_run: bool, **smtp_given: An
             reminders.record(home, table.game_id, now)
             echo(f"{name}: reminded {who} (past patience since {timing.shown(ends)}).")
             _report_sent(result)
+
+
+def _no_patience(info: dict[str, Any], proposal: bool, me: str) -> str:
+    """Why nobody's patience runs out now, from the clock's status (clock.status)."""
+    who, kind = info["to_act"], info["next"]
+    if who is None:
+        return "nobody is to act"
+    if who == me:
+        return "it waits for you"
+    if kind == "vote":
+        return f"{who} votes next"
+    if proposal:
+        return f"{who} is proposed absent already"
+    if kind in ("join", "start"):
+        action = "join" if kind == "join" else "start the game"
+        return f"it waits for {who} to {action}, and no patience is counted before the game starts"
+    return "its entries carry no signed time to count patience from"
 
 
 @click.command()

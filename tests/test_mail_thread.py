@@ -65,7 +65,7 @@ def test_a_reminder_replies_to_its_entry_and_is_marked_automatic(
     assert reminder["In-Reply-To"] == turn["Message-ID"]
     assert turn["Message-ID"] in str(reminder["References"]).split()
     assert reminder["Auto-Submitted"] == "auto-generated"
-    assert reminder["X-Auto-Response-Suppress"] == "All"
+    assert reminder["X-Auto-Response-Suppress"] == "OOF, AutoReply"  # bounces still come
     assert turn["Auto-Submitted"] is None and turn["X-Auto-Response-Suppress"] is None
     for copy in mail.compose_each(last.path, signer, automatic=True):
         assert copy["Auto-Submitted"] == "auto-generated"

@@ -58,7 +58,7 @@ def test_the_sdist_carries_what_the_tests_need(monkeypatch: pytest.MonkeyPatch) 
     wanted |= {str(p.relative_to(ROOT)) for folder in ("tests", "saves", "fuzz")
                for p in (ROOT / folder).rglob("*")
                if p.is_file() and p.suffix in (".py", ".toml", ".json", ".md")
-               and "__pycache__" not in p.parts and ".hypothesis" not in p.parts}
+               and not {"__pycache__", ".hypothesis", "cache", "findings"} & set(p.parts)}
     wanted |= {f"games/{g}/RULINGS.md" for g in
                ("red_dog_junction", "road_master", "station_to_station")}
     assert any(name.startswith("tests/support/") for name in wanted)

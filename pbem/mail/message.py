@@ -113,8 +113,11 @@ def subject_of(title: str, game_id: str) -> str:
 
 
 # Every mail pbem sends on its own (a reminder, what sync mails) carries these: RFC 3834's
-# mark that keeps vacation responders quiet, and Exchange's own way of asking the same.
-AUTOMATIC_HEADERS = {"Auto-Submitted": "auto-generated", "X-Auto-Response-Suppress": "All"}
+# mark that keeps vacation responders quiet, and Exchange's own way of asking the same
+# (out-of-office and auto-replies only: "All" would also suppress the bounce that tells
+# the sender an address is wrong).
+AUTOMATIC_HEADERS = {"Auto-Submitted": "auto-generated",
+                     "X-Auto-Response-Suppress": "OOF, AutoReply"}
 
 
 def _load(save: Save | str | Path) -> tuple[Save, str, bytes]:

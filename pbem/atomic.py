@@ -8,14 +8,19 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 try:
     import fcntl
-except ImportError:  # Windows: no advisory locks; one pbem process per home at a time
+except ImportError:  # Windows: msvcrt's byte-range locks instead
     fcntl = None  # type: ignore[assignment]
+
+_msvcrt: Any = None
+if sys.platform == "win32":
+    import msvcrt as _msvcrt
 
 
 def read_json(path: Path | str, max_bytes: int) -> Any:
@@ -71,13 +76,33 @@ def locked(path: Path) -> Iterator[None]:
     """Hold an exclusive lock on ``path`` (a file beside the data it guards, created if
     missing) while the block runs; another process taking it waits. The lock goes with
     the process, so a crash never leaves it held."""
-    if fcntl is None:
+    if fcntl is None and _msvcrt is None:
         yield
         return
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o600)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        else:
+            _lock_windows(fd)
+            try:
+                yield
+            finally:
+                os.lseek(fd, 0, os.SEEK_SET)
+                _msvcrt.locking(fd, _msvcrt.LK_UNLCK, 1)  # Windows asks for it before close
     finally:
-        os.close(fd)  # closing releases the lock
+        os.close(fd)  # closing releases an flock
+
+
+def _lock_windows(fd: int) -> None:
+    """Lock the file's first byte (past its end is allowed), waiting as flock does:
+    LK_LOCK itself gives up after ten tries a second apart, so it is asked again."""
+    while True:
+        os.lseek(fd, 0, os.SEEK_SET)  # locking() starts at the file position
+        try:
+            _msvcrt.locking(fd, _msvcrt.LK_LOCK, 1)
+            return
+        except OSError:  # still held by another process after ten seconds
+            continue

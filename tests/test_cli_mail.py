@@ -323,8 +323,8 @@ def test_remind_mails_the_player_to_act_how_long_the_game_waited(
             f"{actor}@example.org")
     assert r.exit_code == 0, r.output
     message = email.message_from_string(r.stdout)
-    assert message["Subject"].startswith("[pbem] Reminder: Dice Race")
-    assert message["Subject"].endswith("waiting 3 days") and message["Cc"] is None
+    assert message["Subject"] == f"[pbem] Dice Race {savefile.read(game).game_id[:8]}"
+    assert message["Cc"] is None and message["Auto-Submitted"] == "auto-generated"
     body = next(p for p in message.walk() if p.get_content_type() == "text/plain")
     text = body.get_payload(decode=True).decode()
     assert f"A reminder: this game has waited for {actor} for 3 days" in text

@@ -128,7 +128,10 @@ def start_server() -> Iterator[Callable[..., tuple[int, Sink]]]:
 @pytest.fixture(scope="module")
 def game(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Three homes and a save waiting for its next player, with the message carrying it."""
-    root = tmp_path_factory.mktemp("game")
+    return make_game(tmp_path_factory.mktemp("game"))
+
+
+def make_game(root: Path) -> dict[str, Any]:
     homes = {}
     for handle in ("ann", "bob", "cy"):
         homes[handle] = Home(root / "homes" / handle)
@@ -321,7 +324,7 @@ def test_settings_merge_the_profile_with_what_is_given(tmp_path: Path) -> None:
                      password_env="PBEM_SMTP_PASSWORD")
     assert smtp.settings(home) == {"host": "smtp.example.org", "port": 465, "security": "tls",
                                    "user": "ann", "password_env": "PBEM_SMTP_PASSWORD",
-                                   "password_command": None}
+                                   "password_command": None, "auth": "login"}
     given = smtp.settings(home, host="127.0.0.1", port=2525, security="none", timeout=3)
     assert (given["host"], given["port"], given["security"], given["user"], given["timeout"]) == (
         "127.0.0.1", 2525, "none", "ann", 3)

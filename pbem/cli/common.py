@@ -61,7 +61,11 @@ def _smtp_options(command: Any) -> Any:
         click.option("--user", metavar="NAME", help="SMTP login."),
         click.option("--password-env", metavar="VAR",
                      help="Environment variable holding the password."),
-        click.option("--password-command", metavar="CMD", help="Command that prints the password."),
+        click.option("--password-command", metavar="CMD", help="Command that prints the password "
+                     "(with --smtp-auth xoauth2: an OAuth2 access token)."),
+        click.option("--smtp-auth", "auth", type=click.Choice(["login", "xoauth2"]),
+                     help="Log in with a password (login) or an OAuth2 access token (xoauth2, "
+                          "sent by XOAUTH2 or OAUTHBEARER). Default: your profile's, else login."),
         click.option("--timeout", type=click.FloatRange(0, 3600, min_open=True), default=30,
                      show_default=True, help="Seconds to wait for the server."),
     ]):
@@ -96,7 +100,8 @@ def _mail_after(ctx: click.Context, written: Any, mailing: dict[str, Any] | None
 def _smtp_settings(home: Any, given: dict[str, Any]) -> dict[str, Any]:
     from pbem.mail import smtp
 
-    keys = ("host", "port", "security", "user", "password_env", "password_command", "timeout")
+    keys = ("host", "port", "security", "user", "password_env", "password_command", "timeout",
+            "auth")
     settings = smtp.settings(home, **{k: given.get(k) for k in keys})
     smtp.check_settings(**settings)  # before anything is signed or sent
     return settings

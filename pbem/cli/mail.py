@@ -421,6 +421,10 @@ def contacts_forget(ctx: click.Context, handle: str) -> None:
 @click.option("--user", metavar="NAME")
 @click.option("--password-env", metavar="VAR")
 @click.option("--password-command", metavar="CMD")
+@click.option("--smtp-auth", type=click.Choice(["login", "xoauth2"]),
+              help="How sending logs in: a password (login) or an OAuth2 access token "
+                   "(xoauth2; without an SMTP password source, the --imap-password-command "
+                   "of an xoauth2 IMAP login serves).")
 @click.option("--source", "sources", multiple=True, metavar="SOURCE",
               help="Add a mail source for 'pbem sync': a Maildir, mbox, folder or IMAP "
                    "address (imaps://USER@HOST/MAILBOX).")
@@ -436,8 +440,8 @@ def contacts_forget(ctx: click.Context, handle: str) -> None:
 @click.pass_context
 def profile(ctx: click.Context, email: str | None, host: str | None, port: int | None,
             security: str | None, user: str | None, password_env: str | None,
-            password_command: str | None, sources: tuple[str, ...], removed: tuple[str, ...],
-            imap_password_command: str | None, imap_auth: str | None,
+            password_command: str | None, smtp_auth: str | None, sources: tuple[str, ...],
+            removed: tuple[str, ...], imap_password_command: str | None, imap_auth: str | None,
             auto_answer: str | None) -> None:
     """Show or set this home's email address, SMTP and IMAP settings and mail sources
     (never a password)."""
@@ -447,7 +451,8 @@ def profile(ctx: click.Context, email: str | None, host: str | None, port: int |
     if email:
         profile_mod.set_email(home, email)
     smtp_given = {"host": host, "port": port, "security": security, "user": user,
-                  "password_env": password_env, "password_command": password_command}
+                  "password_env": password_env, "password_command": password_command,
+                  "auth": smtp_auth}
     if any(v is not None for v in smtp_given.values()):
         profile_mod.set_smtp(home, **{k: v for k, v in smtp_given.items() if v is not None})
     if imap_password_command is not None or imap_auth is not None:

@@ -4,9 +4,15 @@ A composed message is multipart/mixed: a multipart/alternative with a plain-text
 an HTML body (the same words, plus the board as a PNG image in a multipart/related part,
 at most 800 pixels wide, since most mail clients show no SVG), the save attached as
 ``application/toml`` under its file name, and the board's SVG page attached for browsers.
-Headers name the game for people (Subject) and for programs (``X-Pbem-Game``,
-``X-Pbem-Seq``); In-Reply-To/References point at one id per game so mail clients thread a
-whole game together.
+Headers name the game for people (Subject, the same for every mail of one game, since
+Gmail and Outlook group conversations by subject; what changes is in the body) and for
+programs (``X-Pbem-Game``, ``X-Pbem-Seq``). The Message-ID of an entry's mail is computed
+from the game id, the entry's seq and its hash (:func:`entry_msgid`), so every home knows
+the id of the mail of any entry without having kept it: In-Reply-To names the previous
+entry's mail and References the game's first mail and that one, and clients thread a whole
+game together. A mail no person asked for at that moment (a reminder, a mail sent by
+``sync``) says so with ``Auto-Submitted: auto-generated`` (RFC 3834), so autoresponders
+leave it alone.
 
 Reading is by content, not by labels: any part whose decoded bytes look like a pbem save
 is a candidate, whatever its name, content type or transfer encoding, because mail
@@ -26,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from email import policy
 from email.message import EmailMessage, Message
-from email.utils import format_datetime, formataddr, make_msgid, parseaddr
+from email.utils import format_datetime, formataddr
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +43,7 @@ from pbem.errors import TurnError, UsageError
 from pbem.mail.profile import email as home_email
 from pbem.protocol import absence, clock, result, savefile, timing
 from pbem.protocol.contacts import Contacts
+from pbem.protocol.engine import entry_hash
 from pbem.protocol.identity import Home, check_address, is_address, is_handle
 from pbem.protocol.savefile import Save
 from pbem.protocol.table import Table
@@ -51,6 +58,8 @@ MAIL_BUDGET = 500 * 1000
 MAIL_MARGIN = 24 * 1024  # headers, MIME boundaries, line ends the estimate leaves out
 MAX_BODY_ENTRIES = 40  # a body longer than this points at 'pbem log' instead
 ROOT_DOMAIN = "pbem.game"
+# Message-IDs are made up, not any host's: a reserved domain (RFC 2606) no mail can come from.
+MSGID_DOMAIN = "pbem.invalid"
 ACTIONS = {"create": "create", "join": "join", "start": "start", "turn": "play",
            "reveal": "reveal", "vote": "vote"}
 
@@ -67,9 +76,48 @@ class Seat:
     pubkey: str
 
 
-def thread_root(game_id: str) -> str:
-    """The Message-ID every message of one game replies to, so clients thread it."""
-    return f"<game.{game_id}@{ROOT_DOMAIN}>"
+def entry_msgid(game_id: str, entry: savefile.Entry) -> str:
+    """The Message-ID of the mail that carries ``entry``: the same in every home and for
+    every recipient's copy, so a later mail can name it as its parent; the entry's hash
+    keeps two rival entries with one seq (a fork) apart."""
+    return f"<pbem.{game_id}.{entry['seq']}.{entry_hash(entry)[:8]}@{MSGID_DOMAIN}>"
+
+
+def thread_headers(game_id: str, entries: Sequence[savefile.Entry], *,
+                   reminder: datetime.datetime | None = None) -> dict[str, str]:
+    """Message-ID, In-Reply-To and References for the mail of the last of ``entries``.
+
+    The parent is the mail of the entry before; References holds the game's first mail
+    and the parent, no more (a long header gains nothing: clients thread on any id they
+    know). A reminder for the last entry replies to that entry's mail and has an id of its
+    own (a receiving server drops a second mail with an id it has seen)."""
+    last = entries[-1]
+    if reminder is not None:
+        when = reminder.astimezone(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
+        own = f"<pbem.{game_id}.{last['seq']}.{entry_hash(last)[:8]}.reminder.{when}@{MSGID_DOMAIN}>"
+        chain = [*entries[:1], last]
+    else:
+        own = entry_msgid(game_id, last)
+        chain = [*entries[:1], *entries[-2:-1]] if len(entries) > 1 else []
+    ids = list(dict.fromkeys(entry_msgid(game_id, e) for e in chain))  # root, parent
+    headers = {"Message-ID": own}
+    if ids:
+        headers["In-Reply-To"] = ids[-1]
+        headers["References"] = " ".join(ids)
+    return headers
+
+
+def subject_of(title: str, game_id: str) -> str:
+    """The one Subject of every mail of a game."""
+    return f"[pbem] {title} {game_id[:8]}"
+
+
+# Every mail pbem sends on its own (a reminder, what sync mails) carries these: RFC 3834's
+# mark that keeps vacation responders quiet, and Exchange's own way of asking the same
+# (out-of-office and auto-replies only: "All" would also suppress the bounce that tells
+# the sender an address is wrong).
+AUTOMATIC_HEADERS = {"Auto-Submitted": "auto-generated",
+                     "X-Auto-Response-Suppress": "OOF, AutoReply"}
 
 
 def _load(save: Save | str | Path) -> tuple[Save, str, bytes]:
@@ -87,8 +135,9 @@ def _load(save: Save | str | Path) -> tuple[Save, str, bytes]:
     return parsed, name, path.read_bytes()
 
 
-def describe_entry(entry: savefile.Entry) -> str:
-    """One plain line for an entry: "cy played: mine; trade scrap:gold x2"."""
+def describe_entry(entry: savefile.Entry, you: str = "") -> str:
+    """One plain line for an entry: "cy played: mine; trade scrap:gold x2". ``you``: the
+    reader's handle, for the one line that speaks of a player other than its signer."""
     who, kind, moves = entry["seat"], entry["kind"], "; ".join(entry["moves"])
     if kind == "create":
         return f"{who} created the game"
@@ -99,7 +148,8 @@ def describe_entry(entry: savefile.Entry) -> str:
     if kind == "resign":
         return f"{who} resigned"
     if kind == "absent":
-        return f"{who} proposed that {entry['player']} is absent (remedy {entry['remedy']})"
+        absent = f"you ({you}) are" if entry["player"] == you else f"{entry['player']} is"
+        return f"{who} proposed that {absent} absent (remedy {entry['remedy']})"
     if kind == "vote":
         return f"{who} voted to {entry['vote']} the proposal"
     if kind == "confirm":
@@ -301,29 +351,29 @@ def _since(table: Table, save: Save, reader: int | None,
 
 def compose_each(save: Save | str | Path, sender_home: Home, *, body_since: int | None = None,
                  cc: bool = True, to: Sequence[str] | None = None,
-                 now: datetime.datetime | None = None, remind: bool = False
-                 ) -> list[EmailMessage]:
+                 now: datetime.datetime | None = None, remind: bool = False,
+                 automatic: bool = False) -> list[EmailMessage]:
     """One message per recipient, each with its own text: To: that player alone, "since
     your last entry" counted from their own last entry, "it is your move" only to the
     player to act. The recipients are those :func:`compose` would address (the player
     to act first); with ``to`` (addresses given by hand) it is that one message."""
     if to:
         return [compose(save, sender_home, body_since=body_since, cc=cc, to=to, now=now,
-                        remind=remind)]
+                        remind=remind, automatic=automatic)]
     seats: list[int] = []
     drawn: dict[str, Any] = {}  # the board, drawn once for every recipient
     first = compose(save, sender_home, body_since=body_since, cc=cc, now=now, remind=remind,
-                    _seats_out=seats, _drawn=drawn)
+                    automatic=automatic, _seats_out=seats, _drawn=drawn)
     if len(seats) <= 1:
         return [first]
     return [compose(save, sender_home, body_since=body_since, now=now, remind=remind,
-                    _reader=seat, _drawn=drawn) for seat in seats]
+                    automatic=automatic, _reader=seat, _drawn=drawn) for seat in seats]
 
 
 def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | None = None,
             cc: bool = True, to: Sequence[str] | None = None,
             now: datetime.datetime | None = None, remind: bool = False,
-            _reader: int | None = None, _drawn: dict[str, Any] | None = None,
+            automatic: bool = False, _reader: int | None = None, _drawn: dict[str, Any] | None = None,
             _seats_out: list[int] | None = None) -> EmailMessage:
     """The email that carries ``save`` (a path, attached byte for byte, or a Save).
 
@@ -339,7 +389,8 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
 
     ``remind``: the same save again, to the seat to act only, saying since when the game
     has waited for it (:func:`waiting_since`); UsageError if the game is over or waits
-    for this home itself."""
+    for this home itself. ``automatic`` (implied by ``remind``): no person sends this
+    mail now, and its headers say so (AUTOMATIC_HEADERS)."""
     parsed, filename, data = _load(save)
     verified = session.verify(parsed, sender_home)
     if verified.stale:
@@ -404,18 +455,16 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
     # Subject and body.
     status = "game over" if duty is None else \
         f"{table.seats[duty.seat].handle} to {ACTIONS[duty.kind]}"
-    subject = f"[pbem] {game.info.title} {id8} #{seq}: {status}"
-    if remind:
-        since_when = waited[0]
-        subject = subject.replace("[pbem] ", "[pbem] Reminder: ", 1) + (
-            f", waiting {duration_words(now - since_when)}" if since_when else "")
+    subject = subject_of(game.info.title, table.game_id)
     reader = actor if actor is not None and actor != my_seat else None
     if _reader is not None:
         reader = _reader
     since, since_words = _since(table, parsed, reader, body_since)
     body = _body(table, parsed, seats, filename, reader, my_seat, since, verified)
+    body.title += f": {status}"
     body.history_title = since_words
     if remind and actor is not None:
+        body.title = "Reminder: " + body.title
         body.paragraphs.insert(0, _reminder(table.seats[actor].handle, *waited, now))
     view = session.public_view(verified)  # with the final result once audited
     body.board_text = game.render(view)
@@ -428,10 +477,12 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
     if cc_list:
         msg["Cc"] = ", ".join(cc_list)
     msg["Date"] = format_datetime(now.astimezone())
-    domain = parseaddr(my_email)[1].rpartition("@")[2] or ROOT_DOMAIN
-    msg["Message-ID"] = make_msgid(idstring=f"pbem.{id8}.{seq}", domain=domain)
-    msg["In-Reply-To"] = thread_root(table.game_id)
-    msg["References"] = thread_root(table.game_id)
+    for name, value in thread_headers(table.game_id, parsed.entries,
+                                      reminder=now if remind else None).items():
+        msg[name] = value
+    if remind or automatic:
+        for name, value in AUTOMATIC_HEADERS.items():
+            msg[name] = value
     msg["X-Pbem-Game"] = table.game_id
     msg["X-Pbem-Seq"] = str(seq)
     msg["X-Pbem-Ruleset"] = parsed.ruleset
@@ -511,7 +562,8 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
         news = news[-MAX_BODY_ENTRIES:]
         body.history.append(f"(... {skipped} earlier entries: 'pbem log {shell_word(filename)}' "
                             "lists all)")
-    body.history += [f"{e['seq']:4d}  {describe_entry(e)}" for e in news]
+    you = seats[reader].handle if reader is not None else ""
+    body.history += [f"{e['seq']:4d}  {describe_entry(e, you)}" for e in news]
 
     if duty is None:
         told = verified.report.result  # the one result every command tells (protocol.result)
@@ -534,13 +586,16 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
         who = seats[duty.seat]
         body.paragraphs.append(_what_to_run(duty.kind, who.handle, filename,
                                             addressed=reader == duty.seat,
-                                            is_me=my_seat == duty.seat))
+                                            is_me=my_seat == duty.seat,
+                                            bystander=reader not in (None, duty.seat),
+                                            proposed=bool(table.proposal) and reader is not None
+                                            and reader == table.proposal["player"]))
         if table.gstate.get("pending"):
             body.paragraphs.append("Dice rolled and cards drawn in the last entry are not shown "
                                    "yet: they appear when the next player opens the save.")
         # Who is absent and who signs for the bot, or the open proposal: the board below
         # names the absent seat to act in the rules' own words.
-        body.paragraphs += absence.lines(table)
+        body.paragraphs += absence.lines(table, you=you)
     missing = [s.handle for i, s in enumerate(seats) if not s.email and i != my_seat]
     if missing:
         names = ", ".join(missing)
@@ -564,11 +619,20 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
     return body
 
 
-def _what_to_run(kind: str, handle: str, filename: str, *, addressed: bool, is_me: bool) -> str:
+def _what_to_run(kind: str, handle: str, filename: str, *, addressed: bool, is_me: bool,
+                 bystander: bool = False, proposed: bool = False) -> str:
+    """What the reader is to do. ``bystander``: the mail is for one seat that does not
+    act now, told who does and that it has nothing to do; unless it is ``proposed``
+    absent, when the lines on the proposal say how it answers."""
     you = "you" if addressed else handle
     word = shell_word(filename)
     if is_me:
         return f"The sender ({handle}) acts next; this copy is for your records."
+    if bystander and proposed:
+        return f"{handle} {BYSTANDER_WAITS[kind]}."
+    if bystander:
+        return (f"{handle} {BYSTANDER_WAITS[kind]}. There is nothing for you to do now; the "
+                f"attached {filename} is the newest save of the game, keep it if you like.")
     if kind == "join":
         return (f"{handle} is invited: save the attached {filename} and join with\n"
                 f"    pbem join {word}\n"
@@ -586,6 +650,12 @@ def _what_to_run(kind: str, handle: str, filename: str, *, addressed: bool, is_m
             f"    pbem play {word} MOVE ...\n"
             f"('pbem moves {word}' lists what {you} can play; 'pbem show {word}' shows "
             "the board.)")
+
+
+BYSTANDER_WAITS = {"join": "is invited and joins next", "start": "starts the game next",
+                   "reveal": "reveals next, for the final audit",
+                   "vote": "votes next on a proposal that a player is absent",
+                   "turn": "is to play next"}
 
 
 def plain_name(name: str) -> bool:
@@ -716,7 +786,9 @@ def find_saves(message: Message, max_bytes: int = MAX_ATTACHMENT_BYTES) -> list[
 
 
 def mentions_pbem(message: Message) -> bool:
-    """Whether a message claims to be about a pbem game (for 'save missing' reports)."""
+    """Whether a message claims to be about a pbem game (for 'save missing' reports): its
+    headers, or a subject pbem wrote (old ones named the entry, new ones only the game).
+    A player's reply ("Re: [pbem] ...") is talk, not a mail whose save was lost."""
     subject = str(message.get("Subject", ""))
     return bool(message.get("X-Pbem-Game")) or subject.lstrip().lower().startswith("[pbem]")
 

@@ -12,6 +12,7 @@ that prints it (``password_env``, ``password_command``), which pbem.smtp reads a
     security = "starttls"        # starttls | tls | none
     user = "ann@example.org"
     password_env = "PBEM_SMTP_PASSWORD"
+    auth = "login"               # login | xoauth2 (the password is then an OAuth2 token)
 
     sources = ["imaps://ann%40example.org@imap.example.org/INBOX", "/home/ann/Mail/pbem"]
 
@@ -32,7 +33,8 @@ from pbem.protocol.identity import Home, check_address, is_address
 
 FILE = "profile.toml"
 SECURITY = ("starttls", "tls", "none")
-SMTP_KEYS = ("host", "port", "security", "user", "password_env", "password_command")
+SMTP_KEYS = ("host", "port", "security", "user", "password_env", "password_command", "auth")
+SMTP_OPTIONS = {"host": "smtp", "auth": "smtp-auth"}  # the profile options not named as the key
 IMAP_KEYS = ("password_command", "auth")
 IMAP_AUTHS = ("login", "xoauth2")
 
@@ -114,11 +116,14 @@ def smtp_settings(home: Home) -> dict[str, Any]:
             ok = isinstance(value, int) and not isinstance(value, bool) and 0 < value < 65536
         elif key == "security":
             ok = value in SECURITY
+        elif key == "auth":
+            ok = value in IMAP_AUTHS  # the same two ways to log in as IMAP's
         else:
             ok = isinstance(value, str) and value.strip() != "" and "\n" not in value
         if not ok:
+            option = SMTP_OPTIONS.get(key, key.replace("_", "-"))
             raise UsageError(f"The SMTP setting {key} in {path(home)} is not valid ({value!r}); "
-                             f"set it again with 'pbem profile --{key.replace('_', '-')} ...'.")
+                             f"set it again with 'pbem profile --{option} ...'.")
     return {k: v for k, v in stored.items() if k in SMTP_KEYS}
 
 
@@ -140,6 +145,9 @@ def set_smtp(home: Home, **settings: Any) -> dict[str, Any]:
     security = settings.get("security")
     if security is not None and security not in SECURITY:
         raise UsageError(f"SMTP security is one of {', '.join(SECURITY)}, not '{security}'.")
+    auth = settings.get("auth")
+    if auth is not None and auth not in IMAP_AUTHS:
+        raise UsageError(f"SMTP auth is one of {', '.join(IMAP_AUTHS)}, not '{auth}'.")
     port = settings.get("port")
     if port is not None and (isinstance(port, bool) or not isinstance(port, int)
                              or not 0 < port < 65536):

@@ -11,6 +11,7 @@ import datetime
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pbem import atomic
 from pbem.protocol import timing
@@ -79,6 +80,23 @@ class Check:
         return timing.shown(self.past) if self.past is not None else "never"
 
 
+def _no_patience(info: dict[str, Any], proposal: bool, me: str) -> str:
+    """Why nobody's patience runs out now, from the clock's status (clock.status)."""
+    who, kind = info["to_act"], info["next"]
+    if who is None:
+        return "nobody is to act"
+    if who == me:
+        return "it waits for you"
+    if kind == "vote":
+        return f"{who} votes next"
+    if proposal:
+        return f"{who} is proposed absent already"
+    if kind in ("join", "start"):
+        action = "join" if kind == "join" else "start the game"
+        return f"it waits for {who} to {action}, and no patience is counted before the game starts"
+    return "its entries carry no signed time to count patience from"
+
+
 def check(home: Home, path: str | Path, me: str, now: datetime.datetime) -> Check:
     """Whether the game of the save at ``path`` waits for a seat past its patience that
     this home may remind now (at most once a day per game). Raises what loading raises."""
@@ -96,11 +114,7 @@ def check(home: Home, path: str | Path, me: str, now: datetime.datetime) -> Chec
         found.why_not = (f"{path} is not the newest save of the game this home has seen; "
                          "skipped.")
     elif who is None or ends is None or who == me:
-        what = ("nobody is to act" if who is None else "it waits for you" if who == me
-                else f"{who} votes next" if info["next"] == "vote"
-                else f"{who} is proposed absent already" if table.proposal
-                else "its entries carry no signed time to count patience from")
-        found.why_not = f"no reminder ({what})."
+        found.why_not = f"no reminder ({_no_patience(info, bool(table.proposal), me)})."
     elif past is None:
         found.why_not = f"no reminder; {who}'s patience runs out {timing.shown(ends)}."
     elif (after := next_allowed(home, table.game_id)) is not None and now < after:

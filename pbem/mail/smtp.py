@@ -3,6 +3,8 @@
 The password is never stored: it is read at send time from an environment variable
 (``password_env``) or from the first line a command prints (``password_command``, run by
 the shell as msmtp's ``passwordeval`` is, so ``pass show mail`` or a keychain tool works).
+With ``auth="xoauth2"`` that secret is an OAuth2 access token instead (a provider that
+allows no app password), sent by XOAUTH2 or OAUTHBEARER, whichever the server offers.
 
 Two error classes, so scripts can tell "fix your settings" from "try again later":
 
@@ -32,6 +34,9 @@ from pbem.mail.message import MailConfigError
 from pbem.protocol.identity import Home
 
 SECURITY = ("starttls", "tls", "none")
+AUTHS = ("login", "xoauth2")  # a password; an OAuth2 access token (as pbem.mail.imap)
+PASSWORD_MECHANISMS = ("CRAM-MD5", "PLAIN", "LOGIN")  # the ones smtplib's login() makes
+TOKEN_MECHANISMS = ("XOAUTH2", "OAUTHBEARER")  # Outlook offers only the first
 DEFAULT_PORTS = {"starttls": 587, "tls": 465, "none": 25}
 EXIT_SERVER = 5  # proposed in CLI.md: delivery failed, nothing (or not everything) was sent
 
@@ -117,11 +122,17 @@ def envelope(message: EmailMessage) -> tuple[str, list[str]]:
 
 def check_settings(host: str, port: int | None = None, *, security: str = "starttls",
                    user: str | None = None, password_env: str | None = None,
-                   password_command: str | None = None, timeout: float = 30) -> int:
+                   password_command: str | None = None, timeout: float = 30,
+                   auth: str = "login") -> int:
     """Every check :func:`send` makes before connecting, short of running the password
     command: MailConfigError for a setting that cannot work. Returns the port."""
     if security not in SECURITY:
         raise MailConfigError(f"SMTP security is one of {', '.join(SECURITY)}, not '{security}'.")
+    if auth not in AUTHS:
+        raise MailConfigError(f"SMTP auth is one of {', '.join(AUTHS)}, not '{auth}'.")
+    if auth == "xoauth2" and not user:
+        raise MailConfigError("An OAuth2 login names the account: give the SMTP user name "
+                              "(--user).")
     if not host.strip() or any(ch.isspace() or not ch.isprintable() for ch in host):
         raise MailConfigError(f"'{host!r}' is not a usable mail server name or address.")
     if port is None:
@@ -133,6 +144,10 @@ def check_settings(host: str, port: int | None = None, *, security: str = "start
     if (password_env or password_command) and not user:
         raise MailConfigError("A password source was given without a user name (--user).")
     if user and not (password_env or password_command):
+        if auth == "xoauth2":
+            raise MailConfigError(f"No OAuth2 token for SMTP user {user}: give --password-command "
+                                  "CMD (a command that prints a current access token) or "
+                                  "--password-env VAR.")
         raise MailConfigError(f"No password for SMTP user {user}: give --password-env VAR or "
                               "--password-command CMD.")
     if password_env and password_command:
@@ -150,16 +165,17 @@ def check_settings(host: str, port: int | None = None, *, security: str = "start
 def send(message: EmailMessage, host: str, port: int | None = None, *,
          security: str = "starttls", user: str | None = None, password_env: str | None = None,
          password_command: str | None = None, timeout: float = 30,
-         context: ssl.SSLContext | None = None) -> SendResult:
+         context: ssl.SSLContext | None = None, auth: str = "login") -> SendResult:
     """Send ``message`` through ``host``; return what was accepted.
 
     ``security``: "starttls" (port 587; refuses a server that does not offer STARTTLS),
     "tls" (implicit TLS, port 465) or "none" (port 25; a password is then sent only to a
     loopback server). ``user`` logs in with the password from ``password_env`` or
-    ``password_command``. ``context`` verifies the server (default: the system's trusted
+    ``password_command``: a password (``auth`` "login"), or an OAuth2 access token
+    ("xoauth2"). ``context`` verifies the server (default: the system's trusted
     certificates, with host name checking)."""
     port = check_settings(host, port, security=security, user=user, password_env=password_env,
-                          password_command=password_command, timeout=timeout)
+                          password_command=password_command, timeout=timeout, auth=auth)
     sender, recipients = envelope(message)
     password = read_password(password_env, password_command, timeout=timeout) if user else None
     if user and not (user.isascii() and password is not None and password.isascii()):
@@ -187,19 +203,60 @@ def send(message: EmailMessage, host: str, port: int | None = None, *,
         if user:
             stage = "login"
             assert password is not None
-            client.login(user, password)
+            _log_in(client, user, password, auth, where)
         stage = "send"
         refused = client.send_message(message, from_addr=sender, to_addrs=recipients)
     except MailServerError:
         raise
     except Exception as exc:  # every failure is a sentence, never a traceback
-        raise _server_error(exc, stage, where, user) from None
+        raise _server_error(exc, stage, where, user, auth) from None
     finally:
         if client is not None:
             _hang_up(client)
     accepted = [r for r in recipients if r not in refused]
     return SendResult(host, port, sender, accepted,
                       {addr: _reply(*reply) for addr, reply in refused.items()})
+
+
+def _log_in(client: smtplib.SMTP, user: str, secret: str, auth: str, where: str) -> None:
+    """Log in with a mechanism both sides know, or say truly that there is none: what
+    the server offers, and what pbem would need."""
+    if not client.has_extn("auth"):
+        raise MailServerError(f"The server {where} does not accept a login here (no AUTH); "
+                              "try security starttls or tls, or no user.", code="auth")
+    offered = str(client.esmtp_features.get("auth", "")).upper().split()
+    offers = f"it offers AUTH {' '.join(offered)}" if offered else "it names no mechanism"
+    if auth == "xoauth2":
+        mechanism = next((m for m in TOKEN_MECHANISMS if m in offered), None)
+        if mechanism is None:
+            raise MailServerError(f"The server {where} takes no OAuth2 token ({offers}); log in "
+                                  "with a password instead (--smtp-auth login). Nothing was "
+                                  "sent.", code="auth")
+        client.auth(mechanism, _token_answer(mechanism, user, secret))
+        return
+    if not any(m in offered for m in PASSWORD_MECHANISMS):
+        token = any(m in offered for m in TOKEN_MECHANISMS)
+        hint = (" It takes an OAuth2 access token: give --smtp-auth xoauth2 and a command that "
+                "prints a current token (--password-command)." if token else "")
+        raise MailServerError(f"The server {where} takes no password by a mechanism pbem knows "
+                              f"({offers}; pbem sends a password by PLAIN, LOGIN or "
+                              f"CRAM-MD5).{hint} Nothing was sent.", code="auth")
+    client.login(user, secret)
+
+
+def _token_answer(mechanism: str, user: str, token: str) -> Any:
+    """smtplib's authobject for a token: the initial response, then, if the server
+    answers with an error challenge (a JSON status), the reply that ends the exchange so
+    the server says 535 (XOAUTH2: an empty line; OAUTHBEARER, RFC 7628: ^A)."""
+    if mechanism == "XOAUTH2":
+        first, last = f"user={user}\x01auth=Bearer {token}\x01\x01", ""
+    else:
+        first, last = f"n,a={user},\x01auth=Bearer {token}\x01\x01", "\x01"
+
+    def answer(challenge: bytes | None = None) -> str:
+        return first if challenge is None else last
+
+    return answer
 
 
 def _hang_up(client: smtplib.SMTP) -> None:
@@ -212,12 +269,16 @@ def _hang_up(client: smtplib.SMTP) -> None:
         client.close()
 
 
-def _server_error(exc: Exception, stage: str, where: str, user: str | None) -> PbemError:
+def _server_error(exc: Exception, stage: str, where: str, user: str | None,
+                  auth: str = "login") -> PbemError:
     """The sentence for what interrupted sending at ``stage``; nothing was delivered."""
     if isinstance(exc, smtplib.SMTPAuthenticationError):
+        check = ("the user name and that the token is current (an OAuth2 access token "
+                 "expires, often within the hour)" if auth == "xoauth2"
+                 else "the user name and password")
         return MailServerError(f"The server {where} refused the login for {user} "
-                               f"({_reply(exc.smtp_code, exc.smtp_error)}). Check the user name "
-                               "and password.", code="auth")
+                               f"({_reply(exc.smtp_code, exc.smtp_error)}). Check {check}. "
+                               "Nothing was sent.", code="auth")
     if isinstance(exc, smtplib.SMTPNotSupportedError):
         if stage == "login":
             return MailServerError(f"The server {where} does not accept a login here (no AUTH); "
@@ -269,9 +330,14 @@ def settings(home: Home, **given: Any) -> dict[str, Any]:
 
     stored = profile.smtp_settings(home)
     merged: dict[str, Any] = {}
-    for key in ("host", "port", "security", "user", "password_env", "password_command"):
+    for key in ("host", "port", "security", "user", "password_env", "password_command", "auth"):
         value = given.get(key)
         merged[key] = value if value is not None else stored.get(key)
+    merged["auth"] = merged["auth"] or "login"
+    if merged["auth"] == "xoauth2" and not (merged["password_env"] or merged["password_command"]):
+        imap = profile.imap_settings(home)  # the one token source, for reading and sending
+        if imap.get("auth") == "xoauth2" and imap.get("password_command"):
+            merged["password_command"] = imap["password_command"]
     if not merged["host"]:
         raise MailConfigError("No SMTP server is set: give --smtp HOST, or remember one with "
                               "'pbem profile --smtp HOST', or write the message to a file with "

@@ -76,7 +76,7 @@ def _mail(home: Home, path: Path, settings: dict[str, Any] | None, why_not: str
     if settings is None:
         return [], why_not
     try:
-        result = smtp.send_each(mail.compose_each(path, home), **settings)
+        result = smtp.send_each(mail.compose_each(path, home, automatic=True), **settings)
     except PbemError as exc:
         return [], exc.message
     withdrawal.mark_sent(home, path)

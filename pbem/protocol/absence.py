@@ -524,12 +524,16 @@ def unaudited(table: Table) -> list[str]:
     return lines
 
 
-def lines(table: Table) -> list[str]:
-    """What people should know about absent players, for show, verify and the commands."""
+def lines(table: Table, you: str = "") -> list[str]:
+    """What people should know about absent players, for show, verify and the commands;
+    ``you``: the handle of the reader (a mail to one player), spoken to as "you"."""
     out = []
     for seat in table.bots:
-        out.append(f"{table.seats[seat].handle} is absent: the bot plays {table.seats[seat].handle}'s "
-                   f"turns, signed by {table.seats[bot_signer(table, seat)].handle}.")
+        handle = table.seats[seat].handle
+        signer = table.seats[bot_signer(table, seat)].handle
+        out.append(f"You ({handle}) are absent: the bot plays your turns, signed by {signer}."
+                   if handle == you else
+                   f"{handle} is absent: the bot plays {handle}'s turns, signed by {signer}.")
     for seat in table.dropped:
         handle = table.seats[seat].handle
         stopped = table.stopped and seat == table.dropped[0]
@@ -548,9 +552,14 @@ def lines(table: Table) -> list[str]:
         else:
             then = (f"nobody else votes, so it takes effect only if {by} confirms it "
                     f"('pbem confirm'), from {timing.shown(confirm_from(table))} on")
-        out.append(f"{by} proposed in entry {proposal['seq']} that {handle} is absent, remedy "
-                   f"'{remedy}'; {then}. {handle} answers it by playing (or revealing) on "
-                   "this save, which voids it.")
+        if handle == you:
+            out.append(f"{by} proposed in entry {proposal['seq']} that you ({handle}) are "
+                       f"absent, remedy '{remedy}'; {then}. You answer it by playing (or "
+                       "revealing) on this save, which voids it.")
+        else:
+            out.append(f"{by} proposed in entry {proposal['seq']} that {handle} is absent, "
+                       f"remedy '{remedy}'; {then}. {handle} answers it by playing (or "
+                       "revealing) on this save, which voids it.")
         meaning = proposal.get("meaning", "")
         if meaning:
             out.append(f"  '{remedy}' means: {meaning}")

@@ -29,7 +29,7 @@ class DiceRace(Game):
         id="dice-race", title="Dice Race", rules_version=1, min_players=1, max_players=4,
         options={
             "target": Option(12, "points to win", kind="int", minimum=2, maximum=1_000_000),
-            "turns": Option(200, "turn limit", kind="int", minimum=1, maximum=1000),
+            "turns": Option(200, "turn limit", kind="int", minimum=1, maximum=100_000),
         },
     )
 

@@ -174,7 +174,8 @@ def check_options(game: Game, options: dict[str, Any], players: int,
     """``game.validate_options`` given ``components``, or without them when the game
     overrides it with the older two-argument signature (written before the data was
     passed), so such a game still loads and checks what it can."""
-    if _takes_components(type(game).validate_options):
+    method = game.validate_options
+    if _takes_components(getattr(method, "__func__", method)):
         game.validate_options(options, players, components=components)
     else:
         game.validate_options(options, players)

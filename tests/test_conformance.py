@@ -346,8 +346,7 @@ def test_a_refusal_other_than_an_option_error_fails_the_suite() -> None:
         playable_sets(game, 2)
 
 
-def _crashes(options: dict[str, Any], players: int, *,
-             components: dict[str, Any] | None = None) -> None:
+def _crashes(options: dict[str, Any], players: int) -> None:
     raise KeyError("rounds")
 
 

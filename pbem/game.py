@@ -45,7 +45,9 @@ strings; ``can_end_turn`` says whether the turn could end now.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import inspect
 import json
 import sys
 from abc import ABC, abstractmethod
@@ -87,6 +89,7 @@ __all__ = [
     "Sampler",
     "State",
     "Fixed",
+    "check_options",
     "copy_state",
     "derived",
     "ended_line",
@@ -179,6 +182,25 @@ def word_matches(word: str, choices: Iterable[str]) -> list[str]:
     return [c for c in options if word and c.startswith(word)]
 
 
+def check_options(game: Game, options: dict[str, Any], players: int,
+                  components: dict[str, Any]) -> None:
+    """``game.validate_options`` given ``components``, or without them when the game
+    overrides it with the older two-argument signature (written before the data was
+    passed), so such a game still loads and checks what it can."""
+    method = game.validate_options
+    if _takes_components(getattr(method, "__func__", method)):
+        game.validate_options(options, players, components=components)
+    else:
+        game.validate_options(options, players)
+
+
+@functools.cache
+def _takes_components(method: Callable[..., None]) -> bool:
+    parameters = inspect.signature(method).parameters
+    return "components" in parameters or any(
+        p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+
+
 def queue_chance(state: State, request: dict[str, Any]) -> None:
     """Ask the engine for a random outcome; ``resolve`` will receive ``request``."""
     state.setdefault("pending", []).append(dict(request))
@@ -219,10 +241,15 @@ class Game(ABC):
         any table, for a game with no data)."""
         return None
 
-    def validate_options(self, options: dict[str, Any], players: int) -> None:
+    def validate_options(self, options: dict[str, Any], players: int, *,
+                         components: dict[str, Any] | None = None) -> None:
         """Raise OptionError with a plain sentence when the options (already typed and
-        range-checked against ``info.options``) do not fit together or with the number
-        of players."""
+        range-checked against ``info.options``) do not fit together, with the number of
+        players, or with ``components``: the game's component data, already checked by
+        ``validate_components`` (the save's own, which may differ from the installed
+        data; None: the caller has none, so use ``stock_components()``). An option value
+        the data cannot play (a deck too small for the deal) is refused here, before a
+        game is created, never found at set-up or mid-game."""
         return None
 
     def secret_decks(

@@ -828,3 +828,28 @@ def test_component_data_is_validated_once_per_digest_and_again_when_changed(
         with pytest.raises(SaveFileError, match="copies"):
             headers.check_header_game(tampered)
     assert len(calls) == 4  # a refused digest is never recorded as valid
+
+
+def test_attack_host_signs_data_too_small_for_an_option(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """RDJ-V2: the host signs Posse for 4 players over valid component data whose deck is
+    too small for the deal (4-card starting sets, a 21-card market: 33 cards, 36 dealt).
+    The options are checked against the save's own data: exit 4 with a sentence at
+    verify and join, not a failure at the start entry's deal."""
+    g = load_game("red-dog-junction")
+    header = headers.new_header(g, [(h, "") for h in ("ann", "bob", "cy", "dee")],
+                                headers.parse_options(g, ["variant=posse"]))
+    data = header["components"]
+    data["setup"]["start_crew"] = {"cowboy": 1, "agent": 1, "miner": 1, "scavenger": 1}
+    data["commander"], data["boost"] = data["commander"][:6], data["boost"][:8]
+    for entry in [*data["crew"], *data["boost"]]:
+        entry["copies"] = 1
+    g.validate_components(data)  # each table alone is fine
+    path = _signed_by_host(homes["ann"], header, tmp_path, "small.toml")
+    code, err, _ = _cli(tmp_path / "v", "verify", str(path))
+    assert code == 4, err
+    assert "The save's options are not valid: The Posse draft deals 9 cards to each of 4 " \
+           "players, 36 in all, but this game's component data makes a deck of 33." in err
+    code, err, _ = _cli(homes["bob"].path, "join", str(path), "-o", str(tmp_path / "j.toml"))
+    assert code == 4 and "component data makes a deck of 33" in err
+    assert not (tmp_path / "j.toml").exists()

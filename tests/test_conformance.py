@@ -4,8 +4,11 @@ Many random games per game and player count, played to the end or to a turn cap,
 LocalTable (no signatures, so hundreds are affordable), checking after every move:
 the game's own invariants, that every legal move parses back to itself, and that each
 seat's view holds no other seat's secret; then that replaying the recorded moves gives
-the same final state, and that greedy bots finish. A few signed games per game go
-through the real engine: live state equals replayed state, and no secret leaks.
+the same final state, and that greedy bots end the game within MAX_TURNS at every player
+count, at the defaults and with each integer option at its minimum and its maximum (a
+game that never ends at an allowed value fails, named: tests/support/wraparound.py). A
+few signed games per game go through the real engine: live state equals replayed state,
+and no secret leaks.
 
 How many random games: 4 per game and player count (every option set once), 24 under
 PBEM_TEST_LONG=1 (tests/support/scale.py), or PBEM_CONFORMANCE_GAMES outright."""
@@ -20,16 +23,23 @@ from typing import Any
 import pytest
 
 from pbem import registry
-from pbem.game import Fixed, Game, MoveError, State, copy_state, fixed
+from pbem.game import Fixed, Game, MoveError, OptionError, State, check_options, copy_state, fixed
 from pbem.play import bots
 from pbem.play.local import LocalTable
 from pbem.protocol.canonical import MAX_DEPTH, NotCanonicalError, canonical, check_signable
 from pbem.protocol.sampler import Sampler
 from tests.support import scale
 from tests.support.secret_draw import DECK, SecretDraw
+from tests.support.wraparound import Wraparound
 
 GAMES_PER_COUNT = int(os.environ.get("PBEM_CONFORMANCE_GAMES", scale.games(4, 24)))
-TURN_CAP = 150
+TURN_CAP = 150  # random games: a random walk need not end, so it is cut here
+# Greedy bots must end every game within this many turns (all seats together), at every
+# player count and every option set: a generous constant, 15 times the longest real game
+# (Road Master, 6 players: 132 turns; Red Dog Junction at 5: 110; the test game Secret
+# Draw at 6 players and 50 rounds: 300). A game whose options allow a longer game bounds
+# those options (Option.maximum) instead.
+MAX_TURNS = 2000
 
 
 def real_games() -> list[str]:
@@ -40,17 +50,82 @@ def player_counts(game: Game) -> list[int]:
     return list(range(game.info.min_players, game.info.max_players + 1))
 
 
-def option_sets(name: str) -> list[dict[str, object]]:
-    """Each game's variants and advanced rules, so random play reaches them too."""
-    game = registry.load(name)
+def option_sets(game: Game, kinds: tuple[str, ...] = ("bool", "int", "str")
+                ) -> list[dict[str, object]]:
+    """The defaults, then one option of ``kinds`` changed at a time: each variant and
+    advanced rule, and each integer option at its minimum and its maximum."""
     sets: list[dict[str, object]] = [{}]
     for key, spec in game.info.options.items():
+        if spec.kind not in kinds:
+            continue
+        values: list[object] = list(spec.choices)
         if spec.kind == "bool":
-            sets.append({key: not spec.default})
-        for choice in spec.choices:
-            if choice != spec.default:
-                sets.append({key: choice})
+            values = [not spec.default]
+        elif spec.kind == "int":
+            values = [spec.minimum, spec.maximum]
+        for value in values:
+            if value is not None and value != spec.default and {key: value} not in sets:
+                sets.append({key: value})
     return sets
+
+
+def with_defaults(game: Game, options: dict[str, object]) -> dict[str, object]:
+    return {**{k: s.default for k, s in game.info.options.items()}, **options}
+
+
+def playable_sets(game: Game, players: int, sets: list[dict[str, object]] | None = None
+                  ) -> list[dict[str, object]]:
+    """The option sets (all of ``option_sets``, or ``sets``) the game accepts at this
+    player count with its stock data (a refusal must be an OptionError, a sentence for
+    the user: anything else fails)."""
+    components = game.stock_components()
+    playable = []
+    sets = option_sets(game) if sets is None else sets
+    for options in sets:
+        try:
+            check_options(game, with_defaults(game, options), players, components)
+        except OptionError:
+            continue
+        playable.append(options)
+    if {} in sets:
+        assert {} in playable, f"{game.info.id} refuses its own defaults at {players} players"
+    return playable
+
+
+def described(game: Game, players: int, options: dict[str, object]) -> str:
+    shown = ", ".join(f"{k}={v}" for k, v in options.items()) or "the default options"
+    return f"{game.info.id} with {players} players and {shown}"
+
+
+def play_to_end(game: Game, players: int, options: dict[str, object],
+                turn_cap: int = MAX_TURNS) -> tuple[LocalTable, int]:
+    """A greedy bot game to its end and the turns it took, or AssertionError naming the
+    game and options when it is still going after ``turn_cap`` turns."""
+    table = LocalTable(game, [f"p{i}" for i in range(players)], options, seed=b"greedy")
+    for turns in range(turn_cap + 1):
+        table.prepare()
+        seat = table.to_act()
+        if seat is None:
+            return table, turns
+        if turns == turn_cap:
+            break
+        table.play(bots.choose_turn(game, table.state, seat, "greedy"))
+    raise AssertionError(f"{described(game, players, options)} did not end within "
+                         f"{turn_cap} turns of greedy bots: it may never end")
+
+
+def check_bots_finish(game: Game, players: int, sets: list[dict[str, object]]) -> int:
+    """Greedy bots end the game at each option set of ``sets`` it accepts at this player
+    count, each with a ranking of every seat; the most turns one took."""
+    longest = 0
+    for options in playable_sets(game, players, sets):
+        table, turns = play_to_end(game, players, options)
+        outcome = table.finish()
+        assert outcome is not None, f"{described(game, players, options)} ended without an outcome"
+        ranked = sorted(s for group in outcome.ranking for s in group)
+        assert ranked == list(range(players)), described(game, players, options)
+        longest = max(longest, turns)
+    return longest
 
 
 def secret_strings(table: LocalTable, seat: int) -> list[str]:
@@ -158,16 +233,10 @@ def cases() -> list[tuple[str, int, int]]:
 
 @pytest.mark.parametrize(("name", "players", "count"), cases())
 def test_random_games_keep_invariants(name: str, players: int, count: int) -> None:
-    registry.load(name)
-    variants = option_sets(name)
+    game = registry.load(name)
+    variants = playable_sets(game, players)
     for i in range(count):
         options = variants[i % len(variants)]
-        game = registry.load(name)
-        try:
-            game.validate_options({**{k: s.default for k, s in game.info.options.items()},
-                                   **options}, players)
-        except Exception:
-            options = {}
         table = play_random(name, players, options, seed=1000 * players + i)
         replayed = LocalTable(game, table.state["seats"], options, seed=table.seed)
         for _seat, moves in table.history:
@@ -228,18 +297,57 @@ def test_a_fixed_table_in_a_view_is_checked_as_the_whole_view_would_be() -> None
 
 @pytest.mark.parametrize(("name", "players"), [(n, p) for n, p, _ in cases()])
 def test_greedy_bots_finish(name: str, players: int) -> None:
+    """At the defaults and each integer option at its minimum and maximum: a game that
+    never ends at some allowed value fails here, naming it."""
     game = registry.load(name)
-    table = LocalTable(game, [f"p{i}" for i in range(players)], seed=b"greedy")
-    for _ in range(2000):
-        table.prepare()
-        seat = table.to_act()
-        if seat is None:
-            break
-        table.play(bots.choose_turn(game, table.state, seat, "greedy"))
-    assert table.to_act() is None, f"greedy {name} {players}p did not finish"
-    outcome = table.finish()
-    assert outcome is not None
-    assert sorted(s for group in outcome.ranking for s in group) == list(range(players))
+    check_bots_finish(game, players, option_sets(game, kinds=("int",)))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "players"), [(n, p) for n, p, _ in cases()])
+def test_greedy_bots_finish_every_variant(name: str, players: int) -> None:
+    """At each variant and advanced rule too (the random games reach them, cut at
+    TURN_CAP): the long run, about twice the time of the one above."""
+    game = registry.load(name)
+    variants = option_sets(game, kinds=("bool", "str"))[1:]
+    if variants:
+        check_bots_finish(game, players, variants)
+
+
+@pytest.mark.parametrize("name", real_games())
+def test_every_integer_option_declares_its_bounds(name: str) -> None:
+    """The suite plays each integer option at its minimum and maximum: an unbounded one
+    could not be tried (and a header may then carry any number up to the engine's cap)."""
+    for key, spec in registry.load(name).info.options.items():
+        if spec.kind == "int":
+            assert spec.minimum is not None and spec.maximum is not None, f"{name} option {key}"
+            assert spec.minimum <= spec.default <= spec.maximum, f"{name} option {key}"
+
+
+def test_a_game_that_never_ends_at_an_allowed_option_value_is_failed() -> None:
+    """Wraparound ends at its default at every player count, and at 4 players never ends
+    with rounds=6 (allowed): trying only defaults passed it; trying the bounds fails it."""
+    game = Wraparound()
+    assert {"rounds": 1} in option_sets(game) and {"rounds": 6} in option_sets(game)
+    for players in player_counts(game):
+        play_to_end(game, players, {})
+    bounds = option_sets(game, kinds=("int",))
+    assert check_bots_finish(game, 3, bounds) == 18  # rounds=6 at 3 players: 18 turns
+    with pytest.raises(AssertionError, match=r"^wraparound with 4 players and rounds=6 did "
+                                             rf"not end within {MAX_TURNS} turns"):
+        check_bots_finish(game, 4, bounds)
+
+
+def test_a_refusal_other_than_an_option_error_fails_the_suite() -> None:
+    """playable_sets skips only what the game refuses with a sentence (OptionError)."""
+    game = Wraparound()
+    game.validate_options = _crashes  # type: ignore[method-assign]
+    with pytest.raises(KeyError):
+        playable_sets(game, 2)
+
+
+def _crashes(options: dict[str, Any], players: int) -> None:
+    raise KeyError("rounds")
 
 
 @pytest.mark.heavy

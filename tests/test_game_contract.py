@@ -7,11 +7,14 @@ from __future__ import annotations
 import importlib.util
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from pbem.errors import ComponentError
-from pbem.game import Game, word_matches
+from pbem.errors import ComponentError, OptionError
+from pbem.game import Game, check_options, word_matches
+from pbem.play.local import LocalTable
+from pbem.protocol import headers
 from tests.support.dice_race import DiceRace
 
 SOURCE = '''
@@ -85,3 +88,44 @@ def test_word_matches_is_the_word_itself_else_every_choice_it_starts() -> None:
     assert word_matches("x", choices) == [] and word_matches("", choices) == []
     assert word_matches("station", {"station-to-station": 1, "road-master": 2}) == [
         "station-to-station"]
+
+
+class _SeesData(DiceRace):
+    """Refuses a target no die of its data can reach in the turn limit; keeps what it saw."""
+
+    seen: list[dict[str, Any]]
+
+    def validate_options(self, options: dict[str, Any], players: int, *,
+                         components: dict[str, Any] | None = None) -> None:
+        assert components is not None
+        self.seen.append(components)
+        if options["target"] > components["die"] * options["turns"]:
+            raise OptionError(f"A {components['die']}-sided die cannot reach {options['target']}.")
+
+
+class _OldSignature(DiceRace):
+    """A game written before validate_options was given the components."""
+
+    def validate_options(self, options: dict[str, Any], players: int) -> None:  # type: ignore[override]
+        if players == 4:
+            raise OptionError("Not four.")
+
+
+def test_validate_options_is_given_the_components_in_play_and_at_create() -> None:
+    """The data passed is the table's own (local play) or the installed data (``new``)."""
+    game = _SeesData()
+    game.seen = []
+    LocalTable(game, ["a", "b"], {"turns": 1, "target": 3}, components={"die": 3})
+    with pytest.raises(OptionError, match="A 2-sided die cannot reach 3"):
+        LocalTable(game, ["a", "b"], {"turns": 1, "target": 3}, components={"die": 2})
+    headers.new_header(game, [("a", ""), ("b", "")], headers.parse_options(game, []))
+    assert game.seen == [{"die": 3}, {"die": 2}, {"die": 6}]
+
+
+def test_a_game_with_the_old_validate_options_signature_still_plays() -> None:
+    """check_options calls a two-argument validate_options without the components."""
+    game = _OldSignature()
+    LocalTable(game, ["a", "b"], {})
+    check_options(game, {"target": 12, "turns": 200}, 3, {"die": 6})
+    with pytest.raises(OptionError, match="Not four"):
+        headers.new_header(game, [(h, "") for h in "abcd"], headers.parse_options(game, []))

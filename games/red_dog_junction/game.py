@@ -50,13 +50,25 @@ from pbem.game import (
 from . import account, posse, render, scoring, turnflow
 from .actions import apply_move
 from .components import market_ids, start_card_ids, validate
-from .constants import DICE, GOLD, GOODS, JUSTIN, VARIANTS
+from .constants import DICE, GOLD, GOODS, JUSTIN, POSSE_HAND, VARIANTS
 from .legal import legal_moves
 from .move import fmt
 from .notation import parse
 from .notation_doc import NOTATION
 from .setup import new_state
 from .state import die_sides, goods_owned, ship, ship_keys, ship_name
+
+
+def _check_posse_deck(components: dict[str, Any], players: int) -> None:
+    """The Posse draft deals POSSE_HAND cards to each player from a deck the component data
+    makes (valid data may make too few for 4 or 5 players: a smaller starting set)."""
+    ids = {"start_crew": components["setup"]["start_crew"], "market": market_ids(components)}
+    deck = len(posse.deck_cards(ids, players))
+    if deck < POSSE_HAND * players:
+        raise OptionError(
+            f"The Posse draft deals {POSSE_HAND} cards to each of {players} players, "
+            f"{POSSE_HAND * players} in all, but this game's component data makes a deck of "
+            f"{deck}. Play with fewer players or another variant.")
 
 
 class RedDogJunction(Game):
@@ -85,7 +97,8 @@ class RedDogJunction(Game):
     def validate_components(self, data: dict[str, Any]) -> None:
         validate(data)
 
-    def validate_options(self, options: dict[str, Any], players: int) -> None:
+    def validate_options(self, options: dict[str, Any], players: int, *,
+                         components: dict[str, Any] | None = None) -> None:
         variant = options.get("variant", "standard")
         if variant not in VARIANTS:
             raise OptionError(f"variant must be one of {', '.join(VARIANTS)}.")
@@ -93,6 +106,9 @@ class RedDogJunction(Game):
             raise OptionError("The Posse variant is a draft between players: it needs 2 to 5 "
                               "players. Play the solo game with variant=standard or "
                               "variant=trail-boss.")
+        if variant == "posse":
+            data = self.stock_components() if components is None else components
+            _check_posse_deck(data, players)
 
     def secret_decks(self, components: dict[str, Any], options: dict[str, Any],
                      players: int) -> dict[str, list[str]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pbem.game import Game, Outcome, State, copy_state
+from pbem.game import Game, Outcome, State, check_options, copy_state
 from pbem.hashing import sha256
 from pbem.protocol import secretdeck
 from pbem.protocol.sampler import Sampler
@@ -34,7 +34,7 @@ class LocalTable:
         self.options = opts
         comps = components if components is not None else game.stock_components()
         game.validate_components(comps)
-        game.validate_options(opts, len(seats))
+        check_options(game, opts, len(seats), comps)
         self.seq = 0  # seq of the entry being played (0 = set-up, then one per turn)
         self.signers: dict[int, int] = {0: 0}
         state = game.setup(list(seats), opts, comps)

@@ -15,7 +15,7 @@ from pbem.errors import (
     PbemError,
     SaveFileError,
 )
-from pbem.game import Game
+from pbem.game import Game, check_options
 from pbem.hashing import sha256_hex
 from pbem.protocol import entropy, timing
 from pbem.protocol.canonical import canonical, digest
@@ -80,12 +80,12 @@ def new_header(
         raise OptionError(
             f"{info.title} takes {info.min_players} to {info.max_players} players, not {n}."
         )
-    game.validate_options(options, n)
+    components = game.stock_components()
+    check_options(game, options, n, components)
     if timing.patience_problem(patience):
         raise OptionError(f"--patience {shown(patience)} {timing.patience_problem(patience)}.")
     if timing.away_problem(away):
         raise OptionError(f"--away {shown(away)} {timing.away_problem(away)}.")
-    components = game.stock_components()
     return {
         "format": FORMAT,
         "game": info.id,
@@ -160,8 +160,6 @@ def check_header_game(header: dict[str, Any], text: GameDataText | None = None) 
             if key not in options:
                 raise OptionError(f"option {key} is missing")
             _check_stored_option(key, options[key], spec)
-        with _game_code(game, "options"):
-            game.validate_options(options, n)
     except OptionError as exc:
         raise SaveFileError(f"The save's options are not valid: {exc.message}") from None
     # Component data is validated once per process for each validator, game, rules
@@ -174,6 +172,13 @@ def check_header_game(header: dict[str, Any], text: GameDataText | None = None) 
         with _game_code(game, "component data"):
             validator(components)
         _VALID_COMPONENTS.add(record)
+    # The options are checked against the save's own (now valid) data: a host who signs
+    # a smaller deck than an option's deal needs is refused here, not at set-up.
+    try:
+        with _game_code(game, "options"):
+            check_options(game, options, n, components)
+    except OptionError as exc:
+        raise SaveFileError(f"The save's options are not valid: {exc.message}") from None
     return game
 
 

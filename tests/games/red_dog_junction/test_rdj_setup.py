@@ -143,6 +143,37 @@ def test_RDJ_V2_posse_needs_two_players_or_more() -> None:
         GAME.validate_options({"variant": "posse"}, players)
 
 
+def _small_start_sets(market_copies: int) -> dict[str, Any]:
+    """Valid component data whose starting sets are 4 cards (3 to the Posse deck each) and
+    whose market is 21 cards plus ``market_copies`` - 1 (the first crew's copies)."""
+    data = stock()
+    data["setup"]["start_crew"] = {"cowboy": 1, "agent": 1, "miner": 1, "scavenger": 1}
+    for entry in data["crew"]:
+        entry["copies"] = 1
+    data["crew"][0]["copies"] = market_copies
+    data["commander"] = data["commander"][:6]
+    data["boost"] = data["boost"][:8]
+    for entry in data["boost"]:
+        entry["copies"] = 1
+    GAME.validate_components(data)
+    return data
+
+
+def test_RDJ_V2_posse_refused_when_the_data_makes_too_small_a_deck_for_the_deal() -> None:
+    """The draft deals 9 cards each: valid data with small starting sets makes a deck of
+    12 + 24 = 36 at 4 players (enough, and the game plays) and 35 (refused before any
+    game is made, not at the deal: "the deck has 35 cards; the deal needs 36")."""
+    enough, short = _small_start_sets(4), _small_start_sets(3)
+    GAME.validate_options({"variant": "posse"}, 4, components=enough)
+    LocalTable(GAME, HANDLES[:4], {"variant": "posse"}, components=enough)
+    with pytest.raises(OptionError, match=r"^The Posse draft deals 9 cards to each of 4 "
+                       r"players, 36 in all, but this game's component data makes a deck of "
+                       r"35\. Play with fewer players or another variant\.$"):
+        LocalTable(GAME, HANDLES[:4], {"variant": "posse"}, components=short)
+    GAME.validate_options({"variant": "standard"}, 5, components=short)
+    GAME.validate_options({"variant": "posse"}, 3, components=short)
+
+
 def test_variants_offered_and_checked() -> None:
     assert GAME.info.options["variant"].choices == ("standard", "trail-boss", "posse")
     GAME.validate_options({"variant": "trail-boss"}, 1)

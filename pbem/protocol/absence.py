@@ -440,7 +440,7 @@ def play_bot_turns(new: Table, signer: int, link: bytes, seq: int) -> list[dict[
     entry's ``bot`` field lists them."""
     turns: list[dict[str, Any]] = []
     game = new.game
-    before = bytes.fromhex(new.beacons[seq - 1]) if seq > 0 else b""
+    before = new.link_before(seq)
     while not new.over() and not new.proposal:
         seat = game.to_act(new.gstate)
         if seat is None or seat not in new.bots or bot_signer(new, seat) != signer:

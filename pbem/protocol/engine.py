@@ -112,7 +112,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         )
     new = table if in_place else _copy_table(table)
     new.signers.append(seat)
-    new.beacons.append(entry["beacon"])
+    new.beacons.append(entry.get("beacon", ""))  # '' : signed out of the order of play
     absence.note_away(new, seat, entry)
     if kind in absence.KINDS:
         return _absence_entry(new, seat, entry, target, make_chores, audit_seeds, proved), []
@@ -264,13 +264,12 @@ def _absence_entry(new: Table, seat: int, entry: Entry, target: int,
                    make_chores: ChoreMaker | None, audit_seeds: dict[int, bytes] | None,
                    proved: bool) -> Table:
     """An ``absent``, ``vote``, ``confirm`` or ``away`` entry (PROTOCOL.md section 11): no
-    moves, no chance resolved, no bot turn; only owed secret-deck work besides the
-    proposal, the vote, the confirm or the away note."""
+    moves, no beacon link, no chance resolved, no bot turn; only owed secret-deck work
+    besides the proposal, the vote, the confirm or the away note."""
     seq = entry["seq"]
     if entry["moves"] or "bot" in entry:
         raise TurnError(f"Entry {seq}: a {entry['kind']} entry carries no moves and plays "
                         "no bot turn.", seq=seq, code="bot-move")
-    new.seats[seat].advance(entry)
     if entry["kind"] == "absent":
         absence.propose(new, seat, target, entry)
     elif entry["kind"] == "vote":

@@ -1,0 +1,154 @@
+"""Evidence for a skip of beacon links (PROTOCOL.md section 5, "A link is published once").
+
+A seat never publishes a link twice and never skips one, with one exception. Seat X,
+proposed absent in entry s (an ``absent`` entry A), may answer on the save before the
+proposal: its entry P at s, a sibling of A, makes its branch the game's and voids the
+branch built on A. A seat Y that signed entries in the order of play on that voided branch
+published links there; on P's branch its next entry skips exactly those places and
+carries, as ``evidence``, the voided branch's entries from A up to the last of Y's
+link-carrying ones there. :func:`check` is what a verifier accepts:
+
+* the first is an ``absent`` entry at some seq s below the skipping entry, naming the seat
+  whose entry at s on this save (P) has A's ``prev`` and is not A, and P publishes a link
+  (X's answer, in the order of play);
+* they are consecutive entries (seq s, s+1, ...), each one's ``prev`` the hash of the one
+  before, of this game, each validly signed by the key its seat joined this save with;
+* the last is Y's and carries a link, and Y published no link on this save after s (so
+  Y's chain stands where it stood when the branches parted).
+
+The caller then follows Y's chain through Y's link-carrying evidence entries, one link at
+a time, and on to the skipping entry's own link: every skipped place is one Y published,
+in a signed entry, on the voided branch. Nobody can choose a link by skipping.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from typing import TYPE_CHECKING
+
+from pbem.errors import IntegrityError
+from pbem.protocol import beacon
+from pbem.protocol.canonical import canonical, digest
+from pbem.protocol.identity import verify_signature
+from pbem.protocol.savefile import LINK_KINDS, Entry, Save
+
+if TYPE_CHECKING:  # the table module imports this one
+    from pbem.protocol.table import Table
+
+
+def own_links(entry: Entry) -> list[Entry]:
+    """The entries of ``entry``'s evidence by its own seat that publish a link, in order."""
+    return [e for e in entry.get("evidence", [])
+            if e["seat"] == entry["seat"] and e["kind"] in LINK_KINDS]
+
+
+def check(save: Save, index: int, keys: dict[str, str], hashes: list[str],
+          last_link_seq: int) -> list[Entry]:
+    """The link-carrying evidence entries of entry ``index``'s seat, once the evidence is
+    found sound (see the module docstring); IntegrityError (exit 3, code beacon) if not.
+    ``keys``: handle -> key of the seats joined; ``hashes``: the digests of the entries
+    before ``index``; ``last_link_seq``: the entry that published the seat's newest link."""
+    entry = save.entries[index]
+    handle = entry["seat"]
+    carried: list[Entry] = entry["evidence"]
+    first = carried[0]
+    fork = first["seq"]
+
+    def refuse(why: str) -> IntegrityError:
+        return IntegrityError(
+            f"Entry {index} ({handle}) skips beacon links on evidence that does not hold: "
+            f"{why}. A skip is accepted only where an answer to a proposal voided the "
+            "branch the seat published those links on.", seq=index, code="beacon")
+
+    if first["kind"] != "absent" or not 0 < fork < index:
+        raise refuse("its first entry is not a proposal made before this entry")
+    answer = save.entries[fork]
+    if (answer["seat"] != first.get("player") or answer["prev"] != first["prev"]
+            or hashes[fork] == digest(first) or answer["kind"] not in LINK_KINDS):
+        raise refuse(f"entry {fork} of this save is not the answer of the seat that "
+                     "proposal names, signed on the save before it")
+    if last_link_seq > fork:
+        raise refuse(f"{handle} published a link on this save after entry {fork} already")
+    head = first["prev"]
+    for offset, voided in enumerate(carried):
+        _check_voided(voided, fork + offset, head, save.game_id, keys, refuse)
+        head = digest(voided)
+    last = carried[-1]
+    if last["seat"] != handle or last["kind"] not in LINK_KINDS:
+        raise refuse(f"its last entry is not one of {handle}'s that publishes a link")
+    return own_links(entry)
+
+
+def _check_voided(voided: Entry, seq: int, head: str, game_id: str, keys: dict[str, str],
+                  refuse: Callable[[str], IntegrityError]) -> None:
+    """One entry of the voided branch: its place in that branch and its signature."""
+    if voided["seq"] != seq or voided["prev"] != head or voided["game"] != game_id:
+        raise refuse(f"its entry {seq} does not follow the one before it on one branch")
+    key = keys.get(voided["seat"])
+    if key is None or voided["kind"] in ("create", "join"):
+        raise refuse(f"its entry {seq} is by no seat that joined this save")
+    body = canonical({k: v for k, v in voided.items() if k != "sig"})
+    if not verify_signature(bytes.fromhex(key), bytes.fromhex(voided["sig"]), body):
+        raise refuse(f"its entry {seq} does not match {voided['seat']}'s signature")
+
+
+# ---- the signer's side: finding the voided branch in its home's archive -------------------
+Successors = Callable[[str], list[str]]  # entry hash -> hashes of the entries after it
+EntryOf = Callable[[str], "Entry | None"]  # entry hash -> the full entry, if kept
+
+
+def find_voided(table: Table, seat: int, hashes: list[str], used: Collection[int],
+                successors: Successors, entry_of: EntryOf) -> list[Entry] | None:
+    """The evidence ``seat``'s next entry on this save (entry hashes ``hashes``) carries,
+    if its next place is one its home published (``used``) on a branch an answer to a
+    proposal voided: that branch's entries from the proposal to the last of the seat's
+    link-carrying ones, after which its next place is free. None if its next place is
+    free, or if no such branch explains it (then the home signs on the other branch)."""
+    tip = table.seats[seat].tip()
+    if tip.next_place().number not in used:
+        return None
+    mine = [i for i, s in enumerate(table.signers) if s == seat and table.beacons[i]]
+    for fork in range(max(mine, default=0) + 1, len(hashes)):
+        answerer = table.seats[table.signers[fork]].handle
+        if not table.beacons[fork]:
+            continue
+        for other in successors(hashes[fork - 1]):
+            first = entry_of(other) if other != hashes[fork] else None
+            if first is None or first["kind"] != "absent" or first.get("player") != answerer:
+                continue
+            found = _walk([first], other, _copy(tip), table.seats[seat].handle, used,
+                          successors, entry_of)
+            if found:
+                return found
+    return None
+
+
+def _walk(branch: list[Entry], head: str, tip: beacon.Tip, handle: str, used: Collection[int],
+          successors: Successors, entry_of: EntryOf) -> list[Entry] | None:
+    """``branch`` (ending with the entry ``head``) extended until the seat's next place
+    is free, through the seat's own links one at a time; None if no branch does."""
+    last = branch[-1]
+    if last["seat"] == handle and last["kind"] in LINK_KINDS:
+        if tip.follow(bytes.fromhex(last["beacon"]), beacon.renewal(last)):
+            return None
+        if tip.next_place().number not in used:
+            return branch
+    if len(branch) > MAX_VOIDED:
+        return None
+    for after in successors(head):
+        entry = entry_of(after)
+        if entry is not None:
+            found = _walk([*branch, entry], after, _copy(tip), handle, used, successors,
+                          entry_of)
+            if found:
+                return found
+    return None
+
+
+# A voided branch longer than this is not searched (a proposal's branch is voided by an
+# answer its seat signs within its patience: a few rounds at most).
+MAX_VOIDED = 400
+
+
+def _copy(tip: beacon.Tip) -> beacon.Tip:
+    return beacon.Tip(tip.last, tip.chain, tip.depth, tip.fresh, tip.seq)

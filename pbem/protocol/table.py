@@ -131,13 +131,14 @@ class Table(Record):
         self.away_until = [""] * n if away_until is None else away_until
         self.away_used = [0] * n if away_used is None else away_used
 
-    def link_before(self, seq: int) -> bytes:
-        """The newest beacon link published before entry ``seq`` (b"" if none): entries
-        signed out of the order of play publish none (PROTOCOL.md section 5)."""
-        for value in reversed(self.beacons[:seq]):
-            if value:
-                return bytes.fromhex(value)
-        return b""
+    def link_before(self, seq: int) -> tuple[int, bytes]:
+        """The newest beacon link published before entry ``seq`` and the entry that
+        published it ((-1, b"") if none): entries signed out of the order of play publish
+        none (PROTOCOL.md section 5)."""
+        for index in range(min(seq, len(self.beacons)) - 1, -1, -1):
+            if self.beacons[index]:
+                return index, bytes.fromhex(self.beacons[index])
+        return -1, b""
 
     @property
     def game_id(self) -> str:

@@ -16,9 +16,11 @@ from __future__ import annotations
 import datetime
 import shutil
 from pathlib import Path
+
 import pytest
 
 from pbem import session
+from pbem.errors import PbemError
 from pbem.game import copy_state
 from pbem.protocol import engine, signing, timing
 from pbem.protocol.canonical import canonical
@@ -155,7 +157,7 @@ def test_the_set_up_is_the_start_link_and_nothing_comes_before_it(tmp_path: Path
     assert table.duty() is not None and table.duty().kind == "start"  # type: ignore[union-attr]
     seen = outcome(table, homes["ann"])
     for handle in HANDLES:
-        with pytest.raises(Exception):
+        with pytest.raises(PbemError):
             absentees.sign_absence(homes[handle], paths[-1], "away",
                                    {"away_until": soon()}, None)
     started = session.sign_next(homes["ann"], paths[-1], None, [], None, None, dry_run=True)

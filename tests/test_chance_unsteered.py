@@ -36,8 +36,8 @@ def test_out_of_turn_entries_never_re_roll_the_chance_they_wait_for(tmp_path: Pa
     # absent and ann's refusal: not one of them changes what bob sees.
     for hour in range(1, 9):
         path = game.wrote("bob", "away", str(path), "--until", f"2025-06-02T1{hour}:00:00Z")
-        assert "beacon" not in entry(path)
         assert previewed(game, "bob", path) == seen
+        assert "beacon" not in entry(path)
     path = game.wrote("cy", "away", str(path), "--until", "2025-06-02T19:00:00Z")
     assert previewed(game, "bob", path) == seen
     path = game.wrote("cy", "absent", str(path), "bob", "--remedy", "end")

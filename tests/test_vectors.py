@@ -98,7 +98,8 @@ def test_beacon_chain_vectors() -> None:
     first = beacon.published(SEED, 1)
     assert first.hex() == "3f6f21b5506c1b48a40149b68a6bef2f7341a31ea5c3d91441984f52f87de439"
     assert hashlib.sha256(first).digest() == anchor
-    assert beacon.descent(first, anchor) == 1 and beacon.descent(anchor, first) is None
+    assert beacon.follows(first, anchor) and not beacon.follows(anchor, first)
+    assert not beacon.follows(beacon.published(SEED, 2), anchor)  # no skips (pbem/2)
 
 
 def test_the_audits_walk_to_the_anchor_gives_the_published_anchor() -> None:

@@ -338,9 +338,8 @@ def audit_view(deck: dict[str, Any]) -> dict[str, Any]:
 
 
 # ---- reading a whole save -----------------------------------------------------------
-def public_state(table: Table, *, whole_view: bool = False) -> dict[str, Any]:
-    """The [state] snapshot: derived, recomputed and compared by verify. ``whole_view``:
-    as saves written before Game.snapshot carried it (the view with nothing left out)."""
+def public_state(table: Table) -> dict[str, Any]:
+    """The [state] snapshot: derived, recomputed and compared by verify."""
     duty = table.duty()
     game = table.game
     snap: dict[str, Any] = {
@@ -348,7 +347,7 @@ def public_state(table: Table, *, whole_view: bool = False) -> dict[str, Any]:
         "entries": len(table.signers),
         "to_act": table.seats[duty.seat].handle if duty else "",
         "next": duty.kind if duty else "",
-        "view": game.view(table.gstate, None) if whole_view else game.snapshot(table.gstate),
+        "view": game.snapshot(table.gstate),
     }
     if table.resigned >= 0:
         snap["resigned"] = table.seats[table.resigned].handle
@@ -448,11 +447,8 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
 
 
 def _snapshot_matches(snapshot: dict[str, Any], table: Table) -> bool:
-    """The save's [state] is the one replay derives: as pbem writes it now, or as a save
-    written before Game.snapshot existed carries it (the whole view)."""
-    text = canonical(snapshot)
-    return (text == canonical(public_state(table))
-            or text == canonical(public_state(table, whole_view=True)))
+    """The save's [state] is the one replay derives."""
+    return canonical(snapshot) == canonical(public_state(table))
 
 
 # The hashes of the entries sign_entry built lately in this process, oldest dropped first.

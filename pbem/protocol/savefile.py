@@ -204,13 +204,7 @@ def check_entry(entry: Any, index: int, depth: int = 0) -> Entry:
     if kind in ("create", "join"):
         _hex(entry, "pubkey", HEX64, where)
         _hex(entry, "seed_commit", HEX64, where)
-        nonce = entry.get("nonce")
-        if not isinstance(nonce, str) or not HEX64.match(nonce):
-            raise SaveFileError(
-                f"This save is malformed: entry {index} ({kind}) has no valid 'nonce' (64 "
-                "lower-case hex characters). It was made by an older pbem, from before each "
-                "seat's secrets took a fresh nonce; finish that game with the pbem that "
-                "made it, or start a new one.")
+        _hex(entry, "nonce", HEX64, where)
     if kind == "reveal":
         _hex(entry, "seed", HEX64, where)
     if "time" in entry:

@@ -33,9 +33,8 @@ class SeatRecord(Record):
         self.links = links  # links published after the anchor
         self.seed = seed  # hex, once revealed
         # Where the seat's beacon stands (beacon.Tip, PROTOCOL.md section 5): the chain and
-        # depth of its newest link (a table cached before skips existed has depth = links),
-        # the fresh anchor its newest entry published ('' if none), and every fresh anchor
-        # it published, as [seq, hex], for the audit.
+        # depth of its newest link, the fresh anchor its newest entry published ('' if
+        # none), and every fresh anchor it published, as [seq, hex], for the audit.
         self.chain = chain
         self.depth = links if depth is None else depth
         self.fresh = fresh
@@ -81,8 +80,8 @@ class SeatRecord(Record):
 # The form of the table the archive caches (to_json). A change in what the engine keeps
 # or how it works a field out (2: a remedy taking effect starts the clock of the seat it
 # makes to act; 3: format pbem/2, links only in the order of play) bumps it, so a table
-# cached by an older pbem is never resumed from: the
-# home replays instead, and reaches the verdict any other verifier does.
+# cached by an older pbem is never resumed from: the home replays instead, and reaches
+# the verdict any other verifier does.
 CACHE_FORMAT = 3
 
 

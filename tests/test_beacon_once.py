@@ -300,15 +300,22 @@ def test_an_answer_that_voids_a_branch_skips_on_evidence(tmp_path: Path) -> None
     assert "skips" not in game.run(None, "verify", str(back)).output
     save = savefile.read(answered)
     cy = game.home("cy").load()
-    for bad in ([], carried[:-1], carried[1:]):
+    # A branch cy made up alone: its proposal, then its own turn straight on (no vote: not
+    # a valid branch of the game), chained and signed by cy. Refused: the verifier replays
+    # the rules of the branch the evidence carries.
+    alone = dict(carried[-1], seq=carried[0]["seq"] + 1, prev=engine.entry_hash(carried[0]))
+    made_up = [carried[0], forge(alone, cy)]
+    for number, bad in enumerate(([], carried[:-1], carried[1:], made_up)):
         forged = {k: v for k, v in signed.items() if k != "evidence"}
         if bad:
             forged["evidence"] = bad
-        target = tmp_path / f"bad{len(bad)}.toml"
+        target = tmp_path / f"bad{number}.toml"
         target.write_text(savefile.dumps(savefile.Save(
             save.header, save.entries[:-1] + [forge(forged, cy)], save.state)), "utf-8")
-        result = game.run(None, "verify", str(target))
+        result = game.run(f"verifier{number}", "verify", str(target))
         assert result.exit_code == 3, result.output
+        assert "skips beacon links" in result.output or "next link" in result.output
+    assert "not a valid branch of this game" in result.output, result.output
 
 
 def test_a_save_that_could_not_be_written_gives_its_link_back(tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ from pbem.errors import (
     TurnError,
 )
 from pbem.game import State, copy_state
-from pbem.protocol import absence, beacon, clock, result
+from pbem.protocol import absence, beacon, clock, evidence, result, timing
 from pbem.protocol.audit import finish, reveal_seeds
 from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.chain import Vouch, Witness, authenticate
@@ -410,6 +410,13 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
         # check_header_game here before; the table it cached from them is trusted already.
         header_fits(save.header)
         start_at, table = resumed
+    forks = evidence.forks(save.entries)
+    if resumed is not None and any(fork < start_at <= index for index, fork in forks.items()):
+        # An entry to replay skips links on evidence of a branch parted before the cached
+        # table: the table at that parting is needed, so the replay starts from entry 0.
+        text = game_data_text(save.header)
+        components = components_digest(text)
+        start_at, table = 0, empty_table(save.header, header_hash, text)
     if start_at == 0 and save.entries[0]["kind"] != "create":
         raise IntegrityError("The save does not begin with its create entry.", seq=0,
                              code="sequence")
@@ -419,8 +426,13 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
     # With no one to tell, each entry is applied to the one table in place: nothing is
     # copied per entry (a refused entry ends the replay, so no before-state is needed).
     in_place = on_entry is None
+    parted: dict[int, Table] = {}  # the table before each entry a skip's evidence parts at
     for index in range(start_at, len(save.entries)):
         entry, entry_digest = save.entries[index], hashes[index]
+        if index in forks.values():
+            parted[index] = _copy_table(table)
+        if index in forks and not (vouched is not None and vouched(index, entry_digest)):
+            _replay_voided(_copy_table(parted[forks[index]]), entry)
         before = table
         # An entry this home verified before had its secret-deck proofs and points checked
         # then: like its signature (chain.py), they are a function of its hash. So had
@@ -444,6 +456,26 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
         finish(report)
     report.result = result.summary(report, save.entries)
     return report
+
+
+def _replay_voided(table: Table, entry: Entry) -> None:
+    """The rules replay of the voided branch an entry's ``evidence`` carries, from the
+    table where it parted from this save (PROTOCOL.md section 5): its entries must be a
+    valid branch of this game, signed in effect (not dated ahead of this home's clock),
+    or the skip rests on entries its signer made up. IntegrityError (exit 3, code beacon)."""
+    seq, handle = entry["seq"], entry["seat"]
+    carried = entry["evidence"]
+    ahead = timing.ahead(carried)
+    try:
+        if ahead is not None:
+            raise IntegrityError(ahead.words().rstrip(".") + ", so not in effect here yet")
+        for voided in carried:
+            table, _ = step(table, voided, replay=True, in_place=True)
+    except PbemError as exc:
+        raise IntegrityError(
+            f"Entry {seq} ({handle}) skips beacon links on evidence that is not a valid branch "
+            f"of this game ({exc.message.rstrip('.')}), so its randomness cannot be trusted.",
+            seq=seq, code="beacon") from None
 
 
 def _snapshot_matches(snapshot: dict[str, Any], table: Table) -> bool:

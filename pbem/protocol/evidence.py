@@ -36,6 +36,11 @@ if TYPE_CHECKING:  # the table module imports this one
     from pbem.protocol.table import Table
 
 
+def forks(entries: list[Entry]) -> dict[int, int]:
+    """seq -> the seq its evidence parts from the save at, for each entry carrying some."""
+    return {int(e["seq"]): int(e["evidence"][0]["seq"]) for e in entries if "evidence" in e}
+
+
 def own_links(entry: Entry) -> list[Entry]:
     """The entries of ``entry``'s evidence by its own seat that publish a link, in order."""
     return [e for e in entry.get("evidence", [])

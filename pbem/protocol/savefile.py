@@ -32,9 +32,9 @@ KINDS = ("create", "join", "start", "turn", "reveal", "resign", "absent", "vote"
 # the order of play and carries no ``beacon`` field.
 LINK_KINDS = ("start", "turn", "reveal", "resign")
 ANCHOR_KINDS = ("create", "join")
-# How deep ``evidence`` may nest (an entry carried as evidence may carry evidence of its
-# own, when a second answer voided the branch the first skip was signed on).
-MAX_EVIDENCE_DEPTH = 4
+# How deep ``evidence`` may nest: 1, an entry carried as evidence carries none itself
+# (the verifier replays the voided branch's rules, not a branch voided inside it).
+MAX_EVIDENCE_DEPTH = 1
 # Kind-specific fields of the absent-player entries (PROTOCOL.md section 11).
 REMEDIES = ("end", "bot")
 VOTES = ("accept", "refuse")
@@ -128,7 +128,7 @@ def _check_links(entry: Entry, kind: str, where: str, depth: int) -> None:
         if not isinstance(evidence, list) or not evidence:
             raise _fail(f"{where} 'evidence'", "should be a non-empty list of entries")
         if depth >= MAX_EVIDENCE_DEPTH:
-            raise _fail(f"{where} 'evidence'", f"nests more than {MAX_EVIDENCE_DEPTH} deep")
+            raise _fail(f"{where} 'evidence'", "is carried inside evidence: it may not nest")
         for number, carried in enumerate(evidence):
             check_entry(carried, number, depth + 1)
 

@@ -133,6 +133,8 @@ def _walk(branch: list[Entry], head: str, tip: beacon.Tip, handle: str, used: Co
     """``branch`` (ending with the entry ``head``) extended until the seat's next place
     is free, through the seat's own links one at a time; None if no branch does."""
     last = branch[-1]
+    if "evidence" in last:  # evidence does not nest: no skip rests on this branch
+        return None
     if last["seat"] == handle and last["kind"] in LINK_KINDS:
         if tip.follow(bytes.fromhex(last["beacon"]), beacon.renewal(last)):
             return None

@@ -99,7 +99,7 @@ def meaning(verified: session.Verified) -> str:
     data = {
         "header": save.header,
         "entries": [[e["seq"], e["seat"], e["kind"], e["moves"]] for e in save.entries],
-        "links": [e["beacon"] for e in save.entries if e["kind"] not in KEY_KINDS],
+        "links": [e.get("beacon", "") for e in save.entries if e["kind"] not in KEY_KINDS],
         "keys": [s.pubkey for s in table.seats],
         "seeds": [s.seed for s in table.seats],
         "state": save.state,

@@ -131,6 +131,70 @@ def next_link(table: Table, seat: int, identity: Identity, used: Used = (),
     return beacon.published(_own_seed(table, seat, identity), place.depth, place.chain)
 
 
+# ---- the evidence for a skip: the voided branch in the home's archive (evidence.py) ---
+Successors = Callable[[str], list[str]]  # entry hash -> hashes of the entries after it
+EntryOf = Callable[[str], "Entry | None"]  # entry hash -> the full entry, if kept
+
+
+def find_voided(table: Table, seat: int, hashes: list[str], used: Used,
+                successors: Successors, entry_of: EntryOf) -> list[Entry] | None:
+    """The evidence ``seat``'s next entry on this save (entry hashes ``hashes``) carries,
+    if its next place is one its home published (``used``) on a branch an answer to a
+    proposal voided: that branch's entries from the proposal to the last of the seat's
+    link-carrying ones, after which its next place is free. None if its next place is
+    free, or if no such branch explains it (then the home signs on the other branch)."""
+    tip = table.seats[seat].tip()
+    if tip.next_place().number not in used:
+        return None
+    mine = [i for i, s in enumerate(table.signers) if s == seat and table.beacons[i]]
+    for fork in range(max(mine, default=0) + 1, len(hashes)):
+        answerer = table.seats[table.signers[fork]].handle
+        if not table.beacons[fork]:
+            continue
+        for other in successors(hashes[fork - 1]):
+            first = entry_of(other) if other != hashes[fork] else None
+            if first is None or first["kind"] != "absent" or first.get("player") != answerer:
+                continue
+            found = _walk([first], other, _copy(tip), table.seats[seat].handle, used,
+                          successors, entry_of)
+            if found:
+                return found
+    return None
+
+
+def _walk(branch: list[Entry], head: str, tip: beacon.Tip, handle: str, used: Used,
+          successors: Successors, entry_of: EntryOf) -> list[Entry] | None:
+    """``branch`` (ending with the entry ``head``) extended until the seat's next place
+    is free, through the seat's own links one at a time; None if no branch does."""
+    last = branch[-1]
+    if "evidence" in last:  # evidence does not nest: no skip rests on this branch
+        return None
+    if last["seat"] == handle and last["kind"] in LINK_KINDS:
+        if tip.follow(bytes.fromhex(last["beacon"]), beacon.renewal(last)):
+            return None
+        if tip.next_place().number not in used:
+            return branch
+    if len(branch) > MAX_VOIDED:
+        return None
+    for after in successors(head):
+        entry = entry_of(after)
+        if entry is not None:
+            found = _walk([*branch, entry], after, _copy(tip), handle, used, successors,
+                          entry_of)
+            if found:
+                return found
+    return None
+
+
+# A voided branch longer than this is not searched (a proposal's branch is voided by an
+# answer its seat signs within its patience: a few rounds at most).
+MAX_VOIDED = 400
+
+
+def _copy(tip: beacon.Tip) -> beacon.Tip:
+    return beacon.Tip(tip.last, tip.chain, tip.depth, tip.fresh, tip.seq)
+
+
 def _own_seed(table: Table, seat: int, identity: Identity) -> bytes:
     seed = seat_seed(table, seat, identity)
     record = table.seats[seat]

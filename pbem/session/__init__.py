@@ -17,7 +17,6 @@ from pbem.game import Game, State, copy_state
 from pbem.protocol import (
     absence,
     engine,
-    evidence,
     gameindex,
     headers,
     savefile,
@@ -573,8 +572,8 @@ class OwnLinks:
         self.claimed: Position | None = None
         seat = table.seat_of(identity.handle)
         self.voided = None if hashes is None or seat is None or not table.seats[seat].pubkey \
-            else evidence.find_voided(table, seat, hashes, self.used, self.archive.successors,
-                                      self.archive.evidence)
+            else signing.find_voided(table, seat, hashes, self.used, self.archive.successors,
+                                     self.archive.evidence)
 
     def claim(self, place: Position) -> None:
         self.archive.claim(self.handle, place.number)

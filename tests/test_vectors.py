@@ -140,6 +140,17 @@ def test_randomness_vector() -> None:
     assert r.hex() == "0d8ff6d8d7493d4cc0f4d6742417a8d5215f1cf5f890d156bdf006707778be30"
 
 
+def test_bot_chance_is_keyed_by_the_entry_of_the_newest_link() -> None:
+    """PROTOCOL.md section 5: a bot turn's chance, written out with hashlib. ``seq`` is the
+    entry that published the newest link before the bot's entry (an entry out of the
+    order of play moves neither it nor the link)."""
+    ours = beacon.bot_sampler("00" * 16, 5, 1, b"\x01" * 32, b"\x02" * 32)
+    theirs = Sampler(hashlib.sha256(b"pbem/1/bot-rand" + b"0" * 32 + (5).to_bytes(8, "big")
+                                    + (1).to_bytes(4, "big") + b"\x01" * 32
+                                    + b"\x02" * 32).digest())
+    assert [ours.randbelow(1000) for _ in range(8)] == [theirs.randbelow(1000) for _ in range(8)]
+
+
 def test_seed_commitment_vector() -> None:
     assert derive.seed_commitment(SEED) == hashlib.sha256(b"pbem/1/seed-commit" + SEED).hexdigest()
 

@@ -251,6 +251,7 @@ def test_no_reveal_on_a_branch_cut_behind_the_game(tmp_path: Path) -> None:
     # are never published twice), and it says so.
     left = game.run(due, "play", str(voted), "--leave-branch", "-o", str(tmp_path / "r.toml"))
     assert left.exit_code == 1 and "link is never published twice" in left.output, left.output
+    assert "of that branch:" in left.output and "'pbem games' shows its newest save" in left.output
     assert not (tmp_path / "r.toml").exists()
 
 

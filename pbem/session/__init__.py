@@ -492,9 +492,15 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     contacts = Contacts(home)
     keys = contacts.seat_keys(verified.save)
     accepted = _confirm_changed_keys(keys, accept_keys, confirm)
-    entry, new_table = signing.sign_entry(table, identity, wanted, moves, fields,
-                                         used=links.used, voided=links.voided,
-                                         claim=None if dry_run else links.claim)
+    try:
+        entry, new_table = signing.sign_entry(table, identity, wanted, moves, fields,
+                                             used=links.used, voided=links.voided,
+                                             claim=None if dry_run else links.claim)
+    except TurnError as exc:
+        if exc.code != "branch-behind":
+            raise
+        raise TurnError(exc.message + links.branch_words(verified.report.hashes),
+                        code=exc.code) from None
     save = appended(verified.save, entry, new_table)
     keys = contacts.seat_keys(save)
     target = output_path(save, entry, Path(path), out)
@@ -574,6 +580,15 @@ class OwnLinks:
         self.voided = None if hashes is None or seat is None or not table.seats[seat].pubkey \
             else signing.find_voided(table, seat, hashes, self.used, self.archive.successors,
                                      self.archive.evidence)
+
+    def branch_words(self, hashes: list[str]) -> str:
+        """Which of this home's entries lie on other branches than the save with entry
+        hashes ``hashes`` (the branch a refused signer is told to go on with)."""
+        mine = [seq for seq, signer in self.archive.elsewhere(hashes) if signer == self.handle]
+        if not mine:
+            return ""
+        return (f" Your entr{'y' if len(mine) == 1 else 'ies'} of that branch: "
+                f"{', '.join(str(seq) for seq in mine)} ('pbem games' shows its newest save).")
 
     def claim(self, place: Position) -> None:
         self.archive.claim(self.handle, place.number)

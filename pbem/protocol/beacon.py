@@ -193,6 +193,23 @@ def anchor_reused(renewal: bytes | None, earlier: list[bytes]) -> str:
     return ""
 
 
+def follow_links(tip: Tip, linked: list[dict[str, Any]], published: list[bytes]
+                 ) -> tuple[str, dict[str, Any] | None]:
+    """Move ``tip`` through the seat's entries ``linked`` (its link-carrying evidence
+    entries, then the entry itself), one link each; every fresh anchor among them is
+    added to ``published`` (the anchors the seat published before). ('', None) if all
+    hold, else why not and the entry that does not."""
+    for entry in linked:
+        fresh = renewal(entry)
+        why = anchor_reused(fresh, published) or tip.follow(bytes.fromhex(entry["beacon"]),
+                                                             fresh)
+        if why:
+            return why, entry
+        if fresh is not None:
+            published.append(fresh)
+    return "", None
+
+
 def randomness(game_id: str, seq: int, beacon_k: bytes, beacon_next: bytes) -> bytes:
     return sha256(
         RAND + game_id.encode("ascii") + seq.to_bytes(8, "big") + beacon_k + beacon_next

@@ -27,7 +27,6 @@ from collections.abc import Callable
 
 from pbem.errors import IntegrityError, TurnError
 from pbem.protocol import beacon, evidence
-from pbem.protocol.beacon import renewal
 from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.edkeys import is_sound_key
 from pbem.protocol.identity import fingerprint, verify_signature
@@ -109,17 +108,11 @@ def _check_link(save: Save, index: int, keys: dict[str, str], tips: dict[str, be
     carried = []
     if "evidence" in entry:
         carried = evidence.check(save, index, keys, hashes, tip.seq)
-    for linked in [*carried, entry]:
-        why = (beacon.anchor_reused(renewal(linked), anchors[handle])
-               or tip.follow(bytes.fromhex(linked["beacon"]), renewal(linked)))
-        if why:
-            where = "" if linked is entry else f" in its evidence, entry {linked['seq']}"
-            raise IntegrityError(
-                f"Entry {index} ({handle}){where}: {why}, so its randomness cannot be "
-                "trusted.", seq=index, code="beacon")
-        fresh = renewal(linked)
-        if fresh is not None:
-            anchors[handle].append(fresh)
+    why, wrong = beacon.follow_links(tip, [*carried, entry], anchors[handle])
+    if why:
+        where = "" if wrong is entry or wrong is None else f" in its evidence, entry {wrong['seq']}"
+        raise IntegrityError(f"Entry {index} ({handle}){where}: {why}, so its randomness "
+                             "cannot be trusted.", seq=index, code="beacon")
     tip.seq = index
 
 

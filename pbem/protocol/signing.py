@@ -16,7 +16,7 @@ from pbem.errors import (
 from pbem.game import State, copy_state
 from pbem.protocol import absence, beacon, entropy, evidence, timing
 from pbem.protocol.canonical import canonical
-from pbem.protocol.chain import check_new_key, renewal
+from pbem.protocol.chain import check_new_key
 from pbem.protocol.derive import NONCE_BYTES, seed_commitment
 from pbem.protocol.engine import arrive, entry_hash, note_signed, step
 from pbem.protocol.headers import game_data
@@ -109,7 +109,7 @@ def next_position(table: Table, seat: int, used: Used = (),
     tip = table.seats[seat].tip()
     for linked in evidence.own_links({"seat": table.seats[seat].handle,
                                       "evidence": voided or []}):
-        why = tip.follow(bytes.fromhex(linked["beacon"]), renewal(linked))
+        why = tip.follow(bytes.fromhex(linked["beacon"]), beacon.renewal(linked))
         if why:
             raise TurnError(f"The evidence for skipping links does not hold: {why}.",
                             code="branch-behind")

@@ -11,7 +11,6 @@ from typing import Any, NamedTuple
 from pbem.errors import IntegrityError, TurnError
 from pbem.game import Game, Outcome, State
 from pbem.protocol import beacon, evidence
-from pbem.protocol.chain import renewal
 from pbem.protocol.savefile import Entry
 from pbem.record import Record
 from pbem.registry import for_save
@@ -59,16 +58,15 @@ class SeatRecord(Record):
         evidence itself)."""
         tip = self.tip()
         published = [bytes.fromhex(self.anchor)] + [bytes.fromhex(a) for _, a in self.anchors]
-        for linked in [*evidence.own_links(entry), entry]:
-            fresh = renewal(linked)
-            why = (beacon.anchor_reused(fresh, published)
-                   or tip.follow(bytes.fromhex(linked["beacon"]), fresh))
-            if why:  # chain.authenticate refused it already, or sign_entry built it wrong
-                raise IntegrityError(f"Entry {entry['seq']} ({self.handle}): {why}.",
-                                     seq=entry["seq"], code="beacon")
-            if fresh is not None:
-                published.append(fresh)
-                self.anchors.append([linked["seq"], fresh.hex()])
+        known = len(published)
+        linked = [*evidence.own_links(entry), entry]
+        why, _ = beacon.follow_links(tip, linked, published)
+        if why:  # chain.authenticate refused it already, or sign_entry built it wrong
+            raise IntegrityError(f"Entry {entry['seq']} ({self.handle}): {why}.",
+                                 seq=entry["seq"], code="beacon")
+        renewing = [e for e in linked if "anchor" in e]
+        self.anchors += [[e["seq"], fresh.hex()] for e, fresh in zip(renewing, published[known:],
+                                                                     strict=True)]
         skipped = len(evidence.own_links(entry))
         if skipped:
             self.skips.append([int(entry["seq"]), skipped])

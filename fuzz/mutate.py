@@ -43,6 +43,7 @@ from pbem.protocol import beacon, engine, headers, savefile, signing
 from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.chain import unsigned
 from pbem.protocol.sampler import Sampler
+from pbem.protocol.savefile import LINK_KINDS
 
 Path_ = tuple[Any, ...]  # keys and list positions from the document's root
 
@@ -853,25 +854,25 @@ def chores_op(rng: Sampler, entries: list[dict[str, Any]], k: int) -> str:
 def beacon_op(rng: Sampler, history: History, entries: list[dict[str, Any]], k: int) -> str:
     entry = entries[k]
     seat = entry["seat"]
-    own = [i for i, e in enumerate(entries) if e["seat"] == seat and i != k]
+    own = [i for i, e in enumerate(entries) if e["seat"] == seat and i != k and "beacon" in e]
     choice = rng.randbelow(4)
     if choice == 0 and own:
         i = rng.choice(own)
         entry["beacon"] = entries[i]["beacon"]
         return f"entry {k} beacon replayed from entry {i}"
     if choice == 1:
-        # The seat's own chain too far down (it holds the seed): skipping more links than
-        # a verifier accepts (beacon.MAX_SKIP), or none.
+        # The seat's own chain too far down (it holds the seed): skipping one or two links
+        # (a verifier accepts no bare skip), or none.
         nonce = next(e["nonce"] for e in history.entries if e["seat"] == seat
                      and e["kind"] in ("create", "join"))
         seed = history.keys[seat].seed(history.game_id, bytes.fromhex(nonce))
         links = sum(1 for e in history.entries[:k] if e["seat"] == seat
-                    and e["kind"] not in ("create", "join"))
-        step = rng.choice([beacon.MAX_SKIP + 1, beacon.MAX_SKIP + 2, 0])
+                    and e["kind"] in LINK_KINDS)
+        step = rng.choice([2, 3, 0])
         entry["beacon"] = beacon.published(seed, links + step).hex()
         return f"entry {k} beacon: link {links + step} of the seat's chain instead of {links + 1}"
     if choice == 2:
-        others = [e["beacon"] for e in entries if e["seat"] != seat]
+        others = [e["beacon"] for e in entries if e["seat"] != seat and "beacon" in e]
         if others:
             entry["beacon"] = rng.choice(others)
             return f"entry {k} beacon of another seat"

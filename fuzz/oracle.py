@@ -99,7 +99,7 @@ def meaning(verified: session.Verified) -> str:
     data = {
         "header": save.header,
         "entries": [[e["seq"], e["seat"], e["kind"], e["moves"]] for e in save.entries],
-        "links": [e["beacon"] for e in save.entries if e["kind"] not in KEY_KINDS],
+        "links": [e.get("beacon", "") for e in save.entries if e["kind"] not in KEY_KINDS],
         "keys": [s.pubkey for s in table.seats],
         "seeds": [s.seed for s in table.seats],
         "state": save.state,
@@ -197,15 +197,12 @@ CHANGED = "accepted with a change of meaning"
 # A shuffle pass or key point its signer's seed does not give: checked only once the seeds
 # are public (the end-of-game audit names the entry; a verifiable shuffle is out of scope).
 ACCEPTED_AUDITED = "accepted, left to the final audit"
-# A later link of the signer's own chain (PROTOCOL.md section 5, the skip rule: 1 to 64
-# places, which a home takes after signing on another branch): accepted by design, and
-# named by verify, since with no such branch its signer chose among that many links.
-ACCEPTED_SKIP = "accepted, a skip of links verify names"
 
 
 def judge(mutation: Mutation, result: Result) -> tuple[str, str]:
-    """("refused"|ACCEPTED_SAME|ACCEPTED_ALTERNATIVE|ACCEPTED_AUDITED|ACCEPTED_SKIP|CHANGED,
-    why) for an accepted save."""
+    """("refused"|ACCEPTED_SAME|ACCEPTED_ALTERNATIVE|ACCEPTED_AUDITED|CHANGED, why) for an
+    accepted save. A skip of beacon links is never accepted (PROTOCOL.md section 5: no
+    skips without evidence, which no mutation carries), so an accepted one is CHANGED."""
     if result.code != 0 or result.verified is None:
         return "refused", ""
     save = result.verified.save
@@ -224,30 +221,12 @@ def judge(mutation: Mutation, result: Result) -> tuple[str, str]:
         return ACCEPTED_ALTERNATIVE, ""
     if left_to_the_audit(mutation, save, honest_entry):
         return ACCEPTED_AUDITED, ""
-    if a_named_skip(save, honest_entry, result.verified):
-        return ACCEPTED_SKIP, ""
     return CHANGED, ("the changed entry was accepted, but it differs from what its seat's own "
                      "client signs with those moves there")
 
 
 # What a signature covers but no field of an entry is about: two signings differ there.
 SIGNING_FIELDS = ("sig", "hash")
-
-
-def a_named_skip(save: Save, honest_entry: Entry, verified: session.Verified) -> bool:
-    """True if the accepted last entry differs from the honest one only in its beacon link
-    (a later link of its seat's chain, which the skip rule accepts) and verify's notes name
-    that entry's skip."""
-    last = save.entries[-1]
-
-    def rest(entry: Entry) -> bytes:
-        return canonical({k: v for k, v in entry.items()
-                          if k not in SIGNING_FIELDS and k != "beacon"})
-
-    if rest(last) != rest(honest_entry) or last["beacon"] == honest_entry["beacon"]:
-        return False
-    named = f"Entry {last['seq']} ({last['seat']}) skips "
-    return any(note.startswith(named) for note in verified.notes)
 
 
 def left_to_the_audit(mutation: Mutation, save: Save, honest_entry: Entry) -> bool:

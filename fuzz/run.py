@@ -37,7 +37,6 @@ if str(ROOT) not in sys.path:
 from fuzz import corpus as corpus_module  # noqa: E402
 from fuzz.mutate import Mutation, mutate  # noqa: E402
 from fuzz.oracle import (  # noqa: E402
-    ACCEPTED_SKIP,
     BIG_RSS_MB,
     CHANGED,
     SLOW_SECONDS,
@@ -289,9 +288,7 @@ def summarize(results: list[Outcome], seed: int, corpus: corpus_module.Corpus,
         f"  refused: {verdicts['refused']}; accepted, same meaning: "
         f"{verdicts['accepted, same meaning']}; accepted, a legal alternative by its own "
         f"signer: {verdicts['accepted, a legal alternative']}; accepted, a shuffle pass or "
-        f"key point the final audit names: {verdicts['accepted, left to the final audit']}; "
-        f"accepted, a skip of beacon links verify names (the skip rule): "
-        f"{verdicts[ACCEPTED_SKIP]}",
+        f"key point the final audit names: {verdicts['accepted, left to the final audit']}",
     ]
     for name in MUST_BE_ZERO:
         lines.append(f"  {name + ':':<40} {counts.get(name, 0)}   (must be 0)")

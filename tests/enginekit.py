@@ -108,8 +108,9 @@ def next_entry(save: Save, home: Home, kind: str, moves: list[str] | None = None
     assert seat is not None
     entry = {"seq": len(save.entries), "game": save.game_id, "seat": identity.handle,
              "kind": kind, "prev": engine.entry_hash(save.entries[-1]),
-             "moves": list(moves or []), "chores": [], "time": timing.now_stamp(),
-             "beacon": signing.next_link(table, seat, identity).hex(), **fields}
+             "moves": list(moves or []), "chores": [], "time": timing.now_stamp(), **fields}
+    if kind in savefile.LINK_KINDS:  # only entries in the order of play carry links
+        entry["beacon"] = signing.next_link(table, seat, identity).hex()
     return forge(entry, identity)
 
 

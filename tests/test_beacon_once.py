@@ -1,10 +1,12 @@
 """A link is published once (PROTOCOL.md section 5; docs/protocol-beacon.md), attacked
 through the command line as a returning player would: each home records every place of
 its beacon chains it published in a game, on any branch, and never signs two entries
-there; a verifier accepts a skip of up to 64 places and no more."""
+there; only entries in the order of play carry links, and a verifier accepts exactly the
+next link, or a skip with evidence of a branch an answer voided (format pbem/2)."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 from pathlib import Path
@@ -14,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
+from pbem.errors import IntegrityError, TurnError
 from pbem.protocol import beacon, engine, savefile, signing
 from pbem.protocol.archive import Archive
 from pbem.protocol.identity import Home
@@ -91,73 +94,92 @@ def entry(path: Path, index: int = -1) -> dict[str, Any]:
 
 
 def test_the_branch_trick_never_sees_a_link_twice(tmp_path: Path) -> None:
-    """Issue 21, finding 1. cy proposes bob absent: the proposal publishes cy's next link.
-    bob comes back on the save before it and plays a roll that cy's next entry resolves.
-    Before this rule, cy's pbem signed that entry with the link bob had seen in the
-    proposal, so bob could try every move privately and play the roll whose chance he
-    liked. Now cy's entry on bob's branch takes a place cy's home never published."""
+    """Issue 21, finding 1, as pbem/2 answers it. cy proposes bob absent: the proposal,
+    signed out of the order of play, publishes no link. bob comes back on the save before
+    it and plays a roll that cy's next entry resolves, with exactly cy's next link, which
+    nobody has seen."""
     game = Players(tmp_path)
     base = game.until(game.start(), "bob")
     proposal = game.wrote("cy", "absent", str(base), "bob", "--remedy", "end")
-    seen = entry(proposal)["beacon"]  # bob has this save: he knows this link
+    assert "beacon" not in entry(proposal)
     back = game.wrote("bob", "play", str(base), "roll")  # the branch before the proposal
-    cy_home = game.home("cy")
     game.run("cy", "verify", str(back))  # cy's home learns of bob's branch
     assert game.to_act(back) == "cy"
     answered = game.wrote("cy", "play", str(back), "pass")
     signed = entry(answered)
-    assert signed["seat"] == "cy" and signed["beacon"] != seen
-    # The link skipped is the one the proposal used: one hash more takes it to cy's link
-    # before the proposal, and every verifier accepts it.
-    previous = next(e for e in reversed(savefile.read(base).entries) if e["seat"] == "cy")
-    assert beacon.descent(bytes.fromhex(signed["beacon"]), bytes.fromhex(previous["beacon"])) == 2
+    previous = next(e for e in reversed(savefile.read(base).entries)
+                    if e["seat"] == "cy" and "beacon" in e)
+    assert beacon.follows(bytes.fromhex(signed["beacon"]), bytes.fromhex(previous["beacon"]))
+    assert "evidence" not in signed
     assert game.run(None, "verify", str(answered)).exit_code == 0
-    # Her home recorded both places, under its lock, in its archive.
-    table = engine.replay(savefile.read(answered)).table
-    record = table.seats[table.seat_of("cy")]  # type: ignore[index]
-    archive = Archive(cy_home.archive_dir, table.game_id)
-    assert {record.depth - 1, record.depth} <= archive.published("cy")
 
 
-def test_a_vote_cut_behind_the_game_takes_a_fresh_link(tmp_path: Path) -> None:
-    """The same for a vote: ann votes on the proposal, bob comes back before it; ann's
-    next entry on bob's branch does not repeat the vote's link."""
+def test_a_vote_cut_behind_the_game_publishes_no_link(tmp_path: Path) -> None:
+    """The same for a vote: ann votes on the proposal (no link), bob comes back before
+    it; ann's next entry on bob's branch takes ann's next link."""
     game = Players(tmp_path)
     base = game.until(game.start(), "bob")
     proposal = game.wrote("cy", "absent", str(base), "bob", "--remedy", "end")
     voted = game.wrote("ann", "vote", str(proposal), "accept")
+    assert "beacon" not in entry(voted)
     back = game.wrote("bob", "play", str(base), "roll")
     on = game.wrote("cy", "play", str(back), "roll")
-    assert entry(on)["beacon"] != entry(proposal)["beacon"]
     game.run("ann", "verify", str(voted))
     mine = game.wrote("ann", "play", str(on), "roll")
-    assert entry(mine)["beacon"] != entry(voted)["beacon"]
+    previous = next(e for e in reversed(savefile.read(base).entries) if e["seat"] == "ann")
+    assert beacon.follows(bytes.fromhex(entry(mine)["beacon"]),
+                          bytes.fromhex(previous["beacon"]))
     assert game.run(None, "verify", str(mine)).exit_code == 0
 
 
-def test_a_skip_of_more_than_64_links_is_refused(tmp_path: Path) -> None:
-    """A verifier hashes at most 64 times: a link further down is refused (exit 3), so a
-    seat cannot pick among many links of its chain for the one whose chance it likes."""
-    game = Players(tmp_path)
-    path = game.play(game.until(game.start(), "bob"))
+def forged_link(game: Players, tmp_path: Path, path: Path, down: int) -> Any:
+    """Verify the save at ``path`` with its last entry re-signed by its seat with the link
+    ``down`` places below its previous one."""
     save = savefile.read(path)
     table = engine.replay(savefile.Save(save.header, save.entries[:-1], {}),
                           check_snapshot=False).table
-    seat = table.seat_of("bob")
-    assert seat is not None
-    seed = signing.seat_seed(table, seat, game.home("bob").load())
     last = save.entries[-1]
-    for skip, code in ((beacon.MAX_SKIP, 0), (beacon.MAX_SKIP + 1, 3)):
-        forged = dict(last)
-        forged["beacon"] = beacon.published(seed, table.seats[seat].depth + skip).hex()
-        forged = forge(forged, game.home("bob").load())
-        target = tmp_path / f"skip{skip}.toml"
-        target.write_text(savefile.dumps(savefile.Save(save.header, save.entries[:-1] + [forged],
-                                                       save.state)), "utf-8")
-        result = game.run(None, "verify", str(target))
-        assert result.exit_code == code, result.output
-        if code:
-            assert "within 64 links" in result.output
+    seat = table.seat_of(last["seat"])
+    assert seat is not None
+    identity = game.home(last["seat"]).load()
+    seed = signing.seat_seed(table, seat, identity)
+    forged = dict(last)
+    forged["beacon"] = beacon.published(seed, table.seats[seat].depth + down).hex()
+    forged = forge(forged, identity)
+    target = tmp_path / f"down{down}.toml"
+    cheat = savefile.Save(save.header, save.entries[:-1] + [forged], save.state)
+    with contextlib.suppress(IntegrityError):  # the [state] the forged link gives, if any
+        cheat.state = engine.public_state(engine.replay(cheat, check_snapshot=False).table)
+    target.write_text(savefile.dumps(cheat), "utf-8")
+    return game.run(f"verifier{down}", "verify", str(target))  # a home that saw no other
+
+
+def test_a_bare_skip_of_links_is_refused(tmp_path: Path) -> None:
+    """No skips (PROTOCOL.md section 5): a hand-signed entry with its seat's link 2 places
+    down is refused (exit 3, code beacon), so nobody picks among links for the chance its
+    entry resolves; the next link, 1 place down, is what verify accepts."""
+    game = Players(tmp_path)
+    path = game.play(game.until(game.start(), "bob"))
+    assert forged_link(game, tmp_path, path, 1).exit_code == 0
+    for down in (2, 3, 65):
+        result = forged_link(game, tmp_path, path, down)
+        assert result.exit_code == 3, result.output
+        assert "not the next link of the seat's chain" in result.output
+    refused = json.loads(game.run("fresh", "verify", str(tmp_path / "down2.toml"),
+                                  "--json").output)
+    assert [e["code"] for e in refused["errors"]] == ["beacon"], refused
+
+
+def test_the_host_cannot_pick_its_start_link(tmp_path: Path) -> None:
+    """The review's second attack: the host signs ``start`` with a link further down its
+    chain to pick the first player. Only its first link is accepted."""
+    game = Players(tmp_path)
+    started = game.start()
+    assert entry(started)["kind"] == "start"
+    assert forged_link(game, tmp_path, started, 1).exit_code == 0
+    for down in (2, 9, 64):
+        picked = forged_link(game, tmp_path, started, down)
+        assert picked.exit_code == 3 and "no link may be skipped" in picked.output
 
 
 def test_undo_still_signs_the_same_link(tmp_path: Path) -> None:
@@ -172,24 +194,26 @@ def test_undo_still_signs_the_same_link(tmp_path: Path) -> None:
     assert entry(again)["beacon"] == link and entry(again)["moves"] == ["pass"]
 
 
-@pytest.mark.parametrize("kind", ["turn", "absent"])
-def test_a_branch_too_far_behind_is_refused_plainly(tmp_path: Path, kind: str) -> None:
-    """A home that published more than 64 places on another branch since a save cannot
-    sign on it (a verifier would refuse the skip): exit 1, nothing written."""
+def test_a_link_published_on_another_branch_is_never_signed_again(tmp_path: Path) -> None:
+    """A home that played in turn on another branch since a save cannot sign in turn on
+    it (its next link is published there): exit 1, nothing written, and it is told to play
+    on the branch that holds its entry. An entry out of the order of play carries no link,
+    so it is not refused for that."""
     game = Players(tmp_path, ("ann", "bob"))
     base = game.until(game.start(), "bob")
-    path = base
-    for _ in range(2 * beacon.MAX_SKIP + 2):
-        path = game.play(path, "pass")
-    assert game.to_act(path) == "bob"
+    game.wrote("bob", "play", str(base), "roll")
     before = sorted(game.saves.iterdir())
-    if kind == "turn":
-        result = game.run("bob", "play", str(base), "roll", "-o", str(tmp_path / "x.toml"))
-    else:
-        result = game.run("ann", "absent", str(base), "bob", "--remedy", "end", "-o",
-                          str(tmp_path / "x.toml"))
+    home = game.home("bob")
+    table = engine.replay(savefile.read(base)).table
+    seat = table.seat_of("bob")
+    assert seat is not None
+    used = Archive(home.archive_dir, table.game_id).published("bob")
+    with pytest.raises(TurnError) as refused:
+        signing.sign_entry(table, home.load(), "turn", ["roll"], used=used)
+    assert refused.value.code == "branch-behind"
+    assert "the game goes on with the branch that holds your entry" in str(refused.value)
+    result = game.run("bob", "play", str(base), "pass", "-o", str(tmp_path / "x.toml"))
     assert result.exit_code == 1, result.output
-    assert "stale" in result.output or "too far behind" in result.output
     assert sorted(game.saves.iterdir()) == before and not (tmp_path / "x.toml").exists()
 
 
@@ -222,20 +246,13 @@ def test_no_reveal_on_a_branch_cut_behind_the_game(tmp_path: Path) -> None:
     # The main line goes on without trouble.
     on = game.play(main_line)
     assert game.run(None, "verify", str(on)).exit_code == 0
-    # Told the other branch is dropped, the home reveals; then it signs nothing more on
-    # the branch that lacks that reveal, where its seed is public now.
-    revealed = game.wrote(due, "play", str(voted), "--leave-branch")
-    assert savefile.read(revealed).entries[-1]["kind"] == "reveal"
-    later = on
-    while game.to_act(later) != due:
-        later = game.play(later)
-    again = game.run(due, "play", str(later), "roll", "-o", str(tmp_path / "x.toml"))
-    assert again.exit_code == 1 and "revealed your seed on another branch" in again.output
-    assert not (tmp_path / "x.toml").exists()
-    # And show says so before the player tries: it is their turn there only in the rules.
-    shown = game.run(due, "show", str(later)).output
-    assert f"Next: turn by {due}  (you, but not on this branch: see below)" in shown, shown
-    assert "pbem signs nothing more for you on this save" in shown
+    # Told the other branch is dropped, the home still does not reveal there: it played in
+    # turn on the main line, so the link a reveal needs is published there (pbem/2: links
+    # are never published twice), and it says so.
+    left = game.run(due, "play", str(voted), "--leave-branch", "-o", str(tmp_path / "r.toml"))
+    assert left.exit_code == 1 and "link is never published twice" in left.output, left.output
+    assert "of that branch:" in left.output and "'pbem games' shows its newest save" in left.output
+    assert not (tmp_path / "r.toml").exists()
 
 
 def test_a_branch_played_on_leaves_the_other_and_the_game_ends_cleanly(tmp_path: Path) -> None:
@@ -256,19 +273,50 @@ def test_a_branch_played_on_leaves_the_other_and_the_game_ends_cleanly(tmp_path:
     assert not final["to_act"] and final["audit"] == "clean", final
 
 
-def test_verify_shows_every_skip(tmp_path: Path) -> None:
-    """A skip is never hidden: a seat that skipped links without a branch behind it could
-    have chosen among that many links, so verify says which entry skipped how many."""
+def test_an_answer_that_voids_a_branch_skips_on_evidence(tmp_path: Path) -> None:
+    """The one skip (PROTOCOL.md section 5): cy proposes bob absent with remedy bot, ann
+    accepts, cy plays bob's turn for the bot and its own in turn (publishing its next
+    link there). bob answers on the save before the proposal, which voids that branch.
+    cy's next entry on bob's branch skips exactly the link it published there and carries
+    the voided branch as evidence; every verifier accepts it and verify names the skip.
+    Stripped of its evidence, or with the evidence cut short, it is refused (exit 3)."""
     game = Players(tmp_path)
     base = game.until(game.start(), "bob")
-    game.wrote("cy", "absent", str(base), "bob", "--remedy", "end")
+    proposal = game.wrote("cy", "absent", str(base), "bob", "--remedy", "bot")
+    voted = game.wrote("ann", "vote", str(proposal), "accept")
+    assert game.to_act(voted) == "cy"
+    voided = game.wrote("cy", "play", str(voted), "roll")
+    assert entry(voided).get("bot") and "beacon" in entry(voided)
     back = game.wrote("bob", "play", str(base), "roll")
+    game.run("cy", "verify", str(back))
     answered = game.wrote("cy", "play", str(back), "pass")
-    seq = entry(answered)["seq"]
+    signed = entry(answered)
+    carried = signed["evidence"]
+    assert [e["kind"] for e in carried] == ["absent", "vote", "turn"]
+    assert carried[-1]["beacon"] == entry(voided)["beacon"]
+    assert beacon.follows(bytes.fromhex(signed["beacon"]), bytes.fromhex(carried[-1]["beacon"]))
     shown = game.run(None, "verify", str(answered))
-    assert shown.exit_code == 0
-    assert f"Entry {seq} (cy) skips 1 link of cy's beacon chain" in shown.output
+    assert shown.exit_code == 0, shown.output
+    assert f"Entry {signed['seq']} (cy) skips 1 link of cy's beacon chain" in shown.output
     assert "skips" not in game.run(None, "verify", str(back)).output
+    save = savefile.read(answered)
+    cy = game.home("cy").load()
+    # A branch cy made up alone: its proposal, then its own turn straight on (no vote: not
+    # a valid branch of the game), chained and signed by cy. Refused: the verifier replays
+    # the rules of the branch the evidence carries.
+    alone = dict(carried[-1], seq=carried[0]["seq"] + 1, prev=engine.entry_hash(carried[0]))
+    made_up = [carried[0], forge(alone, cy)]
+    for number, bad in enumerate(([], carried[:-1], carried[1:], made_up)):
+        forged = {k: v for k, v in signed.items() if k != "evidence"}
+        if bad:
+            forged["evidence"] = bad
+        target = tmp_path / f"bad{number}.toml"
+        target.write_text(savefile.dumps(savefile.Save(
+            save.header, save.entries[:-1] + [forge(forged, cy)], save.state)), "utf-8")
+        result = game.run(f"verifier{number}", "verify", str(target))
+        assert result.exit_code == 3, result.output
+        assert "skips beacon links" in result.output or "next link" in result.output
+    assert "not a valid branch of this game" in result.output, result.output
 
 
 def test_a_save_that_could_not_be_written_gives_its_link_back(tmp_path: Path) -> None:
@@ -282,5 +330,5 @@ def test_a_save_that_could_not_be_written_gives_its_link_back(tmp_path: Path) ->
     assert refused.exit_code == 2 and "already exists" in refused.output
     played = game.wrote("bob", "play", str(base), "roll")
     previous = next(e for e in reversed(savefile.read(base).entries) if e["seat"] == "bob")
-    assert beacon.descent(bytes.fromhex(entry(played)["beacon"]),
-                          bytes.fromhex(previous["beacon"])) == 1
+    assert beacon.follows(bytes.fromhex(entry(played)["beacon"]),
+                          bytes.fromhex(previous["beacon"]))

@@ -217,7 +217,7 @@ def test_malformed_saves_exit_4(players: Players, tmp_path: Path) -> None:
     cases = {
         "garbage.toml": "this is = not [valid toml",
         "empty.toml": "",
-        "noentries.toml": '[header]\nformat = "pbem/1"\n',
+        "noentries.toml": '[header]\nformat = "pbem/2"\n',
         "wrongformat.toml": '[header]\nformat = "pbem/9"\n',
     }
     for name, text in cases.items():
@@ -231,6 +231,20 @@ def test_malformed_saves_exit_4(players: Players, tmp_path: Path) -> None:
     binary = tmp_path / "binary.toml"
     binary.write_bytes(b"\xff\xfe\x00junk")
     assert players.run(None, "verify", str(binary)).exit_code == 4
+
+
+def test_a_pbem_1_save_is_refused_in_one_sentence(players: Players, tmp_path: Path) -> None:
+    """Format pbem/2 changed what beacon links mean (PROTOCOL.md section 5): a save in
+    format pbem/1 is refused, exit 4, in one sentence naming its format; nothing else of
+    it is read."""
+    text = Path(started(players)).read_text()
+    assert 'format = "pbem/2"' in text
+    old = tmp_path / "old.toml"
+    old.write_text(text.replace('format = "pbem/2"', 'format = "pbem/1"', 1))
+    r = players.run(None, "verify", str(old))
+    assert r.exit_code == 4, r.output
+    assert r.stderr.count(". ") == 0 and "'pbem/1'" in r.stderr, r.stderr
+    assert "finish that game with the pbem that made it" in r.stderr
 
 
 def test_truncated_save_exit_4(players: Players, tmp_path: Path) -> None:

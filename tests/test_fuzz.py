@@ -143,25 +143,17 @@ def test_a_reversed_shuffle_pass_is_refused_at_once(corpus: corpus_module.Corpus
     assert "entry 0 chores.0.cards: reversed" in result.detail and not result.findings
 
 
-def test_a_skip_of_beacon_links_is_accepted_only_as_the_skip_verify_names(
-        corpus: corpus_module.Corpus, monkeypatch: pytest.MonkeyPatch) -> None:
-    """An entry re-signed with a later link of its seat's own chain is accepted by the skip
-    rule (PROTOCOL.md section 5): the fuzzer counts it as a skip verify names, and as a
-    change of meaning once verify stops naming it."""
-    from pbem import session
-
-    def later_link(index: int) -> bool:  # "entry K beacon replayed from entry I; cut ..."
-        found = re.match(r"entry (\d+) beacon replayed from entry (\d+); cut",
+def test_a_skip_of_beacon_links_is_always_refused(corpus: corpus_module.Corpus) -> None:
+    """An entry re-signed with a later link of its seat's own chain (PROTOCOL.md section
+    5: no skips without evidence, which no mutation carries) is refused, exit 3; the
+    fuzzer has no verdict that accepts one."""
+    def skips(index: int) -> bool:  # "entry K beacon: link N of the seat's chain instead of M"
+        found = re.match(r"entry \d+ beacon: link (\d+) of the seat's chain instead of (\d+)",
                          mutate(corpus, 1, index).detail)
-        return found is not None and int(found.group(2)) > int(found.group(1))
+        return found is not None and found.group(1) != found.group(2)
 
-    picked = first(2, (i for i in range(4000) if mutate(corpus, 1, i).op == "resign.beacon"
-                       and later_link(i)))
+    picked = first(2, (i for i in range(4000) if skips(i)))
     results = [r for i in picked
                for r in run.run(1, 1, jobs=1, cli_every=0, start=i, corpus=corpus, echo=None)]
-    skips = [r for r in results if r.verdict == "accepted, a skip of links verify names"]
-    assert skips and run.summarize(results, 1, corpus, 0.0).clean
-    monkeypatch.setattr(session, "skip_notes", lambda table, limit=5: [])
-    again = [r for r in skips
-             for r in run.run(1, 1, jobs=1, cli_every=0, start=r.index, corpus=corpus, echo=None)]
-    assert all(r.verdict == "accepted with a change of meaning" for r in again), again
+    assert results and all(r.verdict == "refused" for r in results), results
+    assert all(r.fresh == 3 for r in results), results

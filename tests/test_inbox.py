@@ -477,7 +477,7 @@ def test_invitation_is_your_move_to_join(homes: dict[str, Home], tmp_path: Path)
 def test_encoded_subject_and_sender_are_decoded(homes: dict[str, Home], game: list[Hop],
                                                 tmp_path: Path) -> None:
     me, home = reader(homes, game)
-    msg = message_with(b"[header]\nformat = \"pbem/1\"\n", subject="Ton coup, Zoë – partie n°3",
+    msg = message_with(b"[header]\nformat = \"pbem/2\"\n", subject="Ton coup, Zoë – partie n°3",
                        sender="Zoë Dupré <zoe@example.fr>")
     assert "=?utf-8?" in msg.as_string()  # really encoded on the wire
     report = inbox.scan([write_mbox(tmp_path / "m.mbox", [msg])], home)
@@ -522,7 +522,7 @@ def test_one_bad_attachment_never_stops_the_scan(homes: dict[str, Home], tmp_pat
     hops = play_and_mail(homes, tmp_path / "saves", stop_after=6)
     me, home = reader(homes, hops)
     good = hops[-1].path.read_bytes()
-    deep_toml = b"[header]\nformat = \"pbem/1\"\nx = " + b"[" * 5000 + b"]" * 5000 + b"\n"
+    deep_toml = b"[header]\nformat = \"pbem/2\"\nx = " + b"[" * 5000 + b"]" * 5000 + b"\n"
     nested = b"Subject: [pbem] nested\nMIME-Version: 1.0\nContent-Type: multipart/mixed; " \
              b"boundary=\"b0\"\n\n"
     for i in range(3000):

@@ -7,8 +7,8 @@ show and absent ended in an internal error (issue 21, finding 4).
 A genuine game that long costs about 15 s to build and verify on this machine (8,250
 entries: 7 s to sign, 8 s to verify, nearly all of it Ed25519), and every command on it
 re-reads a 3.6 MB save. So the commands are run on games whose chains are made short by
-a test hook (``short_chains``: 200 links; the skip limit stays 64, so the fresh anchor is
-due from link 73), and one solo game of 4,100 entries crosses the real 4,096-link chain
+a test hook (``short_chains``: 200 links; the margin of 127 unused links stays, so the fresh
+anchor is due from link 73), and one solo game of 4,100 entries crosses the real 4,096-link chain
 in process."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def short_chains(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     4,096; a save made here fails a real pbem's audit)."""
     beacon.forget_chains()
     monkeypatch.setattr(beacon, "CHAIN_LENGTH", SHORT)
-    monkeypatch.setattr(beacon, "ANCHOR_ZONE", SHORT - 2 * beacon.MAX_SKIP + 1)
+    monkeypatch.setattr(beacon, "ANCHOR_ZONE", SHORT - 127)
     yield
     beacon.forget_chains()
 
@@ -109,7 +109,7 @@ def test_a_long_pass_loop_plays_shows_and_proposes_past_the_chain(
         table = game.table
         record = table.seats[table.seat_of(handle)]  # type: ignore[index]
         assert record.links > SHORT and record.chain >= 2 and len(record.anchors) >= 2
-        assert record.depth < beacon.ANCHOR_ZONE + beacon.MAX_SKIP
+        assert record.depth <= beacon.ANCHOR_ZONE  # no skips: the anchor's link at most
     to_act = game.table.seats[game.table.duty().seat].handle  # type: ignore[union-attr]
     other = next(h for h in ("ann", "bob") if h != to_act)
     shown = game.run(to_act, "show", str(path))
@@ -192,12 +192,34 @@ def test_an_anchor_missing_early_or_twice_is_refused(short_chains: None, tmp_pat
     else:
         index = next_of(game, at)
         entries[index]["anchor"] = entries[at]["anchor"]
-        words = "too early"
+        words = "one the seat published before"
     save = Save(game.header, resigned(game, entries, index), {})
     with pytest.raises(IntegrityError) as info:
         engine.replay(save, check_snapshot=False)
     assert info.value.exit_code == 3 and words in info.value.message
     assert info.value.code == "beacon"
+
+
+@pytest.mark.parametrize("earlier", ["renewed", "joined"])
+def test_a_fresh_anchor_published_before_is_refused_at_once(
+        short_chains: None, tmp_path: Path, earlier: str) -> None:
+    """PROTOCOL.md section 5: bob's second fresh anchor, due at the right link, equal to
+    one he published before (his first fresh anchor, or the anchor he joined with), would
+    let his links repeat links everyone has seen. Refused by the verifier at once (exit 3,
+    code beacon), not left to the audit."""
+    game = chain_game(tmp_path, 300)
+    first = first_renewal(game)
+    second = next(i for i in range(first + 1, len(game.entries))
+                  if "anchor" in game.entries[i] and game.entries[i]["seat"] == "bob")
+    entries = [dict(e) for e in game.entries]
+    joined = next(e for e in entries if e["seat"] == "bob" and e["kind"] == "join")
+    entries[second]["anchor"] = (entries[first]["anchor"] if earlier == "renewed"
+                                 else joined["beacon"])
+    save = Save(game.header, resigned(game, entries, second), {})
+    with pytest.raises(IntegrityError) as info:
+        engine.replay(save, check_snapshot=False, audit_secrets=False)
+    assert info.value.code == "beacon" and info.value.exit_code == 3
+    assert "one the seat published before" in info.value.message
 
 
 def test_an_anchor_not_from_the_seed_is_named_by_the_audit(

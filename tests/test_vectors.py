@@ -98,7 +98,8 @@ def test_beacon_chain_vectors() -> None:
     first = beacon.published(SEED, 1)
     assert first.hex() == "3f6f21b5506c1b48a40149b68a6bef2f7341a31ea5c3d91441984f52f87de439"
     assert hashlib.sha256(first).digest() == anchor
-    assert beacon.descent(first, anchor) == 1 and beacon.descent(anchor, first) is None
+    assert beacon.follows(first, anchor) and not beacon.follows(anchor, first)
+    assert not beacon.follows(beacon.published(SEED, 2), anchor)  # no skips (pbem/2)
 
 
 def test_the_audits_walk_to_the_anchor_gives_the_published_anchor() -> None:
@@ -137,6 +138,17 @@ def test_randomness_vector() -> None:
                               + b"\x01" * 32 + b"\x02" * 32).digest()
     assert r == expected
     assert r.hex() == "0d8ff6d8d7493d4cc0f4d6742417a8d5215f1cf5f890d156bdf006707778be30"
+
+
+def test_bot_chance_is_keyed_by_the_entry_of_the_newest_link() -> None:
+    """PROTOCOL.md section 5: a bot turn's chance, written out with hashlib. ``seq`` is the
+    entry that published the newest link before the bot's entry (an entry out of the
+    order of play moves neither it nor the link)."""
+    ours = beacon.bot_sampler("00" * 16, 5, 1, b"\x01" * 32, b"\x02" * 32)
+    theirs = Sampler(hashlib.sha256(b"pbem/1/bot-rand" + b"0" * 32 + (5).to_bytes(8, "big")
+                                    + (1).to_bytes(4, "big") + b"\x01" * 32
+                                    + b"\x02" * 32).digest())
+    assert [ours.randbelow(1000) for _ in range(8)] == [theirs.randbelow(1000) for _ in range(8)]
 
 
 def test_seed_commitment_vector() -> None:

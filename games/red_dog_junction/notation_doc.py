@@ -101,8 +101,10 @@ Rulings (where pbem settles what the rulebook leaves open; rules version 2)
   hand; passing locks the rest to the player on the left (the next seat) so only they can
   read it. After the last choice every player shows what they kept (each card proved
   against its kept slot); the first player, dice and gold are drawn, the rest of the deck
-  is the market deck, and the display is dealt. Slot ids stay the same when a hand is
-  passed, so a player who held a hand knows which card each later holder takes from it.
+  is the market deck, and the display is dealt. A passed hand is re-locked with fresh
+  slot ids and put in a secret order by its receiver, so no earlier holder can follow a
+  card: when the hand comes back they see which cards are gone, and with three or more
+  players not who took which.
 - Rascals: each rascal names its own crew type at the start of the turn (`rascal miner
   outlaw`; `rascal miner` names one type for all) and counts as that type only, so the
   crew shown counts it once, under the type it names.

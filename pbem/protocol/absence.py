@@ -440,7 +440,7 @@ def play_bot_turns(new: Table, signer: int, link: bytes, seq: int) -> list[dict[
     entry's ``bot`` field lists them."""
     turns: list[dict[str, Any]] = []
     game = new.game
-    before = bytes.fromhex(new.beacons[seq - 1]) if seq > 0 else b""
+    published, before = new.link_before(seq)
     while not new.over() and not new.proposal:
         seat = game.to_act(new.gstate)
         if seat is None or seat not in new.bots or bot_signer(new, seat) != signer:
@@ -455,7 +455,7 @@ def play_bot_turns(new: Table, signer: int, link: bytes, seq: int) -> list[dict[
         pending = new.gstate.get("pending", [])
         fresh = [r for r in pending if "seq" not in r]
         new.gstate["pending"] = [r for r in pending if "seq" in r]
-        rng = beacon.bot_sampler(new.game_id, seq, len(turns), before, link)
+        rng = beacon.bot_sampler(new.game_id, published, len(turns), before, link)
         for request in fresh:
             game.resolve(new.gstate, {k: v for k, v in request.items() if k != "seq"}, rng)
         new.last_turn_seat = seat

@@ -74,8 +74,6 @@ class Archive:
                 loaded.setdefault(key, {})  # absent from older archives
             loaded.setdefault("left", [])
             self.data = loaded
-        elif loaded.get("version") == 1:
-            self._upgrade(loaded)
 
     # ---- questions ----------------------------------------------------------------
     @staticmethod
@@ -391,27 +389,6 @@ class Archive:
                 os.fsync(fh.fileno())
             self._unfiled = []
         atomic.replace(self.path, json.dumps(self.data, separators=(",", ":")).encode("utf-8"))
-
-    def _upgrade(self, old: dict[str, Any]) -> None:
-        """Read a version-1 archive (whole entries inline): keep its header, hashes and
-        entries (as evidence); its cached table is dropped (one full replay)."""
-        try:
-            data = _empty(self.game_id)
-            data["header"] = str(old.get("header", ""))
-            for h, item in old.get("entries", {}).items():
-                entry = item["entry"]
-                if digest(entry) != h:
-                    continue
-                data["entries"][h] = [int(entry["seq"]), str(entry["seat"])]
-                data["by_prev"].setdefault(str(entry["prev"]), h)
-                self._unfiled.append((h, entry))
-            head = old.get("head") or {}
-            if head.get("hash") in data["entries"]:
-                data["head"] = {"seq": int(head["seq"]), "hash": head["hash"],
-                                "seat": str(head.get("seat", ""))}
-            self.data = data
-        except (AttributeError, KeyError, TypeError, ValueError):
-            self._unfiled = []
 
 
 def _empty(game_id: str) -> dict[str, Any]:

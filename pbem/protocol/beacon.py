@@ -1,23 +1,24 @@
 """The hash-chain beacon (PROTOCOL.md section 5; docs/protocol-beacon.md).
 
 Each seat derives ``b0 = HKDF(seed, "beacon")`` and ``b_{i+1} = SHA-256(b_i)``; its
-create/join entry publishes the anchor ``b_L`` and each later entry a link further down.
-A random event queued in entry k is resolved by the next entry k' of another seat from
-``R = SHA-256("pbem/1/rand" || game_id || k || beacon_k || beacon_k')``.
+create/join entry publishes the anchor ``b_L``, and each later entry of the seat in the
+order of play (``savefile.LINK_KINDS``: start, turn, reveal, resign) exactly the next link
+down; entries signed out of the order of play carry none (format pbem/2). A random event
+queued in entry k is resolved by the next entry k' in the order of play by another seat,
+from ``R = SHA-256("pbem/1/rand" || game_id || k || beacon_k || beacon_k')``.
 
-A link is published once: a home never signs two entries at one chain position, on any
-branch, so an entry may skip positions its home used on another branch; a verifier
-accepts up to ``MAX_SKIP`` of them (:class:`Tip`). A chain never runs out: from depth
-``ANCHOR_ZONE`` on, a seat's entry publishes the anchor of a fresh chain (field
+No skips: a verifier accepts exactly the next link (:class:`Tip`), except where the entry
+carries as ``evidence`` the entries of a branch an answer to a proposal voided, on which
+its seat published the places it skips (pbem.protocol.evidence). A chain never runs out:
+from depth ``ANCHOR_ZONE`` on, a seat's entry publishes the anchor of a fresh chain (field
 ``anchor``, chain k >= 1 starting at ``HKDF(seed, "pbem/1/beacon-renewed" || k)``), and
-its next entry continues on that chain. A position is (chain, depth), depth counting
-the links below the chain's anchor (1 is the first link after it).
+its next entry continues with that chain's first link. A position is (chain, depth),
+depth counting the links below the chain's anchor (1 is the first link after it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from pbem import recent
 from pbem.hashing import SHA256, sha256
@@ -26,13 +27,10 @@ from pbem.protocol.sampler import Sampler
 from pbem.record import Record
 
 CHAIN_LENGTH = 4096
-# How many positions an entry may skip below its seat's previous link (positions its
-# home published on another branch): a verifier hashes that many times at most.
-MAX_SKIP = 64
-# From this depth on, a seat's entry publishes a fresh anchor (unless it did already):
-# the deepest link ever used is then ANCHOR_ZONE - 1 + MAX_SKIP = CHAIN_LENGTH - 64, so
-# the last 64 links of a chain are never reached.
-ANCHOR_ZONE = CHAIN_LENGTH - 2 * MAX_SKIP + 1
+# From this depth on, a seat's entry publishes a fresh anchor: the entry at this depth
+# does, and the seat's next entry takes the fresh chain's first link, so the last 127
+# links of a chain are never used (a margin, kept from format pbem/1).
+ANCHOR_ZONE = CHAIN_LENGTH - 127
 
 
 # The chain's 32-byte links: for inputs this short, Python's own SHA-256 is quicker than
@@ -114,14 +112,9 @@ def published(seed: bytes, depth: int, chain: int = 0) -> bytes:
     return link(seed, CHAIN_LENGTH - depth, chain)
 
 
-def descent(value: bytes, previous: bytes, limit: int = MAX_SKIP) -> int | None:
-    """How many hashes (1 to ``limit``) take ``value`` to ``previous``; None if none do."""
-    sha256 = _link_sha256
-    for steps in range(1, limit + 1):
-        value = sha256(value).digest()
-        if value == previous:
-            return steps
-    return None
+def follows(value: bytes, previous: bytes) -> bool:
+    """Whether ``value`` is the link right below ``previous``: one hash takes it there."""
+    return _link_sha256(value).digest() == previous
 
 
 class Position(NamedTuple):
@@ -141,30 +134,32 @@ class Position(NamedTuple):
 class Tip(Record):
     """What a verifier knows of one seat's chain after its newest entry: the newest link,
     its place, and the fresh anchor that entry published (``fresh``, b"" if none): the
-    seat's next link must then descend from it."""
+    seat's next link must then descend from it. ``seq``: the entry that published
+    ``last`` (chain.authenticate's; -1 where nobody asks)."""
 
-    def __init__(self, last: bytes, chain: int = 0, depth: int = 0, fresh: bytes = b"") -> None:
+    def __init__(self, last: bytes, chain: int = 0, depth: int = 0, fresh: bytes = b"",
+                 seq: int = -1) -> None:
         self.last = last
         self.chain = chain
         self.depth = depth
         self.fresh = fresh
+        self.seq = seq
 
     def follow(self, value: bytes, renewal: bytes | None) -> str:
         """Move on to the seat's next entry, with beacon ``value`` and ``anchor`` field
-        ``renewal`` (None: no such field); '' if that is a valid next link, else why not
-        (and the tip is unchanged)."""
+        ``renewal`` (None: no such field); '' if that is exactly the next link, else why
+        not (and the tip is unchanged). Whether ``renewal`` was published before is the
+        caller's check (:func:`anchor_reused`)."""
         if self.fresh:
-            steps = descent(value, self.fresh)
-            if steps is None:
-                return (f"its beacon value is not one of the first {MAX_SKIP} links of the "
-                        "fresh chain whose anchor the seat published in its previous entry")
-            chain, depth = self.chain + 1, steps
+            if not follows(value, self.fresh):
+                return ("its beacon value is not the first link of the fresh chain whose "
+                        "anchor the seat published in its previous entry")
+            chain, depth = self.chain + 1, 1
         else:
-            steps = descent(value, self.last)
-            if steps is None:
-                return (f"its beacon value is not within {MAX_SKIP} links below the seat's "
-                        "previous one")
-            chain, depth = self.chain, self.depth + steps
+            if not follows(value, self.last):
+                return ("its beacon value is not the next link of the seat's chain (one hash "
+                        "below its previous one; no link may be skipped)")
+            chain, depth = self.chain, self.depth + 1
         if renewal is None and depth >= ANCHOR_ZONE:
             return (f"it reaches link {depth} of the seat's chain without publishing a fresh "
                     f"anchor (due from link {ANCHOR_ZONE} on)")
@@ -175,18 +170,44 @@ class Tip(Record):
         self.fresh = renewal or b""
         return ""
 
-    def next_free(self, used: Collection[int]) -> Position | None:
-        """The place of the seat's next link: the first after this tip that is not in
-        ``used`` (the places its home published on any branch), at most MAX_SKIP on;
-        None if every one of those was used."""
-        chain, base = (self.chain + 1, 0) if self.fresh else (self.chain, self.depth)
-        for depth in range(base + 1, base + MAX_SKIP + 1):
-            if depth > CHAIN_LENGTH:
-                break
-            place = Position(chain, depth, renew=depth >= ANCHOR_ZONE)
-            if place.number not in used:
-                return place
-        return None
+    def next_place(self) -> Position:
+        """The place of the seat's next link: right below this tip, or the first link of
+        the fresh chain this tip's entry published."""
+        chain, depth = (self.chain + 1, 1) if self.fresh else (self.chain, self.depth + 1)
+        return Position(chain, depth, renew=depth >= ANCHOR_ZONE)
+
+
+def renewal(entry: dict[str, Any]) -> bytes | None:
+    """The fresh beacon anchor an entry publishes (field ``anchor``), if any."""
+    fresh = entry.get("anchor")
+    return None if fresh is None else bytes.fromhex(fresh)
+
+
+def anchor_reused(renewal: bytes | None, earlier: list[bytes]) -> str:
+    """Why a fresh anchor ``renewal`` is refused at once, '' if it is not: it equals an
+    anchor the seat published before (``earlier``), so the links after it would be links
+    already seen (PROTOCOL.md section 5)."""
+    if renewal is not None and renewal in earlier:
+        return ("it publishes as a fresh beacon anchor one the seat published before, so its "
+                "links would repeat links already seen")
+    return ""
+
+
+def follow_links(tip: Tip, linked: list[dict[str, Any]], published: list[bytes]
+                 ) -> tuple[str, dict[str, Any] | None]:
+    """Move ``tip`` through the seat's entries ``linked`` (its link-carrying evidence
+    entries, then the entry itself), one link each; every fresh anchor among them is
+    added to ``published`` (the anchors the seat published before). ('', None) if all
+    hold, else why not and the entry that does not."""
+    for entry in linked:
+        fresh = renewal(entry)
+        why = anchor_reused(fresh, published) or tip.follow(bytes.fromhex(entry["beacon"]),
+                                                             fresh)
+        if why:
+            return why, entry
+        if fresh is not None:
+            published.append(fresh)
+    return "", None
 
 
 def randomness(game_id: str, seq: int, beacon_k: bytes, beacon_next: bytes) -> bytes:
@@ -200,11 +221,13 @@ def sampler(game_id: str, seq: int, beacon_k: bytes, beacon_next: bytes) -> Samp
 
 
 def bot_sampler(game_id: str, seq: int, turn: int, beacon_before: bytes, link: bytes) -> Sampler:
-    """Chance of the ``turn``-th bot turn played inside entry ``seq`` (PROTOCOL.md 11):
-    ``SHA-256("pbem/1/bot-rand" || game_id || seq || turn || beacon_{seq-1} || link)``,
-    where ``link`` is the signer's beacon in entry ``seq``. The signer's link was fixed
-    when it joined; the previous entry's value was unknown to it until that entry's
-    moves were fixed, as for the chance of a turn X plays itself."""
+    """Chance of the ``turn``-th bot turn played inside an entry (PROTOCOL.md 11):
+    ``SHA-256("pbem/1/bot-rand" || game_id || seq || turn || beacon_seq || link)``, where
+    ``beacon_seq`` is the newest link published before that entry, by entry ``seq``
+    (entries signed out of the order of play publish none, and do not move ``seq``), and
+    ``link`` the signer's beacon in the entry. Both were fixed before anyone could choose:
+    the signer's link when it joined, the other by an entry in the order of play whose
+    moves were fixed with it."""
     return Sampler(sha256(
-        BOT_RAND + game_id.encode("ascii") + seq.to_bytes(8, "big") + turn.to_bytes(4, "big")
-        + beacon_before + link))
+        BOT_RAND + game_id.encode("ascii") + seq.to_bytes(8, "big", signed=True)
+        + turn.to_bytes(4, "big") + beacon_before + link))

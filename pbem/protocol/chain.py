@@ -26,11 +26,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pbem.errors import IntegrityError, TurnError
-from pbem.protocol import beacon
+from pbem.protocol import beacon, evidence
 from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.edkeys import is_sound_key
 from pbem.protocol.identity import fingerprint, verify_signature
-from pbem.protocol.savefile import Entry, Save
+from pbem.protocol.savefile import LINK_KINDS, Entry, Save
 from pbem.terminal import shown
 
 # (position, entry hash) -> True if this home verified exactly that entry at that position.
@@ -38,7 +38,7 @@ Vouch = Callable[[int, str], bool]
 # Sees each entry not vouched for, once its signature is checked (the archive's fork check).
 Witness = Callable[[Entry, str], None]
 
-KEY_KINDS = ("create", "join")
+KEY_KINDS = ("create", "join")  # savefile.ANCHOR_KINDS
 
 
 def unsigned(entry: Entry) -> Entry:
@@ -57,6 +57,7 @@ def authenticate(save: Save, *, vouched: Vouch | None = None,
     pins = {seat["handle"]: seat.get("key", "") for seat in save.header["seats"]}
     keys: dict[str, str] = {}  # handle -> hex public key, from its create/join entry
     tips: dict[str, beacon.Tip] = {}  # handle -> where its beacon chain stands
+    anchors: dict[str, list[bytes]] = {}  # handle -> every anchor it published
     head = digest(save.header) if header_hash is None else header_hash
     hashes: list[str] = []
     for index, entry in enumerate(save.entries):
@@ -80,15 +81,7 @@ def authenticate(save: Save, *, vouched: Vouch | None = None,
                             seq=index)
         if not known:
             _check_signature(entry, index, keys)
-        value = bytes.fromhex(entry["beacon"])
-        if entry["kind"] in KEY_KINDS:
-            tips[handle] = beacon.Tip(value)
-        else:
-            why = tips[handle].follow(value, renewal(entry))
-            if why:
-                raise IntegrityError(
-                    f"Entry {index} ({handle}): {why}, so its randomness cannot be trusted.",
-                    seq=index, code="beacon")
+        _check_link(save, index, keys, tips, anchors, hashes)
         if witness is not None and not known:
             witness(entry, entry_digest)
         head = entry_digest
@@ -96,10 +89,31 @@ def authenticate(save: Save, *, vouched: Vouch | None = None,
     return hashes
 
 
-def renewal(entry: Entry) -> bytes | None:
-    """The fresh beacon anchor the entry publishes (field ``anchor``), if any."""
-    fresh = entry.get("anchor")
-    return None if fresh is None else bytes.fromhex(fresh)
+def _check_link(save: Save, index: int, keys: dict[str, str], tips: dict[str, beacon.Tip],
+                anchors: dict[str, list[bytes]], hashes: list[str]) -> None:
+    """The entry's beacon (PROTOCOL.md section 5): a create/join publishes the anchor; an
+    entry in the order of play exactly the next link, or, with ``evidence``, the link
+    after the places its seat published on a branch an answer voided; other kinds none
+    (savefile refused a ``beacon`` on them)."""
+    entry = save.entries[index]
+    handle, kind = entry["seat"], entry["kind"]
+    if kind in KEY_KINDS:
+        value = bytes.fromhex(entry["beacon"])
+        tips[handle] = beacon.Tip(value, seq=index)
+        anchors[handle] = [value]
+        return
+    if kind not in LINK_KINDS:
+        return
+    tip = tips[handle]
+    carried = []
+    if "evidence" in entry:
+        carried = evidence.check(save, index, keys, hashes, tip.seq)
+    why, wrong = beacon.follow_links(tip, [*carried, entry], anchors[handle])
+    if why:
+        where = "" if wrong is entry or wrong is None else f" in its evidence, entry {wrong['seq']}"
+        raise IntegrityError(f"Entry {index} ({handle}){where}: {why}, so its randomness "
+                             "cannot be trusted.", seq=index, code="beacon")
+    tip.seq = index
 
 
 def _check_place(entry: Entry, index: int, game_id: str, head: str) -> None:

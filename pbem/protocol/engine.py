@@ -22,7 +22,7 @@ from pbem.errors import (
     TurnError,
 )
 from pbem.game import State, copy_state
-from pbem.protocol import absence, beacon, clock, result
+from pbem.protocol import absence, beacon, clock, evidence, result, timing
 from pbem.protocol.audit import finish, reveal_seeds
 from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.chain import Vouch, Witness, authenticate
@@ -112,7 +112,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         )
     new = table if in_place else _copy_table(table)
     new.signers.append(seat)
-    new.beacons.append(entry["beacon"])
+    new.beacons.append(entry.get("beacon", ""))  # '' : signed out of the order of play
     absence.note_away(new, seat, entry)
     if kind in absence.KINDS:
         return _absence_entry(new, seat, entry, target, make_chores, audit_seeds, proved), []
@@ -264,13 +264,12 @@ def _absence_entry(new: Table, seat: int, entry: Entry, target: int,
                    make_chores: ChoreMaker | None, audit_seeds: dict[int, bytes] | None,
                    proved: bool) -> Table:
     """An ``absent``, ``vote``, ``confirm`` or ``away`` entry (PROTOCOL.md section 11): no
-    moves, no chance resolved, no bot turn; only owed secret-deck work besides the
-    proposal, the vote, the confirm or the away note."""
+    moves, no beacon link, no chance resolved, no bot turn; only owed secret-deck work
+    besides the proposal, the vote, the confirm or the away note."""
     seq = entry["seq"]
     if entry["moves"] or "bot" in entry:
         raise TurnError(f"Entry {seq}: a {entry['kind']} entry carries no moves and plays "
                         "no bot turn.", seq=seq, code="bot-move")
-    new.seats[seat].advance(entry)
     if entry["kind"] == "absent":
         absence.propose(new, seat, target, entry)
     elif entry["kind"] == "vote":
@@ -339,9 +338,8 @@ def audit_view(deck: dict[str, Any]) -> dict[str, Any]:
 
 
 # ---- reading a whole save -----------------------------------------------------------
-def public_state(table: Table, *, whole_view: bool = False) -> dict[str, Any]:
-    """The [state] snapshot: derived, recomputed and compared by verify. ``whole_view``:
-    as saves written before Game.snapshot carried it (the view with nothing left out)."""
+def public_state(table: Table) -> dict[str, Any]:
+    """The [state] snapshot: derived, recomputed and compared by verify."""
     duty = table.duty()
     game = table.game
     snap: dict[str, Any] = {
@@ -349,7 +347,7 @@ def public_state(table: Table, *, whole_view: bool = False) -> dict[str, Any]:
         "entries": len(table.signers),
         "to_act": table.seats[duty.seat].handle if duty else "",
         "next": duty.kind if duty else "",
-        "view": game.view(table.gstate, None) if whole_view else game.snapshot(table.gstate),
+        "view": game.snapshot(table.gstate),
     }
     if table.resigned >= 0:
         snap["resigned"] = table.seats[table.resigned].handle
@@ -412,6 +410,13 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
         # check_header_game here before; the table it cached from them is trusted already.
         header_fits(save.header)
         start_at, table = resumed
+    forks = evidence.forks(save.entries)
+    if resumed is not None and any(fork < start_at <= index for index, fork in forks.items()):
+        # An entry to replay skips links on evidence of a branch parted before the cached
+        # table: the table at that parting is needed, so the replay starts from entry 0.
+        text = game_data_text(save.header)
+        components = components_digest(text)
+        start_at, table = 0, empty_table(save.header, header_hash, text)
     if start_at == 0 and save.entries[0]["kind"] != "create":
         raise IntegrityError("The save does not begin with its create entry.", seq=0,
                              code="sequence")
@@ -421,8 +426,13 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
     # With no one to tell, each entry is applied to the one table in place: nothing is
     # copied per entry (a refused entry ends the replay, so no before-state is needed).
     in_place = on_entry is None
+    parted: dict[int, Table] = {}  # the table before each entry a skip's evidence parts at
     for index in range(start_at, len(save.entries)):
         entry, entry_digest = save.entries[index], hashes[index]
+        if index in forks.values():
+            parted[index] = _copy_table(table)
+        if index in forks and not (vouched is not None and vouched(index, entry_digest)):
+            _replay_voided(_copy_table(parted[forks[index]]), entry)
         before = table
         # An entry this home verified before had its secret-deck proofs and points checked
         # then: like its signature (chain.py), they are a function of its hash. So had
@@ -448,12 +458,29 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
     return report
 
 
+def _replay_voided(table: Table, entry: Entry) -> None:
+    """The rules replay of the voided branch an entry's ``evidence`` carries, from the
+    table where it parted from this save (PROTOCOL.md section 5): its entries must be a
+    valid branch of this game, signed in effect (not dated ahead of this home's clock),
+    or the skip rests on entries its signer made up. IntegrityError (exit 3, code beacon)."""
+    seq, handle = entry["seq"], entry["seat"]
+    carried = entry["evidence"]
+    ahead = timing.ahead(carried)
+    try:
+        if ahead is not None:
+            raise IntegrityError(ahead.words().rstrip(".") + ", so not in effect here yet")
+        for voided in carried:
+            table, _ = step(table, voided, replay=True, in_place=True)
+    except PbemError as exc:
+        raise IntegrityError(
+            f"Entry {seq} ({handle}) skips beacon links on evidence that is not a valid branch "
+            f"of this game ({exc.message.rstrip('.')}), so its randomness cannot be trusted.",
+            seq=seq, code="beacon") from None
+
+
 def _snapshot_matches(snapshot: dict[str, Any], table: Table) -> bool:
-    """The save's [state] is the one replay derives: as pbem writes it now, or as a save
-    written before Game.snapshot existed carries it (the whole view)."""
-    text = canonical(snapshot)
-    return (text == canonical(public_state(table))
-            or text == canonical(public_state(table, whole_view=True)))
+    """The save's [state] is the one replay derives."""
+    return canonical(snapshot) == canonical(public_state(table))
 
 
 # The hashes of the entries sign_entry built lately in this process, oldest dropped first.

@@ -24,9 +24,17 @@ from pbem.protocol.identity import is_address, is_handle
 from pbem.record import Record
 from pbem.terminal import shown
 
-FORMAT = "pbem/1"
+FORMAT = "pbem/2"
 KINDS = ("create", "join", "start", "turn", "reveal", "resign", "absent", "vote", "confirm",
          "away")
+# The kinds that publish the seat's next beacon link (PROTOCOL.md section 5: only play
+# publishes links); create and join publish the anchor; every other kind is signed out of
+# the order of play and carries no ``beacon`` field.
+LINK_KINDS = ("start", "turn", "reveal", "resign")
+ANCHOR_KINDS = ("create", "join")
+# How deep ``evidence`` may nest: 1, an entry carried as evidence carries none itself
+# (the verifier replays the voided branch's rules, not a branch voided inside it).
+MAX_EVIDENCE_DEPTH = 1
 # Kind-specific fields of the absent-player entries (PROTOCOL.md section 11).
 REMEDIES = ("end", "bot")
 VOTES = ("accept", "refuse")
@@ -101,11 +109,39 @@ def _hex(table: dict[str, Any], key: str, pattern: re.Pattern[str], where: str) 
     return str(value)
 
 
+def _check_links(entry: Entry, kind: str, where: str, depth: int) -> None:
+    """The beacon fields (PROTOCOL.md section 5): ``beacon`` on exactly the kinds that
+    publish a link or the anchor; a fresh ``anchor`` and skip ``evidence`` only on the kinds
+    that publish a link."""
+    if kind in LINK_KINDS or kind in ANCHOR_KINDS:
+        _hex(entry, "beacon", HEX64, where)
+    elif "beacon" in entry:
+        raise _fail(f"{where} 'beacon'", f"has no place in {kind!r} entry: only entries in "
+                    "the order of play publish beacon links")
+    for key in ("anchor", "evidence"):
+        if key in entry and kind not in LINK_KINDS:
+            raise _fail(f"{where} {key!r}", f"has no place in {kind!r} entry")
+    if "anchor" in entry:  # a fresh beacon anchor
+        _hex(entry, "anchor", HEX64, where)
+    if "evidence" in entry:  # the entries a skip of links rests on
+        evidence = entry["evidence"]
+        if not isinstance(evidence, list) or not evidence:
+            raise _fail(f"{where} 'evidence'", "should be a non-empty list of entries")
+        if depth >= MAX_EVIDENCE_DEPTH:
+            raise _fail(f"{where} 'evidence'", "is carried inside evidence: it may not nest")
+        for number, carried in enumerate(evidence):
+            check_entry(carried, number, depth + 1)
+
+
 def check_header(header: Any) -> dict[str, Any]:
     if not isinstance(header, dict):
         raise _fail("the file", "has no [header] table")
     where = "[header]"
     fmt = _expect(header, "format", str, where)
+    if fmt == "pbem/1":
+        raise SaveFileError(
+            "This save is in format 'pbem/1', whose chance links this pbem no longer trusts "
+            "(it reads only 'pbem/2'), so finish that game with the pbem that made it.")
     if fmt != FORMAT:
         raise SaveFileError(
             f"This save is in format {shown(fmt)}, which this pbem does not read (it reads "
@@ -147,8 +183,8 @@ def check_header(header: Any) -> dict[str, Any]:
     return header
 
 
-def check_entry(entry: Any, index: int) -> Entry:
-    where = f"entry {index}"
+def check_entry(entry: Any, index: int, depth: int = 0) -> Entry:
+    where = f"entry {index}" if not depth else f"evidence entry {index}"
     if not isinstance(entry, dict):
         raise _fail(where, "should be a table")
     _expect(entry, "seq", int, where)
@@ -158,7 +194,7 @@ def check_entry(entry: Any, index: int) -> Entry:
     if kind not in KINDS:
         raise _fail(f"{where} 'kind'", f"is {shown(kind)}, not one of {', '.join(KINDS)}")
     _hex(entry, "prev", HEX64, where)
-    _hex(entry, "beacon", HEX64, where)
+    _check_links(entry, kind, where, depth)
     moves = _expect(entry, "moves", list, where)
     if not all(isinstance(m, str) for m in moves):
         raise _fail(f"{where} 'moves'", "should hold only strings")
@@ -168,19 +204,9 @@ def check_entry(entry: Any, index: int) -> Entry:
     if kind in ("create", "join"):
         _hex(entry, "pubkey", HEX64, where)
         _hex(entry, "seed_commit", HEX64, where)
-        nonce = entry.get("nonce")
-        if not isinstance(nonce, str) or not HEX64.match(nonce):
-            raise SaveFileError(
-                f"This save is malformed: entry {index} ({kind}) has no valid 'nonce' (64 "
-                "lower-case hex characters). It was made by an older pbem, from before each "
-                "seat's secrets took a fresh nonce; finish that game with the pbem that "
-                "made it, or start a new one.")
+        _hex(entry, "nonce", HEX64, where)
     if kind == "reveal":
         _hex(entry, "seed", HEX64, where)
-    if "anchor" in entry:  # a fresh beacon anchor (PROTOCOL.md section 5)
-        if kind in ("create", "join"):
-            raise _fail(f"{where} 'anchor'", "has no place in a create or join entry")
-        _hex(entry, "anchor", HEX64, where)
     if "time" in entry:
         check_time(entry["time"], where)
     # An away note (PROTOCOL.md section 11): any entry of the seat's own may carry one;

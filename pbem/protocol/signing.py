@@ -14,14 +14,14 @@ from pbem.errors import (
     TurnError,
 )
 from pbem.game import State, copy_state
-from pbem.protocol import absence, beacon, entropy, timing
+from pbem.protocol import absence, beacon, entropy, evidence, timing
 from pbem.protocol.canonical import canonical
 from pbem.protocol.chain import check_new_key
 from pbem.protocol.derive import NONCE_BYTES, seed_commitment
 from pbem.protocol.engine import arrive, entry_hash, note_signed, step
 from pbem.protocol.headers import game_data
 from pbem.protocol.identity import Identity
-from pbem.protocol.savefile import Entry
+from pbem.protocol.savefile import LINK_KINDS, Entry
 from pbem.protocol.table import Duty, Table, bot_signer, silent
 
 
@@ -99,25 +99,100 @@ def seat_seed(table: Table, seat: int, identity: Identity) -> bytes:
 Used = Collection[int]
 
 
-def next_position(table: Table, seat: int, used: Used = ()) -> beacon.Position:
-    """Where ``seat``'s next link lies: the first place after its newest one on this
-    save's branch that its home has not published (``used``), PROTOCOL.md section 5.
-    TurnError if its home used every place a verifier would accept (more than
-    beacon.MAX_SKIP of them on another branch since this save)."""
-    place = table.seats[seat].tip().next_free(used)
-    if place is None:
+def next_position(table: Table, seat: int, used: Used = (),
+                  voided: list[Entry] | None = None) -> beacon.Position:
+    """Where ``seat``'s next link lies (PROTOCOL.md section 5): right below its newest one
+    on this save's branch, or, with ``voided`` (the evidence: entries of a branch an
+    answer to a proposal voided), right below the last link the seat published there.
+    TurnError if its home published that place already (``used``: on another branch):
+    a link is never published twice, so the home signs on the branch that holds it."""
+    tip = table.seats[seat].tip()
+    for linked in evidence.own_links({"seat": table.seats[seat].handle,
+                                      "evidence": voided or []}):
+        why = tip.follow(bytes.fromhex(linked["beacon"]), beacon.renewal(linked))
+        if why:
+            raise TurnError(f"The evidence for skipping links does not hold: {why}.",
+                            code="branch-behind")
+    place = tip.next_place()
+    if place.number in used:
         raise TurnError(
-            f"This save is too far behind for you ({table.seats[seat].handle}) to sign on "
-            f"it: you have signed more than {beacon.MAX_SKIP} entries of this game on "
-            "another branch since, and a link is never published twice. Play on the save "
-            "the game goes on with.", code="branch-behind")
+            f"You ({table.seats[seat].handle}) have already signed your next entry of this "
+            "game on another branch, with the beacon link this save would need, and a link "
+            "is never published twice, so you cannot sign on this save: the game goes on "
+            "with the branch that holds your entry. Play on the newest save of that branch.",
+            code="branch-behind")
     return place
 
 
-def next_link(table: Table, seat: int, identity: Identity, used: Used = ()) -> bytes:
+def next_link(table: Table, seat: int, identity: Identity, used: Used = (),
+              voided: list[Entry] | None = None) -> bytes:
     """``seat``'s next beacon value (see :func:`next_position`)."""
-    place = next_position(table, seat, used)
+    place = next_position(table, seat, used, voided)
     return beacon.published(_own_seed(table, seat, identity), place.depth, place.chain)
+
+
+# ---- the evidence for a skip: the voided branch in the home's archive (evidence.py) ---
+Successors = Callable[[str], list[str]]  # entry hash -> hashes of the entries after it
+EntryOf = Callable[[str], "Entry | None"]  # entry hash -> the full entry, if kept
+
+
+def find_voided(table: Table, seat: int, hashes: list[str], used: Used,
+                successors: Successors, entry_of: EntryOf) -> list[Entry] | None:
+    """The evidence ``seat``'s next entry on this save (entry hashes ``hashes``) carries,
+    if its next place is one its home published (``used``) on a branch an answer to a
+    proposal voided: that branch's entries from the proposal to the last of the seat's
+    link-carrying ones, after which its next place is free. None if its next place is
+    free, or if no such branch explains it (then the home signs on the other branch)."""
+    tip = table.seats[seat].tip()
+    if tip.next_place().number not in used:
+        return None
+    mine = [i for i, s in enumerate(table.signers) if s == seat and table.beacons[i]]
+    for fork in range(max(mine, default=0) + 1, len(hashes)):
+        answerer = table.seats[table.signers[fork]].handle
+        if not table.beacons[fork]:
+            continue
+        for other in successors(hashes[fork - 1]):
+            first = entry_of(other) if other != hashes[fork] else None
+            if first is None or first["kind"] != "absent" or first.get("player") != answerer:
+                continue
+            found = _walk([first], other, _copy(tip), table.seats[seat].handle, used,
+                          successors, entry_of)
+            if found:
+                return found
+    return None
+
+
+def _walk(branch: list[Entry], head: str, tip: beacon.Tip, handle: str, used: Used,
+          successors: Successors, entry_of: EntryOf) -> list[Entry] | None:
+    """``branch`` (ending with the entry ``head``) extended until the seat's next place
+    is free, through the seat's own links one at a time; None if no branch does."""
+    last = branch[-1]
+    if "evidence" in last:  # evidence does not nest: no skip rests on this branch
+        return None
+    if last["seat"] == handle and last["kind"] in LINK_KINDS:
+        if tip.follow(bytes.fromhex(last["beacon"]), beacon.renewal(last)):
+            return None
+        if tip.next_place().number not in used:
+            return branch
+    if len(branch) > MAX_VOIDED:
+        return None
+    for after in successors(head):
+        entry = entry_of(after)
+        if entry is not None:
+            found = _walk([*branch, entry], after, _copy(tip), handle, used, successors,
+                          entry_of)
+            if found:
+                return found
+    return None
+
+
+# A voided branch longer than this is not searched (a proposal's branch is voided by an
+# answer its seat signs within its patience: a few rounds at most).
+MAX_VOIDED = 400
+
+
+def _copy(tip: beacon.Tip) -> beacon.Tip:
+    return beacon.Tip(tip.last, tip.chain, tip.depth, tip.fresh, tip.seq)
 
 
 def _own_seed(table: Table, seat: int, identity: Identity) -> bytes:
@@ -131,10 +206,11 @@ def _own_seed(table: Table, seat: int, identity: Identity) -> bytes:
     return seed
 
 
-def preview(table: Table, identity: Identity, used: Used = ()) -> Table:
+def preview(table: Table, identity: Identity, used: Used = (),
+            voided: list[Entry] | None = None) -> Table:
     """The table as the seat about to sign sees it: pending chance resolved with its own
     next link (PROTOCOL.md section 5, last point), the one :func:`sign_entry` will sign
-    with the same ``used``. Others get the table unchanged."""
+    with the same ``used`` and ``voided``. Others get the table unchanged."""
     seat = table.seat_of(identity.handle)
     answering = bool(table.proposal) and seat == table.proposal["player"]
     # The seat proposed absent sees the game as its answer will leave it: no proposal.
@@ -147,7 +223,15 @@ def preview(table: Table, identity: Identity, used: Used = ()) -> Table:
     view = Table(**{**vars(table), "gstate": copy_state(table.gstate),
                     "seats": [s.copy() for s in table.seats], "bots": list(table.bots),
                     "proposal": {} if answering else copy_state(table.proposal)})
-    arrive(view, seat, next_link(table, seat, identity, used), len(table.signers))
+    try:
+        link = next_link(table, seat, identity, used, voided)
+    except TurnError as exc:
+        if exc.code != "branch-behind":
+            raise
+        # Its next link is published on another branch: nothing is resolved on this save
+        # for this home to see (signing here is refused, with the reason).
+        return table
+    arrive(view, seat, link, len(table.signers))
     if duty.kind == "turn" and view.over() and view.reveal_first < 0:
         view.reveal_first = seat
     return view
@@ -157,6 +241,7 @@ def sign_entry(
     table: Table, identity: Identity, kind: str, moves: list[str] | None = None,
     fields: dict[str, str] | None = None, used: Used = (),
     claim: Callable[[beacon.Position], None] | None = None,
+    voided: list[Entry] | None = None,
 ) -> tuple[Entry, Table]:
     """Build, check and sign the next entry for ``identity``; return it and the table.
 
@@ -164,16 +249,19 @@ def sign_entry(
     any seated player may sign while another is to act; ``vote`` of a ``vote``), and
     ``away_until``, an away note any entry may carry (PROTOCOL.md section 11).
     ``used``: the places of its chains this home published in the game (on any branch);
-    the entry takes the first free one (:func:`next_position`). ``claim`` is told of that
-    place once the entry is checked and before it is signed: the home records it
-    (PROTOCOL.md section 5); if it raises, nothing is signed."""
+    an entry in the order of play takes its seat's next link, refused if the home
+    published it (:func:`next_position`); with ``voided`` (the entries of a branch an
+    answer to a proposal voided, on which this seat published links) it skips those and
+    carries them as ``evidence``. Entries signed out of the order of play carry no link
+    (PROTOCOL.md section 5). ``claim`` is told of the place once the entry is checked and
+    before it is signed: the home records it; if it raises, nothing is signed."""
     if kind in absence.OUT_OF_TURN:
         seat = seat_for(table, identity)
         if not table.seats[seat].pubkey:
             raise TurnError("You have not joined this game yet.")
     else:
         seat = owed(table, identity).seat
-        duty = preview(table, identity, used).duty()
+        duty = preview(table, identity, used, voided).duty()
         assert duty is not None
         bot_only = duty.seat != seat  # the bot's turns hand the game to another seat
         if bot_only and (kind != "turn" or moves):
@@ -205,11 +293,15 @@ def sign_entry(
         entry["seed_commit"] = seed_commitment(seed)
         entry["beacon"] = beacon.published(seed, 0).hex()
         place = None
-    else:
-        place = next_position(table, seat, used)
+    elif kind in LINK_KINDS:
+        place = next_position(table, seat, used, voided)
         entry["beacon"] = beacon.published(seed, place.depth, place.chain).hex()
         if place.renew:  # a chain never runs out (PROTOCOL.md section 5)
             entry["anchor"] = beacon.anchor(seed, place.chain + 1).hex()
+        if voided:
+            entry["evidence"] = voided
+    else:  # signed out of the order of play: no link, so it resolves and re-rolls nothing
+        place = None
     if kind == "reveal":
         entry["seed"] = seed.hex()
     if kind in ("create", "join"):

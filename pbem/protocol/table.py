@@ -10,8 +10,7 @@ from typing import Any, NamedTuple
 
 from pbem.errors import IntegrityError, TurnError
 from pbem.game import Game, Outcome, State
-from pbem.protocol import beacon
-from pbem.protocol.chain import renewal
+from pbem.protocol import beacon, evidence
 from pbem.protocol.savefile import Entry
 from pbem.record import Record
 from pbem.registry import for_save
@@ -33,16 +32,14 @@ class SeatRecord(Record):
         self.links = links  # links published after the anchor
         self.seed = seed  # hex, once revealed
         # Where the seat's beacon stands (beacon.Tip, PROTOCOL.md section 5): the chain and
-        # depth of its newest link (a table cached before skips existed has depth = links),
-        # the fresh anchor its newest entry published ('' if none), and every fresh anchor
-        # it published, as [seq, hex], for the audit.
+        # depth of its newest link, the fresh anchor its newest entry published ('' if
+        # none), and every fresh anchor it published, as [seq, hex], for the audit.
         self.chain = chain
         self.depth = links if depth is None else depth
         self.fresh = fresh
         self.anchors = [] if anchors is None else anchors
-        # [seq, links skipped] of each entry that skipped links (a link its home published
-        # on another branch): shown by verify, since a skip with no branch behind it would
-        # let the signer choose among that many links.
+        # [seq, links skipped] of each entry that skipped links on evidence (the places
+        # its home published on a branch an answer to a proposal voided): shown by verify.
         self.skips = [] if skips is None else skips
 
     def copy(self) -> SeatRecord:
@@ -55,27 +52,35 @@ class SeatRecord(Record):
                           bytes.fromhex(self.fresh))
 
     def advance(self, entry: Entry) -> None:
-        """The seat's entry ``entry`` (not its create/join) publishes its next link."""
+        """The seat's entry ``entry`` in the order of play (not its create/join) publishes
+        its next link: right below its previous one, or after the places its ``evidence``
+        shows it published on a branch an answer voided (chain.authenticate checked the
+        evidence itself)."""
         tip = self.tip()
-        why = tip.follow(bytes.fromhex(entry["beacon"]), renewal(entry))
+        published = [bytes.fromhex(self.anchor)] + [bytes.fromhex(a) for _, a in self.anchors]
+        known = len(published)
+        linked = [*evidence.own_links(entry), entry]
+        why, _ = beacon.follow_links(tip, linked, published)
         if why:  # chain.authenticate refused it already, or sign_entry built it wrong
             raise IntegrityError(f"Entry {entry['seq']} ({self.handle}): {why}.",
                                  seq=entry["seq"], code="beacon")
-        skipped = tip.depth - (1 if tip.chain != self.chain else self.depth + 1)
+        renewing = [e for e in linked if "anchor" in e]
+        self.anchors += [[e["seq"], fresh.hex()] for e, fresh in zip(renewing, published[known:],
+                                                                     strict=True)]
+        skipped = len(evidence.own_links(entry))
         if skipped:
             self.skips.append([int(entry["seq"]), skipped])
         self.last_beacon, self.chain, self.depth = entry["beacon"], tip.chain, tip.depth
         self.fresh = tip.fresh.hex()
-        if tip.fresh:
-            self.anchors.append([entry["seq"], self.fresh])
         self.links += 1
 
 
 # The form of the table the archive caches (to_json). A change in what the engine keeps
 # or how it works a field out (2: a remedy taking effect starts the clock of the seat it
-# makes to act) bumps it, so a table cached by an older pbem is never resumed from: the
-# home replays instead, and reaches the verdict any other verifier does.
-CACHE_FORMAT = 2
+# makes to act; 3: format pbem/2, links only in the order of play) bumps it, so a table
+# cached by an older pbem is never resumed from: the home replays instead, and reaches
+# the verdict any other verifier does.
+CACHE_FORMAT = 3
 
 
 class Duty(NamedTuple):
@@ -122,6 +127,15 @@ class Table(Record):
         self.against = [""] * n if against is None else against
         self.away_until = [""] * n if away_until is None else away_until
         self.away_used = [0] * n if away_used is None else away_used
+
+    def link_before(self, seq: int) -> tuple[int, bytes]:
+        """The newest beacon link published before entry ``seq`` and the entry that
+        published it ((-1, b"") if none): entries signed out of the order of play publish
+        none (PROTOCOL.md section 5)."""
+        for index in range(min(seq, len(self.beacons)) - 1, -1, -1):
+            if self.beacons[index]:
+                return index, bytes.fromhex(self.beacons[index])
+        return -1, b""
 
     @property
     def game_id(self) -> str:

@@ -147,16 +147,16 @@ def _revealed_elsewhere(archive: Archive, home: Home, save: Save) -> int | None:
     return seq
 
 
-def skip_notes(table: Table, limit: int = 5) -> list[str]:
-    """A sentence for each entry that skipped links of its seat's beacon chain (at most
-    ``limit``, the newest): a home does so only after it signed on another branch of the
-    game (PROTOCOL.md section 5), so a skip is shown, never hidden."""
+def skip_notes(table: Table) -> list[str]:
+    """A sentence for each entry that skipped links of its seat's beacon chain: only on
+    evidence, the signed entries of a branch an answer to a proposal voided, on which that
+    seat published the links it skips (PROTOCOL.md section 5); shown, never hidden."""
     skips = sorted((seq, count, record.handle) for record in table.seats
                    for seq, count in record.skips)
     return [f"Entry {seq} ({handle}) skips {count} link{'s' if count > 1 else ''} of "
-            f"{handle}'s beacon chain, as a home does after signing on another branch of "
-            f"this game (a link is never published twice); with no such branch, {handle} "
-            f"could have chosen among {count + 1} links." for seq, count, handle in skips[-limit:]]
+            f"{handle}'s beacon chain, which {handle} published on a branch that an answer "
+            "to a proposal voided; it carries that branch's signed entries as evidence, and "
+            "they hold." for seq, count, handle in skips]
 
 
 def remember(home: Home, verified: Verified, path: Path) -> None:
@@ -457,8 +457,8 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     refuse_stale(verified, home)
     table = verified.table
     signing.owed(table, identity)
-    links = OwnLinks(home, table, identity)
-    shown = signing.preview(table, identity, links.used)
+    links = OwnLinks(home, table, identity, verified.report.hashes)
+    shown = signing.preview(table, identity, links.used, links.voided)
     duty = shown.duty()
     assert duty is not None
     if duty.kind == "vote":
@@ -492,9 +492,15 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     contacts = Contacts(home)
     keys = contacts.seat_keys(verified.save)
     accepted = _confirm_changed_keys(keys, accept_keys, confirm)
-    entry, new_table = signing.sign_entry(table, identity, wanted, moves, fields,
-                                         used=links.used,
-                                         claim=None if dry_run else links.claim)
+    try:
+        entry, new_table = signing.sign_entry(table, identity, wanted, moves, fields,
+                                             used=links.used, voided=links.voided,
+                                             claim=None if dry_run else links.claim)
+    except TurnError as exc:
+        if exc.code != "branch-behind":
+            raise
+        raise TurnError(exc.message + links.branch_words(verified.report.hashes),
+                        code=exc.code) from None
     save = appended(verified.save, entry, new_table)
     keys = contacts.seat_keys(save)
     target = output_path(save, entry, Path(path), out)
@@ -560,13 +566,29 @@ class OwnLinks:
     """A link is published once (PROTOCOL.md section 5): the places of its chains this
     home published in the game, on any branch (``used``); ``claim`` records the next one
     in its archive, under the lock, before the entry is signed; ``release`` gives it
-    back if the save could not be written."""
+    back if the save could not be written. ``voided``: the evidence the seat's next entry
+    on the save with entry hashes ``hashes`` carries, when its next place is one it
+    published on a branch an answer to a proposal voided (None if it needs none)."""
 
-    def __init__(self, home: Home, table: Table, identity: Identity) -> None:
+    def __init__(self, home: Home, table: Table, identity: Identity,
+                 hashes: list[str] | None = None) -> None:
         self.archive = Archive(home.archive_dir, table.game_id)
         self.handle = identity.handle
         self.used = self.archive.published(identity.handle)
         self.claimed: Position | None = None
+        seat = table.seat_of(identity.handle)
+        self.voided = None if hashes is None or seat is None or not table.seats[seat].pubkey \
+            else signing.find_voided(table, seat, hashes, self.used, self.archive.successors,
+                                     self.archive.evidence)
+
+    def branch_words(self, hashes: list[str]) -> str:
+        """Which of this home's entries lie on other branches than the save with entry
+        hashes ``hashes`` (the branch a refused signer is told to go on with)."""
+        mine = [seq for seq, signer in self.archive.elsewhere(hashes) if signer == self.handle]
+        if not mine:
+            return ""
+        return (f" Your entr{'y' if len(mine) == 1 else 'ies'} of that branch: "
+                f"{', '.join(str(seq) for seq in mine)} ('pbem games' shows its newest save).")
 
     def claim(self, place: Position) -> None:
         self.archive.claim(self.handle, place.number)
@@ -675,8 +697,8 @@ def owed(home: Home, path: str | Path) -> Owed:
     identity = home.load()
     verified = load(path, home)
     signing.owed(verified.table, identity)
-    shown = signing.preview(verified.table, identity,
-                           OwnLinks(home, verified.table, identity).used)
+    links = OwnLinks(home, verified.table, identity, verified.report.hashes)
+    shown = signing.preview(verified.table, identity, links.used, links.voided)
     duty = shown.duty()
     assert duty is not None
     return Owed(verified, identity, shown, duty.kind, duty.seat)
@@ -726,8 +748,10 @@ def seat_view(home: Home | None, verified: Verified) -> tuple[str, dict[str, Any
     seat = table.seat_of(identity.handle) if identity else None
     if identity is None or seat is None or table.seats[seat].pubkey not in ("", identity.public_hex):
         return "", public_view(verified), {}
+    links = OwnLinks(home, table, identity, verified.report.hashes) if home is not None \
+        else None
     shown = table if verified.stale else signing.preview(
-        table, identity, OwnLinks(home, table, identity).used if home is not None else ())
+        table, identity, links.used if links else (), links.voided if links else None)
     secrets = signing.secrets_for(shown, seat, identity)
     final = verified.report.final
     view = shown.game.view(shown.gstate if final is None else final, seat, secrets)

@@ -70,9 +70,11 @@ def withdraw(home: Home, path: str | Path) -> Withdrawn:
     archive.withdraw(entry, entry_hash)
     if kind == "reveal":  # the seed was never mailed: the reveal can be signed again
         archive.unmark_revealed(signer, seq)
-    # Its link was never sent: the replacement signs at the same place (section 10).
-    record = table.seats[seat]
-    archive.release(signer, Position(record.chain, record.depth).number)
+    # Its link was never sent: the replacement signs at the same place (section 10). An
+    # entry signed out of the order of play published no link, so it gives none back.
+    if kind in savefile.LINK_KINDS:
+        record = table.seats[seat]
+        archive.release(signer, Position(record.chain, record.depth).number)
     kept_as = _set_aside(source)
     if wrote:
         savefile.write_new(previous, savefile.dumps(before))

@@ -5,15 +5,19 @@ bank (RDJ-V5 / RDJ-F3) and the refusals of an empty supply (RDJ-F3)."""
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from rdj_helpers import act, card_of, clean, give_card, new_game, put, to_display
 
 from games.red_dog_junction import GAME
+from games.red_dog_junction import __file__ as GAME_INIT
 from pbem.cli import main
 from pbem.errors import IllegalMoveError
 from pbem.protocol.sampler import Sampler
+
+GAME_DIR = Path(GAME_INIT).parent
 
 
 def test_RDJ_V2_rules_text_documents_the_posse_draft() -> None:
@@ -27,6 +31,19 @@ def test_RDJ_V2_rules_text_documents_the_posse_draft() -> None:
     assert "pick s12                   Posse: the crew draft." in text
     assert "Set-up choice (Trail Boss only)" not in text
     assert "- Posse (2-5 players): the rulebook's draft" in text
+
+
+def test_RDJ_V2_the_rules_text_says_passed_hands_get_fresh_slot_ids() -> None:
+    """`pbem rules` and RULINGS.md said a passed Posse hand keeps its slot ids, "so a
+    player who held a hand knows which card each later holder takes": untrue, since the
+    receiver re-locks the hand under fresh ids in a secret order (posse.py)."""
+    text = CliRunner().invoke(main, ["rules", "red-dog-junction"]).output
+    rulings = (Path(GAME_DIR) / "RULINGS.md").read_text("utf-8")
+    for said in (" ".join(text.split()), " ".join(rulings.split())):
+        assert "Slot ids stay the same" not in said
+        assert "knows which card each later holder takes" not in said
+        assert ("A passed hand is re-locked with fresh slot ids and put in a secret order by "
+                "its receiver, so no earlier holder can follow a card") in said
 
 
 def _justin_takes(state: dict, ident: str, seed: bytes = b"j") -> tuple[dict, dict]:

@@ -1,19 +1,20 @@
 """A save's [state] leaves out the map: the header's components carry it once.
 
-Saves written before carried the whole view, map included; they still verify, and a
-snapshot edited by hand is refused in either form."""
+Saves of format pbem/1 carried the whole view, map included; format pbem/2 reads only
+the snapshot, and a snapshot edited by hand is refused."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pbem.errors import IntegrityError
 from pbem.protocol import engine, savefile
 from pbem.protocol.canonical import canonical
-from pbem.protocol.table import Report
+from pbem.protocol.table import Report, Table
 
 SAVES = Path(__file__).resolve().parents[3] / "saves" / "station-to-station"
 
@@ -35,27 +36,26 @@ def test_the_snapshot_leaves_out_the_map_the_header_carries() -> None:
     assert canonical(engine.public_state(table)) == canonical(save.state)
 
 
-def test_a_save_written_with_the_whole_view_still_verifies() -> None:
+def _whole_view(table: Table) -> dict[str, Any]:
+    """The [state] as saves of format pbem/1 carried it: the view with nothing left out."""
+    return {**engine.public_state(table), "view": table.game.view(table.gstate, None)}
+
+
+def test_the_whole_view_of_format_pbem_1_is_no_longer_a_snapshot() -> None:
     save = _mid_game()
     table = engine.replay(save, audit_secrets=False).table
-    old = savefile.Save(save.header, save.entries, engine.public_state(table, whole_view=True))
+    old = savefile.Save(save.header, save.entries, _whole_view(table))
     assert set(old.state["view"]["data"]["cities"]) == set(save.header["components"]["cities"])
-    _verify(old)
+    with pytest.raises(IntegrityError) as info:
+        _verify(old)
+    assert info.value.code == "snapshot"
 
 
-@pytest.mark.parametrize("whole_view", [False, True], ids=["now", "whole-view"])
-def test_a_snapshot_edited_by_hand_is_refused_in_either_form(whole_view: bool) -> None:
+def test_a_snapshot_edited_by_hand_is_refused() -> None:
     save = _mid_game()
     table = engine.replay(save, audit_secrets=False).table
-    state = json.loads(json.dumps(engine.public_state(table, whole_view=whole_view)))
+    state = json.loads(json.dumps(engine.public_state(table)))
     state["view"]["players"][0]["coal"] += 1
-    if whole_view:  # or the map in the old form's copy of it
-        edited = json.loads(json.dumps(state))
-        edited["view"]["players"][0]["coal"] -= 1
-        edited["view"]["data"]["cities"].popitem()
-        with pytest.raises(IntegrityError) as info:
-            _verify(savefile.Save(save.header, save.entries, edited))
-        assert info.value.code == "snapshot"
     with pytest.raises(IntegrityError) as info:
         _verify(savefile.Save(save.header, save.entries, state))
     assert info.value.code == "snapshot"

@@ -60,6 +60,13 @@ class Players:
         assert result.exit_code == 0, result.output
         return self.saves / f"{self.count:04d}.toml"
 
+    def answer(self, handle: str, path: Path, *moves: str) -> Path:
+        """``handle``'s turn on ``path``, the save before a proposal against it, signed a
+        minute before that proposal: the answer that voids it (PROTOCOL.md section 11)."""
+        earlier = self.clock - datetime.timedelta(minutes=1)
+        return self.wrote(handle, "play", str(path), *moves,
+                          env={"PBEM_CLOCK": earlier.strftime("%Y-%m-%dT%H:%M:%SZ")})
+
     def start(self, *options: str) -> Path:
         seats = [a for h in self.handles for a in ("--seat", h)]
         opts = [a for o in (options or ("target=1000",)) for a in ("--option", o)]
@@ -100,7 +107,7 @@ def test_the_branch_trick_never_sees_a_link_twice(tmp_path: Path) -> None:
     base = game.until(game.start(), "bob")
     proposal = game.wrote("cy", "absent", str(base), "bob", "--remedy", "end")
     seen = entry(proposal)["beacon"]  # bob has this save: he knows this link
-    back = game.wrote("bob", "play", str(base), "roll")  # the branch before the proposal
+    back = game.answer("bob", base, "roll")  # the branch before the proposal
     cy_home = game.home("cy")
     game.run("cy", "verify", str(back))  # cy's home learns of bob's branch
     assert game.to_act(back) == "cy"
@@ -126,7 +133,7 @@ def test_a_vote_cut_behind_the_game_takes_a_fresh_link(tmp_path: Path) -> None:
     base = game.until(game.start(), "bob")
     proposal = game.wrote("cy", "absent", str(base), "bob", "--remedy", "end")
     voted = game.wrote("ann", "vote", str(proposal), "accept")
-    back = game.wrote("bob", "play", str(base), "roll")
+    back = game.answer("bob", base, "roll")
     on = game.wrote("cy", "play", str(back), "roll")
     assert entry(on)["beacon"] != entry(proposal)["beacon"]
     game.run("ann", "verify", str(voted))
@@ -200,42 +207,25 @@ def status(game: Players, path: Path) -> dict[str, Any]:
 
 def test_no_reveal_on_a_branch_cut_behind_the_game(tmp_path: Path) -> None:
     """Issue 21, finding 1, second half. The game went on after bob came back (ann and
-    cy played on his branch); ann then votes on cy's old proposal that bob is absent, cut
-    behind the game, which ends the game there. Revealing on that branch would publish a
-    seed still in use where the game goes on: refused, exit 1, nothing written."""
+    cy played on his branch); ann then tries to vote on cy's old proposal that bob is
+    absent, cut behind the game, which would end the game there and have her reveal a
+    seed still in use where the game goes on. bob's answer is signed before the
+    proposal, so the proposal's branch is void (PROTOCOL.md section 11): the vote is
+    refused, exit 1, nothing written, and the main line goes on."""
     game = Players(tmp_path)
     base = game.until(game.start(), "bob")
     proposal = game.wrote("cy", "absent", str(base), "bob", "--remedy", "end")
-    main_line = game.play(game.play(game.wrote("bob", "play", str(base), "roll")))
+    main_line = game.play(game.play(game.answer("bob", base, "roll")))
     game.run("ann", "verify", str(proposal))
     game.run("cy", "verify", str(main_line))
-    voted = game.wrote("ann", "vote", str(proposal), "accept")
-    assert status(game, voted)["next"] == "reveal"
-    due = status(game, voted)["to_act"]
-    assert due in ("ann", "cy")
     before = sorted(game.saves.iterdir())
-    refused = game.run(due, "play", str(voted), "-o", str(tmp_path / "r.toml"))
+    refused = game.run("ann", "vote", str(proposal), "accept", "-o", str(tmp_path / "v.toml"))
     assert refused.exit_code == 1, refused.output
-    assert "cannot reveal your seed on this save" in refused.output
-    assert "another branch" in refused.output and "--leave-branch" in refused.output
-    assert not (tmp_path / "r.toml").exists() and sorted(game.saves.iterdir()) == before
-    # The main line goes on without trouble.
+    assert "The other branch is the game's" in refused.output
+    assert "bob's turn is signed earlier" in refused.output
+    assert not (tmp_path / "v.toml").exists() and sorted(game.saves.iterdir()) == before
     on = game.play(main_line)
     assert game.run(None, "verify", str(on)).exit_code == 0
-    # Told the other branch is dropped, the home reveals; then it signs nothing more on
-    # the branch that lacks that reveal, where its seed is public now.
-    revealed = game.wrote(due, "play", str(voted), "--leave-branch")
-    assert savefile.read(revealed).entries[-1]["kind"] == "reveal"
-    later = on
-    while game.to_act(later) != due:
-        later = game.play(later)
-    again = game.run(due, "play", str(later), "roll", "-o", str(tmp_path / "x.toml"))
-    assert again.exit_code == 1 and "revealed your seed on another branch" in again.output
-    assert not (tmp_path / "x.toml").exists()
-    # And show says so before the player tries: it is their turn there only in the rules.
-    shown = game.run(due, "show", str(later)).output
-    assert f"Next: turn by {due}  (you, but not on this branch: see below)" in shown, shown
-    assert "pbem signs nothing more for you on this save" in shown
 
 
 def test_a_branch_played_on_leaves_the_other_and_the_game_ends_cleanly(tmp_path: Path) -> None:
@@ -247,7 +237,7 @@ def test_a_branch_played_on_leaves_the_other_and_the_game_ends_cleanly(tmp_path:
     proposal = game.wrote("cy", "absent", str(base), "bob", "--remedy", "end")
     voted_on = game.run("ann", "verify", str(proposal))
     assert voted_on.exit_code == 0
-    path = game.wrote("bob", "play", str(base), "roll")
+    path = game.answer("bob", base, "roll")
     for _ in range(40):
         if not status(game, path)["to_act"]:
             break
@@ -262,7 +252,7 @@ def test_verify_shows_every_skip(tmp_path: Path) -> None:
     game = Players(tmp_path)
     base = game.until(game.start(), "bob")
     game.wrote("cy", "absent", str(base), "bob", "--remedy", "end")
-    back = game.wrote("bob", "play", str(base), "roll")
+    back = game.answer("bob", base, "roll")
     answered = game.wrote("cy", "play", str(back), "pass")
     seq = entry(answered)["seq"]
     shown = game.run(None, "verify", str(answered))

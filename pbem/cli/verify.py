@@ -115,12 +115,16 @@ def _verify_one(ctx: click.Context, save: str, as_json: bool, full: bool) -> Non
             "revealed": told["revealed"], "unrevealed": told["unrevealed"],
             "awaiting": [table.seats[s].handle for s in table.awaiting_reveals()],
             "stale": verified.stale, "notes": verified.notes,
+            "waiting": [w.to_json() for w in verified.waiting], "void": verified.void or None,
+            "late": [{k: v for k, v in late.items() if k != "words"} for late in verified.late],
             "absence": _absence_lines(table), "unaudited": report.unaudited,
             "players": [n.to_json() for n in notices],
             "checked_from": report.checked_from, "errors": []})
     else:
         echo(f"{table.header['game']} {table.game_id[:8]}: {len(table.signers)} entries "
-                   "verified (signatures, chain, beacon links, rules replay, snapshot).")
+                   "verified (signatures, chain, beacon links, rules replay, snapshot)."
+             + (f" {len(verified.waiting)} more in the file, checked too, are not in effect "
+                "here yet (see below)." if verified.waiting else ""))
         if report.checked_from:
             echo(f"(The chain of all entries was checked; the rules replay of entries 0-"
                  f"{report.checked_from - 1} was verified before in this home; --full "

@@ -37,10 +37,11 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pbem import atomic
 from pbem.errors import IntegrityError, TurnError
+from pbem.protocol import clock
 from pbem.protocol.canonical import digest
 from pbem.protocol.savefile import HEX64, Entry
 from pbem.terminal import shown
@@ -70,7 +71,7 @@ class Archive:
         if not isinstance(loaded, dict) or loaded.get("game") != game_id:
             return
         if loaded.get("version") == VERSION and _well_formed(loaded):
-            for key in ("alt", "withdrawn", "sent", "published", "revealed"):
+            for key in ("alt", "withdrawn", "sent", "published", "revealed", "first_seen"):
                 loaded.setdefault(key, {})  # absent from older archives
             loaded.setdefault("left", [])
             self.data = loaded
@@ -145,21 +146,17 @@ class Archive:
                 "taken back with 'pbem undo' in this home; it is no longer part of the game. "
                 "Play on the save before it instead.", seq=entry["seq"], code="withdrawn")
 
-    def branch_notes(self, entries: list[Entry], hashes: list[str]) -> list[str]:
+    def branch_notes(self, entries: list[Entry], hashes: list[str]) -> list[Branch]:
         """A sentence for each entry of this save that another verified entry, by another
-        seat, also follows (two branches, PROTOCOL.md section 11)."""
+        seat, also follows (two branches, PROTOCOL.md section 11), saying which branch is
+        the game's by the rule of clock.branch_rule, and whether this save's is void."""
         notes = []
         for entry, entry_hash in zip(entries, hashes, strict=True):
             for other in self.successors(entry["prev"]):
                 seq, seat = self.data["entries"][other]
                 if other == entry_hash or seat == entry["seat"]:
                     continue
-                kind = str((self.evidence(other) or {}).get("kind", "entry"))
-                notes.append(
-                    f"Two branches after entry {seq - 1}: this save goes on with "
-                    f"{_a(entry['kind'])} by {entry['seat']} (entry {seq}), another save this "
-                    f"home has seen with {_a(kind)} by {seat}. Both are valid; the players "
-                    "choose which one to continue, and the other is dropped.")
+                notes.append(_branch(entry, self.evidence(other), int(seq), str(seat)))
         return notes
 
     def successor_of(self, entry_hash: str) -> tuple[int, str] | None:
@@ -288,11 +285,35 @@ class Archive:
 
     # ---- recording ----------------------------------------------------------------
     def record(self, header_hash: str, entries: list[Entry], hashes: list[str],
-               table_json: dict[str, Any], components: str = "") -> None:
+               table_json: dict[str, Any], components: str = "", seen: str = "",
+               waiting: tuple[str, ...] = ()) -> None:
         """File a verified save: its entries, its head and the table there. ``components``:
-        ``digest(header["components"])``, kept beside the header hash it belongs to."""
+        ``digest(header["components"])``, kept beside the header hash it belongs to.
+        ``seen``: this home's clock, recorded as the first sight of every entry of the
+        save it has not seen before, the entries in ``hashes`` and those in ``waiting``
+        (the save's entries not yet in effect here: only their first sight is filed; they
+        are no successor, no head, so the save before them is not stale, PROTOCOL.md
+        section 11)."""
         with self._changing():
-            self._record(header_hash, entries, hashes, table_json, components)
+            known = self.data["entries"]
+            fresh = [h for h in [*hashes, *waiting] if h not in known]
+            changed = self._record(header_hash, entries, hashes, table_json, components)
+            changed = bool(seen) and self._first_sight(fresh, seen) or changed
+            if changed or self._unfiled:  # a save seen before changes nothing: no write
+                self._write()
+
+    def _first_sight(self, hashes: list[str], seen: str) -> bool:
+        """Record ``seen`` as the first sight of each of ``hashes`` (entries this home had
+        not verified) that has none yet."""
+        known = self.data["first_seen"]
+        fresh = [h for h in hashes if h not in known]
+        for h in fresh:
+            known[h] = seen
+        return bool(fresh)
+
+    def first_seen(self, entry_hash: str) -> str:
+        """When this home first saw the entry (its clock, '' if it has no record)."""
+        return str(self.data["first_seen"].get(entry_hash, ""))
 
     def components_digest(self, header_hash: str) -> str | None:
         """The digest of the component data of the header this home filed, if it is the
@@ -310,9 +331,10 @@ class Archive:
             yield
 
     def _record(self, header_hash: str, entries: list[Entry], hashes: list[str],
-                table_json: dict[str, Any], components: str) -> None:
+                table_json: dict[str, Any], components: str) -> bool:
+        """File the save in memory; whether anything changed."""
         if self.data["header"] and self.data["header"] != header_hash:
-            return  # a different header with this id: never mix the two
+            return False  # a different header with this id: never mix the two
         changed = self.data["header"] != header_hash
         self.data["header"] = header_hash
         if components and self.data.get("components") != components:
@@ -331,8 +353,7 @@ class Archive:
             cache = {"hash": hashes[-1], "table": table_json}
             changed = changed or self.data["head"] != head or self.data["cache"] != cache
             self.data["head"], self.data["cache"] = head, cache
-        if changed or self._unfiled:  # a save seen before changes nothing: no write
-            self._write()
+        return changed
 
     def withdraw(self, entry: Entry, entry_hash: str) -> None:
         """Record that this home took back its entry ``entry_hash`` (``pbem undo``,
@@ -414,10 +435,35 @@ class Archive:
             self._unfiled = []
 
 
+class Branch(NamedTuple):
+    """Two branches seen by this home, in words; ``void``: this save's is not the game's."""
+
+    note: str
+    void: bool
+
+
+def _branch(entry: Entry, other: Entry | None, seq: int, seat: str) -> Branch:
+    """Which of two branches after entry ``seq - 1`` is the game's: this save's, going on
+    with ``entry``, or the other, going on with ``other`` (by ``seat``; None if its
+    evidence is lost)."""
+    head = (f"Two branches after entry {seq - 1}: this save goes on with "
+            f"{_a(entry['kind'])} by {entry['seat']} (entry {seq}), another save this home "
+            f"has seen with {_a(str((other or {}).get('kind', 'entry')))} by {seat}.")
+    if other is None:
+        return Branch(f"{head} This home lost its copy of the other entry and cannot tell "
+                      "which branch is the game's; verify the other save again.", False)
+    winner, why = clock.branch_rule(entry, other)
+    if winner is entry:
+        return Branch(f"{head} This save's branch is the game's: {why}; the other and "
+                      "everything built on it is void.", False)
+    return Branch(f"{head} The other branch is the game's: {why}; this save's branch is "
+                  "void, and pbem signs nothing on it.", True)
+
+
 def _empty(game_id: str) -> dict[str, Any]:
     return {"version": VERSION, "game": game_id, "header": "", "entries": {}, "by_prev": {},
             "alt": {}, "head": {}, "cache": {}, "withdrawn": {}, "sent": {}, "published": {},
-            "revealed": {}, "left": []}
+            "revealed": {}, "left": [], "first_seen": {}}
 
 
 def _well_formed(data: dict[str, Any]) -> bool:
@@ -430,7 +476,8 @@ def _well_formed(data: dict[str, Any]) -> bool:
                     for v in entries.values())
             and all(v in entries for v in by_prev.values())
             and all(isinstance(data.get(k, {}), dict)
-                    for k in ("alt", "withdrawn", "sent", "published", "revealed"))
+                    for k in ("alt", "withdrawn", "sent", "published", "revealed",
+                              "first_seen"))
             and isinstance(data.get("left", []), list)
             and all(isinstance(h, str) for h in data.get("left", []))
             and all(isinstance(runs, list) and all(
@@ -439,6 +486,7 @@ def _well_formed(data: dict[str, Any]) -> bool:
                         and 0 < r[0] <= r[1] for r in runs)
                     for runs in data.get("published", {}).values())
             and _digest_or_absent(data.get("components"))
+            and all(isinstance(v, str) for v in data.get("first_seen", {}).values())
             and all(isinstance(v, list) and all(h in entries for h in v)
                     for v in data.get("alt", {}).values()))
 

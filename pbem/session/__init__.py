@@ -16,6 +16,7 @@ from pbem.errors import IntegrityError, MoveError, OptionError, PbemError, TurnE
 from pbem.game import Game, State, copy_state
 from pbem.protocol import (
     absence,
+    clock,
     engine,
     gameindex,
     headers,
@@ -47,6 +48,12 @@ class Verified(Record):
         self.branches: list[str] = []  # also in notes (PROTOCOL.md 11)
         # The seq of this home's reveal on another branch (it signs nothing on this one).
         self.revealed_elsewhere: int | None = None
+        # The entries of the file not yet in effect for this home (PROTOCOL.md 11): the
+        # save above (``save``, ``report``) ends before them; ``whole`` is the file.
+        self.waiting: list[timing.Waiting] = []
+        self.whole = save
+        self.void = ""  # why this save's branch is not the game's (PROTOCOL.md 11)
+        self.late: list[dict[str, Any]] = []  # entries first seen long after their time
 
     @property
     def table(self) -> Table:
@@ -85,18 +92,30 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
         except (KeyError, TypeError, ValueError):
             return None  # a damaged cache only costs a full replay
 
+    whole, at, whole_hashes = save, timing.now(), list[str]()
+    cut = timing.in_effect(save.entries, at)
+    if cut < len(save.entries):
+        # The whole file is checked all the same; the save this home goes by ends before
+        # the first entry dated ahead (PROTOCOL.md section 11).
+        whole_hashes = engine.replay(save, header_hash=header_hash, check_snapshot=True,
+                                     audit_secrets=False).hashes
+        save = Save(save.header, save.entries[:cut], save.state)
+        complete = any(e["kind"] == "reveal" for e in save.entries)
     report = engine.replay(
         save,
         vouched=archive.verified_at if archive is not None and same_game and not full else None,
         witness=archive.check_fork if archive is not None else None,
-        resume=resume, on_entry=on_entry, header_hash=header_hash, signed_here=signed_here)
+        resume=resume, on_entry=on_entry, header_hash=header_hash, signed_here=signed_here,
+        check_snapshot=save is whole)
     hashes = report.hashes
+    waiting = whole_hashes[cut:] if save is not whole else []
     # The digest of the components, for the note on them: worked out by the replay from
     # entry 0, or kept in the archive with this header's hash, or worked out here.
     components = (report.components_digest
                   or (archive.components_digest(header_hash) if archive is not None else None)
                   or digest(save.header["components"]))
     out = Verified(save, report)
+    out.whole, out.waiting = whole, timing.waiting(whole.entries[cut:])
     if archive is not None and archive.data["header"] and archive.data["header"] != header_hash:
         out.id_reused = True
         out.notes.append(id_reused_message(save.game_id))
@@ -108,13 +127,17 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
         elif record:
             try:
                 archive.record(header_hash, save.entries, hashes, report.table.to_json(),
-                               components)
+                               components, seen=timing.stamp(at) or "",
+                               waiting=tuple(waiting))
             except OSError as exc:
                 out.notes.append(f"(could not update the archive in {home.path if home else ''}: "
                                  f"{exc.strerror})")
             if path is not None and home is not None:
                 remember(home, out, path)
-        out.branches = archive.branch_notes(save.entries, hashes)
+        branches = archive.branch_notes(save.entries, hashes)
+        out.branches = [b.note for b in branches]
+        out.void = next((b.note for b in branches if b.void), "")
+        out.late = late_entries(archive, whole, [*hashes, *waiting])
         if out.branches and home is not None:
             out.revealed_elsewhere = _revealed_elsewhere(archive, home, save)
         if out.revealed_elsewhere is not None:
@@ -125,10 +148,26 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
         out.notes.extend(out.branches)
     out.notes.extend(component_notes(save, home, components))
     out.notes.extend(skip_notes(report.table))
-    early = timing.ahead(save.entries)
-    if early is not None:
-        out.notes.append(f"{early.words()} This home will not vote on it or build on it "
-                         f"before {timing.shown(early.usable_from)}.")
+    out.notes.extend(w.words(at) for w in out.waiting)
+    if out.waiting:
+        out.notes.append(f"This home goes by the save up to entry {cut - 1} until then: "
+                         "nothing comes from the entries that wait, and pbem builds on "
+                         "none of them.")
+    out.notes.extend(late["words"] for late in out.late)
+    return out
+
+
+def late_entries(archive: Archive, save: Save, hashes: list[str]) -> list[dict[str, Any]]:
+    """The entries of ``save`` this home first saw long after their signed time (more than
+    clock.late_after), each as docs/JSON.md's ``late`` lists it, with its sentence."""
+    out = []
+    limit = clock.late_after(save.header)
+    for entry, entry_hash in zip(save.entries, hashes, strict=True):
+        seen, when = timing.parse_stamp(archive.first_seen(entry_hash)), timing.signed_time(entry)
+        if seen is not None and when is not None and seen - when > limit:
+            out.append({"seq": entry["seq"], "kind": entry["kind"], "seat": entry["seat"],
+                        "time": timing.stamp(when), "first_seen": timing.stamp(seen),
+                        "words": clock.late_words(entry, seen)})
     return out
 
 
@@ -372,21 +411,26 @@ def refuse_stale(verified: Verified, home: Home | None = None) -> None:
     if verified.stale:
         raise TurnError(verified.notes[0] + " Playing on it would fork the game."
                         + (undo_hint(verified, home) if home is not None else ""))
-    refuse_future(verified.save)
+    if verified.void:
+        raise TurnError(f"{verified.void} Nothing was written; go on from the save of the "
+                        "other branch.", code="void")
+    refuse_future(verified)
 
 
-def refuse_future(save: Save) -> None:
-    """TurnError("future") if an entry of ``save`` is dated more than an hour ahead of
-    this clock (PROTOCOL.md section 11): this home neither votes on it nor builds on it
-    until its clock gets there, so nobody skips a wait (a seat's patience, a withheld
-    reveal) by dating an entry ahead."""
-    early = timing.ahead(save.entries)
-    if early is not None:
+def refuse_future(verified: Verified) -> None:
+    """TurnError("future") if an entry of the file is not yet in effect for this home
+    (dated more than an hour ahead of its clock, PROTOCOL.md section 11): this home
+    neither votes on it nor builds on it until its clock gets there, so nobody skips a
+    wait (a seat's patience, a withheld reveal) by dating an entry ahead. The save before
+    it is not stale: a player may go on from there."""
+    if verified.waiting:
+        first = verified.waiting[0]
         raise TurnError(
-            f"{early.words()} pbem does not vote on or build on an entry dated ahead, so "
-            "that nobody can skip a wait by dating an entry ahead. Nothing was written. Run "
-            f"this again from {timing.shown(early.usable_from)}, or check this computer's "
-            "clock.", code="future")
+            f"{first.words(timing.now())} pbem does not vote on or build on an entry that "
+            "is not in effect, so that nobody can skip a wait by dating an entry ahead. "
+            "Nothing was written. Run this again from "
+            f"{timing.shown(verified.waiting[-1].from_)}, or go on from the save before "
+            f"entry {first.seq} (or check this computer's clock).", code="future")
 
 
 def undo_hint(verified: Verified, home: Home) -> str:

@@ -39,6 +39,10 @@ def write(tmp: Path, name: str, save: Save) -> Path:
     return write_save(tmp, name, with_entries(save, save.entries, engine.public_state(table)))
 
 
+def proposal_seq(path: str) -> int:
+    return int(savefile.read(path).entries[-1]["seq"])
+
+
 def verify_json(t: Players, handle: str | None, path: str, when: str) -> dict[str, Any]:
     r = t.run(handle, "verify", path, "--json", when=when)
     data: dict[str, Any] = json.loads(r.output)
@@ -136,3 +140,63 @@ def test_S11_hand_signed_entries_dated_ahead_wait(tmp_path: Path) -> None:
     assert verify_json(t2, None, str(p_path), late)["void"] is None
     void = verify_json(t2, None, str(a_path), late)["void"]
     assert void and "came too late to answer it" in void
+
+
+def test_S11_join_and_show_of_an_invitation_state_the_game_clock(tmp_path: Path) -> None:
+    """A host may set 1 hour of patience and no away days: the joiner is told before and
+    as it joins, with what happens after them."""
+    t = Players(tmp_path, "ann", "bob")
+    seats = [a for h in t.handles for a in ("--seat", h)]
+    invite = t.wrote("ann", "new", "dice-race", *seats, "--option", "target=1000",
+                     "--patience", "1h", "--away", "0",
+                     "-o", str(tmp_path / "saves" / "new.toml"))
+    shown = t.run("bob", "show", invite)
+    assert shown.exit_code == 0
+    text = " ".join(shown.output.split())
+    assert "Game clock (you accept it by joining): patience 1 hour; no seat may declare " \
+        "itself away (0 away days)." in text
+    assert "proposed absent by any other seat, with remedy 'end'" in text
+    assert "the proposer confirms 1 hour after the proposal" in text
+    data = json.loads(t.run("bob", "show", invite, "--json").output)
+    assert data["clock_terms"] and "patience 1 hour" in data["clock_terms"][0]
+    joined = t.run("bob", "join", invite)
+    assert joined.exit_code == 0
+    assert "Game clock (you accept it by joining): patience 1 hour" in joined.output
+    started = t.wrote("ann", "play", joined.output.split("Wrote ", 1)[1].split("\n", 1)[0])
+    assert "Game clock" not in t.run("bob", "show", started).output
+    assert json.loads(t.run("bob", "show", started, "--json").output)["clock_terms"] is None
+
+
+def test_S11_an_entry_first_seen_long_after_its_time_is_shown_and_warned_of(
+        tmp_path: Path) -> None:
+    """bob's proposal is signed on day 7 but reaches ann's home on day 12 (a back-dated
+    entry looks the same): show, log and verify say so, in words and JSON; ann's vote to
+    accept warns first, her refusal does not."""
+    t = Players(tmp_path, "ann", "bob", "cy")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    handles = list(t.handles)
+    absent = t.status(path)["to_act"]
+    proposer, voter = (handles[(handles.index(absent) + k) % 3] for k in (1, 2))
+    proposal = t.wrote(proposer, "absent", path, absent, "--remedy", "end", when=at(days=7))
+    day12 = at(days=12)
+    words = "signed 2025-06-09 10:00 UTC, first seen here 2025-06-14 10:00 UTC"
+    data = verify_json(t, voter, proposal, day12)
+    assert [(x["kind"], x["time"], x["first_seen"]) for x in data["late"]] == [
+        ("absent", at(days=7), day12)]
+    assert any(words in n for n in data["notes"])
+    assert words in t.run(voter, "show", proposal, when=day12).output
+    assert words in t.run(voter, "log", proposal, when=day12).output
+    assert json.loads(t.run(voter, "log", proposal, "--json", when=day12).output)["late"]
+    assert words in t.run(voter, "verify", proposal, when=day12).output
+    accepted = t.run(voter, "vote", proposal, "accept", "-o", str(tmp_path / "v.toml"),
+                     when=day12)
+    assert accepted.exit_code == 0 and "Warning: the proposal rests on an entry that came " \
+        "late." in accepted.stderr and words in accepted.stderr
+    refused = t.run(voter, "vote", proposal, "refuse", "-o", str(tmp_path / "r.toml"),
+                    when=day12)
+    assert "Warning" not in refused.stderr
+    # The proposer's own home saw it as it signed it; it first saw ann's turn (the
+    # newest entry of the save it proposed on) a week late, and says so: that is true.
+    mine = verify_json(t, proposer, proposal, day12)["late"]
+    assert [(x["seq"], x["first_seen"]) for x in mine] == [(proposal_seq(proposal) - 1,
+                                                           at(days=7))]

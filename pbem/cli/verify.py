@@ -12,6 +12,7 @@ from pbem.cli.common import (
     _absence_lines,
     _emit_json,
     _home,
+    _late_json,
     _player_notices,
     _print_result,
     echo,
@@ -116,7 +117,7 @@ def _verify_one(ctx: click.Context, save: str, as_json: bool, full: bool) -> Non
             "awaiting": [table.seats[s].handle for s in table.awaiting_reveals()],
             "stale": verified.stale, "notes": verified.notes,
             "waiting": [w.to_json() for w in verified.waiting], "void": verified.void or None,
-            "late": [{k: v for k, v in late.items() if k != "words"} for late in verified.late],
+            "late": _late_json(verified),
             "absence": _absence_lines(table), "unaudited": report.unaudited,
             "players": [n.to_json() for n in notices],
             "checked_from": report.checked_from, "errors": []})

@@ -286,34 +286,41 @@ class Archive:
     # ---- recording ----------------------------------------------------------------
     def record(self, header_hash: str, entries: list[Entry], hashes: list[str],
                table_json: dict[str, Any], components: str = "", seen: str = "",
-               waiting: tuple[str, ...] = ()) -> None:
+               waiting: tuple[str, ...] = (), later: tuple[str, ...] = ()) -> None:
         """File a verified save: its entries, its head and the table there. ``components``:
         ``digest(header["components"])``, kept beside the header hash it belongs to.
-        ``seen``: this home's clock, recorded as the first sight of every entry of the
-        save it has not seen before, the entries in ``hashes`` and those in ``waiting``
-        (the save's entries not yet in effect here: only their first sight is filed; they
-        are no successor, no head, so the save before them is not stale, PROTOCOL.md
-        section 11)."""
+
+        ``seen``: this home's clock, filed as the first sight of each entry of the file it
+        had not verified before: those of ``hashes`` and of ``waiting`` (the entries not
+        yet in effect here, PROTOCOL.md section 11: only their first sight is filed; they
+        are no successor and no head, so the save before them is not stale). ``later``,
+        one per entry of ``hashes`` + ``waiting``: the newest signed time of the entries
+        after it in the file ('' if none), filed with it (:func:`first_seen`)."""
         with self._changing():
             known = self.data["entries"]
-            fresh = [h for h in [*hashes, *waiting] if h not in known]
+            every = [*hashes, *waiting]
+            after = dict(zip(every, later, strict=True)) if later else {}
+            fresh = [h for h in every if h not in known]
             changed = self._record(header_hash, entries, hashes, table_json, components)
-            changed = bool(seen) and self._first_sight(fresh, seen) or changed
+            changed = bool(seen) and self._first_sight(fresh, seen, after) or changed
             if changed or self._unfiled:  # a save seen before changes nothing: no write
                 self._write()
 
-    def _first_sight(self, hashes: list[str], seen: str) -> bool:
-        """Record ``seen`` as the first sight of each of ``hashes`` (entries this home had
-        not verified) that has none yet."""
+    def _first_sight(self, hashes: list[str], seen: str, after: dict[str, str]) -> bool:
+        """File ``seen`` as the first sight of each of ``hashes`` (entries this home had
+        not verified) that has none yet, with the newest time signed after it."""
         known = self.data["first_seen"]
         fresh = [h for h in hashes if h not in known]
         for h in fresh:
-            known[h] = seen
+            known[h] = [seen, after.get(h, "")]
         return bool(fresh)
 
-    def first_seen(self, entry_hash: str) -> str:
-        """When this home first saw the entry (its clock, '' if it has no record)."""
-        return str(self.data["first_seen"].get(entry_hash, ""))
+    def first_seen(self, entry_hash: str) -> tuple[str, str]:
+        """(when this home first saw the entry, the newest time signed after it in the
+        file it came in), ('', '') if it has no record: an entry that came with later
+        entries reached this home late because of them, not of itself."""
+        value = self.data["first_seen"].get(entry_hash)
+        return (str(value[0]), str(value[1])) if isinstance(value, list) else ("", "")
 
     def components_digest(self, header_hash: str) -> str | None:
         """The digest of the component data of the header this home filed, if it is the
@@ -486,7 +493,8 @@ def _well_formed(data: dict[str, Any]) -> bool:
                         and 0 < r[0] <= r[1] for r in runs)
                     for runs in data.get("published", {}).values())
             and _digest_or_absent(data.get("components"))
-            and all(isinstance(v, str) for v in data.get("first_seen", {}).values())
+            and all(isinstance(v, list) and len(v) == 2 and all(isinstance(t, str) for t in v)
+                    for v in data.get("first_seen", {}).values())
             and all(isinstance(v, list) and all(h in entries for h in v)
                     for v in data.get("alt", {}).values()))
 

@@ -255,3 +255,24 @@ def late_words(entry: dict[str, Any], seen: datetime.datetime) -> str:
     return (f"Entry {entry['seq']} ({timing.kind_words(str(entry['kind']))} by "
             f"{entry['seat']}) is signed {timing.shown(when)}, first seen here "
             f"{timing.shown(seen)}: {timing.duration_words(seen - when)} later.")
+
+
+# ---- the terms a joiner accepts ('pbem join', 'pbem show' of an invitation) -------------
+def terms(header: dict[str, Any]) -> list[str]:
+    """The game clock of the header in words: what a player accepts by joining."""
+    span = patience_text(header)
+    days = away_allowance(header).days
+    away = (f"each seat may sign away notes for up to {days} day{'s' if days != 1 else ''} "
+            "in the whole game (its clock stops until the note ends)" if days
+            else "no seat may declare itself away (0 away days)")
+    return [
+        f"Game clock (you accept it by joining): patience {span}; {away}.",
+        f"A seat the game waits for longer than its patience (in signed times) may be "
+        "proposed absent by any other seat, with remedy 'end' (the game ends and it ranks "
+        "last) or, where the rules and the table allow, 'bot' (the rules' bot plays its "
+        "turns); the other seats vote, a vote not signed within a patience is passed over "
+        f"as an acceptance, and with nobody to vote the proposer confirms {span} after "
+        "the proposal. Until the remedy takes effect the seat can answer by playing, and "
+        "an entry dated more than an hour ahead of your clock takes effect for you only "
+        "when your clock gets there.",
+    ]

@@ -128,7 +128,7 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
             try:
                 archive.record(header_hash, save.entries, hashes, report.table.to_json(),
                                components, seen=timing.stamp(at) or "",
-                               waiting=tuple(waiting))
+                               waiting=tuple(waiting), later=signed_after(whole.entries))
             except OSError as exc:
                 out.notes.append(f"(could not update the archive in {home.path if home else ''}: "
                                  f"{exc.strerror})")
@@ -157,14 +157,30 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
     return out
 
 
+def signed_after(entries: list[savefile.Entry]) -> tuple[str, ...]:
+    """For each entry, the newest signed time of the entries after it ('' if none)."""
+    out, newest = [], ""
+    for entry in reversed(entries):
+        out.append(newest)
+        stamp = timing.stamp(timing.signed_time(entry)) or ""
+        newest = max(newest, stamp)
+    return tuple(reversed(out))
+
+
 def late_entries(archive: Archive, save: Save, hashes: list[str]) -> list[dict[str, Any]]:
-    """The entries of ``save`` this home first saw long after their signed time (more than
-    clock.late_after), each as docs/JSON.md's ``late`` lists it, with its sentence."""
+    """The entries of ``save`` that reached this home long after their signed time (more
+    than clock.late_after), each as docs/JSON.md's ``late`` lists it, with its sentence.
+    An entry that came with a later one signed after it is not counted: that one came
+    late, or the file waited for it (the usual way of a game of three or more)."""
     out = []
     limit = clock.late_after(save.header)
     for entry, entry_hash in zip(save.entries, hashes, strict=True):
-        seen, when = timing.parse_stamp(archive.first_seen(entry_hash)), timing.signed_time(entry)
-        if seen is not None and when is not None and seen - when > limit:
+        seen_text, after_text = archive.first_seen(entry_hash)
+        seen, when = timing.parse_stamp(seen_text), timing.signed_time(entry)
+        after = timing.parse_stamp(after_text)
+        if seen is None or when is None or (after is not None and after >= when):
+            continue
+        if seen - when > limit:
             out.append({"seq": entry["seq"], "kind": entry["kind"], "seat": entry["seat"],
                         "time": timing.stamp(when), "first_seen": timing.stamp(seen),
                         "words": clock.late_words(entry, seen)})
@@ -218,7 +234,8 @@ def index_record(home: Home, verified: Verified, path: Path) -> gameindex.GameRe
     seat = verified.table.seat_of(str(info.get("handle", "")))
     if seat is None or verified.table.seats[seat].pubkey not in ("", info.get("public_key")):
         return None
-    return gameindex.summarize(verified.save, verified.report, Path(path), str(info["handle"]))
+    return gameindex.summarize(verified.save, verified.report, Path(path), str(info["handle"]),
+                               tuple(w.to_json() for w in verified.waiting))
 
 
 def remember_record(home: Home, record: gameindex.GameRecord) -> None:

@@ -200,3 +200,31 @@ def test_S11_an_entry_first_seen_long_after_its_time_is_shown_and_warned_of(
     mine = verify_json(t, proposer, proposal, day12)["late"]
     assert [(x["seq"], x["first_seen"]) for x in mine] == [(proposal_seq(proposal) - 1,
                                                            at(days=7))]
+
+
+def test_S11_the_branch_rule_in_one_place() -> None:
+    """clock.branch_rule: an answer wins only if signed strictly before the procedure's
+    entry; an away note gives way to the in-order entry; otherwise the earlier entry."""
+    from pbem.protocol import clock
+
+    def e(kind: str, seat: str, time: str | None) -> dict[str, Any]:
+        entry: dict[str, Any] = {"kind": kind, "seat": seat, "seq": 5, "prev": "0" * 64}
+        if time is not None:
+            entry["time"] = time
+        return entry
+
+    proposal = e("absent", "bob", at(days=7))
+    for answer, wins in ((e("turn", "ann", at(days=7, seconds=-1)), True),
+                         (e("turn", "ann", at(days=7)), False),
+                         (e("reveal", "ann", at(days=1)), True),
+                         (e("turn", "ann", None), False)):
+        for pair in ((proposal, answer), (answer, proposal)):
+            assert (clock.branch_rule(*pair)[0] is answer) is wins
+    for kind in ("vote", "confirm"):
+        later = e(kind, "cy", at(days=9))
+        assert clock.branch_rule(later, e("turn", "ann", at(days=8)))[0]["kind"] == "turn"
+        assert clock.branch_rule(later, e("turn", "ann", at(days=10)))[0] is later
+    note = e("away", "cy", at())
+    assert clock.branch_rule(note, e("turn", "ann", at(days=3)))[0]["kind"] == "turn"
+    early, late = e("away", "cy", at()), e("absent", "bob", at(days=7))
+    assert clock.branch_rule(late, early)[0] is early

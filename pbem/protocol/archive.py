@@ -447,6 +447,7 @@ class Branch(NamedTuple):
 
     note: str
     void: bool
+    decided: bool = True  # False: the other entry's evidence is lost
 
 
 def _branch(entry: Entry, other: Entry | None, seq: int, seat: str) -> Branch:
@@ -458,7 +459,7 @@ def _branch(entry: Entry, other: Entry | None, seq: int, seat: str) -> Branch:
             f"has seen with {_a(str((other or {}).get('kind', 'entry')))} by {seat}.")
     if other is None:
         return Branch(f"{head} This home lost its copy of the other entry and cannot tell "
-                      "which branch is the game's; verify the other save again.", False)
+                      "which branch is the game's; verify the other save again.", False, False)
     winner, why = clock.branch_rule(entry, other)
     if winner is entry:
         return Branch(f"{head} This save's branch is the game's: {why}; the other and "

@@ -53,6 +53,8 @@ class Verified(Record):
         self.waiting: list[timing.Waiting] = []
         self.whole = save
         self.void = ""  # why this save's branch is not the game's (PROTOCOL.md 11)
+        # Every other branch this home knows off this save's path is void by the rule.
+        self.branches_void = False
         self.late: list[dict[str, Any]] = []  # entries first seen long after their time
 
     @property
@@ -92,21 +94,21 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
         except (KeyError, TypeError, ValueError):
             return None  # a damaged cache only costs a full replay
 
+    checks: dict[str, Any] = {
+        "vouched": archive.verified_at if archive is not None and same_game and not full
+        else None,
+        "witness": archive.check_fork if archive is not None else None,
+        "resume": resume, "header_hash": header_hash}
     whole, at, whole_hashes = save, timing.now(), list[str]()
     cut = timing.in_effect(save.entries, at)
     if cut < len(save.entries):
-        # The whole file is checked all the same; the save this home goes by ends before
-        # the first entry dated ahead (PROTOCOL.md section 11).
-        whole_hashes = engine.replay(save, header_hash=header_hash, check_snapshot=True,
-                                     audit_secrets=False).hashes
+        # The whole file is checked all the same (its audit waits with it); the save this
+        # home goes by ends before the first entry dated ahead (PROTOCOL.md section 11).
+        whole_hashes = engine.replay(save, audit_secrets=False, **checks).hashes
         save = Save(save.header, save.entries[:cut], save.state)
         complete = any(e["kind"] == "reveal" for e in save.entries)
-    report = engine.replay(
-        save,
-        vouched=archive.verified_at if archive is not None and same_game and not full else None,
-        witness=archive.check_fork if archive is not None else None,
-        resume=resume, on_entry=on_entry, header_hash=header_hash, signed_here=signed_here,
-        check_snapshot=save is whole)
+    report = engine.replay(save, on_entry=on_entry, signed_here=signed_here,
+                           check_snapshot=save is whole, **checks)
     hashes = report.hashes
     waiting = whole_hashes[cut:] if save is not whole else []
     # The digest of the components, for the note on them: worked out by the replay from
@@ -137,6 +139,7 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
         branches = archive.branch_notes(save.entries, hashes)
         out.branches = [b.note for b in branches]
         out.void = next((b.note for b in branches if b.void), "")
+        out.branches_void = bool(branches) and all(b.decided and not b.void for b in branches)
         out.late = late_entries(archive, whole, [*hashes, *waiting])
         if out.branches and home is not None:
             out.revealed_elsewhere = _revealed_elsewhere(archive, home, save)
@@ -588,8 +591,8 @@ def guard_branches(home: Home, verified: Verified, identity: Identity, kind: str
             f"{shown_seq}): every link of your beacon chain and every secret of yours is "
             "public there, so pbem signs nothing more for you on a branch without that "
             "reveal. Play on the save where you revealed.", code="revealed-elsewhere")
-    if kind != "reveal" or leave_branch:
-        return
+    if kind != "reveal" or leave_branch or verified.branches_void:
+        return  # (a branch the rule of PROTOCOL.md section 11 voids does not go on)
     others = archive.elsewhere(verified.report.hashes)
     if others:
         seq, seat = others[0]

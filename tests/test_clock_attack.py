@@ -66,6 +66,16 @@ def test_S11_a_removal_dated_ahead_waits_and_is_voided_by_the_answer(tmp_path: P
     shown = t.run(ann, "show", forged, when=two_minutes)
     assert shown.exit_code == 0 and "not in effect here" in shown.output
     assert f"Next: turn by {ann}" in shown.output
+    seq = data["waiting"][0]["seq"]
+    at_waiting = t.run(ann, "show", forged, "--at", str(seq), when=two_minutes)
+    assert at_waiting.exit_code == 2 and "is not in effect here yet" in at_waiting.stderr
+    log = t.run(ann, "log", forged, "--json", when=two_minutes)
+    logged = json.loads(log.output)
+    assert [e["seq"] for e in logged["entries"]][-1] == seq - 1 and logged["waiting"]
+    games = json.loads(t.run(ann, "games", "--json", when=two_minutes).output)["games"]
+    assert games[0]["to_act"] == ann and games[0]["waiting"][0]["seq"] == seq
+    assert "not in effect here before 2025-06-09 09:00 UTC" in t.run(
+        ann, "games", when=two_minutes).output
     # ann's play on bob's save is refused (built on entries that wait) ...
     refused = t.run(ann, "play", forged, "roll", when=two_minutes)
     assert refused.exit_code == 1 and "go on from the save before entry" in refused.stderr

@@ -154,7 +154,14 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
 
 def _check_at(at: int, save: Any) -> None:
     from pbem.errors import UsageError
+    from pbem.protocol import timing
 
     last = len(save.entries) - 1
     if at > last:
         raise UsageError(f"--at {at}: this save has entries 0 to {last}; give one of them.")
+    cut = timing.in_effect(save.entries)
+    if at >= cut:
+        raise UsageError(f"--at {at}: entry {at} is not in effect here yet (it is dated, or "
+                         "built on an entry dated, more than an hour ahead of this "
+                         f"computer's clock); give one of entries 0 to {cut - 1}. 'pbem "
+                         "verify' says from when it is in effect.")

@@ -33,6 +33,7 @@ refuses to create or sign in a game whose id it saw with another header.
 from __future__ import annotations
 
 import contextlib
+import datetime
 import json
 import os
 from collections.abc import Iterator
@@ -41,7 +42,7 @@ from typing import Any, NamedTuple
 
 from pbem import atomic
 from pbem.errors import IntegrityError, TurnError
-from pbem.protocol import clock
+from pbem.protocol import clock, timing
 from pbem.protocol.canonical import digest
 from pbem.protocol.savefile import HEX64, Entry
 from pbem.terminal import shown
@@ -295,10 +296,14 @@ class Archive:
         yet in effect here, PROTOCOL.md section 11: only their first sight is filed; they
         are no successor and no head, so the save before them is not stale). ``later``,
         one per entry of ``hashes`` + ``waiting``: the newest signed time of the entries
-        after it in the file ('' if none), filed with it (:func:`first_seen`)."""
+        after it in the file ('' if none), filed with it (:func:`first_seen`); for the
+        first save of a game this home sees, ``seen`` itself."""
         with self._changing():
             known = self.data["entries"]
             every = [*hashes, *waiting]
+            # A home's first sight of a game tells nothing of when each entry was signed:
+            # it was not following. Its first entries are filed as explained (on time).
+            later = later if known else tuple(seen for _ in every)
             after = dict(zip(every, later, strict=True)) if later else {}
             fresh = [h for h in every if h not in known]
             changed = self._record(header_hash, entries, hashes, table_json, components)
@@ -314,6 +319,26 @@ class Archive:
         for h in fresh:
             known[h] = [seen, after.get(h, "")]
         return bool(fresh)
+
+    def late(self, entries: list[Entry], hashes: list[str], limit: datetime.timedelta
+             ) -> list[dict[str, Any]]:
+        """The entries of a file (``hashes``: theirs) that reached this home more than
+        ``limit`` after their signed time (clock.late_after), each as docs/JSON.md's
+        ``late`` lists it, with its sentence (``words``). An entry that came with a later
+        one signed after it is not counted: that one came late, or the file waited for it
+        (the usual way of a game of three or more)."""
+        out = []
+        for entry, entry_hash in zip(entries, hashes, strict=True):
+            seen_text, after_text = self.first_seen(entry_hash)
+            seen, when = timing.parse_stamp(seen_text), timing.signed_time(entry)
+            after = timing.parse_stamp(after_text)
+            if seen is None or when is None or (after is not None and after >= when):
+                continue
+            if seen - when > limit:
+                out.append({"seq": entry["seq"], "kind": entry["kind"], "seat": entry["seat"],
+                            "time": timing.stamp(when), "first_seen": timing.stamp(seen),
+                            "words": clock.late_words(entry, seen)})
+        return out
 
     def first_seen(self, entry_hash: str) -> tuple[str, str]:
         """(when this home first saw the entry, the newest time signed after it in the

@@ -132,6 +132,15 @@ def waiting(entries: list[dict[str, Any]]) -> list[Waiting]:
     return out
 
 
+def signed_after(entries: list[dict[str, Any]]) -> tuple[str, ...]:
+    """For each entry, the newest signed time of the entries after it ('' if none)."""
+    out, newest = [], ""
+    for entry in reversed(entries):
+        out.append(newest)
+        newest = max(newest, stamp(signed_time(entry)) or "")
+    return tuple(reversed(out))
+
+
 def kind_words(kind: str) -> str:
     """'an absent proposal', 'a vote', 'a turn'."""
     return {"absent": "an absent proposal", "vote": "a vote"}.get(

@@ -94,17 +94,18 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
         except (KeyError, TypeError, ValueError):
             return None  # a damaged cache only costs a full replay
 
-    checks: dict[str, Any] = {
-        "vouched": archive.verified_at if archive is not None and same_game and not full
-        else None,
-        "witness": archive.check_fork if archive is not None else None,
-        "resume": resume, "header_hash": header_hash}
+    vouched = archive.verified_at if archive is not None and same_game and not full else None
+    checks: dict[str, Any] = {"vouched": vouched, "resume": resume, "header_hash": header_hash,
+                              "witness": archive.check_fork if archive is not None else None}
     whole, at, whole_hashes = save, timing.now(), list[str]()
     cut = timing.in_effect(save.entries, at)
     if cut < len(save.entries):
         # The whole file is checked all the same (its audit waits with it); the save this
         # home goes by ends before the first entry dated ahead (PROTOCOL.md section 11).
-        whole_hashes = engine.replay(save, audit_secrets=False, **checks).hashes
+        # Not resumed: a replay applies entries to the resumed table in place, and the
+        # archive's cached table must stay as it is for the replay of that save.
+        whole_hashes = engine.replay(save, audit_secrets=False,
+                                     **{**checks, "resume": None}).hashes
         save = Save(save.header, save.entries[:cut], save.state)
         complete = any(e["kind"] == "reveal" for e in save.entries)
     report = engine.replay(save, on_entry=on_entry, signed_here=signed_here,
@@ -130,7 +131,7 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
             try:
                 archive.record(header_hash, save.entries, hashes, report.table.to_json(),
                                components, seen=timing.stamp(at) or "",
-                               waiting=tuple(waiting), later=signed_after(whole.entries))
+                               waiting=tuple(waiting), later=timing.signed_after(whole.entries))
             except OSError as exc:
                 out.notes.append(f"(could not update the archive in {home.path if home else ''}: "
                                  f"{exc.strerror})")
@@ -140,7 +141,8 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
         out.branches = [b.note for b in branches]
         out.void = next((b.note for b in branches if b.void), "")
         out.branches_void = bool(branches) and all(b.decided and not b.void for b in branches)
-        out.late = late_entries(archive, whole, [*hashes, *waiting])
+        out.late = archive.late(whole.entries, [*hashes, *waiting], clock.late_after(
+            save.header))
         if out.branches and home is not None:
             out.revealed_elsewhere = _revealed_elsewhere(archive, home, save)
         if out.revealed_elsewhere is not None:
@@ -157,36 +159,6 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
                          "nothing comes from the entries that wait, and pbem builds on "
                          "none of them.")
     out.notes.extend(late["words"] for late in out.late)
-    return out
-
-
-def signed_after(entries: list[savefile.Entry]) -> tuple[str, ...]:
-    """For each entry, the newest signed time of the entries after it ('' if none)."""
-    out, newest = [], ""
-    for entry in reversed(entries):
-        out.append(newest)
-        stamp = timing.stamp(timing.signed_time(entry)) or ""
-        newest = max(newest, stamp)
-    return tuple(reversed(out))
-
-
-def late_entries(archive: Archive, save: Save, hashes: list[str]) -> list[dict[str, Any]]:
-    """The entries of ``save`` that reached this home long after their signed time (more
-    than clock.late_after), each as docs/JSON.md's ``late`` lists it, with its sentence.
-    An entry that came with a later one signed after it is not counted: that one came
-    late, or the file waited for it (the usual way of a game of three or more)."""
-    out = []
-    limit = clock.late_after(save.header)
-    for entry, entry_hash in zip(save.entries, hashes, strict=True):
-        seen_text, after_text = archive.first_seen(entry_hash)
-        seen, when = timing.parse_stamp(seen_text), timing.signed_time(entry)
-        after = timing.parse_stamp(after_text)
-        if seen is None or when is None or (after is not None and after >= when):
-            continue
-        if seen - when > limit:
-            out.append({"seq": entry["seq"], "kind": entry["kind"], "seat": entry["seat"],
-                        "time": timing.stamp(when), "first_seen": timing.stamp(seen),
-                        "words": clock.late_words(entry, seen)})
     return out
 
 

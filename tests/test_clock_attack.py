@@ -97,6 +97,9 @@ def test_S11_a_removal_dated_ahead_waits_and_is_voided_by_the_answer(tmp_path: P
     t.run(bob, "verify", answer, when=late)
     r = t.run(bob, "absent", forged, ann, "--remedy", "end", when=late)
     assert r.exit_code == 1 and "branch is void" in r.stderr
+    # bob's list of games names the game's branch, not his longer void one.
+    listed = json.loads(t.run(bob, "games", "--json", when=late).output)["games"][0]
+    assert listed["seq"] == proposal_seq(answer) and listed["to_act"] == bob
     # ann's home, seeing bob's save late, says the same; her answer shows first seen late.
     data = verify_json(t, ann, forged, late)
     assert data["void"] and not data["waiting"]

@@ -175,17 +175,19 @@ class GameIndex:
         return sorted((r for r in self.records.values() if r.id.startswith(prefix)),
                       key=lambda r: r.id)
 
-    def remember(self, record: GameRecord) -> bool:
-        """Keep ``record`` if its save is at least as new as the one known (same header);
-        write the file if anything changed. Returns whether it was kept."""
+    def remember(self, record: GameRecord, replace: bool = False) -> bool:
+        """Keep ``record`` if its save is at least as new as the one known (same header),
+        or whatever its length if ``replace`` (its branch is the game's, and the one known
+        may be on a void branch); write the file if anything changed. Returns whether it
+        was kept."""
         with atomic.locked(self.lock_path):
             self._load()  # another process may have recorded a game since
-            return self._remember(record)
+            return self._remember(record, replace)
 
-    def _remember(self, record: GameRecord) -> bool:
+    def _remember(self, record: GameRecord, replace: bool = False) -> bool:
         known = self.records.get(record.id)
         if known is not None:
-            if known.header != record.header or record.seq < known.seq:
+            if known.header != record.header or (record.seq < known.seq and not replace):
                 return False
             if known == record:
                 return True

@@ -135,12 +135,12 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
             except OSError as exc:
                 out.notes.append(f"(could not update the archive in {home.path if home else ''}: "
                                  f"{exc.strerror})")
-            if path is not None and home is not None:
-                remember(home, out, path)
         branches = archive.branch_notes(save.entries, hashes)
         out.branches = [b.note for b in branches]
         out.void = next((b.note for b in branches if b.void), "")
         out.branches_void = bool(branches) and all(b.decided and not b.void for b in branches)
+        if record and not out.stale and path is not None and home is not None:
+            remember(home, out, path)
         out.late = archive.late(whole.entries, [*hashes, *waiting], clock.late_after(
             save.header))
         if out.branches and home is not None:
@@ -195,12 +195,13 @@ def remember(home: Home, verified: Verified, path: Path) -> None:
     than the one known. A home that cannot be written loses only the listing."""
     record = index_record(home, verified, path)
     if record is not None:
-        remember_record(home, record)
+        # The game's branch replaces a void one listed before, however long that is.
+        remember_record(home, record, replace=verified.branches_void)
 
 
 def index_record(home: Home, verified: Verified, path: Path) -> gameindex.GameRecord | None:
     """What :func:`remember` would record of this save (None: nothing)."""
-    if verified.stale or verified.id_reused or not home.has_identity():
+    if verified.stale or verified.id_reused or verified.void or not home.has_identity():
         return None
     try:
         info = home.info()
@@ -213,9 +214,9 @@ def index_record(home: Home, verified: Verified, path: Path) -> gameindex.GameRe
                                tuple(w.to_json() for w in verified.waiting))
 
 
-def remember_record(home: Home, record: gameindex.GameRecord) -> None:
+def remember_record(home: Home, record: gameindex.GameRecord, replace: bool = False) -> None:
     with contextlib.suppress(OSError):
-        gameindex.GameIndex(home.path).remember(record)
+        gameindex.GameIndex(home.path).remember(record, replace)
 
 
 def id_reused_message(game_id: str) -> str:

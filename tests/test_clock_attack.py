@@ -76,6 +76,10 @@ def test_S11_a_removal_dated_ahead_waits_and_is_voided_by_the_answer(tmp_path: P
     assert games[0]["to_act"] == ann and games[0]["waiting"][0]["seq"] == seq
     assert "not in effect here before 2025-06-09 09:00 UTC" in t.run(
         ann, "games", when=two_minutes).output
+    filed = json.loads(t.run(ann, "inbox", forged, "--json", when=two_minutes).output)
+    assert filed["games"][0]["to_act"] == ann and not filed["games"][0]["over"]
+    assert not filed["games"][0]["command"]  # play on the file would be refused
+    assert {p["code"] for p in filed["problems"]} == {"waiting"}
     # ann's play on bob's save is refused (built on entries that wait) ...
     refused = t.run(ann, "play", forged, "roll", when=two_minutes)
     assert refused.exit_code == 1 and "go on from the save before entry" in refused.stderr

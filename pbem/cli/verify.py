@@ -124,8 +124,10 @@ def _verify_one(ctx: click.Context, save: str, as_json: bool, full: bool) -> Non
     else:
         echo(f"{table.header['game']} {table.game_id[:8]}: {len(table.signers)} entries "
                    "verified (signatures, chain, beacon links, rules replay, snapshot)."
-             + (f" {len(verified.waiting)} more in the file, checked too, are not in effect "
-                "here yet (see below)." if verified.waiting else ""))
+             + (f" {len(verified.waiting)} more entr"
+                + ("y in the file, checked too, is" if len(verified.waiting) == 1
+                   else "ies in the file, checked too, are")
+                + " not in effect here yet (see below)." if verified.waiting else ""))
         if report.checked_from:
             echo(f"(The chain of all entries was checked; the rules replay of entries 0-"
                  f"{report.checked_from - 1} was verified before in this home; --full "

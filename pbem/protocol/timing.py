@@ -143,7 +143,7 @@ def signed_after(entries: list[dict[str, Any]]) -> tuple[str, ...]:
 
 def kind_words(kind: str) -> str:
     """'an absent proposal', 'a vote', 'a turn'."""
-    return {"absent": "an absent proposal", "vote": "a vote"}.get(
+    return {"absent": "an absent proposal", "vote": "a vote", "away": "an away note"}.get(
         kind, f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind}")
 
 

@@ -62,6 +62,18 @@ def no_disk_flush() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def fixed_clock_for_shared_fixtures() -> Iterator[None]:
+    """The fixed clock from the start, so that a module's shared fixture signs at the same
+    time as its tests read: a home takes an entry dated more than an hour ahead of its
+    clock as not yet in effect (PROTOCOL.md section 11)."""
+    from pbem.protocol import entropy
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(entropy, "utc_now", lambda: FIXED_CLOCK)
+        yield
+
+
 @pytest.fixture(autouse=True)
 def fixed_entropy(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every fresh random value pbem draws (keys, game ids, nonces, an unseeded bot) comes

@@ -198,39 +198,43 @@ def test_a_seat_that_withholds_its_reveal_can_be_declared_absent(homes: dict[str
 
 
 # ---- the absent player comes back -----------------------------------------------------------
-def test_absent_player_returning_mid_vote_makes_two_valid_branches(homes: dict[str, Home],
-                                                                   tmp_path: Path) -> None:
+def test_absent_player_returning_mid_vote_makes_a_branch_the_rule_chooses(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """The absent player plays on the save from before the proposal, no earlier than the
+    proposal's signed time: a branch, not a fork, and by the rule of PROTOCOL.md section
+    11 the proposal's branch is the game's (an answer wins only if signed earlier)."""
+    from pbem.errors import TurnError
+
     base = started(homes, tmp_path)
     absent, proposer, proposal = propose(homes, base, "end")
     voter = waiting_for(proposal)[0]
-    # The absent player plays on the save from before the proposal: another signer after
-    # the same entry, so a branch, not a fork.
     back = session.sign_next(homes[absent], base, None, ["roll"], None,
                              str(tmp_path / "back.toml")).path
     for path in (proposal, back):
         assert session.verify(savefile.read(path), fresh(tmp_path, path.stem),
                               full=True).report.table
-    # A home that sees both says so plainly, whichever it sees first, and refuses neither.
+    # A home that sees both says so plainly, whichever it sees first, and the same way.
     session.load(proposal, homes[voter])
     seen = session.load(back, homes[voter])
     assert len(seen.branches) == 1
     assert f"a turn by {absent}" in seen.branches[0]
     assert f"an absent proposal by {proposer}" in seen.branches[0]
-    assert "Both are valid" in seen.branches[0]
+    assert "The other branch is the game's" in seen.branches[0] and seen.void
     again = session.load(proposal, homes[voter])
-    assert again.branches and not again.stale
+    assert again.branches and not again.stale and not again.void
+    assert "This save's branch is the game's" in again.branches[0]
     from click.testing import CliRunner
 
     from pbem.cli import main
 
     shown = CliRunner().invoke(main, ["--home", str(homes[voter].path), "verify", str(back)])
     assert shown.exit_code == 0 and "Two branches after entry" in shown.output
-    # Each branch goes on: the vote on one, the returned player's game on the other.
+    # The proposal's branch goes on; nothing is signed on the void one.
     voted = sign_as(homes[voter], proposal, "vote", vote="accept").path
     assert session.load(voted, homes[voter]).table.dropped
-    nxt = waiting_for(back)[0]
-    on = sign_as(homes[nxt], back).path
-    assert not session.load(on, homes[nxt]).stale
+    with pytest.raises(TurnError) as refused:
+        sign_as(homes[voter], back)
+    assert refused.value.code == "void"
 
 
 def test_two_turns_by_the_returning_player_are_still_a_fork(homes: dict[str, Home],

@@ -63,6 +63,13 @@ class Players:
         assert result.exit_code == 0, result.output
         return self.saves / f"{self.count:04d}.toml"
 
+    def answer(self, handle: str, path: Path, *moves: str) -> Path:
+        """``handle``'s turn on ``path``, the save before a proposal against it, signed a
+        minute before that proposal: the answer that voids it (PROTOCOL.md section 11)."""
+        earlier = self.clock - datetime.timedelta(minutes=1)
+        return self.wrote(handle, "play", str(path), *moves,
+                          env={"PBEM_CLOCK": earlier.strftime("%Y-%m-%dT%H:%M:%SZ")})
+
     def start(self, *options: str) -> Path:
         seats = [a for h in self.handles for a in ("--seat", h)]
         opts = [a for o in (options or ("target=1000",)) for a in ("--option", o)]
@@ -102,7 +109,7 @@ def test_the_branch_trick_never_sees_a_link_twice(tmp_path: Path) -> None:
     base = game.until(game.start(), "bob")
     proposal = game.wrote("cy", "absent", str(base), "bob", "--remedy", "end")
     assert "beacon" not in entry(proposal)
-    back = game.wrote("bob", "play", str(base), "roll")  # the branch before the proposal
+    back = game.answer("bob", base, "roll")  # the branch before the proposal
     game.run("cy", "verify", str(back))  # cy's home learns of bob's branch
     assert game.to_act(back) == "cy"
     answered = game.wrote("cy", "play", str(back), "pass")
@@ -122,7 +129,7 @@ def test_a_vote_cut_behind_the_game_publishes_no_link(tmp_path: Path) -> None:
     proposal = game.wrote("cy", "absent", str(base), "bob", "--remedy", "end")
     voted = game.wrote("ann", "vote", str(proposal), "accept")
     assert "beacon" not in entry(voted)
-    back = game.wrote("bob", "play", str(base), "roll")
+    back = game.answer("bob", base, "roll")
     on = game.wrote("cy", "play", str(back), "roll")
     game.run("ann", "verify", str(voted))
     mine = game.wrote("ann", "play", str(on), "roll")
@@ -224,35 +231,25 @@ def status(game: Players, path: Path) -> dict[str, Any]:
 
 def test_no_reveal_on_a_branch_cut_behind_the_game(tmp_path: Path) -> None:
     """Issue 21, finding 1, second half. The game went on after bob came back (ann and
-    cy played on his branch); ann then votes on cy's old proposal that bob is absent, cut
-    behind the game, which ends the game there. Revealing on that branch would publish a
-    seed still in use where the game goes on: refused, exit 1, nothing written."""
+    cy played on his branch); ann then tries to vote on cy's old proposal that bob is
+    absent, cut behind the game, which would end the game there and have her reveal a
+    seed still in use where the game goes on. bob's answer is signed before the
+    proposal, so the proposal's branch is void (PROTOCOL.md section 11): the vote is
+    refused, exit 1, nothing written, and the main line goes on."""
     game = Players(tmp_path)
     base = game.until(game.start(), "bob")
     proposal = game.wrote("cy", "absent", str(base), "bob", "--remedy", "end")
-    main_line = game.play(game.play(game.wrote("bob", "play", str(base), "roll")))
+    main_line = game.play(game.play(game.answer("bob", base, "roll")))
     game.run("ann", "verify", str(proposal))
     game.run("cy", "verify", str(main_line))
-    voted = game.wrote("ann", "vote", str(proposal), "accept")
-    assert status(game, voted)["next"] == "reveal"
-    due = status(game, voted)["to_act"]
-    assert due in ("ann", "cy")
     before = sorted(game.saves.iterdir())
-    refused = game.run(due, "play", str(voted), "-o", str(tmp_path / "r.toml"))
+    refused = game.run("ann", "vote", str(proposal), "accept", "-o", str(tmp_path / "v.toml"))
     assert refused.exit_code == 1, refused.output
-    assert "cannot reveal your seed on this save" in refused.output
-    assert "another branch" in refused.output and "--leave-branch" in refused.output
-    assert not (tmp_path / "r.toml").exists() and sorted(game.saves.iterdir()) == before
-    # The main line goes on without trouble.
+    assert "The other branch is the game's" in refused.output
+    assert "bob's turn is signed earlier" in refused.output
+    assert not (tmp_path / "v.toml").exists() and sorted(game.saves.iterdir()) == before
     on = game.play(main_line)
     assert game.run(None, "verify", str(on)).exit_code == 0
-    # Told the other branch is dropped, the home still does not reveal there: it played in
-    # turn on the main line, so the link a reveal needs is published there (pbem/2: links
-    # are never published twice), and it says so.
-    left = game.run(due, "play", str(voted), "--leave-branch", "-o", str(tmp_path / "r.toml"))
-    assert left.exit_code == 1 and "link is never published twice" in left.output, left.output
-    assert "of that branch:" in left.output and "'pbem games' shows its newest save" in left.output
-    assert not (tmp_path / "r.toml").exists()
 
 
 def test_a_branch_played_on_leaves_the_other_and_the_game_ends_cleanly(tmp_path: Path) -> None:
@@ -264,7 +261,7 @@ def test_a_branch_played_on_leaves_the_other_and_the_game_ends_cleanly(tmp_path:
     proposal = game.wrote("cy", "absent", str(base), "bob", "--remedy", "end")
     voted_on = game.run("ann", "verify", str(proposal))
     assert voted_on.exit_code == 0
-    path = game.wrote("bob", "play", str(base), "roll")
+    path = game.answer("bob", base, "roll")
     for _ in range(40):
         if not status(game, path)["to_act"]:
             break
@@ -287,7 +284,7 @@ def test_an_answer_that_voids_a_branch_skips_on_evidence(tmp_path: Path) -> None
     assert game.to_act(voted) == "cy"
     voided = game.wrote("cy", "play", str(voted), "roll")
     assert entry(voided).get("bot") and "beacon" in entry(voided)
-    back = game.wrote("bob", "play", str(base), "roll")
+    back = game.answer("bob", base, "roll")
     game.run("cy", "verify", str(back))
     answered = game.wrote("cy", "play", str(back), "pass")
     signed = entry(answered)

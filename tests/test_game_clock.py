@@ -58,8 +58,13 @@ class Players:
         assert r.exit_code == 0, r.output
         return str(r.output.split("Wrote ", 1)[1].split("\n", 1)[0])
 
-    def status(self, path: str) -> dict[str, Any]:
-        data: dict[str, Any] = json.loads(self.run(None, "verify", path, "--json").output)
+    def status(self, path: str, when: str = "") -> dict[str, Any]:
+        """verify --json by a home with no seat, at ``when``, by default the newest time
+        signed in the save (a home that gets it as it is signed: every entry is in effect
+        there, PROTOCOL.md section 11)."""
+        newest = max(str(e.get("time", "")) for e in savefile.read(path).entries)
+        data: dict[str, Any] = json.loads(
+            self.run(None, "verify", path, "--json", when=when or newest).output)
         return data
 
     def start(self, game: str = "dice-race", *new_args: str, when: str = "") -> str:
@@ -230,7 +235,7 @@ def test_the_seat_a_remedy_makes_to_act_has_its_whole_patience(tmp_path: Path,
     duty = status["to_act"]
     assert duty != absent and status["next"] == ("turn" if remedy == "bot" else "reveal")
     caller = next(h for h in handles if h not in (absent, duty))
-    shown = json.loads(t.run(caller, "show", path, "--json").output)["clock"]
+    shown = json.loads(t.run(caller, "show", path, "--json", when=at(days=9)).output)["clock"]
     assert shown["since"] == at(days=9) and shown["patience_ends"] == at(days=16)
     before = saves(t)
     for early in (at(days=9, hours=1), at(days=15, hours=23)):
@@ -275,8 +280,8 @@ def test_a_back_dated_last_vote_does_not_shorten_the_new_seats_patience(tmp_path
     duty = status["to_act"]  # the first revealer, whoever it is in seat order
     assert status["next"] == "reveal" and duty != absent
     caller = next(h for h in handles if h not in (absent, duty))
-    assert json.loads(t.run(caller, "show", str(voted), "--json").output)["clock"]["since"] \
-        == at(days=9)
+    assert json.loads(t.run(caller, "show", str(voted), "--json", when=at(days=9)).output)[
+        "clock"]["since"] == at(days=9)
     early_proposal_refused(t, str(voted), caller, duty, at(days=14, hours=1))
 
 
@@ -440,7 +445,7 @@ def test_a_silent_voter_is_passed_over_by_the_next_vote(tmp_path: Path) -> None:
     [remedy] = status["ending"]["remedies"]
     assert remedy["accepted"] == [last] and remedy["passed"] == [first]
     assert f"the vote of {first} passed over" in status["ending"]["text"]
-    log = t.run(None, "log", done).output
+    log = t.run(None, "log", done, when=at(days=14)).output
     assert f"{last} voted to accept the proposal, passing over the vote of {first}" in log
     # The voter passed over votes no more.
     r = t.run(first, "vote", done, "refuse", when=at(days=14, hours=1))

@@ -237,6 +237,9 @@ class Terminal:
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 0, 0))
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PBEM_", "COLUMNS"))}
         env.update(TERM="dumb", INPUTRC=os.devnull, PYTHONPATH=str(ROOT), LC_ALL="C.UTF-8")
+        # The suite's fixed clock: an entry signed by this computer's clock would be dated
+        # ahead of the tests' clock, not yet in effect there (PROTOCOL.md section 11).
+        env["PBEM_CLOCK"] = "2025-06-02T10:00:00Z"
         if not readline:
             env["PBEM_TEST_NO_READLINE"] = "1"
 

@@ -143,6 +143,9 @@ def vote(ctx: click.Context, save: str, choice: str, out: str | None, away_until
     # proposal): the voter sees it before voting on this one.
     for line in [*loaded.branches, *absence.lines(loaded.table)]:
         echo(line)
+    if choice == "accept":
+        for line in absentees.late_warnings(loaded):
+            echo(line, err=True)
     fields = {"vote": choice}
     if away_until:
         fields["away_until"] = _away_time(away_until, "--away-until")
@@ -171,8 +174,11 @@ def confirm(ctx: click.Context, save: str, out: str | None, send_it: bool,
     home = _home(ctx)
     path = resolve_save(ctx, save)
     mailing = _mail_plan(home, send_it, to, no_cc, smtp_given)
-    for line in session.load(path, home).branches:
+    loaded = session.load(path, home)
+    for line in loaded.branches:
         echo(line)
+    for line in absentees.late_warnings(loaded):
+        echo(line, err=True)
     written = absentees.sign_absence(home, path, "confirm", {}, out)
     _print_absence(written)
     _mail_after(ctx, written, mailing)

@@ -238,6 +238,11 @@ def _send_written(home: Any, path: Path, mailing: dict[str, Any]) -> None:
     _report_sent(result)
 
 
+def _late_json(verified: Any) -> list[dict[str, Any]]:
+    """The entries first seen here long after their signed time (docs/JSON.md ``late``)."""
+    return [{k: v for k, v in late.items() if k != "words"} for late in verified.late]
+
+
 def _print_notes(notes: list[Any]) -> None:
     """Entries as 'log' prints them: a heading line, then what each changed."""
     for note in notes:

@@ -9,6 +9,7 @@ import click
 from pbem.cli.common import (
     _emit_json,
     _home,
+    _late_json,
     _print_acted,
     _print_notes,
     echo,
@@ -136,8 +137,28 @@ def _clock_of(record: Any, now: Any) -> dict[str, Any]:
         end = timing.parse_stamp(until)
         if end is not None and end > now:
             words.append(f"away: {handle} until {timing.shown(end)}")
+    words.extend(_waiting_words(record, now))
     return {"patience_ends": timing.stamp(ends), "past_patience": ends is not None and
-            ends <= now, "away": away, "clock_words": words}
+            ends <= now, "away": away, "clock_words": words, "waiting": record.waiting}
+
+
+def _waiting_words(record: Any, now: Any) -> list[str]:
+    """The entries of the listed save not in effect here (dated ahead), in words."""
+    from pbem.protocol import timing
+
+    if not record.waiting:
+        return []
+    first, last = record.waiting[0], record.waiting[-1]
+    what = (f"entr{'ies' if len(record.waiting) > 1 else 'y'} {first['seq']}"
+            + (f"-{last['seq']}" if len(record.waiting) > 1 else "")
+            + f" ({timing.kind_words(str(first['kind']))} by {first['seat']}"
+            + (" and what is built on it)" if len(record.waiting) > 1 else ")"))
+    start = timing.parse_stamp(first["in_effect_from"])
+    if start is not None and start > now:
+        return [f"{what} dated ahead: not in effect here before {timing.shown(start)}; "
+                "this listing goes by the save before it"]
+    return [f"{what} dated ahead: in effect here now; 'pbem verify' the save to bring "
+            "this listing up to date"]
 
 
 def _proposal_words(proposal: dict[str, Any], now: Any) -> str:
@@ -179,12 +200,20 @@ def log(ctx: click.Context, save: str, as_json: bool) -> None:
                            lambda parsed: range(len(parsed.entries)))
     table = told.verified.table
     acted = timing.last_acted([s.handle for s in table.seats], told.verified.save.entries)
+    verified = told.verified
     if as_json:
         _emit_json({"game": table.header["game"], "id": table.game_id,
                     "entries": [n.to_json() for n in told.notes],
-                    "last_acted": [a.to_json() for a in acted]})
+                    "last_acted": [a.to_json() for a in acted],
+                    "waiting": [w.to_json() for w in verified.waiting],
+                    "late": _late_json(verified), "void": verified.void or None})
         return
     _print_notes(told.notes)
+    now = timing.now()
+    for line in [*(w.words(now) for w in verified.waiting),
+                 *(late["words"] for late in verified.late),
+                 *([verified.void] if verified.void else [])]:
+        echo(line)
     _print_acted(acted, logbook.own_handle(home))
 
 

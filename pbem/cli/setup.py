@@ -143,11 +143,14 @@ def join(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str,
 
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem import session
+    from pbem.protocol import clock
 
     mailing = _mail_plan(_home(ctx), send_it, to, no_cc, smtp_given)
     written = _sign(ctx, resolve_save(ctx, save), "join", [], None, out, accept_keys)
     for note in session.component_notes(written.save, _home(ctx)):
         echo(note)
+    for line in clock.terms(written.save.header):
+        echo(line)
     _print_keys(written, everyone=True)
     echo(f"Wrote {written.path}")
     _mail_after(ctx, written, mailing)

@@ -10,6 +10,7 @@ from pbem.cli.common import (
     _absence_lines,
     _emit_json,
     _home,
+    _late_json,
     _player_notices,
     _print_acted,
     _print_notes,
@@ -93,6 +94,8 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
         data = {"game": table.header["game"], "id": table.game_id, "seat": handle,
                 "to_act": to_act, "phase": table.phase(), "state": view,
                 "private": private, "notes": verified.notes,
+                "waiting": [w.to_json() for w in verified.waiting],
+                "void": verified.void or None, "late": _late_json(verified),
                 "players": [n.to_json() for n in notices],
                 "last_acted": [a.to_json() for a in acted],
                 "absence": _absence_lines(table),
@@ -100,6 +103,8 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
         if at is None:
             data["since_your_last_turn"] = None if since is None else [n.to_json() for n in since]
             data["clock"] = clock.status(table)
+            data["clock_terms"] = (clock.terms(table.header) if table.phase() == "joining"
+                                   else None)
         else:
             data["at"] = at
             data["entry"] = told.notes[0].to_json()
@@ -123,6 +128,9 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
     if at is None:
         for line in clock.lines(table, timing.now()):
             echo(line)
+        if table.phase() == "joining":  # an invitation: the clock a joiner accepts
+            for line in clock.terms(table.header):
+                echo(line)
     for note in verified.notes:
         echo(note)
     echo()
@@ -146,7 +154,14 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
 
 def _check_at(at: int, save: Any) -> None:
     from pbem.errors import UsageError
+    from pbem.protocol import timing
 
     last = len(save.entries) - 1
     if at > last:
         raise UsageError(f"--at {at}: this save has entries 0 to {last}; give one of them.")
+    cut = timing.in_effect(save.entries)
+    if at >= cut:
+        raise UsageError(f"--at {at}: entry {at} is not in effect here yet (it is dated, or "
+                         "built on an entry dated, more than an hour ahead of this "
+                         f"computer's clock); give one of entries 0 to {cut - 1}. 'pbem "
+                         "verify' says from when it is in effect.")

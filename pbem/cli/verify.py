@@ -12,6 +12,7 @@ from pbem.cli.common import (
     _absence_lines,
     _emit_json,
     _home,
+    _late_json,
     _player_notices,
     _print_result,
     echo,
@@ -115,13 +116,19 @@ def _verify_one(ctx: click.Context, save: str, as_json: bool, full: bool) -> Non
             "revealed": told["revealed"], "unrevealed": told["unrevealed"],
             "awaiting": [table.seats[s].handle for s in table.awaiting_reveals()],
             "stale": verified.stale, "notes": verified.notes,
+            "waiting": [w.to_json() for w in verified.waiting], "void": verified.void or None,
+            "late": _late_json(verified),
             "absence": _absence_lines(table), "unaudited": report.unaudited,
             "closed": told.get("closed", []),
             "players": [n.to_json() for n in notices],
             "checked_from": report.checked_from, "errors": []})
     else:
         echo(f"{table.header['game']} {table.game_id[:8]}: {len(table.signers)} entries "
-                   "verified (signatures, chain, beacon links, rules replay, snapshot).")
+                   "verified (signatures, chain, beacon links, rules replay, snapshot)."
+             + (f" {len(verified.waiting)} more entr"
+                + ("y in the file, checked too, is" if len(verified.waiting) == 1
+                   else "ies in the file, checked too, are")
+                + " not in effect here yet (see below)." if verified.waiting else ""))
         if report.checked_from:
             echo(f"(The chain of all entries was checked; the rules replay of entries 0-"
                  f"{report.checked_from - 1} was verified before in this home; --full "

@@ -33,7 +33,7 @@ from pbem.mail import message as mail
 from pbem.mail.report import GameSummary, InboxReport, Origin, Problem
 from pbem.mail.seen import SeenRecord
 from pbem.mail.sources import MESSAGE_FACTOR, Progress, Raw, Reading, imap_messages, mib, raw_messages
-from pbem.protocol import engine, gameindex, savefile
+from pbem.protocol import engine, gameindex, savefile, timing
 from pbem.protocol.archive import Archive
 from pbem.protocol.canonical import digest
 from pbem.protocol.contacts import Contacts
@@ -283,7 +283,12 @@ def _verify_game(game_id: str, candidates: list[_Candidate], home: Home, me: str
         valid.append(cand)
         problems.extend(Problem("branch", note, cand.origin, game_id, save.entries[-1]["seq"])
                         for note in verified.branches)
-        for entry, entry_hash in zip(save.entries, verified.report.hashes, strict=True):
+        problems.extend(Problem("waiting", w.words(timing.now()), cand.origin, game_id, w.seq)
+                        for w in verified.waiting)
+        problems.extend(Problem("late", late["words"], cand.origin, game_id, late["seq"])
+                        for late in verified.late)
+        for entry, entry_hash in zip(verified.save.entries, verified.report.hashes,
+                                     strict=True):
             seen_entries.setdefault((entry["seq"], entry_hash), cand.origin)
     # The summary rests on a full check: if the newest good save was one skipped above
     # (a newer one failed), verify it now.
@@ -302,7 +307,10 @@ def _verify_game(game_id: str, candidates: list[_Candidate], home: Home, me: str
         return None
     newest = valid[-1]
     assert newest.save is not None and newest.verified is not None
-    save, verified = newest.save, newest.verified
+    # The file as it came (filed as it is), and the save this home goes by: without its
+    # entries not yet in effect here (PROTOCOL.md section 11).
+    whole, verified = newest.save, newest.verified
+    save = verified.save
     last = save.entries[-1]
     table = verified.table
     summary = GameSummary(
@@ -322,7 +330,7 @@ def _verify_game(game_id: str, candidates: list[_Candidate], home: Home, me: str
         summary.problems.append(stale)
         report.problems.append(stale)
     elif file_saves:
-        _file(summary, save, home, report)
+        _file(summary, whole, home, report)
         if summary.filed:  # 'pbem games' and short ids name the filed copy
             session.remember(home, verified, Path(summary.filed))
     _result(summary, verified, newest, report)
@@ -332,9 +340,10 @@ def _verify_game(game_id: str, candidates: list[_Candidate], home: Home, me: str
         summary.to_act = table.seats[duty.seat].handle
         summary.next = duty.kind
         summary.your_move = summary.to_act == me
-        if summary.your_move and not summary.stale:
+        if summary.your_move and not summary.stale and not verified.waiting \
+                and not verified.void:
             verb = duty.kind if duty.kind in ("join", "vote") else "play"
-            target = _target(summary, newest, save, home)
+            target = _target(summary, newest, whole, home)
             if not summary.filed and not newest.file:
                 summary.save_as = target
             summary.command = (f"pbem {verb} {mail.shell_word(target)}"

@@ -596,6 +596,8 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
         # Who is absent and who signs for the bot, or the open proposal: the board below
         # names the absent seat to act in the rules' own words.
         body.paragraphs += absence.lines(table, you=you)
+    # Entries of the file not yet in effect for the sender's home (PROTOCOL.md section 11).
+    body.paragraphs += [w.words(timing.now()) for w in verified.waiting]
     missing = [s.handle for i, s in enumerate(seats) if not s.email and i != my_seat]
     if missing:
         names = ", ".join(missing)

@@ -25,6 +25,8 @@ LEVELS = {
     "server": "error",  # an IMAP server unreachable or refusing the login: exit 5
     "filing": "warning", "not-seated": "note", "stale": "note", "no-saves": "note",
     "branch": "note",  # the absent player came back while the others voted (PROTOCOL.md 11)
+    "waiting": "note",  # entries dated ahead, not yet in effect here (PROTOCOL.md 11)
+    "late": "note",  # an entry first seen here long after its signed time
 }
 SOURCE_FAILED = ("server", "not-found", "unreadable")  # with no message named: a source
 

@@ -33,14 +33,16 @@ refuses to create or sign in a game whose id it saw with another header.
 from __future__ import annotations
 
 import contextlib
+import datetime
 import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pbem import atomic
 from pbem.errors import IntegrityError, TurnError
+from pbem.protocol import clock, timing
 from pbem.protocol.canonical import digest
 from pbem.protocol.savefile import HEX64, Entry
 from pbem.terminal import shown
@@ -70,7 +72,7 @@ class Archive:
         if not isinstance(loaded, dict) or loaded.get("game") != game_id:
             return
         if loaded.get("version") == VERSION and _well_formed(loaded):
-            for key in ("alt", "withdrawn", "sent", "published", "revealed"):
+            for key in ("alt", "withdrawn", "sent", "published", "revealed", "first_seen"):
                 loaded.setdefault(key, {})  # absent from older archives
             loaded.setdefault("left", [])
             self.data = loaded
@@ -143,21 +145,17 @@ class Archive:
                 "taken back with 'pbem undo' in this home; it is no longer part of the game. "
                 "Play on the save before it instead.", seq=entry["seq"], code="withdrawn")
 
-    def branch_notes(self, entries: list[Entry], hashes: list[str]) -> list[str]:
+    def branch_notes(self, entries: list[Entry], hashes: list[str]) -> list[Branch]:
         """A sentence for each entry of this save that another verified entry, by another
-        seat, also follows (two branches, PROTOCOL.md section 11)."""
+        seat, also follows (two branches, PROTOCOL.md section 11), saying which branch is
+        the game's by the rule of clock.branch_rule, and whether this save's is void."""
         notes = []
         for entry, entry_hash in zip(entries, hashes, strict=True):
             for other in self.successors(entry["prev"]):
                 seq, seat = self.data["entries"][other]
                 if other == entry_hash or seat == entry["seat"]:
                     continue
-                kind = str((self.evidence(other) or {}).get("kind", "entry"))
-                notes.append(
-                    f"Two branches after entry {seq - 1}: this save goes on with "
-                    f"{_a(entry['kind'])} by {entry['seat']} (entry {seq}), another save this "
-                    f"home has seen with {_a(kind)} by {seat}. Both are valid; the players "
-                    "choose which one to continue, and the other is dropped.")
+                notes.append(_branch(entry, self.evidence(other), int(seq), str(seat)))
         return notes
 
     def successor_of(self, entry_hash: str) -> tuple[int, str] | None:
@@ -286,11 +284,66 @@ class Archive:
 
     # ---- recording ----------------------------------------------------------------
     def record(self, header_hash: str, entries: list[Entry], hashes: list[str],
-               table_json: dict[str, Any], components: str = "") -> None:
+               table_json: dict[str, Any], components: str = "", seen: str = "",
+               waiting: tuple[str, ...] = (), later: tuple[str, ...] = ()) -> None:
         """File a verified save: its entries, its head and the table there. ``components``:
-        ``digest(header["components"])``, kept beside the header hash it belongs to."""
+        ``digest(header["components"])``, kept beside the header hash it belongs to.
+
+        ``seen``: this home's clock, filed as the first sight of each entry of the file it
+        had not verified before: those of ``hashes`` and of ``waiting`` (the entries not
+        yet in effect here, PROTOCOL.md section 11: only their first sight is filed; they
+        are no successor and no head, so the save before them is not stale). ``later``,
+        one per entry of ``hashes`` + ``waiting``: the newest signed time of the entries
+        after it in the file ('' if none), filed with it (:func:`first_seen`); for the
+        first save of a game this home sees, ``seen`` itself."""
         with self._changing():
-            self._record(header_hash, entries, hashes, table_json, components)
+            known = self.data["entries"]
+            every = [*hashes, *waiting]
+            # A home's first sight of a game tells nothing of when each entry was signed:
+            # it was not following. Its first entries are filed as explained (on time).
+            later = later if known else tuple(seen for _ in every)
+            after = dict(zip(every, later, strict=True)) if later else {}
+            fresh = [h for h in every if h not in known]
+            changed = self._record(header_hash, entries, hashes, table_json, components)
+            changed = bool(seen) and self._first_sight(fresh, seen, after) or changed
+            if changed or self._unfiled:  # a save seen before changes nothing: no write
+                self._write()
+
+    def _first_sight(self, hashes: list[str], seen: str, after: dict[str, str]) -> bool:
+        """File ``seen`` as the first sight of each of ``hashes`` (entries this home had
+        not verified) that has none yet, with the newest time signed after it."""
+        known = self.data["first_seen"]
+        fresh = [h for h in hashes if h not in known]
+        for h in fresh:
+            known[h] = [seen, after.get(h, "")]
+        return bool(fresh)
+
+    def late(self, entries: list[Entry], hashes: list[str], limit: datetime.timedelta
+             ) -> list[dict[str, Any]]:
+        """The entries of a file (``hashes``: theirs) that reached this home more than
+        ``limit`` after their signed time (clock.late_after), each as docs/JSON.md's
+        ``late`` lists it, with its sentence (``words``). An entry that came with a later
+        one signed after it is not counted: that one came late, or the file waited for it
+        (the usual way of a game of three or more)."""
+        out = []
+        for entry, entry_hash in zip(entries, hashes, strict=True):
+            seen_text, after_text = self.first_seen(entry_hash)
+            seen, when = timing.parse_stamp(seen_text), timing.signed_time(entry)
+            after = timing.parse_stamp(after_text)
+            if seen is None or when is None or (after is not None and after >= when):
+                continue
+            if seen - when > limit:
+                out.append({"seq": entry["seq"], "kind": entry["kind"], "seat": entry["seat"],
+                            "time": timing.stamp(when), "first_seen": timing.stamp(seen),
+                            "words": clock.late_words(entry, seen)})
+        return out
+
+    def first_seen(self, entry_hash: str) -> tuple[str, str]:
+        """(when this home first saw the entry, the newest time signed after it in the
+        file it came in), ('', '') if it has no record: an entry that came with later
+        entries reached this home late because of them, not of itself."""
+        value = self.data["first_seen"].get(entry_hash)
+        return (str(value[0]), str(value[1])) if isinstance(value, list) else ("", "")
 
     def components_digest(self, header_hash: str) -> str | None:
         """The digest of the component data of the header this home filed, if it is the
@@ -308,9 +361,10 @@ class Archive:
             yield
 
     def _record(self, header_hash: str, entries: list[Entry], hashes: list[str],
-                table_json: dict[str, Any], components: str) -> None:
+                table_json: dict[str, Any], components: str) -> bool:
+        """File the save in memory; whether anything changed."""
         if self.data["header"] and self.data["header"] != header_hash:
-            return  # a different header with this id: never mix the two
+            return False  # a different header with this id: never mix the two
         changed = self.data["header"] != header_hash
         self.data["header"] = header_hash
         if components and self.data.get("components") != components:
@@ -329,8 +383,7 @@ class Archive:
             cache = {"hash": hashes[-1], "table": table_json}
             changed = changed or self.data["head"] != head or self.data["cache"] != cache
             self.data["head"], self.data["cache"] = head, cache
-        if changed or self._unfiled:  # a save seen before changes nothing: no write
-            self._write()
+        return changed
 
     def withdraw(self, entry: Entry, entry_hash: str) -> None:
         """Record that this home took back its entry ``entry_hash`` (``pbem undo``,
@@ -391,10 +444,36 @@ class Archive:
         atomic.replace(self.path, json.dumps(self.data, separators=(",", ":")).encode("utf-8"))
 
 
+class Branch(NamedTuple):
+    """Two branches seen by this home, in words; ``void``: this save's is not the game's."""
+
+    note: str
+    void: bool
+    decided: bool = True  # False: the other entry's evidence is lost
+
+
+def _branch(entry: Entry, other: Entry | None, seq: int, seat: str) -> Branch:
+    """Which of two branches after entry ``seq - 1`` is the game's: this save's, going on
+    with ``entry``, or the other, going on with ``other`` (by ``seat``; None if its
+    evidence is lost)."""
+    head = (f"Two branches after entry {seq - 1}: this save goes on with "
+            f"{_a(entry['kind'])} by {entry['seat']} (entry {seq}), another save this home "
+            f"has seen with {_a(str((other or {}).get('kind', 'entry')))} by {seat}.")
+    if other is None:
+        return Branch(f"{head} This home lost its copy of the other entry and cannot tell "
+                      "which branch is the game's; verify the other save again.", False, False)
+    winner, why = clock.branch_rule(entry, other)
+    if winner is entry:
+        return Branch(f"{head} This save's branch is the game's: {why}; the other and "
+                      "everything built on it is void.", False)
+    return Branch(f"{head} The other branch is the game's: {why}; this save's branch is "
+                  "void, and pbem signs nothing on it.", True)
+
+
 def _empty(game_id: str) -> dict[str, Any]:
     return {"version": VERSION, "game": game_id, "header": "", "entries": {}, "by_prev": {},
             "alt": {}, "head": {}, "cache": {}, "withdrawn": {}, "sent": {}, "published": {},
-            "revealed": {}, "left": []}
+            "revealed": {}, "left": [], "first_seen": {}}
 
 
 def _well_formed(data: dict[str, Any]) -> bool:
@@ -407,7 +486,8 @@ def _well_formed(data: dict[str, Any]) -> bool:
                     for v in entries.values())
             and all(v in entries for v in by_prev.values())
             and all(isinstance(data.get(k, {}), dict)
-                    for k in ("alt", "withdrawn", "sent", "published", "revealed"))
+                    for k in ("alt", "withdrawn", "sent", "published", "revealed",
+                              "first_seen"))
             and isinstance(data.get("left", []), list)
             and all(isinstance(h, str) for h in data.get("left", []))
             and all(isinstance(runs, list) and all(
@@ -416,6 +496,8 @@ def _well_formed(data: dict[str, Any]) -> bool:
                         and 0 < r[0] <= r[1] for r in runs)
                     for runs in data.get("published", {}).values())
             and _digest_or_absent(data.get("components"))
+            and all(isinstance(v, list) and len(v) == 2 and all(isinstance(t, str) for t in v)
+                    for v in data.get("first_seen", {}).values())
             and all(isinstance(v, list) and all(h in entries for h in v)
                     for v in data.get("alt", {}).values()))
 

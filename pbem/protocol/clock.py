@@ -176,3 +176,103 @@ def lines(table: Table, now: datetime.datetime) -> list[str]:
         if end is not None and end > now:
             out.append(f"Away: {handle} until {timing.shown(end)}.")
     return out
+
+
+# ---- two branches: which one is the game's (PROTOCOL.md section 11) ----------------------
+# The entries of the absence procedure: a proposal, a vote on it, its confirm.
+PROCEDURE = ("absent", "vote", "confirm")
+# Entries signed out of turn that change nothing the game's moves depend on.
+NOTES = ("away",)
+
+
+def branch_rule(one: dict[str, Any], other: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """Of two entries by different seats after the same entry (two branches), the one
+    whose branch is the game's, and why in words; the other and everything built on it
+    is void, for every verifier. This is the one place the rule lives:
+
+    1. The in-order entry of the seat the game waits for (its turn, reveal or
+       resignation: the seat a proposal names answering it) against an entry of the
+       absence procedure (a proposal, a vote, a confirm): the answer is the game's if it
+       is signed strictly earlier than that entry, else the procedure's entry is. A seat
+       can always answer on top of the newest entry, so it only loses what came before
+       its answer: a proposal dated ahead loses to an answer signed in real time.
+    2. The in-order entry against an away note: the in-order entry (the note is signed
+       again on it, and nothing else changes).
+    3. Otherwise the entry signed earlier; on equal times (or none), the smaller hash.
+    An entry without a signed time counts as signed after every entry that has one."""
+    for first, second in ((one, other), (other, one)):
+        if _in_order(first) and not _in_order(second):
+            if second["kind"] in NOTES:
+                return first, (f"{second['seat']}'s away note is signed again on "
+                               f"{first['seat']}'s {first['kind']}")
+            if _key(first) < _key(second):
+                return first, (f"{first['seat']}'s {first['kind']} is signed earlier "
+                               f"({_when(first)}) than {_what(second)} ({_when(second)}), "
+                               "so it answers it")
+            return second, (f"{_what(second)} is signed no later ({_when(second)}) than "
+                            f"{first['seat']}'s {first['kind']} ({_when(first)}), which "
+                            "came too late to answer it")
+    from pbem.protocol.canonical import digest
+
+    ranked = sorted((one, other), key=lambda e: (_key(e), digest(e)))
+    return ranked[0], (f"{_what(ranked[0])} is signed earlier ({_when(ranked[0])}) than "
+                       f"{_what(ranked[1])} ({_when(ranked[1])})")
+
+
+def _in_order(entry: dict[str, Any]) -> bool:
+    return entry.get("kind") not in PROCEDURE + NOTES
+
+
+def _key(entry: dict[str, Any]) -> tuple[int, str]:
+    when = timing.signed_time(entry)
+    return (0, stamp_of(when)) if when is not None else (1, "")
+
+
+def _when(entry: dict[str, Any]) -> str:
+    when = timing.signed_time(entry)
+    return timing.shown(when) if when is not None else "no signed time"
+
+
+def _what(entry: dict[str, Any]) -> str:
+    return f"{entry['seat']}'s {timing.kind_words(entry['kind']).split(' ', 1)[1]}"
+
+
+# ---- first seen: an entry that reached this home long after its signed time ----------
+FIRST_SEEN_LATE = datetime.timedelta(days=1)
+
+
+def late_after(header: dict[str, Any]) -> datetime.timedelta:
+    """How long after its signed time an entry may first reach a home before the home
+    shows it as late: a day, or the game's patience if that is shorter."""
+    return min(FIRST_SEEN_LATE, patience(header))
+
+
+def late_words(entry: dict[str, Any], seen: datetime.datetime) -> str:
+    """'Entry 5 (a turn by ann) is signed 2027-03-06 10:00 UTC, first seen here
+    2027-03-15 09:00 UTC.'"""
+    when = timing.signed_time(entry)
+    assert when is not None
+    return (f"Entry {entry['seq']} ({timing.kind_words(str(entry['kind']))} by "
+            f"{entry['seat']}) is signed {timing.shown(when)}, first seen here "
+            f"{timing.shown(seen)}: {timing.duration_words(seen - when)} later.")
+
+
+# ---- the terms a joiner accepts ('pbem join', 'pbem show' of an invitation) -------------
+def terms(header: dict[str, Any]) -> list[str]:
+    """The game clock of the header in words: what a player accepts by joining."""
+    span = patience_text(header)
+    days = away_allowance(header).days
+    away = (f"each seat may sign away notes for up to {days} day{'s' if days != 1 else ''} "
+            "in the whole game (its clock stops until the note ends)" if days
+            else "no seat may declare itself away (0 away days)")
+    return [
+        f"Game clock (you accept it by joining): patience {span}; {away}.",
+        f"A seat the game waits for longer than its patience (in signed times) may be "
+        "proposed absent by any other seat, with remedy 'end' (the game ends and it ranks "
+        "last) or, where the rules and the table allow, 'bot' (the rules' bot plays its "
+        "turns); the other seats vote, a vote not signed within a patience is passed over "
+        f"as an acceptance, and with nobody to vote the proposer confirms {span} after "
+        "the proposal. Until the remedy takes effect the seat can answer by playing, and "
+        "an entry dated more than an hour ahead of your clock takes effect for you only "
+        "when your clock gets there.",
+    ]

@@ -465,10 +465,14 @@ def _replay_voided(table: Table, entry: Entry) -> None:
     or the skip rests on entries its signer made up. IntegrityError (exit 3, code beacon)."""
     seq, handle = entry["seq"], entry["seat"]
     carried = entry["evidence"]
-    ahead = timing.ahead(carried)
+    at = timing.now()
+    ahead = next((e for e in carried if (when := timing.signed_time(e)) is not None
+                  and when - at > timing.AHEAD_LIMIT), None)
     try:
         if ahead is not None:
-            raise IntegrityError(ahead.words().rstrip(".") + ", so not in effect here yet")
+            raise IntegrityError(
+                f"its entry {ahead['seq']} is dated more than an hour ahead of this "
+                f"computer's clock ({timing.shown(at)}), so not in effect here yet")
         for voided in carried:
             table, _ = step(table, voided, replay=True, in_place=True)
     except PbemError as exc:

@@ -53,6 +53,9 @@ class GameRecord(NamedTuple):
     time: str | None = None  # the last entry's signed time, if it has one
     acted: list[dict[str, Any]] = []  # timing.Acted.to_json()
     clock: dict[str, Any] = {}  # pbem.protocol.clock.status: patience, away notes
+    # The save's entries not yet in effect here when it was verified (timing.Waiting's
+    # JSON): the record describes the save up to the entry before them.
+    waiting: list[dict[str, Any]] = []
 
     @property
     def short_id(self) -> str:
@@ -96,7 +99,10 @@ def _well_formed(r: GameRecord) -> bool:
             and all(isinstance(k, str) and isinstance(v, int) for k, v in r.scores.items())
             and (r.time is None or isinstance(r.time, str))
             and isinstance(r.acted, list) and all(_acted_ok(a) for a in r.acted)
-            and isinstance(r.clock, dict))
+            and isinstance(r.clock, dict)
+            and isinstance(r.waiting, list) and all(
+                isinstance(w, dict) and isinstance(w.get("in_effect_from"), str)
+                and isinstance(w.get("seq"), int) for w in r.waiting))
 
 
 def _acted_ok(item: Any) -> bool:
@@ -105,8 +111,10 @@ def _acted_ok(item: Any) -> bool:
             and (item.get("time") is None or isinstance(item.get("time"), str)))
 
 
-def summarize(save: Save, report: Report, path: Path, you: str) -> GameRecord:
-    """The record of a save just verified (``report``), found at ``path``."""
+def summarize(save: Save, report: Report, path: Path, you: str,
+              waiting: tuple[dict[str, Any], ...] = ()) -> GameRecord:
+    """The record of a save just verified (``report``), found at ``path``; ``waiting``:
+    the entries of the file not yet in effect here (``save`` ends before them)."""
     table = report.table
     duty = table.duty()
     last = save.entries[-1]
@@ -133,7 +141,7 @@ def summarize(save: Save, report: Report, path: Path, you: str) -> GameRecord:
         scores=scores, ending=str(told.get("ending", {}).get("short", "")),
         time=timing.stamp(timing.signed_time(last)),
         acted=[a.to_json() for a in timing.last_acted(seats, save.entries)],
-        clock=clock.status(table))
+        clock=clock.status(table), waiting=list(waiting))
 
 
 class GameIndex:
@@ -167,17 +175,19 @@ class GameIndex:
         return sorted((r for r in self.records.values() if r.id.startswith(prefix)),
                       key=lambda r: r.id)
 
-    def remember(self, record: GameRecord) -> bool:
-        """Keep ``record`` if its save is at least as new as the one known (same header);
-        write the file if anything changed. Returns whether it was kept."""
+    def remember(self, record: GameRecord, replace: bool = False) -> bool:
+        """Keep ``record`` if its save is at least as new as the one known (same header),
+        or whatever its length if ``replace`` (its branch is the game's, and the one known
+        may be on a void branch); write the file if anything changed. Returns whether it
+        was kept."""
         with atomic.locked(self.lock_path):
             self._load()  # another process may have recorded a game since
-            return self._remember(record)
+            return self._remember(record, replace)
 
-    def _remember(self, record: GameRecord) -> bool:
+    def _remember(self, record: GameRecord, replace: bool = False) -> bool:
         known = self.records.get(record.id)
         if known is not None:
-            if known.header != record.header or record.seq < known.seq:
+            if known.header != record.header or (record.seq < known.seq and not replace):
                 return False
             if known == record:
                 return True

@@ -76,50 +76,75 @@ def now_stamp() -> str:
     return now().strftime(entropy.TIME_FORMAT)
 
 
-# An entry dated further ahead of this clock is not voted on or built on until the clock
-# gets there (PROTOCOL.md section 11): a proposer cannot skip a wait by dating it ahead.
+# An entry dated further ahead of this clock is not in effect until the clock gets there
+# (PROTOCOL.md section 11): a proposer cannot skip a wait by dating it ahead.
 AHEAD_LIMIT = datetime.timedelta(hours=1)
 
 
-class Ahead(NamedTuple):
-    """The entry of a save dated furthest ahead of the clock, beyond AHEAD_LIMIT."""
+def in_effect(entries: list[dict[str, Any]], at: datetime.datetime | None = None) -> int:
+    """How many of a save's entries are in effect for a home whose clock reads ``at``
+    (default :func:`now`): all of them up to the first one dated more than AHEAD_LIMIT
+    ahead of it (PROTOCOL.md section 11). That one, and every entry built on it, waits:
+    the home treats the save as ending before it. The create entry is always in effect
+    (a game whose create waits has no seats to wait for)."""
+    at = now() if at is None else at
+    for index, entry in enumerate(entries):
+        when = signed_time(entry)
+        if index and when is not None and when - at > AHEAD_LIMIT:
+            return index
+    return len(entries)
+
+
+class Waiting(NamedTuple):
+    """An entry not yet in effect for this home (:func:`in_effect`)."""
 
     seq: int
     kind: str
     seat: str
-    time: datetime.datetime
-    at: datetime.datetime  # the clock it was compared with
+    time: datetime.datetime | None  # its signed time
+    from_: datetime.datetime  # when this home's clock lets it take effect
 
-    @property
-    def usable_from(self) -> datetime.datetime:
-        """When this clock may build on it: AHEAD_LIMIT before its signed time."""
-        return self.time - AHEAD_LIMIT
+    def words(self, at: datetime.datetime) -> str:
+        what = f"Entry {self.seq} ({kind_words(self.kind)} by {self.seat})"
+        until = f"it is not in effect here before {shown(self.from_)}"
+        if self.time is not None and self.time - at > AHEAD_LIMIT:
+            return (f"{what} is dated {shown(self.time)}, more than an hour ahead of this "
+                    f"computer's clock ({shown(at)}): {until}.")
+        return f"{what} is built on an entry that waits: {until}."
 
-    def words(self) -> str:
-        what = {"absent": "an absent proposal", "vote": "a vote"}.get(
-            self.kind, f"{'an' if self.kind[:1] in 'aeiou' else 'a'} {self.kind}")
-        return (f"Entry {self.seq} ({what} by {self.seat}) is dated {shown(self.time)}, "
-                f"{duration_words(self.time - self.at)} ahead of this computer's clock "
-                f"({shown(self.at)}): more than an hour.")
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "kind": self.kind, "seat": self.seat,
+                "time": stamp(self.time), "in_effect_from": stamp(self.from_)}
 
 
-def ahead(entries: Iterable[dict[str, Any]], at: datetime.datetime | None = None
-          ) -> Ahead | None:
-    """The entry dated furthest ahead of ``at`` (default :func:`now`) if it is more than
-    AHEAD_LIMIT ahead, else None. Stamps have one fixed shape, so the newest is the
-    greatest string: one comparison per entry, one parse."""
-    newest: dict[str, Any] | None = None
+def waiting(entries: list[dict[str, Any]]) -> list[Waiting]:
+    """The entries :func:`in_effect` cut off, each with when it takes effect here: an hour
+    before the latest signed time among it and the waiting entries before it."""
+    out: list[Waiting] = []
+    latest: datetime.datetime | None = None
     for entry in entries:
-        stamp_text = entry.get("time")
-        if isinstance(stamp_text, str) and (newest is None or stamp_text > newest["time"]):
-            newest = entry
-    when = signed_time(newest) if newest is not None else None
-    if newest is None or when is None:
-        return None
-    at = now() if at is None else at
-    if when - at <= AHEAD_LIMIT:
-        return None
-    return Ahead(int(newest["seq"]), str(newest["kind"]), str(newest["seat"]), when, at)
+        when = signed_time(entry)
+        if when is not None and (latest is None or when > latest):
+            latest = when
+        assert latest is not None  # the first one waits for its own time
+        out.append(Waiting(int(entry["seq"]), str(entry["kind"]), str(entry["seat"]), when,
+                           latest - AHEAD_LIMIT))
+    return out
+
+
+def signed_after(entries: list[dict[str, Any]]) -> tuple[str, ...]:
+    """For each entry, the newest signed time of the entries after it ('' if none)."""
+    out, newest = [], ""
+    for entry in reversed(entries):
+        out.append(newest)
+        newest = max(newest, stamp(signed_time(entry)) or "")
+    return tuple(reversed(out))
+
+
+def kind_words(kind: str) -> str:
+    """'an absent proposal', 'a vote', 'a turn'."""
+    return {"absent": "an absent proposal", "vote": "a vote", "away": "an away note"}.get(
+        kind, f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind}")
 
 
 def shown(when: datetime.datetime) -> str:

@@ -16,6 +16,7 @@ from pbem.errors import IntegrityError, MoveError, OptionError, PbemError, TurnE
 from pbem.game import Game, State, copy_state
 from pbem.protocol import (
     absence,
+    clock,
     engine,
     gameindex,
     headers,
@@ -47,6 +48,14 @@ class Verified(Record):
         self.branches: list[str] = []  # also in notes (PROTOCOL.md 11)
         # The seq of this home's reveal on another branch (it signs nothing on this one).
         self.revealed_elsewhere: int | None = None
+        # The entries of the file not yet in effect for this home (PROTOCOL.md 11): the
+        # save above (``save``, ``report``) ends before them; ``whole`` is the file.
+        self.waiting: list[timing.Waiting] = []
+        self.whole = save
+        self.void = ""  # why this save's branch is not the game's (PROTOCOL.md 11)
+        # Every other branch this home knows off this save's path is void by the rule.
+        self.branches_void = False
+        self.late: list[dict[str, Any]] = []  # entries first seen long after their time
 
     @property
     def table(self) -> Table:
@@ -85,18 +94,31 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
         except (KeyError, TypeError, ValueError):
             return None  # a damaged cache only costs a full replay
 
-    report = engine.replay(
-        save,
-        vouched=archive.verified_at if archive is not None and same_game and not full else None,
-        witness=archive.check_fork if archive is not None else None,
-        resume=resume, on_entry=on_entry, header_hash=header_hash, signed_here=signed_here)
+    vouched = archive.verified_at if archive is not None and same_game and not full else None
+    checks: dict[str, Any] = {"vouched": vouched, "resume": resume, "header_hash": header_hash,
+                              "witness": archive.check_fork if archive is not None else None}
+    whole, at, whole_hashes = save, timing.now(), list[str]()
+    cut = timing.in_effect(save.entries, at)
+    if cut < len(save.entries):
+        # The whole file is checked all the same (its audit waits with it); the save this
+        # home goes by ends before the first entry dated ahead (PROTOCOL.md section 11).
+        # Not resumed: a replay applies entries to the resumed table in place, and the
+        # archive's cached table must stay as it is for the replay of that save.
+        whole_hashes = engine.replay(save, audit_secrets=False,
+                                     **{**checks, "resume": None}).hashes
+        save = Save(save.header, save.entries[:cut], save.state)
+        complete = any(e["kind"] == "reveal" for e in save.entries)
+    report = engine.replay(save, on_entry=on_entry, signed_here=signed_here,
+                           check_snapshot=save is whole, **checks)
     hashes = report.hashes
+    waiting = whole_hashes[cut:] if save is not whole else []
     # The digest of the components, for the note on them: worked out by the replay from
     # entry 0, or kept in the archive with this header's hash, or worked out here.
     components = (report.components_digest
                   or (archive.components_digest(header_hash) if archive is not None else None)
                   or digest(save.header["components"]))
     out = Verified(save, report)
+    out.whole, out.waiting = whole, timing.waiting(whole.entries[cut:])
     if archive is not None and archive.data["header"] and archive.data["header"] != header_hash:
         out.id_reused = True
         out.notes.append(id_reused_message(save.game_id))
@@ -108,13 +130,19 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
         elif record:
             try:
                 archive.record(header_hash, save.entries, hashes, report.table.to_json(),
-                               components)
+                               components, seen=timing.stamp(at) or "",
+                               waiting=tuple(waiting), later=timing.signed_after(whole.entries))
             except OSError as exc:
                 out.notes.append(f"(could not update the archive in {home.path if home else ''}: "
                                  f"{exc.strerror})")
-            if path is not None and home is not None:
-                remember(home, out, path)
-        out.branches = archive.branch_notes(save.entries, hashes)
+        branches = archive.branch_notes(save.entries, hashes)
+        out.branches = [b.note for b in branches]
+        out.void = next((b.note for b in branches if b.void), "")
+        out.branches_void = bool(branches) and all(b.decided and not b.void for b in branches)
+        if record and not out.stale and path is not None and home is not None:
+            remember(home, out, path)
+        out.late = archive.late(whole.entries, [*hashes, *waiting], clock.late_after(
+            save.header))
         if out.branches and home is not None:
             out.revealed_elsewhere = _revealed_elsewhere(archive, home, save)
         if out.revealed_elsewhere is not None:
@@ -125,10 +153,12 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
         out.notes.extend(out.branches)
     out.notes.extend(component_notes(save, home, components))
     out.notes.extend(skip_notes(report.table))
-    early = timing.ahead(save.entries)
-    if early is not None:
-        out.notes.append(f"{early.words()} This home will not vote on it or build on it "
-                         f"before {timing.shown(early.usable_from)}.")
+    out.notes.extend(w.words(at) for w in out.waiting)
+    if out.waiting:
+        out.notes.append(f"This home goes by the save up to entry {cut - 1} until then: "
+                         "nothing comes from the entries that wait, and pbem builds on "
+                         "none of them.")
+    out.notes.extend(late["words"] for late in out.late)
     return out
 
 
@@ -165,12 +195,13 @@ def remember(home: Home, verified: Verified, path: Path) -> None:
     than the one known. A home that cannot be written loses only the listing."""
     record = index_record(home, verified, path)
     if record is not None:
-        remember_record(home, record)
+        # The game's branch replaces a void one listed before, however long that is.
+        remember_record(home, record, replace=verified.branches_void)
 
 
 def index_record(home: Home, verified: Verified, path: Path) -> gameindex.GameRecord | None:
     """What :func:`remember` would record of this save (None: nothing)."""
-    if verified.stale or verified.id_reused or not home.has_identity():
+    if verified.stale or verified.id_reused or verified.void or not home.has_identity():
         return None
     try:
         info = home.info()
@@ -179,12 +210,13 @@ def index_record(home: Home, verified: Verified, path: Path) -> gameindex.GameRe
     seat = verified.table.seat_of(str(info.get("handle", "")))
     if seat is None or verified.table.seats[seat].pubkey not in ("", info.get("public_key")):
         return None
-    return gameindex.summarize(verified.save, verified.report, Path(path), str(info["handle"]))
+    return gameindex.summarize(verified.save, verified.report, Path(path), str(info["handle"]),
+                               tuple(w.to_json() for w in verified.waiting))
 
 
-def remember_record(home: Home, record: gameindex.GameRecord) -> None:
+def remember_record(home: Home, record: gameindex.GameRecord, replace: bool = False) -> None:
     with contextlib.suppress(OSError):
-        gameindex.GameIndex(home.path).remember(record)
+        gameindex.GameIndex(home.path).remember(record, replace)
 
 
 def id_reused_message(game_id: str) -> str:
@@ -372,21 +404,26 @@ def refuse_stale(verified: Verified, home: Home | None = None) -> None:
     if verified.stale:
         raise TurnError(verified.notes[0] + " Playing on it would fork the game."
                         + (undo_hint(verified, home) if home is not None else ""))
-    refuse_future(verified.save)
+    if verified.void:
+        raise TurnError(f"{verified.void} Nothing was written; go on from the save of the "
+                        "other branch.", code="void")
+    refuse_future(verified)
 
 
-def refuse_future(save: Save) -> None:
-    """TurnError("future") if an entry of ``save`` is dated more than an hour ahead of
-    this clock (PROTOCOL.md section 11): this home neither votes on it nor builds on it
-    until its clock gets there, so nobody skips a wait (a seat's patience, a withheld
-    reveal) by dating an entry ahead."""
-    early = timing.ahead(save.entries)
-    if early is not None:
+def refuse_future(verified: Verified) -> None:
+    """TurnError("future") if an entry of the file is not yet in effect for this home
+    (dated more than an hour ahead of its clock, PROTOCOL.md section 11): this home
+    neither votes on it nor builds on it until its clock gets there, so nobody skips a
+    wait (a seat's patience, a withheld reveal) by dating an entry ahead. The save before
+    it is not stale: a player may go on from there."""
+    if verified.waiting:
+        first = verified.waiting[0]
         raise TurnError(
-            f"{early.words()} pbem does not vote on or build on an entry dated ahead, so "
-            "that nobody can skip a wait by dating an entry ahead. Nothing was written. Run "
-            f"this again from {timing.shown(early.usable_from)}, or check this computer's "
-            "clock.", code="future")
+            f"{first.words(timing.now())} pbem does not vote on or build on an entry that "
+            "is not in effect, so that nobody can skip a wait by dating an entry ahead. "
+            "Nothing was written. Run this again from "
+            f"{timing.shown(verified.waiting[-1].from_)}, or go on from the save before "
+            f"entry {first.seq} (or check this computer's clock).", code="future")
 
 
 def undo_hint(verified: Verified, home: Home) -> str:
@@ -533,8 +570,8 @@ def guard_branches(home: Home, verified: Verified, identity: Identity, kind: str
             f"{shown_seq}): every link of your beacon chain and every secret of yours is "
             "public there, so pbem signs nothing more for you on a branch without that "
             "reveal. Play on the save where you revealed.", code="revealed-elsewhere")
-    if kind != "reveal" or leave_branch:
-        return
+    if kind != "reveal" or leave_branch or verified.branches_void:
+        return  # (a branch the rule of PROTOCOL.md section 11 voids does not go on)
     others = archive.elsewhere(verified.report.hashes)
     if others:
         seq, seat = others[0]

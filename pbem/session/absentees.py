@@ -27,6 +27,19 @@ def sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str]
         return _sign_absence(home, path, kind, fields, out)
 
 
+def late_warnings(verified: session.Verified) -> list[str]:
+    """Warnings before accepting or confirming the open proposal of ``verified``: one for
+    each entry it rests on (the entry it follows, the proposal, the votes on it) that this
+    home first saw long after its signed time (PROTOCOL.md section 11): its time may not
+    be true, and the patience it claims to have waited may not have passed."""
+    proposal = verified.table.proposal
+    if not proposal:
+        return []
+    return [f"Warning: the proposal rests on an entry that came late. {late['words']} Its "
+            "signed time is a claim; accept or confirm only if you believe it."
+            for late in verified.late if int(late["seq"]) >= int(proposal["seq"]) - 1]
+
+
 def _sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str],
                   out: str | None) -> session.Written:
     identity = home.load()

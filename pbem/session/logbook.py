@@ -183,6 +183,8 @@ def history(path: str | Path, home: Home | None, wanted: Callable[[Save], range]
     early enough to tell those entries again."""
     save = savefile.read(path)
     seqs = wanted(save)
+    cut = timing.in_effect(save.entries)  # entries not in effect here are told of apart
+    seqs = range(min(seqs.start, cut), min(seqs.stop, cut))
     hashes = [engine.entry_hash(save.entries[seq]) for seq in seqs]
     cache = toldcache.ToldCache(home.path, save.game_id) if home is not None else None
     known = cache.get(hashes) if cache is not None and not keep else None

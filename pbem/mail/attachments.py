@@ -1,0 +1,121 @@
+"""Finding pbem saves in a mail someone else wrote: every part that is or may be a save,
+bounded in size before anything is decoded, and the text of headers as its sender meant
+it."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import quopri
+from dataclasses import dataclass
+from email.message import Message
+
+MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024  # far above any real save; parsing stops there
+
+
+@dataclass
+class Found:
+    """One part of a message that is, or may be, a pbem save."""
+
+    name: str  # the attachment's file name, or a description of the part
+    content_type: str
+    size: int  # decoded size in bytes (estimated for a part over the cap)
+    data: bytes = b""  # the decoded bytes (BOM and CRLF left for savefile to handle)
+    problem: str = ""  # "too-large" when the part was not read
+
+
+SAVE_MARKERS = (b"[header]", b"pbem/")
+
+
+def looks_like_save(data: bytes) -> bool:
+    """Cheap test by content: a pbem save has a [header] table naming the pbem format."""
+    return all(marker in data for marker in SAVE_MARKERS)
+
+
+def clean_text(text: str) -> str:
+    """Text from a mail as its sender meant it: raw 8-bit bytes (kept by the parser as
+    lone surrogates, which no terminal or JSON encoder accepts) read as UTF-8, and
+    anything still undecodable shown as U+FFFD. Control characters stay: the CLI escapes
+    them (pbem.terminal)."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # a surrogate that did not come from a raw byte
+        return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def _part_name(part: Message, index: int) -> str:
+    try:
+        name = part.get_filename()
+    except Exception:  # a hostile Content-Disposition must not lose the part
+        name = None
+    if name:
+        return clean_text(str(name))
+    return f"part {index} ({part.get_content_type()})"
+
+
+def _encoded_size(part: Message) -> tuple[int, str]:
+    raw = part.get_payload(decode=False)
+    text = raw if isinstance(raw, str) else ""
+    cte = str(part.get("Content-Transfer-Encoding", "")).strip().lower()
+    size = len(text)
+    if cte == "base64":
+        size = size * 3 // 4
+    return size, text
+
+
+def _peek(text: str, cte: str, limit: int = 16384) -> bytes:
+    """The first bytes of an over-large part, decoded, to see whether it is a save."""
+    head = text[:limit]
+    try:
+        if cte == "base64":
+            compact = "".join(head.split())
+            return base64.b64decode(compact[: len(compact) // 4 * 4])
+        if cte == "quoted-printable":
+            return quopri.decodestring(head.encode("ascii", "replace"))
+    except (binascii.Error, ValueError):
+        return b""
+    return head.encode("utf-8", "replace")
+
+
+def find_saves(message: Message, max_bytes: int = MAX_ATTACHMENT_BYTES) -> list[Found]:
+    """Every part of ``message`` (forwarded messages included) that looks like a save.
+
+    A part over ``max_bytes`` is not decoded; it is listed with problem "too-large" if its
+    name, type or first bytes suggest a save, and ignored otherwise (a photo)."""
+    found: list[Found] = []
+    for index, part in enumerate(message.walk()):
+        if part.is_multipart():
+            continue
+        ctype = part.get_content_type()
+        name = _part_name(part, index)
+        size, text = _encoded_size(part)
+        if size > max_bytes:
+            cte = str(part.get("Content-Transfer-Encoding", "")).strip().lower()
+            if (name.lower().endswith(".toml") or "toml" in ctype
+                    or looks_like_save(_peek(text, cte))):
+                found.append(Found(name, ctype, size, problem="too-large"))
+            continue
+        payload = part.get_payload(decode=True)
+        if not isinstance(payload, bytes) or not looks_like_save(payload):
+            continue
+        found.append(Found(name, ctype, len(payload), payload))
+    return found
+
+
+def mentions_pbem(message: Message) -> bool:
+    """Whether a message claims to be about a pbem game (for 'save missing' reports): its
+    headers, or a subject pbem wrote (old ones named the entry, new ones only the game).
+    A player's reply ("Re: [pbem] ...") is talk, not a mail whose save was lost."""
+    subject = str(message.get("Subject", ""))
+    return bool(message.get("X-Pbem-Game")) or subject.lstrip().lower().startswith("[pbem]")
+
+
+def defects(message: Message) -> list[str]:
+    """Names of the MIME defects the parser found anywhere in the message."""
+    names: list[str] = []
+    for part in message.walk():
+        for defect in getattr(part, "defects", []):
+            label = type(defect).__name__
+            if label not in names:
+                names.append(label)
+    return names

@@ -1,0 +1,104 @@
+"""Branches of a game as a home sees them (PROTOCOL.md sections 5 and 8): the seed is
+revealed on one branch only, a home leaves the branches it stops playing on, and a link of
+its beacon chains is published once, on any branch."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING
+
+from pbem.errors import TurnError
+from pbem.protocol import savefile, signing
+from pbem.protocol.archive import Archive
+from pbem.protocol.beacon import Position
+from pbem.protocol.canonical import digest
+from pbem.protocol.identity import Home, Identity
+from pbem.protocol.savefile import Save
+from pbem.protocol.table import Table
+
+if TYPE_CHECKING:
+    from pbem.session import Verified
+
+
+def guard_branches(home: Home, verified: Verified, identity: Identity, kind: str,
+                   leave_branch: bool = False) -> None:
+    """The seed is revealed on one branch only (PROTOCOL.md section 5, the last point):
+    TurnError if this home revealed this seat's seed on another branch than this save's,
+    or if ``kind`` is a reveal while this home knows a branch of the game that goes on
+    without it (and ``leave_branch`` does not drop it)."""
+    save, handle = verified.save, identity.handle
+    archive = Archive(home.archive_dir, save.game_id)
+    mine = [e for e in save.entries if e["seat"] == handle and e["kind"] == "reveal"]
+    shown_seq = archive.revealed(handle)
+    if shown_seq is not None and not mine:
+        raise TurnError(
+            f"You ({handle}) revealed your seed on another branch of this game (entry "
+            f"{shown_seq}): every link of your beacon chain and every secret of yours is "
+            "public there, so pbem signs nothing more for you on a branch without that "
+            "reveal. Play on the save where you revealed.", code="revealed-elsewhere")
+    if kind != "reveal" or leave_branch or verified.branches_void:
+        return  # (a branch the rule of PROTOCOL.md section 11 voids does not go on)
+    others = archive.elsewhere(verified.report.hashes)
+    if others:
+        seq, seat = others[0]
+        more = f" and {len(others) - 1} more" if len(others) > 1 else ""
+        raise TurnError(
+            f"You ({handle}) cannot reveal your seed on this save: this home has seen another "
+            f"branch of this game that goes on without this save (entry {seq} by {seat}"
+            f"{more}, on a save this one does not contain). Your seed makes every link of "
+            "your beacon chain and every secret card of yours public, on that branch too. "
+            "Settle with the other players which branch the game continues and play on "
+            "that one; if it is this one and they have dropped the other, run 'pbem play "
+            "SAVE --leave-branch' to leave it and reveal. Nothing was written.",
+            code="other-branch")
+
+
+def went_on(home: Home, save: Save, entry: savefile.Entry, leave_branch: bool = False) -> None:
+    """After this home signed ``entry`` (the last of ``save``): a turn, start or resign
+    (or ``leave_branch``) continues this branch, so this home leaves every other one it
+    knows; a reveal is recorded (:func:`guard_branches`)."""
+    archive = Archive(home.archive_dir, save.game_id)
+    with contextlib.suppress(OSError):
+        if entry["kind"] == "reveal":
+            archive.mark_revealed(entry["seat"], int(entry["seq"]))
+        if leave_branch or entry["kind"] in ("turn", "start", "resign"):
+            archive.leave([digest(e) for e in save.entries])
+
+
+class OwnLinks:
+    """A link is published once (PROTOCOL.md section 5): the places of its chains this
+    home published in the game, on any branch (``used``); ``claim`` records the next one
+    in its archive, under the lock, before the entry is signed; ``release`` gives it
+    back if the save could not be written. ``voided``: the evidence the seat's next entry
+    on the save with entry hashes ``hashes`` carries, when its next place is one it
+    published on a branch an answer to a proposal voided (None if it needs none)."""
+
+    def __init__(self, home: Home, table: Table, identity: Identity,
+                 hashes: list[str] | None = None) -> None:
+        self.archive = Archive(home.archive_dir, table.game_id)
+        self.handle = identity.handle
+        self.used = self.archive.published(identity.handle)
+        self.claimed: Position | None = None
+        seat = table.seat_of(identity.handle)
+        self.voided = None if hashes is None or seat is None or not table.seats[seat].pubkey \
+            else signing.find_voided(table, seat, hashes, self.used, self.archive.successors,
+                                     self.archive.evidence)
+
+    def branch_words(self, hashes: list[str]) -> str:
+        """Which of this home's entries lie on other branches than the save with entry
+        hashes ``hashes`` (the branch a refused signer is told to go on with)."""
+        mine = [seq for seq, signer in self.archive.elsewhere(hashes) if signer == self.handle]
+        if not mine:
+            return ""
+        return (f" Your entr{'y' if len(mine) == 1 else 'ies'} of that branch: "
+                f"{', '.join(str(seq) for seq in mine)} ('pbem games' shows its newest save).")
+
+    def claim(self, place: Position) -> None:
+        self.archive.claim(self.handle, place.number)
+        self.claimed = place
+
+    def release(self) -> None:
+        if self.claimed is not None:
+            with contextlib.suppress(OSError):
+                self.archive.release(self.handle, self.claimed.number)
+            self.claimed = None

@@ -145,13 +145,12 @@ def _with_note(fields: dict[str, str] | None, note: str | None) -> dict[str, str
     if note is None:
         return fields
     from pbem.errors import UsageError
-    from pbem.protocol.savefile import NOTE_MAX_BYTES, NOTE_MAX_CHARS, note_problem
+    from pbem.protocol.savefile import NOTE_MAX_CHARS, note_problem
 
     problem = note_problem(note)
     if problem:
-        raise UsageError(f"The --note {problem}: a note is one line of plain text of at most "
-                         f"{NOTE_MAX_CHARS} characters ({NOTE_MAX_BYTES} bytes). Nothing was "
-                         "signed.")
+        raise UsageError(f"The --note text {problem}. Nothing was signed: a note is one line "
+                         f"of plain text, at most {NOTE_MAX_CHARS} characters.")
     return {**(fields or {}), "note": note}
 
 

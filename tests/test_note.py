@@ -185,3 +185,17 @@ def test_a_note_changes_no_chance_outcome(tmp_path: Path) -> None:
     b = signing.preview(engine.replay(savefile.read(plain.path)).table, reader)
     assert a.gstate == b.gstate
     assert noted.table.gstate.get("pending") and a.gstate != noted.table.gstate
+
+
+def test_undo_then_sign_again_keeps_or_drops_the_note_as_given(tmp_path: Path) -> None:
+    t = Table3(tmp_path)
+    path = t.start("dice-race")
+    who = t.status(path)["to_act"]
+    first = t.wrote(who, "play", path, "--bot", "greedy", "--note", "oops, wrong words")
+    assert t.run(who, "undo", first).exit_code == 0
+    plain = t.wrote(who, "play", path, "--bot", "greedy", "-o", str(tmp_path / "b.toml"))
+    assert "note" not in savefile.read(plain).entries[-1]
+    assert t.run(who, "undo", plain).exit_code == 0
+    other = t.wrote(who, "play", path, "--bot", "greedy", "--note", "better words",
+                    "-o", str(tmp_path / "c.toml"))
+    assert savefile.read(other).entries[-1]["note"] == "better words"

@@ -52,7 +52,8 @@ MAX_SAVE_BYTES = 16 * 1024 * 1024
 MAX_HEADER_INT = 1_000_000
 # Table talk (PROTOCOL.md section 4): an entry's optional ``note``, one line of at most
 # NOTE_MAX_CHARS characters and NOTE_MAX_BYTES bytes of UTF-8, signed with the entry and
-# read by nothing but people (never by the rules or the beacon).
+# read by nothing but people (never by the rules or the beacon). UTF-8 takes at most 4
+# bytes a character, so the byte bound follows from the other: it is said for readers.
 NOTE_MAX_CHARS = 500
 NOTE_MAX_BYTES = 2000
 
@@ -237,7 +238,7 @@ def note_problem(note: str) -> str:
     """What is wrong with ``note`` as an entry's note, '' if nothing: the one rule the
     verifier (a malformed save) and the CLI (a usage error, before signing) both apply."""
     if not note.strip():
-        return "is empty"
+        return "is empty or blank"
     try:
         size = len(note.encode("utf-8"))
     except UnicodeEncodeError:  # a lone surrogate: bytes that were not UTF-8

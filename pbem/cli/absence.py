@@ -8,6 +8,7 @@ import click
 
 from pbem.cli.common import (
     ACCEPT_KEY,
+    NOTE,
     _away_time,
     _home,
     _interactive,
@@ -15,6 +16,7 @@ from pbem.cli.common import (
     _mail_plan,
     _send_options,
     _sign,
+    _with_note,
     echo,
     resolve_save,
 )
@@ -28,10 +30,11 @@ RESIGN_MEANS = ("Resigning ends the game on your turn: you rank last; the others
 @click.argument("save")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
 @click.option("--yes", is_flag=True, help="Resign without being asked (for scripts).")
+@NOTE
 @ACCEPT_KEY
 @_send_options
 @click.pass_context
-def resign(ctx: click.Context, save: str, out: str | None, yes: bool,
+def resign(ctx: click.Context, save: str, out: str | None, yes: bool, note: str | None,
            accept_keys: tuple[str, ...], send_it: bool, to: tuple[str, ...], no_cc: bool,
            **smtp_given: Any) -> None:
     """Concede on your turn: you rank last; the others are ranked by the scoring of the
@@ -40,6 +43,7 @@ def resign(ctx: click.Context, save: str, out: str | None, yes: bool,
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem.errors import UsageError
 
+    fields = _with_note(None, note)
     path = resolve_save(ctx, save)
     mailing = _mail_plan(_home(ctx), send_it, to, no_cc, smtp_given)
     if not yes:
@@ -50,7 +54,7 @@ def resign(ctx: click.Context, save: str, out: str | None, yes: bool,
         if not click.confirm("Resign?", default=False):
             echo("Not resigned; nothing was written.")
             return
-    written = _sign(ctx, path, "resign", [], None, out, accept_keys)
+    written = _sign(ctx, path, "resign", [], None, out, accept_keys, fields=fields)
     from pbem.protocol.absence import ranked_others
 
     seat, table = written.entry["seat"], written.table
@@ -68,16 +72,19 @@ def resign(ctx: click.Context, save: str, out: str | None, yes: bool,
               help="end: the game stops, HANDLE ranks last; bot: a deterministic bot plays "
                    "HANDLE's turns. Without it: list the remedies open now, write nothing.")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@NOTE
 @_send_options
 @click.pass_context
 def absent(ctx: click.Context, save: str, handle: str, remedy: str | None,
-           out: str | None, send_it: bool, to: tuple[str, ...], no_cc: bool,
+           out: str | None, note: str | None, send_it: bool, to: tuple[str, ...], no_cc: bool,
            **smtp_given: Any) -> None:
     """Propose that HANDLE, whom the game waits for, is absent; the others then vote.
 
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem.session import absentees
 
+    fields = _with_note({"player": handle, "remedy": remedy or ""}, note)
+    assert fields is not None
     save = resolve_save(ctx, save)
 
     if remedy is None:
@@ -107,8 +114,7 @@ def absent(ctx: click.Context, save: str, handle: str, remedy: str | None,
                  "(the game's patience, in signed times).")
         return
     mailing = _mail_plan(_home(ctx), send_it, to, no_cc, smtp_given)
-    written = absentees.sign_absence(_home(ctx), save, "absent",
-                                   {"player": handle, "remedy": remedy}, out)
+    written = absentees.sign_absence(_home(ctx), save, "absent", fields, out)
     _print_absence(written)
     _mail_after(ctx, written, mailing)
 
@@ -120,10 +126,11 @@ def absent(ctx: click.Context, save: str, handle: str, remedy: str | None,
 @click.option("--away-until", "away_until", metavar="TIME",
               help="Also sign an away note: your clock stops until TIME "
                    "(YYYY-MM-DDTHH:MM:SSZ, YYYY-MM-DD, or a span from now such as 10d).")
+@NOTE
 @_send_options
 @click.pass_context
 def vote(ctx: click.Context, save: str, choice: str, out: str | None, away_until: str | None,
-         send_it: bool, to: tuple[str, ...], no_cc: bool, **smtp_given: Any) -> None:
+         note: str | None, send_it: bool, to: tuple[str, ...], no_cc: bool, **smtp_given: Any) -> None:
     """Vote on the proposal that a player is absent: accept or refuse (one refusal is
     enough to void it; the game then waits for that player again).
 
@@ -135,6 +142,10 @@ def vote(ctx: click.Context, save: str, choice: str, out: str | None, away_until
     from pbem.protocol import absence
     from pbem.session import absentees
 
+    fields: dict[str, str] = {"vote": choice}
+    if away_until:
+        fields["away_until"] = _away_time(away_until, "--away-until")
+    fields = _with_note(fields, note) or fields
     home = _home(ctx)
     save = resolve_save(ctx, save)
     mailing = _mail_plan(home, send_it, to, no_cc, smtp_given)
@@ -146,9 +157,6 @@ def vote(ctx: click.Context, save: str, choice: str, out: str | None, away_until
     if choice == "accept":
         for line in absentees.late_warnings(loaded):
             echo(line, err=True)
-    fields = {"vote": choice}
-    if away_until:
-        fields["away_until"] = _away_time(away_until, "--away-until")
     written = absentees.sign_absence(home, save, "vote", fields, out)
     _print_absence(written)
     _mail_after(ctx, written, mailing)
@@ -157,9 +165,10 @@ def vote(ctx: click.Context, save: str, choice: str, out: str | None, away_until
 @click.command()
 @click.argument("save")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@NOTE
 @_send_options
 @click.pass_context
-def confirm(ctx: click.Context, save: str, out: str | None, send_it: bool,
+def confirm(ctx: click.Context, save: str, out: str | None, note: str | None, send_it: bool,
             to: tuple[str, ...], no_cc: bool, **smtp_given: Any) -> None:
     """Put a proposal that a player is absent into effect when no vote will come.
 
@@ -171,6 +180,7 @@ def confirm(ctx: click.Context, save: str, out: str | None, send_it: bool,
     from pbem import session
     from pbem.session import absentees
 
+    fields = _with_note({}, note) or {}
     home = _home(ctx)
     path = resolve_save(ctx, save)
     mailing = _mail_plan(home, send_it, to, no_cc, smtp_given)
@@ -179,7 +189,7 @@ def confirm(ctx: click.Context, save: str, out: str | None, send_it: bool,
         echo(line)
     for line in absentees.late_warnings(loaded):
         echo(line, err=True)
-    written = absentees.sign_absence(home, path, "confirm", {}, out)
+    written = absentees.sign_absence(home, path, "confirm", fields, out)
     _print_absence(written)
     _mail_after(ctx, written, mailing)
 
@@ -190,9 +200,10 @@ def confirm(ctx: click.Context, save: str, out: str | None, send_it: bool,
               help="When you are back: YYYY-MM-DDTHH:MM:SSZ, YYYY-MM-DD (UTC), or a span "
                    "from now such as 10d.")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@NOTE
 @_send_options
 @click.pass_context
-def away(ctx: click.Context, save: str, until: str, out: str | None, send_it: bool,
+def away(ctx: click.Context, save: str, until: str, out: str | None, note: str | None, send_it: bool,
          to: tuple[str, ...], no_cc: bool, **smtp_given: Any) -> None:
     """Sign an away note: your clock stops until TIME (within the game's away days), so
     nobody can propose you absent before TIME plus the game's patience.
@@ -201,11 +212,11 @@ def away(ctx: click.Context, save: str, until: str, out: str | None, send_it: bo
     same note to a turn. SAVE is a save file, or a game's short id from 'pbem games'."""
     from pbem.session import absentees
 
+    fields = _with_note({"away_until": _away_time(until, "--until")}, note) or {}
     home = _home(ctx)
     path = resolve_save(ctx, save)
     mailing = _mail_plan(home, send_it, to, no_cc, smtp_given)
-    written = absentees.sign_absence(home, path, "away",
-                                   {"away_until": _away_time(until, "--until")}, out)
+    written = absentees.sign_absence(home, path, "away", fields, out)
     _print_away(written)
     echo(f"Wrote {written.path}")
     _mail_after(ctx, written, mailing)

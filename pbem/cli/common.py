@@ -132,6 +132,27 @@ ACCEPT_KEY = click.option(
     help="Go on although HANDLE signs with another key than the one this home knows "
          "(after checking the new fingerprint with that player); the new key is remembered.")
 
+NOTE = click.option(
+    "--note", "note", metavar="TEXT",
+    help="Table talk: a short note signed inside the entry (one line, at most 500 "
+         "characters), shown to the others in the mail, 'pbem show' and 'pbem log'. It "
+         "changes nothing in the game.")
+
+
+def _with_note(fields: dict[str, str] | None, note: str | None) -> dict[str, str] | None:
+    """``fields`` with the entry's ``note`` added, if given; a UsageError, before anything
+    is signed, for a note the verifier would refuse (savefile.note_problem)."""
+    if note is None:
+        return fields
+    from pbem.errors import UsageError
+    from pbem.protocol.savefile import NOTE_MAX_CHARS, note_problem
+
+    problem = note_problem(note)
+    if problem:
+        raise UsageError(f"The --note text {problem}. Nothing was signed: a note is one line "
+                         f"of plain text, at most {NOTE_MAX_CHARS} characters.")
+    return {**(fields or {}), "note": note}
+
 
 def _interactive() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()

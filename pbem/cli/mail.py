@@ -39,16 +39,28 @@ from pbem.terminal import printable, printable_json
               help="Write the message to FILE for your mail client (never overwrites).")
 @click.option("--stdout", "to_stdout", is_flag=True,
               help="Print the message, for 'sendmail -t' or 'msmtp -t'.")
+@click.option("--note", "note", metavar="TEXT",
+              help="Refused: a note is signed inside an entry, and the save's entries are "
+                   "signed already. Give --note to the command that signs, with --send "
+                   "('pbem play SAVE MOVES --note TEXT --send').")
 @_smtp_options
 @click.pass_context
 def send(ctx: click.Context, save: str, to: tuple[str, ...], no_cc: bool, remind: bool,
-         since: int | None, eml: str | None, to_stdout: bool, **smtp_given: Any) -> None:
+         since: int | None, eml: str | None, to_stdout: bool, note: str | None,
+         **smtp_given: Any) -> None:
     """Mail a save to the player to act (by SMTP, or as a file with --eml / --stdout).
 
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem.errors import UsageError
     from pbem.mail import message as mail
 
+    if note is not None:
+        # Mail text outside the save would be unsigned, so anyone forwarding could change
+        # it: table talk is only ever the signed note of an entry.
+        raise UsageError("send does not add a note: a note is signed inside an entry, and "
+                         "this save's entries are signed already. Sign it with the entry: "
+                         "'pbem play SAVE MOVES --note TEXT --send' (vote, absent, resign, "
+                         "confirm and away take --note too). Nothing was sent.")
     if eml and to_stdout:
         raise UsageError("Choose --eml FILE or --stdout, not both.")
     home = _home(ctx)

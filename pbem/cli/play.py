@@ -9,6 +9,7 @@ import click
 
 from pbem.cli.common import (
     ACCEPT_KEY,
+    NOTE,
     _away_time,
     _emit_json,
     _home,
@@ -17,6 +18,7 @@ from pbem.cli.common import (
     _send_written,
     _sign,
     _smtp_options,
+    _with_note,
     echo,
     resolve_save,
 )
@@ -43,13 +45,14 @@ from pbem.errors import PbemError
 @click.option("--leave-branch", is_flag=True,
               help="The players dropped the other branch of this game that this home has "
                    "seen: leave it (a reveal is refused while this home knows one).")
+@NOTE
 @_smtp_options
 @ACCEPT_KEY
 @click.pass_context
 def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, bot: str | None,
          out: str | None, dry_run: bool, send_it: bool, to: tuple[str, ...], no_cc: bool,
-         away_until: str | None, accept_keys: tuple[str, ...], leave_branch: bool,
-         **smtp_given: Any) -> None:
+         away_until: str | None, note: str | None, accept_keys: tuple[str, ...],
+         leave_branch: bool, **smtp_given: Any) -> None:
     """Sign what this seat owes now: the start, a whole turn, or the final reveal.
 
     Several moves may be one argument, separated by ';'. With no moves, at a terminal, a
@@ -65,10 +68,11 @@ def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, b
     all_moves = split_moves(all_moves)
     if bot and all_moves:
         raise UsageError("Give moves or --bot, not both.")
+    fields = {"away_until": _away_time(away_until, "--away-until")} if away_until else None
+    fields = _with_note(fields, note)
     home = _home(ctx)
     save = resolve_save(ctx, save)
     mailing = _mail_plan(home, send_it, to, no_cc, smtp_given)
-    fields = {"away_until": _away_time(away_until, "--away-until")} if away_until else None
     typed = None
     if not all_moves and not bot and _at_terminal():
         typed = prompt.type_turn(home, save)

@@ -570,7 +570,10 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
         body.history.append(f"(... {skipped} earlier entries: 'pbem log {shell_word(filename)}' "
                             "lists all)")
     you = seats[reader].handle if reader is not None else ""
-    body.history += [f"{e['seq']:4d}  {describe_entry(e, you)}" for e in news]
+    for e in news:
+        body.history.append(f"{e['seq']:4d}  {describe_entry(e, you)}")
+        if e.get("note"):  # table talk, quoted under its entry (escaped in the HTML part)
+            body.history.append(f"        {savefile.said(e['seat'], e['note'])}")
 
     if duty is None:
         told = verified.report.result  # the one result every command tells (protocol.result)

@@ -22,7 +22,7 @@ from pbem.protocol.canonical import NotCanonicalError, check_signable
 from pbem.protocol.entropy import parse_time
 from pbem.protocol.identity import is_address, is_handle
 from pbem.record import Record
-from pbem.terminal import shown
+from pbem.terminal import printable, shown
 
 FORMAT = "pbem/2"
 KINDS = ("create", "join", "start", "turn", "reveal", "resign", "absent", "vote", "confirm",
@@ -50,6 +50,12 @@ MAX_SAVE_BYTES = 16 * 1024 * 1024
 # header reaches game code, which may size loops or lists by its numbers. Each game's
 # validator bounds its own numbers more tightly.
 MAX_HEADER_INT = 1_000_000
+# Table talk (PROTOCOL.md section 4): an entry's optional ``note``, one line of at most
+# NOTE_MAX_CHARS characters and NOTE_MAX_BYTES bytes of UTF-8, signed with the entry and
+# read by nothing but people (never by the rules or the beacon). UTF-8 takes at most 4
+# bytes a character, so the byte bound follows from the other: it is said for readers.
+NOTE_MAX_CHARS = 500
+NOTE_MAX_BYTES = 2000
 
 Entry = dict[str, Any]
 
@@ -216,12 +222,41 @@ def check_entry(entry: Any, index: int, depth: int = 0) -> Entry:
             raise _fail(where, "is an away entry without 'away_until'")
         check_time(entry["away_until"], where, "away_until")
     _check_absence_fields(entry, kind, where)
+    if "note" in entry:
+        problem = note_problem(_expect(entry, "note", str, where))
+        if problem:
+            raise _fail(f"{where} 'note'", problem)
     _hex(entry, "sig", HEX128, where)
     try:
         check_signable(entry)
     except NotCanonicalError as exc:
         raise _fail(where, f"holds a value that cannot be signed ({exc})") from None
     return entry
+
+
+def note_problem(note: str) -> str:
+    """What is wrong with ``note`` as an entry's note, '' if nothing: the one rule the
+    verifier (a malformed save) and the CLI (a usage error, before signing) both apply."""
+    if not note.strip():
+        return "is empty or blank"
+    try:
+        size = len(note.encode("utf-8"))
+    except UnicodeEncodeError:  # a lone surrogate: bytes that were not UTF-8
+        return "is not UTF-8 text"
+    if len(note) > NOTE_MAX_CHARS or size > NOTE_MAX_BYTES:
+        return (f"is longer than {NOTE_MAX_CHARS} characters or {NOTE_MAX_BYTES} bytes "
+                f"({len(note)} characters, {size} bytes)")
+    # One line of plain text: no tab or line break, nothing the terminal escapes (control,
+    # bidi and zero-width characters), so a note reads the same wherever it is shown.
+    if "\t" in note or "\n" in note or printable(note) != note:
+        return "holds a control, line-break or invisible formatting character"
+    return ""
+
+
+def said(handle: str, note: str) -> str:
+    """'ann wrote: "..."': a note as every report shows it, its signer named (a valid
+    note is one line with no control character, see :func:`note_problem`)."""
+    return f'{handle} wrote: "{note}"'
 
 
 def check_time(value: Any, where: str, key: str = "time") -> datetime.datetime:

@@ -247,7 +247,8 @@ def sign_entry(
 
     ``fields`` are the kind's own (``player`` and ``remedy`` of an ``absent`` entry, which
     any seated player may sign while another is to act; ``vote`` of a ``vote``), and
-    ``away_until``, an away note any entry may carry (PROTOCOL.md section 11).
+    ``away_until``, an away note any entry may carry (PROTOCOL.md section 11), and
+    ``note``, table talk, which nothing but people reads (section 4).
     ``used``: the places of its chains this home published in the game (on any branch);
     an entry in the order of play takes its seat's next link, refused if the home
     published it (:func:`next_position`); with ``voided`` (the entries of a branch an

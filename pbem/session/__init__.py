@@ -479,7 +479,7 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
                confirm: Callable[[SeatKey], bool] | None = None,
                leave_branch: bool = False, fields: dict[str, str] | None = None) -> Written:
     """Join, start, play a turn, resign or reveal: whatever ``kind`` (or the duty) is.
-    ``fields``: ``away_until``, an away note on the entry (PROTOCOL.md section 11).
+    ``fields``: ``away_until``, an away note (PROTOCOL.md 11); ``note``, table talk (4).
 
     Before signing, every seat's key is compared with this home's contacts: a CHANGED key
     for a known handle stops here (IntegrityError "key-changed", nothing written) unless

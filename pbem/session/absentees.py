@@ -22,7 +22,7 @@ def sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str]
     """Sign an ``absent`` entry (``fields``: player, remedy), a ``vote`` (``fields``:
     vote), a ``confirm`` or an ``away`` note (``fields``: away_until) on the save at
     ``path`` and write it, the game locked (:func:`game_lock`). ``fields`` may add
-    ``away_until`` to any of them."""
+    ``away_until`` or ``note`` (table talk) to any of them."""
     with session.game_lock(home, path):
         return _sign_absence(home, path, kind, fields, out)
 

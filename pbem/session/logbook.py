@@ -104,27 +104,32 @@ class EntryNote(NamedTuple):
     # An absent seat's turns the bot played inside this entry, before the signer's own
     # (PROTOCOL.md section 11): [{"seat", "moves"}], each listed like a person's turn.
     bot: list[dict[str, Any]] = []
+    # The signer's table talk (the entry's ``note``), '' for none: signed, never played.
+    note: str = ""
 
     def heading(self) -> str:
         """'  12  turn    bob          2025-06-02 10:00 UTC  mine 1; trade scrap:gold x2'
-        (no time when the entry signed none), then a line for each bot turn in it."""
+        (no time when the entry signed none), then a line for each bot turn in it and
+        one for the signer's note."""
         when = f"{timing.shown(self.time)}  " if self.time else ""
         line = f"{self.seq:4d}  {self.kind:7} {self.seat:12} {when}{'; '.join(self.moves)}"
         return "\n".join([line.rstrip(), *(
             f"      bot     {t['seat']:12} {'; '.join(t['moves']) or '(nothing)'}  "
             f"(the bot's turn for absent {t['seat']}, signed by {self.seat})"
-            for t in self.bot)])
+            for t in self.bot), *([f"        {savefile.said(self.seat, self.note)}"] if self.note else [])])
 
     def to_json(self) -> dict[str, Any]:
         return {"seq": self.seq, "kind": self.kind, "seat": self.seat,
                 "time": timing.stamp(self.time), "moves": list(self.moves),
-                "changes": list(self.changes), "bot": [dict(t) for t in self.bot]}
+                "changes": list(self.changes), "bot": [dict(t) for t in self.bot],
+                "note": self.note or None}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> EntryNote:
         return cls(int(data["seq"]), str(data["kind"]), str(data["seat"]),
                    timing.parse_stamp(data.get("time")), list(data["moves"]),
-                   list(data["changes"]), [dict(t) for t in data.get("bot", [])])
+                   list(data["changes"]), [dict(t) for t in data.get("bot", [])],
+                   str(data.get("note") or ""))
 
 
 def note_of(before: Table, after: Table, entry: savefile.Entry) -> EntryNote:
@@ -141,7 +146,8 @@ def note_of(before: Table, after: Table, entry: savefile.Entry) -> EntryNote:
             f"{'; '.join(t['moves']) or 'nothing'}." for t in bot]
     told += _leaving_words(entry, before)
     return EntryNote(int(entry["seq"]), str(entry["kind"]), str(entry["seat"]),
-                     timing.signed_time(entry), list(entry["moves"]), told + changes, bot)
+                     timing.signed_time(entry), list(entry["moves"]), told + changes, bot,
+                     str(entry.get("note", "")))
 
 
 def _leaving_words(entry: savefile.Entry, before: Table) -> list[str]:

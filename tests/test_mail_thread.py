@@ -8,6 +8,8 @@ import email
 import re
 from pathlib import Path
 
+import pytest
+
 from pbem import session
 from pbem.mail import message as mail
 from pbem.protocol import engine, savefile
@@ -92,9 +94,12 @@ def test_a_bystander_is_told_it_has_nothing_to_do(homes: dict[str, Home],
     assert f"It is your move, {actor}: save the attached" in copies[actor]
 
 
-def test_the_player_proposed_absent_is_spoken_to_as_you(tmp_path: Path) -> None:
+def test_the_player_proposed_absent_is_spoken_to_as_you(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """Clause 11 (absence): the mail to the player proposed absent says 'you', the mail
-    to anyone else names them."""
+    to anyone else names them. (Composed at the proposal's time: before it, the proposal
+    is not yet in effect for the proposer's home.)"""
+    monkeypatch.setenv("PBEM_CLOCK", at(days=7))
     t = Players(tmp_path, "ann", "bob")
     _, proposal, absent, proposer = two_player_proposal(t)
     home = t.home(proposer)
@@ -108,7 +113,7 @@ def test_the_player_proposed_absent_is_spoken_to_as_you(tmp_path: Path) -> None:
 
 
 def test_during_a_vote_the_player_proposed_absent_is_told_how_to_answer(
-        tmp_path: Path) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Clause 11 (absence): while a vote is due, the player proposed absent is no
     bystander with nothing to do: its copy says who votes and that it answers by
     playing; the voter's copy says how to vote."""
@@ -118,6 +123,7 @@ def test_during_a_vote_the_player_proposed_absent_is_told_how_to_answer(
     proposer = next(h for h in t.handles if h != absent)
     voter = next(h for h in t.handles if h not in (absent, proposer))
     proposal = t.wrote(proposer, "absent", path, absent, "--remedy", "end", when=at(days=7))
+    monkeypatch.setenv("PBEM_CLOCK", at(days=7))  # composed when the proposal is in effect
     for handle in (absent, voter):
         assert t.run(proposer, "contacts", "email", handle, f"{handle}@example.org"
                      ).exit_code == 0

@@ -10,7 +10,7 @@ link-carrying ones there. :func:`check` is what a verifier accepts:
 
 * the first is an ``absent`` entry at some seq s below the skipping entry, naming the seat
   whose entry at s on this save (P) has A's ``prev`` and is not A, and P publishes a link
-  (X's answer, in the order of play) and wins by the branch rule (clock.branch_rule:
+  (X's answer, in the order of play) and wins by the branch rule (branchrule.branch_rule:
   signed before A);
 * they are consecutive entries (seq s, s+1, ...), each one's ``prev`` the hash of the one
   before, of this game, each validly signed by the key its seat joined this save with;
@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pbem.errors import IntegrityError
-from pbem.protocol import clock
+from pbem.protocol.branchrule import branch_rule
 from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.identity import verify_signature
 from pbem.protocol.savefile import LINK_KINDS, Entry, Save
@@ -72,7 +72,7 @@ def check(save: Save, index: int, keys: dict[str, str], hashes: list[str],
             or hashes[fork] == digest(first) or answer["kind"] not in LINK_KINDS):
         raise refuse(f"entry {fork} of this save is not the answer of the seat that "
                      "proposal names, signed on the save before it")
-    if clock.branch_rule(answer, first)[0] is not answer:
+    if branch_rule(answer, first)[0] is not answer:
         raise refuse(f"entry {fork} of this save, the answer, is not signed before the "
                      "proposal, so it voided nothing")
     if last_link_seq > fork:

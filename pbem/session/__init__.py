@@ -36,30 +36,7 @@ from pbem.protocol.turns import apply_moves
 from pbem.record import Record
 from pbem.registry import load as load_game
 from pbem.session.branches import OwnLinks, guard_branches, went_on
-
-
-class Verified(Record):
-    def __init__(self, save: Save, report: Report) -> None:
-        self.save = save
-        self.report = report
-        self.notes: list[str] = []
-        self.stale = False
-        self.id_reused = False  # this home saw another game (another header) with this id
-        self.branches: list[str] = []  # also in notes (PROTOCOL.md 11)
-        # The seq of this home's reveal on another branch (it signs nothing on this one).
-        self.revealed_elsewhere: int | None = None
-        # The entries of the file not yet in effect for this home (PROTOCOL.md 11): the
-        # save above (``save``, ``report``) ends before them; ``whole`` is the file.
-        self.waiting: list[timing.Waiting] = []
-        self.whole = save
-        self.void = ""  # why this save's branch is not the game's (PROTOCOL.md 11)
-        # Every other branch this home knows off this save's path is void by the rule.
-        self.branches_void = False
-        self.late: list[dict[str, Any]] = []  # entries first seen long after their time
-
-    @property
-    def table(self) -> Table:
-        return self.report.table
+from pbem.session.verified import Verified
 
 
 def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = True,

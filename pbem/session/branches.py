@@ -5,7 +5,6 @@ its beacon chains is published once, on any branch."""
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING
 
 from pbem.errors import TurnError
 from pbem.protocol import savefile, signing
@@ -15,9 +14,7 @@ from pbem.protocol.canonical import digest
 from pbem.protocol.identity import Home, Identity
 from pbem.protocol.savefile import Save
 from pbem.protocol.table import Table
-
-if TYPE_CHECKING:
-    from pbem.session import Verified
+from pbem.session.verified import Verified
 
 
 def guard_branches(home: Home, verified: Verified, identity: Identity, kind: str,

@@ -111,15 +111,18 @@ def at_reveal(homes: dict[str, Home], tmp_path: Path) -> tuple[list[Hop], str, P
     return hops, hops[-1].actor, box
 
 
-def test_inbox_answer_signs_a_final_reveal_only_where_switched_on(
+def test_inbox_answer_signs_a_final_reveal_unless_switched_off(
         homes: dict[str, Home], at_reveal: tuple[list[Hop], str, Path]) -> None:
+    """PROTOCOL.md section 12 (pbem/2): on by default; off for a game, nothing is signed."""
     hops, me, box = at_reveal
     home = homes[me]
+    game_id = hops[-1].save.game_id
+    assert answer.enabled(home, game_id)  # a home that never chose: on
+    assert run(home, "auto", game_id[:8], "off").exit_code == 0
     off = run(home, "inbox", str(box), "--answer", "--json")
     assert off.exit_code == 0, off.output
     assert json.loads(off.output)["answered"] == []
     assert hops[-1].table.duty().kind == "reveal"
-    game_id = hops[-1].save.game_id
     shown = run(home, "auto", game_id[:8], "on")
     assert shown.exit_code == 0 and "on" in shown.output
     result = run(home, "inbox", str(box), "--answer", "--all")
@@ -131,6 +134,22 @@ def test_inbox_answer_signs_a_final_reveal_only_where_switched_on(
     # Switched off for that game: nothing more is signed.
     assert run(home, "auto", game_id[:8], "off").exit_code == 0
     assert not answer.enabled(home, game_id)
+
+
+def test_a_new_home_answers_a_final_reveal_by_itself_and_the_profile_says_so(
+        homes: dict[str, Home], at_reveal: tuple[list[Hop], str, Path]) -> None:
+    """PROTOCOL.md section 12 (pbem/2): a home that never chose answers an entry with no
+    decision by itself; 'profile --auto-answer off' stops it, and profile says which."""
+    hops, me, box = at_reveal
+    home = homes[me]
+    assert "auto-answer: on" in run(home, "profile").output
+    result = run(home, "inbox", str(box), "--answer", "--json")
+    assert result.exit_code == 0, result.output
+    [signed] = json.loads(result.output)["answered"]
+    assert signed["kind"] == "reveal"
+    assert run(home, "profile", "--auto-answer", "off").exit_code == 0
+    assert "auto-answer: off" in run(home, "profile").output
+    assert not answer.enabled(home, hops[-1].save.game_id)
 
 
 def test_a_turn_with_a_choice_is_never_answered(homes: dict[str, Home],
@@ -390,6 +409,7 @@ def test_an_entry_with_nothing_to_decide_is_told_as_what_it_is(
     sync says what it is and gives the command that signs it whole."""
     hops, me = mid_game(homes, tmp_path)
     monkeypatch.setattr(answer.session, "owed", lambda home, path: turn)
+    assert run(homes[me], "profile", "--auto-answer", "off").exit_code == 0  # else signed
     result = run(homes[me], "sync")
     short = hops[-1].save.game_id[:8]
     assert words in result.output and "YOUR MOVE" not in result.output, result.output
@@ -414,6 +434,7 @@ def test_a_forced_entry_of_a_secret_deck_game_is_told_as_what_it_is(
     assert answer.nothing_to_decide(homes[me], written.path) == ("forced: wait", ["wait"])
     box = write_mbox(tmp_path / "m.mbox", [h.msg for h in hops])
     assert run(homes[me], "profile", "--source", str(box)).exit_code == 0
+    assert run(homes[me], "profile", "--auto-answer", "off").exit_code == 0  # else signed
     result = run(homes[me], "sync")
     short = written.save.game_id[:8]
     assert "YOUR ENTRY (play; nothing to decide: forced: wait)" in result.output, result.output
@@ -421,5 +442,8 @@ def test_a_forced_entry_of_a_secret_deck_game_is_told_as_what_it_is(
     assert "you to play (nothing to decide: forced: wait)" in result.output
     [waiting] = json.loads(run(homes[me], "sync", "--json").output)["waiting"]
     assert waiting["no_decision"] == "forced: wait"
-    played = run(homes[me], "play", short, "wait")
-    assert played.exit_code == 0, played.output
+    # On (the default once switched back), sync signs it by itself: that 'wait' holds no
+    # decision.
+    assert run(homes[me], "profile", "--auto-answer", "on").exit_code == 0
+    answered = run(homes[me], "sync")
+    assert "entry 4 answered itself (turn: wait)" in answered.output, answered.output

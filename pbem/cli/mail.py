@@ -200,7 +200,7 @@ def remind(ctx: click.Context, save: str | None, dry_run: bool, **smtp_given: An
               "(and do not record the messages as read).")
 @click.option("--answer", "answer_them", is_flag=True,
               help="Then sign and mail the entries that need no decision (a final reveal, a "
-                   "forced turn) in the games where auto-answer is on ('pbem auto').")
+                   "forced turn) in the games where auto-answer is on (the default; 'pbem auto').")
 @_imap_options
 @click.pass_context
 def inbox(ctx: click.Context, paths: tuple[str, ...], as_json: bool, no_file: bool,
@@ -275,8 +275,9 @@ def sync(ctx: click.Context, every: int | None, as_json: bool, no_remind: bool, 
     game), then say who is past patience and list the games waiting for you, oldest
     first.
 
-    Sources are added with 'pbem profile --source SOURCE'; auto-answer is switched on
-    with 'pbem profile --auto-answer on' (every game) or 'pbem auto SAVE on' (one)."""
+    Sources are added with 'pbem profile --source SOURCE'; auto-answer is on unless
+    switched off with 'pbem profile --auto-answer off' (every game) or 'pbem auto SAVE
+    off' (one)."""
     import time
 
     from pbem.errors import UsageError
@@ -447,8 +448,9 @@ def contacts_forget(ctx: click.Context, handle: str) -> None:
 @click.option("--imap-auth", type=click.Choice(["login", "xoauth2"]),
               help="How IMAP sources log in: a password (login) or an OAuth2 token.")
 @click.option("--auto-answer", type=click.Choice(["on", "off"]),
-              help="Let 'pbem sync' sign and mail entries that need no decision (a final "
-                   "reveal, a forced turn) in every game ('pbem auto SAVE' sets one game).")
+              help="Whether 'pbem sync' signs and mails entries that need no decision (a "
+                   "final reveal, a forced turn) in every game: on unless switched off "
+                   "('pbem auto SAVE' sets one game).")
 @click.pass_context
 def profile(ctx: click.Context, email: str | None, host: str | None, port: int | None,
             security: str | None, user: str | None, password_env: str | None,
@@ -483,4 +485,4 @@ def profile(ctx: click.Context, email: str | None, host: str | None, port: int |
         echo(f"imap {key}: {value}")
     for source in current.sources:
         echo(f"source: {source}")
-    echo(f"auto-answer: {'on' if current.extra.get('auto_answer') is True else 'off'}")
+    echo(f"auto-answer: {'off' if current.extra.get('auto_answer') is False else 'on'}")

@@ -1,5 +1,5 @@
 """Entries that answer themselves (PROTOCOL.md section 12): what ``pbem sync`` and
-``pbem inbox --answer`` may sign for a player who switched it on.
+``pbem inbox --answer`` sign for a player unless the player switched it off.
 
 An entry answers itself when it holds no decision: a reveal once the rules have ended
 the game (with no choice still owed in it), or a turn whose whole content is forced: at
@@ -9,7 +9,8 @@ or with one move and the choice of ending instead, is a choice: never made for a
 Joins, starts, votes, absences and resignations never answer themselves.
 
 The switch: the profile's ``auto_answer`` (the home) and ``[games.ID] auto_answer`` (one
-game, which wins over the home's); off unless switched on."""
+game, which wins over the home's); on unless switched off (format pbem/2: an entry with
+no decision should cost nobody a day)."""
 
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ def enabled(home: Home, game_id: str) -> bool:
     per_game = profile.game_setting(current, game_id, "auto_answer")
     if isinstance(per_game, bool):
         return per_game
-    return current.extra.get("auto_answer") is True
+    return current.extra.get("auto_answer") is not False
 
 
 def answer(home: Home, path: str | Path) -> session.Written | None:

@@ -1,5 +1,5 @@
 """``pbem sync``: one command a day. Read every mail source of the profile (inbox),
-sign and mail the entries that answer themselves where that is switched on
+sign and mail the entries that answer themselves unless that is switched off
 (pbem.answer), mail what is queued (pbem.mail.outbox), and list the games waiting for
 this home, oldest first."""
 

@@ -212,11 +212,13 @@ def test_S11_an_entry_first_seen_long_after_its_time_is_shown_and_warned_of(
     refused = t.run(voter, "vote", proposal, "refuse", "-o", str(tmp_path / "r.toml"),
                     when=day12)
     assert "Warning" not in refused.stderr
-    # The proposer's own home saw it as it signed it; it first saw ann's turn (the
-    # newest entry of the save it proposed on) a week late, and says so: that is true.
+    # The proposer's own home saw it as it signed it; it first saw the start and the turn
+    # after it (the newest entries of the save it proposed on), both by one seat, a week
+    # late, and says so of both: that is true (a seat's own later turn explains nothing).
     mine = verify_json(t, proposer, proposal, day12)["late"]
-    assert [(x["seq"], x["first_seen"]) for x in mine] == [(proposal_seq(proposal) - 1,
-                                                           at(days=7))]
+    seq, played = proposal_seq(proposal), handles[(handles.index(absent) - 1) % 3]
+    assert [(x["seq"], x["seat"], x["first_seen"]) for x in mine] == [
+        (seq - 2, played, at(days=7)), (seq - 1, played, at(days=7))]
 
 
 def test_S11_the_branch_rule_in_one_place() -> None:
@@ -245,3 +247,30 @@ def test_S11_the_branch_rule_in_one_place() -> None:
     assert clock.branch_rule(note, e("turn", "ann", at(days=3)))[0]["kind"] == "turn"
     early, late = e("away", "cy", at()), e("absent", "bob", at(days=7))
     assert clock.branch_rule(late, early)[0] is early
+
+
+def test_S11_a_back_dated_answer_cannot_hide_that_it_came_late(tmp_path: Path) -> None:
+    """bob removes ann (absent +8d, confirm +15d, his reveal) and wins; on day 30 ann signs
+    her answer dated before the proposal (it voids all that) and, on top of it, an away
+    note dated day 30, which used to excuse the answer's delay ('a later entry explains
+    the wait'). A seat's own later entry explains nothing: bob's home, seeing that one
+    file, still says the answer is signed three weeks before it first saw it."""
+    t = Players(tmp_path, "ann", "bob")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    ann = t.status(path)["to_act"]
+    bob = t.other(ann)
+    proposal = t.wrote(bob, "absent", path, ann, "--remedy", "end", when=at(days=8))
+    confirmed = t.wrote(bob, "confirm", proposal, when=at(days=15))
+    won = t.wrote(bob, "play", confirmed, when=at(days=15, minutes=1))
+    assert verify_json(t, bob, won, at(days=16))["winners"] == [bob]
+    answer = t.wrote(ann, "play", path, "roll", when=at(days=7, hours=23))
+    covered = t.wrote(ann, "away", answer, "--until", at(days=31), when=at(days=30))
+    day30 = at(days=30, minutes=5)
+    data = verify_json(t, bob, covered, day30)
+    assert data["void"] is None  # the answer is signed before the proposal
+    words = "signed 2025-06-10 09:00 UTC, first seen here 2025-07-02 10:05 UTC"
+    assert [(x["seq"], x["kind"], x["seat"]) for x in data["late"]] == [
+        (proposal_seq(answer), "turn", ann)]
+    assert any(words in n for n in data["notes"])
+    assert words in t.run(bob, "show", covered, when=day30).output
+    assert words in t.run(bob, "log", covered, when=day30).output

@@ -294,8 +294,9 @@ class Archive:
         yet in effect here, PROTOCOL.md section 11: only their first sight is filed; they
         are no successor and no head, so the save before them is not stale). ``later``,
         one per entry of ``hashes`` + ``waiting``: the newest signed time of the entries
-        after it in the file ('' if none), filed with it (:func:`first_seen`); for the
-        first save of a game this home sees, ``seen`` itself."""
+        after it in the file by other seats ('' if none, timing.signed_after), filed with
+        it (:func:`first_seen`); for the first save of a game this home sees, ``seen``
+        itself."""
         with self._changing():
             known = self.data["entries"]
             every = [*hashes, *waiting]
@@ -323,8 +324,8 @@ class Archive:
         """The entries of a file (``hashes``: theirs) that reached this home more than
         ``limit`` after their signed time (clock.late_after), each as docs/JSON.md's
         ``late`` lists it, with its sentence (``words``). An entry that came with a later
-        one signed after it is not counted: that one came late, or the file waited for it
-        (the usual way of a game of three or more)."""
+        one by another seat signed after it is not counted: that one came late, or the
+        file waited for it (the usual way of a game of three or more)."""
         out = []
         for entry, entry_hash in zip(entries, hashes, strict=True):
             seen_text, after_text = self.first_seen(entry_hash)

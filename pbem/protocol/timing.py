@@ -133,11 +133,16 @@ def waiting(entries: list[dict[str, Any]]) -> list[Waiting]:
 
 
 def signed_after(entries: list[dict[str, Any]]) -> tuple[str, ...]:
-    """For each entry, the newest signed time of the entries after it ('' if none)."""
-    out, newest = [], ""
+    """For each entry, the newest signed time of the entries after it by other seats ('' if
+    none): what explains why it reached a home late (the file waited for them). A seat's
+    own later entries explain nothing: else a seat that back-dates an entry would hide
+    that it came late by signing an away note on it before mailing it."""
+    out: list[str] = []
+    newest: dict[str, str] = {}  # seat -> the newest time it signed after this entry
     for entry in reversed(entries):
-        out.append(newest)
-        newest = max(newest, stamp(signed_time(entry)) or "")
+        seat = str(entry["seat"])
+        out.append(max((t for s, t in newest.items() if s != seat), default=""))
+        newest[seat] = max(newest.get(seat, ""), stamp(signed_time(entry)) or "")
     return tuple(reversed(out))
 
 

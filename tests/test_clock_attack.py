@@ -274,3 +274,28 @@ def test_S11_a_back_dated_answer_cannot_hide_that_it_came_late(tmp_path: Path) -
     assert any(words in n for n in data["notes"])
     assert words in t.run(bob, "show", covered, when=day30).output
     assert words in t.run(bob, "log", covered, when=day30).output
+
+
+def test_S11_a_time_no_date_can_follow_is_refused_not_an_internal_error(
+        tmp_path: Path) -> None:
+    """A turn signed by hand at 9999-12-31T23:59:59Z, and a proposal on it: the clock
+    rules add a patience to that time, past the last date there is. Every command on the
+    save used to fail with an internal error (exit 70); now the save is malformed (exit
+    4), and PBEM_CLOCK so far ahead is a usage error (exit 2)."""
+    t = Players(tmp_path, "ann", "bob")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    save = savefile.read(path)
+    ann = t.status(path)["to_act"]
+    bob = t.other(ann)
+    last = "9999-12-31T23:59:59Z"
+    turn = next_entry(save, t.home(ann), "turn", ["roll"], time=last)
+    played = with_entries(save, [*save.entries, turn])
+    proposal = next_entry(played, t.home(ann), "absent", player=bob, remedy="end", time=last)
+    forged = write_save(tmp_path, "forged.toml", with_entries(played, [*played.entries,
+                                                                       proposal]))
+    for command in ("verify", "show", "log"):
+        r = t.run(bob, command, str(forged), when=at(minutes=5))
+        assert r.exit_code == 4, r.output
+        assert f"entry {turn['seq']} 'time' is after the year 8999" in r.output
+    r = t.run(bob, "show", path, when=last)
+    assert r.exit_code == 2 and "up to the year 8999" in r.output

@@ -299,3 +299,31 @@ def test_S11_a_time_no_date_can_follow_is_refused_not_an_internal_error(
         assert f"entry {turn['seq']} 'time' is after the year 8999" in r.output
     r = t.run(bob, "show", path, when=last)
     assert r.exit_code == 2 and "up to the year 8999" in r.output
+
+
+def test_S11_a_back_dated_comeback_shows_every_entry_it_back_dated_as_late(
+        tmp_path: Path) -> None:
+    """Still open (docs/protocol-absence.md, 'What a liar about time can still do'): bob,
+    silent for a month, signs on day 30 an answer dated before ann's proposal, then a
+    proposal that ann is absent dated a patience after that answer, its confirm and his
+    reveal, all dated in the past. The rules take it (bob wins); what ann's home must do
+    is say that each of those entries reached it long after its signed time. Before, only
+    the last was named: each earlier one was excused by bob's own later entry."""
+    t = Players(tmp_path, "ann", "bob")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    bob = t.status(path)["to_act"]
+    ann = t.other(bob)
+    proposal = t.wrote(ann, "absent", path, bob, "--remedy", "end", when=at(days=8))
+    confirmed = t.wrote(ann, "confirm", proposal, when=at(days=15))
+    t.wrote(ann, "play", confirmed, when=at(days=15, minutes=1))
+    answer = t.wrote(bob, "play", path, "roll", when=at(days=7, hours=23))
+    against = t.wrote(bob, "absent", answer, ann, "--remedy", "end", when=at(days=15))
+    confirmed = t.wrote(bob, "confirm", against, when=at(days=22))
+    revealed = t.wrote(bob, "play", confirmed, when=at(days=22, minutes=1))
+    data = verify_json(t, ann, revealed, at(days=30))
+    assert data["over"] and data["winners"] == [bob]
+    first = proposal_seq(answer)
+    assert [(x["seq"], x["seat"], x["first_seen"]) for x in data["late"]] == [
+        (seq, bob, at(days=30)) for seq in range(first, first + 4)]
+    shown = t.run(ann, "show", revealed, when=at(days=30)).output
+    assert f"Entry {first + 1} (an absent proposal by {bob}) is signed" in shown

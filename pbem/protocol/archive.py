@@ -16,8 +16,8 @@ Per game, under ``HOME/archive/``:
     section 11) and the seats whose reveal it signed (``revealed``: handle -> seq): it
     never reveals a seed while it knows a branch that goes on without that reveal, and
     signs nothing on such a branch once it has; the beacon link of every verified entry
-    in the order of play (``links``: link -> entry hash), so a link signed again after
-    another predecessor is refused (section 5).
+    in the order of play (``links``: a hash of the link -> entry hash), so a link signed
+    again after another predecessor is refused (section 5).
     Hashes only: reading and rewriting it stays cheap.
 ``<game id>.evidence.jsonl``
     each verified entry in full, one JSON line each, appended once. Read only when a fork
@@ -44,6 +44,7 @@ from typing import Any, NamedTuple
 
 from pbem import atomic
 from pbem.errors import IntegrityError, TurnError
+from pbem.hashing import sha256_hex
 from pbem.protocol import clock, timing
 from pbem.protocol.canonical import digest
 from pbem.protocol.savefile import HEX64, LINK_KINDS, Entry
@@ -157,8 +158,8 @@ class Archive:
         place again instead would let it choose between two outcomes of the chance its
         link resolves. (The same place after the same predecessor is a fork, or an undo:
         check_fork's.)"""
-        other = self.data["links"].get(entry.get("beacon", "")) \
-            if entry["kind"] in LINK_KINDS else None
+        other = self.data["links"].get(_link_key(entry)) if entry["kind"] in LINK_KINDS \
+            else None
         if other is None or other == entry_hash or other not in self.data["entries"]:
             return
         seq, seat = self.data["entries"][other]
@@ -402,7 +403,7 @@ class Archive:
                 if first != h:
                     self.data["alt"].setdefault(entry["prev"], []).append(h)
                 if entry["kind"] in LINK_KINDS:
-                    self.data["links"].setdefault(entry["beacon"], h)
+                    self.data["links"].setdefault(_link_key(entry), h)
                 self._unfiled.append((h, entry))
         last = entries[-1]
         if last["seq"] >= self.head_seq():
@@ -434,8 +435,8 @@ class Archive:
         if prev in self.data["alt"] and not others:
             del self.data["alt"][prev]
         self.data["withdrawn"][entry_hash] = place or [entry["seq"], entry["seat"]]
-        if self.data["links"].get(entry.get("beacon", "")) == entry_hash:
-            del self.data["links"][entry["beacon"]]  # its replacement signs the same link
+        if entry["kind"] in LINK_KINDS and self.data["links"].get(_link_key(entry)) == entry_hash:
+            del self.data["links"][_link_key(entry)]  # its replacement signs the same link
         if self.data["head"].get("hash") == entry_hash:
             before = self.data["entries"].get(prev)
             self.data["head"] = ({"seq": before[0], "hash": prev, "seat": before[1]}
@@ -497,6 +498,13 @@ def _branch(entry: Entry, other: Entry | None, seq: int, seat: str) -> Branch:
                       "everything built on it is void.", False)
     return Branch(f"{head} The other branch is the game's: {why}; this save's branch is "
                   "void, and pbem signs nothing on it.", True)
+
+
+def _link_key(entry: Entry) -> str:
+    """The key ``links`` files an entry's beacon link under: a hash of it, apart from
+    the chain's own (one SHA-256 of a link is the seat's previous link), so the archive
+    holds hashes only."""
+    return sha256_hex(b"pbem/archive/link" + bytes.fromhex(entry["beacon"]))
 
 
 def _empty(game_id: str) -> dict[str, Any]:

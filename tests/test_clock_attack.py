@@ -16,7 +16,7 @@ from typing import Any
 
 from pbem.protocol import engine, savefile
 from pbem.protocol.savefile import Save
-from tests.enginekit import next_entry, with_entries
+from tests.enginekit import forge, next_entry, with_entries
 from tests.enginekit import write as write_save
 from tests.test_game_clock import Players, at
 
@@ -327,3 +327,41 @@ def test_S11_a_back_dated_comeback_shows_every_entry_it_back_dated_as_late(
         (seq, bob, at(days=30)) for seq in range(first, first + 4)]
     shown = t.run(ann, "show", revealed, when=at(days=30)).output
     assert f"Entry {first + 1} (an absent proposal by {bob}) is signed" in shown
+
+
+def test_S11_a_turn_signed_without_a_time_is_warned_of_before_an_accept(
+        tmp_path: Path) -> None:
+    """bob signs his turn without a time (by hand) on day 6: cy's patience then counts
+    from ann's turn of day 0, so on day 7 bob proposes cy absent and ann's accept removes
+    cy a day after cy got the turn; no entry came 'late', since the turn has no time to
+    be late by. ann's vote now warns first (and goes on: the rules allow it)."""
+    t = Players(tmp_path, "ann", "bob", "cy")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    handles = list(t.handles)
+    signer = t.status(path)["to_act"]
+    named, voter = (handles[(handles.index(signer) + k) % 3] for k in (1, 2))
+    save = savefile.read(path)
+    turn = next_entry(save, t.home(signer), "turn", ["roll"])
+    untimed = forge({k: v for k, v in turn.items() if k not in ("time", "sig")},
+                    t.home(signer).load())
+    played = write(tmp_path, "untimed.toml", with_entries(save, [*save.entries, untimed]))
+    proposal = t.wrote(signer, "absent", str(played), named, "--remedy", "bot",
+                       when=at(days=7))
+    accepted = t.run(voter, "vote", proposal, "accept", "-o", str(tmp_path / "v.toml"),
+                     when=at(days=7, minutes=5))
+    assert accepted.exit_code == 0
+    text = " ".join(accepted.stderr.split())
+    assert (f"Warning: entry {untimed['seq']} (a turn by {signer}), the last before the "
+            f"proposal, carries no signed time, so {named}'s patience counts from an "
+            "earlier entry") in text
+    # With the turn's time signed (in a game of its own), no such warning.
+    t = Players(tmp_path / "second", "ann", "bob", "cy")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    signer = t.status(path)["to_act"]
+    named, voter = (handles[(handles.index(signer) + k) % 3] for k in (1, 2))
+    played = t.wrote(signer, "play", path, "roll", when=at(days=6))
+    assert t.run(voter, "verify", played, when=at(days=6)).exit_code == 0
+    proposal = t.wrote(signer, "absent", played, named, "--remedy", "bot", when=at(days=13))
+    accepted = t.run(voter, "vote", proposal, "accept", "-o", str(tmp_path / "w.toml"),
+                     when=at(days=13, minutes=5))
+    assert accepted.exit_code == 0 and "Warning" not in accepted.stderr

@@ -351,6 +351,38 @@ def test_a_link_published_on_a_voided_branch_is_not_signed_again_on_the_game_s(
     assert game.run("ann", "verify", str(answered)).exit_code == 0
 
 
+def test_evidence_dated_ahead_or_nested_is_refused(tmp_path: Path) -> None:
+    """Evidence as a cheat would forge it: its last entry re-signed a year ahead (not in
+    effect yet: exit 3), or carrying evidence itself (malformed: exit 4). Neither is an
+    internal error, and the honest skip still verifies."""
+    game = Players(tmp_path)
+    base = game.until(game.start(), "bob")
+    proposal = game.wrote("cy", "absent", str(base), "bob", "--remedy", "bot")
+    voted = game.wrote("ann", "vote", str(proposal), "accept")
+    game.wrote("cy", "play", str(voted), "roll")
+    back = game.answer("bob", base, "roll")
+    game.run("cy", "verify", str(back))
+    answered = game.wrote("cy", "play", str(back), "pass")
+    signed, save = entry(answered), savefile.read(answered)
+    cy = game.home("cy").load()
+    carried = signed["evidence"]
+    ahead = forge({**{k: v for k, v in carried[-1].items() if k != "sig"},
+                   "time": "2026-06-02T10:00:00Z"}, cy)
+    nested = forge({**{k: v for k, v in carried[-1].items() if k != "sig"},
+                    "evidence": carried}, cy)
+    for name, bad, code in (("ahead", ahead, 3), ("nested", nested, 4)):
+        forged = forge({**{k: v for k, v in signed.items() if k != "sig"},
+                        "evidence": [*carried[:-1], bad]}, cy)
+        target = tmp_path / f"{name}.toml"
+        target.write_text(savefile.dumps(savefile.Save(
+            save.header, [*save.entries[:-1], forged], save.state)), "utf-8")
+        result = game.run(f"verifier-{name}", "verify", str(target))
+        assert result.exit_code == code, result.output
+    assert "more than an hour ahead" in game.run("verifier-ahead", "verify",
+                                                 str(tmp_path / "ahead.toml")).output
+    assert game.run("verifier", "verify", str(answered)).exit_code == 0
+
+
 def test_a_save_that_could_not_be_written_gives_its_link_back(tmp_path: Path) -> None:
     """pbem never writes over a file: when -o names one that exists, nothing is written,
     so the link was never published and the next try signs with it (no skip)."""

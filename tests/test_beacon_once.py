@@ -316,6 +316,73 @@ def test_an_answer_that_voids_a_branch_skips_on_evidence(tmp_path: Path) -> None
     assert "not a valid branch of this game" in result.output, result.output
 
 
+def test_a_link_published_on_a_voided_branch_is_not_signed_again_on_the_game_s(
+        tmp_path: Path) -> None:
+    """cy played in turn on the branch bob's answer voided (its link resolved bob's roll
+    there). On bob's branch cy's entry must skip that link with the branch as evidence; a
+    cy holding the source could instead sign the same link again (every verifier took it
+    as the next one) and choose, of the two, the outcome it likes. A home that has seen
+    cy's entry on the voided branch refuses the second use (exit 3, code beacon)."""
+    game = Players(tmp_path)
+    base = game.until(game.start(), "bob")
+    proposal = game.wrote("cy", "absent", str(base), "bob", "--remedy", "bot")
+    voted = game.wrote("ann", "vote", str(proposal), "accept")
+    voided = game.wrote("cy", "play", str(voted), "roll")
+    back = game.answer("bob", base, "roll")
+    for handle in ("ann", "bob", "cy"):
+        assert game.run(handle, "verify", str(voided)).exit_code == 0
+    answered = game.wrote("cy", "play", str(back), "pass")
+    save = savefile.read(answered)
+    again = {k: v for k, v in entry(answered).items() if k not in ("evidence", "sig")}
+    again["beacon"] = entry(voided)["beacon"]
+    forged = forge(again, game.home("cy").load())
+    table = engine.replay(savefile.Save(save.header, [*save.entries[:-1], forged], save.state),
+                          check_snapshot=False, audit_secrets=False).table
+    target = tmp_path / "again.toml"
+    target.write_text(savefile.dumps(savefile.Save(save.header, [*save.entries[:-1], forged],
+                                                   engine.public_state(table))), "utf-8")
+    for handle in ("ann", "bob"):
+        result = game.run(handle, "verify", str(target), "--json")
+        assert result.exit_code == 3, result.output
+        errors = json.loads(result.output)["errors"]
+        assert [e["code"] for e in errors] == ["beacon"]
+        assert "carries the beacon link cy published in entry" in errors[0]["message"]
+    # The honest entry, which skips that link on evidence, still verifies there.
+    assert game.run("ann", "verify", str(answered)).exit_code == 0
+
+
+def test_evidence_dated_ahead_or_nested_is_refused(tmp_path: Path) -> None:
+    """Evidence as a cheat would forge it: its last entry re-signed a year ahead (not in
+    effect yet: exit 3), or carrying evidence itself (malformed: exit 4). Neither is an
+    internal error, and the honest skip still verifies."""
+    game = Players(tmp_path)
+    base = game.until(game.start(), "bob")
+    proposal = game.wrote("cy", "absent", str(base), "bob", "--remedy", "bot")
+    voted = game.wrote("ann", "vote", str(proposal), "accept")
+    game.wrote("cy", "play", str(voted), "roll")
+    back = game.answer("bob", base, "roll")
+    game.run("cy", "verify", str(back))
+    answered = game.wrote("cy", "play", str(back), "pass")
+    signed, save = entry(answered), savefile.read(answered)
+    cy = game.home("cy").load()
+    carried = signed["evidence"]
+    ahead = forge({**{k: v for k, v in carried[-1].items() if k != "sig"},
+                   "time": "2026-06-02T10:00:00Z"}, cy)
+    nested = forge({**{k: v for k, v in carried[-1].items() if k != "sig"},
+                    "evidence": carried}, cy)
+    for name, bad, code in (("ahead", ahead, 3), ("nested", nested, 4)):
+        forged = forge({**{k: v for k, v in signed.items() if k != "sig"},
+                        "evidence": [*carried[:-1], bad]}, cy)
+        target = tmp_path / f"{name}.toml"
+        target.write_text(savefile.dumps(savefile.Save(
+            save.header, [*save.entries[:-1], forged], save.state)), "utf-8")
+        result = game.run(f"verifier-{name}", "verify", str(target))
+        assert result.exit_code == code, result.output
+    assert "more than an hour ahead" in game.run("verifier-ahead", "verify",
+                                                 str(tmp_path / "ahead.toml")).output
+    assert game.run("verifier", "verify", str(answered)).exit_code == 0
+
+
 def test_a_save_that_could_not_be_written_gives_its_link_back(tmp_path: Path) -> None:
     """pbem never writes over a file: when -o names one that exists, nothing is written,
     so the link was never published and the next try signs with it (no skip)."""

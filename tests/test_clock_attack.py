@@ -16,7 +16,7 @@ from typing import Any
 
 from pbem.protocol import engine, savefile
 from pbem.protocol.savefile import Save
-from tests.enginekit import next_entry, with_entries
+from tests.enginekit import forge, next_entry, with_entries
 from tests.enginekit import write as write_save
 from tests.test_game_clock import Players, at
 
@@ -212,11 +212,13 @@ def test_S11_an_entry_first_seen_long_after_its_time_is_shown_and_warned_of(
     refused = t.run(voter, "vote", proposal, "refuse", "-o", str(tmp_path / "r.toml"),
                     when=day12)
     assert "Warning" not in refused.stderr
-    # The proposer's own home saw it as it signed it; it first saw ann's turn (the
-    # newest entry of the save it proposed on) a week late, and says so: that is true.
+    # The proposer's own home saw it as it signed it; it first saw the start and the turn
+    # after it (the newest entries of the save it proposed on), both by one seat, a week
+    # late, and says so of both: that is true (a seat's own later turn explains nothing).
     mine = verify_json(t, proposer, proposal, day12)["late"]
-    assert [(x["seq"], x["first_seen"]) for x in mine] == [(proposal_seq(proposal) - 1,
-                                                           at(days=7))]
+    seq, played = proposal_seq(proposal), handles[(handles.index(absent) - 1) % 3]
+    assert [(x["seq"], x["seat"], x["first_seen"]) for x in mine] == [
+        (seq - 2, played, at(days=7)), (seq - 1, played, at(days=7))]
 
 
 def test_S11_the_branch_rule_in_one_place() -> None:
@@ -245,3 +247,121 @@ def test_S11_the_branch_rule_in_one_place() -> None:
     assert clock.branch_rule(note, e("turn", "ann", at(days=3)))[0]["kind"] == "turn"
     early, late = e("away", "cy", at()), e("absent", "bob", at(days=7))
     assert clock.branch_rule(late, early)[0] is early
+
+
+def test_S11_a_back_dated_answer_cannot_hide_that_it_came_late(tmp_path: Path) -> None:
+    """bob removes ann (absent +8d, confirm +15d, his reveal) and wins; on day 30 ann signs
+    her answer dated before the proposal (it voids all that) and, on top of it, an away
+    note dated day 30, which used to excuse the answer's delay ('a later entry explains
+    the wait'). A seat's own later entry explains nothing: bob's home, seeing that one
+    file, still says the answer is signed three weeks before it first saw it."""
+    t = Players(tmp_path, "ann", "bob")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    ann = t.status(path)["to_act"]
+    bob = t.other(ann)
+    proposal = t.wrote(bob, "absent", path, ann, "--remedy", "end", when=at(days=8))
+    confirmed = t.wrote(bob, "confirm", proposal, when=at(days=15))
+    won = t.wrote(bob, "play", confirmed, when=at(days=15, minutes=1))
+    assert verify_json(t, bob, won, at(days=16))["winners"] == [bob]
+    answer = t.wrote(ann, "play", path, "roll", when=at(days=7, hours=23))
+    covered = t.wrote(ann, "away", answer, "--until", at(days=31), when=at(days=30))
+    day30 = at(days=30, minutes=5)
+    data = verify_json(t, bob, covered, day30)
+    assert data["void"] is None  # the answer is signed before the proposal
+    words = "signed 2025-06-10 09:00 UTC, first seen here 2025-07-02 10:05 UTC"
+    assert [(x["seq"], x["kind"], x["seat"]) for x in data["late"]] == [
+        (proposal_seq(answer), "turn", ann)]
+    assert any(words in n for n in data["notes"])
+    assert words in t.run(bob, "show", covered, when=day30).output
+    assert words in t.run(bob, "log", covered, when=day30).output
+
+
+def test_S11_a_time_no_date_can_follow_is_refused_not_an_internal_error(
+        tmp_path: Path) -> None:
+    """A turn signed by hand at 9999-12-31T23:59:59Z, and a proposal on it: the clock
+    rules add a patience to that time, past the last date there is. Every command on the
+    save used to fail with an internal error (exit 70); now the save is malformed (exit
+    4), and PBEM_CLOCK so far ahead is a usage error (exit 2)."""
+    t = Players(tmp_path, "ann", "bob")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    save = savefile.read(path)
+    ann = t.status(path)["to_act"]
+    bob = t.other(ann)
+    last = "9999-12-31T23:59:59Z"
+    turn = next_entry(save, t.home(ann), "turn", ["roll"], time=last)
+    played = with_entries(save, [*save.entries, turn])
+    proposal = next_entry(played, t.home(ann), "absent", player=bob, remedy="end", time=last)
+    forged = write_save(tmp_path, "forged.toml", with_entries(played, [*played.entries,
+                                                                       proposal]))
+    for command in ("verify", "show", "log"):
+        r = t.run(bob, command, str(forged), when=at(minutes=5))
+        assert r.exit_code == 4, r.output
+        assert f"entry {turn['seq']} 'time' is after the year 8999" in r.output
+    r = t.run(bob, "show", path, when=last)
+    assert r.exit_code == 2 and "up to the year 8999" in r.output
+
+
+def test_S11_a_back_dated_comeback_shows_every_entry_it_back_dated_as_late(
+        tmp_path: Path) -> None:
+    """Still open (docs/protocol-absence.md, 'What a liar about time can still do'): bob,
+    silent for a month, signs on day 30 an answer dated before ann's proposal, then a
+    proposal that ann is absent dated a patience after that answer, its confirm and his
+    reveal, all dated in the past. The rules take it (bob wins); what ann's home must do
+    is say that each of those entries reached it long after its signed time. Before, only
+    the last was named: each earlier one was excused by bob's own later entry."""
+    t = Players(tmp_path, "ann", "bob")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    bob = t.status(path)["to_act"]
+    ann = t.other(bob)
+    proposal = t.wrote(ann, "absent", path, bob, "--remedy", "end", when=at(days=8))
+    confirmed = t.wrote(ann, "confirm", proposal, when=at(days=15))
+    t.wrote(ann, "play", confirmed, when=at(days=15, minutes=1))
+    answer = t.wrote(bob, "play", path, "roll", when=at(days=7, hours=23))
+    against = t.wrote(bob, "absent", answer, ann, "--remedy", "end", when=at(days=15))
+    confirmed = t.wrote(bob, "confirm", against, when=at(days=22))
+    revealed = t.wrote(bob, "play", confirmed, when=at(days=22, minutes=1))
+    data = verify_json(t, ann, revealed, at(days=30))
+    assert data["over"] and data["winners"] == [bob]
+    first = proposal_seq(answer)
+    assert [(x["seq"], x["seat"], x["first_seen"]) for x in data["late"]] == [
+        (seq, bob, at(days=30)) for seq in range(first, first + 4)]
+    shown = t.run(ann, "show", revealed, when=at(days=30)).output
+    assert f"Entry {first + 1} (an absent proposal by {bob}) is signed" in shown
+
+
+def test_S11_a_turn_signed_without_a_time_is_warned_of_before_an_accept(
+        tmp_path: Path) -> None:
+    """bob signs his turn without a time (by hand) on day 6: cy's patience then counts
+    from ann's turn of day 0, so on day 7 bob proposes cy absent and ann's accept removes
+    cy a day after cy got the turn; no entry came 'late', since the turn has no time to
+    be late by. ann's vote now warns first (and goes on: the rules allow it)."""
+    t = Players(tmp_path, "ann", "bob", "cy")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    handles = list(t.handles)
+    signer = t.status(path)["to_act"]
+    named, voter = (handles[(handles.index(signer) + k) % 3] for k in (1, 2))
+    save = savefile.read(path)
+    turn = next_entry(save, t.home(signer), "turn", ["roll"])
+    untimed = forge({k: v for k, v in turn.items() if k not in ("time", "sig")},
+                    t.home(signer).load())
+    played = write(tmp_path, "untimed.toml", with_entries(save, [*save.entries, untimed]))
+    proposal = t.wrote(signer, "absent", str(played), named, "--remedy", "bot",
+                       when=at(days=7))
+    accepted = t.run(voter, "vote", proposal, "accept", "-o", str(tmp_path / "v.toml"),
+                     when=at(days=7, minutes=5))
+    assert accepted.exit_code == 0
+    text = " ".join(accepted.stderr.split())
+    assert (f"Warning: entry {untimed['seq']} (a turn by {signer}), the last before the "
+            f"proposal, carries no signed time, so {named}'s patience counts from an "
+            "earlier entry") in text
+    # With the turn's time signed (in a game of its own), no such warning.
+    t = Players(tmp_path / "second", "ann", "bob", "cy")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    signer = t.status(path)["to_act"]
+    named, voter = (handles[(handles.index(signer) + k) % 3] for k in (1, 2))
+    played = t.wrote(signer, "play", path, "roll", when=at(days=6))
+    assert t.run(voter, "verify", played, when=at(days=6)).exit_code == 0
+    proposal = t.wrote(signer, "absent", played, named, "--remedy", "bot", when=at(days=13))
+    accepted = t.run(voter, "vote", proposal, "accept", "-o", str(tmp_path / "w.toml"),
+                     when=at(days=13, minutes=5))
+    assert accepted.exit_code == 0 and "Warning" not in accepted.stderr

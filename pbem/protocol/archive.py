@@ -15,7 +15,9 @@ Per game, under ``HOME/archive/``:
     once); the entries of branches this home left (``left``: it went on with another,
     section 11) and the seats whose reveal it signed (``revealed``: handle -> seq): it
     never reveals a seed while it knows a branch that goes on without that reveal, and
-    signs nothing on such a branch once it has.
+    signs nothing on such a branch once it has; the beacon link of every verified entry
+    in the order of play (``links``: a hash of the link -> entry hash), so a link signed
+    again after another predecessor is refused (section 5).
     Hashes only: reading and rewriting it stays cheap.
 ``<game id>.evidence.jsonl``
     each verified entry in full, one JSON line each, appended once. Read only when a fork
@@ -42,9 +44,10 @@ from typing import Any, NamedTuple
 
 from pbem import atomic
 from pbem.errors import IntegrityError, TurnError
+from pbem.hashing import sha256_hex
 from pbem.protocol import clock, timing
 from pbem.protocol.canonical import digest
-from pbem.protocol.savefile import HEX64, Entry
+from pbem.protocol.savefile import HEX64, LINK_KINDS, Entry
 from pbem.terminal import shown
 
 VERSION = 2
@@ -72,7 +75,8 @@ class Archive:
         if not isinstance(loaded, dict) or loaded.get("game") != game_id:
             return
         if loaded.get("version") == VERSION and _well_formed(loaded):
-            for key in ("alt", "withdrawn", "sent", "published", "revealed", "first_seen"):
+            for key in ("alt", "withdrawn", "sent", "published", "revealed", "first_seen",
+                        "links"):
                 loaded.setdefault(key, {})  # absent from older archives
             loaded.setdefault("left", [])
             self.data = loaded
@@ -139,11 +143,32 @@ class Archive:
                     "instead; the one taken back was mailed anyway."
                     if entry_hash in self.data["withdrawn"] else "")
             raise equivocation(entry, evidence, note)
+        self._check_link_once(entry, entry_hash)
         if entry_hash in self.data["withdrawn"]:
             raise TurnError(
                 f"Entry {entry['seq']} of this save ({entry['kind']} by {entry['seat']}) was "
                 "taken back with 'pbem undo' in this home; it is no longer part of the game. "
                 "Play on the save before it instead.", seq=entry["seq"], code="withdrawn")
+
+    def _check_link_once(self, entry: Entry, entry_hash: str) -> None:
+        """Raise IntegrityError("beacon") if this home verified another entry, after
+        another predecessor, that carries this entry's beacon link (PROTOCOL.md section 5,
+        a link is published once): a seat that published a link on a branch an answer
+        voided skips it on the game's branch, with that branch as evidence. Signing the
+        place again instead would let it choose between two outcomes of the chance its
+        link resolves. (The same place after the same predecessor is a fork, or an undo:
+        check_fork's.)"""
+        other = self.data["links"].get(_link_key(entry)) if entry["kind"] in LINK_KINDS \
+            else None
+        if other is None or other == entry_hash or other not in self.data["entries"]:
+            return
+        seq, seat = self.data["entries"][other]
+        raise IntegrityError(
+            f"Entry {entry['seq']} ({entry['seat']}) carries the beacon link {seat} published "
+            f"in entry {seq} of another branch this home has seen: a link is published once. "
+            f"On this branch {seat}'s entry must skip that place, carrying the other branch "
+            "as evidence; signing it again lets the signer choose between two outcomes of "
+            "its chance. The save is refused.", seq=int(entry["seq"]), code="beacon")
 
     def branch_notes(self, entries: list[Entry], hashes: list[str]) -> list[Branch]:
         """A sentence for each entry of this save that another verified entry, by another
@@ -294,8 +319,9 @@ class Archive:
         yet in effect here, PROTOCOL.md section 11: only their first sight is filed; they
         are no successor and no head, so the save before them is not stale). ``later``,
         one per entry of ``hashes`` + ``waiting``: the newest signed time of the entries
-        after it in the file ('' if none), filed with it (:func:`first_seen`); for the
-        first save of a game this home sees, ``seen`` itself."""
+        after it in the file by other seats ('' if none, timing.signed_after), filed with
+        it (:func:`first_seen`); for the first save of a game this home sees, ``seen``
+        itself."""
         with self._changing():
             known = self.data["entries"]
             every = [*hashes, *waiting]
@@ -323,8 +349,8 @@ class Archive:
         """The entries of a file (``hashes``: theirs) that reached this home more than
         ``limit`` after their signed time (clock.late_after), each as docs/JSON.md's
         ``late`` lists it, with its sentence (``words``). An entry that came with a later
-        one signed after it is not counted: that one came late, or the file waited for it
-        (the usual way of a game of three or more)."""
+        one by another seat signed after it is not counted: that one came late, or the
+        file waited for it (the usual way of a game of three or more)."""
         out = []
         for entry, entry_hash in zip(entries, hashes, strict=True):
             seen_text, after_text = self.first_seen(entry_hash)
@@ -376,6 +402,8 @@ class Archive:
                 first = self.data["by_prev"].setdefault(entry["prev"], h)
                 if first != h:
                     self.data["alt"].setdefault(entry["prev"], []).append(h)
+                if entry["kind"] in LINK_KINDS:
+                    self.data["links"].setdefault(_link_key(entry), h)
                 self._unfiled.append((h, entry))
         last = entries[-1]
         if last["seq"] >= self.head_seq():
@@ -407,6 +435,8 @@ class Archive:
         if prev in self.data["alt"] and not others:
             del self.data["alt"][prev]
         self.data["withdrawn"][entry_hash] = place or [entry["seq"], entry["seat"]]
+        if entry["kind"] in LINK_KINDS and self.data["links"].get(_link_key(entry)) == entry_hash:
+            del self.data["links"][_link_key(entry)]  # its replacement signs the same link
         if self.data["head"].get("hash") == entry_hash:
             before = self.data["entries"].get(prev)
             self.data["head"] = ({"seq": before[0], "hash": prev, "seat": before[1]}
@@ -470,10 +500,17 @@ def _branch(entry: Entry, other: Entry | None, seq: int, seat: str) -> Branch:
                   "void, and pbem signs nothing on it.", True)
 
 
+def _link_key(entry: Entry) -> str:
+    """The key ``links`` files an entry's beacon link under: a hash of it, apart from
+    the chain's own (one SHA-256 of a link is the seat's previous link), so the archive
+    holds hashes only."""
+    return sha256_hex(b"pbem/archive/link" + bytes.fromhex(entry["beacon"]))
+
+
 def _empty(game_id: str) -> dict[str, Any]:
     return {"version": VERSION, "game": game_id, "header": "", "entries": {}, "by_prev": {},
             "alt": {}, "head": {}, "cache": {}, "withdrawn": {}, "sent": {}, "published": {},
-            "revealed": {}, "left": [], "first_seen": {}}
+            "revealed": {}, "left": [], "first_seen": {}, "links": {}}
 
 
 def _well_formed(data: dict[str, Any]) -> bool:
@@ -487,7 +524,8 @@ def _well_formed(data: dict[str, Any]) -> bool:
             and all(v in entries for v in by_prev.values())
             and all(isinstance(data.get(k, {}), dict)
                     for k in ("alt", "withdrawn", "sent", "published", "revealed",
-                              "first_seen"))
+                              "first_seen", "links"))
+            and all(isinstance(v, str) for v in data.get("links", {}).values())
             and isinstance(data.get("left", []), list)
             and all(isinstance(h, str) for h in data.get("left", []))
             and all(isinstance(runs, list) and all(

@@ -261,13 +261,17 @@ def said(handle: str, note: str) -> str:
 
 def check_time(value: Any, where: str, key: str = "time") -> datetime.datetime:
     """An entry's ``time`` (or ``key``): exactly "YYYY-MM-DDTHH:MM:SSZ", a real UTC date
-    and time."""
+    and time, no later than the year timing.LAST_YEAR."""
     if not isinstance(value, str) or not TIME.match(value):
         raise _fail(f"{where} '{key}'", 'is not a time written as "YYYY-MM-DDTHH:MM:SSZ"')
     try:
-        return parse_time(value)
+        when = parse_time(value)
     except ValueError:
         raise _fail(f"{where} '{key}'", "is not a real date and time") from None
+    if when.year > timing.LAST_YEAR:
+        raise _fail(f"{where} '{key}'", f"is after the year {timing.LAST_YEAR}, the last a "
+                    "signed time may fall in")
+    return when
 
 
 def _check_absence_fields(entry: Entry, kind: str, where: str) -> None:

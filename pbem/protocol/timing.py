@@ -21,6 +21,10 @@ from pbem.protocol import entropy
 from pbem.terminal import shown as shown_text
 
 _STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
+# Signed times come before this year: the clock rules add patiences, away spans and
+# votes' deadlines to them, which past year 9999 no date can hold (a save that signed
+# 9999-12-31 made every verifier fail with an internal error).
+LAST_YEAR = 8999
 
 
 def signed_time(entry: dict[str, Any]) -> datetime.datetime | None:
@@ -33,9 +37,10 @@ def parse_stamp(value: object) -> datetime.datetime | None:
     if not isinstance(value, str) or not _STAMP.fullmatch(value):
         return None
     try:
-        return entropy.parse_time(value)
+        when = entropy.parse_time(value)
     except ValueError:  # 2025-13-40T...: the right shape, not a date
         return None
+    return when if when.year <= LAST_YEAR else None
 
 
 def stamp(when: datetime.datetime | None) -> str | None:
@@ -66,7 +71,8 @@ def now() -> datetime.datetime:
     when = parse_stamp(given)
     if when is None:
         raise UsageError(f"{CLOCK_VARIABLE} is set to {shown_text(given, 40)}, which is not a "
-                         "UTC time written YYYY-MM-DDTHH:MM:SSZ (for example 2025-06-02T10:00:00Z). "
+                         f"UTC time written YYYY-MM-DDTHH:MM:SSZ up to the year {LAST_YEAR} (for "
+                         "example 2025-06-02T10:00:00Z). "
                          f"Fix it, or unset {CLOCK_VARIABLE} to use this computer's clock.")
     return when
 
@@ -133,11 +139,16 @@ def waiting(entries: list[dict[str, Any]]) -> list[Waiting]:
 
 
 def signed_after(entries: list[dict[str, Any]]) -> tuple[str, ...]:
-    """For each entry, the newest signed time of the entries after it ('' if none)."""
-    out, newest = [], ""
+    """For each entry, the newest signed time of the entries after it by other seats ('' if
+    none): what explains why it reached a home late (the file waited for them). A seat's
+    own later entries explain nothing: else a seat that back-dates an entry would hide
+    that it came late by signing an away note on it before mailing it."""
+    out: list[str] = []
+    newest: dict[str, str] = {}  # seat -> the newest time it signed after this entry
     for entry in reversed(entries):
-        out.append(newest)
-        newest = max(newest, stamp(signed_time(entry)) or "")
+        seat = str(entry["seat"])
+        out.append(max((t for s, t in newest.items() if s != seat), default=""))
+        newest[seat] = max(newest.get(seat, ""), stamp(signed_time(entry)) or "")
     return tuple(reversed(out))
 
 

@@ -13,6 +13,7 @@ from pbem.errors import TurnError, UsageError
 from pbem.protocol import absence, clock, signing, timing
 from pbem.protocol.contacts import Contacts
 from pbem.protocol.identity import Home, Identity
+from pbem.protocol.savefile import LINK_KINDS
 from pbem.protocol.table import Table, silent
 
 
@@ -37,7 +38,24 @@ def late_warnings(verified: session.Verified) -> list[str]:
         return []
     return [f"Warning: the proposal rests on an entry that came late. {late['words']} Its "
             "signed time is a claim; accept or confirm only if you believe it."
-            for late in verified.late if int(late["seq"]) >= int(proposal["seq"]) - 1]
+            for late in verified.late if int(late["seq"]) >= int(proposal["seq"]) - 1
+            ] + _untimed_warning(verified)
+
+
+def _untimed_warning(verified: session.Verified) -> list[str]:
+    """A warning when the entry in the order of play the open proposal follows carries no
+    signed time: the patience then counts from an earlier entry, and nothing shows when
+    the seat named got its turn (a signer may leave its time out to shorten it)."""
+    table = verified.table
+    before = verified.save.entries[:int(table.proposal["seq"])]
+    last = next((e for e in reversed(before) if e["kind"] in LINK_KINDS), None)
+    if last is None or timing.signed_time(last) is not None:
+        return []
+    named = table.seats[table.proposal["player"]].handle
+    return [f"Warning: entry {last['seq']} ({timing.kind_words(str(last['kind']))} by "
+            f"{last['seat']}), the last before the proposal, carries no signed time, so "
+            f"{named}'s patience counts from an earlier entry and nothing shows when {named} "
+            "got the turn. Accept or confirm only if you know it has had its patience."]
 
 
 def _sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str],

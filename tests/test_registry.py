@@ -154,6 +154,6 @@ def test_reading_a_newly_received_save_imports_only_what_it_needs(
         loaded = modules_loaded(["--home", str(home), command, str(paths[-1])], (
             "cryptography.hazmat.primitives.serialization", "nacl.bindings", "pbem.play",
             "pbem.mail", "pbem.drawing", "importlib.metadata", "email", "pbem.prompt",
-            "dataclasses", "hashlib", "hmac", "pickle", "games.road_master.bot",
-            "games.road_master.conservation"))
+            "dataclasses", "hashlib", "hmac", "pickle", "pbem_games.road_master.bot",
+            "pbem_games.road_master.conservation"))
         assert loaded == [], command

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from games.station_to_station.constants import WORK
 from pbem.game import AmbiguousMoveError, InvalidMoveError, State, derived, word_matches
+
+from .constants import WORK
 
 NOTATION = """\
 Station to Station moves. One turn is written in phase order: the first turn's route

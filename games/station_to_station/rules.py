@@ -106,23 +106,23 @@ class StationToStation(Game):
     # ---- reading -------------------------------------------------------------------
     def view(self, state: State, seat: int | None, secrets: dict[str, dict[str, str]] | None = None
              ) -> dict[str, Any]:
-        from . import render
+        from . import view
 
-        return render.view(state, seat)
+        return view.view(state, seat)
 
     def snapshot(self, state: State) -> dict[str, Any]:
         # The map and the crews' data are in the header's components already: a save
         # carrying them twice was a third bigger and slower to read.
-        from . import render
+        from . import view
 
-        shown = render.view(state, None)
+        shown = view.view(state, None)
         shown.pop("data", None)
         return shown
 
-    def render(self, view: dict[str, Any]) -> str:
-        from . import render
+    def render(self, view_: dict[str, Any]) -> str:
+        from . import view
 
-        return render.render(view)
+        return view.render(view_)
 
     def render_svg(self, view: dict[str, Any]) -> str | None:
         from . import svg  # the drawing kit loads only to draw

@@ -20,8 +20,8 @@ from pbem.game import kit, waiting_line
 
 from .abilities import ABILITIES
 from .constants import FREIGHT_CARS, SEASONS
-from .render import boxed_lines, describe_route, describe_token
 from .scoring import final_breakdown, outcome
+from .view import boxed_lines, describe_route, describe_token
 
 WIDTH = kit.PAGE_WIDTH
 MAP_W = 880  # the map and the market below it

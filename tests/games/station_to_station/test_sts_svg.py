@@ -35,8 +35,8 @@ from pbem.play.local import LocalTable
 from pbem.protocol.sampler import Sampler
 from pbem_games.station_to_station import GAME, svg
 from pbem_games.station_to_station.abilities import ABILITIES
-from pbem_games.station_to_station.render import view as make_view
 from pbem_games.station_to_station.state import score
+from pbem_games.station_to_station.view import view as make_view
 from tests.support import boards
 from tests.support.boards import NS, by_id, maybe_id, parse, text_of, with_class
 
@@ -425,7 +425,7 @@ def test_STS_S10_STS_ST2_STS_S3_the_picture_names_the_face_up_discards_and_boxed
 
     from test_sts_property import _random_turn
 
-    from pbem_games.station_to_station.render import boxed_lines
+    from pbem_games.station_to_station.view import boxed_lines
     from pbem_games.station_to_station.words import describe_route
 
     t = LocalTable(GAME, ["ann", "bob", "cy"], {}, seed=b"svg-public-facts")

@@ -3,8 +3,8 @@
 Modules: components (data), setup (state and set-up chance), setup_choices (choices
 before the first turn: the Trail Boss picks), words/notation/move (move notation),
 actions/crew/effects (applying moves), turnflow (head and end of a turn, chance), justin
-(the solo automaton), legal (legal moves), scoring, journal/account (what each entry did,
-for describe), render, svg (the drawn board), bot.
+(the solo automaton), legal (legal moves), scoring, journal/describe (what each entry did),
+view (what a seat sees, as text), svg (the drawn board), bot.
 
 Where the rulebook and rulings leave a choice, this implementation settles it so:
 - Cards drawn face up: the deck is a sorted list and draws are uniform (PROTOCOL 5), so
@@ -47,7 +47,7 @@ from pbem.game import (
     State,
 )
 
-from . import account, posse, render, scoring, turnflow
+from . import posse, scoring, turnflow
 from .actions import apply_move
 from .components import market_ids, start_card_ids, validate
 from .constants import DICE, GOLD, GOODS, JUSTIN, POSSE_HAND, VARIANTS
@@ -177,18 +177,24 @@ class RedDogJunction(Game):
         seat: int | None,
         secrets: dict[str, dict[str, str]] | None = None,
     ) -> dict[str, Any]:
-        return render.view(posse.ready(state), seat, secrets)
+        from . import view
 
-    def render(self, view: dict[str, Any]) -> str:
-        return render.render(view)
+        return view.view(posse.ready(state), seat, secrets)
 
-    def render_svg(self, view: dict[str, Any]) -> str:
+    def render(self, view_: dict[str, Any]) -> str:
+        from . import view
+
+        return view.render(view_)
+
+    def render_svg(self, view_: dict[str, Any]) -> str:
         from . import svg  # the drawing kit loads only when a picture is drawn
 
-        return svg.render_svg(view)
+        return svg.render_svg(view_)
 
     def describe(self, before: State, after: State, seat: int) -> list[str]:
-        return account.describe(posse.ready(before), posse.ready(after), seat)
+        from . import describe
+
+        return describe.describe(posse.ready(before), posse.ready(after), seat)
 
     def outcome(self, state: State) -> Outcome | None:
         return scoring.outcome(state)

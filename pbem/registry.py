@@ -24,7 +24,7 @@ import sys
 from functools import cache
 
 from pbem.errors import SaveFileError, UsageError
-from pbem.game import Game, word_matches
+from pbem.game import Game, one_match
 
 GROUP = "pbem.games"
 ENTRY_POINTS_FILE = "entry_points.txt"
@@ -94,12 +94,11 @@ def resolve(typed: str) -> str:
     installed game when none does. Saves name their game exactly (see ``for_save``)."""
     key = "-".join(typed.strip().lower().split())
     known = names()
-    hits = word_matches(key, known)
-    if len(hits) == 1:
-        return hits[0]
-    if hits:
-        raise UsageError(f"'{typed}' could be any of {', '.join(hits)}; type more of the name.")
-    raise UsageError(f"There is no game '{typed}'. Installed games: {', '.join(known) or 'none'}.")
+    return one_match(
+        key, known,
+        ambiguous=lambda hits: f"'{typed}' could be any of {', '.join(hits)}; type more of the name.",
+        unknown=lambda: f"There is no game '{typed}'. Installed games: {', '.join(known) or 'none'}.",
+        errors=(UsageError, UsageError))
 
 
 def load(name: str) -> Game:

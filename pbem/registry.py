@@ -27,6 +27,7 @@ from pbem.errors import SaveFileError, UsageError
 from pbem.game import Game, one_match
 
 GROUP = "pbem.games"
+OWN_GAMES = "pbem_games."  # the package pbem's own games install as (the folder games/)
 ENTRY_POINTS_FILE = "entry_points.txt"
 
 _extra: dict[str, Game] = {}
@@ -118,8 +119,10 @@ def _load_entry_point(name: str) -> Game:
         for part in attribute.strip().split("."):
             game = getattr(game, part)
     except Exception as exc:  # a broken plug-in must not take the whole CLI down
+        fix = "Reinstall pbem." if module.strip().startswith(OWN_GAMES) else (
+            "Reinstall the package that provides it.")
         raise UsageError(f"The game '{name}' is installed but cannot be loaded ({exc}). "
-                         "Reinstall pbem.") from None
+                         f"{fix}") from None
     if not isinstance(game, Game):
         raise UsageError(f"The entry point for '{name}' does not give a pbem Game.")
     return game

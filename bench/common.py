@@ -167,8 +167,8 @@ def as_new_process() -> None:
     points of the secret deck, the shuffle proofs' generators, which component data
     passed its checks, and what a game remembers across states (Station to Station's
     order payments by the goods owed and the discounts held)."""
-    from games.station_to_station import station
     from pbem.protocol import beacon, edkeys, headers, mental, shuffle_proof
+    from pbem_games.station_to_station import station
 
     beacon.forget_chains()
     edkeys.is_sound_key.cache_clear()

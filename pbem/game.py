@@ -65,6 +65,7 @@ from pbem.errors import (
     InvalidMoveError,
     MoveError,
     OptionError,
+    PbemError,
 )
 from pbem.hashing import sha256_hex
 from pbem.outcome import Outcome, rank_sides, rank_with_tiebreaks
@@ -102,6 +103,7 @@ __all__ = [
     "is_whole",
     "secretdeck",
     "word_matches",
+    "one_match",
 ]
 
 State = dict[str, Any]
@@ -180,6 +182,21 @@ def word_matches(word: str, choices: Iterable[str]) -> list[str]:
     if word in options:
         return [word]
     return [c for c in options if word and c.startswith(word)]
+
+
+def one_match(word: str, choices: Iterable[str], ambiguous: Callable[[list[str]], str],
+              unknown: Callable[[], str],
+              errors: tuple[type[PbemError], type[PbemError]] = (AmbiguousMoveError,
+                                                                 InvalidMoveError)) -> str:
+    """The one choice ``word`` names (:func:`word_matches`). When it names several,
+    ``errors[0]`` saying ``ambiguous(hits)``; when none, ``errors[1]`` saying
+    ``unknown()`` (the messages are made only when needed: moves are parsed often)."""
+    hits = word_matches(word, choices)
+    if len(hits) == 1:
+        return hits[0]
+    if hits:
+        raise errors[0](ambiguous(hits))
+    raise errors[1](unknown())
 
 
 def check_options(game: Game, options: dict[str, Any], players: int,

@@ -24,9 +24,10 @@ import sys
 from functools import cache
 
 from pbem.errors import SaveFileError, UsageError
-from pbem.game import Game, word_matches
+from pbem.game import Game, one_match
 
 GROUP = "pbem.games"
+OWN_GAMES = "pbem_games."  # the package pbem's own games install as (the folder games/)
 ENTRY_POINTS_FILE = "entry_points.txt"
 
 _extra: dict[str, Game] = {}
@@ -94,12 +95,11 @@ def resolve(typed: str) -> str:
     installed game when none does. Saves name their game exactly (see ``for_save``)."""
     key = "-".join(typed.strip().lower().split())
     known = names()
-    hits = word_matches(key, known)
-    if len(hits) == 1:
-        return hits[0]
-    if hits:
-        raise UsageError(f"'{typed}' could be any of {', '.join(hits)}; type more of the name.")
-    raise UsageError(f"There is no game '{typed}'. Installed games: {', '.join(known) or 'none'}.")
+    return one_match(
+        key, known,
+        ambiguous=lambda hits: f"'{typed}' could be any of {', '.join(hits)}; type more of the name.",
+        unknown=lambda: f"There is no game '{typed}'. Installed games: {', '.join(known) or 'none'}.",
+        errors=(UsageError, UsageError))
 
 
 def load(name: str) -> Game:
@@ -119,8 +119,10 @@ def _load_entry_point(name: str) -> Game:
         for part in attribute.strip().split("."):
             game = getattr(game, part)
     except Exception as exc:  # a broken plug-in must not take the whole CLI down
+        fix = "Reinstall pbem." if module.strip().startswith(OWN_GAMES) else (
+            "Reinstall the package that provides it.")
         raise UsageError(f"The game '{name}' is installed but cannot be loaded ({exc}). "
-                         "Reinstall pbem.") from None
+                         f"{fix}") from None
     if not isinstance(game, Game):
         raise UsageError(f"The entry point for '{name}' does not give a pbem Game.")
     return game

@@ -487,7 +487,7 @@ def test_attack_header_reaches_game_code_only_after_its_hash_and_signature(
         homes: dict[str, Home], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A hand-edited header (copies raised) is refused as an altered header (exit 3)
     before the game's validator or set-up sees it."""
-    from games.red_dog_junction.game import RedDogJunction
+    from pbem_games.red_dog_junction.rules import RedDogJunction
 
     path = _signed_by_host(homes["ann"], _header("red-dog-junction", ["ann", "bob"]), tmp_path)
     text = path.read_text()
@@ -801,8 +801,8 @@ def test_component_data_is_validated_once_per_digest_and_again_when_changed(
     canonical bytes (verify at the floor), but a header whose components differ in any
     value has another digest and is validated afresh: a tampered copy never rides on the
     record of the genuine one."""
-    from games.red_dog_junction.game import RedDogJunction
     from pbem.errors import SaveFileError
+    from pbem_games.red_dog_junction.rules import RedDogJunction
 
     real = RedDogJunction.validate_components
     calls: list[int] = []

@@ -25,11 +25,11 @@ from typing import Any
 
 import pytest
 
-from games.station_to_station import GAME
-from games.station_to_station import svg as sts_svg
 from pbem.drawing import page as render
 from pbem.mail import message as mail
 from pbem.protocol.identity import Home
+from pbem_games.station_to_station import GAME
+from pbem_games.station_to_station import svg as sts_svg
 from tests.support.boards import greedy_view, signed_game
 from tests.support.png import colours, near, rgb
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from pbem.errors import ComponentError, OptionError
-from pbem.game import Game, check_options, word_matches
+from pbem.errors import AmbiguousMoveError, ComponentError, InvalidMoveError, OptionError, UsageError
+from pbem.game import Game, check_options, one_match, word_matches
 from pbem.play.local import LocalTable
 from pbem.protocol import headers
 from tests.support.dice_race import DiceRace
@@ -88,6 +88,32 @@ def test_word_matches_is_the_word_itself_else_every_choice_it_starts() -> None:
     assert word_matches("x", choices) == [] and word_matches("", choices) == []
     assert word_matches("station", {"station-to-station": 1, "road-master": 2}) == [
         "station-to-station"]
+
+
+def test_one_match_is_the_one_choice_else_the_ambiguous_or_unknown_error() -> None:
+    """The three-way every typed name goes through (goods, ships, colours, cities, games):
+    one match is the answer; several raise the first error, none the second, each with
+    its own words, made only then."""
+    choices = ["red", "redwood", "ruby"]
+    said: list[str] = []
+
+    def ambiguous(hits: list[str]) -> str:
+        said.append("ambiguous")
+        return f"one of {' or '.join(hits)}"
+
+    def unknown() -> str:
+        said.append("unknown")
+        return "no such colour"
+
+    assert one_match("ru", choices, ambiguous, unknown) == "ruby"
+    assert one_match("red", choices, ambiguous, unknown) == "red" and said == []
+    with pytest.raises(AmbiguousMoveError, match="^one of red or redwood$"):
+        one_match("re", choices, ambiguous, unknown)
+    with pytest.raises(InvalidMoveError, match="^no such colour$"):
+        one_match("x", choices, ambiguous, unknown)
+    with pytest.raises(UsageError, match="no such colour"):
+        one_match("", choices, ambiguous, unknown, errors=(UsageError, UsageError))
+    assert said == ["ambiguous", "unknown", "unknown"]
 
 
 class _SeesData(DiceRace):

@@ -45,8 +45,8 @@ def test_a_python_without_the_builtin_modules_hashes_with_hashlib(
 
 def test_reading_saves_loads_neither_hashlib_nor_hmac() -> None:
     code = ("import sys, pbem.cli, pbem.session, pbem.cli.show, pbem.cli.verify, "
-            "pbem.cli.play, games.road_master, games.red_dog_junction, "
-            "games.station_to_station; "
+            "pbem.cli.play, pbem_games.road_master, pbem_games.red_dog_junction, "
+            "pbem_games.station_to_station; "
             "print(sorted({'hashlib', 'hmac', '_hashlib'} & set(sys.modules)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout

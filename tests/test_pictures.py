@@ -23,9 +23,6 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from games.red_dog_junction import GAME as RDJ
-from games.road_master import GAME as RM
-from games.station_to_station import GAME as STS
 from pbem import session
 from pbem.cli import main
 from pbem.drawing import png
@@ -37,6 +34,9 @@ from pbem.play.local import LocalTable
 from pbem.protocol import savefile
 from pbem.protocol.identity import Home
 from pbem.registry import load as load_game
+from pbem_games.red_dog_junction import GAME as RDJ
+from pbem_games.road_master import GAME as RM
+from pbem_games.station_to_station import GAME as STS
 from tests.enginekit import play_game
 from tests.support import boards
 from tests.support.boards import by_id, greedy_view, parse, text_of

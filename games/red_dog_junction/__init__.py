@@ -1,6 +1,6 @@
 """Red Dog Junction for pbem: trade, mine and scheme for gold at the edge of space."""
 
-from .game import RedDogJunction as _RedDogJunction
+from .rules import RedDogJunction as _RedDogJunction
 
 GAME = _RedDogJunction()
 

@@ -52,10 +52,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.game import IllegalMoveError, Sampler, State, copy_state, queue_chance, secretdeck
+from pbem.game import (
+    IllegalMoveError,
+    OptionError,
+    Sampler,
+    State,
+    copy_state,
+    queue_chance,
+    secretdeck,
+)
 
 from . import journal
-from .components import start_card_ids
+from .components import market_ids, start_card_ids
 from .constants import POSSE_HAND
 from .move import Move
 from .setup import deal_display, resolve_setup
@@ -81,6 +89,18 @@ def deck_cards(rules: dict[str, Any], players: int) -> list[str]:
         keep = kept_cowboy(rules, number)
         cards += [c for c in start_card_ids(number, rules["start_crew"]) if c != keep]
     return cards + list(rules["market"])
+
+
+def check_deck(components: dict[str, Any], players: int) -> None:
+    """The Posse draft deals POSSE_HAND cards to each player from a deck the component data
+    makes (valid data may make too few for 4 or 5 players: a smaller starting set)."""
+    ids = {"start_crew": components["setup"]["start_crew"], "market": market_ids(components)}
+    deck = len(deck_cards(ids, players))
+    if deck < POSSE_HAND * players:
+        raise OptionError(
+            f"The Posse draft deals {POSSE_HAND} cards to each of {players} players, "
+            f"{POSSE_HAND * players} in all, but this game's component data makes a deck of "
+            f"{deck}. Play with fewer players or another variant.")
 
 
 def prepare(state: State) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from pbem.game import AmbiguousMoveError, InvalidMoveError, State, word_matches
+from pbem.game import AmbiguousMoveError, InvalidMoveError, State, one_match, word_matches
 
 from .constants import CREW_TYPES, GOODS, JUNCTION_DOCKS, PLANET_GOODS
 from .move import GoodsT
@@ -39,12 +39,9 @@ def good_word(word: str) -> str:
         return word
     if word in COLOURS:  # no colour word is a good's name
         return COLOURS[word]
-    matches = word_matches(word, GOODS)
-    if len(matches) == 1:
-        return matches[0]
-    if matches:
-        raise AmbiguousMoveError(f"'{word}' could be {' or '.join(matches)}; spell it out.")
-    raise InvalidMoveError(f"'{word}' is not a good (the goods are {', '.join(GOODS)}).")
+    return one_match(
+        word, GOODS, ambiguous=lambda hits: f"'{word}' could be {' or '.join(hits)}; spell it out.",
+        unknown=lambda: f"'{word}' is not a good (the goods are {', '.join(GOODS)}).")
 
 
 def crew_word(word: str) -> str:
@@ -149,12 +146,9 @@ def ship_word(state: State, seat: int, word: str) -> str:
     if word in ("me", "self", "myself", "mine"):
         return str(seat)
     names = name_map(state)
-    matches = [names[n] for n in word_matches(word, names)]
-    if len(matches) == 1:
-        return matches[0]
-    if matches:
-        raise AmbiguousMoveError(f"'{word}' could be more than one ship; spell the name out.")
-    raise InvalidMoveError(f"There is no ship called '{word}' (ships: {', '.join(names)}).")
+    return names[one_match(
+        word, names, ambiguous=lambda _: f"'{word}' could be more than one ship; spell the name out.",
+        unknown=lambda: f"There is no ship called '{word}' (ships: {', '.join(names)}).")]
 
 
 def ships_words(state: State, seat: int, words: list[str], what: str) -> tuple[str, ...]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pbem.game import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, word_matches
+from pbem.game import IllegalMoveError, InvalidMoveError, one_match
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -147,12 +147,9 @@ def _parse_backward(state: State, seat: int, rest: list[str]) -> Move:
 def colour_of(state: State, word: str) -> str:
     """A colour from a name or an unambiguous start of one ('or', 'pu', 'bl')."""
     colours: list[str] = state["data"]["colours"]
-    hits = word_matches(word, colours)
-    if len(hits) == 1:
-        return hits[0]
-    if hits:
-        raise AmbiguousMoveError(f"'{word}' could be {' or '.join(hits)}; say which.")
-    raise InvalidMoveError(f"'{word}' is not a cube colour ({', '.join(colours)}).")
+    return one_match(word, colours,
+                     ambiguous=lambda hits: f"'{word}' could be {' or '.join(hits)}; say which.",
+                     unknown=lambda: f"'{word}' is not a cube colour ({', '.join(colours)}).")
 
 
 def _count(word: str) -> int | None:

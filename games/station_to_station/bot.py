@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.station_to_station.constants import SEASONS
-from games.station_to_station.state import distances
 from pbem.game import State
+
+from .constants import SEASONS
+from .state import distances
 
 POINT, COAL, CASH = 12, 6, 3
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.station_to_station.cleanup import end_season
-from games.station_to_station.routes import mark_if_here
-from games.station_to_station.state import city_name, new_turn, note, seat_name
-from games.station_to_station.words import crew_text, describe_route, describe_token
 from pbem.game import Sampler, State
+
+from .cleanup import end_season
+from .routes import mark_if_here
+from .state import city_name, new_turn, note, seat_name
+from .words import crew_text, describe_route, describe_token
 
 
 def resolve(state: State, request: dict[str, Any], rng: Sampler) -> None:

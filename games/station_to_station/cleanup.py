@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from games.station_to_station.constants import SEASONS
-from games.station_to_station.state import (
+from pbem.game import IllegalMoveError, State, queue_chance
+
+from .constants import SEASONS
+from .state import (
     OWED,
     city_name,
     new_turn,
     note,
     put_sorted,
 )
-from pbem.game import IllegalMoveError, State, queue_chance
 
 
 def owed(state: State) -> str:

@@ -10,15 +10,16 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from games.station_to_station.abilities import ABILITIES
-from games.station_to_station.constants import (
+from pbem.game import ComponentReader, Fixed, is_whole
+
+from .abilities import ABILITIES
+from .constants import (
     KINDS,
     MAX_PLAYERS,
     MIN_PLAYERS,
     REWARD_KEYS,
     SEASONS,
 )
-from pbem.game import ComponentReader, Fixed, is_whole
 
 # The largest map coordinate a city may have (any scale below it; the picture fits it).
 MAP_LIMIT = 10000

@@ -10,9 +10,10 @@ from __future__ import annotations
 from itertools import combinations_with_replacement
 from typing import Any
 
-from games.station_to_station.state import note, owed_first, put_sorted, score, seat_name
-from games.station_to_station.words import article, crew_text
 from pbem.game import State, derived
+
+from .state import note, owed_first, put_sorted, score, seat_name
+from .words import article, crew_text
 
 Payment = tuple[str, ...]
 

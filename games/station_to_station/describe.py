@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.station_to_station.constants import COAL_LIMIT
-from games.station_to_station.words import pending_lines, seat_called
 from pbem.game import State
+
+from .constants import COAL_LIMIT
+from .words import pending_lines, seat_called
 
 
 def describe(before: State, after: State, seat: int) -> list[str]:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from games.station_to_station.constants import COAL_LIMIT, FREIGHT_CARS, START_CASH, START_COAL
 from pbem.game import State
+
+from .constants import COAL_LIMIT, FREIGHT_CARS, START_CASH, START_COAL
 
 
 def _once(kind: str, expected: list[str], places: list[tuple[str, list[str]]]) -> list[str]:

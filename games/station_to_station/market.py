@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.station_to_station.constants import COAL_LIMIT, COAL_PRICE, IMPORT_COAL
-from games.station_to_station.state import (
+from pbem.game import State
+
+from .constants import COAL_LIMIT, COAL_PRICE, IMPORT_COAL
+from .state import (
     city_name,
     free_cars,
     gain_coal,
@@ -21,7 +23,6 @@ from games.station_to_station.state import (
     token_face,
     unload_goods,
 )
-from pbem.game import State
 
 NOT_MARKET = "goods and coal are bought only in the market phase, before the train moves"
 

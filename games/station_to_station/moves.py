@@ -6,12 +6,13 @@ Each move kind has one check (the reason it is illegal, "" when legal) shared by
 
 from __future__ import annotations
 
-from games.station_to_station import crew, market, powers, routes, station, travel
-from games.station_to_station.abilities import ABILITIES
-from games.station_to_station.constants import COAL_LIMIT, WORK
-from games.station_to_station.notation import Move, fmt, normalize_arg
-from games.station_to_station.state import free_cars
 from pbem.game import AmbiguousMoveError, IllegalMoveError, State
+
+from . import crew, market, powers, routes, station, travel
+from .abilities import ABILITIES
+from .constants import COAL_LIMIT, WORK
+from .notation import Move, fmt, normalize_arg
+from .state import free_cars
 
 
 def complete(state: State, seat: int, move: Move) -> Move:

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from games.station_to_station.constants import WORK
-from pbem.game import AmbiguousMoveError, InvalidMoveError, State, derived, word_matches
+from pbem.game import InvalidMoveError, State, derived, one_match
+
+from .constants import WORK
 
 NOTATION = """\
 Station to Station moves. One turn is written in phase order: the first turn's route
@@ -162,12 +163,9 @@ def slugify(text: str) -> str:
 
 def _pick(word: str, options: list[str], what: str) -> str:
     """An id from its exact form or a unique prefix."""
-    hits = word_matches(slugify(word), options)
-    if len(hits) == 1:
-        return hits[0]
-    if hits:
-        raise AmbiguousMoveError(f"'{word}' could be the {what} {', '.join(hits[:6])}")
-    raise InvalidMoveError(f"there is no {what} called '{word}'")
+    return one_match(slugify(word), options,
+                     ambiguous=lambda hits: f"'{word}' could be the {what} {', '.join(hits[:6])}",
+                     unknown=lambda: f"there is no {what} called '{word}'")
 
 
 def city_ids(state: State) -> dict[str, str]:

@@ -6,12 +6,14 @@ crew rules read; a few act at once (coal, goods, markers, route swaps).
 
 from __future__ import annotations
 
-from games.station_to_station.abilities import ABILITIES
-from games.station_to_station.components import reward_label
-from games.station_to_station.constants import COAL_LIMIT, WORK
-from games.station_to_station.market import is_local
-from games.station_to_station.routes import mark_if_here, top_up_display
-from games.station_to_station.state import (
+from pbem.game import State
+
+from .abilities import ABILITIES
+from .components import reward_label
+from .constants import COAL_LIMIT, WORK
+from .market import is_local
+from .routes import mark_if_here, top_up_display
+from .state import (
     free_cars,
     gain_cash,
     gain_coal,
@@ -24,8 +26,7 @@ from games.station_to_station.state import (
     seat_name,
     unload_goods,
 )
-from games.station_to_station.words import describe_route, reward_text, route_name
-from pbem.game import State
+from .words import describe_route, reward_text, route_name
 
 PHASE_WORDS = {
     "market": "in the market phase",

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.station_to_station.constants import DISPLAY_SIZE
-from games.station_to_station.state import (
+from pbem.game import State, queue_chance
+
+from .constants import DISPLAY_SIZE
+from .state import (
     city_name,
     gain_cash,
     gain_coal,
@@ -16,8 +18,7 @@ from games.station_to_station.state import (
     score,
     seat_name,
 )
-from games.station_to_station.words import describe_route, reward_text, route_name
-from pbem.game import State, queue_chance
+from .words import describe_route, reward_text, route_name
 
 
 def mark_if_here(state: State, player: dict[str, Any], slot: int) -> None:

@@ -6,11 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-# The views, the bot and the invariants load when first asked for: a verify needs none.
-from games.station_to_station import chance, cleanup, components, moves, scoring
-from games.station_to_station.constants import MAX_PLAYERS, MIN_PLAYERS
-from games.station_to_station.notation import NOTATION, Move, fmt, parse
-from games.station_to_station.state import setup_state
 from pbem.game import (
     Game,
     GameInfo,
@@ -20,6 +15,12 @@ from pbem.game import (
     Sampler,
     State,
 )
+
+# The views, the bot and the invariants load when first asked for: a verify needs none.
+from . import chance, cleanup, components, moves, scoring
+from .constants import MAX_PLAYERS, MIN_PLAYERS
+from .notation import NOTATION, Move, fmt, parse
+from .state import setup_state
 
 
 class StationToStation(Game):
@@ -105,31 +106,31 @@ class StationToStation(Game):
     # ---- reading -------------------------------------------------------------------
     def view(self, state: State, seat: int | None, secrets: dict[str, dict[str, str]] | None = None
              ) -> dict[str, Any]:
-        from games.station_to_station import render
+        from . import view
 
-        return render.view(state, seat)
+        return view.view(state, seat)
 
     def snapshot(self, state: State) -> dict[str, Any]:
         # The map and the crews' data are in the header's components already: a save
         # carrying them twice was a third bigger and slower to read.
-        from games.station_to_station import render
+        from . import view
 
-        shown = render.view(state, None)
+        shown = view.view(state, None)
         shown.pop("data", None)
         return shown
 
-    def render(self, view: dict[str, Any]) -> str:
-        from games.station_to_station import render
+    def render(self, view_: dict[str, Any]) -> str:
+        from . import view
 
-        return render.render(view)
+        return view.render(view_)
 
     def render_svg(self, view: dict[str, Any]) -> str | None:
-        from games.station_to_station import svg  # the drawing kit loads only to draw
+        from . import svg  # the drawing kit loads only to draw
 
         return svg.render_svg(view)
 
     def describe(self, before: State, after: State, seat: int) -> list[str]:
-        from games.station_to_station import describe
+        from . import describe
 
         return describe.describe(before, after, seat)
 
@@ -143,11 +144,11 @@ class StationToStation(Game):
         return NOTATION
 
     def heuristic(self, state: State, seat: int) -> int:
-        from games.station_to_station import bot
+        from . import bot
 
         return bot.heuristic(state, seat)
 
     def invariants(self, state: State) -> list[str]:
-        from games.station_to_station import invariants
+        from . import invariants
 
         return invariants.check(state)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from games.station_to_station.constants import CASH_PER_POINT, COAL_PER_POINT
 from pbem.game import Outcome, State, rank_with_tiebreaks
+
+from .constants import CASH_PER_POINT, COAL_PER_POINT
 
 
 def final_breakdown(player: dict) -> dict[str, int]:

@@ -10,8 +10,10 @@ from bisect import insort
 from collections import deque
 from typing import Any
 
-from games.station_to_station import components
-from games.station_to_station.constants import (
+from pbem.game import State, derived, queue_chance
+
+from . import components
+from .constants import (
     COAL_LIMIT,
     FREIGHT_CARS,
     ROUTE_SLOTS,
@@ -19,7 +21,6 @@ from games.station_to_station.constants import (
     START_CASH,
     START_COAL,
 )
-from pbem.game import State, derived, queue_chance
 
 # Event notes kept in the state: enough for every event of one entry (the set-up deal
 # makes about 30), which ``describe`` reads back; ``noted`` counts every note ever made.

@@ -5,9 +5,11 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from games.station_to_station.components import reward_label
-from games.station_to_station.constants import WORK
-from games.station_to_station.state import (
+from pbem.game import State, derived
+
+from .components import reward_label
+from .constants import WORK
+from .state import (
     city_name,
     gain_cash,
     gain_coal,
@@ -20,8 +22,7 @@ from games.station_to_station.state import (
     token_face,
     unload_goods,
 )
-from games.station_to_station.words import article, describe_token, reward_text
-from pbem.game import State, derived
+from .words import article, describe_token, reward_text
 
 Payment = tuple[str, ...]
 

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.station_to_station.abilities import ABILITIES
-from games.station_to_station.constants import FREIGHT_CARS, SEASONS
-from games.station_to_station.render import boxed_lines, describe_route, describe_token
-from games.station_to_station.scoring import final_breakdown, outcome
 from pbem.game import kit, waiting_line
+
+from .abilities import ABILITIES
+from .constants import FREIGHT_CARS, SEASONS
+from .scoring import final_breakdown, outcome
+from .view import boxed_lines, describe_route, describe_token
 
 WIDTH = kit.PAGE_WIDTH
 MAP_W = 880  # the map and the market below it

@@ -11,15 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.station_to_station.constants import COASTAL_BONUS
-from games.station_to_station.routes import (
+from pbem.game import State
+
+from .constants import COASTAL_BONUS
+from .routes import (
     can_take_blind,
     route_check,
     settle_owed,
     take_blind,
     take_from_display,
 )
-from games.station_to_station.state import (
+from .state import (
     city_name,
     distances,
     gain_coal,
@@ -29,8 +31,7 @@ from games.station_to_station.state import (
     seat_name,
     train_owner,
 )
-from games.station_to_station.words import describe_token
-from pbem.game import State
+from .words import describe_token
 
 
 def free_spaces(state: State) -> int:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.station_to_station.abilities import ABILITIES
 from pbem.game import derived
+
+from .abilities import ABILITIES
 
 # The words for a token, a route card or a reward read only the set-up's Fixed tables, so
 # each is worked out once per table (``derived``) however often the notes repeat it.

@@ -19,7 +19,7 @@ from pbem.cli.common import (
     echo,
     resolve_save,
 )
-from pbem.errors import PbemError
+from pbem.errors import PbemError, UsageError
 
 
 # ---- identity ---------------------------------------------------------------------------
@@ -59,14 +59,17 @@ def rules(game: str | None) -> None:
     from pbem import registry
 
     if game is None:
+        broken = []  # listed after the games that load, as an error: never a silent gap
         for name in registry.names():
             try:
                 info = registry.load(name).info
             except PbemError as exc:
-                echo(f"{name:20} (cannot be loaded: {exc.message})")
+                broken.append(exc.message)
                 continue
             echo(f"{name:20} {info.title}, {info.min_players}-{info.max_players} players"
                        f" (rules v{info.rules_version})")
+        if broken:
+            raise UsageError(" ".join(broken))
         return
     g = registry.load(registry.resolve(game))
     info = g.info

@@ -6,9 +6,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from games.red_dog_junction import GAME
-from games.red_dog_junction.state import card
 from pbem.protocol.sampler import Sampler
+from pbem_games.red_dog_junction import GAME
+from pbem_games.red_dog_junction.state import card
 
 HANDLES = ["ann", "bob", "cy", "dee", "eve"]
 # The dice in ring order that tests arrange (set-up places them at random, RDJ-S7):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from rdj_helpers import act, clean, end, give_card, hire, new_game, put
 
-from games.red_dog_junction import GAME
 from pbem.errors import IllegalMoveError, InvalidMoveError
+from pbem_games.red_dog_junction import GAME
 
 
 def with_card(ident: str, players: int = 2) -> dict:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from rdj_helpers import act, clean, end, hire, new_game, put
 
-from games.red_dog_junction import GAME
-from games.red_dog_junction.constants import CREW_TYPES
-from games.red_dog_junction.state import crew_count
 from pbem.errors import IllegalMoveError, InvalidMoveError
+from pbem_games.red_dog_junction import GAME
+from pbem_games.red_dog_junction.constants import CREW_TYPES
+from pbem_games.red_dog_junction.state import crew_count
 
 # Junction dock 1 sits between the scrap and whiskey dice (components.toml ring).
 

@@ -25,12 +25,12 @@ from rdj_helpers import (
     to_display,
 )
 
-from games.red_dog_junction import GAME
-from games.red_dog_junction.state import place_label, tile
 from pbem import session
 from pbem.play import bots
 from pbem.protocol.identity import Home
 from pbem.protocol.sampler import Sampler
+from pbem_games.red_dog_junction import GAME
+from pbem_games.red_dog_junction.state import place_label, tile
 
 
 def entry(state: dict[str, Any], *moves: str, seed: bytes = b"chance") -> list[str]:

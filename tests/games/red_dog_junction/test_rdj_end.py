@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from rdj_helpers import act, card_of, clean, end, give_card, hire, new_game, put, to_display
 
-from games.red_dog_junction import GAME
 from pbem.errors import IllegalMoveError, InvalidMoveError
+from pbem_games.red_dog_junction import GAME
 
 
 def drain_bank(state: dict, leave: int, seat: int = 2) -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from rdj_helpers import act, card_of, clean, give_card, new_game, put, stock, to_display
 
-from games.red_dog_junction import GAME
-from games.red_dog_junction.state import card, tile
 from pbem.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from pbem.protocol.sampler import Sampler
+from pbem_games.red_dog_junction import GAME
+from pbem_games.red_dog_junction.state import card, tile
 
 
 def without(state: dict, seat: int, ctype: str) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from rdj_helpers import act, card_of, end, give_card, new_game, put, to_display
 
-from games.red_dog_junction import GAME
 from pbem.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, TurnError
 from pbem.play.local import LocalTable
+from pbem_games.red_dog_junction import GAME
 
 
 def norm(state: dict, text: str, seat: int = 0) -> str:

@@ -19,13 +19,13 @@ from collections.abc import Callable
 import pytest
 from rdj_helpers import HANDLES
 
-from games.red_dog_junction import GAME, bot, posse
-from games.red_dog_junction.components import start_card_ids
-from games.red_dog_junction.state import card
 from pbem.errors import IllegalMoveError, MoveError
 from pbem.game import secretdeck
 from pbem.play import bots
 from pbem.play.local import LocalTable
+from pbem_games.red_dog_junction import GAME, bot, posse
+from pbem_games.red_dog_junction.components import start_card_ids
+from pbem_games.red_dog_junction.state import card
 
 DECK = posse.DECK
 
@@ -213,7 +213,7 @@ def test_RDJ_V2_a_starting_card_left_in_the_market_costs_what_its_type_costs() -
             state["space"] if good == "scrap" else state["planets"])
         supply[good] -= n
         state["players"][seat]["storage"][good] += n
-    from games.red_dog_junction.components import alt_name
+    from pbem_games.red_dog_junction.components import alt_name
 
     GAME.apply(state, seat, GAME.normalize(state, seat, f"buy {left} pay {alt_name(cost)}"))
     assert GAME.invariants(state) == []

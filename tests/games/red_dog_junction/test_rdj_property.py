@@ -15,11 +15,11 @@ import json
 import pytest
 from rdj_helpers import new_game, put
 
-from games.red_dog_junction import GAME
 from pbem.game import copy_state
 from pbem.play import bots
 from pbem.play.local import LocalTable
 from pbem.protocol.sampler import Sampler
+from pbem_games.red_dog_junction import GAME
 from tests.support import scale
 
 HANDLES = ["ann", "bob", "cy", "dee", "eve"]

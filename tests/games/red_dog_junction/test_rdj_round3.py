@@ -11,11 +11,11 @@ import pytest
 from click.testing import CliRunner
 from rdj_helpers import act, card_of, clean, give_card, new_game, put, to_display
 
-from games.red_dog_junction import GAME
-from games.red_dog_junction import __file__ as GAME_INIT
 from pbem.cli import main
 from pbem.errors import IllegalMoveError
 from pbem.protocol.sampler import Sampler
+from pbem_games.red_dog_junction import GAME
+from pbem_games.red_dog_junction import __file__ as GAME_INIT
 
 GAME_DIR = Path(GAME_INIT).parent
 

@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 from rdj_helpers import HANDLES, new_game, stock
 
-from games.red_dog_junction import GAME, posse
-from games.red_dog_junction.components import market_ids, tables
-from games.red_dog_junction.constants import EFFECTS
-from games.red_dog_junction.state import card, dock_dice, tile
 from pbem.errors import ComponentError, OptionError
 from pbem.game import Fixed, copy_state
 from pbem.play.local import LocalTable
+from pbem_games.red_dog_junction import GAME, posse
+from pbem_games.red_dog_junction.components import market_ids, tables
+from pbem_games.red_dog_junction.constants import EFFECTS
+from pbem_games.red_dog_junction.state import card, dock_dice, tile
 
 AMOUNTS = stock()["goods"]
 

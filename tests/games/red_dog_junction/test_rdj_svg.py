@@ -20,15 +20,15 @@ from typing import Any
 import pytest
 from rdj_helpers import HANDLES, act, card_of, give_card, new_game, put
 
-from games.red_dog_junction import GAME, palette, svg
-from games.red_dog_junction.constants import JUSTIN
-from games.red_dog_junction.render import view as make_view
-from games.red_dog_junction.state import dock_dice
 from pbem.drawing import panels
 from pbem.drawing.page import html_page
 from pbem.play import bots
 from pbem.play.local import LocalTable
 from pbem.protocol.sampler import Sampler
+from pbem_games.red_dog_junction import GAME, palette, svg
+from pbem_games.red_dog_junction.constants import JUSTIN
+from pbem_games.red_dog_junction.state import dock_dice
+from pbem_games.red_dog_junction.view import view as make_view
 from tests.support import boards
 from tests.support.boards import NS, by_id, has_id, parse, text_of, tooltip, with_class
 from tests.test_browser import WINDOW, near, needs_browser, rgb, screenshot, without_board

@@ -7,9 +7,9 @@ import copy
 import pytest
 from rdj_helpers import act, card_of, clean, end, give_card, hire, new_game, put, to_display
 
-from games.red_dog_junction import GAME
-from games.red_dog_junction.state import dock_dice, tile
 from pbem.errors import AmbiguousMoveError, IllegalMoveError
+from pbem_games.red_dog_junction import GAME
+from pbem_games.red_dog_junction.state import dock_dice, tile
 
 
 def test_RDJ_T1_two_actions_any_order_repeats_allowed() -> None:

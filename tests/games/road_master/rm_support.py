@@ -5,9 +5,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from games.road_master import GAME
-from games.road_master.model import add
 from pbem.play.local import LocalTable
+from pbem_games.road_master import GAME
+from pbem_games.road_master.model import add
 
 State = dict[str, Any]
 NAMES = ["ann", "bob", "cy", "dee", "eve", "fay"]

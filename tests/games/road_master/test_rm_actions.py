@@ -7,9 +7,9 @@ import copy
 import pytest
 from rm_support import Script, after, apply_all, fill, give, load_truck, placed
 
-from games.road_master import GAME
-from games.road_master.tokens import assignment, fits
 from pbem.game import IllegalMoveError
+from pbem_games.road_master import GAME
+from pbem_games.road_master.tokens import assignment, fits
 
 TOKENS = [["forward", "backward"], ["forward", "load"], ["forward", "unload"],
           ["backward", "load"], ["backward", "unload"], ["load", "unload"],

@@ -12,8 +12,8 @@ import copy
 import pytest
 from rm_support import Script, apply_all, give, load_truck, placed
 
-from games.road_master import GAME, bonus_draw
 from pbem.game import IllegalMoveError, secretdeck
+from pbem_games.road_master import GAME, bonus_draw
 
 HALF, OK = 0, -1  # scripted answers: the half booms come first in the pile's order
 
@@ -394,7 +394,7 @@ def test_rm_h5_a_first_half_boom_before_the_unload_goes_by_the_unloads_policy() 
 def test_rm_h5_show_and_play_say_which_policy_governs_each_draw() -> None:
     """RM-H5: before signing, the view (text and JSON) and the entry's description give
     each boom draw with its policy; once signed, `show` gives them until the beacon."""
-    from games.road_master.describe import describe
+    from pbem_games.road_master.describe import describe
 
     state = _at_e_with_yellow()
     before = copy.deepcopy(state)

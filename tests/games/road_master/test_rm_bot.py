@@ -13,9 +13,9 @@ from itertools import combinations
 import pytest
 from rm_support import NAMES, give, load_truck, placed, truck
 
-from games.road_master import GAME
 from pbem.play.bots import choose_turn
 from pbem.play.local import LocalTable
+from pbem_games.road_master import GAME
 
 
 def _gain(state: dict, seat: int, move: str) -> int:

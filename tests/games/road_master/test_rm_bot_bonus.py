@@ -9,10 +9,10 @@ import copy
 import pytest
 from rm_support import NAMES, fill, give, placed
 
-from games.road_master import GAME
 from pbem.play.bots import choose_turn
 from pbem.play.local import LocalTable
 from pbem.protocol import secretdeck
+from pbem_games.road_master import GAME
 
 DECK = "superbonus"
 

@@ -10,8 +10,8 @@ from fractions import Fraction
 
 from rm_support import NAMES, Script, apply_all, placed
 
-from games.road_master import GAME, model
 from pbem.play.local import LocalTable
+from pbem_games.road_master import GAME, model
 
 
 def test_RM_A4_the_deck_top_shows_its_back_colour_in_the_view_and_the_text() -> None:

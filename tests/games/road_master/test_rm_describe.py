@@ -9,8 +9,8 @@ import re
 
 from rm_support import give, load_truck, placed
 
-from games.road_master import GAME
 from pbem.play.local import LocalTable
+from pbem_games.road_master import GAME
 
 
 def _entry(t: LocalTable, moves: list[str]) -> list[str]:

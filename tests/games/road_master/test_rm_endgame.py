@@ -7,9 +7,9 @@ import json
 import pytest
 from rm_support import fill, give, load_truck, placed
 
-from games.road_master import GAME
 from pbem.errors import TurnError
 from pbem.game import Outcome
+from pbem_games.road_master import GAME
 
 
 def _finish(t) -> Outcome:

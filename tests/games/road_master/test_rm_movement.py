@@ -11,9 +11,9 @@ from itertools import product
 import pytest
 from rm_support import clear_road, placed, truck
 
-from games.road_master import GAME
-from games.road_master.board import HEADINGS, backward_options, forward_options
 from pbem.game import IllegalMoveError
+from pbem_games.road_master import GAME
+from pbem_games.road_master.board import HEADINGS, backward_options, forward_options
 
 Spot = tuple[int, str, str]  # (x, lane, heading) or a letter
 
@@ -334,7 +334,7 @@ def test_RM_M1_to_M6_forward_path_is_the_listed_move() -> None:
     """``forward_path`` (used to apply a move) ends exactly where ``forward_options``
     (the legal list) says for that text, for every place a truck can stand, with other
     trucks around it, and for texts of paths that are illegal or out of range."""
-    from games.road_master.board import forward_path, forward_text, raw_paths, set_position
+    from pbem_games.road_master.board import forward_path, forward_text, raw_paths, set_position
 
     def forward_target(state: dict, seat: int, wanted: str, spaces: int) -> tuple | None:
         path = forward_path(state, seat, wanted, spaces)
@@ -366,7 +366,7 @@ def test_RM_M1_to_M6_spelling_paths_are_the_raw_paths_of_that_text() -> None:
     raw_paths with that text, in raw_paths' order (so the same first legal path wins, and
     the truck arrives with the same heading), for every text a place gives, from every
     place, and none for a text that no path spells."""
-    from games.road_master.board import forward_text, raw_paths, set_position, spelling_paths
+    from pbem_games.road_master.board import forward_text, raw_paths, set_position, spelling_paths
 
     state = placed(3).state
     fmax = state["data"]["fmax"]

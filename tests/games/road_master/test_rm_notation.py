@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from rm_support import give, load_truck, placed, table
 
-from games.road_master import GAME
 from pbem.game import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from pbem_games.road_master import GAME
 
 
 @pytest.mark.parametrize(("typed", "canonical"), [
@@ -117,7 +117,7 @@ def test_rulings_file_keeps_the_revised_rulings_in_the_repository() -> None:
     no path outside the repository."""
     from pathlib import Path
 
-    import games.road_master as package
+    import pbem_games.road_master as package
 
     text = " ".join((Path(package.__file__).parent / "RULINGS.md").read_text("utf-8").split())
     for sentence in (

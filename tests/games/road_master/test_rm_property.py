@@ -17,12 +17,12 @@ import re
 import pytest
 from rm_support import NAMES
 
-from games.road_master import GAME
-from games.road_master.turn import pending_secret_choice
 from pbem.game import copy_state
 from pbem.play.local import LocalTable
 from pbem.protocol import secretdeck
 from pbem.protocol.sampler import Sampler
+from pbem_games.road_master import GAME
+from pbem_games.road_master.turn import pending_secret_choice
 from tests.support import scale
 
 END = "<end>"

@@ -8,10 +8,10 @@ from collections import Counter
 import pytest
 from rm_support import NAMES, placed, table
 
-from games.road_master import GAME
 from pbem.game import ComponentError, IllegalMoveError, OptionError
 from pbem.play.local import LocalTable
 from pbem.protocol import secretdeck
+from pbem_games.road_master import GAME
 
 
 def test_RM_S1_six_warehouses_fifteen_cubes_each() -> None:

@@ -3,9 +3,9 @@ says what happens when no one can score any more, and by email it would never en
 
 from __future__ import annotations
 
-from games.road_master import GAME
-from games.road_master.turn import STALLED_ROUNDS, STALLED_ROUNDS_EMPTY_DECK
 from pbem.play.local import LocalTable
+from pbem_games.road_master import GAME
+from pbem_games.road_master.turn import STALLED_ROUNDS, STALLED_ROUNDS_EMPTY_DECK
 
 
 def quiet_rounds_until_over(empty_deck: bool) -> int:

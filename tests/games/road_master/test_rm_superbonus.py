@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rm_support import apply_all, fill, give, placed
 
-from games.road_master import GAME
-from games.road_master.scoring import best_bonus
-from games.road_master.turn import pending_secret_choice
 from pbem.game import IllegalMoveError
 from pbem.protocol import secretdeck
+from pbem_games.road_master import GAME
+from pbem_games.road_master.scoring import best_bonus
+from pbem_games.road_master.turn import pending_secret_choice
 
 DECK = "superbonus"
 
@@ -246,7 +246,7 @@ def test_super_bonus_uses_cubes_on_partial_contracts_too() -> None:
     fill(state, 0, "c13", 2)  # partial
     give(state, 0, "c11")  # 1 purple -> A
     fill(state, 0, "c11", 1)  # complete
-    from games.road_master.scoring import delivered
+    from pbem_games.road_master.scoring import delivered
 
     assert delivered(state, 0) == {"purple": 3}
 

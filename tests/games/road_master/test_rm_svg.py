@@ -18,15 +18,15 @@ from typing import Any
 
 from rm_support import NAMES, give, load_truck, placed, table
 
-from games.road_master import GAME, svg
-from games.road_master.model import empty_check
-from games.road_master.turn import pending_secret_choice
 from pbem.drawing import panels
 from pbem.drawing.page import html_page
 from pbem.game import kit
 from pbem.play.local import LocalTable
 from pbem.protocol import secretdeck
 from pbem.protocol.sampler import Sampler
+from pbem_games.road_master import GAME, svg
+from pbem_games.road_master.model import empty_check
+from pbem_games.road_master.turn import pending_secret_choice
 from tests.support import boards
 from tests.support.boards import NS, by_id, maybe_id, parse, text_of, with_class
 from tests.test_browser import near, needs_browser, rgb, screenshot, without_board

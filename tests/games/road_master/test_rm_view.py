@@ -8,7 +8,7 @@ import copy
 
 from rm_support import apply_all, placed
 
-from games.road_master import GAME
+from pbem_games.road_master import GAME
 
 
 def test_view_shows_the_super_bonus_deck_size() -> None:

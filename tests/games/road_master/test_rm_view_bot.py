@@ -7,8 +7,8 @@ import copy
 import pytest
 from rm_support import give, load_truck, placed
 
-from games.road_master import GAME
 from pbem.play.bots import choose_turn
+from pbem_games.road_master import GAME
 
 
 def test_render_shows_the_public_facts() -> None:

@@ -12,11 +12,11 @@ import hashlib
 import json
 from typing import Any
 
-from games.station_to_station import GAME
-from games.station_to_station.state import new_turn
 from pbem.game import State
 from pbem.play.local import LocalTable
 from pbem.protocol.sampler import Sampler
+from pbem_games.station_to_station import GAME
+from pbem_games.station_to_station.state import new_turn
 
 SEATS = ["ann", "bob", "cy", "dee"]
 

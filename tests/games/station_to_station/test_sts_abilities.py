@@ -23,9 +23,9 @@ from sts_helpers import (
     started,
 )
 
-from games.station_to_station import GAME
-from games.station_to_station.abilities import ABILITIES
 from pbem.game import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from pbem_games.station_to_station import GAME
+from pbem_games.station_to_station.abilities import ABILITIES
 
 STOCK = GAME.stock_components()
 

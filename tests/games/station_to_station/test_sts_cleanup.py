@@ -7,10 +7,10 @@ from types import SimpleNamespace
 import pytest
 from sts_helpers import begin, clean, move_train, play, quick_turn, resolve_all, started, table
 
-from games.station_to_station import GAME
-from games.station_to_station.scoring import outcome
 from pbem.game import IllegalMoveError
 from pbem.protocol import absence, result
+from pbem_games.station_to_station import GAME
+from pbem_games.station_to_station.scoring import outcome
 
 
 def _worked(state: dict, start: str = "omaha", to: str = "denver") -> dict:

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from sts_helpers import SEATS
 
-from games.station_to_station import GAME
-from games.station_to_station.abilities import ABILITIES
 from pbem.errors import SaveFileError
 from pbem.game import ComponentError
 from pbem.play.local import LocalTable
+from pbem_games.station_to_station import GAME
+from pbem_games.station_to_station.abilities import ABILITIES
 
 STOCK = GAME.stock_components()
 

@@ -15,8 +15,8 @@ from sts_helpers import (
     started,
 )
 
-from games.station_to_station import GAME
 from pbem.game import IllegalMoveError
+from pbem_games.station_to_station import GAME
 
 
 def _crew_phase(tickets: dict[str, int] | None = None, crews: dict[str, str] | None = None,

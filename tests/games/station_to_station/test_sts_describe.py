@@ -24,7 +24,7 @@ from sts_helpers import (
     token_ids,
 )
 
-from games.station_to_station import GAME
+from pbem_games.station_to_station import GAME
 
 
 def _position(city: str = "dallas", cash: int = 20, coal: int = 3,
@@ -201,7 +201,7 @@ def test_component_words_are_the_same_from_the_fixed_map_and_from_plain_data() -
     """The words for tokens, route cards and rewards are worked out once per Fixed table
     of the set-up (pbem.game.derived); asked twice, or of the same data read back from
     JSON (plain tables, worked out afresh), they are the same words."""
-    from games.station_to_station.words import describe_route, describe_token, reward_text
+    from pbem_games.station_to_station.words import describe_route, describe_token, reward_text
 
     fixed_data = GAME.setup(["ann", "bob"], {}, GAME.stock_components())["data"]
     plain = json.loads(json.dumps(fixed_data))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from sts_helpers import begin, clean, lift, play, set_purse, started
 
-from games.station_to_station import GAME
 from pbem.game import IllegalMoveError
+from pbem_games.station_to_station import GAME
 
 
 def _at(city: str, cash: int = 20, coal: int = 2, goods: dict[str, int] | None = None) -> dict:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from sts_helpers import begin, give_crew, move_train, no_routes, play, set_purse, started, table
 
-from games.station_to_station import GAME
-from games.station_to_station.abilities import ABILITIES
 from pbem.game import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from pbem_games.station_to_station import GAME
+from pbem_games.station_to_station.abilities import ABILITIES
 
 
 @pytest.fixture()

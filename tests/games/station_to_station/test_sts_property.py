@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from games.station_to_station import GAME
 from pbem.game import copy_state
 from pbem.play.local import LocalTable
 from pbem.protocol.sampler import Sampler
+from pbem_games.station_to_station import GAME
 from tests.support import scale
 
 SEATS = ["ann", "bob", "cy", "dee"]

@@ -7,9 +7,9 @@ import json
 import pytest
 from sts_helpers import SEATS, begin, clean, play, started, table
 
-from games.station_to_station import GAME
-from games.station_to_station.state import distances
 from pbem.game import Fixed, IllegalMoveError, copy_state
+from pbem_games.station_to_station import GAME
+from pbem_games.station_to_station.state import distances
 
 STOCK = GAME.stock_components()
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from sts_helpers import begin, clean, lift, make_order, move_train, place, play, set_purse, started, token_ids
 
-from games.station_to_station import GAME
 from pbem.game import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from pbem_games.station_to_station import GAME
 
 STOCK = GAME.stock_components()
 

@@ -29,14 +29,14 @@ from sts_helpers import (
     token_ids,
 )
 
-from games.station_to_station import GAME, svg
-from games.station_to_station.abilities import ABILITIES
-from games.station_to_station.render import view as make_view
-from games.station_to_station.state import score
 from pbem.drawing import panels
 from pbem.game import ComponentError
 from pbem.play.local import LocalTable
 from pbem.protocol.sampler import Sampler
+from pbem_games.station_to_station import GAME, svg
+from pbem_games.station_to_station.abilities import ABILITIES
+from pbem_games.station_to_station.state import score
+from pbem_games.station_to_station.view import view as make_view
 from tests.support import boards
 from tests.support.boards import NS, by_id, maybe_id, parse, text_of, with_class
 
@@ -425,8 +425,8 @@ def test_STS_S10_STS_ST2_STS_S3_the_picture_names_the_face_up_discards_and_boxed
 
     from test_sts_property import _random_turn
 
-    from games.station_to_station.render import boxed_lines
-    from games.station_to_station.words import describe_route
+    from pbem_games.station_to_station.view import boxed_lines
+    from pbem_games.station_to_station.words import describe_route
 
     t = LocalTable(GAME, ["ann", "bob", "cy"], {}, seed=b"svg-public-facts")
     rng = Sampler(hashlib.sha256(b"svg-public-facts").digest())

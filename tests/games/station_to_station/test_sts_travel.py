@@ -15,8 +15,8 @@ from sts_helpers import (
     started,
 )
 
-from games.station_to_station import GAME
 from pbem.game import IllegalMoveError
+from pbem_games.station_to_station import GAME
 
 
 def _position(players: int = 2, city: str = "dallas", coal: int = 2) -> dict:

@@ -20,8 +20,8 @@ from sts_helpers import (
     token_ids,
 )
 
-from games.station_to_station import GAME
-from games.station_to_station.abilities import ABILITIES
+from pbem_games.station_to_station import GAME
+from pbem_games.station_to_station.abilities import ABILITIES
 
 
 def _position(coal: int = 1) -> dict:

@@ -10,12 +10,13 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from games.station_to_station.abilities import ABILITIES
-from games.station_to_station.constants import FREIGHT_CARS, SEASONS
-from games.station_to_station.scoring import final_breakdown
-from games.station_to_station.travel import cheapest_costs
-from games.station_to_station.words import crew_text, describe_route, describe_token, pending_lines
 from pbem.game import State, waiting_line
+
+from .abilities import ABILITIES
+from .constants import FREIGHT_CARS, SEASONS
+from .scoring import final_breakdown
+from .travel import cheapest_costs
+from .words import crew_text, describe_route, describe_token, pending_lines
 
 __all__ = ["describe_route", "describe_token", "render", "view"]
 

@@ -8,9 +8,9 @@ from pbem import game as contract
 from pbem.game import State, secretdeck
 
 from . import posse, setup_choices
-from .account import pending_text
 from .components import card_text
 from .constants import CREW_TYPES, GOODS, JUNCTION_DOCKS, JUSTIN, PLANET_GOODS, POSSE_HAND
+from .describe import pending_text
 from .scoring import justin_score, result, score_of
 from .setup_choices import pickable_types
 from .state import (

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import tempfile
 from dataclasses import dataclass, field
+from email import policy
 from pathlib import Path
 
 from common import fixed_entropy
@@ -86,10 +87,11 @@ def prefix(played: Played, n: int) -> Save:
 
 
 def mail_size(save: Save) -> int:
-    """Bytes of the turn mail that carries ``save``, composed as ``pbem mail`` does."""
+    """Bytes of the turn mail that carries ``save``, composed as ``pbem mail`` does, as
+    SMTP carries it (CRLF line ends)."""
     home = Home(Path(tempfile.mkdtemp(prefix="pbem-bench-hops-")))
-    return len(message.as_text(message.compose(save, home, cc=False, to=["p@example.org"]))
-               .encode("utf-8"))
+    sent = message.compose(save, home, cc=False, to=["p@example.org"])
+    return len(sent.as_bytes(policy=policy.SMTP))
 
 
 def report(ruleset: str, players: int, options: list[str], max_entries: int) -> None:

@@ -102,6 +102,10 @@ def test_the_save_is_attached_as_quoted_printable_well_under_base64(tmp_path: Pa
     assert b"\r\n" in wire
     back = email.message_from_bytes(wire, policy=policy.default)
     assert [f.data for f in mail.find_saves(back)] == [data]
+    # Its size is read as the bytes it decodes to, not its longer text: a save just under
+    # the limit is not "too large".
+    [found] = mail.find_saves(back, max_bytes=len(data) + 100)
+    assert found.data == data and found.problem != "too-large"
 
 
 @pytest.mark.parametrize("data", [

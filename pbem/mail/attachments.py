@@ -60,6 +60,8 @@ def _encoded_size(part: Message) -> tuple[int, str]:
     size = len(text)
     if cte == "base64":
         size = size * 3 // 4
+    elif cte == "quoted-printable":  # "=XX" is one byte, "=" and a line end none: never less
+        size -= 2 * text.count("=")
     return size, text
 
 

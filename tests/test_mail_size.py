@@ -128,3 +128,15 @@ def test_save_text_keeps_every_byte_and_no_line_starts_with_from_or_a_dot(data: 
         "Content-Type: application/toml\nContent-Transfer-Encoding: quoted-printable\n\n"
         + text, policy=policy.default)
     assert part.get_payload(decode=True) == data
+
+
+@pytest.mark.parametrize("text", ["=0A=3Dab=\r\nxy\r\n", "=zz=z" * 50, "\r" * 90, "a  \r\nb",
+                                  "=\nq", "=0a", "=\r\r\n", "x=\r", "= \r\n", "plain"], ids=repr)
+def test_a_quoted_printable_size_is_never_read_as_less_than_it_decodes_to(text: str) -> None:
+    """The cap on attachments reads a part's size before decoding it: a stray ``=`` or a
+    CR must not make a part look smaller than it is."""
+    import quopri
+
+    from pbem.mail.attachments import _qp_size
+
+    assert _qp_size(text) >= len(quopri.decodestring(text.encode()))

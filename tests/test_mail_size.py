@@ -49,7 +49,7 @@ def test_each_games_turn_mail_is_under_the_budget_with_the_sharp_board(
 def test_a_save_that_leaves_no_room_keeps_the_sharp_board_and_says_so(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The budget never shrinks the save nor the picture (as a 5-player Posse game past
-    about 260 KB, or its game-over mail): the board stays at twice the pixels, and the
+    about 250 KB, or its game-over mail): the board stays at twice the pixels, and the
     mail says under it that it is larger than the budget, with the sizes."""
     path = sorted((SAVES / "road-master").glob("*.toml"), key=lambda p: p.stat().st_size)[-2]
     save_size = 4 * path.stat().st_size // 3 + path.stat().st_size // 50

@@ -77,9 +77,9 @@ def main() -> None:
                  median_ms(lambda: [mental.encrypt(g, x) for _ in range(batch)], args.repeat, batch)))
     rows.append(("key point (k * B)",
                  median_ms(lambda: [mental.public_point(g) for _ in range(batch)], args.repeat, batch)))
-    text = mental.to_hex(mental.encrypt(g, x))
+    text = mental.to_text(mental.encrypt(g, x))
     rows.append(("point read from a save (validated)",
-                 median_ms(lambda: [mental.from_hex(text) for _ in range(batch)], args.repeat, batch)))
+                 median_ms(lambda: [mental.from_text(text) for _ in range(batch)], args.repeat, batch)))
     y = mental.decrypt(g, x)
     ctx = dleq.context(GAME_ID, DECK, 9, 0, "peel", "s1")
     rows.append(("proof, make",

@@ -381,7 +381,8 @@ def byte_mutation(rng: Sampler, source: Input) -> Mutation:
         data[where:where] = chunk
         detail = f"{len(chunk)} bytes moved from {at} to {where}"
     else:
-        # One hex digit of a hash, key or signature: still TOML, no longer what was signed.
+        # One hex digit of a hash, key or signature (or a character of a base64url point or
+        # proof that happens to be one): still TOML, no longer what was signed.
         spots = [i for i in range(size - 1) if data[i] in b"0123456789abcdef"
                  and data[i + 1] in b"0123456789abcdef"]
         spot = rng.choice(spots) if spots else at

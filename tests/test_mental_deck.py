@@ -204,9 +204,9 @@ def test_no_secret_anywhere_in_states_or_chores(seats: int) -> None:
         ]
         for key in keys:
             secrets += [f"{key:064x}", f"{key:x}", str(key), f"{pow(key, -1, mental.L):064x}",
-                        mental.scalar_bytes(key).hex()]
+                        mental.scalar_bytes(key).hex(), mental.to_text(mental.scalar_bytes(key))]
     # The plaintext points: a slot never shows a card point, not even its holder's.
-    secrets += [mental.to_hex(x) for x in mental.card_points(GAME_ID, DECK, UIDS)]
+    secrets += [mental.to_text(x) for x in mental.card_points(GAME_ID, DECK, UIDS)]
     found = [s for s in secrets if s.lower() in text.lower()]
     assert found == []
     assert "bonus-card" not in text
@@ -299,7 +299,7 @@ def test_owed_perform_and_bookkeeping() -> None:
 # ---- cheats: refused at replay, in the entry that makes them ----------------------------
 def _wrong_first_peel(chore: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
     item = chore["items"][0]
-    item["ct"] = mental.to_hex(mental.encrypt(12345, mental.from_hex(item["ct"])))
+    item["ct"] = mental.to_text(mental.encrypt(12345, mental.from_text(item["ct"])))
     return chore
 
 
@@ -326,10 +326,10 @@ def test_cheat_wrong_peel_with_a_proof_for_another_key_is_refused() -> None:
 
     def other_key(chore: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
         item = chore["items"][0]
-        x = mental.from_hex(d["slots"][item["slot"]]["ct"])
+        x = mental.from_text(d["slots"][item["slot"]]["ct"])
         y = mental.decrypt(fake, x)
         ctx = dleq.context(GAME_ID, DECK, table.seq, 1, "peel", item["slot"])
-        item["ct"] = mental.to_hex(y)
+        item["ct"] = mental.to_text(y)
         item["proof"] = dleq.prove(fake, mental.BASE, mental.public_point(fake), y, x, ctx)
         return chore
 
@@ -363,7 +363,7 @@ def test_cheat_proof_replayed_for_another_slot_or_entry_is_refused() -> None:
 def _small_order() -> str:
     from tests.test_mental import _torsion
 
-    return _torsion()[1].hex()
+    return mental.to_text(_torsion()[1])
 
 
 def test_cheat_small_order_or_invalid_points_are_refused() -> None:
@@ -373,23 +373,25 @@ def test_cheat_small_order_or_invalid_points_are_refused() -> None:
     assert good is not None
     from tests.test_mental import _off_subgroup
 
-    identity = (1).to_bytes(32, "little").hex()
-    for value in (_small_order(), identity, _off_subgroup().hex(), "f" * 64):
+    identity = mental.to_text((1).to_bytes(32, "little"))
+    for value in (_small_order(), identity, mental.to_text(_off_subgroup()), "_" * 42 + "w"):
         bad = copy.deepcopy(good)
         bad["items"][0]["ct"] = value
         with pytest.raises(IntegrityError, match="peel of slot .*not a valid point of the group"):
             mental_deck.apply_chore(table.d, 1, bad, GAME_ID, table.seq + 1)
-    for value in ("zz", good["items"][0]["ct"].upper(), 7):
+    ct = good["items"][0]["ct"]
+    for value in ("zz", 7, ct + "=", bytes.fromhex("00" * 32).hex(), " " + ct[1:],
+                  ct.replace("-", "+").replace("_", "/") if "-" in ct or "_" in ct else "+" + ct[1:]):
         bad = copy.deepcopy(good)
         bad["items"][0]["ct"] = value
-        with pytest.raises(IntegrityError, match="peel of slot .*not 64 lowercase hex digits"):
+        with pytest.raises(IntegrityError, match="peel of slot .*not a point .*base64url"):
             mental_deck.apply_chore(table.d, 1, bad, GAME_ID, table.seq + 1)
     # A shuffle pass with a small-order ciphertext or key point, or the base point as key.
     d, _ = mental_deck.create(GAME_ID, DECK, UIDS, 0, b"host" * 8, 2)
     honest = mental_deck.perform(d, DECK, 1, b"joiner" * 6, GAME_ID, 1)
     assert honest is not None
     for field_name, value, message in (("key", _small_order(), "not a valid point"),
-                                       ("key", mental.BASE.hex(), "base point"),
+                                       ("key", mental.to_text(mental.BASE), "base point"),
                                        ("key", d["keys"]["0"], "another seat's")):
         bad = dict(honest, **{field_name: value})
         with pytest.raises(IntegrityError, match=message):
@@ -437,8 +439,8 @@ def test_cheat_returned_card_swapped_for_a_kept_one_is_refused() -> None:
 
     def swap(chore: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
         item = chore["items"][0]
-        kept = mental.from_hex(d["slots"][drawn[0]]["ct"])
-        item["cts"][0] = mental.to_hex(mental.encrypt(mental.slot_key(seed1, DECK, item["serial"]), kept))
+        kept = mental.from_text(d["slots"][drawn[0]]["ct"])
+        item["cts"][0] = mental.to_text(mental.encrypt(mental.slot_key(seed1, DECK, item["serial"]), kept))
         return chore
 
     with pytest.raises(IntegrityError, match=r"seat 1's chore, shuffled re-lock of the batch "
@@ -450,11 +452,11 @@ def test_cheat_rekey_that_swaps_a_card_is_refused() -> None:
     table, _, _, _ = _play_flow(3)
     back = secretdeck.drawn(table.state, DECK, 2)
     secretdeck.return_bottom(table.state, DECK, 2, back)
-    kept = mental.from_hex(table.d["slots"][secretdeck.held(table.state, DECK, 2)[0]]["ct"])
+    kept = mental.from_text(table.d["slots"][secretdeck.held(table.state, DECK, 2)[0]]["ct"])
 
     def swap(chore: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
         item = chore["items"][0]
-        item["cts"][1] = mental.to_hex(mental.encrypt(3, kept))
+        item["cts"][1] = mental.to_text(mental.encrypt(3, kept))
         return chore
 
     with pytest.raises(IntegrityError, match=r"seat 2's chore, re-lock to one key of the batch "
@@ -475,12 +477,12 @@ def _shuffle_with(key: int, seat: int, table: Table) -> Tamper:
     def tamper(chore: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
         item = chore["items"][0]
         assert item["op"] == "shuffle" and str(seat) not in d["slots"][item["slots"][0]]["layers"]
-        xs = [mental.from_hex(d["slots"][sid]["ct"]) for sid in item["slots"]]
+        xs = [mental.from_text(d["slots"][sid]["ct"]) for sid in item["slots"]]
         ctx = mental_deck.batch_context(GAME_ID, DECK, table.seq, seat, item["serial"], item["slots"])
         point = mental.public_point(key)
         outputs, proof = shuffle_proof.prove(mental.BASE, point, key, xs, list(range(len(xs))),
                                              ctx, b"x" * 32)
-        item.update(key=mental.to_hex(point), cts=[mental.to_hex(y) for y in outputs],
+        item.update(key=mental.to_text(point), cts=[mental.to_text(y) for y in outputs],
                     proof=mental_deck.pack_proof(proof))
         return chore
 
@@ -493,9 +495,10 @@ def test_cheat_shuffle_with_an_invalid_key_point_or_ciphertext_is_refused_as_suc
     from tests.test_mental import _off_subgroup
 
     bad = [(_small_order(), "not a valid point of the group"),
-           (_off_subgroup().hex(), "not a valid point of the group"),
-           ("f" * 64, "not a valid point of the group"),
-           ("zz", "not 64 lowercase hex digits"), (7, "not 64 lowercase hex digits")]
+           (mental.to_text(_off_subgroup()), "not a valid point of the group"),
+           ("_" * 42 + "w", "not a valid point of the group"),
+           ("zz", "not a point .*base64url"), (7, "not a point .*base64url"),
+           (mental.to_text(_off_subgroup()) + "=", "not a point .*base64url")]
     cases: list[tuple[dict[str, Any], str]] = [
         ({"key": v}, rf"batch s\d+ s\d+ s\d+, its key point: .*{m}") for v, m in bad]
     cases += [({"cts": [v]}, rf"batch s\d+ s\d+ s\d+, position 1: .*{m}") for v, m in bad]
@@ -640,8 +643,8 @@ def test_cheat_shuffle_passes_are_checked() -> None:
     reordered = copy.deepcopy(honest)
     reordered["cts"][0], reordered["cts"][1] = reordered["cts"][1], reordered["cts"][0]
     swapped = copy.deepcopy(honest)
-    swapped["cts"][3] = mental.to_hex(mental.encrypt(99, mental.from_hex(swapped["cts"][3])))
-    wrong_key = dict(honest, key=mental.to_hex(mental.public_point(5)))
+    swapped["cts"][3] = mental.to_text(mental.encrypt(99, mental.from_text(swapped["cts"][3])))
+    wrong_key = dict(honest, key=mental.to_text(mental.public_point(5)))
     for bad in (reordered, swapped, wrong_key):
         with pytest.raises(IntegrityError, match="seat 1's shuffle pass fails its shuffle proof"):
             mental_deck.apply_chore(copy.deepcopy(d), 1, bad, GAME_ID, 1)
@@ -666,7 +669,7 @@ def test_a_substituted_card_is_refused_in_the_pass_that_makes_it() -> None:
     g0, g1 = mental.deck_key(host, DECK), mental.deck_key(joiner, DECK)
     bad = copy.deepcopy(honest)
     outsider = mental.encrypt(g0 * g1 % mental.L, mental.card_point(GAME_ID, DECK, UIDS[9]))
-    bad["cts"][2] = mental.to_hex(outsider)
+    bad["cts"][2] = mental.to_text(outsider)
     with pytest.raises(IntegrityError, match="seat 1's shuffle pass fails its shuffle proof"):
         mental_deck.apply_chore(d, 1, bad, GAME_ID, 1)
 
@@ -783,7 +786,7 @@ def test_cheat_pass_wrong_shuffle_or_wrong_peel_is_refused() -> None:
 
     def bump(chore: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
         item = chore["items"][0]
-        item["cts"][0] = mental.to_hex(mental.encrypt(7, mental.from_hex(item["cts"][0])))
+        item["cts"][0] = mental.to_text(mental.encrypt(7, mental.from_text(item["cts"][0])))
         return chore
 
     with pytest.raises(IntegrityError, match=rf"seat 1's chore, shuffled re-lock of the batch "
@@ -811,7 +814,7 @@ def test_cheat_pass_wrong_shuffle_or_wrong_peel_is_refused() -> None:
 
 def _bump_ct(chore: dict[str, Any], index: int) -> dict[str, Any]:
     item = chore["items"][index]
-    item["ct"] = mental.to_hex(mental.encrypt(7, mental.from_hex(item["ct"])))
+    item["ct"] = mental.to_text(mental.encrypt(7, mental.from_text(item["ct"])))
     return chore
 
 

@@ -102,7 +102,7 @@ def _wrong_peel(save: savefile.Save, homes: dict[str, Home]
     entries = copy.deepcopy(save.entries[: index + 1])
     cheat = entries[index]
     item = next(i for c in cheat["chores"] for i in c.get("items", []) if i["op"] == "peel")
-    item["ct"] = mental.to_hex(mental.encrypt(7, mental.from_hex(item["ct"])))
+    item["ct"] = mental.to_text(mental.encrypt(7, mental.from_text(item["ct"])))
     entries[index] = forge(cheat, homes[cheat["seat"]].load())
     return index, entries[index], item, with_entries(save, entries)
 
@@ -174,7 +174,7 @@ def test_a_home_checks_each_proof_once(homes: dict[str, Home], tmp_path: Path,
     auditor = Home(tmp_path / "auditor")
     session.verify(savefile.read(paths[seen]), auditor)
     checked = _counting_proof_checks(monkeypatch)
-    points: list[object] = []  # values checked to be points of the group (mental.from_hex)
+    points: list[object] = []  # values checked to be points of the group (mental.from_text)
     real_point = mental_deck._point
 
     def counted_point(value: object, where: str) -> bytes:
@@ -292,7 +292,7 @@ def test_relock_with_a_small_order_key_point_is_refused(homes: dict[str, Home], 
     index = _first_with(save, "shuffle")
     entries = copy.deepcopy(save.entries[: index + 1])
     item = next(i for c in entries[index]["chores"] for i in c.get("items", []) if i["op"] == "shuffle")
-    item["key"] = _torsion()[2].hex()
+    item["key"] = mental.to_text(_torsion()[2])
     entries[index] = forge(entries[index], homes[entries[index]["seat"]].load())
     with pytest.raises(IntegrityError, match="key point: .* not a valid point") as info:
         session.verify(with_entries(save, entries), Home(tmp_path / "x"))
@@ -313,9 +313,10 @@ def test_no_card_or_key_in_saves_before_reveal(homes: dict[str, Home], tmp_path:
             for secret in (mental.deck_key(seed, "cards"), mental.slot_key(seed, "cards", 0)):
                 assert format(secret, "x") not in text and str(secret) not in text
                 assert mental.scalar_bytes(secret).hex() not in text
+                assert mental.to_text(mental.scalar_bytes(secret)) not in text
         # Card points in the clear never appear (only encrypted slots do).
         for i in range(1, 13):
-            point = mental.to_hex(mental.card_point(save.game_id, "cards", f"c{i}"))
+            point = mental.to_text(mental.card_point(save.game_id, "cards", f"c{i}"))
             assert point not in text
 
 
@@ -326,9 +327,9 @@ def test_mental_deck_state_is_public_bookkeeping_only(homes: dict[str, Home],
     deck = table.gstate["secret"]["cards"]
     assert deck["mode"] == "mental"
     assert all("card" not in slot for slot in deck["slots"].values())
-    assert all(set(slot["layers"]) <= {"0", "1", "2"} and len(slot["ct"]) == 64
+    assert all(set(slot["layers"]) <= {"0", "1", "2"} and len(slot["ct"]) == 43
                for slot in deck["slots"].values())
-    assert all(mental.is_valid_point(bytes.fromhex(slot["ct"])) for slot in deck["slots"].values())
+    assert all(mental.is_valid_point(mental.point_bytes(slot["ct"])) for slot in deck["slots"].values())
     assert all("from" not in slot for slot in deck["slots"].values())
     assert set(deck["keys"]) == {"0", "1", "2"}
 
@@ -382,7 +383,7 @@ def test_draft_saves_hold_no_key_and_no_card_before_it_is_shown(homes: dict[str,
                                                                  tmp_path: Path) -> None:
     paths = draft_game(homes, tmp_path)
     game_id = savefile.read(paths[0]).game_id
-    points = {mental.to_hex(mental.card_point(game_id, "draft", f"c{i}")) for i in range(1, 10)}
+    points = {mental.to_text(mental.card_point(game_id, "draft", f"c{i}")) for i in range(1, 10)}
     checked = 0
     for path in paths:
         save = savefile.read(path)
@@ -395,7 +396,8 @@ def test_draft_saves_hold_no_key_and_no_card_before_it_is_shown(homes: dict[str,
             seed = seed_of(home, final)
             assert seed is not None
             keys = [mental.deck_key(seed, "draft")] + [mental.slot_key(seed, "draft", i) for i in range(40)]
-            assert not any(mental.scalar_bytes(k).hex() in text or format(k, "x") in text for k in keys)
+            assert not any(mental.scalar_bytes(k).hex() in text or format(k, "x") in text
+                           or mental.to_text(mental.scalar_bytes(k)) in text for k in keys)
         # Named cards appear only in public opens, and only once the draft is over.
         named = [i["card"] for e in save.entries for c in e["chores"] for i in c.get("items", [])
                  if i["op"] == "open"]
@@ -412,7 +414,7 @@ def test_draft_pass_with_a_wrong_lock_is_refused(homes: dict[str, Home], tmp_pat
     index = _first_with(save, "shuffle")
     entries = copy.deepcopy(save.entries[: index + 1])
     item = next(i for c in entries[index]["chores"] for i in c.get("items", []) if i["op"] == "shuffle")
-    item["cts"][0] = mental.to_hex(mental.encrypt(3, mental.from_hex(item["cts"][0])))
+    item["cts"][0] = mental.to_text(mental.encrypt(3, mental.from_text(item["cts"][0])))
     entries[index] = forge(entries[index], homes[entries[index]["seat"]].load())
     with pytest.raises(IntegrityError, match=r"batch .* fails its shuffle proof"):
         session.verify(with_entries(save, entries), Home(tmp_path / "x"))
@@ -509,10 +511,10 @@ def test_join_shuffle_of_substituted_points_is_refused_at_the_join(
     """Issue finding 1: a joiner's pass of substituted points, signed again, verified
     before (and framed an honest holder at the audit); now refused at the join."""
     def substitute(chore: dict) -> None:
-        chore["cts"] = [mental.to_hex(mental.encrypt(5, mental.from_hex(ct))) for ct in chore["cts"]]
+        chore["cts"] = [mental.to_text(mental.encrypt(5, mental.from_text(ct))) for ct in chore["cts"]]
 
     def one(chore: dict) -> None:
-        chore["cts"][3] = mental.to_hex(mental.card_point("x", "cards", "c1"))
+        chore["cts"][3] = mental.to_text(mental.card_point("x", "cards", "c1"))
 
     _refused_at_join(finished_draw, homes, tmp_path, substitute, "fails its shuffle proof")
     _refused_at_join(finished_draw, homes, tmp_path, one, "fails its shuffle proof")
@@ -529,7 +531,7 @@ def test_join_shuffle_with_a_duplicated_card_is_refused(
 def test_join_shuffle_under_another_key_is_refused(
         finished_draw: savefile.Save, homes: dict[str, Home], tmp_path: Path) -> None:
     def other_key(chore: dict) -> None:
-        chore["key"] = mental.to_hex(mental.public_point(12345))
+        chore["key"] = mental.to_text(mental.public_point(12345))
 
     _refused_at_join(finished_draw, homes, tmp_path, other_key, "fails its shuffle proof")
 
@@ -557,7 +559,7 @@ def test_join_shuffle_proof_made_for_another_entry_seat_or_game_is_refused(
     d = table.gstate["secret"]["cards"]
     key = mental.deck_key(seed, "cards")
     perm = mental.permutation(seed, "cards", len(d["passes"]), len(d["order"]))
-    inputs = [bytes.fromhex(d["slots"][sid]["ct"]) for sid in d["order"]]
+    inputs = [mental.point_bytes(d["slots"][sid]["ct"]) for sid in d["order"]]
     game, seq, who = save.game_id, index, seat
     if moved == "entry":
         seq += 1
@@ -570,7 +572,7 @@ def test_join_shuffle_proof_made_for_another_entry_seat_or_game_is_refused(
                                          ctx, b"s" * 32)
 
     def moved_proof(chore: dict) -> None:
-        assert chore["cts"] == [mental.to_hex(p) for p in outputs]  # the honest pass
+        assert chore["cts"] == [mental.to_text(p) for p in outputs]  # the honest pass
         chore["proof"] = mental_deck.pack_proof(proof)
 
     _refused_at_join(save, homes, tmp_path, moved_proof, "fails its shuffle proof")
@@ -585,7 +587,7 @@ def test_audit_names_a_seat_whose_key_point_its_seed_does_not_give(
     for seat in (0, 1):
         mental_deck.apply_chore(d, seat, mental_deck.perform(d, "cards", seat, seeds[seat], "g" * 32, seat),
                                 "g" * 32, seat)
-    d["keys"]["1"] = mental.to_hex(mental.public_point(99))  # as if seat 1 had kept to key 99
+    d["keys"]["1"] = mental.to_text(mental.public_point(99))  # as if seat 1 had kept to key 99
     _, found = mental_open.open_held(d, "g" * 32, "cards", seeds, ["a", "b", "c"])
     assert found and all("seat 1 published a key point its revealed seed does not give" in f
                          for f in found)
@@ -603,6 +605,6 @@ def test_road_master_join_of_18_substituted_points_is_refused_at_the_join(
     assert len(chore["cts"]) == 18
 
     def substitute(chore: dict) -> None:
-        chore["cts"] = [mental.to_hex(mental.hash_to_group(b"fake %d" % i)) for i in range(18)]
+        chore["cts"] = [mental.to_text(mental.hash_to_group(b"fake %d" % i)) for i in range(18)]
 
     _refused_at_join(save, homes, tmp_path, substitute, "fails its shuffle proof")

@@ -124,7 +124,7 @@ def check_posse_hands(paths: list[Path], homes: dict[str, Home]) -> int:
     table = engine.replay(save, check_snapshot=False, audit_secrets=False).table
     deck_state = table.gstate["secret"]["posse"]
     uids = set(deck_state["cards"])
-    points = {mental.to_hex(mental.card_point(game_id, "posse", u)) for u in uids}
+    points = {mental.to_text(mental.card_point(game_id, "posse", u)) for u in uids}
     keys = []
     for home in homes.values():
         seed = seed_of(home, save)

@@ -8,6 +8,7 @@ proof and per way to misuse it, and malformed proofs (False, never an exception)
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import re
@@ -17,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from pbem.protocol import mental
+from pbem.protocol import b64, mental
 from pbem.protocol import shuffle_proof as sp
 from pbem.protocol.mental import BASE, L, field, u32
 from tests.support import edref
@@ -81,7 +82,7 @@ def test_known_answer_vectors(case: dict[str, Any]) -> None:
     outputs, proof = sp.prove(g, h, x, inputs, case["perm"], ctx, bytes.fromhex(case["secret"]))
     assert [p.hex() for p in outputs] == case["outputs"]
     assert proof == case["proof"]
-    assert len(proof) == 2 * (128 * len(inputs) + 160)
+    assert len(b64.decode(proof)) == 128 * len(inputs) + 160
     assert sp.verify(g, h, inputs, outputs, proof, ctx)
     assert _reference_verify(g, h, inputs, outputs, proof, ctx)
 
@@ -92,7 +93,7 @@ def _reference_verify(g: bytes, h: bytes, inputs: list[bytes], outputs: list[byt
     arithmetic of tests/support/edref.py (hashes by hashlib; only hash_to_group, for the
     generators, is pbem's, and the vectors pin it)."""
     n = len(inputs)
-    raw = bytes.fromhex(proof)
+    raw = base64.urlsafe_b64decode(proof + "=" * (-len(proof) % 4))  # its text: base64url
     pts = [raw[32 * k:32 * k + 32] for k in range(2 * n)]
     sc = [int.from_bytes(raw[32 * k:32 * k + 32], "little") for k in range(2 * n, 4 * n + 5)]
     if len(raw) != 128 * n + 160 or any(k >= L for k in sc):
@@ -147,7 +148,7 @@ def test_reference_verifier_refuses_a_wrong_proof() -> None:
 def test_honest_shuffles_verify(n: int) -> None:
     inputs, outputs, proof = shuffled(n)
     assert outputs == [mental.mul(X, inputs[j]) for j in perm_of(n)]
-    assert len(proof) == 2 * sp.proof_size(n)
+    assert len(b64.decode(proof)) == sp.proof_size(n)
     assert sp.verify(BASE, H, inputs, outputs, proof, CTX)
 
 
@@ -208,17 +209,19 @@ def test_the_proof_shows_neither_the_key_nor_the_permutation() -> None:
     n = 18
     inputs, outputs, proof = shuffled(n)
     perm = perm_of(n)
-    assert mental.scalar_bytes(X).hex() not in proof
-    assert mental.scalar_bytes(-X).hex() not in proof
-    assert b"".join(u32(j) for j in perm).hex() not in proof
-    assert bytes(perm).hex() not in proof
+    raw = b64.decode(proof)
+    assert mental.scalar_bytes(X) not in raw
+    assert mental.scalar_bytes(-X) not in raw
+    assert b"".join(u32(j) for j in perm) not in raw
+    assert bytes(perm) not in raw
     # The commitment to the permutation is not the generators in the permuted order.
-    assert not any(sp.generator(i + 1).hex() in proof for i in range(n))
+    assert not any(sp.generator(i + 1) in raw for i in range(n))
     # Two proofs of the same inputs with different permutations have nothing in common
     # but their length.
     _, _, other = shuffled(n, perm=perm_of(n, 5))
-    chunks = {proof[k:k + 64] for k in range(0, len(proof), 64)}
-    assert not chunks & {other[k:k + 64] for k in range(0, len(other), 64)}
+    raw_other = b64.decode(other)
+    chunks = {raw[k:k + 32] for k in range(0, len(raw), 32)}
+    assert not chunks & {raw_other[k:k + 32] for k in range(0, len(raw_other), 32)}
 
 
 # ---- tamper tests: each part of the proof ------------------------------------------------------
@@ -230,19 +233,19 @@ PARTS = ([f"C_{j + 1}" for j in range(N)] + [f"Chat_{i + 1}" for i in range(N)]
 
 
 def _with(index: int, element: bytes) -> str:
-    raw = bytearray(bytes.fromhex(PROOF))
+    raw = bytearray(b64.decode(PROOF))
     raw[32 * index:32 * index + 32] = element
-    return raw.hex()
+    return b64.encode(bytes(raw))
 
 
 def test_the_layout_has_every_part() -> None:
-    assert len(PARTS) * 32 == sp.proof_size(N) == len(PROOF) // 2
+    assert len(PARTS) * 32 == sp.proof_size(N) == len(b64.decode(PROOF))
     assert sp.verify(BASE, H, INPUTS, OUTPUTS, PROOF, CTX)
 
 
 @pytest.mark.parametrize("index", range(len(PARTS)), ids=PARTS)
 def test_each_element_of_the_proof_altered(index: int) -> None:
-    raw = bytes.fromhex(PROOF)[32 * index:32 * index + 32]
+    raw = b64.decode(PROOF)[32 * index:32 * index + 32]
     if index < 2 * N:  # a point: another valid point, its negation, the base point
         alternatives = [card(100 + index), mental.sub(mental.mul(L - 1, raw), mental.BASE),
                         BASE, mental.mul(2, raw)]
@@ -255,10 +258,10 @@ def test_each_element_of_the_proof_altered(index: int) -> None:
 
 def test_two_elements_swapped() -> None:
     for a, b in ((0, 1), (N, N + 1), (2 * N + 1, 2 * N + 2), (2 * N + 5, 3 * N + 5)):
-        raw = bytes.fromhex(PROOF)
+        raw = b64.decode(PROOF)
         parts = [raw[32 * k:32 * k + 32] for k in range(len(PARTS))]
         parts[a], parts[b] = parts[b], parts[a]
-        assert not sp.verify(BASE, H, INPUTS, OUTPUTS, b"".join(parts).hex(), CTX)
+        assert not sp.verify(BASE, H, INPUTS, OUTPUTS, b64.encode(b"".join(parts)), CTX)
 
 
 def test_a_substituted_output_card() -> None:
@@ -372,7 +375,7 @@ def _cheat_prove(matrix: list[list[int]], x: int, outputs: list[bytes], h: bytes
     scalars += [(w_hat[i] - e * r_hat[i]) % L for i in range(n)]
     scalars += [(w_prime[i] - e * u_prime[i]) % L for i in range(n)]
     elements = commitment + chain + [k.to_bytes(32, "little") for k in scalars]
-    return b"".join(elements).hex()
+    return b64.encode(b"".join(elements))
 
 
 def _matrix(columns: list[int]) -> list[list[int]]:
@@ -452,17 +455,33 @@ def _bad_points() -> list[bytes]:
     return points
 
 
-@pytest.mark.parametrize("bad", [None, 7, 1.5, b"00", bytes.fromhex(PROOF), [PROOF], {"proof": PROOF},
-                                 "", PROOF[:-2], PROOF[:-1], PROOF + "00", PROOF + "0", PROOF.upper(),
-                                 PROOF[:-1] + "g", " " + PROOF[1:], PROOF[:10] + "\n" + PROOF[11:],
-                                 PROOF + PROOF], ids=repr)
+B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+# The same bytes in another text: the last character's unused low bits set (544 bytes: 4 unused).
+LOOSE_TAIL = PROOF[:-1] + B64[B64.index(PROOF[-1]) | 1]
+
+
+@pytest.mark.parametrize("bad", [None, 7, 1.5, b"00", b64.decode(PROOF), [PROOF], {"proof": PROOF},
+                                 "", PROOF[:-2], PROOF[:-1], PROOF + "AA", PROOF + "A", PROOF.upper(),
+                                 PROOF[:-1] + "=", PROOF + "=", PROOF + "==", LOOSE_TAIL,
+                                 "+/" + PROOF[2:], PROOF[:-1] + "!", " " + PROOF[1:],
+                                 PROOF[:10] + "\n" + PROOF[11:], PROOF + PROOF], ids=repr)
 def test_malformed_proof_text(bad: object) -> None:
     assert sp.verify(BASE, H, INPUTS, OUTPUTS, bad, CTX) is False
 
 
+def test_a_proof_with_loose_last_bits_is_the_same_bytes_and_still_refused() -> None:
+    """Exactly one text per proof: base64 decoders that ignore the unused bits read
+    LOOSE_TAIL as the honest proof's bytes, and pbem refuses it all the same."""
+    import base64
+
+    assert base64.urlsafe_b64decode(LOOSE_TAIL + "==") == b64.decode(PROOF) and LOOSE_TAIL != PROOF
+    assert sp.verify(BASE, H, INPUTS, OUTPUTS, PROOF, CTX)
+    assert not sp.verify(BASE, H, INPUTS, OUTPUTS, LOOSE_TAIL, CTX)
+
+
 @pytest.mark.parametrize("index", range(2 * N, len(PARTS)), ids=PARTS[2 * N:])
 def test_non_canonical_scalars(index: int) -> None:
-    k = int.from_bytes(bytes.fromhex(PROOF)[32 * index:32 * index + 32], "little")
+    k = int.from_bytes(b64.decode(PROOF)[32 * index:32 * index + 32], "little")
     for big in (k + L, L, 2**256 - 1):
         assert not sp.verify(BASE, H, INPUTS, OUTPUTS, _with(index, big.to_bytes(32, "little")), CTX)
 
@@ -521,7 +540,8 @@ def make_vectors() -> dict[str, Any]:
     old, new = mental.slot_key(SECRET, "bonus", 4), mental.slot_key(bytes(range(32, 64)), "bonus", 9)
     return {
         "about": "Known answers of pbem.protocol.shuffle_proof (docs/protocol-shuffle-proof.md). "
-                 "Points and scalars are hex of their 32-byte encodings (scalars little-endian).",
+                 "Points and scalars are hex of their 32-byte encodings (scalars little-endian); "
+                 "the proof is its text in a save, unpadded base64url.",
         "generators": [sp.generator(i).hex() for i in range(6)],
         "cases": [
             case("shuffle pass, g = B", BASE, deck_key, 5, [3, 0, 4, 1, 2],
@@ -548,7 +568,8 @@ def test_the_specification_shows_the_vector_it_says() -> None:
     order = ([f"C_{j + 1}" for j in range(n)] + [f"Chat_{i + 1}" for i in range(n)]
              + ["e", "s_1", "s_2", "s_3", "s_4"] + [f"shat_{i + 1}" for i in range(n)]
              + [f"s'_{i + 1}" for i in range(n)])
-    assert "".join(rows[name] for name in order) == case["proof"]
+    joined = bytes.fromhex("".join(rows[name] for name in order))
+    assert base64.urlsafe_b64encode(joined).rstrip(b"=").decode() == case["proof"]
     assert rows["secret"] == case["secret"]
 
 

@@ -99,8 +99,9 @@ def _intro(ex: Example) -> None:
         "[PROTOCOL.md](PROTOCOL.md) section 6, [protocol-deck.md](protocol-deck.md) and "
         "[protocol-shuffle-proof.md](protocol-shuffle-proof.md); here they are applied to "
         "a game of two seats and five cards, whose moves (`draw 3`, `keep s0`, ...) stand "
-        "for any game's: only the deck's bookkeeping matters here. Hex is lower case; "
-        "points are 32-byte encodings, scalars 32 bytes little-endian.",
+        "for any game's: only the deck's bookkeeping matters here. Points are 32-byte "
+        "encodings, scalars 32 bytes little-endian. Points and proofs are shown as the save "
+        "carries them, in unpadded base64url; seeds, scalars and contexts in lower-case hex.",
         "",
         f"Game id `{GAME_ID}`, deck `{DECK}`, seats 0 = {HANDLES[0]} (the host), "
         f"1 = {HANDLES[1]}. The seeds (in a real game each seat's HMAC of its identity "
@@ -111,12 +112,12 @@ def _intro(ex: Example) -> None:
         seed = seed_of(seat)
         k = mental.deck_key(seed, DECK)
         ex.say(f"- seat {seat} seed `{seed.hex()}`; deck key `{mental.scalar_bytes(k).hex()}`, "
-               f"its point K{seat} `{mental.to_hex(mental.public_point(k))}`")
+               f"its point K{seat} `{mental.to_text(mental.public_point(k))}`")
     ex.say("", "Card points (`pbem/1/card`, counter of the first valid point):", "",
            "| slot | card | counter | point |", "|---|---|---|---|")
     for i, uid in enumerate(CARDS):
         point, counter = mental.card_point_counter(GAME_ID, DECK, uid)
-        ex.say(f"| s{i} | {uid} | {counter} | `{mental.to_hex(point)}` |")
+        ex.say(f"| s{i} | {uid} | {counter} | `{mental.to_text(point)}` |")
     ex.say("")
 
 
@@ -180,7 +181,7 @@ def build() -> Example:
     ex.say("## Entry 5: bob re-locks the returned batch and shows his card", "",
            f"The first item on {', '.join(fresh)} names the ids they replace (`from`). "
            f"Bob's slot key of serial {serial}: `{mental.scalar_bytes(key).hex()}`, point "
-           f"`{mental.to_hex(mental.public_point(key))}`; batch permutation `{perm}`. Then "
+           f"`{mental.to_text(mental.public_point(key))}`; batch permutation `{perm}`. Then "
            f"he opens {bob_drawn[0]}: a peel of his last layer whose result is the named "
            "card's point.", "")
     ex.contexts(5, 1, chore)
@@ -218,7 +219,7 @@ def _audit(ex: Example) -> None:
             key = (mental.deck_key(seed, DECK) if layer == "deck"
                    else mental.slot_key(seed, DECK, int(layer.removeprefix("slot:"))))
             k = k * key % mental.L
-        point = bytes.fromhex(slot["ct"])
+        point = mental.point_bytes(slot["ct"])
         card = mental.card_points(GAME_ID, DECK, CARDS)[point if k == 1 else mental.decrypt(k, point)]
         layers = ", ".join(f"{s}: {v}" for s, v in sorted(slot["layers"].items())) or "none"
         ex.say(f"| {sid} | {layers} | `{mental.scalar_bytes(k).hex()}` | {card} |")

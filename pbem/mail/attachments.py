@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import binascii
 import quopri
+import re
 from dataclasses import dataclass
 from email.message import Message
 
@@ -60,7 +61,23 @@ def _encoded_size(part: Message) -> tuple[int, str]:
     size = len(text)
     if cte == "base64":
         size = size * 3 // 4
+    elif cte == "quoted-printable":
+        size = _qp_size(text)
     return size, text
+
+
+_QP_SHORTER = re.compile(r"=[0-9A-Fa-f]{2}|=\r?\n")
+
+
+def _qp_size(text: str) -> int:
+    """The bytes quoted-printable ``text`` decodes to, or a little more (never less, so
+    no part slips past the cap): an escape ``=XX`` is one byte, a soft line break none;
+    anything else, a stray ``=`` included, counts as itself."""
+    saved = 0
+    for match in _QP_SHORTER.finditer(text):
+        found = match.group()
+        saved += len(found) - (0 if found[1] in "\r\n" else 1)
+    return len(text) - saved
 
 
 def _peek(text: str, cte: str, limit: int = 16384) -> bytes:

@@ -14,7 +14,7 @@ tests/test_mental.py)::
     T1    = w * G,   T2 = w * H
     c     = int_le(SHA-512(b"pbem/1/dleq" || field(ctx) || G || A || H || Y || T1 || T2)) mod L
     z     = w + c * x mod L
-    proof = c_le || z_le          (64 bytes, 128 lowercase hex digits)
+    proof = c_le || z_le          (64 bytes, 86 characters of unpadded base64url)
 
 The verifier recomputes ``T1 = z * G - c * A`` and ``T2 = z * H - c * Y`` and accepts when
 hashing gives ``c`` back. The nonce is derived, not random (as in EdDSA), so signing the
@@ -26,14 +26,12 @@ fails.
 
 from __future__ import annotations
 
-import re
-
 from pbem.hashing import sha512
-from pbem.protocol import mental
+from pbem.protocol import b64, mental
 from pbem.protocol.derive import DLEQ_CHALLENGE, DLEQ_NONCE
 from pbem.protocol.mental import L, field, u32
 
-PROOF_HEX = re.compile(r"[0-9a-f]{128}")
+PROOF_BYTES = 64
 
 
 def context(game_id: str, deck: str, seq: int, seat: int, op: str, slot: str) -> bytes:
@@ -48,7 +46,7 @@ def _challenge(ctx: bytes, points: tuple[bytes, ...]) -> int:
 
 
 def prove(x: int, g: bytes, a: bytes, h: bytes, y: bytes, ctx: bytes) -> str:
-    """A proof that ``a = x * g`` and ``y = x * h``, as 128 hex digits."""
+    """A proof that ``a = x * g`` and ``y = x * h``, as its text (86 characters, pbem.protocol.b64)."""
     statement = (g, a, h, y)
     attempt = 0
     while True:
@@ -57,17 +55,18 @@ def prove(x: int, g: bytes, a: bytes, h: bytes, y: bytes, ctx: bytes) -> str:
         c = _challenge(ctx, statement + (mental.mul(w, g), mental.mul(w, h)))
         z = (w + c * x) % L
         if c and z:
-            return (mental.scalar_bytes(c) + mental.scalar_bytes(z)).hex()
+            return b64.encode(mental.scalar_bytes(c) + mental.scalar_bytes(z))
         attempt += 1
 
 
 def verify(proof: object, g: bytes, a: bytes, h: bytes, y: bytes, ctx: bytes) -> bool:
     """True when ``proof`` shows ``log_g(a) = log_h(y)`` for this context.
 
-    The points must already be valid (``mental.from_hex``); a malformed proof is False."""
-    if not isinstance(proof, str) or not PROOF_HEX.fullmatch(proof):
+    The points must already be valid (``mental.from_text``); a malformed proof is False."""
+    try:
+        raw = b64.decode(proof, PROOF_BYTES)
+    except ValueError:  # not the one text of 64 bytes
         return False
-    raw = bytes.fromhex(proof)
     c = int.from_bytes(raw[:32], "little")
     z = int.from_bytes(raw[32:], "little")
     if not (0 < c < L and 0 < z < L):

@@ -10,7 +10,8 @@ Byte encodings, fixed here so another implementation can interoperate (known-ans
 vectors live in tests/test_mental.py). ``field(b)`` is ``len(b)`` as 4 big-endian bytes
 followed by ``b`` (strings are UTF-8), so no two fields can run together; ``u32(i)`` is
 ``i`` as 4 big-endian bytes. A point is its 32-byte compressed Edwards encoding (RFC 8032),
-a scalar its 32 bytes little-endian; both travel as 64 lowercase hex digits.
+a scalar its 32 bytes little-endian; both travel as 43 characters of unpadded base64url
+(pbem.protocol.b64).
 
 * card point: for ``counter = 0, 1, ...`` let ``h = SHA-512(b"pbem/1/card" || field(game_id)
   || field(deck) || field(uid) || u32(counter))`` and ``P = from_uniform(h[:32]) +
@@ -25,28 +26,26 @@ a scalar its 32 bytes little-endian; both travel as 64 lowercase hex digits.
   with ``HKDF(seed, b"shuffle" || field(deck) || u32(pass_index), 32)``; a batch re-lock
   of slot-key serial N likewise from ``HKDF(seed, b"batch-shuffle" || field(deck) || u32(N), 32)``.
 
-Every point read from a save goes through ``from_hex``, which accepts only the canonical
+Every point read from a save goes through ``from_text``, which accepts only the canonical
 encoding of a point on the curve, in the prime-order subgroup and not of small order
 (libsodium's ``crypto_core_ed25519_is_valid_point``).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from functools import lru_cache
 
 from pbem.hashing import sha512
-from pbem.protocol import sodium
+from pbem.protocol import b64, sodium
 from pbem.protocol.derive import BATCH_SHUFFLE, CARD_POINT, DECK_KEY, DECK_SHUFFLE, SLOT_KEY, derive
 from pbem.protocol.sampler import Sampler
-from pbem.terminal import shown
 
 # Order of the prime-order subgroup of edwards25519 (RFC 8032, section 5.1).
 L = 2**252 + 27742317777372353535851937790883648493
 BASE = sodium.crypto_scalarmult_ed25519_base_noclamp((1).to_bytes(32, "little"))
 _KEY_BYTES = 48  # 384 bits reduced mod L-1: negligible bias
-_HEX64 = re.compile(r"[0-9a-f]{64}")
+POINT_BYTES = 32
 
 
 def field(data: bytes) -> bytes:
@@ -181,20 +180,20 @@ def batch_permutation(seed: bytes, deck: str, serial: int, size: int) -> list[in
 
 
 # ---- text form ----------------------------------------------------------------------------
-def to_hex(point: bytes) -> str:
-    return point.hex()
+def to_text(point: bytes) -> str:
+    """A point (or scalar) as it travels: 43 characters of unpadded base64url (pbem.protocol.b64)."""
+    return b64.encode(point)
 
 
 def point_bytes(text: object) -> bytes:
-    """The 32 bytes of 64 lowercase hex digits, else ValueError: the form of a point, not
-    yet checked to be one (``from_hex`` checks both)."""
-    if not isinstance(text, str) or not _HEX64.fullmatch(text):
-        raise ValueError(f"{shown(text, 72)} is not 64 lowercase hex digits")
-    return bytes.fromhex(text)
+    """The 32 bytes of a point's text (43 characters of canonical unpadded base64url),
+    else ValueError: the form of a point, not yet checked to be one (``from_text`` checks
+    both)."""
+    return b64.decode(text, POINT_BYTES, "point")
 
 
-def from_hex(text: object) -> bytes:
-    """Parse a point: 64 lowercase hex digits encoding a valid group element, else ValueError."""
+def from_text(text: object) -> bytes:
+    """Parse a point: its text (``to_text``) encoding a valid group element, else ValueError."""
     point = point_bytes(text)
     if not is_valid_point(point):
         raise ValueError(

@@ -11,15 +11,15 @@ Deck state (the secretdeck layout plus crypto fields; TOML-friendly, no secret i
      "cards": ["uid", ...],                  # every card of the deck (public component data)
      "order": ["s7", "s2", ...],            # draw pile, top first
      "slots": {"s2": {"status": "deck"|"drawn"|"held"|"open", "owner": -1 | seat,
-                      "ct": "64 hex digits",               # the ciphertext, a point
+                      "ct": "43 base64url characters",    # the ciphertext, a point
                       "layers": {"0": "deck", "2": "slot:5"},  # seat -> key kind
-                      "keys": {"2": "hex"},                # slot-key layers: their point S
+                      "keys": {"2": "point"},              # slot-key layers: their point S
                       "card": "uid",                       # open slots only
                       "was": "s3"}},                       # fresh, no chore named it yet
      "next": 18,                             # next fresh slot number
      "seats": 3,                             # seats 0 .. seats-1 each add a layer
      "passes": [0, 1],                       # seats whose shuffle pass is done
-     "keys": {"0": "hex", "1": "hex"},       # each seat's deck key point K = g * B
+     "keys": {"0": "point", "1": "point"},   # each seat's deck key point K = g * B
      "serial": 6,                            # next slot-key serial
      "owed": [{"seat": 1, "op": "peel", "slot": "s2", "stage": 0},
               {"seat": 2, "op": "shuffle", "slots": ["s20", "s21"], "serial": 5,
@@ -37,9 +37,9 @@ a shuffle pass ``{"deck", "op": "shuffle", "key", "cts", "proof"}`` (the first p
 each item a ``peel``, ``open``, ``rekey`` or batch ``shuffle``; the first item on slots a
 move gave fresh ids names the ids they replace (``from``). Shapes in
 docs/protocol-deck.md; with ``cards`` and ``from`` a verifier follows a deck with no game
-rule. A shuffle proof (128 n + 160 bytes for n cards) travels as its hex text in pieces of
-at most 16000 digits (a save's strings are bounded). An owed batch item is owed now when
-its stage is the lowest pending on every slot it names.
+rule. Points and proofs are unpadded base64url (pbem.protocol.b64); a shuffle proof in pieces
+of at most 16000 characters (a save's strings are bounded). An owed batch item is owed now
+when its stage is the lowest pending on every slot it names.
 
 Proofs, with X the slot's ciphertext before the item and Y after it:
 
@@ -103,8 +103,8 @@ def _layer_key(seed: bytes, deck: str, layer: str) -> int:
 def _layer_point(d: Deck, slot: dict[str, Any], seat: int) -> bytes:
     """The public point of ``seat``'s layer on ``slot`` (checked when it was published)."""
     if slot["layers"][str(seat)] == DECK_LAYER:
-        return bytes.fromhex(d["keys"][str(seat)])
-    return bytes.fromhex(slot["keys"][str(seat)])
+        return mental.point_bytes(d["keys"][str(seat)])
+    return mental.point_bytes(slot["keys"][str(seat)])
 
 
 def _slot_number(slot_id: str) -> int:
@@ -190,7 +190,7 @@ def blank(game_id: str, deck: str, uids: list[str], seats: int) -> Deck:
         f"s{i}": {
             "status": "deck",
             "owner": -1,
-            "ct": mental.to_hex(mental.card_point(game_id, deck, uid)),
+            "ct": mental.to_text(mental.card_point(game_id, deck, uid)),
             "layers": {},
             "keys": {},
         }
@@ -210,8 +210,8 @@ def blank(game_id: str, deck: str, uids: list[str], seats: int) -> Deck:
     }
 
 
-# A save's strings are bounded (canonical.MAX_STRING): a shuffle proof (256 n + 320 hex
-# digits for n cards) travels as a list of pieces of at most this many digits.
+# A save's strings are bounded (canonical.MAX_STRING): a shuffle proof (4/3 (128 n + 160)
+# characters for n cards) travels as a list of pieces of at most this many characters.
 PROOF_PIECE = 16_000
 
 
@@ -247,12 +247,12 @@ def shuffle_pass(d: Deck, deck: str, seat: int, seed: bytes, game_id: str, seq: 
     key = mental.deck_key(seed, deck)
     point = mental.public_point(key)
     perm = mental.permutation(seed, deck, len(d["passes"]), len(d["order"]))
-    before = [bytes.fromhex(d["slots"][sid]["ct"]) for sid in d["order"]]
+    before = [mental.point_bytes(d["slots"][sid]["ct"]) for sid in d["order"]]
     ctx = shuffle_proof.context(game_id, deck, seq, seat, "shuffle")
     outputs, proof = shuffle_proof.prove(mental.BASE, point, key, before, perm, ctx,
                                          _proof_secret(seed, ctx))
-    chore: Chore = {"deck": deck, "op": "shuffle", "key": mental.to_hex(point),
-                    "cts": [mental.to_hex(p) for p in outputs], "proof": pack_proof(proof)}
+    chore: Chore = {"deck": deck, "op": "shuffle", "key": mental.to_text(point),
+                    "cts": [mental.to_text(p) for p in outputs], "proof": pack_proof(proof)}
     if not d["passes"]:  # the first pass names the cards the deck starts with, in order
         chore["cards"] = list(d["cards"])
     return chore
@@ -297,7 +297,7 @@ def _do_batch(d: Deck, game_id: str, deck: str, seq: int, seat: int, seed: bytes
     serial = item["serial"]
     fresh = mental.slot_key(seed, deck, serial)
     point = mental.public_point(fresh)
-    xs = [bytes.fromhex(d["slots"][sid]["ct"]) for sid in slot_ids]
+    xs = [mental.point_bytes(d["slots"][sid]["ct"]) for sid in slot_ids]
     if item["op"] == "rekey":
         cts, proofs = [], []
         for sid, x in zip(slot_ids, xs, strict=True):
@@ -307,9 +307,9 @@ def _do_batch(d: Deck, game_id: str, deck: str, seq: int, seat: int, seed: bytes
             ctx = dleq.context(game_id, deck, seq, seat, "rekey", sid)
             proofs.append(dleq.prove(fresh * pow(old, -1, mental.L) % mental.L,
                                      _layer_point(d, slot, seat), point, x, y, ctx))
-            cts.append(mental.to_hex(y))
+            cts.append(mental.to_text(y))
         return _with_from(d, {"op": "rekey", "slots": slot_ids, "serial": serial,
-                              "key": mental.to_hex(point), "cts": cts, "proofs": proofs})
+                              "key": mental.to_text(point), "cts": cts, "proofs": proofs})
     first = d["slots"][slot_ids[0]]
     layer = first["layers"].get(str(seat))
     if layer is None:
@@ -321,7 +321,7 @@ def _do_batch(d: Deck, game_id: str, deck: str, seq: int, seat: int, seed: bytes
     ctx = batch_context(game_id, deck, seq, seat, serial, slot_ids)
     outputs, proof = shuffle_proof.prove(g, point, x_key, xs, perm, ctx, _proof_secret(seed, ctx))
     return _with_from(d, {"op": "shuffle", "slots": slot_ids, "serial": serial,
-                          "key": mental.to_hex(point), "cts": [mental.to_hex(y) for y in outputs],
+                          "key": mental.to_text(point), "cts": [mental.to_text(y) for y in outputs],
                           "proof": pack_proof(proof)})
 
 
@@ -331,7 +331,7 @@ def _do_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, seed: bytes,
         return _do_batch(d, game_id, deck, seq, seat, seed, item)
     slot_id = item["slot"]
     slot = d["slots"][slot_id]
-    x = bytes.fromhex(slot["ct"])
+    x = mental.point_bytes(slot["ct"])
     layer = slot["layers"].get(str(seat))
     ctx = dleq.context(game_id, deck, seq, seat, item["op"], slot_id)
     assert item["op"] in ("peel", "open") and layer is not None  # owed: nothing else
@@ -346,7 +346,7 @@ def _do_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, seed: bytes,
                 "the deck, though every step on it was proved: the save was altered."
             )
         return _with_from(d, {"op": "open", "slot": slot_id, "card": card, "proof": proof})
-    return _with_from(d, {"op": "peel", "slot": slot_id, "ct": mental.to_hex(y), "proof": proof})
+    return _with_from(d, {"op": "peel", "slot": slot_id, "ct": mental.to_text(y), "proof": proof})
 
 
 def perform(d: Deck, deck: str, seat: int, seed: bytes, game_id: str, seq: int) -> Chore | None:
@@ -376,13 +376,13 @@ def perform(d: Deck, deck: str, seat: int, seed: bytes, game_id: str, seq: int) 
 # ---- replaying a chore (no secrets needed) ------------------------------------------------
 def _point(value: Any, where: str) -> bytes:
     try:
-        return mental.from_hex(value)
+        return mental.from_text(value)
     except ValueError as exc:
         raise IntegrityError(f"{where}: {exc}.") from None
 
 
 def _point_text(value: Any, where: str) -> bytes:
-    """A point's bytes from its text, its form checked (64 lower-case hex digits) but not
+    """A point's bytes from its text, its form checked (43 characters of base64url) but not
     yet that it is a point of the group: only for a point a libsodium multiplication
     takes before it is trusted (see mental.mul)."""
     try:
@@ -429,16 +429,16 @@ def _apply_shuffle(d: Deck, deck: str, seat: int, chore: Chore, game_id: str, se
         point(ct, f"{where}, position {i + 1}")
     if len(set(cts)) != len(cts):
         raise IntegrityError(f"{where} lists the same ciphertext twice: a card was duplicated.")
-    # Points are canonical hex (from_hex checked them, here or before), so text compares
+    # Points are canonical text (from_text checked them, here or before), so text compares
     # as values.
     old = {d["slots"][sid]["ct"] for sid in d["order"]}
     if old & set(cts):
         raise IntegrityError(f"{where} leaves a ciphertext unchanged: it did not add its layer.")
     if check:
-        inputs = [bytes.fromhex(d["slots"][sid]["ct"]) for sid in d["order"]]
+        inputs = [mental.point_bytes(d["slots"][sid]["ct"]) for sid in d["order"]]
         ctx = shuffle_proof.context(game_id, deck, seq, seat, "shuffle")
-        if not shuffle_proof.verify(mental.BASE, bytes.fromhex(chore["key"]), inputs,
-                                    [bytes.fromhex(ct) for ct in cts],
+        if not shuffle_proof.verify(mental.BASE, mental.point_bytes(chore["key"]), inputs,
+                                    [mental.point_bytes(ct) for ct in cts],
                                     unpack_proof(chore.get("proof")), ctx):
             raise IntegrityError(
                 f"{where} fails its shuffle proof: its ciphertexts are not the deck's slots "
@@ -532,7 +532,7 @@ def _apply_batch(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: It
     new_key = _new_key_point(d, seat, item.get("key"), what, proved=not check)
     point = _point if check else _point_text
     ys = [point(ct, f"{what}, position {i + 1}") for i, ct in enumerate(cts)]
-    xs = [bytes.fromhex(slot["ct"]) for slot in slots]
+    xs = [mental.point_bytes(slot["ct"]) for slot in slots]
     if item["op"] == "rekey":
         proofs = item.get("proofs")
         if not isinstance(proofs, list) or len(proofs) != len(slot_ids):
@@ -561,7 +561,7 @@ def _apply_batch(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: It
                 "seat's layer replaced by the key it published, in some order (a card "
                 "substituted or duplicated, another key, or a proof made for another entry, "
                 "seat or game). A wrong shuffle is refused.")
-    texts = [y.hex() for y in ys]
+    texts = [mental.to_text(y) for y in ys]
     if len(set(texts)) != len(texts):
         raise IntegrityError(f"{what} lists the same ciphertext twice: a card was duplicated.")
     batch = set(slot_ids)
@@ -590,7 +590,7 @@ def _apply_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Any
     what = f"{where}, {_describe(item)}"
     slot = d["slots"][slot_id]
     _check_from([slot], item, what)
-    x = bytes.fromhex(slot["ct"])
+    x = mental.point_bytes(slot["ct"])
     ctx = dleq.context(game_id, deck, seq, seat, op, slot_id)
     proof = item.get("proof")
     if str(seat) not in slot["layers"]:  # owed items never ask this
@@ -608,7 +608,7 @@ def _apply_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Any
         y = mental.card_point(game_id, deck, card)
     else:  # a peel
         # Checked as a point of the group by the proof's check, which multiplies it (the
-        # multiplication refuses exactly the points from_hex refuses); if the check fails,
+        # multiplication refuses exactly the points from_text refuses); if the check fails,
         # an invalid point is still refused as one, first, as below. Without ``check``,
         # checked before (an entry this home verified) or made here (the signer's work).
         y = _point_text(item.get("ct"), what)
@@ -620,9 +620,9 @@ def _apply_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Any
             f"{what} fails its proof: the published value {claim}. A wrong or forged "
             "peel is refused."
         )
-    if y.hex() == slot["ct"]:  # never with a valid proof; kept as a plain guard
+    if mental.to_text(y) == slot["ct"]:  # never with a valid proof; kept as a plain guard
         raise IntegrityError(f"{what} leaves slot {slot_id} unchanged.")
-    text = y.hex()
+    text = mental.to_text(y)
     for other_id, other in d["slots"].items():
         if other_id != slot_id and other["ct"] == text:
             raise IntegrityError(

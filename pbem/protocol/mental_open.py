@@ -54,7 +54,7 @@ def read(
         if not _own_only(d, sid, seat):
             continue
         key = _layer_key(seed, deck, slot["layers"][str(seat)])
-        uid = points.get(mental.decrypt(key, bytes.fromhex(slot["ct"])))
+        uid = points.get(mental.decrypt(key, mental.point_bytes(slot["ct"])))
         if uid is None or uid in gone or uid in out.values():
             raise IntegrityError(
                 f"CHEATING OR CORRUPTION: slot {sid} of deck {deck!r} does not decrypt to a "
@@ -71,10 +71,10 @@ def _explain_key(d_before: Deck, deck: str, seat: int, seed: bytes, item: Item) 
     sentence."""
     name = f"seat {seat}'s {_describe(item)} of deck {deck!r}"
     published = item.get("key")
-    if published == mental.to_hex(mental.public_point(mental.deck_key(seed, deck))):
+    if published == mental.to_text(mental.public_point(mental.deck_key(seed, deck))):
         return f"{name} uses its deck key instead of a fresh key: the slots can be linked."
     for serial in range(d_before["serial"]):
-        if serial != item.get("serial") and published == mental.to_hex(
+        if serial != item.get("serial") and published == mental.to_text(
             mental.public_point(mental.slot_key(seed, deck, serial))
         ):
             return f"{name} re-uses its slot key of serial {serial}: the slots can be linked."
@@ -89,7 +89,7 @@ def audit_chore(d_before: Deck, deck: str, seat: int, chore: Chore, seed: bytes)
     if not isinstance(chore, dict):
         return [f"seat {seat}'s chore for deck {deck!r} is malformed."]
     if chore.get("op") == "shuffle":
-        if chore.get("key") != mental.to_hex(mental.public_point(mental.deck_key(seed, deck))):
+        if chore.get("key") != mental.to_text(mental.public_point(mental.deck_key(seed, deck))):
             return [f"seat {seat}'s shuffle pass of deck {deck!r} publishes a deck key point "
                     "its seed does not give."]
         return []
@@ -101,7 +101,7 @@ def audit_chore(d_before: Deck, deck: str, seat: int, chore: Chore, seed: bytes)
         if not isinstance(serial, int) or isinstance(serial, bool) or serial < 0:
             out.append(f"seat {seat}'s chore for deck {deck!r} has a malformed item.")
             continue
-        honest = mental.to_hex(mental.public_point(mental.slot_key(seed, deck, serial)))
+        honest = mental.to_text(mental.public_point(mental.slot_key(seed, deck, serial)))
         if item.get("key") != honest:
             out.append(_explain_key(d_before, deck, seat, seed, item))
     return out
@@ -148,7 +148,7 @@ def open_held(
             violations.append(f"slot {sid} of deck {deck!r} cannot be opened: {who} published "
                               "a key point its revealed seed does not give.")
             continue
-        point = bytes.fromhex(slot["ct"])
+        point = mental.point_bytes(slot["ct"])
         uid = points.get(point if key == 1 else mental.decrypt(key, point))
         if uid is None:  # never: every step on the slot was proved
             violations.append(f"slot {sid} of deck {deck!r} opens to no card of it, though "

@@ -24,7 +24,7 @@ Encodings (as in pbem.protocol.mental): a point is 32 bytes (RFC 8032), a scalar
 little-endian below ``L``, ``field(b)`` a 4-byte big-endian length then ``b``, ``u32`` 4 bytes
 big-endian, ``B`` the base point. Generators ``H_0, H_1, ...``: ``H_i`` is the first valid
 point ``hash_to_group(b"pbem/1/shuffle-generator" || u32(i) || u32(counter))`` for
-``counter = 0, 1, ...``. Proof bytes, ``128 n + 160`` of them, as lowercase hex::
+``counter = 0, 1, ...``. Proof bytes, ``128 n + 160`` of them, as unpadded base64url (pbem.protocol.b64)::
 
     C_1..C_n || Chat_1..Chat_n || e || s_1 || s_2 || s_3 || s_4 || shat_1..shat_n || s'_1..s'_n
 
@@ -52,18 +52,16 @@ a verify does is bounded.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from functools import lru_cache
 
 from pbem.hashing import hmac_sha512, shake_256
-from pbem.protocol import mental, sodium
+from pbem.protocol import b64, mental, sodium
 from pbem.protocol.derive import SHUFFLE_C, SHUFFLE_GENERATOR, SHUFFLE_NONCE, SHUFFLE_U, derive
 from pbem.protocol.mental import BASE, L, field, u32
 
 MAX_CARDS = 4096
 IDENTITY = (1).to_bytes(32, "little")  # the neutral element's encoding (y = 1, x = 0)
-_HEX = re.compile(r"(?:[0-9a-f]{2})*")
 
 
 def proof_size(n: int) -> int:
@@ -181,7 +179,7 @@ def _check_prove_args(g: bytes, h: bytes, x: int, inputs: Sequence[bytes], perm:
 
 def prove(g: bytes, h: bytes, x: int, inputs: Sequence[bytes], perm: Sequence[int],
           ctx: bytes, secret: bytes) -> tuple[list[bytes], str]:
-    """The outputs ``x * inputs[perm[i]]`` and the proof (lowercase hex) that they are a
+    """The outputs ``x * inputs[perm[i]]`` and the proof (its text, pbem.protocol.b64) that they are a
     permutation of the inputs under the key of ``h = x * g``. ValueError on bad arguments."""
     _check_prove_args(g, h, x, inputs, perm, secret)
     n = len(inputs)
@@ -195,7 +193,7 @@ def prove(g: bytes, h: bytes, x: int, inputs: Sequence[bytes], perm: Sequence[in
         proof = _prove_once(g, h, x, inputs, outputs, perm, statement,
                             _nonces(secret, statement + witness + u32(attempt), 4 * n + 4))
         if proof is not None:
-            return outputs, proof.hex()
+            return outputs, b64.encode(proof)
         attempt += 1  # a commitment came out as the identity: never seen, but handled
 
 
@@ -270,7 +268,9 @@ def _verify(g: bytes, h: bytes, inputs: Sequence[bytes], outputs: Sequence[bytes
     n = len(inputs)
     if not isinstance(proof, str) or not isinstance(ctx, bytes) or len(outputs) != n or n > MAX_CARDS:
         return False
-    if len(proof) != 2 * proof_size(n) or not _HEX.fullmatch(proof):
+    try:
+        raw = b64.decode(proof, proof_size(n))
+    except ValueError:  # not the one text of a proof of n cards
         return False
     base = _points([g, h])
     xs, ys = _points(list(inputs)), _points(list(outputs))
@@ -278,7 +278,6 @@ def _verify(g: bytes, h: bytes, inputs: Sequence[bytes], outputs: Sequence[bytes
         return False
     if n == 0:
         return True
-    raw = bytes.fromhex(proof)
     commitment = _points([raw[32 * j:32 * j + 32] for j in range(n)])
     chain = _points([raw[32 * (n + i):32 * (n + i) + 32] for i in range(n)])
     scalars = [int.from_bytes(raw[32 * k:32 * k + 32], "little") for k in range(2 * n, 4 * n + 5)]

@@ -12,8 +12,10 @@ a field it needs and does not find, is a failure, raised as ``Refused``.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
+import string
 from typing import Any
 
 from pbem.protocol import sodium
@@ -46,10 +48,27 @@ def valid(p: bytes) -> bool:
     return len(p) == 32 and sodium.crypto_core_ed25519_is_valid_point(p)
 
 
+_ALPHABET = string.ascii_uppercase + string.ascii_lowercase + string.digits + "-_"
+
+
+def binary(text: Any, size: int) -> bytes | None:
+    """PROTOCOL.md section 2, "Binary values": the ``size`` bytes of unpadded base64url
+    text, or None for anything else (padding, another alphabet, whitespace, a wrong
+    length, unused bits set in the last character)."""
+    if not isinstance(text, str) or len(text) != -(-4 * size // 3):
+        return None
+    if any(c not in _ALPHABET for c in text):
+        return None
+    unused = {0: 0, 1: 4, 2: 2}[size % 3]  # bits of the last character that carry nothing
+    if text and _ALPHABET.index(text[-1]) % (1 << unused):
+        return None
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
 def point(text: Any) -> bytes:
-    if not isinstance(text, str) or len(text) != 64:
+    p = binary(text, 32)
+    if p is None:
         raise Refused(f"not a point: {text!r}")
-    p = bytes.fromhex(text)
     if not valid(p):
         raise Refused(f"not a valid point: {text}")
     return p
@@ -124,9 +143,9 @@ def slot_key(seed: bytes, deck: str, serial: int) -> int:
 # ---- proofs ---------------------------------------------------------------------------------
 def dleq_ok(proof: Any, g: bytes, a: bytes, h: bytes, y: bytes, ctx: bytes) -> bool:
     """PROTOCOL.md section 6, the Chaum-Pedersen proof of log_G(A) = log_H(Y)."""
-    if not isinstance(proof, str) or len(proof) != 128:
+    raw = binary(proof, 64)
+    if raw is None:
         return False
-    raw = bytes.fromhex(proof)
     c, z = int.from_bytes(raw[:32], "little"), int.from_bytes(raw[32:], "little")
     if not (0 < c < L and 0 < z < L):
         return False
@@ -164,9 +183,9 @@ def shuffle_ok(g: bytes, h: bytes, xs: list[bytes], ys: list[bytes], pieces: Any
         return False
     proof = "".join(pieces)
     n = len(xs)
-    if len(ys) != n or len(proof) != 256 * n + 320 or proof != proof.lower():
+    raw = binary(proof, 128 * n + 160)
+    if len(ys) != n or raw is None:
         return False
-    raw = bytes.fromhex(proof)
     com = [raw[32 * k:32 * k + 32] for k in range(n)]
     chain = [raw[32 * k:32 * k + 32] for k in range(n, 2 * n)]
     sc = [int.from_bytes(raw[32 * k:32 * k + 32], "little") for k in range(2 * n, 4 * n + 5)]

@@ -291,9 +291,9 @@ def test_RDJ_V2_a_wrong_peel_or_shuffle_is_refused_in_its_own_entry(op: str, tmp
     def wrong(entry: dict[str, Any]) -> None:
         item = items(entry, op)[0]
         if op == "peel":
-            item["ct"] = mental.to_hex(mental.encrypt(7, mental.from_hex(item["ct"])))
+            item["ct"] = mental.to_text(mental.encrypt(7, mental.from_text(item["ct"])))
         else:
-            item["cts"][0] = mental.to_hex(mental.encrypt(7, mental.from_hex(item["cts"][0])))
+            item["cts"][0] = mental.to_text(mental.encrypt(7, mental.from_text(item["cts"][0])))
 
     with pytest.raises(IntegrityError, match="fails its (shuffle )?proof") as caught:
         session.verify(cheat(homes, save, index, wrong), Home(tmp_path / "x"))

@@ -1,0 +1,125 @@
+"""Hops per game, save sizes and the largest turn mail: for every title at 2 players and
+at its largest count, one whole game by greedy bots (fixed identities and entropy, the
+same game on every run).
+
+    python bench/bench_hops.py [--quick]
+
+A hop is an entry signed by another seat than the entry before it: a mail from one player
+to the next, in a game by mail a day. A hop waits for a decision when its signer had more
+than one legal choice at the start of it (a turn with two or more options, ending the
+turn counted as one); the others need no decision: forced turns (one option), joins, the
+start, reveals, entries that only do deck work. The sizes: the save after the last entry
+and the largest save of the game, and the turn mail of each (with the board, as
+``pbem mail`` composes it), against the mail budget.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from dataclasses import dataclass, field
+from email import policy
+from pathlib import Path
+
+from common import fixed_entropy
+
+from pbem import registry
+from pbem.mail import message
+from pbem.play import bots
+from pbem.protocol import engine, headers, savefile, signing
+from pbem.protocol.identity import Home
+from pbem.protocol.savefile import Save
+
+
+@dataclass
+class Played:
+    """A whole game and, per entry, whether its signer had a decision to make."""
+    save: Save
+    decided: list[bool] = field(default_factory=list)
+    states: list[dict] = field(default_factory=list)
+
+
+def _had_choice(table: object, seat: int, kind: str) -> bool:
+    if kind != "turn":
+        return False
+    game, state = table.game, table.gstate  # type: ignore[attr-defined]
+    options = len(game.legal_moves(state, seat)) + game.can_end_turn(state, seat)
+    return options > 1
+
+
+def play(ruleset: str, players: int, options: list[str], max_entries: int) -> Played:
+    """The game bench/common.build_fixed builds, with each entry's decision flag and the
+    public state after it (to size the save at every entry)."""
+    from tests.support.duty import fixed_identities
+
+    label = f"hops/{ruleset}/{players}/{','.join(options)}"
+    with fixed_entropy(label):
+        game = registry.load(ruleset)
+        ids = fixed_identities(players)
+        header = headers.new_header(game, [(i.handle, "") for i in ids],
+                                    headers.parse_options(game, options))
+        table = headers.empty_table(header)
+        played = Played(Save(header, [], {}))
+        while (duty := table.duty()) is not None and len(played.save.entries) < max_entries:
+            who = ids[duty.seat]
+            shown = signing.preview(table, who)
+            kind = shown.duty().kind  # type: ignore[union-attr]
+            played.decided.append(_had_choice(shown, duty.seat, kind))
+            moves = (bots.choose_turn(shown.game, shown.gstate, duty.seat, "greedy",
+                                      salt=str(len(played.save.entries)))
+                     if kind == "turn" else [])
+            entry, table = signing.sign_entry(table, who, kind, moves)
+            played.save.entries.append(entry)
+            played.states.append(engine.public_state(table))
+        played.save.state = played.states[-1]
+    return played
+
+
+def hops(played: Played) -> tuple[int, int]:
+    """All hops of the game and those that wait for a decision."""
+    entries = played.save.entries
+    found = [i for i in range(1, len(entries)) if entries[i]["seat"] != entries[i - 1]["seat"]]
+    return len(found), sum(1 for i in found if played.decided[i])
+
+
+def prefix(played: Played, n: int) -> Save:
+    return Save(played.save.header, played.save.entries[:n], played.states[n - 1])
+
+
+def mail_size(save: Save) -> int:
+    """Bytes of the turn mail that carries ``save``, composed as ``pbem mail`` does, as
+    SMTP carries it (CRLF line ends)."""
+    home = Home(Path(tempfile.mkdtemp(prefix="pbem-bench-hops-")))
+    sent = message.compose(save, home, cc=False, to=["p@example.org"])
+    return len(sent.as_bytes(policy=policy.SMTP))
+
+
+def report(ruleset: str, players: int, options: list[str], max_entries: int) -> None:
+    played = play(ruleset, players, options, max_entries)
+    n = len(played.save.entries)
+    sizes = [len(savefile.dumps(prefix(played, k)).encode("utf-8")) for k in range(1, n + 1)]
+    largest = max(range(n), key=lambda k: sizes[k])
+    mails = {mail_size(prefix(played, k + 1)) for k in {n - 1, largest}}
+    all_hops, decisions = hops(played)
+    name = f"{ruleset} {' '.join(options)} {players}p".replace("  ", " ")
+    print(f"{name:<34} {n:5d} entries {all_hops:5d} hops, {decisions:4d} wait for a decision, "
+          f"{all_hops - decisions:4d} not; save last {sizes[-1] / 1000:6.1f} KB, largest "
+          f"{sizes[largest] / 1000:6.1f} KB; largest mail {max(mails) / 1000:6.1f} KB "
+          f"({'within' if max(mails) <= message.MAIL_BUDGET else 'OVER'} the "
+          f"{message.MAIL_BUDGET // 1000} KB budget)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="games cut at 150 entries")
+    args, _ = parser.parse_known_args()  # run_all passes every flag to every bench
+    cap = 150 if args.quick else 3000
+    for ruleset in ("red-dog-junction", "road-master", "station-to-station"):
+        game = registry.load(ruleset)
+        for players in sorted({2, game.info.max_players}):
+            report(ruleset, players, [], cap)
+    report("red-dog-junction", 5, ["variant=posse"], cap)
+
+
+if __name__ == "__main__":
+    main()

@@ -316,6 +316,35 @@ def test_an_answer_that_voids_a_branch_skips_on_evidence(tmp_path: Path) -> None
     assert "not a valid branch of this game" in result.output, result.output
 
 
+def test_a_skip_on_an_answer_signed_after_the_proposal_is_refused(tmp_path: Path) -> None:
+    """The evidence must show a branch the answer voided by the branch rule: an answer
+    signed after the proposal voids nothing, so a skip resting on it is refused (exit 3),
+    though its entries chain and are signed. Built from the honest skip, with bob's answer
+    re-signed a minute after the proposal and cy's skipping entry re-chained on it."""
+    game = Players(tmp_path)
+    base = game.until(game.start(), "bob")
+    proposal = game.wrote("cy", "absent", str(base), "bob", "--remedy", "bot")
+    voted = game.wrote("ann", "vote", str(proposal), "accept")
+    game.wrote("cy", "play", str(voted), "roll")
+    back = game.answer("bob", base, "roll")
+    game.run("cy", "verify", str(back))
+    answered = game.wrote("cy", "play", str(back), "pass")
+    save = savefile.read(answered)
+    late = datetime.datetime.strptime(entry(proposal)["time"], "%Y-%m-%dT%H:%M:%SZ") \
+        + datetime.timedelta(minutes=1)
+    bob_late = forge({**{k: v for k, v in save.entries[-2].items() if k != "sig"},
+                      "time": late.strftime("%Y-%m-%dT%H:%M:%SZ")}, game.home("bob").load())
+    cy_on_it = forge({**{k: v for k, v in save.entries[-1].items() if k != "sig"},
+                      "prev": engine.entry_hash(bob_late)}, game.home("cy").load())
+    target = tmp_path / "late-answer.toml"
+    target.write_text(savefile.dumps(savefile.Save(
+        save.header, [*save.entries[:-2], bob_late, cy_on_it], save.state)), "utf-8")
+    result = game.run("verifier", "verify", str(target))
+    assert result.exit_code == 3, result.output
+    assert "is not signed before the proposal, so it voided nothing" in result.output
+    assert game.run("verifier2", "verify", str(answered)).exit_code == 0  # the honest one
+
+
 def test_a_link_published_on_a_voided_branch_is_not_signed_again_on_the_game_s(
         tmp_path: Path) -> None:
     """cy played in turn on the branch bob's answer voided (its link resolved bob's roll

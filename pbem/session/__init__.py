@@ -678,8 +678,10 @@ def seat_view(home: Home | None, verified: Verified) -> tuple[str, dict[str, Any
     seat = table.seat_of(identity.handle) if identity else None
     if identity is None or seat is None or table.seats[seat].pubkey not in ("", identity.public_hex):
         return "", public_view(verified), {}
-    links = OwnLinks(home, table, identity, verified.report.hashes) if home is not None \
-        else None
+    # A stale save shows its pending chance as pending: the links this home would resolve
+    # it with are spent on the newer save, so none is looked up.
+    links = OwnLinks(home, table, identity, verified.report.hashes) \
+        if home is not None and not verified.stale else None
     shown = table if verified.stale else signing.preview(
         table, identity, links.used if links else (), links.voided if links else None)
     secrets = signing.secrets_for(shown, seat, identity)

@@ -97,8 +97,9 @@ def test_S11_a_removal_dated_ahead_waits_and_is_voided_by_the_answer(tmp_path: P
     third = verify_json(t, None, forged, late)
     assert third["void"] and "The other branch is the game's" in third["void"]
     assert f"{ann}'s turn is signed earlier" in third["void"]
-    # bob cannot build on his void branch either (in his own home, once he has seen it).
-    t.run(bob, "verify", answer, when=late)
+    # bob cannot build on his void branch either (in his own home, once he has seen it:
+    # it reaches his home at once; pbem.protocol.holdback).
+    t.run(bob, "verify", answer, when=at(minutes=4))
     r = t.run(bob, "absent", forged, ann, "--remedy", "end", when=late)
     assert r.exit_code == 1 and "branch is void" in r.stderr
     # bob's list of games names the game's branch, not his longer void one.
@@ -267,7 +268,11 @@ def test_S11_a_back_dated_answer_cannot_hide_that_it_came_late(tmp_path: Path) -
     covered = t.wrote(ann, "away", answer, "--until", at(days=31), when=at(days=30))
     day30 = at(days=30, minutes=5)
     data = verify_json(t, bob, covered, day30)
-    assert data["void"] is None  # the answer is signed before the proposal
+    # The answer is signed before the proposal, but bob's home signed its proposal and
+    # confirm after that time and had the answer only on day 30: there it counts from
+    # then, and bob's removal stands (pbem.protocol.holdback).
+    assert data["void"] and "The other branch is the game's" in data["void"]
+    assert f"{ann}'s turn (2025-07-02 10:05 UTC" in data["void"]
     words = "signed 2025-06-10 09:00 UTC, first seen here 2025-07-02 10:05 UTC"
     assert [(x["seq"], x["kind"], x["seat"]) for x in data["late"]] == [
         (proposal_seq(answer), "turn", ann)]
@@ -301,32 +306,40 @@ def test_S11_a_time_no_date_can_follow_is_refused_not_an_internal_error(
     assert r.exit_code == 2 and "up to the year 8999" in r.output
 
 
-def test_S11_a_back_dated_comeback_shows_every_entry_it_back_dated_as_late(
+def test_S11_a_back_dated_comeback_fails_in_the_home_that_was_playing(
         tmp_path: Path) -> None:
-    """Still open (docs/protocol-absence.md, 'What a liar about time can still do'): bob,
-    silent for a month, signs on day 30 an answer dated before ann's proposal, then a
-    proposal that ann is absent dated a patience after that answer, its confirm and his
-    reveal, all dated in the past. The rules take it (bob wins); what ann's home must do
-    is say that each of those entries reached it long after its signed time. Before, only
-    the last was named: each earlier one was excused by bob's own later entry."""
+    """bob, silent for a month, signs on day 30 an answer dated before ann's proposal, then
+    a proposal that ann is absent dated a patience after that answer, its confirm and his
+    reveal, all dated in the past. By signed times bob wins (a home with no seat says so).
+    ann's home signed her proposal, confirm and reveal after the answer's date and had it
+    only on day 30 (pbem.protocol.holdback): there the answer counts from day 30, too late
+    to void her removal of bob, and bob's proposal waits a patience after ann had it.
+    Every entry bob dated back is shown as late, each one: before, only the last was
+    named, each earlier one excused by bob's own later entry."""
     t = Players(tmp_path, "ann", "bob")
     path = t.play(t.start("dice-race", "--option", "target=1000"))
     bob = t.status(path)["to_act"]
     ann = t.other(bob)
     proposal = t.wrote(ann, "absent", path, bob, "--remedy", "end", when=at(days=8))
     confirmed = t.wrote(ann, "confirm", proposal, when=at(days=15))
-    t.wrote(ann, "play", confirmed, when=at(days=15, minutes=1))
+    won = t.wrote(ann, "play", confirmed, when=at(days=15, minutes=1))
     answer = t.wrote(bob, "play", path, "roll", when=at(days=7, hours=23))
     against = t.wrote(bob, "absent", answer, ann, "--remedy", "end", when=at(days=15))
     confirmed = t.wrote(bob, "confirm", against, when=at(days=22))
     revealed = t.wrote(bob, "play", confirmed, when=at(days=22, minutes=1))
+    assert verify_json(t, None, revealed, at(days=30))["winners"] == [bob]
     data = verify_json(t, ann, revealed, at(days=30))
-    assert data["over"] and data["winners"] == [bob]
+    assert not data["over"] and not data["winners"] and data["void"]
+    assert "The other branch is the game's" in data["void"]
+    assert [w["kind"] for w in data["waiting"]] == ["absent", "confirm", "reveal"]
     first = proposal_seq(answer)
     assert [(x["seq"], x["seat"], x["first_seen"]) for x in data["late"]] == [
         (seq, bob, at(days=30)) for seq in range(first, first + 4)]
     shown = t.run(ann, "show", revealed, when=at(days=30)).output
     assert f"Entry {first + 1} (an absent proposal by {bob}) is signed" in shown
+    assert verify_json(t, ann, won, at(days=30, minutes=1))["winners"] == [ann]
+    listed = json.loads(t.run(ann, "games", "--json", when=at(days=30, minutes=2)).output)
+    assert listed["games"][0]["seq"] == proposal_seq(won)
 
 
 def test_S11_a_turn_signed_without_a_time_is_warned_of_before_an_accept(

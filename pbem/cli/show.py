@@ -49,7 +49,7 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
     def wanted(parsed: Any) -> range:
         """The entries to tell: entry SEQ with --at, else those since this seat's last."""
         if at is not None:
-            _check_at(at, parsed)
+            _check_at(at, parsed, home)
             return range(at, at + 1)
         if me not in parsed.handles():
             return range(0)  # no seat here: no "since your last turn"
@@ -152,16 +152,17 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
         _print_result(verified.report)
 
 
-def _check_at(at: int, save: Any) -> None:
+def _check_at(at: int, save: Any, home: Any) -> None:
     from pbem.errors import UsageError
-    from pbem.protocol import timing
+    from pbem.session import holding
 
     last = len(save.entries) - 1
     if at > last:
         raise UsageError(f"--at {at}: this save has entries 0 to {last}; give one of them.")
-    cut = timing.in_effect(save.entries)
+    cut = holding.here(save, home).upto
     if at >= cut:
         raise UsageError(f"--at {at}: entry {at} is not in effect here yet (it is dated, or "
                          "built on an entry dated, more than an hour ahead of this "
-                         f"computer's clock); give one of entries 0 to {cut - 1}. 'pbem "
+                         "computer's clock, or it counts a patience from entries this home "
+                         f"had only later); give one of entries 0 to {cut - 1}. 'pbem "
                          "verify' says from when it is in effect.")

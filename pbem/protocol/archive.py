@@ -170,17 +170,20 @@ class Archive:
             "as evidence; signing it again lets the signer choose between two outcomes of "
             "its chance. The save is refused.", seq=int(entry["seq"]), code="beacon")
 
-    def branch_notes(self, entries: list[Entry], hashes: list[str]) -> list[Branch]:
+    def branch_notes(self, entries: list[Entry], hashes: list[str],
+                     counted: clock.Counted | None = None) -> list[Branch]:
         """A sentence for each entry of this save that another verified entry, by another
         seat, also follows (two branches, PROTOCOL.md section 11), saying which branch is
-        the game's by the rule of clock.branch_rule, and whether this save's is void."""
+        the game's by the rule of clock.branch_rule (``counted``: this home's view of when
+        entries count from, pbem.protocol.holdback), and whether this save's is
+        void."""
         notes = []
         for entry, entry_hash in zip(entries, hashes, strict=True):
             for other in self.successors(entry["prev"]):
                 seq, seat = self.data["entries"][other]
                 if other == entry_hash or seat == entry["seat"]:
                     continue
-                notes.append(_branch(entry, self.evidence(other), int(seq), str(seat)))
+                notes.append(_branch(entry, self.evidence(other), int(seq), str(seat), counted))
         return notes
 
     def successor_of(self, entry_hash: str) -> tuple[int, str] | None:
@@ -482,7 +485,8 @@ class Branch(NamedTuple):
     decided: bool = True  # False: the other entry's evidence is lost
 
 
-def _branch(entry: Entry, other: Entry | None, seq: int, seat: str) -> Branch:
+def _branch(entry: Entry, other: Entry | None, seq: int, seat: str,
+            counted: clock.Counted | None = None) -> Branch:
     """Which of two branches after entry ``seq - 1`` is the game's: this save's, going on
     with ``entry``, or the other, going on with ``other`` (by ``seat``; None if its
     evidence is lost)."""
@@ -492,7 +496,7 @@ def _branch(entry: Entry, other: Entry | None, seq: int, seat: str) -> Branch:
     if other is None:
         return Branch(f"{head} This home lost its copy of the other entry and cannot tell "
                       "which branch is the game's; verify the other save again.", False, False)
-    winner, why = clock.branch_rule(entry, other)
+    winner, why = clock.branch_rule(entry, other, counted)
     if winner is entry:
         return Branch(f"{head} This save's branch is the game's: {why}; the other and "
                       "everything built on it is void.", False)

@@ -4,6 +4,8 @@ and the verifier of a skip's evidence all apply the one rule."""
 
 from __future__ import annotations
 
+import datetime
+from collections.abc import Callable
 from typing import Any
 
 from pbem.protocol import timing
@@ -15,7 +17,13 @@ PROCEDURE = ("absent", "vote", "confirm")
 NOTES = ("away",)
 
 
-def branch_rule(one: dict[str, Any], other: dict[str, Any]) -> tuple[dict[str, Any], str]:
+# When an entry counts from for a home, where that is later than its signed time
+# (pbem.protocol.holdback.counted); None: from its signed time.
+Counted = Callable[[dict[str, Any]], datetime.datetime | None]
+
+
+def branch_rule(one: dict[str, Any], other: dict[str, Any], counted: Counted | None = None
+                ) -> tuple[dict[str, Any], str]:
     """Of two entries by different seats after the same entry (two branches), the one
     whose branch is the game's, and why in words; the other and everything built on it
     is void, for every verifier. This is the one place the rule lives:
@@ -29,12 +37,19 @@ def branch_rule(one: dict[str, Any], other: dict[str, Any]) -> tuple[dict[str, A
     2. The in-order entry against an away note: the in-order entry (the note is signed
        again on it, and nothing else changes).
     3. Otherwise the entry signed earlier; on equal times (or none), the smaller hash.
-    An entry without a signed time counts as signed after every entry that has one."""
+    An entry without a signed time counts as signed after every entry that has one.
+    ``counted`` (a home's own view, never a verifier's: pbem.protocol.holdback): in rule
+    1 each entry counts from when it counts for that home, where that is later than its
+    signed time (it came long after it, while the home was signing entries of the game)."""
     for first, second in ((one, other), (other, one)):
         if _in_order(first) and not _in_order(second):
             if second["kind"] in NOTES:
                 return first, (f"{second['seat']}'s away note is signed again on "
                                f"{first['seat']}'s {first['kind']}")
+            if counted is not None:
+                shifted = _shifted(first, second, counted)
+                if shifted is not None:
+                    return shifted
             if _key(first) < _key(second):
                 return first, (f"{first['seat']}'s {first['kind']} is signed earlier "
                                f"({_when(first)}) than {_what(second)} ({_when(second)}), "
@@ -45,6 +60,28 @@ def branch_rule(one: dict[str, Any], other: dict[str, Any]) -> tuple[dict[str, A
     ranked = sorted((one, other), key=lambda e: (_key(e), digest(e)))
     return ranked[0], (f"{_what(ranked[0])} is signed earlier ({_when(ranked[0])}) than "
                        f"{_what(ranked[1])} ({_when(ranked[1])})")
+
+
+def _shifted(answer: dict[str, Any], entry: dict[str, Any], counted: Counted
+             ) -> tuple[dict[str, Any], str] | None:
+    """Rule 1 for a home that counts either entry from later than its signed time; None
+    when it counts both from their signed times."""
+    late_answer, late_entry = counted(answer), counted(entry)
+    if late_answer is None and late_entry is None:
+        return None
+    one = late_answer or timing.signed_time(answer)
+    two = late_entry or timing.signed_time(entry)
+    if one is None or two is None:  # no signed time: rule 1 as every verifier applies it
+        return None
+    why = ("it counts here from when this home first had it, or the entries it counts a "
+           "patience from, while this home was signing entries of this game")
+    if one < two:
+        return answer, (f"{answer['seat']}'s {answer['kind']} counts here from "
+                        f"{timing.shown(one)}, before {_what(entry)} ({timing.shown(two)}; "
+                        f"{why}), so it answers it")
+    return entry, (f"{_what(entry)} counts here from {timing.shown(two)}, no later than "
+                   f"{answer['seat']}'s {answer['kind']} ({timing.shown(one)}; {why}), "
+                   "which came too late to answer it")
 
 
 def _in_order(entry: dict[str, Any]) -> bool:

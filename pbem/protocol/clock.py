@@ -20,7 +20,7 @@ from pbem.protocol import timing
 
 # The rule that picks the game's branch (named clock.branch_rule by its callers) needs no
 # table, so a skip's evidence (evidence.py) applies it too.
-from pbem.protocol.branchrule import NOTES, PROCEDURE, branch_rule  # noqa: F401
+from pbem.protocol.branchrule import NOTES, PROCEDURE, Counted, branch_rule  # noqa: F401
 from pbem.protocol.timing import DEFAULT_AWAY_DAYS, DEFAULT_PATIENCE, parse_duration
 
 if TYPE_CHECKING:

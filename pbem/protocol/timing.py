@@ -109,8 +109,11 @@ class Waiting(NamedTuple):
     seat: str
     time: datetime.datetime | None  # its signed time
     from_: datetime.datetime  # when this home's clock lets it take effect
+    reason: str = ""  # why, when it is not its date (pbem.protocol.holdback.words)
 
     def words(self, at: datetime.datetime) -> str:
+        if self.reason:
+            return self.reason
         what = f"Entry {self.seq} ({kind_words(self.kind)} by {self.seat})"
         until = f"it is not in effect here before {shown(self.from_)}"
         if self.time is not None and self.time - at > AHEAD_LIMIT:
@@ -123,18 +126,20 @@ class Waiting(NamedTuple):
                 "time": stamp(self.time), "in_effect_from": stamp(self.from_)}
 
 
-def waiting(entries: list[dict[str, Any]]) -> list[Waiting]:
+def waiting(entries: list[dict[str, Any]], held: datetime.datetime | None = None,
+            reason: str = "") -> list[Waiting]:
     """The entries :func:`in_effect` cut off, each with when it takes effect here: an hour
-    before the latest signed time among it and the waiting entries before it."""
+    before the latest signed time among it and the waiting entries before it. ``held``:
+    the first one is held back until then (pbem.protocol.holdback), for ``reason``."""
     out: list[Waiting] = []
-    latest: datetime.datetime | None = None
-    for entry in entries:
+    latest: datetime.datetime | None = None if held is None else held + AHEAD_LIMIT
+    for index, entry in enumerate(entries):
         when = signed_time(entry)
         if when is not None and (latest is None or when > latest):
             latest = when
         assert latest is not None  # the first one waits for its own time
         out.append(Waiting(int(entry["seq"]), str(entry["kind"]), str(entry["seat"]), when,
-                           latest - AHEAD_LIMIT))
+                           latest - AHEAD_LIMIT, reason if index == 0 else ""))
     return out
 
 

@@ -35,6 +35,7 @@ from pbem.protocol.table import Report, Table, silent
 from pbem.protocol.turns import apply_moves
 from pbem.record import Record
 from pbem.registry import load as load_game
+from pbem.session import holding
 from pbem.session.branches import OwnLinks, guard_branches, went_on
 from pbem.session.verified import Verified
 
@@ -75,7 +76,9 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
     checks: dict[str, Any] = {"vouched": vouched, "resume": resume, "header_hash": header_hash,
                               "witness": archive.check_fork if archive is not None else None}
     whole, at, whole_hashes = save, timing.now(), list[str]()
-    cut = timing.in_effect(save.entries, at)
+    me = holding.own_handle(home)
+    in_effect = holding.cut(save, archive if same_game else None, me, at)
+    cut = in_effect.upto
     if cut < len(save.entries):
         # The whole file is checked all the same (its audit waits with it); the save this
         # home goes by ends before the first entry dated ahead (PROTOCOL.md section 11).
@@ -95,7 +98,7 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
                   or (archive.components_digest(header_hash) if archive is not None else None)
                   or digest(save.header["components"]))
     out = Verified(save, report)
-    out.whole, out.waiting = whole, timing.waiting(whole.entries[cut:])
+    out.whole, out.waiting = whole, in_effect.waiting(whole)
     if archive is not None and archive.data["header"] and archive.data["header"] != header_hash:
         out.id_reused = True
         out.notes.append(id_reused_message(save.game_id))
@@ -112,7 +115,8 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
             except OSError as exc:
                 out.notes.append(f"(could not update the archive in {home.path if home else ''}: "
                                  f"{exc.strerror})")
-        branches = archive.branch_notes(save.entries, hashes)
+        branches = archive.branch_notes(save.entries, hashes,
+                                        holding.counted_rule(save, hashes, archive, me, at))
         out.branches = [b.note for b in branches]
         out.void = next((b.note for b in branches if b.void), "")
         out.branches_void = bool(branches) and all(b.decided and not b.void for b in branches)
@@ -392,8 +396,11 @@ def refuse_future(verified: Verified) -> None:
     (dated more than an hour ahead of its clock, PROTOCOL.md section 11): this home
     neither votes on it nor builds on it until its clock gets there, so nobody skips a
     wait (a seat's patience, a withheld reveal) by dating an entry ahead. The save before
-    it is not stale: a player may go on from there."""
-    if verified.waiting:
+    it is not stale: a player may go on from there. An entry held back because it counts
+    a patience from entries this home had only late (pbem.protocol.holdback) is no such
+    wait: the save before it is the one this home plays on, so the seat it names answers
+    on the very file it got."""
+    if verified.waiting and not verified.waiting[0].reason:
         first = verified.waiting[0]
         raise TurnError(
             f"{first.words(timing.now())} pbem does not vote on or build on an entry that "

@@ -19,6 +19,7 @@ from pbem.protocol.identity import Home
 from pbem.protocol.savefile import Save
 from pbem.protocol.table import Table
 from pbem.record import Record
+from pbem.session import holding
 
 
 # ---- finding saves, history -------------------------------------------------------------
@@ -189,7 +190,7 @@ def history(path: str | Path, home: Home | None, wanted: Callable[[Save], range]
     early enough to tell those entries again."""
     save = savefile.read(path)
     seqs = wanted(save)
-    cut = timing.in_effect(save.entries)  # entries not in effect here are told of apart
+    cut = holding.here(save, home).upto  # entries not in effect here are told of apart
     seqs = range(min(seqs.start, cut), min(seqs.stop, cut))
     hashes = [engine.entry_hash(save.entries[seq]) for seq in seqs]
     cache = toldcache.ToldCache(home.path, save.game_id) if home is not None else None
@@ -221,14 +222,7 @@ def last_entry_of(save: Save, handle: str) -> int | None:
     return mine[-1] if mine else None
 
 
-def own_handle(home: Home | None) -> str:
-    """This home's handle, '' without a (readable) identity."""
-    if home is None or not home.has_identity():
-        return ""
-    try:
-        return str(home.info()["handle"])
-    except PbemError:
-        return ""
+own_handle = holding.own_handle  # this home's handle, '' without a (readable) identity
 
 
 def view_at(home: Home | None, verified: session.Verified, table: Table

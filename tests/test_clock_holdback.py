@@ -1,0 +1,164 @@
+"""A home that was there (PROTOCOL.md section 11, pbem.protocol.holdback): for a home that
+signed entries of a game after an entry's signed time but had that entry only much later,
+the entry counts from when the home had it, wherever a patience counts from it.
+
+The attack these tests repeat, the back-dated comeback: bob, silent for a month, signs on
+day 30 a turn dated before any proposal, then a proposal that ann is absent a patience
+after it, its confirm and his reveal, all dated in the past and signed in real minutes. By
+signed times ann was silent for two patience periods she never had. Before, ann's own
+'verify' named bob the winner."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from pathlib import Path
+from typing import Any
+
+from pbem.protocol import holdback, savefile, timing
+from tests.test_game_clock import T0, Players, at
+
+
+def verify_json(t: Players, handle: str | None, path: str, when: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(t.run(handle, "verify", path, "--json", when=when).output)
+    return data
+
+
+def last_seq(path: str) -> int:
+    return int(savefile.read(path).entries[-1]["seq"])
+
+
+def comeback(t: Players) -> tuple[str, str, str, str]:
+    """(the save bob comes back on, bob's bundle, ann, bob): ann signs an away note on
+    day 3 (she is playing), bob signs on day 30 his turn dated day 0 + 1 h, a proposal
+    that ann is absent dated day 7 + 2 h, its confirm dated day 14 + 3 h and his reveal."""
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    bob = t.status(path)["to_act"]
+    ann = t.other(bob)
+    t.wrote(ann, "away", path, "--until", at(days=4), when=at(days=3))
+    day30 = at(days=30)
+    turn = t.wrote(bob, "play", path, "roll", when=at(hours=1))
+    against = t.wrote(bob, "absent", turn, ann, "--remedy", "end", when=at(days=7, hours=2))
+    confirmed = t.wrote(bob, "confirm", against, when=at(days=14, hours=3))
+    bundle = t.wrote(bob, "play", confirmed, when=at(days=14, hours=4))
+    # Signed on day 30 in truth: the files reach ann's home then.
+    assert timing.parse_stamp(day30)
+    return turn, bundle, ann, bob
+
+
+def test_S11_a_back_dated_removal_waits_in_a_home_that_was_playing(tmp_path: Path) -> None:
+    t = Players(tmp_path, "ann", "bob")
+    turn, bundle, ann, bob = comeback(t)
+    day30 = at(days=30)
+    data = verify_json(t, ann, bundle, day30)
+    assert data["ok"] and data["over"] is False and not data["winners"]
+    assert data["to_act"] == ann and data["next"] == "turn" and not data["absence"]
+    assert [(w["kind"], w["seat"]) for w in data["waiting"]] == [
+        ("absent", bob), ("confirm", bob), ("reveal", bob)]
+    # The proposal counts its patience from bob's turn, which ann's home had on day 30:
+    # signed day 7 + 2 h, plus the 29 days 23 hours bob's turn came late.
+    assert data["waiting"][0]["in_effect_from"] == at(days=37, hours=1)
+    assert any("takes effect only from 2025-07-09 11:00 UTC" in n for n in data["notes"])
+    shown = t.run(ann, "show", bundle, when=day30)
+    assert shown.exit_code == 0 and f"Next: turn by {ann}" in shown.output
+    assert "winner" not in t.run(ann, "verify", bundle, when=day30).output.lower()
+    # ann answers on the file she got: her turn is built on bob's, before the proposal.
+    answer = t.wrote(ann, "play", bundle, "roll", when=at(days=30, minutes=5))
+    mine = savefile.read(answer)
+    assert mine.entries[-1]["seat"] == ann and last_seq(answer) == last_seq(turn) + 1
+    assert verify_json(t, ann, answer, at(days=30, minutes=6))["to_act"] == bob
+    # Once ann's clock passes that time, bob's proposal is in effect in her home, and the
+    # branch rule there compares it from then: her answer came first, bob's branch is void.
+    later = at(days=38)
+    assert verify_json(t, ann, answer, later)["void"] is None
+    void = verify_json(t, ann, bundle, later)["void"]
+    assert void and "The other branch is the game's" in void
+    assert "counts here from 2025-06-09 12:00 UTC, before" not in void
+    assert f"{ann}'s turn counts here from" in void or f"{ann}'s turn is signed" in void
+
+
+def test_S11_a_home_that_signed_nothing_meanwhile_goes_by_signed_times(
+        tmp_path: Path) -> None:
+    """The bound's other side: a home with no seat (or one that signed nothing between)
+    cannot tell back-dating from slow mail, and goes by signed times as every verifier
+    does; it shows each entry as late."""
+    t = Players(tmp_path, "ann", "bob")
+    _, bundle, ann, bob = comeback(t)
+    third = verify_json(t, None, bundle, at(days=30))
+    assert third["over"] is True and third["winners"] == [bob]
+
+
+def test_S11_an_honest_removal_stands_in_the_removed_seats_home(tmp_path: Path) -> None:
+    """bob really was away: he signed nothing after ann's turn. ann proposes him absent a
+    patience later and confirms it a patience after that; bob's home, seeing it all on day
+    30, holds nothing back and says ann won."""
+    t = Players(tmp_path, "ann", "bob")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    bob = t.status(path)["to_act"]
+    ann = t.other(bob)
+    proposal = t.wrote(ann, "absent", path, bob, "--remedy", "end", when=at(days=8))
+    confirmed = t.wrote(ann, "confirm", proposal, when=at(days=15))
+    won = t.wrote(ann, "play", confirmed, when=at(days=15, minutes=1))
+    data = verify_json(t, bob, won, at(days=30))
+    assert data["over"] is True and data["winners"] == [ann] and not data["waiting"]
+
+
+def test_S11_a_back_dated_answer_does_not_void_a_removal_in_a_home_that_was_playing(
+        tmp_path: Path) -> None:
+    """ann removes bob (proposal day 8, confirm day 15, her reveal); on day 30 bob signs a
+    turn dated day 7 + 23 h, before her proposal. By signed times it answers it and voids
+    all she built; in ann's home, which signed her proposal on day 8 and had bob's turn
+    only on day 30, it counts from day 30 and her removal stands."""
+    t = Players(tmp_path, "ann", "bob")
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    bob = t.status(path)["to_act"]
+    ann = t.other(bob)
+    proposal = t.wrote(ann, "absent", path, bob, "--remedy", "end", when=at(days=8))
+    confirmed = t.wrote(ann, "confirm", proposal, when=at(days=15))
+    won = t.wrote(ann, "play", confirmed, when=at(days=15, minutes=1))
+    answer = t.wrote(bob, "play", path, "roll", when=at(days=7, hours=23))
+    data = verify_json(t, ann, answer, at(days=30))
+    assert data["void"] and "The other branch is the game's" in data["void"]
+    assert f"{bob}'s turn (2025-07-02 10:00 UTC" in data["void"]
+    assert verify_json(t, ann, won, at(days=30, minutes=1))["void"] is None
+    # A home with no seat goes by signed times: there the answer voids the removal.
+    assert verify_json(t, None, won, at(days=30))["void"] is None
+    assert verify_json(t, None, answer, at(days=30, minutes=1))["void"] is None
+
+
+def sight(mine: tuple[int, ...], seen: dict[str, int], at_day: int) -> holdback.Sight:
+    def day(n: float) -> datetime.datetime:
+        return T0 + datetime.timedelta(days=n)
+
+    return holdback.Sight(lambda h: day(seen[h]) if h in seen else None,
+                          tuple(day(n) for n in mine), "ann", datetime.timedelta(days=1),
+                          day(at_day))
+
+
+def entry(kind: str, seat: str, days: float, seq: int) -> dict[str, Any]:
+    return {"kind": kind, "seat": seat, "seq": seq,
+            "time": timing.stamp(T0 + datetime.timedelta(days=days))}
+
+
+def test_S11_holdback_counts_only_what_this_home_missed_while_playing() -> None:
+    """The rule by itself: a delay counts only if this home signed between the entry's
+    signed time and its first sight of it, the gap is over the limit, and the entry is
+    another seat's."""
+    turn, proposal = entry("turn", "bob", 0, 5), entry("absent", "bob", 7, 6)
+    entries, hashes = [turn, proposal], ["t", "p"]
+    # ann signed on day 3, had bob's entries on day 30: held until day 37.
+    held = holdback.held(entries, hashes, sight((3,), {"t": 30, "p": 30}, 30))
+    assert held == (1, T0 + datetime.timedelta(days=37))
+    # She signed nothing in between: nothing held, nothing counted late.
+    assert holdback.held(entries, hashes, sight((), {"t": 30, "p": 30}, 30)) == (2, None)
+    # She had the turn within the day: nothing held.
+    assert holdback.held(entries, hashes, sight((0.5,), {"t": 0.5, "p": 30}, 30))[1] is None
+    # Her own entries are never counted late.
+    own = [entry("turn", "ann", 0, 5), entry("absent", "ann", 7, 6)]
+    assert holdback.held(own, hashes, sight((3,), {"t": 30, "p": 30}, 30)) == (2, None)
+    # Past the time it is held until, it is in effect; the branch rule still counts it so.
+    assert holdback.held(entries, hashes, sight((3,), {"t": 30, "p": 30}, 40)) == (2, None)
+    assert holdback.counted(entries, hashes, 1, sight((3,), {"t": 30, "p": 30}, 40)) == \
+        T0 + datetime.timedelta(days=37)
+    assert holdback.counted(entries, hashes, 0, sight((3,), {"t": 30, "p": 30}, 40)) == \
+        T0 + datetime.timedelta(days=30)

@@ -62,6 +62,8 @@ def test_S11_a_back_dated_removal_waits_in_a_home_that_was_playing(tmp_path: Pat
     shown = t.run(ann, "show", bundle, when=day30)
     assert shown.exit_code == 0 and f"Next: turn by {ann}" in shown.output
     assert "winner" not in t.run(ann, "verify", bundle, when=day30).output.lower()
+    filed = json.loads(t.run(ann, "inbox", bundle, "--json", when=day30).output)
+    assert filed["games"][0]["command"].startswith("pbem play ")
     # ann answers on the file she got: her turn is built on bob's, before the proposal.
     answer = t.wrote(ann, "play", bundle, "roll", when=at(days=30, minutes=5))
     mine = savefile.read(answer)

@@ -340,7 +340,7 @@ def _verify_game(game_id: str, candidates: list[_Candidate], home: Home, me: str
         summary.to_act = table.seats[duty.seat].handle
         summary.next = duty.kind
         summary.your_move = summary.to_act == me
-        if summary.your_move and not summary.stale and not verified.waiting \
+        if summary.your_move and not summary.stale and not verified.dated_ahead \
                 and not verified.void:
             verb = duty.kind if duty.kind in ("join", "vote") else "play"
             target = _target(summary, newest, whole, home)

@@ -400,7 +400,7 @@ def refuse_future(verified: Verified) -> None:
     a patience from entries this home had only late (pbem.protocol.holdback) is no such
     wait: the save before it is the one this home plays on, so the seat it names answers
     on the very file it got."""
-    if verified.waiting and not verified.waiting[0].reason:
+    if verified.dated_ahead:
         first = verified.waiting[0]
         raise TurnError(
             f"{first.words(timing.now())} pbem does not vote on or build on an entry that "

@@ -33,3 +33,10 @@ class Verified(Record):
     @property
     def table(self) -> Table:
         return self.report.table
+
+    @property
+    def dated_ahead(self) -> bool:
+        """Entries of the file wait for this home's clock because they are dated ahead of
+        it (no command signs on the file then); entries held back by pbem.protocol.holdback
+        wait too, but a home plays on the part in effect."""
+        return bool(self.waiting) and not self.waiting[0].reason

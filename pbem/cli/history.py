@@ -7,12 +7,12 @@ from typing import Any
 import click
 
 from pbem.cli.common import (
-    _emit_json,
-    _home,
-    _late_json,
-    _print_acted,
-    _print_notes,
     echo,
+    emit_json,
+    home_of,
+    late_json,
+    print_acted,
+    print_notes,
     resolve_save,
 )
 
@@ -28,12 +28,12 @@ def games_command(ctx: click.Context, as_json: bool) -> None:
     from pbem.protocol import timing
     from pbem.session import logbook
 
-    home = _home(ctx)
+    home = home_of(ctx)
     now = timing.now()
     listed = [_game_line(record, now) for record in logbook.games(home)]
     listed.sort(key=lambda g: (g["order"], -(g["waiting_seconds"] or 0), g["title"], g["id"]))
     if as_json:
-        _emit_json({"home": str(home.path),
+        emit_json({"home": str(home.path),
                     "games": [{k: v for k, v in g.items() if k not in ("order", "clock_words")}
                               for g in listed]})
         return
@@ -195,26 +195,26 @@ def log(ctx: click.Context, save: str, as_json: bool) -> None:
     from pbem.protocol import timing
     from pbem.session import logbook
 
-    home = _home(ctx)
+    home = home_of(ctx)
     told = logbook.history(resolve_save(ctx, save), home,
                            lambda parsed: range(len(parsed.entries)))
     table = told.verified.table
     acted = timing.last_acted([s.handle for s in table.seats], told.verified.save.entries)
     verified = told.verified
     if as_json:
-        _emit_json({"game": table.header["game"], "id": table.game_id,
+        emit_json({"game": table.header["game"], "id": table.game_id,
                     "entries": [n.to_json() for n in told.notes],
                     "last_acted": [a.to_json() for a in acted],
                     "waiting": [w.to_json() for w in verified.waiting],
-                    "late": _late_json(verified), "void": verified.void or None})
+                    "late": late_json(verified), "void": verified.void or None})
         return
-    _print_notes(told.notes)
+    print_notes(told.notes)
     now = timing.now()
     for line in [*(w.words(now) for w in verified.waiting),
                  *(late["words"] for late in verified.late),
                  *([verified.void] if verified.void else [])]:
         echo(line)
-    _print_acted(acted, logbook.own_handle(home))
+    print_acted(acted, logbook.own_handle(home))
 
 
 @click.command()
@@ -229,7 +229,7 @@ def undo(ctx: click.Context, save: str) -> None:
     out exactly as before."""
     from pbem.session import withdrawal
 
-    done = withdrawal.withdraw(_home(ctx), resolve_save(ctx, save))
+    done = withdrawal.withdraw(home_of(ctx), resolve_save(ctx, save))
     entry = done.entry
     moves = f": {'; '.join(entry['moves'])}" if entry["moves"] else ""
     echo(f"Took back entry {entry['seq']} ({entry['kind']} by {entry['seat']}{moves}).")

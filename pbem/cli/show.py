@@ -7,15 +7,15 @@ from typing import Any
 import click
 
 from pbem.cli.common import (
-    _absence_lines,
-    _emit_json,
-    _home,
-    _late_json,
-    _player_notices,
-    _print_acted,
-    _print_notes,
-    _print_result,
+    absence_lines,
     echo,
+    emit_json,
+    home_of,
+    late_json,
+    player_notices,
+    print_acted,
+    print_notes,
+    print_result,
     resolve_save,
 )
 
@@ -42,7 +42,7 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
     from pbem.protocol import clock, timing
     from pbem.session import logbook
 
-    home = _home(ctx)
+    home = home_of(ctx)
     path = resolve_save(ctx, save)
     me = logbook.own_handle(home)
 
@@ -58,7 +58,7 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
 
     told = logbook.history(path, home, wanted, keep=() if at is None else (at,))
     verified = told.verified
-    notices = _player_notices(home, verified.save, as_json)
+    notices = player_notices(home, verified.save, as_json)
     entries = verified.save.entries
     last_seq = len(entries) - 1
     if at is None or (at == last_seq and verified.report.final is not None):
@@ -95,10 +95,10 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
                 "to_act": to_act, "phase": table.phase(), "state": view,
                 "private": private, "notes": verified.notes,
                 "waiting": [w.to_json() for w in verified.waiting],
-                "void": verified.void or None, "late": _late_json(verified),
+                "void": verified.void or None, "late": late_json(verified),
                 "players": [n.to_json() for n in notices],
                 "last_acted": [a.to_json() for a in acted],
-                "absence": _absence_lines(table),
+                "absence": absence_lines(table),
                 "result": verified.report.result if at is None else None}
         if at is None:
             data["since_your_last_turn"] = None if since is None else [n.to_json() for n in since]
@@ -109,7 +109,7 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
             data["at"] = at
             data["entry"] = told.notes[0].to_json()
             data["next"] = duty.kind if duty else None
-        _emit_json(data)
+        emit_json(data)
         return
     if at is None:
         echo(f"{game.info.title}  game {table.game_id[:8]}  entry {last_seq}  "
@@ -117,13 +117,13 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
     else:
         echo(f"{game.info.title}  game {table.game_id[:8]}  after entry {at} (of "
              f"{last_seq})  phase {table.phase()}")
-        _print_notes(told.notes)
+        print_notes(told.notes)
     if duty:
         you = ("  (you, but not on this branch: see below)"
                if verified.revealed_elsewhere is not None else "  (you)")
         echo(("Next: " if at is None else "Next then: ") + f"{duty.kind} by {to_act}"
              + (you if to_act == handle else ""))
-    for line in _absence_lines(table):
+    for line in absence_lines(table):
         echo(line)
     if at is None:
         for line in clock.lines(table, timing.now()):
@@ -144,12 +144,12 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
         echo(f"Since your last entry ({mine}):" if mine is not None else
              "Since the start (you have signed nothing yet):")
         if since:
-            _print_notes(since)
+            print_notes(since)
         else:
             echo("  nothing yet.")
-    _print_acted(acted, handle)
+    print_acted(acted, handle)
     if not duty and (at is None or at == last_seq):
-        _print_result(verified.report)
+        print_result(verified.report)
 
 
 def _check_at(at: int, save: Any) -> None:

@@ -9,13 +9,13 @@ from typing import Any
 import click
 
 from pbem.cli.common import (
-    _absence_lines,
-    _emit_json,
-    _home,
-    _late_json,
-    _player_notices,
-    _print_result,
+    absence_lines,
     echo,
+    emit_json,
+    home_of,
+    late_json,
+    player_notices,
+    print_result,
     resolve_save,
 )
 from pbem.errors import PbemError
@@ -58,7 +58,7 @@ def _verify_many(ctx: click.Context, saves: list[str], as_json: bool, full: bool
                  jobs: int) -> None:
     from pbem import batch
 
-    home = _home(ctx)
+    home = home_of(ctx)
     files: list[tuple[str, str | PbemError]] = []
     for text in saves:
         try:
@@ -68,7 +68,7 @@ def _verify_many(ctx: click.Context, saves: list[str], as_json: bool, full: bool
     worst = 0
 
     def learn(save: Any) -> list[Any]:
-        return _player_notices(home, save, True)
+        return player_notices(home, save, True)
 
     for result, notices in batch.verify_many(home, files, full=full, jobs=jobs, learn=learn):
         worst = max(worst, result.exit_code)
@@ -87,23 +87,23 @@ def _verify_many(ctx: click.Context, saves: list[str], as_json: bool, full: bool
 def _verify_one(ctx: click.Context, save: str, as_json: bool, full: bool) -> None:
     from pbem import session
 
-    home = _home(ctx)
+    home = home_of(ctx)
     try:
         verified = session.load(resolve_save(ctx, save), home, full=full)
     except PbemError as exc:
         if as_json:
-            _emit_json({"ok": False, "game": None, "id": None, "entries": None, "to_act": None,
+            emit_json({"ok": False, "game": None, "id": None, "entries": None, "to_act": None,
                         "over": None, "audit": None, "scores": None, "awaiting": [],
                         "errors": [{"code": exc.code, "seq": exc.seq, "message": exc.message}]})
             sys.exit(exc.exit_code)
         raise
-    notices = _player_notices(home, verified.save, as_json)
+    notices = player_notices(home, verified.save, as_json)
     report = verified.report
     table = report.table
     duty = table.duty()
     told = report.result
     if as_json:
-        _emit_json({
+        emit_json({
             "ok": report.audit in ("clean", "pending"),
             "game": table.header["game"], "id": table.game_id,
             "entries": len(table.signers),
@@ -117,8 +117,8 @@ def _verify_one(ctx: click.Context, save: str, as_json: bool, full: bool) -> Non
             "awaiting": [table.seats[s].handle for s in table.awaiting_reveals()],
             "stale": verified.stale, "notes": verified.notes,
             "waiting": [w.to_json() for w in verified.waiting], "void": verified.void or None,
-            "late": _late_json(verified),
-            "absence": _absence_lines(table), "unaudited": report.unaudited,
+            "late": late_json(verified),
+            "absence": absence_lines(table), "unaudited": report.unaudited,
             "closed": told.get("closed", []),
             "players": [n.to_json() for n in notices],
             "checked_from": report.checked_from, "errors": []})
@@ -137,12 +137,12 @@ def _verify_one(ctx: click.Context, save: str, as_json: bool, full: bool) -> Non
             echo(note)
         if duty:
             echo(f"Next: {duty.kind} by {table.seats[duty.seat].handle}.")
-        for line in _absence_lines(table):
+        for line in absence_lines(table):
             echo(line)
         awaiting = [table.seats[s].handle for s in table.awaiting_reveals()]
         if awaiting:
             echo(f"The game is over; the audit is pending until {', '.join(awaiting)} "
                  f"reveal{'s' if len(awaiting) == 1 else ''} (awaiting {awaiting[0]} now).")
-        _print_result(report)
+        print_result(report)
     if isinstance(report.audit, list):
         sys.exit(3)

@@ -259,35 +259,6 @@ def send_written(home: Any, path: Path, mailing: dict[str, Any]) -> None:
     report_sent(result)
 
 
-def late_json(verified: Any) -> list[dict[str, Any]]:
-    """The entries first seen here long after their signed time (docs/JSON.md ``late``)."""
-    return [{k: v for k, v in late.items() if k != "words"} for late in verified.late]
-
-
-def print_notes(notes: list[Any]) -> None:
-    """Entries as 'log' prints them: a heading line, then what each changed."""
-    for note in notes:
-        echo(note.heading())
-        for line in note.changes:
-            echo(f"        {line}")
-
-
-def print_acted(acted: list[Any], you: str = "") -> None:
-    """'Last acted: ann (you): entry 30, 2 days ago; bob: entry 31, 5 hours ago; ...'."""
-    from pbem.protocol import timing
-
-    now = timing.now()
-    parts = [f"{a.handle}{' (you)' if a.handle == you else ''}: {a.words(now)}" for a in acted]
-    echo("Last acted: " + "; ".join(parts) + ".")
-
-
-def absence_lines(table: Any) -> list[str]:
-    """Absent players and an open proposal, with what its remedy means (section 11)."""
-    from pbem.protocol import absence
-
-    return absence.lines(table)
-
-
 def player_notices(home: Any, save: Any, quiet: bool) -> list[Any]:
     """Remember the players of a verified save; print what is new or suspicious."""
     from pbem.protocol import contacts
@@ -302,38 +273,8 @@ def player_notices(home: Any, save: Any, quiet: bool) -> list[Any]:
 
 
 def print_result(report: Any) -> None:
-    """The result as pbem.protocol.result tells it: how the game ended, the audit's
-    verdict (what it could not check), every score with its parts, the notes."""
-    from pbem.protocol import result
+    """The result of a game (pbem.session.reports.result_lines)."""
+    from pbem.session import reports
 
-    told = report.result
-    if report.audit == "pending":
-        if told.get("over"):
-            echo(told["ending"]["text"])
-        return
-    echo(told["ending"]["text"])
-    for line in result.audit_words(told):
+    for line in reports.result_lines(report):
         echo(line)
-    outcome = report.outcome
-    if outcome is None:
-        return
-    echo(told["winner"] + ".")
-    echo("Final scores:")
-    place = 1
-    handles = [s.handle for s in report.table.seats]
-    for group in outcome.standing():
-        for side in group:
-            name = handles[side] if isinstance(side, int) else str(side)
-            parts = ", ".join(f"{k} {v}" for k, v in told["parts"].get(name, {}).items())
-            ties = (outcome.tiebreaks.get(side) if isinstance(side, int)
-                    else outcome.rival_tiebreaks.get(side))
-            tie_text = ""
-            if ties and outcome.tiebreak_names:
-                tie_text = "  [" + ", ".join(f"{n} {v}" for n, v in
-                                             zip(outcome.tiebreak_names, ties, strict=False)) + "]"
-            shared = " (shared)" if len(group) > 1 else ""
-            echo(f"  {place}. {name:12} {told['scores'][name]:4}"
-                 f"{shared}" + (f"  ({parts})" if parts else "") + tie_text)
-        place += len(group)
-    for note in outcome.notes:
-        echo(f"  {note}")

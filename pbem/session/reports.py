@@ -8,6 +8,7 @@ from typing import Any
 
 from pbem import session
 from pbem.errors import PbemError, UsageError
+from pbem.outcome import Outcome
 from pbem.protocol import absence, clock, result, timing
 from pbem.protocol.identity import Home
 from pbem.protocol.savefile import Save
@@ -60,16 +61,12 @@ def result_lines(report: Report) -> list[str]:
     return lines + [f"  {note}" for note in outcome.notes]
 
 
-def _score_line(name: str, outcome: Any, side: int | str, told: dict[str, Any],
+def _score_line(name: str, outcome: Outcome, side: int | str, told: dict[str, Any],
                 shared_by: int) -> str:
     """One side's line of the final scores, after its place: score, parts, tie-breaks."""
     parts = ", ".join(f"{k} {v}" for k, v in told["parts"].get(name, {}).items())
-    ties = (outcome.tiebreaks.get(side) if isinstance(side, int)
-            else outcome.rival_tiebreaks.get(side))
-    tie_text = ""
-    if ties and outcome.tiebreak_names:
-        tie_text = "  [" + ", ".join(f"{n} {v}" for n, v in
-                                     zip(outcome.tiebreak_names, ties, strict=False)) + "]"
+    ties = outcome.tiebreak_words(side)
+    tie_text = f"  [{ties}]" if ties else ""
     shared = " (shared)" if shared_by > 1 else ""
     return (f"{name:12} {told['scores'][name]:4}{shared}" + (f"  ({parts})" if parts else "")
             + tie_text)

@@ -50,6 +50,7 @@ from pbem.mail.attachments import (  # noqa: F401
     mentions_pbem,
 )
 from pbem.mail.profile import email as home_email
+from pbem.mail.viewtable import view_table_html
 from pbem.protocol import absence, clock, result, savefile, timing
 from pbem.protocol.contacts import Contacts
 from pbem.protocol.engine import entry_hash
@@ -252,37 +253,6 @@ def _html_para(para: str) -> str:
         else:
             out.append(f"<p>{html.escape(line)}</p>")
     return "".join(out)
-
-
-def view_table_html(value: Any, depth: int = 0) -> str:
-    """The public view as nested HTML tables: the picture for games without render_svg."""
-    esc = html.escape
-    if depth > 6:
-        return esc(repr(value))
-    if isinstance(value, dict):
-        if not value:
-            return "<i>none</i>"
-        rows = "".join(f"<tr><th style=\"text-align:left;vertical-align:top\">{esc(str(k))}</th>"
-                       f"<td>{view_table_html(v, depth + 1)}</td></tr>" for k, v in value.items())
-        return f"<table border=\"1\" cellpadding=\"3\" style=\"border-collapse:collapse\">{rows}</table>"
-    if isinstance(value, list):
-        if not value:
-            return "<i>none</i>"
-        if all(isinstance(v, dict) for v in value):
-            columns: list[str] = []
-            for item in value:
-                columns += [str(k) for k in item if str(k) not in columns]
-            head = "".join(f"<th>{esc(c)}</th>" for c in columns)
-            rows = "".join("<tr>" + "".join(f"<td>{view_table_html(item.get(c, ''), depth + 1)}"
-                                            "</td>" for c in columns) + "</tr>" for item in value)
-            return (f"<table border=\"1\" cellpadding=\"3\" style=\"border-collapse:collapse\">"
-                    f"<tr>{head}</tr>{rows}</table>")
-        if all(not isinstance(v, dict | list) for v in value):
-            return esc(", ".join(str(v) for v in value))
-        return "<ol>" + "".join(f"<li>{view_table_html(v, depth + 1)}</li>" for v in value) + "</ol>"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return esc(str(value))
 
 
 @dataclass

@@ -28,11 +28,11 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
     from pbem.session import reports
 
     home = home_of(ctx)
-    view = reports.shown(home, resolve_save(ctx, save), at)
-    notices = player_notices(home, view.verified.save, as_json)
-    drawn = reports.draw(view, svg_path, html_path, png_path)
+    seen = reports.shown(home, resolve_save(ctx, save), at)
+    notices = player_notices(home, seen.verified.save, as_json)
+    drawn = reports.draw(seen, svg_path, html_path, png_path)
     if as_json:
-        emit_json(reports.show_json(view, notices))
+        emit_json(reports.show_json(seen, notices))
         return
-    for line in reports.show_lines(view, drawn):
+    for line in reports.show_lines(seen, drawn):
         echo(line)

@@ -140,7 +140,7 @@ def check_at(at: int, save: Save) -> None:
                          "verify' says from when it is in effect.")
 
 
-def draw(view: Shown, svg: str | None, html: str | None, png: str | None) -> list[str]:
+def draw(seen: Shown, svg: str | None, html: str | None, png: str | None) -> list[str]:
     """Draw the pictures asked for (all drawn before any is written, and the targets
     checked before drawing: no save, pipe or name twice); the paths written, in order."""
     asked = {flag: path for flag, path in (("--svg", svg), ("--html", html), ("--png", png))
@@ -150,71 +150,71 @@ def draw(view: Shown, svg: str | None, html: str | None, png: str | None) -> lis
     from pbem.drawing import page as render  # only to draw: it costs start-up time
 
     render.check_picture_targets(asked)
-    game = view.table.game
+    game = seen.table.game
     pictures: list[tuple[str, str | bytes]] = []
     if svg:
-        pictures.append((svg, render.svg_of(game, view.view)))
+        pictures.append((svg, render.svg_of(game, seen.view)))
     if html:
-        pictures.append((html, render.html_page(game, view.view, view.heading)))
+        pictures.append((html, render.html_page(game, seen.view, seen.heading)))
     if png:
-        pictures.append((png, render.png_page(game, view.view)))
+        pictures.append((png, render.png_page(game, seen.view)))
     for target, picture in pictures:
         render.write_picture(target, picture)
     return [target for target, _ in pictures]
 
 
-def show_json(view: Shown, notices: list[Any]) -> dict[str, Any]:
+def show_json(seen: Shown, notices: list[Any]) -> dict[str, Any]:
     """``show --json`` (docs/JSON.md)."""
-    verified, table, at, duty = view.verified, view.table, view.at, view.duty
-    data = {"game": table.header["game"], "id": table.game_id, "seat": view.handle,
-            "to_act": view.to_act, "phase": table.phase(), "state": view.view,
-            "private": view.private, "notes": verified.notes,
+    verified, table, at, duty = seen.verified, seen.table, seen.at, seen.duty
+    data = {"game": table.header["game"], "id": table.game_id, "seat": seen.handle,
+            "to_act": seen.to_act, "phase": table.phase(), "state": seen.view,
+            "private": seen.private, "notes": verified.notes,
             "waiting": [w.to_json() for w in verified.waiting],
             "void": verified.void or None, "late": late_json(verified),
             "players": [n.to_json() for n in notices],
-            "last_acted": [a.to_json() for a in view.acted],
+            "last_acted": [a.to_json() for a in seen.acted],
             "absence": absence.lines(table),
             "result": verified.report.result if at is None else None}
     if at is None:
-        data["since_your_last_turn"] = (None if view.since is None
-                                        else [n.to_json() for n in view.since])
+        data["since_your_last_turn"] = (None if seen.since is None
+                                        else [n.to_json() for n in seen.since])
         data["clock"] = clock.status(table)
         data["clock_terms"] = clock.terms(table.header) if table.phase() == "joining" else None
     else:
         data["at"] = at
-        data["entry"] = view.told.notes[0].to_json()
+        data["entry"] = seen.told.notes[0].to_json()
         data["next"] = duty.kind if duty else None
     return data
 
 
-def show_lines(view: Shown, drawn: list[str]) -> list[str]:
+def show_lines(seen: Shown, drawn: list[str]) -> list[str]:
     """What ``show`` prints: the heading, who is next, the clock, the board, the pictures
     ``drawn``, the entries since this seat's last, who acted when, the result."""
-    lines = _show_heading(view) + [*view.verified.notes, "", view.table.game.render(view.view)]
+    lines = _show_heading(seen) + [*seen.verified.notes, "", seen.table.game.render(seen.view)]
     lines += [f"Drew {path}" for path in drawn]
-    if view.since is not None:
-        lines += _since_lines(view)
-    lines.append(acted_line(view.acted, view.handle))
-    if not view.duty and (view.at is None or view.at == view.last_seq):
-        lines += result_lines(view.verified.report)
+    if seen.since is not None:
+        lines += _since_lines(seen)
+    lines.append(acted_line(seen.acted, seen.handle))
+    if not seen.duty and (seen.at is None or seen.at == seen.last_seq):
+        lines += result_lines(seen.verified.report)
     return lines
 
 
-def _show_heading(view: Shown) -> list[str]:
+def _show_heading(seen: Shown) -> list[str]:
     """The lines above the board: the position, the entry told (--at), who is next,
     absences, the clock (and an invitation's clock terms)."""
-    table, at, duty = view.table, view.at, view.duty
+    table, at, duty = seen.table, seen.at, seen.duty
     title, short, phase = table.game.info.title, table.game_id[:8], table.phase()
     if at is None:
-        lines = [f"{title}  game {short}  entry {view.last_seq}  phase {phase}"]
+        lines = [f"{title}  game {short}  entry {seen.last_seq}  phase {phase}"]
     else:
-        lines = [f"{title}  game {short}  after entry {at} (of {view.last_seq})  phase {phase}",
-                 *note_lines(view.told.notes)]
+        lines = [f"{title}  game {short}  after entry {at} (of {seen.last_seq})  phase {phase}",
+                 *note_lines(seen.told.notes)]
     if duty:
         you = ("  (you, but not on this branch: see below)"
-               if view.verified.revealed_elsewhere is not None else "  (you)")
+               if seen.verified.revealed_elsewhere is not None else "  (you)")
         lines.append(("Next: " if at is None else "Next then: ") + f"{duty.kind} by "
-                     f"{view.to_act}" + (you if view.to_act == view.handle else ""))
+                     f"{seen.to_act}" + (you if seen.to_act == seen.handle else ""))
     lines += absence.lines(table)
     if at is None:
         lines += clock.lines(table, timing.now())
@@ -223,11 +223,11 @@ def _show_heading(view: Shown) -> list[str]:
     return lines
 
 
-def _since_lines(view: Shown) -> list[str]:
-    mine = logbook.last_entry_of(view.verified.save, view.handle)
+def _since_lines(seen: Shown) -> list[str]:
+    mine = logbook.last_entry_of(seen.verified.save, seen.handle)
     return ["", f"Since your last entry ({mine}):" if mine is not None else
             "Since the start (you have signed nothing yet):",
-            *(note_lines(view.since) if view.since else ["  nothing yet."])]
+            *(note_lines(seen.since) if seen.since else ["  nothing yet."])]
 
 
 # ---- verify -----------------------------------------------------------------------------

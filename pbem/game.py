@@ -68,7 +68,14 @@ from pbem.errors import (
     PbemError,
 )
 from pbem.hashing import sha256_hex
-from pbem.outcome import Outcome, rank_sides, rank_with_tiebreaks
+from pbem.outcome import (
+    FEWER_IS_BETTER,
+    MORE_IS_BETTER,
+    Outcome,
+    Tiebreak,
+    rank_sides,
+    rank_with_tiebreaks,
+)
 from pbem.protocol import secretdeck
 from pbem.protocol.sampler import Sampler
 
@@ -76,6 +83,9 @@ if TYPE_CHECKING:  # at run time the kit loads on first use (see __getattr__)
     from pbem.drawing import kit
 
 __all__ = [
+    "FEWER_IS_BETTER",
+    "MORE_IS_BETTER",
+    "Tiebreak",
     "AmbiguousMoveError",
     "ComponentError",
     "ComponentReader",

@@ -688,7 +688,7 @@ def test_changed_key_is_asked_about_at_a_terminal(homes: dict[str, Home], tmp_pa
     impostor.keygen("bob")
     runner.invoke(main, ["--home", str(impostor.path), "join", str(first), "-o",
                          str(tmp_path / "1.toml")])
-    monkeypatch.setattr(pbem.cli.common, "_interactive", lambda: True)
+    monkeypatch.setattr(pbem.cli.common, "interactive", lambda: True)
     args = ["--home", str(homes["cy"].path), "join", str(tmp_path / "1.toml"), "-o",
             str(tmp_path / "2.toml")]
     r = runner.invoke(main, args, input="n\n")

@@ -764,8 +764,8 @@ def test_after_a_resignation_no_reveal_takes_moves(tmp_path: Path) -> None:
 def test_games_lists_the_scores_in_the_order_of_the_ranking(tmp_path: Path) -> None:
     """`pbem games` listed the others by points alone: with a tie, or a resigner ahead on
     points, "won by ann (9); bob 6, cy 6" read as if the resigner bob came second."""
-    from pbem.cli.history import _game_line
     from pbem.protocol import gameindex
+    from pbem.session.gamelist import game_line
 
     t, path, resigner = resigned_three(tmp_path)
     while (who := t.status(path)["to_act"]) is not None:
@@ -783,7 +783,7 @@ def test_games_lists_the_scores_in_the_order_of_the_ranking(tmp_path: Path) -> N
                      "scores": {"ann": 6, "bob": 9, "cy": 6}}
     record = gameindex.summarize(save, report, Path(path), "ann")
     assert list(record.scores) == ["cy", "ann", "bob"]
-    status = _game_line(record, timing.now())["status"]
+    status = game_line(record, timing.now())["status"]
     assert status.startswith("over, won by cy (6); ann 6, bob 9")
 
 

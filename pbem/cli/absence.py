@@ -9,16 +9,16 @@ import click
 from pbem.cli.common import (
     ACCEPT_KEY,
     NOTE,
-    _away_time,
-    _home,
-    _interactive,
-    _mail_after,
-    _mail_plan,
-    _send_options,
-    _sign,
-    _with_note,
+    away_time,
     echo,
+    home_of,
+    interactive,
+    mail_after,
+    mail_plan,
     resolve_save,
+    send_options,
+    sign_entry,
+    with_note,
 )
 
 RESIGN_MEANS = ("Resigning ends the game on your turn: you rank last; the others are ranked "
@@ -32,7 +32,7 @@ RESIGN_MEANS = ("Resigning ends the game on your turn: you rank last; the others
 @click.option("--yes", is_flag=True, help="Resign without being asked (for scripts).")
 @NOTE
 @ACCEPT_KEY
-@_send_options
+@send_options
 @click.pass_context
 def resign(ctx: click.Context, save: str, out: str | None, yes: bool, note: str | None,
            accept_keys: tuple[str, ...], send_it: bool, to: tuple[str, ...], no_cc: bool,
@@ -43,18 +43,18 @@ def resign(ctx: click.Context, save: str, out: str | None, yes: bool, note: str 
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem.errors import UsageError
 
-    fields = _with_note(None, note)
+    fields = with_note(None, note)
     path = resolve_save(ctx, save)
-    mailing = _mail_plan(_home(ctx), send_it, to, no_cc, smtp_given)
+    mailing = mail_plan(home_of(ctx), send_it, to, no_cc, smtp_given)
     if not yes:
-        if not _interactive():
+        if not interactive():
             raise UsageError(f"{RESIGN_MEANS} Nobody is at a terminal to confirm it: add "
                              "--yes to resign.")
         echo(RESIGN_MEANS)
         if not click.confirm("Resign?", default=False):
             echo("Not resigned; nothing was written.")
             return
-    written = _sign(ctx, path, "resign", [], None, out, accept_keys, fields=fields)
+    written = sign_entry(ctx, path, "resign", [], None, out, accept_keys, fields=fields)
     from pbem.protocol.absence import ranked_others
 
     seat, table = written.entry["seat"], written.table
@@ -62,7 +62,7 @@ def resign(ctx: click.Context, save: str, out: str | None, yes: bool, note: str 
     echo(f"{seat} resigned: {seat} ranks last; "
          f"{ranked_others(table, [table.resigned], rivals, 'the position now')}.")
     echo(f"Wrote {written.path}")
-    _mail_after(ctx, written, mailing)
+    mail_after(ctx, written, mailing)
 
 
 @click.command()
@@ -73,7 +73,7 @@ def resign(ctx: click.Context, save: str, out: str | None, yes: bool, note: str 
                    "HANDLE's turns. Without it: list the remedies open now, write nothing.")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
 @NOTE
-@_send_options
+@send_options
 @click.pass_context
 def absent(ctx: click.Context, save: str, handle: str, remedy: str | None,
            out: str | None, note: str | None, send_it: bool, to: tuple[str, ...], no_cc: bool,
@@ -83,12 +83,12 @@ def absent(ctx: click.Context, save: str, handle: str, remedy: str | None,
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem.session import absentees
 
-    fields = _with_note({"player": handle, "remedy": remedy or ""}, note)
+    fields = with_note({"player": handle, "remedy": remedy or ""}, note)
     assert fields is not None
     save = resolve_save(ctx, save)
 
     if remedy is None:
-        verified, offered = absentees.remedies(_home(ctx), save)
+        verified, offered = absentees.remedies(home_of(ctx), save)
         waiting = verified.table.duty()
         if verified.table.proposal:
             from pbem.errors import TurnError
@@ -113,10 +113,10 @@ def absent(ctx: click.Context, save: str, handle: str, remedy: str | None,
             echo(f"{handle} still has time: a proposal is valid from {timing.shown(due)} on "
                  "(the game's patience, in signed times).")
         return
-    mailing = _mail_plan(_home(ctx), send_it, to, no_cc, smtp_given)
-    written = absentees.sign_absence(_home(ctx), save, "absent", fields, out)
+    mailing = mail_plan(home_of(ctx), send_it, to, no_cc, smtp_given)
+    written = absentees.sign_absence(home_of(ctx), save, "absent", fields, out)
     _print_absence(written)
-    _mail_after(ctx, written, mailing)
+    mail_after(ctx, written, mailing)
 
 
 @click.command()
@@ -127,7 +127,7 @@ def absent(ctx: click.Context, save: str, handle: str, remedy: str | None,
               help="Also sign an away note: your clock stops until TIME "
                    "(YYYY-MM-DDTHH:MM:SSZ, YYYY-MM-DD, or a span from now such as 10d).")
 @NOTE
-@_send_options
+@send_options
 @click.pass_context
 def vote(ctx: click.Context, save: str, choice: str, out: str | None, away_until: str | None,
          note: str | None, send_it: bool, to: tuple[str, ...], no_cc: bool, **smtp_given: Any) -> None:
@@ -144,11 +144,11 @@ def vote(ctx: click.Context, save: str, choice: str, out: str | None, away_until
 
     fields: dict[str, str] = {"vote": choice}
     if away_until:
-        fields["away_until"] = _away_time(away_until, "--away-until")
-    fields = _with_note(fields, note) or fields
-    home = _home(ctx)
+        fields["away_until"] = away_time(away_until, "--away-until")
+    fields = with_note(fields, note) or fields
+    home = home_of(ctx)
     save = resolve_save(ctx, save)
-    mailing = _mail_plan(home, send_it, to, no_cc, smtp_given)
+    mailing = mail_plan(home, send_it, to, no_cc, smtp_given)
     loaded = session.load(save, home)
     # Another branch (the player proposed absent came back on the save before the
     # proposal): the voter sees it before voting on this one.
@@ -159,14 +159,14 @@ def vote(ctx: click.Context, save: str, choice: str, out: str | None, away_until
             echo(line, err=True)
     written = absentees.sign_absence(home, save, "vote", fields, out)
     _print_absence(written)
-    _mail_after(ctx, written, mailing)
+    mail_after(ctx, written, mailing)
 
 
 @click.command()
 @click.argument("save")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
 @NOTE
-@_send_options
+@send_options
 @click.pass_context
 def confirm(ctx: click.Context, save: str, out: str | None, note: str | None, send_it: bool,
             to: tuple[str, ...], no_cc: bool, **smtp_given: Any) -> None:
@@ -180,10 +180,10 @@ def confirm(ctx: click.Context, save: str, out: str | None, note: str | None, se
     from pbem import session
     from pbem.session import absentees
 
-    fields = _with_note({}, note) or {}
-    home = _home(ctx)
+    fields = with_note({}, note) or {}
+    home = home_of(ctx)
     path = resolve_save(ctx, save)
-    mailing = _mail_plan(home, send_it, to, no_cc, smtp_given)
+    mailing = mail_plan(home, send_it, to, no_cc, smtp_given)
     loaded = session.load(path, home)
     for line in loaded.branches:
         echo(line)
@@ -191,7 +191,7 @@ def confirm(ctx: click.Context, save: str, out: str | None, note: str | None, se
         echo(line, err=True)
     written = absentees.sign_absence(home, path, "confirm", fields, out)
     _print_absence(written)
-    _mail_after(ctx, written, mailing)
+    mail_after(ctx, written, mailing)
 
 
 @click.command()
@@ -201,7 +201,7 @@ def confirm(ctx: click.Context, save: str, out: str | None, note: str | None, se
                    "from now such as 10d.")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
 @NOTE
-@_send_options
+@send_options
 @click.pass_context
 def away(ctx: click.Context, save: str, until: str, out: str | None, note: str | None, send_it: bool,
          to: tuple[str, ...], no_cc: bool, **smtp_given: Any) -> None:
@@ -212,14 +212,14 @@ def away(ctx: click.Context, save: str, until: str, out: str | None, note: str |
     same note to a turn. SAVE is a save file, or a game's short id from 'pbem games'."""
     from pbem.session import absentees
 
-    fields = _with_note({"away_until": _away_time(until, "--until")}, note) or {}
-    home = _home(ctx)
+    fields = with_note({"away_until": away_time(until, "--until")}, note) or {}
+    home = home_of(ctx)
     path = resolve_save(ctx, save)
-    mailing = _mail_plan(home, send_it, to, no_cc, smtp_given)
+    mailing = mail_plan(home, send_it, to, no_cc, smtp_given)
     written = absentees.sign_absence(home, path, "away", fields, out)
     _print_away(written)
     echo(f"Wrote {written.path}")
-    _mail_after(ctx, written, mailing)
+    mail_after(ctx, written, mailing)
 
 
 def _print_away(written: Any) -> None:

@@ -22,7 +22,7 @@ def echo(message: str = "", *, err: bool = False, nl: bool = True) -> None:
     click.echo(printable(message), err=err, nl=nl)
 
 
-def _home(ctx: click.Context) -> Any:
+def home_of(ctx: click.Context) -> Any:
     from pbem.protocol.identity import Home, default_home
 
     given = ctx.obj.get("home") if ctx.obj else None
@@ -37,13 +37,13 @@ def resolve_save(ctx: click.Context, text: str) -> str:
     from pbem.session import logbook
 
     notes: list[str] = []
-    found = str(logbook.find_save(_home(ctx), text, notes))
+    found = str(logbook.find_save(home_of(ctx), text, notes))
     for note in notes:
         echo(f"pbem: {note}", err=True)
     return found
 
 
-def _emit_json(data: Any) -> None:
+def emit_json(data: Any) -> None:
     click.echo(printable_json(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False)))
 
 
@@ -51,7 +51,7 @@ def _emit_json(data: Any) -> None:
 EXIT_NOT_SENT = 5  # README: mail not delivered
 
 
-def _smtp_options(command: Any) -> Any:
+def smtp_options(command: Any) -> Any:
     """The SMTP settings a command may give for one mail (each wins over the profile)."""
     for option in reversed([
         click.option("--smtp", "host", metavar="HOST", help="SMTP server (default: your "
@@ -73,10 +73,10 @@ def _smtp_options(command: Any) -> Any:
     return command
 
 
-def _send_options(command: Any) -> Any:
+def send_options(command: Any) -> Any:
     """--send, --to, --no-cc and the SMTP options, for a command that signs an entry
     (as 'play --send': the settings are checked before anything is signed)."""
-    command = _smtp_options(command)
+    command = smtp_options(command)
     for option in reversed([
         click.option("--send", "send_it", is_flag=True,
                      help="Also mail the new save to the player to act, by SMTP with your "
@@ -89,15 +89,15 @@ def _send_options(command: Any) -> Any:
     return command
 
 
-def _mail_after(ctx: click.Context, written: Any, mailing: dict[str, Any] | None) -> None:
+def mail_after(ctx: click.Context, written: Any, mailing: dict[str, Any] | None) -> None:
     """Mail a save just signed if --send asked for it, else say whom to send it to."""
     if mailing is None:
         echo(written.next_step())
         return
-    _send_written(_home(ctx), written.path, mailing)
+    send_written(home_of(ctx), written.path, mailing)
 
 
-def _smtp_settings(home: Any, given: dict[str, Any]) -> dict[str, Any]:
+def smtp_settings(home: Any, given: dict[str, Any]) -> dict[str, Any]:
     from pbem.mail import smtp
 
     keys = ("host", "port", "security", "user", "password_env", "password_command", "timeout",
@@ -107,7 +107,7 @@ def _smtp_settings(home: Any, given: dict[str, Any]) -> dict[str, Any]:
     return settings
 
 
-def _deliver(message: list[Any], settings: dict[str, Any], home: Any, save: Any) -> None:
+def deliver(message: list[Any], settings: dict[str, Any], home: Any, save: Any) -> None:
     """Send by SMTP and say to whom; exit 5 if the server refused some recipients. The
     save's newest entry is then recorded as sent (it can no longer be taken back)."""
     from pbem.mail import smtp
@@ -115,10 +115,10 @@ def _deliver(message: list[Any], settings: dict[str, Any], home: Any, save: Any)
 
     result = smtp.send_each(message, **settings)
     withdrawal.mark_sent(home, save)
-    _report_sent(result)
+    report_sent(result)
 
 
-def _report_sent(result: Any) -> None:
+def report_sent(result: Any) -> None:
     echo(f"Sent to {', '.join(result.accepted)} via {result.host}:{result.port}.")
     for address, reply in result.refused.items():
         echo(f"pbem: the server refused {address} ({reply}); the others got the mail.",
@@ -139,7 +139,7 @@ NOTE = click.option(
          "changes nothing in the game.")
 
 
-def _with_note(fields: dict[str, str] | None, note: str | None) -> dict[str, str] | None:
+def with_note(fields: dict[str, str] | None, note: str | None) -> dict[str, str] | None:
     """``fields`` with the entry's ``note`` added, if given; a UsageError, before anything
     is signed, for a note the verifier would refuse (savefile.note_problem)."""
     if note is None:
@@ -154,30 +154,30 @@ def _with_note(fields: dict[str, str] | None, note: str | None) -> dict[str, str
     return {**(fields or {}), "note": note}
 
 
-def _interactive() -> bool:
+def interactive() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def _confirm_key(seat_key: Any) -> bool:
     """At a terminal, ask before signing on top of a CHANGED key; elsewhere, refuse."""
-    if not _interactive():
+    if not interactive():
         return False
     echo(f"WARNING: {seat_key.line()}", err=True)
     return click.confirm(f"Have you checked with {seat_key.handle} that {seat_key.fingerprint} "
                          "is their new key?", default=False, err=True)
 
 
-def _sign(ctx: click.Context, save: str, kind: str | None, moves: list[str], bot: str | None,
+def sign_entry(ctx: click.Context, save: str, kind: str | None, moves: list[str], bot: str | None,
           out: str | None, accept_keys: tuple[str, ...], dry_run: bool = False,
           fields: dict[str, str] | None = None, leave_branch: bool = False) -> Any:
     from pbem import session
 
-    return session.sign_next(_home(ctx), save, kind, moves, bot, out, dry_run=dry_run,
+    return session.sign_next(home_of(ctx), save, kind, moves, bot, out, dry_run=dry_run,
                              accept_keys=accept_keys, confirm=_confirm_key, fields=fields,
                              leave_branch=leave_branch)
 
 
-def _away_time(text: str, flag: str) -> str:
+def away_time(text: str, flag: str) -> str:
     """An away note's end as an entry writes it: a UTC time (YYYY-MM-DDTHH:MM:SSZ), a day
     (YYYY-MM-DD: its start, UTC) or a span from now (12h, 10d)."""
     import datetime
@@ -199,7 +199,7 @@ def _away_time(text: str, flag: str) -> str:
     return timing.stamp(when) or ""
 
 
-def _print_keys(written: Any, everyone: bool) -> None:
+def print_keys(written: Any, everyone: bool) -> None:
     """Each seat's key as new / known / CHANGED (PROTOCOL.md section 3): every seat when
     joining or starting, else only what is not already known."""
     shown = [k for k in written.keys if everyone or k.status in ("new", "changed")]
@@ -211,7 +211,7 @@ def _print_keys(written: Any, everyone: bool) -> None:
         echo(f"  {seat_key.line()}")
 
 
-def _mail_plan(home: Any, send_it: bool, to: tuple[str, ...], no_cc: bool,
+def mail_plan(home: Any, send_it: bool, to: tuple[str, ...], no_cc: bool,
                smtp_given: dict[str, Any]) -> dict[str, Any] | None:
     """What ``play --send`` will do, checked before anything is signed: a setting that
     cannot work stops the command while nothing is written yet."""
@@ -226,10 +226,10 @@ def _mail_plan(home: Any, send_it: bool, to: tuple[str, ...], no_cc: bool,
         return None
     profile.email(home)  # a broken From address is found now, not after signing
     return {"to": [check_address(a) for a in to], "cc": not no_cc, "options_given": bool(given),
-            "settings": _smtp_settings(home, smtp_given)}
+            "settings": smtp_settings(home, smtp_given)}
 
 
-def _send_written(home: Any, path: Path, mailing: dict[str, Any]) -> None:
+def send_written(home: Any, path: Path, mailing: dict[str, Any]) -> None:
     """Mail a save just written; if that fails the save stays, and the user is told how
     to send it again (exit 5)."""
     from pbem.mail import message as mail
@@ -256,39 +256,10 @@ def _send_written(home: Any, path: Path, mailing: dict[str, Any]) -> None:
              f"{again}", err=True)
         echo("pbem: it is queued: 'pbem sync' mails it too.", err=True)
         sys.exit(EXIT_NOT_SENT)
-    _report_sent(result)
+    report_sent(result)
 
 
-def _late_json(verified: Any) -> list[dict[str, Any]]:
-    """The entries first seen here long after their signed time (docs/JSON.md ``late``)."""
-    return [{k: v for k, v in late.items() if k != "words"} for late in verified.late]
-
-
-def _print_notes(notes: list[Any]) -> None:
-    """Entries as 'log' prints them: a heading line, then what each changed."""
-    for note in notes:
-        echo(note.heading())
-        for line in note.changes:
-            echo(f"        {line}")
-
-
-def _print_acted(acted: list[Any], you: str = "") -> None:
-    """'Last acted: ann (you): entry 30, 2 days ago; bob: entry 31, 5 hours ago; ...'."""
-    from pbem.protocol import timing
-
-    now = timing.now()
-    parts = [f"{a.handle}{' (you)' if a.handle == you else ''}: {a.words(now)}" for a in acted]
-    echo("Last acted: " + "; ".join(parts) + ".")
-
-
-def _absence_lines(table: Any) -> list[str]:
-    """Absent players and an open proposal, with what its remedy means (section 11)."""
-    from pbem.protocol import absence
-
-    return absence.lines(table)
-
-
-def _player_notices(home: Any, save: Any, quiet: bool) -> list[Any]:
+def player_notices(home: Any, save: Any, quiet: bool) -> list[Any]:
     """Remember the players of a verified save; print what is new or suspicious."""
     from pbem.protocol import contacts
 
@@ -301,39 +272,9 @@ def _player_notices(home: Any, save: Any, quiet: bool) -> list[Any]:
     return notices
 
 
-def _print_result(report: Any) -> None:
-    """The result as pbem.protocol.result tells it: how the game ended, the audit's
-    verdict (what it could not check), every score with its parts, the notes."""
-    from pbem.protocol import result
+def print_result(report: Any) -> None:
+    """The result of a game (pbem.session.reports.result_lines)."""
+    from pbem.session import reports
 
-    told = report.result
-    if report.audit == "pending":
-        if told.get("over"):
-            echo(told["ending"]["text"])
-        return
-    echo(told["ending"]["text"])
-    for line in result.audit_words(told):
+    for line in reports.result_lines(report):
         echo(line)
-    outcome = report.outcome
-    if outcome is None:
-        return
-    echo(told["winner"] + ".")
-    echo("Final scores:")
-    place = 1
-    handles = [s.handle for s in report.table.seats]
-    for group in outcome.standing():
-        for side in group:
-            name = handles[side] if isinstance(side, int) else str(side)
-            parts = ", ".join(f"{k} {v}" for k, v in told["parts"].get(name, {}).items())
-            ties = (outcome.tiebreaks.get(side) if isinstance(side, int)
-                    else outcome.rival_tiebreaks.get(side))
-            tie_text = ""
-            if ties and outcome.tiebreak_names:
-                tie_text = "  [" + ", ".join(f"{n} {v}" for n, v in
-                                             zip(outcome.tiebreak_names, ties, strict=False)) + "]"
-            shared = " (shared)" if len(group) > 1 else ""
-            echo(f"  {place}. {name:12} {told['scores'][name]:4}"
-                 f"{shared}" + (f"  ({parts})" if parts else "") + tie_text)
-        place += len(group)
-    for note in outcome.notes:
-        echo(f"  {note}")

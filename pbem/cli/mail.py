@@ -12,14 +12,14 @@ import click
 
 from pbem.cli.common import (
     EXIT_NOT_SENT,
-    _deliver,
-    _emit_json,
-    _home,
-    _report_sent,
-    _smtp_options,
-    _smtp_settings,
+    deliver,
     echo,
+    emit_json,
+    home_of,
+    report_sent,
     resolve_save,
+    smtp_options,
+    smtp_settings,
 )
 from pbem.terminal import printable, printable_json
 
@@ -43,7 +43,7 @@ from pbem.terminal import printable, printable_json
               help="Refused: a note is signed inside an entry, and the save's entries are "
                    "signed already. Give --note to the command that signs, with --send "
                    "('pbem play SAVE MOVES --note TEXT --send').")
-@_smtp_options
+@smtp_options
 @click.pass_context
 def send(ctx: click.Context, save: str, to: tuple[str, ...], no_cc: bool, remind: bool,
          since: int | None, eml: str | None, to_stdout: bool, note: str | None,
@@ -63,13 +63,13 @@ def send(ctx: click.Context, save: str, to: tuple[str, ...], no_cc: bool, remind
                          "confirm and away take --note too). Nothing was sent.")
     if eml and to_stdout:
         raise UsageError("Choose --eml FILE or --stdout, not both.")
-    home = _home(ctx)
+    home = home_of(ctx)
     save = resolve_save(ctx, save)
-    settings = None if eml or to_stdout else _smtp_settings(home, smtp_given)
+    settings = None if eml or to_stdout else smtp_settings(home, smtp_given)
     from pbem.session import withdrawal
 
     if settings is not None:  # by SMTP: one message per recipient, each its own text
-        _deliver(mail.compose_each(save, home, body_since=since, cc=not no_cc,
+        deliver(mail.compose_each(save, home, body_since=since, cc=not no_cc,
                                    to=list(to) or None, remind=remind), settings, home, save)
         return
     message = mail.compose(save, home, body_since=since, cc=not no_cc, to=list(to) or None,
@@ -156,7 +156,7 @@ class _Progress:
 @click.command()
 @click.argument("save", required=False)
 @click.option("--dry-run", is_flag=True, help="Say whom a reminder would go to; mail nothing.")
-@_smtp_options
+@smtp_options
 @click.pass_context
 def remind(ctx: click.Context, save: str | None, dry_run: bool, **smtp_given: Any) -> None:
     """Mail a reminder to each player past their patience (the game's clock), at most once
@@ -168,7 +168,7 @@ def remind(ctx: click.Context, save: str | None, dry_run: bool, **smtp_given: An
     from pbem.protocol import timing
     from pbem.session import logbook
 
-    home = _home(ctx)
+    home = home_of(ctx)
     me = logbook.own_handle(home)
     if save is not None:
         paths = [resolve_save(ctx, save)]
@@ -185,12 +185,12 @@ def remind(ctx: click.Context, save: str | None, dry_run: bool, **smtp_given: An
             echo(f"{name}: would remind {who} (past patience since {found.past_shown()}).")
         else:
             if settings is None:
-                settings = _smtp_settings(home, smtp_given)
+                settings = smtp_settings(home, smtp_given)
             message = mail.compose(path, home, cc=False, remind=True)
             result = smtp.send(message, **settings)
             reminders.record(home, found.game_id, now)
             echo(f"{name}: reminded {who} (past patience since {found.past_shown()}).")
-            _report_sent(result)
+            report_sent(result)
 
 
 @click.command()
@@ -220,7 +220,7 @@ def inbox(ctx: click.Context, paths: tuple[str, ...], as_json: bool, no_file: bo
     if missing:
         raise UsageError(f"There is no file or folder {', '.join(missing)}; nothing was "
                          "scanned. Check the path" + ("s." if len(missing) > 1 else "."))
-    home = _home(ctx)
+    home = home_of(ctx)
     login = _imap_login(home, password_command, auth, imap_timeout) \
         if any(imapurl.is_url(p) for p in paths) else None
     report = inbox_mod.scan(list(paths), home, max_bytes=max_size * 1024 * 1024,
@@ -238,7 +238,7 @@ def inbox(ctx: click.Context, paths: tuple[str, ...], as_json: bool, no_file: bo
         if answer_them:
             data["answered"] = [a.to_json() for a in answered]
             data["not_answered"] = trouble
-        _emit_json(data)
+        emit_json(data)
     else:
         echo(report.text(), nl=False)
         _print_answered(answered, trouble)
@@ -284,7 +284,7 @@ def sync(ctx: click.Context, every: int | None, as_json: bool, no_remind: bool, 
     from pbem.mail import imapurl
     from pbem.mail import profile as profile_mod
 
-    home = _home(ctx)
+    home = home_of(ctx)
     sources = profile_mod.load(home).sources
     if not sources:
         raise UsageError("This home has no mail sources: add one with 'pbem profile --source "
@@ -371,7 +371,7 @@ def auto(ctx: click.Context, save: str, state: str | None) -> None:
     from pbem.mail import profile as profile_mod
     from pbem.protocol import savefile
 
-    home = _home(ctx)
+    home = home_of(ctx)
     parsed = savefile.read(resolve_save(ctx, save))
     if state is not None:
         profile_mod.set_auto_answer(home, state == "on", parsed.game_id)
@@ -390,9 +390,9 @@ def contacts(ctx: click.Context, as_json: bool) -> None:
 
     if ctx.invoked_subcommand is not None:
         return
-    people = contacts_mod.listing(_home(ctx))
+    people = contacts_mod.listing(home_of(ctx))
     if as_json:
-        _emit_json(people)
+        emit_json(people)
         return
     if not people:
         echo("No players seen yet.")
@@ -409,7 +409,7 @@ def contacts_email(ctx: click.Context, handle: str, address: str) -> None:
     """Remember a player's mail address (your word; a From: line never teaches one)."""
     from pbem.protocol import contacts as contacts_mod
 
-    address = contacts_mod.set_email(_home(ctx), handle, address)
+    address = contacts_mod.set_email(home_of(ctx), handle, address)
     echo(f"Mail for {handle} goes to {address} where a game's seats give no address.")
 
 
@@ -421,7 +421,7 @@ def contacts_forget(ctx: click.Context, handle: str) -> None:
     from pbem.errors import UsageError
     from pbem.protocol import contacts as contacts_mod
 
-    if not contacts_mod.forget(_home(ctx), handle):
+    if not contacts_mod.forget(home_of(ctx), handle):
         raise UsageError(f"This home has never seen a player called {handle}.")
     echo(f"Forgot {handle}; their next save will introduce them again.")
 
@@ -461,7 +461,7 @@ def profile(ctx: click.Context, email: str | None, host: str | None, port: int |
     (never a password)."""
     from pbem.mail import profile as profile_mod
 
-    home = _home(ctx)
+    home = home_of(ctx)
     if email:
         profile_mod.set_email(home, email)
     smtp_given = {"host": host, "port": port, "security": security, "user": user,

@@ -10,17 +10,17 @@ import click
 from pbem.cli.common import (
     ACCEPT_KEY,
     NOTE,
-    _away_time,
-    _emit_json,
-    _home,
-    _mail_plan,
-    _print_keys,
-    _send_written,
-    _sign,
-    _smtp_options,
-    _with_note,
+    away_time,
     echo,
+    emit_json,
+    home_of,
+    mail_plan,
+    print_keys,
     resolve_save,
+    send_written,
+    sign_entry,
+    smtp_options,
+    with_note,
 )
 from pbem.errors import PbemError
 
@@ -46,7 +46,7 @@ from pbem.errors import PbemError
               help="The players dropped the other branch of this game that this home has "
                    "seen: leave it (a reveal is refused while this home knows one).")
 @NOTE
-@_smtp_options
+@smtp_options
 @ACCEPT_KEY
 @click.pass_context
 def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, bot: str | None,
@@ -68,16 +68,16 @@ def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, b
     all_moves = split_moves(all_moves)
     if bot and all_moves:
         raise UsageError("Give moves or --bot, not both.")
-    fields = {"away_until": _away_time(away_until, "--away-until")} if away_until else None
-    fields = _with_note(fields, note)
-    home = _home(ctx)
+    fields = {"away_until": away_time(away_until, "--away-until")} if away_until else None
+    fields = with_note(fields, note)
+    home = home_of(ctx)
     save = resolve_save(ctx, save)
-    mailing = _mail_plan(home, send_it, to, no_cc, smtp_given)
+    mailing = mail_plan(home, send_it, to, no_cc, smtp_given)
     typed = None
     if not all_moves and not bot and _at_terminal():
         typed = prompt.type_turn(home, save)
     try:
-        written = _sign(ctx, save, None, typed or all_moves, bot, out, accept_keys,
+        written = sign_entry(ctx, save, None, typed or all_moves, bot, out, accept_keys,
                         dry_run=dry_run, fields=fields, leave_branch=leave_branch)
     except MoveError as exc:
         if moves and movefile is None:  # words typed without quotes?
@@ -88,7 +88,7 @@ def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, b
             hint = prompt.no_moves_hint(save)
         raise _with_hint(exc, hint) from None
     entry = written.entry
-    _print_keys(written, everyone=entry["kind"] in ("join", "start"))
+    print_keys(written, everyone=entry["kind"] in ("join", "start"))
     for turn in entry.get("bot", []):  # an absent player's turn (PROTOCOL.md section 11)
         echo(f"{turn['seat']}'s turn, played by the bot: {'; '.join(turn['moves']) or '-'}")
     if entry["moves"]:
@@ -102,7 +102,7 @@ def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, b
     if mailing is None:
         echo(written.next_step())
         return
-    _send_written(home, written.path, mailing)
+    send_written(home, written.path, mailing)
 
 
 def _with_hint(exc: PbemError, hint: str) -> PbemError:
@@ -162,7 +162,7 @@ def moves(ctx: click.Context, save: str, moves: tuple[str, ...], as_json: bool) 
     from pbem.errors import MoveError
     from pbem.protocol.turns import split_moves
 
-    home = _home(ctx)
+    home = home_of(ctx)
     save = resolve_save(ctx, save)
     typed = split_moves(moves)
     try:
@@ -174,7 +174,7 @@ def moves(ctx: click.Context, save: str, moves: tuple[str, ...], as_json: bool) 
         hint = prompt.quoting_hint(home, save, "moves", typed, exc)
         raise _with_hint(exc, hint) from None
     if as_json:
-        _emit_json({"seat": handle, "moves": legal, "can_end_turn": can_end})
+        emit_json({"seat": handle, "moves": legal, "can_end_turn": can_end})
         return
     for line in lines:
         echo(line)

@@ -9,15 +9,15 @@ import click
 
 from pbem.cli.common import (
     ACCEPT_KEY,
-    _home,
-    _mail_after,
-    _mail_plan,
-    _print_keys,
-    _print_result,
-    _send_options,
-    _sign,
     echo,
+    home_of,
+    mail_after,
+    mail_plan,
+    print_keys,
+    print_result,
     resolve_save,
+    send_options,
+    sign_entry,
 )
 from pbem.errors import PbemError, UsageError
 
@@ -34,7 +34,7 @@ def keygen(ctx: click.Context, handle: str, passphrase: bool) -> None:
     if passphrase:
         secret = os.environ.get("PBEM_PASSPHRASE") or click.prompt(
             "Passphrase", hide_input=True, confirmation_prompt=True)
-    home = _home(ctx)
+    home = home_of(ctx)
     identity = home.keygen(handle, secret)
     echo(f"{identity.handle}  {identity.fingerprint}")
     echo(f"Identity written to {home.path}. Tell your friends your fingerprint so they "
@@ -47,7 +47,7 @@ def whoami(ctx: click.Context) -> None:
     """Handle and fingerprint of this home."""
     from pbem.protocol.identity import fingerprint
 
-    info = _home(ctx).info()
+    info = home_of(ctx).info()
     echo(f"{info['handle']}  {fingerprint(bytes.fromhex(info['public_key']))}")
 
 
@@ -107,7 +107,7 @@ def new(ctx: click.Context, game: str, seats: tuple[str, ...], options: tuple[st
     from pbem import registry, session
     from pbem.mail import profile
 
-    home = _home(ctx)
+    home = home_of(ctx)
     # The host's own seat takes the profile's address when the host gives none.
     written = session.new_game(home, registry.resolve(game), list(seats), list(options), out,
                                host_email=profile.email(home), patience=patience,
@@ -138,7 +138,7 @@ def _pin_fp(save: Any, handle: str) -> str:
 @click.argument("save")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
 @ACCEPT_KEY
-@_send_options
+@send_options
 @click.pass_context
 def join(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str, ...],
          send_it: bool, to: tuple[str, ...], no_cc: bool, **smtp_given: Any) -> None:
@@ -148,15 +148,15 @@ def join(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str,
     from pbem import session
     from pbem.protocol import clock
 
-    mailing = _mail_plan(_home(ctx), send_it, to, no_cc, smtp_given)
-    written = _sign(ctx, resolve_save(ctx, save), "join", [], None, out, accept_keys)
-    for note in session.component_notes(written.save, _home(ctx)):
+    mailing = mail_plan(home_of(ctx), send_it, to, no_cc, smtp_given)
+    written = sign_entry(ctx, resolve_save(ctx, save), "join", [], None, out, accept_keys)
+    for note in session.component_notes(written.save, home_of(ctx)):
         echo(note)
     for line in clock.terms(written.save.header):
         echo(line)
-    _print_keys(written, everyone=True)
+    print_keys(written, everyone=True)
     echo(f"Wrote {written.path}")
-    _mail_after(ctx, written, mailing)
+    mail_after(ctx, written, mailing)
 
 
 @click.command()
@@ -176,5 +176,5 @@ def demo(game: str, players: int | None, options: tuple[str, ...], bot: str,
 
     result = demo_mod.run(registry.resolve(game), players, list(options), bot, folder,
                           echo=(lambda _line: None) if quiet else echo)
-    _print_result(result.report)
+    print_result(result.report)
     echo(f"Saves and homes are in {result.folder}")

@@ -9,13 +9,10 @@ from typing import Any
 import click
 
 from pbem.cli.common import (
-    _absence_lines,
-    _emit_json,
-    _home,
-    _late_json,
-    _player_notices,
-    _print_result,
     echo,
+    emit_json,
+    home_of,
+    player_notices,
     resolve_save,
 )
 from pbem.errors import PbemError
@@ -58,7 +55,7 @@ def _verify_many(ctx: click.Context, saves: list[str], as_json: bool, full: bool
                  jobs: int) -> None:
     from pbem import batch
 
-    home = _home(ctx)
+    home = home_of(ctx)
     files: list[tuple[str, str | PbemError]] = []
     for text in saves:
         try:
@@ -68,7 +65,7 @@ def _verify_many(ctx: click.Context, saves: list[str], as_json: bool, full: bool
     worst = 0
 
     def learn(save: Any) -> list[Any]:
-        return _player_notices(home, save, True)
+        return player_notices(home, save, True)
 
     for result, notices in batch.verify_many(home, files, full=full, jobs=jobs, learn=learn):
         worst = max(worst, result.exit_code)
@@ -86,63 +83,21 @@ def _verify_many(ctx: click.Context, saves: list[str], as_json: bool, full: bool
 
 def _verify_one(ctx: click.Context, save: str, as_json: bool, full: bool) -> None:
     from pbem import session
+    from pbem.session import reports
 
-    home = _home(ctx)
+    home = home_of(ctx)
     try:
         verified = session.load(resolve_save(ctx, save), home, full=full)
     except PbemError as exc:
         if as_json:
-            _emit_json({"ok": False, "game": None, "id": None, "entries": None, "to_act": None,
-                        "over": None, "audit": None, "scores": None, "awaiting": [],
-                        "errors": [{"code": exc.code, "seq": exc.seq, "message": exc.message}]})
+            emit_json(reports.verify_failed_json(exc))
             sys.exit(exc.exit_code)
         raise
-    notices = _player_notices(home, verified.save, as_json)
-    report = verified.report
-    table = report.table
-    duty = table.duty()
-    told = report.result
+    notices = player_notices(home, verified.save, as_json)
     if as_json:
-        _emit_json({
-            "ok": report.audit in ("clean", "pending"),
-            "game": table.header["game"], "id": table.game_id,
-            "entries": len(table.signers),
-            "to_act": table.seats[duty.seat].handle if duty else None,
-            "next": duty.kind if duty else None,
-            "over": table.over(),
-            "audit": report.audit if isinstance(report.audit, list) else told["audit"],
-            "scores": told["scores"], "ranking": told["ranking"], "rivals": told["rivals"],
-            "parts": told["parts"], "winners": told["winners"], "ending": told["ending"],
-            "revealed": told["revealed"], "unrevealed": told["unrevealed"],
-            "awaiting": [table.seats[s].handle for s in table.awaiting_reveals()],
-            "stale": verified.stale, "notes": verified.notes,
-            "waiting": [w.to_json() for w in verified.waiting], "void": verified.void or None,
-            "late": _late_json(verified),
-            "absence": _absence_lines(table), "unaudited": report.unaudited,
-            "closed": told.get("closed", []),
-            "players": [n.to_json() for n in notices],
-            "checked_from": report.checked_from, "errors": []})
+        emit_json(reports.verify_json(verified, notices))
     else:
-        echo(f"{table.header['game']} {table.game_id[:8]}: {len(table.signers)} entries "
-                   "verified (signatures, chain, beacon links, rules replay, snapshot)."
-             + (f" {len(verified.waiting)} more entr"
-                + ("y in the file, checked too, is" if len(verified.waiting) == 1
-                   else "ies in the file, checked too, are")
-                + " not in effect here yet (see below)." if verified.waiting else ""))
-        if report.checked_from:
-            echo(f"(The chain of all entries was checked; the rules replay of entries 0-"
-                 f"{report.checked_from - 1} was verified before in this home; --full "
-                 "re-runs it.)")
-        for note in verified.notes:
-            echo(note)
-        if duty:
-            echo(f"Next: {duty.kind} by {table.seats[duty.seat].handle}.")
-        for line in _absence_lines(table):
+        for line in reports.verify_lines(verified):
             echo(line)
-        awaiting = [table.seats[s].handle for s in table.awaiting_reveals()]
-        if awaiting:
-            echo(f"The game is over; the audit is pending until {', '.join(awaiting)} "
-                 f"reveal{'s' if len(awaiting) == 1 else ''} (awaiting {awaiting[0]} now).")
-        _print_result(report)
-    if isinstance(report.audit, list):
+    if reports.audit_failed(verified):
         sys.exit(3)

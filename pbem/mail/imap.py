@@ -34,7 +34,7 @@ from typing import Any
 from pbem.mail.imapurl import Source
 from pbem.mail.imapwire import LINE_MAX, Guard, Misbehaved, Plain, Tls
 from pbem.mail.message import MailConfigError
-from pbem.mail.smtp import MailServerError, _is_loopback, read_password
+from pbem.mail.smtp import MailServerError, is_loopback, read_password
 from pbem.terminal import shown
 
 AUTHS = ("login", "xoauth2")
@@ -110,7 +110,7 @@ class Reader:
                 if "STARTTLS" in client.capabilities:
                     stage = "tls"
                     client.starttls(ssl_context=context)
-                elif not _is_loopback(source.host):
+                elif not is_loopback(source.host):
                     raise MailServerError(
                         f"The IMAP server {where} does not offer STARTTLS, so the password "
                         "would travel unencrypted. Use imaps:// instead.", code="tls")

@@ -334,24 +334,32 @@ def _verify_game(game_id: str, candidates: list[_Candidate], home: Home, me: str
         if summary.filed:  # 'pbem games' and short ids name the filed copy
             session.remember(home, verified, Path(summary.filed))
     _result(summary, verified, newest, report)
-    duty = table.duty()
     summary.over = table.over()
-    if duty is not None:
-        summary.to_act = table.seats[duty.seat].handle
-        summary.next = duty.kind
-        summary.your_move = summary.to_act == me
-        if summary.your_move and not summary.stale and not verified.dated_ahead \
-                and not verified.void:
-            verb = duty.kind if duty.kind in ("join", "vote") else "play"
-            target = _target(summary, newest, whole, home)
-            if not summary.filed and not newest.file:
-                summary.save_as = target
-            summary.command = (f"pbem {verb} {mail.shell_word(target)}"
-                               + {"turn": " MOVE ...", "vote": " accept|refuse"}.get(
-                                   duty.kind, ""))
-            if verb == "play" and not summary.save_as:
-                _no_decision(summary, home, summary.filed or newest.file, target)
+    _next_step(summary, table, verified, newest, whole, home, me)
     return summary
+
+
+def _next_step(summary: GameSummary, table: Table, verified: session.Verified,
+               newest: _Candidate, whole: Save, home: Home, me: str) -> None:
+    """Who is to act next, and, where it is this home on a save it goes by, the command
+    to run (and where to save the mail's file first)."""
+    duty = table.duty()
+    if duty is None:
+        return
+    summary.to_act = table.seats[duty.seat].handle
+    summary.next = duty.kind
+    summary.your_move = summary.to_act == me
+    if summary.your_move and not summary.stale and not verified.dated_ahead \
+            and not verified.void:
+        verb = duty.kind if duty.kind in ("join", "vote") else "play"
+        target = _target(summary, newest, whole, home)
+        if not summary.filed and not newest.file:
+            summary.save_as = target
+        summary.command = (f"pbem {verb} {mail.shell_word(target)}"
+                           + {"turn": " MOVE ...", "vote": " accept|refuse"}.get(
+                               duty.kind, ""))
+        if verb == "play" and not summary.save_as:
+            _no_decision(summary, home, summary.filed or newest.file, target)
 
 
 def _no_decision(summary: GameSummary, home: Home, path: str, target: str) -> None:

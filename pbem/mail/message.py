@@ -32,7 +32,7 @@ from email import policy
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pbem import __version__, session
 from pbem.drawing.page import html_page
@@ -50,6 +50,7 @@ from pbem.mail.attachments import (  # noqa: F401
     mentions_pbem,
 )
 from pbem.mail.profile import email as home_email
+from pbem.mail.viewtable import view_table_html
 from pbem.protocol import absence, clock, result, savefile, timing
 from pbem.protocol.contacts import Contacts
 from pbem.protocol.engine import entry_hash
@@ -254,37 +255,6 @@ def _html_para(para: str) -> str:
     return "".join(out)
 
 
-def view_table_html(value: Any, depth: int = 0) -> str:
-    """The public view as nested HTML tables: the picture for games without render_svg."""
-    esc = html.escape
-    if depth > 6:
-        return esc(repr(value))
-    if isinstance(value, dict):
-        if not value:
-            return "<i>none</i>"
-        rows = "".join(f"<tr><th style=\"text-align:left;vertical-align:top\">{esc(str(k))}</th>"
-                       f"<td>{view_table_html(v, depth + 1)}</td></tr>" for k, v in value.items())
-        return f"<table border=\"1\" cellpadding=\"3\" style=\"border-collapse:collapse\">{rows}</table>"
-    if isinstance(value, list):
-        if not value:
-            return "<i>none</i>"
-        if all(isinstance(v, dict) for v in value):
-            columns: list[str] = []
-            for item in value:
-                columns += [str(k) for k in item if str(k) not in columns]
-            head = "".join(f"<th>{esc(c)}</th>" for c in columns)
-            rows = "".join("<tr>" + "".join(f"<td>{view_table_html(item.get(c, ''), depth + 1)}"
-                                            "</td>" for c in columns) + "</tr>" for item in value)
-            return (f"<table border=\"1\" cellpadding=\"3\" style=\"border-collapse:collapse\">"
-                    f"<tr>{head}</tr>{rows}</table>")
-        if all(not isinstance(v, dict | list) for v in value):
-            return esc(", ".join(str(v) for v in value))
-        return "<ol>" + "".join(f"<li>{view_table_html(v, depth + 1)}</li>" for v in value) + "</ol>"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return esc(str(value))
-
-
 @dataclass
 class Board:
     """The board in a message: HTML for the body, and (for a game that draws one) its PNG
@@ -384,25 +354,23 @@ def compose_each(save: Save | str | Path, sender_home: Home, *, body_since: int 
     """One message per recipient, each with its own text: To: that player alone, "since
     your last entry" counted from their own last entry, "it is your move" only to the
     player to act. The recipients are those :func:`compose` would address (the player
-    to act first); with ``to`` (addresses given by hand) it is that one message."""
+    to act first); with ``to`` (addresses given by hand) it is that one message. The save
+    is verified once and the board drawn once for them all."""
+    mailing = _Mailing(save, sender_home, now)
+    asked = _Asked(body_since, remind, automatic or remind)
+    first = _message(mailing, asked, to=to, cc=cc)
     if to:
-        return [compose(save, sender_home, body_since=body_since, cc=cc, to=to, now=now,
-                        remind=remind, automatic=automatic)]
-    seats: list[int] = []
-    drawn: dict[str, Any] = {}  # the board, drawn once for every recipient
-    first = compose(save, sender_home, body_since=body_since, cc=cc, now=now, remind=remind,
-                    automatic=automatic, _seats_out=seats, _drawn=drawn)
+        return [first]
+    seats = _addressed(mailing, cc and not remind)
     if len(seats) <= 1:
         return [first]
-    return [compose(save, sender_home, body_since=body_since, now=now, remind=remind,
-                    automatic=automatic, _reader=seat, _drawn=drawn) for seat in seats]
+    return [_message(mailing, asked, reader=seat) for seat in seats]
 
 
 def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | None = None,
             cc: bool = True, to: Sequence[str] | None = None,
             now: datetime.datetime | None = None, remind: bool = False,
-            automatic: bool = False, _reader: int | None = None, _drawn: dict[str, Any] | None = None,
-            _seats_out: list[int] | None = None) -> EmailMessage:
+            automatic: bool = False) -> EmailMessage:
     """The email that carries ``save`` (a path, attached byte for byte, or a Save).
 
     To: the seat that acts next (its address from the save's header, else from this
@@ -419,138 +387,212 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
     has waited for it (:func:`waiting_since`); UsageError if the game is over or waits
     for this home itself. ``automatic`` (implied by ``remind``): no person sends this
     mail now, and its headers say so (AUTOMATIC_HEADERS)."""
-    parsed, filename, data = _load(save)
-    attached = save_text(data)
-    verified = session.verify(parsed, sender_home)
-    if verified.stale:
-        raise TurnError(verified.notes[0] + " Mail the newest save instead.")
-    table = verified.table
-    game = table.game
-    contacts = Contacts(sender_home)
-    seats = _seats(table, contacts)
-    me = _own_handle(sender_home)
-    my_seat = table.seat_of(me) if me else None
-    duty = table.duty()
-    actor = duty.seat if duty else None
-    id8 = table.game_id[:8]
-    seq = parsed.entries[-1]["seq"]
+    mailing = _Mailing(save, sender_home, now)
+    return _message(mailing, _Asked(body_since, remind, automatic or remind), to=to, cc=cc)
 
-    now = now or timing.now()  # the process clock (PBEM_CLOCK, when set)
-    if now.tzinfo is None:
-        now = now.replace(tzinfo=datetime.UTC)
+
+class _Asked(NamedTuple):
+    """What the sender asked of a mail besides its recipients."""
+
+    body_since: int | None  # tell the entries after this one (None: the reader's last)
+    remind: bool
+    automatic: bool  # no person sends it now: its headers say so
+
+
+class _Mailing:
+    """A save verified in the sender's home, and who is who in it: what every mail of
+    it shares (the board is drawn for the first and kept for the others)."""
+
+    def __init__(self, save: Save | str | Path, sender_home: Home,
+                 now: datetime.datetime | None) -> None:
+        self.parsed, self.filename, self.data = _load(save)
+        self.path = None if isinstance(save, Save) else Path(save)
+        self.attached = save_text(self.data)
+        self.verified = session.verify(self.parsed, sender_home)
+        if self.verified.stale:
+            raise TurnError(self.verified.notes[0] + " Mail the newest save instead.")
+        self.home = sender_home
+        self.table = self.verified.table
+        self.seats = _seats(self.table, Contacts(sender_home))
+        self.me = _own_handle(sender_home)
+        self.my_seat = self.table.seat_of(self.me) if self.me else None
+        self.duty = self.table.duty()
+        self.actor = self.duty.seat if self.duty else None
+        self.seq = self.parsed.entries[-1]["seq"]
+        now = now or timing.now()  # the process clock (PBEM_CLOCK, when set)
+        self.now = now if now.tzinfo is not None else now.replace(tzinfo=datetime.UTC)
+        self.view = session.public_view(self.verified)  # with the final result once audited
+        self.board: Board | None = None
+
+    @property
+    def other_actor(self) -> int | None:
+        """The seat to act, unless it is this home's."""
+        return self.actor if self.actor is not None and self.actor != self.my_seat else None
+
+    @property
+    def cid(self) -> str:
+        """The board image's Content-ID: short, so that no header is folded."""
+        return f"board.{self.table.game_id[:16]}.{self.seq}@{ROOT_DOMAIN}"
+
+
+def _message(mailing: _Mailing, asked: _Asked, *, to: Sequence[str] | None = None,
+             cc: bool = True, reader: int | None = None) -> EmailMessage:
+    """One mail of ``mailing``: to ``reader`` alone with its own text (compose_each), else
+    as :func:`compose` addresses it."""
     waited: tuple[datetime.datetime | None, str] = (None, "")
-    if remind:
-        if duty is None or actor is None:
-            raise UsageError("This game is over: nobody is waiting, so there is nobody to "
-                             "remind.")
-        if actor == my_seat:
-            raise UsageError(f"The game waits for you ({me}, to {ACTIONS[duty.kind]}): there is "
-                             "nobody to remind.")
-        who = seats[actor].handle
-        if not to and not seats[actor].email:
-            raise MailConfigError(f"No mail address is known for {who}: give one with --to "
-                                  f"ADDRESS, or remember it with 'pbem contacts email {who} "
-                                  "ADDRESS'.")
+    if asked.remind:
+        waited = _check_reminder(mailing, to)
         cc = False
-        waited = _waited(table, parsed, None if isinstance(save, Save) else Path(save))
-
-    # Recipients: the actor, copying the others; if the actor is this home (or has no
-    # address) everyone else with an address is addressed directly.
-    others = [s for i, s in enumerate(seats) if i != my_seat and s.email]
-    cc_list: list[str] = []
-    if _reader is not None:  # compose_each: this one seat alone, with its own text
-        to_list = [formataddr((seats[_reader].handle, seats[_reader].email))]
-    elif to:
-        to_list = [check_address(a) for a in to if a.strip()]  # one address each
-    elif actor is not None and actor != my_seat and seats[actor].email:
-        to_list = [formataddr((seats[actor].handle, seats[actor].email))]
-        cc_list = [formataddr((s.handle, s.email)) for s in others
-                   if s.handle != seats[actor].handle] if cc else []
-    else:
-        to_list = [formataddr((s.handle, s.email)) for s in others]
-    if _seats_out is not None and not to:  # the seats addressed, the player to act first
-        first = [actor] if actor is not None and actor != my_seat and seats[actor].email else []
-        rest = [i for i, s in enumerate(seats) if i != my_seat and s.email and i not in first]
-        _seats_out.extend(first + (rest if cc or not first else []))
+    to_list, cc_list = _recipients(mailing, to, cc, reader)
     if not to_list:
         raise MailConfigError(
             "Nobody in this game has a known mail address (seats are given as HANDLE=EMAIL "
             "to 'pbem new'). Give the address yourself with --to ADDRESS, or remember a "
             "player's with 'pbem contacts email HANDLE ADDRESS'.")
+    body = _mail_body(mailing, asked, mailing.other_actor if reader is None else reader,
+                      waited)
+    msg = _headers(mailing, asked, to_list, cc_list)
+    _add_parts(msg, mailing, body)
+    return msg
 
-    # From: the profile's address, else this seat's address in the header.
-    my_email = home_email(sender_home) or (seats[my_seat].email if my_seat is not None else "")
 
-    # Subject and body.
+def _check_reminder(mailing: _Mailing, to: Sequence[str] | None
+                    ) -> tuple[datetime.datetime | None, str]:
+    """Since when the game has waited for the seat a reminder goes to, and how that is
+    counted; a UsageError if nobody else is to act, a MailConfigError for no address."""
+    duty, actor = mailing.duty, mailing.actor
+    if duty is None or actor is None:
+        raise UsageError("This game is over: nobody is waiting, so there is nobody to "
+                         "remind.")
+    if actor == mailing.my_seat:
+        raise UsageError(f"The game waits for you ({mailing.me}, to {ACTIONS[duty.kind]}): "
+                         "there is nobody to remind.")
+    who = mailing.seats[actor].handle
+    if not to and not mailing.seats[actor].email:
+        raise MailConfigError(f"No mail address is known for {who}: give one with --to "
+                              f"ADDRESS, or remember it with 'pbem contacts email {who} "
+                              "ADDRESS'.")
+    return _waited(mailing.table, mailing.parsed, mailing.path)
+
+
+def _recipients(mailing: _Mailing, to: Sequence[str] | None, cc: bool, reader: int | None
+                ) -> tuple[list[str], list[str]]:
+    """(To, Cc): ``reader`` alone; else the addresses ``to``; else the seat to act,
+    copying the others; if the seat to act is this home's (or has no address), everyone
+    else with an address directly."""
+    seats = mailing.seats
+    if reader is not None:
+        return [formataddr((seats[reader].handle, seats[reader].email))], []
+    if to:
+        return [check_address(a) for a in to if a.strip()], []  # one address each
+    others = [s for i, s in enumerate(seats) if i != mailing.my_seat and s.email]
+    actor = mailing.other_actor
+    if actor is not None and seats[actor].email:
+        copied = [s for s in others if s.handle != seats[actor].handle] if cc else []
+        return ([formataddr((seats[actor].handle, seats[actor].email))],
+                [formataddr((s.handle, s.email)) for s in copied])
+    return [formataddr((s.handle, s.email)) for s in others], []
+
+
+def _addressed(mailing: _Mailing, cc: bool) -> list[int]:
+    """The seats :func:`_recipients` addresses without ``to``, the player to act first."""
+    actor = mailing.other_actor
+    first = [actor] if actor is not None and mailing.seats[actor].email else []
+    rest = [i for i, s in enumerate(mailing.seats)
+            if i != mailing.my_seat and s.email and i not in first]
+    return first + (rest if cc or not first else [])
+
+
+def _mail_body(mailing: _Mailing, asked: _Asked, reader: int | None,
+               waited: tuple[datetime.datetime | None, str]) -> _Body:
+    """The words of one mail: its title, the entries since the reader's last, the board
+    as text, what to run; a reminder says since when the game has waited."""
+    table, duty = mailing.table, mailing.duty
     status = "game over" if duty is None else \
         f"{table.seats[duty.seat].handle} to {ACTIONS[duty.kind]}"
-    subject = subject_of(game.info.title, table.game_id)
-    reader = actor if actor is not None and actor != my_seat else None
-    if _reader is not None:
-        reader = _reader
-    since, since_words = _since(table, parsed, reader, body_since)
-    body = _body(table, parsed, seats, filename, reader, my_seat, since, verified)
+    since, since_words = _since(table, mailing.parsed, reader, asked.body_since)
+    body = _body(table, mailing.parsed, mailing.seats, mailing.filename, reader,
+                 mailing.my_seat, since, mailing.verified)
     body.title += f": {status}"
     body.history_title = since_words
-    if remind and actor is not None:
+    if asked.remind and mailing.actor is not None:
         body.title = "Reminder: " + body.title
-        body.paragraphs.insert(0, _reminder(table.seats[actor].handle, *waited, now))
-    view = session.public_view(verified)  # with the final result once audited
-    body.board_text = game.render(view)
+        body.paragraphs.insert(0, _reminder(table.seats[mailing.actor].handle, *waited,
+                                            mailing.now))
+    body.board_text = table.game.render(mailing.view)
+    return body
 
+
+def _headers(mailing: _Mailing, asked: _Asked, to_list: list[str],
+             cc_list: list[str]) -> EmailMessage:
+    """A message with every header: for people (From: the profile's address, else this
+    seat's in the header), for threading, and for programs (X-Pbem-*)."""
+    table, parsed, duty, me = mailing.table, mailing.parsed, mailing.duty, mailing.me
+    my_email = home_email(mailing.home) or (
+        mailing.seats[mailing.my_seat].email if mailing.my_seat is not None else "")
     msg = EmailMessage(policy=policy.default)
-    msg["Subject"] = subject
+    msg["Subject"] = subject_of(table.game.info.title, table.game_id)
     if my_email:
         msg["From"] = formataddr((me, my_email)) if me else my_email
     msg["To"] = ", ".join(to_list)
     if cc_list:
         msg["Cc"] = ", ".join(cc_list)
-    msg["Date"] = format_datetime(now.astimezone())
+    msg["Date"] = format_datetime(mailing.now.astimezone())
     for name, value in thread_headers(table.game_id, parsed.entries,
-                                      reminder=now if remind else None).items():
+                                      reminder=mailing.now if asked.remind else None).items():
         msg[name] = value
-    if remind or automatic:
+    if asked.automatic:
         for name, value in AUTOMATIC_HEADERS.items():
             msg[name] = value
     msg["X-Pbem-Game"] = table.game_id
-    msg["X-Pbem-Seq"] = str(seq)
+    msg["X-Pbem-Seq"] = str(mailing.seq)
     msg["X-Pbem-Ruleset"] = parsed.ruleset
     if duty is not None:
         msg["X-Pbem-To-Act"] = f"{table.seats[duty.seat].handle} {duty.kind}"
     msg["X-Mailer"] = f"pbem {__version__}"
+    return msg
+
+
+def _add_parts(msg: EmailMessage, mailing: _Mailing, body: _Body) -> None:
+    """The plain text and HTML bodies (the board embedded), the save, the board's page."""
     # No control character reaches a reader's terminal (--stdout) or mail client, whatever
     # a game's rendering or a move's text holds.
     text = printable(body.text())
     msg.set_content(text, cte=_cte(text))
-    cid = f"board.{table.game_id[:16]}.{seq}@{ROOT_DOMAIN}"  # short: no folded header
-    if _drawn is not None and "board" in _drawn:
-        drawn = _drawn["board"]  # the same picture for every recipient: drawn once
-    else:
-        save_size = len(attached) + attached.count("\n")  # CRLF line ends
-        text_size = 2 * len(body.text().encode("utf-8")) + 4096  # plain, html, headers
-        drawn = board(table, view, cid, f"{game.info.title} {id8}, entry {seq}",
-                      budget=MAIL_BUDGET - MAIL_MARGIN - save_size - text_size,
-                      save_bytes=len(data), save_attached=save_size)
-        if _drawn is not None:
-            _drawn["board"] = drawn
+    drawn = _board_of(mailing, body)
     page = printable(body.html(drawn.html))
     msg.add_alternative(page, subtype="html", cte=_cte(page))
     if drawn.png:  # the HTML part becomes multipart/related: the page and its image
         html_body = msg.get_body(preferencelist=("html",))
         assert html_body is not None
-        html_body.add_related(drawn.png, maintype="image", subtype="png", cid=f"<{cid}>",
-                              disposition="inline", filename="board.png")
+        html_body.add_related(drawn.png, maintype="image", subtype="png",
+                              cid=f"<{mailing.cid}>", disposition="inline",
+                              filename="board.png")
     # Quoted-printable, so that the file arrives byte for byte (as 7bit text mail would
     # turn its LF line ends into CRLF on the way) and a quarter smaller than as base64.
     # The library's own quoted-printable also encodes every space: the text is ours.
-    msg.add_attachment(data, maintype="application", subtype="toml", filename=filename,
-                       cte="quoted-printable")
+    msg.add_attachment(mailing.data, maintype="application", subtype="toml",
+                       filename=mailing.filename, cte="quoted-printable")
     [*_, part] = msg.iter_attachments()
-    part.set_payload(attached)
+    part.set_payload(mailing.attached)
     if drawn.page:
         msg.add_attachment(drawn.page, subtype="html", cte=_cte(drawn.page),
-                           filename=f"{Path(filename).stem}-board.html")
-    return msg
+                           filename=f"{Path(mailing.filename).stem}-board.html")
+
+
+def _board_of(mailing: _Mailing, body: _Body) -> Board:
+    """The board, drawn for the first mail of ``mailing`` in the room its size leaves,
+    and the same picture for every other recipient."""
+    if mailing.board is None:
+        attached = mailing.attached
+        save_size = len(attached) + attached.count("\n")  # CRLF line ends
+        text_size = 2 * len(body.text().encode("utf-8")) + 4096  # plain, html, headers
+        title = mailing.table.game.info.title
+        mailing.board = board(mailing.table, mailing.view, mailing.cid,
+                              f"{title} {mailing.table.game_id[:8]}, entry {mailing.seq}",
+                              budget=MAIL_BUDGET - MAIL_MARGIN - save_size - text_size,
+                              save_bytes=len(mailing.data), save_attached=save_size)
+    return mailing.board
 
 
 def _waited(table: Table, parsed: Save, path: Path | None

@@ -59,7 +59,7 @@ class SendResult:
     refused: dict[str, str] = field(default_factory=dict)
 
 
-def _is_loopback(host: str) -> bool:
+def is_loopback(host: str) -> bool:
     if host.lower() in ("localhost", "localhost.localdomain"):
         return True
     try:
@@ -156,7 +156,7 @@ def check_settings(host: str, port: int | None = None, *, security: str = "start
     if password_env and not os.environ.get(password_env):
         raise MailConfigError(f"The environment variable {password_env} (which should hold "
                               "the SMTP password) is not set or is empty.")
-    if user and security == "none" and not _is_loopback(host):
+    if user and security == "none" and not is_loopback(host):
         raise MailConfigError(f"Refusing to send the SMTP password to {host} unencrypted; use "
                               "security starttls or tls.")
     return port

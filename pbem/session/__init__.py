@@ -600,9 +600,7 @@ class Owed(Record):
         """A copy of ``state`` after one more typed move, and its canonical form; the
         game's own MoveError when it does not parse or is not legal there."""
         after = copy_state(state)
-        move = self.game.normalize(after, self.seat, text)
-        self.game.apply(after, self.seat, move)
-        return after, move
+        return after, self.game.play(after, self.seat, text)  # parsed once, as signing does
 
     def options(self, state: State) -> list[str]:
         """The legal next moves in ``state`` (a copy from ``after``)."""

@@ -8,6 +8,7 @@ import email
 import hashlib
 from email import policy
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -63,7 +64,7 @@ def bot_game(ruleset: str, players: int, options: list[str]) -> Save:
         header = headers.new_header(game, [(i.handle, "") for i in ids],
                                    headers.parse_options(game, options))
         table = headers.empty_table(header)
-        entries = []
+        entries: list[dict[str, Any]] = []
         while (duty := table.duty()) is not None:
             who = ids[duty.seat]
             kind = signing.preview(table, who).duty().kind  # type: ignore[union-attr]

@@ -6,14 +6,17 @@ one sentence with the malformed-save exit code (4), a tampered save inside as ta
 from __future__ import annotations
 
 import copy
+import email
 import gzip
 import tracemalloc
 import zlib
+from email import policy
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 
+from pbem import session
 from pbem.cli import main
 from pbem.errors import SaveFileError
 from pbem.mail import inbox
@@ -158,3 +161,43 @@ def test_inbox_reads_a_bare_packed_save_file(homes: dict[str, Home], game: list[
     path = packed_copy(tmp_path, packed.pack(game[-1].read_bytes()))
     report = inbox.scan([path], homes["cy"])
     assert report.verified == 1 and report.problems == [], report.text()
+
+
+def test_the_mails_commands_work_on_the_packed_save_as_it_is(
+        homes: dict[str, Home], game: list[Path], tmp_path: Path) -> None:
+    """What a mail with NAME.toml.gz says to run, run on that file, no unzipping."""
+    path = packed_copy(tmp_path, packed.pack(game[-1].read_bytes()), game[-1].name + ".gz")
+    table = session.verify(savefile.read(game[-1]), homes["cy"]).table
+    duty = table.duty()
+    assert duty is not None
+    actor = homes[table.seats[duty.seat].handle]
+    for command in (["show", str(path)], ["moves", str(path)], ["log", str(path)],
+                    ["play", str(path), "roll", "-o", str(tmp_path / "next.toml")]):
+        result = CliRunner().invoke(main, ["--home", str(actor.path), *command])
+        assert result.exit_code == 0, (command, result.output)
+    assert savefile.read(tmp_path / "next.toml").entries[:-1] == savefile.read(path).entries
+    assert (tmp_path / "next.toml").read_bytes().startswith(b"# pbem save")  # written plain
+
+
+@pytest.mark.parametrize("budget", [None, 1000], ids=["roomy", "packed"])
+def test_send_mails_a_packed_save_and_inbox_reads_the_mail(
+        homes: dict[str, Home], game: list[Path], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, budget: int | None) -> None:
+    """``pbem send NAME.toml.gz`` attaches the save itself, as NAME.toml where the mail fits
+    with it, else packed again as NAME.toml.gz; either reads back byte for byte."""
+    data = game[-1].read_bytes()
+    path = packed_copy(tmp_path, packed.pack(data), game[-1].name + ".gz")
+    if budget is not None:
+        monkeypatch.setattr(mail, "MAIL_BUDGET", budget)
+    result = CliRunner().invoke(main, ["--home", str(homes["ann"].path), "send", str(path),
+                                       "--to", "t@example.org", "--stdout"])
+    assert result.exit_code == 0, result.output
+    sent = email.message_from_string(result.output, policy=policy.default)
+    [found] = mail.find_saves(sent)
+    name = game[-1].name + (".gz" if budget else "")
+    assert (found.name, found.data) == (name, data)
+    assert f"pbem verify {name}" in str(sent.get_body(("plain",)))
+    eml = tmp_path / "sent.eml"
+    eml.write_text(result.output)
+    report = inbox.scan([eml], homes["cy"])
+    assert report.verified == 1, report.text()

@@ -201,3 +201,19 @@ def test_send_mails_a_packed_save_and_inbox_reads_the_mail(
     eml.write_text(result.output)
     report = inbox.scan([eml], homes["cy"])
     assert report.verified == 1, report.text()
+
+
+def test_a_packed_save_is_grouped_with_its_game_and_no_picture_overwrites_it(
+        game: list[Path], tmp_path: Path) -> None:
+    from pbem import batch
+    from pbem.drawing import page
+    from pbem.errors import UsageError
+
+    path = packed_copy(tmp_path, packed.pack(game[-1].read_bytes()))
+    game_id = savefile.read(game[-1]).game_id
+    assert batch.peek_game_id(str(path)) == batch.peek_game_id(str(game[-1])) == game_id
+    assert batch.groups([str(game[-1]), str(path)]) == [[0, 1]]
+    with pytest.raises(UsageError, match="is a pbem save"):
+        page.refuse_save_target(path)
+    other = packed_copy(tmp_path, packed.pack(b"not a save"), "other.gz")
+    page.refuse_save_target(other)  # any other gzip file is no save

@@ -61,6 +61,15 @@ def unpack(data: bytes, limit: int, name: str = "the save") -> bytes:
     return bytes(out)
 
 
+def head(data: bytes, size: int) -> bytes:
+    """The first ``size`` bytes (or fewer) that the gzip bytes ``data`` (maybe only the
+    start of a file) inflate to; b"" where they are no gzip. Only to tell what a file is."""
+    try:
+        return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(data, size)
+    except zlib.error:
+        return b""
+
+
 def _broken(name: str, problem: str) -> SaveFileError:
     return SaveFileError(f"{name} is gzip-compressed but {problem}, so it is not a readable "
                          "pbem save; ask the sender for the file again.")

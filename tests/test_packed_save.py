@@ -217,3 +217,16 @@ def test_a_packed_save_is_grouped_with_its_game_and_no_picture_overwrites_it(
         page.refuse_save_target(path)
     other = packed_copy(tmp_path, packed.pack(b"not a save"), "other.gz")
     page.refuse_save_target(other)  # any other gzip file is no save
+
+
+def test_inbox_reads_a_bare_packed_bomb_as_too_large_within_its_cap(
+        homes: dict[str, Home], bomb: bytes, game: list[Path], tmp_path: Path) -> None:
+    path = packed_copy(tmp_path, bomb)
+    report = inbox.scan([path], homes["cy"], max_bytes=1024 * 1024)
+    [problem] = report.problems
+    assert problem.code == "too-large" and "inflates to more than" in problem.message
+    # The same save as a file, plain and packed: one save, the other its duplicate.
+    plain = game[-1]
+    report = inbox.scan([plain, packed_copy(tmp_path, packed.pack(plain.read_bytes()))],
+                        homes["cy"])
+    assert (report.saves, report.duplicates, report.verified) == (2, 1, 1), report.text()

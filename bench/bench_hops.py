@@ -10,7 +10,9 @@ than one legal choice at the start of it (a turn with two or more options, endin
 turn counted as one); the others need no decision: forced turns (one option), joins, the
 start, reveals, entries that only do deck work. The sizes: the save after the last entry
 and the largest save of the game, and the turn mail of each (with the board, as
-``pbem mail`` composes it), against the mail budget.
+``pbem mail`` composes it), against the mail budget, with the board's part and the
+save's part of the larger mail as encoded in it (the PNG in base64, the save in
+quoted-printable, or gzip-compressed in base64 where the mail needs it).
 """
 
 from __future__ import annotations
@@ -86,12 +88,19 @@ def prefix(played: Played, n: int) -> Save:
     return Save(played.save.header, played.save.entries[:n], played.states[n - 1])
 
 
-def mail_size(save: Save) -> int:
+def mail_size(save: Save) -> tuple[int, int, int, str]:
     """Bytes of the turn mail that carries ``save``, composed as ``pbem mail`` does, as
-    SMTP carries it (CRLF line ends)."""
+    SMTP carries it (CRLF line ends); and of that, the board PNG's part and the save's
+    part (each with its part headers, as encoded in the mail); and how the save went
+    ("gzip" where it was packed to fit, else "")."""
     home = Home(Path(tempfile.mkdtemp(prefix="pbem-bench-hops-")))
     sent = message.compose(save, home, cc=False, to=["p@example.org"])
-    return len(sent.as_bytes(policy=policy.SMTP))
+    parts = {part.get_content_type(): len(part.as_bytes(policy=policy.SMTP))
+             for part in sent.walk() if not part.is_multipart()}
+    packed = "application/gzip" in parts
+    return (len(sent.as_bytes(policy=policy.SMTP)), parts.get("image/png", 0),
+            parts.get("application/toml", 0) + parts.get("application/gzip", 0),
+            "gzip" if packed else "")
 
 
 def report(ruleset: str, players: int, options: list[str], max_entries: int) -> None:
@@ -100,13 +109,15 @@ def report(ruleset: str, players: int, options: list[str], max_entries: int) -> 
     sizes = [len(savefile.dumps(prefix(played, k)).encode("utf-8")) for k in range(1, n + 1)]
     largest = max(range(n), key=lambda k: sizes[k])
     mails = {mail_size(prefix(played, k + 1)) for k in {n - 1, largest}}
+    mail, board, attached, how = max(mails)
     all_hops, decisions = hops(played)
     name = f"{ruleset} {' '.join(options)} {players}p".replace("  ", " ")
     print(f"{name:<34} {n:5d} entries {all_hops:5d} hops, {decisions:4d} wait for a decision, "
           f"{all_hops - decisions:4d} not; save last {sizes[-1] / 1000:6.1f} KB, largest "
-          f"{sizes[largest] / 1000:6.1f} KB; largest mail {max(mails) / 1000:6.1f} KB "
-          f"({'within' if max(mails) <= message.MAIL_BUDGET else 'OVER'} the "
-          f"{message.MAIL_BUDGET // 1000} KB budget)")
+          f"{sizes[largest] / 1000:6.1f} KB; largest mail {mail / 1000:6.1f} KB "
+          f"({'within' if mail <= message.MAIL_BUDGET else 'OVER'} the "
+          f"{message.MAIL_BUDGET // 1000} KB budget: board {board / 1000:5.1f} KB, save "
+          f"{attached / 1000:5.1f} KB{' ' + how if how else ''} as encoded in it)")
 
 
 def main() -> None:

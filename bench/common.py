@@ -110,35 +110,23 @@ def fixed_entropy(label: str) -> Iterator[None]:
     every version of the code, so figures taken before and after a change compare."""
     from tests.support.stream import fixed_entropy as fixed
 
-    with fixed(hashlib.sha256(b"pbem-bench/" + label.encode()).digest()):
+    with fixed(_entropy_seed(label)):
         yield
+
+
+def _entropy_seed(label: str) -> bytes:
+    return hashlib.sha256(b"pbem-bench/" + label.encode()).digest()
 
 
 def build_fixed(ruleset: str, players: int, options: list[str], bot: str = "greedy",
                 max_entries: int = 3000, *, label: str = "", game_id: str = "") -> Save:
     """A whole game signed in memory, the same on every run (fixed keys and entropy, from
     ``label``: by default the game's own words); ``game_id`` names it where given."""
-    label = label or f"{ruleset}/{players}/{','.join(options)}/{bot}"
-    with fixed_entropy(label):
-        game = registry.load(ruleset)
-        from tests.support.duty import fixed_identities
+    from tests.support.duty import bot_game
 
-        ids = fixed_identities(players)
-        header = headers.new_header(game, [(i.handle, "") for i in ids],
-                                   headers.parse_options(game, options))
-        if game_id:
-            header["id"] = game_id
-        table = headers.empty_table(header)
-        entries = []
-        while (duty := table.duty()) is not None and len(entries) < max_entries:
-            who = ids[duty.seat]
-            shown = signing.preview(table, who)
-            kind = shown.duty().kind  # type: ignore[union-attr]
-            moves = (bots.choose_turn(shown.game, shown.gstate, duty.seat, bot,
-                                      salt=str(len(entries))) if kind == "turn" else [])
-            entry, table = signing.sign_entry(table, who, kind, moves)
-            entries.append(entry)
-    return Save(header, entries, engine.public_state(table))
+    label = label or f"{ruleset}/{players}/{','.join(options)}/{bot}"
+    return bot_game(ruleset, players, options, _entropy_seed(label), bot, max_entries,
+                    game_id)
 
 
 def floor_run(text: str) -> Callable[[], None]:

@@ -23,7 +23,7 @@ from typing import Any
 
 from pbem import session
 from pbem.errors import PbemError
-from pbem.protocol import savefile
+from pbem.protocol import packed, savefile
 from pbem.protocol.gameindex import GameRecord
 from pbem.protocol.identity import Home
 from pbem.protocol.savefile import Save
@@ -89,7 +89,10 @@ def peek_game_id(path: str) -> str | None:
     """The id a save's header line claims (unchecked: it only chooses the process)."""
     try:
         with open(path, "rb") as fh:
-            found = _ID_LINE.search(fh.read(_PEEK_BYTES))
+            start = fh.read(_PEEK_BYTES)
+        if packed.is_gzip(start):  # a save stored gzip-compressed
+            start = packed.head(start, _PEEK_BYTES)
+        found = _ID_LINE.search(start)
     except OSError:
         return None
     return found.group(1).decode() if found else None

@@ -5,6 +5,8 @@ says so under the board (the board is never made less sharp or left out to fit).
 from __future__ import annotations
 
 import email
+import gzip
+import hashlib
 from email import policy
 from pathlib import Path
 
@@ -12,7 +14,10 @@ import pytest
 
 from pbem.drawing import png
 from pbem.mail import message as mail
+from pbem.mail import packing
+from pbem.protocol import packed, savefile
 from pbem.protocol.identity import Home
+from tests.support.duty import bot_game
 from tests.support.png import png_size
 
 SAVES = Path(__file__).resolve().parent.parent / "saves"
@@ -46,26 +51,60 @@ def test_each_games_turn_mail_is_under_the_budget_with_the_sharp_board(
 
 
 @pytest.mark.heavy
+def test_the_largest_turn_mail_of_a_five_player_posse_game_is_under_the_budget(
+        tmp_path: Path) -> None:
+    """Red Dog Junction's Posse variant at 5 players: its largest save is the last one (a
+    save only grows), and the mail that carries it has the sharp board and fits, the save
+    gzip-compressed (611 KB with it as it is: the save 342 KB, 384 KB quoted-printable;
+    the board PNG 158 KB, 216 KB in base64, which no lossless re-encoding shrinks)."""
+    save = bot_game("red-dog-junction", 5, ["variant=posse"],
+                    hashlib.sha256(b"mail-size/red-dog-junction/5/variant=posse").digest())
+    sent = mail.compose(save, Home(tmp_path / "reader"), to=["table@example.org"])
+    found = parts(sent)
+    assert png_size(found["image/png"])[0] == png.MAIL_WIDTH * png.MAIL_SCALE
+    size = len(sent.as_bytes(policy=policy.SMTP))
+    assert size < mail.MAIL_BUDGET, f"{size} bytes"
+    [attached] = [p for p in sent.iter_attachments() if p.get_content_type() == "application/gzip"]
+    name = str(attached.get_filename())
+    assert name.endswith(".toml.gz") and f"pbem verify {name}" in str(sent.get_body(("plain",)))
+    assert gzip.decompress(found["application/gzip"]) == savefile.dumps(save).encode()
+    back = email.message_from_bytes(sent.as_bytes(policy=policy.SMTP), policy=policy.default)
+    assert [f.data for f in mail.find_saves(back)] == [savefile.dumps(save).encode()]
+
+
+@pytest.mark.heavy
 def test_a_save_that_leaves_no_room_keeps_the_sharp_board_and_says_so(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The budget never shrinks the save nor the picture (as a 5-player Posse game past
-    about 250 KB, or its game-over mail): the board stays at twice the pixels, and the
-    mail says under it that it is larger than the budget, with the sizes."""
+    """The budget never shrinks the picture: a save that leaves no room for the sharp
+    board goes gzip-compressed, and where even that does not fit (as a 5-player Posse
+    game's game-over mail might), the board stays at twice the pixels and the mail says
+    under it that it is larger than the budget, with the sizes."""
     path = sorted((SAVES / "road-master").glob("*.toml"), key=lambda p: p.stat().st_size)[-2]
-    attached = mail.save_text(path.read_bytes())
+    data = path.read_bytes()
+    attached = mail.save_text(data)
     save_size = len(attached) + attached.count("\n")  # as attached, CRLF line ends
+    packed_size = packing.base64_size(len(packed.pack(data)))
     full = mail.compose(path, Home(tmp_path / "a"), to=["t@example.org"])
     sharp = parts(full)["image/png"]
     assert "larger than the" not in str(full.get_body(("html",)))
-    for room in (40_000, 20_000, -100_000):  # less than the sharp board, down to none
-        monkeypatch.setattr(mail, "MAIL_BUDGET", mail.MAIL_MARGIN + save_size + room)
+    # Room for the text and the sharp board, and halfway between the save's two sizes.
+    text = 2 * len(str(full.get_body(("plain",))).encode()) + 4096
+    fits = packing.base64_size(len(sharp)) + text + (save_size - packed_size) // 2
+    for room in (fits, 40_000, 20_000, -100_000):  # then less than the board, down to none
+        monkeypatch.setattr(mail, "MAIL_BUDGET", mail.MAIL_MARGIN + packed_size + room)
         tight = mail.compose(path, Home(tmp_path / f"b{room}"), to=["t@example.org"])
         assert parts(tight)["image/png"] == sharp, room  # the same sharp board
         html = str(tight.get_body(("html",)))
-        assert f"the save is {-(-path.stat().st_size // 1000)} KB" in html, html
-        assert "<table" not in html
         message = email.message_from_bytes(tight.as_bytes(), policy=policy.default)
-        assert [f.name for f in mail.find_saves(message)] == [path.name]
+        [found] = mail.find_saves(message)
+        assert (found.name, found.data) == (path.name + ".gz", data), room
+        assert f"pbem verify {path.name}.gz" in html and f"{path.name} " not in html
+        if room == fits:  # the save as it is leaves no room; gzip-compressed it does
+            assert "larger than the" not in html
+            continue
+        assert f"the save is {-(-len(data) // 1000)} KB ({-(-packed_size // 1000)} KB as " \
+            "attached)" in html, html
+        assert "<table" not in html
 
 
 def test_the_board_is_drawn_once_per_send(homes: dict[str, Home], tmp_path: Path,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import os
 import stat
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -98,5 +99,10 @@ def is_save(path: Path) -> bool:
             head = fh.read(4096)
     except OSError:
         return False
+    if head.startswith(b"\x1f\x8b"):  # a save stored gzip-compressed is a save too (the
+        try:  # drawing layer reads it as pbem.protocol.packed.head does, being below it)
+            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, 4096)
+        except zlib.error:
+            return False
     head = head.removeprefix(b"\xef\xbb\xbf").lstrip()
     return head.startswith((b"# pbem save", b"[header]"))

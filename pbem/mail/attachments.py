@@ -11,6 +11,9 @@ import re
 from dataclasses import dataclass
 from email.message import Message
 
+from pbem.errors import SaveFileError
+from pbem.protocol import packed
+
 MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024  # far above any real save; parsing stops there
 
 
@@ -21,7 +24,7 @@ class Found:
     name: str  # the attachment's file name, or a description of the part
     content_type: str
     size: int  # decoded size in bytes (estimated for a part over the cap)
-    data: bytes = b""  # the decoded bytes (BOM and CRLF left for savefile to handle)
+    data: bytes = b""  # the decoded bytes, inflated if gzip (BOM and CRLF left for savefile)
     problem: str = ""  # "too-large" when the part was not read
 
 
@@ -108,15 +111,33 @@ def find_saves(message: Message, max_bytes: int = MAX_ATTACHMENT_BYTES) -> list[
         size, text = _encoded_size(part)
         if size > max_bytes:
             cte = str(part.get("Content-Transfer-Encoding", "")).strip().lower()
-            if (name.lower().endswith(".toml") or "toml" in ctype
+            if (name.lower().endswith((".toml", ".toml.gz")) or "toml" in ctype
                     or looks_like_save(_peek(text, cte))):
                 found.append(Found(name, ctype, size, problem="too-large"))
             continue
         payload = part.get_payload(decode=True)
-        if not isinstance(payload, bytes) or not looks_like_save(payload):
+        if not isinstance(payload, bytes):
             continue
-        found.append(Found(name, ctype, len(payload), payload))
+        if packed.is_gzip(payload):
+            found += _packed_save(payload, name, ctype, max_bytes)
+        elif looks_like_save(payload):
+            found.append(Found(name, ctype, len(payload), payload))
     return found
+
+
+def _packed_save(payload: bytes, name: str, ctype: str, max_bytes: int) -> list[Found]:
+    """A gzip-compressed part, inflated to at most ``max_bytes``: the save it holds. One
+    named as a save that inflates past the cap is "too-large", and one that is damaged is
+    passed on as it is (savefile then says why, as for any damaged save); any other
+    archive is no save."""
+    named = name.lower().endswith(".toml.gz") or "toml" in ctype
+    try:
+        data = packed.unpack(payload, max_bytes, name)
+    except packed.TooLarge:
+        return [Found(name, ctype, max_bytes + 1, problem="too-large")] if named else []
+    except SaveFileError:
+        return [Found(name, ctype, len(payload), payload)] if named else []
+    return [Found(name, ctype, len(data), data)] if looks_like_save(data) else []
 
 
 def mentions_pbem(message: Message) -> bool:

@@ -33,7 +33,7 @@ from pbem.mail import message as mail
 from pbem.mail.report import GameSummary, InboxReport, Origin, Problem
 from pbem.mail.seen import SeenRecord
 from pbem.mail.sources import MESSAGE_FACTOR, Progress, Raw, Reading, imap_messages, mib, raw_messages
-from pbem.protocol import engine, gameindex, savefile, timing
+from pbem.protocol import engine, gameindex, packed, savefile, timing
 from pbem.protocol.archive import Archive
 from pbem.protocol.canonical import digest
 from pbem.protocol.contacts import Contacts
@@ -69,6 +69,23 @@ class _Candidate:
     verified: session.Verified | None = None
 
 
+def _bare(raw: Raw, report: InboxReport, max_bytes: int) -> list[_Candidate]:
+    """A save file named as a source; one stored gzip-compressed as the save it inflates
+    to, within the same cap (a damaged one as it is: savefile says why when it reads it)."""
+    data = raw.data
+    if packed.is_gzip(data):
+        try:
+            data = packed.unpack(data, max_bytes, raw.origin.source)
+        except packed.TooLarge:
+            report.problems.append(Problem(
+                "too-large", f"This save file is gzip-compressed and inflates to more than "
+                f"the {mib(max_bytes)} that inbox reads.", raw.origin))
+            return []
+        except SaveFileError:
+            pass
+    return [_Candidate(raw.origin, data, file=raw.origin.source)]
+
+
 def _candidates(raw: Raw, report: InboxReport, max_bytes: int) -> list[_Candidate]:
     """The save attachments of one message; problems for everything else odd in it."""
     report.messages += 1
@@ -78,7 +95,7 @@ def _candidates(raw: Raw, report: InboxReport, max_bytes: int) -> list[_Candidat
                 "too-large", f"This save file is {mib(len(raw.data))}, over the "
                 f"{mib(max_bytes)} that inbox reads.", raw.origin))
             return []
-        return [_Candidate(raw.origin, raw.data, file=raw.origin.source)]
+        return _bare(raw, report, max_bytes)
     cap = MESSAGE_FACTOR * max_bytes
     if len(raw.data) > cap:  # parsing costs ~10x its size in memory: a 200 MB mail, 2 GB
         if b"pbem" in raw.data[:65536].lower():

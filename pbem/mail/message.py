@@ -3,7 +3,9 @@
 A composed message is multipart/mixed: a multipart/alternative with a plain-text body and
 an HTML body (the same words, plus the board as a PNG image in a multipart/related part,
 at most 800 pixels wide, since most mail clients show no SVG), the save attached as
-``application/toml`` under its file name, and the board's SVG page attached for browsers.
+``application/toml`` under its file name (or, when only that makes the mail fit its
+budget, gzip-compressed as ``application/gzip`` named NAME.gz), and the board's SVG page
+attached for browsers (when there is no PNG).
 Headers name the game for people (Subject, the same for every mail of one game, since
 Gmail and Outlook group conversations by subject; what changes is in the body) and for
 programs (``X-Pbem-Game``, ``X-Pbem-Seq``). The Message-ID of an entry's mail is computed
@@ -22,6 +24,7 @@ clients rename, re-type and re-encode attachments.
 from __future__ import annotations
 
 import binascii
+import dataclasses
 import datetime
 import html
 import shlex
@@ -38,6 +41,7 @@ from pbem import __version__, session
 from pbem.drawing.page import html_page
 from pbem.drawing.png import MAIL_WIDTH, PictureError, mail_png
 from pbem.errors import TurnError, UsageError
+from pbem.mail import packing
 
 # The reading side (attachments.py) is named mail.X by its callers too.
 from pbem.mail.attachments import (  # noqa: F401
@@ -141,7 +145,7 @@ def _load(save: Save | str | Path) -> tuple[Save, str, bytes]:
     if not plain_name(name):  # a name that would garble the body and the commands in it
         last = parsed.entries[-1]
         name = savefile.default_name(parsed.ruleset, parsed.game_id, last["seq"], last["seat"])
-    return parsed, name, path.read_bytes()
+    return (parsed, *packing.as_saved(name, path.read_bytes()))
 
 
 def describe_entry(entry: savefile.Entry, you: str = "") -> str:
@@ -266,17 +270,13 @@ class Board:
     page: str = ""
 
 
-def board(table: Table, view: dict[str, Any], cid: str, heading: str,
-          budget: int | None = None, save_bytes: int = 0, save_attached: int = 0) -> Board:
+def board(table: Table, view: dict[str, Any], cid: str, heading: str) -> Board:
     """The game's ``render_svg(view)`` as a PNG image shown MAIL_WIDTH CSS pixels wide and
     drawn once, at twice the pixels (most mail clients show no SVG), else (a game that
     draws none, or a renderer that fails) the view as HTML tables. The SVG page is
     attached only when there is no PNG: with the image in the body it would repeat the
-    picture (and weigh about a sixth of the mail).
-
-    ``budget`` is the room the mail has left for the image. The board is never made less
-    sharp or left out to fit: where it does not fit beside the save (``save_bytes``
-    long, ``save_attached`` as attached), the mail says so under it."""
+    picture (and weigh about a sixth of the mail). The board is never made less sharp or
+    left out to fit the budget (:func:`_save_beside`)."""
     svg = table.game.render_svg(view)
     if not (isinstance(svg, str) and svg.strip()):
         return Board(view_table_html(view))
@@ -289,9 +289,19 @@ def board(table: Table, view: dict[str, Any], cid: str, heading: str,
     height = -(-pixels_high * width // pixels_wide)
     img = (f"<img src=\"cid:{html.escape(cid)}\" width=\"{width}\" height=\"{height}\" "
            f"alt=\"{html.escape(heading)}: the board\" style=\"max-width:100%;height:auto\">")
-    if budget is not None and _base64_size(len(png)) > budget:
-        img += f"<p><small>{html.escape(over_budget_note(save_bytes, len(png), save_attached))}</small></p>"
     return Board(img, png, cid)
+
+
+def _save_beside(drawn: Board, filename: str, data: bytes, attached: str,
+                 text_size: int) -> tuple[Board, packing.Attached]:
+    """The save's attachment (as it is if the mail fits MAIL_BUDGET with it and the board,
+    else gzip-compressed) and the board, which says under it when the two do not fit."""
+    room = MAIL_BUDGET - MAIL_MARGIN - text_size - _base64_size(len(drawn.png))
+    part = packing.attachment(filename, data, attached, room)
+    if drawn.png and part.size > room:
+        note = html.escape(over_budget_note(len(data), len(drawn.png), part.size))
+        drawn = dataclasses.replace(drawn, html=drawn.html + f"<p><small>{note}</small></p>")
+    return drawn, part
 
 
 def over_budget_note(save_bytes: int, png_bytes: int, save_attached: int) -> str:
@@ -306,10 +316,7 @@ def _kb(n: int) -> str:
     return f"{-(-n // 1000)} KB"
 
 
-def _base64_size(n: int) -> int:
-    """Bytes that ``n`` bytes take in a mail as base64 in lines of 76 (CRLF ends)."""
-    encoded = 4 * -(-n // 3)
-    return encoded + 2 * -(-encoded // 76)
+_base64_size = packing.base64_size
 
 
 def save_text(data: bytes) -> str:
@@ -371,7 +378,8 @@ def compose(save: Save | str | Path, sender_home: Home, *, body_since: int | Non
             cc: bool = True, to: Sequence[str] | None = None,
             now: datetime.datetime | None = None, remind: bool = False,
             automatic: bool = False) -> EmailMessage:
-    """The email that carries ``save`` (a path, attached byte for byte, or a Save).
+    """The email that carries ``save`` (a path, attached byte for byte, or a Save); the
+    save gzip-compressed, as NAME.gz, if the mail fits its budget only so (packing).
 
     To: the seat that acts next (its address from the save's header, else from this
     home's contacts); Cc: the other seats with an address, unless ``cc`` is False. ``to``
@@ -423,6 +431,7 @@ class _Mailing:
         self.now = now if now.tzinfo is not None else now.replace(tzinfo=datetime.UTC)
         self.view = session.public_view(self.verified)  # with the final result once audited
         self.board: Board | None = None
+        self.save_part: packing.Attached | None = None  # the save as attached
 
     @property
     def other_actor(self) -> int | None:
@@ -449,10 +458,13 @@ def _message(mailing: _Mailing, asked: _Asked, *, to: Sequence[str] | None = Non
             "Nobody in this game has a known mail address (seats are given as HANDLE=EMAIL "
             "to 'pbem new'). Give the address yourself with --to ADDRESS, or remember a "
             "player's with 'pbem contacts email HANDLE ADDRESS'.")
-    body = _mail_body(mailing, asked, mailing.other_actor if reader is None else reader,
-                      waited)
+    reader = mailing.other_actor if reader is None else reader
+    body = _mail_body(mailing, asked, reader, waited, mailing.filename)
+    drawn, save_part = _board_of(mailing, body)
+    if save_part.name != mailing.filename:  # the words name the file as attached
+        body = _mail_body(mailing, asked, reader, waited, save_part.name)
     msg = _headers(mailing, asked, to_list, cc_list)
-    _add_parts(msg, mailing, body)
+    _add_parts(msg, mailing, body, drawn, save_part)
     return msg
 
 
@@ -504,14 +516,14 @@ def _addressed(mailing: _Mailing, cc: bool) -> list[int]:
 
 
 def _mail_body(mailing: _Mailing, asked: _Asked, reader: int | None,
-               waited: tuple[datetime.datetime | None, str]) -> _Body:
+               waited: tuple[datetime.datetime | None, str], filename: str) -> _Body:
     """The words of one mail: its title, the entries since the reader's last, the board
     as text, what to run; a reminder says since when the game has waited."""
     table, duty = mailing.table, mailing.duty
     status = "game over" if duty is None else \
         f"{table.seats[duty.seat].handle} to {ACTIONS[duty.kind]}"
     since, since_words = _since(table, mailing.parsed, reader, asked.body_since)
-    body = _body(table, mailing.parsed, mailing.seats, mailing.filename, reader,
+    body = _body(table, mailing.parsed, mailing.seats, filename, reader,
                  mailing.my_seat, since, mailing.verified)
     body.title += f": {status}"
     body.history_title = since_words
@@ -553,13 +565,13 @@ def _headers(mailing: _Mailing, asked: _Asked, to_list: list[str],
     return msg
 
 
-def _add_parts(msg: EmailMessage, mailing: _Mailing, body: _Body) -> None:
+def _add_parts(msg: EmailMessage, mailing: _Mailing, body: _Body, drawn: Board,
+               save_part: packing.Attached) -> None:
     """The plain text and HTML bodies (the board embedded), the save, the board's page."""
     # No control character reaches a reader's terminal (--stdout) or mail client, whatever
     # a game's rendering or a move's text holds.
     text = printable(body.text())
     msg.set_content(text, cte=_cte(text))
-    drawn = _board_of(mailing, body)
     page = printable(body.html(drawn.html))
     msg.add_alternative(page, subtype="html", cte=_cte(page))
     if drawn.png:  # the HTML part becomes multipart/related: the page and its image
@@ -571,28 +583,28 @@ def _add_parts(msg: EmailMessage, mailing: _Mailing, body: _Body) -> None:
     # Quoted-printable, so that the file arrives byte for byte (as 7bit text mail would
     # turn its LF line ends into CRLF on the way) and a quarter smaller than as base64.
     # The library's own quoted-printable also encodes every space: the text is ours.
-    msg.add_attachment(mailing.data, maintype="application", subtype="toml",
-                       filename=mailing.filename, cte="quoted-printable")
-    [*_, part] = msg.iter_attachments()
-    part.set_payload(mailing.attached)
+    # A save packed to fit (pbem.mail.packing) goes as base64 gzip.
+    msg.add_attachment(save_part.data, maintype="application", subtype=save_part.subtype,
+                       filename=save_part.name, cte=save_part.cte)
+    if not save_part.packed:
+        [*_, part] = msg.iter_attachments()
+        part.set_payload(mailing.attached)
     if drawn.page:
         msg.add_attachment(drawn.page, subtype="html", cte=_cte(drawn.page),
                            filename=f"{Path(mailing.filename).stem}-board.html")
 
 
-def _board_of(mailing: _Mailing, body: _Body) -> Board:
-    """The board, drawn for the first mail of ``mailing`` in the room its size leaves,
-    and the same picture for every other recipient."""
-    if mailing.board is None:
-        attached = mailing.attached
-        save_size = len(attached) + attached.count("\n")  # CRLF line ends
+def _board_of(mailing: _Mailing, body: _Body) -> tuple[Board, packing.Attached]:
+    """The board and the save's attachment, decided for the first mail of ``mailing`` in
+    the room its size leaves (:func:`_save_beside`), the same for every other recipient."""
+    if mailing.board is None or mailing.save_part is None:
         text_size = 2 * len(body.text().encode("utf-8")) + 4096  # plain, html, headers
         title = mailing.table.game.info.title
-        mailing.board = board(mailing.table, mailing.view, mailing.cid,
-                              f"{title} {mailing.table.game_id[:8]}, entry {mailing.seq}",
-                              budget=MAIL_BUDGET - MAIL_MARGIN - save_size - text_size,
-                              save_bytes=len(mailing.data), save_attached=save_size)
-    return mailing.board
+        drawn = board(mailing.table, mailing.view, mailing.cid,
+                      f"{title} {mailing.table.game_id[:8]}, entry {mailing.seq}")
+        mailing.board, mailing.save_part = _save_beside(
+            drawn, mailing.filename, mailing.data, mailing.attached, text_size)
+    return mailing.board, mailing.save_part
 
 
 def _waited(table: Table, parsed: Save, path: Path | None

@@ -19,6 +19,7 @@ from typing import BinaryIO
 from pbem.mail import imap, imapurl
 from pbem.mail.report import InboxReport, Origin, Problem
 from pbem.mail.seen import Resume, SeenRecord, SourceSeen, message_digest
+from pbem.protocol import packed
 
 MESSAGE_FACTOR = 4  # a whole message over 4x the attachment cap is not parsed
 
@@ -58,8 +59,8 @@ def _file_kind(path: Path) -> str:
     if head.startswith(b"From "):
         return "mbox"
     stripped = head.removeprefix(b"\xef\xbb\xbf").lstrip()
-    if stripped.startswith((b"# pbem save", b"[header]")):
-        return "save"
+    if stripped.startswith((b"# pbem save", b"[header]")) or packed.is_gzip(head):
+        return "save"  # a gzip file is no mail: savefile reads it as a packed save
     return "eml"
 
 

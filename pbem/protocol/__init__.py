@@ -9,6 +9,7 @@ identity    a home's Ed25519 identity, signatures, handles
 edkeys      is a published Ed25519 key sound (not small-order, canonical)?
 contacts    players seen before and their key fingerprints
 savefile    TOML <-> records, schema and size checks, atomic writes
+packed      a save stored gzip-compressed: bounded inflating, deterministic packing
 chain       authenticate the file in hand: header hash, prevs, keys, signatures, beacon
 turns       applying one turn, resolving queued chance
 engine      replay and signing: header -> entries -> state; the audit

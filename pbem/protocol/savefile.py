@@ -17,7 +17,7 @@ from typing import Any
 
 from pbem import atomic, tomltext
 from pbem.errors import SaveFileError, UsageError
-from pbem.protocol import timing
+from pbem.protocol import packed, timing
 from pbem.protocol.canonical import NotCanonicalError, check_signable
 from pbem.protocol.entropy import parse_time
 from pbem.protocol.identity import is_address, is_handle
@@ -364,6 +364,8 @@ def parse_bytes(raw: bytes, name: str = "the save") -> Save:
     if len(raw) > MAX_SAVE_BYTES:
         raise SaveFileError(f"{name} is {len(raw)} bytes, far larger than any pbem save; "
                             "refusing it.")
+    if packed.is_gzip(raw):  # stored gzip-compressed: the save is what it inflates to
+        raw = packed.unpack(raw, MAX_SAVE_BYTES, name)
     if raw.startswith(b"\xef\xbb\xbf"):  # a BOM added by some editors changes nothing
         raw = raw[3:]
     try:

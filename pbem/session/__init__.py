@@ -134,13 +134,20 @@ def verify(save: Save, home: Home | None, *, full: bool = False, record: bool = 
         out.notes.extend(out.branches)
     out.notes.extend(component_notes(save, home, components))
     out.notes.extend(skip_notes(report.table))
-    out.notes.extend(w.words(at) for w in out.waiting)
-    if out.waiting:
-        out.notes.append(f"This home goes by the save up to entry {cut - 1} until then: "
-                         "nothing comes from the entries that wait, and pbem builds on "
-                         "none of them.")
+    out.notes.extend(_waiting_notes(out.waiting, cut, at))
     out.notes.extend(late["words"] for late in out.late)
     return out
+
+
+def _waiting_notes(waiting: list[timing.Waiting], cut: int, at: Any) -> list[str]:
+    """verify's sentences on the entries of the file not in effect here."""
+    if not waiting:
+        return []
+    builds = ("pbem builds on the save before them" if waiting[0].reason
+              else "pbem builds on none of them")
+    return [*(w.words(at) for w in waiting),
+            f"This home goes by the save up to entry {cut - 1} until then: nothing comes "
+            f"from the entries that wait, and {builds}."]
 
 
 def _revealed_elsewhere(archive: Archive, home: Home, save: Save) -> int | None:

@@ -4,9 +4,11 @@ of the seat that owes it."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from pbem import session
 from pbem.protocol.identity import Home, Identity
+from pbem.protocol.savefile import Save
 
 
 def fixed_identities(n: int, first: int = 1) -> list[Identity]:
@@ -32,3 +34,34 @@ def sign_duty(homes: Mapping[str, Home], written: session.Written,
     return session.sign_next(homes[handle], written.path,
                              "join" if duty.kind == "join" else None, [],
                              bot if duty.kind == "turn" else None, None)
+
+
+def bot_game(ruleset: str, players: int, options: list[str], seed: bytes, bot: str = "greedy",
+             max_entries: int = 3000, game_id: str = "") -> Save:
+    """A whole game by ``bot`` (up to ``max_entries`` entries) signed in memory by the
+    seats of :func:`fixed_identities`, every fresh value from ``seed`` and the clock
+    standing still (tests.support.stream.fixed_entropy): the same game on every run and
+    by every version of the code. ``game_id`` names it where given."""
+    from pbem import registry
+    from pbem.play import bots
+    from pbem.protocol import engine, headers, signing
+    from tests.support.stream import fixed_entropy
+
+    with fixed_entropy(seed):
+        game = registry.load(ruleset)
+        ids = fixed_identities(players)
+        header = headers.new_header(game, [(i.handle, "") for i in ids],
+                                    headers.parse_options(game, options))
+        if game_id:
+            header["id"] = game_id
+        table = headers.empty_table(header)
+        entries: list[dict[str, Any]] = []
+        while (duty := table.duty()) is not None and len(entries) < max_entries:
+            who = ids[duty.seat]
+            shown = signing.preview(table, who)
+            kind = shown.duty().kind  # type: ignore[union-attr]
+            moves = (bots.choose_turn(shown.game, shown.gstate, duty.seat, bot,
+                                      salt=str(len(entries))) if kind == "turn" else [])
+            entry, table = signing.sign_entry(table, who, kind, moves)
+            entries.append(entry)
+    return Save(header, entries, engine.public_state(table))

@@ -1,0 +1,75 @@
+"""A save stored gzip-compressed (PROTOCOL.md section 3): known by its magic bytes, whatever
+its name, and inflated with a bound, so a small file that would inflate to gigabytes (a
+"zip bomb"), or a damaged one, is refused in one sentence and never fills memory. What is
+signed is the save's text; compression is only how the file travels.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+
+from pbem.errors import SaveFileError
+
+GZIP_MAGIC = b"\x1f\x8b"
+GZIP_SUFFIX = ".gz"
+LEVEL = 9  # fixed: the same save always packs to the same bytes
+_CHUNK = 64 * 1024  # compressed bytes fed to the inflater at a time
+# A gzip header with no file name, mtime 0, "maximum compression", operating system
+# "unknown": fixed, unlike zlib's own header (its OS byte is the build's).
+_HEADER = GZIP_MAGIC + b"\x08\x00" + b"\x00\x00\x00\x00" + b"\x02\xff"
+
+
+class TooLarge(SaveFileError):
+    """A gzip stream that inflates past the limit (exit 4, as any malformed save)."""
+
+
+def is_gzip(data: bytes) -> bool:
+    return data.startswith(GZIP_MAGIC)
+
+
+def pack(data: bytes) -> bytes:
+    """``data`` gzip-compressed, the same bytes on every run (one member, see _HEADER)."""
+    squeezer = zlib.compressobj(LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS, 9)
+    body = squeezer.compress(data) + squeezer.flush()
+    trailer = struct.pack("<II", zlib.crc32(data), len(data) & 0xFFFFFFFF)
+    return _HEADER + body + trailer
+
+
+def unpack(data: bytes, limit: int, name: str = "the save") -> bytes:
+    """The bytes gzip ``data`` inflates to, at most ``limit`` of them; SaveFileError (exit
+    4) for more, or for a stream that is damaged, cut short or followed by other bytes."""
+    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)  # gzip header and trailer checked
+    out = bytearray()
+    pending, offset = b"", 0
+    try:
+        while not inflater.eof:
+            if not pending:
+                if offset >= len(data):
+                    raise _broken(name, "is cut short")
+                pending, offset = data[offset:offset + _CHUNK], offset + _CHUNK
+            out += inflater.decompress(pending, limit + 1 - len(out))  # never 0: no limit
+            pending = inflater.unconsumed_tail
+            if len(out) > limit:
+                raise TooLarge(f"{name} is gzip-compressed and inflates to more than "
+                               f"{limit} bytes, far larger than any pbem save; refusing it.",
+                               code="SaveFileError")  # the code of any malformed save
+    except zlib.error:
+        raise _broken(name, "is damaged") from None
+    if inflater.unused_data or offset < len(data):
+        raise _broken(name, "has other bytes after its end")
+    return bytes(out)
+
+
+def head(data: bytes, size: int) -> bytes:
+    """The first ``size`` bytes (or fewer) that the gzip bytes ``data`` (maybe only the
+    start of a file) inflate to; b"" where they are no gzip. Only to tell what a file is."""
+    try:
+        return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(data, size)
+    except zlib.error:
+        return b""
+
+
+def _broken(name: str, problem: str) -> SaveFileError:
+    return SaveFileError(f"{name} is gzip-compressed but {problem}, so it is not a readable "
+                         "pbem save; ask the sender for the file again.")

@@ -104,7 +104,8 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     # The seat a proposal names answers it by signing its turn or reveal on top of it.
     answer = (bool(table.proposal) and seat == table.proposal["player"]
               and kind in ("turn", "reveal", "resign"))
-    if seat != duty.seat and kind not in absence.OUT_OF_TURN and not answer:
+    in_round = _check_round(table, seat, entry)
+    if seat != duty.seat and kind not in absence.OUT_OF_TURN and not answer and not in_round:
         raise TurnError(
             f"Entry {seq} is by {handle}, but the next entry must be by "
             f"{table.seats[duty.seat].handle} (a {duty.kind}).",
@@ -113,6 +114,10 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     new = table if in_place else _copy_table(table)
     new.signers.append(seat)
     new.beacons.append(entry.get("beacon", ""))  # '' : signed out of the order of play
+    if in_round:
+        if new.round_first < 0:
+            new.round_first, new.round_prev = entry["round"], table.head
+        new.round_signed.append(seat)
     absence.note_away(new, seat, entry)
     if kind in absence.KINDS:
         return _absence_entry(new, seat, entry, target, make_chores, audit_seeds, proved), []
@@ -144,7 +149,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         _chores(new, seat, entry, make_chores, audit_seeds, proved)
         stamp_pending(new.gstate, seq)
         return new, []
-    if seat != duty.seat or kind not in allowed:
+    if (seat != duty.seat and not in_round) or kind not in allowed:
         raise TurnError(
             f"Entry {seq} is a {kind} by {handle}, but the next entry must be a "
             f"{duty.kind} by {new.seats[duty.seat].handle}.",
@@ -209,6 +214,35 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     return new, canonical_moves
 
 
+def _check_round(table: Table, seat: int, entry: Entry) -> bool:
+    """Whether ``entry`` is signed in the round the game waits on (PROTOCOL.md section
+    4): it must carry ``round`` exactly when the order of play names a round here, by a
+    seat of the round's set that has not signed in it, at the seq its seat's place in the
+    set fixes, and be of the round's kind (the caller's duty check)."""
+    seq, handle = entry["seq"], table.seats[seat].handle
+    seats = table.round_seats()
+    duty = table.duty()
+    if not seats or duty is None or entry["kind"] != duty.kind:
+        if "round" in entry:
+            raise TurnError(f"Entry {seq} ({handle}) says it is signed in a round, but the "
+                            "order of play names no round here.", seq=seq, code="round")
+        return False
+    place = table.round_place(seat)
+    names = ", ".join(table.seats[s].handle for s in seats)
+    if place is None:
+        why = ("has signed in it already" if seat in table.round_signed
+               else "is not one of its seats")
+        raise TurnError(f"Entry {seq} is a {entry['kind']} by {handle} in the round of "
+                        f"{names}, but {handle} {why}.", seq=seq, code="round")
+    first, expected = place
+    if entry.get("round") != first or seq != expected:
+        raise TurnError(
+            f"Entry {seq} ({handle}) must be signed in the round of {names} that starts at "
+            f"entry {first}, as its entry {expected} (round = {first}).", seq=seq,
+            code="round")
+    return True
+
+
 def _copy_table(table: Table) -> Table:
     """A table sharing nothing that ``step`` changes with ``table``."""
     return Table(
@@ -231,6 +265,10 @@ def _copy_table(table: Table) -> Table:
         against=list(table.against),
         away_until=list(table.away_until),
         away_used=list(table.away_used),
+        round_first=table.round_first,
+        round_prev=table.round_prev,
+        round_digests=list(table.round_digests),
+        round_signed=list(table.round_signed),
     )
 
 
@@ -431,17 +469,17 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
         entry, entry_digest = save.entries[index], hashes[index]
         if index in forks.values():
             parted[index] = _copy_table(table)
-        if index in forks and not (vouched is not None and vouched(index, entry_digest)):
+        if index in forks and not (vouched is not None and vouched(entry["seq"], entry_digest)):
             _replay_voided(_copy_table(parted[forks[index]]), entry)
         before = table
         # An entry this home verified before had its secret-deck proofs and points checked
         # then: like its signature (chain.py), they are a function of its hash. So had
         # the entry this process has just signed (``signed_here``), as it was signed.
         proved = ((entry_digest == signed_here and signed_in_this_process(entry_digest))
-                  or (vouched is not None and vouched(index, entry_digest)))
+                  or (vouched is not None and vouched(entry["seq"], entry_digest)))
         table, _ = step(table, entry, replay=True, audit_seeds=audit_seeds, in_place=in_place,
                         proved=proved)
-        table.head = entry_digest
+        table.settle_head(entry_digest)
         if on_entry is not None:
             on_entry(before, table, entry)
     if check_snapshot and not _snapshot_matches(save.state, table):

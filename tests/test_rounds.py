@@ -223,6 +223,30 @@ def test_two_joins_by_one_seat_in_a_round_are_a_fork(homes: dict[str, Home],
     assert merged.value.code == "fork"
 
 
+def test_merge_writes_the_assembled_save(homes: dict[str, Home], tmp_path: Path) -> None:
+    bob = invited_join(homes, tmp_path, "bob")
+    invited_join(homes, tmp_path, "cy")
+    folder = tmp_path / "inv"
+    written, merged, missing = assembling.merge_files(
+        [folder / "bob.toml", folder / "cy.toml"], homes["ann"], None)
+    assert missing == []
+    assert written.name.endswith("-0002-bob+cy.toml")
+    assert savefile.read(written).entries == merged.entries
+    assert merged.entries[:2] == bob.entries
+
+
+def test_a_home_completes_a_round_from_its_archive(homes: dict[str, Home],
+                                                   tmp_path: Path) -> None:
+    bob = invited_join(homes, tmp_path, "bob")
+    cy = invited_join(homes, tmp_path, "cy")
+    host = homes["ann"]
+    session.verify(bob, host)
+    assert assembling.from_archive(host, bob) is None  # nothing more seen yet
+    session.verify(cy, host)
+    whole = assembling.from_archive(host, bob)
+    assert whole is not None and [e["seat"] for e in whole.entries] == ["ann", "bob", "cy"]
+
+
 def test_round_siblings_are_no_branch(homes: dict[str, Home], tmp_path: Path) -> None:
     viewer = Home(tmp_path / "viewer")
     bob = invited_join(homes, tmp_path, "bob")
@@ -240,3 +264,16 @@ def test_a_mental_deck_game_keeps_its_joins_one_after_another(
     assert all("round" not in e for e in save.entries)
     assert save.entries[2]["prev"] == digest(save.entries[1])
     assert engine.replay(save).table.started
+
+
+def test_inbox_assembles_the_joins_it_reads(homes: dict[str, Home], tmp_path: Path) -> None:
+    from pbem.mail import inbox
+
+    invited_join(homes, tmp_path, "bob")
+    invited_join(homes, tmp_path, "cy")
+    folder = tmp_path / "inv"
+    report = inbox.scan([folder / "bob.toml", folder / "cy.toml"], homes["ann"])
+    (summary,) = report.games
+    assert summary.your_move and summary.next == "start"
+    assert summary.filed.endswith("-0002-bob+cy.toml")
+    assert [e["seat"] for e in savefile.read(summary.filed).entries] == ["ann", "bob", "cy"]

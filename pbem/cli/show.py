@@ -40,7 +40,7 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem import session
     from pbem.protocol import clock, timing
-    from pbem.session import logbook
+    from pbem.session import logbook, rounds
 
     home = _home(ctx)
     path = resolve_save(ctx, save)
@@ -99,7 +99,8 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
                 "players": [n.to_json() for n in notices],
                 "last_acted": [a.to_json() for a in acted],
                 "absence": _absence_lines(table),
-                "result": verified.report.result if at is None else None}
+                "result": verified.report.result if at is None else None,
+                "round": rounds.status(table)}
         if at is None:
             data["since_your_last_turn"] = None if since is None else [n.to_json() for n in since]
             data["clock"] = clock.status(table)
@@ -123,6 +124,8 @@ def show(ctx: click.Context, save: str, as_json: bool, at: int | None, svg_path:
                if verified.revealed_elsewhere is not None else "  (you)")
         echo(("Next: " if at is None else "Next then: ") + f"{duty.kind} by {to_act}"
              + (you if to_act == handle else ""))
+        if rounds.status(table):
+            echo(rounds.status_line(table))
     for line in _absence_lines(table):
         echo(line)
     if at is None:

@@ -121,7 +121,7 @@ def _verify_one(ctx: click.Context, save: str, as_json: bool, full: bool) -> Non
             "absence": _absence_lines(table), "unaudited": report.unaudited,
             "closed": told.get("closed", []),
             "players": [n.to_json() for n in notices],
-            "checked_from": report.checked_from, "errors": []})
+            "checked_from": report.checked_from, "round": _round(table), "errors": []})
     else:
         echo(f"{table.header['game']} {table.game_id[:8]}: {len(table.signers)} entries "
                    "verified (signatures, chain, beacon links, rules replay, snapshot)."
@@ -137,6 +137,8 @@ def _verify_one(ctx: click.Context, save: str, as_json: bool, full: bool) -> Non
             echo(note)
         if duty:
             echo(f"Next: {duty.kind} by {table.seats[duty.seat].handle}.")
+        if _round(table):
+            echo(_round_line(table))
         for line in _absence_lines(table):
             echo(line)
         awaiting = [table.seats[s].handle for s in table.awaiting_reveals()]
@@ -146,3 +148,15 @@ def _verify_one(ctx: click.Context, save: str, as_json: bool, full: bool) -> Non
         _print_result(report)
     if isinstance(report.audit, list):
         sys.exit(3)
+
+
+def _round(table: Any) -> Any:
+    from pbem.session import rounds
+
+    return rounds.status(table)
+
+
+def _round_line(table: Any) -> str:
+    from pbem.session import rounds
+
+    return rounds.status_line(table)

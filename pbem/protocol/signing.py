@@ -66,6 +66,10 @@ def owed(table: Table, identity: Identity) -> Duty:
         return waiting
     if duty.seat != seat and table.round_place(seat) is not None:
         return Duty(seat, duty.kind)  # signed in a round, in parallel (PROTOCOL.md 4)
+    if seat in table.round_signed:
+        names = ", ".join(table.seats[s].handle for s in table.round_missing())
+        raise TurnError(f"You ({identity.handle}) have signed your {duty.kind} in this round "
+                        f"already; it waits for {names}, not for you.")
     if duty.seat != seat:
         who = table.seats[duty.seat]
         action = {"create": "create", "join": "join", "start": "start the game",

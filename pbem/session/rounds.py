@@ -1,20 +1,26 @@
 """Assembling a round (PROTOCOL.md section 4): one save from saves that each hold part of
-it, as ``pbem merge`` and the mail commands do."""
+it (``pbem merge``), or from a save and the entries of its last round this home's
+archive verified in other saves (``pbem inbox`` and ``pbem sync`` do it by themselves)."""
 
 from __future__ import annotations
 
-from pbem.errors import IntegrityError, UsageError
-from pbem.protocol import engine
-from pbem.protocol.archive import equivocation
+from pathlib import Path
+
+from pbem.errors import PbemError, UsageError
+from pbem.protocol import engine, savefile
+from pbem.protocol.archive import Archive, equivocation
 from pbem.protocol.canonical import digest
+from pbem.protocol.identity import Home
 from pbem.protocol.savefile import Entry, Save
+from pbem.protocol.table import Table
 
 
 def assemble(saves: list[Save]) -> Save:
     """The save holding every entry of ``saves`` (saves of one game, each a prefix of it
     or holding part of its last round), with its state replayed. UsageError if they are
     of different games or branches, IntegrityError("fork") if one seat signed two
-    different entries at one place; the result is checked by engine.replay."""
+    different entries at one place; the result is checked by engine.replay (not the
+    end-of-game audit: the caller verifies the save it keeps)."""
     header = saves[0].header
     header_hash = digest(header)
     by_seq: dict[int, Entry] = {}
@@ -42,4 +48,80 @@ def _place(by_seq: dict[int, Entry], entry: Entry) -> None:
         "branches of the game, not parts of one round.")
 
 
-__all__ = ["assemble", "IntegrityError"]
+def from_archive(home: Home, save: Save) -> Save | None:
+    """``save`` with the entries of its last round (it ends in one) that this home's
+    archive verified in other saves and ``save`` lacks; None if there are none, or if
+    they do not assemble with it (then the save stands as it is)."""
+    first = save.entries[-1].get("round")
+    if first is None:
+        return None
+    archive = Archive(home.archive_dir, save.game_id)
+    if archive.data["header"] != digest(save.header):
+        return None
+    have = {digest(e) for e in save.entries}
+    prev = save.entries[-1]["prev"]
+    extra = [archive.evidence(h) for h, at in sorted(archive.data["rounds"].items())
+             if at == first and h not in have]
+    found = [e for e in extra if e is not None and e["prev"] == prev]
+    if not found:
+        return None
+    try:
+        return assemble([save, Save(save.header, found)])
+    except PbemError:
+        return None
+
+
+def save_name(save: Save) -> str:
+    """The standard file name of ``save``: as savefile.default_name, but a save ending in
+    two or more entries of one round is named by all their signers ('bob+cy'), never by
+    one, so it takes no name of a save that holds only that signer's entry."""
+    last = save.entries[-1]
+    signers = [e["seat"] for e in save.entries
+               if "round" in last and e.get("round") == last["round"]]
+    who = "+".join(signers) if len(signers) > 1 else last["seat"]
+    return savefile.default_name(save.ruleset, save.game_id, last["seq"], who)
+
+
+def merge_files(paths: list[Path], home: Home | None, out: str | None
+                ) -> tuple[Path, Save, list[str]]:
+    """``pbem merge``: read the saves, assemble them, verify the result in ``home`` (its
+    fork check sees every entry) and write it to ``out`` (default: its standard name
+    beside the first save). Nothing is written if any check fails. Returns the path, the
+    save and the handles its last round still waits for."""
+    from pbem import session
+
+    saves = [savefile.read(p) for p in paths]
+    merged = assemble(saves)
+    verified = session.verify(merged, home, record=False)
+    session.refuse_stale(verified, home)
+    target = Path(out) if out else paths[0].parent / save_name(merged)
+    written = savefile.write_new(target, savefile.dumps(merged))
+    if home is not None:
+        session.verify(merged, home, path=written)
+    table = verified.table
+    return written, merged, [table.seats[s].handle for s in table.round_missing()]
+
+
+def status(table: Table) -> dict[str, list[str]] | None:
+    """docs/JSON.md's ``round``: the seats of the round the game waits on and those whose
+    entry is missing from the save, by handle in seat order; None when it waits on no
+    round."""
+    seats = table.round_seats()
+    if not seats:
+        return None
+    return {"seats": [table.seats[s].handle for s in seats],
+            "missing": [table.seats[s].handle for s in table.round_missing()]}
+
+
+def status_line(table: Table) -> str:
+    """The sentence ``verify`` and ``show`` print for :func:`status` ('' if no round)."""
+    found = status(table)
+    if found is None:
+        return ""
+    duty = table.duty()
+    kind = duty.kind if duty is not None else "entrie"  # a round stands before the end
+    done = [h for h in found["seats"] if h not in found["missing"]]
+    held = f"this save holds those of {', '.join(done)}" if done else "this save holds none"
+    return (f"Round: the {kind}s of {', '.join(found['seats'])}, signed in parallel; {held}; "
+            f"missing: {', '.join(found['missing'])}. Any home holding them all assembles "
+            "the save ('pbem merge', or 'pbem inbox' by itself).")

@@ -277,3 +277,20 @@ def test_inbox_assembles_the_joins_it_reads(homes: dict[str, Home], tmp_path: Pa
     assert summary.your_move and summary.next == "start"
     assert summary.filed.endswith("-0002-bob+cy.toml")
     assert [e["seat"] for e in savefile.read(summary.filed).entries] == ["ann", "bob", "cy"]
+
+
+def test_start_after_an_incomplete_round_is_refused(game: list[Path], homes: dict[str, Home],
+                                                    tmp_path: Path) -> None:
+    save = first_five(game)
+    entries = copy.deepcopy([save.entries[0], save.entries[1], save.entries[3]])
+    entries[2].update(seq=2, prev=round_digest([digest(entries[1])]))
+    entries[2] = forge(entries[2], homes["ann"].load())
+    error = refused(with_entries(save, entries), tmp_path)
+    assert isinstance(error, TurnError) and "join" in error.message
+
+
+def test_every_join_of_a_round_may_come_first(homes: dict[str, Home], tmp_path: Path) -> None:
+    """Signed on the invitation in either order, the joins give the same save."""
+    cy = invited_join(homes, tmp_path, "cy")
+    bob = invited_join(homes, tmp_path, "bob")
+    assert assembling.assemble([cy, bob]).entries == assembling.assemble([bob, cy]).entries

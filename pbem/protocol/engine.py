@@ -220,9 +220,9 @@ def _check_round(table: Table, seat: int, entry: Entry) -> bool:
     seat of the round's set that has not signed in it, at the seq its seat's place in the
     set fixes, and be of the round's kind (the caller's duty check)."""
     seq, handle = entry["seq"], table.seats[seat].handle
-    seats = table.round_seats()
-    duty = table.duty()
-    if not seats or duty is None or entry["kind"] != duty.kind:
+    seats = table.round_seats()  # cheap, and [] for nearly every entry: asked first
+    duty = table.duty() if seats else None
+    if duty is None or entry["kind"] != duty.kind:
         if "round" in entry:
             raise TurnError(f"Entry {seq} ({handle}) says it is signed in a round, but the "
                             "order of play names no round here.", seq=seq, code="round")

@@ -294,3 +294,18 @@ def test_every_join_of_a_round_may_come_first(homes: dict[str, Home], tmp_path: 
     cy = invited_join(homes, tmp_path, "cy")
     bob = invited_join(homes, tmp_path, "bob")
     assert assembling.assemble([cy, bob]).entries == assembling.assemble([bob, cy]).entries
+
+
+def test_every_invitee_reads_that_it_joins_now(homes: dict[str, Home], tmp_path: Path) -> None:
+    from pbem.mail import inbox
+    from pbem.protocol import gameindex
+
+    invited_join(homes, tmp_path, "bob")
+    created = Path((tmp_path / "inv" / "created").read_text())
+    for handle in ("bob", "cy"):
+        (summary,) = inbox.scan([created], homes[handle]).games
+        assert summary.your_move and summary.next == "join" and summary.to_act == handle
+    bob_save = tmp_path / "inv" / "bob.toml"
+    verified = session.load(bob_save, homes["cy"])
+    record = gameindex.summarize(verified.save, verified.report, bob_save, "cy")
+    assert record.to_act == "cy" and record.next == "join"

@@ -336,7 +336,7 @@ def _verify_game(game_id: str, candidates: list[_Candidate], home: Home, me: str
         if summary.filed:  # 'pbem games' and short ids name the filed copy
             session.remember(home, verified, Path(summary.filed))
     _result(summary, verified, newest, report)
-    duty = table.duty()
+    duty = table.duty_for(table.seat_of(me))  # in a round, every seat still to sign acts
     summary.over = table.over()
     if duty is not None:
         summary.to_act = table.seats[duty.seat].handle

@@ -184,6 +184,14 @@ class Table(Record):
         """The seats of the round the game waits on that have not signed in it yet."""
         return [s for s in self.round_seats() if s not in self.round_signed]
 
+    def duty_for(self, seat: int | None) -> Duty | None:
+        """:meth:`duty` as ``seat`` reads it: in a round, a seat still to sign in it acts
+        now too (the duty names the first of them)."""
+        duty = self.duty()
+        if duty is not None and seat is not None and seat in self.round_missing():
+            return Duty(seat, duty.kind)
+        return duty
+
     def round_place(self, seat: int) -> tuple[int, int] | None:
         """(seq of the round's first entry, seq of ``seat``'s entry) if ``seat`` signs
         next in a round, else None."""

@@ -309,3 +309,15 @@ def test_every_invitee_reads_that_it_joins_now(homes: dict[str, Home], tmp_path:
     verified = session.load(bob_save, homes["cy"])
     record = gameindex.summarize(verified.save, verified.report, bob_save, "cy")
     assert record.to_act == "cy" and record.next == "join"
+
+
+def test_a_save_ending_in_a_round_is_stale_once_the_start_is_seen(
+        game: list[Path], tmp_path: Path) -> None:
+    viewer = Home(tmp_path / "viewer")
+    session.verify(savefile.read(game[3]), viewer)  # create, join, join, start
+    joined = savefile.read(game[3])
+    joined = with_entries(joined, joined.entries[:3],
+                          engine.public_state(engine.replay(
+                              with_entries(joined, joined.entries[:3]),
+                              check_snapshot=False).table))
+    assert session.verify(joined, viewer).stale

@@ -305,13 +305,31 @@ class Archive:
         (Not merely a longer save: a longer one on another branch does not make this one
         stale, PROTOCOL.md section 11.)"""
         head = self.data["head"]
-        if not hashes or self.successor_of(hashes[-1]) is None:
+        after = self.successor_of(self._tail(hashes)) if hashes else None
+        if after is None:
             return ""
-        seq, seat = self.successor_of(hashes[-1]) or (0, "")
+        seq, seat = after
         if head.get("seq", -1) >= seq:
             seq, seat = head["seq"], head.get("seat", "?")
         return (f"This save is stale: you have already seen a newer one of this game "
                 f"(up to entry {seq}, {seat}). Use the newest save.")
+
+    def _tail(self, hashes: list[str]) -> str:
+        """The hash the entry after a save with these entry hashes follows: the last one's,
+        or, where the save ends in a round, the round digest of its entries there
+        (PROTOCOL.md section 4; only a complete round has a successor)."""
+        rounds = self.data["rounds"]
+        first = rounds.get(hashes[-1])
+        if first is None:
+            return hashes[-1]
+        from pbem.protocol.rounds import round_digest
+
+        tail: list[str] = []
+        for h in reversed(hashes):
+            if rounds.get(h) != first:
+                break
+            tail.insert(0, h)
+        return round_digest(tail)
 
     # ---- recording ----------------------------------------------------------------
     def record(self, header_hash: str, entries: list[Entry], hashes: list[str],

@@ -321,3 +321,18 @@ def test_a_save_ending_in_a_round_is_stale_once_the_start_is_seen(
                               with_entries(joined, joined.entries[:3]),
                               check_snapshot=False).table))
     assert session.verify(joined, viewer).stale
+
+
+def test_a_join_signed_on_a_later_seat_s_partial_save_goes_in_seat_order(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    invited_join(homes, tmp_path, "cy")
+    cy_path = tmp_path / "inv" / "cy.toml"
+    written = session.sign_next(homes["bob"], cy_path, "join", [], None, None)
+    assert written.path.name.endswith("-0002-bob+cy.toml")
+    save = savefile.read(written.path)
+    assert [e["seat"] for e in save.entries] == ["ann", "bob", "cy"]
+    assert written.table.duty().kind == "start"
+    start = session.sign_next(homes["ann"], written.path, None, [], None,
+                              str(tmp_path / "start.toml"))
+    assert start.entry["prev"] == round_digest([digest(save.entries[1]),
+                                                digest(save.entries[2])])

@@ -112,12 +112,11 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
             seq=seq,
         )
     new = table if in_place else _copy_table(table)
-    new.signers.append(seat)
-    new.beacons.append(entry.get("beacon", ""))  # '' : signed out of the order of play
     if in_round:
-        if new.round_first < 0:
-            new.round_first, new.round_prev = entry["round"], table.head
-        new.round_signed.append(seat)
+        _enter_round(new, table.head, seat, entry)
+    else:
+        new.signers.append(seat)
+        new.beacons.append(entry.get("beacon", ""))  # '' : signed out of the order of play
     absence.note_away(new, seat, entry)
     if kind in absence.KINDS:
         return _absence_entry(new, seat, entry, target, make_chores, audit_seeds, proved), []
@@ -241,6 +240,20 @@ def _check_round(table: Table, seat: int, entry: Entry) -> bool:
             f"entry {first}, as its entry {expected} (round = {first}).", seq=seq,
             code="round")
     return True
+
+
+def _enter_round(new: Table, head: str, seat: int, entry: Entry) -> None:
+    """Record ``seat``'s entry in the round under way, in seat order (it may be signed on
+    a save that holds the entries of later seats of the round): its signer and beacon
+    at its seq, its seat among the round's, and a place for its digest
+    (Table.settle_head fills it)."""
+    if new.round_first < 0:
+        new.round_first, new.round_prev = entry["round"], head
+    place = sum(1 for s in new.round_signed if s < seat)
+    new.round_signed.insert(place, seat)
+    new.round_digests.insert(place, "")
+    new.signers.insert(new.round_first + place, seat)
+    new.beacons.insert(new.round_first + place, entry.get("beacon", ""))
 
 
 def _copy_table(table: Table) -> Table:

@@ -131,7 +131,7 @@ class Table(Record):
         self.away_used = [0] * n if away_used is None else away_used
         # The round under way (PROTOCOL.md section 4): the seq of its first entry (-1 when
         # none), the head before it (every entry of the round follows it), the digests of
-        # its entries and their seats, in seat order.
+        # its entries and their seats, in seat order ('' for an entry being applied).
         self.round_first = round_first
         self.round_prev = round_prev
         self.round_digests = [] if round_digests is None else round_digests
@@ -207,7 +207,7 @@ class Table(Record):
         if self.round_first < 0:
             self.head = entry_digest
             return
-        self.round_digests.append(entry_digest)
+        self.round_digests[self.round_digests.index("")] = entry_digest  # engine._enter_round
         if self.round_missing():
             self.head = self.round_prev
             return

@@ -227,11 +227,18 @@ def output_path(save: Save, entry: savefile.Entry, near: Path | None, out: str |
     if out:
         return Path(out)
     name = savefile.default_name(save.ruleset, save.game_id, entry["seq"], entry["seat"])
+    if "round" in entry:  # named by every signer of the round it ends in (PROTOCOL.md 4)
+        from pbem.session.rounds import save_name
+
+        name = save_name(save)
     return (near.parent if near else Path(".")) / name
 
 
 def appended(save: Save, entry: savefile.Entry, table: Table) -> Save:
-    return Save(save.header, save.entries + [entry], engine.public_state(table))
+    entries = save.entries + [entry]
+    if "round" in entry:  # a round's entries are stored in seat order (PROTOCOL.md 4)
+        entries.sort(key=lambda e: int(e["seq"]))
+    return Save(save.header, entries, engine.public_state(table))
 
 
 def write(save: Save, path: Path, home: Home | None,

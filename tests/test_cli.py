@@ -305,6 +305,10 @@ def test_join_by_the_wrong_player(players: Players) -> None:
     assert json.loads(r.output)["round"] is None and json.loads(r.output)["next"] == "start"
     r = players.run("ann", "verify", path, "--json")
     assert json.loads(r.output)["round"] == {"seats": ["bob", "cy"], "missing": ["cy"]}
+    r = players.run("cy", "show", path)
+    assert "this save holds those of bob; missing: cy" in r.output
+    r = players.run("cy", "show", path, "--json")
+    assert json.loads(r.output)["round"]["missing"] == ["cy"]
     r = players.run("ann", "merge", path)
     assert r.exit_code == 2 and "two saves" in r.stderr
 

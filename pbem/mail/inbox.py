@@ -38,6 +38,7 @@ from pbem.protocol.archive import Archive
 from pbem.protocol.canonical import digest
 from pbem.protocol.contacts import Contacts
 from pbem.protocol.identity import Home
+from pbem.protocol.rounds import save_name
 from pbem.protocol.savefile import Save
 from pbem.protocol.table import Table
 from pbem.session import logbook, rounds
@@ -359,7 +360,7 @@ def _verify_game(game_id: str, candidates: list[_Candidate], home: Home, me: str
 def _assemble_round(valid: list[_Candidate], home: Home) -> None:
     """Where the newest save ends in a round that other saves this home verified (in this
     mail or before) complete or extend, go on with the assembled save (PROTOCOL.md
-    section 4): it is verified here and filed under its own name (rounds.save_name)."""
+    section 4): it is verified here and filed under its own name (protocol.rounds.save_name)."""
     newest = valid[-1]
     assert newest.save is not None
     merged = rounds.from_archive(home, newest.save)
@@ -470,7 +471,7 @@ def _file(summary: GameSummary, save: Save, home: Home, report: InboxReport) -> 
     """Copy the save to HOME/inbox/ under its standard name, never overwriting."""
     last = save.entries[-1]
     folder = home.path / INBOX_DIR
-    target = folder / rounds.save_name(save)
+    target = folder / save_name(save)
     text = savefile.dumps(save)
     try:
         folder.mkdir(parents=True, exist_ok=True)

@@ -11,8 +11,9 @@ in a round is the engine's: pbem.protocol.table.Table.round_seats).
 from __future__ import annotations
 
 from pbem.errors import IntegrityError
+from pbem.protocol import savefile
 from pbem.protocol.canonical import digest
-from pbem.protocol.savefile import Entry
+from pbem.protocol.savefile import Entry, Save
 
 # The first item of the list whose canonical bytes a round digest hashes: a list can never
 # be read as an entry (a table), and the label keeps it apart from any other list.
@@ -23,6 +24,17 @@ def round_digest(digests: list[str]) -> str:
     """SHA-256 hex of the canonical JSON list ``["pbem/2/round", d1, d2, ...]``: the
     lower-case hex digests of the round's entries, in seat order (PROTOCOL.md, Rounds)."""
     return digest([ROUND_LABEL, *digests])
+
+
+def save_name(save: Save) -> str:
+    """The standard file name of ``save``: as savefile.default_name, but a save ending in
+    two or more entries of one round is named by all their signers ('bob+cy'), never by
+    one, so it takes no name of a save that holds only that signer's entry."""
+    last = save.entries[-1]
+    signers = [e["seat"] for e in save.entries
+               if "round" in last and e.get("round") == last["round"]]
+    who = "+".join(signers) if len(signers) > 1 else last["seat"]
+    return savefile.default_name(save.ruleset, save.game_id, last["seq"], who)
 
 
 class OpenRound:

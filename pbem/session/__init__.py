@@ -228,7 +228,7 @@ def output_path(save: Save, entry: savefile.Entry, near: Path | None, out: str |
         return Path(out)
     name = savefile.default_name(save.ruleset, save.game_id, entry["seq"], entry["seat"])
     if "round" in entry:  # named by every signer of the round it ends in (PROTOCOL.md 4)
-        from pbem.session.rounds import save_name
+        from pbem.protocol.rounds import save_name
 
         name = save_name(save)
     return (near.parent if near else Path(".")) / name

@@ -11,6 +11,7 @@ from pbem.protocol import engine, savefile
 from pbem.protocol.archive import Archive, equivocation
 from pbem.protocol.canonical import digest
 from pbem.protocol.identity import Home
+from pbem.protocol.rounds import save_name
 from pbem.protocol.savefile import Entry, Save
 from pbem.protocol.table import Table
 
@@ -69,17 +70,6 @@ def from_archive(home: Home, save: Save) -> Save | None:
         return assemble([save, Save(save.header, found)])
     except PbemError:
         return None
-
-
-def save_name(save: Save) -> str:
-    """The standard file name of ``save``: as savefile.default_name, but a save ending in
-    two or more entries of one round is named by all their signers ('bob+cy'), never by
-    one, so it takes no name of a save that holds only that signer's entry."""
-    last = save.entries[-1]
-    signers = [e["seat"] for e in save.entries
-               if "round" in last and e.get("round") == last["round"]]
-    who = "+".join(signers) if len(signers) > 1 else last["seat"]
-    return savefile.default_name(save.ruleset, save.game_id, last["seq"], who)
 
 
 def merge_files(paths: list[Path], home: Home | None, out: str | None

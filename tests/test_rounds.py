@@ -16,7 +16,7 @@ from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.identity import Home
 from pbem.protocol.rounds import round_digest
 from pbem.session import rounds as assembling
-from tests.enginekit import forge, play_game, with_entries
+from tests.enginekit import forge, play_game, relinked, with_entries
 
 
 # ---- the digest, with the vectors docs/PROTOCOL.md gives ---------------------------------
@@ -169,14 +169,35 @@ def test_entry_from_outside_the_round_with_its_prev_is_refused(
     assert isinstance(error, IntegrityError) and error.code == "chain"
 
 
-def test_join_without_its_round_mark_is_refused(game: list[Path], homes: dict[str, Home],
-                                                tmp_path: Path) -> None:
+def test_join_without_its_round_mark_in_a_started_round_is_refused(
+        game: list[Path], homes: dict[str, Home], tmp_path: Path) -> None:
     save = first_five(game)
-    entries = copy.deepcopy(save.entries[:2])
-    del entries[1]["round"]
-    entries[1] = forge(entries[1], homes["bob"].load())
+    entries = copy.deepcopy(save.entries[:3])
+    del entries[2]["round"]
+    entries[2]["prev"] = round_digest([digest(entries[1])])  # as if bob's round were done
+    entries[2] = forge(entries[2], homes["cy"].load())
     error = refused(with_entries(save, entries), tmp_path)
     assert isinstance(error, TurnError) and error.code == "round"
+
+
+def test_joins_signed_one_after_another_still_verify(game: list[Path],
+                                                     homes: dict[str, Home],
+                                                     tmp_path: Path) -> None:
+    """Saves of format pbem/2 made before rounds: every join on the one before it."""
+    save = savefile.read(game[-1])
+    bodies = copy.deepcopy(save.entries)
+    for body in bodies[1:3]:
+        del body["round"]
+    old_style = with_entries(save, relinked(save.header, bodies, homes))
+    assert old_style.entries[2]["prev"] == digest(old_style.entries[1])
+    verified = fresh(old_style, tmp_path)
+    assert verified.report.audit == "clean" and verified.table.round_seats() == []
+    # ...and a join in a round after one signed in order is refused
+    mixed = copy.deepcopy(bodies[:3])
+    mixed[2]["round"] = 2
+    with pytest.raises(TurnError) as info:
+        fresh(with_entries(save, relinked(save.header, mixed, homes)), tmp_path / "m")
+    assert info.value.code == "round"
 
 
 def test_round_entry_with_a_wrong_seq_for_its_seat_is_refused(

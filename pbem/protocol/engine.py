@@ -215,9 +215,10 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
 
 def _check_round(table: Table, seat: int, entry: Entry) -> bool:
     """Whether ``entry`` is signed in the round the game waits on (PROTOCOL.md section
-    4): it must carry ``round`` exactly when the order of play names a round here, by a
-    seat of the round's set that has not signed in it, at the seq its seat's place in the
-    set fixes, and be of the round's kind (the caller's duty check)."""
+    4): it may carry ``round`` only where the order of play names a round, and must once
+    the round has started; then it is by a seat of the round's set that has not signed in
+    it, at the seq its seat's place in the set fixes, and of the round's kind (the
+    caller's duty check). A first join without ``round`` is an entry in seat order."""
     seq, handle = entry["seq"], table.seats[seat].handle
     seats = table.round_seats()  # cheap, and [] for nearly every entry: asked first
     duty = table.duty() if seats else None
@@ -225,6 +226,10 @@ def _check_round(table: Table, seat: int, entry: Entry) -> bool:
         if "round" in entry:
             raise TurnError(f"Entry {seq} ({handle}) says it is signed in a round, but the "
                             "order of play names no round here.", seq=seq, code="round")
+        return False
+    if "round" not in entry and table.round_first < 0:
+        # Joins signed one after another, as pbem signed them before rounds: accepted in
+        # seat order (the duty check), and the joins after it follow in seat order too.
         return False
     place = table.round_place(seat)
     names = ", ".join(table.seats[s].handle for s in seats)

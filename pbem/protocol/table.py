@@ -177,7 +177,10 @@ class Table(Record):
         """The set of seats the order of play names for the round it waits on now, in
         seat order ([] when the next step is no round)."""
         if self.seats[0].pubkey and self.joined() < len(self.seats):
-            return self.join_round()
+            seats = self.join_round()
+            if self.round_first < 0 and any(self.seats[s].pubkey for s in seats):
+                return []  # a join signed without a round: the others follow in seat order
+            return seats
         return []
 
     def round_missing(self) -> list[int]:

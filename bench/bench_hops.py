@@ -8,7 +8,10 @@ A hop is an entry signed by another seat than the entry before it: a mail from o
 to the next, in a game by mail a day. A hop waits for a decision when its signer had more
 than one legal choice at the start of it (a turn with two or more options, ending the
 turn counted as one); the others need no decision: forced turns (one option), joins, the
-start, reveals, entries that only do deck work. The sizes: the save after the last entry
+start, reveals, entries that only do deck work. A round (entries signed in parallel on
+one predecessor, PROTOCOL.md section 4: the joins of a game of three or more without a
+mental deck) is one hop; the set-up and end hops are printed with and without rounds.
+The sizes: the save after the last entry
 and the largest save of the game, and the turn mail of each (with the board, as
 ``pbem mail`` composes it), against the mail budget, with the board's part and the
 save's part of the larger mail as encoded in it (the PNG in base64, the save in
@@ -80,8 +83,30 @@ def play(ruleset: str, players: int, options: list[str], max_entries: int) -> Pl
 def hops(played: Played) -> tuple[int, int]:
     """All hops of the game and those that wait for a decision."""
     entries = played.save.entries
-    found = [i for i in range(1, len(entries)) if entries[i]["seat"] != entries[i - 1]["seat"]]
+    found = [i for i in range(1, len(entries)) if _new_hop(entries, i)]
     return len(found), sum(1 for i in found if played.decided[i])
+
+
+def _new_hop(entries: list[dict], i: int, rounds: bool = True) -> bool:
+    """Whether entry ``i`` costs a hop: signed by another seat than the entry before it,
+    unless (``rounds``) both are signed in one round, in parallel (PROTOCOL.md section 4:
+    a round is one hop)."""
+    entry, before = entries[i], entries[i - 1]
+    if rounds and "round" in entry and before.get("round") == entry["round"]:
+        return False
+    return entry["seat"] != before["seat"]
+
+
+def edge_hops(played: Played, rounds: bool = True) -> tuple[int, int]:
+    """The hops of the set-up (the joins and the start) and of the end (the reveals);
+    with ``rounds`` False, as if every entry were signed one after another (format
+    pbem/2 before rounds)."""
+    entries = played.save.entries
+    start = next(i for i, e in enumerate(entries) if e["kind"] == "start")
+    setup = sum(1 for i in range(1, start + 1) if _new_hop(entries, i, rounds))
+    end = sum(1 for i in range(1, len(entries))
+              if entries[i]["kind"] == "reveal" and _new_hop(entries, i, rounds))
+    return setup, end
 
 
 def prefix(played: Played, n: int) -> Save:
@@ -111,7 +136,10 @@ def report(ruleset: str, players: int, options: list[str], max_entries: int) -> 
     mails = {mail_size(prefix(played, k + 1)) for k in {n - 1, largest}}
     mail, board, attached, how = max(mails)
     all_hops, decisions = hops(played)
+    (setup, end), (setup_seq, end_seq) = edge_hops(played), edge_hops(played, rounds=False)
     name = f"{ruleset} {' '.join(options)} {players}p".replace("  ", " ")
+    print(f"{name:<34} set-up {setup} hops ({setup_seq} one at a time), reveals {end} "
+          f"({end_seq} one at a time): {setup + end} in all ({setup_seq + end_seq})")
     print(f"{name:<34} {n:5d} entries {all_hops:5d} hops, {decisions:4d} wait for a decision, "
           f"{all_hops - decisions:4d} not; save last {sizes[-1] / 1000:6.1f} KB, largest "
           f"{sizes[largest] / 1000:6.1f} KB; largest mail {mail / 1000:6.1f} KB "

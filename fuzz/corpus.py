@@ -187,7 +187,7 @@ def replay_tables(header: dict[str, Any], entries: list[dict[str, Any]]) -> list
     tables = []
     for entry in entries:
         table, _ = engine.step(table, entry, replay=True)
-        table.head = engine.entry_hash(entry)
+        table.settle_head(engine.entry_hash(entry))
         tables.append(table)
     return tables
 

@@ -57,6 +57,10 @@ def run(ruleset: str, players: int | None, options: list[str], bot: str, folder:
             break
         if hops > MAX_ENTRIES:
             raise UsageError(f"The demo stopped after {MAX_ENTRIES} entries without an end.")
+        if written.table.round_missing():
+            written = _round(written, homes, echo)
+            hops += 1
+            continue
         handle = written.table.seats[duty.seat].handle
         kind = "join" if duty.kind == "join" else None
         written = session.sign_next(homes[handle], written.path, kind, [],
@@ -72,3 +76,28 @@ def run(ruleset: str, players: int | None, options: list[str], bot: str, folder:
     assert final is not None
     echo(f"Final save {written.path.name} verified in all {n} homes.")
     return DemoResult(base, final.report, written.path, hops)
+
+
+def _round(before: session.Written, homes: dict[str, Home],
+           echo: Callable[[str], None]) -> session.Written:
+    """A round (PROTOCOL.md section 4), as people play it by mail: every seat of it signs
+    on the same save, in its own home, and mails its entry to everyone; each home verifies
+    every one, and the seat that acts after the round assembles them (one hop)."""
+    from pbem.session import rounds
+
+    table = before.table
+    parts: list[session.Written] = []
+    for seat in table.round_missing():
+        handle = table.seats[seat].handle
+        parts.append(session.sign_next(homes[handle], before.path, "join", [], None, None))
+        entry = parts[-1].entry
+        echo(f"{entry['seq']:4d} {handle:4} {entry['kind']:6} (in a round)")
+    for home in homes.values():
+        for part in parts:
+            session.load(part.path, home)
+    # Any home holding every entry of the round assembles it: the last signer's here.
+    last = parts[-1].entry["seat"]
+    path, save, _ = rounds.merge_files([p.path for p in parts], homes[last], None)
+    verified = session.load(path, homes[last])
+    echo(f"     {last:4} assembled the round -> {path.name}")
+    return session.Written(path, save, verified.table, save.entries[-1])

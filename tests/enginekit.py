@@ -124,3 +124,28 @@ def sign_as(home: Home, path: Path, kind: str | None = None, bot: str | None = "
     if kind in ("absent", "vote", "confirm"):
         return absentees.sign_absence(home, path, kind, dict(fields), None)
     return session.sign_next(home, path, kind, [], bot, None)
+
+
+def relinked(header: dict[str, Any], bodies: list[dict[str, Any]], homes: dict[str, Home]
+             ) -> list[dict[str, Any]]:
+    """``bodies`` (entries, altered) chained again from ``header`` and each re-signed by its
+    own seat's key: every ``prev`` as the protocol sets it, the entries of a round on the
+    entry before it and the entry after a round on its round digest (PROTOCOL.md 4)."""
+    from pbem.protocol.canonical import digest
+    from pbem.protocol.rounds import round_digest
+
+    entries: list[dict[str, Any]] = []
+    head, current, digests = digest(header), None, list[str]()
+    for body in bodies:
+        first = body.get("round")
+        if current is not None and first != current:
+            head, current = round_digest(digests), None
+        if first is not None and current is None:
+            current, digests = first, []
+        signed = forge({**body, "prev": head}, homes[body["seat"]].load())
+        entries.append(signed)
+        if current is None:
+            head = digest(signed)
+        else:
+            digests.append(digest(signed))
+    return entries

@@ -285,14 +285,32 @@ def test_join_by_the_wrong_player(players: Players) -> None:
     first = str(players.saves / "g0.toml")
     players.run("ann", "new", "dice-race", "--seat", "ann", "--seat", "bob", "--seat", "cy",
                 "-o", first)
+    # The joins are a round (PROTOCOL.md section 4): cy may join before bob.
     r = players.run("cy", "join", first)
+    assert r.exit_code == 0 and "still joins" in r.output and "bob" in r.output
+    r = players.run("ann", "join", first)
     assert r.exit_code == 1 and "bob's turn to join" in r.stderr
     # 'play' signs whatever is owed, so the invited player's play is a join.
     r = players.run("bob", "play", first)
     assert r.exit_code == 0 and "join" in r.output
     path = r.output.split("Wrote ", 1)[1].split("\n", 1)[0]
     r = players.run("bob", "join", path)
-    assert r.exit_code == 1 and "not yours" in r.stderr
+    assert r.exit_code == 1 and "already; it waits for cy, not for you" in r.stderr
+    # either partial save, merged with the other, is the whole round
+    cys = str(players.saves / [n for n in players.files() if n.endswith("-cy.toml")][0])
+    r = players.run("ann", "merge", path, cys)
+    assert r.exit_code == 0 and "3 entries" in r.output, r.output
+    merged = r.output.split("Wrote ", 1)[1].split(" (", 1)[0]
+    r = players.run("ann", "verify", merged, "--json")
+    assert json.loads(r.output)["round"] is None and json.loads(r.output)["next"] == "start"
+    r = players.run("ann", "verify", path, "--json")
+    assert json.loads(r.output)["round"] == {"seats": ["bob", "cy"], "missing": ["cy"]}
+    r = players.run("cy", "show", path)
+    assert "this save holds those of bob; missing: cy" in r.output
+    r = players.run("cy", "show", path, "--json")
+    assert json.loads(r.output)["round"]["missing"] == ["cy"]
+    r = players.run("ann", "merge", path)
+    assert r.exit_code == 2 and "two saves" in r.stderr
 
 
 def test_stranger_cannot_play(players: Players, tmp_path: Path) -> None:

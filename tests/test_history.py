@@ -17,13 +17,12 @@ from pbem import session
 from pbem.cli import main
 from pbem.mail import message as mail
 from pbem.protocol import engine, entropy, savefile
-from pbem.protocol.canonical import digest
 from pbem.protocol.gameindex import INDEX_FILE
 from pbem.protocol.identity import Home
 from pbem.protocol.savefile import Save
 from pbem.session import logbook
 from tests.conftest import FIXED_CLOCK
-from tests.enginekit import forge, play_game, table_after, with_entries
+from tests.enginekit import play_game, relinked, table_after, with_entries
 
 NEVER_ENDS = ["target=1000000"]
 
@@ -49,15 +48,13 @@ def timed(save: Save, homes: dict[str, Home], times: list[str | None]) -> Save:
     """The same game with the given signed ``time`` in every entry (PROTOCOL.md section
     11; None: no time, as in saves from before signed times): each entry re-signed by its
     own seat's key, the chain re-linked."""
-    entries, prev = [], digest(save.header)
+    bodies = []
     for entry, when in zip(save.entries, times, strict=True):
         body = {k: v for k, v in entry.items() if k != "time"}
         if when is not None:
             body["time"] = when
-        signed = forge({**body, "prev": prev}, homes[entry["seat"]].load())
-        entries.append(signed)
-        prev = digest(signed)
-    return with_entries(save, entries)
+        bodies.append(body)
+    return with_entries(save, relinked(save.header, bodies, homes))
 
 
 def forget_everything(homes: dict[str, Home]) -> None:

@@ -106,7 +106,7 @@ class Links:
                 self._only(slot, seat, f"entry {entry['seq']}: p{seat} names {slot} in a move")
             before = set(table.gstate.get("secret", {}).get(self.deck, {}).get("slots", {}))
             table, _ = engine.step(table, entry, replay=True)
-            table.head = engine.entry_hash(entry)
+            table.settle_head(engine.entry_hash(entry))
             d = table.gstate["secret"][self.deck]
             fresh = [s for s in d["slots"] if s not in before]
             if before:

@@ -4,6 +4,7 @@ sending") and the signed time every entry carries (section 11)."""
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,10 @@ from tests.enginekit import actor, forge, play_game, with_entries
 
 
 def run(home: Home | None, *args: str) -> Any:
-    prefix = ["--home", str(home.path)] if home else ["--home", "/nonexistent/nobody"]
+    # A stranger's home, new each time: a fixed path would keep an archive between runs
+    # (where it can be created, as root), and games of fixed ids would meet old entries.
+    stranger = Path(tempfile.mkdtemp(prefix="pbem-stranger-")) / "nobody"
+    prefix = ["--home", str(home.path)] if home else ["--home", str(stranger)]
     result = CliRunner().invoke(main, [*prefix, *args])
     assert "Traceback" not in result.output and "internal error" not in result.output
     return result

@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "rules": ("setup", "rules"),
     "new": ("setup", "new"),
     "join": ("setup", "join"),
+    "merge": ("setup", "merge"),
     "demo": ("setup", "demo"),
     "games": ("history", "games_command"),
     "log": ("history", "log"),

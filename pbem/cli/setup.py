@@ -1,4 +1,4 @@
-"""Identity and starting games: keygen, whoami, rules, new, join, demo."""
+"""Identity and starting games: keygen, whoami, rules, new, join, merge, demo."""
 
 from __future__ import annotations
 
@@ -157,6 +157,28 @@ def join(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str,
     print_keys(written, everyone=True)
     echo(f"Wrote {written.path}")
     mail_after(ctx, written, mailing)
+
+
+@click.command()
+@click.argument("saves", nargs=-1, required=True)
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False), help="Where to write.")
+@click.pass_context
+def merge(ctx: click.Context, saves: tuple[str, ...], out: str | None) -> None:
+    """Assemble the saves of one game that each hold part of a round (joins signed in
+    parallel) into one save, verified, written beside the first.
+
+    Each SAVE is a save file, or a game's short id from 'pbem games'."""
+    from pathlib import Path
+
+    from pbem.session import rounds
+
+    if len(saves) < 2:
+        raise UsageError("Give two saves or more to merge.")
+    paths = [Path(resolve_save(ctx, s)) for s in saves]
+    written, merged, missing = rounds.merge_files(paths, home_of(ctx), out)
+    echo(f"Wrote {written} ({len(merged.entries)} entries).")
+    if missing:
+        echo(f"Its round still waits for: {', '.join(missing)}.")
 
 
 @click.command()

@@ -38,9 +38,10 @@ from pbem.protocol.archive import Archive
 from pbem.protocol.canonical import digest
 from pbem.protocol.contacts import Contacts
 from pbem.protocol.identity import Home
+from pbem.protocol.rounds import save_name
 from pbem.protocol.savefile import Save
 from pbem.protocol.table import Table
-from pbem.session import logbook
+from pbem.session import logbook, rounds
 
 INBOX_DIR = "inbox"
 
@@ -319,6 +320,8 @@ def _verify_game(game_id: str, candidates: list[_Candidate], home: Home, me: str
                             if isinstance(exc, PbemError) else _unchecked(exc, cand, game_id))
             report.verified -= 1
             valid.pop()
+    if file_saves and valid:
+        _assemble_round(valid, home)
     report.problems.extend(problems)
     if not valid:
         return None
@@ -360,7 +363,7 @@ def _next_step(summary: GameSummary, table: Table, verified: session.Verified,
                newest: _Candidate, whole: Save, home: Home, me: str) -> None:
     """Who is to act next, and, where it is this home on a save it goes by, the command
     to run (and where to save the mail's file first)."""
-    duty = table.duty()
+    duty = table.duty_for(table.seat_of(me))  # in a round, every seat still to sign acts
     if duty is None:
         return
     summary.to_act = table.seats[duty.seat].handle
@@ -377,6 +380,22 @@ def _next_step(summary: GameSummary, table: Table, verified: session.Verified,
                                duty.kind, ""))
         if verb == "play" and not summary.save_as:
             _no_decision(summary, home, summary.filed or newest.file, target)
+
+
+def _assemble_round(valid: list[_Candidate], home: Home) -> None:
+    """Where the newest save ends in a round that other saves this home verified (in this
+    mail or before) complete or extend, go on with the assembled save (PROTOCOL.md
+    section 4): it is verified here and filed under its own name (protocol.rounds.save_name)."""
+    newest = valid[-1]
+    assert newest.save is not None
+    merged = rounds.from_archive(home, newest.save)
+    if merged is None:
+        return
+    try:
+        verified = session.verify(merged, home)
+    except PbemError:
+        return  # the newest save stands as it came
+    valid.append(_Candidate(origin=newest.origin, data=b"", save=merged, verified=verified))
 
 
 def _no_decision(summary: GameSummary, home: Home, path: str, target: str) -> None:
@@ -477,7 +496,7 @@ def _file(summary: GameSummary, save: Save, home: Home, report: InboxReport) -> 
     """Copy the save to HOME/inbox/ under its standard name, never overwriting."""
     last = save.entries[-1]
     folder = home.path / INBOX_DIR
-    target = folder / savefile.default_name(save.ruleset, save.game_id, last["seq"], last["seat"])
+    target = folder / save_name(save)
     text = savefile.dumps(save)
     try:
         folder.mkdir(parents=True, exist_ok=True)

@@ -673,11 +673,13 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
             body.paragraphs += [card["text"][:1].upper() + card["text"][1:]
                                 for card in told.get("closed", [])]
     else:
-        who = seats[duty.seat]
+        # In a round (the joins) every seat still to sign in it acts now, not a bystander.
+        acting = reader if reader in table.round_missing() else duty.seat
+        who = seats[acting]
         body.paragraphs.append(_what_to_run(duty.kind, who.handle, filename,
-                                            addressed=reader == duty.seat,
-                                            is_me=my_seat == duty.seat,
-                                            bystander=reader not in (None, duty.seat),
+                                            addressed=reader == acting,
+                                            is_me=my_seat == acting,
+                                            bystander=reader not in (None, acting),
                                             proposed=bool(table.proposal) and reader is not None
                                             and reader == table.proposal["player"]))
         if table.gstate.get("pending"):

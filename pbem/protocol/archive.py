@@ -76,7 +76,7 @@ class Archive:
             return
         if loaded.get("version") == VERSION and _well_formed(loaded):
             for key in ("alt", "withdrawn", "sent", "published", "revealed", "first_seen",
-                        "links"):
+                        "links", "rounds"):
                 loaded.setdefault(key, {})  # absent from older archives
             loaded.setdefault("left", [])
             self.data = loaded
@@ -181,10 +181,16 @@ class Archive:
         for entry, entry_hash in zip(entries, hashes, strict=True):
             for other in self.successors(entry["prev"]):
                 seq, seat = self.data["entries"][other]
-                if other == entry_hash or seat == entry["seat"]:
+                if other == entry_hash or seat == entry["seat"] or self._same_round(entry, other):
                     continue
                 notes.append(_branch(entry, self.evidence(other), int(seq), str(seat), counted))
         return notes
+
+    def _same_round(self, entry: Entry, other: str) -> bool:
+        """Whether the verified entry ``other`` is signed in the round ``entry`` is signed
+        in (PROTOCOL.md section 4): entries of one round share their predecessor without
+        being branches; two of one seat are still a fork (:meth:`fork_with`)."""
+        return "round" in entry and self.data["rounds"].get(other) == entry["round"]
 
     def successor_of(self, entry_hash: str) -> tuple[int, str] | None:
         """(seq, signer) of a verified entry that follows ``entry_hash``, if any."""
@@ -302,13 +308,31 @@ class Archive:
         (Not merely a longer save: a longer one on another branch does not make this one
         stale, PROTOCOL.md section 11.)"""
         head = self.data["head"]
-        if not hashes or self.successor_of(hashes[-1]) is None:
+        after = self.successor_of(self._tail(hashes)) if hashes else None
+        if after is None:
             return ""
-        seq, seat = self.successor_of(hashes[-1]) or (0, "")
+        seq, seat = after
         if head.get("seq", -1) >= seq:
             seq, seat = head["seq"], head.get("seat", "?")
         return (f"This save is stale: you have already seen a newer one of this game "
                 f"(up to entry {seq}, {seat}). Use the newest save.")
+
+    def _tail(self, hashes: list[str]) -> str:
+        """The hash the entry after a save with these entry hashes follows: the last one's,
+        or, where the save ends in a round, the round digest of its entries there
+        (PROTOCOL.md section 4; only a complete round has a successor)."""
+        rounds = self.data["rounds"]
+        first = rounds.get(hashes[-1])
+        if first is None:
+            return hashes[-1]
+        from pbem.protocol.rounds import round_digest
+
+        tail: list[str] = []
+        for h in reversed(hashes):
+            if rounds.get(h) != first:
+                break
+            tail.insert(0, h)
+        return round_digest(tail)
 
     # ---- recording ----------------------------------------------------------------
     def record(self, header_hash: str, entries: list[Entry], hashes: list[str],
@@ -407,11 +431,16 @@ class Archive:
                     self.data["alt"].setdefault(entry["prev"], []).append(h)
                 if entry["kind"] in LINK_KINDS:
                     self.data["links"].setdefault(_link_key(entry), h)
+                if "round" in entry:
+                    self.data["rounds"][h] = entry["round"]
                 self._unfiled.append((h, entry))
         last = entries[-1]
         if last["seq"] >= self.head_seq():
             head = {"seq": last["seq"], "hash": hashes[-1], "seat": last["seat"]}
-            cache = {"hash": hashes[-1], "table": table_json}
+            # A table in an incomplete round is never resumed from: the save that
+            # completes the round may hold entries before this one (PROTOCOL.md 4).
+            in_round = int(table_json.get("round_first", -1)) >= 0
+            cache = {} if in_round else {"hash": hashes[-1], "table": table_json}
             changed = changed or self.data["head"] != head or self.data["cache"] != cache
             self.data["head"], self.data["cache"] = head, cache
         return changed
@@ -514,7 +543,7 @@ def _link_key(entry: Entry) -> str:
 def _empty(game_id: str) -> dict[str, Any]:
     return {"version": VERSION, "game": game_id, "header": "", "entries": {}, "by_prev": {},
             "alt": {}, "head": {}, "cache": {}, "withdrawn": {}, "sent": {}, "published": {},
-            "revealed": {}, "left": [], "first_seen": {}, "links": {}}
+            "revealed": {}, "left": [], "first_seen": {}, "links": {}, "rounds": {}}
 
 
 def _well_formed(data: dict[str, Any]) -> bool:
@@ -530,6 +559,8 @@ def _well_formed(data: dict[str, Any]) -> bool:
                     for k in ("alt", "withdrawn", "sent", "published", "revealed",
                               "first_seen", "links"))
             and all(isinstance(v, str) for v in data.get("links", {}).values())
+            and isinstance(data.get("rounds", {}), dict)
+            and all(isinstance(v, int) for v in data.get("rounds", {}).values())
             and isinstance(data.get("left", []), list)
             and all(isinstance(h, str) for h in data.get("left", []))
             and all(isinstance(runs, list) and all(

@@ -30,6 +30,7 @@ from pbem.protocol import beacon, evidence
 from pbem.protocol.canonical import canonical, digest
 from pbem.protocol.edkeys import is_sound_key
 from pbem.protocol.identity import fingerprint, verify_signature
+from pbem.protocol.rounds import OpenRound
 from pbem.protocol.savefile import LINK_KINDS, Entry, Save
 from pbem.terminal import shown
 
@@ -60,15 +61,19 @@ def authenticate(save: Save, *, vouched: Vouch | None = None,
     anchors: dict[str, list[bytes]] = {}  # handle -> every anchor it published
     head = digest(save.header) if header_hash is None else header_hash
     hashes: list[str] = []
+    current: OpenRound | None = None  # the round being read (PROTOCOL.md section 4)
     for index, entry in enumerate(save.entries):
-        _check_place(entry, index, game_id, head)
+        current, head = _enter_round(entry, index, current, head)
+        _check_place(entry, index, game_id, head, current)
         handle = entry["seat"]
         if handle not in handles:
             raise IntegrityError(
                 f"Entry {index} is signed by {shown(handle)}, who has no seat in this game.",
                 seq=index, code="unknown-seat")
         entry_digest = digest(entry)
-        known = vouched is not None and vouched(index, entry_digest)
+        # Vouched for by seq: a save ending in an incomplete round may hold an entry at
+        # another index than its seq; its seq is its place in the game.
+        known = vouched is not None and vouched(entry["seq"], entry_digest)
         if entry["kind"] in KEY_KINDS:
             if handle in keys:
                 raise TurnError(f"Entry {index}: {handle} has already joined this game and "
@@ -84,9 +89,32 @@ def authenticate(save: Save, *, vouched: Vouch | None = None,
         _check_link(save, index, keys, tips, anchors, hashes)
         if witness is not None and not known:
             witness(entry, entry_digest)
-        head = entry_digest
+        if current is None:
+            head = entry_digest
+        else:  # every entry of a round follows the entry before the round
+            current.seqs.append(entry["seq"])
+            current.digests.append(entry_digest)
         hashes.append(entry_digest)
     return hashes
+
+
+def _enter_round(entry: Entry, index: int, current: OpenRound | None,
+                 head: str) -> tuple[OpenRound | None, str]:
+    """The round ``entry`` stands in (None if none) and the ``prev`` it must carry: a
+    round ends at the first entry that is not signed in it, which follows the round's
+    digest; a round starts at the index its first entry's seq has, after a complete
+    history."""
+    first = entry.get("round")
+    if current is not None and first != current.first:
+        head, current = current.close(entry["seq"]), None
+    if first is not None and current is None:
+        if first != index:
+            raise IntegrityError(
+                f"Entry {entry['seq']} says it is signed in a round that starts at entry "
+                f"{first}, but it stands at place {index} of this save, after no such round "
+                "start.", seq=entry["seq"], code="round")
+        current = OpenRound(first, head)
+    return current, head
 
 
 def _check_link(save: Save, index: int, keys: dict[str, str], tips: dict[str, beacon.Tip],
@@ -116,13 +144,24 @@ def _check_link(save: Save, index: int, keys: dict[str, str], tips: dict[str, be
     tip.seq = index
 
 
-def _check_place(entry: Entry, index: int, game_id: str, head: str) -> None:
-    """Game id, sequence number and ``prev`` of the entry at ``index``."""
+def _check_place(entry: Entry, index: int, game_id: str, head: str,
+                 current: OpenRound | None = None) -> None:
+    """Game id, sequence number and ``prev`` of the entry at ``index`` (in ``current``, a
+    round: its seq comes after the round's entries before it; the engine checks it is
+    the one its seat's place fixes)."""
     seq = entry["seq"]
     if entry["game"] != game_id:
         raise IntegrityError(
             f"Entry {seq} belongs to another game (id {shown(entry['game'][:8])}), not this one "
             f"({game_id[:8]}): it was copied in from elsewhere.", seq=seq, code="foreign-entry")
+    if current is not None:
+        current.expect_seq(entry)
+        if entry["prev"] != head:
+            raise IntegrityError(
+                f"Entry {seq} is signed in the round that starts at entry {current.first}, "
+                "but does not follow the entry before that round (its prev hash differs).",
+                seq=seq, code="chain")
+        return
     if seq != index:
         raise IntegrityError(
             f"Entries are missing or out of order: expected entry {index}, found {seq}. "
@@ -133,7 +172,8 @@ def _check_place(entry: Entry, index: int, game_id: str, head: str) -> None:
                 "The header was altered after the game was created (its hash no longer "
                 "matches entry 0). Ask the sender for an untouched save.", seq=0, code="header")
         raise IntegrityError(
-            f"Entry {index} does not follow entry {index - 1} (its prev hash differs): an entry "
+            f"Entry {index} does not follow entry {index - 1} (its prev hash differs, or, "
+            "after a round, is not that round's digest): an entry "
             "was dropped, altered or taken from another save.", seq=index, code="chain")
 
 

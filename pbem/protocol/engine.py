@@ -104,15 +104,19 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     # The seat a proposal names answers it by signing its turn or reveal on top of it.
     answer = (bool(table.proposal) and seat == table.proposal["player"]
               and kind in ("turn", "reveal", "resign"))
-    if seat != duty.seat and kind not in absence.OUT_OF_TURN and not answer:
+    in_round = _check_round(table, seat, entry)
+    if seat != duty.seat and kind not in absence.OUT_OF_TURN and not answer and not in_round:
         raise TurnError(
             f"Entry {seq} is by {handle}, but the next entry must be by "
             f"{table.seats[duty.seat].handle} (a {duty.kind}).",
             seq=seq,
         )
     new = table if in_place else _copy_table(table)
-    new.signers.append(seat)
-    new.beacons.append(entry.get("beacon", ""))  # '' : signed out of the order of play
+    if in_round:
+        _enter_round(new, table.head, seat, entry)
+    else:
+        new.signers.append(seat)
+        new.beacons.append(entry.get("beacon", ""))  # '' : signed out of the order of play
     absence.note_away(new, seat, entry)
     if kind in absence.KINDS:
         return _absence_entry(new, seat, entry, target, make_chores, audit_seeds, proved), []
@@ -144,7 +148,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         _chores(new, seat, entry, make_chores, audit_seeds, proved)
         stamp_pending(new.gstate, seq)
         return new, []
-    if seat != duty.seat or kind not in allowed:
+    if (seat != duty.seat and not in_round) or kind not in allowed:
         raise TurnError(
             f"Entry {seq} is a {kind} by {handle}, but the next entry must be a "
             f"{duty.kind} by {new.seats[duty.seat].handle}.",
@@ -209,6 +213,54 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     return new, canonical_moves
 
 
+def _check_round(table: Table, seat: int, entry: Entry) -> bool:
+    """Whether ``entry`` is signed in the round the game waits on (PROTOCOL.md section
+    4): it may carry ``round`` only where the order of play names a round, and must once
+    the round has started; then it is by a seat of the round's set that has not signed in
+    it, at the seq its seat's place in the set fixes, and of the round's kind (the
+    caller's duty check). A first join without ``round`` is an entry in seat order."""
+    seq, handle = entry["seq"], table.seats[seat].handle
+    seats = table.round_seats()  # cheap, and [] for nearly every entry: asked first
+    duty = table.duty() if seats else None
+    if duty is None or entry["kind"] != duty.kind:
+        if "round" in entry:
+            raise TurnError(f"Entry {seq} ({handle}) says it is signed in a round, but the "
+                            "order of play names no round here.", seq=seq, code="round")
+        return False
+    if "round" not in entry and table.round_first < 0:
+        # Joins signed one after another, as pbem signed them before rounds: accepted in
+        # seat order (the duty check), and the joins after it follow in seat order too.
+        return False
+    place = table.round_place(seat)
+    names = ", ".join(table.seats[s].handle for s in seats)
+    if place is None:
+        why = ("has signed in it already" if seat in table.round_signed
+               else "is not one of its seats")
+        raise TurnError(f"Entry {seq} is a {entry['kind']} by {handle} in the round of "
+                        f"{names}, but {handle} {why}.", seq=seq, code="round")
+    first, expected = place
+    if entry.get("round") != first or seq != expected:
+        raise TurnError(
+            f"Entry {seq} ({handle}) must be signed in the round of {names} that starts at "
+            f"entry {first}, as its entry {expected} (round = {first}).", seq=seq,
+            code="round")
+    return True
+
+
+def _enter_round(new: Table, head: str, seat: int, entry: Entry) -> None:
+    """Record ``seat``'s entry in the round under way, in seat order (it may be signed on
+    a save that holds the entries of later seats of the round): its signer and beacon
+    at its seq, its seat among the round's, and a place for its digest
+    (Table.settle_head fills it)."""
+    if new.round_first < 0:
+        new.round_first, new.round_prev = entry["round"], head
+    place = sum(1 for s in new.round_signed if s < seat)
+    new.round_signed.insert(place, seat)
+    new.round_digests.insert(place, "")
+    new.signers.insert(new.round_first + place, seat)
+    new.beacons.insert(new.round_first + place, entry.get("beacon", ""))
+
+
 def _copy_table(table: Table) -> Table:
     """A table sharing nothing that ``step`` changes with ``table``."""
     return Table(
@@ -231,6 +283,10 @@ def _copy_table(table: Table) -> Table:
         against=list(table.against),
         away_until=list(table.away_until),
         away_used=list(table.away_used),
+        round_first=table.round_first,
+        round_prev=table.round_prev,
+        round_digests=list(table.round_digests),
+        round_signed=list(table.round_signed),
     )
 
 
@@ -431,17 +487,17 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
         entry, entry_digest = save.entries[index], hashes[index]
         if index in forks.values():
             parted[index] = _copy_table(table)
-        if index in forks and not (vouched is not None and vouched(index, entry_digest)):
+        if index in forks and not (vouched is not None and vouched(entry["seq"], entry_digest)):
             _replay_voided(_copy_table(parted[forks[index]]), entry)
         before = table
         # An entry this home verified before had its secret-deck proofs and points checked
         # then: like its signature (chain.py), they are a function of its hash. So had
         # the entry this process has just signed (``signed_here``), as it was signed.
         proved = ((entry_digest == signed_here and signed_in_this_process(entry_digest))
-                  or (vouched is not None and vouched(index, entry_digest)))
+                  or (vouched is not None and vouched(entry["seq"], entry_digest)))
         table, _ = step(table, entry, replay=True, audit_seeds=audit_seeds, in_place=in_place,
                         proved=proved)
-        table.head = entry_digest
+        table.settle_head(entry_digest)
         if on_entry is not None:
             on_entry(before, table, entry)
     if check_snapshot and not _snapshot_matches(save.state, table):

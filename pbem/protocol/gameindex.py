@@ -116,7 +116,7 @@ def summarize(save: Save, report: Report, path: Path, you: str,
     """The record of a save just verified (``report``), found at ``path``; ``waiting``:
     the entries of the file not yet in effect here (``save`` ends before them)."""
     table = report.table
-    duty = table.duty()
+    duty = table.duty_for(table.seat_of(you))  # in a round, every seat still to sign acts
     last = save.entries[-1]
     seats = [s.handle for s in table.seats]
     told = report.result  # pbem.protocol.result: rivals (solo's automaton) ranked too

@@ -32,6 +32,9 @@ KINDS = ("create", "join", "start", "turn", "reveal", "resign", "absent", "vote"
 # the order of play and carries no ``beacon`` field.
 LINK_KINDS = ("start", "turn", "reveal", "resign")
 ANCHOR_KINDS = ("create", "join")
+# The kinds that may be signed in a round (PROTOCOL.md section 4, Rounds): such an entry
+# carries ``round``, the seq of its round's first entry.
+ROUND_KINDS = ("join",)
 # How deep ``evidence`` may nest: 1, an entry carried as evidence carries none itself
 # (the verifier replays the voided branch's rules, not a branch voided inside it).
 MAX_EVIDENCE_DEPTH = 1
@@ -213,6 +216,8 @@ def check_entry(entry: Any, index: int, depth: int = 0) -> Entry:
         _hex(entry, "nonce", HEX64, where)
     if kind == "reveal":
         _hex(entry, "seed", HEX64, where)
+    if "round" in entry:
+        _check_round(entry, kind, where)
     if "time" in entry:
         check_time(entry["time"], where)
     # An away note (PROTOCOL.md section 11): any entry of the seat's own may carry one;
@@ -232,6 +237,17 @@ def check_entry(entry: Any, index: int, depth: int = 0) -> Entry:
     except NotCanonicalError as exc:
         raise _fail(where, f"holds a value that cannot be signed ({exc})") from None
     return entry
+
+
+def _check_round(entry: Entry, kind: str, where: str) -> None:
+    """``round``: the seq of the first entry of the round the entry is signed in, at most
+    its own (chain.py checks where rounds stand; the engine, which seats sign in them)."""
+    if kind not in ROUND_KINDS:
+        raise _fail(f"{where} 'round'", f"has no place in {kind!r} entry: only "
+                    f"{', '.join(ROUND_KINDS)} entries are signed in rounds")
+    first = _expect(entry, "round", int, where)
+    if not 1 <= first <= entry["seq"]:
+        raise _fail(f"{where} 'round'", "is not the seq of an entry at or before it")
 
 
 def note_problem(note: str) -> str:

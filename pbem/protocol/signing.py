@@ -64,6 +64,12 @@ def owed(table: Table, identity: Identity) -> Duty:
         waiting = table.waiting_duty()
         assert waiting is not None and waiting.seat == seat
         return waiting
+    if duty.seat != seat and table.round_place(seat) is not None:
+        return Duty(seat, duty.kind)  # signed in a round, in parallel (PROTOCOL.md 4)
+    if seat in table.round_signed:
+        names = ", ".join(table.seats[s].handle for s in table.round_missing())
+        raise TurnError(f"You ({identity.handle}) have signed your {duty.kind} in this round "
+                        f"already; it waits for {names}, not for you.")
     if duty.seat != seat:
         who = table.seats[duty.seat]
         action = {"create": "create", "join": "join", "start": "start the game",
@@ -264,7 +270,8 @@ def sign_entry(
         seat = owed(table, identity).seat
         duty = preview(table, identity, used, voided).duty()
         assert duty is not None
-        bot_only = duty.seat != seat  # the bot's turns hand the game to another seat
+        # the bot's turns hand the game to another seat (never in a round, PROTOCOL.md 4)
+        bot_only = duty.seat != seat and table.round_place(seat) is None
         if bot_only and (kind != "turn" or moves):
             raise TurnError(f"You sign the bot's turn only; the game then waits for "
                             f"{table.seats[duty.seat].handle}. Sign it with no moves.")
@@ -277,8 +284,9 @@ def sign_entry(
         seed = identity.seed(table.game_id, nonce)
     else:
         seed = _own_seed(table, seat, identity)
+    place_in_round = table.round_place(seat) if kind not in absence.OUT_OF_TURN else None
     entry: Entry = {
-        "seq": len(table.signers),
+        "seq": len(table.signers) if place_in_round is None else place_in_round[1],
         "game": table.game_id,
         "seat": identity.handle,
         "kind": kind,
@@ -288,6 +296,8 @@ def sign_entry(
         "time": timing.now_stamp(),  # the signer's clock (PROTOCOL.md section 11)
         **(fields or {}),
     }
+    if place_in_round is not None:  # the round's seqs and prev are fixed before it starts
+        entry["round"] = place_in_round[0]
     if kind in ("create", "join"):
         entry["pubkey"] = identity.public_hex
         entry["nonce"] = nonce.hex()
@@ -319,8 +329,9 @@ def sign_entry(
     if claim is not None and place is not None:
         claim(place)
     entry["sig"] = identity.sign(canonical(entry)).hex()
-    new.head = entry_hash(entry)
-    note_signed(new.head)
+    digest_signed = entry_hash(entry)
+    new.settle_head(digest_signed)
+    note_signed(digest_signed)
     return entry, new
 
 

@@ -80,7 +80,7 @@ class SeatRecord(Record):
 # makes to act; 3: format pbem/2, links only in the order of play) bumps it, so a table
 # cached by an older pbem is never resumed from: the home replays instead, and reaches
 # the verdict any other verifier does.
-CACHE_FORMAT = 3
+CACHE_FORMAT = 4  # 4: rounds (PROTOCOL.md section 4)
 
 
 class Duty(NamedTuple):
@@ -98,8 +98,10 @@ class Table(Record):
                  bots: list[int] | None = None, dropped: list[int] | None = None,
                  stopped: bool = False, proposal: dict[str, Any] | None = None,
                  since: str = "", against: list[str] | None = None,
-                 away_until: list[str] | None = None, away_used: list[int] | None = None
-                 ) -> None:
+                 away_until: list[str] | None = None, away_used: list[int] | None = None,
+                 round_first: int = -1, round_prev: str = "",
+                 round_digests: list[str] | None = None,
+                 round_signed: list[int] | None = None) -> None:
         self.header = header
         self.seats = seats
         self.gstate = gstate
@@ -127,6 +129,13 @@ class Table(Record):
         self.against = [""] * n if against is None else against
         self.away_until = [""] * n if away_until is None else away_until
         self.away_used = [0] * n if away_used is None else away_used
+        # The round under way (PROTOCOL.md section 4): the seq of its first entry (-1 when
+        # none), the head before it (every entry of the round follows it), the digests of
+        # its entries and their seats, in seat order ('' for an entry being applied).
+        self.round_first = round_first
+        self.round_prev = round_prev
+        self.round_digests = [] if round_digests is None else round_digests
+        self.round_signed = [] if round_signed is None else round_signed
 
     def link_before(self, seq: int) -> tuple[int, bytes]:
         """The newest beacon link published before entry ``seq`` and the entry that
@@ -152,6 +161,68 @@ class Table(Record):
     def joined(self) -> int:
         return sum(1 for s in self.seats if s.pubkey)
 
+    def _first_unjoined(self) -> int:
+        return next(i for i, s in enumerate(self.seats) if not s.pubkey)
+
+    # ---- rounds (PROTOCOL.md section 4) ------------------------------------------------
+    def join_round(self) -> list[int]:
+        """The seats whose joins form a round: every seat but the host, when two or more
+        join and no join owes a shuffle pass (a mental deck's passes at set-up each work
+        on the deck the pass before made, so those joins stay one after another)."""
+        if len(self.seats) < 3 or self._mental_decks():
+            return []
+        return list(range(1, len(self.seats)))
+
+    def round_seats(self) -> list[int]:
+        """The set of seats the order of play names for the round it waits on now, in
+        seat order ([] when the next step is no round)."""
+        if self.seats[0].pubkey and self.joined() < len(self.seats):
+            seats = self.join_round()
+            if self.round_first < 0 and any(self.seats[s].pubkey for s in seats):
+                return []  # a join signed without a round: the others follow in seat order
+            return seats
+        return []
+
+    def round_missing(self) -> list[int]:
+        """The seats of the round the game waits on that have not signed in it yet."""
+        return [s for s in self.round_seats() if s not in self.round_signed]
+
+    def duty_for(self, seat: int | None) -> Duty | None:
+        """:meth:`duty` as ``seat`` reads it: in a round, a seat still to sign in it acts
+        now too (the duty names the first of them)."""
+        duty = self.duty()
+        if duty is not None and seat is not None and seat in self.round_missing():
+            return Duty(seat, duty.kind)
+        return duty
+
+    def round_place(self, seat: int) -> tuple[int, int] | None:
+        """(seq of the round's first entry, seq of ``seat``'s entry) if ``seat`` signs
+        next in a round, else None."""
+        if seat not in self.round_missing():
+            return None
+        first = self.round_first if self.round_first >= 0 else len(self.signers)
+        return first, first + self.round_seats().index(seat)
+
+    def settle_head(self, entry_digest: str) -> None:
+        """After an entry with hash ``entry_digest`` was applied: the ``prev`` of the next
+        entry. Within a round, still the entry before the round; once the round is
+        complete, its digest (rounds.round_digest)."""
+        if self.round_first < 0:
+            self.head = entry_digest
+            return
+        self.round_digests[self.round_digests.index("")] = entry_digest  # engine._enter_round
+        if self.round_missing():
+            self.head = self.round_prev
+            return
+        from pbem.protocol.rounds import round_digest
+
+        self.head = round_digest(self.round_digests)
+        self.round_first, self.round_prev = -1, ""
+        self.round_digests, self.round_signed = [], []
+
+    def _mental_decks(self) -> bool:
+        return any(d.get("mode") == "mental" for d in self.gstate.get("secret", {}).values())
+
     def over(self) -> bool:
         return self.started and (self.resigned >= 0 or self.stopped
                                  or self.game.to_act(self.gstate) is None)
@@ -175,7 +246,7 @@ class Table(Record):
         """Who signs next and what kind of entry; None once every seat has revealed."""
         joined = self.joined()
         if joined < len(self.seats):
-            return Duty(joined, "join" if joined else "create")
+            return Duty(self._first_unjoined(), "join" if joined else "create")
         if not self.started:
             return Duty(0, "start")
         if self.proposal and self.proposal["voters"]:
@@ -188,7 +259,7 @@ class Table(Record):
         votes on (it waits for its confirm) leaves the game waiting for that seat."""
         joined = self.joined()
         if joined < len(self.seats):
-            return Duty(joined, "join" if joined else "create")
+            return Duty(self._first_unjoined(), "join" if joined else "create")
         if not self.started:
             return Duty(0, "start")
         return self._play_duty()
@@ -271,6 +342,10 @@ class Table(Record):
             "against": self.against,
             "away_until": self.away_until,
             "away_used": self.away_used,
+            "round_first": self.round_first,
+            "round_prev": self.round_prev,
+            "round_digests": self.round_digests,
+            "round_signed": self.round_signed,
         }
 
     @classmethod
@@ -298,6 +373,10 @@ class Table(Record):
             against=[str(t) for t in data["against"]],
             away_until=[str(t) for t in data["away_until"]],
             away_used=[int(u) for u in data["away_used"]],
+            round_first=int(data["round_first"]),
+            round_prev=str(data["round_prev"]),
+            round_digests=[str(d) for d in data["round_digests"]],
+            round_signed=[int(s) for s in data["round_signed"]],
         )
 
 

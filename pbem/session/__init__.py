@@ -238,11 +238,18 @@ def output_path(save: Save, entry: savefile.Entry, near: Path | None, out: str |
     if out:
         return Path(out)
     name = savefile.default_name(save.ruleset, save.game_id, entry["seq"], entry["seat"])
+    if "round" in entry:  # named by every signer of the round it ends in (PROTOCOL.md 4)
+        from pbem.protocol.rounds import save_name
+
+        name = save_name(save)
     return (near.parent if near else Path(".")) / name
 
 
 def appended(save: Save, entry: savefile.Entry, table: Table) -> Save:
-    return Save(save.header, save.entries + [entry], engine.public_state(table))
+    entries = save.entries + [entry]
+    if "round" in entry:  # a round's entries are stored in seat order (PROTOCOL.md 4)
+        entries.sort(key=lambda e: int(e["seq"]))
+    return Save(save.header, entries, engine.public_state(table))
 
 
 def write(save: Save, path: Path, home: Home | None,
@@ -294,12 +301,29 @@ class Written(Record):
                 f"audited but for {', '.join(gone)}, who never revealed (declared absent)")
             return f"The game is complete and {audited}. Send this save to everyone; " \
                    "'pbem verify' shows the final scores."
+        missing = self.table.round_missing()
+        if duty.kind == "join" and missing:
+            return joins_step(self.table, missing)
         who = self.table.seats[duty.seat]
         action = {"join": "join it with 'pbem join'", "start": "start it with 'pbem play'",
                   "turn": "play with 'pbem play'", "reveal": "reveal with 'pbem play'",
                   "vote": "vote with 'pbem vote SAVE accept' (or refuse)"}[duty.kind]
         mail = f" <{who.email}>" if who.email else ""
         return f"Send it to {who.handle}{mail}, who will {action}."
+
+
+def joins_step(table: Table, missing: list[int]) -> str:
+    """What to do with a save whose joins are a round (PROTOCOL.md section 4): every seat
+    still to join joins on it, in parallel, and mails its join to every other seat."""
+    names = [table.seats[s].handle + (f" <{table.seats[s].email}>" if table.seats[s].email
+                                       else "") for s in missing]
+    if table.round_first < 0:  # the invitation: nobody has joined yet
+        return (f"Send it to {', '.join(names)}, who each join it with 'pbem join', in "
+                "parallel, and mail their join to every other player.")
+    return (f"Send it to every other player: the joins are signed in parallel, and "
+            f"{', '.join(names)} still join{'s' if len(names) == 1 else ''}. The host "
+            "starts once one save holds every join: 'pbem inbox' and 'pbem sync' assemble "
+            "them by themselves, 'pbem merge' from files.")
 
 
 def new_game(home: Home, ruleset: str, seats: list[str], options: list[str],

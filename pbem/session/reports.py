@@ -14,7 +14,7 @@ from pbem.protocol.identity import Home
 from pbem.protocol.savefile import Save
 from pbem.protocol.table import Report
 from pbem.record import Record
-from pbem.session import holding, logbook
+from pbem.session import holding, logbook, rounds
 from pbem.session.verified import Verified
 
 
@@ -175,7 +175,8 @@ def show_json(seen: Shown, notices: list[Any]) -> dict[str, Any]:
             "players": [n.to_json() for n in notices],
             "last_acted": [a.to_json() for a in seen.acted],
             "absence": absence.lines(table),
-            "result": verified.report.result if at is None else None}
+            "result": verified.report.result if at is None else None,
+            "round": rounds.status(table)}
     if at is None:
         data["since_your_last_turn"] = (None if seen.since is None
                                         else [n.to_json() for n in seen.since])
@@ -216,6 +217,8 @@ def _show_heading(seen: Shown) -> list[str]:
                if seen.verified.revealed_elsewhere is not None else "  (you)")
         lines.append(("Next: " if at is None else "Next then: ") + f"{duty.kind} by "
                      f"{seen.to_act}" + (you if seen.to_act == seen.handle else ""))
+        if rounds.status(table):
+            lines.append(rounds.status_line(table))
     lines += absence.lines(table)
     if at is None:
         lines += clock.lines(table, timing.now())
@@ -263,7 +266,7 @@ def verify_json(verified: Verified, notices: list[Any]) -> dict[str, Any]:
         "absence": absence.lines(table), "unaudited": report.unaudited,
         "closed": told.get("closed", []),
         "players": [n.to_json() for n in notices],
-        "checked_from": report.checked_from, "errors": []}
+        "checked_from": report.checked_from, "round": rounds.status(table), "errors": []}
 
 
 def verify_lines(verified: Verified) -> list[str]:
@@ -279,6 +282,8 @@ def verify_lines(verified: Verified) -> list[str]:
     duty = table.duty()
     if duty:
         lines.append(f"Next: {duty.kind} by {table.seats[duty.seat].handle}.")
+    if rounds.status(table):
+        lines.append(rounds.status_line(table))
     lines += absence.lines(table)
     awaiting = [table.seats[s].handle for s in table.awaiting_reveals()]
     if awaiting:

@@ -150,7 +150,7 @@ def test_RDJ_V2_show_moves_and_describe_by_mail() -> None:
     for entry in save.entries:
         before = copy.deepcopy(table.gstate)
         table, _ = engine.step(table, entry, replay=True)
-        table.head = engine.entry_hash(entry)
+        table.settle_head(engine.entry_hash(entry))
         shown |= {i["card"] for c in entry["chores"] for i in c.get("items", [])
                   if i["op"] == "open"}
         if entry["kind"] not in ("start", "turn") or before.get("phase") == "play" \

@@ -34,7 +34,7 @@ from pbem.protocol.headers import (
     header_fits,
 )
 from pbem.protocol.savefile import Entry, Save
-from pbem.protocol.table import Report, Table, name_seats
+from pbem.protocol.table import Duty, Report, SeatRecord, Table, name_seats
 from pbem.protocol.turns import apply_moves, play_turn, resolve_pending, stamp_pending
 from pbem.terminal import shown
 
@@ -91,6 +91,67 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     assert seat is not None  # chain.authenticate ran first
     kind = entry["kind"]
     handle = table.seats[seat].handle
+    duty, target, answer, in_round = _admit(table, seat, entry)
+    new = table if in_place else _copy_table(table)
+    if in_round:
+        _enter_round(new, table.head, seat, entry)
+    else:
+        new.signers.append(seat)
+        new.beacons.append(entry.get("beacon", ""))  # '' : signed out of the order of play
+    absence.note_away(new, seat, entry)
+    if kind in absence.KINDS:
+        return _absence_entry(new, seat, entry, target, make_chores, audit_seeds, proved), []
+    if answer:
+        absence.answered(new, entry)
+        duty = new.duty() or duty
+    # This entry makes whoever the game waits for next to act now (PROTOCOL.md 11): its
+    # clock starts at the latest signed time so far, so a signer who back-dates its own
+    # entry (or leaves the time out) cannot start the next seat's clock before the
+    # entries that came before it.
+    new.since = clock.later(new.since, str(entry.get("time", "")))
+    bot_turns: list[dict[str, Any]] = []
+    if kind not in ("create", "join"):
+        duty, bot_turns = _arrive_at(new, seat, entry, duty, replay)
+    allowed = {duty.kind} | ({"resign"} if duty.kind == "turn" else set())
+    if bot_turns and kind == "turn" and seat != duty.seat and not entry["moves"]:
+        # The bot's turns handed the game to another seat than the signer: the entry
+        # plays them only (never in a game whose turns go round in seat order).
+        new.seats[seat].advance(entry)
+        _chores(new, seat, entry, make_chores, audit_seeds, proved)
+        stamp_pending(new.gstate, seq)
+        return new, []
+    if (seat != duty.seat and not in_round) or kind not in allowed:
+        raise TurnError(
+            f"Entry {seq} is a {kind} by {handle}, but the next entry must be a "
+            f"{duty.kind} by {new.seats[duty.seat].handle}.",
+            seq=seq,
+        )
+    moves: list[str] = list(entry["moves"])
+    if kind in ("create", "join"):
+        if moves:
+            raise TurnError(f"Entry {seq}: a {kind} entry carries no moves.", seq=seq)
+        _take_keys(new.seats[seat], entry)
+        _chores(new, seat, entry, make_chores, audit_seeds, proved)
+        return new, []
+    new.seats[seat].advance(entry)
+    canonical_moves = _in_order(new, seat, entry, in_place)
+    if replay and canonical_moves != moves:
+        raise TurnError(
+            f"Entry {seq} ({handle}): its moves are not written in canonical form "
+            f"({shown(moves, 80)}); pbem never writes them so.",
+            seq=seq,
+        )
+    _chores(new, seat, entry, make_chores, audit_seeds, proved)
+    stamp_pending(new.gstate, seq)
+    return new, canonical_moves
+
+
+def _admit(table: Table, seat: int, entry: Entry) -> tuple[Duty, int, bool, bool]:
+    """Whether ``seat`` may sign ``entry`` here at all, before anything is applied: (the
+    duty, the seat a proposal names or -1, whether it answers a proposal, whether it is
+    signed in a round). TurnError if the game is complete or it is not the seat's to
+    sign; the absence procedure's own checks for its kinds."""
+    seq, kind, handle = entry["seq"], entry["kind"], table.seats[seat].handle
     duty = table.duty()
     if duty is None:
         raise TurnError(f"Entry {seq} ({handle}) comes after the game was complete.", seq=seq)
@@ -111,65 +172,42 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
             f"{table.seats[duty.seat].handle} (a {duty.kind}).",
             seq=seq,
         )
-    new = table if in_place else _copy_table(table)
-    if in_round:
-        _enter_round(new, table.head, seat, entry)
-    else:
-        new.signers.append(seat)
-        new.beacons.append(entry.get("beacon", ""))  # '' : signed out of the order of play
-    absence.note_away(new, seat, entry)
-    if kind in absence.KINDS:
-        return _absence_entry(new, seat, entry, target, make_chores, audit_seeds, proved), []
-    if answer:
-        absence.answered(new, entry)
+    return duty, target, answer, in_round
+
+
+def _arrive_at(new: Table, seat: int, entry: Entry, duty: Duty, replay: bool
+               ) -> tuple[Duty, list[dict[str, Any]]]:
+    """Chance queued by earlier seats is resolved first, then any turn the bot plays for
+    an absent seat; either may end the game, in which case this seat's entry becomes the
+    first reveal. The duty after that, and the bot's turns."""
+    arriving = bool(new.gstate.get("pending")) or bool(new.bots)
+    bot_turns = arrive(new, seat, bytes.fromhex(entry["beacon"]), entry["seq"])
+    _check_bot_turns(entry, bot_turns, replay, new.seats[seat].handle)
+    if arriving:  # else arrive changed nothing: the duty stands
+        if duty.kind == "turn" and new.over() and new.reveal_first < 0:
+            new.reveal_first = seat
         duty = new.duty() or duty
-    # This entry makes whoever the game waits for next to act now (PROTOCOL.md 11): its
-    # clock starts at the latest signed time so far, so a signer who back-dates its own
-    # entry (or leaves the time out) cannot start the next seat's clock before the
-    # entries that came before it.
-    new.since = clock.later(new.since, str(entry.get("time", "")))
-    bot_turns: list[dict[str, Any]] = []
-    if kind not in ("create", "join"):
-        # Chance queued by earlier seats is resolved first, then any turn the bot plays
-        # for an absent seat; either may end the game, in which case this seat's entry
-        # becomes the first reveal.
-        arriving = bool(new.gstate.get("pending")) or bool(new.bots)
-        bot_turns = arrive(new, seat, bytes.fromhex(entry["beacon"]), seq)
-        _check_bot_turns(entry, bot_turns, replay, handle)
-        if arriving:  # else _arrive changed nothing: the duty stands
-            if duty.kind == "turn" and new.over() and new.reveal_first < 0:
-                new.reveal_first = seat
-            duty = new.duty() or duty
-    allowed = {duty.kind} | ({"resign"} if duty.kind == "turn" else set())
-    if bot_turns and kind == "turn" and seat != duty.seat and not entry["moves"]:
-        # The bot's turns handed the game to another seat than the signer: the entry
-        # plays them only (never in a game whose turns go round in seat order).
-        new.seats[seat].advance(entry)
-        _chores(new, seat, entry, make_chores, audit_seeds, proved)
-        stamp_pending(new.gstate, seq)
-        return new, []
-    if (seat != duty.seat and not in_round) or kind not in allowed:
-        raise TurnError(
-            f"Entry {seq} is a {kind} by {handle}, but the next entry must be a "
-            f"{duty.kind} by {new.seats[duty.seat].handle}.",
-            seq=seq,
-        )
-    record = new.seats[seat]
+    return duty, bot_turns
+
+
+def _take_keys(record: SeatRecord, entry: Entry) -> None:
+    """A create or join entry: the seat's key, seed commitment, nonce and beacon anchor."""
+    record.pubkey = entry["pubkey"]
+    record.seed_commit = entry["seed_commit"]
+    record.nonce = entry["nonce"]
+    record.anchor = record.last_beacon = entry["beacon"]
+
+
+def _in_order(new: Table, seat: int, entry: Entry, in_place: bool) -> list[str]:
+    """Apply a start, turn, resign or reveal entry's own content; its moves in canonical
+    form."""
+    seq, kind, handle = entry["seq"], entry["kind"], new.seats[seat].handle
     moves: list[str] = list(entry["moves"])
-    if kind in ("create", "join"):
-        if moves:
-            raise TurnError(f"Entry {seq}: a {kind} entry carries no moves.", seq=seq)
-        record.pubkey = entry["pubkey"]
-        record.seed_commit = entry["seed_commit"]
-        record.nonce = entry["nonce"]
-        record.anchor = record.last_beacon = entry["beacon"]
-        _chores(new, seat, entry, make_chores, audit_seeds, proved)
-        return new, []
-    record.advance(entry)
     canonical_moves: list[str] = []
+    if kind in ("start", "resign") and moves:
+        article = "the" if kind == "start" else "a"
+        raise TurnError(f"Entry {seq}: {article} {kind} entry carries no moves.", seq=seq)
     if kind == "start":
-        if moves:
-            raise TurnError(f"Entry {seq}: the start entry carries no moves.", seq=seq)
         new.started = True
     elif kind == "turn":
         try:
@@ -179,38 +217,38 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
             raise type(exc)(f"Entry {seq} ({handle}): {exc.message}", seq=seq) from None
         new.last_turn_seat = seat
     elif kind == "resign":
-        if moves:
-            raise TurnError(f"Entry {seq}: a resign entry carries no moves.", seq=seq)
         new.resigned = seat
         new.last_turn_seat = seat
     elif kind == "reveal":
-        if moves and not new.reveals_take_moves():
-            raise TurnError(f"Entry {seq} ({handle}): " + (
-                "the game was stopped (a player was declared absent)" if new.stopped else
-                f"the game ended when {new.seats[new.resigned].handle} resigned"
-            ) + ", so a reveal carries no moves.", seq=seq, code="reveal-moves")
-        if moves:
-            try:
-                canonical_moves = apply_moves(new.game, new.gstate, seat, moves)
-            except MoveError as exc:
-                raise type(exc)(f"Entry {seq} ({handle}): {exc.message}", seq=seq) from None
-        seed = bytes.fromhex(entry["seed"])
-        if seed_commitment(seed) != record.seed_commit:
-            raise IntegrityError(
-                f"Entry {seq}: {handle} revealed a seed that does not match the commitment "
-                f"published when {handle} joined. {handle} cheated or the entry is forged.",
-                seq=seq, code="seed-commit",
-            )
-        record.seed = entry["seed"]
-    if replay and canonical_moves != moves:
-        raise TurnError(
-            f"Entry {seq} ({handle}): its moves are not written in canonical form "
-            f"({shown(moves, 80)}); pbem never writes them so.",
-            seq=seq,
+        canonical_moves = _reveal(new, seat, entry)
+    return canonical_moves
+
+
+def _reveal(new: Table, seat: int, entry: Entry) -> list[str]:
+    """A reveal: its moves (the rules' last choices, if they ended the game), its seed
+    checked against the commitment the seat published when it joined."""
+    seq, handle, moves = entry["seq"], new.seats[seat].handle, list(entry["moves"])
+    if moves and not new.reveals_take_moves():
+        raise TurnError(f"Entry {seq} ({handle}): " + (
+            "the game was stopped (a player was declared absent)" if new.stopped else
+            f"the game ended when {new.seats[new.resigned].handle} resigned"
+        ) + ", so a reveal carries no moves.", seq=seq, code="reveal-moves")
+    canonical_moves: list[str] = []
+    if moves:
+        try:
+            canonical_moves = apply_moves(new.game, new.gstate, seat, moves)
+        except MoveError as exc:
+            raise type(exc)(f"Entry {seq} ({handle}): {exc.message}", seq=seq) from None
+    seed = bytes.fromhex(entry["seed"])
+    record = new.seats[seat]
+    if seed_commitment(seed) != record.seed_commit:
+        raise IntegrityError(
+            f"Entry {seq}: {handle} revealed a seed that does not match the commitment "
+            f"published when {handle} joined. {handle} cheated or the entry is forged.",
+            seq=seq, code="seed-commit",
         )
-    _chores(new, seat, entry, make_chores, audit_seeds, proved)
-    stamp_pending(new.gstate, seq)
-    return new, canonical_moves
+    record.seed = entry["seed"]
+    return canonical_moves
 
 
 def _check_round(table: Table, seat: int, entry: Entry) -> bool:

@@ -31,10 +31,10 @@ from common import (
 from pbem import registry, session
 from pbem.play import bots
 from pbem.play.local import LocalTable
-from pbem.protocol import savefile
-from pbem.protocol.canonical import canonical
-from pbem.protocol.identity import Home, verify_signature
-from pbem.protocol.sampler import Sampler
+from pbem.protocol.crypto.identity import Home, verify_signature
+from pbem.protocol.crypto.sampler import Sampler
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.saveformat.canonical import canonical
 
 
 def verify_report(label: str, save: savefile.Save) -> tuple[int, float]:
@@ -53,8 +53,8 @@ def incremental(save: savefile.Save) -> None:
     against the floor for that work: parsing the file and checking that one entry (its
     hash, signature and rules step). The home still hashes every entry and checks every
     prev (PROTOCOL.md section 9); the goal is within 1.5x of the floor."""
-    from pbem.protocol import engine
-    from pbem.protocol.canonical import digest
+    from pbem.protocol.replay import engine
+    from pbem.protocol.saveformat.canonical import digest
 
     entries = [e for e in save.entries if e["kind"] != "reveal"]
 
@@ -181,10 +181,10 @@ def floor_table(quick: bool) -> list[savefile.Save]:
 
 def beacon_walk() -> None:
     """One seat's 4,096-link chain walked with hashlib's SHA-256 (OpenSSL) and with the
-    hash the chain uses (pbem.protocol.beacon: Python's own, when the build has it)."""
+    hash the chain uses (pbem.protocol.crypto.beacon: Python's own, when the build has it)."""
     import hashlib
 
-    from pbem.protocol import beacon
+    from pbem.protocol.crypto import beacon
 
     def walk(sha256: Callable[[bytes], Any]) -> Callable[[], None]:
         def run() -> None:

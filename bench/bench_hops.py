@@ -31,9 +31,11 @@ from common import fixed_entropy
 from pbem import registry
 from pbem.mail import message
 from pbem.play import bots
-from pbem.protocol import engine, headers, savefile, signing
-from pbem.protocol.identity import Home
-from pbem.protocol.savefile import Save
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import engine, signing
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.saveformat.savefile import Save
+from pbem.protocol.state import headers
 
 
 @dataclass

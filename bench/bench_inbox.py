@@ -30,7 +30,7 @@ from pbem import session
 from pbem.mail import inbox
 from pbem.mail import message as mail
 from pbem.mail.report import InboxReport
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto.identity import Home
 from tests.support.duty import sign_duty
 
 HANDLES = ("ann", "bob", "cy")

@@ -15,7 +15,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from pbem.protocol import dleq, mental, mental_deck, mental_open, secretdeck
+from pbem.protocol.crypto import dleq, mental, mental_deck, mental_open, secretdeck
 
 GAME_ID = "00112233445566778899aabbccddeeff"
 DECK = "bonus"

@@ -37,7 +37,7 @@ from common import build_fixed, median_time
 
 from pbem import registry, session
 from pbem.drawing import png
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto.identity import Home
 
 FILTERS = {"none": 0, "sub": 1, "up": 2, "average": 3, "paeth": 4}  # PNG filter types
 COST = [min(v, 256 - v) for v in range(256)]  # |signed byte|, the heuristic's measure

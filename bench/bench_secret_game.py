@@ -23,9 +23,11 @@ from typing import Any
 from common import as_new_process, build_fixed, median_cpu, paired_medians
 
 from pbem import session
-from pbem.protocol import beacon, engine, mental_deck, mental_open, savefile
-from pbem.protocol.identity import Home
-from pbem.protocol.savefile import Save
+from pbem.protocol.crypto import beacon, mental_deck, mental_open
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import engine
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.saveformat.savefile import Save
 
 GAME_ID = "0123456789abcdef0123456789abcdef"
 
@@ -61,11 +63,11 @@ def breakdown(text: str) -> dict[str, float]:
 
     timed(mental_deck, "apply_chore", "deck replay (chores, proofs)")
     try:  # the code before shuffle proofs has no such module: the bench runs on both
-        from pbem.protocol import shuffle_proof
+        from pbem.protocol.crypto import shuffle_proof
         timed(shuffle_proof, "verify", "  of which shuffle proofs")
     except ImportError:
         pass
-    from pbem.protocol import dleq
+    from pbem.protocol.crypto import dleq
     timed(dleq, "verify", "  of which peel/re-key proofs")
     timed(beacon, "_walk_to_anchor", AUDIT[0])
     timed(mental_open, "audit_chore", AUDIT[1])

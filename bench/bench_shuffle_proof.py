@@ -1,4 +1,4 @@
-"""Timings of the shuffle proof (pbem.protocol.shuffle_proof): ``python bench/bench_shuffle_proof.py``.
+"""Timings of the shuffle proof (pbem.protocol.crypto.shuffle_proof): ``python bench/bench_shuffle_proof.py``.
 
 For a shuffle pass of 18 and of 68 cards (g = B, as a deck's pass): the proof's bytes per
 card, the median milliseconds to make and to check it, and its floor, the time of the n
@@ -19,8 +19,8 @@ from typing import Any
 
 from common import machine_speed
 
-from pbem.protocol import mental
-from pbem.protocol import shuffle_proof as sp
+from pbem.protocol.crypto import mental
+from pbem.protocol.crypto import shuffle_proof as sp
 
 GAME_ID = "00112233445566778899aabbccddeeff"
 SECRET = hashlib.sha256(b"bench shuffle proof").digest()

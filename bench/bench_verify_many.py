@@ -18,7 +18,7 @@ from pathlib import Path
 
 from common import ROOT, build_game
 
-from pbem.protocol import savefile
+from pbem.protocol.saveformat import savefile
 
 BOT_GAMES = [("red-dog-junction", 2), ("road-master", 3), ("station-to-station", 2)]
 

@@ -18,9 +18,10 @@ if str(ROOT) not in sys.path:
 
 from pbem import registry  # noqa: E402
 from pbem.play import bots  # noqa: E402
-from pbem.protocol import engine, headers, signing  # noqa: E402
-from pbem.protocol.identity import Home  # noqa: E402
-from pbem.protocol.savefile import Save  # noqa: E402
+from pbem.protocol.crypto.identity import Home  # noqa: E402
+from pbem.protocol.replay import engine, signing  # noqa: E402
+from pbem.protocol.saveformat.savefile import Save  # noqa: E402
+from pbem.protocol.state import headers  # noqa: E402
 
 
 def register_test_games() -> None:
@@ -133,8 +134,8 @@ def floor_run(text: str) -> Callable[[], None]:
     """What no verifier can skip: parse the TOML and, per entry, build its canonical JSON,
     check its Ed25519 signature and hash it for the chain."""
     from pbem import tomltext
-    from pbem.protocol.canonical import canonical, digest
-    from pbem.protocol.identity import verify_signature
+    from pbem.protocol.crypto.identity import verify_signature
+    from pbem.protocol.saveformat.canonical import canonical, digest
 
     data = tomltext.loads(text)
     keys = {e["seat"]: bytes.fromhex(e["pubkey"]) for e in data["entry"] if "pubkey" in e}
@@ -155,7 +156,8 @@ def as_new_process() -> None:
     points of the secret deck, the shuffle proofs' generators, which component data
     passed its checks, and what a game remembers across states (Station to Station's
     order payments by the goods owed and the discounts held)."""
-    from pbem.protocol import beacon, edkeys, headers, mental, shuffle_proof
+    from pbem.protocol.crypto import beacon, edkeys, mental, shuffle_proof
+    from pbem.protocol.state import headers
     from pbem_games.station_to_station import station
 
     beacon.forget_chains()
@@ -170,7 +172,7 @@ def as_new_process() -> None:
 def full_verify_run(text: str) -> Callable[[], None]:
     """``pbem verify --full`` in process: parse, every check, the audit (no archive)."""
     from pbem import session
-    from pbem.protocol import savefile
+    from pbem.protocol.saveformat import savefile
 
     def run() -> None:
         as_new_process()
@@ -188,7 +190,7 @@ def crypto_timed() -> Iterator[list[float]]:
     by call inside a verify, so it is their bare cost, not an estimate."""
     from types import SimpleNamespace
 
-    from pbem.protocol import beacon, mental, shuffle_proof
+    from pbem.protocol.crypto import beacon, mental, shuffle_proof
 
     spent = [0.0]
 

@@ -30,11 +30,14 @@ from typing import Any
 
 from pbem.errors import PbemError
 from pbem.play import bots
-from pbem.protocol import engine, entropy, headers, savefile, signing
-from pbem.protocol.chain import authenticate
-from pbem.protocol.identity import Identity
-from pbem.protocol.savefile import Save
-from pbem.protocol.table import Table
+from pbem.protocol.crypto import entropy
+from pbem.protocol.crypto.identity import Identity
+from pbem.protocol.replay import engine, signing
+from pbem.protocol.replay.chain import authenticate
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.saveformat.savefile import Save
+from pbem.protocol.state import headers
+from pbem.protocol.state.table import Table
 from pbem.registry import load as load_game
 from tests.support.stream import fixed_bytes
 

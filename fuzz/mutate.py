@@ -39,11 +39,14 @@ from fuzz.corpus import Corpus, History, Input, fixed_entropy
 from pbem import tomltext
 from pbem.errors import PbemError
 from pbem.play import bots
-from pbem.protocol import beacon, engine, headers, savefile, signing
-from pbem.protocol.canonical import canonical, digest
-from pbem.protocol.chain import unsigned
-from pbem.protocol.sampler import Sampler
-from pbem.protocol.savefile import LINK_KINDS
+from pbem.protocol.crypto import beacon
+from pbem.protocol.crypto.sampler import Sampler
+from pbem.protocol.replay import engine, signing
+from pbem.protocol.replay.chain import unsigned
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.saveformat.canonical import canonical, digest
+from pbem.protocol.saveformat.savefile import LINK_KINDS
+from pbem.protocol.state import headers
 
 Path_ = tuple[Any, ...]  # keys and list positions from the document's root
 

@@ -40,10 +40,12 @@ from fuzz.corpus import History, fixed_entropy
 from fuzz.mutate import Mutation
 from pbem import session
 from pbem.errors import PbemError
-from pbem.protocol import engine, headers, savefile, signing
-from pbem.protocol.canonical import canonical
-from pbem.protocol.identity import Home
-from pbem.protocol.savefile import Entry, Save
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import engine, signing
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.saveformat.canonical import canonical
+from pbem.protocol.saveformat.savefile import Entry, Save
+from pbem.protocol.state import headers
 from pbem.terminal import printable
 
 KEY_KINDS = ("create", "join")

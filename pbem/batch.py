@@ -6,7 +6,7 @@ process, one after another in argument order: what the home's archive says of a 
 (stale, a fork, the rules replay it may skip) then depends only on the order of the
 arguments, so ``--jobs 2`` prints what ``--jobs 1`` prints. The game a file belongs to is
 read from its header's ``id`` line before it is parsed, only to choose its process; a file
-that hides its id there runs on its own, and the archive's lock (pbem.protocol.archive)
+that hides its id there runs on its own, and the archive's lock (pbem.home.archive)
 still keeps two processes writing one game's archive from losing each other's entries.
 The home-wide files (the games index, the contacts) are written by the calling process
 alone, file by file in argument order, from what the workers send back.
@@ -23,10 +23,10 @@ from typing import Any
 
 from pbem import session
 from pbem.errors import PbemError
-from pbem.protocol import packed, savefile
-from pbem.protocol.gameindex import GameRecord
-from pbem.protocol.identity import Home
-from pbem.protocol.savefile import Save
+from pbem.home.gameindex import GameRecord
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.saveformat import packed, savefile
+from pbem.protocol.saveformat.savefile import Save
 
 EXIT_INTERNAL = 70  # as the CLI's: a bug, never the file's fault
 # The header's id line as pbem writes it (the header comes first in every save).
@@ -127,7 +127,7 @@ def check_one(home: Home, shown: str, path: str, full: bool) -> Checked:
         out.to_act = table.seats[duty.seat].handle if duty else None
         out.next = duty.kind if duty else None
         out.over = table.over()
-        # As `verify --json` says them, from the one summary (pbem.protocol.result)
+        # As `verify --json` says them, from the one summary (pbem.protocol.state.result)
         out.audit = report.audit if isinstance(report.audit, list) else report.result["audit"]
         out.scores = report.result["scores"]
         out.stale, out.notes = verified.stale, list(verified.notes)

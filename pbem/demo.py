@@ -13,8 +13,8 @@ from pathlib import Path
 
 from pbem import session
 from pbem.errors import UsageError
-from pbem.protocol.identity import Home
-from pbem.protocol.table import Report
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.state.table import Report
 from pbem.registry import load as load_game
 
 HANDLES = ["ann", "bob", "cy", "dee", "eve", "fay"]

@@ -76,8 +76,8 @@ from pbem.outcome import (
     rank_sides,
     rank_with_tiebreaks,
 )
-from pbem.protocol import secretdeck
-from pbem.protocol.sampler import Sampler
+from pbem.protocol.crypto import secretdeck
+from pbem.protocol.crypto.sampler import Sampler
 
 if TYPE_CHECKING:  # at run time the kit loads on first use (see __getattr__)
     from pbem.drawing import kit

@@ -22,8 +22,8 @@ import click
 from pbem import session
 from pbem.errors import AmbiguousMoveError, InvalidMoveError, MoveError, PbemError
 from pbem.game import State
-from pbem.protocol.identity import Home
-from pbem.protocol.turns import MOVE_SEPARATOR, split_moves
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.state.turns import MOVE_SEPARATOR, split_moves
 from pbem.terminal import printable
 
 # Words the prompt takes itself. A move spelt the same (Road Master's 'back' for

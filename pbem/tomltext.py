@@ -42,6 +42,6 @@ def section(name: str, table: Mapping[str, Any], in_array: bool = False) -> str:
     """One top-level table as :func:`dumps` writes it inside a document: ``[name]`` (or
     ``[[name]]``, one item of an array of tables, for a table too long to go inline, as a
     signed entry always is) and everything under it. A document of
-    tables only is its sections joined by blank lines (pbem.protocol.savefile builds a
+    tables only is its sections joined by blank lines (pbem.protocol.saveformat.savefile builds a
     save so, re-using the text of entries it has written before)."""
     return dumps({name: [table] if in_array else table})

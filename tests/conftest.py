@@ -67,7 +67,7 @@ def fixed_clock_for_shared_fixtures() -> Iterator[None]:
     """The fixed clock from the start, so that a module's shared fixture signs at the same
     time as its tests read: a home takes an entry dated more than an hour ahead of its
     clock as not yet in effect (PROTOCOL.md section 11)."""
-    from pbem.protocol import entropy
+    from pbem.protocol.crypto import entropy
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(entropy, "utc_now", lambda: FIXED_CLOCK)
@@ -78,14 +78,14 @@ def fixed_clock_for_shared_fixtures() -> Iterator[None]:
 def fixed_entropy(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every fresh random value pbem draws (keys, game ids, nonces, an unseeded bot) comes
     from a stream fixed by the test's own id, and the clock stands still: each test runs
-    the same trajectory on every run, whatever ran before it (pbem.protocol.entropy)."""
-    from pbem.protocol import entropy
+    the same trajectory on every run, whatever ran before it (pbem.protocol.crypto.entropy)."""
+    from pbem.protocol.crypto import entropy
     from tests.support.stream import fixed_bytes
 
     base = hashlib.sha256(b"pbem-test/" + request.node.nodeid.encode()).digest()
     monkeypatch.setattr(entropy, "fresh_bytes", fixed_bytes(base))
     monkeypatch.setattr(entropy, "utc_now", lambda: FIXED_CLOCK)
-    # PBEM_CLOCK (pbem.protocol.timing.now) still moves the clock. Set here (empty: the
+    # PBEM_CLOCK (pbem.protocol.saveformat.timing.now) still moves the clock. Set here (empty: the
     # fixed clock) so that a test's own PBEM_CLOCK is undone after it.
     monkeypatch.setenv("PBEM_CLOCK", "")
 
@@ -93,7 +93,7 @@ def fixed_entropy(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatc
 @pytest.fixture
 def homes(tmp_path: Path):
     """Three players, each with an identity in its own home."""
-    from pbem.protocol.identity import Home
+    from pbem.protocol.crypto.identity import Home
 
     made = {}
     for handle in ("ann", "bob", "cy"):

@@ -8,11 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from pbem import session
-from pbem.protocol import engine, savefile, signing, timing
-from pbem.protocol.canonical import canonical
-from pbem.protocol.identity import Home, Identity
-from pbem.protocol.savefile import Save
-from pbem.protocol.table import Table
+from pbem.protocol.crypto.identity import Home, Identity
+from pbem.protocol.replay import engine, signing
+from pbem.protocol.saveformat import savefile, timing
+from pbem.protocol.saveformat.canonical import canonical
+from pbem.protocol.saveformat.savefile import Save
+from pbem.protocol.state.table import Table
 from pbem.session import absentees
 
 MAX_ENTRIES = 2500
@@ -131,8 +132,8 @@ def relinked(header: dict[str, Any], bodies: list[dict[str, Any]], homes: dict[s
     """``bodies`` (entries, altered) chained again from ``header`` and each re-signed by its
     own seat's key: every ``prev`` as the protocol sets it, the entries of a round on the
     entry before it and the entry after a round on its round digest (PROTOCOL.md 4)."""
-    from pbem.protocol.canonical import digest
-    from pbem.protocol.rounds import round_digest
+    from pbem.protocol.saveformat.canonical import digest
+    from pbem.protocol.state.rounds import round_digest
 
     entries: list[dict[str, Any]] = []
     head, current, digests = digest(header), None, list[str]()

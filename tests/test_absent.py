@@ -18,8 +18,9 @@ import pytest
 from pbem import session
 from pbem.errors import SaveFileError, TurnError
 from pbem.game import rank_with_tiebreaks
-from pbem.protocol import engine, savefile, signing
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import engine, signing
+from pbem.protocol.saveformat import savefile
 from tests.enginekit import forge, next_entry, play_game, sign_as, tick, with_entries
 
 

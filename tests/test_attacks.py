@@ -18,11 +18,14 @@ from fuzz.mutate import keys_reversed
 from pbem import session
 from pbem.cli import main
 from pbem.errors import IntegrityError
-from pbem.protocol import beacon, headers, savefile, signing
-from pbem.protocol.canonical import digest
-from pbem.protocol.derive import seed_commitment
-from pbem.protocol.identity import Home
-from pbem.protocol.savefile import Save
+from pbem.protocol.crypto import beacon
+from pbem.protocol.crypto.derive import seed_commitment
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import signing
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.saveformat.canonical import digest
+from pbem.protocol.saveformat.savefile import Save
+from pbem.protocol.state import headers
 from pbem.registry import load as load_game
 from tests.enginekit import forge, play_game
 
@@ -120,7 +123,7 @@ def test_attack_reused_game_id_fresh_home_same_key_gets_an_unpredictable_seed(
 def test_a_home_refuses_to_create_a_game_id_it_has_seen(
         homes: dict[str, Home], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Only a broken random generator repeats an id; the home notices and writes nothing."""
-    from pbem.protocol import entropy
+    from pbem.protocol.crypto import entropy
 
     (tmp_path / "s").mkdir()
     monkeypatch.setattr(entropy, "fresh_bytes", lambda n: b"\x07" * n)
@@ -243,7 +246,7 @@ IDENTITY_SIG = bytes.fromhex(SMALL_ORDER[0]) + bytes(32)
 def test_weak_and_non_canonical_keys_are_not_sound(homes: dict[str, Home]) -> None:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-    from pbem.protocol import edkeys
+    from pbem.protocol.crypto import edkeys
 
     for raw in SMALL_ORDER + NON_CANONICAL:
         assert not edkeys.is_sound_key(bytes.fromhex(raw)), raw
@@ -269,7 +272,7 @@ def test_the_compiled_key_check_and_the_python_one_agree(homes: dict[str, Home],
     non-canonical, mixed-order and sound key, and on random bytes."""
     import hashlib
 
-    from pbem.protocol import edkeys
+    from pbem.protocol.crypto import edkeys
 
     compiled = edkeys._compiled_check()
     assert compiled is not None, "the fast path is what runs on this install"
@@ -324,7 +327,7 @@ def test_the_compiled_key_check_and_the_python_one_agree(homes: dict[str, Home],
 
 
 def _encode(point: tuple[int, int, int, int]) -> bytes:
-    from pbem.protocol import edkeys
+    from pbem.protocol.crypto import edkeys
 
     x, y, z, _ = point
     zi = pow(z, edkeys.P - 2, edkeys.P)
@@ -718,7 +721,7 @@ def test_attack_key_order_in_the_header_cannot_change_the_game(
     (the fuzzer's "homes disagree"). Game code now sees header data in sorted key order."""
     import tomli_w
 
-    from pbem.protocol.canonical import canonical
+    from pbem.protocol.saveformat.canonical import canonical
 
     paths = play_game(homes, tmp_path / "s", game="station-to-station", bot="random:2",
                       stop_after=12)

@@ -13,7 +13,7 @@ import copy
 import pytest
 
 from pbem.errors import IntegrityError
-from pbem.protocol import b64, dleq, mental, mental_deck, secretdeck
+from pbem.protocol.crypto import b64, dleq, mental, mental_deck, secretdeck
 from tests.support import deckcheck
 from tests.test_mental_deck import DECK, GAME_ID, Table
 

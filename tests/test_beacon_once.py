@@ -17,9 +17,11 @@ from click.testing import CliRunner
 
 from pbem.cli import main
 from pbem.errors import IntegrityError, TurnError
-from pbem.protocol import beacon, engine, savefile, signing
-from pbem.protocol.archive import Archive
-from pbem.protocol.identity import Home
+from pbem.home.archive import Archive
+from pbem.protocol.crypto import beacon
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import engine, signing
+from pbem.protocol.saveformat import savefile
 from tests.enginekit import forge
 
 HANDLES = ("ann", "bob", "cy")

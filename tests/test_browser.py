@@ -27,7 +27,7 @@ import pytest
 
 from pbem.drawing import page as render
 from pbem.mail import message as mail
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto.identity import Home
 from pbem_games.station_to_station import GAME
 from pbem_games.station_to_station import svg as sts_svg
 from tests.support.boards import greedy_view, signed_game

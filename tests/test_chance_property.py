@@ -22,10 +22,11 @@ import pytest
 from pbem import session
 from pbem.errors import PbemError
 from pbem.game import copy_state
-from pbem.protocol import engine, signing, timing
-from pbem.protocol.canonical import canonical
-from pbem.protocol.identity import Home
-from pbem.protocol.table import Table
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import engine, signing
+from pbem.protocol.saveformat import timing
+from pbem.protocol.saveformat.canonical import canonical
+from pbem.protocol.state.table import Table
 from pbem.session import absentees
 from tests.enginekit import play_game, tick
 

@@ -19,8 +19,8 @@ from click.testing import CliRunner
 
 from pbem import session
 from pbem.cli import main
-from pbem.protocol import savefile, timing
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.saveformat import savefile, timing
 from tests.enginekit import play_game
 
 
@@ -216,7 +216,7 @@ def test_send_refuses_a_second_recipient_and_injected_headers(game: Path, homes:
 
 def test_a_save_with_an_injected_handle_is_refused(homes: dict[str, Home], tmp_path: Path) -> None:
     """A host who signs a header whose handle carries CR/LF: unreadable save (exit 4)."""
-    from pbem.protocol.canonical import digest
+    from pbem.protocol.saveformat.canonical import digest
     from tests.enginekit import forge
 
     save = savefile.read(play_game(homes, tmp_path / "saves", stop_after=1)[-1])

@@ -1,5 +1,5 @@
 """The clock a process reads (CLI.md: PBEM_CLOCK; PROTOCOL.md section 11): one function,
-pbem.protocol.timing.now, used for every signed time."""
+pbem.protocol.saveformat.timing.now, used for every signed time."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
-from pbem.protocol import savefile, timing
+from pbem.protocol.saveformat import savefile, timing
 
 
 def test_pbem_clock_sets_the_time_every_entry_signs(tmp_path: Path) -> None:

@@ -14,8 +14,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pbem.protocol import engine, savefile
-from pbem.protocol.savefile import Save
+from pbem.protocol.replay import engine
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.saveformat.savefile import Save
 from tests.enginekit import forge, next_entry, with_entries
 from tests.enginekit import write as write_save
 from tests.test_game_clock import Players, at
@@ -98,7 +99,7 @@ def test_S11_a_removal_dated_ahead_waits_and_is_voided_by_the_answer(tmp_path: P
     assert third["void"] and "The other branch is the game's" in third["void"]
     assert f"{ann}'s turn is signed earlier" in third["void"]
     # bob cannot build on his void branch either (in his own home, once he has seen it:
-    # it reaches his home at once; pbem.protocol.holdback).
+    # it reaches his home at once; pbem.protocol.timekeeping.holdback).
     t.run(bob, "verify", answer, when=at(minutes=4))
     r = t.run(bob, "absent", forged, ann, "--remedy", "end", when=late)
     assert r.exit_code == 1 and "branch is void" in r.stderr
@@ -225,7 +226,7 @@ def test_S11_an_entry_first_seen_long_after_its_time_is_shown_and_warned_of(
 def test_S11_the_branch_rule_in_one_place() -> None:
     """clock.branch_rule: an answer wins only if signed strictly before the procedure's
     entry; an away note gives way to the in-order entry; otherwise the earlier entry."""
-    from pbem.protocol import clock
+    from pbem.protocol.timekeeping import clock
 
     def e(kind: str, seat: str, time: str | None) -> dict[str, Any]:
         entry: dict[str, Any] = {"kind": kind, "seat": seat, "seq": 5, "prev": "0" * 64}
@@ -270,7 +271,7 @@ def test_S11_a_back_dated_answer_cannot_hide_that_it_came_late(tmp_path: Path) -
     data = verify_json(t, bob, covered, day30)
     # The answer is signed before the proposal, but bob's home signed its proposal and
     # confirm after that time and had the answer only on day 30: there it counts from
-    # then, and bob's removal stands (pbem.protocol.holdback).
+    # then, and bob's removal stands (pbem.protocol.timekeeping.holdback).
     assert data["void"] and "The other branch is the game's" in data["void"]
     assert f"{ann}'s turn (2025-07-02 10:05 UTC" in data["void"]
     words = "signed 2025-06-10 09:00 UTC, first seen here 2025-07-02 10:05 UTC"
@@ -312,7 +313,7 @@ def test_S11_a_back_dated_comeback_fails_in_the_home_that_was_playing(
     a proposal that ann is absent dated a patience after that answer, its confirm and his
     reveal, all dated in the past. By signed times bob wins (a home with no seat says so).
     ann's home signed her proposal, confirm and reveal after the answer's date and had it
-    only on day 30 (pbem.protocol.holdback): there the answer counts from day 30, too late
+    only on day 30 (pbem.protocol.timekeeping.holdback): there the answer counts from day 30, too late
     to void her removal of bob, and bob's proposal waits a patience after ann had it.
     Every entry bob dated back is shown as late, each one: before, only the last was
     named, each earlier one excused by bob's own later entry."""

@@ -1,4 +1,4 @@
-"""A home that was there (PROTOCOL.md section 11, pbem.protocol.holdback): for a home that
+"""A home that was there (PROTOCOL.md section 11, pbem.protocol.timekeeping.holdback): for a home that
 signed entries of a game after an entry's signed time but had that entry only much later,
 the entry counts from when the home had it, wherever a patience counts from it.
 
@@ -15,7 +15,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pbem.protocol import holdback, savefile, timing
+from pbem.protocol.saveformat import savefile, timing
+from pbem.protocol.timekeeping import holdback
 from tests.test_game_clock import T0, Players, at
 
 

@@ -20,11 +20,11 @@ LONG_ALLOWED: dict[str, int] = {}
 # Private names one module imports from another, in code another branch owns (the
 # protocol's deck modules). Emptied by the lead after the merge, as LONG_ALLOWED.
 PRIVATE_IMPORTS_ALLOWED: set[str] = {
-    "pbem/protocol/mental_open.py: pbem.protocol.mental_deck._describe",
-    "pbem/protocol/mental_open.py: pbem.protocol.mental_deck._layer_key",
-    "pbem/protocol/mental_open.py: pbem.protocol.mental_deck._layer_point",
-    "pbem/protocol/mental_open.py: pbem.protocol.mental_deck._own_only",
-    "pbem/protocol/mental_open.py: pbem.protocol.mental_deck._sorted_slots",
+    "pbem/protocol/crypto/mental_open.py: pbem.protocol.crypto.mental_deck._describe",
+    "pbem/protocol/crypto/mental_open.py: pbem.protocol.crypto.mental_deck._layer_key",
+    "pbem/protocol/crypto/mental_open.py: pbem.protocol.crypto.mental_deck._layer_point",
+    "pbem/protocol/crypto/mental_open.py: pbem.protocol.crypto.mental_deck._own_only",
+    "pbem/protocol/crypto/mental_open.py: pbem.protocol.crypto.mental_deck._sorted_slots",
 }
 
 

@@ -15,8 +15,8 @@ from click.testing import CliRunner
 from pbem import session
 from pbem.cli import main
 from pbem.cli.completion import bash_word
-from pbem.protocol import savefile
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.saveformat import savefile
 from tests.enginekit import play_game
 from tests.support.duty import sign_duty
 from tests.support.shells import drive

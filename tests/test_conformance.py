@@ -26,8 +26,8 @@ from pbem import registry
 from pbem.game import Fixed, Game, MoveError, OptionError, State, check_options, copy_state, fixed
 from pbem.play import bots
 from pbem.play.local import LocalTable
-from pbem.protocol.canonical import MAX_DEPTH, NotCanonicalError, canonical, check_signable
-from pbem.protocol.sampler import Sampler
+from pbem.protocol.crypto.sampler import Sampler
+from pbem.protocol.saveformat.canonical import MAX_DEPTH, NotCanonicalError, canonical, check_signable
 from tests.support import scale
 from tests.support.secret_draw import DECK, SecretDraw
 from tests.support.wraparound import Wraparound
@@ -353,7 +353,7 @@ def _crashes(options: dict[str, Any], players: int) -> None:
 @pytest.mark.heavy
 @pytest.mark.parametrize("name", real_games())
 def test_signed_game_replays_to_live_state_and_keeps_secrets(name: str, tmp_path: Path) -> None:
-    from pbem.protocol.identity import Home
+    from pbem.protocol.crypto.identity import Home
     from tests.enginekit import play_game
     from tests.test_secrets import check_game
 
@@ -367,7 +367,7 @@ def test_signed_game_replays_to_live_state_and_keeps_secrets(name: str, tmp_path
         homes[handle] = home
     paths = play_game(homes, tmp_path / "saves", game=name, bot="greedy")
     from pbem import session
-    from pbem.protocol import savefile
+    from pbem.protocol.saveformat import savefile
 
     final = session.verify(savefile.read(paths[-1]), Home(tmp_path / "auditor"), full=True)
     assert final.report.audit == "clean"

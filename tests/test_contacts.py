@@ -9,10 +9,10 @@ import pytest
 
 from pbem import session
 from pbem.errors import UsageError
-from pbem.protocol import contacts
-from pbem.protocol.contacts import Contacts
-from pbem.protocol.identity import Home
-from pbem.protocol.savefile import Save
+from pbem.home import contacts
+from pbem.home.contacts import Contacts
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.saveformat.savefile import Save
 
 SEATS = ["ann=ann@example.org", "bob=bob@example.org", "cy=cy@example.org"]
 

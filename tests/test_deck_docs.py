@@ -1,5 +1,5 @@
 """The protocol pages say what the code does, where a test can hold them to it: the HKDF
-labels table of PROTOCOL.md section 3 against pbem/protocol/derive.py and its callers, and
+labels table of PROTOCOL.md section 3 against pbem/protocol/crypto/derive.py and its callers, and
 the keys docs/JSON.md gives for ``verify --json`` against what verify prints."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from pbem.cli import main
-from pbem.protocol import derive
+from pbem.protocol.crypto import derive
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 
 from pbem import session
-from pbem.protocol import engine, savefile
-from pbem.protocol.canonical import canonical
-from pbem.protocol.identity import Home
-from pbem.protocol.table import Table
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import engine
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.saveformat.canonical import canonical
+from pbem.protocol.state.table import Table
 
 SAVES = Path(__file__).resolve().parent.parent / "saves"
 GAMES = sorted(p for p in SAVES.iterdir() if p.is_dir()) if SAVES.is_dir() else []

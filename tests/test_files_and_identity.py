@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from pbem.errors import IdentityError, SaveFileError, UsageError
-from pbem.protocol import savefile
-from pbem.protocol.identity import Home, fingerprint
+from pbem.protocol.crypto.identity import Home, fingerprint
+from pbem.protocol.saveformat import savefile
 from tests.enginekit import play_game
 
 
@@ -113,7 +113,7 @@ def test_someone_elses_home_cannot_play_a_seat(homes: dict[str, Home], tmp_path:
     impostor = Home(tmp_path / "impostor")
     impostor.keygen("bob")
     table = session.load(paths[-1], impostor).table
-    from pbem.protocol import signing
+    from pbem.protocol.replay import signing
 
     with pytest.raises(IdentityError, match="not the one that took the seat"):
         signing.seat_for(table, impostor.load())
@@ -125,7 +125,7 @@ def test_unencrypted_key_is_read_as_cryptography_reads_it(tmp_path: Path) -> Non
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    from pbem.protocol.identity import plain_ed25519_seed
+    from pbem.protocol.crypto.identity import plain_ed25519_seed
 
     home = Home(tmp_path / "h")
     made = home.keygen("ann")
@@ -143,7 +143,7 @@ def test_a_tampered_key_file_is_refused(tmp_path: Path) -> None:
     base64 or its PEM markers is refused, never read as some other key."""
     import base64
 
-    from pbem.protocol.identity import plain_ed25519_seed
+    from pbem.protocol.crypto.identity import plain_ed25519_seed
 
     home = Home(tmp_path / "h")
     home.keygen("ann")
@@ -181,7 +181,7 @@ def test_loading_an_unencrypted_key_skips_the_serialization_package(tmp_path: Pa
 
     Home(tmp_path / "plain").keygen("ann")
     Home(tmp_path / "locked").keygen("bob", passphrase="pw")
-    code = ("import sys\nfrom pathlib import Path\nfrom pbem.protocol.identity import Home\n"
+    code = ("import sys\nfrom pathlib import Path\nfrom pbem.protocol.crypto.identity import Home\n"
             "Home(Path(sys.argv[1])).load()\n"
             "print('cryptography.hazmat.primitives.serialization' in sys.modules)\n")
     for name, expected in (("plain", "False"), ("locked", "True")):

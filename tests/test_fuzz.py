@@ -65,7 +65,7 @@ def test_the_fuzzer_catches_a_verifier_that_skips_the_snapshot_check(
         corpus: corpus_module.Corpus, monkeypatch: pytest.MonkeyPatch) -> None:
     """With the [state] no longer compared with the replay, hand-edited states are
     accepted with a new meaning, and the fuzzer says so (and would exit 1)."""
-    from pbem.protocol import engine
+    from pbem.protocol.replay import engine
 
     real = engine.replay
     monkeypatch.setattr(engine, "replay",
@@ -86,7 +86,7 @@ def test_the_fuzzer_catches_an_archive_that_vouches_for_what_it_never_saw(
     """The archive shortcut of issue 8, planted back: a home that has verified a game
     skips the signature of any entry. The second home then accepts what a fresh home
     refuses, and the fuzzer says so."""
-    from pbem.protocol.archive import Archive
+    from pbem.home.archive import Archive
 
     monkeypatch.setattr(Archive, "verified_at", lambda self, index, entry_hash: True)
     # The first four re-signed mutations of this seed that sign an entry with another
@@ -107,7 +107,7 @@ def test_the_fuzzer_catches_a_crash(corpus: corpus_module.Corpus,
                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """A verifier that crashes on some entry (a KeyError, not a PbemError) is an internal
     error, counted and reported."""
-    from pbem.protocol import savefile
+    from pbem.protocol.saveformat import savefile
 
     real = savefile.check_entry
 

@@ -18,8 +18,10 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
-from pbem.protocol import clock, engine, savefile, timing
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import engine
+from pbem.protocol.saveformat import savefile, timing
+from pbem.protocol.timekeeping import clock
 from tests.enginekit import forge, next_entry, seed_of, table_after, with_entries, write
 
 T0 = datetime.datetime(2025, 6, 2, 10, 0, 0, tzinfo=datetime.UTC)  # tests/conftest.py
@@ -764,7 +766,7 @@ def test_after_a_resignation_no_reveal_takes_moves(tmp_path: Path) -> None:
 def test_games_lists_the_scores_in_the_order_of_the_ranking(tmp_path: Path) -> None:
     """`pbem games` listed the others by points alone: with a tie, or a resigner ahead on
     points, "won by ann (9); bob 6, cy 6" read as if the resigner bob came second."""
-    from pbem.protocol import gameindex
+    from pbem.home import gameindex
     from pbem.session.gamelist import game_line
 
     t, path, resigner = resigned_three(tmp_path)

@@ -14,7 +14,7 @@ import pytest
 from pbem.errors import AmbiguousMoveError, ComponentError, InvalidMoveError, OptionError, UsageError
 from pbem.game import Game, check_options, one_match, word_matches
 from pbem.play.local import LocalTable
-from pbem.protocol import headers
+from pbem.protocol.state import headers
 from tests.support.dice_race import DiceRace
 
 SOURCE = '''

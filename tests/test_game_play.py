@@ -11,7 +11,7 @@ from pbem.errors import MoveError
 from pbem.game import Game, State, copy_state
 from pbem.play import bots
 from pbem.play.local import LocalTable
-from pbem.protocol.canonical import canonical
+from pbem.protocol.saveformat.canonical import canonical
 
 GAMES = ["red-dog-junction", "road-master", "station-to-station"]
 

@@ -17,9 +17,11 @@ from click.testing import CliRunner
 from pbem import session
 from pbem.cli import main
 from pbem.errors import TurnError
-from pbem.protocol import contacts, savefile, signing
-from pbem.protocol.canonical import digest
-from pbem.protocol.identity import Home
+from pbem.home import contacts
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import signing
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.saveformat.canonical import digest
 from tests.enginekit import actor, forge, play_game
 
 
@@ -71,7 +73,7 @@ def test_a_short_id_shared_with_a_strangers_invitation_names_the_game_joined(
     real_id = savefile.read(saves[-1]).game_id
     bob = homes["bob"]
     assert run(bob, "show", str(saves[-1])).exit_code == 0
-    from pbem.protocol import entropy
+    from pbem.protocol.crypto import entropy
 
     fresh = entropy.fresh_bytes
 

@@ -15,11 +15,13 @@ from click.testing import CliRunner, Result
 
 from pbem import session
 from pbem.cli import main
+from pbem.home.gameindex import INDEX_FILE
 from pbem.mail import message as mail
-from pbem.protocol import engine, entropy, savefile
-from pbem.protocol.gameindex import INDEX_FILE
-from pbem.protocol.identity import Home
-from pbem.protocol.savefile import Save
+from pbem.protocol.crypto import entropy
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import engine
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.saveformat.savefile import Save
 from pbem.session import logbook
 from tests.conftest import FIXED_CLOCK
 from tests.enginekit import play_game, relinked, table_after, with_entries
@@ -357,7 +359,7 @@ def test_show_at_never_shows_a_card_the_seat_had_not_seen(homes: dict[str, Home]
 
 def _slots_of(gstate: dict[str, Any], seat: int) -> list[str]:
     """The slots of the secret deck drawn for or held by ``seat`` in ``gstate``."""
-    from pbem.protocol import secretdeck
+    from pbem.protocol.crypto import secretdeck
 
     return list(secretdeck.drawn(gstate, "cards", seat)) + list(
         secretdeck.held(gstate, "cards", seat))
@@ -494,7 +496,7 @@ def test_show_since_when_you_have_signed_nothing(homes: dict[str, Home], tmp_pat
 # ---- the pieces ---------------------------------------------------------------------------
 def test_the_index_keeps_only_the_newest_save_of_one_header(homes: dict[str, Home],
                                                             tmp_path: Path) -> None:
-    from pbem.protocol.gameindex import GameIndex, summarize
+    from pbem.home.gameindex import GameIndex, summarize
 
     paths = play_game(homes, tmp_path / "s", options=NEVER_ENDS, stop_after=6)
     home = Home(tmp_path / "solo")
@@ -526,7 +528,7 @@ def test_the_index_keeps_only_the_newest_save_of_one_header(homes: dict[str, Hom
 def test_signed_times_are_read_strictly() -> None:
     import datetime
 
-    from pbem.protocol import timing
+    from pbem.protocol.saveformat import timing
 
     good = timing.parse_stamp("2025-06-01T08:30:00Z")
     assert good == datetime.datetime(2025, 6, 1, 8, 30, tzinfo=datetime.UTC)

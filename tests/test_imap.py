@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from pbem.cli import main
 from pbem.mail import imap, imapurl, inbox
 from pbem.mail.seen import SeenRecord
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto.identity import Home
 from tests.support import dovecot
 from tests.test_inbox import Hop, play_and_mail
 

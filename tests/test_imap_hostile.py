@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from pbem.cli import main
 from pbem.mail import imap, imapurl, imapwire
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto.identity import Home
 from tests.support.hostile_imap import Peer, Server, running
 
 MAIL = b"From: bob@example.org\r\nSubject: hello\r\n\r\nnot a game\r\n"

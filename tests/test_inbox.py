@@ -18,12 +18,12 @@ from pathlib import Path
 import pytest
 
 from pbem import session
+from pbem.home.contacts import Contacts
 from pbem.mail import inbox
 from pbem.mail import message as mail
 from pbem.mail.report import InboxReport
-from pbem.protocol import savefile
-from pbem.protocol.contacts import Contacts
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.saveformat import savefile
 from tests.enginekit import forge
 from tests.support.duty import sign_duty
 

@@ -11,9 +11,10 @@ import pytest
 
 from pbem import session
 from pbem.errors import IntegrityError, PbemError, SaveFileError, TurnError
-from pbem.protocol import engine, savefile, signing
-from pbem.protocol.canonical import canonical, digest
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import engine, signing
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.saveformat.canonical import canonical, digest
 from tests.enginekit import forge, play_game, seed_of, with_entries
 from tests.support.duty import sign_duty
 
@@ -163,7 +164,7 @@ def test_entry_by_the_wrong_seat_is_refused(game: list[Path], homes: dict[str, H
     record = table.seats[table.seat_of(intruder)]  # type: ignore[index]
     seed = seed_of(homes[intruder], save)
     assert seed is not None
-    from pbem.protocol import beacon
+    from pbem.protocol.crypto import beacon
 
     entries[index]["seat"] = intruder
     entries[index]["beacon"] = beacon.published(seed, record.links + 1).hex()
@@ -264,8 +265,8 @@ def test_audit_names_a_seat_whose_beacon_chain_was_not_from_its_seed(
         homes: dict[str, Home], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A cheating client publishes a chain of its own choosing (to steer the dice); every
     link checks, but once the seed is revealed the anchor does not match it."""
-    from pbem.protocol import beacon
-    from pbem.protocol.identity import Identity
+    from pbem.protocol.crypto import beacon
+    from pbem.protocol.crypto.identity import Identity
 
     honest = beacon.published
     honest_seed = Identity.seed
@@ -322,7 +323,7 @@ def test_incremental_verify_checks_only_new_signatures_but_every_prev(
     """The archive saves the second signature check of entries it verified at the same
     position, and the rules replay of the cached prefix; hashes and prevs are always
     computed for the whole file."""
-    from pbem.protocol import chain
+    from pbem.protocol.replay import chain
 
     paths = play_game(homes, tmp_path / "saves", options=["target=1000000"], stop_after=12)
     viewer = Home(tmp_path / "viewer")

@@ -24,10 +24,12 @@ from click.testing import CliRunner
 from pbem import session
 from pbem.cli import main
 from pbem.errors import IntegrityError
-from pbem.protocol import beacon, engine, savefile, signing
-from pbem.protocol.archive import Archive
-from pbem.protocol.identity import Home, Identity
-from pbem.protocol.savefile import Save
+from pbem.home.archive import Archive
+from pbem.protocol.crypto import beacon
+from pbem.protocol.crypto.identity import Home, Identity
+from pbem.protocol.replay import engine, signing
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.saveformat.savefile import Save
 from tests.enginekit import forge
 
 SHORT = 200
@@ -269,7 +271,7 @@ def test_a_fresh_chain_starts_from_the_seed_under_its_own_label() -> None:
     anchor is 4,096 hashes on (docs/protocol-beacon.md), and chain 0 is unchanged."""
     import hashlib
 
-    from pbem.protocol.derive import BEACON, derive
+    from pbem.protocol.crypto.derive import BEACON, derive
 
     seed = bytes(range(32))
     for chain, label in ((0, BEACON), (1, b"pbem/1/beacon-renewed\x00\x00\x00\x01"),

@@ -17,8 +17,8 @@ from pbem import session
 from pbem.errors import TurnError, UsageError
 from pbem.mail import message as mail
 from pbem.mail import profile
-from pbem.protocol import savefile
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.saveformat import savefile
 from tests.support.dice_race import GAME as DICE_RACE
 from tests.support.duty import sign_duty
 
@@ -147,7 +147,7 @@ def test_nobody_to_mail_is_a_config_error_unless_to_is_given(homes: dict[str, Ho
 
 def test_contacts_supply_an_address_the_header_lacks(homes: dict[str, Home],
                                                      tmp_path: Path) -> None:
-    from pbem.protocol.contacts import Contacts
+    from pbem.home.contacts import Contacts
 
     hops = play(homes, tmp_path / "s", emails={"ann": EMAILS["ann"]}, stop_after=9)
     hop = next(h for h in reversed(hops) if h.entry["seat"] == "ann")

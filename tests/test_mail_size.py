@@ -15,8 +15,8 @@ import pytest
 from pbem.drawing import png
 from pbem.mail import message as mail
 from pbem.mail import packing
-from pbem.protocol import packed, savefile
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.saveformat import packed, savefile
 from tests.support.duty import bot_game
 from tests.support.png import png_size
 

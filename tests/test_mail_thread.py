@@ -12,8 +12,9 @@ import pytest
 
 from pbem import session
 from pbem.mail import message as mail
-from pbem.protocol import engine, savefile
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import engine
+from pbem.protocol.saveformat import savefile
 from tests.support.duty import sign_duty
 from tests.test_game_clock import Players, at, two_player_proposal
 from tests.test_mail import EMAILS, plain

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from pbem.mail import inbox, sources
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto.identity import Home
 
 
 def message(n: int, body: bytes = b"") -> bytes:

@@ -16,9 +16,9 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from nacl import bindings as sodium
 
-from pbem.protocol import dleq, mental
-from pbem.protocol.mental import L
-from pbem.protocol.sampler import Sampler
+from pbem.protocol.crypto import dleq, mental
+from pbem.protocol.crypto.mental import L
+from pbem.protocol.crypto.sampler import Sampler
 from tests.support import edref
 
 GAME_ID = "00112233445566778899aabbccddeeff"
@@ -305,10 +305,10 @@ def test_dleq_refuses_wrong_statements_contexts_and_malformed_proofs() -> None:
 
 
 def test_pbem_sodium_agrees_with_nacl_bindings() -> None:
-    """pbem.protocol.sodium (libsodium through PyNaCl's compiled module) gives what
+    """pbem.protocol.crypto.sodium (libsodium through PyNaCl's compiled module) gives what
     nacl.bindings gives, results and refusals alike: a bad length is a TypeError, an
     invalid point (small order, off the curve, not canonical) a RuntimeError."""
-    from pbem.protocol import sodium as ours
+    from pbem.protocol.crypto import sodium as ours
 
     assert ours._compiled is not None  # this PyNaCl has the compiled module
     points = [mental.hash_to_group(bytes([i])) for i in range(4)]

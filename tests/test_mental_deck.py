@@ -17,7 +17,7 @@ import pytest
 import tomli_w
 
 from pbem.errors import IllegalMoveError, IntegrityError
-from pbem.protocol import dleq, mental, mental_deck, mental_open, secretdeck, shuffle_proof
+from pbem.protocol.crypto import dleq, mental, mental_deck, mental_open, secretdeck, shuffle_proof
 
 GAME_ID = "5eed00112233445566778899aabbccdd"
 DECK = "bonus"
@@ -544,7 +544,7 @@ def test_the_audit_finds_the_same_in_the_view_the_replay_keeps_as_in_the_whole_d
     """An audited replay keeps of each deck, before each chore, only what audit_chore
     reads (engine.audit_view), not a copy of the whole deck: the findings are the same,
     down to the earlier serial whose slot key a cheat re-uses (read from the deck before)."""
-    from pbem.protocol import engine
+    from pbem.protocol.replay import engine
 
     table, _ = _returned_table()
     table.entry(1, _shuffle_with(mental.slot_key(table.seeds[1], DECK, 1), 1, table))

@@ -15,8 +15,10 @@ import pytest
 
 from pbem import session
 from pbem.errors import IntegrityError, TurnError
-from pbem.protocol import dleq, engine, mental, mental_deck, mental_open, savefile, shuffle_proof
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto import dleq, mental, mental_deck, mental_open, shuffle_proof
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import engine
+from pbem.protocol.saveformat import savefile
 from tests.enginekit import forge, play_game, seed_of, with_entries, write
 
 

@@ -21,7 +21,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from pbem.cli import main
-from pbem.protocol import engine, savefile, timing
+from pbem.protocol.replay import engine
+from pbem.protocol.saveformat import savefile, timing
 from tests.support import scale
 
 T0 = datetime.datetime(2025, 6, 2, 10, 0, 0, tzinfo=datetime.UTC)  # tests/conftest.py

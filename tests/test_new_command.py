@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from pbem.cli import main
-from pbem.protocol import savefile
+from pbem.protocol.saveformat import savefile
 
 
 class Host:

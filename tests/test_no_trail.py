@@ -30,9 +30,11 @@ import pytest
 from pbem import registry
 from pbem.errors import PbemError
 from pbem.play import bots
-from pbem.protocol import engine, headers, mental_open, signing
-from pbem.protocol.identity import Identity
-from pbem.protocol.savefile import Save
+from pbem.protocol.crypto import mental_open
+from pbem.protocol.crypto.identity import Identity
+from pbem.protocol.replay import engine, signing
+from pbem.protocol.saveformat.savefile import Save
+from pbem.protocol.state import headers
 from tests.support.duty import fixed_identities
 from tests.support.stream import fixed_entropy
 

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from pbem import session
-from pbem.protocol import engine, savefile, signing
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import engine, signing
+from pbem.protocol.saveformat import savefile
 from tests.enginekit import forge, tick
 from tests.test_absent_cli import Table3
 

@@ -21,8 +21,8 @@ from pbem.cli import main
 from pbem.errors import SaveFileError
 from pbem.mail import inbox
 from pbem.mail import message as mail
-from pbem.protocol import packed, savefile
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.saveformat import packed, savefile
 from tests.enginekit import play_game
 from tests.test_inbox import message_with, write_mbox
 

@@ -31,8 +31,8 @@ from pbem.errors import UsageError
 from pbem.game import Game
 from pbem.mail import message as mail
 from pbem.play.local import LocalTable
-from pbem.protocol import savefile
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.saveformat import savefile
 from pbem.registry import load as load_game
 from pbem_games.red_dog_junction import GAME as RDJ
 from pbem_games.road_master import GAME as RM

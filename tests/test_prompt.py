@@ -23,9 +23,9 @@ import pytest
 from pbem import session
 from pbem.errors import PbemError
 from pbem.prompt import COMMANDS, Left, TurnPrompt, type_turn
-from pbem.protocol import savefile
-from pbem.protocol.identity import Home
-from pbem.protocol.turns import split_moves
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.state.turns import split_moves
 from tests.support.fixed_game import started
 
 ROOT = Path(__file__).resolve().parent.parent

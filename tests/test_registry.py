@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from pbem import registry, session
-from pbem.protocol import savefile
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.saveformat import savefile
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -139,7 +139,7 @@ def test_reading_a_newly_received_save_imports_only_what_it_needs(
     """Start-up at the floor: 'show', 'moves' and 'verify' of a save the home has not seen
     yet (in the home of the seat to act, which holds its identity) load no bots, no
     cryptography PEM reader (an unencrypted key is read directly), no nacl.bindings
-    (libsodium's functions are called through pbem.protocol.sodium), no mail or drawing,
+    (libsodium's functions are called through pbem.protocol.crypto.sodium), no mail or drawing,
     no prompt, no hashlib or hmac (a second OpenSSL), no pickle, no dataclasses."""
     from tests.enginekit import play_game
 

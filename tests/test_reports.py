@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from pbem import session
 from pbem.cli import main
-from pbem.protocol import timing
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.saveformat import timing
 from pbem.session import gamelist, reports
 from tests.support.fixed_game import fixed_home
 

@@ -11,10 +11,11 @@ import pytest
 
 from pbem import session
 from pbem.errors import IntegrityError, PbemError, TurnError
-from pbem.protocol import engine, savefile
-from pbem.protocol.canonical import canonical, digest
-from pbem.protocol.identity import Home
-from pbem.protocol.rounds import round_digest
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import engine
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.saveformat.canonical import canonical, digest
+from pbem.protocol.state.rounds import round_digest
 from pbem.session import rounds as assembling
 from tests.enginekit import forge, play_game, relinked, with_entries
 
@@ -318,8 +319,8 @@ def test_every_join_of_a_round_may_come_first(homes: dict[str, Home], tmp_path: 
 
 
 def test_every_invitee_reads_that_it_joins_now(homes: dict[str, Home], tmp_path: Path) -> None:
+    from pbem.home import gameindex
     from pbem.mail import inbox
-    from pbem.protocol import gameindex
 
     invited_join(homes, tmp_path, "bob")
     created = Path((tmp_path / "inv" / "created").read_text())

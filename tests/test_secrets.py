@@ -14,9 +14,11 @@ from pathlib import Path
 import pytest
 
 from pbem import session
-from pbem.protocol import beacon, engine, mental, savefile, signing
-from pbem.protocol.derive import BEACON, derive
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto import beacon, mental
+from pbem.protocol.crypto.derive import BEACON, derive
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import engine, signing
+from pbem.protocol.saveformat import savefile
 from tests.enginekit import play_game, seed_of
 from tests.support import scale
 

@@ -1,4 +1,4 @@
-"""pbem.protocol.shuffle_proof: the verifiable shuffle of a common exponent.
+"""pbem.protocol.crypto.shuffle_proof: the verifiable shuffle of a common exponent.
 
 Known answers (tests/vectors/shuffle_proof.json, checked also by an independent verifier
 written from docs/protocol-shuffle-proof.md on the pure-integer edwards25519 of
@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from pbem.protocol import b64, mental
-from pbem.protocol import shuffle_proof as sp
-from pbem.protocol.mental import BASE, L, field, u32
+from pbem.protocol.crypto import b64, mental
+from pbem.protocol.crypto import shuffle_proof as sp
+from pbem.protocol.crypto.mental import BASE, L, field, u32
 from tests.support import edref
 
 VECTORS = Path(__file__).parent / "vectors" / "shuffle_proof.json"
@@ -539,7 +539,7 @@ def make_vectors() -> dict[str, Any]:
     deck_key = mental.deck_key(SECRET, "bonus")
     old, new = mental.slot_key(SECRET, "bonus", 4), mental.slot_key(bytes(range(32, 64)), "bonus", 9)
     return {
-        "about": "Known answers of pbem.protocol.shuffle_proof (docs/protocol-shuffle-proof.md). "
+        "about": "Known answers of pbem.protocol.crypto.shuffle_proof (docs/protocol-shuffle-proof.md). "
                  "Points and scalars are hex of their 32-byte encodings (scalars little-endian); "
                  "the proof is its text in a save, unpadded base64url.",
         "generators": [sp.generator(i).hex() for i in range(6)],

@@ -27,8 +27,8 @@ from aiosmtpd.smtp import AuthResult, LoginPassword  # noqa: E402
 from pbem import session  # noqa: E402
 from pbem.mail import inbox, smtp  # noqa: E402
 from pbem.mail import message as mail  # noqa: E402
-from pbem.protocol import savefile  # noqa: E402
-from pbem.protocol.identity import Home  # noqa: E402
+from pbem.protocol.crypto.identity import Home  # noqa: E402
+from pbem.protocol.saveformat import savefile  # noqa: E402
 from tests.support.duty import sign_duty  # noqa: E402
 
 USER, PASSWORD = "ann@example.org", "correct horse battery staple"

@@ -1,5 +1,5 @@
 """The home keeps the digest of each installed game's component data under the hash of
-its file (pbem.protocol.stockdigest), so a command need not read and check that data to
+its file (pbem.home.stockdigest), so a command need not read and check that data to
 tell whether a save's components differ from it (issue 12: start-up)."""
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from pbem import __version__, registry, session
-from pbem.protocol import savefile, stockdigest
-from pbem.protocol.canonical import digest
-from pbem.protocol.identity import Home
+from pbem.home import stockdigest
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.saveformat.canonical import digest
 
 SAVES = Path(__file__).resolve().parent.parent / "saves"
 GAMES = ["red-dog-junction", "road-master", "station-to-station"]
@@ -138,7 +139,7 @@ def test_the_replay_gives_the_digest_of_the_components_it_read(ruleset: str) -> 
 
 
 def test_the_components_text_is_canonical_so_its_hash_is_their_digest() -> None:
-    from pbem.protocol import headers
+    from pbem.protocol.state import headers
 
     header = {"options": {"b": 1, "a": True},
               "components": {"z": [{"name": "Café ☕", "n": -3}], "a": {"y": "\u00e9", "x": []}}}
@@ -155,7 +156,7 @@ def test_set_up_reads_the_components_once_more_only_for_a_game_that_may_have_sec
     """The header check and the set-up each take a copy of the components; a third copy,
     for the game's secret decks, is made only if the game says which decks it has (the
     default has none, whatever it is given)."""
-    from pbem.protocol import headers
+    from pbem.protocol.state import headers
 
     header = example(ruleset).header
     copies: list[int] = []
@@ -175,7 +176,7 @@ def test_the_archive_keeps_the_components_digest_with_the_header_it_belongs_to(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A home re-verifying a save resumes the replay from its archive, so nothing works out
     the components' digest from their text: the archive kept it beside the header hash."""
-    from pbem.protocol.archive import Archive
+    from pbem.home.archive import Archive
 
     save, home = mid_game("station-to-station"), Home(tmp_path / "home")
     first = session.verify(save, home)

@@ -25,7 +25,7 @@ from pbem.errors import IllegalMoveError  # noqa: E402
 from pbem.game import State  # noqa: E402
 from pbem.mail import answer, outbox  # noqa: E402
 from pbem.mail import message as mail  # noqa: E402
-from pbem.protocol.identity import Home  # noqa: E402
+from pbem.protocol.crypto.identity import Home  # noqa: E402
 from tests.support.dice_race import DiceRace  # noqa: E402
 from tests.support.duty import sign_duty  # noqa: E402
 from tests.test_inbox import Hop, play_and_mail, write_mbox  # noqa: E402

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from pbem import tomltext
 from pbem.cli import main
-from pbem.protocol import savefile
+from pbem.protocol.saveformat import savefile
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "saves").glob("*/*.toml"))

@@ -14,8 +14,9 @@ from click.testing import CliRunner
 from pbem import session
 from pbem.cli import main
 from pbem.errors import IntegrityError, SaveFileError, TurnError
-from pbem.protocol import engine, savefile, signing
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import engine, signing
+from pbem.protocol.saveformat import savefile
 from pbem.session import withdrawal
 from tests.conftest import FIXED_CLOCK
 from tests.enginekit import actor, forge, play_game, with_entries

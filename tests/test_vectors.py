@@ -13,8 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem.game import Fixed
-from pbem.protocol import beacon, derive
-from pbem.protocol.canonical import (
+from pbem.protocol.crypto import beacon, derive
+from pbem.protocol.crypto.sampler import Sampler
+from pbem.protocol.saveformat.canonical import (
     NotCanonicalError,
     _find_unsignable,
     _signable,
@@ -22,7 +23,6 @@ from pbem.protocol.canonical import (
     check_signable,
     digest,
 )
-from pbem.protocol.sampler import Sampler
 
 SEED = bytes.fromhex("11" * 32)
 

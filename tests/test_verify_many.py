@@ -15,11 +15,12 @@ from click.testing import CliRunner, Result
 
 from pbem import batch, registry, session
 from pbem.cli import main
-from pbem.protocol import gameindex, savefile
-from pbem.protocol.archive import Archive
-from pbem.protocol.canonical import digest
-from pbem.protocol.gameindex import GameIndex
-from pbem.protocol.identity import Home
+from pbem.home import gameindex
+from pbem.home.archive import Archive
+from pbem.home.gameindex import GameIndex
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.saveformat.canonical import digest
 
 SAVES = Path(__file__).resolve().parent.parent / "saves"
 # The Road Master example game (saves/ is regenerated when its rules change): its start

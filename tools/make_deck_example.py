@@ -21,7 +21,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pbem.protocol import dleq, mental, mental_deck, secretdeck, shuffle_proof  # noqa: E402
+from pbem.protocol.crypto import dleq, mental, mental_deck, secretdeck, shuffle_proof  # noqa: E402
 
 GAME_ID = "00112233445566778899aabbccddeeff"
 DECK = "demo"
@@ -196,13 +196,13 @@ def build() -> Example:
 
 
 def mental_open_read(ex: Example, seat: int) -> dict[str, str]:
-    from pbem.protocol import mental_open
+    from pbem.protocol.crypto import mental_open
 
     return mental_open.read(ex.state["secret"][DECK], GAME_ID, DECK, seat, seed_of(seat), CARDS)
 
 
 def _audit(ex: Example) -> None:
-    from pbem.protocol import mental_open
+    from pbem.protocol.crypto import mental_open
 
     d = ex.state["secret"][DECK]
     ex.say("## Entries 6 and 7: the reveals, then the audit", "",

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pbem import demo, registry  # noqa: E402
-from pbem.protocol import savefile  # noqa: E402
+from pbem.protocol.saveformat import savefile  # noqa: E402
 
 PLAYERS = {"red-dog-junction": 3, "road-master": 4, "station-to-station": 3}
 # The clock the example games are played at (every entry signs it): a fixed time, before

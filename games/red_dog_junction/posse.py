@@ -8,7 +8,7 @@ cowboy) are the player's starting crew, commanders and boosts.
 
 How it is played by mail (the rulings in notation_doc.py say the same to players):
 
-- The deck ``posse`` is a secret deck (pbem.protocol.secretdeck; the mental deck of
+- The deck ``posse`` is a secret deck (pbem.protocol.crypto.secretdeck; the mental deck of
   PROTOCOL.md section 6 in signed games): the starting sets of the seats in play less one
   cowboy each (``p1-cowboy-1`` ... stay with their players), and the whole market. Every
   seat shuffles it at create and join; the start entry deals each player 9 cards

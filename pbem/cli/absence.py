@@ -55,7 +55,7 @@ def resign(ctx: click.Context, save: str, out: str | None, yes: bool, note: str 
             echo("Not resigned; nothing was written.")
             return
     written = sign_entry(ctx, path, "resign", [], None, out, accept_keys, fields=fields)
-    from pbem.protocol.absence import ranked_others
+    from pbem.protocol.timekeeping.absence import ranked_others
 
     seat, table = written.entry["seat"], written.table
     rivals = list(table.game.score_now(table.gstate).rivals)
@@ -92,7 +92,7 @@ def absent(ctx: click.Context, save: str, handle: str, remedy: str | None,
         waiting = verified.table.duty()
         if verified.table.proposal:
             from pbem.errors import TurnError
-            from pbem.protocol import absence
+            from pbem.protocol.timekeeping import absence
 
             raise TurnError(" ".join(absence.lines(verified.table)) + " A new proposal waits "
                             "until this one is settled.")
@@ -106,7 +106,7 @@ def absent(ctx: click.Context, save: str, handle: str, remedy: str | None,
              "nothing was written):")
         for name, text in offered.items():
             echo(f"  {name}: {text}")
-        from pbem.protocol import timing
+        from pbem.protocol.saveformat import timing
 
         due = absentees.proposal_due(verified.table, waiting.seat)
         if due is not None and timing.now() < due:
@@ -139,7 +139,7 @@ def vote(ctx: click.Context, save: str, choice: str, out: str | None, away_until
     the last); until then it can still be signed and counts. SAVE is a save file, or a
     game's short id (or the start of its id) from 'pbem games'."""
     from pbem import session
-    from pbem.protocol import absence
+    from pbem.protocol.timekeeping import absence
     from pbem.session import absentees
 
     fields: dict[str, str] = {"vote": choice}
@@ -225,7 +225,8 @@ def away(ctx: click.Context, save: str, until: str, out: str | None, note: str |
 def _print_away(written: Any) -> None:
     import datetime
 
-    from pbem.protocol import clock, timing
+    from pbem.protocol.saveformat import timing
+    from pbem.protocol.timekeeping import clock
 
     entry, table = written.entry, written.table
     seat = table.seat_of(entry["seat"])
@@ -240,7 +241,7 @@ def _print_away(written: Any) -> None:
 
 def _print_absence(written: Any) -> None:
     """What an absent or vote entry did, what it means, whom to send it to."""
-    from pbem.protocol import absence
+    from pbem.protocol.timekeeping import absence
 
     entry, table, before = written.entry, written.table, written.previous
     refused = entry.get("vote") == "refuse"

@@ -23,7 +23,7 @@ def echo(message: str = "", *, err: bool = False, nl: bool = True) -> None:
 
 
 def home_of(ctx: click.Context) -> Any:
-    from pbem.protocol.identity import Home, default_home
+    from pbem.protocol.crypto.identity import Home, default_home
 
     given = ctx.obj.get("home") if ctx.obj else None
     return Home(Path(given) if given else default_home())
@@ -145,7 +145,7 @@ def with_note(fields: dict[str, str] | None, note: str | None) -> dict[str, str]
     if note is None:
         return fields
     from pbem.errors import UsageError
-    from pbem.protocol.savefile import NOTE_MAX_CHARS, note_problem
+    from pbem.protocol.saveformat.savefile import NOTE_MAX_CHARS, note_problem
 
     problem = note_problem(note)
     if problem:
@@ -183,7 +183,7 @@ def away_time(text: str, flag: str) -> str:
     import datetime
 
     from pbem.errors import UsageError
-    from pbem.protocol import timing
+    from pbem.protocol.saveformat import timing
 
     text = text.strip()
     when = timing.parse_stamp(text) or timing.parse_stamp(f"{text}T00:00:00Z")
@@ -217,7 +217,7 @@ def mail_plan(home: Any, send_it: bool, to: tuple[str, ...], no_cc: bool,
     cannot work stops the command while nothing is written yet."""
     from pbem.errors import UsageError
     from pbem.mail import profile
-    from pbem.protocol.identity import check_address
+    from pbem.protocol.crypto.identity import check_address
 
     given = {k: v for k, v in smtp_given.items() if v is not None and k != "timeout"}
     if not send_it:
@@ -261,7 +261,7 @@ def send_written(home: Any, path: Path, mailing: dict[str, Any]) -> None:
 
 def player_notices(home: Any, save: Any, quiet: bool) -> list[Any]:
     """Remember the players of a verified save; print what is new or suspicious."""
-    from pbem.protocol import contacts
+    from pbem.home import contacts
 
     if not home.has_identity():
         return []

@@ -14,7 +14,7 @@ import click
 
 
 def _completion_home(ctx: click.Context) -> Any:
-    from pbem.protocol.identity import Home, default_home
+    from pbem.protocol.crypto.identity import Home, default_home
 
     root = ctx.find_root()
     given = root.params.get("home") or os.environ.get("PBEM_HOME")
@@ -43,7 +43,7 @@ def _complete_move(ctx: click.Context, param: click.Parameter, incomplete: str) 
     from click.shell_completion import CompletionItem
 
     from pbem import session
-    from pbem.protocol.turns import split_moves
+    from pbem.protocol.state.turns import split_moves
     from pbem.session import logbook
 
     save = ctx.params.get("save")

@@ -20,7 +20,7 @@ def games_command(ctx: click.Context, as_json: bool) -> None:
 
     Each game's short id can stand for SAVE in every command (the newest save this home
     wrote, verified or filed from the inbox)."""
-    from pbem.protocol import timing
+    from pbem.protocol.saveformat import timing
     from pbem.session import gamelist
 
     home = home_of(ctx)
@@ -42,7 +42,7 @@ def log(ctx: click.Context, save: str, as_json: bool) -> None:
     Under each entry, the game's own account of what it changed: cards drawn, dice,
     refills, boom cards, scores and goods, not only the typed moves. SAVE is a save file,
     or a game's short id (or the start of its id) from 'pbem games'."""
-    from pbem.protocol import timing
+    from pbem.protocol.saveformat import timing
     from pbem.session import logbook, reports
 
     home = home_of(ctx)

@@ -165,7 +165,7 @@ def remind(ctx: click.Context, save: str | None, dry_run: bool, **smtp_given: An
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem.mail import message as mail
     from pbem.mail import reminders, smtp
-    from pbem.protocol import timing
+    from pbem.protocol.saveformat import timing
     from pbem.session import logbook
 
     home = home_of(ctx)
@@ -314,7 +314,7 @@ def _sync_round(home: Any, sources: list[str], login: Any, max_size: int, read_a
     source or a mail that failed)."""
     from pbem.mail import inbox as inbox_mod
     from pbem.mail import sync as sync_mod
-    from pbem.protocol import timing
+    from pbem.protocol.saveformat import timing
 
     report = inbox_mod.scan(sources, home, max_bytes=max_size * 1024 * 1024,
                             read_all=read_all, login=login, progress=_Progress())
@@ -369,7 +369,7 @@ def auto(ctx: click.Context, save: str, state: str | None) -> None:
     (over the home's 'pbem profile --auto-answer'); without on/off, say which it is."""
     from pbem.mail import answer
     from pbem.mail import profile as profile_mod
-    from pbem.protocol import savefile
+    from pbem.protocol.saveformat import savefile
 
     home = home_of(ctx)
     parsed = savefile.read(resolve_save(ctx, save))
@@ -386,7 +386,7 @@ def auto(ctx: click.Context, save: str, state: str | None) -> None:
 @click.pass_context
 def contacts(ctx: click.Context, as_json: bool) -> None:
     """The players this home has seen, with their key fingerprints."""
-    from pbem.protocol import contacts as contacts_mod
+    from pbem.home import contacts as contacts_mod
 
     if ctx.invoked_subcommand is not None:
         return
@@ -407,7 +407,7 @@ def contacts(ctx: click.Context, as_json: bool) -> None:
 @click.pass_context
 def contacts_email(ctx: click.Context, handle: str, address: str) -> None:
     """Remember a player's mail address (your word; a From: line never teaches one)."""
-    from pbem.protocol import contacts as contacts_mod
+    from pbem.home import contacts as contacts_mod
 
     address = contacts_mod.set_email(home_of(ctx), handle, address)
     echo(f"Mail for {handle} goes to {address} where a game's seats give no address.")
@@ -419,7 +419,7 @@ def contacts_email(ctx: click.Context, handle: str, address: str) -> None:
 def contacts_forget(ctx: click.Context, handle: str) -> None:
     """Forget a player (after they really did change their key)."""
     from pbem.errors import UsageError
-    from pbem.protocol import contacts as contacts_mod
+    from pbem.home import contacts as contacts_mod
 
     if not contacts_mod.forget(home_of(ctx), handle):
         raise UsageError(f"This home has never seen a player called {handle}.")

@@ -60,7 +60,7 @@ def play(ctx: click.Context, save: str, moves: tuple[str, ...], movefile: Any, b
     (or the start of its id) from 'pbem games'."""
     from pbem import prompt
     from pbem.errors import MoveError, UsageError
-    from pbem.protocol.turns import split_moves
+    from pbem.protocol.state.turns import split_moves
 
     all_moves = list(moves)
     if movefile is not None:
@@ -160,7 +160,7 @@ def moves(ctx: click.Context, save: str, moves: tuple[str, ...], as_json: bool) 
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem import session
     from pbem.errors import MoveError
-    from pbem.protocol.turns import split_moves
+    from pbem.protocol.state.turns import split_moves
 
     home = home_of(ctx)
     save = resolve_save(ctx, save)

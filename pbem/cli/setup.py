@@ -45,7 +45,7 @@ def keygen(ctx: click.Context, handle: str, passphrase: bool) -> None:
 @click.pass_context
 def whoami(ctx: click.Context) -> None:
     """Handle and fingerprint of this home."""
-    from pbem.protocol.identity import fingerprint
+    from pbem.protocol.crypto.identity import fingerprint
 
     info = home_of(ctx).info()
     echo(f"{info['handle']}  {fingerprint(bytes.fromhex(info['public_key']))}")
@@ -128,7 +128,7 @@ def new(ctx: click.Context, game: str, seats: tuple[str, ...], options: tuple[st
 
 
 def _pin_fp(save: Any, handle: str) -> str:
-    from pbem.protocol.identity import fingerprint
+    from pbem.protocol.crypto.identity import fingerprint
 
     seat = next(s for s in save.header["seats"] if s["handle"] == handle)
     return fingerprint(bytes.fromhex(seat["key"]))
@@ -146,7 +146,7 @@ def join(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str,
 
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem import session
-    from pbem.protocol import clock
+    from pbem.protocol.timekeeping import clock
 
     mailing = mail_plan(home_of(ctx), send_it, to, no_cc, smtp_given)
     written = sign_entry(ctx, resolve_save(ctx, save), "join", [], None, out, accept_keys)

@@ -100,7 +100,7 @@ def is_save(path: Path) -> bool:
     except OSError:
         return False
     if head.startswith(b"\x1f\x8b"):  # a save stored gzip-compressed is a save too (the
-        try:  # drawing layer reads it as pbem.protocol.packed.head does, being below it)
+        try:  # drawing layer reads it as pbem.protocol.saveformat.packed.head does, being below it)
             head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, 4096)
         except zlib.error:
             return False

@@ -126,7 +126,7 @@ def result_section(outcome: Outcome, seats: Sequence[str], audit: str | Sequence
     picture draws with ``result_panel``: the seats' handles, each seat's score and its
     parts, the ranking (groups of tied seats, best first), the outcome's notes, and the
     audit's verdict ("clean", or "failed" with its ``problems``). ``told`` is the
-    engine's result (pbem.protocol.result.summary): with it the section also carries
+    engine's result (pbem.protocol.state.result.summary): with it the section also carries
     ``standing`` (names best first, a rival that is not a seat included), ``rivals``
     (name -> score), ``rival_parts``, ``ending`` (how the game ended), ``winner`` (a
     sentence), ``unaudited`` and ``verdict`` (the audit in sentences, as ``told`` gives

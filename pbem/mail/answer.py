@@ -19,7 +19,7 @@ from pathlib import Path
 from pbem import session
 from pbem.errors import MoveError, PbemError
 from pbem.mail import profile
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto.identity import Home
 
 MAX_FORCED_STEPS = 200  # a forced turn longer than this is treated as a choice
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from email.message import Message
 
 from pbem.errors import SaveFileError
-from pbem.protocol import packed
+from pbem.protocol.saveformat import packed
 
 MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024  # far above any real save; parsing stops there
 

@@ -28,19 +28,21 @@ from pathlib import Path
 
 from pbem import registry, session
 from pbem.errors import IntegrityError, MoveError, PbemError, SaveFileError, TurnError, UsageError
+from pbem.home import gameindex
+from pbem.home.archive import Archive
+from pbem.home.contacts import Contacts
 from pbem.mail import answer, imap, imapurl
 from pbem.mail import message as mail
 from pbem.mail.report import GameSummary, InboxReport, Origin, Problem
 from pbem.mail.seen import SeenRecord
 from pbem.mail.sources import MESSAGE_FACTOR, Progress, Raw, Reading, imap_messages, mib, raw_messages
-from pbem.protocol import engine, gameindex, packed, savefile, timing
-from pbem.protocol.archive import Archive
-from pbem.protocol.canonical import digest
-from pbem.protocol.contacts import Contacts
-from pbem.protocol.identity import Home
-from pbem.protocol.rounds import save_name
-from pbem.protocol.savefile import Save
-from pbem.protocol.table import Table
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import engine
+from pbem.protocol.saveformat import packed, savefile, timing
+from pbem.protocol.saveformat.canonical import digest
+from pbem.protocol.saveformat.savefile import Save
+from pbem.protocol.state.rounds import save_name
+from pbem.protocol.state.table import Table
 from pbem.session import logbook, rounds
 
 INBOX_DIR = "inbox"
@@ -420,7 +422,7 @@ def _result(summary: GameSummary, verified: session.Verified, newest: _Candidate
         summary.problems.append(problem)
         report.problems.append(problem)
         return
-    told = result.result  # the one summary (pbem.protocol.result): a solo rival too
+    told = result.result  # the one summary (pbem.protocol.state.result): a solo rival too
     if result.outcome is None or result.audit != "clean" or not told.get("winners"):
         return
     summary.winners = [f"{name} ({told['scores'][name]})" for name in told["winners"]]

@@ -41,6 +41,7 @@ from pbem import __version__, session
 from pbem.drawing.page import html_page
 from pbem.drawing.png import MAIL_WIDTH, PictureError, mail_png
 from pbem.errors import TurnError, UsageError
+from pbem.home.contacts import Contacts
 from pbem.mail import packing
 
 # The reading side (attachments.py) is named mail.X by its callers too.
@@ -55,13 +56,14 @@ from pbem.mail.attachments import (  # noqa: F401
 )
 from pbem.mail.profile import email as home_email
 from pbem.mail.viewtable import view_table_html
-from pbem.protocol import absence, clock, result, savefile, timing
-from pbem.protocol.contacts import Contacts
-from pbem.protocol.engine import entry_hash
-from pbem.protocol.identity import Home, check_address, is_address, is_handle
-from pbem.protocol.savefile import Save
-from pbem.protocol.table import Table
-from pbem.protocol.timing import duration_words, parse_stamp, shown, waiting_since
+from pbem.protocol.crypto.identity import Home, check_address, is_address, is_handle
+from pbem.protocol.replay.engine import entry_hash
+from pbem.protocol.saveformat import savefile, timing
+from pbem.protocol.saveformat.savefile import Save
+from pbem.protocol.saveformat.timing import duration_words, parse_stamp, shown, waiting_since
+from pbem.protocol.state import result
+from pbem.protocol.state.table import Table
+from pbem.protocol.timekeeping import absence, clock
 from pbem.terminal import printable
 
 # A turn mail stays under MAIL_BUDGET bytes (what every mailbox and provider takes
@@ -705,7 +707,7 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
     me = table.seats[my_seat] if my_seat is not None else None
     sent_by = ""
     if me is not None and me.pubkey:
-        from pbem.protocol.identity import fingerprint
+        from pbem.protocol.crypto.identity import fingerprint
 
         sent_by = f"Sent by {me.handle}, fingerprint {fingerprint(bytes.fromhex(me.pubkey))}. "
     body.after.append(sent_by + f"'pbem verify {shell_word(filename)}' re-checks every signature "

@@ -1,6 +1,6 @@
 """The save as a turn mail attaches it: as it is, quoted-printable, when the mail fits its
 budget with it and the sharp board; else gzip-compressed as ``NAME.toml.gz`` (base64),
-which pbem reads as it is (pbem.protocol.packed), so the words of the mail ("save the
+which pbem reads as it is (pbem.protocol.saveformat.packed), so the words of the mail ("save the
 attached NAME.toml.gz and run pbem play NAME.toml.gz") stay true with no unzipping.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pbem.protocol import packed, savefile
+from pbem.protocol.saveformat import packed, savefile
 
 
 @dataclass(frozen=True)

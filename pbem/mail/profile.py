@@ -29,7 +29,7 @@ from typing import Any
 
 from pbem import atomic, tomltext
 from pbem.errors import UsageError
-from pbem.protocol.identity import Home, check_address, is_address
+from pbem.protocol.crypto.identity import Home, check_address, is_address
 
 FILE = "profile.toml"
 SECURITY = ("starttls", "tls", "none")
@@ -49,7 +49,7 @@ class Profile:
 
 
 def check_email(address: str) -> str:
-    """``address`` stripped, or UsageError (exit 2): the one rule of pbem.protocol.identity."""
+    """``address`` stripped, or UsageError (exit 2): the one rule of pbem.protocol.crypto.identity."""
     return check_address(address)
 
 

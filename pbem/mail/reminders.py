@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from pbem import atomic
-from pbem.protocol import timing
-from pbem.protocol.identity import Home
-from pbem.protocol.savefile import GAME_ID
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.saveformat import timing
+from pbem.protocol.saveformat.savefile import GAME_ID
 
 FILE = "reminders.json"
 VERSION = 1
@@ -101,7 +101,7 @@ def check(home: Home, path: str | Path, me: str, now: datetime.datetime) -> Chec
     """Whether the game of the save at ``path`` waits for a seat past its patience that
     this home may remind now (at most once a day per game). Raises what loading raises."""
     from pbem import session
-    from pbem.protocol import clock
+    from pbem.protocol.timekeeping import clock
 
     verified = session.load(path, home)
     table = verified.table

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from pbem.home.contacts import Notice
 from pbem.mail import message as mail
-from pbem.protocol.contacts import Notice
 
 EXIT_SERVER = 5  # an IMAP server could not be read (as for mail not sent)
 # Problem codes, by level. Errors are signs of cheating or of a broken save; the CLI

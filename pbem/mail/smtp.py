@@ -31,7 +31,7 @@ from typing import Any
 
 from pbem.errors import PbemError
 from pbem.mail.message import MailConfigError
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto.identity import Home
 
 SECURITY = ("starttls", "tls", "none")
 AUTHS = ("login", "xoauth2")  # a password; an OAuth2 access token (as pbem.mail.imap)

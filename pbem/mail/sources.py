@@ -19,7 +19,7 @@ from typing import BinaryIO
 from pbem.mail import imap, imapurl
 from pbem.mail.report import InboxReport, Origin, Problem
 from pbem.mail.seen import Resume, SeenRecord, SourceSeen, message_digest
-from pbem.protocol import packed
+from pbem.protocol.saveformat import packed
 
 MESSAGE_FACTOR = 4  # a whole message over 4x the attachment cap is not parsed
 

@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import PbemError
+from pbem.home import gameindex
 from pbem.mail import answer, outbox, reminders, smtp
 from pbem.mail import message as mail
-from pbem.protocol import gameindex, timing
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.saveformat import timing
 from pbem.session import logbook, withdrawal
 
 

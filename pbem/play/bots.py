@@ -16,8 +16,8 @@ from __future__ import annotations
 from pbem.errors import MoveError, UsageError
 from pbem.game import Game, State, copy_state, position_key
 from pbem.hashing import sha256
-from pbem.protocol import entropy
-from pbem.protocol.sampler import Sampler
+from pbem.protocol.crypto import entropy
+from pbem.protocol.crypto.sampler import Sampler
 
 MAX_MOVES_PER_TURN = 60
 END = "<end>"

@@ -2,7 +2,7 @@
 
 Chance is resolved from a fixed seed (``Sampler(seed || seq)``), at the moment the
 engine would: before the next turn of a different seat, or at once in a solo game.
-Secret decks run in plain mode (slots hold card uids; see pbem.protocol.secretdeck).
+Secret decks run in plain mode (slots hold card uids; see pbem.protocol.crypto.secretdeck).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import Any
 
 from pbem.game import Game, Outcome, State, check_options, copy_state
 from pbem.hashing import sha256
-from pbem.protocol import secretdeck
-from pbem.protocol.sampler import Sampler
-from pbem.protocol.turns import play_turn, resolve_pending, stamp_pending
+from pbem.protocol.crypto import secretdeck
+from pbem.protocol.crypto.sampler import Sampler
+from pbem.protocol.state.turns import play_turn, resolve_pending, stamp_pending
 
 
 class LocalTable:

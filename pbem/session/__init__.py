@@ -14,25 +14,19 @@ from typing import Any
 from pbem import atomic
 from pbem.errors import IntegrityError, MoveError, OptionError, PbemError, TurnError, UsageError
 from pbem.game import Game, State, copy_state
-from pbem.protocol import (
-    absence,
-    clock,
-    engine,
-    gameindex,
-    headers,
-    savefile,
-    signing,
-    stockdigest,
-    timing,
-)
-from pbem.protocol.archive import Archive
-from pbem.protocol.canonical import digest
-from pbem.protocol.contacts import Contacts, SeatKey
-from pbem.protocol.edkeys import is_sound_key
-from pbem.protocol.identity import Home, Identity, check_address, check_handle, fingerprint
-from pbem.protocol.savefile import HEX64, Save
-from pbem.protocol.table import Report, Table, silent
-from pbem.protocol.turns import apply_moves
+from pbem.home import gameindex, stockdigest
+from pbem.home.archive import Archive
+from pbem.home.contacts import Contacts, SeatKey
+from pbem.protocol.crypto.edkeys import is_sound_key
+from pbem.protocol.crypto.identity import Home, Identity, check_address, check_handle, fingerprint
+from pbem.protocol.replay import engine, signing
+from pbem.protocol.saveformat import savefile, timing
+from pbem.protocol.saveformat.canonical import digest
+from pbem.protocol.saveformat.savefile import HEX64, Save
+from pbem.protocol.state import headers
+from pbem.protocol.state.table import Report, Table, silent
+from pbem.protocol.state.turns import apply_moves
+from pbem.protocol.timekeeping import absence, clock
 from pbem.record import Record
 from pbem.registry import load as load_game
 from pbem.session import holding
@@ -239,7 +233,7 @@ def output_path(save: Save, entry: savefile.Entry, near: Path | None, out: str |
         return Path(out)
     name = savefile.default_name(save.ruleset, save.game_id, entry["seq"], entry["seat"])
     if "round" in entry:  # named by every signer of the round it ends in (PROTOCOL.md 4)
-        from pbem.protocol.rounds import save_name
+        from pbem.protocol.state.rounds import save_name
 
         name = save_name(save)
     return (near.parent if near else Path(".")) / name
@@ -428,7 +422,7 @@ def refuse_future(verified: Verified) -> None:
     neither votes on it nor builds on it until its clock gets there, so nobody skips a
     wait (a seat's patience, a withheld reveal) by dating an entry ahead. The save before
     it is not stale: a player may go on from there. An entry held back because it counts
-    a patience from entries this home had only late (pbem.protocol.holdback) is no such
+    a patience from entries this home had only late (pbem.protocol.timekeeping.holdback) is no such
     wait: the save before it is the one this home plays on, so the seat it names answers
     on the very file it got."""
     if verified.dated_ahead:
@@ -623,7 +617,7 @@ class Owed(Record):
 
     def after(self, moves: list[str]) -> tuple[State, list[str]]:
         """A copy of the state after ``moves`` and their canonical forms; a MoveError
-        names the move that fails (pbem.protocol.turns.apply_moves, as signing does)."""
+        names the move that fails (pbem.protocol.state.turns.apply_moves, as signing does)."""
         state = copy_state(self.state)
         return state, apply_moves(self.game, state, self.seat, moves)
 
@@ -741,7 +735,7 @@ def final_result(report: Report) -> dict[str, Any] | None:
     if report.outcome is None:
         return None
     from pbem.drawing.panels import result_section
-    from pbem.protocol import result
+    from pbem.protocol.state import result
 
     told = {**report.result, "verdict": result.audit_words(report.result)}
     return result_section(report.outcome, [s.handle for s in report.table.seats], report.audit,

@@ -10,11 +10,13 @@ from pathlib import Path
 
 from pbem import session
 from pbem.errors import TurnError, UsageError
-from pbem.protocol import absence, clock, signing, timing
-from pbem.protocol.contacts import Contacts
-from pbem.protocol.identity import Home, Identity
-from pbem.protocol.savefile import LINK_KINDS
-from pbem.protocol.table import Table, silent
+from pbem.home.contacts import Contacts
+from pbem.protocol.crypto.identity import Home, Identity
+from pbem.protocol.replay import signing
+from pbem.protocol.saveformat import timing
+from pbem.protocol.saveformat.savefile import LINK_KINDS
+from pbem.protocol.state.table import Table, silent
+from pbem.protocol.timekeeping import absence, clock
 
 
 # ---- absent players (PROTOCOL.md section 11) ------------------------------------------------

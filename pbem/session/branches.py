@@ -7,13 +7,14 @@ from __future__ import annotations
 import contextlib
 
 from pbem.errors import TurnError
-from pbem.protocol import savefile, signing
-from pbem.protocol.archive import Archive
-from pbem.protocol.beacon import Position
-from pbem.protocol.canonical import digest
-from pbem.protocol.identity import Home, Identity
-from pbem.protocol.savefile import Save
-from pbem.protocol.table import Table
+from pbem.home.archive import Archive
+from pbem.protocol.crypto.beacon import Position
+from pbem.protocol.crypto.identity import Home, Identity
+from pbem.protocol.replay import signing
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.saveformat.canonical import digest
+from pbem.protocol.saveformat.savefile import Save
+from pbem.protocol.state.table import Table
 from pbem.session.verified import Verified
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from pbem.protocol import timing
-from pbem.protocol.gameindex import GameRecord
-from pbem.protocol.identity import Home
+from pbem.home.gameindex import GameRecord
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.saveformat import timing
 from pbem.session import logbook
 
 NO_GAMES = ("This home is in no game yet. 'pbem new' starts one; every save this home "

@@ -1,7 +1,7 @@
 """What of a save is in effect for this home: entries dated ahead wait for its clock
-(pbem.protocol.timing.in_effect), and entries of the absence procedure that count a
+(pbem.protocol.saveformat.timing.in_effect), and entries of the absence procedure that count a
 patience from entries this home did not have while it was playing wait a patience after it
-had them (pbem.protocol.holdback). One cut for verify, show and log."""
+had them (pbem.protocol.timekeeping.holdback). One cut for verify, show and log."""
 
 from __future__ import annotations
 
@@ -9,12 +9,14 @@ import datetime
 from typing import Any, NamedTuple
 
 from pbem.errors import PbemError
-from pbem.protocol import clock, engine, holdback, timing
-from pbem.protocol.archive import Archive
-from pbem.protocol.branchrule import PROCEDURE
-from pbem.protocol.canonical import digest
-from pbem.protocol.identity import Home
-from pbem.protocol.savefile import Save
+from pbem.home.archive import Archive
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import engine
+from pbem.protocol.saveformat import timing
+from pbem.protocol.saveformat.canonical import digest
+from pbem.protocol.saveformat.savefile import Save
+from pbem.protocol.state.branchrule import PROCEDURE
+from pbem.protocol.timekeeping import clock, holdback
 
 
 class Cut(NamedTuple):

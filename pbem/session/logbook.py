@@ -14,10 +14,13 @@ from typing import Any, NamedTuple
 from pbem import session
 from pbem.errors import PbemError, UsageError
 from pbem.game import copy_state
-from pbem.protocol import absence, engine, gameindex, savefile, signing, timing, toldcache
-from pbem.protocol.identity import Home
-from pbem.protocol.savefile import Save
-from pbem.protocol.table import Table
+from pbem.home import gameindex, toldcache
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import engine, signing
+from pbem.protocol.saveformat import savefile, timing
+from pbem.protocol.saveformat.savefile import Save
+from pbem.protocol.state.table import Table
+from pbem.protocol.timekeeping import absence
 from pbem.record import Record
 from pbem.session import holding
 
@@ -26,7 +29,7 @@ from pbem.session import holding
 def find_save(home: Home | None, text: str, notes: list[str] | None = None) -> Path:
     """The save a command's SAVE argument names. A path that exists is that file; else a
     game's short id, or any unique start of its id, names the newest save this home has
-    of that game (pbem.protocol.gameindex). Any other text is returned as a path (reading
+    of that game (pbem.home.gameindex). Any other text is returned as a path (reading
     it says there is no such file). UsageError for an id that fits no game or several,
     or whose recorded file now holds another game. Where the id also starts an
     invitation this home has not joined, the game it has joined wins and ``notes`` gets
@@ -185,7 +188,7 @@ def history(path: str | Path, home: Home | None, wanted: Callable[[Save], range]
     in ``wanted(save)``; keep the tables after the entries in ``keep`` (``show --at``).
     ``wanted`` may raise UsageError for a save it cannot use.
 
-    Notes this home made before come from its cache (pbem.protocol.toldcache): then the
+    Notes this home made before come from its cache (pbem.home.toldcache): then the
     replay resumes from the archive's table as ``verify`` does, instead of starting
     early enough to tell those entries again."""
     save = savefile.read(path)

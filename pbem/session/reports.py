@@ -9,10 +9,12 @@ from typing import Any
 from pbem import session
 from pbem.errors import PbemError, UsageError
 from pbem.outcome import Outcome
-from pbem.protocol import absence, clock, result, timing
-from pbem.protocol.identity import Home
-from pbem.protocol.savefile import Save
-from pbem.protocol.table import Report
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.saveformat import timing
+from pbem.protocol.saveformat.savefile import Save
+from pbem.protocol.state import result
+from pbem.protocol.state.table import Report
+from pbem.protocol.timekeeping import absence, clock
 from pbem.record import Record
 from pbem.session import holding, logbook, rounds
 from pbem.session.verified import Verified
@@ -41,7 +43,7 @@ def acted_line(acted: list[timing.Acted], you: str = "") -> str:
 
 
 def result_lines(report: Report) -> list[str]:
-    """The result as pbem.protocol.result tells it: how the game ended, the audit's
+    """The result as pbem.protocol.state.result tells it: how the game ended, the audit's
     verdict (what it could not check), every score with its parts, the notes."""
     told = report.result
     if report.audit == "pending":

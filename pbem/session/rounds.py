@@ -7,13 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem.errors import PbemError, UsageError
-from pbem.protocol import engine, savefile
-from pbem.protocol.archive import Archive, equivocation
-from pbem.protocol.canonical import digest
-from pbem.protocol.identity import Home
-from pbem.protocol.rounds import save_name
-from pbem.protocol.savefile import Entry, Save
-from pbem.protocol.table import Table
+from pbem.home.archive import Archive, equivocation
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import engine
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.saveformat.canonical import digest
+from pbem.protocol.saveformat.savefile import Entry, Save
+from pbem.protocol.state.rounds import save_name
+from pbem.protocol.state.table import Table
 
 
 def assemble(saves: list[Save]) -> Save:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.protocol import timing
-from pbem.protocol.savefile import Save
-from pbem.protocol.table import Report, Table
+from pbem.protocol.saveformat import timing
+from pbem.protocol.saveformat.savefile import Save
+from pbem.protocol.state.table import Report, Table
 from pbem.record import Record
 
 
@@ -37,6 +37,6 @@ class Verified(Record):
     @property
     def dated_ahead(self) -> bool:
         """Entries of the file wait for this home's clock because they are dated ahead of
-        it (no command signs on the file then); entries held back by pbem.protocol.holdback
+        it (no command signs on the file then); entries held back by pbem.protocol.timekeeping.holdback
         wait too, but a home plays on the part in effect."""
         return bool(self.waiting) and not self.waiting[0].reason

@@ -10,12 +10,14 @@ from typing import NamedTuple
 
 from pbem import session
 from pbem.errors import PbemError, TurnError, UsageError
-from pbem.protocol import engine, gameindex, savefile
-from pbem.protocol.archive import Archive
-from pbem.protocol.beacon import Position
-from pbem.protocol.canonical import digest
-from pbem.protocol.identity import Home
-from pbem.protocol.savefile import Save
+from pbem.home import gameindex
+from pbem.home.archive import Archive
+from pbem.protocol.crypto.beacon import Position
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import engine
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.saveformat.canonical import digest
+from pbem.protocol.saveformat.savefile import Save
 
 
 # ---- taking back an entry not yet sent (PROTOCOL.md section 10) ------------------------------

@@ -24,8 +24,8 @@ from pbem.drawing import page
 from pbem.game import Game, copy_state
 from pbem.play import bots
 from pbem.play.local import LocalTable
-from pbem.protocol.identity import Home
-from pbem.protocol.sampler import Sampler
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.crypto.sampler import Sampler
 from pbem.session import Written
 from tests.support.duty import sign_duty
 

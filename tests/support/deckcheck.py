@@ -3,7 +3,7 @@
 It reads only the save (header and entries) and follows docs/PROTOCOL.md sections 2, 3 and
 6, docs/protocol-deck.md ("Replaying a deck from the save alone") and
 docs/protocol-shuffle-proof.md ("Verification"): hashes by hashlib and hmac, the group by
-libsodium through pbem.protocol.sodium (the group library, nothing of pbem's deck code).
+libsodium through pbem.protocol.crypto.sodium (the group library, nothing of pbem's deck code).
 It checks every shuffle pass, peel, open, re-key and batch shuffle of every deck, and once
 the seeds are revealed, the audit: each published key point against its seat's seed, and
 every slot opened to a distinct card of the deck. It never guesses: a slot it does not know,
@@ -18,7 +18,7 @@ import hmac
 import string
 from typing import Any
 
-from pbem.protocol import sodium
+from pbem.protocol.crypto import sodium
 
 L = 2**252 + 27742317777372353535851937790883648493
 B = bytes.fromhex("58" + "66" * 31)

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem import session
-from pbem.protocol.identity import Home, Identity
-from pbem.protocol.savefile import Save
+from pbem.protocol.crypto.identity import Home, Identity
+from pbem.protocol.saveformat.savefile import Save
 
 
 def fixed_identities(n: int, first: int = 1) -> list[Identity]:
@@ -44,7 +44,8 @@ def bot_game(ruleset: str, players: int, options: list[str], seed: bytes, bot: s
     by every version of the code. ``game_id`` names it where given."""
     from pbem import registry
     from pbem.play import bots
-    from pbem.protocol import engine, headers, signing
+    from pbem.protocol.replay import engine, signing
+    from pbem.protocol.state import headers
     from tests.support.stream import fixed_entropy
 
     with fixed_entropy(seed):

@@ -11,9 +11,10 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem import session
-from pbem.protocol import headers, signing
-from pbem.protocol.identity import INFO_FILE, KEY_FILE, Home
-from pbem.protocol.savefile import Save
+from pbem.protocol.crypto.identity import INFO_FILE, KEY_FILE, Home
+from pbem.protocol.replay import signing
+from pbem.protocol.saveformat.savefile import Save
+from pbem.protocol.state import headers
 from pbem.registry import load as load_game
 
 CREATED = "2024-01-01T00:00:00Z"

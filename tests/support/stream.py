@@ -1,5 +1,5 @@
 """A fixed stream of "fresh" bytes for tests and benchmarks: what
-pbem.protocol.entropy.fresh_bytes gives, made the same on every run from a label."""
+pbem.protocol.crypto.entropy.fresh_bytes gives, made the same on every run from a label."""
 
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ def fixed_bytes(base: bytes) -> Callable[[int], bytes]:
 @contextlib.contextmanager
 def fixed_entropy(base: bytes, clock: str = "2025-01-01T00:00:00Z") -> Iterator[None]:
     """Inside the block every fresh value pbem draws comes from ``fixed_bytes(base)`` and
-    the clock stands at ``clock`` (pbem.protocol.entropy); both are put back after."""
-    from pbem.protocol import entropy
+    the clock stands at ``clock`` (pbem.protocol.crypto.entropy); both are put back after."""
+    from pbem.protocol.crypto import entropy
 
     saved = entropy.fresh_bytes, entropy.utc_now
     entropy.fresh_bytes = fixed_bytes(base)  # type: ignore[assignment]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from pbem.protocol.sampler import Sampler
+from pbem.protocol.crypto.sampler import Sampler
 from pbem_games.red_dog_junction import GAME
 from pbem_games.red_dog_junction.state import card
 

@@ -27,8 +27,8 @@ from rdj_helpers import (
 
 from pbem import session
 from pbem.play import bots
-from pbem.protocol.identity import Home
-from pbem.protocol.sampler import Sampler
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.crypto.sampler import Sampler
 from pbem_games.red_dog_junction import GAME
 from pbem_games.red_dog_junction.state import place_label, tile
 

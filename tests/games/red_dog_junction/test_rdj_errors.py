@@ -6,7 +6,7 @@ import pytest
 from rdj_helpers import act, card_of, clean, give_card, new_game, put, stock, to_display
 
 from pbem.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from pbem.protocol.sampler import Sampler
+from pbem.protocol.crypto.sampler import Sampler
 from pbem_games.red_dog_junction import GAME
 from pbem_games.red_dog_junction.state import card, tile
 

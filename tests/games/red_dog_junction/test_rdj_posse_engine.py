@@ -23,9 +23,12 @@ import pytest
 from pbem import session
 from pbem.errors import IllegalMoveError, IntegrityError, TurnError
 from pbem.game import secretdeck
-from pbem.protocol import engine, headers, mental, savefile
-from pbem.protocol.identity import Home
-from pbem.protocol.table import Table
+from pbem.protocol.crypto import mental
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import engine
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.state import headers
+from pbem.protocol.state.table import Table
 from pbem_games.red_dog_junction import GAME, posse
 from tests.enginekit import forge, sign_as, tick, with_entries
 from tests.support.duty import sign_duty

@@ -18,7 +18,7 @@ from rdj_helpers import new_game, put
 from pbem.game import copy_state
 from pbem.play import bots
 from pbem.play.local import LocalTable
-from pbem.protocol.sampler import Sampler
+from pbem.protocol.crypto.sampler import Sampler
 from pbem_games.red_dog_junction import GAME
 from tests.support import scale
 

@@ -13,7 +13,7 @@ from rdj_helpers import act, card_of, clean, give_card, new_game, put, to_displa
 
 from pbem.cli import main
 from pbem.errors import IllegalMoveError
-from pbem.protocol.sampler import Sampler
+from pbem.protocol.crypto.sampler import Sampler
 from pbem_games.red_dog_junction import GAME
 from pbem_games.red_dog_junction import __file__ as GAME_INIT
 

@@ -24,7 +24,7 @@ from pbem.drawing import panels
 from pbem.drawing.page import html_page
 from pbem.play import bots
 from pbem.play.local import LocalTable
-from pbem.protocol.sampler import Sampler
+from pbem.protocol.crypto.sampler import Sampler
 from pbem_games.red_dog_junction import GAME, palette, svg
 from pbem_games.red_dog_junction.constants import JUSTIN
 from pbem_games.red_dog_junction.state import dock_dice

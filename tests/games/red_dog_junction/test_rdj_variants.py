@@ -10,8 +10,8 @@ from rdj_helpers import act, card_of, clean, end, new_game, put, resolve_all, to
 from pbem import session
 from pbem.errors import IllegalMoveError
 from pbem.play.local import LocalTable
-from pbem.protocol import savefile
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.saveformat import savefile
 from pbem_games.red_dog_junction import GAME
 from pbem_games.red_dog_junction.state import card
 from tests.enginekit import play_game

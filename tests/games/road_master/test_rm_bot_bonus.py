@@ -11,7 +11,7 @@ from rm_support import NAMES, fill, give, placed
 
 from pbem.play.bots import choose_turn
 from pbem.play.local import LocalTable
-from pbem.protocol import secretdeck
+from pbem.protocol.crypto import secretdeck
 from pbem_games.road_master import GAME
 
 DECK = "superbonus"

@@ -89,7 +89,7 @@ def test_RM_G4_super_bonus_scored_from_cubes_on_contracts() -> None:
     t.play([])
     t.prepare()
     drawn = list(GAME.legal_moves(t.state, 0))
-    from pbem.protocol import secretdeck
+    from pbem.protocol.crypto import secretdeck
 
     slots = secretdeck.drawn(t.state, "superbonus", 0)
     assert drawn

@@ -19,8 +19,8 @@ from rm_support import NAMES
 
 from pbem.game import copy_state
 from pbem.play.local import LocalTable
-from pbem.protocol import secretdeck
-from pbem.protocol.sampler import Sampler
+from pbem.protocol.crypto import secretdeck
+from pbem.protocol.crypto.sampler import Sampler
 from pbem_games.road_master import GAME
 from pbem_games.road_master.turn import pending_secret_choice
 from tests.support import scale

@@ -10,7 +10,7 @@ from rm_support import NAMES, placed, table
 
 from pbem.game import ComponentError, IllegalMoveError, OptionError
 from pbem.play.local import LocalTable
-from pbem.protocol import secretdeck
+from pbem.protocol.crypto import secretdeck
 from pbem_games.road_master import GAME
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem import session
-from pbem.protocol import savefile
-from pbem.protocol.identity import Home
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.saveformat import savefile
 from tests.support.duty import sign_duty
 
 

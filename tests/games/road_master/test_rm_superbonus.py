@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from rm_support import apply_all, fill, give, placed
 
 from pbem.game import IllegalMoveError
-from pbem.protocol import secretdeck
+from pbem.protocol.crypto import secretdeck
 from pbem_games.road_master import GAME
 from pbem_games.road_master.scoring import best_bonus
 from pbem_games.road_master.turn import pending_secret_choice

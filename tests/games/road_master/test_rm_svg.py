@@ -22,8 +22,8 @@ from pbem.drawing import panels
 from pbem.drawing.page import html_page
 from pbem.game import kit
 from pbem.play.local import LocalTable
-from pbem.protocol import secretdeck
-from pbem.protocol.sampler import Sampler
+from pbem.protocol.crypto import secretdeck
+from pbem.protocol.crypto.sampler import Sampler
 from pbem_games.road_master import GAME, svg
 from pbem_games.road_master.model import empty_check
 from pbem_games.road_master.turn import pending_secret_choice

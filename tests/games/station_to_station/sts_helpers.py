@@ -14,7 +14,7 @@ from typing import Any
 
 from pbem.game import State
 from pbem.play.local import LocalTable
-from pbem.protocol.sampler import Sampler
+from pbem.protocol.crypto.sampler import Sampler
 from pbem_games.station_to_station import GAME
 from pbem_games.station_to_station.state import new_turn
 

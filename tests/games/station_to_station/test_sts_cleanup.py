@@ -8,7 +8,8 @@ import pytest
 from sts_helpers import begin, clean, move_train, play, quick_turn, resolve_all, started, table
 
 from pbem.game import IllegalMoveError
-from pbem.protocol import absence, result
+from pbem.protocol.state import result
+from pbem.protocol.timekeeping import absence
 from pbem_games.station_to_station import GAME
 from pbem_games.station_to_station.scoring import outcome
 

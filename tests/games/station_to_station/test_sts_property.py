@@ -15,7 +15,7 @@ import pytest
 
 from pbem.game import copy_state
 from pbem.play.local import LocalTable
-from pbem.protocol.sampler import Sampler
+from pbem.protocol.crypto.sampler import Sampler
 from pbem_games.station_to_station import GAME
 from tests.support import scale
 

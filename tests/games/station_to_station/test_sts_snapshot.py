@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 
 from pbem.errors import IntegrityError
-from pbem.protocol import engine, savefile
-from pbem.protocol.canonical import canonical
-from pbem.protocol.table import Report, Table
+from pbem.protocol.replay import engine
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.saveformat.canonical import canonical
+from pbem.protocol.state.table import Report, Table
 
 SAVES = Path(__file__).resolve().parents[3] / "saves" / "station-to-station"
 

@@ -32,7 +32,7 @@ from sts_helpers import (
 from pbem.drawing import panels
 from pbem.game import ComponentError
 from pbem.play.local import LocalTable
-from pbem.protocol.sampler import Sampler
+from pbem.protocol.crypto.sampler import Sampler
 from pbem_games.station_to_station import GAME, svg
 from pbem_games.station_to_station.abilities import ABILITIES
 from pbem_games.station_to_station.state import score

@@ -1,0 +1,196 @@
+"""What the seeds open in a mental deck (pbem.protocol.crypto.mental_deck): a seat reads its own
+cards with its seed; once every seed is public, the audit checks each key point a seat
+published against its seed and opens every slot.
+
+Every shuffle, peel, re-lock and open was proved in the entry that made it, so what is
+left here is what no proof covers: that a seat's layers can be opened at the end (its key
+points are the ones its seed gives), and that the slots open to the deck's cards, each
+once, as the holders claimed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+
+from pbem.errors import IntegrityError
+from pbem.protocol.crypto import mental
+
+# The deck's layout helpers: this module reads the same state mental_deck keeps.
+from pbem.protocol.crypto.mental_deck import (
+    BATCH_OPS,
+    Chore,
+    Deck,
+    Item,
+    _describe,
+    _layer_key,
+    _layer_point,
+    _own_only,
+    _sorted_slots,
+)
+
+
+# ---- reading one's own cards ------------------------------------------------------------
+def read(
+    d: Deck,
+    game_id: str,
+    deck: str,
+    seat: int,
+    seed: bytes,
+    uids: list[str],
+    elsewhere: Iterable[str] = (),
+) -> dict[str, str]:
+    """Slot -> uid for the seat's drawn and held slots that carry only its layer.
+
+    ``uids`` are every card of the deck; ``elsewhere`` the cards the seat knows are not
+    in it (opened face up, say). Every shuffle, peel and re-lock was proved, so a slot
+    that opens to no possible card, or to one shown elsewhere, means the save was altered
+    (or another seat published a key point and keeps to it; the audit names it)."""
+    points = mental.card_points(game_id, deck, uids)
+    gone = set(elsewhere) | {s["card"] for s in d["slots"].values() if s["status"] == "open"}
+    out: dict[str, str] = {}
+    for sid, slot in _sorted_slots(d):
+        if slot["owner"] != seat or slot["status"] not in ("drawn", "held"):
+            continue
+        if not _own_only(d, sid, seat):
+            continue
+        key = _layer_key(seed, deck, slot["layers"][str(seat)])
+        uid = points.get(mental.decrypt(key, mental.point_bytes(slot["ct"])))
+        if uid is None or uid in gone or uid in out.values():
+            raise IntegrityError(
+                f"CHEATING OR CORRUPTION: slot {sid} of deck {deck!r} does not decrypt to a "
+                "card that can still be in the deck, though every step on it was proved. "
+                "Keep this save."
+            )
+        out[sid] = uid
+    return out
+
+
+# ---- the audit, once every seed is public ---------------------------------------------------
+def _explain_key(d_before: Deck, deck: str, seat: int, seed: bytes, item: Item) -> str:
+    """Why a batch re-lock's key point is not the one the seed gives for its serial, as a
+    sentence."""
+    name = f"seat {seat}'s {_describe(item)} of deck {deck!r}"
+    published = item.get("key")
+    if published == mental.to_text(mental.public_point(mental.deck_key(seed, deck))):
+        return f"{name} uses its deck key instead of a fresh key: the slots can be linked."
+    for serial in range(d_before["serial"]):
+        if serial != item.get("serial") and published == mental.to_text(
+            mental.public_point(mental.slot_key(seed, deck, serial))
+        ):
+            return f"{name} re-uses its slot key of serial {serial}: the slots can be linked."
+    return f"{name} uses a key its seed does not give for serial {item.get('serial')}."
+
+
+def audit_chore(d_before: Deck, deck: str, seat: int, chore: Chore, seed: bytes) -> list[str]:
+    """Check a chore against the seat's revealed seed; the violations as sentences naming
+    the seat (the engine adds the entry). Every shuffle, peel, re-lock and open was proved
+    at replay, so what is left is what no proof covers: that every key point the seat
+    published is the one its seed gives (so its layers can be opened at the end)."""
+    if not isinstance(chore, dict):
+        return [f"seat {seat}'s chore for deck {deck!r} is malformed."]
+    if chore.get("op") == "shuffle":
+        if chore.get("key") != mental.to_text(mental.public_point(mental.deck_key(seed, deck))):
+            return [f"seat {seat}'s shuffle pass of deck {deck!r} publishes a deck key point "
+                    "its seed does not give."]
+        return []
+    out: list[str] = []
+    for item in chore.get("items", []):
+        if not isinstance(item, dict) or item.get("op") not in BATCH_OPS:
+            continue
+        serial = item.get("serial")
+        if not isinstance(serial, int) or isinstance(serial, bool) or serial < 0:
+            out.append(f"seat {seat}'s chore for deck {deck!r} has a malformed item.")
+            continue
+        honest = mental.to_text(mental.public_point(mental.slot_key(seed, deck, serial)))
+        if item.get("key") != honest:
+            out.append(_explain_key(d_before, deck, seat, seed, item))
+    return out
+
+
+def open_held(
+    d: Deck, game_id: str, deck: str, seeds: dict[int, bytes], uids: list[str],
+    unaudited: Collection[int] = (),
+) -> tuple[dict[str, str], list[str]]:
+    """Peel every layer of every slot with its owner's key.
+
+    Returns the uid of each drawn, held or open slot, and violations: a slot that opens to
+    no card of the deck, two slots (pile included) that open to the same card, a slot whose
+    layer belongs to a seat that never revealed its seed. A slot carrying a layer of a seat
+    in ``unaudited`` (declared absent, PROTOCOL.md section 11) is left closed: ``closed``
+    lists those a seat drew or holds, and every result names each (pbem.protocol.replay.audit)."""
+    points = mental.card_points(game_id, deck, uids)
+    layer_keys: dict[tuple[str, str], int] = {}
+    wrong: dict[tuple[str, str], bool] = {}  # (seat, layer) -> its point is not its seed's
+    opened: dict[str, str] = {}
+    seen: dict[str, str] = {}
+    violations: list[str] = []
+    for sid, slot in _sorted_slots(d):
+        holder = f"{slot['status']} by seat {slot['owner']}" if slot["owner"] >= 0 else "in the pile"
+        missing = sorted(int(s) for s in slot["layers"] if int(s) not in seeds)
+        if any(s in unaudited for s in missing):
+            continue
+        if missing:
+            who = ", ".join(f"seat {s}" for s in missing)
+            violations.append(f"slot {sid} ({holder}) cannot be opened: {who} never revealed.")
+            continue
+        key = 1
+        for s, layer in slot["layers"].items():
+            if (s, layer) not in layer_keys:  # a seat's deck key is on most slots
+                layer_keys[(s, layer)] = _layer_key(seeds[int(s)], deck, layer)
+                point = _layer_point(d, slot, int(s))
+                wrong[(s, layer)] = mental.public_point(layer_keys[(s, layer)]) != point
+            key = key * layer_keys[(s, layer)] % mental.L
+        liars = sorted({int(s) for s, layer in slot["layers"].items() if wrong[(s, layer)]})
+        if liars:
+            # Every step was proved against the published key points: a slot can fail to
+            # open only under a layer whose point its seat's seed does not give.
+            who = ", ".join(f"seat {s}" for s in liars)
+            violations.append(f"slot {sid} of deck {deck!r} cannot be opened: {who} published "
+                              "a key point its revealed seed does not give.")
+            continue
+        point = mental.point_bytes(slot["ct"])
+        uid = points.get(point if key == 1 else mental.decrypt(key, point))
+        if uid is None:  # never: every step on the slot was proved
+            violations.append(f"slot {sid} of deck {deck!r} opens to no card of it, though "
+                              "every step on it was proved: the save is corrupt.")
+            continue
+        if uid in seen:
+            violations.append(
+                f"slots {seen[uid]} and {sid} of deck {deck!r} open to the same card, though "
+                "every step on them was proved: the save is corrupt."
+            )
+        seen[uid] = sid
+        if slot["status"] in ("drawn", "held", "open"):
+            opened[sid] = uid
+    return opened, violations
+
+
+def closed(d: Deck, unaudited: Collection[int]) -> list[tuple[str, str, int, list[int]]]:
+    """The drawn or held slots that stay closed because a seat in ``unaudited`` (declared
+    absent, never revealed) still has a layer on them: (slot, status, holder, those
+    seats), in slot order. The pile is left out: no seat holds it, and every pile slot
+    carries every seat's layer."""
+    out = []
+    for sid, slot in _sorted_slots(d):
+        under = sorted(int(s) for s in slot["layers"] if int(s) in unaudited)
+        if under and slot["status"] in ("drawn", "held"):
+            out.append((sid, str(slot["status"]), int(slot["owner"]), under))
+    return out
+
+
+def check_claims(d: Deck, opened: dict[str, str], claims: dict[int, list[str]]) -> list[str]:
+    """Each seat's claimed held cards (played or scored from the hand) against what its
+    held slots opened to; a claim no held slot backs is a violation."""
+    out: list[str] = []
+    for seat in sorted(claims):
+        have = [
+            opened[sid]
+            for sid, slot in _sorted_slots(d)
+            if slot["owner"] == seat and slot["status"] == "held" and sid in opened
+        ]
+        for uid in claims[seat]:
+            if uid in have:
+                have.remove(uid)
+            else:
+                out.append(f"seat {seat} claimed to hold card {uid!r}, but no slot it holds opens to it.")
+    return out

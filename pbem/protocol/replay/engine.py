@@ -1,0 +1,602 @@
+"""Replay: header -> entries -> state.
+
+One function, :func:`step`, applies an entry to a table. ``verify`` runs it over every
+entry of a save (checking signatures and links first); ``play``/``join``/``new`` run it
+once on the entry they are about to sign, so a signed entry is always exactly what
+verification will accept. Checks follow PROTOCOL.md section 9 and raise the error whose
+exit code CLI.md documents. The rooms around it: the table it steps
+(pbem.protocol.state.table), the header checks and the empty table (headers), the audit at the
+end (audit), signing the next entry (signing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pbem import recent
+from pbem.errors import (
+    IntegrityError,
+    MoveError,
+    PbemError,
+    TurnError,
+)
+from pbem.game import State, copy_state
+from pbem.protocol.crypto import beacon
+from pbem.protocol.crypto.derive import seed_commitment
+from pbem.protocol.replay.audit import finish, reveal_seeds
+from pbem.protocol.replay.chain import Vouch, Witness, authenticate
+from pbem.protocol.saveformat import timing
+from pbem.protocol.saveformat.canonical import canonical, digest
+from pbem.protocol.saveformat.savefile import Entry, Save
+from pbem.protocol.state import evidence, result
+from pbem.protocol.state.headers import (
+    components_digest,
+    empty_table,
+    game_data_text,
+    header_fits,
+)
+from pbem.protocol.state.table import Duty, Report, SeatRecord, Table, name_seats
+from pbem.protocol.state.turns import apply_moves, play_turn, resolve_pending, stamp_pending
+from pbem.protocol.timekeeping import absence, clock
+from pbem.terminal import shown
+
+
+def entry_hash(entry: Entry) -> str:
+    return digest(entry)
+
+
+def arrive(table: Table, seat: int, link: bytes, seq: int) -> list[dict[str, Any]]:
+    """In place, what happens at the start of an entry by ``seat`` with beacon ``link``
+    before its own moves: the chance it resolves, then the turns of absent seats that
+    the bot plays in it (PROTOCOL.md section 11). Returns those turns (the entry's
+    ``bot`` field)."""
+    _resolve_for(table, seat, link)
+    if not table.bots:
+        return []
+    return absence.play_bot_turns(table, seat, link, seq)
+
+
+def _resolve_for(table: Table, seat: int, link: bytes) -> None:
+    """Resolve what an entry by ``seat`` with beacon ``link`` resolves, in place."""
+    def rng_for(seq: int) -> beacon.Sampler:
+        return beacon.sampler(table.game_id, seq, bytes.fromhex(table.beacons[seq]), link)
+
+    resolve_pending(
+        table.game, table.gstate, rng_for,
+        signer=None if table.solo else seat,
+        signer_of=lambda seq: table.signers[seq] if 0 <= seq < len(table.signers) else -1,
+    )
+
+
+ChoreMaker = Callable[[State, int, str], list[dict[str, Any]]]
+
+
+def step(table: Table, entry: Entry, *, replay: bool = True,
+         make_chores: ChoreMaker | None = None,
+         audit_seeds: dict[int, bytes] | None = None,
+         in_place: bool = False, proved: bool = False) -> tuple[Table, list[str]]:
+    """A new table after ``entry``; the entry's moves in canonical form.
+
+    With ``replay`` (verification) the logged moves must already be canonical. When
+    signing, ``make_chores`` fills the entry's chores (secret-deck work the seat owes
+    after its moves). With ``audit_seeds`` (every seed, known once the game is over),
+    each chore is re-computed and violations are added to the table's findings.
+    ``in_place``: apply the entry to ``table`` itself and return it, copying nothing (a
+    verify that needs no table twice); if it raises, ``table`` is left half-changed and
+    must be thrown away. Otherwise ``table`` is never changed.
+    ``proved``: this home verified this very entry before (the archive vouches for its
+    hash, chain.py), so its secret-deck proofs and points are not checked again; the
+    work they prove is still applied and checked for what was owed.
+    Raises TurnError/MoveError (exit 1) for a rules violation, IntegrityError (exit 3)."""
+    seq = entry["seq"]
+    seat = table.seat_of(entry["seat"])
+    assert seat is not None  # chain.authenticate ran first
+    kind = entry["kind"]
+    handle = table.seats[seat].handle
+    duty, target, answer, in_round = _admit(table, seat, entry)
+    new = table if in_place else _copy_table(table)
+    if in_round:
+        _enter_round(new, table.head, seat, entry)
+    else:
+        new.signers.append(seat)
+        new.beacons.append(entry.get("beacon", ""))  # '' : signed out of the order of play
+    absence.note_away(new, seat, entry)
+    if kind in absence.KINDS:
+        return _absence_entry(new, seat, entry, target, make_chores, audit_seeds, proved), []
+    if answer:
+        absence.answered(new, entry)
+        duty = new.duty() or duty
+    # This entry makes whoever the game waits for next to act now (PROTOCOL.md 11): its
+    # clock starts at the latest signed time so far, so a signer who back-dates its own
+    # entry (or leaves the time out) cannot start the next seat's clock before the
+    # entries that came before it.
+    new.since = clock.later(new.since, str(entry.get("time", "")))
+    bot_turns: list[dict[str, Any]] = []
+    if kind not in ("create", "join"):
+        duty, bot_turns = _arrive_at(new, seat, entry, duty, replay)
+    allowed = {duty.kind} | ({"resign"} if duty.kind == "turn" else set())
+    if bot_turns and kind == "turn" and seat != duty.seat and not entry["moves"]:
+        # The bot's turns handed the game to another seat than the signer: the entry
+        # plays them only (never in a game whose turns go round in seat order).
+        new.seats[seat].advance(entry)
+        _chores(new, seat, entry, make_chores, audit_seeds, proved)
+        stamp_pending(new.gstate, seq)
+        return new, []
+    if (seat != duty.seat and not in_round) or kind not in allowed:
+        raise TurnError(
+            f"Entry {seq} is a {kind} by {handle}, but the next entry must be a "
+            f"{duty.kind} by {new.seats[duty.seat].handle}.",
+            seq=seq,
+        )
+    moves: list[str] = list(entry["moves"])
+    if kind in ("create", "join"):
+        if moves:
+            raise TurnError(f"Entry {seq}: a {kind} entry carries no moves.", seq=seq)
+        _take_keys(new.seats[seat], entry)
+        _chores(new, seat, entry, make_chores, audit_seeds, proved)
+        return new, []
+    new.seats[seat].advance(entry)
+    canonical_moves = _in_order(new, seat, entry, in_place)
+    if replay and canonical_moves != moves:
+        raise TurnError(
+            f"Entry {seq} ({handle}): its moves are not written in canonical form "
+            f"({shown(moves, 80)}); pbem never writes them so.",
+            seq=seq,
+        )
+    _chores(new, seat, entry, make_chores, audit_seeds, proved)
+    stamp_pending(new.gstate, seq)
+    return new, canonical_moves
+
+
+def _admit(table: Table, seat: int, entry: Entry) -> tuple[Duty, int, bool, bool]:
+    """Whether ``seat`` may sign ``entry`` here at all, before anything is applied: (the
+    duty, the seat a proposal names or -1, whether it answers a proposal, whether it is
+    signed in a round). TurnError if the game is complete or it is not the seat's to
+    sign; the absence procedure's own checks for its kinds."""
+    seq, kind, handle = entry["seq"], entry["kind"], table.seats[seat].handle
+    duty = table.duty()
+    if duty is None:
+        raise TurnError(f"Entry {seq} ({handle}) comes after the game was complete.", seq=seq)
+    target = absence.check_proposal(table, seat, entry) if kind == "absent" else -1
+    if kind == "vote":
+        absence.check_vote(table, seat, entry)
+    if kind == "confirm":
+        absence.check_confirm(table, seat, entry)
+    if kind == "away":
+        absence.check_away_entry(table, seat, entry)
+    # The seat a proposal names answers it by signing its turn or reveal on top of it.
+    answer = (bool(table.proposal) and seat == table.proposal["player"]
+              and kind in ("turn", "reveal", "resign"))
+    in_round = _check_round(table, seat, entry)
+    if seat != duty.seat and kind not in absence.OUT_OF_TURN and not answer and not in_round:
+        raise TurnError(
+            f"Entry {seq} is by {handle}, but the next entry must be by "
+            f"{table.seats[duty.seat].handle} (a {duty.kind}).",
+            seq=seq,
+        )
+    return duty, target, answer, in_round
+
+
+def _arrive_at(new: Table, seat: int, entry: Entry, duty: Duty, replay: bool
+               ) -> tuple[Duty, list[dict[str, Any]]]:
+    """Chance queued by earlier seats is resolved first, then any turn the bot plays for
+    an absent seat; either may end the game, in which case this seat's entry becomes the
+    first reveal. The duty after that, and the bot's turns."""
+    arriving = bool(new.gstate.get("pending")) or bool(new.bots)
+    bot_turns = arrive(new, seat, bytes.fromhex(entry["beacon"]), entry["seq"])
+    _check_bot_turns(entry, bot_turns, replay, new.seats[seat].handle)
+    if arriving:  # else arrive changed nothing: the duty stands
+        if duty.kind == "turn" and new.over() and new.reveal_first < 0:
+            new.reveal_first = seat
+        duty = new.duty() or duty
+    return duty, bot_turns
+
+
+def _take_keys(record: SeatRecord, entry: Entry) -> None:
+    """A create or join entry: the seat's key, seed commitment, nonce and beacon anchor."""
+    record.pubkey = entry["pubkey"]
+    record.seed_commit = entry["seed_commit"]
+    record.nonce = entry["nonce"]
+    record.anchor = record.last_beacon = entry["beacon"]
+
+
+def _in_order(new: Table, seat: int, entry: Entry, in_place: bool) -> list[str]:
+    """Apply a start, turn, resign or reveal entry's own content; its moves in canonical
+    form."""
+    seq, kind, handle = entry["seq"], entry["kind"], new.seats[seat].handle
+    moves: list[str] = list(entry["moves"])
+    canonical_moves: list[str] = []
+    if kind in ("start", "resign") and moves:
+        article = "the" if kind == "start" else "a"
+        raise TurnError(f"Entry {seq}: {article} {kind} entry carries no moves.", seq=seq)
+    if kind == "start":
+        new.started = True
+    elif kind == "turn":
+        try:
+            new.gstate, canonical_moves = play_turn(new.game, new.gstate, seat, moves,
+                                                    in_place=in_place)
+        except MoveError as exc:
+            raise type(exc)(f"Entry {seq} ({handle}): {exc.message}", seq=seq) from None
+        new.last_turn_seat = seat
+    elif kind == "resign":
+        new.resigned = seat
+        new.last_turn_seat = seat
+    elif kind == "reveal":
+        canonical_moves = _reveal(new, seat, entry)
+    return canonical_moves
+
+
+def _reveal(new: Table, seat: int, entry: Entry) -> list[str]:
+    """A reveal: its moves (the rules' last choices, if they ended the game), its seed
+    checked against the commitment the seat published when it joined."""
+    seq, handle, moves = entry["seq"], new.seats[seat].handle, list(entry["moves"])
+    if moves and not new.reveals_take_moves():
+        raise TurnError(f"Entry {seq} ({handle}): " + (
+            "the game was stopped (a player was declared absent)" if new.stopped else
+            f"the game ended when {new.seats[new.resigned].handle} resigned"
+        ) + ", so a reveal carries no moves.", seq=seq, code="reveal-moves")
+    canonical_moves: list[str] = []
+    if moves:
+        try:
+            canonical_moves = apply_moves(new.game, new.gstate, seat, moves)
+        except MoveError as exc:
+            raise type(exc)(f"Entry {seq} ({handle}): {exc.message}", seq=seq) from None
+    seed = bytes.fromhex(entry["seed"])
+    record = new.seats[seat]
+    if seed_commitment(seed) != record.seed_commit:
+        raise IntegrityError(
+            f"Entry {seq}: {handle} revealed a seed that does not match the commitment "
+            f"published when {handle} joined. {handle} cheated or the entry is forged.",
+            seq=seq, code="seed-commit",
+        )
+    record.seed = entry["seed"]
+    return canonical_moves
+
+
+def _check_round(table: Table, seat: int, entry: Entry) -> bool:
+    """Whether ``entry`` is signed in the round the game waits on (PROTOCOL.md section
+    4): it may carry ``round`` only where the order of play names a round, and must once
+    the round has started; then it is by a seat of the round's set that has not signed in
+    it, at the seq its seat's place in the set fixes, and of the round's kind (the
+    caller's duty check). A first join without ``round`` is an entry in seat order."""
+    seq, handle = entry["seq"], table.seats[seat].handle
+    seats = table.round_seats()  # cheap, and [] for nearly every entry: asked first
+    duty = table.duty() if seats else None
+    if duty is None or entry["kind"] != duty.kind:
+        if "round" in entry:
+            raise TurnError(f"Entry {seq} ({handle}) says it is signed in a round, but the "
+                            "order of play names no round here.", seq=seq, code="round")
+        return False
+    if "round" not in entry and table.round_first < 0:
+        # Joins signed one after another, as pbem signed them before rounds: accepted in
+        # seat order (the duty check), and the joins after it follow in seat order too.
+        return False
+    place = table.round_place(seat)
+    names = ", ".join(table.seats[s].handle for s in seats)
+    if place is None:
+        why = ("has signed in it already" if seat in table.round_signed
+               else "is not one of its seats")
+        raise TurnError(f"Entry {seq} is a {entry['kind']} by {handle} in the round of "
+                        f"{names}, but {handle} {why}.", seq=seq, code="round")
+    first, expected = place
+    if entry.get("round") != first or seq != expected:
+        raise TurnError(
+            f"Entry {seq} ({handle}) must be signed in the round of {names} that starts at "
+            f"entry {first}, as its entry {expected} (round = {first}).", seq=seq,
+            code="round")
+    return True
+
+
+def _enter_round(new: Table, head: str, seat: int, entry: Entry) -> None:
+    """Record ``seat``'s entry in the round under way, in seat order (it may be signed on
+    a save that holds the entries of later seats of the round): its signer and beacon
+    at its seq, its seat among the round's, and a place for its digest
+    (Table.settle_head fills it)."""
+    if new.round_first < 0:
+        new.round_first, new.round_prev = entry["round"], head
+    place = sum(1 for s in new.round_signed if s < seat)
+    new.round_signed.insert(place, seat)
+    new.round_digests.insert(place, "")
+    new.signers.insert(new.round_first + place, seat)
+    new.beacons.insert(new.round_first + place, entry.get("beacon", ""))
+
+
+def _copy_table(table: Table) -> Table:
+    """A table sharing nothing that ``step`` changes with ``table``."""
+    return Table(
+        header=table.header,
+        seats=[s.copy() for s in table.seats],
+        gstate=copy_state(table.gstate),
+        signers=list(table.signers),
+        beacons=list(table.beacons),
+        head=table.head,
+        started=table.started,
+        last_turn_seat=table.last_turn_seat,
+        resigned=table.resigned,
+        reveal_first=table.reveal_first,
+        findings=list(table.findings),
+        bots=list(table.bots),
+        dropped=list(table.dropped),
+        stopped=table.stopped,
+        proposal=copy_state(table.proposal),
+        since=table.since,
+        against=list(table.against),
+        away_until=list(table.away_until),
+        away_used=list(table.away_used),
+        round_first=table.round_first,
+        round_prev=table.round_prev,
+        round_digests=list(table.round_digests),
+        round_signed=list(table.round_signed),
+    )
+
+
+def _check_bot_turns(entry: Entry, turns: list[dict[str, Any]], replay: bool,
+                     handle: str) -> None:
+    """The entry's ``bot`` field must be exactly the turns the bot plays (PROTOCOL.md
+    section 11); when signing, it is filled in."""
+    if not replay:
+        if turns:
+            entry["bot"] = turns
+        else:
+            entry.pop("bot", None)
+        return
+    listed = entry.get("bot", [])
+    if listed == turns:
+        return
+    seq = entry["seq"]
+    if not turns:
+        raise TurnError(f"Entry {seq} ({handle}) lists turns played by the bot, but no absent "
+                        "player's turn falls to it here.", seq=seq, code="bot-move")
+    who = turns[0]["seat"]
+    raise TurnError(
+        f"Entry {seq} ({handle}) plays {who}'s turn for the bot as "
+        f"{[t['moves'] for t in listed] if listed else 'nothing'}, but the bot plays "
+        f"{[t['moves'] for t in turns]}. The bot's moves follow from the public game alone, "
+        "so every verifier computes them; no other moves are accepted.", seq=seq,
+        code="bot-move")
+
+
+def _absence_entry(new: Table, seat: int, entry: Entry, target: int,
+                   make_chores: ChoreMaker | None, audit_seeds: dict[int, bytes] | None,
+                   proved: bool) -> Table:
+    """An ``absent``, ``vote``, ``confirm`` or ``away`` entry (PROTOCOL.md section 11): no
+    moves, no beacon link, no chance resolved, no bot turn; only owed secret-deck work
+    besides the proposal, the vote, the confirm or the away note."""
+    seq = entry["seq"]
+    if entry["moves"] or "bot" in entry:
+        raise TurnError(f"Entry {seq}: a {entry['kind']} entry carries no moves and plays "
+                        "no bot turn.", seq=seq, code="bot-move")
+    if entry["kind"] == "absent":
+        absence.propose(new, seat, target, entry)
+    elif entry["kind"] == "vote":
+        absence.vote(new, seat, entry)
+    elif entry["kind"] == "confirm":
+        absence.confirm(new, entry)
+    _chores(new, seat, entry, make_chores, audit_seeds, proved)
+    return new
+
+
+def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
+            audit_seeds: dict[int, bytes] | None, proved: bool = False) -> None:
+    """Apply the entry's secret-deck chores; refuse one that omits work it owed. With
+    ``proved`` (an entry this home verified before) its proofs and points are not checked
+    again."""
+    decks = {name: d for name, d in new.gstate.get("secret", {}).items()
+             if d.get("mode") == "mental"}
+    if not decks:
+        if entry["chores"]:
+            raise IntegrityError(f"Entry {entry['seq']} carries chores, but this game has no "
+                                 "secret deck.", seq=entry["seq"], code="chore")
+        return
+    from pbem.protocol.crypto import mental_deck, mental_open
+
+    seq, kind, handle = entry["seq"], entry["kind"], new.seats[seat].handle
+    if make is not None:
+        entry["chores"] = make(new.gstate, seat, kind)
+    done: set[str] = set()
+    for chore in entry["chores"]:
+        name = chore.get("deck")
+        if not isinstance(name, str) or name not in decks or name in done:
+            raise IntegrityError(f"Entry {seq} ({handle}) has a chore for deck {shown(name)}, which "
+                                 "is unknown or listed twice.", seq=seq, code="chore")
+        done.add(name)
+        before = audit_view(decks[name]) if audit_seeds and seat in audit_seeds else None
+        try:
+            mental_deck.apply_chore(decks[name], seat, chore, new.game_id, seq,
+                                    check=not proved)
+        except IntegrityError as exc:
+            raise IntegrityError(f"Entry {seq} ({handle}): {name_seats(new, exc.message)}",
+                                 seq=seq, code="chore") from None
+        except PbemError:
+            raise
+        except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:
+            # A signed chore of the wrong shape: its signer's doing, never a traceback.
+            raise IntegrityError(f"Entry {seq} ({handle}) carries secret-deck work pbem "
+                                 f"cannot read ({type(exc).__name__}).", seq=seq,
+                                 code="chore") from None
+        if before is not None and audit_seeds is not None:
+            for problem in mental_open.audit_chore(before, name, seat, chore, audit_seeds[seat]):
+                new.findings.append(f"entry {seq} ({handle}): {name_seats(new, problem)}")
+    for name, d in decks.items():
+        if name not in done and mental_deck.owed(d, seat):
+            raise TurnError(
+                f"Entry {seq} ({handle}) omits the secret-deck work it owed on deck {name!r} "
+                "(peels or re-locks for another player's draw).", seq=seq)
+
+
+
+
+def audit_view(deck: dict[str, Any]) -> dict[str, Any]:
+    """What ``mental_open.audit_chore`` reads of a deck as it stood before a chore: its
+    next serial (to name the earlier slot key a chore re-uses). Kept in place of a copy
+    of the whole deck, which an audited replay used to make for every entry."""
+    return {"serial": deck["serial"]}
+
+
+# ---- reading a whole save -----------------------------------------------------------
+def public_state(table: Table) -> dict[str, Any]:
+    """The [state] snapshot: derived, recomputed and compared by verify."""
+    duty = table.duty()
+    game = table.game
+    snap: dict[str, Any] = {
+        "phase": table.phase(),
+        "entries": len(table.signers),
+        "to_act": table.seats[duty.seat].handle if duty else "",
+        "next": duty.kind if duty else "",
+        "view": game.snapshot(table.gstate),
+    }
+    if table.resigned >= 0:
+        snap["resigned"] = table.seats[table.resigned].handle
+    # Absent players (PROTOCOL.md section 11); only present once someone was proposed.
+    if table.bots or table.dropped:
+        snap["absent"] = {table.seats[s].handle: "bot" for s in table.bots}
+        snap["absent"].update({table.seats[s].handle: "end" for s in table.dropped})
+    if table.proposal:
+        snap["proposal"] = {"player": table.seats[table.proposal["player"]].handle,
+                            "remedy": table.proposal["remedy"],
+                            "by": table.seats[table.proposal["by"]].handle,
+                            "votes_due": [table.seats[s].handle
+                                          for s in table.proposal["voters"]]}
+    return snap
+
+
+Resume = Callable[[list[str]], "tuple[int, Table] | None"]
+# Told of each entry the rules replay applies: the table before it, the table after it
+# (both kept unchanged by later entries) and the entry itself.
+OnEntry = Callable[[Table, Table, Entry], None]
+
+
+def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None = None,
+           resume: Resume | None = None, check_snapshot: bool = True,
+           audit_secrets: bool = True, on_entry: OnEntry | None = None,
+           header_hash: str | None = None, signed_here: str | None = None) -> Report:
+    """Verify a parsed save (PROTOCOL.md section 9, steps 2-4).
+
+    Step 2 (pbem.protocol.replay.chain.authenticate: header hash, every prev, hash, key,
+    signature and beacon link) runs on the whole file before any game code sees the
+    header. ``vouched``/``witness`` are the archive's: entries this home verified before
+    skip their second signature check and their second check of secret-deck proofs and
+    points (see chain.py for why that is safe; their moves are still replayed), and each
+    other entry is shown to ``witness`` (the fork check). Then ``resume(hashes)`` may give
+    a table the archive cached after entry ``start_at - 1`` of this authenticated chain: the
+    rules replay starts there. ``audit_secrets=False`` leaves out the end-of-game audit
+    (for benchmarks comparing its cost). ``on_entry`` is told of every entry the rules
+    replay applies (from ``start_at``: a resumed replay skips the cached ones), for
+    ``log`` and the history in ``show``; nothing is done for it when it is None.
+    ``header_hash``: ``digest(save.header)`` when the caller has it already (a header
+    carries the game's component data: hashed once per verify). ``signed_here``: the
+    hash of the writer's own new entry, verified once more as it is filed: if
+    :func:`sign_entry` built that entry in this process (:func:`signed_in_this_process`),
+    its secret-deck proofs were checked as it was signed, on the same table, so they are
+    not checked again; any other entry has them checked, whatever the caller says. Its
+    signature, chain, fork check, moves and snapshot are checked either way."""
+    if header_hash is None:
+        header_hash = digest(save.header)
+    hashes = authenticate(save, vouched=vouched, witness=witness, header_hash=header_hash)
+    # Game code sees the header from here on (empty_table checks it first).
+    resumed = resume(hashes) if resume is not None else None
+    components: str | None = None
+    if resumed is None:
+        text = game_data_text(save.header)
+        components = components_digest(text)
+        start_at, table = 0, empty_table(save.header, header_hash, text)
+    else:
+        # The archive resumes only a game whose header has the hash of the one this home
+        # replayed (session.verify), so these options and components passed
+        # check_header_game here before; the table it cached from them is trusted already.
+        header_fits(save.header)
+        start_at, table = resumed
+    forks = evidence.forks(save.entries)
+    if resumed is not None and any(fork < start_at <= index for index, fork in forks.items()):
+        # An entry to replay skips links on evidence of a branch parted before the cached
+        # table: the table at that parting is needed, so the replay starts from entry 0.
+        text = game_data_text(save.header)
+        components = components_digest(text)
+        start_at, table = 0, empty_table(save.header, header_hash, text)
+    if start_at == 0 and save.entries[0]["kind"] != "create":
+        raise IntegrityError("The save does not begin with its create entry.", seq=0,
+                             code="sequence")
+    # Chores are audited as they are replayed once every seed is known (a complete save);
+    # the archive's cache is never used for such a save (see session.verify).
+    audit_seeds = reveal_seeds(save, table) if start_at == 0 and audit_secrets else None
+    # With no one to tell, each entry is applied to the one table in place: nothing is
+    # copied per entry (a refused entry ends the replay, so no before-state is needed).
+    in_place = on_entry is None
+    parted: dict[int, Table] = {}  # the table before each entry a skip's evidence parts at
+    for index in range(start_at, len(save.entries)):
+        entry, entry_digest = save.entries[index], hashes[index]
+        if index in forks.values():
+            parted[index] = _copy_table(table)
+        if index in forks and not (vouched is not None and vouched(entry["seq"], entry_digest)):
+            _replay_voided(_copy_table(parted[forks[index]]), entry)
+        before = table
+        # An entry this home verified before had its secret-deck proofs and points checked
+        # then: like its signature (chain.py), they are a function of its hash. So had
+        # the entry this process has just signed (``signed_here``), as it was signed.
+        proved = ((entry_digest == signed_here and signed_in_this_process(entry_digest))
+                  or (vouched is not None and vouched(entry["seq"], entry_digest)))
+        table, _ = step(table, entry, replay=True, audit_seeds=audit_seeds, in_place=in_place,
+                        proved=proved)
+        table.settle_head(entry_digest)
+        if on_entry is not None:
+            on_entry(before, table, entry)
+    if check_snapshot and not _snapshot_matches(save.state, table):
+        raise IntegrityError(
+            "The [state] table differs from the state replayed from the signed history: "
+            "it was edited by hand. The history itself is intact; ask for an untouched save.",
+            seq=len(save.entries) - 1, code="snapshot",
+        )
+    report = Report(table=table, hashes=hashes, checked_from=start_at)
+    report.components_digest = components
+    if audit_secrets:
+        finish(report)
+    report.result = result.summary(report, save.entries)
+    return report
+
+
+def _replay_voided(table: Table, entry: Entry) -> None:
+    """The rules replay of the voided branch an entry's ``evidence`` carries, from the
+    table where it parted from this save (PROTOCOL.md section 5): its entries must be a
+    valid branch of this game, signed in effect (not dated ahead of this home's clock),
+    or the skip rests on entries its signer made up. IntegrityError (exit 3, code beacon)."""
+    seq, handle = entry["seq"], entry["seat"]
+    carried = entry["evidence"]
+    at = timing.now()
+    ahead = next((e for e in carried if (when := timing.signed_time(e)) is not None
+                  and when - at > timing.AHEAD_LIMIT), None)
+    try:
+        if ahead is not None:
+            raise IntegrityError(
+                f"its entry {ahead['seq']} is dated more than an hour ahead of this "
+                f"computer's clock ({timing.shown(at)}), so not in effect here yet")
+        for voided in carried:
+            table, _ = step(table, voided, replay=True, in_place=True)
+    except PbemError as exc:
+        raise IntegrityError(
+            f"Entry {seq} ({handle}) skips beacon links on evidence that is not a valid branch "
+            f"of this game ({exc.message.rstrip('.')}), so its randomness cannot be trusted.",
+            seq=seq, code="beacon") from None
+
+
+def _snapshot_matches(snapshot: dict[str, Any], table: Table) -> bool:
+    """The save's [state] is the one replay derives."""
+    return canonical(snapshot) == canonical(public_state(table))
+
+
+# The hashes of the entries sign_entry built lately in this process, oldest dropped first.
+# Writing a save verifies it once more; only an entry found here skips its second check of
+# secret-deck proofs there (replay's ``signed_here``), so no other entry can be passed off
+# as one.
+_SIGNED_HERE: dict[str, None] = {}
+SIGNED_HERE_KEPT = 64
+
+
+def signed_in_this_process(entry_digest: str) -> bool:
+    """Whether :func:`sign_entry` built the entry with this hash in this process lately."""
+    return entry_digest in _SIGNED_HERE
+
+
+def note_signed(entry_digest: str) -> None:
+    """Remember that :func:`pbem.protocol.replay.signing.sign_entry` built this entry here."""
+    recent.keep(_SIGNED_HERE, entry_digest, None, SIGNED_HERE_KEPT)

@@ -1,0 +1,375 @@
+"""Signing the next entry: which seat an identity holds and what it owes (``seat_for``,
+``owed``), its seeds and beacon links (``seat_seed``, ``next_link``), a look ahead
+(``preview``) and the entry itself (``sign_entry``, which runs the engine's ``step`` on
+it, so a signed entry is always what verification accepts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from typing import Any
+
+from pbem.errors import (
+    IdentityError,
+    TurnError,
+)
+from pbem.game import State, copy_state
+from pbem.protocol.crypto import beacon, entropy
+from pbem.protocol.crypto.derive import NONCE_BYTES, seed_commitment
+from pbem.protocol.crypto.identity import Identity
+from pbem.protocol.replay.chain import check_new_key
+from pbem.protocol.replay.engine import arrive, entry_hash, note_signed, step
+from pbem.protocol.saveformat import timing
+from pbem.protocol.saveformat.canonical import canonical
+from pbem.protocol.saveformat.savefile import LINK_KINDS, Entry
+from pbem.protocol.state import evidence
+from pbem.protocol.state.headers import game_data
+from pbem.protocol.state.table import Duty, Table, bot_signer, silent
+from pbem.protocol.timekeeping import absence
+
+
+# ---- signing ---------------------------------------------------------------------------
+def seat_for(table: Table, identity: Identity) -> int:
+    seat = table.seat_of(identity.handle)
+    if seat is None:
+        seated = ", ".join(s.handle for s in table.seats)
+        raise TurnError(
+            f"You ({identity.handle}) have no seat in this game; its seats are {seated}."
+        )
+    record = table.seats[seat]
+    if record.pubkey and record.pubkey != identity.public_hex:
+        raise IdentityError(
+            f"This home's key is not the one that took the seat {identity.handle} in this "
+            "game. Use the home you joined with (--home)."
+        )
+    return seat
+
+
+def owed(table: Table, identity: Identity) -> Duty:
+    """What this identity must sign now, or a TurnError saying whose move it is."""
+    duty = table.duty()
+    if duty is None:
+        gone = sorted(silent(table))
+        if gone:
+            names = ", ".join(table.seats[s].handle for s in gone)
+            raise TurnError(f"This game is complete: nothing more is owed (every seat revealed "
+                            f"but {names}, declared absent). Run 'pbem verify'.")
+        raise TurnError("This game is complete: every seat has revealed. Run 'pbem verify'.")
+    seat = seat_for(table, identity)
+    if seat in silent(table):
+        what = (f"the bot plays your turns, each signed by "
+                f"{table.seats[bot_signer(table, seat)].handle}" if seat in table.bots
+                else "the game went on to its end without you")
+        raise TurnError(f"You ({identity.handle}) were declared absent in this game and sign "
+                        f"nothing more in it: {what}.")
+    if table.proposal and seat == table.proposal["player"]:
+        # The seat proposed absent answers by signing what it owes (PROTOCOL.md 11).
+        waiting = table.waiting_duty()
+        assert waiting is not None and waiting.seat == seat
+        return waiting
+    if duty.seat != seat and table.round_place(seat) is not None:
+        return Duty(seat, duty.kind)  # signed in a round, in parallel (PROTOCOL.md 4)
+    if seat in table.round_signed:
+        names = ", ".join(table.seats[s].handle for s in table.round_missing())
+        raise TurnError(f"You ({identity.handle}) have signed your {duty.kind} in this round "
+                        f"already; it waits for {names}, not for you.")
+    if duty.seat != seat:
+        who = table.seats[duty.seat]
+        action = {"create": "create", "join": "join", "start": "start the game",
+                  "turn": "play", "reveal": "reveal", "vote": "vote on the proposal that "
+                  "a player is absent"}[duty.kind]
+        to = f" ({who.email})" if who.email else ""
+        confirm = ""
+        proposal = table.proposal
+        if proposal and proposal["by"] == seat and not proposal["voters"]:
+            confirm = (f" Your proposal that {who.handle} is absent can be confirmed with "
+                       f"'pbem confirm' from {timing.shown(absence.confirm_from(table))} on.")
+        elif proposal and proposal["voters"] and seat not in proposal["voters"] \
+                and seat != proposal["player"]:
+            confirm = (" If the votes still due do not come, 'pbem confirm' passes over them "
+                       f"from {timing.shown(absence.vote_deadlines(table)[-1])} on.")
+        raise TurnError(f"It is {who.handle}'s turn to {action}, not yours. Send the save "
+                        f"to {who.handle}{to}.{confirm}")
+    return duty
+
+
+def seat_seed(table: Table, seat: int, identity: Identity) -> bytes:
+    """``identity``'s seed for ``seat``, with the nonce the seat published when it joined.
+
+    Only a seat that has joined has one; the create/join entry draws a fresh nonce."""
+    nonce = table.seats[seat].nonce
+    if not nonce:
+        raise TurnError(f"{table.seats[seat].handle} has not joined this game yet.")
+    return identity.seed(table.game_id, bytes.fromhex(nonce))
+
+
+# The places of its chains a home published in a game, on any branch (beacon.Position
+# numbers; pbem.home.archive keeps them): its next entry never signs at one of them.
+Used = Collection[int]
+
+
+def next_position(table: Table, seat: int, used: Used = (),
+                  voided: list[Entry] | None = None) -> beacon.Position:
+    """Where ``seat``'s next link lies (PROTOCOL.md section 5): right below its newest one
+    on this save's branch, or, with ``voided`` (the evidence: entries of a branch an
+    answer to a proposal voided), right below the last link the seat published there.
+    TurnError if its home published that place already (``used``: on another branch):
+    a link is never published twice, so the home signs on the branch that holds it."""
+    tip = table.seats[seat].tip()
+    for linked in evidence.own_links({"seat": table.seats[seat].handle,
+                                      "evidence": voided or []}):
+        why = tip.follow(bytes.fromhex(linked["beacon"]), beacon.renewal(linked))
+        if why:
+            raise TurnError(f"The evidence for skipping links does not hold: {why}.",
+                            code="branch-behind")
+    place = tip.next_place()
+    if place.number in used:
+        raise TurnError(
+            f"You ({table.seats[seat].handle}) have already signed your next entry of this "
+            "game on another branch, with the beacon link this save would need, and a link "
+            "is never published twice, so you cannot sign on this save: the game goes on "
+            "with the branch that holds your entry. Play on the newest save of that branch.",
+            code="branch-behind")
+    return place
+
+
+def next_link(table: Table, seat: int, identity: Identity, used: Used = (),
+              voided: list[Entry] | None = None) -> bytes:
+    """``seat``'s next beacon value (see :func:`next_position`)."""
+    place = next_position(table, seat, used, voided)
+    return beacon.published(_own_seed(table, seat, identity), place.depth, place.chain)
+
+
+# ---- the evidence for a skip: the voided branch in the home's archive (evidence.py) ---
+Successors = Callable[[str], list[str]]  # entry hash -> hashes of the entries after it
+EntryOf = Callable[[str], "Entry | None"]  # entry hash -> the full entry, if kept
+
+
+def find_voided(table: Table, seat: int, hashes: list[str], used: Used,
+                successors: Successors, entry_of: EntryOf) -> list[Entry] | None:
+    """The evidence ``seat``'s next entry on this save (entry hashes ``hashes``) carries,
+    if its next place is one its home published (``used``) on a branch an answer to a
+    proposal voided: that branch's entries from the proposal to the last of the seat's
+    link-carrying ones, after which its next place is free. None if its next place is
+    free, or if no such branch explains it (then the home signs on the other branch)."""
+    tip = table.seats[seat].tip()
+    if tip.next_place().number not in used:
+        return None
+    mine = [i for i, s in enumerate(table.signers) if s == seat and table.beacons[i]]
+    for fork in range(max(mine, default=0) + 1, len(hashes)):
+        answerer = table.seats[table.signers[fork]].handle
+        if not table.beacons[fork]:
+            continue
+        for other in successors(hashes[fork - 1]):
+            first = entry_of(other) if other != hashes[fork] else None
+            if first is None or first["kind"] != "absent" or first.get("player") != answerer:
+                continue
+            found = _walk([first], other, _copy(tip), table.seats[seat].handle, used,
+                          successors, entry_of)
+            if found:
+                return found
+    return None
+
+
+def _walk(branch: list[Entry], head: str, tip: beacon.Tip, handle: str, used: Used,
+          successors: Successors, entry_of: EntryOf) -> list[Entry] | None:
+    """``branch`` (ending with the entry ``head``) extended until the seat's next place
+    is free, through the seat's own links one at a time; None if no branch does."""
+    last = branch[-1]
+    if "evidence" in last:  # evidence does not nest: no skip rests on this branch
+        return None
+    if last["seat"] == handle and last["kind"] in LINK_KINDS:
+        if tip.follow(bytes.fromhex(last["beacon"]), beacon.renewal(last)):
+            return None
+        if tip.next_place().number not in used:
+            return branch
+    if len(branch) > MAX_VOIDED:
+        return None
+    for after in successors(head):
+        entry = entry_of(after)
+        if entry is not None:
+            found = _walk([*branch, entry], after, _copy(tip), handle, used, successors,
+                          entry_of)
+            if found:
+                return found
+    return None
+
+
+# A voided branch longer than this is not searched (a proposal's branch is voided by an
+# answer its seat signs within its patience: a few rounds at most).
+MAX_VOIDED = 400
+
+
+def _copy(tip: beacon.Tip) -> beacon.Tip:
+    return beacon.Tip(tip.last, tip.chain, tip.depth, tip.fresh, tip.seq)
+
+
+def _own_seed(table: Table, seat: int, identity: Identity) -> bytes:
+    seed = seat_seed(table, seat, identity)
+    record = table.seats[seat]
+    if record.seed_commit and seed_commitment(seed) != record.seed_commit:
+        raise IdentityError(
+            "This home's key does not reproduce the seed committed for this seat; use the "
+            "home you joined with."
+        )
+    return seed
+
+
+def preview(table: Table, identity: Identity, used: Used = (),
+            voided: list[Entry] | None = None) -> Table:
+    """The table as the seat about to sign sees it: pending chance resolved with its own
+    next link (PROTOCOL.md section 5, last point), the one :func:`sign_entry` will sign
+    with the same ``used`` and ``voided``. Others get the table unchanged."""
+    seat = table.seat_of(identity.handle)
+    answering = bool(table.proposal) and seat == table.proposal["player"]
+    # The seat proposed absent sees the game as its answer will leave it: no proposal.
+    duty = table.waiting_duty() if answering else table.duty()
+    if duty is None or seat is None or duty.seat != seat or duty.kind in ("create", "join",
+                                                                          "vote"):
+        return table
+    if table.seats[seat].pubkey != identity.public_hex:
+        return table
+    view = Table(**{**vars(table), "gstate": copy_state(table.gstate),
+                    "seats": [s.copy() for s in table.seats], "bots": list(table.bots),
+                    "proposal": {} if answering else copy_state(table.proposal)})
+    try:
+        link = next_link(table, seat, identity, used, voided)
+    except TurnError as exc:
+        if exc.code != "branch-behind":
+            raise
+        # Its next link is published on another branch: nothing is resolved on this save
+        # for this home to see (signing here is refused, with the reason).
+        return table
+    arrive(view, seat, link, len(table.signers))
+    if duty.kind == "turn" and view.over() and view.reveal_first < 0:
+        view.reveal_first = seat
+    return view
+
+
+def sign_entry(
+    table: Table, identity: Identity, kind: str, moves: list[str] | None = None,
+    fields: dict[str, str] | None = None, used: Used = (),
+    claim: Callable[[beacon.Position], None] | None = None,
+    voided: list[Entry] | None = None,
+) -> tuple[Entry, Table]:
+    """Build, check and sign the next entry for ``identity``; return it and the table.
+
+    ``fields`` are the kind's own (``player`` and ``remedy`` of an ``absent`` entry, which
+    any seated player may sign while another is to act; ``vote`` of a ``vote``), and
+    ``away_until``, an away note any entry may carry (PROTOCOL.md section 11), and
+    ``note``, table talk, which nothing but people reads (section 4).
+    ``used``: the places of its chains this home published in the game (on any branch);
+    an entry in the order of play takes its seat's next link, refused if the home
+    published it (:func:`next_position`); with ``voided`` (the entries of a branch an
+    answer to a proposal voided, on which this seat published links) it skips those and
+    carries them as ``evidence``. Entries signed out of the order of play carry no link
+    (PROTOCOL.md section 5). ``claim`` is told of the place once the entry is checked and
+    before it is signed: the home records it; if it raises, nothing is signed."""
+    if kind in absence.OUT_OF_TURN:
+        seat = seat_for(table, identity)
+        if not table.seats[seat].pubkey:
+            raise TurnError("You have not joined this game yet.")
+    else:
+        seat = owed(table, identity).seat
+        duty = preview(table, identity, used, voided).duty()
+        assert duty is not None
+        # the bot's turns hand the game to another seat (never in a round, PROTOCOL.md 4)
+        bot_only = duty.seat != seat and table.round_place(seat) is None
+        if bot_only and (kind != "turn" or moves):
+            raise TurnError(f"You sign the bot's turn only; the game then waits for "
+                            f"{table.seats[duty.seat].handle}. Sign it with no moves.")
+        if not bot_only and kind != duty.kind and not (kind == "resign" and duty.kind == "turn"):
+            raise TurnError(f"You owe a {duty.kind} entry now, not a {kind}.")
+    nonce = b""
+    if kind in ("create", "join"):
+        # A fresh nonce per seat and game (PROTOCOL.md section 2), published below.
+        nonce = entropy.fresh_bytes(NONCE_BYTES)
+        seed = identity.seed(table.game_id, nonce)
+    else:
+        seed = _own_seed(table, seat, identity)
+    place_in_round = table.round_place(seat) if kind not in absence.OUT_OF_TURN else None
+    entry: Entry = {
+        "seq": len(table.signers) if place_in_round is None else place_in_round[1],
+        "game": table.game_id,
+        "seat": identity.handle,
+        "kind": kind,
+        "prev": table.head,
+        "moves": list(moves or []),
+        "chores": [],
+        "time": timing.now_stamp(),  # the signer's clock (PROTOCOL.md section 11)
+        **(fields or {}),
+    }
+    if place_in_round is not None:  # the round's seqs and prev are fixed before it starts
+        entry["round"] = place_in_round[0]
+    if kind in ("create", "join"):
+        entry["pubkey"] = identity.public_hex
+        entry["nonce"] = nonce.hex()
+        entry["seed_commit"] = seed_commitment(seed)
+        entry["beacon"] = beacon.published(seed, 0).hex()
+        place = None
+    elif kind in LINK_KINDS:
+        place = next_position(table, seat, used, voided)
+        entry["beacon"] = beacon.published(seed, place.depth, place.chain).hex()
+        if place.renew:  # a chain never runs out (PROTOCOL.md section 5)
+            entry["anchor"] = beacon.anchor(seed, place.chain + 1).hex()
+        if voided:
+            entry["evidence"] = voided
+    else:  # signed out of the order of play: no link, so it resolves and re-rolls nothing
+        place = None
+    if kind == "reveal":
+        entry["seed"] = seed.hex()
+    if kind in ("create", "join"):
+        # Refuse here what verification would refuse, before anything is signed or written.
+        pinned = str(table.header["seats"][seat].get("key", ""))
+        others = {s.handle: s.pubkey for s in table.seats if s.pubkey}
+        check_new_key(entry, entry["seq"], pinned, others)
+
+    def make(gstate: State, who: int, what: str) -> list[dict[str, Any]]:
+        return owed_chores(gstate, who, seed, table.game_id, entry["seq"])
+
+    new, canonical_moves = step(table, entry, replay=False, make_chores=make)
+    entry["moves"] = canonical_moves
+    if claim is not None and place is not None:
+        claim(place)
+    entry["sig"] = identity.sign(canonical(entry)).hex()
+    digest_signed = entry_hash(entry)
+    new.settle_head(digest_signed)
+    note_signed(digest_signed)
+    return entry, new
+
+
+
+
+def owed_chores(gstate: State, seat: int, seed: bytes, game_id: str, seq: int
+                ) -> list[dict[str, Any]]:
+    """The secret-deck work ``seat`` owes in ``gstate``, done with its seed, with proofs
+    bound to entry ``seq`` of the game."""
+    out = []
+    for name, d in gstate.get("secret", {}).items():
+        if d.get("mode") != "mental":
+            continue
+        from pbem.protocol.crypto import mental_deck
+
+        chore = mental_deck.perform(d, name, seat, seed, game_id, seq)
+        if chore is not None:
+            out.append(chore)
+    return out
+
+
+def secrets_for(table: Table, seat: int, identity: Identity) -> dict[str, dict[str, str]]:
+    """Slot -> card for the cards ``seat`` drew or holds, peeled with its own key.
+
+    Raises IntegrityError, loudly, if a slot decrypts to no possible card."""
+    decks = table.gstate.get("secret", {})
+    if not decks or not table.seats[seat].nonce:  # nothing drawn before the seat joins
+        return {}
+    from pbem.protocol.crypto import mental_open
+
+    options, components = game_data(table.header)
+    uids = table.game.secret_decks(components, options, len(table.seats))
+    seed = seat_seed(table, seat, identity)
+    out: dict[str, dict[str, str]] = {}
+    for name, d in decks.items():
+        if d.get("mode") == "mental":
+            out[name] = mental_open.read(d, table.game_id, name, seat, seed, list(uids[name]))
+    return out

@@ -1,0 +1,430 @@
+"""The table: what a replay knows after each entry (the seats, the game's state, whose
+duty comes next) and the report verify makes of a save. Below the engine and its rooms
+(absence, clock, result), which all read a table; the engine builds them (``step``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, NamedTuple
+
+from pbem.errors import IntegrityError, TurnError
+from pbem.game import Game, Outcome, State
+from pbem.protocol.crypto import beacon
+from pbem.protocol.saveformat.savefile import Entry
+from pbem.protocol.state import evidence
+from pbem.record import Record
+from pbem.registry import for_save
+
+
+class SeatRecord(Record):
+    def __init__(self, handle: str, email: str = "", pubkey: str = "", seed_commit: str = "",
+                 nonce: str = "", anchor: str = "", last_beacon: str = "", links: int = 0,
+                 seed: str = "", chain: int = 0, depth: int | None = None, fresh: str = "",
+                 anchors: list[list[Any]] | None = None,
+                 skips: list[list[int]] | None = None) -> None:
+        self.handle = handle
+        self.email = email
+        self.pubkey = pubkey  # hex, from the seat's create/join entry
+        self.seed_commit = seed_commit
+        self.nonce = nonce  # hex, from the seat's create/join entry: mixed into its seed
+        self.anchor = anchor  # b_L, published at create/join
+        self.last_beacon = last_beacon  # the seat's most recent published link
+        self.links = links  # links published after the anchor
+        self.seed = seed  # hex, once revealed
+        # Where the seat's beacon stands (beacon.Tip, PROTOCOL.md section 5): the chain and
+        # depth of its newest link, the fresh anchor its newest entry published ('' if
+        # none), and every fresh anchor it published, as [seq, hex], for the audit.
+        self.chain = chain
+        self.depth = links if depth is None else depth
+        self.fresh = fresh
+        self.anchors = [] if anchors is None else anchors
+        # [seq, links skipped] of each entry that skipped links on evidence (the places
+        # its home published on a branch an answer to a proposal voided): shown by verify.
+        self.skips = [] if skips is None else skips
+
+    def copy(self) -> SeatRecord:
+        fields = vars(self)
+        return SeatRecord(**{**fields, "anchors": [list(a) for a in fields["anchors"]],
+                             "skips": [list(k) for k in fields["skips"]]})
+
+    def tip(self) -> beacon.Tip:
+        return beacon.Tip(bytes.fromhex(self.last_beacon), self.chain, self.depth,
+                          bytes.fromhex(self.fresh))
+
+    def advance(self, entry: Entry) -> None:
+        """The seat's entry ``entry`` in the order of play (not its create/join) publishes
+        its next link: right below its previous one, or after the places its ``evidence``
+        shows it published on a branch an answer voided (chain.authenticate checked the
+        evidence itself)."""
+        tip = self.tip()
+        published = [bytes.fromhex(self.anchor)] + [bytes.fromhex(a) for _, a in self.anchors]
+        known = len(published)
+        linked = [*evidence.own_links(entry), entry]
+        why, _ = beacon.follow_links(tip, linked, published)
+        if why:  # chain.authenticate refused it already, or sign_entry built it wrong
+            raise IntegrityError(f"Entry {entry['seq']} ({self.handle}): {why}.",
+                                 seq=entry["seq"], code="beacon")
+        renewing = [e for e in linked if "anchor" in e]
+        self.anchors += [[e["seq"], fresh.hex()] for e, fresh in zip(renewing, published[known:],
+                                                                     strict=True)]
+        skipped = len(evidence.own_links(entry))
+        if skipped:
+            self.skips.append([int(entry["seq"]), skipped])
+        self.last_beacon, self.chain, self.depth = entry["beacon"], tip.chain, tip.depth
+        self.fresh = tip.fresh.hex()
+        self.links += 1
+
+
+# The form of the table the archive caches (to_json). A change in what the engine keeps
+# or how it works a field out (2: a remedy taking effect starts the clock of the seat it
+# makes to act; 3: format pbem/2, links only in the order of play) bumps it, so a table
+# cached by an older pbem is never resumed from: the home replays instead, and reaches
+# the verdict any other verifier does.
+CACHE_FORMAT = 4  # 4: rounds (PROTOCOL.md section 4)
+
+
+class Duty(NamedTuple):
+    seat: int
+    kind: str  # create, join, start, turn, reveal, vote
+
+
+class Table(Record):
+    """Everything replay knows after some prefix of the entries."""
+
+    def __init__(self, header: dict[str, Any], seats: list[SeatRecord], gstate: State,
+                 signers: list[int] | None = None, beacons: list[str] | None = None,
+                 head: str = "", started: bool = False, last_turn_seat: int = -1,
+                 resigned: int = -1, reveal_first: int = -1, findings: list[str] | None = None,
+                 bots: list[int] | None = None, dropped: list[int] | None = None,
+                 stopped: bool = False, proposal: dict[str, Any] | None = None,
+                 since: str = "", against: list[str] | None = None,
+                 away_until: list[str] | None = None, away_used: list[int] | None = None,
+                 round_first: int = -1, round_prev: str = "",
+                 round_digests: list[str] | None = None,
+                 round_signed: list[int] | None = None) -> None:
+        self.header = header
+        self.seats = seats
+        self.gstate = gstate
+        self.signers = [] if signers is None else signers  # seat of each entry, by seq
+        self.beacons = [] if beacons is None else beacons  # beacon of each entry, by seq
+        self.head = head  # hash of the last entry (the header's before entry 0)
+        self.started = started
+        self.last_turn_seat = last_turn_seat
+        self.resigned = resigned
+        self.reveal_first = reveal_first  # who reveals first, when chance ended the game
+        self.findings = [] if findings is None else findings  # audit violations in replay
+        # Absent players (PROTOCOL.md section 11, pbem.protocol.timekeeping.absence): the seats the
+        # bot plays, the seats dropped by remedy "end" (and whether that stopped the game
+        # before its rules ended it), and the proposal being voted on ({} when none).
+        self.bots = [] if bots is None else bots
+        self.dropped = [] if dropped is None else dropped
+        self.stopped = stopped
+        self.proposal = {} if proposal is None else proposal
+        # The game clock (PROTOCOL.md section 11, pbem.protocol.timekeeping.clock), all signed times
+        # ('' for none): the entry that made the seat now waited for to act; per seat,
+        # the latest proposal against it (or its refusal), the end of its away note and
+        # the seconds of its away allowance used.
+        n = len(seats)
+        self.since = since
+        self.against = [""] * n if against is None else against
+        self.away_until = [""] * n if away_until is None else away_until
+        self.away_used = [0] * n if away_used is None else away_used
+        # The round under way (PROTOCOL.md section 4): the seq of its first entry (-1 when
+        # none), the head before it (every entry of the round follows it), the digests of
+        # its entries and their seats, in seat order ('' for an entry being applied).
+        self.round_first = round_first
+        self.round_prev = round_prev
+        self.round_digests = [] if round_digests is None else round_digests
+        self.round_signed = [] if round_signed is None else round_signed
+
+    def link_before(self, seq: int) -> tuple[int, bytes]:
+        """The newest beacon link published before entry ``seq`` and the entry that
+        published it ((-1, b"") if none): entries signed out of the order of play publish
+        none (PROTOCOL.md section 5)."""
+        for index in range(min(seq, len(self.beacons)) - 1, -1, -1):
+            if self.beacons[index]:
+                return index, bytes.fromhex(self.beacons[index])
+        return -1, b""
+
+    @property
+    def game_id(self) -> str:
+        return str(self.header["id"])
+
+    @property
+    def game(self) -> Game:
+        return for_save(self.header["game"])
+
+    @property
+    def solo(self) -> bool:
+        return len(self.seats) == 1
+
+    def joined(self) -> int:
+        return sum(1 for s in self.seats if s.pubkey)
+
+    def _first_unjoined(self) -> int:
+        return next(i for i, s in enumerate(self.seats) if not s.pubkey)
+
+    # ---- rounds (PROTOCOL.md section 4) ------------------------------------------------
+    def join_round(self) -> list[int]:
+        """The seats whose joins form a round: every seat but the host, when two or more
+        join and no join owes a shuffle pass (a mental deck's passes at set-up each work
+        on the deck the pass before made, so those joins stay one after another)."""
+        if len(self.seats) < 3 or self._mental_decks():
+            return []
+        return list(range(1, len(self.seats)))
+
+    def round_seats(self) -> list[int]:
+        """The set of seats the order of play names for the round it waits on now, in
+        seat order ([] when the next step is no round)."""
+        if self.seats[0].pubkey and self.joined() < len(self.seats):
+            seats = self.join_round()
+            if self.round_first < 0 and any(self.seats[s].pubkey for s in seats):
+                return []  # a join signed without a round: the others follow in seat order
+            return seats
+        return []
+
+    def round_missing(self) -> list[int]:
+        """The seats of the round the game waits on that have not signed in it yet."""
+        return [s for s in self.round_seats() if s not in self.round_signed]
+
+    def duty_for(self, seat: int | None) -> Duty | None:
+        """:meth:`duty` as ``seat`` reads it: in a round, a seat still to sign in it acts
+        now too (the duty names the first of them)."""
+        duty = self.duty()
+        if duty is not None and seat is not None and seat in self.round_missing():
+            return Duty(seat, duty.kind)
+        return duty
+
+    def round_place(self, seat: int) -> tuple[int, int] | None:
+        """(seq of the round's first entry, seq of ``seat``'s entry) if ``seat`` signs
+        next in a round, else None."""
+        if seat not in self.round_missing():
+            return None
+        first = self.round_first if self.round_first >= 0 else len(self.signers)
+        return first, first + self.round_seats().index(seat)
+
+    def settle_head(self, entry_digest: str) -> None:
+        """After an entry with hash ``entry_digest`` was applied: the ``prev`` of the next
+        entry. Within a round, still the entry before the round; once the round is
+        complete, its digest (rounds.round_digest)."""
+        if self.round_first < 0:
+            self.head = entry_digest
+            return
+        self.round_digests[self.round_digests.index("")] = entry_digest  # engine._enter_round
+        if self.round_missing():
+            self.head = self.round_prev
+            return
+        from pbem.protocol.state.rounds import round_digest
+
+        self.head = round_digest(self.round_digests)
+        self.round_first, self.round_prev = -1, ""
+        self.round_digests, self.round_signed = [], []
+
+    def _mental_decks(self) -> bool:
+        return any(d.get("mode") == "mental" for d in self.gstate.get("secret", {}).values())
+
+    def over(self) -> bool:
+        return self.started and (self.resigned >= 0 or self.stopped
+                                 or self.game.to_act(self.gstate) is None)
+
+    def reveals_take_moves(self) -> bool:
+        """Whether a reveal may still carry moves (the choices the rules leave after their
+        end, such as keeping a secret card drawn in the last turn): only when the rules
+        ended the game. A resignation or the remedy ``end`` fixes the position the others
+        are ranked by, so nobody moves after it, the resigning seat least of all."""
+        return self.resigned < 0 and not self.stopped
+
+    def reveal_order(self) -> list[int]:
+        n = len(self.seats)
+        if self.reveal_first >= 0:
+            first = self.reveal_first
+        else:
+            first = (self.last_turn_seat + 1) % n if self.last_turn_seat >= 0 else 0
+        return [(first + i) % n for i in range(n)]
+
+    def duty(self) -> Duty | None:
+        """Who signs next and what kind of entry; None once every seat has revealed."""
+        joined = self.joined()
+        if joined < len(self.seats):
+            return Duty(self._first_unjoined(), "join" if joined else "create")
+        if not self.started:
+            return Duty(0, "start")
+        if self.proposal and self.proposal["voters"]:
+            return Duty(self.proposal["voters"][0], "vote")
+        return self._play_duty()  # what waiting_duty would say, its checks made above
+
+    def waiting_duty(self) -> Duty | None:
+        """Whose turn or reveal the game waits for, votes left aside: the seat a proposal
+        names answers it by signing this (PROTOCOL.md section 11). A proposal nobody
+        votes on (it waits for its confirm) leaves the game waiting for that seat."""
+        joined = self.joined()
+        if joined < len(self.seats):
+            return Duty(self._first_unjoined(), "join" if joined else "create")
+        if not self.started:
+            return Duty(0, "start")
+        return self._play_duty()
+
+    def _play_duty(self) -> Duty | None:
+        """waiting_duty once every seat has joined and the game has started."""
+        # Not over() (started, nobody resigned, not stopped, someone to act), asking the
+        # game whose turn it is once.
+        seat = None if self.resigned >= 0 or self.stopped else self.game.to_act(self.gstate)
+        if seat is not None:
+            if seat in self.bots:
+                return Duty(bot_signer(self, seat), "turn")
+            return Duty(seat, "turn")
+        waiting = self.waiting_reveals()
+        if not waiting:
+            return None
+        if self.reveal_first in waiting:
+            return Duty(self.reveal_first, "reveal")
+        # A seat still holding secret cards it drew but cannot read yet reveals after
+        # the seats whose layers are on them have done their peels (their reveal
+        # entries do owed work), so it can still make its last choice.
+        for seat in waiting:
+            if self._can_read_draws(seat):
+                return Duty(seat, "reveal")
+        return Duty(waiting[0], "reveal")
+
+    def awaiting_reveals(self) -> list[int]:
+        """The seats whose reveal the audit waits for, the next one first ([] unless the
+        game is in its revealing phase)."""
+        duty = self.duty()
+        if duty is None or duty.kind != "reveal":
+            return []
+        return [duty.seat] + [s for s in self.waiting_reveals() if s != duty.seat]
+
+    def waiting_reveals(self) -> list[int]:
+        """Seats still to reveal, in reveal order (an absent seat never reveals)."""
+        gone = silent(self)
+        return [s for s in self.reveal_order() if not self.seats[s].seed and s not in gone]
+
+    def _can_read_draws(self, seat: int) -> bool:
+        decks = [d for d in self.gstate.get("secret", {}).values() if d.get("mode") == "mental"]
+        if not decks:
+            return True
+        from pbem.protocol.crypto import mental_deck
+
+        return all(mental_deck.readable(d, seat) for d in decks)
+
+    def phase(self) -> str:
+        duty = self.duty()
+        if duty is None:
+            return "complete"
+        return {"create": "joining", "join": "joining", "start": "starting",
+                "turn": "playing", "vote": "voting", "reveal": "revealing"}[duty.kind]
+
+    def seat_of(self, handle: str) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.handle == handle:
+                return i
+        return None
+
+    # ---- the archive's cache --------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": CACHE_FORMAT,
+            "seats": [vars(s) for s in self.seats],
+            "gstate": self.gstate,
+            "signers": self.signers,
+            "beacons": self.beacons,
+            "head": self.head,
+            "started": self.started,
+            "last_turn_seat": self.last_turn_seat,
+            "resigned": self.resigned,
+            "reveal_first": self.reveal_first,
+            "findings": self.findings,
+            "bots": self.bots,
+            "dropped": self.dropped,
+            "stopped": self.stopped,
+            "proposal": self.proposal,
+            "since": self.since,
+            "against": self.against,
+            "away_until": self.away_until,
+            "away_used": self.away_used,
+            "round_first": self.round_first,
+            "round_prev": self.round_prev,
+            "round_digests": self.round_digests,
+            "round_signed": self.round_signed,
+        }
+
+    @classmethod
+    def from_json(cls, header: dict[str, Any], data: dict[str, Any]) -> Table:
+        if data.get("format") != CACHE_FORMAT:
+            raise ValueError("a table cached by another version of pbem")
+        return cls(
+            header=header,
+            seats=[SeatRecord(**s) for s in data["seats"]],
+            gstate=data["gstate"],
+            signers=list(data["signers"]),
+            beacons=list(data["beacons"]),
+            head=data["head"],
+            started=data["started"],
+            last_turn_seat=data["last_turn_seat"],
+            resigned=data["resigned"],
+            reveal_first=data["reveal_first"],
+            findings=list(data.get("findings", [])),
+            bots=[int(s) for s in data.get("bots", [])],
+            dropped=[int(s) for s in data.get("dropped", [])],
+            stopped=bool(data.get("stopped", False)),
+            proposal=dict(data.get("proposal") or {}),
+            # No default: a table cached before the game clock is not used (a replay).
+            since=str(data["since"]),
+            against=[str(t) for t in data["against"]],
+            away_until=[str(t) for t in data["away_until"]],
+            away_used=[int(u) for u in data["away_used"]],
+            round_first=int(data["round_first"]),
+            round_prev=str(data["round_prev"]),
+            round_digests=[str(d) for d in data["round_digests"]],
+            round_signed=[int(s) for s in data["round_signed"]],
+        )
+
+
+def silent(table: Table) -> set[int]:
+    """Seats that no longer sign: played by the bot, or dropped by remedy ``end``."""
+    return set(table.bots) | set(table.dropped)
+
+
+def people(table: Table) -> list[int]:
+    """Seats still played by people, in seat order."""
+    gone = silent(table)
+    return [s for s in range(len(table.seats)) if s not in gone]
+
+
+def bot_signer(table: Table, seat: int) -> int:
+    """The seat that plays ``seat``'s turn for the bot: the next seat in seat order after
+    it that is still played by a person."""
+    n = len(table.seats)
+    gone = silent(table)
+    for step in range(1, n):
+        other = (seat + step) % n
+        if other not in gone:
+            return other
+    raise TurnError("Every seat of this game is absent; nobody can sign for the bot.")
+
+
+class Report(Record):
+    """What verify found."""
+
+    def __init__(self, table: Table, hashes: list[str], checked_from: int = 0) -> None:
+        self.table = table
+        self.hashes = hashes
+        self.audit: str | list[str] = "pending"  # "clean", "pending" or violations
+        self.unaudited: list[str] = []  # absent seats' secrets, unchecked
+        # Cards held or drawn left closed under an absent seat's layer (audit.closed_cards).
+        self.closed: list[dict[str, Any]] = []
+        # The result as every command tells it (pbem.protocol.state.result.summary)
+        self.result: dict[str, Any] = {}
+        self.outcome: Outcome | None = None
+        self.notes: list[str] = []
+        self.checked_from = checked_from  # first entry the rules replay ran on (> 0: archive)
+        self.final: State | None = None  # after the audit: the state with the cards opened
+        # digest(header["components"]), when the replay worked it out (from entry 0)
+        self.components_digest: str | None = None
+
+
+def name_seats(table: Table, text: str) -> str:
+    """'seat 2' -> 'seat 2 (cy)' in messages from the mental deck."""
+    return re.sub(r"seat (\d+)", lambda m: f"{table.seats[int(m.group(1))].handle}"
+                  if int(m.group(1)) < len(table.seats) else m.group(0), text)

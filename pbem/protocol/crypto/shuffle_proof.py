@@ -24,7 +24,8 @@ Encodings (as in pbem.protocol.crypto.mental): a point is 32 bytes (RFC 8032), a
 little-endian below ``L``, ``field(b)`` a 4-byte big-endian length then ``b``, ``u32`` 4 bytes
 big-endian, ``B`` the base point. Generators ``H_0, H_1, ...``: ``H_i`` is the first valid
 point ``hash_to_group(b"pbem/1/shuffle-generator" || u32(i) || u32(counter))`` for
-``counter = 0, 1, ...``. Proof bytes, ``128 n + 160`` of them, as unpadded base64url (pbem.protocol.crypto.b64)::
+``counter = 0, 1, ...``. Proof bytes, ``128 n + 160`` of them, as unpadded base64url
+(pbem.protocol.crypto.b64)::
 
     C_1..C_n || Chat_1..Chat_n || e || s_1 || s_2 || s_3 || s_4 || shat_1..shat_n || s'_1..s'_n
 

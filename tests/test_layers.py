@@ -16,13 +16,18 @@ FOUNDATION = ("pbem.errors", "pbem.atomic", "pbem.record", "pbem.componentdata",
               "pbem.recent", "pbem.hashing", "pbem.__version__")
 
 # Room (or top module) -> what it may import from pbem, besides itself and FOUNDATION.
+# The rooms of the protocol, bottom up: each imports only the rooms before it.
+PROTOCOL_ROOMS = ("pbem.protocol.crypto", "pbem.protocol.saveformat", "pbem.protocol.state",
+                  "pbem.protocol.timekeeping", "pbem.protocol.replay")
 ALLOWED: dict[str, tuple[str, ...]] = {
-    "pbem.protocol": (),
+    "pbem.protocol": (),  # the package's __init__: a docstring only
+    **{room: PROTOCOL_ROOMS[:at] for at, room in enumerate(PROTOCOL_ROOMS)},
+    "pbem.home": ("pbem.protocol",),
     "pbem.drawing": (),
     "pbem.play": ("pbem.protocol",),
-    "pbem.session": ("pbem.protocol", "pbem.play", "pbem.drawing"),
-    "pbem.mail": ("pbem.protocol", "pbem.play", "pbem.drawing", "pbem.session"),
-    "pbem.batch": ("pbem.protocol", "pbem.session"),
+    "pbem.session": ("pbem.protocol", "pbem.home", "pbem.play", "pbem.drawing"),
+    "pbem.mail": ("pbem.protocol", "pbem.home", "pbem.play", "pbem.drawing", "pbem.session"),
+    "pbem.batch": ("pbem.protocol", "pbem.home", "pbem.session"),
     "pbem.demo": ("pbem.protocol", "pbem.play", "pbem.drawing", "pbem.session", "pbem.mail"),
     "pbem.prompt": ("pbem.protocol", "pbem.session"),
     "pbem.cli": ("pbem",),
@@ -123,11 +128,99 @@ def test_games_import_only_the_game_contract(path: Path) -> None:
     assert not bad, f"{path.relative_to(ROOT)} imports {', '.join(bad)}"
 
 
+def may_import(module: str) -> tuple[str, ...]:
+    room = room_of(module)
+    return (room, *FOUNDATION, *ALLOWED[room])
+
+
 def test_the_check_can_fail() -> None:
-    """A protocol module that imported mail would be refused."""
-    fake = ROOT / "pbem" / "protocol" / "replay" / "engine.py"
-    assert room_of(module_name(fake)) == "pbem.protocol"
-    assert not within("pbem.mail.message", ("pbem.protocol", *FOUNDATION))
+    """A protocol module that imported mail, a room above its own or the home's storage
+    would be refused."""
+    engine = module_name(ROOT / "pbem" / "protocol" / "replay" / "engine.py")
+    table = module_name(ROOT / "pbem" / "protocol" / "state" / "table.py")
+    assert room_of(engine) == "pbem.protocol.replay"
+    assert within("pbem.protocol.state.table", may_import(engine))
+    assert not within("pbem.mail.message", may_import(engine))
+    assert not within("pbem.protocol.replay.engine", may_import(table))
+    assert not within("pbem.home.archive", may_import(table))
+    assert within("pbem.protocol.replay.engine", may_import("pbem.home.archive"))
+
+
+# ---- the structure of the protocol and the home --------------------------------------
+# (Module sizes: tests/test_cli_layout.py, at most 800 lines a module.)
+PROTOCOL = ROOT / "pbem" / "protocol"
+STORAGE_ROOMS = (*PROTOCOL_ROOMS, "pbem.home")
+
+
+def folder(package: str) -> Path:
+    return ROOT.joinpath(*package.split("."))
+
+
+def test_every_protocol_module_sits_in_a_room() -> None:
+    """Nothing is left in pbem/protocol/ itself and every folder there is a room listed
+    here: a half-moved room fails."""
+    loose = sorted(p.name for p in PROTOCOL.glob("*.py") if p.name != "__init__.py")
+    assert loose == []
+    folders = sorted(f"pbem.protocol.{p.name}" for p in PROTOCOL.iterdir()
+                     if p.is_dir() and any(p.glob("*.py")))
+    assert folders == sorted(PROTOCOL_ROOMS)
+
+
+@pytest.mark.parametrize("package", ["pbem.protocol", *STORAGE_ROOMS])
+def test_a_room_says_its_job_and_runs_no_code(package: str) -> None:
+    """A room's __init__ is its docstring only: one that imported its modules would load
+    the whole room for any one of them, and hide a cycle behind the package's name."""
+    tree = ast.parse((folder(package) / "__init__.py").read_text("utf-8"))
+    assert ast.get_docstring(tree), f"{package} does not say its job"
+    assert len(tree.body) == 1, f"{package}/__init__.py holds more than its docstring"
+
+
+def test_no_room_is_named_like_a_module() -> None:
+    """A room called like a module (a room ``clock`` holding ``clock.py``) would make
+    every mention of the name ambiguous."""
+    rooms = {room.rpartition(".")[2] for room in STORAGE_ROOMS}
+    modules = {p.stem for p in ENGINE_FILES}
+    assert sorted(rooms & modules) == []
+
+
+def private_names_used(path: Path) -> list[str]:
+    """The private names (``_x``, not dunders) a file takes from another pbem module: by
+    ``from pbem.m import _x`` or as ``m._x`` on a pbem module it imported."""
+    tree = ast.parse(path.read_text("utf-8"))
+    modules: set[str] = set()
+    found: list[str] = []
+
+    def private(name: str) -> bool:
+        return name.startswith("_") and not name.startswith("__")
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pbem"):
+            found += [f"{node.module}.{a.name}" for a in node.names if private(a.name)]
+            modules |= {a.asname or a.name for a in node.names}
+        elif isinstance(node, ast.Import):
+            modules |= {a.asname or a.name for a in node.names if a.name.startswith("pbem")}
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and private(node.attr)
+                and isinstance(node.value, ast.Name) and node.value.id in modules):
+            found.append(f"{node.value.id}.{node.attr}")
+    return found
+
+
+@pytest.mark.parametrize("path", [p for p in ENGINE_FILES
+                                  if within(module_name(p), ("pbem.protocol", "pbem.home"))],
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_protocol_or_home_module_uses_another_ones_private_names(path: Path) -> None:
+    """A name another module needs is public (no underscore), so a maintainer reading a
+    module knows what the rest of pbem relies on."""
+    assert private_names_used(path) == []
+
+
+def test_the_private_name_check_can_fail(tmp_path: Path) -> None:
+    fake = tmp_path / "fake.py"
+    fake.write_text("from pbem.protocol.crypto import mental_deck\n"
+                    "from pbem.protocol.crypto.mental import _scalar\n"
+                    "mental_deck._point(b'')\n", "utf-8")
+    assert private_names_used(fake) == ["pbem.protocol.crypto.mental._scalar", "mental_deck._point"]
 
 
 def module_graph() -> dict[str, list[str]]:

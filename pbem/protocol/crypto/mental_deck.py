@@ -93,14 +93,14 @@ def _slot_layer(serial: int) -> str:
     return f"slot:{serial}"
 
 
-def _layer_key(seed: bytes, deck: str, layer: str) -> int:
+def layer_key(seed: bytes, deck: str, layer: str) -> int:
     """The scalar of a layer as recorded in a slot's ``layers``."""
     if layer == DECK_LAYER:
         return mental.deck_key(seed, deck)
     return mental.slot_key(seed, deck, int(layer.removeprefix("slot:")))
 
 
-def _layer_point(d: Deck, slot: dict[str, Any], seat: int) -> bytes:
+def layer_point(d: Deck, slot: dict[str, Any], seat: int) -> bytes:
     """The public point of ``seat``'s layer on ``slot`` (checked when it was published)."""
     if slot["layers"][str(seat)] == DECK_LAYER:
         return mental.point_bytes(d["keys"][str(seat)])
@@ -111,7 +111,7 @@ def _slot_number(slot_id: str) -> int:
     return int(slot_id[1:])
 
 
-def _sorted_slots(d: Deck) -> list[tuple[str, dict[str, Any]]]:
+def sorted_slots(d: Deck) -> list[tuple[str, dict[str, Any]]]:
     return sorted(d["slots"].items(), key=lambda kv: _slot_number(kv[0]))
 
 
@@ -125,7 +125,7 @@ def _plain_id(slot: object) -> bool:
     return isinstance(slot, str) and len(slot) <= 8 and slot[:1] == "s" and slot[1:].isdigit()
 
 
-def _describe(item: Item) -> str:
+def describe_item(item: Item) -> str:
     op = item.get("op", "")
     if op in BATCH_OPS:
         slots = item_slots(item)
@@ -302,11 +302,11 @@ def _do_batch(d: Deck, game_id: str, deck: str, seq: int, seat: int, seed: bytes
         cts, proofs = [], []
         for sid, x in zip(slot_ids, xs, strict=True):
             slot = d["slots"][sid]
-            old = _layer_key(seed, deck, slot["layers"][str(seat)])
+            old = layer_key(seed, deck, slot["layers"][str(seat)])
             y = mental.rekey(old, fresh, x)
             ctx = dleq.context(game_id, deck, seq, seat, "rekey", sid)
             proofs.append(dleq.prove(fresh * pow(old, -1, mental.L) % mental.L,
-                                     _layer_point(d, slot, seat), point, x, y, ctx))
+                                     layer_point(d, slot, seat), point, x, y, ctx))
             cts.append(mental.to_text(y))
         return _with_from(d, {"op": "rekey", "slots": slot_ids, "serial": serial,
                               "key": mental.to_text(point), "cts": cts, "proofs": proofs})
@@ -315,8 +315,8 @@ def _do_batch(d: Deck, game_id: str, deck: str, seq: int, seat: int, seed: bytes
     if layer is None:
         g, x_key = mental.BASE, fresh
     else:
-        old = _layer_key(seed, deck, layer)
-        g, x_key = _layer_point(d, first, seat), fresh * pow(old, -1, mental.L) % mental.L
+        old = layer_key(seed, deck, layer)
+        g, x_key = layer_point(d, first, seat), fresh * pow(old, -1, mental.L) % mental.L
     perm = mental.batch_permutation(seed, deck, serial, len(slot_ids))
     ctx = batch_context(game_id, deck, seq, seat, serial, slot_ids)
     outputs, proof = shuffle_proof.prove(g, point, x_key, xs, perm, ctx, _proof_secret(seed, ctx))
@@ -335,9 +335,9 @@ def _do_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, seed: bytes,
     layer = slot["layers"].get(str(seat))
     ctx = dleq.context(game_id, deck, seq, seat, item["op"], slot_id)
     assert item["op"] in ("peel", "open") and layer is not None  # owed: nothing else
-    k = _layer_key(seed, deck, layer)
+    k = layer_key(seed, deck, layer)
     y = mental.decrypt(k, x)
-    proof = dleq.prove(k, mental.BASE, _layer_point(d, slot, seat), y, x, ctx)
+    proof = dleq.prove(k, mental.BASE, layer_point(d, slot, seat), y, x, ctx)
     if item["op"] == "open":
         card = mental.card_points(game_id, deck, d["cards"]).get(y)
         if card is None:
@@ -499,7 +499,7 @@ def _match(d: Deck, seat: int, item: Any, where: str) -> Item:
         None,
     )
     if match is None:
-        raise IntegrityError(f"{where} has a {_describe(wanted)} that it does not owe now.")
+        raise IntegrityError(f"{where} has a {describe_item(wanted)} that it does not owe now.")
     return match
 
 
@@ -514,7 +514,7 @@ def _match_batch(d: Deck, seat: int, item: Item, where: str) -> Item:
         if (o["seat"] == seat and o["op"] == item["op"] and o["serial"] == item["serial"]
                 and o["slots"] == slots):
             return o
-    raise IntegrityError(f"{where} has a {_describe(item)} that it does not owe now.")
+    raise IntegrityError(f"{where} has a {describe_item(item)} that it does not owe now.")
 
 
 def _apply_batch(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Item,
@@ -522,7 +522,7 @@ def _apply_batch(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: It
     """Replay a batch re-lock: one fresh key on every slot of the batch, either slot by slot
     (``rekey``, a proof each) or with a secret permutation (``shuffle``, one proof)."""
     where = f"deck {deck!r}: seat {seat}'s chore"
-    what = f"{where}, {_describe(item)}"
+    what = f"{where}, {describe_item(item)}"
     slot_ids: list[str] = match["slots"]
     slots = [d["slots"][sid] for sid in slot_ids]
     _check_from(slots, item, what)
@@ -541,7 +541,7 @@ def _apply_batch(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: It
             if str(seat) not in slot["layers"]:  # owed rekeys never ask this
                 raise IntegrityError(f"{what} re-keys slot {sid}, which has no layer of the seat.")
             ctx = dleq.context(game_id, deck, seq, seat, "rekey", sid)
-            if check and not dleq.verify(proofs[i], _layer_point(d, slot, seat), new_key,
+            if check and not dleq.verify(proofs[i], layer_point(d, slot, seat), new_key,
                                          xs[i], ys[i], ctx):
                 raise IntegrityError(
                     f"{what} fails its proof at slot {sid}: the published value is not the "
@@ -551,7 +551,7 @@ def _apply_batch(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: It
                    for s in slots}
         if len(records) != 1:  # never: every batch is made uniform before it is shuffled
             raise IntegrityError(f"{what} comes on slots whose layers differ.")
-        g = (_layer_point(d, slots[0], seat) if str(seat) in slots[0]["layers"]
+        g = (layer_point(d, slots[0], seat) if str(seat) in slots[0]["layers"]
              else mental.BASE)
         ctx = batch_context(game_id, deck, seq, seat, match["serial"], slot_ids)
         if check and not shuffle_proof.verify(g, new_key, xs, ys, unpack_proof(item.get("proof")),
@@ -587,7 +587,7 @@ def _apply_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Any
         _apply_batch(d, game_id, deck, seq, seat, item, match, check)
         return
     op, slot_id = item["op"], item["slot"]
-    what = f"{where}, {_describe(item)}"
+    what = f"{where}, {describe_item(item)}"
     slot = d["slots"][slot_id]
     _check_from([slot], item, what)
     x = mental.point_bytes(slot["ct"])
@@ -612,7 +612,7 @@ def _apply_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Any
         # an invalid point is still refused as one, first, as below. Without ``check``,
         # checked before (an entry this home verified) or made here (the signer's work).
         y = _point_text(item.get("ct"), what)
-    if check and not dleq.verify(proof, mental.BASE, _layer_point(d, slot, seat), y, x, ctx):
+    if check and not dleq.verify(proof, mental.BASE, layer_point(d, slot, seat), y, x, ctx):
         if op == "peel":
             _point(item.get("ct"), what)
         claim = f"does not show {card}" if op == "open" else "is not the slot with its layer removed"
@@ -670,7 +670,7 @@ def require_done(d: Deck, deck: str, seat: int) -> None:
         return
     if missing[0]["op"] == "shuffle":
         raise IntegrityError(f"deck {deck!r}: seat {seat} has not done its shuffle pass.")
-    listed = ", ".join(_describe(item) for item in missing)
+    listed = ", ".join(describe_item(item) for item in missing)
     raise IntegrityError(f"deck {deck!r}: seat {seat}'s entry omits owed work: {listed}.")
 
 
@@ -705,7 +705,7 @@ def _readable_by(d: Deck, slot_ids: list[str], seat: int, what: str) -> None:
     """Refuse unless only ``seat``'s layer is on these slots and nothing is pending on
     them: a batch moves on only once its last reader could read it."""
     for slot_id in slot_ids:
-        if not _own_only(d, slot_id, seat):
+        if not own_only(d, slot_id, seat):
             raise IllegalMoveError(f"slot {slot_id} cannot be {what} yet: its deck work is "
                                    "not done.")
 
@@ -786,7 +786,7 @@ def on_open(d: Deck, slot_ids: list[str], seat: int) -> None:
 
 
 # ---- reading one's own cards ------------------------------------------------------------
-def _own_only(d: Deck, slot_id: str, seat: int) -> bool:
+def own_only(d: Deck, slot_id: str, seat: int) -> bool:
     slot = d["slots"][slot_id]
     return list(slot["layers"]) == [str(seat)] and not _pending_on(d, slot_id)
 
@@ -794,7 +794,7 @@ def _own_only(d: Deck, slot_id: str, seat: int) -> bool:
 def readable(d: Deck, seat: int) -> bool:
     """True once every drawn or held slot of ``seat`` carries only its own layer."""
     return all(
-        _own_only(d, sid, seat)
+        own_only(d, sid, seat)
         for sid, slot in d["slots"].items()
         if slot["status"] in ("drawn", "held") and slot["owner"] == seat
     )

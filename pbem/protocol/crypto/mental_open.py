@@ -21,11 +21,11 @@ from pbem.protocol.crypto.mental_deck import (
     Chore,
     Deck,
     Item,
-    _describe,
-    _layer_key,
-    _layer_point,
-    _own_only,
-    _sorted_slots,
+    describe_item,
+    layer_key,
+    layer_point,
+    own_only,
+    sorted_slots,
 )
 
 
@@ -48,12 +48,12 @@ def read(
     points = mental.card_points(game_id, deck, uids)
     gone = set(elsewhere) | {s["card"] for s in d["slots"].values() if s["status"] == "open"}
     out: dict[str, str] = {}
-    for sid, slot in _sorted_slots(d):
+    for sid, slot in sorted_slots(d):
         if slot["owner"] != seat or slot["status"] not in ("drawn", "held"):
             continue
-        if not _own_only(d, sid, seat):
+        if not own_only(d, sid, seat):
             continue
-        key = _layer_key(seed, deck, slot["layers"][str(seat)])
+        key = layer_key(seed, deck, slot["layers"][str(seat)])
         uid = points.get(mental.decrypt(key, mental.point_bytes(slot["ct"])))
         if uid is None or uid in gone or uid in out.values():
             raise IntegrityError(
@@ -69,7 +69,7 @@ def read(
 def _explain_key(d_before: Deck, deck: str, seat: int, seed: bytes, item: Item) -> str:
     """Why a batch re-lock's key point is not the one the seed gives for its serial, as a
     sentence."""
-    name = f"seat {seat}'s {_describe(item)} of deck {deck!r}"
+    name = f"seat {seat}'s {describe_item(item)} of deck {deck!r}"
     published = item.get("key")
     if published == mental.to_text(mental.public_point(mental.deck_key(seed, deck))):
         return f"{name} uses its deck key instead of a fresh key: the slots can be linked."
@@ -124,7 +124,7 @@ def open_held(
     opened: dict[str, str] = {}
     seen: dict[str, str] = {}
     violations: list[str] = []
-    for sid, slot in _sorted_slots(d):
+    for sid, slot in sorted_slots(d):
         holder = f"{slot['status']} by seat {slot['owner']}" if slot["owner"] >= 0 else "in the pile"
         missing = sorted(int(s) for s in slot["layers"] if int(s) not in seeds)
         if any(s in unaudited for s in missing):
@@ -136,8 +136,8 @@ def open_held(
         key = 1
         for s, layer in slot["layers"].items():
             if (s, layer) not in layer_keys:  # a seat's deck key is on most slots
-                layer_keys[(s, layer)] = _layer_key(seeds[int(s)], deck, layer)
-                point = _layer_point(d, slot, int(s))
+                layer_keys[(s, layer)] = layer_key(seeds[int(s)], deck, layer)
+                point = layer_point(d, slot, int(s))
                 wrong[(s, layer)] = mental.public_point(layer_keys[(s, layer)]) != point
             key = key * layer_keys[(s, layer)] % mental.L
         liars = sorted({int(s) for s, layer in slot["layers"].items() if wrong[(s, layer)]})
@@ -171,7 +171,7 @@ def closed(d: Deck, unaudited: Collection[int]) -> list[tuple[str, str, int, lis
     seats), in slot order. The pile is left out: no seat holds it, and every pile slot
     carries every seat's layer."""
     out = []
-    for sid, slot in _sorted_slots(d):
+    for sid, slot in sorted_slots(d):
         under = sorted(int(s) for s in slot["layers"] if int(s) in unaudited)
         if under and slot["status"] in ("drawn", "held"):
             out.append((sid, str(slot["status"]), int(slot["owner"]), under))
@@ -185,7 +185,7 @@ def check_claims(d: Deck, opened: dict[str, str], claims: dict[int, list[str]]) 
     for seat in sorted(claims):
         have = [
             opened[sid]
-            for sid, slot in _sorted_slots(d)
+            for sid, slot in sorted_slots(d)
             if slot["owner"] == seat and slot["status"] == "held" and sid in opened
         ]
         for uid in claims[seat]:

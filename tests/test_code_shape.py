@@ -19,13 +19,7 @@ LONG_ALLOWED: dict[str, int] = {}
 
 # Private names one module imports from another, in code another branch owns (the
 # protocol's deck modules). Emptied by the lead after the merge, as LONG_ALLOWED.
-PRIVATE_IMPORTS_ALLOWED: set[str] = {
-    "pbem/protocol/crypto/mental_open.py: pbem.protocol.crypto.mental_deck._describe",
-    "pbem/protocol/crypto/mental_open.py: pbem.protocol.crypto.mental_deck._layer_key",
-    "pbem/protocol/crypto/mental_open.py: pbem.protocol.crypto.mental_deck._layer_point",
-    "pbem/protocol/crypto/mental_open.py: pbem.protocol.crypto.mental_deck._own_only",
-    "pbem/protocol/crypto/mental_open.py: pbem.protocol.crypto.mental_deck._sorted_slots",
-}
+PRIVATE_IMPORTS_ALLOWED: set[str] = set()
 
 
 def sources() -> list[tuple[str, ast.Module]]:

@@ -197,3 +197,17 @@ def test_what_sync_mails_on_its_own_is_marked_automatic(homes: dict[str, Home],
         msg = email.message_from_bytes(received["content"])
         assert msg["Auto-Submitted"] == "auto-generated"
         assert msg["In-Reply-To"] == mail.entry_msgid(last.save.game_id, last.save.entries[-2])
+
+
+def test_remind_dry_run_names_every_seat_still_to_join_a_round(tmp_path: Path) -> None:
+    """The joins of three or more are a round: every seat still to join acts now, so the
+    game waits for each of them, not only the first."""
+    t = Players(tmp_path, "ann", "bob", "cy", "dee")
+    path = t.wrote("ann", "new", "dice-race", "--seat", "ann", "--seat", "bob", "--seat", "cy",
+                   "--seat", "dee", "-o", str(tmp_path / "saves" / "new.toml"))
+    r = t.run("ann", "remind", path, "--dry-run", when=at(days=30))
+    assert r.exit_code == 0, r.output
+    assert "it waits for bob, cy and dee to join, and no patience" in r.output
+    joined = t.wrote("cy", "join", path)
+    r = t.run("cy", "remind", joined, "--dry-run", when=at(days=30))
+    assert "it waits for bob and dee to join" in r.output, r.output

@@ -93,6 +93,7 @@ def _no_patience(info: dict[str, Any], proposal: bool, me: str) -> str:
         return f"{who} is proposed absent already"
     if kind in ("join", "start"):
         action = "join" if kind == "join" else "start the game"
+        who = info.get("joining") or who  # a round of joins: every seat still to join
         return f"it waits for {who} to {action}, and no patience is counted before the game starts"
     return "its entries carry no signed time to count patience from"
 
@@ -106,6 +107,9 @@ def check(home: Home, path: str | Path, me: str, now: datetime.datetime) -> Chec
     verified = session.load(path, home)
     table = verified.table
     info = clock.status(table)
+    missing = [table.seats[s].handle for s in table.round_missing()]
+    if info["next"] == "join" and len(missing) > 1:
+        info = {**info, "joining": " and ".join([", ".join(missing[:-1]), missing[-1]])}
     who, ends = info["to_act"], timing.parse_stamp(info["patience_ends"])
     past = ends if ends is not None and ends <= now else None
     found = Check(f"{table.game.info.title} {table.game_id[:8]}", table.game_id, who, past,

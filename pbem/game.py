@@ -233,6 +233,22 @@ def queue_chance(state: State, request: dict[str, Any]) -> None:
     state.setdefault("pending", []).append(dict(request))
 
 
+
+class ReadMove(NamedTuple):
+    """A move as a game read it (:meth:`Game.read`): its canonical text, which a save
+    holds, and the game's own parsed form of that text (None: :meth:`Game.apply_move`
+    applies the text), so a move is parsed once, as python-chess's ``Move`` is."""
+
+    text: str
+    parsed: Any = None
+
+
+def play_move(game: Game, state: State, seat: int, text: str) -> str:
+    """Read one move as typed and apply it in place; its canonical text."""
+    move = game.read(state, seat, text)
+    game.apply_move(state, seat, move)
+    return move.text
+
 class Game(ABC):
     """A ruleset. Subclasses are stateless: every method takes the state it works on."""
 
@@ -337,13 +353,18 @@ class Game(ABC):
     def apply(self, state: State, seat: int, move: str) -> None:
         """Apply a canonical move in place; raise IllegalMoveError with the reason."""
 
-    def play(self, state: State, seat: int, text: str) -> str:
-        """``normalize`` then ``apply`` one move, in place; its canonical string. A game
-        may override it to parse the move once (verify replays every move of a game): it
-        must apply what ``apply(normalize(text))`` would."""
-        move = self.normalize(state, seat, text)
-        self.apply(state, seat, move)
-        return move
+    def read(self, state: State, seat: int, text: str) -> ReadMove:
+        """A move as typed, read once: a :class:`ReadMove` with its canonical text and, if the
+        game keeps it, the form it parsed, so :meth:`apply_move` parses nothing again
+        (verify replays every move of a game). Changes nothing. The parsed form must be
+        that of the canonical text: applying the ReadMove does exactly what
+        ``apply(normalize(text))`` would. The default keeps no parsed form."""
+        return ReadMove(self.normalize(state, seat, text))
+
+    def apply_move(self, state: State, seat: int, move: ReadMove) -> None:
+        """Apply a ReadMove from :meth:`read` in place, with its parsed form where it has one;
+        the default applies its text (:meth:`apply`)."""
+        self.apply(state, seat, move.text)
 
     @abstractmethod
     def end_turn(self, state: State, seat: int) -> None:

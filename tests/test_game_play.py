@@ -1,6 +1,7 @@
-"""Game.play (normalize and apply one move, parsing it once where a game overrides it)
-does exactly what ``apply(normalize(text))`` does, for a move as the file holds it and as
-a player types it (verify replays every move, so it parses each once)."""
+"""A move read once (Game.read, a ReadMove with the game's parsed form) and applied from
+that form (Game.apply_move) does exactly what ``apply(normalize(text))`` does, for a move
+as the file holds it and as a player types it (verify replays every move, so it parses
+each once); reading changes nothing."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 
 from pbem import registry
 from pbem.errors import MoveError
-from pbem.game import Game, State, copy_state
+from pbem.game import Game, State, copy_state, play_move
 from pbem.play import bots
 from pbem.play.local import LocalTable
 from pbem.protocol.saveformat.canonical import canonical
@@ -28,15 +29,19 @@ def both_ways(game: Game, state: State, seat: int, text: str) -> None:
         game.apply(by_steps, seat, expected)
     except MoveError as exc:
         with pytest.raises(MoveError) as info:
-            game.play(by_play, seat, text)
+            play_move(game, by_play, seat, text)
         assert info.value.message == exc.message
         return
-    assert game.play(by_play, seat, text) == expected
+    before = canonical(by_play)
+    read = game.read(by_play, seat, text)
+    assert canonical(by_play) == before  # reading changes nothing
+    assert read.text == expected and read.parsed is not None  # each game keeps its parse
+    game.apply_move(by_play, seat, read)
     assert canonical(by_play) == canonical(by_steps)
 
 
 @pytest.mark.parametrize("ruleset", GAMES)
-def test_play_applies_what_normalize_then_apply_would(ruleset: str) -> None:
+def test_a_read_move_applies_what_normalize_then_apply_would(ruleset: str) -> None:
     game = registry.load(ruleset)
     table = LocalTable(game, ["ann", "bob", "cy"], seed=b"play-once")
     checked = 0
@@ -51,6 +56,6 @@ def test_play_applies_what_normalize_then_apply_would(ruleset: str) -> None:
             for text in typed_forms(move):
                 both_ways(game, state, seat, text)
                 checked += 1
-            game.play(state, seat, move)
+            play_move(game, state, seat, move)
         table.play(moves)
     assert checked > 100

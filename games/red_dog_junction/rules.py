@@ -44,6 +44,7 @@ from pbem.game import (
     Option,
     OptionError,
     Outcome,
+    ReadMove,
     Sampler,
     State,
 )
@@ -138,14 +139,18 @@ class RedDogJunction(Game):
         posse.finish(state)
         apply_move(state, seat, parse(state, seat, move))
 
-    def play(self, state: State, seat: int, text: str) -> str:
-        posse.finish(state)  # as apply does first; normalize reads the same, finished
-        move = parse(state, seat, text)
-        canonical = fmt(state, move)
-        if canonical != text:  # a move as typed: apply what its canonical form says
-            move = parse(state, seat, canonical)
-        apply_move(state, seat, move)
-        return canonical
+    def read(self, state: State, seat: int, text: str) -> ReadMove:
+        ready = posse.ready(state)  # as apply reads it, finished
+        move = parse(ready, seat, text)
+        canonical = fmt(ready, move)
+        if canonical != text:  # a move as typed: keep what its canonical form says
+            move = parse(ready, seat, canonical)
+        return ReadMove(canonical, move)
+
+    def apply_move(self, state: State, seat: int, move: ReadMove) -> None:
+        posse.finish(state)
+        apply_move(state, seat, parse(state, seat, move.text) if move.parsed is None
+                   else move.parsed)
 
     def end_turn(self, state: State, seat: int) -> None:
         posse.finish(state)

@@ -12,6 +12,7 @@ from pbem.game import (
     InvalidMoveError,
     Option,
     Outcome,
+    ReadMove,
     Sampler,
     State,
     secretdeck,
@@ -87,13 +88,18 @@ class RoadMaster(Game):
             canonical = self._guess_exit(state, seat, canonical)
         return move, canonical
 
-    def play(self, state: State, seat: int, text: str) -> str:
+    def read(self, state: State, seat: int, text: str) -> ReadMove:
         move, canonical = self._read(state, seat, text)
-        model.share_data(state)  # as apply does
-        if canonical != text:  # a move as typed: apply what its canonical form says
+        if canonical != text:  # a move as typed: keep what its canonical form says
             move = notation.parse(state, seat, canonical)
-        turn.apply_parsed(state, seat, move)
-        return canonical
+        return ReadMove(canonical, move)
+
+    def apply_move(self, state: State, seat: int, move: ReadMove) -> None:
+        if move.parsed is None:
+            self.apply(state, seat, move.text)
+            return
+        model.share_data(state)  # as apply does
+        turn.apply_parsed(state, seat, move.parsed)
 
     @staticmethod
     def _guess_exit(state: State, seat: int, canonical: str) -> str:

@@ -12,6 +12,7 @@ from pbem.game import (
     IllegalMoveError,
     InvalidMoveError,
     Outcome,
+    ReadMove,
     Sampler,
     State,
 )
@@ -82,14 +83,20 @@ class StationToStation(Game):
         parsed = moves.complete(state, seat, parse(state, move))
         moves.apply_move(state, seat, parsed)
 
-    def play(self, state: State, seat: int, text: str) -> str:
+    def read(self, state: State, seat: int, text: str) -> ReadMove:
         move, completed = self._parsed(state, seat, text)
         canonical = fmt(move)
-        self._playing(state, seat)
-        if canonical != text or not completed:  # apply what the canonical form says
+        if canonical != text or not completed:  # keep what the canonical form says
+            self._playing(state, seat)  # as apply checks it before completing a move
             move = moves.complete(state, seat, parse(state, canonical))
-        moves.apply_move(state, seat, move)
-        return canonical
+        return ReadMove(canonical, move)
+
+    def apply_move(self, state: State, seat: int, move: ReadMove) -> None:
+        if move.parsed is None:
+            self.apply(state, seat, move.text)
+            return
+        self._playing(state, seat)
+        moves.apply_move(state, seat, move.parsed)
 
     def end_turn(self, state: State, seat: int) -> None:
         self._playing(state, seat)

@@ -13,7 +13,7 @@ from typing import Any
 
 from pbem import atomic
 from pbem.errors import IntegrityError, MoveError, OptionError, PbemError, TurnError, UsageError
-from pbem.game import Game, State, copy_state
+from pbem.game import Game, State, copy_state, play_move
 from pbem.home import gameindex, stockdigest
 from pbem.home.archive import Archive
 from pbem.home.contacts import Contacts, SeatKey
@@ -625,7 +625,7 @@ class Owed(Record):
         """A copy of ``state`` after one more typed move, and its canonical form; the
         game's own MoveError when it does not parse or is not legal there."""
         after = copy_state(state)
-        return after, self.game.play(after, self.seat, text)  # parsed once, as signing does
+        return after, play_move(self.game, after, self.seat, text)  # as signing reads it
 
     def options(self, state: State) -> list[str]:
         """The legal next moves in ``state`` (a copy from ``after``)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from pbem.errors import MoveError, TurnError
-from pbem.game import Game, State, copy_state
+from pbem.game import Game, State, copy_state, play_move
 from pbem.protocol.crypto.sampler import Sampler
 from pbem.terminal import shortened, shown
 
@@ -29,7 +29,7 @@ def apply_moves(game: Game, state: State, seat: int, moves: Iterable[str]) -> li
     canonical: list[str] = []
     for index, text in enumerate(moves, start=1):
         try:
-            move = game.play(state, seat, text)
+            move = play_move(game, state, seat, text)
         except MoveError as exc:
             # The game's message may quote the move, which the file bounds only to 16 KB.
             said = exc.message.replace(text, shown(text)) if len(text) > 40 else exc.message

@@ -268,3 +268,15 @@ def test_a_proposal_in_the_round_by_a_seat_that_has_not_revealed_is_refused(
     with pytest.raises((TurnError, IntegrityError)):
         engine.replay(with_entries(save, relinked(save.header, bodies, two)),
                       check_snapshot=False)
+
+
+def test_an_away_note_inside_a_reveal_round_is_refused_in_words(
+        two: dict[str, Home], at_reveals: Path, tmp_path: Path) -> None:
+    """An entry in no slot cannot follow an incomplete round: refused before signing, in
+    a sentence, not by the chain check of the save written."""
+    ann = reveal(two, "ann", at_reveals, tmp_path / "ann.toml")
+    until = timing.stamp(timing.now() + timedelta(days=3))
+    assert until is not None
+    with pytest.raises(TurnError, match="inside a round of final reveals") as info:
+        absentees.sign_absence(two["bob"], ann, "away", {"away_until": until}, None)
+    assert info.value.code == "away"

@@ -280,3 +280,16 @@ def test_an_away_note_inside_a_reveal_round_is_refused_in_words(
     with pytest.raises(TurnError, match="inside a round of final reveals") as info:
         absentees.sign_absence(two["bob"], ann, "away", {"away_until": until}, None)
     assert info.value.code == "away"
+
+
+def test_a_proposal_in_no_slot_of_the_round_is_refused_not_a_traceback(
+        two: dict[str, Home], at_reveals: Path, tmp_path: Path) -> None:
+    save = savefile.read(reveal(two, "ann", at_reveals, tmp_path / "ann.toml"))
+    table = engine.replay(save, check_snapshot=False, audit_secrets=False).table
+    tick(days=8)
+    entry = {"seq": len(table.signers), "game": save.game_id, "seat": "ann", "kind": "absent",
+             "prev": table.head, "moves": [], "chores": [], "time": timing.now_stamp(),
+             "player": "bob", "remedy": "end"}
+    with pytest.raises(TurnError, match="no slot of the round") as info:
+        engine.step(table, forge(entry, two["ann"].load()))
+    assert info.value.code == "round"

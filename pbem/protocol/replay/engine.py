@@ -269,6 +269,10 @@ def _check_round(table: Table, seat: int, entry: Entry) -> bool:
     if duty is not None and duty.kind == "reveal" and entry["kind"] == "absent" \
             and "round" in entry:
         return _absent_in_round(table, seat, entry, seats)
+    if table.round_first >= 0 and "round" not in entry and entry["kind"] in absence.KINDS:
+        raise TurnError(f"Entry {seq} ({handle}) is a {entry['kind']} signed in no slot of the "
+                        "round under way: nothing follows a round until each of its slots is "
+                        "signed.", seq=seq, code="round")
     if duty is None or entry["kind"] != duty.kind:
         if "round" in entry:
             raise TurnError(f"Entry {seq} ({handle}) says it is signed in a round, but the "

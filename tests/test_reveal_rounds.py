@@ -293,3 +293,41 @@ def test_a_proposal_in_no_slot_of_the_round_is_refused_not_a_traceback(
     with pytest.raises(TurnError, match="no slot of the round") as info:
         engine.step(table, forge(entry, two["ann"].load()))
     assert info.value.code == "round"
+
+
+# ---- homes: what each reads, assembling, answering by itself --------------------------------
+def test_each_seat_reads_that_it_reveals_now_and_a_revealer_that_it_waits(
+        two: dict[str, Home], at_reveals: Path, tmp_path: Path) -> None:
+    from pbem.mail import inbox
+
+    for handle in ("ann", "bob"):
+        (summary,) = inbox.scan([at_reveals], two[handle]).games
+        assert summary.your_move and summary.next == "reveal" and summary.to_act == handle
+    ann = reveal(two, "ann", at_reveals, tmp_path / "ann.toml")
+    (summary,) = inbox.scan([ann], two["ann"]).games
+    assert not summary.your_move and summary.to_act == "bob"
+    (summary,) = inbox.scan([ann], two["bob"]).games
+    assert summary.your_move and summary.next == "reveal" and summary.to_act == "bob"
+
+
+def test_inbox_assembles_the_reveals_it_reads(two: dict[str, Home], at_reveals: Path,
+                                              tmp_path: Path) -> None:
+    from pbem.mail import inbox
+
+    bob = reveal(two, "bob", at_reveals, tmp_path / "bob.toml")
+    ann = reveal(two, "ann", at_reveals, tmp_path / "ann.toml")
+    (summary,) = inbox.scan([bob, ann], two["ann"]).games
+    assert summary.filed.endswith("-ann+bob.toml") and not summary.your_move
+    report = fresh(savefile.read(summary.filed), tmp_path).report
+    assert report.audit == "clean" and report.table.duty() is None
+
+
+def test_auto_answer_signs_a_reveal_in_the_round(two: dict[str, Home], at_reveals: Path) -> None:
+    from pbem.mail import answer
+
+    assert answer.nothing_to_decide(two["bob"], at_reveals) == (
+        "a reveal with nothing to choose", [])
+    written = answer.answer(two["bob"], at_reveals)
+    assert written is not None
+    entry = written.entry
+    assert entry["kind"] == "reveal" and entry["round"] == entry["seq"] - 1  # bob's slot

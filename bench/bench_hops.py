@@ -69,11 +69,13 @@ def play(ruleset: str, players: int, options: list[str], max_entries: int) -> Pl
         table = headers.empty_table(header)
         played = Played(Save(header, [], {}))
         while (duty := table.duty()) is not None and len(played.save.entries) < max_entries:
-            who = ids[duty.seat]
+            missing = table.round_missing()  # a round's entries go in seat order
+            seat = missing[0] if missing else duty.seat
+            who = ids[seat]
             shown = signing.preview(table, who)
             kind = shown.duty().kind  # type: ignore[union-attr]
-            played.decided.append(_had_choice(shown, duty.seat, kind))
-            moves = (bots.choose_turn(shown.game, shown.gstate, duty.seat, "greedy",
+            played.decided.append(_had_choice(shown, seat, kind))
+            moves = (bots.choose_turn(shown.game, shown.gstate, seat, "greedy",
                                       salt=str(len(played.save.entries)))
                      if kind == "turn" else [])
             entry, table = signing.sign_entry(table, who, kind, moves)

@@ -36,9 +36,14 @@ def two(tmp_path: Path) -> dict[str, Home]:
     return made
 
 
-def to_the_reveals(homes: dict[str, Home], folder: Path,
-                   game: str = "red-dog-junction") -> Path:
+def to_the_reveals(homes: dict[str, Home], folder: Path) -> Path:
     """A two-seat game played by greedy bots up to its final reveals; the save there."""
+    return last_turn(homes, folder).path
+
+
+def last_turn(homes: dict[str, Home], folder: Path,
+              game: str = "red-dog-junction") -> session.Written:
+    """A two-seat game played by greedy bots up to its final reveals: its last turn."""
     handles = list(homes)
     written = session.new_game(homes[handles[0]], game, handles, [], None, folder=folder)
     written = session.sign_next(homes["bob"], written.path, "join", [], None, None)
@@ -46,7 +51,7 @@ def to_the_reveals(homes: dict[str, Home], folder: Path,
         duty = written.table.duty()
         assert duty is not None
         if duty.kind == "reveal":
-            return written.path
+            return written
         handle = written.table.seats[duty.seat].handle
         written = session.sign_next(homes[handle], written.path, None, [], "greedy", None)
 
@@ -331,3 +336,17 @@ def test_auto_answer_signs_a_reveal_in_the_round(two: dict[str, Home], at_reveal
     assert written is not None
     entry = written.entry
     assert entry["kind"] == "reveal" and entry["round"] == entry["seq"] - 1  # bob's slot
+
+
+def test_the_last_turn_tells_both_seats_to_reveal_in_parallel(two: dict[str, Home],
+                                                               tmp_path: Path) -> None:
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    written = last_turn(two, folder)
+    me = written.entry["seat"]
+    other = "bob" if me == "ann" else "ann"
+    step = written.next_step()
+    assert step.startswith(f"Send it to {other}, who reveals with 'pbem play'"), step
+    assert "signed in parallel" in step and "You reveal now too" in step
+    ann = reveal(two, "ann", written.path, tmp_path / "ann.toml")
+    assert session.load(ann, two["ann"]).table.round_missing() == [1]

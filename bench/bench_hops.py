@@ -93,13 +93,18 @@ def hops(played: Played) -> tuple[int, int]:
 
 
 def _new_hop(entries: list[dict], i: int, rounds: bool = True) -> bool:
-    """Whether entry ``i`` costs a hop: signed by another seat than the entry before it,
-    unless (``rounds``) both are signed in one round, in parallel (PROTOCOL.md section 4:
-    a round is one hop)."""
-    entry, before = entries[i], entries[i - 1]
-    if rounds and "round" in entry and before.get("round") == entry["round"]:
-        return False
-    return entry["seat"] != before["seat"]
+    """Whether entry ``i`` costs a hop: signed by another seat than the entry before it;
+    with ``rounds``, an entry of a round is signed on the entry before the round, in
+    parallel with the others (PROTOCOL.md section 4): the round costs one hop, counted at
+    its first entry by another seat than that entry's (none if its signer alone signs in
+    it, as a seat revealing right after its own last turn)."""
+    entry = entries[i]
+    if rounds and "round" in entry:
+        first = entry["round"]  # a round's first entry stands at its seq
+        base = entries[first - 1]["seat"]
+        earlier = [e for e in entries[first:i] if e.get("round") == first and e["seat"] != base]
+        return entry["seat"] != base and not earlier
+    return entry["seat"] != entries[i - 1]["seat"]
 
 
 def edge_hops(played: Played, rounds: bool = True) -> tuple[int, int]:

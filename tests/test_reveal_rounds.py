@@ -350,3 +350,29 @@ def test_the_last_turn_tells_both_seats_to_reveal_in_parallel(two: dict[str, Hom
     assert "signed in parallel" in step and "You reveal now too" in step
     ann = reveal(two, "ann", written.path, tmp_path / "ann.toml")
     assert session.load(ann, two["ann"]).table.round_missing() == [1]
+
+
+def test_two_seat_reveals_one_after_another_still_verify(two: dict[str, Home],
+                                                         tmp_path: Path) -> None:
+    """Saves made before reveal rounds: the two reveals in the order of play, without
+    ``round``, each on the one before it."""
+    save = complete_round(two, to_the_reveals(two, _folder(tmp_path)), tmp_path)
+    before = engine.replay(with_entries(save, save.entries[:-2]), check_snapshot=False,
+                           audit_secrets=False).table
+    duty = before.duty()
+    assert duty is not None
+    reveals = [{k: v for k, v in e.items() if k != "round"} for e in save.entries[-2:]]
+    if reveals[0]["seat"] != before.seats[duty.seat].handle:
+        reveals.reverse()
+    first = reveals[0]["seq"] = len(save.entries) - 2
+    reveals[1]["seq"] = first + 1
+    bodies = [*save.entries[:-2], *reveals]
+    sequential = with_entries(save, relinked(save.header, bodies, two))
+    report = engine.replay(sequential, check_snapshot=False)
+    assert report.audit == "clean" and report.table.duty() is None
+
+
+def _folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "seq-saves"
+    folder.mkdir()
+    return folder

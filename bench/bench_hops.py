@@ -10,7 +10,8 @@ than one legal choice at the start of it (a turn with two or more options, endin
 turn counted as one); the others need no decision: forced turns (one option), joins, the
 start, reveals, entries that only do deck work. A round (entries signed in parallel on
 one predecessor, PROTOCOL.md section 4: the joins of a game of three or more without a
-mental deck) is one hop; the set-up and end hops are printed with and without rounds.
+mental deck, the two final reveals of a two-seat game where they are independent) is one
+hop; the set-up and end hops are printed with and without rounds.
 The sizes: the save after the last entry
 and the largest save of the game, and the turn mail of each (with the board, as
 ``pbem mail`` composes it), against the mail budget, with the board's part and the
@@ -68,11 +69,13 @@ def play(ruleset: str, players: int, options: list[str], max_entries: int) -> Pl
         table = headers.empty_table(header)
         played = Played(Save(header, [], {}))
         while (duty := table.duty()) is not None and len(played.save.entries) < max_entries:
-            who = ids[duty.seat]
+            missing = table.round_missing()  # a round's entries go in seat order
+            seat = missing[0] if missing else duty.seat
+            who = ids[seat]
             shown = signing.preview(table, who)
             kind = shown.duty().kind  # type: ignore[union-attr]
-            played.decided.append(_had_choice(shown, duty.seat, kind))
-            moves = (bots.choose_turn(shown.game, shown.gstate, duty.seat, "greedy",
+            played.decided.append(_had_choice(shown, seat, kind))
+            moves = (bots.choose_turn(shown.game, shown.gstate, seat, "greedy",
                                       salt=str(len(played.save.entries)))
                      if kind == "turn" else [])
             entry, table = signing.sign_entry(table, who, kind, moves)
@@ -90,13 +93,18 @@ def hops(played: Played) -> tuple[int, int]:
 
 
 def _new_hop(entries: list[dict], i: int, rounds: bool = True) -> bool:
-    """Whether entry ``i`` costs a hop: signed by another seat than the entry before it,
-    unless (``rounds``) both are signed in one round, in parallel (PROTOCOL.md section 4:
-    a round is one hop)."""
-    entry, before = entries[i], entries[i - 1]
-    if rounds and "round" in entry and before.get("round") == entry["round"]:
-        return False
-    return entry["seat"] != before["seat"]
+    """Whether entry ``i`` costs a hop: signed by another seat than the entry before it;
+    with ``rounds``, an entry of a round is signed on the entry before the round, in
+    parallel with the others (PROTOCOL.md section 4): the round costs one hop, counted at
+    its first entry by another seat than that entry's (none if its signer alone signs in
+    it, as a seat revealing right after its own last turn)."""
+    entry = entries[i]
+    if rounds and "round" in entry:
+        first = entry["round"]  # a round's first entry stands at its seq
+        base = entries[first - 1]["seat"]
+        earlier = [e for e in entries[first:i] if e.get("round") == first and e["seat"] != base]
+        return entry["seat"] != base and not earlier
+    return entry["seat"] != entries[i - 1]["seat"]
 
 
 def edge_hops(played: Played, rounds: bool = True) -> tuple[int, int]:

@@ -76,12 +76,14 @@ def build_game(ruleset: str, players: int, options: list[str], bot: str = "rando
         duty = table.duty()
         if duty is None or (max_entries is not None and len(entries) >= max_entries):
             break
-        who = ids[duty.seat]
+        missing = table.round_missing()  # a round's entries go in seat order
+        seat = missing[0] if missing else duty.seat
+        who = ids[seat]
         shown = signing.preview(table, who)
         kind = shown.duty().kind  # type: ignore[union-attr]
         moves: list[str] = []
         if kind == "turn":
-            moves = bots.choose_turn(shown.game, shown.gstate, duty.seat, bot,
+            moves = bots.choose_turn(shown.game, shown.gstate, seat, bot,
                                      salt=str(len(entries)))
         entry, table = signing.sign_entry(table, who, kind, moves)
         entries.append(entry)

@@ -168,15 +168,17 @@ def play(recipe: Recipe) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         while (duty := table.duty()) is not None:
             if len(entries) >= MAX_ENTRIES:
                 raise RuntimeError(f"{recipe.name} did not end within {MAX_ENTRIES} entries")
-            who = ids[duty.seat]
+            missing = table.round_missing()  # a round's entries go in seat order
+            seat = missing[0] if missing else duty.seat
+            who = ids[seat]
             shown = signing.preview(table, who)
             kind = shown.duty().kind  # type: ignore[union-attr]
             salt = f"{recipe.name}/{len(entries)}"
             moves: list[str] = []
             if kind == "turn":
-                moves = bots.choose_turn(shown.game, shown.gstate, duty.seat, recipe.bot, salt=salt)
+                moves = bots.choose_turn(shown.game, shown.gstate, seat, recipe.bot, salt=salt)
             elif kind == "reveal":
-                moves = bots.choose_free_moves(shown.game, shown.gstate, duty.seat, recipe.bot,
+                moves = bots.choose_free_moves(shown.game, shown.gstate, seat, recipe.bot,
                                                salt=salt)
             entry, table = signing.sign_entry(table, who, kind, moves)
             entries.append(entry)

@@ -89,7 +89,9 @@ def _round(before: session.Written, homes: dict[str, Home],
     parts: list[session.Written] = []
     for seat in table.round_missing():
         handle = table.seats[seat].handle
-        parts.append(session.sign_next(homes[handle], before.path, "join", [], None, None))
+        duty = table.duty_for(seat)
+        kind = "join" if duty is not None and duty.kind == "join" else None
+        parts.append(session.sign_next(homes[handle], before.path, kind, [], None, None))
         entry = parts[-1].entry
         echo(f"{entry['seq']:4d} {handle:4} {entry['kind']:6} (in a round)")
     for home in homes.values():

@@ -203,3 +203,32 @@ def play_to_the_end_alone(t: Table, alone: str) -> dict[str, int]:
                 break
         t.now += datetime.timedelta(hours=12)
     raise AssertionError(f"stuck with only {alone} answering: {kinds}")
+
+
+def test_a_seat_withholding_its_reveal_in_a_reveal_round_is_not_stuck(tmp_path: Path) -> None:
+    """Two seats reveal in parallel (docs/protocol-rounds.md); ann reveals in the round and
+    bob never does: ann alone proposes bob absent in bob's slot, once bob's patience has
+    run from the entry before the round, and confirms a patience later."""
+    t = Table(tmp_path, "red-dog-junction", 2, [])
+    while (duty := table_of(t).duty()) is not None and duty.kind != "reveal":
+        t.path = t.wrote(table_of(t).seats[duty.seat].handle, "play", t.path, "--bot",
+                         "greedy")
+    assert table_of(t).round_seats() == [0, 1]
+    t.path = t.wrote("ann", "play", t.path)
+    assert savefile.read(t.path).entries[-1]["round"] == savefile.read(t.path).entries[-1]["seq"]
+    kinds = play_to_the_end_alone(t, "ann")
+    assert kinds == {"absent": 1, "confirm": 1}, kinds
+    proposal = savefile.read(t.path).entries[-2]  # in bob's slot of the round
+    assert proposal["kind"] == "absent" and proposal["round"] == proposal["seq"] - 1
+    data = check_result(t)
+    assert data["ranking"] == [["ann"], ["bob"]]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", list(range(scale.games(2, 20))))
+def test_a_two_seat_game_with_a_reveal_round_and_silent_players_reaches_its_end(
+        tmp_path: Path, seed: int) -> None:
+    rng = random.Random(f"rdj2{seed}")
+    t = Table(tmp_path, "red-dog-junction", 2, [])
+    play_to_the_end(t, rng)
+    check_result(t)

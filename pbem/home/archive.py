@@ -128,7 +128,8 @@ class Archive:
         is lost)."""
         for other in self.successors(entry["prev"]):
             seq, seat = self.data["entries"][other]
-            if other != entry_hash and seat == entry["seat"]:
+            if other != entry_hash and seat == entry["seat"] \
+                    and not self._same_round(entry, other):
                 return self.evidence(other) or {"seq": seq, "seat": seat, "moves": None}
         return None
 
@@ -188,10 +189,14 @@ class Archive:
         return notes
 
     def _same_round(self, entry: Entry, other: str) -> bool:
-        """Whether the verified entry ``other`` is signed in the round ``entry`` is signed
-        in (PROTOCOL.md section 4): entries of one round share their predecessor without
-        being branches; two of one seat are still a fork (:meth:`fork_with`)."""
-        return "round" in entry and self.data["rounds"].get(other) == entry["round"]
+        """Whether the verified entry ``other`` stands in another slot of the round
+        ``entry`` is signed in (PROTOCOL.md section 4): entries of one round share their
+        predecessor without being branches or forks (a seat that revealed in a reveal
+        round may propose a seat absent in that seat's slot). Two different entries in
+        one slot are a branch (by two seats) or a fork (by one)."""
+        seq, _ = self.data["entries"][other]
+        return ("round" in entry and self.data["rounds"].get(other) == entry["round"]
+                and int(seq) != entry["seq"])
 
     def successor_of(self, entry_hash: str) -> tuple[int, str] | None:
         """(seq, signer) of a verified entry that follows ``entry_hash``, if any."""

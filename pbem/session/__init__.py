@@ -298,12 +298,27 @@ class Written(Record):
         missing = self.table.round_missing()
         if duty.kind == "join" and missing:
             return joins_step(self.table, missing)
+        if duty.kind == "reveal" and missing:
+            return reveals_step(self.table, missing, self.table.seat_of(self.entry["seat"]))
         who = self.table.seats[duty.seat]
         action = {"join": "join it with 'pbem join'", "start": "start it with 'pbem play'",
                   "turn": "play with 'pbem play'", "reveal": "reveal with 'pbem play'",
                   "vote": "vote with 'pbem vote SAVE accept' (or refuse)"}[duty.kind]
         mail = f" <{who.email}>" if who.email else ""
         return f"Send it to {who.handle}{mail}, who will {action}."
+
+
+def reveals_step(table: Table, missing: list[int], me: int | None) -> str:
+    """What to do with a save whose final reveals are a round (PROTOCOL.md section 4):
+    every seat still to reveal reveals on it now, in parallel, the signer too if it is
+    one of them."""
+    others = [table.seats[s].handle + (f" <{table.seats[s].email}>" if table.seats[s].email
+                                        else "") for s in missing if s != me]
+    mine = " You reveal now too: 'pbem play' on this save." if me in missing else ""
+    if not others:
+        return mine.strip()
+    return (f"Send it to {', '.join(others)}, who reveal{'s' if len(others) == 1 else ''} "
+            f"with 'pbem play': the final reveals are signed in parallel.{mine}")
 
 
 def joins_step(table: Table, missing: list[int]) -> str:

@@ -58,10 +58,12 @@ def bot_game(ruleset: str, players: int, options: list[str], seed: bytes, bot: s
         table = headers.empty_table(header)
         entries: list[dict[str, Any]] = []
         while (duty := table.duty()) is not None and len(entries) < max_entries:
-            who = ids[duty.seat]
+            missing = table.round_missing()  # a round's entries go in seat order
+            seat = missing[0] if missing else duty.seat
+            who = ids[seat]
             shown = signing.preview(table, who)
             kind = shown.duty().kind  # type: ignore[union-attr]
-            moves = (bots.choose_turn(shown.game, shown.gstate, duty.seat, bot,
+            moves = (bots.choose_turn(shown.game, shown.gstate, seat, bot,
                                       salt=str(len(entries))) if kind == "turn" else [])
             entry, table = signing.sign_entry(table, who, kind, moves)
             entries.append(entry)

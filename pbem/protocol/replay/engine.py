@@ -97,7 +97,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     duty, target, answer, in_round = _admit(table, seat, entry)
     new = table if in_place else _copy_table(table)
     if in_round:
-        _enter_round(new, table.head, seat, entry)
+        _enter_round(new, table, seat if target < 0 else target, entry)
     else:
         new.signers.append(seat)
         new.beacons.append(entry.get("beacon", ""))  # '' : signed out of the order of play
@@ -111,7 +111,10 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     # clock starts at the latest signed time so far, so a signer who back-dates its own
     # entry (or leaves the time out) cannot start the next seat's clock before the
     # entries that came before it.
-    new.since = clock.later(new.since, str(entry.get("time", "")))
+    if not (in_round and kind == "reveal"):
+        # The other seats' reveals in a reveal round make nobody newly to act: the clock
+        # of a seat still to reveal runs from the entry before the round.
+        new.since = clock.later(new.since, str(entry.get("time", "")))
     bot_turns: list[dict[str, Any]] = []
     if kind not in ("create", "join"):
         duty, bot_turns = _arrive_at(new, seat, entry, duty, replay)
@@ -263,6 +266,13 @@ def _check_round(table: Table, seat: int, entry: Entry) -> bool:
     seq, handle = entry["seq"], table.seats[seat].handle
     seats = table.round_seats()  # cheap, and [] for nearly every entry: asked first
     duty = table.duty() if seats else None
+    if duty is not None and duty.kind == "reveal" and entry["kind"] == "absent" \
+            and "round" in entry:
+        return _absent_in_round(table, seat, entry, seats)
+    if table.round_first >= 0 and "round" not in entry and entry["kind"] in absence.KINDS:
+        raise TurnError(f"Entry {seq} ({handle}) is a {entry['kind']} signed in no slot of the "
+                        "round under way: nothing follows a round until each of its slots is "
+                        "signed.", seq=seq, code="round")
     if duty is None or entry["kind"] != duty.kind:
         if "round" in entry:
             raise TurnError(f"Entry {seq} ({handle}) says it is signed in a round, but the "
@@ -279,26 +289,60 @@ def _check_round(table: Table, seat: int, entry: Entry) -> bool:
                else "is not one of its seats")
         raise TurnError(f"Entry {seq} is a {entry['kind']} by {handle} in the round of "
                         f"{names}, but {handle} {why}.", seq=seq, code="round")
-    first, expected = place
-    if entry.get("round") != first or seq != expected:
-        raise TurnError(
-            f"Entry {seq} ({handle}) must be signed in the round of {names} that starts at "
-            f"entry {first}, as its entry {expected} (round = {first}).", seq=seq,
-            code="round")
+    _check_slot(table, seat, entry, place, names)
+    if entry["kind"] == "reveal" and entry["moves"]:
+        raise TurnError(f"Entry {seq} ({handle}) is a reveal signed in the round of {names}, "
+                        "but carries moves: a reveal round is only formed where no seat has "
+                        "a choice left.", seq=seq, code="round")
     return True
 
 
-def _enter_round(new: Table, head: str, seat: int, entry: Entry) -> None:
-    """Record ``seat``'s entry in the round under way, in seat order (it may be signed on
-    a save that holds the entries of later seats of the round): its signer and beacon
-    at its seq, its seat among the round's, and a place for its digest
-    (Table.settle_head fills it)."""
+def _check_slot(table: Table, seat: int, entry: Entry, place: tuple[int, int],
+                names: str) -> None:
+    """``entry`` carries the ``round`` and ``seq`` of the slot ``place`` of the round."""
+    first, expected = place
+    if entry.get("round") != first or entry["seq"] != expected:
+        raise TurnError(
+            f"Entry {entry['seq']} ({table.seats[seat].handle}) must be signed in the round "
+            f"of {names} that starts at entry {first}, as its entry {expected} "
+            f"(round = {first}).", seq=entry["seq"], code="round")
+
+
+def _absent_in_round(table: Table, seat: int, entry: Entry, seats: list[int]) -> bool:
+    """An ``absent`` entry signed in a reveal round (docs/protocol-rounds.md): by a seat
+    that revealed in the round, naming a seat still to reveal in it, in that seat's slot.
+    It completes the slot; absence.check_proposal made the proposal's own checks."""
+    seq, handle = entry["seq"], table.seats[seat].handle
+    names = ", ".join(table.seats[s].handle for s in seats)
+    target = table.seat_of(entry["player"])
+    if seat not in table.round_signed:
+        raise TurnError(f"Entry {seq} ({handle}) proposes a player absent inside the round of "
+                        f"{names}, but {handle} has not revealed in it: only a seat that did "
+                        "may.", seq=seq, code="round")
+    place = None if target is None else table.round_place(target)
+    if target is None or place is None:
+        raise TurnError(f"Entry {seq} ({handle}) proposes {entry['player']} absent inside the "
+                        f"round of {names}, but {entry['player']} has no slot left in it.",
+                        seq=seq, code="round")
+    _check_slot(table, seat, entry, place, names)
+    return True
+
+
+def _enter_round(new: Table, before: Table, slot: int, entry: Entry) -> None:
+    """Record an entry in the round under way at the slot of seat ``slot`` (its signer's,
+    or the seat an ``absent`` entry names), in seat order (it may be signed on a save
+    that holds the entries of later seats of the round): its signer and beacon at its
+    seq, the slot's seat among the round's, and a place for its digest
+    (Table.settle_head fills it). The round's set is fixed at its first entry."""
     if new.round_first < 0:
-        new.round_first, new.round_prev = entry["round"], head
-    place = sum(1 for s in new.round_signed if s < seat)
-    new.round_signed.insert(place, seat)
+        new.round_first, new.round_prev = entry["round"], before.head
+        new.round_set = before.round_seats()
+    place = sum(1 for s in new.round_signed if s < slot)
+    new.round_signed.insert(place, slot)
     new.round_digests.insert(place, "")
-    new.signers.insert(new.round_first + place, seat)
+    signer = before.seat_of(entry["seat"])
+    assert signer is not None  # chain.authenticate ran first
+    new.signers.insert(new.round_first + place, signer)
     new.beacons.insert(new.round_first + place, entry.get("beacon", ""))
 
 
@@ -328,6 +372,7 @@ def _copy_table(table: Table) -> Table:
         round_prev=table.round_prev,
         round_digests=list(table.round_digests),
         round_signed=list(table.round_signed),
+        round_set=list(table.round_set),
     )
 
 

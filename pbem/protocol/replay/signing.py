@@ -287,7 +287,7 @@ def sign_entry(
         seed = identity.seed(table.game_id, nonce)
     else:
         seed = _own_seed(table, seat, identity)
-    place_in_round = table.round_place(seat) if kind not in absence.OUT_OF_TURN else None
+    place_in_round = _place_in_round(table, seat, kind, fields or {})
     entry: Entry = {
         "seq": len(table.signers) if place_in_round is None else place_in_round[1],
         "game": table.game_id,
@@ -373,3 +373,16 @@ def secrets_for(table: Table, seat: int, identity: Identity) -> dict[str, dict[s
         if d.get("mode") == "mental":
             out[name] = mental_open.read(d, table.game_id, name, seat, seed, list(uids[name]))
     return out
+
+
+def _place_in_round(table: Table, seat: int, kind: str, fields: dict[str, Any]
+                    ) -> tuple[int, int] | None:
+    """(round, seq) of the slot a new entry of ``kind`` by ``seat`` fills in the round
+    under way, or None: its own slot; an ``absent`` entry by a seat that revealed in a
+    reveal round, the slot of the seat it names (docs/protocol-rounds.md)."""
+    if kind == "absent":
+        target = table.seat_of(str(fields.get("player", "")))
+        if table.round_first < 0 or seat not in table.round_signed or target is None:
+            return None
+        return table.round_place(target)
+    return table.round_place(seat) if kind not in absence.OUT_OF_TURN else None

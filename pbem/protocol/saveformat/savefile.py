@@ -34,7 +34,7 @@ LINK_KINDS = ("start", "turn", "reveal", "resign")
 ANCHOR_KINDS = ("create", "join")
 # The kinds that may be signed in a round (PROTOCOL.md section 4, Rounds): such an entry
 # carries ``round``, the seq of its round's first entry.
-ROUND_KINDS = ("join",)
+ROUND_KINDS = ("join", "reveal", "absent")
 # How deep ``evidence`` may nest: 1, an entry carried as evidence carries none itself
 # (the verifier replays the voided branch's rules, not a branch voided inside it).
 MAX_EVIDENCE_DEPTH = 1

@@ -81,7 +81,7 @@ class SeatRecord(Record):
 # makes to act; 3: format pbem/2, links only in the order of play) bumps it, so a table
 # cached by an older pbem is never resumed from: the home replays instead, and reaches
 # the verdict any other verifier does.
-CACHE_FORMAT = 4  # 4: rounds (PROTOCOL.md section 4)
+CACHE_FORMAT = 5  # 4: rounds (PROTOCOL.md section 4); 5: the set of a round kept
 
 
 class Duty(NamedTuple):
@@ -102,7 +102,8 @@ class Table(Record):
                  away_until: list[str] | None = None, away_used: list[int] | None = None,
                  round_first: int = -1, round_prev: str = "",
                  round_digests: list[str] | None = None,
-                 round_signed: list[int] | None = None) -> None:
+                 round_signed: list[int] | None = None,
+                 round_set: list[int] | None = None) -> None:
         self.header = header
         self.seats = seats
         self.gstate = gstate
@@ -137,6 +138,9 @@ class Table(Record):
         self.round_prev = round_prev
         self.round_digests = [] if round_digests is None else round_digests
         self.round_signed = [] if round_signed is None else round_signed
+        # The round's set of seats, fixed when its first entry is applied: a reveal
+        # round's set does not change while it fills.
+        self.round_set = [] if round_set is None else round_set
 
     def link_before(self, seq: int) -> tuple[int, bytes]:
         """The newest beacon link published before entry ``seq`` and the entry that
@@ -177,12 +181,47 @@ class Table(Record):
     def round_seats(self) -> list[int]:
         """The set of seats the order of play names for the round it waits on now, in
         seat order ([] when the next step is no round)."""
+        if self.round_first >= 0 and self.round_set:
+            return list(self.round_set)  # fixed when the round started
         if self.seats[0].pubkey and self.joined() < len(self.seats):
             seats = self.join_round()
             if self.round_first < 0 and any(self.seats[s].pubkey for s in seats):
                 return []  # a join signed without a round: the others follow in seat order
             return seats
-        return []
+        return self.reveal_round()
+
+    def reveal_round(self) -> list[int]:
+        """The seats whose final reveals form a round: both seats of a two-seat game, when
+        neither has revealed and the reveals are independent (no chance pending, no bot,
+        no proposal open, no secret-deck work owed, each seat can read its own draws, no
+        seat has a choice left), so a reveal in it carries no moves, does no deck work and
+        resolves nothing. Never in a larger game: two seats withholding their reveals in
+        one round could not both be proposed absent (one proposal is open at a time, and
+        a round's entries all wait for its last slot), so the reveals there stay one at a
+        time (docs/protocol-rounds.md)."""
+        if (len(self.seats) != 2 or not self.started or self.proposal or self.bots
+                or self.dropped or self.gstate.get("pending")):
+            return []
+        duty = self._play_duty()
+        if duty is None or duty.kind != "reveal":
+            return []
+        waiting = self.waiting_reveals()
+        if len(waiting) < 2 or self._deck_work_owed():
+            return []
+        if not all(self._can_read_draws(s) for s in waiting):
+            return []
+        if self.reveals_take_moves() and any(self.game.legal_moves(self.gstate, s)
+                                             for s in waiting):
+            return []
+        return sorted(waiting)
+
+    def _deck_work_owed(self) -> bool:
+        decks = [d for d in self.gstate.get("secret", {}).values() if d.get("mode") == "mental"]
+        if not decks:
+            return False
+        from pbem.protocol.crypto import mental_deck
+
+        return any(mental_deck.owing(d) for d in decks)
 
     def round_missing(self) -> list[int]:
         """The seats of the round the game waits on that have not signed in it yet."""
@@ -219,7 +258,7 @@ class Table(Record):
 
         self.head = round_digest(self.round_digests)
         self.round_first, self.round_prev = -1, ""
-        self.round_digests, self.round_signed = [], []
+        self.round_digests, self.round_signed, self.round_set = [], [], []
 
     def _mental_decks(self) -> bool:
         return any(d.get("mode") == "mental" for d in self.gstate.get("secret", {}).values())
@@ -347,6 +386,7 @@ class Table(Record):
             "round_prev": self.round_prev,
             "round_digests": self.round_digests,
             "round_signed": self.round_signed,
+            "round_set": self.round_set,
         }
 
     @classmethod
@@ -378,6 +418,7 @@ class Table(Record):
             round_prev=str(data["round_prev"]),
             round_digests=[str(d) for d in data["round_digests"]],
             round_signed=[int(s) for s in data["round_signed"]],
+            round_set=[int(s) for s in data["round_set"]],
         )
 
 

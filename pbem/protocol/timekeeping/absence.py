@@ -362,6 +362,12 @@ def check_away_entry(table: Table, seat: int, entry: Entry) -> None:
                         "voter may add the note to its vote (pbem vote --away-until), and "
                         "anyone else signs it once the proposal is settled.", seq=seq,
                         code="away")
+    if table.round_first >= 0:
+        raise TurnError(f"Entry {seq} ({handle}) is an away note inside a round of final "
+                        "reveals: each seat of the round signs only its reveal there (a seat "
+                        "still to reveal may add the note to it), and a seat that revealed "
+                        "may propose one still to reveal absent in its place once its "
+                        "patience has run.", seq=seq, code="away")
 
 
 def note_away(new: Table, seat: int, entry: Entry) -> None:

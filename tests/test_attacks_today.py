@@ -8,6 +8,7 @@ import copy
 import datetime
 import gzip
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +25,9 @@ from pbem.protocol.saveformat import packed, savefile, timing
 from pbem.protocol.saveformat.canonical import digest
 from pbem.protocol.saveformat.savefile import Save
 from pbem.protocol.timekeeping import holdback
+from pbem.session import absentees
 from pbem.session import rounds as assembling
-from tests.enginekit import forge, play_game, relinked, sign_as, tick, with_entries
+from tests.enginekit import forge, next_entry, play_game, relinked, sign_as, tick, with_entries
 from tests.test_reveal_rounds import reveal, to_the_reveals
 from tests.test_rounds import invited_join
 
@@ -347,3 +349,60 @@ def test_S11_a_home_s_own_entries_are_never_held_against_it() -> None:
     entries = [_entry("turn", "bob", 0, 1), {**_entry("absent", "ann", 8, 2)}]
     cut = holdback.held(entries, ["t", "p"], _sight((), {"t": 8, "p": 8}, 9))
     assert cut == (2, None)
+
+
+def test_S11_a_proposal_back_dated_into_a_reveal_round_slot_does_not_beat_the_reveal(
+        two: dict[str, Home], at_reveals: Path, tmp_path: Path) -> None:
+    """ann reveals, bob reveals in his slot a patience and an hour after the last turn;
+    two days later ann signs her proposal in bob's slot dated before his reveal. Bob's
+    home, which signed its reveal meanwhile, counts the proposal from when it had it, so
+    his reveal stays the game's there."""
+    start = timing.parse_stamp(last_time(at_reveals))
+    assert start is not None
+    ann = reveal(two, "ann", at_reveals, tmp_path / "ann.toml")
+    set_clock(start + datetime.timedelta(days=7, hours=1))
+    bob = reveal(two, "bob", ann, tmp_path / "bob.toml")
+    set_clock(start + datetime.timedelta(days=7, minutes=5))  # ann's back-dated clock
+    proposal = absentees.sign_absence(two["ann"], ann, "absent",
+                                      {"player": "bob", "remedy": "end"}, None)
+    set_clock(start + datetime.timedelta(days=9))
+    verified = session.verify(proposal.save, two["bob"])
+    assert verified.void and "branch is void" in verified.branches[0]
+    assert "The other branch is the game's" in verified.branches[0]
+    mine = session.verify(savefile.read(bob), two["bob"])
+    assert not mine.void and "This save's branch is the game's" in mine.branches[0]
+    # a stranger goes by signed times: the earlier-dated proposal wins there
+    watcher = Home(tmp_path / "watcher")
+    session.verify(proposal.save, watcher)
+    assert session.verify(savefile.read(bob), watcher).void
+
+
+def last_time(path: Path) -> str:
+    return str(savefile.read(path).entries[-1]["time"])
+
+
+def set_clock(when: datetime.datetime) -> None:
+    os.environ["PBEM_CLOCK"] = str(timing.stamp(when))  # undone by tests/conftest.py
+
+
+@pytest.mark.parametrize("handle, kind, in_slot, fields", [
+    ("bob", "resign", True, {}),  # the withholder resigns instead of revealing its seed
+    ("bob", "resign", False, {}),
+    ("ann", "resign", False, {}),
+    ("bob", "turn", True, {}),
+    ("bob", "away", True, {"away_until": "2030-01-01T00:00:00Z"}),
+    ("ann", "away", False, {"away_until": "2030-01-01T00:00:00Z"}),
+    ("ann", "reveal", True, {"seed": "reuse"}),  # the revealer again, in bob's slot
+], ids=["bob-resign-slot", "bob-resign", "ann-resign", "bob-turn-slot", "bob-away-slot",
+        "ann-away", "ann-reveal-again"])
+def test_nothing_but_a_reveal_or_the_proposal_follows_a_reveal_in_the_round(
+        two: dict[str, Home], at_reveals: Path, tmp_path: Path, handle: str, kind: str,
+        in_slot: bool, fields: dict[str, str]) -> None:
+    save = ann_revealed(two, at_reveals, tmp_path)
+    last = save.entries[-1]
+    extra: dict[str, Any] = {**fields, **({"round": last["round"]} if in_slot else {})}
+    if extra.get("seed") == "reuse":
+        extra["seed"] = last["seed"]
+    body = next_entry(save, two[handle], kind, **extra)
+    forged = with_entries(save, relinked(save.header, [*save.entries, body], two))
+    assert isinstance(replay_refused(forged), TurnError)

@@ -303,6 +303,23 @@ def test_odd_packed_files_are_malformed_never_a_traceback(
     assert cli(tmp_path / "reader", "verify", str(path)).exit_code == 4
 
 
+def test_a_save_packed_twice_is_malformed_for_inbox_as_for_every_command(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """A gzip inside a gzip is no save: inbox once inflated it twice (the second time past
+    its own cap) and reported as verified a file that verify and play refuse."""
+    from pbem.mail import inbox
+
+    save = play_game(homes, tmp_path / "g", stop_after=4)[-1]
+    path = tmp_path / "twice.toml.gz"
+    path.write_bytes(packed.pack(packed.pack(save.read_bytes())))
+    assert cli(tmp_path / "reader", "verify", str(path)).exit_code == 4
+    report = inbox.scan([path], homes["cy"])
+    assert report.verified == 0 and report.problems, report.text()
+    assert "gzip" in report.problems[0].message
+    with pytest.raises(SaveFileError, match="another gzip"):
+        packed.unpack(packed.pack(packed.pack(b"x")), savefile.MAX_SAVE_BYTES)
+
+
 def test_a_gz_of_a_re_signed_save_is_tampered_exit_3(homes: dict[str, Home],
                                                      tmp_path: Path) -> None:
     save = savefile.read(play_game(homes, tmp_path / "g", stop_after=5)[-1])

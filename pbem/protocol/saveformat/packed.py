@@ -38,7 +38,8 @@ def pack(data: bytes) -> bytes:
 
 def unpack(data: bytes, limit: int, name: str = "the save") -> bytes:
     """The bytes gzip ``data`` inflates to, at most ``limit`` of them; SaveFileError (exit
-    4) for more, or for a stream that is damaged, cut short or followed by other bytes."""
+    4) for more, or for a stream that is damaged, cut short, followed by other bytes or
+    holding a gzip stream itself (so every reader inflates a save once, within its cap)."""
     inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)  # gzip header and trailer checked
     out = bytearray()
     pending, offset = b"", 0
@@ -58,6 +59,8 @@ def unpack(data: bytes, limit: int, name: str = "the save") -> bytes:
         raise _broken(name, "is damaged") from None
     if inflater.unused_data or offset < len(data):
         raise _broken(name, "has other bytes after its end")
+    if is_gzip(out):  # a save is text: a reader that inflated again would read it twice
+        raise _broken(name, "holds another gzip stream, not a save")
     return bytes(out)
 
 

@@ -25,7 +25,7 @@ from pbem.protocol.saveformat import packed, savefile, timing
 from pbem.protocol.saveformat.canonical import digest
 from pbem.protocol.saveformat.savefile import Save
 from pbem.protocol.timekeeping import holdback
-from pbem.session import absentees
+from pbem.session import absentees, holding
 from pbem.session import rounds as assembling
 from tests.enginekit import forge, next_entry, play_game, relinked, sign_as, tick, with_entries
 from tests.test_reveal_rounds import reveal, to_the_reveals
@@ -423,3 +423,70 @@ def test_nothing_but_a_reveal_or_the_proposal_follows_a_reveal_in_the_round(
     body = next_entry(save, two[handle], kind, **extra)
     forged = with_entries(save, relinked(save.header, [*save.entries, body], two))
     assert isinstance(replay_refused(forged), TurnError)
+
+
+def to_cys_turn_after_bobs(homes: dict[str, Home], folder: Path) -> session.Written:
+    """A game of three played by bots until cy is to play a turn on bob's."""
+    written = session.new_game(homes["ann"], "dice-race", list(homes), [], None,
+                               folder=folder)
+    while True:
+        duty = written.table.duty()
+        assert duty is not None
+        handle = written.table.seats[duty.seat].handle
+        if handle == "cy" and duty.kind == "turn" and written.entry["seat"] == "bob" \
+                and written.entry["kind"] == "turn":
+            return written
+        tick(minutes=10)
+        kind = "join" if duty.kind == "join" else None
+        written = session.sign_next(homes[handle], written.path, kind, [],
+                                    "random:3" if kind is None else None, None)
+
+
+def test_S11_an_away_note_dated_before_the_turn_it_follows_makes_no_home_hold_a_proposal(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """cy, silent on its turn, signs an away note on bob's turn dated a day before it and
+    sends it to ann alone; ann proposes cy absent on it a patience after bob's turn. In
+    bob's home (which signed its turn after the note's date and had the note only with the
+    proposal) the note is no entry missed while playing: nothing can have been signed
+    before the entry it follows. Before, bob's home held the proposal nine days more and
+    counted it from then in the branch rule, so cy's late answer won there and lost in
+    ann's home: one cheater split two honest homes."""
+    folder = tmp_path / "g"
+    folder.mkdir()
+    bobs = to_cys_turn_after_bobs(homes, folder)
+    turn_time = timing.parse_stamp(str(bobs.entry["time"]))
+    assert turn_time is not None
+    before = turn_time - datetime.timedelta(days=1)
+    note = next_entry(bobs.save, homes["cy"], "away", time=timing.stamp(before),
+                      away_until=timing.stamp(before + datetime.timedelta(hours=1)))
+    entries = [*bobs.save.entries, note]
+    table = engine.replay(Save(bobs.save.header, entries), check_snapshot=False).table
+    noted = write_save(folder / "cy-away.toml",
+                       Save(bobs.save.header, entries, engine.public_state(table)))
+    set_clock(turn_time + datetime.timedelta(days=8))
+    proposal = absentees.sign_absence(homes["ann"], noted, "absent",
+                                      {"player": "cy", "remedy": "end"}, None)
+    session.verify(proposal.save, homes["bob"])
+    cut = holding.here(proposal.save, homes["bob"])
+    assert cut.upto == len(proposal.save.entries) and cut.held is None, cut.reason
+
+
+def test_S11_a_delay_counts_from_no_earlier_than_the_entries_followed() -> None:
+    """The rule by itself: cy's note dated a day before bob's turn it follows, seen with
+    ann's proposal on day 8, is not late in bob's home (bob signed only that turn)."""
+    entries = [_entry("turn", "bob", 0, 5), _entry("away", "cy", -1, 6),
+               _entry("absent", "ann", 8, 7)]
+    seen = {"t": 0, "a": 8, "p": 8}
+    sight = _sight((0,), seen, 9)._replace(me="bob")
+    assert holdback.held(entries, ["t", "a", "p"], sight) == (3, None)
+    assert holdback.dated(entries, 1) == holdback.dated(entries, 0)
+    # the same note dated after the turn: as before, late only if bob signed meanwhile
+    entries[1] = _entry("away", "cy", 0.5, 6)
+    assert holdback.held(entries, ["t", "a", "p"], sight) == (3, None)
+    assert holdback.held(entries, ["t", "a", "p"], sight._replace(
+        mine=_sight((0, 1), seen, 9).mine))[0] == 2
+
+
+def write_save(path: Path, save: Save) -> Path:
+    path.write_text(savefile.dumps(save), "utf-8")
+    return path

@@ -45,15 +45,35 @@ class Sight(NamedTuple):
     at: datetime.datetime  # this home's clock
 
 
-def delay(entry: Entry, entry_hash: str, sight: Sight) -> datetime.timedelta:
-    """How much later than its signed time this home counts ``entry``: the time between
-    its signed time and this home's first sight of it, when this home signed entries of
-    the game in between and the gap is longer than mail explains; else nothing."""
+def dated(entries: Sequence[Entry], index: int) -> datetime.datetime | None:
+    """``entries[index]``'s signed time, or the latest signed time of the entries before it
+    that it follows, if later: nothing is signed before an entry it follows, so an earlier
+    date claims no earlier sight (a seat could else date a note before the turn it follows
+    and make a home that signed that turn hold a proposal against the seat). The other
+    entries of its round it does not follow (they share its predecessor)."""
+    entry = entries[index]
+    when, first = timing.signed_time(entry), entry.get("round")
+    if when is None:
+        return None
+    for other in entries[:index]:
+        other_time = timing.signed_time(other)
+        if other_time is not None and other_time > when and \
+                (first is None or other.get("round") != first):
+            when = other_time
+    return when
+
+
+def delay(entries: Sequence[Entry], hashes: Sequence[str], index: int, sight: Sight
+          ) -> datetime.timedelta:
+    """How much later than its :func:`dated` time this home counts ``entries[index]``:
+    the time between that and this home's first sight of it, when this home signed
+    entries of the game in between and the gap is longer than mail explains; else
+    nothing."""
     none = datetime.timedelta(0)
-    when = timing.signed_time(entry)
+    entry, when = entries[index], dated(entries, index)
     if when is None or entry.get("seat") == sight.me:
         return none
-    seen = sight.first_seen(entry_hash) or sight.at
+    seen = sight.first_seen(hashes[index]) or sight.at
     if seen - when <= sight.limit or not any(when < t < seen for t in sight.mine):
         return none
     return seen - when
@@ -70,7 +90,7 @@ def held_from(entries: Sequence[Entry], hashes: Sequence[str], index: int,
     start = index
     while start > 0 and entries[start].get("kind") in PROCEDURE + NOTES:
         start -= 1  # back to the entry in the order of play the procedure counts from
-    shift = max(delay(entries[k], hashes[k], sight) for k in range(start, index + 1))
+    shift = max(delay(entries, hashes, k, sight) for k in range(start, index + 1))
     return when + shift if shift else None
 
 
@@ -78,11 +98,11 @@ def counted(entries: Sequence[Entry], hashes: Sequence[str], index: int, sight: 
             ) -> datetime.datetime | None:
     """When ``entries[index]`` counts from for this home in the branch rule, where that is
     later than its signed time: :func:`held_from` for an entry of the procedure, else
-    its signed time plus its :func:`delay`; None: from its signed time."""
+    its :func:`dated` time plus its :func:`delay`; None: from its signed time."""
     entry = entries[index]
     if entry.get("kind") in PROCEDURE:
         return held_from(entries, hashes, index, sight)
-    when, late = timing.signed_time(entry), delay(entry, hashes[index], sight)
+    when, late = dated(entries, index), delay(entries, hashes, index, sight)
     return when + late if when is not None and late else None
 
 

@@ -28,7 +28,7 @@ from pbem.protocol.timekeeping import holdback
 from pbem.session import absentees, holding
 from pbem.session import rounds as assembling
 from tests.enginekit import forge, next_entry, play_game, relinked, sign_as, tick, with_entries
-from tests.test_reveal_rounds import reveal, to_the_reveals
+from tests.test_reveal_rounds import last_time, reveal, to_the_reveals
 from tests.test_rounds import invited_join
 
 
@@ -392,10 +392,6 @@ def test_S11_a_proposal_back_dated_into_a_reveal_round_slot_does_not_beat_the_re
     watcher = Home(tmp_path / "watcher")
     session.verify(proposal.save, watcher)
     assert session.verify(savefile.read(bob), watcher).void
-
-
-def last_time(path: Path) -> str:
-    return str(savefile.read(path).entries[-1]["time"])
 
 
 def set_clock(when: datetime.datetime) -> None:

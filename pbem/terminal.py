@@ -56,3 +56,8 @@ def shortened(message: str, limit: int = MESSAGE_LIMIT) -> str:
     they will be shown, cut to ``limit`` characters."""
     flat = printable(" ".join(message.split("\n")))
     return flat if len(flat) <= limit else flat[:limit] + "... (message cut short)"
+
+
+def listed(words: list[str]) -> str:
+    """'ann', 'ann and bob', 'ann, bob and cy'."""
+    return " and ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)

@@ -14,6 +14,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from pbem import registry  # noqa: E402
+from pbem.protocol.crypto.identity import Home  # noqa: E402
 from tests.support import scale  # noqa: E402
 from tests.support.dice_race import GAME as DICE_RACE  # noqa: E402
 from tests.support.secret_draft import GAME as SECRET_DRAFT  # noqa: E402
@@ -97,6 +98,17 @@ def homes(tmp_path: Path):
 
     made = {}
     for handle in ("ann", "bob", "cy"):
+        home = Home(tmp_path / "homes" / handle)
+        home.keygen(handle)
+        made[handle] = home
+    return made
+
+
+@pytest.fixture
+def two(tmp_path: Path) -> dict[str, Home]:
+    """Two homes with identities, ann and bob (the reveal-round tests)."""
+    made = {}
+    for handle in ("ann", "bob"):
         home = Home(tmp_path / "homes" / handle)
         home.keygen(handle)
         made[handle] = home

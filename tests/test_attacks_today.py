@@ -33,16 +33,6 @@ from tests.test_rounds import invited_join
 
 
 @pytest.fixture
-def two(tmp_path: Path) -> dict[str, Home]:
-    made = {}
-    for handle in ("ann", "bob"):
-        home = Home(tmp_path / "homes" / handle)
-        home.keygen(handle)
-        made[handle] = home
-    return made
-
-
-@pytest.fixture
 def at_reveals(two: dict[str, Home], tmp_path: Path) -> Path:
     folder = tmp_path / "saves"
     folder.mkdir()

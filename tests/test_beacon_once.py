@@ -318,19 +318,26 @@ def test_an_answer_that_voids_a_branch_skips_on_evidence(tmp_path: Path) -> None
     assert "not a valid branch of this game" in result.output, result.output
 
 
-def test_a_skip_on_an_answer_signed_after_the_proposal_is_refused(tmp_path: Path) -> None:
-    """The evidence must show a branch the answer voided by the branch rule: an answer
-    signed after the proposal voids nothing, so a skip resting on it is refused (exit 3),
-    though its entries chain and are signed. Built from the honest skip, with bob's answer
-    re-signed a minute after the proposal and cy's skipping entry re-chained on it."""
-    game = Players(tmp_path)
+def honest_skip(game: Players) -> tuple[Path, Path]:
+    """(cy's proposal that bob is absent, cy's entry that skips on evidence): ann accepts,
+    cy plays bob's turn for the bot and its own; bob answers on the save before the
+    proposal; cy's next entry on bob's branch skips the link it published on the other."""
     base = game.until(game.start(), "bob")
     proposal = game.wrote("cy", "absent", str(base), "bob", "--remedy", "bot")
     voted = game.wrote("ann", "vote", str(proposal), "accept")
     game.wrote("cy", "play", str(voted), "roll")
     back = game.answer("bob", base, "roll")
     game.run("cy", "verify", str(back))
-    answered = game.wrote("cy", "play", str(back), "pass")
+    return proposal, game.wrote("cy", "play", str(back), "pass")
+
+
+def test_a_skip_on_an_answer_signed_after_the_proposal_is_refused(tmp_path: Path) -> None:
+    """The evidence must show a branch the answer voided by the branch rule: an answer
+    signed after the proposal voids nothing, so a skip resting on it is refused (exit 3),
+    though its entries chain and are signed. Built from the honest skip, with bob's answer
+    re-signed a minute after the proposal and cy's skipping entry re-chained on it."""
+    game = Players(tmp_path)
+    proposal, answered = honest_skip(game)
     save = savefile.read(answered)
     late = datetime.datetime.strptime(entry(proposal)["time"], "%Y-%m-%dT%H:%M:%SZ") \
         + datetime.timedelta(minutes=1)
@@ -387,13 +394,7 @@ def test_evidence_dated_ahead_or_nested_is_refused(tmp_path: Path) -> None:
     effect yet: exit 3), or carrying evidence itself (malformed: exit 4). Neither is an
     internal error, and the honest skip still verifies."""
     game = Players(tmp_path)
-    base = game.until(game.start(), "bob")
-    proposal = game.wrote("cy", "absent", str(base), "bob", "--remedy", "bot")
-    voted = game.wrote("ann", "vote", str(proposal), "accept")
-    game.wrote("cy", "play", str(voted), "roll")
-    back = game.answer("bob", base, "roll")
-    game.run("cy", "verify", str(back))
-    answered = game.wrote("cy", "play", str(back), "pass")
+    proposal, answered = honest_skip(game)
     signed, save = entry(answered), savefile.read(answered)
     cy = game.home("cy").load()
     carried = signed["evidence"]

@@ -34,6 +34,18 @@ def forged_removal(t: Players) -> tuple[str, str, str, str]:
     return path, revealed, ann, bob
 
 
+def removed(t: Players) -> tuple[str, str, str, str]:
+    """(the save the game waits on, the save where the other seat won, the seat waited
+    for, the other): the other proposes it absent on day 8, confirms on day 15 and
+    reveals a minute later."""
+    path = t.play(t.start("dice-race", "--option", "target=1000"))
+    waited = t.status(path)["to_act"]
+    other = t.other(waited)
+    proposal = t.wrote(other, "absent", path, waited, "--remedy", "end", when=at(days=8))
+    confirmed = t.wrote(other, "confirm", proposal, when=at(days=15))
+    return path, t.wrote(other, "play", confirmed, when=at(days=15, minutes=1)), waited, other
+
+
 def write(tmp: Path, name: str, save: Save) -> Path:
     """The save as a cheat writes it: with the snapshot its entries replay to."""
     table = engine.replay(save, check_snapshot=False, audit_secrets=False).table
@@ -258,12 +270,7 @@ def test_S11_a_back_dated_answer_cannot_hide_that_it_came_late(tmp_path: Path) -
     the wait'). A seat's own later entry explains nothing: bob's home, seeing that one
     file, still says the answer is signed three weeks before it first saw it."""
     t = Players(tmp_path, "ann", "bob")
-    path = t.play(t.start("dice-race", "--option", "target=1000"))
-    ann = t.status(path)["to_act"]
-    bob = t.other(ann)
-    proposal = t.wrote(bob, "absent", path, ann, "--remedy", "end", when=at(days=8))
-    confirmed = t.wrote(bob, "confirm", proposal, when=at(days=15))
-    won = t.wrote(bob, "play", confirmed, when=at(days=15, minutes=1))
+    path, won, ann, bob = removed(t)
     assert verify_json(t, bob, won, at(days=16))["winners"] == [bob]
     answer = t.wrote(ann, "play", path, "roll", when=at(days=7, hours=23))
     covered = t.wrote(ann, "away", answer, "--until", at(days=31), when=at(days=30))
@@ -313,17 +320,12 @@ def test_S11_a_back_dated_comeback_fails_in_the_home_that_was_playing(
     a proposal that ann is absent dated a patience after that answer, its confirm and his
     reveal, all dated in the past. By signed times bob wins (a home with no seat says so).
     ann's home signed her proposal, confirm and reveal after the answer's date and had it
-    only on day 30 (pbem.protocol.timekeeping.holdback): there the answer counts from day 30, too late
-    to void her removal of bob, and bob's proposal waits a patience after ann had it.
+    only on day 30 (pbem.protocol.timekeeping.holdback): there the answer counts from
+    day 30, too late to void her removal of bob, and bob's proposal waits a patience after ann had it.
     Every entry bob dated back is shown as late, each one: before, only the last was
     named, each earlier one excused by bob's own later entry."""
     t = Players(tmp_path, "ann", "bob")
-    path = t.play(t.start("dice-race", "--option", "target=1000"))
-    bob = t.status(path)["to_act"]
-    ann = t.other(bob)
-    proposal = t.wrote(ann, "absent", path, bob, "--remedy", "end", when=at(days=8))
-    confirmed = t.wrote(ann, "confirm", proposal, when=at(days=15))
-    won = t.wrote(ann, "play", confirmed, when=at(days=15, minutes=1))
+    path, won, bob, ann = removed(t)
     answer = t.wrote(bob, "play", path, "roll", when=at(days=7, hours=23))
     against = t.wrote(bob, "absent", answer, ann, "--remedy", "end", when=at(days=15))
     confirmed = t.wrote(bob, "confirm", against, when=at(days=22))

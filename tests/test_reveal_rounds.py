@@ -26,16 +26,6 @@ from pbem.session import rounds as assembling
 from tests.enginekit import forge, play_game, relinked, sign_as, tick, with_entries
 
 
-@pytest.fixture
-def two(tmp_path: Path) -> dict[str, Home]:
-    made = {}
-    for handle in ("ann", "bob"):
-        home = Home(tmp_path / "homes" / handle)
-        home.keygen(handle)
-        made[handle] = home
-    return made
-
-
 def to_the_reveals(homes: dict[str, Home], folder: Path) -> Path:
     """A two-seat game played by greedy bots up to its final reveals; the save there."""
     return last_turn(homes, folder).path

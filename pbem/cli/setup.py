@@ -20,6 +20,7 @@ from pbem.cli.common import (
     sign_entry,
 )
 from pbem.errors import PbemError, UsageError
+from pbem.terminal import listed
 
 
 # ---- identity ---------------------------------------------------------------------------
@@ -115,8 +116,7 @@ def new(ctx: click.Context, game: str, seats: tuple[str, ...], options: tuple[st
     seated = [str(s["handle"]) for s in written.save.header["seats"]]
     if len(seated) > len(seats):  # the host was left out and so was added as seat 1
         others = seated[1:]
-        follow = " and ".join([", ".join(others[:-1]), others[-1]] if len(others) > 1 else others)
-        echo(f"You ({seated[0]}) take seat 1 as the host; {follow} "
+        echo(f"You ({seated[0]}) take seat 1 as the host; {listed(others)} "
              f"follow{'s' if len(others) == 1 else ''} in the order given.")
     pinned = [k for k in written.keys if k.pinned and k.status != "you"]
     if pinned:

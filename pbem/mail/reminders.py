@@ -17,6 +17,7 @@ from pbem import atomic
 from pbem.protocol.crypto.identity import Home
 from pbem.protocol.saveformat import timing
 from pbem.protocol.saveformat.savefile import GAME_ID
+from pbem.terminal import listed
 
 FILE = "reminders.json"
 VERSION = 1
@@ -80,8 +81,9 @@ class Check:
         return timing.shown(self.past) if self.past is not None else "never"
 
 
-def _no_patience(info: dict[str, Any], proposal: bool, me: str) -> str:
-    """Why nobody's patience runs out now, from the clock's status (clock.status)."""
+def _no_patience(info: dict[str, Any], proposal: bool, me: str, joining: str = "") -> str:
+    """Why nobody's patience runs out now, from the clock's status (clock.status);
+    ``joining``: the seats still to join a round of joins, in words."""
     who, kind = info["to_act"], info["next"]
     if who is None:
         return "nobody is to act"
@@ -93,7 +95,7 @@ def _no_patience(info: dict[str, Any], proposal: bool, me: str) -> str:
         return f"{who} is proposed absent already"
     if kind in ("join", "start"):
         action = "join" if kind == "join" else "start the game"
-        who = info.get("joining") or who  # a round of joins: every seat still to join
+        who = joining or who
         return f"it waits for {who} to {action}, and no patience is counted before the game starts"
     return "its entries carry no signed time to count patience from"
 
@@ -108,8 +110,7 @@ def check(home: Home, path: str | Path, me: str, now: datetime.datetime) -> Chec
     table = verified.table
     info = clock.status(table)
     missing = [table.seats[s].handle for s in table.round_missing()]
-    if info["next"] == "join" and len(missing) > 1:
-        info = {**info, "joining": " and ".join([", ".join(missing[:-1]), missing[-1]])}
+    joining = listed(missing) if len(missing) > 1 else ""
     who, ends = info["to_act"], timing.parse_stamp(info["patience_ends"])
     past = ends if ends is not None and ends <= now else None
     found = Check(f"{table.game.info.title} {table.game_id[:8]}", table.game_id, who, past,
@@ -118,7 +119,7 @@ def check(home: Home, path: str | Path, me: str, now: datetime.datetime) -> Chec
         found.why_not = (f"{path} is not the newest save of the game this home has seen; "
                          "skipped.")
     elif who is None or ends is None or who == me:
-        found.why_not = f"no reminder ({_no_patience(info, bool(table.proposal), me)})."
+        found.why_not = f"no reminder ({_no_patience(info, bool(table.proposal), me, joining)})."
     elif past is None:
         found.why_not = f"no reminder; {who}'s patience runs out {timing.shown(ends)}."
     elif (after := next_allowed(home, table.game_id)) is not None and now < after:

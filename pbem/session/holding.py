@@ -56,8 +56,9 @@ def cut(save: Save, archive: Archive | None, me: str, at: datetime.datetime) -> 
     """How much of ``save`` is in effect for this home at ``at``."""
     index = timing.in_effect(save.entries, at)
     entries = save.entries[:index]
-    if archive is None or not me or archive.data["header"] != digest(save.header) \
-            or not any(e["kind"] in PROCEDURE for e in entries):
+    # Cheapest first: most saves hold no entry of the absence procedure.
+    if archive is None or not me or not any(e["kind"] in PROCEDURE for e in entries) \
+            or archive.data["header"] != digest(save.header):
         return Cut(index)
     hashes = [engine.entry_hash(e) for e in entries]
     first, start = holdback.held(entries, hashes, sight(archive, me, save.header, at))
@@ -78,13 +79,15 @@ def counted_rule(save: Save, hashes: list[str], archive: Archive, me: str,
     entry that follows an entry of ``save`` counts from here (holdback.counted)."""
     if not me:
         return None
-    seen = sight(archive, me, save.header, at)
+    seen: list[holdback.Sight] = []  # read from the archive only if a branch asks
 
     def counted(entry: dict[str, Any]) -> datetime.datetime | None:
         seq = entry.get("seq")
         if not isinstance(seq, int) or not 0 < seq <= len(hashes):
             return None
+        if not seen:
+            seen.append(sight(archive, me, save.header, at))
         prefix, prefix_hashes = [*save.entries[:seq], entry], [*hashes[:seq], digest(entry)]
-        return holdback.counted(prefix, prefix_hashes, seq, seen)
+        return holdback.counted(prefix, prefix_hashes, seq, seen[0])
 
     return counted

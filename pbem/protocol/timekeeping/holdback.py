@@ -45,44 +45,54 @@ class Sight(NamedTuple):
     at: datetime.datetime  # this home's clock
 
 
-def dated(entries: Sequence[Entry], index: int) -> datetime.datetime | None:
-    """``entries[index]``'s signed time, or the latest signed time of the entries before it
-    that it follows, if later: nothing is signed before an entry it follows, so an earlier
+def dated_times(entries: Sequence[Entry]) -> list[datetime.datetime | None]:
+    """Each entry's signed time, or the latest signed time of the entries before it that
+    it follows, if later: nothing is signed before an entry it follows, so an earlier
     date claims no earlier sight (a seat could else date a note before the turn it follows
     and make a home that signed that turn hold a proposal against the seat). The other
-    entries of its round it does not follow (they share its predecessor)."""
-    entry = entries[index]
-    when, first = timing.signed_time(entry), entry.get("round")
-    if when is None:
-        return None
-    for other in entries[:index]:
-        other_time = timing.signed_time(other)
-        if other_time is not None and other_time > when and \
-                (first is None or other.get("round") != first):
-            when = other_time
-    return when
+    entries of its round it does not follow (they share its predecessor). None: unsigned."""
+    out: list[datetime.datetime | None] = []
+    latest: datetime.datetime | None = None  # of every entry so far
+    before_round: datetime.datetime | None = None  # of the entries before the round under way
+    current: object = None  # the ``round`` of the round under way
+    for entry in entries:
+        first = entry.get("round")
+        if first is not None and first != current:
+            before_round = latest
+        current = first
+        floor = before_round if first is not None else latest
+        when = timing.signed_time(entry)
+        out.append(None if when is None else max(when, floor) if floor else when)
+        if when is not None and (latest is None or when > latest):
+            latest = when
+    return out
 
 
-def delay(entries: Sequence[Entry], hashes: Sequence[str], index: int, sight: Sight
-          ) -> datetime.timedelta:
-    """How much later than its :func:`dated` time this home counts ``entries[index]``:
-    the time between that and this home's first sight of it, when this home signed
-    entries of the game in between and the gap is longer than mail explains; else
+def dated(entries: Sequence[Entry], index: int) -> datetime.datetime | None:
+    """``entries[index]``'s time as :func:`dated_times` gives it."""
+    return dated_times(entries[:index + 1])[index]
+
+
+def _delay(entry: Entry, entry_hash: str, when: datetime.datetime | None, sight: Sight
+           ) -> datetime.timedelta:
+    """How much later than ``when`` (its :func:`dated_times` time) this home counts
+    ``entry``: the time between that and this home's first sight of it, when this home
+    signed entries of the game in between and the gap is longer than mail explains; else
     nothing."""
     none = datetime.timedelta(0)
-    entry, when = entries[index], dated(entries, index)
     if when is None or entry.get("seat") == sight.me:
         return none
-    seen = sight.first_seen(hashes[index]) or sight.at
+    seen = sight.first_seen(entry_hash) or sight.at
     if seen - when <= sight.limit or not any(when < t < seen for t in sight.mine):
         return none
     return seen - when
 
 
-def held_from(entries: Sequence[Entry], hashes: Sequence[str], index: int,
-              sight: Sight) -> datetime.datetime | None:
+def _held_from(entries: Sequence[Entry], hashes: Sequence[str], index: int, sight: Sight,
+               times: Sequence[datetime.datetime | None]) -> datetime.datetime | None:
     """When ``entries[index]``, if it is an entry of the absence procedure, takes effect
-    for this home, where that is later than its signed time; else None."""
+    for this home, where that is later than its signed time; else None. ``times``: the
+    entries' :func:`dated_times`."""
     entry = entries[index]
     when = timing.signed_time(entry)
     if entry.get("kind") not in PROCEDURE or when is None:
@@ -90,19 +100,22 @@ def held_from(entries: Sequence[Entry], hashes: Sequence[str], index: int,
     start = index
     while start > 0 and entries[start].get("kind") in PROCEDURE + NOTES:
         start -= 1  # back to the entry in the order of play the procedure counts from
-    shift = max(delay(entries, hashes, k, sight) for k in range(start, index + 1))
+    shift = max(_delay(entries[k], hashes[k], times[k], sight)
+                for k in range(start, index + 1))
     return when + shift if shift else None
 
 
 def counted(entries: Sequence[Entry], hashes: Sequence[str], index: int, sight: Sight
             ) -> datetime.datetime | None:
     """When ``entries[index]`` counts from for this home in the branch rule, where that is
-    later than its signed time: :func:`held_from` for an entry of the procedure, else
-    its :func:`dated` time plus its :func:`delay`; None: from its signed time."""
+    later than its signed time: when it takes effect here for an entry of the procedure,
+    else its :func:`dated_times` time plus its delay; None: from its signed time."""
+    times = dated_times(entries[:index + 1])
     entry = entries[index]
     if entry.get("kind") in PROCEDURE:
-        return held_from(entries, hashes, index, sight)
-    when, late = dated(entries, index), delay(entries, hashes, index, sight)
+        return _held_from(entries, hashes, index, sight, times)
+    when = times[index]
+    late = _delay(entry, hashes[index], when, sight)
     return when + late if when is not None and late else None
 
 
@@ -110,9 +123,11 @@ def held(entries: Sequence[Entry], hashes: Sequence[str], sight: Sight
          ) -> tuple[int, datetime.datetime | None]:
     """(the index of the first entry this home holds back, when it takes effect here), or
     (len(entries), None) when it holds back none."""
+    times: list[datetime.datetime | None] | None = None  # worked out once, if needed
     for index, entry in enumerate(entries):
         if entry.get("kind") in PROCEDURE:
-            start = held_from(entries, hashes, index, sight)
+            times = times if times is not None else dated_times(entries)
+            start = _held_from(entries, hashes, index, sight, times)
             if start is not None and start > sight.at:
                 return index, start
     return len(entries), None

@@ -14,7 +14,7 @@ from typing import Any
 from pbem import atomic
 from pbem.errors import IntegrityError, MoveError, OptionError, PbemError, TurnError, UsageError
 from pbem.game import Game, State, copy_state, play_move
-from pbem.home import gameindex, stockdigest
+from pbem.home import gameindex, sealed, stockdigest
 from pbem.home.archive import Archive
 from pbem.home.contacts import Contacts, SeatKey
 from pbem.protocol.crypto.edkeys import is_sound_key
@@ -540,9 +540,12 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     # (reading them is as loud about a wrong peel as 'show' is).
     mine = signing.secrets_for(shown, duty.seat, identity) if bot and duty.kind in (
         "turn", "reveal") else {}
+    opening = shown.commitment(duty.seat) if duty.kind == "turn" and wanted == "turn" else None
+    if opening is not None and not moves:  # a sealed step's moves, opened as sealed
+        moves = _sealed_moves(home, table, opening[0])
     if bot:
         from pbem.play import bots  # only for a bot's move: it costs start-up time
-    if bot and duty.kind == "turn":
+    if bot and duty.kind == "turn" and opening is None:
         moves = bots.choose_turn(shown.game, shown.gstate, duty.seat, bot, salt=salt,
                                  secrets=mine)
     elif bot and duty.kind == "reveal" and shown.reveals_take_moves():
@@ -567,6 +570,8 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     target = output_path(save, entry, Path(path), out)
     if dry_run:
         return Written(target, save, new_table, entry, table, keys=keys)
+    if "sealed" in entry:  # kept before the save is written: the opening needs them
+        sealed.keep(home.path, table.game_id, entry["seq"], moves)
     written = write(save, target, home, links.release)
     went_on(home, save, entry, leave_branch)
     where = f"{save.ruleset} {save.game_id[:8]}"
@@ -576,6 +581,16 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     with contextlib.suppress(OSError):
         contacts.write()
     return Written(written, save, new_table, entry, table, keys=keys)
+
+
+def _sealed_moves(home: Home, table: Table, seq: int) -> list[str]:
+    """The moves this home sealed in entry ``seq``, which its turn now opens."""
+    moves = sealed.sealed_moves(home.path, table.game_id, seq)
+    if moves is None:
+        raise TurnError(f"You sealed your moves in entry {seq} from another home, or this "
+                        "home lost them: play the same moves again to open them (pbem "
+                        "refuses any others).", code="sealed")
+    return moves
 
 
 def _confirm_changed_keys(keys: list[SeatKey], accept: Collection[str],

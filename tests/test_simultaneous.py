@@ -233,6 +233,59 @@ def test_no_sealed_bid_is_readable_before_every_seat_committed(homes: dict[str, 
         assert '"my_bid"' not in output
 
 
+# ---- what each home reads ------------------------------------------------------------------
+def test_show_and_log_read_a_round_holding_a_later_seat_alone(homes: dict[str, Home],
+                                                              tmp_path: Path) -> None:
+    """bob's commitment signed on the start save is entry 5 at place 4 of the file: show
+    and log tell it (they read entries by place, not by seq), and say the round is sealed."""
+    start = at_first_step(homes, tmp_path / "s")
+    bob = bid(homes, "bob", start, tmp_path / "bob.toml", ["bid 4"])
+    runner = CliRunner()
+    home = ["--home", str(homes["cy"].path)]
+    shown = runner.invoke(main, [*home, "show", str(bob)])
+    assert shown.exit_code == 0, shown.output
+    assert "Round: the turns of ann, bob, cy (sealed: each commits to its moves" in shown.output
+    assert "missing: ann, cy" in shown.output
+    log = runner.invoke(main, [*home, "log", str(bob)])
+    assert log.exit_code == 0, log.output
+    assert "bob sealed its moves" in log.output and "bid 4" not in log.output
+    report = json.loads(runner.invoke(main, [*home, "verify", "--json", str(bob)]).output)
+    assert report["round"] == {"seats": ["ann", "bob", "cy"], "missing": ["ann", "cy"],
+                               "sealed": "sealed"}
+
+
+def test_every_seat_of_the_step_is_told_it_plays_now(homes: dict[str, Home],
+                                                     tmp_path: Path) -> None:
+    paths = play_game(homes, tmp_path / "s", game="sealed-bids", stop_after=3)
+    started = session.sign_next(homes["ann"], paths[-1], None, [], None,
+                                str(tmp_path / "start.toml"))
+    step = started.next_step()
+    assert step.startswith("Send it to every other player: the sealed turns of a "
+                           "simultaneous step are signed in parallel"), step
+    assert "bob, cy still play. You play now too" in step
+    for seat, handle in enumerate(("ann", "bob", "cy")):
+        turn = session.owed(homes[handle], started.path)
+        assert turn.kind == "turn" and turn.seat == seat  # its own seat, not the first
+
+
+def test_moves_and_auto_answer_are_for_the_seat_that_asks(homes: dict[str, Home],
+                                                          tmp_path: Path) -> None:
+    """In a step's round every seat acts: 'moves' lists the asker's choices and the auto
+    answer decides nothing for it (bob has 1 coin left and cy none: cy's only bid is
+    forced, bob's is a choice)."""
+    from pbem.mail import answer
+
+    start = at_first_step(homes, tmp_path / "s", options=["open=true", "purse=1"])
+    end = one_step(homes, start, tmp_path, {"ann": "bid 0", "bob": "bid 0", "cy": "bid 1"})
+    assert session.load(end, homes["ann"]).table.gstate["coins"] == [1, 1, 0]
+    assert answer.nothing_to_decide(homes["cy"], end) == ("forced: bid 0", ["bid 0"])
+    assert answer.nothing_to_decide(homes["bob"], end) is None
+    runner = CliRunner()
+    listed = runner.invoke(main, ["--home", str(homes["cy"].path), "moves", str(end)])
+    assert listed.exit_code == 0 and listed.output.split("\n")[0] == "bid 0"
+    assert "bid 1" not in listed.output
+
+
 # ---- tampering ---------------------------------------------------------------------------
 def refused(save: Save, bodies: list[dict[str, Any]], homes: dict[str, Home]) -> PbemError:
     forged = with_entries(save, relinked(save.header, bodies, homes))

@@ -24,7 +24,7 @@ from pbem.protocol.saveformat import savefile, timing
 from pbem.protocol.saveformat.canonical import digest
 from pbem.protocol.saveformat.savefile import HEX64, Save
 from pbem.protocol.state import headers
-from pbem.protocol.state.table import Report, Table, silent
+from pbem.protocol.state.table import Duty, Report, Table, silent
 from pbem.protocol.state.turns import apply_moves
 from pbem.protocol.timekeeping import absence, clock
 from pbem.record import Record
@@ -300,6 +300,8 @@ class Written(Record):
             return joins_step(self.table, missing)
         if duty.kind == "reveal" and missing:
             return reveals_step(self.table, missing, self.table.seat_of(self.entry["seat"]))
+        if duty.kind == "turn" and missing:
+            return turns_step(self.table, missing, self.table.seat_of(self.entry["seat"]))
         who = self.table.seats[duty.seat]
         action = {"join": "join it with 'pbem join'", "start": "start it with 'pbem play'",
                   "turn": "play with 'pbem play'", "reveal": "reveal with 'pbem play'",
@@ -319,6 +321,26 @@ def reveals_step(table: Table, missing: list[int], me: int | None) -> str:
         return mine.strip()
     return (f"Send it to {', '.join(others)}, who reveal{'s' if len(others) == 1 else ''} "
             f"with 'pbem play': the final reveals are signed in parallel.{mine}")
+
+
+def turns_step(table: Table, missing: list[int], me: int | None) -> str:
+    """What to do with a save whose next turns are the round of a simultaneous step
+    (docs/protocol-rounds.md): every seat still to act in it plays on it now, in
+    parallel, the signer too if it is one of them, and mails its entry to every other
+    player."""
+    others = [table.seats[s].handle + (f" <{table.seats[s].email}>" if table.seats[s].email
+                                        else "") for s in missing if s != me]
+    kind = table.step_kind()
+    what = {"sealed": "the sealed turns of a simultaneous step are signed in parallel (each "
+                      "commits to its moves, opened once every seat has committed)",
+            "opening": "the sealed moves are opened in parallel ('pbem play' with no moves "
+                       "opens what this home sealed)"}.get(
+        kind, "the turns of a simultaneous step are signed in parallel")
+    mine = " You play now too: 'pbem play' on this save." if me in missing else ""
+    if not others:
+        return mine.strip()
+    return (f"Send it to every other player: {what}, and {', '.join(others)} still "
+            f"play{'s' if len(others) == 1 else ''}.{mine}")
 
 
 def joins_step(table: Table, missing: list[int]) -> str:
@@ -517,11 +539,13 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     verified = load(path, home)
     refuse_stale(verified, home)
     table = verified.table
-    signing.owed(table, identity)
+    owed = signing.owed(table, identity)
     links = OwnLinks(home, table, identity, verified.report.hashes)
     shown = signing.preview(table, identity, links.used, links.voided)
     duty = shown.duty()
     assert duty is not None
+    if table.round_place(owed.seat) is not None:  # a round: this seat acts, not its first
+        duty = Duty(owed.seat, duty.kind)
     if duty.kind == "vote":
         raise TurnError(f"It is your vote on {absence.proposal_words(table)}: run 'pbem vote "
                         "SAVE accept' or 'pbem vote SAVE refuse' ('pbem show SAVE' shows the "
@@ -686,12 +710,13 @@ def owed(home: Home, path: str | Path) -> Owed:
     """What this home owes in the save at ``path``, or the TurnError ``play`` would give."""
     identity = home.load()
     verified = load(path, home)
-    signing.owed(verified.table, identity)
+    mine = signing.owed(verified.table, identity)
     links = OwnLinks(home, verified.table, identity, verified.report.hashes)
     shown = signing.preview(verified.table, identity, links.used, links.voided)
     duty = shown.duty()
     assert duty is not None
-    return Owed(verified, identity, shown, duty.kind, duty.seat)
+    in_round = verified.table.round_place(mine.seat) is not None  # this seat, not the first
+    return Owed(verified, identity, shown, duty.kind, mine.seat if in_round else duty.seat)
 
 
 

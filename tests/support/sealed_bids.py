@@ -130,7 +130,7 @@ class SealedBids(Game):
 
     def describe(self, before: State, after: State, seat: int) -> list[str]:
         if after["round"] == before["round"]:
-            return [f"{after['seats'][seat]} bid"]
+            return [f"{after['seats'][seat]} bid"] if after["done"] != before["done"] else []
         bids, winner, prize = after["last"]
         return [f"bids {bids}: {after['seats'][winner]} won the prize of {prize}"]
 

@@ -286,6 +286,34 @@ def test_moves_and_auto_answer_are_for_the_seat_that_asks(homes: dict[str, Home]
     assert "bid 1" not in listed.output
 
 
+def test_inbox_assembles_the_turns_it_reads(homes: dict[str, Home], tmp_path: Path) -> None:
+    from pbem.mail import inbox
+
+    start = at_first_step(homes, tmp_path / "s", options=["open=true"])
+    saves = [bid(homes, handle, start, tmp_path / f"{handle}.toml", ["bid 1"])
+             for handle in ("cy", "ann", "bob")]
+    (summary,) = inbox.scan(saves, homes["ann"]).games
+    assert summary.filed.endswith("-ann+bob+cy.toml") and summary.your_move
+    table = fresh(savefile.read(summary.filed), tmp_path).table
+    assert table.gstate["round"] == 1 and table.round_first < 0
+
+
+def test_the_clock_after_a_round_starts_at_its_latest_entry(homes: dict[str, Home],
+                                                            tmp_path: Path) -> None:
+    """The turns of a round start nobody's clock; the entry that completes it starts the
+    next seat's at the latest signed time of the round, whichever slot holds it."""
+    start = at_first_step(homes, tmp_path / "s", options=["open=true"])
+    tick(days=1)
+    late = [savefile.read(bid(homes, h, start, tmp_path / f"{h}.toml", ["bid 1"]))
+            for h in ("bob", "cy")]
+    assert session.load(tmp_path / "cy.toml", homes["cy"]).table.since == \
+        savefile.read(start).entries[-1]["time"]
+    tick(days=1)
+    ann = savefile.read(bid(homes, "ann", start, tmp_path / "ann.toml", ["bid 1"]))
+    table = fresh(assembling.assemble([*late, ann]), tmp_path).table
+    assert table.round_first < 0 and table.since == ann.entries[-1]["time"]
+
+
 # ---- tampering ---------------------------------------------------------------------------
 def refused(save: Save, bodies: list[dict[str, Any]], homes: dict[str, Home]) -> PbemError:
     forged = with_entries(save, relinked(save.header, bodies, homes))

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 from pbem import atomic
+from pbem.errors import TurnError
 
 MAX_BYTES = 1024 * 1024
 
@@ -33,6 +34,17 @@ def sealed_moves(home_path: Path, game_id: str, seq: int) -> list[str] | None:
     if isinstance(moves, list) and all(isinstance(m, str) for m in moves):
         return list(moves)
     return None
+
+
+def opening_moves(home_path: Path, game_id: str, seq: int) -> list[str]:
+    """The moves this home sealed in entry ``seq``, which its turn now opens; TurnError
+    saying what to do when it does not have them."""
+    moves = sealed_moves(home_path, game_id, seq)
+    if moves is None:
+        raise TurnError(f"You sealed your moves in entry {seq} from another home, or this "
+                        "home lost them: play the same moves again to open them (pbem "
+                        "refuses any others).", code="sealed")
+    return moves
 
 
 def _read(home_path: Path, game_id: str) -> dict[str, object]:

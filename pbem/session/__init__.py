@@ -29,7 +29,7 @@ from pbem.protocol.state.turns import apply_moves
 from pbem.protocol.timekeeping import absence, clock
 from pbem.record import Record
 from pbem.registry import load as load_game
-from pbem.session import holding
+from pbem.session import holding, steps
 from pbem.session.branches import OwnLinks, guard_branches, went_on
 from pbem.session.verified import Verified
 
@@ -301,7 +301,7 @@ class Written(Record):
         if duty.kind == "reveal" and missing:
             return reveals_step(self.table, missing, self.table.seat_of(self.entry["seat"]))
         if duty.kind == "turn" and missing:
-            return turns_step(self.table, missing, self.table.seat_of(self.entry["seat"]))
+            return steps.turns_step(self.table, missing, self.table.seat_of(self.entry["seat"]))
         who = self.table.seats[duty.seat]
         action = {"join": "join it with 'pbem join'", "start": "start it with 'pbem play'",
                   "turn": "play with 'pbem play'", "reveal": "reveal with 'pbem play'",
@@ -321,26 +321,6 @@ def reveals_step(table: Table, missing: list[int], me: int | None) -> str:
         return mine.strip()
     return (f"Send it to {', '.join(others)}, who reveal{'s' if len(others) == 1 else ''} "
             f"with 'pbem play': the final reveals are signed in parallel.{mine}")
-
-
-def turns_step(table: Table, missing: list[int], me: int | None) -> str:
-    """What to do with a save whose next turns are the round of a simultaneous step
-    (docs/protocol-rounds.md): every seat still to act in it plays on it now, in
-    parallel, the signer too if it is one of them, and mails its entry to every other
-    player."""
-    others = [table.seats[s].handle + (f" <{table.seats[s].email}>" if table.seats[s].email
-                                        else "") for s in missing if s != me]
-    kind = table.step_kind()
-    what = {"sealed": "the sealed turns of a simultaneous step are signed in parallel (each "
-                      "commits to its moves, opened once every seat has committed)",
-            "opening": "the sealed moves are opened in parallel ('pbem play' with no moves "
-                       "opens what this home sealed)"}.get(
-        kind, "the turns of a simultaneous step are signed in parallel")
-    mine = " You play now too: 'pbem play' on this save." if me in missing else ""
-    if not others:
-        return mine.strip()
-    return (f"Send it to every other player: {what}, and {', '.join(others)} still "
-            f"play{'s' if len(others) == 1 else ''}.{mine}")
 
 
 def joins_step(table: Table, missing: list[int]) -> str:
@@ -566,7 +546,7 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
         "turn", "reveal") else {}
     opening = shown.commitment(duty.seat) if duty.kind == "turn" and wanted == "turn" else None
     if opening is not None and not moves:  # a sealed step's moves, opened as sealed
-        moves = _sealed_moves(home, table, opening[0])
+        moves = sealed.opening_moves(home.path, table.game_id, opening[0])
     if bot:
         from pbem.play import bots  # only for a bot's move: it costs start-up time
     if bot and duty.kind == "turn" and opening is None:
@@ -605,16 +585,6 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     with contextlib.suppress(OSError):
         contacts.write()
     return Written(written, save, new_table, entry, table, keys=keys)
-
-
-def _sealed_moves(home: Home, table: Table, seq: int) -> list[str]:
-    """The moves this home sealed in entry ``seq``, which its turn now opens."""
-    moves = sealed.sealed_moves(home.path, table.game_id, seq)
-    if moves is None:
-        raise TurnError(f"You sealed your moves in entry {seq} from another home, or this "
-                        "home lost them: play the same moves again to open them (pbem "
-                        "refuses any others).", code="sealed")
-    return moves
 
 
 def _confirm_changed_keys(keys: list[SeatKey], accept: Collection[str],

@@ -437,6 +437,23 @@ def test_chance_queued_in_a_round_waits_and_the_next_step_waits_for_it(
     assert bob["round"] == 8 and bob["seq"] == 8
 
 
+def test_a_sealed_step_is_a_round_with_chance_pending(homes: dict[str, Home],
+                                                     tmp_path: Path) -> None:
+    """Played one seat after another, a sealed step would show the first seat's bid to
+    the others: with the bonus pending it is still a round of commitments."""
+    start = at_first_step(homes, tmp_path / "s", game="bonus-after-bids")
+    committed = one_step(homes, start, tmp_path, {"ann": "bid 1", "bob": "bid 1",
+                                                  "cy": "bid 1"})
+    opened = committed
+    for handle in ("ann", "bob", "cy"):
+        opened = bid(homes, handle, opened, tmp_path / f"open-{handle}.toml")
+    table = fresh(savefile.read(opened), tmp_path).table
+    assert [r["seq"] for r in table.gstate["pending"]] == [9]
+    assert table.round_seats() == [0, 1, 2] and table.step_kind() == "sealed"
+    nxt = savefile.read(bid(homes, "ann", opened, tmp_path / "next.toml", ["bid 0"]))
+    assert "sealed" in nxt.entries[-1] and nxt.entries[-1]["moves"] == []
+
+
 # ---- absence in a step -------------------------------------------------------------------
 def test_a_withholder_of_a_sealed_step_stays_removable(homes: dict[str, Home],
                                                        tmp_path: Path) -> None:
@@ -482,6 +499,33 @@ def test_a_withholder_of_its_opening_stays_removable(homes: dict[str, Home],
     assert table.bots == [2] and table.commits == []  # cy's commitment is void
     nxt = session.sign_next(homes["ann"], voted.path, None, [], "greedy", None)
     assert nxt.entry.get("bot")  # the bot plays cy's bid in the open, in ann's entry
+
+
+def test_a_seat_played_by_the_bot_plays_its_sealed_step_after_the_others(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """cy never commits and is replaced by the bot: ann and bob go on sealing and opening
+    their bids in rounds (never a bid in the open before both committed), and cy's bid is
+    played by the bot after the openings, in an entry of ann's that plays the bot's turn
+    only; the game goes on to its end and verifies."""
+    start = at_first_step(homes, tmp_path / "s")
+    two = one_step(homes, start, tmp_path, {"ann": "bid 4", "bob": "bid 5"})
+    proposal = sign_as(homes["ann"], two, "absent", player="cy", remedy="bot")
+    voted = sign_as(homes["bob"], proposal.path, "vote", vote="accept")
+    path, handles = voted.path, ["ann", "bob", "cy"]
+    for _ in range(60):
+        duty = session.load(path, homes["ann"]).table.duty()
+        if duty is None:
+            break
+        path = session.sign_next(homes[handles[duty.seat]], path, None, [], "greedy",
+                                 None).path
+    save = savefile.read(path)
+    later = [e for e in save.entries[len(voted.save.entries):] if e["kind"] == "turn"]
+    assert all("sealed" in e or "salt" in e or (e.get("bot") and e["moves"] == [])
+               for e in later)
+    # cy's bid in each of the 3 rounds; the last one ends the game, in ann's reveal
+    assert [e["kind"] for e in save.entries if e.get("bot")] == ["turn", "turn", "reveal"]
+    report = fresh(save, tmp_path).report
+    assert report.audit == "clean" and report.table.duty() is None
 
 
 # ---- the spec's vectors ---------------------------------------------------------------------

@@ -526,6 +526,8 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     assert duty is not None
     if table.round_place(owed.seat) is not None:  # a round: this seat acts, not its first
         duty = Duty(owed.seat, duty.kind)
+    elif signing.bot_then_round(table, shown, owed.seat):
+        moves, bot = [], None  # the bot's turns only: this seat's own goes in the round
     if duty.kind == "vote":
         raise TurnError(f"It is your vote on {absence.proposal_words(table)}: run 'pbem vote "
                         "SAVE accept' or 'pbem vote SAVE refuse' ('pbem show SAVE' shows the "

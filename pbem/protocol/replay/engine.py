@@ -124,9 +124,17 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     elif kind not in ("create", "join"):
         duty, bot_turns = _arrive_at(new, seat, entry, duty, replay)
     allowed = {duty.kind} | ({"resign"} if duty.kind == "turn" else set())
-    if bot_turns and kind == "turn" and seat != duty.seat and not entry["moves"]:
-        # The bot's turns handed the game to another seat than the signer: the entry
-        # plays them only (never in a game whose turns go round in seat order).
+    # The signer's own turn after the bot's is in a round of a simultaneous step: it is
+    # signed there, in its slot, so this entry plays the bot's turns only.
+    in_step = bool(bot_turns) and kind == "turn" and new.round_place(seat) is not None
+    if in_step and entry["moves"]:
+        raise TurnError(f"Entry {seq} ({handle}) plays the bot's turns and then moves of its "
+                        "own, but after the bot's turns the seats of a simultaneous step sign "
+                        "in a round: its own turn goes in its slot there.", seq=seq,
+                        code="round")
+    if bot_turns and kind == "turn" and (seat != duty.seat or in_step) and not entry["moves"]:
+        # The bot's turns handed the game to another seat than the signer, or to a round:
+        # the entry plays them only (never in a game whose turns go round in seat order).
         new.seats[seat].advance(entry)
         _chores(new, seat, entry, make_chores, audit_seeds, proved)
         stamp_pending(new.gstate, seq)

@@ -273,10 +273,12 @@ def sign_entry(
             raise TurnError("You have not joined this game yet.")
     else:
         seat = owed(table, identity).seat
-        duty = preview(table, identity, used, voided).duty()
+        shown = preview(table, identity, used, voided)
+        duty = shown.duty()
         assert duty is not None
         # the bot's turns hand the game to another seat (never in a round, PROTOCOL.md 4)
-        bot_only = duty.seat != seat and table.round_place(seat) is None
+        bot_only = table.round_place(seat) is None and (
+            duty.seat != seat or bot_then_round(table, shown, seat))
         if bot_only and (kind != "turn" or moves):
             raise TurnError(f"You sign the bot's turn only; the game then waits for "
                             f"{table.seats[duty.seat].handle}. Sign it with no moves.")
@@ -342,6 +344,12 @@ def sign_entry(
     return entry, new
 
 
+
+
+def bot_then_round(table: Table, shown: Table, seat: int) -> bool:
+    """Whether ``seat``'s next entry plays the bot's turns (``shown``: after them) and its
+    own turn is then in a round of a simultaneous step, signed apart in its slot."""
+    return table.game.to_act(table.gstate) in table.bots and shown.round_place(seat) is not None
 
 
 def _seal(table: Table, seat: int, entry: Entry, seed: bytes) -> None:

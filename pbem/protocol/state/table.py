@@ -203,18 +203,23 @@ class Table(Record):
     def step_round(self) -> list[int]:
         """The seats whose turns of a simultaneous step of the rules form a round (the
         game's ``simultaneous``, two or more), when the turns are independent of the
-        engine's own work too: no chance pending (an entry before the step resolves it),
-        no seat played by the bot or dropped, no proposal open and no secret-deck work
-        owed. Otherwise the step's seats play one after another in seat order, as the
-        game's ``to_act`` names them (docs/protocol-rounds.md)."""
+        engine's own work too: no proposal open, no secret-deck work owed and, unless the
+        step is sealed, no chance pending (an entry before the step resolves it) and no
+        seat played by the bot or dropped. Otherwise the step's seats play one after
+        another in seat order, as the game's ``to_act`` names them. A sealed step's round
+        is of the seats played by people (docs/protocol-rounds.md)."""
         if not self.started or self.resigned >= 0 or self.stopped or self.proposal:
             return []
         if self.commits:  # the opening round: the seats that sealed their moves
             opening = [int(c[0]) for c in self.commits]
             return opening if len(opening) > 1 else []
-        if self.bots or self.dropped or self.gstate.get("pending"):
+        # A sealed step is never played in the open one seat after another: chance pending
+        # waits until after its rounds, and a seat played by the bot plays after them.
+        if not self.game.sealed(self.gstate) and (self.bots or self.dropped
+                                                  or self.gstate.get("pending")):
             return []
-        seats = self.game.simultaneous(self.gstate)
+        gone = silent(self)
+        seats = [s for s in self.game.simultaneous(self.gstate) if s not in gone]
         if len(seats) < 2 or self._deck_work_owed():
             return []
         return sorted(seats)

@@ -213,7 +213,7 @@ SECRET_BIDS = ("bid 4", "bid 5")
 def test_no_sealed_bid_is_readable_before_every_seat_committed(homes: dict[str, Home],
                                                                tmp_path: Path) -> None:
     """ann and bob have committed, cy has not: nothing cy (or anyone) reads names their
-    bids: the save, show, show --json, log, verify --json and the views."""
+    bids: the save, show, show --json, log, verify --json, the mail and the views."""
     start = at_first_step(homes, tmp_path / "s")
     two = one_step(homes, start, tmp_path, {"ann": SECRET_BIDS[0], "bob": SECRET_BIDS[1]})
     text = two.read_text("utf-8")
@@ -224,6 +224,12 @@ def test_no_sealed_bid_is_readable_before_every_seat_committed(homes: dict[str, 
         result = runner.invoke(main, ["--home", str(homes["cy"].path), *args])
         assert result.exit_code == 0, (args, result.output)
         outputs.append(result.output)
+    from pbem.mail import message
+
+    mail = message.compose(two, homes["bob"], to=["cy@example.org"])
+    outputs.append("\n".join(str(part.get_content()) for part in mail.walk()
+                             if part.get_content_maintype() == "text"))
+    assert "It is your move, cy" in outputs[-1]
     table = session.load(two, homes["cy"]).table
     outputs.append(json.dumps(table.game.view(table.gstate, 2)))
     outputs.append(json.dumps(table.game.view(table.gstate, None)))

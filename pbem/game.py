@@ -330,7 +330,24 @@ class Game(ABC):
 
     @abstractmethod
     def to_act(self, state: State) -> int | None:
-        """The seat whose turn it is; None once the game is over."""
+        """The seat whose turn it is; None once the game is over. In a simultaneous step
+        (:meth:`simultaneous`), the first seat of the step still to act."""
+
+    def simultaneous(self, state: State) -> list[int]:
+        """The seats that still act in the simultaneous step under way, in seat order;
+        [] (the default) when play is sequential and ``to_act`` names the one seat.
+
+        Each of these seats plays one whole turn of the step. Its moves must be legal
+        against the state before the step and independent of the other seats' turns of
+        the step: applying the step's turns in any order gives the same state (the
+        conformance suite checks it). Signed play makes such a step one round of
+        parallel entries (docs/protocol-rounds.md), applied in seat order."""
+        return []
+
+    def sealed(self, state: State) -> bool:
+        """Whether the moves of the simultaneous step under way stay hidden from the
+        other seats until every seat of the step has acted (a sealed bid). Default no."""
+        return False
 
     @abstractmethod
     def legal_moves(self, state: State, seat: int) -> list[str]:

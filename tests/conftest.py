@@ -17,6 +17,7 @@ from pbem import registry  # noqa: E402
 from pbem.protocol.crypto.identity import Home  # noqa: E402
 from tests.support import scale  # noqa: E402
 from tests.support.dice_race import GAME as DICE_RACE  # noqa: E402
+from tests.support.sealed_bids import GAME as SEALED_BIDS  # noqa: E402
 from tests.support.secret_draft import GAME as SECRET_DRAFT  # noqa: E402
 from tests.support.secret_draw import GAME as SECRET_DRAW  # noqa: E402
 from tests.support.secret_grab import GAME as SECRET_GRAB  # noqa: E402
@@ -30,6 +31,7 @@ registry.register("dice-race", DICE_RACE)
 registry.register("secret-draw", SECRET_DRAW)
 registry.register("secret-draft", SECRET_DRAFT)
 registry.register("secret-grab", SECRET_GRAB)
+registry.register("sealed-bids", SEALED_BIDS)
 
 FIXED_CLOCK = "2025-06-02T10:00:00Z"
 

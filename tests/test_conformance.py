@@ -28,7 +28,9 @@ from pbem.play import bots
 from pbem.play.local import LocalTable
 from pbem.protocol.crypto.sampler import Sampler
 from pbem.protocol.saveformat.canonical import MAX_DEPTH, NotCanonicalError, canonical, check_signable
+from pbem.protocol.state.turns import play_turn
 from tests.support import scale
+from tests.support.sealed_bids import SealedBids
 from tests.support.secret_draw import DECK, SecretDraw
 from tests.support.wraparound import Wraparound
 
@@ -188,6 +190,25 @@ def _ends_on_a_copy(game: Game, state: State, seat: int) -> bool:
     return True
 
 
+def check_step_order(game: Game, state: State, bot: str) -> None:
+    """In a simultaneous step (``game.simultaneous``), each seat's turn, chosen against
+    the state before the step, is legal after the other seats' turns too, and the step's
+    turns give the same state in seat order and in reverse order (the engine applies a
+    round's entries in seat order, whichever was signed first)."""
+    seats = game.simultaneous(state)
+    if len(seats) < 2:
+        return
+    assert game.to_act(state) == seats[0], "to_act must name the step's first seat"
+    turns = {seat: bots.choose_turn(game, state, seat, bot) for seat in seats}
+    ends = []
+    for order in (seats, seats[::-1]):
+        working = copy_state(state)
+        for seat in order:
+            working, _ = play_turn(game, working, seat, turns[seat])
+        ends.append(canonical(working))
+    assert ends[0] == ends[1], f"the turns of the step of seats {seats} depend on their order"
+
+
 def play_random(name: str, players: int, options: dict[str, object], seed: int) -> LocalTable:
     game = registry.load(name)
     handles = [f"p{i}" for i in range(players)]
@@ -198,6 +219,7 @@ def play_random(name: str, players: int, options: dict[str, object], seed: int) 
         seat = table.to_act()
         if seat is None:
             break
+        check_step_order(game, table.state, f"random:{seed}")
         state = copy_state(table.state)
         moves: list[str] = []
         for _ in range(bots.MAX_MOVES_PER_TURN):
@@ -273,6 +295,23 @@ def test_the_per_move_checks_can_fail() -> None:
     table.view = lambda viewer: {"odds": 0.5}  # type: ignore[method-assign]
     with pytest.raises(NotCanonicalError, match="odds is a float"):
         check_step(game, table, 1)
+
+
+class _FirstComeBids(SealedBids):
+    """Sealed Bids whose ties go to the seat that ended its turn first: order-dependent."""
+
+    def end_turn(self, state: State, seat: int) -> None:
+        state.setdefault("order", []).append(seat)
+        super().end_turn(state, seat)
+
+
+def test_a_step_whose_turns_depend_on_their_order_is_failed() -> None:
+    game = _FirstComeBids()
+    table = LocalTable(game, ["p0", "p1"], {}, seed=b"order")
+    table.prepare()
+    with pytest.raises(AssertionError, match="depend on their order"):
+        check_step_order(game, table.state, "greedy")
+    check_step_order(SealedBids(), table.state, "greedy")  # the real one passes
 
 
 def test_a_fixed_table_in_a_view_is_checked_as_the_whole_view_would_be() -> None:

@@ -14,7 +14,7 @@ from typing import Any
 from pbem import atomic
 from pbem.errors import IntegrityError, MoveError, OptionError, PbemError, TurnError, UsageError
 from pbem.game import Game, State, copy_state, play_move
-from pbem.home import gameindex, stockdigest
+from pbem.home import gameindex, sealed, stockdigest
 from pbem.home.archive import Archive
 from pbem.home.contacts import Contacts, SeatKey
 from pbem.protocol.crypto.edkeys import is_sound_key
@@ -24,12 +24,12 @@ from pbem.protocol.saveformat import savefile, timing
 from pbem.protocol.saveformat.canonical import digest
 from pbem.protocol.saveformat.savefile import HEX64, Save
 from pbem.protocol.state import headers
-from pbem.protocol.state.table import Report, Table, silent
+from pbem.protocol.state.table import Duty, Report, Table, silent
 from pbem.protocol.state.turns import apply_moves
 from pbem.protocol.timekeeping import absence, clock
 from pbem.record import Record
 from pbem.registry import load as load_game
-from pbem.session import holding
+from pbem.session import holding, steps
 from pbem.session.branches import OwnLinks, guard_branches, went_on
 from pbem.session.verified import Verified
 
@@ -300,6 +300,8 @@ class Written(Record):
             return joins_step(self.table, missing)
         if duty.kind == "reveal" and missing:
             return reveals_step(self.table, missing, self.table.seat_of(self.entry["seat"]))
+        if duty.kind == "turn" and missing:
+            return steps.turns_step(self.table, missing, self.table.seat_of(self.entry["seat"]))
         who = self.table.seats[duty.seat]
         action = {"join": "join it with 'pbem join'", "start": "start it with 'pbem play'",
                   "turn": "play with 'pbem play'", "reveal": "reveal with 'pbem play'",
@@ -517,11 +519,15 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     verified = load(path, home)
     refuse_stale(verified, home)
     table = verified.table
-    signing.owed(table, identity)
+    owed = signing.owed(table, identity)
     links = OwnLinks(home, table, identity, verified.report.hashes)
     shown = signing.preview(table, identity, links.used, links.voided)
     duty = shown.duty()
     assert duty is not None
+    if table.round_place(owed.seat) is not None:  # a round: this seat acts, not its first
+        duty = Duty(owed.seat, duty.kind)
+    elif signing.bot_then_round(table, shown, owed.seat):
+        moves, bot = [], None  # the bot's turns only: this seat's own goes in the round
     if duty.kind == "vote":
         raise TurnError(f"It is your vote on {absence.proposal_words(table)}: run 'pbem vote "
                         "SAVE accept' or 'pbem vote SAVE refuse' ('pbem show SAVE' shows the "
@@ -540,9 +546,12 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     # (reading them is as loud about a wrong peel as 'show' is).
     mine = signing.secrets_for(shown, duty.seat, identity) if bot and duty.kind in (
         "turn", "reveal") else {}
+    opening = shown.commitment(duty.seat) if duty.kind == "turn" and wanted == "turn" else None
+    if opening is not None and not moves:  # a sealed step's moves, opened as sealed
+        moves = sealed.opening_moves(home.path, table.game_id, opening[0])
     if bot:
         from pbem.play import bots  # only for a bot's move: it costs start-up time
-    if bot and duty.kind == "turn":
+    if bot and duty.kind == "turn" and opening is None:
         moves = bots.choose_turn(shown.game, shown.gstate, duty.seat, bot, salt=salt,
                                  secrets=mine)
     elif bot and duty.kind == "reveal" and shown.reveals_take_moves():
@@ -567,6 +576,8 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     target = output_path(save, entry, Path(path), out)
     if dry_run:
         return Written(target, save, new_table, entry, table, keys=keys)
+    if "sealed" in entry:  # kept before the save is written: the opening needs them
+        sealed.keep(home.path, table.game_id, entry["seq"], moves)
     written = write(save, target, home, links.release)
     went_on(home, save, entry, leave_branch)
     where = f"{save.ruleset} {save.game_id[:8]}"
@@ -671,12 +682,13 @@ def owed(home: Home, path: str | Path) -> Owed:
     """What this home owes in the save at ``path``, or the TurnError ``play`` would give."""
     identity = home.load()
     verified = load(path, home)
-    signing.owed(verified.table, identity)
+    mine = signing.owed(verified.table, identity)
     links = OwnLinks(home, verified.table, identity, verified.report.hashes)
     shown = signing.preview(verified.table, identity, links.used, links.voided)
     duty = shown.duty()
     assert duty is not None
-    return Owed(verified, identity, shown, duty.kind, duty.seat)
+    in_round = verified.table.round_place(mine.seat) is not None  # this seat, not the first
+    return Owed(verified, identity, shown, duty.kind, mine.seat if in_round else duty.seat)
 
 
 

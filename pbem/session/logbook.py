@@ -155,8 +155,8 @@ def note_of(before: Table, after: Table, entry: savefile.Entry) -> EntryNote:
 
 
 def _leaving_words(entry: savefile.Entry, before: Table) -> list[str]:
-    """What a resignation or an absence entry did, for the log (the game's state may not
-    change at all: the engine's tables do)."""
+    """What a resignation, an absence entry or a sealed commitment did, for the log (the
+    game's state may not change at all: the engine's tables do)."""
     who, kind = entry["seat"], entry["kind"]
     if kind == "absent":
         return [f"{who} proposed that {entry['player']} is absent, remedy '{entry['remedy']}'."]
@@ -169,6 +169,8 @@ def _leaving_words(entry: savefile.Entry, before: Table) -> list[str]:
         return [f"{who} confirmed the proposal, unanswered for a full patience."]
     if kind == "resign":
         return [f"{who} resigned and ranks last."]
+    if "sealed" in entry:  # a sealed step's commitment: its moves stay hidden until opened
+        return [f"{who} sealed its moves; they are opened once every seat of the step has."]
     return []
 
 
@@ -204,9 +206,13 @@ def history(path: str | Path, home: Home | None, wanted: Callable[[Save], range]
     notes: list[EntryNote] = []
     tables: dict[int, Table] = {}
 
+    # An incomplete round may hold an entry at another place than its seq (a later seat's
+    # entry before an earlier one's): ``seqs`` are places in the file.
+    place_of = {int(e["seq"]): place for place, e in enumerate(save.entries)}
+
     def tell(before: Table, after: Table, entry: savefile.Entry) -> None:
         seq = int(entry["seq"])
-        if seq in seqs:
+        if place_of[seq] in seqs:
             notes.append(note_of(before, after, entry))
         if seq in keep:
             tables[seq] = after

@@ -5,6 +5,7 @@ archive verified in other saves (``pbem inbox`` and ``pbem sync`` do it by thems
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from pbem.errors import PbemError, UsageError
 from pbem.home.archive import Archive, equivocation
@@ -93,15 +94,20 @@ def merge_files(paths: list[Path], home: Home | None, out: str | None
     return written, merged, [table.seats[s].handle for s in table.round_missing()]
 
 
-def status(table: Table) -> dict[str, list[str]] | None:
+def status(table: Table) -> dict[str, Any] | None:
     """docs/JSON.md's ``round``: the seats of the round the game waits on and those whose
-    entry is missing from the save, by handle in seat order; None when it waits on no
-    round."""
+    entry is missing from the save, by handle in seat order, and for a simultaneous
+    step's round what it signs (``sealed``: "sealed", "opening" or ""); None when it
+    waits on no round."""
     seats = table.round_seats()
     if not seats:
         return None
-    return {"seats": [table.seats[s].handle for s in seats],
-            "missing": [table.seats[s].handle for s in table.round_missing()]}
+    found: dict[str, Any] = {"seats": [table.seats[s].handle for s in seats],
+                             "missing": [table.seats[s].handle for s in table.round_missing()]}
+    duty = table.duty()
+    if duty is not None and duty.kind == "turn":
+        found["sealed"] = table.step_kind()
+    return found
 
 
 def status_line(table: Table) -> str:
@@ -113,6 +119,9 @@ def status_line(table: Table) -> str:
     kind = duty.kind if duty is not None else "entrie"  # a round stands before the end
     done = [h for h in found["seats"] if h not in found["missing"]]
     held = f"this save holds those of {', '.join(done)}" if done else "this save holds none"
-    return (f"Round: the {kind}s of {', '.join(found['seats'])}, signed in parallel; {held}; "
+    sealed = {"sealed": " (sealed: each commits to its moves, which the next round opens)",
+              "opening": " (opening the moves each sealed)"}.get(found.get("sealed", ""), "")
+    return (f"Round: the {kind}s of {', '.join(found['seats'])}{sealed}, signed in parallel; "
+            f"{held}; "
             f"missing: {', '.join(found['missing'])}. Any home holding them all assembles "
             "the save ('pbem merge', or 'pbem inbox' by itself).")

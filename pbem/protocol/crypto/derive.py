@@ -29,6 +29,8 @@ RAND = b"pbem/1/rand"
 # Chance of an absent seat's turn played by the bot (PROTOCOL.md section 11).
 BOT_RAND = b"pbem/1/bot-rand"
 CARD_POINT = b"pbem/1/card"
+# The salt of a seat's sealed moves in a simultaneous step (docs/protocol-rounds.md).
+SEALED_SALT = b"pbem/2/sealed-salt"
 # Chaum-Pedersen proofs of the mental deck (pbem.protocol.crypto.dleq): challenge and nonce.
 DLEQ_CHALLENGE = b"pbem/1/dleq"
 DLEQ_NONCE = b"pbem/1/dleq-nonce"
@@ -55,3 +57,10 @@ def seed_commitment(seed: bytes) -> str:
 def derive(seed: bytes, info: bytes, length: int = 32) -> bytes:
     """HKDF-SHA256(ikm=seed, salt=empty, info) of ``length`` bytes."""
     return hkdf_sha256(seed, info, length)
+
+
+def sealed_salt(seed: bytes, game_id: str, seq: int) -> bytes:
+    """The salt of the moves a seat seals in entry ``seq``: derive(seed, SEALED_SALT ||
+    game_id || seq as 4 big-endian bytes). Its home re-derives it to open them; nobody
+    else can know it before the seat publishes it (the seed is secret until the reveal)."""
+    return derive(seed, SEALED_SALT + game_id.encode() + seq.to_bytes(4, "big"))

@@ -36,6 +36,7 @@ from pbem.protocol.state.headers import (
     game_data_text,
     header_fits,
 )
+from pbem.protocol.state.rounds import admits_slot_proposals, sealed_commitment
 from pbem.protocol.state.table import Duty, Report, SeatRecord, Table, name_seats
 from pbem.protocol.state.turns import apply_moves, play_turn, resolve_pending, stamp_pending
 from pbem.protocol.timekeeping import absence, clock
@@ -111,17 +112,29 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     # clock starts at the latest signed time so far, so a signer who back-dates its own
     # entry (or leaves the time out) cannot start the next seat's clock before the
     # entries that came before it.
-    if not (in_round and kind == "reveal"):
+    if in_round and kind == "turn":
+        _round_clock(new, entry)
+    elif not (in_round and kind == "reveal"):
         # The other seats' reveals in a reveal round make nobody newly to act: the clock
         # of a seat still to reveal runs from the entry before the round.
         new.since = clock.later(new.since, str(entry.get("time", "")))
     bot_turns: list[dict[str, Any]] = []
-    if kind not in ("create", "join"):
+    if in_round:  # a round's entries resolve no chance and play no bot turn
+        _check_bot_turns(entry, [], replay, handle)
+    elif kind not in ("create", "join"):
         duty, bot_turns = _arrive_at(new, seat, entry, duty, replay)
     allowed = {duty.kind} | ({"resign"} if duty.kind == "turn" else set())
-    if bot_turns and kind == "turn" and seat != duty.seat and not entry["moves"]:
-        # The bot's turns handed the game to another seat than the signer: the entry
-        # plays them only (never in a game whose turns go round in seat order).
+    # The signer's own turn after the bot's is in a round of a simultaneous step: it is
+    # signed there, in its slot, so this entry plays the bot's turns only.
+    in_step = bool(bot_turns) and kind == "turn" and new.round_place(seat) is not None
+    if in_step and entry["moves"]:
+        raise TurnError(f"Entry {seq} ({handle}) plays the bot's turns and then moves of its "
+                        "own, but after the bot's turns the seats of a simultaneous step sign "
+                        "in a round: its own turn goes in its slot there.", seq=seq,
+                        code="round")
+    if bot_turns and kind == "turn" and (seat != duty.seat or in_step) and not entry["moves"]:
+        # The bot's turns handed the game to another seat than the signer, or to a round:
+        # the entry plays them only (never in a game whose turns go round in seat order).
         new.seats[seat].advance(entry)
         _chores(new, seat, entry, make_chores, audit_seeds, proved)
         stamp_pending(new.gstate, seq)
@@ -140,6 +153,9 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         _chores(new, seat, entry, make_chores, audit_seeds, proved)
         return new, []
     new.seats[seat].advance(entry)
+    if kind == "turn" and _seal_or_open(new, seat, entry, in_round):
+        _chores(new, seat, entry, make_chores, audit_seeds, proved)
+        return new, []  # a commitment: the moves it hides are applied when opened
     canonical_moves = _in_order(new, seat, entry, in_place)
     if replay and canonical_moves != moves:
         raise TurnError(
@@ -148,8 +164,61 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
             seq=seq,
         )
     _chores(new, seat, entry, make_chores, audit_seeds, proved)
+    if in_round and kind == "turn" and new._deck_work_owed():
+        raise TurnError(f"Entry {seq} ({handle}) is a turn of a simultaneous step, but its "
+                        "moves leave secret-deck work owed: the turns of a step must be "
+                        "independent of one another.", seq=seq, code="round")
     stamp_pending(new.gstate, seq)
     return new, canonical_moves
+
+
+def _seal_or_open(new: Table, seat: int, entry: Entry, in_round: bool) -> bool:
+    """A turn's sealed part (docs/protocol-rounds.md): whether ``entry`` is a commitment
+    to moves (recorded, nothing applied), checked. A seat with a commitment not opened
+    yet opens it (its moves and their salt must hash to it, and then apply as any
+    turn's); in a sealed round a seat commits (no moves, no salt); elsewhere a turn
+    carries neither."""
+    seq, handle = entry["seq"], new.seats[seat].handle
+    committed = new.commitment(seat)
+    if committed is not None:
+        at, sealed = committed
+        if "sealed" in entry or "salt" not in entry:
+            raise TurnError(f"Entry {seq} ({handle}) must open the moves {handle} sealed in "
+                            f"entry {at}: it carries those moves and their salt, and "
+                            "nothing sealed.", seq=seq, code="sealed")
+        if sealed_commitment(new.game_id, at, entry["moves"], entry["salt"]) != sealed:
+            raise IntegrityError(f"Entry {seq} ({handle}) opens moves that do not match the "
+                                 f"commitment {handle} signed in entry {at}: {handle} "
+                                 "changed its sealed moves, or the entry was forged.",
+                                 seq=seq, code="sealed")
+        new.commits = [c for c in new.commits if c[0] != seat]
+        return False
+    if in_round and new.round_kind == "sealed":
+        if "salt" in entry:
+            raise TurnError(f"Entry {seq} ({handle}) opens moves in the round where the seats "
+                            "of a sealed step commit to theirs: moves are opened only once "
+                            "every seat of the step has committed.", seq=seq, code="sealed")
+        if entry["moves"] or "sealed" not in entry:
+            raise TurnError(f"Entry {seq} ({handle}) is a turn of a sealed step but carries "
+                            "its moves in the open: it must carry only their commitment "
+                            "('sealed').", seq=seq, code="sealed")
+        place = sum(1 for c in new.commits if c[0] < seat)
+        new.commits.insert(place, [seat, seq, entry["sealed"]])
+        return True
+    if "sealed" in entry or "salt" in entry:
+        raise TurnError(f"Entry {seq} ({handle}) carries a sealed move, but no sealed step "
+                        "is under way here.", seq=seq, code="sealed")
+    return False
+
+
+def _round_clock(new: Table, entry: Entry) -> None:
+    """A turn signed in a round: the other seats' turns make nobody newly to act (the
+    clock of a seat still missing runs from the entry before the round); the entry that
+    completes the round starts the clock of whoever acts next at the latest signed time
+    of the round's entries."""
+    new.round_time = clock.later(new.round_time, str(entry.get("time", "")))
+    if not new.round_missing():
+        new.since = clock.later(new.since, new.round_time)
 
 
 def _admit(table: Table, seat: int, entry: Entry) -> tuple[Duty, int, bool, bool]:
@@ -266,7 +335,7 @@ def _check_round(table: Table, seat: int, entry: Entry) -> bool:
     seq, handle = entry["seq"], table.seats[seat].handle
     seats = table.round_seats()  # cheap, and [] for nearly every entry: asked first
     duty = table.duty() if seats else None
-    if duty is not None and duty.kind == "reveal" and entry["kind"] == "absent" \
+    if duty is not None and admits_slot_proposals(duty.kind) and entry["kind"] == "absent" \
             and "round" in entry:
         return _absent_in_round(table, seat, entry, seats)
     if table.round_first >= 0 and "round" not in entry and entry["kind"] in absence.KINDS:
@@ -277,10 +346,15 @@ def _check_round(table: Table, seat: int, entry: Entry) -> bool:
         if "round" in entry:
             raise TurnError(f"Entry {seq} ({handle}) says it is signed in a round, but the "
                             "order of play names no round here.", seq=seq, code="round")
+        if table.round_first >= 0 and entry["kind"] == "resign":  # it may follow the round
+            raise TurnError(f"Entry {seq} ({handle}) is a {entry['kind']} signed in no slot "
+                            "of the round under way: nothing follows a round until each of "
+                            "its slots is signed.", seq=seq, code="round")
         return False
-    if "round" not in entry and table.round_first < 0:
-        # Joins signed one after another, as pbem signed them before rounds: accepted in
-        # seat order (the duty check), and the joins after it follow in seat order too.
+    if "round" not in entry and table.round_first < 0 and entry["kind"] != "turn":
+        # Joins (or two reveals) signed one after another, as pbem signed them before
+        # rounds: accepted in seat order (the duty check), and the ones after it follow in
+        # seat order too. The turns of a simultaneous step never had another form.
         return False
     place = table.round_place(seat)
     names = ", ".join(table.seats[s].handle for s in seats)
@@ -309,15 +383,18 @@ def _check_slot(table: Table, seat: int, entry: Entry, place: tuple[int, int],
 
 
 def _absent_in_round(table: Table, seat: int, entry: Entry, seats: list[int]) -> bool:
-    """An ``absent`` entry signed in a reveal round (docs/protocol-rounds.md): by a seat
-    that revealed in the round, naming a seat still to reveal in it, in that seat's slot.
+    """An ``absent`` entry signed in a reveal round or a turn round (admits_slot_proposals,
+    docs/protocol-rounds.md): by a seat that signed in the round, naming a seat still
+    missing in it, in that seat's slot.
     It completes the slot; absence.check_proposal made the proposal's own checks."""
     seq, handle = entry["seq"], table.seats[seat].handle
     names = ", ".join(table.seats[s].handle for s in seats)
     target = table.seat_of(entry["player"])
     if seat not in table.round_signed:
+        duty = table.duty()
+        did = "played" if duty is not None and duty.kind == "turn" else "revealed"
         raise TurnError(f"Entry {seq} ({handle}) proposes a player absent inside the round of "
-                        f"{names}, but {handle} has not revealed in it: only a seat that did "
+                        f"{names}, but {handle} has not {did} in it: only a seat that did "
                         "may.", seq=seq, code="round")
     place = None if target is None else table.round_place(target)
     if target is None or place is None:
@@ -335,8 +412,11 @@ def _enter_round(new: Table, before: Table, slot: int, entry: Entry) -> None:
     seq, the slot's seat among the round's, and a place for its digest
     (Table.settle_head fills it). The round's set is fixed at its first entry."""
     if new.round_first < 0:
-        new.round_first, new.round_prev = entry["round"], before.head
+        # Asked before anything changes: ``new`` may be ``before`` itself (in place).
+        kind = before.step_kind() if entry["kind"] == "turn" else ""
         new.round_set = before.round_seats()
+        new.round_first, new.round_prev = entry["round"], before.head
+        new.round_kind = kind
     place = sum(1 for s in new.round_signed if s < slot)
     new.round_signed.insert(place, slot)
     new.round_digests.insert(place, "")
@@ -373,6 +453,9 @@ def _copy_table(table: Table) -> Table:
         round_digests=list(table.round_digests),
         round_signed=list(table.round_signed),
         round_set=list(table.round_set),
+        round_time=table.round_time,
+        round_kind=table.round_kind,
+        commits=[list(c) for c in table.commits],
     )
 
 

@@ -15,7 +15,7 @@ from pbem.errors import (
 )
 from pbem.game import State, copy_state
 from pbem.protocol.crypto import beacon, entropy
-from pbem.protocol.crypto.derive import NONCE_BYTES, seed_commitment
+from pbem.protocol.crypto.derive import NONCE_BYTES, sealed_salt, seed_commitment
 from pbem.protocol.crypto.identity import Identity
 from pbem.protocol.replay.chain import check_new_key
 from pbem.protocol.replay.engine import arrive, entry_hash, note_signed, step
@@ -24,7 +24,9 @@ from pbem.protocol.saveformat.canonical import canonical
 from pbem.protocol.saveformat.savefile import LINK_KINDS, Entry
 from pbem.protocol.state import evidence
 from pbem.protocol.state.headers import game_data
+from pbem.protocol.state.rounds import sealed_commitment
 from pbem.protocol.state.table import Duty, Table, bot_signer, silent
+from pbem.protocol.state.turns import play_turn
 from pbem.protocol.timekeeping import absence
 
 
@@ -271,10 +273,12 @@ def sign_entry(
             raise TurnError("You have not joined this game yet.")
     else:
         seat = owed(table, identity).seat
-        duty = preview(table, identity, used, voided).duty()
+        shown = preview(table, identity, used, voided)
+        duty = shown.duty()
         assert duty is not None
         # the bot's turns hand the game to another seat (never in a round, PROTOCOL.md 4)
-        bot_only = duty.seat != seat and table.round_place(seat) is None
+        bot_only = table.round_place(seat) is None and (
+            duty.seat != seat or bot_then_round(table, shown, seat))
         if bot_only and (kind != "turn" or moves):
             raise TurnError(f"You sign the bot's turn only; the game then waits for "
                             f"{table.seats[duty.seat].handle}. Sign it with no moves.")
@@ -318,6 +322,8 @@ def sign_entry(
         place = None
     if kind == "reveal":
         entry["seed"] = seed.hex()
+    if kind == "turn":
+        _seal(table, seat, entry, seed)
     if kind in ("create", "join"):
         # Refuse here what verification would refuse, before anything is signed or written.
         pinned = str(table.header["seats"][seat].get("key", ""))
@@ -338,6 +344,37 @@ def sign_entry(
     return entry, new
 
 
+
+
+def bot_then_round(table: Table, shown: Table, seat: int) -> bool:
+    """Whether ``seat``'s next entry plays the bot's turns (``shown``: after them) and its
+    own turn is then in a round of a simultaneous step, signed apart in its slot."""
+    return table.game.to_act(table.gstate) in table.bots and shown.round_place(seat) is not None
+
+
+def _seal(table: Table, seat: int, entry: Entry, seed: bytes) -> None:
+    """A turn of a sealed step (docs/protocol-rounds.md): in the round where the seats
+    commit, the entry carries the commitment to its moves (checked as a turn against the
+    state before the step) and no moves; the seat's next turn opens them: the same moves
+    and their salt, re-derived from the seed. TurnError if the moves are not the sealed
+    ones."""
+    committed = table.commitment(seat)
+    if committed is None and not (table.round_place(seat) is not None
+                                  and table.step_kind() == "sealed"):
+        return
+    _, moves = play_turn(table.game, table.gstate, seat, entry["moves"])
+    if committed is not None:
+        at, sealed = committed
+        salt = sealed_salt(seed, table.game_id, at).hex()
+        if sealed_commitment(table.game_id, at, moves, salt) != sealed:
+            raise TurnError(f"These are not the moves you sealed in entry {at}: a sealed "
+                            "step's moves are opened exactly as they were sealed.",
+                            code="sealed")
+        entry["moves"], entry["salt"] = moves, salt
+        return
+    salt = sealed_salt(seed, table.game_id, entry["seq"]).hex()
+    entry["sealed"] = sealed_commitment(table.game_id, entry["seq"], moves, salt)
+    entry["moves"] = []
 
 
 def owed_chores(gstate: State, seat: int, seed: bytes, game_id: str, seq: int

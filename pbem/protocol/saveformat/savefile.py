@@ -34,7 +34,7 @@ LINK_KINDS = ("start", "turn", "reveal", "resign")
 ANCHOR_KINDS = ("create", "join")
 # The kinds that may be signed in a round (PROTOCOL.md section 4, Rounds): such an entry
 # carries ``round``, the seq of its round's first entry.
-ROUND_KINDS = ("join", "reveal", "absent")
+ROUND_KINDS = ("join", "turn", "reveal", "absent")
 # How deep ``evidence`` may nest: 1, an entry carried as evidence carries none itself
 # (the verifier replays the voided branch's rules, not a branch voided inside it).
 MAX_EVIDENCE_DEPTH = 1
@@ -218,6 +218,11 @@ def check_entry(entry: Any, index: int, depth: int = 0) -> Entry:
         _hex(entry, "seed", HEX64, where)
     if "round" in entry:
         _check_round(entry, kind, where)
+    for field in ("sealed", "salt"):  # a sealed step's commitment and its opening
+        if field in entry:
+            if kind != "turn":
+                raise _fail(f"{where} {field!r}", f"has no place in {kind!r} entry")
+            _hex(entry, field, HEX64, where)
     if "time" in entry:
         check_time(entry["time"], where)
     # An away note (PROTOCOL.md section 11): any entry of the seat's own may carry one;

@@ -19,6 +19,27 @@ from pbem.protocol.saveformat.savefile import Entry, Save
 # be read as an entry (a table), and the label keeps it apart from any other list.
 ROUND_LABEL = "pbem/2/round"
 
+# The kinds of rounds in whose slot a seat that signed in the round may propose a seat
+# still missing absent (docs/protocol-rounds.md): a reveal round and a round of a
+# simultaneous step. Joins come before anyone can be declared absent.
+SLOT_PROPOSAL_KINDS = ("reveal", "turn")
+
+
+def admits_slot_proposals(kind: str) -> bool:
+    """Whether a round of entries of ``kind`` admits a proposal in a missing seat's slot."""
+    return kind in SLOT_PROPOSAL_KINDS
+
+
+# The first item of the list a sealed move's commitment hashes (docs/protocol-rounds.md).
+SEALED_LABEL = "pbem/2/sealed"
+
+
+def sealed_commitment(game_id: str, seq: int, moves: list[str], salt: str) -> str:
+    """SHA-256 hex of the canonical JSON list ``["pbem/2/sealed", game id, seq, moves,
+    salt]``: the commitment entry ``seq`` of a sealed step carries in place of its moves
+    (canonical strings), ``salt`` the lower-case hex the opening entry publishes."""
+    return digest([SEALED_LABEL, game_id, seq, list(moves), salt])
+
 
 def round_digest(digests: list[str]) -> str:
     """SHA-256 hex of the canonical JSON list ``["pbem/2/round", d1, d2, ...]``: the

@@ -81,7 +81,8 @@ class SeatRecord(Record):
 # makes to act; 3: format pbem/2, links only in the order of play) bumps it, so a table
 # cached by an older pbem is never resumed from: the home replays instead, and reaches
 # the verdict any other verifier does.
-CACHE_FORMAT = 5  # 4: rounds (PROTOCOL.md section 4); 5: the set of a round kept
+# 4: rounds (PROTOCOL.md section 4); 5: the set of a round kept; 6: turn rounds' time
+CACHE_FORMAT = 6
 
 
 class Duty(NamedTuple):
@@ -103,7 +104,8 @@ class Table(Record):
                  round_first: int = -1, round_prev: str = "",
                  round_digests: list[str] | None = None,
                  round_signed: list[int] | None = None,
-                 round_set: list[int] | None = None) -> None:
+                 round_set: list[int] | None = None, round_time: str = "",
+                 round_kind: str = "", commits: list[list[Any]] | None = None) -> None:
         self.header = header
         self.seats = seats
         self.gstate = gstate
@@ -141,6 +143,14 @@ class Table(Record):
         # The round's set of seats, fixed when its first entry is applied: a reveal
         # round's set does not change while it fills.
         self.round_set = [] if round_set is None else round_set
+        # The latest signed time of a turn round's entries so far: the clock of whoever
+        # acts after the round starts there once the round is complete.
+        self.round_time = round_time
+        # A round of a simultaneous step: "" (moves in the open), "sealed" (commitments)
+        # or "opening" (the sealed moves opened); and the commitments not opened yet,
+        # [seat, seq of the committing entry, commitment], in seat order.
+        self.round_kind = round_kind
+        self.commits = [] if commits is None else commits
 
     def link_before(self, seq: int) -> tuple[int, bytes]:
         """The newest beacon link published before entry ``seq`` and the entry that
@@ -188,7 +198,31 @@ class Table(Record):
             if self.round_first < 0 and any(self.seats[s].pubkey for s in seats):
                 return []  # a join signed without a round: the others follow in seat order
             return seats
-        return self.reveal_round()
+        return self.reveal_round() or self.step_round()
+
+    def step_round(self) -> list[int]:
+        """The seats whose turns of a simultaneous step of the rules form a round (the
+        game's ``simultaneous``, two or more), when the turns are independent of the
+        engine's own work too: no proposal open, no secret-deck work owed and, unless the
+        step is sealed, no chance pending (an entry before the step resolves it) and no
+        seat played by the bot or dropped. Otherwise the step's seats play one after
+        another in seat order, as the game's ``to_act`` names them. A sealed step's round
+        is of the seats played by people (docs/protocol-rounds.md)."""
+        if not self.started or self.resigned >= 0 or self.stopped or self.proposal:
+            return []
+        if self.commits:  # the opening round: the seats that sealed their moves
+            opening = [int(c[0]) for c in self.commits]
+            return opening if len(opening) > 1 else []
+        # A sealed step is never played in the open one seat after another: chance pending
+        # waits until after its rounds, and a seat played by the bot plays after them.
+        if not self.game.sealed(self.gstate) and (self.bots or self.dropped
+                                                  or self.gstate.get("pending")):
+            return []
+        gone = silent(self)
+        seats = [s for s in self.game.simultaneous(self.gstate) if s not in gone]
+        if len(seats) < 2 or self._deck_work_owed():
+            return []
+        return sorted(seats)
 
     def reveal_round(self) -> list[int]:
         """The seats whose final reveals form a round: both seats of a two-seat game, when
@@ -214,6 +248,26 @@ class Table(Record):
                                              for s in waiting):
             return []
         return sorted(waiting)
+
+    def step_kind(self) -> str:
+        """What the round of a simultaneous step under way (or about to start) signs:
+        "sealed" (each seat's commitment to its moves, where the game says the step is
+        sealed), "opening" (the moves those commitments hide) or "" (moves in the open,
+        or no such round)."""
+        if self.round_first >= 0:
+            return self.round_kind
+        if self.commits:
+            return "opening"
+        if self.step_round() and self.game.sealed(self.gstate):
+            return "sealed"
+        return ""
+
+    def commitment(self, seat: int) -> tuple[int, str] | None:
+        """(seq of the entry, commitment) of ``seat``'s sealed moves not opened yet."""
+        for owner, seq, sealed in self.commits:
+            if owner == seat:
+                return int(seq), str(sealed)
+        return None
 
     def _deck_work_owed(self) -> bool:
         decks = [d for d in self.gstate.get("secret", {}).values() if d.get("mode") == "mental"]
@@ -259,6 +313,7 @@ class Table(Record):
         self.head = round_digest(self.round_digests)
         self.round_first, self.round_prev = -1, ""
         self.round_digests, self.round_signed, self.round_set = [], [], []
+        self.round_time, self.round_kind = "", ""
 
     def _mental_decks(self) -> bool:
         return any(d.get("mode") == "mental" for d in self.gstate.get("secret", {}).values())
@@ -310,6 +365,9 @@ class Table(Record):
         # game whose turn it is once.
         seat = None if self.resigned >= 0 or self.stopped else self.game.to_act(self.gstate)
         if seat is not None:
+            missing = self.round_missing() if self.round_kind == "sealed" else []
+            if missing:  # commitments leave the game's state (and to_act) as it was
+                seat = missing[0]
             if seat in self.bots:
                 return Duty(bot_signer(self, seat), "turn")
             return Duty(seat, "turn")
@@ -387,6 +445,9 @@ class Table(Record):
             "round_digests": self.round_digests,
             "round_signed": self.round_signed,
             "round_set": self.round_set,
+            "round_time": self.round_time,
+            "round_kind": self.round_kind,
+            "commits": self.commits,
         }
 
     @classmethod
@@ -419,6 +480,9 @@ class Table(Record):
             round_digests=[str(d) for d in data["round_digests"]],
             round_signed=[int(s) for s in data["round_signed"]],
             round_set=[int(s) for s in data["round_set"]],
+            round_time=str(data["round_time"]),
+            round_kind=str(data["round_kind"]),
+            commits=[list(c) for c in data["commits"]],
         )
 
 

@@ -46,7 +46,7 @@ def play_turn(game: Game, state: State, seat: int, moves: Iterable[str], *,
     actor = game.to_act(state)
     if actor is None:
         raise TurnError("The game is over; no more turns can be played.")
-    if actor != seat:
+    if actor != seat and seat not in game.simultaneous(state):
         raise TurnError(f"It is not seat {seat}'s turn (seat {actor} is to act).")
     working = state if in_place else copy_state(state)
     canonical = apply_moves(game, working, seat, moves)

@@ -362,6 +362,12 @@ def check_away_entry(table: Table, seat: int, entry: Entry) -> None:
                         "voter may add the note to its vote (pbem vote --away-until), and "
                         "anyone else signs it once the proposal is settled.", seq=seq,
                         code="away")
+    if table.round_first >= 0 and duty.kind == "turn":
+        raise TurnError(f"Entry {seq} ({handle}) is an away note inside a round of "
+                        "simultaneous turns: each seat of the round signs only its turn there "
+                        "(a seat still to play may add the note to it), and a seat that "
+                        "played may propose one still to play absent in its place once its "
+                        "patience has run.", seq=seq, code="away")
     if table.round_first >= 0:
         raise TurnError(f"Entry {seq} ({handle}) is an away note inside a round of final "
                         "reveals: each seat of the round signs only its reveal there (a seat "
@@ -408,6 +414,8 @@ def take_effect(new: Table, entry: Entry) -> None:
     new.since = clock.later(new.since, str(new.proposal.get("time", "")),
                             str(new.proposal.get("latest", "")), str(entry.get("time", "")))
     new.proposal = {}
+    # Moves the seat sealed and never opened are void: nobody can open them for it.
+    new.commits = [c for c in new.commits if c[0] != target]
     new.game.on_absent(new.gstate, target, remedy)
     if remedy == "end":
         new.dropped = [*new.dropped, target]

@@ -103,10 +103,15 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         new.beacons.append(entry.get("beacon", ""))  # '' : signed out of the order of play
     absence.note_away(new, seat, entry)
     if kind in absence.KINDS:
-        return _absence_entry(new, seat, entry, target, make_chores, audit_seeds, proved), []
+        _absence_entry(new, seat, entry, target, make_chores, audit_seeds, proved)
+        if in_round:
+            absence.round_entered(new)
+        return new, []
     if answer:
         absence.answered(new, entry)
-        duty = new.duty() or duty
+        # A seat proposed in a reveal round reveals whenever it answers: the reveals
+        # left after such a round are independent (docs/protocol-rounds.md).
+        duty = Duty(seat, kind) if kind == "reveal" else new.duty() or duty
     # This entry makes whoever the game waits for next to act now (PROTOCOL.md 11): its
     # clock starts at the latest signed time so far, so a signer who back-dates its own
     # entry (or leaves the time out) cannot start the next seat's clock before the
@@ -149,6 +154,8 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         )
     _chores(new, seat, entry, make_chores, audit_seeds, proved)
     stamp_pending(new.gstate, seq)
+    if in_round:
+        absence.round_entered(new)
     return new, canonical_moves
 
 
@@ -169,7 +176,7 @@ def _admit(table: Table, seat: int, entry: Entry) -> tuple[Duty, int, bool, bool
     if kind == "away":
         absence.check_away_entry(table, seat, entry)
     # The seat a proposal names answers it by signing its turn or reveal on top of it.
-    answer = (bool(table.proposal) and seat == table.proposal["player"]
+    answer = (seat in absence.proposed(table) and table.round_first < 0
               and kind in ("turn", "reveal", "resign"))
     in_round = _check_round(table, seat, entry)
     if seat != duty.seat and kind not in absence.OUT_OF_TURN and not answer and not in_round:
@@ -290,7 +297,8 @@ def _check_round(table: Table, seat: int, entry: Entry) -> bool:
         raise TurnError(f"Entry {seq} is a {entry['kind']} by {handle} in the round of "
                         f"{names}, but {handle} {why}.", seq=seq, code="round")
     _check_slot(table, seat, entry, place, names)
-    if entry["kind"] == "reveal" and entry["moves"]:
+    if entry["kind"] == "reveal" and entry["moves"] and table.reveals_take_moves():
+        # (else _reveal refuses the moves, saying why: the game was stopped or resigned)
         raise TurnError(f"Entry {seq} ({handle}) is a reveal signed in the round of {names}, "
                         "but carries moves: a reveal round is only formed where no seat has "
                         "a choice left.", seq=seq, code="round")
@@ -315,7 +323,7 @@ def _absent_in_round(table: Table, seat: int, entry: Entry, seats: list[int]) ->
     seq, handle = entry["seq"], table.seats[seat].handle
     names = ", ".join(table.seats[s].handle for s in seats)
     target = table.seat_of(entry["player"])
-    if seat not in table.round_signed:
+    if not table.round_revealed(seat):
         raise TurnError(f"Entry {seq} ({handle}) proposes a player absent inside the round of "
                         f"{names}, but {handle} has not revealed in it: only a seat that did "
                         "may.", seq=seq, code="round")
@@ -337,6 +345,7 @@ def _enter_round(new: Table, before: Table, slot: int, entry: Entry) -> None:
     if new.round_first < 0:
         new.round_first, new.round_prev = entry["round"], before.head
         new.round_set = before.round_seats()
+    new.round_latest = clock.later(new.round_latest, str(entry.get("time", "")))
     place = sum(1 for s in new.round_signed if s < slot)
     new.round_signed.insert(place, slot)
     new.round_digests.insert(place, "")
@@ -373,6 +382,8 @@ def _copy_table(table: Table) -> Table:
         round_digests=list(table.round_digests),
         round_signed=list(table.round_signed),
         round_set=list(table.round_set),
+        round_latest=table.round_latest,
+        queue=[copy_state(p) for p in table.queue],
     )
 
 

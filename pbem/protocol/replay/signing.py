@@ -62,11 +62,13 @@ def owed(table: Table, identity: Identity) -> Duty:
                 else "the game went on to its end without you")
         raise TurnError(f"You ({identity.handle}) were declared absent in this game and sign "
                         f"nothing more in it: {what}.")
-    if table.proposal and seat == table.proposal["player"]:
-        # The seat proposed absent answers by signing what it owes (PROTOCOL.md 11).
+    if seat in absence.proposed(table) and table.round_first < 0:
+        # The seat proposed absent answers by signing what it owes (PROTOCOL.md 11); a
+        # seat proposed in a reveal round reveals whatever the order (its proposal may
+        # be queued behind another).
         waiting = table.waiting_duty()
-        assert waiting is not None and waiting.seat == seat
-        return waiting
+        assert waiting is not None and (waiting.seat == seat or waiting.kind == "reveal")
+        return Duty(seat, waiting.kind)
     if duty.seat != seat and table.round_place(seat) is not None:
         return Duty(seat, duty.kind)  # signed in a round, in parallel (PROTOCOL.md 4)
     if seat in table.round_signed:

@@ -81,7 +81,7 @@ class SeatRecord(Record):
 # makes to act; 3: format pbem/2, links only in the order of play) bumps it, so a table
 # cached by an older pbem is never resumed from: the home replays instead, and reaches
 # the verdict any other verifier does.
-CACHE_FORMAT = 5  # 4: rounds (PROTOCOL.md section 4); 5: the set of a round kept
+CACHE_FORMAT = 6  # 4: rounds (PROTOCOL.md section 4); 5: the set of a round kept; 6: the queue
 
 
 class Duty(NamedTuple):
@@ -103,7 +103,8 @@ class Table(Record):
                  round_first: int = -1, round_prev: str = "",
                  round_digests: list[str] | None = None,
                  round_signed: list[int] | None = None,
-                 round_set: list[int] | None = None) -> None:
+                 round_set: list[int] | None = None, round_latest: str = "",
+                 queue: list[dict[str, Any]] | None = None) -> None:
         self.header = header
         self.seats = seats
         self.gstate = gstate
@@ -141,6 +142,12 @@ class Table(Record):
         # The round's set of seats, fixed when its first entry is applied: a reveal
         # round's set does not change while it fills.
         self.round_set = [] if round_set is None else round_set
+        # The latest signed time of the round's entries so far ('' when none).
+        self.round_latest = round_latest
+        # Proposals signed in a round's slots, waiting to open one after another once the
+        # round is complete, in slot order (docs/protocol-rounds.md): the open one is
+        # ``proposal``; the next opens when it is settled.
+        self.queue = [] if queue is None else queue
 
     def link_before(self, seq: int) -> tuple[int, bytes]:
         """The newest beacon link published before entry ``seq`` and the entry that
@@ -191,16 +198,15 @@ class Table(Record):
         return self.reveal_round()
 
     def reveal_round(self) -> list[int]:
-        """The seats whose final reveals form a round: both seats of a two-seat game, when
-        neither has revealed and the reveals are independent (no chance pending, no bot,
-        no proposal open, no secret-deck work owed, each seat can read its own draws, no
-        seat has a choice left), so a reveal in it carries no moves, does no deck work and
-        resolves nothing. Never in a larger game: two seats withholding their reveals in
-        one round could not both be proposed absent (one proposal is open at a time, and
-        a round's entries all wait for its last slot), so the reveals there stay one at a
-        time (docs/protocol-rounds.md)."""
-        if (len(self.seats) != 2 or not self.started or self.proposal or self.bots
-                or self.dropped or self.gstate.get("pending")):
+        """The seats whose final reveals form a round: every seat still to reveal, when two
+        or more are and their reveals are independent (no chance pending, no bot,
+        no dropped seat, no proposal open, no secret-deck work owed, each seat can read its
+        own draws, no seat has a choice left), so a reveal in it carries no moves, does no
+        deck work and resolves nothing. A seat withholding its reveal is proposed absent in
+        its slot, and the proposals are settled one after another once the round is
+        complete (the queue, docs/protocol-rounds.md)."""
+        if (len(self.seats) < 2 or not self.started or self.proposal or self.queue
+                or self.bots or self.dropped or self.gstate.get("pending")):
             return []
         duty = self._play_duty()
         if duty is None or duty.kind != "reveal":
@@ -226,6 +232,13 @@ class Table(Record):
     def round_missing(self) -> list[int]:
         """The seats of the round the game waits on that have not signed in it yet."""
         return [s for s in self.round_seats() if s not in self.round_signed]
+
+    def round_revealed(self, seat: int) -> bool:
+        """Whether ``seat`` signed its own slot of the round under way (its slot may hold
+        a proposal against it instead)."""
+        if seat not in self.round_signed:
+            return False
+        return self.signers[self.round_first + self.round_signed.index(seat)] == seat
 
     def duty_for(self, seat: int | None) -> Duty | None:
         """:meth:`duty` as ``seat`` reads it: in a round, a seat still to sign in it acts
@@ -257,7 +270,7 @@ class Table(Record):
         from pbem.protocol.state.rounds import round_digest
 
         self.head = round_digest(self.round_digests)
-        self.round_first, self.round_prev = -1, ""
+        self.round_first, self.round_prev, self.round_latest = -1, "", ""
         self.round_digests, self.round_signed, self.round_set = [], [], []
 
     def _mental_decks(self) -> bool:
@@ -387,6 +400,8 @@ class Table(Record):
             "round_digests": self.round_digests,
             "round_signed": self.round_signed,
             "round_set": self.round_set,
+            "round_latest": self.round_latest,
+            "queue": self.queue,
         }
 
     @classmethod
@@ -419,6 +434,8 @@ class Table(Record):
             round_digests=[str(d) for d in data["round_digests"]],
             round_signed=[int(s) for s in data["round_signed"]],
             round_set=[int(s) for s in data["round_set"]],
+            round_latest=str(data["round_latest"]),
+            queue=[dict(p) for p in data["queue"]],
         )
 
 

@@ -517,10 +517,12 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     verified = load(path, home)
     refuse_stale(verified, home)
     table = verified.table
-    signing.owed(table, identity)
+    owed = signing.owed(table, identity)
     links = OwnLinks(home, table, identity, verified.report.hashes)
     shown = signing.preview(table, identity, links.used, links.voided)
-    duty = shown.duty()
+    # A reveal is the signer's own (in a round, or answering a proposal queued behind
+    # another): the game may name another seat's duty first.
+    duty = owed if owed.kind == "reveal" else shown.duty()
     assert duty is not None
     if duty.kind == "vote":
         raise TurnError(f"It is your vote on {absence.proposal_words(table)}: run 'pbem vote "

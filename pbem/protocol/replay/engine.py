@@ -323,10 +323,10 @@ def _absent_in_round(table: Table, seat: int, entry: Entry, seats: list[int]) ->
     seq, handle = entry["seq"], table.seats[seat].handle
     names = ", ".join(table.seats[s].handle for s in seats)
     target = table.seat_of(entry["player"])
-    if not table.round_revealed(seat):
-        raise TurnError(f"Entry {seq} ({handle}) proposes a player absent inside the round of "
-                        f"{names}, but {handle} has not revealed in it: only a seat that did "
-                        "may.", seq=seq, code="round")
+    if seat not in seats or (seat in table.round_signed and not table.round_revealed(seat)):
+        raise absence.unrevealed_proposer(table, seat, seq)
+    # A proposer whose own slot comes later in the save reveals there: checked as the
+    # round fills (absence.round_entered) and where a save ends in it (replay).
     place = None if target is None else table.round_place(target)
     if target is None or place is None:
         raise TurnError(f"Entry {seq} ({handle}) proposes {entry['player']} absent inside the "
@@ -597,6 +597,7 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
         table.settle_head(entry_digest)
         if on_entry is not None:
             on_entry(before, table, entry)
+    absence.check_proposers(table, done=True)
     if check_snapshot and not _snapshot_matches(save.state, table):
         raise IntegrityError(
             "The [state] table differs from the state replayed from the signed history: "

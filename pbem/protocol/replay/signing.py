@@ -223,17 +223,20 @@ def preview(table: Table, identity: Identity, used: Used = (),
     next link (PROTOCOL.md section 5, last point), the one :func:`sign_entry` will sign
     with the same ``used`` and ``voided``. Others get the table unchanged."""
     seat = table.seat_of(identity.handle)
-    answering = bool(table.proposal) and seat == table.proposal["player"]
-    # The seat proposed absent sees the game as its answer will leave it: no proposal.
-    duty = table.waiting_duty() if answering else table.duty()
+    answering = seat in absence.proposed(table) and table.round_first < 0
+    # The seat proposed absent sees the game as its answer will leave it: no proposal
+    # against it (one queued in a reveal round, behind another, is its own to answer).
+    duty = owed(table, identity) if answering else table.duty()
     if duty is None or seat is None or duty.seat != seat or duty.kind in ("create", "join",
                                                                           "vote"):
         return table
     if table.seats[seat].pubkey != identity.public_hex:
         return table
+    own = answering and table.proposal.get("player") == seat
     view = Table(**{**vars(table), "gstate": copy_state(table.gstate),
                     "seats": [s.copy() for s in table.seats], "bots": list(table.bots),
-                    "proposal": {} if answering else copy_state(table.proposal)})
+                    "proposal": {} if own else copy_state(table.proposal),
+                    "queue": [p for p in table.queue if p["player"] != seat]})
     try:
         link = next_link(table, seat, identity, used, voided)
     except TurnError as exc:
@@ -272,8 +275,11 @@ def sign_entry(
         if not table.seats[seat].pubkey:
             raise TurnError("You have not joined this game yet.")
     else:
-        seat = owed(table, identity).seat
-        duty = preview(table, identity, used, voided).duty()
+        mine = owed(table, identity)
+        seat = mine.seat
+        # A reveal owed is the seat's own, whoever the game names first (a round, or an
+        # answer to a proposal queued behind another): nothing it resolves changes that.
+        duty = mine if mine.kind == "reveal" else preview(table, identity, used, voided).duty()
         assert duty is not None
         # the bot's turns hand the game to another seat (never in a round, PROTOCOL.md 4)
         bot_only = duty.seat != seat and table.round_place(seat) is None
@@ -384,7 +390,7 @@ def _place_in_round(table: Table, seat: int, kind: str, fields: dict[str, Any]
     reveal round, the slot of the seat it names (docs/protocol-rounds.md)."""
     if kind == "absent":
         target = table.seat_of(str(fields.get("player", "")))
-        if table.round_first < 0 or seat not in table.round_signed or target is None:
+        if not table.round_revealed(seat) or target is None:
             return None
         return table.round_place(target)
     return table.round_place(seat) if kind not in absence.OUT_OF_TURN else None

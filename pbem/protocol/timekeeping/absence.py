@@ -139,7 +139,7 @@ def check_proposal(table: Table, seat: int, entry: Entry) -> int:
         raise TurnError(f"Entry {seq} ({handle}) names '{entry['player']}', who has no seat "
                         "in this game.", seq=seq, code="absent")
     waiting = table.seats[duty.seat].handle
-    if target != duty.seat and table.round_first < 0:  # in a round: its slot (engine)
+    if target != duty.seat and "round" not in entry:  # in a round: its slot (engine)
         raise TurnError(f"Entry {seq} ({handle}) declares {entry['player']} absent, but the "
                         f"game waits for {waiting}, not {entry['player']}: only the player "
                         "the game waits for can be declared absent.", seq=seq, code="absent")
@@ -218,12 +218,34 @@ def round_entered(new: Table) -> None:
     withholder), and the first opens now, its clock counted from the latest signed time
     of the round's entries (nobody could answer or vote on it before the round was
     complete)."""
+    check_proposers(new, done=False)
     if new.round_missing() or not new.queue:
         return
     withheld = {int(p["player"]) for p in new.queue}
     for proposal in new.queue:
         proposal["voters"] = [s for s in proposal["voters"] if s not in withheld]
     open_next(new, new.round_latest)
+
+
+def check_proposers(table: Table, done: bool) -> None:
+    """Every proposal in a slot of the round under way is by a seat that revealed in its
+    own slot of the round. The save orders a round's entries by slot, so a proposer's
+    reveal may come after its proposal: checked once the proposer's slot is applied, and
+    for every proposal with ``done`` (the save ends inside the round)."""
+    if table.round_first < 0:
+        return
+    for proposal in table.queue:
+        by = int(proposal["by"])
+        if (done or by in table.round_signed) and not table.round_revealed(by):
+            raise unrevealed_proposer(table, by, int(proposal["seq"]))
+
+
+def unrevealed_proposer(table: Table, seat: int, seq: int) -> TurnError:
+    handle = table.seats[seat].handle
+    names = ", ".join(table.seats[s].handle for s in table.round_seats())
+    return TurnError(f"Entry {seq} ({handle}) proposes a player absent inside the round of "
+                     f"{names}, but {handle} has not revealed in it: only a seat that did "
+                     "may.", seq=seq, code="round")
 
 
 def open_next(new: Table, when: str) -> None:

@@ -371,7 +371,9 @@ def _folder(tmp_path: Path) -> Path:
 def test_the_round_status_names_both_seats_and_those_missing(
         two: dict[str, Home], at_reveals: Path, tmp_path: Path) -> None:
     table = session.load(at_reveals, None).table
-    assert assembling.status(table) == {"seats": ["ann", "bob"], "missing": ["ann", "bob"]}
+    assert assembling.status(table) == {"seats": ["ann", "bob"], "missing": ["ann", "bob"],
+                                        "proposed": []}
     ann = session.load(reveal(two, "ann", at_reveals, tmp_path / "ann.toml"), None).table
-    assert assembling.status(ann) == {"seats": ["ann", "bob"], "missing": ["bob"]}
+    assert assembling.status(ann) == {"seats": ["ann", "bob"], "missing": ["bob"],
+                                      "proposed": []}
     assert "Round: the reveals of ann, bob" in assembling.status_line(ann)

@@ -402,3 +402,32 @@ def test_a_later_seat_proposes_an_earlier_slot_in_a_two_seat_round(tmp_path: Pat
     last = settle(homes, written.path, "bob")
     report = fresh(savefile.read(last), tmp_path).report
     assert report.audit == "clean" and report.table.dropped == [0]
+
+
+def test_verify_json_says_what_the_round_and_the_queue_wait_for(
+        five: dict[str, Home], at_reveals5: Path) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    def verified(path: Path) -> dict:
+        result = CliRunner().invoke(main, ["verify", "--json", str(path)])
+        assert result.exit_code == 0, result.output
+        return json.loads(result.output)
+
+    path = reveal_all(five, at_reveals5, ["ann", "bob", "dee"])
+    tick(days=8)
+    inside = propose(five, "bob", path, "eve")
+    data = verified(inside.path)
+    assert data["round"] == {"seats": list(HANDLES), "missing": ["cy"], "proposed": ["eve"]}
+    assert data["queue"] == [{"player": "eve", "by": "bob", "seq": inside.entry["seq"]}]
+    assert any("Proposed in the round's slots: bob's that eve is absent" in line
+               for line in data["absence"])
+    after = propose(five, "ann", inside.path, "cy")
+    data = verified(after.path)
+    assert data["round"] is None and data["to_act"] == "bob" and data["next"] == "vote"
+    assert data["queue"] == [{"player": "eve", "by": "bob", "seq": inside.entry["seq"]}]
+    assert any(line.startswith("Queued behind the open proposal, in order: bob's that eve")
+               for line in data["absence"])

@@ -621,6 +621,7 @@ def lines(table: Table, you: str = "") -> list[str]:
         out.append(f"{handle} was declared absent: the game "
                    + ("was stopped; " if stopped else "ended without their reveal; ")
                    + f"{handle} ranks last.")
+    out += queue_lines(table, you)
     proposal = table.proposal
     if proposal:
         handle = table.seats[proposal["player"]].handle
@@ -645,3 +646,25 @@ def lines(table: Table, you: str = "") -> list[str]:
         if meaning:
             out.append(f"  '{remedy}' means: {meaning}")
     return out
+
+
+def queue_status(table: Table) -> list[dict[str, Any]]:
+    """docs/JSON.md's ``queue``: the proposals signed in a reveal round's slots that wait
+    to open, in the order they open (``player``, ``by``, ``seq``)."""
+    return [{"player": table.seats[p["player"]].handle, "by": table.seats[p["by"]].handle,
+             "seq": int(p["seq"])} for p in table.queue]
+
+
+def queue_lines(table: Table, you: str = "") -> list[str]:
+    """The queued proposals in words ([] when none)."""
+    if not table.queue:
+        return []
+    named = "; ".join(f"{q['by']}'s that {'you (' + q['player'] + ')' if q['player'] == you else q['player']} "
+                      f"{'are' if q['player'] == you else 'is'} absent (entry {q['seq']}, remedy "
+                      "'end')" for q in queue_status(table))
+    if table.round_first >= 0:
+        return [f"Proposed in the round's slots: {named}. They open one after another, in "
+                "slot order, once every slot of the round is signed."]
+    return [f"Queued behind the open proposal, in order: {named}. Each opens when the one "
+            "before it is settled, its votes and confirm counted from then; a player named "
+            "answers by revealing on this save, which voids the proposal against them only."]

@@ -431,3 +431,38 @@ def test_verify_json_says_what_the_round_and_the_queue_wait_for(
     assert data["queue"] == [{"player": "eve", "by": "bob", "seq": inside.entry["seq"]}]
     assert any(line.startswith("Queued behind the open proposal, in order: bob's that eve")
                for line in data["absence"])
+
+
+def test_auto_answer_signs_a_reveal_in_a_five_seat_round(five: dict[str, Home],
+                                                         at_reveals5: Path) -> None:
+    from pbem.mail import answer
+
+    assert answer.nothing_to_decide(five["dee"], at_reveals5) == (
+        "a reveal with nothing to choose", [])
+    written = answer.answer(five["dee"], at_reveals5)
+    assert written is not None
+    entry = written.entry
+    assert entry["kind"] == "reveal" and entry["round"] == entry["seq"] - 3  # dee's slot
+
+
+def test_remind_names_every_seat_missing_in_the_round(five: dict[str, Home],
+                                                      at_reveals5: Path) -> None:
+    from pbem.mail import message as mail
+    from pbem.home.contacts import Contacts
+    from pbem.mail import reminders
+    from tests.test_mail import addresses, plain
+
+    path = reveal_all(five, at_reveals5, ["ann", "dee"])
+    tick(days=8)
+    found = reminders.check(five["ann"], path, "ann", timing.now())
+    assert found.due and found.who == "bob, cy and eve"
+    contacts = Contacts(five["ann"])
+    contacts.check_save(savefile.read(path))
+    for handle in ("bob", "cy", "eve"):
+        contacts.players[handle]["emails"] = [f"{handle}@example.org"]
+    contacts.changed = True
+    contacts.write()
+    msg = mail.compose(path, five["ann"], remind=True)
+    assert addresses(msg, "To") == ["bob@example.org"]
+    assert sorted(addresses(msg, "Cc")) == ["cy@example.org", "eve@example.org"]
+    assert "this game has waited for bob, cy and eve for 8 days" in plain(msg)

@@ -64,7 +64,7 @@ from pbem.protocol.saveformat.timing import duration_words, parse_stamp, shown, 
 from pbem.protocol.state import result
 from pbem.protocol.state.table import Table
 from pbem.protocol.timekeeping import absence, clock
-from pbem.terminal import printable
+from pbem.terminal import listed, printable
 
 # A turn mail stays under MAIL_BUDGET bytes (what every mailbox and provider takes
 # without complaint) where it can: the save always goes, and the board at twice the
@@ -440,6 +440,12 @@ class _Mailing:
         """The seat to act, unless it is this home's."""
         return self.actor if self.actor is not None and self.actor != self.my_seat else None
 
+    def waiting(self) -> list[int]:
+        """The seats the game waits for, but this home's: every seat still missing in the
+        round under way, else the seat to act."""
+        seats = self.table.round_missing() or ([self.actor] if self.actor is not None else [])
+        return [s for s in seats if s != self.my_seat]
+
     @property
     def cid(self) -> str:
         """The board image's Content-ID: short, so that no header is folded."""
@@ -455,6 +461,11 @@ def _message(mailing: _Mailing, asked: _Asked, *, to: Sequence[str] | None = Non
         waited = _check_reminder(mailing, to)
         cc = False
     to_list, cc_list = _recipients(mailing, to, cc, reader)
+    if asked.remind and reader is None and not to:
+        # A round waits for each seat still missing in it: the reminder copies the others.
+        seats = mailing.seats
+        cc_list = [formataddr((seats[s].handle, seats[s].email)) for s in mailing.waiting()
+                   if s != mailing.actor and seats[s].email]
     if not to_list:
         raise MailConfigError(
             "Nobody in this game has a known mail address (seats are given as HANDLE=EMAIL "
@@ -531,8 +542,8 @@ def _mail_body(mailing: _Mailing, asked: _Asked, reader: int | None,
     body.history_title = since_words
     if asked.remind and mailing.actor is not None:
         body.title = "Reminder: " + body.title
-        body.paragraphs.insert(0, _reminder(table.seats[mailing.actor].handle, *waited,
-                                            mailing.now))
+        names = listed([table.seats[s].handle for s in mailing.waiting()])
+        body.paragraphs.insert(0, _reminder(names, *waited, mailing.now))
     body.board_text = table.game.render(mailing.view)
     return body
 

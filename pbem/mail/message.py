@@ -686,7 +686,7 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
             body.paragraphs += [card["text"][:1].upper() + card["text"][1:]
                                 for card in told.get("closed", [])]
     else:
-        # In a round (the joins, two-seat reveals) every seat still to sign in it acts now.
+        # In a round (the joins, the final reveals) every seat still to sign in it acts now.
         acting = reader if reader in table.round_missing() else duty.seat
         who = seats[acting]
         body.paragraphs.append(_what_to_run(duty.kind, who.handle, filename,

@@ -447,8 +447,8 @@ def test_auto_answer_signs_a_reveal_in_a_five_seat_round(five: dict[str, Home],
 
 def test_remind_names_every_seat_missing_in_the_round(five: dict[str, Home],
                                                       at_reveals5: Path) -> None:
-    from pbem.mail import message as mail
     from pbem.home.contacts import Contacts
+    from pbem.mail import message as mail
     from pbem.mail import reminders
     from tests.test_mail import addresses, plain
 

@@ -659,9 +659,11 @@ def queue_lines(table: Table, you: str = "") -> list[str]:
     """The queued proposals in words ([] when none)."""
     if not table.queue:
         return []
-    named = "; ".join(f"{q['by']}'s that {'you (' + q['player'] + ')' if q['player'] == you else q['player']} "
-                      f"{'are' if q['player'] == you else 'is'} absent (entry {q['seq']}, remedy "
-                      "'end')" for q in queue_status(table))
+    def that(player: str) -> str:
+        return f"you ({player}) are" if player == you else f"{player} is"
+
+    named = "; ".join(f"{q['by']}'s that {that(q['player'])} absent (entry {q['seq']}, "
+                      "remedy 'end')" for q in queue_status(table))
     if table.round_first >= 0:
         return [f"Proposed in the round's slots: {named}. They open one after another, in "
                 "slot order, once every slot of the round is signed."]

@@ -174,6 +174,7 @@ def test_two_withholders_are_queued_and_both_removed(
                                   {"player": "eve", "remedy": "end"}, None).path
     inside = session.load(path, None).table
     assert inside.round_missing() == [2] and [p["player"] for p in inside.queue] == [4]
+    assert inside.duty() == (2, "reveal")  # the empty slot's seat, not a proposed one
     written = propose(five, "ann", path, "cy")
     table = written.table
     assert table.round_first < 0
@@ -186,6 +187,11 @@ def test_two_withholders_are_queued_and_both_removed(
     assert report.audit == "clean" and report.table.duty() is None
     assert report.table.dropped == [2, 4]
     assert report.outcome is not None and report.outcome.ranking[-1] == [2, 4]
+    # What the result says of each removal is what happened, vote by vote.
+    said = [(r["player"], r["by"], r["accepted"], r["passed"], r["confirmed"])
+            for r in report.result["ending"]["remedies"]]
+    assert said == [("cy", "ann", ["bob", "dee"], [], None),
+                    ("eve", "bob", ["dee", "ann"], [], None)]
 
 
 def test_all_but_one_withholding_are_confirmed_out_one_after_another(
@@ -204,6 +210,10 @@ def test_all_but_one_withholding_are_confirmed_out_one_after_another(
     assert report.audit == "clean" and report.table.duty() is None
     assert report.table.dropped == [0, 1, 3, 4]
     assert report.outcome is not None and report.outcome.ranking == [[2], [0, 1, 3, 4]]
+    remedies = report.result["ending"]["remedies"]
+    assert [(r["player"], r["accepted"], r["confirmer"]) for r in remedies] == [
+        (h, [], "cy") for h in ("ann", "bob", "dee", "eve")]
+    assert all(r["withheld"] for r in remedies)
 
 
 def test_a_queued_proposal_counts_its_confirm_from_when_it_opens(
@@ -241,6 +251,7 @@ def test_a_withholder_answers_on_top_of_its_queued_proposal(
     assert report.audit == "clean" and report.table.duty() is None
     assert report.table.dropped == [2]
     assert report.outcome is not None and report.outcome.ranking[-1] == [2]
+    assert [r["player"] for r in report.result["ending"]["remedies"]] == ["cy"]
 
 
 def test_a_withholder_answers_on_top_of_its_open_proposal(
@@ -466,3 +477,28 @@ def test_remind_names_every_seat_missing_in_the_round(five: dict[str, Home],
     assert addresses(msg, "To") == ["bob@example.org"]
     assert sorted(addresses(msg, "Cc")) == ["cy@example.org", "eve@example.org"]
     assert "this game has waited for bob, cy and eve for 8 days" in plain(msg)
+
+
+def test_sts_two_withholders_after_the_first_reveal_are_voted_out(tmp_path: Path) -> None:
+    """Station to Station, four seats: the first reveal draws the last token alone; of the
+    round of the other three, one reveals and proposes the other two, and the first
+    revealer (outside the round) votes on each, one after another."""
+    homes = make_homes(tmp_path, 4)
+    path = to_the_reveals(homes, tmp_path / "saves", game="station-to-station")
+    first = session.load(path, None).table.duty()
+    assert first is not None
+    path = session.sign_next(homes[HANDLES[first.seat]], path, None, [], None, None).path
+    seats = session.load(path, None).table.round_seats()
+    assert len(seats) == 3 and first.seat not in seats
+    revealer, *withholders = [HANDLES[s] for s in seats]
+    path = reveal_all(homes, path, [revealer])
+    tick(days=8)
+    for handle in withholders:
+        path = propose(homes, revealer, path, handle).path
+    table = session.load(path, None).table
+    assert table.proposal["voters"] == [first.seat]
+    last = settle(homes, path, revealer)
+    report = fresh(savefile.read(last), tmp_path).report
+    assert report.audit == "clean" and report.table.duty() is None
+    assert report.outcome is not None
+    assert [HANDLES[s] for s in report.outcome.ranking[-1]] == withholders

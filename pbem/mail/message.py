@@ -693,8 +693,7 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
                                             addressed=reader == acting,
                                             is_me=my_seat == acting,
                                             bystander=reader not in (None, acting),
-                                            proposed=bool(table.proposal) and reader is not None
-                                            and reader == table.proposal["player"]))
+                                            proposed=reader in absence.proposed(table)))
         if table.gstate.get("pending"):
             body.paragraphs.append("Dice rolled and cards drawn in the last entry are not shown "
                                    "yet: they appear when the next player opens the save.")

@@ -343,8 +343,9 @@ def _enter_round(new: Table, before: Table, slot: int, entry: Entry) -> None:
     seq, the slot's seat among the round's, and a place for its digest
     (Table.settle_head fills it). The round's set is fixed at its first entry."""
     if new.round_first < 0:
+        seats = before.round_seats()  # first: ``before`` is ``new`` when applied in place
         new.round_first, new.round_prev = entry["round"], before.head
-        new.round_set = before.round_seats()
+        new.round_set = seats
     new.round_latest = clock.later(new.round_latest, str(entry.get("time", "")))
     place = sum(1 for s in new.round_signed if s < slot)
     new.round_signed.insert(place, slot)

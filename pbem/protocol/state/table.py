@@ -329,6 +329,10 @@ class Table(Record):
         waiting = self.waiting_reveals()
         if not waiting:
             return None
+        missing = [s for s in self.round_set if s not in self.round_signed] \
+            if self.round_first >= 0 else []
+        if missing:  # a reveal round under way waits for its empty slots, not its proposed
+            return Duty(missing[0], "reveal")
         if self.reveal_first in waiting:
             return Duty(self.reveal_first, "reveal")
         # A seat still holding secret cards it drew but cannot read yet reveals after

@@ -149,7 +149,7 @@ class _Proposals:
         self.withheld: set[str] = set()  # the players proposed in the round queued
 
     def proposed(self, entry: Entry) -> None:
-        record = {"player": str(entry["player"]), "remedy": str(entry["remedy"]),
+        record: dict[str, Any] = {"player": str(entry["player"]), "remedy": str(entry["remedy"]),
                   "seq": int(entry["seq"]), "by": str(entry["seat"]), "accepted": [],
                   "passed": [], "confirmed": None, "confirmer": None}
         self.found[record["player"]] = record

@@ -441,8 +441,7 @@ class _Mailing:
         return self.actor if self.actor is not None and self.actor != self.my_seat else None
 
     def waiting(self) -> list[int]:
-        """The seats the game waits for, but this home's: every seat still missing in the
-        round under way, else the seat to act."""
+        """The seats the game waits for but this home's: those missing in a round, or one."""
         seats = self.table.round_missing() or ([self.actor] if self.actor is not None else [])
         return [s for s in seats if s != self.my_seat]
 
@@ -461,11 +460,9 @@ def _message(mailing: _Mailing, asked: _Asked, *, to: Sequence[str] | None = Non
         waited = _check_reminder(mailing, to)
         cc = False
     to_list, cc_list = _recipients(mailing, to, cc, reader)
-    if asked.remind and reader is None and not to:
-        # A round waits for each seat still missing in it: the reminder copies the others.
-        seats = mailing.seats
-        cc_list = [formataddr((seats[s].handle, seats[s].email)) for s in mailing.waiting()
-                   if s != mailing.actor and seats[s].email]
+    if asked.remind and reader is None and not to:  # a round: copy the others missing
+        cc_list = [formataddr((mailing.seats[s].handle, mailing.seats[s].email))
+                   for s in mailing.waiting() if s != mailing.actor and mailing.seats[s].email]
     if not to_list:
         raise MailConfigError(
             "Nobody in this game has a known mail address (seats are given as HANDLE=EMAIL "

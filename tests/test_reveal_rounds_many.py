@@ -235,12 +235,18 @@ def test_a_queued_proposal_counts_its_confirm_from_when_it_opens(
 
 
 # ---- withholders answering -------------------------------------------------------------------
-def test_a_withholder_answers_on_top_of_its_queued_proposal(
-        five: dict[str, Home], at_reveals5: Path, tmp_path: Path) -> None:
+def cy_and_eve_proposed(five: dict[str, Home], at_reveals5: Path) -> Path:
+    """ann, bob and dee reveal; ann proposes cy and eve absent in their slots (the round
+    is complete: cy's proposal opens, eve's is queued)."""
     path = reveal_all(five, at_reveals5, ["ann", "bob", "dee"])
     tick(days=8)
     path = propose(five, "ann", path, "cy").path
-    path = propose(five, "ann", path, "eve").path
+    return propose(five, "ann", path, "eve").path
+
+
+def test_a_withholder_answers_on_top_of_its_queued_proposal(
+        five: dict[str, Home], at_reveals5: Path, tmp_path: Path) -> None:
+    path = cy_and_eve_proposed(five, at_reveals5)
     # eve reveals while cy's proposal is open and hers is queued: hers is void only.
     answer = session.sign_next(five["eve"], path, None, [], None, None)
     assert answer.entry["kind"] == "reveal" and "round" not in answer.entry
@@ -256,10 +262,7 @@ def test_a_withholder_answers_on_top_of_its_queued_proposal(
 
 def test_a_withholder_answers_on_top_of_its_open_proposal(
         five: dict[str, Home], at_reveals5: Path, tmp_path: Path) -> None:
-    path = reveal_all(five, at_reveals5, ["ann", "bob", "dee"])
-    tick(days=8)
-    path = propose(five, "ann", path, "cy").path
-    path = propose(five, "ann", path, "eve").path
+    path = cy_and_eve_proposed(five, at_reveals5)
     answer = session.sign_next(five["cy"], path, None, [], None, None)
     assert answer.table.proposal["player"] == 4  # eve's opens now
     assert answer.table.proposal["opened"] == answer.entry["time"]
@@ -287,10 +290,7 @@ def test_a_withholders_reveal_in_its_slot_is_a_branch(
 
 def test_the_withholders_vote_on_no_proposal_and_a_refusal_opens_the_next(
         five: dict[str, Home], at_reveals5: Path, tmp_path: Path) -> None:
-    path = reveal_all(five, at_reveals5, ["ann", "bob", "dee"])
-    tick(days=8)
-    path = propose(five, "ann", path, "cy").path
-    path = propose(five, "ann", path, "eve").path
+    path = cy_and_eve_proposed(five, at_reveals5)
     with pytest.raises(TurnError):
         absentees.sign_absence(five["eve"], path, "vote", {"vote": "accept"}, None)
     refused = absentees.sign_absence(five["bob"], path, "vote", {"vote": "refuse"}, None)

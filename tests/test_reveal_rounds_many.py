@@ -502,3 +502,13 @@ def test_sts_two_withholders_after_the_first_reveal_are_voted_out(tmp_path: Path
     assert report.audit == "clean" and report.table.duty() is None
     assert report.outcome is not None
     assert [HANDLES[s] for s in report.outcome.ranking[-1]] == withholders
+
+
+def test_a_withholder_told_its_slot_holds_a_proposal(five: dict[str, Home],
+                                                     at_reveals5: Path) -> None:
+    path = reveal_all(five, at_reveals5, ["ann", "bob", "dee"])
+    tick(days=8)
+    path = propose(five, "ann", path, "cy").path
+    with pytest.raises(TurnError, match="Your slot in this round holds ann's proposal that "
+                       r"you \(cy\) are absent"):
+        session.sign_next(five["cy"], path, None, [], None, None)

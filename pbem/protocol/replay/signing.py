@@ -71,6 +71,11 @@ def owed(table: Table, identity: Identity) -> Duty:
         return Duty(seat, waiting.kind)
     if duty.seat != seat and table.round_place(seat) is not None:
         return Duty(seat, duty.kind)  # signed in a round, in parallel (PROTOCOL.md 4)
+    if seat in table.round_signed and not table.round_revealed(seat):
+        by = next(table.seats[p["by"]].handle for p in table.queue if p["player"] == seat)
+        raise TurnError(f"Your slot in this round holds {by}'s proposal that you "
+                        f"({identity.handle}) are absent. Once the round is complete, reveal "
+                        "on the assembled save: that answers it (and voids it alone).")
     if seat in table.round_signed:
         names = ", ".join(table.seats[s].handle for s in table.round_missing())
         raise TurnError(f"You ({identity.handle}) have signed your {duty.kind} in this round "

@@ -777,6 +777,8 @@ def test_games_lists_the_scores_in_the_order_of_the_ranking(tmp_path: Path) -> N
     final = t.status(path)
     order = [h for group in final["ranking"] for h in group]
     assert order[-1] == resigner
+    # The reveals after a resignation are a round: the resigner's home reads the final save.
+    assert t.run(resigner, "verify", path).exit_code == 0
     line = t.run(resigner, "games").output.split("\n", 1)[0]
     assert re.findall(r"(ann|bob|cy) \(?\d+", line) == order, line
     # A resigner ahead of a seat on points, and a tie the tie-break decided.

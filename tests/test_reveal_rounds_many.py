@@ -512,3 +512,18 @@ def test_a_withholder_told_its_slot_holds_a_proposal(five: dict[str, Home],
     with pytest.raises(TurnError, match="Your slot in this round holds ann's proposal that "
                        r"you \(cy\) are absent"):
         session.sign_next(five["cy"], path, None, [], None, None)
+
+
+def test_the_demo_at_five_players_plays_the_reveal_round(tmp_path: Path) -> None:
+    """Each home signs its reveal on the same save; the last signer assembles the round."""
+    from pbem import demo
+
+    said: list[str] = []
+    result = demo.run("red-dog-junction", 5, [], "greedy", str(tmp_path / "d"),
+                      echo=said.append)
+    assert result.report.audit == "clean" and result.report.table.duty() is None
+    assert sum("reveal (in a round)" in line for line in said) == 5
+    assert any("assembled the round" in line and "-ann+bob+cy+dee+eve.toml" in line
+               for line in said)
+    reveals = savefile.read(result.last_save).entries[-5:]
+    assert {e.get("round") for e in reveals} == {reveals[0]["seq"]}

@@ -10,7 +10,7 @@ than one legal choice at the start of it (a turn with two or more options, endin
 turn counted as one); the others need no decision: forced turns (one option), joins, the
 start, reveals, entries that only do deck work. A round (entries signed in parallel on
 one predecessor, PROTOCOL.md section 4: the joins of a game of three or more without a
-mental deck, the two final reveals of a two-seat game where they are independent) is one
+mental deck, the final reveals where they are independent) is one
 hop; the set-up and end hops are printed with and without rounds.
 The sizes: the save after the last entry
 and the largest save of the game, and the turn mail of each (with the board, as

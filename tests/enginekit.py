@@ -110,9 +110,18 @@ def next_entry(save: Save, home: Home, kind: str, moves: list[str] | None = None
     entry = {"seq": len(save.entries), "game": save.game_id, "seat": identity.handle,
              "kind": kind, "prev": engine.entry_hash(save.entries[-1]),
              "moves": list(moves or []), "chores": [], "time": timing.now_stamp(), **fields}
+    place = table.round_place(seat) if kind not in absence_kinds() else None
+    if place is not None:  # its slot of the round under way (PROTOCOL.md 4)
+        entry.update({"round": place[0], "seq": place[1], "prev": table.head})
     if kind in savefile.LINK_KINDS:  # only entries in the order of play carry links
         entry["beacon"] = signing.next_link(table, seat, identity).hex()
     return forge(entry, identity)
+
+
+def absence_kinds() -> tuple[str, ...]:
+    from pbem.protocol.timekeeping import absence
+
+    return absence.KINDS
 
 
 def sign_as(home: Home, path: Path, kind: str | None = None, bot: str | None = "greedy",

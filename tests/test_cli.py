@@ -304,7 +304,8 @@ def test_join_by_the_wrong_player(players: Players) -> None:
     r = players.run("ann", "verify", merged, "--json")
     assert json.loads(r.output)["round"] is None and json.loads(r.output)["next"] == "start"
     r = players.run("ann", "verify", path, "--json")
-    assert json.loads(r.output)["round"] == {"seats": ["bob", "cy"], "missing": ["cy"]}
+    assert json.loads(r.output)["round"] == {"seats": ["bob", "cy"], "missing": ["cy"],
+                                             "proposed": []}
     r = players.run("cy", "show", path)
     assert "this save holds those of bob; missing: cy" in r.output
     r = players.run("cy", "show", path, "--json")

@@ -147,6 +147,18 @@ def test_S11_holdback_counts_only_what_this_home_missed_while_playing() -> None:
         T0 + datetime.timedelta(days=30)
 
 
+def test_S11_a_proposal_in_a_reveal_round_counts_from_the_entry_before_the_round() -> None:
+    """cy reveals in a round and proposes dee absent in dee's slot: dee's patience counts
+    from the turn before the round, so a home that signed while that turn was not with it
+    holds the proposal, even when cy's reveal came in time."""
+    turn, reveal = entry("turn", "bob", 0, 5), entry("reveal", "cy", 1, 6)
+    proposal = entry("absent", "cy", 7, 7)
+    reveal["round"] = proposal["round"] = 6
+    entries, hashes = [turn, reveal, proposal], ["t", "r", "p"]
+    seen = sight((3,), {"t": 30, "r": 1.5, "p": 30}, 30)
+    assert holdback.held(entries, hashes, seen) == (2, T0 + datetime.timedelta(days=37))
+
+
 def test_S11_an_entry_is_dated_no_earlier_than_the_entries_it_follows() -> None:
     """dated_times: an entry counts as signed no earlier than the entries before it, except
     the other entries of its own round (they share its predecessor, it follows none of

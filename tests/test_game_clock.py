@@ -743,8 +743,10 @@ def test_after_a_resignation_no_reveal_takes_moves(tmp_path: Path) -> None:
     seed = seed_of(t.home(resigner), save)
     assert seed is not None
     for moves in (["roll"], ["pass"]):
-        forged = with_entries(save, [*save.entries, next_entry(
-            save, t.home(resigner), "reveal", moves, seed=seed.hex())])
+        # The reveals after a resignation are a round: the resigner's in its slot.
+        entries = [*save.entries, next_entry(save, t.home(resigner), "reveal", moves,
+                                             seed=seed.hex())]
+        forged = with_entries(save, sorted(entries, key=lambda e: int(e["seq"])))
         target = write(tmp_path, f"forged-{moves[0]}.toml", forged)
         r = t.run(None, "verify", str(target))
         assert r.exit_code == 1, r.output
@@ -775,6 +777,8 @@ def test_games_lists_the_scores_in_the_order_of_the_ranking(tmp_path: Path) -> N
     final = t.status(path)
     order = [h for group in final["ranking"] for h in group]
     assert order[-1] == resigner
+    # The reveals after a resignation are a round: the resigner's home reads the final save.
+    assert t.run(resigner, "verify", path).exit_code == 0
     line = t.run(resigner, "games").output.split("\n", 1)[0]
     assert re.findall(r"(ann|bob|cy) \(?\d+", line) == order, line
     # A resigner ahead of a seat on points, and a tie the tie-break decided.

@@ -46,6 +46,13 @@ def signer_of(path: Path) -> str:
     return str(savefile.read(path).entries[-1]["seat"])
 
 
+def last_signer(paths: list[Path]) -> str:
+    """Who signed the entry the last save added (in a round, whose entries go in slot
+    order, not always the save's last entry)."""
+    before = savefile.read(paths[-2]).entries
+    return str(next(e for e in savefile.read(paths[-1]).entries if e not in before)["seat"])
+
+
 def timed(save: Save, homes: dict[str, Home], times: list[str | None]) -> Save:
     """The same game with the given signed ``time`` in every entry (PROTOCOL.md section
     11; None: no time, as in saves from before signed times): each entry re-signed by its
@@ -147,12 +154,12 @@ def test_games_names_the_winners_of_a_finished_game(homes: dict[str, Home],
     assert outcome is not None and verified.report.audit == "clean"
     seats = [s.handle for s in verified.table.seats]
     winners = [seats[s] for s in outcome.ranking[0]]
-    [game] = games_json(homes[signer_of(paths[-1])])
+    [game] = games_json(homes[last_signer(paths)])
     assert game["complete"] and game["over"] and game["audit"] == "clean"
     assert game["winners"] == winners and game["to_act"] is None and not game["your_move"]
     assert game["scores"] == {seats[s]: v for s, v in outcome.scores.items()}
     assert game["waiting_seconds"] is None
-    text = run(homes[signer_of(paths[-1])], "games").output
+    text = run(homes[last_signer(paths)], "games").output
     assert f"over, {'won' if len(winners) == 1 else 'shared'} by {winners[0]} " in text
 
 
@@ -187,7 +194,7 @@ def test_games_survives_a_deleted_save_and_a_damaged_index(homes: dict[str, Home
 
 def test_inbox_files_the_save_that_games_names(homes: dict[str, Home], tmp_path: Path) -> None:
     paths = play_game(homes, tmp_path / "s", options=NEVER_ENDS, stop_after=6)
-    signer = signer_of(paths[-1])
+    signer = last_signer(paths)
     reader = next(h for h in homes if h != signer)
     forget_everything({reader: homes[reader]})
     eml = mail.write_eml(mail.compose(paths[-1], homes[signer], to=["x@example.org"]), tmp_path / "m.eml")
@@ -285,7 +292,7 @@ def test_a_recorded_save_is_verified_all_the_same(homes: dict[str, Home], tmp_pa
     """The index says only where to look: a save changed at that path after it was
     recorded is checked like any other, and refused."""
     paths = play_game(homes, tmp_path / "s", options=NEVER_ENDS, stop_after=6)
-    home = homes[signer_of(paths[-1])]
+    home = homes[last_signer(paths)]
     short = games_json(home)[0]["short_id"]
     save = savefile.read(paths[-1])
     entries = [dict(e) for e in save.entries]

@@ -26,7 +26,7 @@ from pbem.protocol.saveformat import savefile, timing
 from tests.support import scale
 
 T0 = datetime.datetime(2025, 6, 2, 10, 0, 0, tzinfo=datetime.UTC)  # tests/conftest.py
-HANDLES = ("ann", "bob", "cy", "dee")
+HANDLES = ("ann", "bob", "cy", "dee", "eve")
 # A step that signs nothing after this many steps (each at least an hour, the patience a
 # day) means the players still answering could not move the game on: stuck.
 STUCK_AFTER = 200
@@ -72,6 +72,8 @@ def tries(t: Table, rng: random.Random, awake: list[str]) -> list[tuple[str, lis
     table = table_of(t)
     waiting = table.waiting_duty()
     x = table.seats[waiting.seat].handle if waiting is not None else ""
+    if table.round_first >= 0 and table.round_missing():  # any seat missing in the round
+        x = table.seats[rng.choice(table.round_missing())].handle
     out = []
     for handle in awake:
         out.append((handle, ["play", t.path, "--bot", "greedy"]))
@@ -84,6 +86,15 @@ def tries(t: Table, rng: random.Random, awake: list[str]) -> list[tuple[str, lis
             out.append((handle, ["resign", t.path, "--yes"]))
     rng.shuffle(out)
     return out
+
+
+def written_kind(before: str, result: Result) -> tuple[str, str]:
+    """The save a command wrote and the kind of its new entry (in a round, not always the
+    save's last: a round's entries go in slot order)."""
+    path = result.output.split("Wrote ", 1)[1].split("\n", 1)[0]
+    known = {json.dumps(e, sort_keys=True) for e in savefile.read(before).entries}
+    new = [e for e in savefile.read(path).entries if json.dumps(e, sort_keys=True) not in known]
+    return path, str(new[-1]["kind"])
 
 
 def play_to_the_end(t: Table, rng: random.Random) -> dict[str, int]:
@@ -112,8 +123,7 @@ def play_to_the_end(t: Table, rng: random.Random) -> dict[str, int]:
         for handle, args in tries(t, rng, awake):
             result = t.run(handle, *args)
             if result.exit_code == 0 and "Wrote " in result.output:
-                t.path = result.output.split("Wrote ", 1)[1].split("\n", 1)[0]
-                kind = str(savefile.read(t.path).entries[-1]["kind"])
+                t.path, kind = written_kind(t.path, result)
                 passing = "passing over" in result.output
                 kinds[kind + (" passing" if passing else "")] = \
                     kinds.get(kind + (" passing" if passing else ""), 0) + 1
@@ -188,16 +198,20 @@ def test_the_seat_proposed_absent_and_the_voter_due_both_silent_is_not_stuck(
 
 
 def play_to_the_end_alone(t: Table, alone: str) -> dict[str, int]:
-    rng = random.Random(0)
+    return play_to_the_end_by(t, [alone], random.Random(0))
+
+
+def play_to_the_end_by(t: Table, handles: list[str], rng: random.Random) -> dict[str, int]:
+    """Only ``handles`` answer, every 12 hours; the others never sign again."""
+    alone = ", ".join(handles)
     kinds: dict[str, int] = {}
     for _ in range(400):
         if table_of(t).duty() is None:
             return kinds
-        for handle, args in tries(t, rng, [alone]):
+        for handle, args in tries(t, rng, list(handles)):
             result = t.run(handle, *args)
             if result.exit_code == 0 and "Wrote " in result.output:
-                t.path = result.output.split("Wrote ", 1)[1].split("\n", 1)[0]
-                kind = str(savefile.read(t.path).entries[-1]["kind"])
+                t.path, kind = written_kind(t.path, result)
                 kind += " passing" if "passing over" in result.output else ""
                 kinds[kind] = kinds.get(kind, 0) + 1
                 break
@@ -232,3 +246,42 @@ def test_a_two_seat_game_with_a_reveal_round_and_silent_players_reaches_its_end(
     t = Table(tmp_path, "red-dog-junction", 2, [])
     play_to_the_end(t, rng)
     check_result(t)
+
+
+def to_the_reveal_round(t: Table) -> list[str]:
+    """Play on (the first reveal too, where it resolves chance) until the reveals left
+    form a round; its seats."""
+    while not (seats := table_of(t).round_seats()):
+        duty = table_of(t).duty()
+        assert duty is not None
+        t.path = t.wrote(table_of(t).seats[duty.seat].handle, "play", t.path, "--bot",
+                         "greedy")
+    return [t.handles[s] for s in seats]
+
+
+@pytest.mark.parametrize("seed", list(range(scale.games(3, 30))))
+def test_several_withholders_of_a_reveal_round_are_each_removed(tmp_path: Path,
+                                                                 seed: int) -> None:
+    """Every seat of a three- or four-seat Red Dog Junction reveals in one round; one to all
+    but one of them never reveal. The others alone, each trying what it may in a random
+    order, fill the missing slots with proposals, settle the queue one proposal after
+    another and end the game: every withholder ranks last."""
+    rng = random.Random(f"withholders{seed}")
+    t = Table(tmp_path, "red-dog-junction", rng.choice([3, 4]), [])
+    seats = to_the_reveal_round(t)
+    assert seats == t.handles
+    withholders = rng.sample(seats, rng.randrange(1, len(seats)))
+    answering = [h for h in t.handles if h not in withholders]
+    kinds = play_to_the_end_by(t, answering, rng)
+    assert kinds["absent"] >= len(withholders), kinds
+    data = check_result(t)
+    assert data["ranking"][-1] == sorted(withholders, key=t.handles.index), data["ranking"]
+
+
+@pytest.mark.slow
+def test_two_withholders_of_a_five_seat_red_dog_junction_are_removed(tmp_path: Path) -> None:
+    t = Table(tmp_path, "red-dog-junction", 5, [])
+    assert to_the_reveal_round(t) == t.handles
+    kinds = play_to_the_end_by(t, ["ann", "cy", "eve"], random.Random(5))
+    assert kinds["absent"] >= 2, kinds
+    assert check_result(t)["ranking"][-1] == ["bob", "dee"]

@@ -368,25 +368,12 @@ def _folder(tmp_path: Path) -> Path:
     return folder
 
 
-def test_reveals_of_three_seats_are_no_round(homes: dict[str, Home], tmp_path: Path) -> None:
-    """Larger games reveal one at a time (two withholders in one round could not both be
-    proposed absent): a third seat's reveals marked as a round are refused."""
-    paths = play_game(homes, tmp_path / "saves", game="red-dog-junction", bot="greedy")
-    save = savefile.read(paths[-1])
-    reveals = [e for e in save.entries if e["kind"] == "reveal"]
-    assert len(reveals) == 3 and all("round" not in e for e in reveals)
-    bodies = copy.deepcopy(save.entries)
-    first = len(bodies) - 3
-    for body in bodies[first:]:
-        body["round"] = first
-    info = refused(save, bodies, homes, tmp_path)
-    assert info.value.code == "round"
-
-
 def test_the_round_status_names_both_seats_and_those_missing(
         two: dict[str, Home], at_reveals: Path, tmp_path: Path) -> None:
     table = session.load(at_reveals, None).table
-    assert assembling.status(table) == {"seats": ["ann", "bob"], "missing": ["ann", "bob"]}
+    assert assembling.status(table) == {"seats": ["ann", "bob"], "missing": ["ann", "bob"],
+                                        "proposed": []}
     ann = session.load(reveal(two, "ann", at_reveals, tmp_path / "ann.toml"), None).table
-    assert assembling.status(ann) == {"seats": ["ann", "bob"], "missing": ["bob"]}
+    assert assembling.status(ann) == {"seats": ["ann", "bob"], "missing": ["bob"],
+                                      "proposed": []}
     assert "Round: the reveals of ann, bob" in assembling.status_line(ann)

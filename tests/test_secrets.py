@@ -139,8 +139,8 @@ def check_posse_hands(paths: list[Path], homes: dict[str, Home]) -> int:
         assert not any(p in text for p in points), f"a card point in the clear in {where}"
         assert not any(k in text for k in key_texts), f"a deck or slot key in {where}"
 
-    # Entries are append-only: every save's entries are the first entries of the last save
-    # (asserted below), so each entry is searched once, and each save's [state] on its own.
+    # Entries are append-only: every save's entries are entries of the last save, at their
+    # seq (asserted below), so each entry is searched once, and each save's [state] on its own.
     # The first shuffle pass names every card of the deck (public, as the rules build it):
     # left out, as the state's list of every card is below.
     entry_texts = [json.dumps({**e, "chores": [{k: v for k, v in c.items() if k != "cards"}
@@ -153,7 +153,9 @@ def check_posse_hands(paths: list[Path], homes: dict[str, Home]) -> int:
     for path in paths:
         current, _ = read_save(path)
         count = len(current.entries)
-        assert current.entries == save.entries[:count], f"{path.name} is not a prefix"
+        # (a save inside a round holds the round's entries it has, each at its seq)
+        assert all(save.entries[e["seq"]] == e for e in current.entries), \
+            f"{path.name} holds an entry the last save does not"
         state_text = json.dumps(current.state)
         clean_of_points_and_keys(state_text, f"{path.name}'s [state]")
         phase = current.state["view"].get("phase")

@@ -257,7 +257,7 @@ def test_show_and_log_read_a_round_holding_a_later_seat_alone(homes: dict[str, H
     assert "bob sealed its moves" in log.output and "bid 4" not in log.output
     report = json.loads(runner.invoke(main, [*home, "verify", "--json", str(bob)]).output)
     assert report["round"] == {"seats": ["ann", "bob", "cy"], "missing": ["ann", "cy"],
-                               "sealed": "sealed"}
+                               "proposed": [], "sealed": "sealed"}
 
 
 def test_every_seat_of_the_step_is_told_it_plays_now(homes: dict[str, Home],
@@ -532,6 +532,64 @@ def test_a_seat_played_by_the_bot_plays_its_sealed_step_after_the_others(
     assert [e["kind"] for e in save.entries if e.get("bot")] == ["turn", "turn", "reveal"]
     report = fresh(save, tmp_path).report
     assert report.audit == "clean" and report.table.duty() is None
+
+
+def four_homes(tmp_path: Path) -> dict[str, Home]:
+    made = {}
+    for handle in ("ann", "bob", "cy", "dan"):
+        home = Home(tmp_path / "homes4" / handle)
+        home.keygen(handle)
+        made[handle] = home
+    return made
+
+
+def two_withheld(homes: dict[str, Home], tmp_path: Path) -> session.Written:
+    """A sealed step of four seats in which cy and dan never commit: ann fills both
+    their slots with proposals (remedy bot), completing the round."""
+    start = play_game(homes, tmp_path / "s", game="sealed-bids", stop_after=5)[-1]
+    two = one_step(homes, start, tmp_path, {"ann": "bid 4", "bob": "bid 5"})
+    first = sign_as(homes["ann"], two, "absent", player="cy", remedy="bot")
+    assert first.table.round_missing() == [3]  # the round waits for dan's slot
+    return sign_as(homes["ann"], first.path, "absent", player="dan", remedy="bot")
+
+
+def test_two_withholders_of_a_sealed_step_are_removed_one_after_another(
+        tmp_path: Path) -> None:
+    """Both proposals stand in the round's slots; once it is complete cy's opens, with
+    bob (neither proposed nor the proposer) its only voter, and dan's waits in the queue
+    behind it; each acceptance puts its remedy into effect and the game plays on to its
+    end with both seats played by the bot."""
+    homes = four_homes(tmp_path)
+    second = two_withheld(homes, tmp_path)
+    table = second.table
+    assert table.round_first < 0 and table.proposal["player"] == 2
+    assert table.proposal["voters"] == [1] and [p["player"] for p in table.queue] == [3]
+    one = sign_as(homes["bob"], second.path, "vote", vote="accept")
+    assert one.table.bots == [2] and one.table.proposal["player"] == 3
+    both = sign_as(homes["bob"], one.path, "vote", vote="accept")
+    assert both.table.bots == [2, 3] and not both.table.queue
+    path, handles = both.path, ["ann", "bob", "cy", "dan"]
+    for _ in range(80):
+        duty = session.load(path, homes["ann"]).table.duty()
+        if duty is None:
+            break
+        path = session.sign_next(homes[handles[duty.seat]], path, None, [], "greedy",
+                                 None).path
+    report = fresh(savefile.read(path), tmp_path).report
+    assert report.audit == "clean" and report.table.duty() is None
+
+
+def test_a_queued_withholder_of_a_step_answers_with_its_turn(tmp_path: Path) -> None:
+    """dan, whose proposal waits behind cy's, plays its turn of the step on top of the
+    save: that voids dan's proposal only, and cy's stays open for bob's vote."""
+    homes = four_homes(tmp_path)
+    second = two_withheld(homes, tmp_path)
+    answer = session.sign_next(homes["dan"], second.path, None, ["bid 2"], None, None)
+    table = answer.table
+    assert table.proposal["player"] == 2 and table.queue == []
+    assert answer.entry["kind"] == "turn" and answer.entry["moves"] == ["bid 2"]
+    voted = sign_as(homes["bob"], answer.path, "vote", vote="accept")
+    assert voted.table.bots == [2] and not voted.table.proposal
 
 
 # ---- the spec's vectors ---------------------------------------------------------------------

@@ -64,7 +64,7 @@ from pbem.protocol.saveformat.timing import duration_words, parse_stamp, shown, 
 from pbem.protocol.state import result
 from pbem.protocol.state.table import Table
 from pbem.protocol.timekeeping import absence, clock
-from pbem.terminal import printable
+from pbem.terminal import listed, printable
 
 # A turn mail stays under MAIL_BUDGET bytes (what every mailbox and provider takes
 # without complaint) where it can: the save always goes, and the board at twice the
@@ -440,6 +440,11 @@ class _Mailing:
         """The seat to act, unless it is this home's."""
         return self.actor if self.actor is not None and self.actor != self.my_seat else None
 
+    def waiting(self) -> list[int]:
+        """The seats the game waits for but this home's: those missing in a round, or one."""
+        seats = self.table.round_missing() or ([self.actor] if self.actor is not None else [])
+        return [s for s in seats if s != self.my_seat]
+
     @property
     def cid(self) -> str:
         """The board image's Content-ID: short, so that no header is folded."""
@@ -455,6 +460,9 @@ def _message(mailing: _Mailing, asked: _Asked, *, to: Sequence[str] | None = Non
         waited = _check_reminder(mailing, to)
         cc = False
     to_list, cc_list = _recipients(mailing, to, cc, reader)
+    if asked.remind and reader is None and not to:  # a round: copy the others missing
+        cc_list = [formataddr((mailing.seats[s].handle, mailing.seats[s].email))
+                   for s in mailing.waiting() if s != mailing.actor and mailing.seats[s].email]
     if not to_list:
         raise MailConfigError(
             "Nobody in this game has a known mail address (seats are given as HANDLE=EMAIL "
@@ -531,8 +539,8 @@ def _mail_body(mailing: _Mailing, asked: _Asked, reader: int | None,
     body.history_title = since_words
     if asked.remind and mailing.actor is not None:
         body.title = "Reminder: " + body.title
-        body.paragraphs.insert(0, _reminder(table.seats[mailing.actor].handle, *waited,
-                                            mailing.now))
+        names = listed([table.seats[s].handle for s in mailing.waiting()])
+        body.paragraphs.insert(0, _reminder(names, *waited, mailing.now))
     body.board_text = table.game.render(mailing.view)
     return body
 
@@ -675,15 +683,14 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
             body.paragraphs += [card["text"][:1].upper() + card["text"][1:]
                                 for card in told.get("closed", [])]
     else:
-        # In a round (the joins, two-seat reveals) every seat still to sign in it acts now.
+        # In a round (the joins, the final reveals) every seat still to sign in it acts now.
         acting = reader if reader in table.round_missing() else duty.seat
         who = seats[acting]
         body.paragraphs.append(_what_to_run(duty.kind, who.handle, filename,
                                             addressed=reader == acting,
                                             is_me=my_seat == acting,
                                             bystander=reader not in (None, acting),
-                                            proposed=bool(table.proposal) and reader is not None
-                                            and reader == table.proposal["player"]))
+                                            proposed=reader in absence.proposed(table)))
         if table.gstate.get("pending"):
             body.paragraphs.append("Dice rolled and cards drawn in the last entry are not shown "
                                    "yet: they appear when the next player opens the save.")

@@ -116,7 +116,12 @@ def _check_proposal(table: Table, identity: Identity, handle: str, remedy: str) 
     waiting = table.seats[duty.seat].handle
     if target == me:
         raise TurnError("You cannot declare yourself absent; 'pbem resign' concedes.")
-    if target != duty.seat:
+    missing = table.round_missing() if table.round_first >= 0 else []
+    if missing and target not in missing:
+        names = ", ".join(table.seats[s].handle for s in missing)
+        raise TurnError(f"The round waits for {names}, not {handle}: only a seat still "
+                        "missing in it can be declared absent (in its slot).")
+    if target != duty.seat and not missing:
         raise TurnError(f"The game waits for {waiting}, not {handle}: only the player the "
                         "game waits for can be declared absent.")
     offered = absence.offered(table, target)

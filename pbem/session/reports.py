@@ -178,7 +178,7 @@ def show_json(seen: Shown, notices: list[Any]) -> dict[str, Any]:
             "last_acted": [a.to_json() for a in seen.acted],
             "absence": absence.lines(table),
             "result": verified.report.result if at is None else None,
-            "round": rounds.status(table)}
+            "round": rounds.status(table), "queue": absence.queue_status(table)}
     if at is None:
         data["since_your_last_turn"] = (None if seen.since is None
                                         else [n.to_json() for n in seen.since])
@@ -268,7 +268,8 @@ def verify_json(verified: Verified, notices: list[Any]) -> dict[str, Any]:
         "absence": absence.lines(table), "unaudited": report.unaudited,
         "closed": told.get("closed", []),
         "players": [n.to_json() for n in notices],
-        "checked_from": report.checked_from, "round": rounds.status(table), "errors": []}
+        "checked_from": report.checked_from, "round": rounds.status(table),
+        "queue": absence.queue_status(table), "errors": []}
 
 
 def verify_lines(verified: Verified) -> list[str]:

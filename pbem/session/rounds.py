@@ -95,15 +95,18 @@ def merge_files(paths: list[Path], home: Home | None, out: str | None
 
 
 def status(table: Table) -> dict[str, Any] | None:
-    """docs/JSON.md's ``round``: the seats of the round the game waits on and those whose
-    entry is missing from the save, by handle in seat order, and for a simultaneous
-    step's round what it signs (``sealed``: "sealed", "opening" or ""); None when it
-    waits on no round."""
+    """docs/JSON.md's ``round``: the seats of the round the game waits on, those whose
+    entry is missing from the save and those whose slot holds a proposal that they are
+    absent, by handle in seat order, and for a simultaneous step's round what it signs
+    (``sealed``: "sealed", "opening" or ""); None when it waits on no round."""
     seats = table.round_seats()
     if not seats:
         return None
-    found: dict[str, Any] = {"seats": [table.seats[s].handle for s in seats],
-                             "missing": [table.seats[s].handle for s in table.round_missing()]}
+    found: dict[str, Any] = {
+        "seats": [table.seats[s].handle for s in seats],
+        "missing": [table.seats[s].handle for s in table.round_missing()],
+        "proposed": [table.seats[s].handle for s in table.round_signed
+                     if not table.round_revealed(s)]}
     duty = table.duty()
     if duty is not None and duty.kind == "turn":
         found["sealed"] = table.step_kind()

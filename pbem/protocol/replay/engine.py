@@ -104,10 +104,17 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         new.beacons.append(entry.get("beacon", ""))  # '' : signed out of the order of play
     absence.note_away(new, seat, entry)
     if kind in absence.KINDS:
-        return _absence_entry(new, seat, entry, target, make_chores, audit_seeds, proved), []
+        _absence_entry(new, seat, entry, target, make_chores, audit_seeds, proved)
+        if in_round:
+            absence.round_entered(new)
+        return new, []
     if answer:
         absence.answered(new, entry)
-        duty = new.duty() or duty
+        # A seat proposed in a round's slot acts whenever it answers: the reveals left
+        # after a reveal round, and the turns left of a simultaneous step, are
+        # independent (docs/protocol-rounds.md).
+        in_step = kind == "turn" and seat in new.game.simultaneous(new.gstate)
+        duty = Duty(seat, kind) if kind == "reveal" or in_step else new.duty() or duty
     # This entry makes whoever the game waits for next to act now (PROTOCOL.md 11): its
     # clock starts at the latest signed time so far, so a signer who back-dates its own
     # entry (or leaves the time out) cannot start the next seat's clock before the
@@ -169,6 +176,8 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
                         "moves leave secret-deck work owed: the turns of a step must be "
                         "independent of one another.", seq=seq, code="round")
     stamp_pending(new.gstate, seq)
+    if in_round:
+        absence.round_entered(new)
     return new, canonical_moves
 
 
@@ -216,9 +225,8 @@ def _round_clock(new: Table, entry: Entry) -> None:
     clock of a seat still missing runs from the entry before the round); the entry that
     completes the round starts the clock of whoever acts next at the latest signed time
     of the round's entries."""
-    new.round_time = clock.later(new.round_time, str(entry.get("time", "")))
-    if not new.round_missing():
-        new.since = clock.later(new.since, new.round_time)
+    if not new.round_missing():  # _enter_round took its time into round_latest
+        new.since = clock.later(new.since, new.round_latest)
 
 
 def _admit(table: Table, seat: int, entry: Entry) -> tuple[Duty, int, bool, bool]:
@@ -238,7 +246,7 @@ def _admit(table: Table, seat: int, entry: Entry) -> tuple[Duty, int, bool, bool
     if kind == "away":
         absence.check_away_entry(table, seat, entry)
     # The seat a proposal names answers it by signing its turn or reveal on top of it.
-    answer = (bool(table.proposal) and seat == table.proposal["player"]
+    answer = (seat in absence.proposed(table) and table.round_first < 0
               and kind in ("turn", "reveal", "resign"))
     in_round = _check_round(table, seat, entry)
     if seat != duty.seat and kind not in absence.OUT_OF_TURN and not answer and not in_round:
@@ -364,7 +372,8 @@ def _check_round(table: Table, seat: int, entry: Entry) -> bool:
         raise TurnError(f"Entry {seq} is a {entry['kind']} by {handle} in the round of "
                         f"{names}, but {handle} {why}.", seq=seq, code="round")
     _check_slot(table, seat, entry, place, names)
-    if entry["kind"] == "reveal" and entry["moves"]:
+    if entry["kind"] == "reveal" and entry["moves"] and table.reveals_take_moves():
+        # (else _reveal refuses the moves, saying why: the game was stopped or resigned)
         raise TurnError(f"Entry {seq} ({handle}) is a reveal signed in the round of {names}, "
                         "but carries moves: a reveal round is only formed where no seat has "
                         "a choice left.", seq=seq, code="round")
@@ -390,12 +399,10 @@ def _absent_in_round(table: Table, seat: int, entry: Entry, seats: list[int]) ->
     seq, handle = entry["seq"], table.seats[seat].handle
     names = ", ".join(table.seats[s].handle for s in seats)
     target = table.seat_of(entry["player"])
-    if seat not in table.round_signed:
-        duty = table.duty()
-        did = "played" if duty is not None and duty.kind == "turn" else "revealed"
-        raise TurnError(f"Entry {seq} ({handle}) proposes a player absent inside the round of "
-                        f"{names}, but {handle} has not {did} in it: only a seat that did "
-                        "may.", seq=seq, code="round")
+    if seat not in seats or (seat in table.round_signed and not table.round_revealed(seat)):
+        raise absence.unrevealed_proposer(table, seat, seq)
+    # A proposer whose own slot comes later in the save signs there: checked as the
+    # round fills (absence.round_entered) and where a save ends in it (replay).
     place = None if target is None else table.round_place(target)
     if target is None or place is None:
         raise TurnError(f"Entry {seq} ({handle}) proposes {entry['player']} absent inside the "
@@ -413,10 +420,11 @@ def _enter_round(new: Table, before: Table, slot: int, entry: Entry) -> None:
     (Table.settle_head fills it). The round's set is fixed at its first entry."""
     if new.round_first < 0:
         # Asked before anything changes: ``new`` may be ``before`` itself (in place).
+        seats = before.round_seats()
         kind = before.step_kind() if entry["kind"] == "turn" else ""
-        new.round_set = before.round_seats()
         new.round_first, new.round_prev = entry["round"], before.head
-        new.round_kind = kind
+        new.round_set, new.round_kind = seats, kind
+    new.round_latest = clock.later(new.round_latest, str(entry.get("time", "")))
     place = sum(1 for s in new.round_signed if s < slot)
     new.round_signed.insert(place, slot)
     new.round_digests.insert(place, "")
@@ -453,9 +461,10 @@ def _copy_table(table: Table) -> Table:
         round_digests=list(table.round_digests),
         round_signed=list(table.round_signed),
         round_set=list(table.round_set),
-        round_time=table.round_time,
+        round_latest=table.round_latest,
         round_kind=table.round_kind,
         commits=[list(c) for c in table.commits],
+        queue=[copy_state(p) for p in table.queue],
     )
 
 
@@ -669,6 +678,7 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
         table.settle_head(entry_digest)
         if on_entry is not None:
             on_entry(before, table, entry)
+    absence.check_proposers(table, done=True)
     if check_snapshot and not _snapshot_matches(save.state, table):
         raise IntegrityError(
             "The [state] table differs from the state replayed from the signed history: "

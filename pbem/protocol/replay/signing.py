@@ -64,13 +64,23 @@ def owed(table: Table, identity: Identity) -> Duty:
                 else "the game went on to its end without you")
         raise TurnError(f"You ({identity.handle}) were declared absent in this game and sign "
                         f"nothing more in it: {what}.")
-    if table.proposal and seat == table.proposal["player"]:
-        # The seat proposed absent answers by signing what it owes (PROTOCOL.md 11).
+    if answers(table, seat):
+        # The seat proposed absent answers by signing what it owes (PROTOCOL.md 11); a
+        # seat proposed in a reveal round reveals, and one of a simultaneous step plays
+        # its turn of it, whatever the order (its proposal may be queued behind another).
         waiting = table.waiting_duty()
-        assert waiting is not None and waiting.seat == seat
-        return waiting
+        assert waiting is not None
+        assert (waiting.seat == seat or waiting.kind == "reveal"
+                or seat in table.game.simultaneous(table.gstate))
+        return Duty(seat, waiting.kind)
     if duty.seat != seat and table.round_place(seat) is not None:
         return Duty(seat, duty.kind)  # signed in a round, in parallel (PROTOCOL.md 4)
+    if seat in table.round_signed and not table.round_revealed(seat):
+        by = next(table.seats[p["by"]].handle for p in table.queue if p["player"] == seat)
+        act = "reveal" if duty.kind == "reveal" else "play your turn"
+        raise TurnError(f"Your slot in this round holds {by}'s proposal that you "
+                        f"({identity.handle}) are absent. Once the round is complete, {act} "
+                        "on the assembled save: that answers it (and voids it alone).")
     if seat in table.round_signed:
         names = ", ".join(table.seats[s].handle for s in table.round_missing())
         raise TurnError(f"You ({identity.handle}) have signed your {duty.kind} in this round "
@@ -223,17 +233,20 @@ def preview(table: Table, identity: Identity, used: Used = (),
     next link (PROTOCOL.md section 5, last point), the one :func:`sign_entry` will sign
     with the same ``used`` and ``voided``. Others get the table unchanged."""
     seat = table.seat_of(identity.handle)
-    answering = bool(table.proposal) and seat == table.proposal["player"]
-    # The seat proposed absent sees the game as its answer will leave it: no proposal.
-    duty = table.waiting_duty() if answering else table.duty()
+    answering = seat in absence.proposed(table) and table.round_first < 0
+    # The seat proposed absent sees the game as its answer will leave it: no proposal
+    # against it (one queued in a reveal round, behind another, is its own to answer).
+    duty = owed(table, identity) if answering else table.duty()
     if duty is None or seat is None or duty.seat != seat or duty.kind in ("create", "join",
                                                                           "vote"):
         return table
     if table.seats[seat].pubkey != identity.public_hex:
         return table
+    own = answering and table.proposal.get("player") == seat
     view = Table(**{**vars(table), "gstate": copy_state(table.gstate),
                     "seats": [s.copy() for s in table.seats], "bots": list(table.bots),
-                    "proposal": {} if answering else copy_state(table.proposal)})
+                    "proposal": {} if own else copy_state(table.proposal),
+                    "queue": [p for p in table.queue if p["player"] != seat]})
     try:
         link = next_link(table, seat, identity, used, voided)
     except TurnError as exc:
@@ -272,9 +285,13 @@ def sign_entry(
         if not table.seats[seat].pubkey:
             raise TurnError("You have not joined this game yet.")
     else:
-        seat = owed(table, identity).seat
+        mine = owed(table, identity)
+        seat = mine.seat
         shown = preview(table, identity, used, voided)
-        duty = shown.duty()
+        # A reveal owed is the seat's own, whoever the game names first (a round, or an
+        # answer to a proposal queued behind another): nothing it resolves changes that;
+        # so is a proposed seat's answer (its turn of a simultaneous step, say).
+        duty = mine if mine.kind == "reveal" or answers(table, seat) else shown.duty()
         assert duty is not None
         # the bot's turns hand the game to another seat (never in a round, PROTOCOL.md 4)
         bot_only = table.round_place(seat) is None and (
@@ -344,6 +361,13 @@ def sign_entry(
     return entry, new
 
 
+
+
+def answers(table: Table, seat: int) -> bool:
+    """Whether ``seat``'s next turn or reveal answers a proposal that it is absent (open,
+    or queued behind another once its round is complete): it signs its own, whoever the
+    game names first."""
+    return seat in absence.proposed(table) and table.round_first < 0
 
 
 def bot_then_round(table: Table, shown: Table, seat: int) -> bool:
@@ -419,7 +443,7 @@ def _place_in_round(table: Table, seat: int, kind: str, fields: dict[str, Any]
     reveal round, the slot of the seat it names (docs/protocol-rounds.md)."""
     if kind == "absent":
         target = table.seat_of(str(fields.get("player", "")))
-        if table.round_first < 0 or seat not in table.round_signed or target is None:
+        if not table.round_revealed(seat) or target is None:
             return None
         return table.round_place(target)
     return table.round_place(seat) if kind not in absence.OUT_OF_TURN else None

@@ -106,47 +106,98 @@ def ending(table: Table, entries: Sequence[Entry]) -> dict[str, Any]:
 
 def _remedies(table: Table, entries: Sequence[Entry]) -> list[dict[str, Any]]:
     """Each absence remedy in effect, from the proposal that brought it: who proposed it
-    (entry seq), who accepted it, and the entry that confirmed it when nobody voted."""
+    (entry seq), who accepted it, and the entry that confirmed it when nobody voted.
+    Proposals signed in a reveal round's slots open one after another once the round is
+    complete, their voters neither silent nor proposed in the round (absence.round_entered)."""
     in_effect = set(table.dropped) | set(table.bots)
     handles = [s.handle for s in table.seats]
     found: dict[str, dict[str, Any]] = {}
-    open_one: dict[str, Any] | None = None
-    due: list[str] = []  # the votes the open proposal waits for, in order
+    walk = _Proposals(handles, found)
     for entry in entries:
         kind = entry["kind"]
+        if walk.queue and entry.get("round") != walk.queue[0]["round"]:
+            walk.round_done()  # the entry after the round: the queue opens
         if kind == "absent":
-            open_one = {"player": str(entry["player"]), "remedy": str(entry["remedy"]),
-                        "seq": int(entry["seq"]), "by": str(entry["seat"]), "accepted": [],
-                        "passed": [], "confirmed": None, "confirmer": None}
-            # The remedies found so far are in effect (one proposal is open at a time).
-            gone = {open_one["player"], *found}
-            at = handles.index(open_one["by"])
-            due = [h for h in handles[at + 1:] + handles[:at] if h not in gone]
-            found[open_one["player"]] = open_one
-        elif kind == "vote" and open_one is not None:
-            # The votes due before this one were passed over (PROTOCOL.md section 11).
-            voter = str(entry["seat"])
-            if voter in due:
-                open_one["passed"] += due[:due.index(voter)]
-                due = due[due.index(voter) + 1:]
-            if entry.get("vote") == "accept":
-                open_one["accepted"].append(voter)
-            else:
-                found.pop(open_one["player"], None)
-                open_one = None
-        elif kind == "confirm" and open_one is not None:
-            open_one["confirmed"] = int(entry["seq"])
-            open_one["confirmer"] = str(entry["seat"])
-            open_one["passed"] += due
-            due = []
-        elif open_one is not None and entry["seat"] == open_one["player"]:
-            found.pop(open_one["player"], None)  # the absent seat answered: void
-            open_one = None
+            walk.proposed(entry)
+        elif kind == "vote" and walk.open_one is not None:
+            walk.voted(str(entry["seat"]), entry.get("vote") == "accept")
+        elif kind == "confirm" and walk.open_one is not None:
+            walk.open_one["confirmed"] = int(entry["seq"])
+            walk.open_one["confirmer"] = str(entry["seat"])
+            walk.open_one["passed"] += walk.due
+            walk.settled()
+        else:
+            walk.answered(str(entry["seat"]))
     stopper = handles[table.dropped[0]] if table.stopped and table.dropped else ""
-    out = [found[handles[s]] for s in sorted(in_effect) if handles[s] in found]
+    out = [{k: v for k, v in found[handles[s]].items() if k != "round"}
+           for s in sorted(in_effect) if handles[s] in found]
     for remedy in out:
         remedy["withheld"] = remedy["remedy"] == "end" and remedy["player"] != stopper
     return out
+
+
+class _Proposals:
+    """The proposals of a save as the replay settles them (one open at a time; those of a
+    reveal round's slots queued), for :func:`_remedies`. ``found``: each player's
+    proposal, open, queued or in effect (a refused or answered one is dropped)."""
+
+    def __init__(self, handles: list[str], found: dict[str, dict[str, Any]]) -> None:
+        self.handles, self.found = handles, found
+        self.open_one: dict[str, Any] | None = None
+        self.due: list[str] = []  # the votes the open proposal waits for, in order
+        self.queue: list[dict[str, Any]] = []
+        self.withheld: set[str] = set()  # the players proposed in the round queued
+
+    def proposed(self, entry: Entry) -> None:
+        record: dict[str, Any] = {"player": str(entry["player"]), "remedy": str(entry["remedy"]),
+                  "seq": int(entry["seq"]), "by": str(entry["seat"]), "accepted": [],
+                  "passed": [], "confirmed": None, "confirmer": None}
+        self.found[record["player"]] = record
+        if "round" in entry:
+            self.queue.append({**record, "round": entry["round"]})
+            self.found[record["player"]] = self.queue[-1]
+            self.withheld.add(record["player"])
+            return
+        self._open(record)
+
+    def _open(self, record: dict[str, Any]) -> None:
+        """The remedies found so far are in effect, open or queued: none of them votes."""
+        self.open_one = record
+        gone = {record["player"], *self.found, *self.withheld}
+        at = self.handles.index(record["by"])
+        self.due = [h for h in self.handles[at + 1:] + self.handles[:at] if h not in gone]
+
+    def round_done(self) -> None:
+        if self.open_one is None:
+            self._open(self.queue.pop(0))
+
+    def settled(self) -> None:
+        self.open_one = None
+        if self.queue:
+            self._open(self.queue.pop(0))
+
+    def voted(self, voter: str, accept: bool) -> None:
+        assert self.open_one is not None
+        # The votes due before this one were passed over (PROTOCOL.md section 11).
+        if voter in self.due:
+            self.open_one["passed"] += self.due[:self.due.index(voter)]
+            self.due = self.due[self.due.index(voter) + 1:]
+        if not accept:
+            self.found.pop(self.open_one["player"], None)
+            self.settled()
+            return
+        self.open_one["accepted"].append(voter)
+        if not self.due:
+            self.settled()
+
+    def answered(self, seat: str) -> None:
+        """An entry by a player proposed absent voids its own proposal."""
+        if self.open_one is not None and seat == self.open_one["player"]:
+            self.found.pop(seat, None)
+            self.settled()
+        elif any(q["player"] == seat for q in self.queue):
+            self.found.pop(seat, None)
+            self.queue = [q for q in self.queue if q["player"] != seat]
 
 
 def _remedy_words(remedy: dict[str, Any]) -> str:

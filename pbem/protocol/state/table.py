@@ -81,8 +81,9 @@ class SeatRecord(Record):
 # makes to act; 3: format pbem/2, links only in the order of play) bumps it, so a table
 # cached by an older pbem is never resumed from: the home replays instead, and reaches
 # the verdict any other verifier does.
-# 4: rounds (PROTOCOL.md section 4); 5: the set of a round kept; 6: turn rounds' time
-CACHE_FORMAT = 6
+# 4: rounds (PROTOCOL.md section 4); 5: the set of a round kept; 6: turn rounds' kind
+# and commitments, the queue of proposals in a round's slots
+CACHE_FORMAT = 7
 
 
 class Duty(NamedTuple):
@@ -104,8 +105,9 @@ class Table(Record):
                  round_first: int = -1, round_prev: str = "",
                  round_digests: list[str] | None = None,
                  round_signed: list[int] | None = None,
-                 round_set: list[int] | None = None, round_time: str = "",
-                 round_kind: str = "", commits: list[list[Any]] | None = None) -> None:
+                 round_set: list[int] | None = None, round_latest: str = "",
+                 round_kind: str = "", commits: list[list[Any]] | None = None,
+                 queue: list[dict[str, Any]] | None = None) -> None:
         self.header = header
         self.seats = seats
         self.gstate = gstate
@@ -143,14 +145,18 @@ class Table(Record):
         # The round's set of seats, fixed when its first entry is applied: a reveal
         # round's set does not change while it fills.
         self.round_set = [] if round_set is None else round_set
-        # The latest signed time of a turn round's entries so far: the clock of whoever
-        # acts after the round starts there once the round is complete.
-        self.round_time = round_time
+        # The latest signed time of the round's entries so far ('' when none): the clock
+        # of whoever acts after a turn round starts there once the round is complete.
+        self.round_latest = round_latest
         # A round of a simultaneous step: "" (moves in the open), "sealed" (commitments)
         # or "opening" (the sealed moves opened); and the commitments not opened yet,
         # [seat, seq of the committing entry, commitment], in seat order.
         self.round_kind = round_kind
         self.commits = [] if commits is None else commits
+        # Proposals signed in a round's slots, waiting to open one after another once the
+        # round is complete, in slot order (docs/protocol-rounds.md): the open one is
+        # ``proposal``; the next opens when it is settled.
+        self.queue = [] if queue is None else queue
 
     def link_before(self, seq: int) -> tuple[int, bytes]:
         """The newest beacon link published before entry ``seq`` and the entry that
@@ -208,7 +214,8 @@ class Table(Record):
         seat played by the bot or dropped. Otherwise the step's seats play one after
         another in seat order, as the game's ``to_act`` names them. A sealed step's round
         is of the seats played by people (docs/protocol-rounds.md)."""
-        if not self.started or self.resigned >= 0 or self.stopped or self.proposal:
+        if (not self.started or self.resigned >= 0 or self.stopped or self.proposal
+                or self.queue):
             return []
         if self.commits:  # the opening round: the seats that sealed their moves
             opening = [int(c[0]) for c in self.commits]
@@ -225,16 +232,15 @@ class Table(Record):
         return sorted(seats)
 
     def reveal_round(self) -> list[int]:
-        """The seats whose final reveals form a round: both seats of a two-seat game, when
-        neither has revealed and the reveals are independent (no chance pending, no bot,
-        no proposal open, no secret-deck work owed, each seat can read its own draws, no
-        seat has a choice left), so a reveal in it carries no moves, does no deck work and
-        resolves nothing. Never in a larger game: two seats withholding their reveals in
-        one round could not both be proposed absent (one proposal is open at a time, and
-        a round's entries all wait for its last slot), so the reveals there stay one at a
-        time (docs/protocol-rounds.md)."""
-        if (len(self.seats) != 2 or not self.started or self.proposal or self.bots
-                or self.dropped or self.gstate.get("pending")):
+        """The seats whose final reveals form a round: every seat still to reveal, when two
+        or more are and their reveals are independent (no chance pending, no bot,
+        no dropped seat, no proposal open, no secret-deck work owed, each seat can read its
+        own draws, no seat has a choice left), so a reveal in it carries no moves, does no
+        deck work and resolves nothing. A seat withholding its reveal is proposed absent in
+        its slot, and the proposals are settled one after another once the round is
+        complete (the queue, docs/protocol-rounds.md)."""
+        if (len(self.seats) < 2 or not self.started or self.proposal or self.queue
+                or self.bots or self.dropped or self.gstate.get("pending")):
             return []
         duty = self._play_duty()
         if duty is None or duty.kind != "reveal":
@@ -281,6 +287,13 @@ class Table(Record):
         """The seats of the round the game waits on that have not signed in it yet."""
         return [s for s in self.round_seats() if s not in self.round_signed]
 
+    def round_revealed(self, seat: int) -> bool:
+        """Whether ``seat`` signed its own slot of the round under way (its slot may hold
+        a proposal against it instead)."""
+        if seat not in self.round_signed:
+            return False
+        return self.signers[self.round_first + self.round_signed.index(seat)] == seat
+
     def duty_for(self, seat: int | None) -> Duty | None:
         """:meth:`duty` as ``seat`` reads it: in a round, a seat still to sign in it acts
         now too (the duty names the first of them)."""
@@ -311,9 +324,9 @@ class Table(Record):
         from pbem.protocol.state.rounds import round_digest
 
         self.head = round_digest(self.round_digests)
-        self.round_first, self.round_prev = -1, ""
+        self.round_first, self.round_prev, self.round_latest = -1, "", ""
         self.round_digests, self.round_signed, self.round_set = [], [], []
-        self.round_time, self.round_kind = "", ""
+        self.round_kind = ""
 
     def _mental_decks(self) -> bool:
         return any(d.get("mode") == "mental" for d in self.gstate.get("secret", {}).values())
@@ -374,6 +387,10 @@ class Table(Record):
         waiting = self.waiting_reveals()
         if not waiting:
             return None
+        missing = [s for s in self.round_set if s not in self.round_signed] \
+            if self.round_first >= 0 else []
+        if missing:  # a reveal round under way waits for its empty slots, not its proposed
+            return Duty(missing[0], "reveal")
         if self.reveal_first in waiting:
             return Duty(self.reveal_first, "reveal")
         # A seat still holding secret cards it drew but cannot read yet reveals after
@@ -445,9 +462,10 @@ class Table(Record):
             "round_digests": self.round_digests,
             "round_signed": self.round_signed,
             "round_set": self.round_set,
-            "round_time": self.round_time,
+            "round_latest": self.round_latest,
             "round_kind": self.round_kind,
             "commits": self.commits,
+            "queue": self.queue,
         }
 
     @classmethod
@@ -480,9 +498,10 @@ class Table(Record):
             round_digests=[str(d) for d in data["round_digests"]],
             round_signed=[int(s) for s in data["round_signed"]],
             round_set=[int(s) for s in data["round_set"]],
-            round_time=str(data["round_time"]),
+            round_latest=str(data["round_latest"]),
             round_kind=str(data["round_kind"]),
             commits=[list(c) for c in data["commits"]],
+            queue=[dict(p) for p in data["queue"]],
         )
 
 

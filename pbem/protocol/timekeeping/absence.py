@@ -139,7 +139,7 @@ def check_proposal(table: Table, seat: int, entry: Entry) -> int:
         raise TurnError(f"Entry {seq} ({handle}) names '{entry['player']}', who has no seat "
                         "in this game.", seq=seq, code="absent")
     waiting = table.seats[duty.seat].handle
-    if target != duty.seat:
+    if target != duty.seat and "round" not in entry:  # in a round: its slot (engine)
         raise TurnError(f"Entry {seq} ({handle}) declares {entry['player']} absent, but the "
                         f"game waits for {waiting}, not {entry['player']}: only the player "
                         "the game waits for can be declared absent.", seq=seq, code="absent")
@@ -188,12 +188,77 @@ def too_early(table: Table, target: int, when: datetime.datetime | None) -> str:
 
 def propose(new: Table, seat: int, target: int, entry: Entry) -> None:
     """Open the proposal. With nobody left to vote it waits for the proposer's
-    ``confirm``, one patience later (PROTOCOL.md section 11)."""
-    new.proposal = {"player": target, "remedy": entry["remedy"], "by": seat,
-                    "seq": entry["seq"], "voters": voters(new, seat, target),
-                    "reveal": new.over(), "meaning": offered(new, target)[entry["remedy"]],
-                    "time": str(entry["time"]), "latest": str(entry["time"])}
+    ``confirm``, one patience later (PROTOCOL.md section 11). Signed in a slot of a round,
+    it is queued instead, in slot order: the queue opens once the round is complete
+    (:func:`round_entered`)."""
+    proposal = {"player": target, "remedy": entry["remedy"], "by": seat,
+                "seq": entry["seq"], "voters": voters(new, seat, target),
+                "reveal": new.over(), "meaning": offered(new, target)[entry["remedy"]],
+                "time": str(entry["time"]), "latest": str(entry["time"])}
     new.against[target] = clock.later(new.against[target], str(entry["time"]))
+    if new.round_first < 0:
+        new.proposal = proposal
+        return
+    new.queue.append(proposal)
+    new.queue.sort(key=lambda p: int(p["player"]))  # a round's slots go in seat order
+
+
+# ---- the queue: proposals signed in a round's slots (docs/protocol-rounds.md) -------------
+def proposed(table: Table) -> list[int]:
+    """The seats proposed absent and not yet settled: the open proposal's, then the
+    queued ones', in the order they open."""
+    open_now = [int(table.proposal["player"])] if table.proposal else []
+    return open_now + [int(p["player"]) for p in table.queue]
+
+
+def round_entered(new: Table) -> None:
+    """After an entry of a round was applied: once every slot is signed, the proposals
+    signed in the round's slots open one after another. Their voters are the seats
+    neither silent nor proposed in this round (a withholder votes on no other
+    withholder), and the first opens now, its clock counted from the latest signed time
+    of the round's entries (nobody could answer or vote on it before the round was
+    complete)."""
+    check_proposers(new, done=False)
+    if new.round_missing() or not new.queue:
+        return
+    withheld = {int(p["player"]) for p in new.queue}
+    for proposal in new.queue:
+        proposal["voters"] = [s for s in proposal["voters"] if s not in withheld]
+    open_next(new, new.round_latest)
+
+
+def check_proposers(table: Table, done: bool) -> None:
+    """Every proposal in a slot of the round under way is by a seat that revealed in its
+    own slot of the round. The save orders a round's entries by slot, so a proposer's
+    reveal may come after its proposal: checked once the proposer's slot is applied, and
+    for every proposal with ``done`` (the save ends inside the round)."""
+    if table.round_first < 0:
+        return
+    for proposal in table.queue:
+        by = int(proposal["by"])
+        if (done or by in table.round_signed) and not table.round_revealed(by):
+            raise unrevealed_proposer(table, by, int(proposal["seq"]))
+
+
+def unrevealed_proposer(table: Table, seat: int, seq: int) -> TurnError:
+    handle = table.seats[seat].handle
+    names = ", ".join(table.seats[s].handle for s in table.round_seats())
+    duty = table.duty()
+    did = "played" if duty is not None and duty.kind == "turn" else "revealed"
+    return TurnError(f"Entry {seq} ({handle}) proposes a player absent inside the round of "
+                     f"{names}, but {handle} has not {did} in it: only a seat that did "
+                     "may.", seq=seq, code="round")
+
+
+def open_next(new: Table, when: str) -> None:
+    """Open the next queued proposal, if none is open: its votes fall due, and its
+    confirm counts, from ``when`` (the signed time of the entry that opens it) if that is
+    later than its own (clock.vote_falls_due, clock.confirm_falls_due)."""
+    if new.proposal or not new.queue:
+        return
+    proposal = new.queue.pop(0)
+    proposal["opened"] = clock.later(str(proposal["time"]), when)
+    new.proposal = proposal
 
 
 def confirm_from(table: Table) -> datetime.datetime:
@@ -329,6 +394,7 @@ def vote(new: Table, seat: int, entry: Entry) -> None:
         target = new.proposal["player"]
         new.proposal = {}
         new.against[target] = clock.later(new.against[target], str(entry.get("time", "")))
+        open_next(new, str(entry.get("time", "")))
         return
     voters.pop(0)
     new.proposal["latest"] = clock.later(new.proposal.get("latest", ""),
@@ -338,11 +404,19 @@ def vote(new: Table, seat: int, entry: Entry) -> None:
 
 
 def answered(new: Table, entry: Entry) -> None:
-    """The seat proposed absent signed its turn or reveal on top of the proposal: its
-    answer voids it, and a new proposal against it waits patience from here."""
-    target = new.proposal["player"]
-    new.proposal = {}
-    new.against[target] = clock.later(new.against[target], str(entry.get("time", "")))
+    """The seat proposed absent signed its turn or reveal on top of the proposal (open or
+    queued): its answer voids that proposal only, and a new proposal against it waits
+    patience from here. A queued proposal voided so never opens; the open one voided
+    opens the next."""
+    target = new.seat_of(entry["seat"])
+    assert target is not None  # chain.authenticate ran first
+    when = str(entry.get("time", ""))
+    new.against[target] = clock.later(new.against[target], when)
+    if new.proposal and new.proposal["player"] == target:
+        new.proposal = {}
+        open_next(new, when)
+        return
+    new.queue = [p for p in new.queue if p["player"] != target]
 
 
 def check_away_entry(table: Table, seat: int, entry: Entry) -> None:
@@ -422,6 +496,7 @@ def take_effect(new: Table, entry: Entry) -> None:
         new.stopped = new.stopped or not in_reveal
     else:
         new.bots = sorted(set(new.bots) | {target})
+    open_next(new, str(entry.get("time", "")))
 
 
 def wrong_voter(table: Table, seat: int, entry: Entry) -> TurnError:
@@ -556,6 +631,7 @@ def lines(table: Table, you: str = "") -> list[str]:
         out.append(f"{handle} was declared absent: the game "
                    + ("was stopped; " if stopped else "ended without their reveal; ")
                    + f"{handle} ranks last.")
+    out += queue_lines(table, you)
     proposal = table.proposal
     if proposal:
         handle = table.seats[proposal["player"]].handle
@@ -580,3 +656,27 @@ def lines(table: Table, you: str = "") -> list[str]:
         if meaning:
             out.append(f"  '{remedy}' means: {meaning}")
     return out
+
+
+def queue_status(table: Table) -> list[dict[str, Any]]:
+    """docs/JSON.md's ``queue``: the proposals signed in a reveal round's slots that wait
+    to open, in the order they open (``player``, ``by``, ``seq``)."""
+    return [{"player": table.seats[p["player"]].handle, "by": table.seats[p["by"]].handle,
+             "seq": int(p["seq"])} for p in table.queue]
+
+
+def queue_lines(table: Table, you: str = "") -> list[str]:
+    """The queued proposals in words ([] when none)."""
+    if not table.queue:
+        return []
+    def that(player: str) -> str:
+        return f"you ({player}) are" if player == you else f"{player} is"
+
+    named = "; ".join(f"{q['by']}'s that {that(q['player'])} absent (entry {q['seq']}, "
+                      "remedy 'end')" for q in queue_status(table))
+    if table.round_first >= 0:
+        return [f"Proposed in the round's slots: {named}. They open one after another, in "
+                "slot order, once every slot of the round is signed."]
+    return [f"Queued behind the open proposal, in order: {named}. Each opens when the one "
+            "before it is settled, its votes and confirm counted from then; a player named "
+            "answers by revealing on this save, which voids the proposal against them only."]

@@ -83,15 +83,20 @@ def earliest_proposal(header: dict[str, Any], since: str, away_until: str,
 def vote_falls_due(proposal: dict[str, Any]) -> str:
     """When the first vote still due on an open proposal fell due: the latest signed time
     of the proposal and the votes on it so far (pbem.protocol.timekeeping.absence.vote_deadlines)."""
-    return later(str(proposal.get("time", "")), str(proposal.get("latest", "")))
+    return later(str(proposal.get("time", "")), str(proposal.get("latest", "")),
+                 str(proposal.get("opened", "")))
 
 
 def confirm_falls_due(header: dict[str, Any], proposal: dict[str, Any]
                       ) -> datetime.datetime | None:
     """The earliest signed time of the confirm of a proposal nobody votes on: one patience
     after it (None for a proposal without a time, which check_proposal refuses)."""
-    made = timing.parse_stamp(proposal.get("time"))
-    return made + patience(header) if made is not None else None
+    if timing.parse_stamp(proposal.get("time")) is None:
+        return None
+    # A proposal queued in a round counts from when it opened (docs/protocol-rounds.md).
+    made = parse(later(str(proposal["time"]), str(proposal.get("opened", ""))))
+    assert made is not None
+    return made + patience(header)
 
 
 def away_span(note_time: datetime.datetime, until: datetime.datetime,

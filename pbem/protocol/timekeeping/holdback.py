@@ -100,6 +100,9 @@ def _held_from(entries: Sequence[Entry], hashes: Sequence[str], index: int, sigh
     start = index
     while start > 0 and entries[start].get("kind") in PROCEDURE + NOTES:
         start -= 1  # back to the entry in the order of play the procedure counts from
+    if "round" in entry:  # a proposal in a round's slot counts from the entry before it
+        start = min(start, next(k for k in range(index + 1)
+                                if entries[k].get("round") == entry["round"]) - 1)
     shift = max(_delay(entries[k], hashes[k], times[k], sight)
                 for k in range(start, index + 1))
     return when + shift if shift else None

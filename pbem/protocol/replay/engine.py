@@ -109,22 +109,8 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
             absence.round_entered(new)
         return new, []
     if answer:
-        absence.answered(new, entry)
-        # A seat proposed in a round's slot acts whenever it answers: the reveals left
-        # after a reveal round, and the turns left of a simultaneous step, are
-        # independent (docs/protocol-rounds.md).
-        in_step = kind == "turn" and seat in new.game.simultaneous(new.gstate)
-        duty = Duty(seat, kind) if kind == "reveal" or in_step else new.duty() or duty
-    # This entry makes whoever the game waits for next to act now (PROTOCOL.md 11): its
-    # clock starts at the latest signed time so far, so a signer who back-dates its own
-    # entry (or leaves the time out) cannot start the next seat's clock before the
-    # entries that came before it.
-    if in_round and kind == "turn":
-        _round_clock(new, entry)
-    elif not (in_round and kind == "reveal"):
-        # The other seats' reveals in a reveal round make nobody newly to act: the clock
-        # of a seat still to reveal runs from the entry before the round.
-        new.since = clock.later(new.since, str(entry.get("time", "")))
+        duty = _answered(new, seat, entry, duty)
+    _start_clock(new, entry, in_round)
     bot_turns: list[dict[str, Any]] = []
     if in_round:  # a round's entries resolve no chance and play no bot turn
         _check_bot_turns(entry, [], replay, handle)
@@ -218,6 +204,30 @@ def _seal_or_open(new: Table, seat: int, entry: Entry, in_round: bool) -> bool:
         raise TurnError(f"Entry {seq} ({handle}) carries a sealed move, but no sealed step "
                         "is under way here.", seq=seq, code="sealed")
     return False
+
+
+def _answered(new: Table, seat: int, entry: Entry, duty: Duty) -> Duty:
+    """``seat`` answered the proposal that it is absent: the proposal is void; the duty
+    its entry is checked against. A seat proposed in a round's slot acts whenever it
+    answers: the reveals left after a reveal round, and the turns left of a simultaneous
+    step, are independent (docs/protocol-rounds.md)."""
+    absence.answered(new, entry)
+    kind = entry["kind"]
+    in_step = kind == "turn" and seat in new.game.simultaneous(new.gstate)
+    return Duty(seat, kind) if kind == "reveal" or in_step else new.duty() or duty
+
+
+def _start_clock(new: Table, entry: Entry, in_round: bool) -> None:
+    """This entry makes whoever the game waits for next to act now (PROTOCOL.md 11): its
+    clock starts at the latest signed time so far, so a signer who back-dates its own
+    entry (or leaves the time out) cannot start the next seat's clock before the entries
+    that came before it. In a round, see _round_clock; the other seats' reveals in a
+    reveal round make nobody newly to act: the clock of a seat still to reveal runs from
+    the entry before the round."""
+    if in_round and entry["kind"] == "turn":
+        _round_clock(new, entry)
+    elif not (in_round and entry["kind"] == "reveal"):
+        new.since = clock.later(new.since, str(entry.get("time", "")))
 
 
 def _round_clock(new: Table, entry: Entry) -> None:

@@ -11,13 +11,21 @@ from pathlib import Path
 
 import pytest
 
-from pbem.errors import IntegrityError, PbemError
+from pbem.errors import IntegrityError, PbemError, TurnError
+from pbem.protocol.crypto.derive import sealed_salt
 from pbem.protocol.crypto.identity import Home
-from pbem.protocol.replay import chain
+from pbem.protocol.replay import chain, engine
 from pbem.protocol.saveformat import savefile
 from pbem.protocol.saveformat.savefile import Save
-from tests.enginekit import relinked, with_entries
-from tests.test_simultaneous import at_first_step, one_step
+from pbem.protocol.state.rounds import sealed_commitment
+from tests.enginekit import relinked, seed_of, with_entries
+from tests.test_simultaneous import (
+    at_first_step,
+    engine_link,
+    one_step,
+    refused,
+    sealed_round,
+)
 
 
 def authenticated(save: Save, bodies: list[dict[str, object]], homes: dict[str, Home]
@@ -48,3 +56,62 @@ def test_a_round_entry_past_the_rounds_slots_is_refused_at_once(homes: dict[str,
         error = authenticated(save, [*bodies, after], homes)
         assert error.code == "round" and "at most 3 entries" in error.message
         assert time.monotonic() - began < 5
+
+
+def test_a_huge_sealed_or_salt_field_is_malformed() -> None:
+    """``sealed`` and ``salt`` are 64 lower-case hex characters, nothing longer (exit 4),
+    and only on a turn."""
+    base = {"seq": 4, "game": "00" * 16, "seat": "ann", "kind": "turn", "prev": "00" * 32,
+            "moves": [], "chores": [], "round": 4, "beacon": "11" * 32, "sig": "22" * 64}
+    for field in ("sealed", "salt"):
+        for value in ("ab" * 500_000, "AB" * 32, "ab" * 31):
+            with pytest.raises(PbemError) as info:
+                savefile.check_entry({**base, field: value}, 4)
+            assert info.value.exit_code == 4 and field in info.value.message
+        with pytest.raises(PbemError) as info:
+            savefile.check_entry({**base, "kind": "reveal", "seed": "33" * 32,
+                                  field: "ab" * 32}, 4)
+        assert info.value.exit_code == 4
+
+
+# ---- commitment binding ---------------------------------------------------------------------
+def test_S_a_copied_commitment_cannot_be_opened_with_the_copied_seats_moves(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """bob copies ann's commitment as his own, then, once ann has opened hers, opens it
+    with ann's moves and salt: the commitment binds the seq of the entry that carries it,
+    so it opens only in ann's entry (exit 3, code sealed)."""
+    start = at_first_step(homes, tmp_path / "s")
+    one = savefile.read(one_step(homes, start, tmp_path, {"ann": "bid 4"}))
+    bodies = copy.deepcopy(one.entries)
+    bob = {**bodies[4], "seat": "bob", "seq": 5, "beacon": engine_link(one, homes["bob"])}
+    cy_save = savefile.read(one_step(homes, start, tmp_path, {"cy": "bid 1"}))
+    committed = [*bodies, bob, cy_save.entries[4]]
+    forged = with_entries(one, relinked(one.header, committed, homes))
+    forged = with_entries(forged, forged.entries, engine.public_state(
+        engine.replay(forged, check_snapshot=False).table))
+    path = tmp_path / "committed.toml"
+    path.write_text(savefile.dumps(forged), "utf-8")
+    ann_open = savefile.read(one_step(homes, path, tmp_path, {"ann": "bid 4"}))
+    opened = ann_open.entries[-1]
+    assert opened["seq"] == 7 and opened["moves"] == ["bid 4"]
+    bob_open = {**opened, "seat": "bob", "seq": 8, "beacon": engine_link(ann_open, homes["bob"])}
+    error = refused(ann_open, [*copy.deepcopy(ann_open.entries), bob_open], homes)
+    assert isinstance(error, IntegrityError) and error.code == "sealed"
+    assert "do not match the commitment bob signed in entry 5" in error.message
+
+
+def test_S_a_seat_cannot_commit_again_in_place_of_its_opening(homes: dict[str, Home],
+                                                               tmp_path: Path) -> None:
+    """Having seen ann's opening, bob signs a new commitment (to another bid) where his
+    opening goes: refused (code sealed); a seat with moves sealed can only open them."""
+    _, committed = sealed_round(homes, tmp_path)
+    ann_open = savefile.read(one_step(homes, committed, tmp_path, {"ann": "bid 4"}))
+    bodies = copy.deepcopy(ann_open.entries)
+    seed = seed_of(homes["bob"], ann_open)
+    assert seed is not None
+    salt = sealed_salt(seed, ann_open.game_id, 8).hex()
+    again = {**bodies[5], "seq": 8, "round": 7, "beacon": engine_link(ann_open, homes["bob"]),
+             "sealed": sealed_commitment(ann_open.game_id, 8, ["bid 5"], salt)}
+    error = refused(ann_open, [*bodies, again], homes)
+    assert isinstance(error, TurnError) and error.code == "sealed"
+    assert "must open the moves bob sealed in entry 5" in error.message

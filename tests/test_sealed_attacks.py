@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem import session
 from pbem.errors import IntegrityError, PbemError, TurnError
 from pbem.protocol.crypto.derive import sealed_salt
 from pbem.protocol.crypto.identity import Home
@@ -18,13 +19,14 @@ from pbem.protocol.replay import chain, engine
 from pbem.protocol.saveformat import savefile
 from pbem.protocol.saveformat.savefile import Save
 from pbem.protocol.state.rounds import sealed_commitment
-from tests.enginekit import relinked, seed_of, with_entries
+from tests.enginekit import relinked, seed_of, sign_as, with_entries
 from tests.test_simultaneous import (
     at_first_step,
     engine_link,
     one_step,
     refused,
     sealed_round,
+    variants,  # noqa: F401 (autouse: the test variants of Sealed Bids)
 )
 
 
@@ -115,3 +117,28 @@ def test_S_a_seat_cannot_commit_again_in_place_of_its_opening(homes: dict[str, H
     error = refused(ann_open, [*bodies, again], homes)
     assert isinstance(error, TurnError) and error.code == "sealed"
     assert "must open the moves bob sealed in entry 5" in error.message
+
+
+# ---- chance -------------------------------------------------------------------------------
+def test_a_sealed_game_with_chance_and_a_bot_seat_plays_to_its_end(homes: dict[str, Home],
+                                                                   tmp_path: Path) -> None:
+    """Bonus After Bids (chance after every step) with cy replaced by the bot: the bot's
+    bid and the chance are played in entries of their own, outside the rounds, and no
+    bid is ever in the open before both people committed; the game ends and verifies."""
+    start = at_first_step(homes, tmp_path / "s", game="bonus-after-bids")
+    two = one_step(homes, start, tmp_path, {"ann": "bid 4", "bob": "bid 5"})
+    proposal = sign_as(homes["ann"], two, "absent", player="cy", remedy="bot")
+    path = sign_as(homes["bob"], proposal.path, "vote", vote="accept").path
+    handles = ["ann", "bob", "cy"]
+    for _ in range(60):
+        duty = session.load(path, homes["ann"]).table.duty()
+        if duty is None:
+            break
+        path = session.sign_next(homes[handles[duty.seat]], path, None, [], "greedy",
+                                 None).path
+    save = savefile.read(path)
+    turns = [e for e in save.entries[8:] if e["kind"] == "turn"]
+    assert all(("round" in e) == ("sealed" in e or "salt" in e) for e in turns)
+    assert all(e["moves"] == [] for e in turns if "round" not in e)
+    report = session.verify(save, Home(tmp_path / "stranger")).report
+    assert report.audit == "clean" and report.table.duty() is None

@@ -280,8 +280,9 @@ def sign_entry(
         bot_only = table.round_place(seat) is None and (
             duty.seat != seat or bot_then_round(table, shown, seat))
         if bot_only and (kind != "turn" or moves):
-            raise TurnError(f"You sign the bot's turn only; the game then waits for "
-                            f"{table.seats[duty.seat].handle}. Sign it with no moves.")
+            raise TurnError(f"You sign the bot's turn, or the chance pending, only; the game "
+                            f"then waits for {table.seats[duty.seat].handle}. Sign it with "
+                            "no moves.")
         if not bot_only and kind != duty.kind and not (kind == "resign" and duty.kind == "turn"):
             raise TurnError(f"You owe a {duty.kind} entry now, not a {kind}.")
     nonce = b""
@@ -347,8 +348,11 @@ def sign_entry(
 
 
 def bot_then_round(table: Table, shown: Table, seat: int) -> bool:
-    """Whether ``seat``'s next entry plays the bot's turns (``shown``: after them) and its
-    own turn is then in a round of a simultaneous step, signed apart in its slot."""
+    """Whether ``seat``'s next entry plays the bot's turns (``shown``: after them) or
+    resolves the chance pending ahead of a sealed step, and its own turn is then in a
+    round of a simultaneous step, signed apart in its slot."""
+    if table.chance_before_round():
+        return True
     return table.game.to_act(table.gstate) in table.bots and shown.round_place(seat) is not None
 
 

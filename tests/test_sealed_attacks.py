@@ -109,14 +109,37 @@ def test_S_a_seat_cannot_commit_again_in_place_of_its_opening(homes: dict[str, H
     _, committed = sealed_round(homes, tmp_path)
     ann_open = savefile.read(one_step(homes, committed, tmp_path, {"ann": "bid 4"}))
     bodies = copy.deepcopy(ann_open.entries)
-    seed = seed_of(homes["bob"], ann_open)
-    assert seed is not None
-    salt = sealed_salt(seed, ann_open.game_id, 8).hex()
+    salt = "ab" * 32  # any: the new commitment is refused before any opening
     again = {**bodies[5], "seq": 8, "round": 7, "beacon": engine_link(ann_open, homes["bob"]),
              "sealed": sealed_commitment(ann_open.game_id, 8, ["bid 5"], salt)}
     error = refused(ann_open, [*bodies, again], homes)
     assert isinstance(error, TurnError) and error.code == "sealed"
     assert "must open the moves bob sealed in entry 5" in error.message
+
+
+
+# ---- the salt ------------------------------------------------------------------------------
+def test_S_one_seats_salts_at_one_seq_differ_with_the_link_each_commitment_publishes(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """One seq may hold ann's commitments on two branches (a proposal and the answer it
+    races): with a salt of the seed and seq alone, the salt her opening published on one
+    branch let anyone try every bid against her commitment on the other. Each commitment
+    publishes another beacon link (a home never publishes one twice), and the salt is
+    derived with it: the published salt opens nothing else."""
+    _, committed = sealed_round(homes, tmp_path)
+    opened = savefile.read(one_step(homes, committed, tmp_path, {"ann": "bid 4"}))
+    commit, opening = opened.entries[4], opened.entries[-1]
+    seed = seed_of(homes["ann"], opened)
+    assert seed is not None
+    game_id = opened.game_id
+    link = bytes.fromhex(commit["beacon"])
+    assert opening["salt"] == sealed_salt(seed, game_id, 4, link).hex()
+    other_link = bytes.fromhex(opening["beacon"])  # a link ann publishes elsewhere
+    other_salt = sealed_salt(seed, game_id, 4, other_link).hex()
+    assert other_salt != opening["salt"]
+    other_commit = sealed_commitment(game_id, 4, ["bid 2"], other_salt)
+    assert not any(sealed_commitment(game_id, 4, [f"bid {n}"], opening["salt"]) == other_commit
+                   for n in range(7))
 
 
 # ---- chance -------------------------------------------------------------------------------

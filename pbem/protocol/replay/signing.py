@@ -369,14 +369,14 @@ def _seal(table: Table, seat: int, entry: Entry, seed: bytes) -> None:
     _, moves = play_turn(table.game, table.gstate, seat, entry["moves"])
     if committed is not None:
         at, sealed = committed
-        salt = sealed_salt(seed, table.game_id, at).hex()
+        salt = sealed_salt(seed, table.game_id, at, bytes.fromhex(table.beacons[at])).hex()
         if sealed_commitment(table.game_id, at, moves, salt) != sealed:
             raise TurnError(f"These are not the moves you sealed in entry {at}: a sealed "
                             "step's moves are opened exactly as they were sealed.",
                             code="sealed")
         entry["moves"], entry["salt"] = moves, salt
         return
-    salt = sealed_salt(seed, table.game_id, entry["seq"]).hex()
+    salt = sealed_salt(seed, table.game_id, entry["seq"], bytes.fromhex(entry["beacon"])).hex()
     entry["sealed"] = sealed_commitment(table.game_id, entry["seq"], moves, salt)
     entry["moves"] = []
 

@@ -19,6 +19,7 @@ from pbem.protocol.replay import chain, engine
 from pbem.protocol.saveformat import savefile
 from pbem.protocol.saveformat.savefile import Save
 from pbem.protocol.state.rounds import sealed_commitment
+from pbem.session import rounds as assembling
 from tests.enginekit import relinked, seed_of, sign_as, with_entries
 from tests.test_simultaneous import (
     at_first_step,
@@ -74,6 +75,28 @@ def test_a_huge_sealed_or_salt_field_is_malformed() -> None:
             savefile.check_entry({**base, "kind": "reveal", "seed": "33" * 32,
                                   field: "ab" * 32}, 4)
         assert info.value.exit_code == 4
+
+
+
+# ---- forks --------------------------------------------------------------------------------
+def test_S_two_commitments_by_one_seat_in_its_slot_are_a_fork(homes: dict[str, Home],
+                                                              tmp_path: Path) -> None:
+    """ann commits to bid 4 in the save she mails bob and to bid 0 in the one she mails
+    cy (both validly signed, in her slot): a home that sees both refuses the second
+    (code fork), and so does merge."""
+    start = at_first_step(homes, tmp_path / "s")
+    first = savefile.read(one_step(homes, start, tmp_path, {"ann": "bid 4"}))
+    again = {**copy.deepcopy(first.entries[4]),
+             "sealed": sealed_commitment(first.game_id, 4, ["bid 0"], "ab" * 32)}
+    second = with_entries(first, relinked(first.header, [*first.entries[:4], again], homes))
+    viewer = Home(tmp_path / "viewer")
+    session.verify(first, viewer)
+    with pytest.raises(IntegrityError) as info:
+        session.verify(second, viewer)
+    assert info.value.code == "fork"
+    with pytest.raises(IntegrityError) as merged:
+        assembling.assemble([first, second])
+    assert merged.value.code == "fork"
 
 
 # ---- commitment binding ---------------------------------------------------------------------

@@ -6,6 +6,7 @@ three seats)."""
 from __future__ import annotations
 
 import copy
+import os
 import time
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from pbem.protocol.replay import chain, engine
 from pbem.protocol.saveformat import savefile
 from pbem.protocol.saveformat.savefile import Save
 from pbem.protocol.state.rounds import sealed_commitment
+from pbem.session import absentees
 from pbem.session import rounds as assembling
 from tests.enginekit import relinked, seed_of, sign_as, with_entries
 from tests.test_simultaneous import (
@@ -188,3 +190,19 @@ def test_a_sealed_game_with_chance_and_a_bot_seat_plays_to_its_end(homes: dict[s
     assert all(e["moves"] == [] for e in turns if "round" not in e)
     report = session.verify(save, Home(tmp_path / "stranger")).report
     assert report.audit == "clean" and report.table.duty() is None
+
+
+# ---- the clock ---------------------------------------------------------------------------
+def test_S11_a_proposal_dated_ahead_in_a_commitment_slot_is_not_voted_on(
+        homes: dict[str, Home], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """cy has not committed; ann dates a proposal in cy's slot of the round of
+    commitments eight days ahead (past cy's patience by its date): bob's home, whose clock
+    says otherwise, neither votes on it nor builds on it until its clock gets there."""
+    start = at_first_step(homes, tmp_path / "s")
+    two = one_step(homes, start, tmp_path, {"ann": "bid 4", "bob": "bid 5"})
+    now = os.environ.get("PBEM_CLOCK", "")
+    proposal = sign_as(homes["ann"], two, "absent", player="cy", remedy="end")  # +8 days
+    assert proposal.entry["round"] == 4 and proposal.entry["seq"] == 6
+    monkeypatch.setenv("PBEM_CLOCK", now)
+    with pytest.raises(PbemError, match="more than an hour"):
+        absentees.sign_absence(homes["bob"], proposal.path, "vote", {"vote": "accept"}, None)

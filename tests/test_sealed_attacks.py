@@ -81,7 +81,7 @@ def test_a_huge_sealed_or_salt_field_is_malformed() -> None:
 
 
 # ---- forks --------------------------------------------------------------------------------
-def test_S_two_commitments_by_one_seat_in_its_slot_are_a_fork(homes: dict[str, Home],
+def test_two_commitments_by_one_seat_in_its_slot_are_a_fork(homes: dict[str, Home],
                                                               tmp_path: Path) -> None:
     """ann commits to bid 4 in the save she mails bob and to bid 0 in the one she mails
     cy (both validly signed, in her slot): a home that sees both refuses the second
@@ -102,7 +102,7 @@ def test_S_two_commitments_by_one_seat_in_its_slot_are_a_fork(homes: dict[str, H
 
 
 # ---- commitment binding ---------------------------------------------------------------------
-def test_S_a_copied_commitment_cannot_be_opened_with_the_copied_seats_moves(
+def test_a_copied_commitment_cannot_be_opened_with_the_copied_seats_moves(
         homes: dict[str, Home], tmp_path: Path) -> None:
     """bob copies ann's commitment as his own, then, once ann has opened hers, opens it
     with ann's moves and salt: the commitment binds the seq of the entry that carries it,
@@ -127,7 +127,7 @@ def test_S_a_copied_commitment_cannot_be_opened_with_the_copied_seats_moves(
     assert "do not match the commitment bob signed in entry 5" in error.message
 
 
-def test_S_a_seat_cannot_commit_again_in_place_of_its_opening(homes: dict[str, Home],
+def test_a_seat_cannot_commit_again_in_place_of_its_opening(homes: dict[str, Home],
                                                                tmp_path: Path) -> None:
     """Having seen ann's opening, bob signs a new commitment (to another bid) where his
     opening goes: refused (code sealed); a seat with moves sealed can only open them."""
@@ -144,7 +144,7 @@ def test_S_a_seat_cannot_commit_again_in_place_of_its_opening(homes: dict[str, H
 
 
 # ---- the salt ------------------------------------------------------------------------------
-def test_S_one_seats_salts_at_one_seq_differ_with_the_link_each_commitment_publishes(
+def test_one_seats_salts_at_one_seq_differ_with_the_link_each_commitment_publishes(
         homes: dict[str, Home], tmp_path: Path) -> None:
     """One seq may hold ann's commitments on two branches (a proposal and the answer it
     races): with a salt of the seed and seq alone, the salt her opening published on one

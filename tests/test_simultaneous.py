@@ -172,7 +172,7 @@ def test_a_sealed_step_commits_then_opens(homes: dict[str, Home], tmp_path: Path
     ann_commit = save.entries[4]
     seed = seed_of(homes["ann"], save)
     assert seed is not None
-    salt = sealed_salt(seed, save.game_id, 4).hex()
+    salt = sealed_salt(seed, save.game_id, 4, bytes.fromhex(ann_commit["beacon"])).hex()
     assert ann_commit["sealed"] == sealed_commitment(save.game_id, 4, ["bid 4"], salt)
     table = fresh(save, tmp_path).table
     assert table.step_kind() == "opening" and table.round_seats() == [0, 1, 2]
@@ -399,7 +399,8 @@ def test_an_opening_before_every_seat_committed_is_refused(homes: dict[str, Home
     bodies = copy.deepcopy(save.entries)
     cy = bodies[6]
     del cy["sealed"]
-    cy.update(moves=["bid 2"], salt=sealed_salt(seed, save.game_id, 6).hex())
+    cy.update(moves=["bid 2"],
+              salt=sealed_salt(seed, save.game_id, 6, bytes.fromhex(cy["beacon"])).hex())
     error = refused(save, bodies, homes)
     assert isinstance(error, TurnError) and error.code == "sealed"
     assert "only once every seat of the step has committed" in error.message
@@ -443,10 +444,13 @@ def test_chance_queued_in_a_round_waits_and_the_next_step_waits_for_it(
     assert bob["round"] == 8 and bob["seq"] == 8
 
 
-def test_a_sealed_step_is_a_round_with_chance_pending(homes: dict[str, Home],
-                                                     tmp_path: Path) -> None:
-    """Played one seat after another, a sealed step would show the first seat's bid to
-    the others: with the bonus pending it is still a round of commitments."""
+def test_chance_pending_ahead_of_a_sealed_step_is_resolved_before_its_commitments(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """The bonus cy's opening queued is pending when the next (sealed) step comes. Were
+    the step a round now, the first entry after its rounds would resolve the bonus, and
+    its signer, whose own next beacon link draws it, would know it while committing, the
+    others not. So ann first signs an entry that resolves it and carries no moves (nor
+    anything sealed); then the three commit in a round, each knowing the bonus."""
     start = at_first_step(homes, tmp_path / "s", game="bonus-after-bids")
     committed = one_step(homes, start, tmp_path, {"ann": "bid 1", "bob": "bid 1",
                                                   "cy": "bid 1"})
@@ -455,9 +459,37 @@ def test_a_sealed_step_is_a_round_with_chance_pending(homes: dict[str, Home],
         opened = bid(homes, handle, opened, tmp_path / f"open-{handle}.toml")
     table = fresh(savefile.read(opened), tmp_path).table
     assert [r["seq"] for r in table.gstate["pending"]] == [9]
-    assert table.round_seats() == [0, 1, 2] and table.step_kind() == "sealed"
-    nxt = savefile.read(bid(homes, "ann", opened, tmp_path / "next.toml", ["bid 0"]))
-    assert "sealed" in nxt.entries[-1] and nxt.entries[-1]["moves"] == []
+    assert table.round_seats() == [] and table.duty() == (0, "turn")
+    resolved = bid(homes, "ann", opened, tmp_path / "resolved.toml")
+    entry = savefile.read(resolved).entries[-1]
+    assert entry["seq"] == 10 and entry["moves"] == [] and "round" not in entry
+    assert "sealed" not in entry and "salt" not in entry
+    table = fresh(savefile.read(resolved), tmp_path / "r").table
+    assert table.gstate["pending"] == [] and table.round_seats() == [0, 1, 2]
+    assert table.step_kind() == "sealed"
+    nxt = savefile.read(bid(homes, "bob", resolved, tmp_path / "next.toml", ["bid 0"]))
+    assert "sealed" in nxt.entries[-1] and nxt.entries[-1]["round"] == 11
+
+
+def test_a_sealed_round_signed_with_chance_pending_is_refused(homes: dict[str, Home],
+                                                              tmp_path: Path) -> None:
+    """The attack the entry above prevents: ann commits in a round while the bonus is
+    still pending (her own next link would draw it after the rounds), or plays her bid
+    in the entry that resolves it: both refused (code round)."""
+    start = at_first_step(homes, tmp_path / "s", game="bonus-after-bids")
+    opened = one_step(homes, start, tmp_path, {"ann": "bid 1", "bob": "bid 1", "cy": "bid 1"})
+    for handle in ("ann", "bob", "cy"):
+        opened = bid(homes, handle, opened, tmp_path / f"open-{handle}.toml")
+    save = savefile.read(opened)
+    salt = "ab" * 32  # any: nothing here gets as far as an opening
+    commit = {"seq": 10, "game": save.game_id, "seat": "ann", "kind": "turn", "moves": [],
+              "chores": [], "time": save.entries[-1]["time"], "round": 10,
+              "beacon": engine_link(save, homes["ann"]),
+              "sealed": sealed_commitment(save.game_id, 10, ["bid 0"], salt)}
+    bodies = copy.deepcopy(save.entries)
+    assert refused(save, [*bodies, commit], homes).code == "round"
+    in_open = {k: v for k, v in commit.items() if k not in ("round", "sealed")}
+    assert refused(save, [*bodies, {**in_open, "moves": ["bid 0"]}], homes).code == "round"
 
 
 # ---- absence in a step -------------------------------------------------------------------
@@ -605,4 +637,4 @@ def test_sealed_commitment_vectors_match_the_docs() -> None:
                                                         ).read_text("utf-8")
     assert sealed_commitment(VECTOR_GAME, 4, ["bid 4"], salt) in text
     assert sealed_commitment(VECTOR_GAME, 17, [], "00" * 32) in text
-    assert sealed_salt(b"\x01" * 32, VECTOR_GAME, 4).hex() in text
+    assert sealed_salt(b"\x01" * 32, VECTOR_GAME, 4, b"\x22" * 32).hex() in text

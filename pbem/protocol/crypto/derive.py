@@ -59,8 +59,12 @@ def derive(seed: bytes, info: bytes, length: int = 32) -> bytes:
     return hkdf_sha256(seed, info, length)
 
 
-def sealed_salt(seed: bytes, game_id: str, seq: int) -> bytes:
-    """The salt of the moves a seat seals in entry ``seq``: derive(seed, SEALED_SALT ||
-    game_id || seq as 4 big-endian bytes). Its home re-derives it to open them; nobody
-    else can know it before the seat publishes it (the seed is secret until the reveal)."""
-    return derive(seed, SEALED_SALT + game_id.encode() + seq.to_bytes(4, "big"))
+def sealed_salt(seed: bytes, game_id: str, seq: int, link: bytes) -> bytes:
+    """The salt of the moves a seat seals in entry ``seq``, which publishes the beacon
+    ``link`` (32 bytes): derive(seed, SEALED_SALT || game_id || seq as 4 big-endian bytes
+    || link). Its home re-derives it to open them; nobody else can know it before the
+    seat publishes it (the seed is secret until the reveal). The link makes it one salt
+    per commitment: a home never publishes a link twice, on any branch, while one seq
+    may hold this seat's commitments on two branches (the salt opened on one would
+    bare the moves sealed on the other)."""
+    return derive(seed, SEALED_SALT + game_id.encode() + seq.to_bytes(4, "big") + link)

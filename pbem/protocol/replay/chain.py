@@ -64,7 +64,7 @@ def authenticate(save: Save, *, vouched: Vouch | None = None,
     hashes: list[str] = []
     current: OpenRound | None = None  # the round being read (PROTOCOL.md section 4)
     for index, entry in enumerate(save.entries):
-        current, head = _enter_round(entry, index, current, head)
+        current, head = _enter_round(entry, index, current, head, len(handles))
         _check_place(entry, index, game_id, head, current)
         handle = entry["seat"]
         if handle not in handles:
@@ -100,11 +100,11 @@ def authenticate(save: Save, *, vouched: Vouch | None = None,
 
 
 def _enter_round(entry: Entry, index: int, current: OpenRound | None,
-                 head: str) -> tuple[OpenRound | None, str]:
+                 head: str, slots: int) -> tuple[OpenRound | None, str]:
     """The round ``entry`` stands in (None if none) and the ``prev`` it must carry: a
     round ends at the first entry that is not signed in it, which follows the round's
     digest; a round starts at the index its first entry's seq has, after a complete
-    history."""
+    history. ``slots``: the seats of the game, the most entries a round can hold."""
     first = entry.get("round")
     if current is not None and first != current.first:
         head, current = current.close(entry["seq"]), None
@@ -114,7 +114,7 @@ def _enter_round(entry: Entry, index: int, current: OpenRound | None,
                 f"Entry {entry['seq']} says it is signed in a round that starts at entry "
                 f"{first}, but it stands at place {index} of this save, after no such round "
                 "start.", seq=entry["seq"], code="round")
-        current = OpenRound(first, head)
+        current = OpenRound(first, head, slots)
     return current, head
 
 

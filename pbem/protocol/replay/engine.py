@@ -96,6 +96,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     kind = entry["kind"]
     handle = table.seats[seat].handle
     duty, target, answer, in_round = _admit(table, seat, entry)
+    ahead = kind == "turn" and not in_round and bool(table.chance_before_round())
     new = table if in_place else _copy_table(table)
     if in_round:
         _enter_round(new, table, seat if target < 0 else target, entry)
@@ -117,15 +118,17 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     elif kind not in ("create", "join"):
         duty, bot_turns = _arrive_at(new, seat, entry, duty, replay)
     allowed = {duty.kind} | ({"resign"} if duty.kind == "turn" else set())
-    # The signer's own turn after the bot's is in a round of a simultaneous step: it is
-    # signed there, in its slot, so this entry plays the bot's turns only.
-    in_step = bool(bot_turns) and kind == "turn" and new.round_place(seat) is not None
+    # The signer's own turn after the bot's, or after the chance pending ahead of a sealed
+    # step, is in a round of a simultaneous step: it is signed there, in its slot, so
+    # this entry plays the bot's turns or resolves the chance only.
+    in_step = kind == "turn" and (ahead or (bool(bot_turns)
+                                            and new.round_place(seat) is not None))
     if in_step and entry["moves"]:
-        raise TurnError(f"Entry {seq} ({handle}) plays the bot's turns and then moves of its "
-                        "own, but after the bot's turns the seats of a simultaneous step sign "
-                        "in a round: its own turn goes in its slot there.", seq=seq,
-                        code="round")
-    if bot_turns and kind == "turn" and (seat != duty.seat or in_step) and not entry["moves"]:
+        raise TurnError(f"Entry {seq} ({handle}) carries moves, but it plays the bot's turns "
+                        "or resolves the chance pending before the round of a simultaneous "
+                        "step that its signer is in: its own turn goes in its slot there.",
+                        seq=seq, code="round")
+    if kind == "turn" and not entry["moves"] and (in_step or (bot_turns and seat != duty.seat)):
         # The bot's turns handed the game to another seat than the signer, or to a round:
         # the entry plays them only (never in a game whose turns go round in seat order).
         new.seats[seat].advance(entry)

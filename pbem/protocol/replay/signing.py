@@ -297,8 +297,9 @@ def sign_entry(
         bot_only = table.round_place(seat) is None and (
             duty.seat != seat or bot_then_round(table, shown, seat))
         if bot_only and (kind != "turn" or moves):
-            raise TurnError(f"You sign the bot's turn only; the game then waits for "
-                            f"{table.seats[duty.seat].handle}. Sign it with no moves.")
+            raise TurnError(f"You sign the bot's turn, or the chance pending, only; the game "
+                            f"then waits for {table.seats[duty.seat].handle}. Sign it with "
+                            "no moves.")
         if not bot_only and kind != duty.kind and not (kind == "resign" and duty.kind == "turn"):
             raise TurnError(f"You owe a {duty.kind} entry now, not a {kind}.")
     nonce = b""
@@ -371,8 +372,11 @@ def answers(table: Table, seat: int) -> bool:
 
 
 def bot_then_round(table: Table, shown: Table, seat: int) -> bool:
-    """Whether ``seat``'s next entry plays the bot's turns (``shown``: after them) and its
-    own turn is then in a round of a simultaneous step, signed apart in its slot."""
+    """Whether ``seat``'s next entry plays the bot's turns (``shown``: after them) or
+    resolves the chance pending ahead of a sealed step, and its own turn is then in a
+    round of a simultaneous step, signed apart in its slot."""
+    if table.chance_before_round():
+        return True
     return table.game.to_act(table.gstate) in table.bots and shown.round_place(seat) is not None
 
 
@@ -389,14 +393,14 @@ def _seal(table: Table, seat: int, entry: Entry, seed: bytes) -> None:
     _, moves = play_turn(table.game, table.gstate, seat, entry["moves"])
     if committed is not None:
         at, sealed = committed
-        salt = sealed_salt(seed, table.game_id, at).hex()
+        salt = sealed_salt(seed, table.game_id, at, bytes.fromhex(table.beacons[at])).hex()
         if sealed_commitment(table.game_id, at, moves, salt) != sealed:
             raise TurnError(f"These are not the moves you sealed in entry {at}: a sealed "
                             "step's moves are opened exactly as they were sealed.",
                             code="sealed")
         entry["moves"], entry["salt"] = moves, salt
         return
-    salt = sealed_salt(seed, table.game_id, entry["seq"]).hex()
+    salt = sealed_salt(seed, table.game_id, entry["seq"], bytes.fromhex(entry["beacon"])).hex()
     entry["sealed"] = sealed_commitment(table.game_id, entry["seq"], moves, salt)
     entry["moves"] = []
 

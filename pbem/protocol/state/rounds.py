@@ -60,22 +60,32 @@ def save_name(save: Save) -> str:
 
 class OpenRound:
     """The round chain.authenticate is reading: where it starts, the ``prev`` all its
-    entries share, the seq and digest of each of its entries so far."""
+    entries share, the number of seats of the game (a round has at most one slot each),
+    the seq and digest of each of its entries so far."""
 
-    def __init__(self, first: int, prev: str) -> None:
+    def __init__(self, first: int, prev: str, slots: int) -> None:
         self.first = first
         self.prev = prev
+        self.slots = slots
         self.seqs: list[int] = []
         self.digests: list[str] = []
 
     def expect_seq(self, entry: Entry) -> None:
-        """A round entry's seq: at or after the round's first, after the one before it."""
+        """A round entry's seq: at or after the round's first, after the one before it,
+        and within the round's slots (one a seat: a seq past them would make the check
+        for missing entries, and its message, as long as the forger likes)."""
         seq = entry["seq"]
         low = self.seqs[-1] + 1 if self.seqs else self.first
         if seq < low:
             raise IntegrityError(
                 f"Entry {seq} of the round that starts at entry {self.first} stands out of "
                 "seat order, or twice: a round's entries are stored in seat order.",
+                seq=seq, code="round")
+        if seq >= self.first + self.slots:
+            raise IntegrityError(
+                f"Entry {seq} says it is signed in the round that starts at entry "
+                f"{self.first}, but a round of this game has at most {self.slots} entries "
+                f"(one a seat), entries {self.first} to {self.first + self.slots - 1}.",
                 seq=seq, code="round")
 
     def close(self, seq: int) -> str:

@@ -220,16 +220,39 @@ class Table(Record):
         if self.commits:  # the opening round: the seats that sealed their moves
             opening = [int(c[0]) for c in self.commits]
             return opening if len(opening) > 1 else []
-        # A sealed step is never played in the open one seat after another: chance pending
-        # waits until after its rounds, and a seat played by the bot plays after them.
-        if not self.game.sealed(self.gstate) and (self.bots or self.dropped
-                                                  or self.gstate.get("pending")):
+        # Chance pending is resolved by an entry before the step's round (for a sealed
+        # step, one that carries no moves: chance_before_round). A sealed step's seat
+        # played by the bot plays after its rounds.
+        if self.gstate.get("pending") or (not self.game.sealed(self.gstate)
+                                          and (self.bots or self.dropped)):
             return []
         gone = silent(self)
         seats = [s for s in self.game.simultaneous(self.gstate) if s not in gone]
         if len(seats) < 2 or self._deck_work_owed():
             return []
         return sorted(seats)
+
+    def chance_before_round(self) -> list[int]:
+        """The seats of a sealed step about to start (those played by people, in seat
+        order) while chance is pending, [] otherwise. The chance is resolved before the
+        step's round of commitments, by an entry of one of them that carries no moves
+        (:meth:`chance_resolver`): resolved after the rounds, by the first entry in the
+        order of play, its outcome would be known to that entry's signer, whose own next
+        beacon link draws it, while it committed and the others could not know it."""
+        if (self.round_first >= 0 or self.commits or not self.gstate.get("pending")
+                or not self.started or self.resigned >= 0 or self.stopped or self.proposal
+                or not self.game.sealed(self.gstate)):
+            return []
+        gone = silent(self)
+        seats = [s for s in self.game.simultaneous(self.gstate) if s not in gone]
+        return sorted(seats) if len(seats) > 1 and not self._deck_work_owed() else []
+
+    def chance_resolver(self, seats: list[int]) -> int:
+        """The first of ``seats`` whose entry resolves some of the chance pending: a
+        request is resolved by another seat than the one whose entry queued it."""
+        queuers = [self.signers[r["seq"]] if 0 <= r.get("seq", -1) < len(self.signers)
+                   else -1 for r in self.gstate.get("pending", [])]
+        return next((s for s in seats if any(q != s for q in queuers)), seats[0])
 
     def reveal_round(self) -> list[int]:
         """The seats whose final reveals form a round: every seat still to reveal, when two
@@ -381,6 +404,9 @@ class Table(Record):
             missing = self.round_missing() if self.round_kind == "sealed" else []
             if missing:  # commitments leave the game's state (and to_act) as it was
                 seat = missing[0]
+            ahead = self.chance_before_round()
+            if ahead:
+                seat = self.chance_resolver(ahead)
             if seat in self.bots:
                 return Duty(bot_signer(self, seat), "turn")
             return Duty(seat, "turn")

@@ -253,12 +253,24 @@ def unrevealed_proposer(table: Table, seat: int, seq: int) -> TurnError:
 def open_next(new: Table, when: str) -> None:
     """Open the next queued proposal, if none is open: its votes fall due, and its
     confirm counts, from ``when`` (the signed time of the entry that opens it) if that is
-    later than its own (clock.vote_falls_due, clock.confirm_falls_due)."""
-    if new.proposal or not new.queue:
-        return
-    proposal = new.queue.pop(0)
-    proposal["opened"] = clock.later(str(proposal["time"]), when)
-    new.proposal = proposal
+    later than its own (clock.vote_falls_due, clock.confirm_falls_due). A remedy taken
+    since it was signed may have closed its own ('bot' once fewer than two other seats
+    are played by people, or a remedy of the turns once the game stopped): it is then
+    void, as if refused at ``when``, and the next one is asked."""
+    while not new.proposal and new.queue:
+        proposal = new.queue.pop(0)
+        target = int(proposal["player"])
+        duty = new.duty()
+        open_now = ({} if duty is None or duty.kind not in ("turn", "reveal")
+                    else offered(new, target))
+        if proposal["remedy"] not in open_now:
+            new.against[target] = clock.later(new.against[target], when)
+            continue
+        # Said again as it opens: what the remedy means now is what the voters read.
+        proposal["meaning"] = open_now[proposal["remedy"]]
+        proposal["reveal"] = new.over()
+        proposal["opened"] = clock.later(str(proposal["time"]), when)
+        new.proposal = proposal
 
 
 def confirm_from(table: Table) -> datetime.datetime:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from pbem import session
 from pbem.protocol.crypto.identity import Home
+from pbem.protocol.timekeeping import absence
 from tests.enginekit import play_game, sign_as, tick
 
 
@@ -41,3 +42,18 @@ def test_a_queued_bot_proposal_is_void_once_too_few_people_are_left(
     assert duty is not None and duty.seat == 2  # cy's bid, in the open (a bot plays)
     again = sign_as(homes["ann"], opened.path, "absent", player="cy", remedy="end")
     assert again.table.proposal["player"] == 2 and again.table.proposal["remedy"] == "end"
+
+
+def test_show_names_each_queued_proposal_with_its_own_remedy(tmp_path: Path) -> None:
+    """A step's proposals may carry 'bot': 'show' (text and --json ``queue``) says the
+    remedy each queued proposal carries, and that the seat named answers by playing."""
+    from tests.test_simultaneous import four_homes, two_withheld
+
+    homes = four_homes(tmp_path)
+    second = two_withheld(homes, tmp_path)
+    table = second.table
+    assert absence.queue_status(table) == [{"player": "dan", "by": "ann",
+                                            "seq": table.queue[0]["seq"], "remedy": "bot"}]
+    line = next(x for x in absence.lines(table) if x.startswith("Queued behind"))
+    assert "remedy 'bot'" in line and "'end'" not in line
+    assert "answers by playing on this save" in line

@@ -671,10 +671,10 @@ def lines(table: Table, you: str = "") -> list[str]:
 
 
 def queue_status(table: Table) -> list[dict[str, Any]]:
-    """docs/JSON.md's ``queue``: the proposals signed in a reveal round's slots that wait
-    to open, in the order they open (``player``, ``by``, ``seq``)."""
+    """docs/JSON.md's ``queue``: the proposals signed in a round's slots that wait to
+    open, in the order they open (``player``, ``by``, ``seq``, ``remedy``)."""
     return [{"player": table.seats[p["player"]].handle, "by": table.seats[p["by"]].handle,
-             "seq": int(p["seq"])} for p in table.queue]
+             "seq": int(p["seq"]), "remedy": str(p["remedy"])} for p in table.queue]
 
 
 def queue_lines(table: Table, you: str = "") -> list[str]:
@@ -685,10 +685,11 @@ def queue_lines(table: Table, you: str = "") -> list[str]:
         return f"you ({player}) are" if player == you else f"{player} is"
 
     named = "; ".join(f"{q['by']}'s that {that(q['player'])} absent (entry {q['seq']}, "
-                      "remedy 'end')" for q in queue_status(table))
+                      f"remedy '{q['remedy']}')" for q in queue_status(table))
     if table.round_first >= 0:
         return [f"Proposed in the round's slots: {named}. They open one after another, in "
                 "slot order, once every slot of the round is signed."]
+    answer = "revealing" if table.over() else "playing"
     return [f"Queued behind the open proposal, in order: {named}. Each opens when the one "
             "before it is settled, its votes and confirm counted from then; a player named "
-            "answers by revealing on this save, which voids the proposal against them only."]
+            f"answers by {answer} on this save, which voids the proposal against them only."]

@@ -5,12 +5,18 @@ fills the slots of the others can and cannot do. The test game is Sealed Bids
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
 
 from pbem import session
 from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import engine
+from pbem.protocol.saveformat import timing
 from pbem.protocol.timekeeping import absence
-from tests.enginekit import play_game, sign_as, tick
+from pbem.session import absentees
+from tests.enginekit import forge, play_game, sign_as, tick, with_entries
+
+PATIENCE = datetime.timedelta(days=7)  # the default
 
 
 def withheld_by_both(homes: dict[str, Home], tmp_path: Path) -> session.Written:
@@ -57,3 +63,54 @@ def test_show_names_each_queued_proposal_with_its_own_remedy(tmp_path: Path) -> 
     line = next(x for x in absence.lines(table) if x.startswith("Queued behind"))
     assert "remedy 'bot'" in line and "'end'" not in line
     assert "answers by playing on this save" in line
+
+
+def test_a_back_dated_answer_does_not_open_the_next_proposal_early(tmp_path: Path) -> None:
+    """ann fills cy's slot early and bob's ten days later, completing the round; bob's
+    proposal opens then, cy's waits behind it. bob answers with his reveal dated before
+    the round was complete: cy's proposal still opens no earlier than the one it waited
+    behind, so its confirm is a whole patience after the round, not at once (else cy,
+    who could answer only once the round was complete, would have had no time at all)."""
+    from tests.test_reveal_rounds_many import make_homes, propose, to_the_reveals
+
+    homes = make_homes(tmp_path, 3)
+    path = to_the_reveals(homes, tmp_path / "saves")
+    path = session.sign_next(homes["ann"], path, None, [], None, None).path
+    tick(days=8)
+    early = propose(homes, "ann", path, "cy")
+    tick(days=10)
+    late = propose(homes, "ann", early.path, "bob")
+    assert late.table.proposal["player"] == 1 and late.table.queue[0]["player"] == 2
+    tick(hours=1)
+    honest = session.sign_next(homes["bob"], late.path, None, [], None, None)
+    back = forge({**honest.entry, "time": early.entry["time"]}, homes["bob"].load())
+    save = with_entries(honest.save, [*honest.save.entries[:-1], back])
+    table = engine.replay(save, check_snapshot=False).table  # bob's answer is the game's
+    assert table.proposal["player"] == 2 and not table.queue
+    assert absence.confirm_from(table) >= timing.parse_stamp(late.entry["time"]) + PATIENCE
+
+
+def test_a_back_dated_refusal_neither_opens_the_next_early_nor_skips_a_patience(
+        tmp_path: Path) -> None:
+    """Four seats: ann and bob reveal; ann fills dee's slot, then cy's ten days later.
+    cy's proposal opens with bob to vote; bob refuses it, dating his vote back before the
+    round was complete. dee's proposal opens no earlier than cy's did, and a new proposal
+    against cy waits a patience from then too, not from the date bob wrote."""
+    from tests.test_reveal_rounds_many import make_homes, propose, reveal_all, to_the_reveals
+
+    homes = make_homes(tmp_path, 4)
+    path = reveal_all(homes, to_the_reveals(homes, tmp_path / "saves"), ["ann", "bob"])
+    tick(days=8)
+    early = propose(homes, "ann", path, "dee")
+    tick(days=10)
+    late = propose(homes, "ann", early.path, "cy")
+    assert late.table.proposal["player"] == 2 and late.table.proposal["voters"] == [1]
+    tick(hours=1)
+    honest = absentees.sign_absence(homes["bob"], late.path, "vote", {"vote": "refuse"},
+                                    None)
+    back = forge({**honest.entry, "time": early.entry["time"]}, homes["bob"].load())
+    save = with_entries(honest.save, [*honest.save.entries[:-1], back])
+    table = engine.replay(save, check_snapshot=False).table
+    assert table.proposal["player"] == 3
+    assert table.proposal["opened"] >= late.entry["time"]
+    assert table.against[2] >= late.entry["time"]

@@ -273,6 +273,15 @@ def open_next(new: Table, when: str) -> None:
         new.proposal = proposal
 
 
+def settled_at(proposal: dict[str, Any], entry: Entry) -> str:
+    """When the entry that settles ``proposal`` settled it, for the clock of the next one
+    (:func:`open_next`): its signed time, but never before the proposal opened or was
+    last voted on, so a settling entry dated back (an answer, a refusal, the last
+    acceptance) cannot open the next proposal before the one before it was settled."""
+    return clock.later(str(entry.get("time", "")), str(proposal.get("time", "")),
+                       str(proposal.get("opened", "")), str(proposal.get("latest", "")))
+
+
 def confirm_from(table: Table) -> datetime.datetime:
     """The earliest signed time of the confirm of the open proposal."""
     due = clock.confirm_falls_due(table.header, table.proposal)
@@ -403,10 +412,10 @@ def vote(new: Table, seat: int, entry: Entry) -> None:
     voters = new.proposal["voters"]
     del voters[:voters.index(seat)]
     if entry["vote"] == "refuse":
-        target = new.proposal["player"]
+        target, when = new.proposal["player"], settled_at(new.proposal, entry)
         new.proposal = {}
-        new.against[target] = clock.later(new.against[target], str(entry.get("time", "")))
-        open_next(new, str(entry.get("time", "")))
+        new.against[target] = clock.later(new.against[target], when)
+        open_next(new, when)
         return
     voters.pop(0)
     new.proposal["latest"] = clock.later(new.proposal.get("latest", ""),
@@ -425,8 +434,9 @@ def answered(new: Table, entry: Entry) -> None:
     when = str(entry.get("time", ""))
     new.against[target] = clock.later(new.against[target], when)
     if new.proposal and new.proposal["player"] == target:
+        settled = settled_at(new.proposal, entry)
         new.proposal = {}
-        open_next(new, when)
+        open_next(new, settled)
         return
     new.queue = [p for p in new.queue if p["player"] != target]
 
@@ -497,6 +507,7 @@ def take_effect(new: Table, entry: Entry) -> None:
     the entry that made the absent seat to act, nor by back-dating the last vote."""
     target, remedy = new.proposal["player"], new.proposal["remedy"]
     in_reveal = bool(new.proposal.get("reveal"))
+    when = settled_at(new.proposal, entry)
     new.since = clock.later(new.since, str(new.proposal.get("time", "")),
                             str(new.proposal.get("latest", "")), str(entry.get("time", "")))
     new.proposal = {}
@@ -508,7 +519,7 @@ def take_effect(new: Table, entry: Entry) -> None:
         new.stopped = new.stopped or not in_reveal
     else:
         new.bots = sorted(set(new.bots) | {target})
-    open_next(new, str(entry.get("time", "")))
+    open_next(new, when)
 
 
 def wrong_voter(table: Table, seat: int, entry: Entry) -> TurnError:

@@ -8,13 +8,16 @@ from __future__ import annotations
 import datetime
 from pathlib import Path
 
+import pytest
+
 from pbem import session
+from pbem.errors import TurnError
 from pbem.protocol.crypto.identity import Home
 from pbem.protocol.replay import engine
 from pbem.protocol.saveformat import timing
 from pbem.protocol.timekeeping import absence
 from pbem.session import absentees
-from tests.enginekit import forge, play_game, sign_as, tick, with_entries
+from tests.enginekit import forge, next_entry, play_game, sign_as, tick, with_entries
 
 PATIENCE = datetime.timedelta(days=7)  # the default
 
@@ -43,10 +46,9 @@ def test_a_queued_bot_proposal_is_void_once_too_few_people_are_left(
     assert table.bots == [1]
     assert not table.proposal and not table.queue  # cy's 'bot' never opens
     assert table.against[2] == one.entry["time"]  # a new proposal waits a patience
-    opened = session.sign_next(homes["ann"], one.path, None, [], None, None)  # ann's bid
-    duty = opened.table.duty()
-    assert duty is not None and duty.seat == 2  # cy's bid, in the open (a bot plays)
-    again = sign_as(homes["ann"], opened.path, "absent", player="cy", remedy="end")
+    duty = table.duty()
+    assert duty is not None and duty.seat == 2  # cy commits before ann opens
+    again = sign_as(homes["ann"], one.path, "absent", player="cy", remedy="end")
     assert again.table.proposal["player"] == 2 and again.table.proposal["remedy"] == "end"
 
 
@@ -114,3 +116,43 @@ def test_a_back_dated_refusal_neither_opens_the_next_early_nor_skips_a_patience(
     assert table.proposal["player"] == 3
     assert table.proposal["opened"] >= late.entry["time"]
     assert table.against[2] >= late.entry["time"]
+
+
+def refused_withholder(homes: dict[str, Home], tmp_path: Path) -> session.Written:
+    """ann and bob commit to their bids; cy withholds its commitment, ann proposes cy
+    absent in cy's slot and bob refuses the proposal: the game waits for cy again."""
+    start = play_game(homes, tmp_path / "s", game="sealed-bids", stop_after=4)[-1]
+    path = start
+    for handle, move in (("ann", "bid 4"), ("bob", "bid 5")):
+        path = session.sign_next(homes[handle], path, None, [move], None,
+                                 str(tmp_path / f"{handle}.toml")).path
+    proposal = sign_as(homes["ann"], path, "absent", player="cy", remedy="bot")
+    return sign_as(homes["bob"], proposal.path, "vote", vote="refuse")
+
+
+def test_a_withholder_whose_proposal_was_refused_commits_before_anything_opens(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """After the refusal nobody opens: cy commits first (an entry in the order of play,
+    sealed like the others'), then the three open in a round. Else ann and bob would open
+    one after another and cy would bid in the open having read both bids."""
+    refusal = refused_withholder(homes, tmp_path)
+    duty = refusal.table.duty()
+    assert duty is not None and duty.seat == 2 and refusal.table.round_seats() == []
+    with pytest.raises(TurnError):
+        session.sign_next(homes["ann"], refusal.path, None, [], None, None)
+    late = session.sign_next(homes["cy"], refusal.path, None, ["bid 6"], None, None)
+    assert late.entry["moves"] == [] and "sealed" in late.entry and "round" not in late.entry
+    assert late.table.round_seats() == [0, 1, 2] and late.table.step_kind() == "opening"
+
+
+def test_a_turn_in_the_open_by_a_seat_that_has_not_committed_is_refused(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """cy's bid signed by hand in the open after the refusal (as a cheating client would,
+    once it had read the others' bids) is refused: it must be a commitment."""
+    refusal = refused_withholder(homes, tmp_path)
+    tick(hours=1)
+    entry = next_entry(refusal.save, homes["cy"], "turn", ["bid 6"])
+    with pytest.raises(TurnError) as caught:
+        engine.replay(with_entries(refusal.save, [*refusal.save.entries, entry]),
+                      check_snapshot=False)
+    assert caught.value.code == "sealed"

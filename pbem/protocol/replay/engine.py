@@ -191,7 +191,8 @@ def _seal_or_open(new: Table, seat: int, entry: Entry, in_round: bool) -> bool:
                                  seq=seq, code="sealed")
         new.commits = [c for c in new.commits if c[0] != seat]
         return False
-    if in_round and new.round_kind == "sealed":
+    if (in_round and new.round_kind == "sealed") or (not in_round
+                                                     and seat in new.late_commits()):
         if "salt" in entry:
             raise TurnError(f"Entry {seq} ({handle}) opens moves in the round where the seats "
                             "of a sealed step commit to theirs: moves are opened only once "

@@ -156,3 +156,41 @@ def test_a_turn_in_the_open_by_a_seat_that_has_not_committed_is_refused(
         engine.replay(with_entries(refusal.save, [*refusal.save.entries, entry]),
                       check_snapshot=False)
     assert caught.value.code == "sealed"
+
+
+def test_a_late_commitment_plays_no_bot_turn_before_the_openings(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """cy commits and fills ann's and bob's slots (remedy bot); ann's takes effect, bob's
+    is void as it opens (only cy would be left). bob, who signs for the bot seat ann,
+    commits late: like the round's entries that commitment plays no bot turn (ann's bid is
+    played after the openings, as in any sealed step), and bob and cy then open."""
+    start = play_game(homes, tmp_path / "s", game="sealed-bids", stop_after=4)[-1]
+    mine = session.sign_next(homes["cy"], start, None, ["bid 3"], None,
+                             str(tmp_path / "cy.toml"))
+    first = sign_as(homes["cy"], mine.path, "absent", player="ann", remedy="bot")
+    both = sign_as(homes["cy"], first.path, "absent", player="bob", remedy="bot")
+    tick(days=8)
+    one = sign_as(homes["cy"], both.path, "confirm")
+    assert one.table.bots == [0] and not one.table.proposal and not one.table.queue
+    late = session.sign_next(homes["bob"], one.path, None, ["bid 5"], "greedy", None)
+    assert "sealed" in late.entry and not late.entry.get("bot")
+    assert late.table.round_seats() == [1, 2]
+
+
+def test_the_first_seat_of_a_sealed_step_withholding_stays_removable(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """ann (seat 0) never commits; bob and cy do, and bob proposes ann absent in her slot.
+    In the save that proposal comes first and a commitment last: the round is still a
+    round of commitments, and the commitment that completes it in the save opens the
+    proposal, as it did when bob signed (else every home refused the save: stuck)."""
+    start = play_game(homes, tmp_path / "s", game="sealed-bids", stop_after=4)[-1]
+    path = start
+    for handle, move in (("bob", "bid 4"), ("cy", "bid 5")):
+        path = session.sign_next(homes[handle], path, None, [move], None,
+                                 str(tmp_path / f"{handle}.toml")).path
+    proposal = sign_as(homes["bob"], path, "absent", player="ann", remedy="end")
+    assert [e["kind"] for e in proposal.save.entries[-3:]] == ["absent", "turn", "turn"]
+    table = engine.replay(proposal.save).table
+    assert table.proposal["player"] == 0 and table.proposal["voters"] == [2]
+    voted = sign_as(homes["cy"], proposal.path, "vote", vote="accept")
+    assert voted.table.dropped == [0] and voted.table.stopped

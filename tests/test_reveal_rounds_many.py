@@ -433,13 +433,15 @@ def test_verify_json_says_what_the_round_and_the_queue_wait_for(
     inside = propose(five, "bob", path, "eve")
     data = verified(inside.path)
     assert data["round"] == {"seats": list(HANDLES), "missing": ["cy"], "proposed": ["eve"]}
-    assert data["queue"] == [{"player": "eve", "by": "bob", "seq": inside.entry["seq"]}]
+    assert data["queue"] == [{"player": "eve", "by": "bob", "seq": inside.entry["seq"],
+                              "remedy": "end"}]
     assert any("Proposed in the round's slots: bob's that eve is absent" in line
                for line in data["absence"])
     after = propose(five, "ann", inside.path, "cy")
     data = verified(after.path)
     assert data["round"] is None and data["to_act"] == "bob" and data["next"] == "vote"
-    assert data["queue"] == [{"player": "eve", "by": "bob", "seq": inside.entry["seq"]}]
+    assert data["queue"] == [{"player": "eve", "by": "bob", "seq": inside.entry["seq"],
+                              "remedy": "end"}]
     assert any(line.startswith("Queued behind the open proposal, in order: bob's that eve")
                for line in data["absence"])
 

@@ -613,15 +613,19 @@ def test_two_withholders_of_a_sealed_step_are_removed_one_after_another(
 
 def test_a_queued_withholder_of_a_step_answers_with_its_turn(tmp_path: Path) -> None:
     """dan, whose proposal waits behind cy's, plays its turn of the step on top of the
-    save: that voids dan's proposal only, and cy's stays open for bob's vote."""
+    save: that voids dan's proposal only, and cy's stays open for bob's vote. The step
+    is sealed and others committed, so dan's turn is a commitment too (nothing in the
+    open before every seat committed); once cy's proposal is settled, the three open."""
     homes = four_homes(tmp_path)
     second = two_withheld(homes, tmp_path)
     answer = session.sign_next(homes["dan"], second.path, None, ["bid 2"], None, None)
     table = answer.table
     assert table.proposal["player"] == 2 and table.queue == []
-    assert answer.entry["kind"] == "turn" and answer.entry["moves"] == ["bid 2"]
+    assert answer.entry["kind"] == "turn" and answer.entry["moves"] == []
+    assert "sealed" in answer.entry and "round" not in answer.entry
     voted = sign_as(homes["bob"], answer.path, "vote", vote="accept")
     assert voted.table.bots == [2] and not voted.table.proposal
+    assert voted.table.round_seats() == [0, 1, 3] and voted.table.step_kind() == "opening"
 
 
 # ---- the spec's vectors ---------------------------------------------------------------------

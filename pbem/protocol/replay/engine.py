@@ -97,6 +97,8 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     handle = table.seats[seat].handle
     duty, target, answer, in_round = _admit(table, seat, entry)
     ahead = kind == "turn" and not in_round and bool(table.chance_before_round())
+    # A commitment signed after its round (Table.late_commits) resolves nothing either.
+    late = kind == "turn" and not in_round and seat in table.late_commits()
     new = table if in_place else _copy_table(table)
     if in_round:
         _enter_round(new, table, seat if target < 0 else target, entry)
@@ -113,7 +115,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         duty = _answered(new, seat, entry, duty)
     _start_clock(new, entry, in_round)
     bot_turns: list[dict[str, Any]] = []
-    if in_round:  # a round's entries resolve no chance and play no bot turn
+    if in_round or late:  # a round's entries resolve no chance and play no bot turn
         _check_bot_turns(entry, [], replay, handle)
     elif kind not in ("create", "join"):
         duty, bot_turns = _arrive_at(new, seat, entry, duty, replay)
@@ -151,6 +153,8 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     new.seats[seat].advance(entry)
     if kind == "turn" and _seal_or_open(new, seat, entry, in_round):
         _chores(new, seat, entry, make_chores, audit_seeds, proved)
+        if in_round:  # it may complete a round whose slots hold proposals
+            absence.round_entered(new)
         return new, []  # a commitment: the moves it hides are applied when opened
     canonical_moves = _in_order(new, seat, entry, in_place)
     if replay and canonical_moves != moves:
@@ -191,7 +195,8 @@ def _seal_or_open(new: Table, seat: int, entry: Entry, in_round: bool) -> bool:
                                  seq=seq, code="sealed")
         new.commits = [c for c in new.commits if c[0] != seat]
         return False
-    if in_round and new.round_kind == "sealed":
+    if (in_round and new.round_kind == "sealed") or (not in_round
+                                                     and seat in new.late_commits()):
         if "salt" in entry:
             raise TurnError(f"Entry {seq} ({handle}) opens moves in the round where the seats "
                             "of a sealed step commit to theirs: moves are opened only once "
@@ -434,7 +439,7 @@ def _enter_round(new: Table, before: Table, slot: int, entry: Entry) -> None:
     if new.round_first < 0:
         # Asked before anything changes: ``new`` may be ``before`` itself (in place).
         seats = before.round_seats()
-        kind = before.step_kind() if entry["kind"] == "turn" else ""
+        kind = before.step_kind()  # the first entry may be a proposal in a slot
         new.round_first, new.round_prev = entry["round"], before.head
         new.round_set, new.round_kind = seats, kind
     new.round_latest = clock.later(new.round_latest, str(entry.get("time", "")))

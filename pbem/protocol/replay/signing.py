@@ -387,8 +387,8 @@ def _seal(table: Table, seat: int, entry: Entry, seed: bytes) -> None:
     and their salt, re-derived from the seed. TurnError if the moves are not the sealed
     ones."""
     committed = table.commitment(seat)
-    if committed is None and not (table.round_place(seat) is not None
-                                  and table.step_kind() == "sealed"):
+    in_sealed_round = table.round_place(seat) is not None and table.step_kind() == "sealed"
+    if committed is None and not (in_sealed_round or seat in table.late_commits()):
         return
     _, moves = play_turn(table.game, table.gstate, seat, entry["moves"])
     if committed is not None:

@@ -218,6 +218,8 @@ class Table(Record):
                 or self.queue):
             return []
         if self.commits:  # the opening round: the seats that sealed their moves
+            if self.late_commits():
+                return []  # nothing is opened before every seat of the step committed
             opening = [int(c[0]) for c in self.commits]
             return opening if len(opening) > 1 else []
         # Chance pending is resolved by an entry before the step's round (for a sealed
@@ -231,6 +233,18 @@ class Table(Record):
         if len(seats) < 2 or self._deck_work_owed():
             return []
         return sorted(seats)
+
+    def late_commits(self) -> list[int]:
+        """The seats of a sealed step still to act, played by people, that have not
+        committed while others have (the proposal in a seat's slot refused, or void as it
+        opened), in seat order: each commits, an ordinary entry, before anything is
+        opened; else it would play its turn in the open having read the others' openings
+        (docs/protocol-rounds.md)."""
+        if self.round_first >= 0 or not self.commits or self.resigned >= 0 or self.stopped:
+            return []
+        gone = silent(self)
+        return [s for s in sorted(self.game.simultaneous(self.gstate))
+                if s not in gone and self.commitment(s) is None]
 
     def chance_before_round(self) -> list[int]:
         """The seats of a sealed step about to start (those played by people, in seat
@@ -404,6 +418,9 @@ class Table(Record):
             missing = self.round_missing() if self.round_kind == "sealed" else []
             if missing:  # commitments leave the game's state (and to_act) as it was
                 seat = missing[0]
+            late = self.late_commits()
+            if late:
+                seat = late[0]
             ahead = self.chance_before_round()
             if ahead:
                 seat = self.chance_resolver(ahead)

@@ -253,12 +253,33 @@ def unrevealed_proposer(table: Table, seat: int, seq: int) -> TurnError:
 def open_next(new: Table, when: str) -> None:
     """Open the next queued proposal, if none is open: its votes fall due, and its
     confirm counts, from ``when`` (the signed time of the entry that opens it) if that is
-    later than its own (clock.vote_falls_due, clock.confirm_falls_due)."""
-    if new.proposal or not new.queue:
-        return
-    proposal = new.queue.pop(0)
-    proposal["opened"] = clock.later(str(proposal["time"]), when)
-    new.proposal = proposal
+    later than its own (clock.vote_falls_due, clock.confirm_falls_due). A remedy taken
+    since it was signed may have closed its own ('bot' once fewer than two other seats
+    are played by people, or a remedy of the turns once the game stopped): it is then
+    void, as if refused at ``when``, and the next one is asked."""
+    while not new.proposal and new.queue:
+        proposal = new.queue.pop(0)
+        target = int(proposal["player"])
+        duty = new.duty()
+        open_now = ({} if duty is None or duty.kind not in ("turn", "reveal")
+                    else offered(new, target))
+        if proposal["remedy"] not in open_now:
+            new.against[target] = clock.later(new.against[target], when)
+            continue
+        # Said again as it opens: what the remedy means now is what the voters read.
+        proposal["meaning"] = open_now[proposal["remedy"]]
+        proposal["reveal"] = new.over()
+        proposal["opened"] = clock.later(str(proposal["time"]), when)
+        new.proposal = proposal
+
+
+def settled_at(proposal: dict[str, Any], entry: Entry) -> str:
+    """When the entry that settles ``proposal`` settled it, for the clock of the next one
+    (:func:`open_next`): its signed time, but never before the proposal opened or was
+    last voted on, so a settling entry dated back (an answer, a refusal, the last
+    acceptance) cannot open the next proposal before the one before it was settled."""
+    return clock.later(str(entry.get("time", "")), str(proposal.get("time", "")),
+                       str(proposal.get("opened", "")), str(proposal.get("latest", "")))
 
 
 def confirm_from(table: Table) -> datetime.datetime:
@@ -391,10 +412,10 @@ def vote(new: Table, seat: int, entry: Entry) -> None:
     voters = new.proposal["voters"]
     del voters[:voters.index(seat)]
     if entry["vote"] == "refuse":
-        target = new.proposal["player"]
+        target, when = new.proposal["player"], settled_at(new.proposal, entry)
         new.proposal = {}
-        new.against[target] = clock.later(new.against[target], str(entry.get("time", "")))
-        open_next(new, str(entry.get("time", "")))
+        new.against[target] = clock.later(new.against[target], when)
+        open_next(new, when)
         return
     voters.pop(0)
     new.proposal["latest"] = clock.later(new.proposal.get("latest", ""),
@@ -413,8 +434,9 @@ def answered(new: Table, entry: Entry) -> None:
     when = str(entry.get("time", ""))
     new.against[target] = clock.later(new.against[target], when)
     if new.proposal and new.proposal["player"] == target:
+        settled = settled_at(new.proposal, entry)
         new.proposal = {}
-        open_next(new, when)
+        open_next(new, settled)
         return
     new.queue = [p for p in new.queue if p["player"] != target]
 
@@ -485,6 +507,7 @@ def take_effect(new: Table, entry: Entry) -> None:
     the entry that made the absent seat to act, nor by back-dating the last vote."""
     target, remedy = new.proposal["player"], new.proposal["remedy"]
     in_reveal = bool(new.proposal.get("reveal"))
+    when = settled_at(new.proposal, entry)
     new.since = clock.later(new.since, str(new.proposal.get("time", "")),
                             str(new.proposal.get("latest", "")), str(entry.get("time", "")))
     new.proposal = {}
@@ -496,7 +519,7 @@ def take_effect(new: Table, entry: Entry) -> None:
         new.stopped = new.stopped or not in_reveal
     else:
         new.bots = sorted(set(new.bots) | {target})
-    open_next(new, str(entry.get("time", "")))
+    open_next(new, when)
 
 
 def wrong_voter(table: Table, seat: int, entry: Entry) -> TurnError:
@@ -659,10 +682,10 @@ def lines(table: Table, you: str = "") -> list[str]:
 
 
 def queue_status(table: Table) -> list[dict[str, Any]]:
-    """docs/JSON.md's ``queue``: the proposals signed in a reveal round's slots that wait
-    to open, in the order they open (``player``, ``by``, ``seq``)."""
+    """docs/JSON.md's ``queue``: the proposals signed in a round's slots that wait to
+    open, in the order they open (``player``, ``by``, ``seq``, ``remedy``)."""
     return [{"player": table.seats[p["player"]].handle, "by": table.seats[p["by"]].handle,
-             "seq": int(p["seq"])} for p in table.queue]
+             "seq": int(p["seq"]), "remedy": str(p["remedy"])} for p in table.queue]
 
 
 def queue_lines(table: Table, you: str = "") -> list[str]:
@@ -673,10 +696,11 @@ def queue_lines(table: Table, you: str = "") -> list[str]:
         return f"you ({player}) are" if player == you else f"{player} is"
 
     named = "; ".join(f"{q['by']}'s that {that(q['player'])} absent (entry {q['seq']}, "
-                      "remedy 'end')" for q in queue_status(table))
+                      f"remedy '{q['remedy']}')" for q in queue_status(table))
     if table.round_first >= 0:
         return [f"Proposed in the round's slots: {named}. They open one after another, in "
                 "slot order, once every slot of the round is signed."]
+    answer = "revealing" if table.over() else "playing"
     return [f"Queued behind the open proposal, in order: {named}. Each opens when the one "
             "before it is settled, its votes and confirm counted from then; a player named "
-            "answers by revealing on this save, which voids the proposal against them only."]
+            f"answers by {answer} on this save, which voids the proposal against them only."]

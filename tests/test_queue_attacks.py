@@ -194,3 +194,27 @@ def test_the_first_seat_of_a_sealed_step_withholding_stays_removable(
     assert table.proposal["player"] == 0 and table.proposal["voters"] == [2]
     voted = sign_as(homes["cy"], proposal.path, "vote", vote="accept")
     assert voted.table.dropped == [0] and voted.table.stopped
+
+
+
+
+def test_a_withholder_cannot_resign_into_a_bot_proposal_it_would_open(tmp_path: Path) -> None:
+    """bob and cy withhold their commitments; ann fills both slots (remedy bot). bob, whose
+    proposal is open, answering by resigning would open cy's 'bot' proposal in a game then
+    over (where the only remedy is 'end': cy would neither reveal nor rank last): the
+    answer voids bob's proposal and opens cy's, so the next entry is dan's vote, and the
+    resignation is refused before anything is written. bob answers by playing."""
+    from tests.test_simultaneous import four_homes, one_step
+
+    homes = four_homes(tmp_path)
+    start = play_game(homes, tmp_path / "s", game="sealed-bids", stop_after=5)[-1]
+    two = one_step(homes, start, tmp_path, {"ann": "bid 4", "dan": "bid 5"})
+    first = sign_as(homes["ann"], two, "absent", player="bob", remedy="bot")
+    both = sign_as(homes["ann"], first.path, "absent", player="cy", remedy="bot")
+    assert both.table.proposal["player"] == 1 and both.table.proposal["voters"] == [3]
+    files = sorted(p.name for p in both.path.parent.iterdir())
+    with pytest.raises(TurnError, match="must be a vote by dan"):
+        session.sign_next(homes["bob"], both.path, "resign", [], None, None)
+    assert sorted(p.name for p in both.path.parent.iterdir()) == files
+    answer = session.sign_next(homes["bob"], both.path, None, ["bid 2"], None, None)
+    assert answer.table.proposal["player"] == 2 and answer.table.resigned < 0

@@ -1,0 +1,62 @@
+"""What pbem prints inside a round (docs/protocol-rounds.md): every statement of who acts
+now names every seat still to sign in the round, not only the first of them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from pbem import session
+from pbem.cli import main
+from pbem.protocol.crypto.identity import Home
+from tests.enginekit import play_game
+
+
+def committed_by_bob(homes: dict[str, Home], tmp_path: Path) -> Path:
+    """Sealed Bids of ann, bob, cy at its first step; bob has committed to his bid."""
+    start = play_game(homes, tmp_path / "s", game="sealed-bids", stop_after=4)[-1]
+    out = tmp_path / "bob.toml"
+    session.sign_next(homes["bob"], start, None, ["bid 2"], None, str(out))
+    return out
+
+
+def cli(homes: dict[str, Home], handle: str, *args: str) -> str:
+    result = CliRunner().invoke(main, ["--home", str(homes[handle].path), *args])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_show_names_every_seat_still_to_sign_in_the_round(homes: dict[str, Home],
+                                                          tmp_path: Path) -> None:
+    """cy acts now as much as ann: show no longer says the turn is ann's alone."""
+    path = committed_by_bob(homes, tmp_path)
+    lines = cli(homes, "cy", "show", str(path)).splitlines()
+    assert "Next: a turn by each of ann, cy  (you among them)" in lines
+    (clock,) = [line for line in lines if line.startswith("To act: ")]
+    assert clock.startswith("To act: ann, cy (a turn each, in parallel) since ")
+    assert "; patience (7 days) runs out " in clock
+    assert "Next: a turn by each of ann, cy" in cli(homes, "bob", "show", str(path))
+    assert "(you among them)" not in cli(homes, "bob", "show", str(path))
+
+
+def test_verify_names_every_seat_still_to_sign_in_the_round(homes: dict[str, Home],
+                                                            tmp_path: Path) -> None:
+    path = committed_by_bob(homes, tmp_path)
+    assert "Next: a turn by each of ann, cy.\n" in cli(homes, "cy", "verify", str(path))
+
+
+def test_a_seat_away_in_the_round_gets_a_clock_line_of_its_own(homes: dict[str, Home],
+                                                                tmp_path: Path) -> None:
+    """Clocks that differ are not told as one: cy's away note, signed before the round,
+    moves its clock alone."""
+    start = play_game(homes, tmp_path / "s", game="sealed-bids", stop_after=4)[-1]
+    away = tmp_path / "away.toml"
+    cli(homes, "cy", "away", str(start), "--until", "3d", "-o", str(away))
+    lines = cli(homes, "bob", "show", str(away)).splitlines()
+    clocks = [line for line in lines if line.startswith("To act: ")]
+    assert len(clocks) == 2, lines
+    assert clocks[0].startswith("To act: ann, bob (a turn each, in parallel) since ")
+    assert clocks[1].startswith("To act: cy (turn) since ")
+    assert "; away, so the clock counts from " in clocks[1]
+    assert "Next: a turn by each of ann, bob, cy  (you among them)" in lines

@@ -3,6 +3,7 @@ now names every seat still to sign in the round, not only the first of them."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -60,3 +61,30 @@ def test_a_seat_away_in_the_round_gets_a_clock_line_of_its_own(homes: dict[str, 
     assert clocks[1].startswith("To act: cy (turn) since ")
     assert "; away, so the clock counts from " in clocks[1]
     assert "Next: a turn by each of ann, bob, cy  (you among them)" in lines
+
+
+def all_committed(homes: dict[str, Home], tmp_path: Path) -> Path:
+    """Sealed Bids of ann, bob, cy: every seat committed (ann 4, bob 2, cy 1)."""
+    path = committed_by_bob(homes, tmp_path)
+    for handle, move in (("ann", "bid 4"), ("cy", "bid 1")):
+        out = tmp_path / f"{handle}.toml"
+        session.sign_next(homes[handle], path, None, [move], None, str(out))
+        path = out
+    return path
+
+
+def test_moves_at_an_opening_lists_only_the_sealed_moves(homes: dict[str, Home],
+                                                         tmp_path: Path) -> None:
+    """An opening accepts only what the seat sealed: 'moves' lists that, not every bid."""
+    path = all_committed(homes, tmp_path)
+    assert cli(homes, "bob", "moves", str(path)).splitlines() == ["bid 2"]
+    listed = json.loads(cli(homes, "bob", "moves", "--json", str(path)))
+    assert listed == {"seat": "bob", "moves": ["bid 2"], "can_end_turn": False}
+    assert cli(homes, "bob", "moves", str(path), "bid 2").splitlines() == \
+        ["(the turn may end here)"]
+    strayed = CliRunner().invoke(main, ["--home", str(homes["bob"].path), "moves",
+                                        str(path), "bid 3"])
+    assert strayed.exit_code == 1
+    assert strayed.output == ("pbem: These are not the moves you sealed in entry 5: a "
+                              "sealed step's moves are opened exactly as they were "
+                              "sealed.\n")

@@ -11,7 +11,8 @@ from click.testing import CliRunner
 from pbem import session
 from pbem.cli import main
 from pbem.protocol.crypto.identity import Home
-from tests.enginekit import play_game
+from tests.enginekit import play_game, tick
+from tests.test_reveal_rounds_many import make_homes, reveal_all, to_the_reveals
 
 
 def committed_by_bob(homes: dict[str, Home], tmp_path: Path) -> Path:
@@ -88,3 +89,22 @@ def test_moves_at_an_opening_lists_only_the_sealed_moves(homes: dict[str, Home],
     assert strayed.output == ("pbem: These are not the moves you sealed in entry 5: a "
                               "sealed step's moves are opened exactly as they were "
                               "sealed.\n")
+
+
+def test_absent_lists_remedies_for_any_seat_still_missing_in_the_round(tmp_path: Path
+                                                                       ) -> None:
+    """cy and eve withhold their reveals: 'absent SAVE eve' lists eve's remedies (the
+    engine accepts a proposal in eve's slot), and one that revealed is refused in words
+    naming the round's missing seats."""
+    five = make_homes(tmp_path, 5)
+    path = reveal_all(five, to_the_reveals(five, tmp_path / "saves"), ["ann", "bob", "dee"])
+    tick(days=8)
+    listed = cli(five, "bob", "absent", str(path), "eve")
+    assert listed.startswith("Remedies open if eve is declared absent now (choose one "
+                             "with --remedy; nothing was written):\n  end: eve ranks last")
+    refused = CliRunner().invoke(main, ["--home", str(five["bob"].path), "absent",
+                                        str(path), "dee"])
+    assert refused.exit_code == 1
+    assert refused.output == ("pbem: The round waits for cy, eve, not dee: only a seat "
+                              "still missing in it can be declared absent (in its "
+                              "slot).\n")

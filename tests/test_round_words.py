@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
-from pbem import session
+from pbem import registry, session
 from pbem.cli import main
 from pbem.protocol.crypto.identity import Home
 from tests.enginekit import play_game, tick
@@ -108,3 +109,17 @@ def test_absent_lists_remedies_for_any_seat_still_missing_in_the_round(tmp_path:
     assert refused.output == ("pbem: The round waits for cy, eve, not dee: only a seat "
                               "still missing in it can be declared absent (in its "
                               "slot).\n")
+
+
+def test_a_seat_not_in_the_step_is_told_every_seat_that_plays_now(
+        homes: dict[str, Home], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ann sits the step out; bob and cy bid in parallel: play names both, not bob alone."""
+    from tests.test_simultaneous import HostSitsOut
+
+    monkeypatch.setitem(registry._extra, "host-sits-out", HostSitsOut())
+    start = play_game(homes, tmp_path / "s", game="host-sits-out", stop_after=4)[-1]
+    refused = CliRunner().invoke(main, ["--home", str(homes["ann"].path), "play",
+                                        str(start), "bid 1"])
+    assert refused.exit_code == 1
+    assert refused.output == ("pbem: It is the turn of each of bob, cy to play, not yours. "
+                              "Send the save to bob, cy.\n")

@@ -123,3 +123,17 @@ def test_a_seat_not_in_the_step_is_told_every_seat_that_plays_now(
     assert refused.exit_code == 1
     assert refused.output == ("pbem: It is the turn of each of bob, cy to play, not yours. "
                               "Send the save to bob, cy.\n")
+
+
+def test_the_mail_title_names_every_seat_that_plays_in_the_round(homes: dict[str, Home],
+                                                                 tmp_path: Path) -> None:
+    """Every seat opens its sealed bid now: the mail's title says so, not 'ann to play'."""
+    from pbem.mail import message
+
+    path = all_committed(homes, tmp_path)
+    mail = message.compose(path, homes["cy"], to=["bob@example.org"])
+    (text,) = [part.get_content() for part in mail.walk()
+               if part.get_content_type() == "text/plain"]
+    title = text.splitlines()[0]
+    assert title.startswith("Sealed Bids, game ") and \
+        title.endswith(", entry 6: ann, bob, cy to play"), title

@@ -715,33 +715,13 @@ def legal_moves_shown(home: Home, path: str | Path, moves: list[str],
     if not turn.takes_moves:
         return turn.handle, [], [], True
     state, typed = turn.after(moves)
-    kept = _kept_opening(home, turn)
+    kept = steps.kept_opening(home.path, turn.table, turn.kind, turn.seat)
     if kept is not None:  # opening a sealed step: only the moves sealed are accepted
-        legal = _opening_next(kept, typed)
-        return turn.handle, legal, turn.game.move_lines(legal), typed == kept[1]
+        sealed_now = turn.after(kept[1])[1]
+        legal = steps.opening_next(kept[0], sealed_now, typed)
+        return turn.handle, legal, turn.game.move_lines(legal), typed == sealed_now
     legal = turn.options(state)
     return turn.handle, legal, turn.game.move_lines(legal), turn.unfinished(state) is None
-
-
-def _kept_opening(home: Home, turn: Owed) -> tuple[int, list[str]] | None:
-    """(seq of the commitment, the moves sealed in it, canonical) where ``turn`` opens a
-    sealed step and this home kept what it sealed; None otherwise (another home's seal
-    is opened by typing the same moves again, which only the engine can check)."""
-    committed = turn.table.commitment(turn.seat) if turn.kind == "turn" else None
-    if committed is None:
-        return None
-    kept = sealed.sealed_moves(home.path, turn.table.game_id, committed[0])
-    return None if kept is None else (committed[0], turn.after(kept)[1])
-
-
-def _opening_next(kept: tuple[int, list[str]], typed: list[str]) -> list[str]:
-    """The one move an opening takes after ``typed`` ([] once all are typed); TurnError,
-    as 'play' gives, if ``typed`` strays from the sealed moves."""
-    at, moves = kept
-    if typed != moves[:len(typed)]:
-        raise TurnError(f"These are not the moves you sealed in entry {at}: a sealed "
-                        "step's moves are opened exactly as they were sealed.", code="sealed")
-    return moves[len(typed):len(typed) + 1]
 
 
 def seat_view(home: Home | None, verified: Verified) -> tuple[str, dict[str, Any], dict[str, Any]]:

@@ -289,7 +289,8 @@ def test_join_by_the_wrong_player(players: Players) -> None:
     r = players.run("cy", "join", first)
     assert r.exit_code == 0 and "still joins" in r.output and "bob" in r.output
     r = players.run("ann", "join", first)
-    assert r.exit_code == 1 and "bob's turn to join" in r.stderr
+    assert r.exit_code == 1 and r.stderr == ("pbem: It is the turn of each of bob, cy to join, "
+                                             "not yours. Send the save to bob, cy.\n")
     # 'play' signs whatever is owed, so the invited player's play is a join.
     r = players.run("bob", "play", first)
     assert r.exit_code == 0 and "join" in r.output

@@ -88,27 +88,26 @@ def absent(ctx: click.Context, save: str, handle: str, remedy: str | None,
     save = resolve_save(ctx, save)
 
     if remedy is None:
-        verified, offered = absentees.remedies(home_of(ctx), save)
-        waiting = verified.table.duty()
+        verified, seats, offered = absentees.remedies(home_of(ctx), save, handle)
         if verified.table.proposal:
             from pbem.errors import TurnError
             from pbem.protocol.timekeeping import absence
 
             raise TurnError(" ".join(absence.lines(verified.table)) + " A new proposal waits "
                             "until this one is settled.")
-        if not offered or waiting is None or verified.table.seats[waiting.seat].handle != handle:
+        if not offered:
             from pbem.errors import TurnError
 
-            who = verified.table.seats[waiting.seat].handle if waiting else "nobody"
-            raise TurnError(f"The game waits for {who}, not {handle}: only the player the game "
-                            "waits for (on a turn or the final reveal) can be declared absent.")
+            raise TurnError(absentees.not_proposable(verified.table, seats, handle))
         echo(f"Remedies open if {handle} is declared absent now (choose one with --remedy; "
              "nothing was written):")
         for name, text in offered.items():
             echo(f"  {name}: {text}")
         from pbem.protocol.saveformat import timing
 
-        due = absentees.proposal_due(verified.table, waiting.seat)
+        target = verified.table.seat_of(handle)
+        assert target is not None  # remedies are offered only for a seat of the game
+        due = absentees.proposal_due(verified.table, target)
         if due is not None and timing.now() < due:
             echo(f"{handle} still has time: a proposal is valid from {timing.shown(due)} on "
                  "(the game's patience, in signed times).")

@@ -64,6 +64,7 @@ from pbem.protocol.saveformat.timing import duration_words, parse_stamp, shown, 
 from pbem.protocol.state import result
 from pbem.protocol.state.table import Table
 from pbem.protocol.timekeeping import absence, clock
+from pbem.session import rounds
 from pbem.terminal import listed, printable
 
 # A turn mail stays under MAIL_BUDGET bytes (what every mailbox and provider takes
@@ -530,8 +531,8 @@ def _mail_body(mailing: _Mailing, asked: _Asked, reader: int | None,
     """The words of one mail: its title, the entries since the reader's last, the board
     as text, what to run; a reminder says since when the game has waited."""
     table, duty = mailing.table, mailing.duty
-    status = "game over" if duty is None else \
-        f"{table.seats[duty.seat].handle} to {ACTIONS[duty.kind]}"
+    acting = ", ".join(table.seats[s].handle for s in rounds.acting(table))
+    status = "game over" if duty is None else f"{acting} to {ACTIONS[duty.kind]}"
     since, since_words = _since(table, mailing.parsed, reader, asked.body_since)
     body = _body(table, mailing.parsed, mailing.seats, filename, reader,
                  mailing.my_seat, since, mailing.verified)

@@ -714,7 +714,12 @@ def legal_moves_shown(home: Home, path: str | Path, moves: list[str],
             warn(f"{exc.message} 'pbem play' refuses it.")
     if not turn.takes_moves:
         return turn.handle, [], [], True
-    state, _ = turn.after(moves)
+    state, typed = turn.after(moves)
+    kept = steps.kept_opening(home.path, turn.table, turn.kind, turn.seat)
+    if kept is not None:  # opening a sealed step: only the moves sealed are accepted
+        sealed_now = turn.after(kept[1])[1]
+        legal = steps.opening_next(kept[0], sealed_now, typed)
+        return turn.handle, legal, turn.game.move_lines(legal), typed == sealed_now
     legal = turn.options(state)
     return turn.handle, legal, turn.game.move_lines(legal), turn.unfinished(state) is None
 

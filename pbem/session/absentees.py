@@ -219,12 +219,34 @@ def _check_confirm_over_votes(table: Table, me: int, handle: str) -> None:
                         "the silent votes counted as acceptances.")
 
 
-def remedies(home: Home | None, path: str | Path) -> tuple[session.Verified, dict[str, str]]:
-    """The save and the remedies open for the player it waits for (none if it waits
-    for a vote, a join or nothing)."""
+def remedies(home: Home | None, path: str | Path, handle: str
+             ) -> tuple[session.Verified, list[int], dict[str, str]]:
+    """The save, the seats that can be proposed absent now (the player it waits for, or
+    in a round under way each seat still missing in it; none while it waits for a vote,
+    a join or nothing) and the remedies open for ``handle`` (none unless among them)."""
     verified = session.load(path, home)
     table = verified.table
     duty = table.duty()
     if duty is None or duty.kind not in ("turn", "reveal") or table.proposal:
-        return verified, {}
-    return verified, absence.offered(table, duty.seat)
+        return verified, [], {}
+    missing = table.round_missing() if table.round_first >= 0 else []
+    seats = missing or [duty.seat]
+    target = table.seat_of(handle)
+    if target not in seats:
+        return verified, seats, {}
+    return verified, seats, absence.offered(table, target)
+
+
+def not_proposable(table: Table, seats: list[int], handle: str) -> str:
+    """Why ``handle`` cannot be proposed absent now, :func:`remedies` having offered
+    nothing for it (``seats``: those that can be)."""
+    names = [table.seats[s].handle for s in seats]
+    if handle in names:
+        return f"No remedy is open if {handle} is declared absent now."
+    if len(names) > 1:
+        return (f"The round waits for {', '.join(names)}, not {handle}: only a seat still "
+                "missing in it can be declared absent (in its slot).")
+    duty = table.duty()
+    who = names[0] if names else table.seats[duty.seat].handle if duty else "nobody"
+    return (f"The game waits for {who}, not {handle}: only the player the game waits for "
+            "(on a turn or the final reveal) can be declared absent.")

@@ -215,10 +215,12 @@ def _show_heading(seen: Shown) -> list[str]:
         lines = [f"{title}  game {short}  after entry {at} (of {seen.last_seq})  phase {phase}",
                  *note_lines(seen.told.notes)]
     if duty:
-        you = ("  (you, but not on this branch: see below)"
-               if seen.verified.revealed_elsewhere is not None else "  (you)")
-        lines.append(("Next: " if at is None else "Next then: ") + f"{duty.kind} by "
-                     f"{seen.to_act}" + (you if seen.to_act == seen.handle else ""))
+        told, handles = rounds.next_words(table)
+        if seen.handle in handles:
+            told += ("  (you, but not on this branch: see below)"
+                     if seen.verified.revealed_elsewhere is not None
+                     else "  (you)" if len(handles) == 1 else "  (you among them)")
+        lines.append(("Next: " if at is None else "Next then: ") + told)
         if rounds.status(table):
             lines.append(rounds.status_line(table))
     lines += absence.lines(table)
@@ -282,9 +284,8 @@ def verify_lines(verified: Verified) -> list[str]:
                      f"{report.checked_from - 1} was verified before in this home; --full "
                      "re-runs it.)")
     lines += verified.notes
-    duty = table.duty()
-    if duty:
-        lines.append(f"Next: {duty.kind} by {table.seats[duty.seat].handle}.")
+    if table.duty():
+        lines.append(f"Next: {rounds.next_words(table)[0]}.")
     if rounds.status(table):
         lines.append(rounds.status_line(table))
     lines += absence.lines(table)

@@ -113,6 +113,29 @@ def status(table: Table) -> dict[str, Any] | None:
     return found
 
 
+def acting(table: Table) -> list[int]:
+    """The seats that act now, in seat order: in a round, every seat still to sign in it
+    (each signs in parallel); otherwise the one seat the duty names ([] with no duty)."""
+    duty = table.duty()
+    if duty is None:
+        return []
+    missing = table.round_missing()
+    return missing if duty.seat in missing else [duty.seat]
+
+
+def next_words(table: Table) -> tuple[str, list[str]]:
+    """Who acts next, for ``show`` and ``verify``: ("turn by ann", ["ann"]), or in a round
+    where several seats still sign, ("a turn by each of ann, cy", ["ann", "cy"]);
+    ("", []) with no duty."""
+    duty = table.duty()
+    if duty is None:
+        return "", []
+    handles = [table.seats[s].handle for s in acting(table)]
+    if len(handles) == 1:
+        return f"{duty.kind} by {handles[0]}", handles
+    return f"a {duty.kind} by each of {', '.join(handles)}", handles
+
+
 def status_line(table: Table) -> str:
     """The sentence ``verify`` and ``show`` print for :func:`status` ('' if no round)."""
     found = status(table)

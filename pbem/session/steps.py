@@ -3,6 +3,10 @@ to do (docs/protocol-rounds.md): every seat still to act plays on it now, in par
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from pbem.errors import TurnError
+from pbem.home import sealed
 from pbem.protocol.state.table import Table
 
 
@@ -24,3 +28,26 @@ def turns_step(table: Table, missing: list[int], me: int | None) -> str:
         return mine.strip()
     return (f"Send it to every other player: {what}, and {', '.join(others)} still "
             f"play{'s' if len(others) == 1 else ''}.{mine}")
+
+
+def kept_opening(home_path: Path, table: Table, kind: str, seat: int
+                 ) -> tuple[int, list[str]] | None:
+    """(seq of the commitment, the moves sealed in it as typed) where ``seat``'s ``kind``
+    of entry opens a sealed step and this home kept what it sealed; None otherwise
+    (another home's seal is opened by typing the same moves again, which only the engine
+    can check)."""
+    committed = table.commitment(seat) if kind == "turn" else None
+    if committed is None:
+        return None
+    kept = sealed.sealed_moves(home_path, table.game_id, committed[0])
+    return None if kept is None else (committed[0], kept)
+
+
+def opening_next(at: int, moves: list[str], typed: list[str]) -> list[str]:
+    """The one move an opening of the ``moves`` sealed in entry ``at`` takes after
+    ``typed`` ([] once all are typed); TurnError, as 'play' gives, if ``typed`` strays
+    from them."""
+    if typed != moves[:len(typed)]:
+        raise TurnError(f"These are not the moves you sealed in entry {at}: a sealed "
+                        "step's moves are opened exactly as they were sealed.", code="sealed")
+    return moves[len(typed):len(typed) + 1]

@@ -90,7 +90,13 @@ def owed(table: Table, identity: Identity) -> Duty:
         action = {"create": "create", "join": "join", "start": "start the game",
                   "turn": "play", "reveal": "reveal", "vote": "vote on the proposal that "
                   "a player is absent"}[duty.kind]
-        to = f" ({who.email})" if who.email else ""
+        # In a round every seat still missing in it acts now, not only the first.
+        acting = table.round_missing() if duty.seat in table.round_missing() else [duty.seat]
+        whose = (f"{who.handle}'s turn" if len(acting) == 1 else "the turn of each of "
+                 + ", ".join(table.seats[s].handle for s in acting))
+        to = ", ".join(table.seats[s].handle + (f" ({table.seats[s].email})"
+                                                 if table.seats[s].email else "")
+                       for s in acting)
         confirm = ""
         proposal = table.proposal
         if proposal and proposal["by"] == seat and not proposal["voters"]:
@@ -100,8 +106,8 @@ def owed(table: Table, identity: Identity) -> Duty:
                 and seat != proposal["player"]:
             confirm = (" If the votes still due do not come, 'pbem confirm' passes over them "
                        f"from {timing.shown(absence.vote_deadlines(table)[-1])} on.")
-        raise TurnError(f"It is {who.handle}'s turn to {action}, not yours. Send the save "
-                        f"to {who.handle}{to}.{confirm}")
+        raise TurnError(f"It is {whose} to {action}, not yours. Send the save to {to}."
+                        f"{confirm}")
     return duty
 
 

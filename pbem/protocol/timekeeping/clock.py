@@ -155,36 +155,70 @@ def status(table: Table) -> dict[str, Any]:
 
 def lines(table: Table, now: datetime.datetime) -> list[str]:
     """The clock in words for 'pbem show': who is to act since when, when their patience
-    runs out (or ran out), who is away. Nothing to act in a complete game."""
+    runs out (or ran out), who is away. Nothing to act in a complete game. In a round,
+    every seat still to sign in it acts now: seats whose clocks agree share a line."""
     info = status(table)
     out = []
     if info["to_act"] is not None:
         since = parse(info["since"] or "")
-        start = parse(info["clock_from"] or "")
-        text = f"To act: {info['to_act']} ({info['next']})"
-        if since is not None:
-            text += f" since {timing.shown(since)}"
-        if start is not None and start != since:
-            text += f"; away, so the clock counts from {timing.shown(start)}"
-        ends = parse(info["patience_ends"] or "")
-        if ends is not None:
-            span = patience_text(table.header)
-            if ends > now:
-                text += (f"; patience ({span}) runs out {timing.shown(ends)}, in "
-                         f"{timing.duration_words(ends - now)}")
-            elif info["next"] == "vote":
-                text += (f"; past patience ({span}) since {timing.shown(ends)}: the next "
-                         f"vote, or a confirm, passes over {info['to_act']}'s vote (counted "
-                         "as an acceptance)")
-            else:
-                text += (f"; past patience ({span}) since {timing.shown(ends)}: another "
-                         f"player may propose {info['to_act']} absent ('pbem absent')")
-        out.append(text + ".")
+        for handles, start, ends in _clock_groups(table, info):
+            out.append(_to_act_line(table.header, info["next"], handles, since, start, ends,
+                                    now))
     for handle, until in info["away"].items():
         end = parse(until)
         if end is not None and end > now:
             out.append(f"Away: {handle} until {timing.shown(end)}.")
     return out
+
+
+def _clock_groups(table: Table, info: dict[str, Any]
+                  ) -> list[tuple[list[str], datetime.datetime | None,
+                                  datetime.datetime | None]]:
+    """(handles, clock start, patience end) of the seats acting now, in seat order:
+    the one seat :func:`status` tells, or in a turn or reveal round with no proposal
+    open, each seat still to sign in it (its clock runs from the entry before the
+    round), seats with the same start and end in one group."""
+    first = ([info["to_act"]], parse(info["clock_from"] or ""),
+             parse(info["patience_ends"] or ""))
+    duty = table.duty()
+    missing = table.round_missing()
+    if (duty is None or duty.kind not in ("turn", "reveal") or duty.seat not in missing
+            or len(missing) < 2 or info["proposal"] is not None or table.proposal):
+        return [first]
+    groups: dict[tuple[str, str], list[str]] = {}
+    for seat in missing:
+        ends = earliest_proposal(table.header, table.since, table.away_until[seat],
+                                 table.against[seat])
+        key = (waiting_start(table.since, table.away_until[seat]), stamp_of(ends))
+        groups.setdefault(key, []).append(table.seats[seat].handle)
+    return [(handles, parse(start), parse(ends)) for (start, ends), handles in groups.items()]
+
+
+def _to_act_line(header: dict[str, Any], kind: str, handles: list[str],
+                 since: datetime.datetime | None, start: datetime.datetime | None,
+                 ends: datetime.datetime | None, now: datetime.datetime) -> str:
+    """One 'To act:' sentence of :func:`lines`, of one seat or of several seats of a
+    round whose clocks agree."""
+    who = " or ".join(handles)
+    text = (f"To act: {handles[0]} ({kind})" if len(handles) == 1 else
+            f"To act: {', '.join(handles)} (a {kind} each, in parallel)")
+    if since is not None:
+        text += f" since {timing.shown(since)}"
+    if start is not None and start != since:
+        text += f"; away, so the clock counts from {timing.shown(start)}"
+    if ends is not None:
+        span = patience_text(header)
+        if ends > now:
+            text += (f"; patience ({span}) runs out {timing.shown(ends)}, in "
+                     f"{timing.duration_words(ends - now)}")
+        elif kind == "vote":
+            text += (f"; past patience ({span}) since {timing.shown(ends)}: the next "
+                     f"vote, or a confirm, passes over {who}'s vote (counted "
+                     "as an acceptance)")
+        else:
+            text += (f"; past patience ({span}) since {timing.shown(ends)}: another "
+                     f"player may propose {who} absent ('pbem absent')")
+    return text + "."
 
 
 # The rule that picks the game's branch lives in branchrule.py (it needs no table).

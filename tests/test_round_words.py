@@ -1,0 +1,139 @@
+"""What pbem prints inside a round (docs/protocol-rounds.md): every statement of who acts
+now names every seat still to sign in the round, not only the first of them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pbem import registry, session
+from pbem.cli import main
+from pbem.protocol.crypto.identity import Home
+from tests.enginekit import play_game, tick
+from tests.test_reveal_rounds_many import make_homes, reveal_all, to_the_reveals
+
+
+def committed_by_bob(homes: dict[str, Home], tmp_path: Path) -> Path:
+    """Sealed Bids of ann, bob, cy at its first step; bob has committed to his bid."""
+    start = play_game(homes, tmp_path / "s", game="sealed-bids", stop_after=4)[-1]
+    out = tmp_path / "bob.toml"
+    session.sign_next(homes["bob"], start, None, ["bid 2"], None, str(out))
+    return out
+
+
+def cli(homes: dict[str, Home], handle: str, *args: str) -> str:
+    result = CliRunner().invoke(main, ["--home", str(homes[handle].path), *args])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_show_names_every_seat_still_to_sign_in_the_round(homes: dict[str, Home],
+                                                          tmp_path: Path) -> None:
+    """cy acts now as much as ann: show no longer says the turn is ann's alone."""
+    path = committed_by_bob(homes, tmp_path)
+    lines = cli(homes, "cy", "show", str(path)).splitlines()
+    assert "Next: a turn by each of ann, cy  (you among them)" in lines
+    (clock,) = [line for line in lines if line.startswith("To act: ")]
+    assert clock.startswith("To act: ann, cy (a turn each, in parallel) since ")
+    assert "; patience (7 days) runs out " in clock
+    assert "Next: a turn by each of ann, cy" in cli(homes, "bob", "show", str(path))
+    assert "(you among them)" not in cli(homes, "bob", "show", str(path))
+
+
+def test_verify_names_every_seat_still_to_sign_in_the_round(homes: dict[str, Home],
+                                                            tmp_path: Path) -> None:
+    path = committed_by_bob(homes, tmp_path)
+    assert "Next: a turn by each of ann, cy.\n" in cli(homes, "cy", "verify", str(path))
+
+
+def test_a_seat_away_in_the_round_gets_a_clock_line_of_its_own(homes: dict[str, Home],
+                                                                tmp_path: Path) -> None:
+    """Clocks that differ are not told as one: cy's away note, signed before the round,
+    moves its clock alone."""
+    start = play_game(homes, tmp_path / "s", game="sealed-bids", stop_after=4)[-1]
+    away = tmp_path / "away.toml"
+    cli(homes, "cy", "away", str(start), "--until", "3d", "-o", str(away))
+    lines = cli(homes, "bob", "show", str(away)).splitlines()
+    clocks = [line for line in lines if line.startswith("To act: ")]
+    assert len(clocks) == 2, lines
+    assert clocks[0].startswith("To act: ann, bob (a turn each, in parallel) since ")
+    assert clocks[1].startswith("To act: cy (turn) since ")
+    assert "; away, so the clock counts from " in clocks[1]
+    assert "Next: a turn by each of ann, bob, cy  (you among them)" in lines
+
+
+def all_committed(homes: dict[str, Home], tmp_path: Path) -> Path:
+    """Sealed Bids of ann, bob, cy: every seat committed (ann 4, bob 2, cy 1)."""
+    path = committed_by_bob(homes, tmp_path)
+    for handle, move in (("ann", "bid 4"), ("cy", "bid 1")):
+        out = tmp_path / f"{handle}.toml"
+        session.sign_next(homes[handle], path, None, [move], None, str(out))
+        path = out
+    return path
+
+
+def test_moves_at_an_opening_lists_only_the_sealed_moves(homes: dict[str, Home],
+                                                         tmp_path: Path) -> None:
+    """An opening accepts only what the seat sealed: 'moves' lists that, not every bid."""
+    path = all_committed(homes, tmp_path)
+    assert cli(homes, "bob", "moves", str(path)).splitlines() == ["bid 2"]
+    listed = json.loads(cli(homes, "bob", "moves", "--json", str(path)))
+    assert listed == {"seat": "bob", "moves": ["bid 2"], "can_end_turn": False}
+    assert cli(homes, "bob", "moves", str(path), "bid 2").splitlines() == \
+        ["(the turn may end here)"]
+    strayed = CliRunner().invoke(main, ["--home", str(homes["bob"].path), "moves",
+                                        str(path), "bid 3"])
+    assert strayed.exit_code == 1
+    assert strayed.output == ("pbem: These are not the moves you sealed in entry 5: a "
+                              "sealed step's moves are opened exactly as they were "
+                              "sealed.\n")
+
+
+def test_absent_lists_remedies_for_any_seat_still_missing_in_the_round(tmp_path: Path
+                                                                       ) -> None:
+    """cy and eve withhold their reveals: 'absent SAVE eve' lists eve's remedies (the
+    engine accepts a proposal in eve's slot), and one that revealed is refused in words
+    naming the round's missing seats."""
+    five = make_homes(tmp_path, 5)
+    path = reveal_all(five, to_the_reveals(five, tmp_path / "saves"), ["ann", "bob", "dee"])
+    tick(days=8)
+    listed = cli(five, "bob", "absent", str(path), "eve")
+    assert listed.startswith("Remedies open if eve is declared absent now (choose one "
+                             "with --remedy; nothing was written):\n  end: eve ranks last")
+    refused = CliRunner().invoke(main, ["--home", str(five["bob"].path), "absent",
+                                        str(path), "dee"])
+    assert refused.exit_code == 1
+    assert refused.output == ("pbem: The round waits for cy, eve, not dee: only a seat "
+                              "still missing in it can be declared absent (in its "
+                              "slot).\n")
+
+
+def test_a_seat_not_in_the_step_is_told_every_seat_that_plays_now(
+        homes: dict[str, Home], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ann sits the step out; bob and cy bid in parallel: play names both, not bob alone."""
+    from tests.test_simultaneous import HostSitsOut
+
+    monkeypatch.setitem(registry._extra, "host-sits-out", HostSitsOut())
+    start = play_game(homes, tmp_path / "s", game="host-sits-out", stop_after=4)[-1]
+    refused = CliRunner().invoke(main, ["--home", str(homes["ann"].path), "play",
+                                        str(start), "bid 1"])
+    assert refused.exit_code == 1
+    assert refused.output == ("pbem: It is the turn of each of bob, cy to play, not yours. "
+                              "Send the save to bob, cy.\n")
+
+
+def test_the_mail_title_names_every_seat_that_plays_in_the_round(homes: dict[str, Home],
+                                                                 tmp_path: Path) -> None:
+    """Every seat opens its sealed bid now: the mail's title says so, not 'ann to play'."""
+    from pbem.mail import message
+
+    path = all_committed(homes, tmp_path)
+    mail = message.compose(path, homes["cy"], to=["bob@example.org"])
+    (text,) = [part.get_content() for part in mail.walk()
+               if part.get_content_type() == "text/plain"]
+    title = text.splitlines()[0]
+    assert title.startswith("Sealed Bids, game ") and \
+        title.endswith(", entry 6: ann, bob, cy to play"), title

@@ -136,6 +136,19 @@ def sign_as(home: Home, path: Path, kind: str | None = None, bot: str | None = "
     return session.sign_next(home, path, kind, [], bot, None)
 
 
+def greedy_to_the_end(homes: dict[str, Home], path: Path, limit: int = 80) -> Path:
+    """Each entry owed on the save at ``path``, signed in turn by its seat's home (a greedy
+    bot choosing the moves), until the game is complete; the last save's path."""
+    for _ in range(limit):
+        table = session.load(path, next(iter(homes.values()))).table
+        duty = table.duty()
+        if duty is None:
+            return path
+        path = session.sign_next(homes[table.seats[duty.seat].handle], path, None, [],
+                                 "greedy", None).path
+    raise AssertionError(f"the game did not end within {limit} entries")
+
+
 def relinked(header: dict[str, Any], bodies: list[dict[str, Any]], homes: dict[str, Home]
              ) -> list[dict[str, Any]]:
     """``bodies`` (entries, altered) chained again from ``header`` and each re-signed by its

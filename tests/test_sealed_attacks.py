@@ -22,7 +22,7 @@ from pbem.protocol.saveformat.savefile import Save
 from pbem.protocol.state.rounds import sealed_commitment
 from pbem.session import absentees
 from pbem.session import rounds as assembling
-from tests.enginekit import relinked, seed_of, sign_as, with_entries
+from tests.enginekit import greedy_to_the_end, relinked, seed_of, sign_as, with_entries
 from tests.test_simultaneous import (
     at_first_step,
     engine_link,
@@ -177,13 +177,7 @@ def test_a_sealed_game_with_chance_and_a_bot_seat_plays_to_its_end(homes: dict[s
     two = one_step(homes, start, tmp_path, {"ann": "bid 4", "bob": "bid 5"})
     proposal = sign_as(homes["ann"], two, "absent", player="cy", remedy="bot")
     path = sign_as(homes["bob"], proposal.path, "vote", vote="accept").path
-    handles = ["ann", "bob", "cy"]
-    for _ in range(60):
-        duty = session.load(path, homes["ann"]).table.duty()
-        if duty is None:
-            break
-        path = session.sign_next(homes[handles[duty.seat]], path, None, [], "greedy",
-                                 None).path
+    path = greedy_to_the_end(homes, path)
     save = savefile.read(path)
     turns = [e for e in save.entries[8:] if e["kind"] == "turn"]
     assert all(("round" in e) == ("sealed" in e or "salt" in e) for e in turns)

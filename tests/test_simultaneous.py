@@ -25,7 +25,15 @@ from pbem.protocol.saveformat.canonical import canonical, digest
 from pbem.protocol.saveformat.savefile import Save
 from pbem.protocol.state.rounds import round_digest, sealed_commitment
 from pbem.session import rounds as assembling
-from tests.enginekit import play_game, relinked, seed_of, sign_as, tick, with_entries
+from tests.enginekit import (
+    greedy_to_the_end,
+    play_game,
+    relinked,
+    seed_of,
+    sign_as,
+    tick,
+    with_entries,
+)
 from tests.support.sealed_bids import SealedBids
 
 
@@ -549,13 +557,8 @@ def test_a_seat_played_by_the_bot_plays_its_sealed_step_after_the_others(
     two = one_step(homes, start, tmp_path, {"ann": "bid 4", "bob": "bid 5"})
     proposal = sign_as(homes["ann"], two, "absent", player="cy", remedy="bot")
     voted = sign_as(homes["bob"], proposal.path, "vote", vote="accept")
-    path, handles = voted.path, ["ann", "bob", "cy"]
-    for _ in range(60):
-        duty = session.load(path, homes["ann"]).table.duty()
-        if duty is None:
-            break
-        path = session.sign_next(homes[handles[duty.seat]], path, None, [], "greedy",
-                                 None).path
+    path = voted.path
+    path = greedy_to_the_end(homes, path)
     save = savefile.read(path)
     later = [e for e in save.entries[len(voted.save.entries):] if e["kind"] == "turn"]
     assert all("sealed" in e or "salt" in e or (e.get("bot") and e["moves"] == [])
@@ -600,13 +603,8 @@ def test_two_withholders_of_a_sealed_step_are_removed_one_after_another(
     assert one.table.bots == [2] and one.table.proposal["player"] == 3
     both = sign_as(homes["bob"], one.path, "vote", vote="accept")
     assert both.table.bots == [2, 3] and not both.table.queue
-    path, handles = both.path, ["ann", "bob", "cy", "dan"]
-    for _ in range(80):
-        duty = session.load(path, homes["ann"]).table.duty()
-        if duty is None:
-            break
-        path = session.sign_next(homes[handles[duty.seat]], path, None, [], "greedy",
-                                 None).path
+    path = both.path
+    path = greedy_to_the_end(homes, path)
     report = fresh(savefile.read(path), tmp_path).report
     assert report.audit == "clean" and report.table.duty() is None
 

@@ -137,3 +137,20 @@ def test_the_mail_title_names_every_seat_that_plays_in_the_round(homes: dict[str
     title = text.splitlines()[0]
     assert title.startswith("Sealed Bids, game ") and \
         title.endswith(", entry 6: ann, bob, cy to play"), title
+
+
+def test_remind_in_a_step_round_names_the_others_missing_also_to_the_first_of_them(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """Nobody has committed in the step's round, a patience has passed: ann, the first
+    seat missing, may remind bob and cy (before, the check read 'it waits for you' and
+    reminded nobody, and named only the first seat missing to anyone else)."""
+    from pbem.mail import reminders
+    from pbem.protocol.saveformat import timing
+
+    start = play_game(homes, tmp_path / "s", game="sealed-bids", stop_after=4)[-1]
+    tick(days=8)
+    found = reminders.check(homes["ann"], start, "ann", timing.now())
+    assert found.due and found.who == "bob and cy"
+    path = committed_by_bob(homes, tmp_path / "b")
+    found = reminders.check(homes["bob"], path, "bob", timing.now())
+    assert found.who == "ann and cy" and not found.due  # a new game: no patience run yet

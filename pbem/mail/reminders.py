@@ -112,8 +112,10 @@ def check(home: Home, path: str | Path, me: str, now: datetime.datetime) -> Chec
     missing = [table.seats[s].handle for s in table.round_missing()]
     joining = listed(missing) if len(missing) > 1 else ""
     who, ends = info["to_act"], timing.parse_stamp(info["patience_ends"])
-    if who is not None and who != me and info["next"] == "reveal" and len(missing) > 1:
-        who = listed([h for h in missing if h != me])  # a reveal round: each missing acts
+    if who is not None and info["next"] in ("reveal", "turn") and len(missing) > 1:
+        # A round of reveals or of a step's turns: each seat missing in it acts now, this
+        # home's seat among them or not (the clock names the first alone).
+        who = listed([h for h in missing if h != me])
     past = ends if ends is not None and ends <= now else None
     found = Check(f"{table.game.info.title} {table.game_id[:8]}", table.game_id, who, past,
                   vote=info["next"] == "vote")

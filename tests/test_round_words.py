@@ -154,3 +154,38 @@ def test_remind_in_a_step_round_names_the_others_missing_also_to_the_first_of_th
     path = committed_by_bob(homes, tmp_path / "b")
     found = reminders.check(homes["bob"], path, "bob", timing.now())
     assert found.who == "ann and cy" and not found.due  # a new game: no patience run yet
+
+
+def test_the_mail_to_a_seat_not_in_the_step_names_every_seat_that_plays(
+        homes: dict[str, Home], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ann sits the step out; bob has bid, cy has not: a mail to ann says that bob and cy
+    each play next (before, 'bob is to play next', the first of them alone)... once bob
+    signed, only cy is missing, and the mail names cy alone."""
+    from pbem.home.contacts import Contacts
+    from pbem.mail import message
+    from pbem.protocol.saveformat import savefile
+    from tests.test_simultaneous import HostSitsOut
+
+    monkeypatch.setitem(registry._extra, "host-sits-out", HostSitsOut())
+    start = play_game(homes, tmp_path / "s", game="host-sits-out", stop_after=4)[-1]
+
+    def body(path: Path, sender: str) -> str:
+        """The words of the mail ``sender`` sends to each seat, as ann reads hers."""
+        contacts = Contacts(homes[sender])
+        contacts.check_save(savefile.read(path))
+        for handle in ("ann", "bob", "cy"):
+            if handle != sender:
+                contacts.players[handle]["emails"] = [f"{handle}@example.org"]
+        contacts.changed = True
+        contacts.write()
+        (mail,) = [m for m in message.compose_each(path, homes[sender])
+                   if "ann@example.org" in str(m["To"])]
+        (text,) = [part.get_content() for part in mail.walk()
+                   if part.get_content_type() == "text/plain"]
+        return " ".join(text.split())
+
+    text = body(start, "bob")
+    assert "bob and cy each play next. There is nothing for you to do now" in text
+    out = tmp_path / "bob.toml"
+    session.sign_next(homes["bob"], start, None, ["bid 1"], None, str(out))
+    assert "cy is to play next. There is nothing for you to do now" in body(out, "bob")

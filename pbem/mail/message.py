@@ -27,7 +27,6 @@ import binascii
 import dataclasses
 import datetime
 import html
-import shlex
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -54,6 +53,7 @@ from pbem.mail.attachments import (  # noqa: F401
     looks_like_save,
     mentions_pbem,
 )
+from pbem.mail.nextstep import shell_word, what_to_run
 from pbem.mail.profile import email as home_email
 from pbem.mail.viewtable import view_table_html
 from pbem.protocol.crypto.identity import Home, check_address, is_address, is_handle
@@ -685,11 +685,13 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
                                 for card in told.get("closed", [])]
     else:
         # In a round (the joins, the final reveals) every seat still to sign in it acts now.
-        acting = reader if reader in table.round_missing() else duty.seat
-        who = seats[acting]
-        body.paragraphs.append(_what_to_run(duty.kind, who.handle, filename,
+        to_sign = table.round_missing()
+        acting = reader if reader in to_sign else duty.seat
+        several = reader is not None and reader not in to_sign and len(to_sign) > 1
+        who = listed([seats[s].handle for s in to_sign]) if several else seats[acting].handle
+        body.paragraphs.append(what_to_run(duty.kind, who, filename, several=several,
                                             addressed=reader == acting,
-                                            is_me=my_seat == acting,
+                                            is_me=my_seat == acting and not several,
                                             bystander=reader not in (None, acting),
                                             proposed=reader in absence.proposed(table)))
         if table.gstate.get("pending"):
@@ -723,60 +725,12 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
     return body
 
 
-def _what_to_run(kind: str, handle: str, filename: str, *, addressed: bool, is_me: bool,
-                 bystander: bool = False, proposed: bool = False) -> str:
-    """What the reader is to do. ``bystander``: the mail is for one seat that does not
-    act now, told who does and that it has nothing to do; unless it is ``proposed``
-    absent, when the lines on the proposal say how it answers."""
-    you = "you" if addressed else handle
-    word = shell_word(filename)
-    if is_me:
-        return f"The sender ({handle}) acts next; this copy is for your records."
-    if bystander and proposed:
-        return f"{handle} {BYSTANDER_WAITS[kind]}."
-    if bystander:
-        return (f"{handle} {BYSTANDER_WAITS[kind]}. There is nothing for you to do now; the "
-                f"attached {filename} is the newest save of the game, keep it if you like.")
-    if kind == "join":
-        return (f"{handle} is invited: save the attached {filename} and join with\n"
-                f"    pbem join {word}\n"
-                f"(first time? make an identity with: pbem keygen --name {handle})")
-    if kind == "start":
-        return f"{handle} starts the game next:\n    pbem play {word}"
-    if kind == "reveal":
-        return (f"The game is over; {handle} reveals next, for the final audit:\n"
-                f"    pbem play {word}")
-    if kind == "vote":
-        return (f"A player is proposed absent; {handle} votes next ('pbem show {word}' says "
-                f"what the remedy means):\n    pbem vote {word} accept   (or refuse)")
-    lead = f"It is your move, {handle}" if addressed else f"It is {handle}'s move"
-    return (f"{lead}: save the attached {filename} and run\n"
-            f"    pbem play {word} MOVE ...\n"
-            f"('pbem moves {word}' lists what {you} can play; 'pbem show {word}' shows "
-            "the board.)")
-
-
-BYSTANDER_WAITS = {"join": "is invited and joins next", "start": "starts the game next",
-                   "reveal": "reveals next, for the final audit",
-                   "vote": "votes next on a proposal that a player is absent",
-                   "turn": "is to play next"}
-
-
 def plain_name(name: str) -> bool:
     """Whether ``name`` is a file name that can be shown and typed as it is: one path
     component, no control, reordering or undecodable character."""
     return (bool(name) and name not in (".", "..") and "/" not in name and "\\" not in name
             and printable(name) == name and "\n" not in name and "\t" not in name
             and "\ufffd" not in name)
-
-
-def shell_word(path: str | Path) -> str:
-    """``path`` as one word that a POSIX shell reads back exactly (shlex.quote), and that
-    no command takes for an option: a name starting with '-' gets './' in front."""
-    text = str(path)
-    if text.startswith("-"):
-        text = "./" + text
-    return shlex.quote(text)
 
 
 def as_text(message: EmailMessage) -> str:

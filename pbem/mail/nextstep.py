@@ -1,0 +1,61 @@
+"""What a turn mail tells its reader to do next (pbem.mail.message composes the rest)."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+
+def what_to_run(kind: str, handle: str, filename: str, *, addressed: bool, is_me: bool,
+                 bystander: bool = False, proposed: bool = False, several: bool = False
+                 ) -> str:
+    """What the reader is to do. ``bystander``: the mail is for one seat that does not
+    act now, told who does (``several``: ``handle`` lists the seats still to sign in a
+    round) and that it has nothing to do; unless it is ``proposed`` absent, when the
+    lines on the proposal say how it answers."""
+    you = "you" if addressed else handle
+    word = shell_word(filename)
+    if is_me:
+        return f"The sender ({handle}) acts next; this copy is for your records."
+    waits = (BYSTANDER_WAIT_EACH if several else BYSTANDER_WAITS)[kind]
+    if bystander and proposed:
+        return f"{handle} {waits}."
+    if bystander:
+        return (f"{handle} {waits}. There is nothing for you to do now; the "
+                f"attached {filename} is the newest save of the game, keep it if you like.")
+    if kind == "join":
+        return (f"{handle} is invited: save the attached {filename} and join with\n"
+                f"    pbem join {word}\n"
+                f"(first time? make an identity with: pbem keygen --name {handle})")
+    if kind == "start":
+        return f"{handle} starts the game next:\n    pbem play {word}"
+    if kind == "reveal":
+        return (f"The game is over; {handle} reveals next, for the final audit:\n"
+                f"    pbem play {word}")
+    if kind == "vote":
+        return (f"A player is proposed absent; {handle} votes next ('pbem show {word}' says "
+                f"what the remedy means):\n    pbem vote {word} accept   (or refuse)")
+    lead = f"It is your move, {handle}" if addressed else f"It is {handle}'s move"
+    return (f"{lead}: save the attached {filename} and run\n"
+            f"    pbem play {word} MOVE ...\n"
+            f"('pbem moves {word}' lists what {you} can play; 'pbem show {word}' shows "
+            "the board.)")
+
+
+BYSTANDER_WAITS = {"join": "is invited and joins next", "start": "starts the game next",
+                   "reveal": "reveals next, for the final audit",
+                   "vote": "votes next on a proposal that a player is absent",
+                   "turn": "is to play next"}
+# The same, for the seats still to sign in a round ("bob and cy each play next").
+BYSTANDER_WAIT_EACH = {"join": "are invited and each join next",
+                       "reveal": "each reveal next, for the final audit",
+                       "turn": "each play next"}
+
+
+def shell_word(path: str | Path) -> str:
+    """``path`` as one word that a POSIX shell reads back exactly (shlex.quote), and that
+    no command takes for an option: a name starting with '-' gets './' in front."""
+    text = str(path)
+    if text.startswith("-"):
+        text = "./" + text
+    return shlex.quote(text)

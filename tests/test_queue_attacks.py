@@ -218,3 +218,21 @@ def test_a_withholder_cannot_resign_into_a_bot_proposal_it_would_open(tmp_path: 
     assert sorted(p.name for p in both.path.parent.iterdir()) == files
     answer = session.sign_next(homes["bob"], both.path, None, ["bid 2"], None, None)
     assert answer.table.proposal["player"] == 2 and answer.table.resigned < 0
+
+
+@pytest.mark.parametrize("voter", ["ann", "dan"])
+def test_neither_the_proposer_nor_another_withholder_votes_on_a_queued_proposal(
+        tmp_path: Path, voter: str) -> None:
+    """cy's proposal is open and dan's waits behind it: ann (who proposed both) and dan
+    (proposed in the same round) may not vote on cy's; bob, the one voter, may."""
+    from tests.test_simultaneous import four_homes, two_withheld
+
+    homes = four_homes(tmp_path)
+    second = two_withheld(homes, tmp_path)
+    assert second.table.proposal["player"] == 2 and second.table.proposal["voters"] == [1]
+    files = sorted(p.name for p in second.path.parent.iterdir())
+    with pytest.raises(TurnError):
+        sign_as(homes[voter], second.path, "vote", vote="refuse")
+    assert sorted(p.name for p in second.path.parent.iterdir()) == files
+    assert sign_as(homes["bob"], second.path, "vote", vote="refuse").table.proposal[
+        "player"] == 3  # bob's refusal voids cy's proposal and opens dan's

@@ -236,3 +236,24 @@ def test_neither_the_proposer_nor_another_withholder_votes_on_a_queued_proposal(
     assert sorted(p.name for p in second.path.parent.iterdir()) == files
     assert sign_as(homes["bob"], second.path, "vote", vote="refuse").table.proposal[
         "player"] == 3  # bob's refusal voids cy's proposal and opens dan's
+
+
+def test_a_copied_table_is_equal_and_shares_nothing_a_step_changes(tmp_path: Path) -> None:
+    """Table.copy (signing and branch replays step on a copy): with a proposal open, one
+    queued and commitments kept, the copy equals the table, and changing the copy's
+    fields leaves the table as it was."""
+    from tests.test_simultaneous import four_homes, two_withheld
+
+    homes = four_homes(tmp_path)
+    table = two_withheld(homes, tmp_path).table
+    assert table.queue and table.proposal and table.commits
+    before = repr(table)
+    twin = table.copy()
+    assert twin == table and twin.header is table.header
+    twin.queue[0]["seq"] = -1
+    twin.proposal["voters"].append(9)
+    twin.commits[0][2] = "forged"
+    twin.seats[0].handle = "eve"
+    twin.gstate["changed"] = True
+    twin.against[0] = "changed"
+    assert repr(table) == before and twin != table

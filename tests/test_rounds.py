@@ -45,6 +45,19 @@ def fresh(save: savefile.Save, tmp_path: Path, name: str = "stranger") -> sessio
     return session.verify(save, Home(tmp_path / name))
 
 
+def assert_fork(first: savefile.Save, second: savefile.Save, tmp_path: Path) -> None:
+    """``second`` holds another entry of one seat where ``first`` holds one: a home that
+    verified ``first`` refuses ``second``, and assembling the two refuses them, as a fork."""
+    viewer = Home(tmp_path / "viewer")
+    session.verify(first, viewer)
+    with pytest.raises(IntegrityError) as info:
+        session.verify(second, viewer)
+    assert info.value.code == "fork"
+    with pytest.raises(IntegrityError) as merged:
+        assembling.assemble([first, second])
+    assert merged.value.code == "fork"
+
+
 def test_joins_are_one_round_and_the_start_follows_its_digest(game: list[Path],
                                                             tmp_path: Path) -> None:
     save = savefile.read(game[-1])
@@ -235,14 +248,7 @@ def test_two_joins_by_one_seat_in_a_round_are_a_fork(homes: dict[str, Home],
     again = copy.deepcopy(first.entries[1])
     again["nonce"] = "ab" * 32  # another join of bob's, validly signed
     second = with_entries(first, [first.entries[0], forge(again, homes["bob"].load())])
-    viewer = Home(tmp_path / "viewer")
-    session.verify(first, viewer)
-    with pytest.raises(IntegrityError) as info:
-        session.verify(second, viewer)
-    assert info.value.code == "fork"
-    with pytest.raises(IntegrityError) as merged:
-        assembling.assemble([first, second])
-    assert merged.value.code == "fork"
+    assert_fork(first, second, tmp_path)
 
 
 def test_merge_writes_the_assembled_save(homes: dict[str, Home], tmp_path: Path) -> None:

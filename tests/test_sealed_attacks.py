@@ -21,8 +21,8 @@ from pbem.protocol.saveformat import savefile
 from pbem.protocol.saveformat.savefile import Save
 from pbem.protocol.state.rounds import sealed_commitment
 from pbem.session import absentees
-from pbem.session import rounds as assembling
 from tests.enginekit import greedy_to_the_end, relinked, seed_of, sign_as, with_entries
+from tests.test_rounds import assert_fork
 from tests.test_simultaneous import (
     at_first_step,
     engine_link,
@@ -91,14 +91,7 @@ def test_two_commitments_by_one_seat_in_its_slot_are_a_fork(homes: dict[str, Hom
     again = {**copy.deepcopy(first.entries[4]),
              "sealed": sealed_commitment(first.game_id, 4, ["bid 0"], "ab" * 32)}
     second = with_entries(first, relinked(first.header, [*first.entries[:4], again], homes))
-    viewer = Home(tmp_path / "viewer")
-    session.verify(first, viewer)
-    with pytest.raises(IntegrityError) as info:
-        session.verify(second, viewer)
-    assert info.value.code == "fork"
-    with pytest.raises(IntegrityError) as merged:
-        assembling.assemble([first, second])
-    assert merged.value.code == "fork"
+    assert_fork(first, second, tmp_path)
 
 
 # ---- commitment binding ---------------------------------------------------------------------

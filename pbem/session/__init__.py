@@ -524,7 +524,7 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     shown = signing.preview(table, identity, links.used, links.voided)
     # A reveal is the signer's own (in a round, or answering a proposal queued behind
     # another), and so is a proposed seat's answer: the game may name another seat first.
-    duty = owed if owed.kind == "reveal" or signing.answers(table, owed.seat) else shown.duty()
+    duty = owed if owed.kind == "reveal" or absence.answers(table, owed.seat) else shown.duty()
     assert duty is not None
     if table.round_place(owed.seat) is not None:  # a round: this seat acts, not its first
         duty = Duty(owed.seat, duty.kind)

@@ -21,7 +21,7 @@ from pbem.errors import (
     PbemError,
     TurnError,
 )
-from pbem.game import State, copy_state
+from pbem.game import State
 from pbem.protocol.crypto import beacon
 from pbem.protocol.crypto.derive import seed_commitment
 from pbem.protocol.replay.audit import finish, reveal_seeds
@@ -99,7 +99,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     ahead = kind == "turn" and not in_round and bool(table.chance_before_round())
     # A commitment signed after its round (Table.late_commits) resolves nothing either.
     late = kind == "turn" and not in_round and seat in table.late_commits()
-    new = table if in_place else _copy_table(table)
+    new = table if in_place else table.copy()
     if in_round:
         _enter_round(new, table, seat if target < 0 else target, entry)
     else:
@@ -264,8 +264,7 @@ def _admit(table: Table, seat: int, entry: Entry) -> tuple[Duty, int, bool, bool
     if kind == "away":
         absence.check_away_entry(table, seat, entry)
     # The seat a proposal names answers it by signing its turn or reveal on top of it.
-    answer = (seat in absence.proposed(table) and table.round_first < 0
-              and kind in ("turn", "reveal", "resign"))
+    answer = absence.answers(table, seat) and kind in ("turn", "reveal", "resign")
     in_round = _check_round(table, seat, entry)
     if seat != duty.seat and kind not in absence.OUT_OF_TURN and not answer and not in_round:
         raise TurnError(
@@ -450,40 +449,6 @@ def _enter_round(new: Table, before: Table, slot: int, entry: Entry) -> None:
     assert signer is not None  # chain.authenticate ran first
     new.signers.insert(new.round_first + place, signer)
     new.beacons.insert(new.round_first + place, entry.get("beacon", ""))
-
-
-def _copy_table(table: Table) -> Table:
-    """A table sharing nothing that ``step`` changes with ``table``."""
-    return Table(
-        header=table.header,
-        seats=[s.copy() for s in table.seats],
-        gstate=copy_state(table.gstate),
-        signers=list(table.signers),
-        beacons=list(table.beacons),
-        head=table.head,
-        started=table.started,
-        last_turn_seat=table.last_turn_seat,
-        resigned=table.resigned,
-        reveal_first=table.reveal_first,
-        findings=list(table.findings),
-        bots=list(table.bots),
-        dropped=list(table.dropped),
-        stopped=table.stopped,
-        proposal=copy_state(table.proposal),
-        since=table.since,
-        against=list(table.against),
-        away_until=list(table.away_until),
-        away_used=list(table.away_used),
-        round_first=table.round_first,
-        round_prev=table.round_prev,
-        round_digests=list(table.round_digests),
-        round_signed=list(table.round_signed),
-        round_set=list(table.round_set),
-        round_latest=table.round_latest,
-        round_kind=table.round_kind,
-        commits=[list(c) for c in table.commits],
-        queue=[copy_state(p) for p in table.queue],
-    )
 
 
 def _check_bot_turns(entry: Entry, turns: list[dict[str, Any]], replay: bool,
@@ -682,9 +647,9 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
     for index in range(start_at, len(save.entries)):
         entry, entry_digest = save.entries[index], hashes[index]
         if index in forks.values():
-            parted[index] = _copy_table(table)
+            parted[index] = table.copy()
         if index in forks and not (vouched is not None and vouched(entry["seq"], entry_digest)):
-            _replay_voided(_copy_table(parted[forks[index]]), entry)
+            _replay_voided(parted[forks[index]].copy(), entry)
         before = table
         # An entry this home verified before had its secret-deck proofs and points checked
         # then: like its signature (chain.py), they are a function of its hash. So had

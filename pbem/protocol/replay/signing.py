@@ -64,7 +64,7 @@ def owed(table: Table, identity: Identity) -> Duty:
                 else "the game went on to its end without you")
         raise TurnError(f"You ({identity.handle}) were declared absent in this game and sign "
                         f"nothing more in it: {what}.")
-    if answers(table, seat):
+    if absence.answers(table, seat):
         # The seat proposed absent answers by signing what it owes (PROTOCOL.md 11); a
         # seat proposed in a reveal round reveals, and one of a simultaneous step plays
         # its turn of it, whatever the order (its proposal may be queued behind another).
@@ -239,7 +239,7 @@ def preview(table: Table, identity: Identity, used: Used = (),
     next link (PROTOCOL.md section 5, last point), the one :func:`sign_entry` will sign
     with the same ``used`` and ``voided``. Others get the table unchanged."""
     seat = table.seat_of(identity.handle)
-    answering = seat in absence.proposed(table) and table.round_first < 0
+    answering = seat is not None and absence.answers(table, seat)
     # The seat proposed absent sees the game as its answer will leave it: no proposal
     # against it (one queued in a reveal round, behind another, is its own to answer).
     duty = owed(table, identity) if answering else table.duty()
@@ -297,7 +297,7 @@ def sign_entry(
         # A reveal owed is the seat's own, whoever the game names first (a round, or an
         # answer to a proposal queued behind another): nothing it resolves changes that;
         # so is a proposed seat's answer (its turn of a simultaneous step, say).
-        duty = mine if mine.kind == "reveal" or answers(table, seat) else shown.duty()
+        duty = mine if mine.kind == "reveal" or absence.answers(table, seat) else shown.duty()
         assert duty is not None
         # the bot's turns hand the game to another seat (never in a round, PROTOCOL.md 4)
         bot_only = table.round_place(seat) is None and (
@@ -368,13 +368,6 @@ def sign_entry(
     return entry, new
 
 
-
-
-def answers(table: Table, seat: int) -> bool:
-    """Whether ``seat``'s next turn or reveal answers a proposal that it is absent (open,
-    or queued behind another once its round is complete): it signs its own, whoever the
-    game names first."""
-    return seat in absence.proposed(table) and table.round_first < 0
 
 
 def bot_then_round(table: Table, shown: Table, seat: int) -> bool:

@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
+from pbem.componentdata import copied
 from pbem.errors import IntegrityError, TurnError
-from pbem.game import Game, Outcome, State
+from pbem.game import Game, Outcome, State, copy_state
 from pbem.protocol.crypto import beacon
 from pbem.protocol.saveformat.savefile import Entry
 from pbem.protocol.state import evidence
@@ -157,6 +158,19 @@ class Table(Record):
         # round is complete, in slot order (docs/protocol-rounds.md): the open one is
         # ``proposal``; the next opens when it is settled.
         self.queue = [] if queue is None else queue
+
+    def copy(self) -> Table:
+        """A table sharing nothing that ``engine.step`` changes with this one: the header
+        is shared (nothing changes it), each seat copies itself, the game state shares
+        its Fixed tables (copy_state), and every other field is plain data, copied whole
+        in one pass, so a field added to the table is copied without a word here."""
+        fields = vars(self)
+        apart = {"header": self.header, "seats": [s.copy() for s in self.seats],
+                 "gstate": copy_state(self.gstate)}
+        plain = copied({k: v for k, v in fields.items() if k not in apart})
+        fresh = object.__new__(Table)
+        fresh.__dict__.update({k: apart[k] if k in apart else plain[k] for k in fields})
+        return fresh
 
     def link_before(self, seq: int) -> tuple[int, bytes]:
         """The newest beacon link published before entry ``seq`` and the entry that

@@ -211,6 +211,13 @@ def proposed(table: Table) -> list[int]:
     return open_now + [int(p["player"]) for p in table.queue]
 
 
+def answers(table: Table, seat: int) -> bool:
+    """Whether ``seat``'s next turn, reveal or resignation answers a proposal that it is
+    absent (open, or queued behind another once its round is complete): it signs its
+    own, whoever the game names first."""
+    return seat in proposed(table) and table.round_first < 0
+
+
 def round_entered(new: Table) -> None:
     """After an entry of a round was applied: once every slot is signed, the proposals
     signed in the round's slots open one after another. Their voters are the seats

@@ -119,6 +119,16 @@ def edge_hops(played: Played, rounds: bool = True) -> tuple[int, int]:
     return setup, end
 
 
+def draft_hops(played: Played) -> int:
+    """Red Dog Junction's Posse draft: hops from the start entry (which deals) to the entry
+    that shows the last pick (the first whose public view is past the draft), both in."""
+    entries = played.save.entries
+    start = next(i for i, e in enumerate(entries) if e["kind"] == "start")
+    done = next(i for i in range(start, len(entries))
+                if played.states[i]["view"].get("phase") not in ("setup", "draft"))
+    return 1 + sum(1 for i in range(start + 1, done + 1) if _new_hop(entries, i))
+
+
 def prefix(played: Played, n: int) -> Save:
     return Save(played.save.header, played.save.entries[:n], played.states[n - 1])
 
@@ -156,6 +166,9 @@ def report(ruleset: str, players: int, options: list[str], max_entries: int) -> 
           f"({'within' if mail <= message.MAIL_BUDGET else 'OVER'} the "
           f"{message.MAIL_BUDGET // 1000} KB budget: board {board / 1000:5.1f} KB, save "
           f"{attached / 1000:5.1f} KB{' ' + how if how else ''} as encoded in it)")
+    if "variant=posse" in options:
+        print(f"{name:<34} the draft: {draft_hops(played)} hops from the start entry to the "
+              f"last pick shown (10 * players + 5 = {10 * players + 5} one at a time)")
 
 
 def main() -> None:
@@ -167,7 +180,8 @@ def main() -> None:
         game = registry.load(ruleset)
         for players in sorted({2, game.info.max_players}):
             report(ruleset, players, [], cap)
-    report("red-dog-junction", 5, ["variant=posse"], cap)
+    for players in (2, 3, 5):
+        report("red-dog-junction", players, ["variant=posse"], cap)
 
 
 if __name__ == "__main__":

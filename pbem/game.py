@@ -338,15 +338,24 @@ class Game(ABC):
         [] (the default) when play is sequential and ``to_act`` names the one seat.
 
         Each of these seats plays one whole turn of the step. Its moves must be legal
-        against the state before the step and independent of the other seats' turns of
-        the step: applying the step's turns in any order gives the same state (the
-        conformance suite checks it). Signed play makes such a step one round of
-        parallel entries (docs/protocol-rounds.md), applied in seat order."""
+        against the state before the step and stay legal, written the same, after the
+        other seats' turns of the step, in any order (the conformance suite checks seat
+        order and reverse order). Signed play makes such a step one round of parallel
+        entries (docs/protocol-rounds.md), applied in seat order, so what may still
+        depend on the order (slot ids a pass numbers, the log) follows seat order."""
         return []
 
     def sealed(self, state: State) -> bool:
         """Whether the moves of the simultaneous step under way stay hidden from the
         other seats until every seat of the step has acted (a sealed bid). Default no."""
+        return False
+
+    def waits_on_deck(self, state: State) -> bool:
+        """Whether no seat has a decision to make until secret-deck work owed now is done
+        (a draft whose hands are on their way). The engine then asks for that work itself:
+        each seat owing work signs an entry with no moves that does it, in one round where
+        the work of the seats is independent (docs/protocol-rounds.md), and ``to_act`` is
+        not asked meanwhile. Default no: owed work rides in its seat's next entry."""
         return False
 
     @abstractmethod

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from pbem import registry
+from pbem.errors import IllegalMoveError
 from pbem.game import Fixed, Game, MoveError, OptionError, State, check_options, copy_state, fixed
 from pbem.play import bots
 from pbem.play.local import LocalTable
@@ -192,9 +193,12 @@ def _ends_on_a_copy(game: Game, state: State, seat: int) -> bool:
 
 def check_step_order(game: Game, state: State, bot: str) -> None:
     """In a simultaneous step (``game.simultaneous``), each seat's turn, chosen against
-    the state before the step, is legal after the other seats' turns too, and the step's
-    turns give the same state in seat order and in reverse order (the engine applies a
-    round's entries in seat order, whichever was signed first)."""
+    the state before the step, is legal after the other seats' turns too, in seat order
+    and in reverse order, written the same (its canonical moves), and the step hands the
+    game to the same seat either way: a round's entries are signed in parallel on the
+    state before it, and the engine applies them in seat order, whichever was signed
+    first (a home that signs on a save holding a later seat's entry of the round makes
+    its table again in seat order, session.appended)."""
     seats = game.simultaneous(state)
     if len(seats) < 2:
         return
@@ -202,10 +206,15 @@ def check_step_order(game: Game, state: State, bot: str) -> None:
     turns = {seat: bots.choose_turn(game, state, seat, bot) for seat in seats}
     ends = []
     for order in (seats, seats[::-1]):
-        working = copy_state(state)
+        working, written = copy_state(state), {}
         for seat in order:
-            working, _ = play_turn(game, working, seat, turns[seat])
-        ends.append(canonical(working))
+            try:
+                working, written[seat] = play_turn(game, working, seat, turns[seat])
+            except MoveError as exc:
+                raise AssertionError(f"the turns of the step of seats {seats} depend on their "
+                                     f"order: seat {seat}'s is refused after {order}'s "
+                                     f"first ({exc.message})") from None
+        ends.append((written, game.to_act(working)))
     assert ends[0] == ends[1], f"the turns of the step of seats {seats} depend on their order"
 
 
@@ -297,16 +306,20 @@ def test_the_per_move_checks_can_fail() -> None:
         check_step(game, table, 1)
 
 
-class _FirstComeBids(SealedBids):
-    """Sealed Bids whose ties go to the seat that ended its turn first: order-dependent."""
+class _OutbidOnly(SealedBids):
+    """Sealed Bids where a bid must beat every bid already made in the step: a turn legal
+    against the state before the step is refused after another's (order-dependent)."""
 
-    def end_turn(self, state: State, seat: int) -> None:
-        state.setdefault("order", []).append(seat)
-        super().end_turn(state, seat)
+    def apply(self, state: State, seat: int, move: str) -> None:
+        made = [int(b) for b in state.setdefault("made", [])]
+        if made and int(move.split()[-1]) <= max(made):
+            raise IllegalMoveError("a bid must beat every bid already made")
+        state["made"].append(int(move.split()[-1]))
+        super().apply(state, seat, move)
 
 
 def test_a_step_whose_turns_depend_on_their_order_is_failed() -> None:
-    game = _FirstComeBids()
+    game = _OutbidOnly()
     table = LocalTable(game, ["p0", "p1"], {}, seed=b"order")
     table.prepare()
     with pytest.raises(AssertionError, match="depend on their order"):

@@ -66,8 +66,8 @@ def deck_work(before: State, after: State, seat: int) -> list[str]:
         layers, had = slot.get("layers", {}), was.get("layers", {})
         if mine in had and mine not in layers:
             peeled[int(slot["owner"])] = peeled.get(int(slot["owner"]), 0) + 1
-        elif mine in layers and had.get(mine) != layers[mine]:
-            locked += 1
+        elif was and mine in layers and had.get(mine) != layers[mine]:
+            locked += 1  # (a slot new in this entry is a pass's fresh id: no lock)
     name = names[seat]
     lines = []
     if peeled:

@@ -19,10 +19,11 @@ Set-up choices, before the first turn (the Trail Boss and Posse variants)
   pick 3                     can read; a draft entry picks one card of your hand by its
                              slot as `pbem show` lists it (or its place in the hand, `pick
                              3`; a card's name is never written: the save would show it)
-                             and passes the rest to the left. An entry with no pick owed
-                             (deck work only) is `play` with no moves. The last card of a
-                             hand goes to the left player without a choice; then everyone
-                             shows what they kept and the first turn begins
+                             and passes the rest to the left; from 3 players everyone
+                             picks at once, in parallel. An entry with no pick owed (deck
+                             work only, done by itself) is `play` with no moves. The last
+                             card of a hand goes to the left player without a choice; then
+                             everyone shows what they kept and the first turn begins
 
 Free moves at the head of a turn (they use no action, and are owed in this order)
   justin dock junction 3     solo: name the Junction dock Justin's agent docks at

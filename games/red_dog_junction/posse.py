@@ -32,13 +32,17 @@ How it is played by mail (the rulings in notation_doc.py say the same to players
   the picks are known: all choices are made, so nobody can steer it). Once every pick is
   shown (``finish``) the cards become their players', the rest of the deck (known by
   elimination) is the market deck, the display is dealt and the first turn begins.
-- Who signs next (``to_act``): the first seat to the left of the last signer that has
-  something to do: a pick, or deck work it owes (its peels of the others' hands after the
-  deal, locks of hands passed to it, peels of hands it passed, its opens). Every chore a
-  player owes rides in their next entry, so a player picks, passes and does its chores in
-  one entry. The draft then takes 10 * players + 5 entries from the start entry to the
-  last card shown (25, 35, 45, 55 for 2-5 players; see the README).
-
+- Who signs next. From three players the table picks together, as the rulebook has it:
+  a pick step is every seat picking from the hand it can read (``simultaneous``: one
+  round of entries in signed play), and no seat picks again before every seat can read
+  its next hand. Between steps nobody decides, and the game says so
+  (``waits_on_deck``): the engine asks for the deck work itself, the receivers' re-locks
+  of the passed hands in one round, then the givers' peels in another (the deal's peels
+  after the start entry, on the same slots, go one after another). A pick step is thus
+  three rounds, and the draft takes 29 hops at five players from the start entry to the
+  first turn (27 at three, 28 at four; it took 10 * players + 5 entries one after
+  another). Two players pick in turn, each as soon as it can read its hand, its pick's
+  entry doing the deck work it owes (25 hops, as before).
 What a seat learns is what a table shows: which slot each player keeps is public (the
 card is not), but a passed hand gets fresh slot ids and is shuffled by its receiver, so
 a player who held a hand before cannot tell which card a later holder took from it; when
@@ -162,26 +166,62 @@ def hand(state: State, seat: int) -> list[str]:
 
 
 def can_pick(state: State, seat: int) -> bool:
-    return not state["draft"]["picked"] and bool(hand(state, seat))
+    """Whether ``seat`` picks now. From three players the table picks together, as the
+    rulebook has it: a seat makes its next pick once every seat has made as many as it
+    has and can read the hand it picks from, so the picks are one simultaneous step (a
+    round in signed play). Two players pick one after the other, each as soon as it can
+    read its hand: their picks never form a round, and each pick's entry does the deck
+    work owed with it."""
+    draft = state["draft"]
+    if draft["picked"] or not hand(state, seat):
+        return False
+    if len(state["players"]) < 3:
+        return True
+    low = min(draft["choices"])
+    return draft["choices"][seat] == low and all(
+        hand(state, s) for s in range(len(state["players"])) if draft["choices"][s] == low)
+
+
+def simultaneous(state: State) -> list[int]:
+    """From three players, the seats still to pick in the pick step under way, in seat
+    order (each picks from its own hand and passes to its left, behind the hand the left
+    seat picks from: the picks are independent); [] with two, who pick in turn."""
+    if len(state["players"]) < 3:
+        return []
+    return [s for s in range(len(state["players"])) if can_pick(state, s)]
+
+
+def waits_on_deck(state: State) -> bool:
+    """In signed games: nobody picks until the secret-deck work on the hands is done
+    (the deal's peels; a pass's re-lock, then its giver's peel), or the picks are shown.
+    The engine asks for that work (Game.waits_on_deck), so no seat is handed an entry
+    that only does deck work; the work of a step's seats is done in one round."""
+    return (state["phase"] == "draft" and not due(state)
+            and bool(secretdeck.owing(state, DECK))
+            and not any(can_pick(state, s) for s in range(len(state["players"]))))
 
 
 def to_act(state: State) -> int:
-    """The first seat to the left of the last signer with something to do: a pick, or
-    deck work it owes. In signed games this never lets a hand become readable while its
-    receiver still holds another to pick from: the giver's peel comes only after the
-    receiver's next entry, which picks (the README measures the draft)."""
+    """The first seat of the pick step under way; else the first seat to the left of the
+    last signer with something to do: a pick, or deck work it owes. In signed games this
+    never lets a hand become readable while its receiver still holds another to pick
+    from: a giver's peel comes after the receiver's pick (bench/bench_hops.py measures the
+    draft)."""
+    picking = [s for s in range(len(state["players"])) if can_pick(state, s)]
+    if picking and len(state["players"]) > 2:
+        return picking[0]
     n = len(state["players"])
     last = state["draft"]["last"]
     owing = secretdeck.owing(state, DECK)
     for step in range(1, n + 1):
         seat = (last + step) % n
-        if seat in owing or (not state["draft"]["picked"] and hand(state, seat)):
+        if seat in owing or seat in picking:
             return seat
     return (last + 1) % n  # plain mode, the rest of set-up pending: anyone resolves it
 
 
 def legal(state: State, seat: int) -> list[Move]:
-    if seat != to_act(state) or not can_pick(state, seat):
+    if not can_pick(state, seat):
         return []
     return [Move(VERB, card=slot) for slot in hand(state, seat)]
 
@@ -204,11 +244,11 @@ def slot_word(state: State, seat: int, word: str) -> str:
 def apply(state: State, seat: int, move: Move) -> None:
     if move.verb != VERB:
         raise IllegalMoveError("The game has not begun: the Posse draft is on. " + ask(state, seat))
-    if seat != to_act(state):
-        raise IllegalMoveError(f"It is {state['seats'][to_act(state)]}'s draft entry, not "
-                               f"{state['seats'][seat]}'s.")
     if state["draft"]["picked"]:
         raise IllegalMoveError("One pick an entry: your pick is made. End here.")
+    if seat != to_act(state) and seat not in simultaneous(state):
+        raise IllegalMoveError(f"It is {state['seats'][to_act(state)]}'s draft entry, not "
+                               f"{state['seats'][seat]}'s.")
     cards = hand(state, seat)
     if not cards:
         raise IllegalMoveError("No hand of yours can be read yet: the other players' deck work "
@@ -261,7 +301,7 @@ def check_end(state: State, seat: int) -> None:
         # it ends here, even if its pick left another seat owing deck work first in line
         # (owed work done early, in an absence entry or a vote, can leave it so).
         return
-    if seat != to_act(state):
+    if seat != to_act(state) and seat not in simultaneous(state):
         raise IllegalMoveError(f"It is {state['seats'][to_act(state)]}'s draft entry.")
     if can_pick(state, seat):
         raise IllegalMoveError(ask(state, seat))
@@ -269,14 +309,15 @@ def check_end(state: State, seat: int) -> None:
 
 def end(state: State, seat: int) -> None:
     check_end(state, seat)
-    state["draft"]["last"] = seat
+    if len(state["players"]) < 3:  # from three, picks are a step: no seat is its last
+        state["draft"]["last"] = seat
     state["draft"]["picked"] = False
     state["last"] = []  # "since your last look" starts again, as after a turn
 
 
 def ask(state: State, seat: int) -> str:
     """What the draft asks of ``seat`` now."""
-    if can_pick(state, seat) and seat == to_act(state):
+    if can_pick(state, seat):
         return (f"Pick a card of your hand, `pick SLOT` with a slot `pbem show` lists (the rest "
                 f"go to {state['seats'][left_of(state, seat)]}).")
     return ""

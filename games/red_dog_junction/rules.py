@@ -128,6 +128,12 @@ class RedDogJunction(Game):
             return posse.to_act(state)
         return int(state["current"])
 
+    def simultaneous(self, state: State) -> list[int]:
+        return posse.simultaneous(state) if state["phase"] == "draft" else []
+
+    def waits_on_deck(self, state: State) -> bool:
+        return posse.waits_on_deck(state) if state["phase"] == "draft" else False
+
     def legal_moves(self, state: State, seat: int) -> list[str]:
         return legal_moves(posse.ready(state), seat)
 

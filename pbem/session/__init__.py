@@ -29,7 +29,7 @@ from pbem.protocol.state.turns import apply_moves
 from pbem.protocol.timekeeping import absence, clock
 from pbem.record import Record
 from pbem.registry import load as load_game
-from pbem.session import holding, steps
+from pbem.session import holding, rounds, steps
 from pbem.session.branches import OwnLinks, guard_branches, went_on
 from pbem.session.verified import Verified
 
@@ -247,7 +247,8 @@ def appended(save: Save, entry: savefile.Entry, table: Table) -> Save:
 
 
 def write(save: Save, path: Path, home: Home | None,
-          unwritten: Callable[[], None] | None = None) -> Path:
+          unwritten: Callable[[], None] | None = None,
+          signed: savefile.Entry | None = None) -> Path:
     """Write a new save atomically, then record it in the writer's archive. Every caller
     writes the save it has just made with signing.sign_entry, on the table of the save
     before it. ``unwritten`` is called if the file cannot be written (it exists, no
@@ -259,7 +260,9 @@ def write(save: Save, path: Path, home: Home | None,
             unwritten()
         raise
     if home is not None:
-        new_entry = digest(save.entries[-1])
+        # the entry just signed: the last, unless it went into a round before a later
+        # seat's entry (appended)
+        new_entry = digest(save.entries[-1] if signed is None else signed)
         Archive(home.archive_dir, save.game_id).reinstate(new_entry)
         # Verified once more as it is filed in the archive. The secret-deck proofs of an
         # entry signed in this process were checked as it was signed, moments ago, so not
@@ -573,6 +576,7 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
             raise
         raise TurnError(exc.message + links.branch_words(verified.report.hashes),
                         code=exc.code) from None
+    new_table = rounds.in_seat_order(verified.save, entry, new_table)
     save = appended(verified.save, entry, new_table)
     keys = contacts.seat_keys(save)
     target = output_path(save, entry, Path(path), out)
@@ -580,7 +584,7 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
         return Written(target, save, new_table, entry, table, keys=keys)
     if "sealed" in entry:  # kept before the save is written: the opening needs them
         sealed.keep(home.path, table.game_id, entry["seq"], moves)
-    written = write(save, target, home, links.release)
+    written = write(save, target, home, links.release, entry)
     went_on(home, save, entry, leave_branch)
     where = f"{save.ruleset} {save.game_id[:8]}"
     for seat_key in accepted:
@@ -640,8 +644,10 @@ class Owed(Record):
     @property
     def takes_moves(self) -> bool:
         # A game stopped by remedy "end" or by a resignation takes no more moves, not
-        # even in a reveal.
-        return self.kind == "turn" or (self.kind == "reveal" and self.table.reveals_take_moves())
+        # even in a reveal; nor does a turn the engine asks for secret-deck work only.
+        if self.kind == "turn":
+            return not self.table.asks_deck_work(self.seat)
+        return self.kind == "reveal" and self.table.reveals_take_moves()
 
     def after(self, moves: list[str]) -> tuple[State, list[str]]:
         """A copy of the state after ``moves`` and their canonical forms; a MoveError
@@ -661,7 +667,8 @@ class Owed(Record):
 
     def unfinished(self, state: State) -> str | None:
         """Why the entry cannot be signed in ``state`` yet (the game's words), or None."""
-        if self.kind != "turn" or self.game.can_end_turn(state, self.seat):
+        if self.kind != "turn" or not self.takes_moves or self.game.can_end_turn(state,
+                                                                                 self.seat):
             return None
         try:
             self.game.end_turn(copy_state(state), self.seat)

@@ -9,6 +9,7 @@ import datetime
 from pathlib import Path
 
 from pbem import session
+from pbem.session import rounds
 from pbem.errors import TurnError, UsageError
 from pbem.home.contacts import Contacts
 from pbem.protocol.crypto.identity import Home, Identity
@@ -90,8 +91,10 @@ def _sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str
     links = session.OwnLinks(home, table, identity)
     entry, new_table = signing.sign_entry(table, identity, kind, [], fields, used=links.used,
                                          claim=links.claim)
+    new_table = rounds.in_seat_order(verified.save, entry, new_table)
     save = session.appended(verified.save, entry, new_table)
-    written = session.write(save, session.output_path(save, entry, Path(path), out), home, links.release)
+    written = session.write(save, session.output_path(save, entry, Path(path), out), home,
+                            links.release, entry)
     contacts.check_save(save)
     with contextlib.suppress(OSError):
         contacts.write()

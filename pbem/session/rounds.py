@@ -94,11 +94,26 @@ def merge_files(paths: list[Path], home: Home | None, out: str | None
     return written, merged, [table.seats[s].handle for s in table.round_missing()]
 
 
+def in_seat_order(save: Save, entry: Entry, table: Table) -> Table:
+    """The table after ``entry``, signed on ``save`` (``table`` as signing made it). A
+    round's entries are stored and applied in seat order (PROTOCOL.md section 4): an
+    entry signed on a save that holds a later seat's entry of its round was applied
+    after that one, so the table is made again from the save in seat order (a step's
+    state may follow the order: the slot ids a draft's passes number, say)."""
+    if "round" not in entry or not any(e.get("round") == entry["round"]
+                                       and e["seq"] > entry["seq"] for e in save.entries):
+        return table
+    entries = sorted(save.entries + [entry], key=lambda e: int(e["seq"]))
+    return engine.replay(Save(save.header, entries, {}), check_snapshot=False,
+                         signed_here=engine.entry_hash(entry)).table
+
+
 def status(table: Table) -> dict[str, Any] | None:
     """docs/JSON.md's ``round``: the seats of the round the game waits on, those whose
     entry is missing from the save and those whose slot holds a proposal that they are
-    absent, by handle in seat order, and for a simultaneous step's round what it signs
-    (``sealed``: "sealed", "opening" or ""); None when it waits on no round."""
+    absent, by handle in seat order, and for a round of turns what it signs
+    (``sealed``: "sealed", "opening" or "") and whether it is secret-deck work the engine
+    asked for (``deck_work``); None when it waits on no round."""
     seats = table.round_seats()
     if not seats:
         return None
@@ -110,6 +125,7 @@ def status(table: Table) -> dict[str, Any] | None:
     duty = table.duty()
     if duty is not None and duty.kind == "turn":
         found["sealed"] = table.step_kind()
+        found["deck_work"] = table.deck_work_next()
     return found
 
 
@@ -131,9 +147,15 @@ def next_words(table: Table) -> tuple[str, list[str]]:
     if duty is None:
         return "", []
     handles = [table.seats[s].handle for s in acting(table)]
+    if table.deck_work_next():  # a turn that only does the deck work its seat owes
+        return f"secret-deck work by {_each(handles)}", handles
     if len(handles) == 1:
         return f"{duty.kind} by {handles[0]}", handles
     return f"a {duty.kind} by each of {', '.join(handles)}", handles
+
+
+def _each(handles: list[str]) -> str:
+    return handles[0] if len(handles) == 1 else f"each of {', '.join(handles)}"
 
 
 def status_line(table: Table) -> str:
@@ -147,6 +169,8 @@ def status_line(table: Table) -> str:
     held = f"this save holds those of {', '.join(done)}" if done else "this save holds none"
     sealed = {"sealed": " (sealed: each commits to its moves, which the next round opens)",
               "opening": " (opening the moves each sealed)"}.get(found.get("sealed", ""), "")
+    if table.deck_work_next():
+        kind, sealed = "entrie", " doing the secret-deck work each seat owes (no move to choose)"
     return (f"Round: the {kind}s of {', '.join(found['seats'])}{sealed}, signed in parallel; "
             f"{held}; "
             f"missing: {', '.join(found['missing'])}. Any home holding them all assembles "

@@ -2,8 +2,7 @@
 
 PROTOCOL.md section 6 on top of pbem.protocol.crypto.mental (the group) and pbem.protocol.crypto.dleq
 (the proofs). Games never call this module; pbem.protocol.crypto.secretdeck calls the bookkeeping
-hooks (``on_reserve``, ``on_return``, ``on_pass``, ``on_open``) and the engine the rest;
-what a seed opens (a seat's own cards, the audit) is in pbem.protocol.crypto.mental_open.
+hooks (``on_*``) and the engine the rest; mental_open reads what a seed opens.
 
 Deck state (the secretdeck layout plus crypto fields; TOML-friendly, no secret in it)::
 
@@ -61,12 +60,9 @@ every step is checked in the entry that makes it, with no secret. The audit then
 only what no proof covers: that every key point a seat published is the one its revealed
 seed gives (else its layers could not be opened), and opens every slot.
 
-No trail (PROTOCOL.md section 6): a returned or passed batch gets fresh slot ids (made by
-the move, in secretdeck), then every seat other than the one who last read it in the clear
-(every other seat for a return, the receiver for a pass) re-locks the whole batch with one
-fresh key and a secret permutation, with a shuffle proof. Every slot of a batch carries the
-same layer record (which seat, which key), so the records say nothing of the permutation;
-where the last reader's layers differ across the batch it first ``rekey``s them to one key.
+No trail (docs/protocol-deck.md, "Batches"): a returned or passed batch gets fresh slot
+ids, then is re-locked in a secret order by every seat but its last reader, each with a
+shuffle proof, and every slot of a batch carries one layer record.
 """
 
 from __future__ import annotations
@@ -349,20 +345,22 @@ def _do_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, seed: bytes,
     return _with_from(d, {"op": "peel", "slot": slot_id, "ct": mental.to_text(y), "proof": proof})
 
 
-def perform(d: Deck, deck: str, seat: int, seed: bytes, game_id: str, seq: int) -> Chore | None:
+def perform(d: Deck, deck: str, seat: int, seed: bytes, game_id: str, seq: int,
+            only: list[Item] | None = None) -> Chore | None:
     """Everything ``seat`` owes on this deck now, done with its keys; None if nothing.
 
     ``seq`` is the entry the chore goes in (its proofs are bound to it). Does not change
     ``d``: the engine applies the chore with ``apply_chore``. Items that become owed by
     the same seat once its own earlier items are done (a batch re-lock, then a peel
-    of one of its slots) are included, so the seat owes nothing afterwards."""
+    of one of its slots) are included, so the seat owes nothing afterwards. ``only``: in
+    a round, exactly these items (pbem.protocol.crypto.deck_rounds), owed when it began."""
     if seat not in d["passes"]:
         return shuffle_pass(d, deck, seat, seed, game_id, seq)
     work = copy_deck(d)
     items: list[Item] = []
     while True:
-        now = owed(work, seat)
-        if not now:
+        now = owed(work, seat) if only is None else [dict(o) for o in only]
+        if not now or (only is not None and items):
             break
         for item in now:
             done = _do_item(work, game_id, deck, seq, seat, seed, item)
@@ -638,12 +636,13 @@ def _apply_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Any
 
 
 def apply_chore(d: Deck, seat: int, chore: Chore, game_id: str, seq: int,
-                check: bool = True) -> None:
+                check: bool = True, complete: bool = True) -> None:
     """Update the public state from a chore of entry ``seq``, or raise IntegrityError saying
     what is wrong or missing. All or nothing: ``d`` is unchanged when it raises. Without
     ``check`` (an entry this home verified before) its proofs are not verified again, nor
     its points checked to be points of the group (only their form); every other check
-    still runs."""
+    still runs. ``complete``: the seat owes nothing after it (not in a round, whose
+    work pbem.protocol.crypto.deck_rounds fixes and the engine checks)."""
     deck = chore.get("deck", "?") if isinstance(chore, dict) else "?"
     if not isinstance(chore, dict) or chore.get("op") not in ("shuffle", "work"):
         raise IntegrityError(f"deck {deck!r}: seat {seat}'s chore is neither a shuffle nor work.")
@@ -658,7 +657,8 @@ def apply_chore(d: Deck, seat: int, chore: Chore, game_id: str, seq: int,
             raise IntegrityError(f"deck {deck!r}: seat {seat}'s chore lists no work.")
         for item in items:
             _apply_item(work, game_id, deck, seq, seat, item, check)
-        require_done(work, deck, seat)
+        if complete:
+            require_done(work, deck, seat)
     d.clear()
     d.update(work)
 

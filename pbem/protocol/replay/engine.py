@@ -70,7 +70,9 @@ def _resolve_for(table: Table, seat: int, link: bytes) -> None:
     )
 
 
-ChoreMaker = Callable[[State, int, str], list[dict[str, Any]]]
+# (state, seat, entry kind, the work a round's entry must do or None) -> chores
+ChoreMaker = Callable[[State, int, str, dict[str, list[dict[str, Any]]] | None],
+                      list[dict[str, Any]]]
 
 
 def step(table: Table, entry: Entry, *, replay: bool = True,
@@ -96,6 +98,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     kind = entry["kind"]
     handle = table.seats[seat].handle
     duty, target, answer, in_round = _admit(table, seat, entry)
+    work, deck_only = _asked_work(table, seat, kind, in_round)
     ahead = kind == "turn" and not in_round and bool(table.chance_before_round())
     # A commitment signed after its round (Table.late_commits) resolves nothing either.
     late = kind == "turn" and not in_round and seat in table.late_commits()
@@ -107,7 +110,8 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         new.beacons.append(entry.get("beacon", ""))  # '' : signed out of the order of play
     absence.note_away(new, seat, entry)
     if kind in absence.KINDS:
-        _absence_entry(new, seat, entry, target, make_chores, audit_seeds, proved)
+        _absence_entry(new, seat, entry, target, make_chores, audit_seeds, proved,
+                       {} if in_round else None)
         if in_round:
             absence.round_entered(new)
         return new, []
@@ -143,16 +147,15 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
             f"{duty.kind} by {new.seats[duty.seat].handle}.",
             seq=seq,
         )
-    moves: list[str] = list(entry["moves"])
-    if kind in ("create", "join"):
-        if moves:
-            raise TurnError(f"Entry {seq}: a {kind} entry carries no moves.", seq=seq)
-        _take_keys(new.seats[seat], entry)
-        _chores(new, seat, entry, make_chores, audit_seeds, proved)
+    if deck_only or kind in ("create", "join"):
+        _without_moves(new, seat, entry, make_chores, audit_seeds, proved, work)
+        if in_round and deck_only:
+            absence.round_entered(new)
         return new, []
+    moves: list[str] = list(entry["moves"])
     new.seats[seat].advance(entry)
     if kind == "turn" and _seal_or_open(new, seat, entry, in_round):
-        _chores(new, seat, entry, make_chores, audit_seeds, proved)
+        _chores(new, seat, entry, make_chores, audit_seeds, proved, work)
         if in_round:  # it may complete a round whose slots hold proposals
             absence.round_entered(new)
         return new, []  # a commitment: the moves it hides are applied when opened
@@ -163,11 +166,9 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
             f"({shown(moves, 80)}); pbem never writes them so.",
             seq=seq,
         )
-    _chores(new, seat, entry, make_chores, audit_seeds, proved)
-    if in_round and kind == "turn" and new._deck_work_owed():
-        raise TurnError(f"Entry {seq} ({handle}) is a turn of a simultaneous step, but its "
-                        "moves leave secret-deck work owed: the turns of a step must be "
-                        "independent of one another.", seq=seq, code="round")
+    # In a round, the work its moves leave owed is done after it (never by a later
+    # entry of the round, signed before them).
+    _chores(new, seat, entry, make_chores, audit_seeds, proved, work)
     stamp_pending(new.gstate, seq)
     if in_round:
         absence.round_entered(new)
@@ -439,6 +440,11 @@ def _enter_round(new: Table, before: Table, slot: int, entry: Entry) -> None:
         # Asked before anything changes: ``new`` may be ``before`` itself (in place).
         seats = before.round_seats()
         kind = before.step_kind()  # the first entry may be a proposal in a slot
+        if before.deck_round():
+            kind = "deck"
+            new.round_work = [[s, deck, item] for s in seats
+                              for deck, items in (before.work_in_round(s) or {}).items()
+                              for item in items]
         new.round_first, new.round_prev = entry["round"], before.head
         new.round_set, new.round_kind = seats, kind
     new.round_latest = clock.later(new.round_latest, str(entry.get("time", "")))
@@ -477,9 +483,40 @@ def _check_bot_turns(entry: Entry, turns: list[dict[str, Any]], replay: bool,
         code="bot-move")
 
 
+def _asked_work(table: Table, seat: int, kind: str, in_round: bool
+                ) -> tuple[dict[str, list[dict[str, Any]]] | None, bool]:
+    """(the work an entry signed in a round must do, {} in a round of another kind than
+    deck work, None outside a round; whether the entry is one the engine asked for
+    secret-deck work, Table.deck_duty), asked of the table before the entry."""
+    work = (table.work_in_round(seat) or {}) if in_round else None
+    return work, kind == "turn" and (bool(work) if in_round else bool(table.deck_duty()))
+
+
+def _without_moves(new: Table, seat: int, entry: Entry, make_chores: ChoreMaker | None,
+                   audit_seeds: dict[int, bytes] | None, proved: bool,
+                   work: dict[str, list[dict[str, Any]]] | None) -> None:
+    """A create or a join (its keys), or a turn the engine asked for secret-deck work
+    (Table.deck_duty; the game is not asked): no moves, and its chores, in a round of
+    deck work exactly ``work``."""
+    seq, kind = entry["seq"], entry["kind"]
+    if entry["moves"] and kind != "turn":
+        raise TurnError(f"Entry {seq}: a {kind} entry carries no moves.", seq=seq)
+    if entry["moves"]:
+        raise TurnError(f"Entry {seq} ({new.seats[seat].handle}) carries moves, but the game "
+                        "waits on secret-deck work: the entry does the work its seat owes, "
+                        "and nothing else.", seq=seq)
+    if kind == "turn":
+        new.seats[seat].advance(entry)
+    else:
+        _take_keys(new.seats[seat], entry)
+    _chores(new, seat, entry, make_chores, audit_seeds, proved, work)
+    if kind == "turn":
+        stamp_pending(new.gstate, seq)
+
+
 def _absence_entry(new: Table, seat: int, entry: Entry, target: int,
                    make_chores: ChoreMaker | None, audit_seeds: dict[int, bytes] | None,
-                   proved: bool) -> Table:
+                   proved: bool, work: dict[str, list[dict[str, Any]]] | None) -> Table:
     """An ``absent``, ``vote``, ``confirm`` or ``away`` entry (PROTOCOL.md section 11): no
     moves, no beacon link, no chance resolved, no bot turn; only owed secret-deck work
     besides the proposal, the vote, the confirm or the away note."""
@@ -493,15 +530,18 @@ def _absence_entry(new: Table, seat: int, entry: Entry, target: int,
         absence.vote(new, seat, entry)
     elif entry["kind"] == "confirm":
         absence.confirm(new, entry)
-    _chores(new, seat, entry, make_chores, audit_seeds, proved)
+    _chores(new, seat, entry, make_chores, audit_seeds, proved, work)
     return new
 
 
 def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
-            audit_seeds: dict[int, bytes] | None, proved: bool = False) -> None:
+            audit_seeds: dict[int, bytes] | None, proved: bool = False,
+            work: dict[str, list[dict[str, Any]]] | None = None) -> None:
     """Apply the entry's secret-deck chores; refuse one that omits work it owed. With
     ``proved`` (an entry this home verified before) its proofs and points are not checked
-    again."""
+    again. ``work``: in a round, the work the entry must do, deck by deck, no more and no
+    less (what its seat owed when the round began, deck_rounds; {} outside a round of
+    deck work); None outside a round."""
     decks = {name: d for name, d in new.gstate.get("secret", {}).items()
              if d.get("mode") == "mental"}
     if not decks:
@@ -509,11 +549,11 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
             raise IntegrityError(f"Entry {entry['seq']} carries chores, but this game has no "
                                  "secret deck.", seq=entry["seq"], code="chore")
         return
-    from pbem.protocol.crypto import mental_deck, mental_open
+    from pbem.protocol.crypto import deck_rounds, mental_deck, mental_open
 
     seq, kind, handle = entry["seq"], entry["kind"], new.seats[seat].handle
     if make is not None:
-        entry["chores"] = make(new.gstate, seat, kind)
+        entry["chores"] = make(new.gstate, seat, kind, work)
     done: set[str] = set()
     for chore in entry["chores"]:
         name = chore.get("deck")
@@ -521,10 +561,17 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
             raise IntegrityError(f"Entry {seq} ({handle}) has a chore for deck {shown(name)}, which "
                                  "is unknown or listed twice.", seq=seq, code="chore")
         done.add(name)
+        why = "" if work is None else ("it is a shuffle pass" if chore.get("op") != "work"
+                                       else deck_rounds.mismatch(chore.get("items"),
+                                                                 work.get(name, [])))
+        if why:
+            raise IntegrityError(f"Entry {seq} ({handle}) is signed in a round, but its work "
+                                 f"on deck {name!r} is not what its seat owed when the round "
+                                 f"began: {name_seats(new, why)}.", seq=seq, code="chore")
         before = audit_view(decks[name]) if audit_seeds and seat in audit_seeds else None
         try:
             mental_deck.apply_chore(decks[name], seat, chore, new.game_id, seq,
-                                    check=not proved)
+                                    check=not proved, complete=work is None)
         except IntegrityError as exc:
             raise IntegrityError(f"Entry {seq} ({handle}): {name_seats(new, exc.message)}",
                                  seq=seq, code="chore") from None
@@ -539,7 +586,8 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
             for problem in mental_open.audit_chore(before, name, seat, chore, audit_seeds[seat]):
                 new.findings.append(f"entry {seq} ({handle}): {name_seats(new, problem)}")
     for name, d in decks.items():
-        if name not in done and mental_deck.owed(d, seat):
+        if name not in done and (work.get(name) if work is not None
+                                 else mental_deck.owed(d, seat)):
             raise TurnError(
                 f"Entry {seq} ({handle}) omits the secret-deck work it owed on deck {name!r} "
                 "(peels or re-locks for another player's draw).", seq=seq)

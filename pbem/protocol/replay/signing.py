@@ -354,8 +354,9 @@ def sign_entry(
         others = {s.handle: s.pubkey for s in table.seats if s.pubkey}
         check_new_key(entry, entry["seq"], pinned, others)
 
-    def make(gstate: State, who: int, what: str) -> list[dict[str, Any]]:
-        return owed_chores(gstate, who, seed, table.game_id, entry["seq"])
+    def make(gstate: State, who: int, what: str,
+             work: dict[str, list[dict[str, Any]]] | None) -> list[dict[str, Any]]:
+        return owed_chores(gstate, who, seed, table.game_id, entry["seq"], work)
 
     new, canonical_moves = step(table, entry, replay=False, make_chores=make)
     entry["moves"] = canonical_moves
@@ -404,17 +405,18 @@ def _seal(table: Table, seat: int, entry: Entry, seed: bytes) -> None:
     entry["moves"] = []
 
 
-def owed_chores(gstate: State, seat: int, seed: bytes, game_id: str, seq: int
-                ) -> list[dict[str, Any]]:
+def owed_chores(gstate: State, seat: int, seed: bytes, game_id: str, seq: int,
+                work: dict[str, list[dict[str, Any]]] | None = None) -> list[dict[str, Any]]:
     """The secret-deck work ``seat`` owes in ``gstate``, done with its seed, with proofs
-    bound to entry ``seq`` of the game."""
+    bound to entry ``seq`` of the game; in a round, exactly ``work`` (deck -> items)."""
     out = []
     for name, d in gstate.get("secret", {}).items():
         if d.get("mode") != "mental":
             continue
         from pbem.protocol.crypto import mental_deck
 
-        chore = mental_deck.perform(d, name, seat, seed, game_id, seq)
+        only = None if work is None else work.get(name, [])
+        chore = mental_deck.perform(d, name, seat, seed, game_id, seq, only)
         if chore is not None:
             out.append(chore)
     return out

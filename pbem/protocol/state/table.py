@@ -84,7 +84,7 @@ class SeatRecord(Record):
 # the verdict any other verifier does.
 # 4: rounds (PROTOCOL.md section 4); 5: the set of a round kept; 6: turn rounds' kind
 # and commitments, the queue of proposals in a round's slots
-CACHE_FORMAT = 7
+CACHE_FORMAT = 8
 
 
 class Duty(NamedTuple):
@@ -108,7 +108,8 @@ class Table(Record):
                  round_signed: list[int] | None = None,
                  round_set: list[int] | None = None, round_latest: str = "",
                  round_kind: str = "", commits: list[list[Any]] | None = None,
-                 queue: list[dict[str, Any]] | None = None) -> None:
+                 queue: list[dict[str, Any]] | None = None,
+                 round_work: list[list[Any]] | None = None) -> None:
         self.header = header
         self.seats = seats
         self.gstate = gstate
@@ -158,6 +159,9 @@ class Table(Record):
         # round is complete, in slot order (docs/protocol-rounds.md): the open one is
         # ``proposal``; the next opens when it is settled.
         self.queue = [] if queue is None else queue
+        # A round of secret-deck work (round_kind "deck"): the work each seat of it owed
+        # when it began, [seat, deck, item], which its entry must do (deck_rounds.plan).
+        self.round_work = [] if round_work is None else round_work
 
     def copy(self) -> Table:
         """A table sharing nothing that ``engine.step`` changes with this one: the header
@@ -218,7 +222,7 @@ class Table(Record):
             if self.round_first < 0 and any(self.seats[s].pubkey for s in seats):
                 return []  # a join signed without a round: the others follow in seat order
             return seats
-        return self.reveal_round() or self.step_round()
+        return self.reveal_round() or self.step_round() or self.deck_round()
 
     def step_round(self) -> list[int]:
         """The seats whose turns of a simultaneous step of the rules form a round (the
@@ -247,6 +251,63 @@ class Table(Record):
         if len(seats) < 2 or self._deck_work_owed():
             return []
         return sorted(seats)
+
+    def deck_duty(self) -> list[int]:
+        """The seats owing secret-deck work, in seat order, when the game waits on it
+        (``Game.waits_on_deck``): the engine asks them for it, each in an entry with no
+        moves; [] otherwise, and while a proposal is open or queued."""
+        if (not self.started or self.resigned >= 0 or self.stopped or self.proposal
+                or self.queue or not self._deck_work_owed()
+                or not self.game.waits_on_deck(self.gstate)):
+            return []
+        from pbem.protocol.crypto import mental_deck
+
+        owing = {s for d in self._decks().values() for s in mental_deck.owing(d)}
+        return sorted(owing)
+
+    def deck_round(self) -> list[int]:
+        """The seats of a round of secret-deck work (docs/protocol-rounds.md, "Deck
+        work"): those of :meth:`deck_duty`, two or more, when each one's work is
+        independent of the others' (deck_rounds.plan), no chance is pending and no seat
+        is played by the bot or dropped. Otherwise they sign one after another."""
+        seats = self.deck_duty()
+        if len(seats) < 2 or self.gstate.get("pending") or self.bots or self.dropped:
+            return []
+        from pbem.protocol.crypto import deck_rounds
+
+        return seats if sorted(deck_rounds.plan(self._decks())) == seats else []
+
+    def deck_work_next(self) -> bool:
+        """Whether the entries the game waits on are secret-deck work the engine asked
+        for (:meth:`deck_duty`; a round of it under way or about to start)."""
+        if self.round_first >= 0:
+            return self.round_kind == "deck"
+        return bool(self.deck_duty())
+
+    def asks_deck_work(self, seat: int) -> bool:
+        """Whether ``seat``'s next turn is one the engine asks for secret-deck work only
+        (:meth:`deck_duty`; in a round of deck work, its slot): it takes no move."""
+        if self.round_place(seat) is not None:
+            return bool(self.work_in_round(seat))
+        duty = self.duty()
+        return duty is not None and duty.seat == seat and bool(self.deck_duty())
+
+    def work_in_round(self, seat: int) -> dict[str, list[dict[str, Any]]] | None:
+        """deck -> the items ``seat``'s entry in the round of deck work it signs in must
+        do (fixed when the round began); None when it signs in no such round."""
+        if self.round_first >= 0:
+            if self.round_kind != "deck":
+                return None
+            out: dict[str, list[dict[str, Any]]] = {}
+            for who, deck, item in self.round_work:
+                if who == seat:
+                    out.setdefault(str(deck), []).append(dict(item))
+            return out
+        if seat not in self.deck_round():
+            return None
+        from pbem.protocol.crypto import deck_rounds
+
+        return deck_rounds.plan(self._decks()).get(seat, {})
 
     def late_commits(self) -> list[int]:
         """The seats of a sealed step still to act, played by people, that have not
@@ -312,7 +373,7 @@ class Table(Record):
         sealed), "opening" (the moves those commitments hide) or "" (moves in the open,
         or no such round)."""
         if self.round_first >= 0:
-            return self.round_kind
+            return "" if self.round_kind == "deck" else self.round_kind
         if self.commits:
             return "opening"
         if self.step_round() and self.game.sealed(self.gstate):
@@ -326,13 +387,18 @@ class Table(Record):
                 return int(seq), str(sealed)
         return None
 
+    def _decks(self) -> dict[str, dict[str, Any]]:
+        """The game's secret decks in mental mode, by name."""
+        return {name: d for name, d in self.gstate.get("secret", {}).items()
+                if d.get("mode") == "mental"}
+
     def _deck_work_owed(self) -> bool:
-        decks = [d for d in self.gstate.get("secret", {}).values() if d.get("mode") == "mental"]
+        decks = self._decks()
         if not decks:
             return False
         from pbem.protocol.crypto import mental_deck
 
-        return any(mental_deck.owing(d) for d in decks)
+        return any(mental_deck.owing(d) for d in decks.values())
 
     def round_missing(self) -> list[int]:
         """The seats of the round the game waits on that have not signed in it yet."""
@@ -377,7 +443,7 @@ class Table(Record):
         self.head = round_digest(self.round_digests)
         self.round_first, self.round_prev, self.round_latest = -1, "", ""
         self.round_digests, self.round_signed, self.round_set = [], [], []
-        self.round_kind = ""
+        self.round_kind, self.round_work = "", []
 
     def _mental_decks(self) -> bool:
         return any(d.get("mode") == "mental" for d in self.gstate.get("secret", {}).values())
@@ -428,6 +494,10 @@ class Table(Record):
         # Not over() (started, nobody resigned, not stopped, someone to act), asking the
         # game whose turn it is once.
         seat = None if self.resigned >= 0 or self.stopped else self.game.to_act(self.gstate)
+        if seat is not None and self.round_first < 0 and self.deck_duty():
+            seat = self._next_worker(self.deck_duty())
+        elif seat is not None and self.round_kind == "deck":
+            seat = self.round_missing()[0]
         if seat is not None:
             missing = self.round_missing() if self.round_kind == "sealed" else []
             if missing:  # commitments leave the game's state (and to_act) as it was
@@ -457,6 +527,14 @@ class Table(Record):
             if self._can_read_draws(seat):
                 return Duty(seat, "reveal")
         return Duty(waiting[0], "reveal")
+
+    def _next_worker(self, owing: list[int]) -> int:
+        """Of the seats owing the deck work the game waits on, the one that signs next:
+        the first of a round's, or the first after the last signer in seat order."""
+        if self.deck_round():
+            return owing[0]
+        last = self.signers[-1] if self.signers else -1
+        return min(owing, key=lambda s: (s - last - 1) % len(self.seats))
 
     def awaiting_reveals(self) -> list[int]:
         """The seats whose reveal the audit waits for, the next one first ([] unless the
@@ -523,6 +601,7 @@ class Table(Record):
             "round_kind": self.round_kind,
             "commits": self.commits,
             "queue": self.queue,
+            "round_work": self.round_work,
         }
 
     @classmethod
@@ -559,6 +638,7 @@ class Table(Record):
             round_kind=str(data["round_kind"]),
             commits=[list(c) for c in data["commits"]],
             queue=[dict(p) for p in data["queue"]],
+            round_work=[list(w) for w in data["round_work"]],
         )
 
 

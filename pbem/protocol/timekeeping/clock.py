@@ -162,8 +162,8 @@ def lines(table: Table, now: datetime.datetime) -> list[str]:
     if info["to_act"] is not None:
         since = parse(info["since"] or "")
         for handles, start, ends in _clock_groups(table, info):
-            out.append(_to_act_line(table.header, info["next"], handles, since, start, ends,
-                                    now))
+            kind = "secret-deck work" if table.deck_work_next() else info["next"]
+            out.append(_to_act_line(table.header, kind, handles, since, start, ends, now))
     for handle, until in info["away"].items():
         end = parse(until)
         if end is not None and end > now:
@@ -200,8 +200,9 @@ def _to_act_line(header: dict[str, Any], kind: str, handles: list[str],
     """One 'To act:' sentence of :func:`lines`, of one seat or of several seats of a
     round whose clocks agree."""
     who = " or ".join(handles)
+    each = f"{kind} each" if kind == "secret-deck work" else f"a {kind} each"
     text = (f"To act: {handles[0]} ({kind})" if len(handles) == 1 else
-            f"To act: {', '.join(handles)} (a {kind} each, in parallel)")
+            f"To act: {', '.join(handles)} ({each}, in parallel)")
     if since is not None:
         text += f" since {timing.shown(since)}"
     if start is not None and start != since:

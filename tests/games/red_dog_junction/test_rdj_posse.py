@@ -230,7 +230,10 @@ def test_RDJ_V2_moves_list_the_hand_and_a_pick_may_name_its_position() -> None:
     state = table.state
     assert GAME.normalize(state, seat, "pick 3") == f"pick {hand[2]}"
     assert GAME.normalize(state, seat, f"Pick #{hand[4]}") == f"pick {hand[4]}"
-    assert all(GAME.legal_moves(state, s) == [] for s in range(3) if s != seat)
+    # the table picks together: every seat picks from its own hand in the step
+    assert GAME.simultaneous(state) == [0, 1, 2] and seat == 0
+    assert all(GAME.legal_moves(state, s) == [f"pick {c}" for c in posse.hand(state, s)]
+               for s in range(3))
     assert table.play(["pick 3"]) == [f"pick {hand[2]}"]
 
 
@@ -254,14 +257,19 @@ def test_RDJ_V2_picks_that_break_the_rules_are_refused_with_what_to_do() -> None
         GAME.apply(work, seat, GAME.normalize(work, seat, "undock"))
     with pytest.raises(IllegalMoveError, match="Pick a card of your hand"):
         GAME.end_turn(work, seat)  # a seat that can pick must
-    with pytest.raises(IllegalMoveError, match="draft entry, not"):
-        GAME.apply(work, other, f"pick {theirs}")  # out of turn
     GAME.apply(work, seat, f"pick {mine[0]}")
     with pytest.raises(IllegalMoveError, match="One pick an entry"):
         GAME.apply(work, seat, f"pick {mine[1]}")
     with pytest.raises(IllegalMoveError, match="One pick an entry"):
         GAME.normalize(work, seat, "pick 1")
     assert work["secret"][DECK]["slots"][mine[0]]["status"] == "held"
+    GAME.end_turn(work, seat)
+    # its next pick waits for the step: the others pick first (the hand passed to it too)
+    GAME.apply(work, (seat + 2) % 3, f"pick {posse.hand(work, (seat + 2) % 3)[0]}")
+    GAME.end_turn(work, (seat + 2) % 3)
+    assert posse.hand(work, seat) and GAME.legal_moves(work, seat) == []
+    with pytest.raises(IllegalMoveError, match="draft entry, not"):
+        GAME.apply(work, seat, f"pick {posse.hand(work, seat)[0]}")  # out of turn
 
 
 # ---- bots -------------------------------------------------------------------------------------

@@ -55,11 +55,17 @@ def test_RDJ_V2_a_posse_game_by_the_cli_from_new_to_a_clean_audit(tmp_path: Path
     path = p.play("ann", path)  # the start entry: the deal
     picks = 0
     for _ in range(MAX_ENTRIES):
+        # in a round, to_act names the first seat still to sign in it: it signs on the
+        # save that holds the round's entries so far, and the next seat on its save
         who = str(p.verify(path)["to_act"])
         r = p.run(who, "moves", path, "--json")
         assert r.exit_code == 0, r.output
         listed = json.loads(r.output)
         moves = listed["moves"]
+        if not moves and listed["can_end_turn"] and "Posse draft" in p.run(who, "show",
+                                                                          path).output:
+            path = p.play(who, path)  # deck work only, the engine's (done for it)
+            continue
         if not moves or not moves[0].startswith("pick"):
             break  # the draft is over
         if picks % 5 == 0:  # show lists the same picks, by slot, with the cards
@@ -69,13 +75,6 @@ def test_RDJ_V2_a_posse_game_by_the_cli_from_new_to_a_clean_audit(tmp_path: Path
         assert not listed["can_end_turn"]  # a pick is owed
         path = p.play(who, path, moves[-1])
         picks += 1
-        # a seat that owes only deck work signs an entry with no moves (done for it)
-        while True:
-            who = str(p.verify(path)["to_act"])
-            listed = json.loads(p.run(who, "moves", path, "--json").output)
-            if listed["moves"] or not listed["can_end_turn"]:
-                break
-            path = p.play(who, path)
     assert picks == 8 * len(HANDLES)
     shown = p.run(who, "show", path).output
     assert "Posse draft" not in shown

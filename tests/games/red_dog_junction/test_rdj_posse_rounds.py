@@ -1,0 +1,200 @@
+"""Posse (RDJ-V2) in rounds (docs/protocol-rounds.md, "Rounds of secret-deck work"): from
+three players each pick step is a round of picks, then the engine asks for the deck work
+(no seat is handed a turn for it): a round of the receivers' re-locks, a round of the
+givers' peels. Checked here: each entry of a round of deck work does exactly the work its
+seat owed when the round began, no more and no less, and an entry of the picks' round
+none; an entry the engine asked for deck work carries no move; a pick round signed in
+any order, each seat on the save the one before wrote, verifies and plays on; and such an
+entry answers itself.
+"""
+
+from __future__ import annotations
+
+import copy
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem import session
+from pbem.errors import IntegrityError, PbemError, TurnError
+from pbem.mail import answer
+from pbem.protocol.crypto import mental_deck
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import engine, signing
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.saveformat.savefile import Save
+from pbem.protocol.state.table import Table
+from pbem_games.red_dog_junction import posse
+from tests.enginekit import forge, with_entries
+from tests.support.duty import sign_duty
+
+HANDLES = ["ann", "bob", "cy"]
+DECK = posse.DECK
+ROOT: list[Path] = []
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _folder(tmp_path_factory: pytest.TempPathFactory) -> None:
+    ROOT[:] = [tmp_path_factory.mktemp("posse-rounds")]
+    draft.cache_clear()
+
+
+def homes_in(folder: Path) -> dict[str, Home]:
+    made = {}
+    for handle in HANDLES:
+        home = Home(folder / "homes" / handle)
+        if not home.has_identity():
+            home.keygen(handle)
+        made[handle] = home
+    return made
+
+
+@cache
+def draft() -> tuple[dict[str, Home], Save]:
+    """A 3-player Posse game signed to the first turn after the draft, a home a seat."""
+    homes = homes_in(ROOT[0])
+    (ROOT[0] / "saves").mkdir()
+    written = session.new_game(homes["ann"], "red-dog-junction", HANDLES, ["variant=posse"],
+                               None, folder=ROOT[0] / "saves")
+    while not posse.due(written.table.gstate):
+        assert written.entry["seq"] < 120
+        written = sign_duty(homes, written, "greedy")
+    return homes, savefile.read(written.path)
+
+
+def table_before(save: Save, index: int) -> Table:
+    """The table before entry ``index`` (the head settled as a verifier settles it)."""
+    return engine.replay(with_entries(save, save.entries[:index]), check_snapshot=False).table
+
+
+def round_entries(save: Save, op: str) -> list[int]:
+    """Indexes of the entries of the first round whose entries do ``op`` work."""
+    first = next(i for i, e in enumerate(save.entries) if "round" in e and any(
+        i["op"] == op for c in e["chores"] for i in c.get("items", [])))
+    return [i for i, e in enumerate(save.entries) if e.get("round") == save.entries[first]["round"]]
+
+
+def refused(homes: dict[str, Home], save: Save, index: int, chores: list[dict[str, Any]],
+            moves: list[str] | None = None) -> PbemError:
+    """The error verifying ``save`` up to entry ``index`` gives, that entry carrying
+    ``chores`` (and ``moves``) and re-signed by its own seat, as a cheating client would."""
+    entries = copy.deepcopy(save.entries[: index + 1])
+    entries[index]["chores"] = chores
+    if moves is not None:
+        entries[index]["moves"] = moves
+    entries[index] = forge(entries[index], homes[entries[index]["seat"]].load())
+    with pytest.raises(PbemError) as caught:
+        engine.replay(with_entries(save, entries), check_snapshot=False)
+    return caught.value
+
+
+def work_now(homes: dict[str, Home], save: Save, index: int) -> list[dict[str, Any]]:
+    """The chores entry ``index``'s seat would sign on the table before it (the round's
+    entries before it in seat order applied): all the work it owes there, done with its
+    keys, as a seat that ignored the round would send them."""
+    table = table_before(save, index)
+    entry = save.entries[index]
+    seat = table.seat_of(entry["seat"])
+    assert seat is not None
+    seed = signing.seat_seed(table, seat, homes[entry["seat"]].load())
+    chore = mental_deck.perform(table.gstate["secret"][DECK], DECK, seat, seed, table.game_id,
+                                entry["seq"])
+    return [] if chore is None else [chore]
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_each_pick_step_is_a_round_of_picks_then_of_relocks_then_of_peels() -> None:
+    _, save = draft()
+    kinds = []
+    for e in save.entries:
+        ops = sorted({i["op"] for c in e["chores"] for i in c.get("items", [])})
+        what = "pick" if e["moves"] else "+".join(ops) or "-"
+        if "round" in e and (not kinds or kinds[-1][0] != e["round"]):
+            kinds.append((e["round"], what))
+    assert [what for _, what in kinds][:6] == ["pick", "shuffle", "peel"] * 2
+    # outside rounds, only the deal's peels (on the same slots) and the entry that draws
+    # the rest of set-up with its opens: nobody was handed a turn for deck work
+    alone = [e for e in save.entries if e["kind"] == "turn" and "round" not in e]
+    assert [bool(e["moves"]) for e in alone] == [False, False, False]
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_a_deck_round_entry_that_omits_its_work_is_refused() -> None:
+    homes, save = draft()
+    index = round_entries(save, "shuffle")[1]
+    error = refused(homes, save, index, [])
+    assert isinstance(error, TurnError) and "omits the secret-deck work" in error.message
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_a_deck_round_entry_doing_work_owed_only_through_the_round_is_refused() -> None:
+    """The last seat of a round of re-locks owes, once the first seat's re-lock of the hand
+    it passed is applied, that hand's peel: work the round's other entries made owed,
+    which it could not know when the round began. Its entry with it (all it owes on the
+    table in seat order) is refused: the peel is the next round's."""
+    homes, save = draft()
+    index = round_entries(save, "shuffle")[-1]
+    everything = work_now(homes, save, index)
+    assert {i["op"] for i in everything[0]["items"]} == {"shuffle", "peel"}
+    error = refused(homes, save, index, everything)
+    assert isinstance(error, IntegrityError) and error.code == "chore"
+    assert "is not what its seat owed when the round began: it does a peel of slot" \
+        in error.message
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_an_entry_asked_for_deck_work_carries_no_move() -> None:
+    homes, save = draft()
+    index = round_entries(save, "peel")[0]
+    error = refused(homes, save, index, save.entries[index]["chores"], moves=["pick s1"])
+    assert isinstance(error, TurnError) and "waits on secret-deck work" in error.message
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_a_pick_in_a_round_carries_no_deck_work() -> None:
+    """The second pick of a round, with the re-lock of the hand the first seat passed
+    (owed once that pick is applied, in seat order): refused, it is the next round's."""
+    homes, save = draft()
+    index = next(i for i, e in enumerate(save.entries)
+                 if "round" in e and e["moves"] and e["seq"] > e["round"])
+    everything = work_now(homes, save, index)
+    assert everything and {i["op"] for i in everything[0]["items"]} == {"shuffle"}
+    error = refused(homes, save, index, everything)
+    assert isinstance(error, IntegrityError) and "it does a shuffled re-lock" in error.message
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_a_pick_round_signed_in_reverse_order_verifies(tmp_path: Path) -> None:
+    """Each seat of the first pick round signs on the save the seat after it wrote (so
+    each save holds a later seat's entry of the round): the written saves verify in a
+    home that saw none of them, and the draft plays on to its end."""
+    homes = homes_in(tmp_path)
+    (tmp_path / "saves").mkdir()
+    written = session.new_game(homes["ann"], "red-dog-junction", HANDLES, ["variant=posse"],
+                               None, folder=tmp_path / "saves")
+    while not written.table.step_round():
+        written = sign_duty(homes, written, "greedy")
+    for handle in reversed(HANDLES):
+        written = session.sign_next(homes[handle], written.path, None, [], "greedy", None)
+        report = session.verify(savefile.read(written.path), Home(tmp_path / f"a-{handle}"))
+        assert report.table.gstate == written.table.gstate
+    assert written.table.round_first < 0  # complete
+    while not posse.due(written.table.gstate):
+        assert written.entry["seq"] < 120
+        written = sign_duty(homes, written, "greedy")
+    session.verify(savefile.read(written.path), Home(tmp_path / "auditor"))
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_an_entry_of_a_deck_round_answers_itself(tmp_path: Path) -> None:
+    homes = homes_in(tmp_path)
+    (tmp_path / "saves").mkdir()
+    written = session.new_game(homes["ann"], "red-dog-junction", HANDLES, ["variant=posse"],
+                               None, folder=tmp_path / "saves")
+    while not (written.table.deck_round() and written.table.round_first < 0):
+        written = sign_duty(homes, written, "greedy")
+    for handle in HANDLES:
+        told = answer.nothing_to_decide(homes[handle], written.path)
+        assert told == ("deck work only", [])

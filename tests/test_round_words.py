@@ -189,3 +189,22 @@ def test_the_mail_to_a_seat_not_in_the_step_names_every_seat_that_plays(
     out = tmp_path / "bob.toml"
     session.sign_next(homes["bob"], start, None, ["bid 1"], None, str(out))
     assert "cy is to play next. There is nothing for you to do now" in body(out, "bob")
+
+
+def test_moves_where_only_the_final_reveal_is_owed_says_so(homes: dict[str, Home],
+                                                            tmp_path: Path) -> None:
+    """A reveal is no turn: 'moves' names the reveal owed, in the prompt's words ('no
+    choices left'), and how it is signed; the JSON keys stay as documented."""
+    path = to_the_reveals(homes, tmp_path / "saves")
+    for handle in homes:
+        assert cli(homes, handle, "moves", str(path)) == (
+            "(no choices left: your final reveal is owed; 'pbem play' signs it)\n")
+    listed = json.loads(cli(homes, "cy", "moves", "--json", str(path)))
+    assert listed == {"seat": "cy", "moves": [], "can_end_turn": True}
+
+
+def test_moves_where_the_start_is_owed_says_so(homes: dict[str, Home],
+                                               tmp_path: Path) -> None:
+    joined = play_game(homes, tmp_path / "s", stop_after=3)[-1]
+    assert cli(homes, "ann", "moves", str(joined)) == (
+        "(no moves: the start is owed; 'pbem play' signs it)\n")

@@ -208,3 +208,53 @@ def test_moves_where_the_start_is_owed_says_so(homes: dict[str, Home],
     joined = play_game(homes, tmp_path / "s", stop_after=3)[-1]
     assert cli(homes, "ann", "moves", str(joined)) == (
         "(no moves: the start is owed; 'pbem play' signs it)\n")
+
+
+def test_log_names_the_proposal_each_vote_settles(tmp_path: Path) -> None:
+    """A round's proposals open one after another: each vote line in 'log' says whose
+    proposal it votes on, the seat it names, its entry and its remedy (bob's, queued
+    behind ann's, is voted on in its turn)."""
+    from pbem.session import absentees
+
+    five = make_homes(tmp_path, 5)
+    path = reveal_all(five, to_the_reveals(five, tmp_path / "saves"), ["ann", "bob", "dee"])
+    tick(days=8)
+    path = absentees.sign_absence(five["bob"], path, "absent",
+                                  {"player": "eve", "remedy": "end"}, None).path
+    written = absentees.sign_absence(five["ann"], path, "absent",
+                                     {"player": "cy", "remedy": "end"}, None)
+    assert written.table.round_first < 0  # complete: ann's opens, bob's waits behind it
+    cy_seq, eve_seq = written.table.proposal["seq"], written.table.queue[0]["seq"]
+    path = written.path
+    for voter in ("bob", "dee", "dee", "ann"):
+        path = absentees.sign_absence(five[voter], path, "vote", {"vote": "accept"},
+                                      None).path
+    lines = [line.strip() for line in cli(five, "ann", "log", str(path)).splitlines()]
+    votes = [line for line in lines if " voted to " in line]
+    assert votes == [
+        f"bob voted to accept ann's proposal that cy is absent (entry {cy_seq}, remedy 'end').",
+        f"dee voted to accept ann's proposal that cy is absent (entry {cy_seq}, remedy 'end').",
+        f"dee voted to accept bob's proposal that eve is absent (entry {eve_seq}, remedy "
+        "'end').",
+        f"ann voted to accept bob's proposal that eve is absent (entry {eve_seq}, remedy "
+        "'end')."]
+
+
+def test_log_names_the_proposal_each_confirm_settles(tmp_path: Path) -> None:
+    """cy fills both other slots; nobody votes, so cy confirms each in turn: each
+    confirm line names the proposal it settles (the seat, the entry, the remedy)."""
+    from tests.test_reveal_rounds_many import propose, settle
+
+    three = make_homes(tmp_path, 3)
+    path = reveal_all(three, to_the_reveals(three, tmp_path / "saves"), ["cy"])
+    tick(days=8)
+    seqs = []
+    for player in ("ann", "bob"):
+        written = propose(three, "cy", path, player)
+        path, seqs = written.path, [*seqs, written.entry["seq"]]
+    path = settle(three, path, "cy")
+    lines = [line.strip() for line in cli(three, "cy", "log", str(path)).splitlines()]
+    assert [line for line in lines if " confirmed " in line] == [
+        f"cy confirmed the proposal that {player} is absent (entry {seq}, remedy 'end'), "
+        "unanswered for a full patience." for player, seq in zip(("ann", "bob"), seqs,
+                                                                strict=True)]

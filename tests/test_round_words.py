@@ -258,3 +258,36 @@ def test_log_names_the_proposal_each_confirm_settles(tmp_path: Path) -> None:
         f"cy confirmed the proposal that {player} is absent (entry {seq}, remedy 'end'), "
         "unanswered for a full patience." for player, seq in zip(("ann", "bob"), seqs,
                                                                 strict=True)]
+
+
+def plain_text(mail: object) -> str:
+    (text,) = [part.get_content() for part in mail.walk()  # type: ignore[attr-defined]
+               if part.get_content_type() == "text/plain"]
+    return str(text)
+
+
+def test_a_mail_to_addresses_typed_by_hand_names_every_seat_of_the_round(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """Nobody knows who reads a mail sent to addresses given by hand: ann, first of the
+    round, is not told it is 'the sender's' move alone, nor cy that it is ann's."""
+    from pbem.mail import message
+
+    path = committed_by_bob(homes, tmp_path)
+    name = path.name
+    for sender in ("ann", "bob", "cy"):
+        text = plain_text(message.compose(path, homes[sender], to=["x@example.org"]))
+        paragraphs = text.split("\n\n")
+        assert paragraphs[2] == (
+            f"It is the move of each of ann and cy, in parallel: save the attached {name} "
+            f"and run\n    pbem play {name} MOVE ...\n('pbem moves {name}' lists what you "
+            f"can play; 'pbem show {name}' shows the board.)"), (sender, text)
+
+
+def test_a_mail_to_addresses_typed_by_hand_names_every_seat_still_to_reveal(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    from pbem.mail import message
+
+    path = reveal_all(homes, to_the_reveals(homes, tmp_path / "saves"), ["bob"])
+    text = plain_text(message.compose(path, homes["bob"], to=["x@example.org"]))
+    assert (f"\n\nThe game is over; ann and cy each reveal now, in parallel, for the final "
+            f"audit:\n    pbem play {path.name}\n\n") in text

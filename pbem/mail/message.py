@@ -53,7 +53,7 @@ from pbem.mail.attachments import (  # noqa: F401
     looks_like_save,
     mentions_pbem,
 )
-from pbem.mail.nextstep import shell_word, what_to_run
+from pbem.mail.nextstep import each_to_run, shell_word, what_to_run
 from pbem.mail.profile import email as home_email
 from pbem.mail.viewtable import view_table_html
 from pbem.protocol.crypto.identity import Home, check_address, is_address, is_handle
@@ -469,7 +469,8 @@ def _message(mailing: _Mailing, asked: _Asked, *, to: Sequence[str] | None = Non
             "Nobody in this game has a known mail address (seats are given as HANDLE=EMAIL "
             "to 'pbem new'). Give the address yourself with --to ADDRESS, or remember a "
             "player's with 'pbem contacts email HANDLE ADDRESS'.")
-    reader = mailing.other_actor if reader is None else reader
+    if reader is None and len(mailing.table.round_missing()) < 2:
+        reader = mailing.other_actor  # else no reader: each seat of the round reads it
     body = _mail_body(mailing, asked, reader, waited, mailing.filename)
     drawn, save_part = _board_of(mailing, body)
     if save_part.name != mailing.filename:  # the words name the file as attached
@@ -687,13 +688,15 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
         # In a round (the joins, the final reveals) every seat still to sign in it acts now.
         to_sign = table.round_missing()
         acting = reader if reader in to_sign else duty.seat
-        several = reader is not None and reader not in to_sign and len(to_sign) > 1
+        several = reader not in to_sign and len(to_sign) > 1
         who = listed([seats[s].handle for s in to_sign]) if several else seats[acting].handle
-        body.paragraphs.append(what_to_run(duty.kind, who, filename, several=several,
-                                            addressed=reader == acting,
-                                            is_me=my_seat == acting and not several,
-                                            bystander=reader not in (None, acting),
-                                            proposed=reader in absence.proposed(table)))
+        body.paragraphs.append(
+            each_to_run(duty.kind, [seats[s].handle for s in to_sign], filename)
+            if several and reader is None else
+            what_to_run(duty.kind, who, filename, several=several,
+                        addressed=reader == acting, is_me=my_seat == acting and not several,
+                        bystander=reader not in (None, acting),
+                        proposed=reader in absence.proposed(table)))
         if table.gstate.get("pending"):
             body.paragraphs.append("Dice rolled and cards drawn in the last entry are not shown "
                                    "yet: they appear when the next player opens the save.")

@@ -291,3 +291,54 @@ def test_a_mail_to_addresses_typed_by_hand_names_every_seat_still_to_reveal(
     text = plain_text(message.compose(path, homes["bob"], to=["x@example.org"]))
     assert (f"\n\nThe game is over; ann and cy each reveal now, in parallel, for the final "
             f"audit:\n    pbem play {path.name}\n\n") in text
+
+
+def prompted(homes: dict[str, Home], handle: str, path: Path, typed: str,
+             monkeypatch: pytest.MonkeyPatch) -> tuple[int, list[str]]:
+    """'pbem play SAVE' at a terminal (the prompt opens), ``typed`` read as its input."""
+    import pbem.cli.play
+
+    monkeypatch.setattr(pbem.cli.play, "_at_terminal", lambda: True)
+    result = CliRunner().invoke(main, ["--home", str(homes[handle].path), "play", str(path),
+                                       "-o", str(path.parent / "opened.toml")], input=typed)
+    return result.exit_code, result.output.splitlines()
+
+
+def test_the_prompt_at_an_opening_offers_only_the_moves_sealed(
+        homes: dict[str, Home], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """bob sealed 'bid 2': the prompt says it is his opening, lists that move alone,
+    refuses another bid, and 'done' opens it."""
+    path = all_committed(homes, tmp_path)
+    code, lines = prompted(homes, "bob", path, "?\nbid 3\ndone\n", monkeypatch)
+    assert code == 0, lines
+    assert lines[0].endswith(": the opening of the moves you sealed in entry 5, "
+                             "'bid 2' (bob).")
+    assert lines[2:] == [
+        "An opening carries exactly the moves sealed, and no other: 'done' opens them",
+        "(signs the opening), 'show' the board, 'quit' leaves without writing.",
+        "bob>   bid 2",
+        "bob>   Not taken: you sealed 'bid 2' in entry 5, and an opening carries exactly "
+        "those moves.",
+        "Still to open: bid 2; 'done' opens them.",
+        "bob>   bid 2",
+        "turn by bob: bid 2",
+        "  bob bid",
+        f"Wrote {path.parent / 'opened.toml'}",
+        "Send it to every other player: the sealed moves are opened in parallel ('pbem "
+        "play' with no moves opens what this home sealed), and ann, cy still play."]
+
+
+def test_the_prompt_at_an_opening_this_home_lost_says_to_type_the_same_moves(
+        homes: dict[str, Home], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    path = all_committed(homes, tmp_path)
+    shutil.rmtree(homes["bob"].path / "sealed")
+    code, lines = prompted(homes, "bob", path, "bid 3\ndone\n", monkeypatch)
+    assert lines[0].endswith(": the opening of the moves you sealed in entry 5; this home "
+                             "did not keep them, so type exactly those moves again: any "
+                             "others are refused before anything is signed (bob).")
+    assert code == 1 and lines[-1].endswith(
+        "pbem: These are not the moves you sealed in entry 5: a sealed step's moves are "
+        "opened exactly as they were sealed.")
+    assert not (path.parent / "opened.toml").exists()

@@ -342,3 +342,54 @@ def test_the_prompt_at_an_opening_this_home_lost_says_to_type_the_same_moves(
         "pbem: These are not the moves you sealed in entry 5: a sealed step's moves are "
         "opened exactly as they were sealed.")
     assert not (path.parent / "opened.toml").exists()
+
+
+def test_sync_json_names_every_seat_past_patience_in_the_round(homes: dict[str, Home],
+                                                              tmp_path: Path) -> None:
+    """Nobody has committed, a patience has passed: sync's ``past_patience`` keeps
+    ``to_act`` a handle (the first seat missing, as the clock names it) and lists every
+    seat still to sign in ``round_missing``; ann, one of them, is told it is hers too;
+    the text line is grammatical."""
+    from pbem.mail import sync
+    from pbem.protocol.saveformat import timing
+
+    play_game(homes, tmp_path / "s", game="sealed-bids", stop_after=4)
+    tick(days=8)
+    (late,) = sync.remind_due(homes["ann"], None, "no SMTP server", timing.now())
+    data = late.to_json()
+    assert (data["to_act"], data["round_missing"], data["yours"]) == (
+        "ann", ["ann", "bob", "cy"], True)
+    assert late.text().endswith(": bob and cy are past patience since "
+                                f"{late.found.past_shown()}; not reminded (no SMTP server).")
+
+
+def test_inbox_json_lists_every_seat_still_to_sign_in_the_round(homes: dict[str, Home],
+                                                               tmp_path: Path) -> None:
+    path = committed_by_bob(homes, tmp_path)
+    shown = json.loads(cli(homes, "bob", "inbox", "--no-file", "--json", str(path)))
+    (game,) = shown["games"]
+    assert (game["to_act"], game["round_missing"], game["your_move"]) == (
+        "ann", ["ann", "cy"], False)
+    assert "waiting for each of ann, cy (play)" in cli(homes, "bob", "inbox", "--no-file",
+                                                       str(path))
+    mine = json.loads(cli(homes, "cy", "inbox", "--no-file", "--json", str(path)))
+    assert (mine["games"][0]["to_act"], mine["games"][0]["your_move"]) == ("cy", True)
+
+
+def test_the_first_seat_missing_in_a_round_reminds_the_others(homes: dict[str, Home],
+                                                              tmp_path: Path) -> None:
+    """ann is first of the round but not alone in it: her reminder goes to bob (To) and
+    cy (Cc), the seats missing but hers (it was refused: 'The game waits for you')."""
+    from pbem.mail import message
+
+    start = play_game(homes, tmp_path / "s", game="sealed-bids", stop_after=4)[-1]
+    for handle in ("bob", "cy"):
+        cli(homes, "ann", "contacts", "email", handle, f"{handle}@example.org")
+    tick(days=8)
+    mail = message.compose(start, homes["ann"], cc=False, remind=True)
+    assert (mail["To"], mail["Cc"]) == ("bob <bob@example.org>", "cy <cy@example.org>")
+    text = plain_text(mail)
+    assert text.startswith("Reminder: Sealed Bids, game ")
+    assert "\n\nA reminder: this game has waited for bob and cy for 8 days, since " in text
+    assert (" UTC (the signed time of the entry before the round, which made it their "
+            "move).\n\n") in text

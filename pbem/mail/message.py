@@ -461,9 +461,10 @@ def _message(mailing: _Mailing, asked: _Asked, *, to: Sequence[str] | None = Non
         waited = _check_reminder(mailing, to)
         cc = False
     to_list, cc_list = _recipients(mailing, to, cc, reader)
-    if asked.remind and reader is None and not to:  # a round: copy the others missing
-        cc_list = [formataddr((mailing.seats[s].handle, mailing.seats[s].email))
-                   for s in mailing.waiting() if s != mailing.actor and mailing.seats[s].email]
+    if asked.remind and reader is None and not to:  # each seat missing but this home's
+        waiting = [formataddr((mailing.seats[s].handle, mailing.seats[s].email))
+                   for s in mailing.waiting() if mailing.seats[s].email]
+        to_list, cc_list = waiting[:1], waiting[1:]
     if not to_list:
         raise MailConfigError(
             "Nobody in this game has a known mail address (seats are given as HANDLE=EMAIL "
@@ -484,13 +485,14 @@ def _check_reminder(mailing: _Mailing, to: Sequence[str] | None
                     ) -> tuple[datetime.datetime | None, str]:
     """Since when the game has waited for the seat a reminder goes to, and how that is
     counted; a UsageError if nobody else is to act, a MailConfigError for no address."""
-    duty, actor = mailing.duty, mailing.actor
-    if duty is None or actor is None:
+    duty, waiting = mailing.duty, mailing.waiting()
+    if duty is None or mailing.actor is None:
         raise UsageError("This game is over: nobody is waiting, so there is nobody to "
                          "remind.")
-    if actor == mailing.my_seat:
+    if not waiting:  # in a round, the others missing in it are reminded
         raise UsageError(f"The game waits for you ({mailing.me}, to {ACTIONS[duty.kind]}): "
                          "there is nobody to remind.")
+    actor = waiting[0]
     who = mailing.seats[actor].handle
     if not to and not mailing.seats[actor].email:
         raise MailConfigError(f"No mail address is known for {who}: give one with --to "
@@ -631,6 +633,8 @@ def _waited(table: Table, parsed: Save, path: Path | None
         return waiting_since(parsed.entries[-1], path)  # a save from before signed times
     if info["next"] == "vote":
         return since, f"when {info['to_act']}'s vote fell due, in signed times"
+    if len(table.round_missing()) > 1:  # the clock names the first of them alone
+        return since, "the signed time of the entry before the round, which made it their move"
     return since, f"the signed time of the entry that made it {info['to_act']}'s move"
 
 

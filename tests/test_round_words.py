@@ -393,3 +393,20 @@ def test_the_first_seat_missing_in_a_round_reminds_the_others(homes: dict[str, H
     assert "\n\nA reminder: this game has waited for bob and cy for 8 days, since " in text
     assert (" UTC (the signed time of the entry before the round, which made it their "
             "move).\n\n") in text
+
+
+def test_a_mail_tells_a_commitment_and_an_opening_as_what_they_are(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """A commitment carries no moves but did not just end a turn: the mail's history says
+    the moves were sealed, and an opening that they were opened."""
+    from pbem.mail import message
+
+    path = all_committed(homes, tmp_path)
+    opened = session.sign_next(homes["bob"], path, None, [], None, None).path
+    text = plain_text(message.compose(opened, homes["bob"], to=["x@example.org"]))
+    history = [line.strip() for line in text.split("\n\n")[1].splitlines()[1:]]
+    assert history[-4:] == [
+        "4  ann sealed their moves for the step (opened once every seat has sealed)",
+        "5  bob sealed their moves for the step (opened once every seat has sealed)",
+        "6  cy sealed their moves for the step (opened once every seat has sealed)",
+        "8  bob opened the moves they sealed: bid 2"]

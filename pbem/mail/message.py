@@ -176,12 +176,16 @@ def describe_entry(entry: savefile.Entry, you: str = "") -> str:
     if kind == "reveal":
         return f"{who} revealed their secrets for the final audit" + (f" and played: {moves}"
                                                                        if moves else "")
+    if "sealed" in entry:  # a sealed step's commitment: no moves, they stay hidden
+        return f"{who} sealed their moves for the step (opened once every seat has sealed)"
     bot = "".join(f"{t['seat']}'s turn for the bot ({'; '.join(t['moves']) or 'nothing'}), "
                   for t in entry.get("bot", []))
     if bot:  # an absent player's turn, played by the bot (PROTOCOL.md section 11)
         bot = f"{who} played {bot}then "
         who = ""
-    return bot + (f"{who} played: {moves}".lstrip() if moves else f"{who} ended the turn".lstrip())
+    played = "opened the moves they sealed" if "salt" in entry else "played"
+    return bot + (f"{who} {played}: {moves}".lstrip() if moves else
+                  f"{who} ended the turn".lstrip())
 
 
 def _seats(table: Table, contacts: Contacts) -> list[Seat]:

@@ -21,7 +21,7 @@ from typing import Any
 import click
 
 from pbem import session
-from pbem.errors import AmbiguousMoveError, InvalidMoveError, MoveError, PbemError
+from pbem.errors import AmbiguousMoveError, InvalidMoveError, MoveError, PbemError, TurnError
 from pbem.game import State
 from pbem.protocol.crypto.identity import Home
 from pbem.protocol.state.turns import MOVE_SEPARATOR, split_moves
@@ -343,13 +343,16 @@ class OpeningPrompt(TurnPrompt):
 
     def legal(self, moves: tuple[str, ...] | None = None) -> list[str]:
         typed = self.moves if moves is None else list(moves)
-        if typed != self.sealed[:len(typed)]:
+        try:
+            return steps.opening_next(self.at, self.sealed, typed)
+        except TurnError:  # strayed from them: no move opens them from there
             return []
-        return self.sealed[len(typed):len(typed) + 1]
+
+    def shown_sealed(self) -> str:
+        return f"'{'; '.join(self.sealed)}'" if self.sealed else "no moves"
 
     def duty_words(self) -> str:
-        return (f"the opening of the moves you sealed in entry {self.at}, "
-                f"'{'; '.join(self.sealed)}'")
+        return f"the opening of the moves you sealed in entry {self.at}, {self.shown_sealed()}"
 
     def instructions(self) -> None:
         self.write(textwrap.fill(
@@ -368,8 +371,8 @@ class OpeningPrompt(TurnPrompt):
         except MoveError:
             move = text.strip()
         if move not in self.legal():
-            self.write(f"  Not taken: you sealed '{'; '.join(self.sealed)}' in entry "
-                       f"{self.at}, and an opening carries exactly those moves.")
+            self.write(f"  Not taken: you sealed {self.shown_sealed()} in entry {self.at}, "
+                       "and an opening carries exactly those moves.")
             return False
         return super().try_move(text)
 

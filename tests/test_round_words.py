@@ -210,10 +210,9 @@ def test_moves_where_the_start_is_owed_says_so(homes: dict[str, Home],
         "(no moves: the start is owed; 'pbem play' signs it)\n")
 
 
-def test_log_names_the_proposal_each_vote_settles(tmp_path: Path) -> None:
-    """A round's proposals open one after another: each vote line in 'log' says whose
-    proposal it votes on, the seat it names, its entry and its remedy (bob's, queued
-    behind ann's, is voted on in its turn)."""
+def two_proposed(tmp_path: Path) -> tuple[dict[str, Home], session.Written]:
+    """Five seats; cy and eve withhold their reveals: bob proposes eve in her slot, ann
+    cy in his, completing the round: ann's proposal opens (bob votes first), bob's waits."""
     from pbem.session import absentees
 
     five = make_homes(tmp_path, 5)
@@ -224,6 +223,28 @@ def test_log_names_the_proposal_each_vote_settles(tmp_path: Path) -> None:
     written = absentees.sign_absence(five["ann"], path, "absent",
                                      {"player": "cy", "remedy": "end"}, None)
     assert written.table.round_first < 0  # complete: ann's opens, bob's waits behind it
+    return five, written
+
+
+def test_moves_where_a_vote_or_an_answer_is_owed_says_so(tmp_path: Path) -> None:
+    """bob owes his vote, eve (proposed, queued) may answer by revealing: 'moves' says
+    what each owes (it raised an internal error, before that said the turn may end)."""
+    five, written = two_proposed(tmp_path)
+    assert cli(five, "bob", "moves", str(written.path)) == (
+        "(no moves: your vote on the open proposal is owed; 'pbem vote SAVE accept' or "
+        "'pbem vote SAVE refuse' signs it)\n")
+    for handle in ("cy", "eve"):
+        assert cli(five, handle, "moves", str(written.path)) == (
+            "(no choices left: your final reveal is owed; 'pbem play' signs it)\n")
+
+
+def test_log_names_the_proposal_each_vote_settles(tmp_path: Path) -> None:
+    """A round's proposals open one after another: each vote line in 'log' says whose
+    proposal it votes on, the seat it names, its entry and its remedy (bob's, queued
+    behind ann's, is voted on in its turn)."""
+    from pbem.session import absentees
+
+    five, written = two_proposed(tmp_path)
     cy_seq, eve_seq = written.table.proposal["seq"], written.table.queue[0]["seq"]
     path = written.path
     for voter in ("bob", "dee", "dee", "ann"):

@@ -179,7 +179,8 @@ def moves(ctx: click.Context, save: str, moves: tuple[str, ...], as_json: bool) 
     for line in lines:
         echo(line)
     if signable is not None:
-        echo(_SIGNABLE[signable] if signable != "reveal" or legal else
+        echo(_SIGNABLE.get(signable, f"(no moves: your {signable} is owed)")
+             if signable != "reveal" or legal else
              "(no choices left: your final reveal is owed; 'pbem play' signs it)")
     elif not legal:
         echo("(no moves: nothing is owed by you right now)")
@@ -190,4 +191,6 @@ def moves(ctx: click.Context, save: str, moves: tuple[str, ...], as_json: bool) 
 _SIGNABLE = {"turn": "(the turn may end here)",
              "reveal": "(your final reveal may be signed here)",
              "start": "(no moves: the start is owed; 'pbem play' signs it)",
-             "join": "(no moves: your join is owed; 'pbem join' signs it)"}
+             "join": "(no moves: your join is owed; 'pbem join' signs it)",
+             "vote": "(no moves: your vote on the open proposal is owed; 'pbem vote SAVE "
+                     "accept' or 'pbem vote SAVE refuse' signs it)"}

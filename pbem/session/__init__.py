@@ -687,7 +687,8 @@ def owed(home: Home, path: str | Path) -> Owed:
     mine = signing.owed(verified.table, identity)
     links = OwnLinks(home, verified.table, identity, verified.report.hashes)
     shown = signing.preview(verified.table, identity, links.used, links.voided)
-    duty = shown.duty()
+    own = mine.kind == "reveal" or absence.answers(verified.table, mine.seat)  # as sign_next
+    duty = mine if own else shown.duty()  # an answer to a proposal is no vote due
     assert duty is not None
     in_round = verified.table.round_place(mine.seat) is not None  # this seat, not the first
     return Owed(verified, identity, shown, duty.kind, mine.seat if in_round else duty.seat)
@@ -702,9 +703,8 @@ def legal_moves(home: Home, path: str | Path, moves: list[str]) -> tuple[str, li
 def legal_moves_shown(home: Home, path: str | Path, moves: list[str],
                       warn: Callable[[str], None] | None = None
                       ) -> tuple[str, list[str], list[str], str | None]:
-    """As legal_moves, with the lines ``pbem moves`` prints (Game.move_lines), and the
-    kind of entry owed (Owed.kind) if it may be signed after ``moves``, else None.
-    ``warn`` is told what ``play`` would refuse the save for (stale, dated ahead)."""
+    """As legal_moves, with the lines ``pbem moves`` prints (Game.move_lines), and the kind
+    owed (Owed.kind) if it may be signed after ``moves``; ``warn``: what play refuses."""
     turn = owed(home, path)
     if warn is not None:
         try:

@@ -302,6 +302,10 @@ def test_a_mail_to_addresses_typed_by_hand_names_every_seat_of_the_round(
             f"It is the move of each of ann and cy, in parallel: save the attached {name} "
             f"and run\n    pbem play {name} MOVE ...\n('pbem moves {name}' lists what you "
             f"can play; 'pbem show {name}' shows the board.)"), (sender, text)
+        tags = {"ann": " [next]", "bob": "", "cy": " [next]"}
+        tags[sender] = " [sender, next]" if tags[sender] else " [sender]"
+        assert "\nSeats: " + "; ".join(f"{h} (no address){tags[h]}" for h in tags) + ".\n" \
+            in text
 
 
 def test_a_mail_to_addresses_typed_by_hand_names_every_seat_still_to_reveal(

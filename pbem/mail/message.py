@@ -719,9 +719,9 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
         body.after.append(f"No mail address is known for {names}: please forward this message "
                           f"to {'them' if len(missing) > 1 else names} by hand.")
     seat_words = []
+    acting_now = table.round_missing() or ([duty.seat] if duty is not None else [])
     for i, s in enumerate(seats):
-        tags = [t for t, on in (("sender", i == my_seat),
-                                ("next", duty is not None and duty.seat == i)) if on]
+        tags = [t for t, on in (("sender", i == my_seat), ("next", i in acting_now)) if on]
         seat_words.append(s.handle + (f" <{s.email}>" if s.email else " (no address)")
                           + (f" [{', '.join(tags)}]" if tags else ""))
     body.after.append("Seats: " + "; ".join(seat_words) + ".")

@@ -24,6 +24,7 @@ from pbem import session
 from pbem.errors import AmbiguousMoveError, InvalidMoveError, MoveError, PbemError, TurnError
 from pbem.game import State
 from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import signing
 from pbem.protocol.state.turns import MOVE_SEPARATOR, split_moves
 from pbem.session import steps
 from pbem.terminal import printable
@@ -203,6 +204,9 @@ class TurnPrompt:
         if owed.kind != "turn":
             return "the game is over: choices left to you, then your reveal"
         committed = owed.table.commitment(owed.seat)
+        if committed is None and signing.seals_now(owed.table, owed.seat):
+            return ("your sealed turn: the moves you type are committed, hidden, and opened "
+                    "once every seat of the step has committed")
         if committed is None:
             return "your turn"
         # This home lost the moves it sealed: only the same moves, typed again, open them.

@@ -435,3 +435,13 @@ def test_a_mail_tells_a_commitment_and_an_opening_as_what_they_are(
         "5  bob sealed their moves for the step (opened once every seat has sealed)",
         "6  cy sealed their moves for the step (opened once every seat has sealed)",
         "8  bob opened the moves they sealed: bid 2"]
+
+
+def test_the_prompt_at_a_commitment_says_the_moves_are_sealed(
+        homes: dict[str, Home], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    start = play_game(homes, tmp_path / "s", game="sealed-bids", stop_after=4)[-1]
+    code, lines = prompted(homes, "bob", start, "bid 2\ndone\n", monkeypatch)
+    assert code == 0, lines
+    assert lines[0].endswith(": your sealed turn: the moves you type are committed, "
+                             "hidden, and opened once every seat of the step has "
+                             "committed (bob).")

@@ -1,5 +1,7 @@
 """What pbem prints inside a round (docs/protocol-rounds.md): every statement of who acts
-now names every seat still to sign in the round, not only the first of them."""
+now names every seat still to sign in the round, not only the first of them; what a seat
+owes (a reveal, a vote, a sealed step's commitment or opening) is said as what it is; and
+each vote or confirm names the proposal it settles."""
 
 from __future__ import annotations
 

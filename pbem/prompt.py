@@ -16,14 +16,17 @@ import textwrap
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import click
 
 from pbem import session
-from pbem.errors import AmbiguousMoveError, InvalidMoveError, MoveError, PbemError
+from pbem.errors import AmbiguousMoveError, InvalidMoveError, MoveError, PbemError, TurnError
 from pbem.game import State
 from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import signing
 from pbem.protocol.state.turns import MOVE_SEPARATOR, split_moves
+from pbem.session import steps
 from pbem.terminal import printable
 
 # Words the prompt takes itself. A move spelt the same (Road Master's 'back' for
@@ -195,13 +198,27 @@ class TurnPrompt:
         else:
             self.write(f"Still owed: {owed.rstrip('.')}. {more[0].upper()}{more[1:]}.")
 
+    def duty_words(self) -> str:
+        """What is owed, as the greeting's first line says it."""
+        owed = self.owed
+        if owed.kind != "turn":
+            return "the game is over: choices left to you, then your reveal"
+        committed = owed.table.commitment(owed.seat)
+        if committed is None and signing.seals_now(owed.table, owed.seat):
+            return ("your sealed turn: the moves you type are committed, hidden, and opened "
+                    "once every seat of the step has committed")
+        if committed is None:
+            return "your turn"
+        # This home lost the moves it sealed: only the same moves, typed again, open them.
+        return (f"the opening of the moves you sealed in entry {committed[0]}; this home "
+                "did not keep them, so type exactly those moves again: any others are "
+                "refused before anything is signed")
+
     def greet(self) -> None:
         owed = self.owed
         table = owed.verified.table
-        what = ("your turn" if owed.kind == "turn" else
-                "the game is over: choices left to you, then your reveal")
         self.write(f"{owed.game.info.title}  game {table.game_id[:8]}  entry "
-                   f"{len(table.signers)}: {what} ({owed.handle}).")
+                   f"{len(table.signers)}: {self.duty_words()} ({owed.handle}).")
         for note in owed.verified.notes:
             self.write(note)
         for line in owed.arrival():
@@ -209,6 +226,9 @@ class TurnPrompt:
         board = owed.game.render(owed.view(owed.state)).splitlines()
         if board:
             self.write(f"{board[0]}   ('show' prints the whole board)")
+        self.instructions()
+
+    def instructions(self) -> None:
         self.write("Legal moves:")
         self.list_moves()
         tab = ("end a line with Tab to list the moves it could start" if self.plain
@@ -315,6 +335,63 @@ class TurnPrompt:
                 return self.moves
 
 
+class OpeningPrompt(TurnPrompt):
+    """The opening of a sealed step's moves this home kept (docs/protocol-rounds.md,
+    "Sealed steps"): it carries exactly the moves sealed, so no other move is offered or
+    taken; 'done' opens those not typed yet."""
+
+    def __init__(self, owed: session.Owed, at: int, sealed: list[str], **kwargs: Any) -> None:
+        super().__init__(owed, **kwargs)
+        self.at = at  # the seq of the commitment
+        self.sealed = sealed  # canonical
+
+    def legal(self, moves: tuple[str, ...] | None = None) -> list[str]:
+        typed = self.moves if moves is None else list(moves)
+        try:
+            return steps.opening_next(self.at, self.sealed, typed)
+        except TurnError:  # strayed from them: no move opens them from there
+            return []
+
+    def shown_sealed(self) -> str:
+        return f"'{'; '.join(self.sealed)}'" if self.sealed else "no moves"
+
+    def duty_words(self) -> str:
+        return f"the opening of the moves you sealed in entry {self.at}, {self.shown_sealed()}"
+
+    def instructions(self) -> None:
+        self.write(textwrap.fill(
+            "An opening carries exactly the moves sealed, and no other: 'done' opens them "
+            "(signs the opening), 'show' the board, 'quit' leaves without writing.",
+            max(40, self.width - 1)))
+
+    def help(self) -> None:
+        self.write("  done     open the moves you sealed (sign the opening)")
+        self.write("  show     the board after the moves typed so far")
+        self.write("  quit     leave without writing anything (Ctrl-D too)")
+
+    def try_move(self, text: str) -> bool:
+        try:
+            _, move = self.owed.step(self.state, text)
+        except MoveError:
+            move = text.strip()
+        if move not in self.legal():
+            self.write(f"  Not taken: you sealed {self.shown_sealed()} in entry {self.at}, "
+                       "and an opening carries exactly those moves.")
+            return False
+        return super().try_move(text)
+
+    def status(self) -> None:
+        left = self.sealed[len(self.moves):]
+        self.write(f"Still to open: {'; '.join(left)}; 'done' opens them." if left else
+                   "Every sealed move is typed: 'done' opens them.")
+
+    def done(self) -> bool:
+        for move in self.sealed[len(self.moves):]:  # shown as they are opened
+            if not super().try_move(move):
+                return False
+        return super().done()
+
+
 @contextmanager
 def line_editing(prompt: TurnPrompt) -> Iterator[bool]:
     """Tab completion through the stdlib readline while the prompt runs (GNU readline,
@@ -354,7 +431,22 @@ def type_turn(home: Home, path: str) -> list[str] | None:
     session.refuse_stale(owed.verified, home)
     if owed.kind != "turn" and not (owed.kind == "reveal" and owed.options(owed.state)):
         return None
-    prompt = TurnPrompt(owed)
+    prompt = _prompt_for(home, owed)
+    if prompt is None:
+        return None
     with line_editing(prompt) as editing:
         prompt.plain = not editing
         return prompt.run()
+
+
+def _prompt_for(home: Home, owed: session.Owed) -> TurnPrompt | None:
+    """The prompt for what ``owed`` is: the opening of moves this home sealed, or any
+    turn; None where the sealed moves kept are no legal turn now (``play`` says why)."""
+    kept = steps.kept_opening(home.path, owed.table, owed.kind, owed.seat)
+    if kept is None:
+        return TurnPrompt(owed)
+    try:
+        sealed = owed.after(kept[1])[1]
+    except MoveError:
+        return None
+    return OpeningPrompt(owed, kept[0], sealed)

@@ -245,9 +245,12 @@ def test_invitation_after_create_says_join(homes: dict[str, Home], tmp_path: Pat
     msg = mail.compose(hops[0].path, homes["ann"])
     assert msg["X-Pbem-To-Act"] == "bob join"
     assert addresses(msg, "To") == [EMAILS["bob"]]
-    body = plain(msg)
-    assert f"pbem join {hops[0].path.name}" in body
-    assert "pbem keygen --name bob" in body
+    body = " ".join(plain(msg).split())
+    name = hops[0].path.name
+    # Both are invited and join in parallel: the mail (To bob, Cc cy) says so to both.
+    assert (f"bob and cy are invited and each join now, in parallel: save the attached "
+            f"{name} and join with pbem join {name} (first time? make an identity with "
+            "'pbem keygen --name bob' or 'pbem keygen --name cy', whichever you are)") in body
 
 
 def test_finished_game_goes_to_everyone_with_the_scores(homes: dict[str, Home],

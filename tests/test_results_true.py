@@ -119,7 +119,8 @@ def test_absent_end_the_audit_is_partial_everywhere_and_says_who_voted(tmp_path:
     assert "To act" not in words
     log = t.run(None, "log", str(last)).output
     assert f"{proposer} proposed that {absent} is absent, remedy 'end'." in log
-    assert f"{voter} voted to accept the proposal." in log
+    assert re.search(rf"{voter} voted to accept {proposer}'s proposal that {absent} is "
+                     r"absent \(entry \d+, remedy 'end'\)\.", log)
     r = t.run(proposer, "play", str(last))
     assert r.exit_code == 1 and "every seat has revealed." not in r.stderr
     assert f"but {absent}, declared absent" in r.stderr

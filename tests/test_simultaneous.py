@@ -430,6 +430,39 @@ def test_an_opening_that_does_not_match_its_commitment_is_refused(
     assert error.code == "sealed"
 
 
+def test_the_audit_names_a_seat_whose_opening_published_a_salt_of_its_own(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """bob seals his bid under a salt he chose (a fixed one others may know, so his bid
+    was readable before it opened) instead of the one his seed derives: the engine can
+    only check that it opens the commitment, and the audit, once his seed is public,
+    names him and the entries."""
+    paths = play_game(homes, tmp_path / "s", game="sealed-bids", options=["rounds=1"],
+                      bot="random:3")
+    save = savefile.read(paths[-1])
+    assert fresh(save, tmp_path).report.audit == "clean"
+    bodies = copy.deepcopy(save.entries)
+    commit, opening = bodies[5], bodies[8]
+    assert commit["seat"] == opening["seat"] == "bob" and "sealed" in commit
+    chosen = "ab" * 32
+    commit["sealed"] = sealed_commitment(save.game_id, 5, opening["moves"], chosen)
+    opening["salt"] = chosen
+    forged = with_entries(save, relinked(save.header, bodies, homes))
+    report = fresh(forged, tmp_path, "other").report
+    assert report.audit == [
+        "bob: the salt bob published in entry 8, opening the moves sealed in entry 5, is "
+        "not the one derived from bob's revealed seed: bob chose it, so others may have "
+        "known it, and the moves it hid, before they were opened."]
+    written = tmp_path / "forged.toml"
+    written.write_text(savefile.dumps(forged), "utf-8")
+    shown = CliRunner().invoke(main, ["--home", str(tmp_path / "other"), "verify",
+                                      str(written)])
+    assert shown.exit_code == 3
+    assert ("AUDIT FAILED: bob: the salt bob published in entry 8, opening the moves "
+            "sealed in entry 5, is not the one derived from bob's revealed seed: bob chose "
+            "it, so others may have known it, and the moves it hid, before they were "
+            "opened.\n") in shown.output
+
+
 # ---- chance around a step ------------------------------------------------------------------
 def test_chance_queued_in_a_round_waits_and_the_next_step_waits_for_it(
         homes: dict[str, Home], tmp_path: Path) -> None:

@@ -166,7 +166,7 @@ def moves(ctx: click.Context, save: str, moves: tuple[str, ...], as_json: bool) 
     save = resolve_save(ctx, save)
     typed = split_moves(moves)
     try:
-        handle, legal, lines, can_end = session.legal_moves_shown(
+        handle, legal, lines, signable = session.legal_moves_shown(
             home, save, typed, warn=lambda words: echo(f"pbem: {words}", err=True))
     except MoveError as exc:
         from pbem import prompt  # the hints load only when a move is refused
@@ -174,11 +174,23 @@ def moves(ctx: click.Context, save: str, moves: tuple[str, ...], as_json: bool) 
         hint = prompt.quoting_hint(home, save, "moves", typed, exc)
         raise _with_hint(exc, hint) from None
     if as_json:
-        emit_json({"seat": handle, "moves": legal, "can_end_turn": can_end})
+        emit_json({"seat": handle, "moves": legal, "can_end_turn": signable is not None})
         return
     for line in lines:
         echo(line)
-    if can_end:
-        echo("(the turn may end here)")
+    if signable is not None:
+        echo(_SIGNABLE.get(signable, f"(no moves: your {signable} is owed)")
+             if signable != "reveal" or legal else
+             "(no choices left: your final reveal is owed; 'pbem play' signs it)")
     elif not legal:
         echo("(no moves: nothing is owed by you right now)")
+
+
+# What 'moves' says where the entry owed may be signed as it stands (after the moves
+# typed): not every entry is a turn.
+_SIGNABLE = {"turn": "(the turn may end here)",
+             "reveal": "(your final reveal may be signed here)",
+             "start": "(no moves: the start is owed; 'pbem play' signs it)",
+             "join": "(no moves: your join is owed; 'pbem join' signs it)",
+             "vote": "(no moves: your vote on the open proposal is owed; 'pbem vote SAVE "
+                     "accept' or 'pbem vote SAVE refuse' signs it)"}

@@ -369,6 +369,7 @@ def _next_step(summary: GameSummary, table: Table, verified: session.Verified,
     if duty is None:
         return
     summary.to_act = table.seats[duty.seat].handle
+    summary.round_missing = [table.seats[s].handle for s in table.round_missing()]
     summary.next = duty.kind
     summary.your_move = summary.to_act == me
     if summary.your_move and not summary.stale and not verified.dated_ahead \

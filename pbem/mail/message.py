@@ -53,7 +53,7 @@ from pbem.mail.attachments import (  # noqa: F401
     looks_like_save,
     mentions_pbem,
 )
-from pbem.mail.nextstep import shell_word, what_to_run
+from pbem.mail.nextstep import each_to_run, shell_word, what_to_run
 from pbem.mail.profile import email as home_email
 from pbem.mail.viewtable import view_table_html
 from pbem.protocol.crypto.identity import Home, check_address, is_address, is_handle
@@ -176,12 +176,16 @@ def describe_entry(entry: savefile.Entry, you: str = "") -> str:
     if kind == "reveal":
         return f"{who} revealed their secrets for the final audit" + (f" and played: {moves}"
                                                                        if moves else "")
+    if "sealed" in entry:  # a sealed step's commitment: no moves, they stay hidden
+        return f"{who} sealed their moves for the step (opened once every seat has sealed)"
     bot = "".join(f"{t['seat']}'s turn for the bot ({'; '.join(t['moves']) or 'nothing'}), "
                   for t in entry.get("bot", []))
     if bot:  # an absent player's turn, played by the bot (PROTOCOL.md section 11)
         bot = f"{who} played {bot}then "
         who = ""
-    return bot + (f"{who} played: {moves}".lstrip() if moves else f"{who} ended the turn".lstrip())
+    played = "opened the moves they sealed" if "salt" in entry else "played"
+    return bot + (f"{who} {played}: {moves}".lstrip() if moves else
+                  f"{who} ended the turn".lstrip())
 
 
 def _seats(table: Table, contacts: Contacts) -> list[Seat]:
@@ -461,15 +465,17 @@ def _message(mailing: _Mailing, asked: _Asked, *, to: Sequence[str] | None = Non
         waited = _check_reminder(mailing, to)
         cc = False
     to_list, cc_list = _recipients(mailing, to, cc, reader)
-    if asked.remind and reader is None and not to:  # a round: copy the others missing
-        cc_list = [formataddr((mailing.seats[s].handle, mailing.seats[s].email))
-                   for s in mailing.waiting() if s != mailing.actor and mailing.seats[s].email]
+    if asked.remind and reader is None and not to:  # each seat missing but this home's
+        waiting = [formataddr((mailing.seats[s].handle, mailing.seats[s].email))
+                   for s in mailing.waiting() if mailing.seats[s].email]
+        to_list, cc_list = waiting[:1], waiting[1:]
     if not to_list:
         raise MailConfigError(
             "Nobody in this game has a known mail address (seats are given as HANDLE=EMAIL "
             "to 'pbem new'). Give the address yourself with --to ADDRESS, or remember a "
             "player's with 'pbem contacts email HANDLE ADDRESS'.")
-    reader = mailing.other_actor if reader is None else reader
+    if reader is None and len(mailing.table.round_missing()) < 2:
+        reader = mailing.other_actor  # else no reader: each seat of the round reads it
     body = _mail_body(mailing, asked, reader, waited, mailing.filename)
     drawn, save_part = _board_of(mailing, body)
     if save_part.name != mailing.filename:  # the words name the file as attached
@@ -483,13 +489,14 @@ def _check_reminder(mailing: _Mailing, to: Sequence[str] | None
                     ) -> tuple[datetime.datetime | None, str]:
     """Since when the game has waited for the seat a reminder goes to, and how that is
     counted; a UsageError if nobody else is to act, a MailConfigError for no address."""
-    duty, actor = mailing.duty, mailing.actor
-    if duty is None or actor is None:
+    duty, waiting = mailing.duty, mailing.waiting()
+    if duty is None or mailing.actor is None:
         raise UsageError("This game is over: nobody is waiting, so there is nobody to "
                          "remind.")
-    if actor == mailing.my_seat:
+    if not waiting:  # in a round, the others missing in it are reminded
         raise UsageError(f"The game waits for you ({mailing.me}, to {ACTIONS[duty.kind]}): "
                          "there is nobody to remind.")
+    actor = waiting[0]
     who = mailing.seats[actor].handle
     if not to and not mailing.seats[actor].email:
         raise MailConfigError(f"No mail address is known for {who}: give one with --to "
@@ -630,6 +637,8 @@ def _waited(table: Table, parsed: Save, path: Path | None
         return waiting_since(parsed.entries[-1], path)  # a save from before signed times
     if info["next"] == "vote":
         return since, f"when {info['to_act']}'s vote fell due, in signed times"
+    if len(table.round_missing()) > 1:  # the clock names the first of them alone
+        return since, "the signed time of the entry before the round, which made it their move"
     return since, f"the signed time of the entry that made it {info['to_act']}'s move"
 
 
@@ -687,13 +696,15 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
         # In a round (the joins, the final reveals) every seat still to sign in it acts now.
         to_sign = table.round_missing()
         acting = reader if reader in to_sign else duty.seat
-        several = reader is not None and reader not in to_sign and len(to_sign) > 1
+        several = reader not in to_sign and len(to_sign) > 1
         who = listed([seats[s].handle for s in to_sign]) if several else seats[acting].handle
-        body.paragraphs.append(what_to_run(duty.kind, who, filename, several=several,
-                                            addressed=reader == acting,
-                                            is_me=my_seat == acting and not several,
-                                            bystander=reader not in (None, acting),
-                                            proposed=reader in absence.proposed(table)))
+        body.paragraphs.append(
+            each_to_run(duty.kind, [seats[s].handle for s in to_sign], filename)
+            if several and reader is None else
+            what_to_run(duty.kind, who, filename, several=several,
+                        addressed=reader == acting, is_me=my_seat == acting and not several,
+                        bystander=reader not in (None, acting),
+                        proposed=reader in absence.proposed(table)))
         if table.gstate.get("pending"):
             body.paragraphs.append("Dice rolled and cards drawn in the last entry are not shown "
                                    "yet: they appear when the next player opens the save.")
@@ -708,9 +719,9 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
         body.after.append(f"No mail address is known for {names}: please forward this message "
                           f"to {'them' if len(missing) > 1 else names} by hand.")
     seat_words = []
+    acting_now = table.round_missing() or ([duty.seat] if duty is not None else [])
     for i, s in enumerate(seats):
-        tags = [t for t, on in (("sender", i == my_seat),
-                                ("next", duty is not None and duty.seat == i)) if on]
+        tags = [t for t, on in (("sender", i == my_seat), ("next", i in acting_now)) if on]
         seat_words.append(s.handle + (f" <{s.email}>" if s.email else " (no address)")
                           + (f" [{', '.join(tags)}]" if tags else ""))
     body.after.append("Seats: " + "; ".join(seat_words) + ".")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
+from pbem.terminal import listed
+
 
 def what_to_run(kind: str, handle: str, filename: str, *, addressed: bool, is_me: bool,
                  bystander: bool = False, proposed: bool = False, several: bool = False
@@ -40,6 +42,24 @@ def what_to_run(kind: str, handle: str, filename: str, *, addressed: bool, is_me
             f"    pbem play {word} MOVE ...\n"
             f"('pbem moves {word}' lists what {you} can play; 'pbem show {word}' shows "
             "the board.)")
+
+
+def each_to_run(kind: str, handles: list[str], filename: str) -> str:
+    """What to do, told to no reader in particular (addresses typed by hand, or copies
+    to several seats): every seat still to sign in the round (``handles``) signs now,
+    each on this same save, in parallel."""
+    word, names = shell_word(filename), listed(handles)
+    if kind == "join":
+        keygen = " or ".join(f"'pbem keygen --name {shell_word(h)}'" for h in handles)
+        return (f"{names} are invited and each join now, in parallel: save the attached "
+                f"{filename} and join with\n    pbem join {word}\n(first time? make an "
+                f"identity with {keygen}, whichever you are)")
+    if kind == "reveal":
+        return (f"The game is over; {names} each reveal now, in parallel, for the final "
+                f"audit:\n    pbem play {word}")
+    return (f"It is the move of each of {names}, in parallel: save the attached {filename} "
+            f"and run\n    pbem play {word} MOVE ...\n('pbem moves {word}' lists what "
+            f"you can play; 'pbem show {word}' shows the board.)")
 
 
 BYSTANDER_WAITS = {"join": "is invited and joins next", "start": "starts the game next",

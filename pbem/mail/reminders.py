@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +71,9 @@ class Check:
     why_not: str = ""  # why no reminder may go ('' when one may)
     next_at: datetime.datetime | None = None  # reminded less than a day ago: the next from
     vote: bool = False  # the seat to act owes a vote (passed over, not proposed absent)
+    first: str | None = None  # the seat the clock names: in a round, the first missing
+    round_missing: list[str] = field(default_factory=list)  # every seat missing in a round
+    several: bool = False  # ``who`` names several seats (the others missing in a round)
 
     @property
     def due(self) -> bool:
@@ -112,22 +115,27 @@ def check(home: Home, path: str | Path, me: str, now: datetime.datetime) -> Chec
     missing = [table.seats[s].handle for s in table.round_missing()]
     joining = listed(missing) if len(missing) > 1 else ""
     who, ends = info["to_act"], timing.parse_stamp(info["patience_ends"])
+    others = [h for h in missing if h != me]
+    several = False
     if who is not None and info["next"] in ("reveal", "turn") and len(missing) > 1:
         # A round of reveals or of a step's turns: each seat missing in it acts now, this
         # home's seat among them or not (the clock names the first alone).
-        who = listed([h for h in missing if h != me])
+        who, several = listed(others), len(others) > 1
     past = ends if ends is not None and ends <= now else None
     found = Check(f"{table.game.info.title} {table.game_id[:8]}", table.game_id, who, past,
-                  vote=info["next"] == "vote")
+                  vote=info["next"] == "vote", first=info["to_act"], round_missing=missing,
+                  several=several)
     if verified.stale:
         found.why_not = (f"{path} is not the newest save of the game this home has seen; "
                          "skipped.")
     elif who is None or ends is None or who == me:
         found.why_not = f"no reminder ({_no_patience(info, bool(table.proposal), me, joining)})."
     elif past is None:
-        found.why_not = f"no reminder; {who}'s patience runs out {timing.shown(ends)}."
+        whose = f"the patience of {who} runs out" if found.several else \
+            f"{who}'s patience runs out"
+        found.why_not = f"no reminder; {whose} {timing.shown(ends)}."
     elif (after := next_allowed(home, table.game_id)) is not None and now < after:
         found.next_at = after
-        found.why_not = (f"{who} was reminded less than a day ago; the next reminder can go "
-                         f"from {timing.shown(after)}.")
+        found.why_not = (f"{who} {'were' if found.several else 'was'} reminded less than a "
+                         f"day ago; the next reminder can go from {timing.shown(after)}.")
     return found

@@ -95,6 +95,7 @@ class GameSummary:
     filed_how: str = ""  # "new", "already there", or why not
     head_seq: int = -1  # the newest entry this home has (may be newer than the mail's)
     to_act: str = ""
+    round_missing: list[str] = field(default_factory=list)  # every seat still to sign
     next: str = ""  # join, start, turn, reveal; '' when complete
     your_move: bool = False
     over: bool = False
@@ -125,13 +126,16 @@ class GameSummary:
             return f"YOUR ENTRY ({action}; nothing to decide: {self.no_decision})"
         if self.your_move:
             return f"YOUR MOVE ({action})"
+        if len(self.round_missing) > 1:  # a round: each of them signs now, in parallel
+            return f"waiting for each of {', '.join(self.round_missing)} ({action})"
         return f"waiting for {self.to_act} ({action})"
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.ruleset, "title": self.title, "id": self.game_id, "seq": self.seq,
                 "signer": self.signer, "origin": self.origin.to_json(), "filed": self.filed or None,
                 "filed_how": self.filed_how, "head_seq": self.head_seq,
-                "to_act": self.to_act or None, "next": self.next or None,
+                "to_act": self.to_act or None, "round_missing": self.round_missing,
+                "next": self.next or None,
                 "your_move": self.your_move, "no_decision": self.no_decision or None,
                 "over": self.over, "command": self.command or None,
                 "save_as": self.save_as or None, "older": self.older, "stale": self.stale, "fork": self.fork,

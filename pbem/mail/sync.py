@@ -195,7 +195,8 @@ class Overdue:
             then = ("the next vote, or a confirm, may pass over your vote" if found.vote
                     else "another player may propose you absent")
             return f"{found.name}: your patience ran out {since}: {then}."
-        head = f"{found.name}: {who} is past patience since {since}"
+        head = f"{found.name}: {who} {'are' if found.several else 'is'} past patience since " \
+            f"{since}"
         if self.sent_to:
             return f"{head}; reminded ({', '.join(self.sent_to)})."
         if self.not_sent:
@@ -204,7 +205,12 @@ class Overdue:
 
     def to_json(self) -> dict[str, Any]:
         found = self.found
-        return {"id": found.game_id, "to_act": found.who, "yours": found.who == self.me,
+        # to_act is a handle, as everywhere (in a round: the first seat missing, as the
+        # clock names it); round_missing every seat still to sign in the round.
+        yours = self.me in found.round_missing if found.round_missing else \
+            found.first == self.me
+        return {"id": found.game_id, "to_act": found.first,
+                "round_missing": found.round_missing, "yours": yours,
                 "past_patience_since": timing.stamp(found.past), "reminded": self.sent_to,
                 "next_reminder": timing.stamp(found.next_at),
                 "not_reminded": self.not_sent or (None if found.due else found.why_not)}

@@ -694,25 +694,24 @@ def owed(home: Home, path: str | Path) -> Owed:
     mine = signing.owed(verified.table, identity)
     links = OwnLinks(home, verified.table, identity, verified.report.hashes)
     shown = signing.preview(verified.table, identity, links.used, links.voided)
-    duty = shown.duty()
+    own = mine.kind == "reveal" or absence.answers(verified.table, mine.seat)  # as sign_next
+    duty = mine if own else shown.duty()  # an answer to a proposal is no vote due
     assert duty is not None
     in_round = verified.table.round_place(mine.seat) is not None  # this seat, not the first
     return Owed(verified, identity, shown, duty.kind, mine.seat if in_round else duty.seat)
 
 
-
 def legal_moves(home: Home, path: str | Path, moves: list[str]) -> tuple[str, list[str], bool]:
     """(seat handle, legal moves after ``moves``, whether the turn may end there)."""
-    handle, legal, _, can_end = legal_moves_shown(home, path, moves)
-    return handle, legal, can_end
+    handle, legal, _, signable = legal_moves_shown(home, path, moves)
+    return handle, legal, signable is not None
 
 
 def legal_moves_shown(home: Home, path: str | Path, moves: list[str],
                       warn: Callable[[str], None] | None = None
-                      ) -> tuple[str, list[str], list[str], bool]:
-    """As legal_moves, with the lines ``pbem moves`` prints for them (Game.move_lines).
-    ``warn`` is told what ``play`` would refuse the save for (stale, or dated ahead): the
-    moves are listed all the same, as reading them forks nothing."""
+                      ) -> tuple[str, list[str], list[str], str | None]:
+    """As legal_moves, with the lines ``pbem moves`` prints (Game.move_lines), and the kind
+    owed (Owed.kind) if it may be signed after ``moves``; ``warn``: what play refuses."""
     turn = owed(home, path)
     if warn is not None:
         try:
@@ -720,15 +719,16 @@ def legal_moves_shown(home: Home, path: str | Path, moves: list[str],
         except TurnError as exc:
             warn(f"{exc.message} 'pbem play' refuses it.")
     if not turn.takes_moves:
-        return turn.handle, [], [], True
+        return turn.handle, [], [], turn.kind
     state, typed = turn.after(moves)
     kept = steps.kept_opening(home.path, turn.table, turn.kind, turn.seat)
     if kept is not None:  # opening a sealed step: only the moves sealed are accepted
         sealed_now = turn.after(kept[1])[1]
         legal = steps.opening_next(kept[0], sealed_now, typed)
-        return turn.handle, legal, turn.game.move_lines(legal), typed == sealed_now
-    legal = turn.options(state)
-    return turn.handle, legal, turn.game.move_lines(legal), turn.unfinished(state) is None
+        done = typed == sealed_now
+    else:
+        legal, done = turn.options(state), turn.unfinished(state) is None
+    return turn.handle, legal, turn.game.move_lines(legal), turn.kind if done else None
 
 
 def seat_view(home: Home | None, verified: Verified) -> tuple[str, dict[str, Any], dict[str, Any]]:

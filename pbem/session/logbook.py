@@ -162,16 +162,29 @@ def _leaving_words(entry: savefile.Entry, before: Table) -> list[str]:
         return [f"{who} proposed that {entry['player']} is absent, remedy '{entry['remedy']}'."]
     over = absence.passing_words(absence.passed_by(before, entry))
     if kind == "vote":
-        return [f"{who} voted to {entry['vote']} the proposal{over}."]
-    if kind == "confirm":
+        return [f"{who} voted to {entry['vote']} {_open_proposal(before, True)}{over}."]
+    if kind == "confirm":  # only the proposer confirms
         if over:
-            return [f"{who} confirmed the proposal{over}."]
-        return [f"{who} confirmed the proposal, unanswered for a full patience."]
+            return [f"{who} confirmed {_open_proposal(before, False)}{over}."]
+        return [f"{who} confirmed {_open_proposal(before, False)}, unanswered for a full "
+                "patience."]
     if kind == "resign":
         return [f"{who} resigned and ranks last."]
     if "sealed" in entry:  # a sealed step's commitment: its moves stay hidden until opened
         return [f"{who} sealed its moves; they are opened once every seat of the step has."]
     return []
+
+
+def _open_proposal(before: Table, by: bool) -> str:
+    """"bob's proposal that cy is absent (entry 7, remedy 'end')" (``by``: naming the
+    proposer, else "the proposal that ..."): the proposal open on ``before``, the one a
+    vote or confirm signed on it settles (a round's queued proposals open in turn)."""
+    proposal = before.proposal
+    if not proposal:  # the engine refuses a vote or confirm with none open
+        return "the proposal"
+    whose = f"{before.seats[proposal['by']].handle}'s" if by else "the"
+    return (f"{whose} proposal that {before.seats[proposal['player']].handle} is absent "
+            f"(entry {proposal['seq']}, remedy '{proposal['remedy']}')")
 
 
 class History(Record):

@@ -9,7 +9,8 @@ from typing import Any
 
 from pbem.game import Outcome, State, copy_state
 from pbem.protocol.crypto import beacon
-from pbem.protocol.saveformat.savefile import Save
+from pbem.protocol.crypto.derive import sealed_salt
+from pbem.protocol.saveformat.savefile import HEX64, Save
 from pbem.protocol.state.headers import game_data
 from pbem.protocol.state.table import Report, Table, name_seats, silent
 from pbem.protocol.timekeeping import absence
@@ -35,14 +36,50 @@ def finish(report: Report) -> None:
 def reveal_seeds(save: Save, table: Table) -> dict[int, bytes] | None:
     """The seeds revealed in this save, seat -> seed, or None if none is: the chores of
     each seat that revealed are audited as they are replayed (an absent seat never
-    reveals, so the audit cannot wait for every seat; PROTOCOL.md section 11)."""
+    reveals, so the audit cannot wait for every seat; PROTOCOL.md section 11). Called on
+    the table the replay starts from (entry 0): the salts of the sealed steps those seats
+    opened are audited here, each one not derived from its seed noted in the table's
+    findings, which the audit reports with the others (:func:`sealed_salt_findings`)."""
     seeds: dict[int, bytes] = {}
     for entry in save.entries:
         if entry["kind"] == "reveal":
             seat = table.seat_of(entry["seat"])
             if seat is not None:
                 seeds[seat] = bytes.fromhex(entry["seed"])
+    table.findings.extend(sealed_salt_findings(save, table, seeds))
     return seeds or None
+
+
+def sealed_salt_findings(save: Save, table: Table, seeds: dict[int, bytes]) -> list[str]:
+    """Each opening of a sealed step whose ``salt`` is not the one derived from its
+    seat's revealed seed (docs/protocol-rounds.md, "Sealed steps"): the engine checks
+    only that the salt opens the commitment, and cannot check more before the seed is
+    public. A salt of the seat's own choosing could be known to others before it opened
+    its moves (so could the moves: a sealed bid is guessed in a few tries). Seats that
+    never revealed are not audited (Report.unaudited). The engine's replay refuses the
+    save if any entry is unsound, so this reads the entries as they stand."""
+    committed: dict[str, tuple[int, str]] = {}  # handle -> (seq, link) of its commitment
+    found = []
+    for entry in save.entries:
+        handle = str(entry["seat"])
+        if entry["kind"] != "turn":
+            continue
+        if "sealed" in entry:
+            committed[handle] = (int(entry["seq"]), str(entry.get("beacon", "")))
+        if "salt" not in entry or handle not in committed:
+            continue
+        at, link = committed.pop(handle)
+        seat = table.seat_of(handle)
+        seed = seeds.get(seat) if seat is not None else None
+        if seed is None or not HEX64.fullmatch(link):
+            continue
+        if sealed_salt(seed, table.game_id, at, bytes.fromhex(link)).hex() != entry["salt"]:
+            found.append(
+                f"{handle}: the salt {handle} published in entry {entry['seq']}, opening "
+                f"the moves sealed in entry {at}, is not the one derived from "
+                f"{handle}'s revealed seed: {handle} chose it, so others may have known "
+                "it, and the moves it hid, before they were opened.")
+    return found
 
 
 def audit(table: Table) -> tuple[list[str], dict[str, dict[str, str]]]:

@@ -380,6 +380,13 @@ def bot_then_round(table: Table, shown: Table, seat: int) -> bool:
     return table.game.to_act(table.gstate) in table.bots and shown.round_place(seat) is not None
 
 
+def seals_now(table: Table, seat: int) -> bool:
+    """Whether ``seat``'s turn now commits to its moves, sealed (docs/protocol-rounds.md,
+    "Sealed steps"): in the round of commitments, or late, with no commitment to open."""
+    in_sealed_round = table.round_place(seat) is not None and table.step_kind() == "sealed"
+    return table.commitment(seat) is None and (in_sealed_round or seat in table.late_commits())
+
+
 def _seal(table: Table, seat: int, entry: Entry, seed: bytes) -> None:
     """A turn of a sealed step (docs/protocol-rounds.md): in the round where the seats
     commit, the entry carries the commitment to its moves (checked as a turn against the
@@ -387,8 +394,7 @@ def _seal(table: Table, seat: int, entry: Entry, seed: bytes) -> None:
     and their salt, re-derived from the seed. TurnError if the moves are not the sealed
     ones."""
     committed = table.commitment(seat)
-    in_sealed_round = table.round_place(seat) is not None and table.step_kind() == "sealed"
-    if committed is None and not (in_sealed_round or seat in table.late_commits()):
+    if committed is None and not seals_now(table, seat):
         return
     _, moves = play_turn(table.game, table.gstate, seat, entry["moves"])
     if committed is not None:

@@ -300,9 +300,10 @@ class Written(Record):
                    "'pbem verify' shows the final scores."
         missing = self.table.round_missing()
         if duty.kind == "join" and missing:
-            return joins_step(self.table, missing)
+            return steps.joins_step(self.table, missing)
         if duty.kind == "reveal" and missing:
-            return reveals_step(self.table, missing, self.table.seat_of(self.entry["seat"]))
+            return steps.reveals_step(self.table, missing,
+                                      self.table.seat_of(self.entry["seat"]))
         if duty.kind == "turn" and missing:
             return steps.turns_step(self.table, missing, self.table.seat_of(self.entry["seat"]))
         who = self.table.seats[duty.seat]
@@ -311,33 +312,6 @@ class Written(Record):
                   "vote": "vote with 'pbem vote SAVE accept' (or refuse)"}[duty.kind]
         mail = f" <{who.email}>" if who.email else ""
         return f"Send it to {who.handle}{mail}, who will {action}."
-
-
-def reveals_step(table: Table, missing: list[int], me: int | None) -> str:
-    """What to do with a save whose final reveals are a round (PROTOCOL.md section 4):
-    every seat still to reveal reveals on it now, in parallel, the signer too if it is
-    one of them."""
-    others = [table.seats[s].handle + (f" <{table.seats[s].email}>" if table.seats[s].email
-                                        else "") for s in missing if s != me]
-    mine = " You reveal now too: 'pbem play' on this save." if me in missing else ""
-    if not others:
-        return mine.strip()
-    return (f"Send it to {', '.join(others)}, who reveal{'s' if len(others) == 1 else ''} "
-            f"with 'pbem play': the final reveals are signed in parallel.{mine}")
-
-
-def joins_step(table: Table, missing: list[int]) -> str:
-    """What to do with a save whose joins are a round (PROTOCOL.md section 4): every seat
-    still to join joins on it, in parallel, and mails its join to every other seat."""
-    names = [table.seats[s].handle + (f" <{table.seats[s].email}>" if table.seats[s].email
-                                       else "") for s in missing]
-    if table.round_first < 0:  # the invitation: nobody has joined yet
-        return (f"Send it to {', '.join(names)}, who each join it with 'pbem join', in "
-                "parallel, and mail their join to every other player.")
-    return (f"Send it to every other player: the joins are signed in parallel, and "
-            f"{', '.join(names)} still join{'s' if len(names) == 1 else ''}. The host "
-            "starts once one save holds every join: 'pbem inbox' and 'pbem sync' assemble "
-            "them by themselves, 'pbem merge' from files.")
 
 
 def new_game(home: Home, ruleset: str, seats: list[str], options: list[str],
@@ -576,7 +550,11 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
             raise
         raise TurnError(exc.message + links.branch_words(verified.report.hashes),
                         code=exc.code) from None
-    new_table = rounds.in_seat_order(verified.save, entry, new_table)
+    try:
+        new_table = rounds.in_seat_order(verified.save, entry, new_table)
+    except PbemError:
+        links.release()  # nothing written: the link was never published
+        raise
     save = appended(verified.save, entry, new_table)
     keys = contacts.seat_keys(save)
     target = output_path(save, entry, Path(path), out)

@@ -9,7 +9,6 @@ import datetime
 from pathlib import Path
 
 from pbem import session
-from pbem.session import rounds
 from pbem.errors import TurnError, UsageError
 from pbem.home.contacts import Contacts
 from pbem.protocol.crypto.identity import Home, Identity
@@ -18,6 +17,7 @@ from pbem.protocol.saveformat import timing
 from pbem.protocol.saveformat.savefile import LINK_KINDS
 from pbem.protocol.state.table import Table, silent
 from pbem.protocol.timekeeping import absence, clock
+from pbem.session import rounds
 
 
 # ---- absent players (PROTOCOL.md section 11) ------------------------------------------------

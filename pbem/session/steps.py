@@ -1,5 +1,6 @@
-"""What a save whose next entries are the round of a simultaneous step tells its reader
-to do (docs/protocol-rounds.md): every seat still to act plays on it now, in parallel."""
+"""What a save whose next entries are a round tells its reader to do (docs/protocol-rounds.md):
+every seat still to sign in it (a join, a reveal, a turn of a simultaneous step) signs on
+it now, in parallel."""
 
 from __future__ import annotations
 
@@ -8,6 +9,33 @@ from pathlib import Path
 from pbem.errors import TurnError
 from pbem.home import sealed
 from pbem.protocol.state.table import Table
+
+
+def reveals_step(table: Table, missing: list[int], me: int | None) -> str:
+    """What to do with a save whose final reveals are a round (PROTOCOL.md section 4):
+    every seat still to reveal reveals on it now, in parallel, the signer too if it is
+    one of them."""
+    others = [table.seats[s].handle + (f" <{table.seats[s].email}>" if table.seats[s].email
+                                        else "") for s in missing if s != me]
+    mine = " You reveal now too: 'pbem play' on this save." if me in missing else ""
+    if not others:
+        return mine.strip()
+    return (f"Send it to {', '.join(others)}, who reveal{'s' if len(others) == 1 else ''} "
+            f"with 'pbem play': the final reveals are signed in parallel.{mine}")
+
+
+def joins_step(table: Table, missing: list[int]) -> str:
+    """What to do with a save whose joins are a round (PROTOCOL.md section 4): every seat
+    still to join joins on it, in parallel, and mails its join to every other seat."""
+    names = [table.seats[s].handle + (f" <{table.seats[s].email}>" if table.seats[s].email
+                                       else "") for s in missing]
+    if table.round_first < 0:  # the invitation: nobody has joined yet
+        return (f"Send it to {', '.join(names)}, who each join it with 'pbem join', in "
+                "parallel, and mail their join to every other player.")
+    return (f"Send it to every other player: the joins are signed in parallel, and "
+            f"{', '.join(names)} still join{'s' if len(names) == 1 else ''}. The host "
+            "starts once one save holds every join: 'pbem inbox' and 'pbem sync' assemble "
+            "them by themselves, 'pbem merge' from files.")
 
 
 def turns_step(table: Table, missing: list[int], me: int | None) -> str:

@@ -265,7 +265,8 @@ def test_show_and_log_read_a_round_holding_a_later_seat_alone(homes: dict[str, H
     assert "bob sealed its moves" in log.output and "bid 4" not in log.output
     report = json.loads(runner.invoke(main, [*home, "verify", "--json", str(bob)]).output)
     assert report["round"] == {"seats": ["ann", "bob", "cy"], "missing": ["ann", "cy"],
-                               "proposed": [], "sealed": "sealed"}
+                               "proposed": [], "sealed": "sealed",
+                               "deck_work": False}
 
 
 def test_every_seat_of_the_step_is_told_it_plays_now(homes: dict[str, Home],

@@ -189,6 +189,8 @@ def moves(ctx: click.Context, save: str, moves: tuple[str, ...], as_json: bool) 
 # What 'moves' says where the entry owed may be signed as it stands (after the moves
 # typed): not every entry is a turn.
 _SIGNABLE = {"turn": "(the turn may end here)",
+             "deck": "(no moves: this entry only does the secret-deck work you owe; 'pbem "
+                     "play' with no moves signs it)",
              "reveal": "(your final reveal may be signed here)",
              "start": "(no moves: the start is owed; 'pbem play' signs it)",
              "join": "(no moves: your join is owed; 'pbem join' signs it)",

@@ -29,7 +29,7 @@ from pbem.protocol.state.turns import apply_moves
 from pbem.protocol.timekeeping import absence, clock
 from pbem.record import Record
 from pbem.registry import load as load_game
-from pbem.session import holding, rounds, steps
+from pbem.session import holding, steps
 from pbem.session.branches import OwnLinks, guard_branches, went_on
 from pbem.session.verified import Verified
 
@@ -551,7 +551,7 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
         raise TurnError(exc.message + links.branch_words(verified.report.hashes),
                         code=exc.code) from None
     try:
-        new_table = rounds.in_seat_order(verified.save, entry, new_table)
+        new_table = signing.in_seat_order(verified.save, entry, new_table)
     except PbemError:
         links.release()  # nothing written: the link was never published
         raise
@@ -689,15 +689,16 @@ def legal_moves_shown(home: Home, path: str | Path, moves: list[str],
                       warn: Callable[[str], None] | None = None
                       ) -> tuple[str, list[str], list[str], str | None]:
     """As legal_moves, with the lines ``pbem moves`` prints (Game.move_lines), and the kind
-    owed (Owed.kind) if it may be signed after ``moves``; ``warn``: what play refuses."""
+    owed (Owed.kind, or "deck" for a turn that only does secret-deck work) if it may be
+    signed after ``moves``; ``warn``: what play refuses."""
     turn = owed(home, path)
     if warn is not None:
         try:
             refuse_stale(turn.verified, home)
         except TurnError as exc:
             warn(f"{exc.message} 'pbem play' refuses it.")
-    if not turn.takes_moves:
-        return turn.handle, [], [], turn.kind
+    if not turn.takes_moves:  # "deck": a turn the engine asks for secret-deck work only
+        return turn.handle, [], [], "deck" if turn.kind == "turn" else turn.kind
     state, typed = turn.after(moves)
     kept = steps.kept_opening(home.path, turn.table, turn.kind, turn.seat)
     if kept is not None:  # opening a sealed step: only the moves sealed are accepted

@@ -17,7 +17,6 @@ from pbem.protocol.saveformat import timing
 from pbem.protocol.saveformat.savefile import LINK_KINDS
 from pbem.protocol.state.table import Table, silent
 from pbem.protocol.timekeeping import absence, clock
-from pbem.session import rounds
 
 
 # ---- absent players (PROTOCOL.md section 11) ------------------------------------------------
@@ -91,7 +90,7 @@ def _sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str
     links = session.OwnLinks(home, table, identity)
     entry, new_table = signing.sign_entry(table, identity, kind, [], fields, used=links.used,
                                          claim=links.claim)
-    new_table = rounds.in_seat_order(verified.save, entry, new_table)
+    new_table = signing.in_seat_order(verified.save, entry, new_table)
     save = session.appended(verified.save, entry, new_table)
     written = session.write(save, session.output_path(save, entry, Path(path), out), home,
                             links.release, entry)

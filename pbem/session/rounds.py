@@ -94,20 +94,6 @@ def merge_files(paths: list[Path], home: Home | None, out: str | None
     return written, merged, [table.seats[s].handle for s in table.round_missing()]
 
 
-def in_seat_order(save: Save, entry: Entry, table: Table) -> Table:
-    """The table after ``entry``, signed on ``save`` (``table`` as signing made it). A
-    round's entries are stored and applied in seat order (PROTOCOL.md section 4): an
-    entry signed on a save that holds a later seat's entry of its round was applied
-    after that one, so the table is made again from the save in seat order (a step's
-    state may follow the order: the slot ids a draft's passes number, say)."""
-    if "round" not in entry or not any(e.get("round") == entry["round"]
-                                       and e["seq"] > entry["seq"] for e in save.entries):
-        return table
-    entries = sorted(save.entries + [entry], key=lambda e: int(e["seq"]))
-    return engine.replay(Save(save.header, entries, {}), check_snapshot=False,
-                         signed_here=engine.entry_hash(entry)).table
-
-
 def status(table: Table) -> dict[str, Any] | None:
     """docs/JSON.md's ``round``: the seats of the round the game waits on, those whose
     entry is missing from the save and those whose slot holds a proposal that they are

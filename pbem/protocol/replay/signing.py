@@ -18,10 +18,10 @@ from pbem.protocol.crypto import beacon, entropy
 from pbem.protocol.crypto.derive import NONCE_BYTES, sealed_salt, seed_commitment
 from pbem.protocol.crypto.identity import Identity
 from pbem.protocol.replay.chain import check_new_key
-from pbem.protocol.replay.engine import arrive, entry_hash, note_signed, step
+from pbem.protocol.replay.engine import arrive, entry_hash, note_signed, replay, step
 from pbem.protocol.saveformat import timing
 from pbem.protocol.saveformat.canonical import canonical
-from pbem.protocol.saveformat.savefile import LINK_KINDS, Entry
+from pbem.protocol.saveformat.savefile import LINK_KINDS, Entry, Save
 from pbem.protocol.state import evidence
 from pbem.protocol.state.headers import game_data
 from pbem.protocol.state.rounds import sealed_commitment
@@ -458,3 +458,17 @@ def _place_in_round(table: Table, seat: int, kind: str, fields: dict[str, Any]
             return None
         return table.round_place(target)
     return table.round_place(seat) if kind not in absence.OUT_OF_TURN else None
+
+
+def in_seat_order(save: Save, entry: Entry, table: Table) -> Table:
+    """The table after ``entry``, signed on ``save`` (``table`` as signing made it). A
+    round's entries are stored and applied in seat order (PROTOCOL.md section 4): an
+    entry signed on a save that holds a later seat's entry of its round was applied
+    after that one, so the table is made again from the save in seat order (a step's
+    state may follow the order: the slot ids a draft's passes number, say)."""
+    if "round" not in entry or not any(e.get("round") == entry["round"]
+                                       and e["seq"] > entry["seq"] for e in save.entries):
+        return table
+    entries = sorted(save.entries + [entry], key=lambda e: int(e["seq"]))
+    return replay(Save(save.header, entries, {}), check_snapshot=False,
+                  signed_here=entry_hash(entry)).table

@@ -11,13 +11,16 @@ entry answers itself.
 from __future__ import annotations
 
 import copy
+import json
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 from pbem import session
+from pbem.cli import main
 from pbem.errors import IntegrityError, PbemError, TurnError
 from pbem.mail import answer
 from pbem.protocol.crypto import mental_deck
@@ -198,3 +201,35 @@ def test_RDJ_V2_an_entry_of_a_deck_round_answers_itself(tmp_path: Path) -> None:
     for handle in HANDLES:
         told = answer.nothing_to_decide(homes[handle], written.path)
         assert told == ("deck work only", [])
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_show_and_moves_say_a_deck_round_is_deck_work(tmp_path: Path) -> None:
+    """In a round of re-locks, ann's entry signed: 'show', 'verify' and 'moves' say the
+    next entries are secret-deck work by bob and cy, with no move (not a turn)."""
+    homes = homes_in(tmp_path)
+    (tmp_path / "saves").mkdir()
+    written = session.new_game(homes["ann"], "red-dog-junction", HANDLES, ["variant=posse"],
+                               None, folder=tmp_path / "saves")
+    while not (written.table.deck_round() and written.table.round_first < 0):
+        written = sign_duty(homes, written, "greedy")
+    written = sign_duty(homes, written, "greedy")  # ann's, the first of the round
+    runner = CliRunner()
+
+    def run(*args: str) -> str:
+        result = runner.invoke(main, ["--home", str(tmp_path / "homes" / "bob"), *args])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    shown = run("show", str(written.path))
+    assert "Next: secret-deck work by each of bob, cy  (you among them)" in shown
+    assert ("Round: the entries of ann, bob, cy doing the secret-deck work each seat owes "
+            "(no move to choose), signed in parallel; this save holds those of ann; "
+            "missing: bob, cy.") in shown
+    assert "To act: bob, cy (secret-deck work each, in parallel) since" in shown
+    assert "Next: secret-deck work by each of bob, cy." in run("verify", str(written.path))
+    assert run("moves", str(written.path)) == (
+        "(no moves: this entry only does the secret-deck work you owe; 'pbem play' with no "
+        "moves signs it)\n")
+    data = json.loads(run("verify", str(written.path), "--json"))
+    assert data["round"]["deck_work"] is True and data["round"]["sealed"] == ""

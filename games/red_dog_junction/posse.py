@@ -40,8 +40,8 @@ How it is played by mail (the rulings in notation_doc.py say the same to players
   of the passed hands in one round, then the givers' peels in another (the deal's peels
   after the start entry, on the same slots, go one after another). A pick step is thus
   three rounds, and the draft takes 29 hops at five players from the start entry to the
-  first turn (27 at three, 28 at four; it took 10 * players + 5 entries one after
-  another). Two players pick in turn, each as soon as it can read its hand, its pick's
+  entry that shows the last pick (27 at three, 28 at four; it took 10 * players + 5
+  entries one after another). Two players pick in turn, each as soon as it can read its hand, its pick's
   entry doing the deck work it owes (25 hops, as before).
 What a seat learns is what a table shows: which slot each player keeps is public (the
 card is not), but a passed hand gets fresh slot ids and is shuffled by its receiver, so

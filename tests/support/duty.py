@@ -3,12 +3,24 @@ of the seat that owes it."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from pbem import session
 from pbem.protocol.crypto.identity import Home, Identity
 from pbem.protocol.saveformat.savefile import Save
+
+
+def keyed_homes(folder: Path, handles: Sequence[str]) -> dict[str, Home]:
+    """A home with a key for each of ``handles`` under ``folder``/homes (kept if made)."""
+    made = {}
+    for handle in handles:
+        home = Home(folder / "homes" / handle)
+        if not home.has_identity():
+            home.keygen(handle)
+        made[handle] = home
+    return made
 
 
 def fixed_identities(n: int, first: int = 1) -> list[Identity]:

@@ -31,7 +31,7 @@ from pbem.protocol.state import headers
 from pbem.protocol.state.table import Table
 from pbem_games.red_dog_junction import GAME, posse
 from tests.enginekit import forge, sign_as, tick, with_entries
-from tests.support.duty import sign_duty
+from tests.support.duty import keyed_homes, sign_duty
 
 HANDLES = ["ann", "bob", "cy", "dee", "eve"]
 DECK = posse.DECK
@@ -45,13 +45,7 @@ def _games_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
 
 
 def homes_for(folder: Path, players: int) -> dict[str, Home]:
-    made = {}
-    for handle in HANDLES[:players]:
-        home = Home(folder / "homes" / handle)
-        if not home.has_identity():
-            home.keygen(handle)
-        made[handle] = home
-    return made
+    return keyed_homes(folder, HANDLES[:players])
 
 
 @cache

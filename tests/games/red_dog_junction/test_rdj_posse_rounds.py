@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ from pbem.protocol.saveformat.savefile import Save
 from pbem.protocol.state.table import Table
 from pbem_games.red_dog_junction import posse
 from tests.enginekit import forge, with_entries
-from tests.support.duty import sign_duty
+from tests.support.duty import keyed_homes, sign_duty
 
 HANDLES = ["ann", "bob", "cy"]
 DECK = posse.DECK
@@ -44,26 +45,28 @@ def _folder(tmp_path_factory: pytest.TempPathFactory) -> None:
     draft.cache_clear()
 
 
-def homes_in(folder: Path) -> dict[str, Home]:
-    made = {}
-    for handle in HANDLES:
-        home = Home(folder / "homes" / handle)
-        if not home.has_identity():
-            home.keygen(handle)
-        made[handle] = home
-    return made
+def posse_until(folder: Path, reached: Callable[[session.Written], bool]
+                ) -> tuple[dict[str, Home], session.Written]:
+    """A 3-player Posse game, a home a seat under ``folder``, signed by greedy bots, each
+    entry in its seat's home, until ``reached`` holds."""
+    homes = keyed_homes(folder, HANDLES)
+    (folder / "saves").mkdir()
+    written = session.new_game(homes["ann"], "red-dog-junction", HANDLES, ["variant=posse"],
+                               None, folder=folder / "saves")
+    while not reached(written):
+        assert written.entry["seq"] < 120
+        written = sign_duty(homes, written, "greedy")
+    return homes, written
+
+
+def deck_round_ahead(written: session.Written) -> bool:
+    return bool(written.table.deck_round()) and written.table.round_first < 0
 
 
 @cache
 def draft() -> tuple[dict[str, Home], Save]:
     """A 3-player Posse game signed to the first turn after the draft, a home a seat."""
-    homes = homes_in(ROOT[0])
-    (ROOT[0] / "saves").mkdir()
-    written = session.new_game(homes["ann"], "red-dog-junction", HANDLES, ["variant=posse"],
-                               None, folder=ROOT[0] / "saves")
-    while not posse.due(written.table.gstate):
-        assert written.entry["seq"] < 120
-        written = sign_duty(homes, written, "greedy")
+    homes, written = posse_until(ROOT[0], lambda w: posse.due(w.table.gstate))
     return homes, savefile.read(written.path)
 
 
@@ -173,12 +176,7 @@ def test_RDJ_V2_a_pick_round_signed_in_reverse_order_verifies(tmp_path: Path) ->
     """Each seat of the first pick round signs on the save the seat after it wrote (so
     each save holds a later seat's entry of the round): the written saves verify in a
     home that saw none of them, and the draft plays on to its end."""
-    homes = homes_in(tmp_path)
-    (tmp_path / "saves").mkdir()
-    written = session.new_game(homes["ann"], "red-dog-junction", HANDLES, ["variant=posse"],
-                               None, folder=tmp_path / "saves")
-    while not written.table.step_round():
-        written = sign_duty(homes, written, "greedy")
+    homes, written = posse_until(tmp_path, lambda w: bool(w.table.step_round()))
     for handle in reversed(HANDLES):
         written = session.sign_next(homes[handle], written.path, None, [], "greedy", None)
         report = session.verify(savefile.read(written.path), Home(tmp_path / f"a-{handle}"))
@@ -192,12 +190,7 @@ def test_RDJ_V2_a_pick_round_signed_in_reverse_order_verifies(tmp_path: Path) ->
 
 @pytest.mark.heavy
 def test_RDJ_V2_an_entry_of_a_deck_round_answers_itself(tmp_path: Path) -> None:
-    homes = homes_in(tmp_path)
-    (tmp_path / "saves").mkdir()
-    written = session.new_game(homes["ann"], "red-dog-junction", HANDLES, ["variant=posse"],
-                               None, folder=tmp_path / "saves")
-    while not (written.table.deck_round() and written.table.round_first < 0):
-        written = sign_duty(homes, written, "greedy")
+    homes, written = posse_until(tmp_path, deck_round_ahead)
     for handle in HANDLES:
         told = answer.nothing_to_decide(homes[handle], written.path)
         assert told == ("deck work only", [])
@@ -207,12 +200,7 @@ def test_RDJ_V2_an_entry_of_a_deck_round_answers_itself(tmp_path: Path) -> None:
 def test_RDJ_V2_show_and_moves_say_a_deck_round_is_deck_work(tmp_path: Path) -> None:
     """In a round of re-locks, ann's entry signed: 'show', 'verify' and 'moves' say the
     next entries are secret-deck work by bob and cy, with no move (not a turn)."""
-    homes = homes_in(tmp_path)
-    (tmp_path / "saves").mkdir()
-    written = session.new_game(homes["ann"], "red-dog-junction", HANDLES, ["variant=posse"],
-                               None, folder=tmp_path / "saves")
-    while not (written.table.deck_round() and written.table.round_first < 0):
-        written = sign_duty(homes, written, "greedy")
+    homes, written = posse_until(tmp_path, deck_round_ahead)
     written = sign_duty(homes, written, "greedy")  # ann's, the first of the round
     runner = CliRunner()
 

@@ -266,8 +266,8 @@ class Table(Record):
         return sorted(owing)
 
     def deck_round(self) -> list[int]:
-        """The seats of a round of secret-deck work (docs/protocol-rounds.md, "Deck
-        work"): those of :meth:`deck_duty`, two or more, when each one's work is
+        """The seats of a round of secret-deck work (docs/protocol-rounds.md, "Rounds of
+        secret-deck work"): those of :meth:`deck_duty`, two or more, when each one's work is
         independent of the others' (deck_rounds.plan), no chance is pending and no seat
         is played by the bot or dropped. Otherwise they sign one after another."""
         seats = self.deck_duty()
@@ -446,7 +446,7 @@ class Table(Record):
         self.round_kind, self.round_work = "", []
 
     def _mental_decks(self) -> bool:
-        return any(d.get("mode") == "mental" for d in self.gstate.get("secret", {}).values())
+        return bool(self._decks())
 
     def over(self) -> bool:
         return self.started and (self.resigned >= 0 or self.stopped
@@ -494,9 +494,11 @@ class Table(Record):
         # Not over() (started, nobody resigned, not stopped, someone to act), asking the
         # game whose turn it is once.
         seat = None if self.resigned >= 0 or self.stopped else self.game.to_act(self.gstate)
-        if seat is not None and self.round_first < 0 and self.deck_duty():
-            seat = self._next_worker(self.deck_duty())
-        elif seat is not None and self.round_kind == "deck":
+        # Deck work the game waits on: the engine's to ask for, not the game's.
+        owing = self.deck_duty() if seat is not None and self.round_first < 0 else []
+        if owing:
+            seat = self._next_worker(owing)
+        elif seat is not None and self.round_kind == "deck" and self.round_missing():
             seat = self.round_missing()[0]
         if seat is not None:
             missing = self.round_missing() if self.round_kind == "sealed" else []

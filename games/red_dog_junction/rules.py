@@ -64,7 +64,7 @@ class RedDogJunction(Game):
     info = GameInfo(
         id="red-dog-junction",
         title="Red Dog Junction",
-        rules_version=2,
+        rules_version=3,  # 3: from three players the Posse draft picks together (rounds)
         min_players=1,
         max_players=5,
         options={

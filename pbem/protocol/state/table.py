@@ -497,7 +497,9 @@ class Table(Record):
         if seat is not None and self.round_first < 0 and self.deck_duty():
             seat = self._next_worker(self.deck_duty())
         elif seat is not None and self.round_kind == "deck":
-            seat = self.round_missing()[0]
+            # (every slot may be signed while the round is applied: a proposal in the
+            # last one asks for the duty before the round completes)
+            seat = (self.round_missing() or [seat])[0]
         if seat is not None:
             missing = self.round_missing() if self.round_kind == "sealed" else []
             if missing:  # commitments leave the game's state (and to_act) as it was

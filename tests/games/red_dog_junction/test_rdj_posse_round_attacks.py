@@ -1,0 +1,136 @@
+"""Posse (RDJ-V2) rounds of secret-deck work against a cheating or withholding seat
+(docs/protocol-rounds.md, "Rounds of secret-deck work"). Checked: an entry the engine
+asked for deck work carries no sealed commitment and no opening (it would be told as a
+sealed turn); a seat proposed absent in a slot of a round of deck work can be voted out
+(remedy ``end``: the game stops, the audit says what stays closed) and can answer the
+proposal by signing the work it owes, after which the draft plays on to its end.
+"""
+
+from __future__ import annotations
+
+import copy
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from pbem import session
+from pbem.errors import TurnError
+from pbem.game import secretdeck
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import engine
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.saveformat.savefile import Save
+from pbem_games.red_dog_junction import posse
+from tests.enginekit import forge, sign_as, tick, with_entries
+from tests.support.duty import sign_duty
+
+HANDLES = ["ann", "bob", "cy"]
+ROOT: list[Path] = []
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _folder(tmp_path_factory: pytest.TempPathFactory) -> None:
+    ROOT[:] = [tmp_path_factory.mktemp("posse-round-attacks")]
+    first_steps.cache_clear()
+
+
+def homes_in(folder: Path) -> dict[str, Home]:
+    made = {}
+    for handle in HANDLES:
+        home = Home(folder / "homes" / handle)
+        if not home.has_identity():
+            home.keygen(handle)
+        made[handle] = home
+    return made
+
+
+def to_relocks(folder: Path) -> tuple[dict[str, Home], session.Written]:
+    """A 3-player Posse game signed up to its first round of re-locks, none signed."""
+    homes = homes_in(folder)
+    (folder / "saves").mkdir(parents=True)
+    written = session.new_game(homes["ann"], "red-dog-junction", HANDLES, ["variant=posse"],
+                               None, folder=folder / "saves")
+    while not (written.table.deck_round() and written.table.round_first < 0
+               and written.table.gstate["draft"]["choices"][0] == 1):
+        assert written.entry["seq"] < 30
+        written = sign_duty(homes, written, "greedy")
+    return homes, written
+
+
+@cache
+def first_steps() -> tuple[dict[str, Home], Save]:
+    """The first re-lock round of a 3-player Posse game, signed (a save of entries in
+    rounds of deck work, and the deal's peels one after another before them)."""
+    homes, written = to_relocks(ROOT[0])
+    for handle in HANDLES:
+        written = sign_as(homes[handle], written.path)
+    return homes, savefile.read(written.path)
+
+
+@pytest.mark.parametrize("field", ["sealed", "salt"])
+@pytest.mark.parametrize("where", ["the deal's peels", "a round of re-locks"])
+def test_RDJ_V2_an_entry_asked_for_deck_work_carries_nothing_sealed(field: str,
+                                                                   where: str) -> None:
+    homes, save = first_steps()
+    index = next(i for i, e in enumerate(save.entries) if e["kind"] == "turn"
+                 and not e["moves"] and ("round" in e) == (where != "the deal's peels"))
+    assert not save.entries[index]["moves"] and save.entries[index]["chores"]
+    entries = copy.deepcopy(save.entries[: index + 1])
+    entries[index][field] = "00" * 32
+    entries[index] = forge(entries[index], homes[entries[index]["seat"]].load())
+    with pytest.raises(TurnError) as caught:
+        engine.replay(with_entries(save, entries), check_snapshot=False)
+    assert caught.value.code == "sealed" and "carries a sealed move" in caught.value.message
+
+
+def withheld_relock(folder: Path, proposer: str) -> tuple[dict[str, Home], session.Written]:
+    """The first round of re-locks with cy's slot holding a proposal that cy is absent
+    (remedy ``end``): by bob after signing its own slot, or by ann before bob signs his."""
+    homes, written = to_relocks(folder)
+    written = sign_as(homes["ann"], written.path)
+    if proposer == "bob":
+        written = sign_as(homes["bob"], written.path)
+    written = sign_as(homes[proposer], written.path, "absent", player="cy", remedy="end")
+    assert written.entry.get("round") == written.entry["seq"] - 2
+    if proposer == "ann":
+        written = sign_as(homes["bob"], written.path)
+    duty = written.table.duty()
+    assert duty is not None and (duty.kind, duty.seat) == ("vote", 1 if proposer == "ann" else 0)
+    return homes, written
+
+
+@pytest.mark.parametrize("proposer", ["bob", "ann"])
+def test_RDJ_V2_a_seat_withholding_its_deck_work_in_a_round_can_be_voted_out(
+        proposer: str, tmp_path: Path) -> None:
+    """The proposal in the round's last slot asks who signs next before the round is
+    complete (it used to fail there, with an IndexError shown to the player)."""
+    homes, written = withheld_relock(tmp_path, proposer)
+    voter = "bob" if proposer == "ann" else "ann"
+    tick(hours=1)
+    written = sign_as(homes[voter], written.path, "vote", vote="accept")
+    while (duty := written.table.duty()) is not None:
+        assert duty.kind == "reveal"
+        written = sign_duty(homes, written)
+    report = session.verify(savefile.read(written.path), Home(tmp_path / "auditor")).report
+    assert report.result["ending"]["how"] == "absent"
+    assert report.result["ranking"] == [["ann", "bob"], ["cy"]]
+    assert report.result["audit"] == "partial" and report.result["unrevealed"] == ["cy"]
+
+
+def test_RDJ_V2_a_seat_proposed_absent_in_a_round_of_deck_work_answers_with_its_work(
+        tmp_path: Path) -> None:
+    """cy, proposed absent in its slot, signs the deck work it owes on top of the
+    proposal: that answers it (PROTOCOL.md section 11), whichever seat the round of deck
+    work formed after it would name first; the draft then plays on, one hand at a time."""
+    homes, written = withheld_relock(tmp_path, "bob")
+    written = sign_as(homes["cy"], written.path)
+    assert not written.table.proposal and not written.entry["moves"]
+    assert written.entry["chores"], "the answer does the work cy owed"
+    while (state := written.table.gstate)["phase"] == "draft":
+        assert written.entry["seq"] < 100, "the draft does not end"
+        for queue in state["draft"]["queue"]:
+            assert sum(secretdeck.settled(state, posse.DECK, h) for h in queue) <= 1
+        written = sign_duty(homes, written, "greedy")
+    report = session.verify(savefile.read(written.path), Home(tmp_path / "auditor")).report
+    assert report.table.gstate["phase"] == "play"

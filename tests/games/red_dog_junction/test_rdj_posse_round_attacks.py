@@ -3,7 +3,8 @@
 asked for deck work carries no sealed commitment and no opening (it would be told as a
 sealed turn); a seat proposed absent in a slot of a round of deck work can be voted out
 (remedy ``end``: the game stops, the audit says what stays closed) and can answer the
-proposal by signing the work it owes, after which the draft plays on to its end.
+proposal by signing the work it owes, after which the draft plays on to its end; an
+entry of a round of deck work signed without its ``round``, or twice, is refused.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pbem import session
 from pbem.errors import TurnError
 from pbem.game import secretdeck
 from pbem.protocol.crypto.identity import Home
-from pbem.protocol.replay import engine
+from pbem.protocol.replay import engine, signing
 from pbem.protocol.saveformat import savefile
 from pbem.protocol.saveformat.savefile import Save
 from pbem_games.red_dog_junction import posse
@@ -82,6 +83,28 @@ def test_RDJ_V2_an_entry_asked_for_deck_work_carries_nothing_sealed(field: str,
     with pytest.raises(TurnError) as caught:
         engine.replay(with_entries(save, entries), check_snapshot=False)
     assert caught.value.code == "sealed" and "carries a sealed move" in caught.value.message
+
+
+def test_RDJ_V2_a_deck_round_entry_without_its_round_or_a_second_one_is_refused() -> None:
+    """ann's entry of the round of re-locks signed as an entry in seat order (no
+    ``round``), or a second entry of ann's in the round (her next beacon link, as her
+    own client could make it): each refused as a round's entry."""
+    homes, save = first_steps()
+    index = next(i for i, e in enumerate(save.entries) if "round" in e and not e["moves"])
+    ann = homes[save.entries[index]["seat"]].load()
+    alone = copy.deepcopy(save.entries[index])
+    del alone["round"]
+    again = copy.deepcopy(save.entries[index])
+    again["seq"] += 1
+    table = engine.replay(with_entries(save, save.entries[: index + 1]),
+                          check_snapshot=False).table
+    again["beacon"] = signing.next_link(table, 0, ann).hex()
+    for entries, words in ((save.entries[:index] + [forge(alone, ann)], "must be signed in"),
+                           (save.entries[: index + 1] + [forge(again, ann)],
+                            "ann has signed in it already")):
+        with pytest.raises(TurnError) as caught:
+            engine.replay(with_entries(save, entries), check_snapshot=False)
+        assert caught.value.code == "round" and words in caught.value.message
 
 
 def withheld_relock(folder: Path, proposer: str) -> tuple[dict[str, Home], session.Written]:

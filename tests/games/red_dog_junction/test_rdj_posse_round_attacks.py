@@ -4,7 +4,8 @@ asked for deck work carries no sealed commitment and no opening (it would be tol
 sealed turn); a seat proposed absent in a slot of a round of deck work can be voted out
 (remedy ``end``: the game stops, the audit says what stays closed) and can answer the
 proposal by signing the work it owes, after which the draft plays on to its end; an
-entry of a round of deck work signed without its ``round``, or twice, is refused.
+entry of a round of deck work signed without its ``round``, or twice, is refused; the
+draft's view names no single seat as signing next where a round signs.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pbem.protocol.crypto.identity import Home
 from pbem.protocol.replay import engine, signing
 from pbem.protocol.saveformat import savefile
 from pbem.protocol.saveformat.savefile import Save
-from pbem_games.red_dog_junction import posse
+from pbem_games.red_dog_junction import posse, view
 from tests.enginekit import forge, sign_as, tick, with_entries
 from tests.support.duty import sign_duty
 
@@ -105,6 +106,34 @@ def test_RDJ_V2_a_deck_round_entry_without_its_round_or_a_second_one_is_refused(
         with pytest.raises(TurnError) as caught:
             engine.replay(with_entries(save, entries), check_snapshot=False)
         assert caught.value.code == "round" and words in caught.value.message
+
+
+def draft_words(save: Save, count: int) -> tuple[str, str, list[str]]:
+    """The text view of the state after the first ``count`` entries of ``save``: its
+    draft head line, its 'Waiting for' line ('' if none), the players it marks acting."""
+    table = engine.replay(with_entries(save, save.entries[:count]), check_snapshot=False).table
+    lines = view.render(view.view(table.gstate, None)).splitlines()
+    head = next(line for line in lines if "the Posse draft;" in line)
+    waiting = next((line.strip() for line in lines if "Waiting for:" in line), "")
+    marked = [line[2:].split()[0] for line in lines if line.startswith(" *")]
+    return head.split("the Posse draft; ")[1], waiting, marked
+
+
+def test_RDJ_V2_the_draft_view_names_no_single_signer_of_a_round() -> None:
+    """From three players the picks of a step and the deck work between steps are
+    signed in parallel: the view said '<one seat> signs the next entry' (the game's
+    to_act, not the engine's), marked that seat alone, and said the deck work owed
+    during a pick step was done by the owing seats' next entries (their picks do none)."""
+    _, save = first_steps()
+    first_pick = next(i for i, e in enumerate(save.entries) if e["moves"])
+    after_ann = draft_words(save, first_pick + 1)
+    assert after_ann == ("bob and cy still to pick in this step",
+                         "Waiting for: deck work owed by bob.", ["bob", "cy"])
+    relocks = next(i for i, e in enumerate(save.entries) if "round" in e and not e["moves"])
+    head, waiting, marked = draft_words(save, relocks)
+    assert head == "the deck work on the hands comes before the next picks" and not marked
+    assert waiting == "Waiting for: deck work owed by ann, bob and cy (done by their next " \
+                      "entries)."
 
 
 def withheld_relock(folder: Path, proposer: str) -> tuple[dict[str, Home], session.Written]:

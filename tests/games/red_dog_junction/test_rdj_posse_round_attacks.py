@@ -27,9 +27,9 @@ from pbem.protocol.saveformat.savefile import Save
 from pbem.session import absentees
 from pbem_games.red_dog_junction import posse, view
 from tests.enginekit import forge, sign_as, tick, with_entries
+from tests.games.red_dog_junction.test_rdj_posse_rounds import HANDLES, homes_in
 from tests.support.duty import sign_duty
 
-HANDLES = ["ann", "bob", "cy"]
 ROOT: list[Path] = []
 
 
@@ -39,22 +39,17 @@ def _folder(tmp_path_factory: pytest.TempPathFactory) -> None:
     first_steps.cache_clear()
 
 
-def homes_in(folder: Path) -> dict[str, Home]:
-    made = {}
-    for handle in HANDLES:
-        home = Home(folder / "homes" / handle)
-        if not home.has_identity():
-            home.keygen(handle)
-        made[handle] = home
-    return made
+def new_posse(folder: Path) -> tuple[dict[str, Home], session.Written]:
+    """A 3-player Posse game created in ``folder``, a home a seat."""
+    homes = homes_in(folder)
+    (folder / "saves").mkdir(parents=True)
+    return homes, session.new_game(homes["ann"], "red-dog-junction", HANDLES,
+                                   ["variant=posse"], None, folder=folder / "saves")
 
 
 def to_relocks(folder: Path) -> tuple[dict[str, Home], session.Written]:
     """A 3-player Posse game signed up to its first round of re-locks, none signed."""
-    homes = homes_in(folder)
-    (folder / "saves").mkdir(parents=True)
-    written = session.new_game(homes["ann"], "red-dog-junction", HANDLES, ["variant=posse"],
-                               None, folder=folder / "saves")
+    homes, written = new_posse(folder)
     while not (written.table.deck_round() and written.table.round_first < 0
                and written.table.gstate["draft"]["choices"][0] == 1):
         assert written.entry["seq"] < 30
@@ -199,10 +194,7 @@ def test_RDJ_V2_a_stalling_seat_cannot_read_its_next_hand_before_it_picks(
     still to pick, bob signs an away note (it does his re-lock of the hand ann passed
     him), and ann's next proposal that bob is absent does her peel of it: bob can read
     that hand and the one he is still to pick from."""
-    homes = homes_in(tmp_path)
-    (tmp_path / "saves").mkdir()
-    written = session.new_game(homes["ann"], "red-dog-junction", HANDLES, ["variant=posse"],
-                               None, folder=tmp_path / "saves")
+    homes, written = new_posse(tmp_path)
     while not (written.table.step_round() and written.table.round_first < 0):
         written = sign_duty(homes, written, "greedy")
     written = sign_as(homes["ann"], written.path)

@@ -11,6 +11,7 @@ from pbem.game import ended_line, kit, rank_with_tiebreaks, waiting_line
 from .constants import CREW_TYPES, JUSTIN, JUSTIN_CAPACITY
 from .palette import GOODS_KEY, PANEL_W, PANEL_X, goods_words, in_order, owner_colour
 from .state import join_and, place_label
+from .view import draft_next, draft_picking
 
 # What the status says of the turn in progress, for the turn state's keys that are set.
 TURN_WORDS = (("agents_left", "Agents left in this action: {}"),
@@ -135,6 +136,7 @@ def _draft_lines(view: dict[str, Any]) -> list[str]:
     chosen = ", ".join(f"{name} {n}" for name, n in draft.get("choices", {}).items())
     lines = [f"Set-up: the Posse draft. {draft.get('hand_size', 9)} cards each in secret; pick "
              "one, pass the rest to the left.",
+             f"Next: {draft_next(draft)}" if draft_next(draft) else
              f"Next entry: {view.get('to_act', '')}",
              f"Cards chosen: {chosen} (of {int(draft.get('hand_size', 9)) - 1} each; the last "
              "card of a hand comes without a choice)"]
@@ -201,6 +203,9 @@ def _to_act(view: dict[str, Any], seat: int) -> bool:
     """Whether ``seat`` acts next: the player whose turn it is, or who chooses now in a
     set-up stage."""
     player = view["players"][seat]
+    picking = draft_picking(view.get("draft", {})) if view.get("phase") == "draft" else None
+    if picking is not None:  # Posse from three players: the seats of the pick step
+        return player.get("name") in picking
     if player.get("name") != view.get("to_act"):
         return False
     if view.get("phase") == "draft":  # Posse: the seat that signs the draft's next entry

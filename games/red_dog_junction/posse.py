@@ -420,4 +420,7 @@ def waiting_words(state: State) -> str:
     names = [state["seats"][s] for s in owing]
     if not names:
         return ""
+    # (from three players a pick in a step's round does none: its work comes after it)
+    if len(state["players"]) > 2 and not waits_on_deck(state):
+        return f"deck work owed by {join_and(names)}"
     return f"deck work owed by {join_and(names)} (done by their next entries)"

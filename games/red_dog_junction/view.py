@@ -19,6 +19,7 @@ from .state import (
     card,
     crew_counts,
     dock_dice,
+    join_and,
     occupant,
     place_label,
     rascal_names,
@@ -204,8 +205,8 @@ def _draft_lines(v: dict[str, Any]) -> list[str]:
     """Posse's draft: whose entry, the counts, and the viewer's hand and picks."""
     d = v["draft"]
     chosen = ", ".join(f"{name} {n}" for name, n in d["choices"].items())
-    lines = [f"Red Dog Junction (posse), set-up: the Posse draft; {v['to_act']} signs the next "
-             "entry",
+    who = draft_next(d) or f"{v['to_act']} signs the next entry"
+    lines = [f"Red Dog Junction (posse), set-up: the Posse draft; {who}",
              f"  Cards chosen: {chosen} (of {d['hand_size'] - 1} each; every player's last card "
              "is the last of a hand, without a choice)."]
     if d["shown"]:
@@ -228,6 +229,41 @@ def _draft_lines(v: dict[str, Any]) -> list[str]:
                      "choice):")
         lines += [_card_line(c, c["slot"]) for c in d["for_left"]]
     return lines
+
+
+def draft_picking(d: dict[str, Any]) -> list[str] | None:
+    """A Posse draft from three players picks in steps, each seat from its own hand, in
+    parallel, and the deck work between and after the steps is the engine's to ask for,
+    so no one seat "signs the next entry": the names still to pick in the step under way
+    (posse.simultaneous, read from the view: the view is the snapshot a save holds), []
+    between steps. None with two players, who pick in turn."""
+    choices = d.get("choices", {})
+    if len(choices) < 3:
+        return None
+    low = min(choices.values())
+    step = [name for name, made in choices.items() if made == low]
+    if d.get("shown") or not all(name in d.get("can_pick", []) for name in step):
+        return []
+    return step
+
+
+def draft_next(d: dict[str, Any]) -> str:
+    """What comes next in a Posse draft from three players (:func:`draft_picking`), in
+    words; '' with two, where one seat signs the next entry."""
+    picking = draft_picking(d)
+    if picking is None:
+        return ""
+    if picking:
+        return f"{join_and(picking)} still to pick in this step"
+    return "every pick is made" if d.get("shown") else ("the deck work on the hands comes before "
+                                                    "the next picks")
+
+
+def _acting(v: dict[str, Any], name: str) -> bool:
+    """Whether the player list marks ``name`` as acting: the seat to act, or in a Posse
+    draft from three players the seats still to pick in the step (none between steps)."""
+    picking = draft_picking(v.get("draft", {})) if v["phase"] == "draft" else None
+    return name == v["to_act"] if picking is None else name in picking
 
 
 def _rascal_words(rascals: dict[str, int]) -> str:
@@ -304,7 +340,7 @@ def render(v: dict[str, Any]) -> str:
         lines.append(f"  {c['id']:<14} {c['kind']:<9}{vp:>5}  cost {c['cost']:<24} {c['text']}")
     lines.append("Players:")
     for p in v["players"]:
-        mark = "*" if p["name"] == v["to_act"] and not contract.waiting_line(v) else " "
+        mark = "*" if _acting(v, p["name"]) and not contract.waiting_line(v) else " "
         lines.append(f" {mark}{p['name']:<10} at {place_label(p['at']):<18} ship "
                      f"{p['load']}/{p['capacity']}: {_g(p['ship'])}   storage: {_g(p['storage'])}"
                      f"   score {p['score']}")

@@ -117,6 +117,8 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         return new, []
     if answer:
         duty = _answered(new, seat, entry, duty)
+        if not in_round and kind == "turn":  # the proposal void, the game may wait on its work
+            deck_only = seat in new.deck_duty()
     _start_clock(new, entry, in_round)
     bot_turns: list[dict[str, Any]] = []
     if in_round or late:  # a round's entries resolve no chance and play no bot turn
@@ -209,10 +211,15 @@ def _seal_or_open(new: Table, seat: int, entry: Entry, in_round: bool) -> bool:
         place = sum(1 for c in new.commits if c[0] < seat)
         new.commits.insert(place, [seat, seq, entry["sealed"]])
         return True
-    if "sealed" in entry or "salt" in entry:
-        raise TurnError(f"Entry {seq} ({handle}) carries a sealed move, but no sealed step "
-                        "is under way here.", seq=seq, code="sealed")
+    _refuse_sealed(entry, handle)
     return False
+
+
+def _refuse_sealed(entry: Entry, handle: str) -> None:
+    """A turn that neither commits to sealed moves nor opens them carries neither."""
+    if "sealed" in entry or "salt" in entry:
+        raise TurnError(f"Entry {entry['seq']} ({handle}) carries a sealed move, but no sealed "
+                        "step is under way here.", seq=entry["seq"], code="sealed")
 
 
 def _answered(new: Table, seat: int, entry: Entry, duty: Duty) -> Duty:
@@ -223,7 +230,10 @@ def _answered(new: Table, seat: int, entry: Entry, duty: Duty) -> Duty:
     absence.answered(new, entry)
     kind = entry["kind"]
     in_step = kind == "turn" and seat in new.game.simultaneous(new.gstate)
-    return Duty(seat, kind) if kind == "reveal" or in_step else new.duty() or duty
+    # So is secret-deck work the game waits on: nobody decides before it is done, and
+    # it is done in any order (a round of it is formed only where none is under way).
+    owes = kind == "turn" and seat in new.deck_duty()
+    return Duty(seat, kind) if kind == "reveal" or in_step or owes else new.duty() or duty
 
 
 def _start_clock(new: Table, entry: Entry, in_round: bool) -> None:
@@ -505,6 +515,8 @@ def _without_moves(new: Table, seat: int, entry: Entry, make_chores: ChoreMaker 
         raise TurnError(f"Entry {seq} ({new.seats[seat].handle}) carries moves, but the game "
                         "waits on secret-deck work: the entry does the work its seat owes, "
                         "and nothing else.", seq=seq)
+    # (nor a commitment or its opening: the entry would be told as a sealed turn)
+    _refuse_sealed(entry, new.seats[seat].handle)
     if kind == "turn":
         new.seats[seat].advance(entry)
     else:

@@ -499,6 +499,8 @@ class Table(Record):
         if owing:
             seat = self._next_worker(owing)
         elif seat is not None and self.round_kind == "deck" and self.round_missing():
+            # (every slot may be signed while the round is applied: a proposal in the
+            # last one asks for the duty before the round completes; the game's then)
             seat = self.round_missing()[0]
         if seat is not None:
             missing = self.round_missing() if self.round_kind == "sealed" else []

@@ -150,6 +150,29 @@ def test_RDJ_V2_each_seat_reads_its_own_hand_only_and_one_hand_at_a_time() -> No
     assert seen_hands > 20
 
 
+@pytest.mark.heavy
+@pytest.mark.parametrize("players", [4, 5])
+def test_RDJ_V2_no_seat_can_read_two_hands_after_any_entry(players: int) -> None:
+    """The check above from the public state, after every entry of the draft as a
+    verifier applies it (each entry of a round too, in seat order), at four and five
+    players: no seat's waiting hands ever hold two it can read."""
+    _, paths = signed_draft(players)
+    readable: list[int] = []
+
+    def check(_before: Table, table: Table, entry: dict[str, Any]) -> None:
+        state = table.gstate
+        if state["phase"] != "draft":
+            return
+        for queue in state["draft"]["queue"]:
+            settled = sum(secretdeck.settled(state, DECK, h) for h in queue)
+            assert settled <= 1, f"a seat can read two hands after entry {entry['seq']}"
+            readable.append(settled)
+
+    engine.replay(savefile.read(paths[-1]), check_snapshot=False, audit_secrets=False,
+                  on_entry=check)
+    assert sum(readable) > 8 * players  # (hands did become readable)
+
+
 def test_RDJ_V2_show_moves_and_describe_by_mail() -> None:
     homes, paths = signed_draft(3)
     for path in paths[4:]:  # the first save where the seat to sign can pick

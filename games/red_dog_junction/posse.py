@@ -21,8 +21,11 @@ How it is played by mail (the rulings in notation_doc.py say the same to players
   then the giver peels its own layer (``pass_slots``), so only the receiver can read
   them and the giver cannot tell which card is in which new slot. The kept slot, locked
   under its picker's key alone, is the commitment to the pick. A hand is picked from
-  only once nothing is pending on it, so every pick sees the whole hand, and (see
-  ``to_act``) never while a second hand is readable.
+  only once nothing is pending on it, so every pick sees the whole hand. The rest is
+  passed only once the left player has picked from the hand it holds (until then it
+  stays with its giver, ``held``): passed at once, its re-lock and peel could be done
+  early, in an away note or a proposal (which do the deck work their seat owes), and
+  the receiver would read two hands at once.
 - The last card of a hand (left after its 8th pick) is the left player's without a
   choice: its holder keeps it for them (no pass, no waiting) and shows it with its picks.
 - After the last choice every player shows what they kept (``open_slots``: each card
@@ -132,6 +135,9 @@ def prepare(state: State) -> None:
     n = len(state["players"])
     state["draft"] = {
         "queue": [[] for _ in range(n)],  # hands waiting for each seat, oldest first
+        # per seat, the rest of a hand its right neighbour picked from, kept by that
+        # neighbour until this seat has picked from the hand it holds ([] when none)
+        "held": [[] for _ in range(n)],
         "choices": [0] * n,  # cards each player chose
         "for_left": {},  # slot -> seat: a hand's last card, kept by its holder for them
         "last": 0,  # the seat of the last draft entry (the start entry is seat 0's)
@@ -275,12 +281,33 @@ def _pick(state: State, seat: int, slot: str) -> None:
                             f"last one (slot {rest[0]}) for {to}: it is {to}'s without a choice.")
     else:
         secretdeck.keep(state, DECK, seat, [slot])
-        # Fresh ids, shuffled by the receiver: no slot the giver saw goes on.
-        draft["queue"][left].append(secretdeck.pass_slots(state, DECK, seat, left, rest))
-        journal.note(state, f"{name} picked a card (slot {slot}) from a hand of {size} and passed "
-                            f"the other {len(rest)} to {to}.")
+        if draft["queue"][left]:
+            # The receiver still holds a hand to pick from: the rest goes once it has
+            # picked. Passed now, its re-lock and this seat's peel could be done early
+            # (in an away note or a proposal, which do the deck work their seat owes),
+            # and the receiver would read two hands at once.
+            draft["held"][left] = rest
+            journal.note(state, f"{name} picked a card (slot {slot}) from a hand of {size}; the "
+                                f"other {len(rest)} go to {to} once {to} has picked.")
+        else:
+            _pass(state, seat, left, rest)
+            journal.note(state, f"{name} picked a card (slot {slot}) from a hand of {size} and "
+                                f"passed the other {len(rest)} to {to}.")
+    if draft["held"][seat]:  # the hand kept for this seat until it picked goes to it now
+        giver = (seat - 1) % len(state["players"])
+        count = len(draft["held"][seat])
+        _pass(state, giver, seat, draft["held"][seat])
+        draft["held"][seat] = []
+        journal.note(state, f"{state['seats'][giver]} passed the other {count} cards of their "
+                            f"hand to {name}.")
     if sum(draft["choices"]) == (POSSE_HAND - 1) * len(state["players"]):
         _show_all(state)
+
+
+def _pass(state: State, giver: int, to: int, slots: list[str]) -> None:
+    """``slots`` of ``giver`` go to ``to``, under fresh ids shuffled by the receiver: no
+    slot the giver saw goes on."""
+    state["draft"]["queue"][to].append(secretdeck.pass_slots(state, DECK, giver, to, slots))
 
 
 def _show_all(state: State) -> None:

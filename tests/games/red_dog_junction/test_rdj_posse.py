@@ -353,3 +353,28 @@ def test_RDJ_V2_the_view_and_the_picture_show_hand_picks_and_the_card_kept_for_t
     public = parse(GAME.render_svg(table.view(None)))
     assert not has_id(public, "draft-hand") and not has_id(public, "draft-picks")
     assert "Next entry:" in text_of(by_id(public, "status"))
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_RDJ_V2_the_rest_of_a_hand_goes_left_once_the_left_player_has_picked(
+        players: int) -> None:
+    """A player never holds two hands to read: the rest of a hand waits with its giver
+    until the player on the left has picked from the hand it holds, then is passed (in
+    signed play its re-lock and peel could otherwise be done early, by an away note or a
+    proposal, while the receiver still had a hand to pick from)."""
+    table = new_table(players, seed=b"held")
+    seat = table.to_act()
+    assert seat is not None
+    left = (seat + 1) % players
+    mine, theirs = hand_now(table, seat), hand_now(table, left)
+    table.play([f"pick {mine[0]}"])
+    state = table.state
+    assert state["draft"]["queue"][left] == [theirs]  # only its own hand
+    assert state["draft"]["held"][left] == mine[1:]  # the rest, still the giver's
+    assert all(state["secret"][DECK]["slots"][s]["owner"] == seat for s in mine[1:])
+    assert table.to_act() == left
+    table.play([f"pick {theirs[0]}"])
+    state = table.state
+    assert state["draft"]["held"][left] == [] and len(state["draft"]["queue"][left]) == 1
+    passed = state["draft"]["queue"][left][0]
+    assert len(passed) == len(mine) - 1 and not set(passed) & set(mine)  # fresh ids

@@ -5,8 +5,8 @@ sealed turn); a seat proposed absent in a slot of a round of deck work can be vo
 (remedy ``end``: the game stops, the audit says what stays closed) and can answer the
 proposal by signing the work it owes, after which the draft plays on to its end; an
 entry of a round of deck work signed without its ``round``, or twice, is refused; the
-draft's view names no single seat as signing next where a round signs. Marked xfail
-(open): a stalling seat's away note does its re-lock early, so it can read two hands.
+draft's view names no single seat as signing next where a round signs; a stalling seat
+cannot read two hands at once (the rest of a hand waits for its receiver's pick).
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from pbem.protocol.saveformat.savefile import Save
 from pbem.session import absentees
 from pbem_games.red_dog_junction import posse, view
 from tests.enginekit import forge, sign_as, tick, with_entries
-from tests.games.red_dog_junction.test_rdj_posse_rounds import HANDLES, homes_in
-from tests.support.duty import sign_duty
+from tests.games.red_dog_junction.test_rdj_posse_rounds import HANDLES
+from tests.support.duty import keyed_homes, sign_duty
 
 ROOT: list[Path] = []
 
@@ -41,7 +41,7 @@ def _folder(tmp_path_factory: pytest.TempPathFactory) -> None:
 
 def new_posse(folder: Path) -> tuple[dict[str, Home], session.Written]:
     """A 3-player Posse game created in ``folder``, a home a seat."""
-    homes = homes_in(folder)
+    homes = keyed_homes(folder, HANDLES)
     (folder / "saves").mkdir(parents=True)
     return homes, session.new_game(homes["ann"], "red-dog-junction", HANDLES,
                                    ["variant=posse"], None, folder=folder / "saves")
@@ -124,8 +124,8 @@ def test_RDJ_V2_the_draft_view_names_no_single_signer_of_a_round() -> None:
     _, save = first_steps()
     first_pick = next(i for i, e in enumerate(save.entries) if e["moves"])
     after_ann = draft_words(save, first_pick + 1)
-    assert after_ann == ("bob and cy still to pick in this step",
-                         "Waiting for: deck work owed by bob.", ["bob", "cy"])
+    # (ann's rest waits for bob's pick: nothing is owed inside the step)
+    assert after_ann == ("bob and cy still to pick in this step", "", ["bob", "cy"])
     relocks = next(i for i, e in enumerate(save.entries) if "round" in e and not e["moves"])
     head, waiting, marked = draft_words(save, relocks)
     assert head == "the deck work on the hands comes before the next picks" and not marked
@@ -185,15 +185,13 @@ def test_RDJ_V2_a_seat_proposed_absent_in_a_round_of_deck_work_answers_with_its_
     assert report.table.gstate["phase"] == "play"
 
 
-@pytest.mark.xfail(strict=True, reason="open: an away note does the deck work its seat owes "
-                   "(docs/protocol-absence.md), so a receiver re-locks the hand passed to it "
-                   "before it picks, and the giver's next absence entry peels it")
 def test_RDJ_V2_a_stalling_seat_cannot_read_its_next_hand_before_it_picks(
         tmp_path: Path) -> None:
     """bob stalls in a pick round, is proposed absent in his slot, the proposal refused;
-    still to pick, bob signs an away note (it does his re-lock of the hand ann passed
-    him), and ann's next proposal that bob is absent does her peel of it: bob can read
-    that hand and the one he is still to pick from."""
+    still to pick, bob signs an away note, and ann's next proposal that bob is absent
+    follows. Both do the deck work their seats owe: had ann passed her hand's rest with
+    her pick, bob's note would re-lock it and ann's proposal peel it, and bob could read
+    that hand and the one he is still to pick from. The rest waits for bob's pick."""
     homes, written = new_posse(tmp_path)
     while not (written.table.step_round() and written.table.round_first < 0):
         written = sign_duty(homes, written, "greedy")

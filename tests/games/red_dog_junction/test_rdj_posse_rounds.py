@@ -160,14 +160,16 @@ def test_RDJ_V2_an_entry_asked_for_deck_work_carries_no_move() -> None:
 
 @pytest.mark.heavy
 def test_RDJ_V2_a_pick_in_a_round_carries_no_deck_work() -> None:
-    """The second pick of a round, with the re-lock of the hand the first seat passed
-    (owed once that pick is applied, in seat order): refused, it is the next round's."""
+    """The last pick of a round passes the hand kept for its seat (its right neighbour's
+    rest, waiting for this pick), so its seat owes that hand's re-lock after its move;
+    the pick carrying it (the chore its seat signs in the next round) is refused: it is
+    the next round's."""
     homes, save = draft()
-    index = next(i for i, e in enumerate(save.entries)
-                 if "round" in e and e["moves"] and e["seq"] > e["round"])
-    everything = work_now(homes, save, index)
-    assert everything and {i["op"] for i in everything[0]["items"]} == {"shuffle"}
-    error = refused(homes, save, index, everything)
+    first = next(e["round"] for e in save.entries if "round" in e and e["moves"])
+    last = max(i for i, e in enumerate(save.entries) if e.get("round") == first)
+    relocks = round_entries(save, "shuffle")
+    relock = next(i for i in relocks if save.entries[i]["seat"] == save.entries[last]["seat"])
+    error = refused(homes, save, last, save.entries[relock]["chores"])
     assert isinstance(error, IntegrityError) and "it does a shuffled re-lock" in error.message
 
 

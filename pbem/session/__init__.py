@@ -517,9 +517,10 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
                         else f"This game is not waiting for a join but for a {duty.kind}.")
     if duty.kind == "join" and wanted != "join":
         raise TurnError("You have not joined this game yet: run 'pbem join SAVE' first.")
-    if moves and duty.kind not in ("turn", "reveal"):
-        raise TurnError(f"You owe a {duty.kind} now, which takes no moves; run 'pbem play "
-                        "SAVE' with no moves.")
+    if moves and (duty.kind not in ("turn", "reveal") or table.asks_deck_work(owed.seat)):
+        what = "secret-deck work" if duty.kind == "turn" else f"a {duty.kind}"
+        raise TurnError(f"You owe {what} now, which takes no moves; run 'pbem play SAVE' with "
+                        "no moves.")
     salt = f"{table.game_id}/{len(table.signers)}"
     # A bot knows what its seat knows: its own readable secret cards, nobody else's
     # (reading them is as loud about a wrong peel as 'show' is).

@@ -221,5 +221,10 @@ def test_RDJ_V2_show_and_moves_say_a_deck_round_is_deck_work(tmp_path: Path) -> 
     assert run("moves", str(written.path)) == (
         "(no moves: this entry only does the secret-deck work you owe; 'pbem play' with no "
         "moves signs it)\n")
+    picked = runner.invoke(main, ["--home", str(tmp_path / "homes" / "bob"), "play",
+                                  str(written.path), "pick 1"])
+    assert picked.exit_code == 1 and picked.output.strip() == (
+        "pbem: You owe secret-deck work now, which takes no moves; run 'pbem play SAVE' with "
+        "no moves.")
     data = json.loads(run("verify", str(written.path), "--json"))
     assert data["round"]["deck_work"] is True and data["round"]["sealed"] == ""

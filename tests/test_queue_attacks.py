@@ -22,13 +22,21 @@ from tests.enginekit import forge, next_entry, play_game, sign_as, tick, with_en
 PATIENCE = datetime.timedelta(days=7)  # the default
 
 
+def committed(homes: dict[str, Home], tmp_path: Path, bids: list[tuple[str, str]]) -> Path:
+    """A three-seat Sealed Bids game at its first sealed step, where each of ``bids``
+    (handle, move) is committed in turn, each on the save the one before wrote."""
+    path = play_game(homes, tmp_path / "s", game="sealed-bids", stop_after=4)[-1]
+    for handle, move in bids:
+        path = session.sign_next(homes[handle], path, None, [move], None,
+                                 str(tmp_path / f"{handle}.toml")).path
+    return path
+
+
 def withheld_by_both(homes: dict[str, Home], tmp_path: Path) -> session.Written:
     """Three seats: ann commits to her bid and fills bob's and cy's slots of the round of
     commitments with proposals (remedy bot). Nobody is left to vote on either."""
-    start = play_game(homes, tmp_path / "s", game="sealed-bids", stop_after=4)[-1]
-    mine = session.sign_next(homes["ann"], start, None, ["bid 4"], None,
-                             str(tmp_path / "ann.toml"))
-    first = sign_as(homes["ann"], mine.path, "absent", player="bob", remedy="bot")
+    mine = committed(homes, tmp_path, [("ann", "bid 4")])
+    first = sign_as(homes["ann"], mine, "absent", player="bob", remedy="bot")
     return sign_as(homes["ann"], first.path, "absent", player="cy", remedy="bot")
 
 
@@ -121,11 +129,7 @@ def test_a_back_dated_refusal_neither_opens_the_next_early_nor_skips_a_patience(
 def refused_withholder(homes: dict[str, Home], tmp_path: Path) -> session.Written:
     """ann and bob commit to their bids; cy withholds its commitment, ann proposes cy
     absent in cy's slot and bob refuses the proposal: the game waits for cy again."""
-    start = play_game(homes, tmp_path / "s", game="sealed-bids", stop_after=4)[-1]
-    path = start
-    for handle, move in (("ann", "bid 4"), ("bob", "bid 5")):
-        path = session.sign_next(homes[handle], path, None, [move], None,
-                                 str(tmp_path / f"{handle}.toml")).path
+    path = committed(homes, tmp_path, [("ann", "bid 4"), ("bob", "bid 5")])
     proposal = sign_as(homes["ann"], path, "absent", player="cy", remedy="bot")
     return sign_as(homes["bob"], proposal.path, "vote", vote="refuse")
 
@@ -164,10 +168,8 @@ def test_a_late_commitment_plays_no_bot_turn_before_the_openings(
     is void as it opens (only cy would be left). bob, who signs for the bot seat ann,
     commits late: like the round's entries that commitment plays no bot turn (ann's bid is
     played after the openings, as in any sealed step), and bob and cy then open."""
-    start = play_game(homes, tmp_path / "s", game="sealed-bids", stop_after=4)[-1]
-    mine = session.sign_next(homes["cy"], start, None, ["bid 3"], None,
-                             str(tmp_path / "cy.toml"))
-    first = sign_as(homes["cy"], mine.path, "absent", player="ann", remedy="bot")
+    mine = committed(homes, tmp_path, [("cy", "bid 3")])
+    first = sign_as(homes["cy"], mine, "absent", player="ann", remedy="bot")
     both = sign_as(homes["cy"], first.path, "absent", player="bob", remedy="bot")
     tick(days=8)
     one = sign_as(homes["cy"], both.path, "confirm")
@@ -183,11 +185,7 @@ def test_the_first_seat_of_a_sealed_step_withholding_stays_removable(
     In the save that proposal comes first and a commitment last: the round is still a
     round of commitments, and the commitment that completes it in the save opens the
     proposal, as it did when bob signed (else every home refused the save: stuck)."""
-    start = play_game(homes, tmp_path / "s", game="sealed-bids", stop_after=4)[-1]
-    path = start
-    for handle, move in (("bob", "bid 4"), ("cy", "bid 5")):
-        path = session.sign_next(homes[handle], path, None, [move], None,
-                                 str(tmp_path / f"{handle}.toml")).path
+    path = committed(homes, tmp_path, [("bob", "bid 4"), ("cy", "bid 5")])
     proposal = sign_as(homes["bob"], path, "absent", player="ann", remedy="end")
     assert [e["kind"] for e in proposal.save.entries[-3:]] == ["absent", "turn", "turn"]
     table = engine.replay(proposal.save).table

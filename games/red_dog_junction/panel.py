@@ -11,7 +11,7 @@ from pbem.game import ended_line, kit, rank_with_tiebreaks, waiting_line
 from .constants import CREW_TYPES, JUSTIN, JUSTIN_CAPACITY
 from .palette import GOODS_KEY, PANEL_W, PANEL_X, goods_words, in_order, owner_colour
 from .state import join_and, place_label
-from .view import draft_next, draft_picking
+from .view import acting, draft_next
 
 # What the status says of the turn in progress, for the turn state's keys that are set.
 TURN_WORDS = (("agents_left", "Agents left in this action: {}"),
@@ -203,13 +203,10 @@ def _to_act(view: dict[str, Any], seat: int) -> bool:
     """Whether ``seat`` acts next: the player whose turn it is, or who chooses now in a
     set-up stage."""
     player = view["players"][seat]
-    picking = draft_picking(view.get("draft", {})) if view.get("phase") == "draft" else None
-    if picking is not None:  # Posse from three players: the seats of the pick step
-        return player.get("name") in picking
+    if view.get("phase") == "draft":  # Posse: the seats of the pick step, or with two
+        return acting(view, str(player.get("name")))  # the seat that signs next
     if player.get("name") != view.get("to_act"):
         return False
-    if view.get("phase") == "draft":  # Posse: the seat that signs the draft's next entry
-        return True
     return view.get("phase") == "play" or (view.get("phase") not in ("setup", "over")
                                            and bool(player.get("owes_pick")))
 

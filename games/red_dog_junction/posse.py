@@ -188,13 +188,16 @@ def can_pick(state: State, seat: int) -> bool:
         hand(state, s) for s in range(len(state["players"])) if draft["choices"][s] == low)
 
 
+def pickers(state: State) -> list[int]:
+    """The seats that pick now, in seat order (``can_pick``)."""
+    return [s for s in range(len(state["players"])) if can_pick(state, s)]
+
+
 def simultaneous(state: State) -> list[int]:
     """From three players, the seats still to pick in the pick step under way, in seat
     order (each picks from its own hand and passes to its left, behind the hand the left
     seat picks from: the picks are independent); [] with two, who pick in turn."""
-    if len(state["players"]) < 3:
-        return []
-    return [s for s in range(len(state["players"])) if can_pick(state, s)]
+    return pickers(state) if len(state["players"]) > 2 else []
 
 
 def waits_on_deck(state: State) -> bool:
@@ -204,7 +207,7 @@ def waits_on_deck(state: State) -> bool:
     that only does deck work; the work of a step's seats is done in one round."""
     return (state["phase"] == "draft" and not due(state)
             and bool(secretdeck.owing(state, DECK))
-            and not any(can_pick(state, s) for s in range(len(state["players"]))))
+            and not pickers(state))
 
 
 def to_act(state: State) -> int:
@@ -213,7 +216,7 @@ def to_act(state: State) -> int:
     never lets a hand become readable while its receiver still holds another to pick
     from: a giver's peel comes after the receiver's pick (bench/bench_hops.py measures the
     draft)."""
-    picking = [s for s in range(len(state["players"])) if can_pick(state, s)]
+    picking = pickers(state)
     if picking and len(state["players"]) > 2:
         return picking[0]
     n = len(state["players"])

@@ -118,6 +118,8 @@ def _draft_view(state: State, seat: int | None,
         "holding": {names[s]: len(draft["queue"][s][0]) if draft["queue"][s] else 0
                     for s in range(len(names))},
         "can_pick": [names[s] for s in range(len(names)) if posse.hand(state, s)],
+        # from three players, the seats still to pick in the step under way
+        "picking": [names[s] for s in posse.simultaneous(state)],
         "waiting": posse.waiting_words(state) if state["phase"] == "draft" else "",
         "shown": draft["shown"],
     }
@@ -235,16 +237,11 @@ def draft_picking(d: dict[str, Any]) -> list[str] | None:
     """A Posse draft from three players picks in steps, each seat from its own hand, in
     parallel, and the deck work between and after the steps is the engine's to ask for,
     so no one seat "signs the next entry": the names still to pick in the step under way
-    (posse.simultaneous, read from the view: the view is the snapshot a save holds), []
-    between steps. None with two players, who pick in turn."""
-    choices = d.get("choices", {})
-    if len(choices) < 3:
+    (the view's ``picking``, posse.simultaneous), [] between steps. None with two
+    players, who pick in turn."""
+    if len(d.get("choices", {})) < 3:
         return None
-    low = min(choices.values())
-    step = [name for name, made in choices.items() if made == low]
-    if d.get("shown") or not all(name in d.get("can_pick", []) for name in step):
-        return []
-    return step
+    return list(d.get("picking", []))
 
 
 def draft_next(d: dict[str, Any]) -> str:
@@ -259,7 +256,7 @@ def draft_next(d: dict[str, Any]) -> str:
                                                     "the next picks")
 
 
-def _acting(v: dict[str, Any], name: str) -> bool:
+def acting(v: dict[str, Any], name: str) -> bool:
     """Whether the player list marks ``name`` as acting: the seat to act, or in a Posse
     draft from three players the seats still to pick in the step (none between steps)."""
     picking = draft_picking(v.get("draft", {})) if v["phase"] == "draft" else None
@@ -340,7 +337,7 @@ def render(v: dict[str, Any]) -> str:
         lines.append(f"  {c['id']:<14} {c['kind']:<9}{vp:>5}  cost {c['cost']:<24} {c['text']}")
     lines.append("Players:")
     for p in v["players"]:
-        mark = "*" if _acting(v, p["name"]) and not contract.waiting_line(v) else " "
+        mark = "*" if acting(v, p["name"]) and not contract.waiting_line(v) else " "
         lines.append(f" {mark}{p['name']:<10} at {place_label(p['at']):<18} ship "
                      f"{p['load']}/{p['capacity']}: {_g(p['ship'])}   storage: {_g(p['storage'])}"
                      f"   score {p['score']}")

@@ -606,6 +606,11 @@ class Owed(Record):
         self.table = table  # the preview
         self.kind = kind  # the duty: join, start, turn or reveal
         self.seat = seat
+        # A game stopped by remedy "end" or by a resignation takes no more moves, not
+        # even in a reveal; nor does a turn the engine asks for secret-deck work only
+        # (asked once: the prompt and auto-answer read it at every step).
+        self.takes_moves = (not table.asks_deck_work(seat) if kind == "turn" else
+                            kind == "reveal" and table.reveals_take_moves())
         self._secrets: dict[str, dict[str, str]] | None = None  # not shown by repr
 
     @property
@@ -619,14 +624,6 @@ class Owed(Record):
     @property
     def state(self) -> State:
         return self.table.gstate
-
-    @property
-    def takes_moves(self) -> bool:
-        # A game stopped by remedy "end" or by a resignation takes no more moves, not
-        # even in a reveal; nor does a turn the engine asks for secret-deck work only.
-        if self.kind == "turn":
-            return not self.table.asks_deck_work(self.seat)
-        return self.kind == "reveal" and self.table.reveals_take_moves()
 
     def after(self, moves: list[str]) -> tuple[State, list[str]]:
         """A copy of the state after ``moves`` and their canonical forms; a MoveError

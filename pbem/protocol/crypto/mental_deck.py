@@ -358,10 +358,9 @@ def perform(d: Deck, deck: str, seat: int, seed: bytes, game_id: str, seq: int,
         return shuffle_pass(d, deck, seat, seed, game_id, seq)
     work = copy_deck(d)
     items: list[Item] = []
-    while True:
-        now = owed(work, seat) if only is None else [dict(o) for o in only]
-        if not now or (only is not None and items):
-            break
+    # What is owed now, then what that makes owed, until nothing is; in a round, its items.
+    batches = iter(lambda: owed(work, seat), []) if only is None else iter([only])
+    for now in batches:
         for item in now:
             done = _do_item(work, game_id, deck, seq, seat, seed, item)
             _apply_item(work, game_id, deck, seq, seat, done, check=False)

@@ -36,23 +36,20 @@ def finish(report: Report) -> None:
 def reveal_seeds(save: Save, table: Table) -> dict[int, bytes] | None:
     """The seeds revealed in this save, seat -> seed, or None if none is: the chores of
     each seat that revealed are audited as they are replayed (an absent seat never
-    reveals, so the audit cannot wait for every seat; PROTOCOL.md section 11). Called on
-    the table the replay starts from (entry 0): the salts of the sealed steps those seats
-    opened are audited here, each one not derived from its seed noted in the table's
-    findings, which the audit reports with the others (:func:`sealed_salt_findings`)."""
+    reveals, so the audit cannot wait for every seat; PROTOCOL.md section 11)."""
     seeds: dict[int, bytes] = {}
     for entry in save.entries:
         if entry["kind"] == "reveal":
             seat = table.seat_of(entry["seat"])
             if seat is not None:
                 seeds[seat] = bytes.fromhex(entry["seed"])
-    table.findings.extend(sealed_salt_findings(save, table, seeds))
     return seeds or None
 
 
 def sealed_salt_findings(save: Save, table: Table, seeds: dict[int, bytes]) -> list[str]:
     """Each opening of a sealed step whose ``salt`` is not the one derived from its
-    seat's revealed seed (docs/protocol-rounds.md, "Sealed steps"): the engine checks
+    seat's revealed seed, in words (engine.replay adds them to the table's findings, which
+    the audit reports with the others) (docs/protocol-rounds.md, "Sealed steps"): the engine checks
     only that the salt opens the commitment, and cannot check more before the seed is
     public. A salt of the seat's own choosing could be known to others before it opened
     its moves (so could the moves: a sealed bid is guessed in a few tries). Seats that
@@ -109,7 +106,7 @@ def audit(table: Table) -> tuple[list[str], dict[str, dict[str, str]]]:
                     f"{record.handle}'s links after it were not fixed in advance."
                 )
     opened: dict[str, dict[str, str]] = {}
-    decks = {n: d for n, d in table.gstate.get("secret", {}).items() if d.get("mode") == "mental"}
+    decks = table.mental_decks()
     if decks:
         from pbem.protocol.crypto import mental_open
 
@@ -132,7 +129,7 @@ def closed_cards(table: Table) -> list[dict[str, Any]]:
     which secrets could not be opened. The rules never see its card (Game.on_reveal gets
     no uid for its slot), so they score its holder without it. Each is
     ``{"deck", "slot", "holder", "status", "under", "text"}``, handles for seats."""
-    decks = {n: d for n, d in table.gstate.get("secret", {}).items() if d.get("mode") == "mental"}
+    decks = table.mental_decks()
     gone = silent(table)
     if not decks or not gone:
         return []

@@ -24,7 +24,7 @@ from pbem.errors import (
 from pbem.game import State
 from pbem.protocol.crypto import beacon
 from pbem.protocol.crypto.derive import seed_commitment
-from pbem.protocol.replay.audit import finish, reveal_seeds
+from pbem.protocol.replay.audit import finish, reveal_seeds, sealed_salt_findings
 from pbem.protocol.replay.chain import Vouch, Witness, authenticate
 from pbem.protocol.saveformat import timing
 from pbem.protocol.saveformat.canonical import canonical, digest
@@ -450,11 +450,11 @@ def _enter_round(new: Table, before: Table, slot: int, entry: Entry) -> None:
         # Asked before anything changes: ``new`` may be ``before`` itself (in place).
         seats = before.round_seats()
         kind = before.step_kind()  # the first entry may be a proposal in a slot
-        if before.deck_round():
+        plan = before.deck_round_plan()
+        if plan:
             kind = "deck"
-            new.round_work = [[s, deck, item] for s in seats
-                              for deck, items in (before.work_in_round(s) or {}).items()
-                              for item in items]
+            new.round_work = [[s, deck, item] for s, decks in sorted(plan.items())
+                              for deck, items in decks.items() for item in items]
         new.round_first, new.round_prev = entry["round"], before.head
         new.round_set, new.round_kind = seats, kind
     new.round_latest = clock.later(new.round_latest, str(entry.get("time", "")))
@@ -554,8 +554,7 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
     again. ``work``: in a round, the work the entry must do, deck by deck, no more and no
     less (what its seat owed when the round began, deck_rounds; {} outside a round of
     deck work); None outside a round."""
-    decks = {name: d for name, d in new.gstate.get("secret", {}).items()
-             if d.get("mode") == "mental"}
+    decks = new.mental_decks()
     if not decks:
         if entry["chores"]:
             raise IntegrityError(f"Entry {entry['seq']} carries chores, but this game has no "
@@ -700,6 +699,8 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
     # Chores are audited as they are replayed once every seed is known (a complete save);
     # the archive's cache is never used for such a save (see session.verify).
     audit_seeds = reveal_seeds(save, table) if start_at == 0 and audit_secrets else None
+    if audit_seeds:  # the salts of sealed steps: nothing proved them before the seeds
+        table.findings.extend(sealed_salt_findings(save, table, audit_seeds))
     # With no one to tell, each entry is applied to the one table in place: nothing is
     # copied per entry (a refused entry ends the replay, so no before-state is needed).
     in_place = on_entry is None

@@ -208,7 +208,7 @@ class Table(Record):
         """The seats whose joins form a round: every seat but the host, when two or more
         join and no join owes a shuffle pass (a mental deck's passes at set-up each work
         on the deck the pass before made, so those joins stay one after another)."""
-        if len(self.seats) < 3 or self._mental_decks():
+        if len(self.seats) < 3 or self.mental_decks():
             return []
         return list(range(1, len(self.seats)))
 
@@ -262,7 +262,7 @@ class Table(Record):
             return []
         from pbem.protocol.crypto import mental_deck
 
-        owing = {s for d in self._decks().values() for s in mental_deck.owing(d)}
+        owing = {s for d in self.mental_decks().values() for s in mental_deck.owing(d)}
         return sorted(owing)
 
     def deck_round(self) -> list[int]:
@@ -270,12 +270,18 @@ class Table(Record):
         secret-deck work"): those of :meth:`deck_duty`, two or more, when each one's work is
         independent of the others' (deck_rounds.plan), no chance is pending and no seat
         is played by the bot or dropped. Otherwise they sign one after another."""
+        return sorted(self.deck_round_plan())
+
+    def deck_round_plan(self) -> dict[int, dict[str, list[dict[str, Any]]]]:
+        """seat -> deck -> the items each seat's entry in the round of deck work about to
+        start must do (:meth:`deck_round`; {} when no such round starts)."""
         seats = self.deck_duty()
         if len(seats) < 2 or self.gstate.get("pending") or self.bots or self.dropped:
-            return []
+            return {}
         from pbem.protocol.crypto import deck_rounds
 
-        return seats if sorted(deck_rounds.plan(self._decks())) == seats else []
+        plan = deck_rounds.plan(self.mental_decks())
+        return plan if sorted(plan) == seats else {}
 
     def deck_work_next(self) -> bool:
         """Whether the entries the game waits on are secret-deck work the engine asked
@@ -303,11 +309,7 @@ class Table(Record):
                 if who == seat:
                     out.setdefault(str(deck), []).append(dict(item))
             return out
-        if seat not in self.deck_round():
-            return None
-        from pbem.protocol.crypto import deck_rounds
-
-        return deck_rounds.plan(self._decks()).get(seat, {})
+        return self.deck_round_plan().get(seat)
 
     def late_commits(self) -> list[int]:
         """The seats of a sealed step still to act, played by people, that have not
@@ -387,13 +389,13 @@ class Table(Record):
                 return int(seq), str(sealed)
         return None
 
-    def _decks(self) -> dict[str, dict[str, Any]]:
+    def mental_decks(self) -> dict[str, dict[str, Any]]:
         """The game's secret decks in mental mode, by name."""
         return {name: d for name, d in self.gstate.get("secret", {}).items()
                 if d.get("mode") == "mental"}
 
     def _deck_work_owed(self) -> bool:
-        decks = self._decks()
+        decks = self.mental_decks()
         if not decks:
             return False
         from pbem.protocol.crypto import mental_deck
@@ -444,9 +446,6 @@ class Table(Record):
         self.round_first, self.round_prev, self.round_latest = -1, "", ""
         self.round_digests, self.round_signed, self.round_set = [], [], []
         self.round_kind, self.round_work = "", []
-
-    def _mental_decks(self) -> bool:
-        return bool(self._decks())
 
     def over(self) -> bool:
         return self.started and (self.resigned >= 0 or self.stopped
@@ -554,12 +553,12 @@ class Table(Record):
         return [s for s in self.reveal_order() if not self.seats[s].seed and s not in gone]
 
     def _can_read_draws(self, seat: int) -> bool:
-        decks = [d for d in self.gstate.get("secret", {}).values() if d.get("mode") == "mental"]
+        decks = self.mental_decks()
         if not decks:
             return True
         from pbem.protocol.crypto import mental_deck
 
-        return all(mental_deck.readable(d, seat) for d in decks)
+        return all(mental_deck.readable(d, seat) for d in decks.values())
 
     def phase(self) -> str:
         duty = self.duty()

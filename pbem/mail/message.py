@@ -38,7 +38,7 @@ from typing import Any, NamedTuple
 
 from pbem import __version__, session
 from pbem.drawing.page import html_page
-from pbem.drawing.png import MAIL_WIDTH, PictureError, mail_png
+from pbem.drawing.png import MAIL_WIDTH, PictureError, mail_png, squeezed
 from pbem.errors import TurnError, UsageError
 from pbem.home.contacts import Contacts
 from pbem.mail import packing
@@ -302,9 +302,16 @@ def board(table: Table, view: dict[str, Any], cid: str, heading: str) -> Board:
 def _save_beside(drawn: Board, filename: str, data: bytes, attached: str,
                  text_size: int) -> tuple[Board, packing.Attached]:
     """The save's attachment (as it is if the mail fits MAIL_BUDGET with it and the board,
-    else gzip-compressed) and the board, which says under it when the two do not fit."""
+    else gzip-compressed) and the board: where the two do not fit, its PNG squeezed (the
+    same pixels in fewer bytes, slower to make), and where they still do not, it says so
+    under it."""
     room = MAIL_BUDGET - MAIL_MARGIN - text_size - _base64_size(len(drawn.png))
     part = packing.attachment(filename, data, attached, room)
+    if drawn.png and part.size > room:
+        smaller = squeezed(drawn.png)
+        room += _base64_size(len(drawn.png)) - _base64_size(len(smaller))
+        drawn = dataclasses.replace(drawn, png=smaller)
+        part = packing.attachment(filename, data, attached, room)
     if drawn.png and part.size > room:
         note = html.escape(over_budget_note(len(data), len(drawn.png), part.size))
         drawn = dataclasses.replace(drawn, html=drawn.html + f"<p><small>{note}</small></p>")

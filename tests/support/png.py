@@ -51,6 +51,12 @@ def changed(first: bytes, second: bytes) -> int:
     return a.size[0] * a.size[1] - largest.histogram()[0]
 
 
+def same_pixels(first: bytes, second: bytes) -> bool:
+    """Whether two PNGs show the same picture, pixel for pixel, however each is encoded."""
+    a, b = _rgb(first), _rgb(second)
+    return a.size == b.size and ImageChops.difference(a, b).getbbox() is None
+
+
 def near(counts: Counter[tuple[int, ...]], rgb: tuple[int, int, int], slack: int = 3) -> int:
     """Pixels within ``slack`` of ``rgb`` on every channel."""
     return sum(n for c, n in counts.items() if all(abs(a - b) <= slack for a, b in zip(c, rgb,

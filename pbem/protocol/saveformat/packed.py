@@ -13,7 +13,8 @@ from pbem.errors import SaveFileError
 
 GZIP_MAGIC = b"\x1f\x8b"
 GZIP_SUFFIX = ".gz"
-LEVEL = 9  # fixed: the same save always packs to the same bytes
+ITERATIONS = 5  # Zopfli's: fixed, so the same save always packs to the same bytes; more
+# save a few bytes for much more time
 _CHUNK = 64 * 1024  # compressed bytes fed to the inflater at a time
 # A gzip header with no file name, mtime 0, "maximum compression", operating system
 # "unknown": fixed, unlike zlib's own header (its OS byte is the build's).
@@ -29,8 +30,13 @@ def is_gzip(data: bytes) -> bool:
 
 
 def pack(data: bytes) -> bytes:
-    """``data`` gzip-compressed, the same bytes on every run (one member, see _HEADER)."""
-    squeezer = zlib.compressobj(LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS, 9)
+    """``data`` gzip-compressed, the same bytes on every run (one member, see _HEADER).
+    The deflate stream is Zopfli's: any gzip reader inflates it, and it is about 5% smaller
+    than zlib's best, which a save near the mail budget needs (about 0.4 s for a 420 KB
+    save, where zlib takes 0.05 s; pbem packs a save only for a mail it must fit)."""
+    import zopfli  # compiled: loaded only when a save is packed
+
+    squeezer = zopfli.ZopfliCompressor(zopfli.ZOPFLI_FORMAT_DEFLATE, iterations=ITERATIONS)
     body = squeezer.compress(data) + squeezer.flush()
     trailer = struct.pack("<II", zlib.crc32(data), len(data) & 0xFFFFFFFF)
     return _HEADER + body + trailer

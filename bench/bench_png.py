@@ -14,7 +14,9 @@ quantized picture) and change only how they are written:
 - ``none+order``: the same, the palette renumbered by use, most used colour first;
 - ``sub``, ``up``, ``average``, ``paeth``: that filter on every row (palette renumbered by use);
 - ``adaptive``: each row's filter chosen by the minimum sum of absolute differences
-  (the usual heuristic, libpng's), palette renumbered by use.
+  (the usual heuristic, libpng's), palette renumbered by use;
+- ``zopfli``: today's PNG deflated again by Zopfli, filter None (pbem.drawing.png.squeezed,
+  what a mail near its budget carries), with its median time against today's.
 
 Sizes are in bytes with their ratio to today's; times are the median of several runs
 (Pillow's encoder and the stdlib-zlib ``none`` writer, both in C; the filters here are
@@ -152,6 +154,11 @@ def report(name: str, svg: str, repeat: int) -> None:
         assert same_pixels(data, image), f"{name} {label}: the pixels changed"
         timed = f" in {t_none * 1000:5.0f} ms ({t_none / t_today:4.2f}x)" if label == "none" else ""
         print(f"    {label:<11} {len(data):7d} B  x{len(data) / len(today):6.4f}{timed}")
+    squeezed = png.squeezed(today)
+    assert same_pixels(squeezed, image), f"{name} zopfli: the pixels changed"
+    t_squeeze = median_time(lambda: png.squeezed(today), max(1, repeat // 2))
+    print(f"    {'zopfli':<11} {len(squeezed):7d} B  x{len(squeezed) / len(today):6.4f} in "
+          f"{t_squeeze * 1000:5.0f} ms ({t_squeeze / t_today:4.2f}x, after today's)")
 
 
 def main() -> None:

@@ -58,7 +58,7 @@ def run(ruleset: str, players: int | None, options: list[str], bot: str, folder:
         if hops > MAX_ENTRIES:
             raise UsageError(f"The demo stopped after {MAX_ENTRIES} entries without an end.")
         if written.table.round_missing():
-            written = _round(written, homes, echo)
+            written = _round(written, homes, bot, echo)
             hops += 1
             continue
         handle = written.table.seats[duty.seat].handle
@@ -78,11 +78,12 @@ def run(ruleset: str, players: int | None, options: list[str], bot: str, folder:
     return DemoResult(base, final.report, written.path, hops)
 
 
-def _round(before: session.Written, homes: dict[str, Home],
+def _round(before: session.Written, homes: dict[str, Home], bot: str,
            echo: Callable[[str], None]) -> session.Written:
     """A round (PROTOCOL.md section 4), as people play it by mail: every seat of it signs
-    on the same save, in its own home, and mails its entry to everyone; each home verifies
-    every one, and the seat that acts after the round assembles them (one hop)."""
+    on the same save, in its own home (its bot choosing the turns of a simultaneous step,
+    as a Posse draft's picks), and mails its entry to everyone; each home verifies every
+    one, and the seat that acts after the round assembles them (one hop)."""
     from pbem.session import rounds
 
     table = before.table
@@ -91,9 +92,12 @@ def _round(before: session.Written, homes: dict[str, Home],
         handle = table.seats[seat].handle
         duty = table.duty_for(seat)
         kind = "join" if duty is not None and duty.kind == "join" else None
-        parts.append(session.sign_next(homes[handle], before.path, kind, [], None, None))
+        chooses = duty is not None and duty.kind in ("turn", "reveal")
+        parts.append(session.sign_next(homes[handle], before.path, kind, [],
+                                       bot if chooses else None, None))
         entry = parts[-1].entry
-        echo(f"{entry['seq']:4d} {handle:4} {entry['kind']:6} (in a round)")
+        echo(f"{entry['seq']:4d} {handle:4} {entry['kind']:6} (in a round) "
+             f"{'; '.join(entry['moves'])}".rstrip())
     for home in homes.values():
         for part in parts:
             session.load(part.path, home)

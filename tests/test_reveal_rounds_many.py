@@ -529,3 +529,27 @@ def test_the_demo_at_five_players_plays_the_reveal_round(tmp_path: Path) -> None
                for line in said)
     reveals = savefile.read(result.last_save).entries[-5:]
     assert {e.get("round") for e in reveals} == {reveals[0]["seq"]}
+
+
+class _Enough(Exception):
+    """Stops a demo once it has shown what a test needs."""
+
+
+def test_the_demo_plays_the_posse_drafts_pick_rounds(tmp_path: Path) -> None:
+    """At 3 players the Posse draft picks in rounds: each home's bot picks on the same save
+    and the round is assembled (the demo signed each pick with no moves, and stopped with
+    'the turn cannot end yet' at the first pick)."""
+    from pbem import demo
+
+    said: list[str] = []
+
+    def echo(line: str) -> None:
+        said.append(line)
+        if "assembled the round" in line and any(" pick " in s for s in said):
+            raise _Enough
+
+    with pytest.raises(_Enough):
+        demo.run("red-dog-junction", 3, ["variant=posse"], "greedy", str(tmp_path / "d"),
+                 echo=echo)
+    picks = [line for line in said if "turn   (in a round) pick " in line]
+    assert [line.split()[1] for line in picks] == ["ann", "bob", "cy"], said

@@ -257,6 +257,8 @@ def view_at(home: Home | None, verified: session.Verified, table: Table
     current = verified.table
     if identity is None or seat is None or current.seats[seat].pubkey not in (
             "", identity.public_hex):
-        return "", table.game.view(copy_state(table.gstate), None), {}
+        return "", session.with_engine_to_act(table, table.game.view(copy_state(table.gstate),
+                                                                     None)), {}
     secrets = signing.secrets_for(table, seat, identity)
-    return identity.handle, table.game.view(copy_state(table.gstate), seat, secrets), secrets
+    view = table.game.view(copy_state(table.gstate), seat, secrets)
+    return identity.handle, session.with_engine_to_act(table, view), secrets

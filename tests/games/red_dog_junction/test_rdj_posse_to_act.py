@@ -129,6 +129,8 @@ def test_RDJ_V2_show_the_picture_and_the_mail_name_the_seat_asked_for_deck_work(
     for handle in ("ann", "dee"):
         shown = json.loads(run(handle, "show", path, "--json"))
         assert (shown["to_act"], shown["state"]["to_act"]) == ("dee", "dee")
+        then = json.loads(run(handle, "show", path, "--at", str(written.entry["seq"]), "--json"))
+        assert (then["to_act"], then["state"]["to_act"]) == ("dee", "dee")
         picture = tmp_path / f"{handle}.svg"
         run(handle, "show", path, "--svg", str(picture))
         title = ET.parse(picture).getroot().find("{http://www.w3.org/2000/svg}title")

@@ -8,7 +8,8 @@ budget, gzip-compressed as ``application/gzip`` named NAME.gz), and the board's 
 attached for browsers (when there is no PNG).
 Headers name the game for people (Subject, the same for every mail of one game, since
 Gmail and Outlook group conversations by subject; what changes is in the body) and for
-programs (``X-Pbem-Game``, ``X-Pbem-Seq``). The Message-ID of an entry's mail is computed
+programs (``X-Pbem-Game``, ``X-Pbem-Seq``, ``X-Pbem-Ruleset``, ``X-Pbem-To-Act``, as
+README.md's "Sending" tells them). The Message-ID of an entry's mail is computed
 from the game id, the entry's seq and its hash (:func:`entry_msgid`), so every home knows
 the id of the mail of any entry without having kept it: In-Reply-To names the previous
 entry's mail and References the game's first mail and that one, and clients thread a whole
@@ -577,8 +578,9 @@ def _headers(mailing: _Mailing, asked: _Asked, to_list: list[str],
     msg["X-Pbem-Game"] = table.game_id
     msg["X-Pbem-Seq"] = str(mailing.seq)
     msg["X-Pbem-Ruleset"] = parsed.ruleset
-    if duty is not None:
-        msg["X-Pbem-To-Act"] = f"{table.seats[duty.seat].handle} {duty.kind}"
+    if duty is not None:  # in a round, every seat still to sign in it
+        acting = ", ".join(table.seats[s].handle for s in rounds.acting(table))
+        msg["X-Pbem-To-Act"] = f"{acting} {duty.kind}"
     msg["X-Mailer"] = f"pbem {__version__}"
     return msg
 

@@ -65,7 +65,7 @@ from pbem.protocol.saveformat.timing import duration_words, parse_stamp, shown, 
 from pbem.protocol.state import result
 from pbem.protocol.state.table import Table
 from pbem.protocol.timekeeping import absence, clock
-from pbem.session import rounds
+from pbem.session import logbook, rounds
 from pbem.terminal import listed, printable
 
 # A turn mail stays under MAIL_BUDGET bytes (what every mailbox and provider takes
@@ -424,7 +424,8 @@ class _Mailing:
         self.parsed, self.filename, self.data = _load(save)
         self.path = None if isinstance(save, Save) else Path(save)
         self.attached = save_text(self.data)
-        self.verified = session.verify(self.parsed, sender_home)
+        self.settling: dict[int, str] = {}  # seq -> a vote's or confirm's words, as in log
+        self.verified = self._verify(sender_home)
         if self.verified.stale:
             raise TurnError(self.verified.notes[0] + " Mail the newest save instead.")
         self.home = sender_home
@@ -440,6 +441,21 @@ class _Mailing:
         self.view = session.public_view(self.verified)  # with the final result once audited
         self.board: Board | None = None
         self.save_part: packing.Attached | None = None  # the save as attached
+
+    def _verify(self, home: Home) -> session.Verified:
+        """The save verified; a vote or a confirm the body may list is told as `log` tells
+        it, naming the proposal it settles, which the table before it holds (the replay
+        then starts before it, not from the home's cached table)."""
+        shown = self.parsed.entries[-MAX_BODY_ENTRIES:]
+        settling = [int(e["seq"]) for e in shown if e["kind"] in ("vote", "confirm")]
+        if not settling:
+            return session.verify(self.parsed, home)
+
+        def tell(before: Table, _after: Table, entry: savefile.Entry) -> None:
+            if int(entry["seq"]) in settling:
+                self.settling[int(entry["seq"])] = logbook.settling_words(entry, before)
+
+        return session.verify(self.parsed, home, on_entry=tell, told_from=min(settling))
 
     @property
     def other_actor(self) -> int | None:
@@ -543,7 +559,7 @@ def _mail_body(mailing: _Mailing, asked: _Asked, reader: int | None,
     status = "game over" if duty is None else f"{acting} to {ACTIONS[duty.kind]}"
     since, since_words = _since(table, mailing.parsed, reader, asked.body_since)
     body = _body(table, mailing.parsed, mailing.seats, filename, reader,
-                 mailing.my_seat, since, mailing.verified)
+                 mailing.my_seat, since, mailing.verified, mailing.settling)
     body.title += f": {status}"
     body.history_title = since_words
     if asked.remind and mailing.actor is not None:
@@ -660,7 +676,8 @@ def _cte(text: str) -> str:
 
 
 def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: int | None,
-          my_seat: int | None, since: int, verified: session.Verified) -> _Body:
+          my_seat: int | None, since: int, verified: session.Verified,
+          settling: dict[int, str]) -> _Body:
     game = table.game
     duty = table.duty()
     seq = save.entries[-1]["seq"]
@@ -673,7 +690,8 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
                             "lists all)")
     you = seats[reader].handle if reader is not None else ""
     for e in news:
-        body.history.append(f"{e['seq']:4d}  {describe_entry(e, you)}")
+        line = settling.get(int(e["seq"])) or describe_entry(e, you)
+        body.history.append(f"{e['seq']:4d}  {line}")
         if e.get("note"):  # table talk, quoted under its entry (escaped in the HTML part)
             body.history.append(f"        {savefile.said(e['seat'], e['note'])}")
 

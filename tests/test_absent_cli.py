@@ -5,6 +5,7 @@ each remedy the game allows. Also what each command shows before anyone votes.""
 from __future__ import annotations
 
 import json
+from email import message_from_string, policy
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
+from pbem.protocol.saveformat import savefile
 from tests.enginekit import tick
 
 HANDLES = ("ann", "bob", "cy")
@@ -230,3 +232,20 @@ def test_a_voter_is_told_the_absent_player_came_back_on_another_branch(tmp_path:
     assert r.exit_code == 0, r.output
     told = r.output.split("Wrote ", 1)[0]
     assert "Two branches after entry" in told and f"a turn by {absent}" in told, r.output
+
+
+def test_a_mail_names_the_proposal_a_vote_settled_as_log_does(tmp_path: Path) -> None:
+    """A mail's one-line history names the proposal a vote accepted (whose, on whom, which
+    entry, which remedy) in `log`'s words, though the vote settled it: the table after it
+    holds no proposal any more."""
+    t = Table3(tmp_path)
+    absent, path = declare(t, t.start("station-to-station"), "bot")
+    proposal, vote = savefile.read(Path(path)).entries[-2:]
+    said = (f"{vote['seat']} voted to accept {proposal['seat']}'s proposal that {absent} is "
+            f"absent (entry {proposal['seq']}, remedy 'bot')")
+    assert f"{said}." in t.run(None, "log", path).output
+    sent = t.run(vote["seat"], "send", path, "--stdout", "--to", "x@example.org")
+    assert sent.exit_code == 0, sent.output
+    body = message_from_string(sent.output, policy=policy.default).get_body(("plain",))
+    assert body is not None
+    assert f"\n  {vote['seq']:4d}  {said}\n" in body.get_content()

@@ -243,7 +243,7 @@ def test_describe_entry_covers_every_kind() -> None:
 def test_invitation_after_create_says_join(homes: dict[str, Home], tmp_path: Path) -> None:
     hops = play(homes, tmp_path / "s", stop_after=1)
     msg = mail.compose(hops[0].path, homes["ann"])
-    assert msg["X-Pbem-To-Act"] == "bob join"
+    assert msg["X-Pbem-To-Act"] == "bob, cy join"  # the joins' round: both still to sign
     assert addresses(msg, "To") == [EMAILS["bob"]]
     body = " ".join(plain(msg).split())
     name = hops[0].path.name
@@ -251,6 +251,22 @@ def test_invitation_after_create_says_join(homes: dict[str, Home], tmp_path: Pat
     assert (f"bob and cy are invited and each join now, in parallel: save the attached "
             f"{name} and join with pbem join {name} (first time? make an identity with "
             "'pbem keygen --name bob' or 'pbem keygen --name cy', whichever you are)") in body
+
+
+def test_to_act_header_names_every_seat_still_to_sign_in_a_round(homes: dict[str, Home],
+                                                                 tmp_path: Path) -> None:
+    """X-Pbem-To-Act: in a round (the joins of bob and cy), every seat still to sign in it,
+    comma-separated in seat order, then the kind of entry; outside a round the one seat."""
+    written = session.new_game(homes["ann"], "dice-race", [f"{h}={EMAILS[h]}" for h in homes],
+                               ["target=1000000"], None, folder=tmp_path)
+    told = []
+    for _ in range(4):  # each save mailed as it is written (an older one is stale)
+        told.append(mail.compose(written.path, signer_home(homes, written))["X-Pbem-To-Act"])
+        duty = written.table.duty()
+        assert duty is not None
+        written = sign_duty(homes, written, "random:7")
+    assert told == ["bob, cy join", "cy join", "ann start",
+                    f"{written.table.seats[duty.seat].handle} turn"]
 
 
 def test_finished_game_goes_to_everyone_with_the_scores(homes: dict[str, Home],

@@ -34,6 +34,7 @@ from .palette import (
 )
 from .panel import draw_panel
 from .state import place_label
+from .view import draft_next
 
 KIND_COLOURS = {"crew": "#6d4c41", "commander": "#283593", "boost": "#00796b"}
 BOARD_FILL = "#eef1f6"
@@ -540,8 +541,9 @@ def _title(view: dict[str, Any]) -> str:
         return f"{head}, {view.get('to_act', '')} to act"
     if view.get("phase") == "setup":
         return head + ", set-up pending"
-    if view.get("phase") == "draft":
-        return f"{head}, the Posse draft, {view.get('to_act', '')} signs next"
+    if view.get("phase") == "draft":  # from three players, the step's pickers (or none)
+        step = draft_next(view.get("draft", {}))
+        return f"{head}, the Posse draft, " + (step or f"{view.get('to_act', '')} signs next")
     return f"{head}, set-up: {view.get('to_act', '')} picks"
 
 

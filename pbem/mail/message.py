@@ -8,7 +8,8 @@ budget, gzip-compressed as ``application/gzip`` named NAME.gz), and the board's 
 attached for browsers (when there is no PNG).
 Headers name the game for people (Subject, the same for every mail of one game, since
 Gmail and Outlook group conversations by subject; what changes is in the body) and for
-programs (``X-Pbem-Game``, ``X-Pbem-Seq``). The Message-ID of an entry's mail is computed
+programs (``X-Pbem-Game``, ``X-Pbem-Seq``, ``X-Pbem-Ruleset``, ``X-Pbem-To-Act``, as
+README.md's "Sending" tells them). The Message-ID of an entry's mail is computed
 from the game id, the entry's seq and its hash (:func:`entry_msgid`), so every home knows
 the id of the mail of any entry without having kept it: In-Reply-To names the previous
 entry's mail and References the game's first mail and that one, and clients thread a whole
@@ -64,7 +65,7 @@ from pbem.protocol.saveformat.timing import duration_words, parse_stamp, shown, 
 from pbem.protocol.state import result
 from pbem.protocol.state.table import Table
 from pbem.protocol.timekeeping import absence, clock
-from pbem.session import rounds
+from pbem.session import logbook, rounds
 from pbem.terminal import listed, printable
 
 # A turn mail stays under MAIL_BUDGET bytes (what every mailbox and provider takes
@@ -430,7 +431,8 @@ class _Mailing:
         self.parsed, self.filename, self.data = _load(save)
         self.path = None if isinstance(save, Save) else Path(save)
         self.attached = save_text(self.data)
-        self.verified = session.verify(self.parsed, sender_home)
+        self.settling: dict[int, str] = {}  # seq -> a vote's or confirm's words, as in log
+        self.verified = self._verify(sender_home)
         if self.verified.stale:
             raise TurnError(self.verified.notes[0] + " Mail the newest save instead.")
         self.home = sender_home
@@ -446,6 +448,21 @@ class _Mailing:
         self.view = session.public_view(self.verified)  # with the final result once audited
         self.board: Board | None = None
         self.save_part: packing.Attached | None = None  # the save as attached
+
+    def _verify(self, home: Home) -> session.Verified:
+        """The save verified; a vote or a confirm the body may list is told as `log` tells
+        it, naming the proposal it settles, which the table before it holds (the replay
+        then starts before it, not from the home's cached table)."""
+        shown = self.parsed.entries[-MAX_BODY_ENTRIES:]
+        settling = [int(e["seq"]) for e in shown if e["kind"] in ("vote", "confirm")]
+        if not settling:
+            return session.verify(self.parsed, home)
+
+        def tell(before: Table, _after: Table, entry: savefile.Entry) -> None:
+            if int(entry["seq"]) in settling:
+                self.settling[int(entry["seq"])] = logbook.settling_words(entry, before)
+
+        return session.verify(self.parsed, home, on_entry=tell, told_from=min(settling))
 
     @property
     def other_actor(self) -> int | None:
@@ -549,7 +566,7 @@ def _mail_body(mailing: _Mailing, asked: _Asked, reader: int | None,
     status = "game over" if duty is None else f"{acting} to {ACTIONS[duty.kind]}"
     since, since_words = _since(table, mailing.parsed, reader, asked.body_since)
     body = _body(table, mailing.parsed, mailing.seats, filename, reader,
-                 mailing.my_seat, since, mailing.verified)
+                 mailing.my_seat, since, mailing.verified, mailing.settling)
     body.title += f": {status}"
     body.history_title = since_words
     if asked.remind and mailing.actor is not None:
@@ -584,8 +601,9 @@ def _headers(mailing: _Mailing, asked: _Asked, to_list: list[str],
     msg["X-Pbem-Game"] = table.game_id
     msg["X-Pbem-Seq"] = str(mailing.seq)
     msg["X-Pbem-Ruleset"] = parsed.ruleset
-    if duty is not None:
-        msg["X-Pbem-To-Act"] = f"{table.seats[duty.seat].handle} {duty.kind}"
+    if duty is not None:  # in a round, every seat still to sign in it
+        acting = ", ".join(table.seats[s].handle for s in rounds.acting(table))
+        msg["X-Pbem-To-Act"] = f"{acting} {duty.kind}"
     msg["X-Mailer"] = f"pbem {__version__}"
     return msg
 
@@ -665,7 +683,8 @@ def _cte(text: str) -> str:
 
 
 def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: int | None,
-          my_seat: int | None, since: int, verified: session.Verified) -> _Body:
+          my_seat: int | None, since: int, verified: session.Verified,
+          settling: dict[int, str]) -> _Body:
     game = table.game
     duty = table.duty()
     seq = save.entries[-1]["seq"]
@@ -678,7 +697,8 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
                             "lists all)")
     you = seats[reader].handle if reader is not None else ""
     for e in news:
-        body.history.append(f"{e['seq']:4d}  {describe_entry(e, you)}")
+        line = settling.get(int(e["seq"])) or describe_entry(e, you)
+        body.history.append(f"{e['seq']:4d}  {line}")
         if e.get("note"):  # table talk, quoted under its entry (escaped in the HTML part)
             body.history.append(f"        {savefile.said(e['seat'], e['note'])}")
 

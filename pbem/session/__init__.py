@@ -660,7 +660,8 @@ class Owed(Record):
         """What this seat may see of ``state``, its own secret cards included."""
         if self._secrets is None:
             self._secrets = signing.secrets_for(self.table, self.seat, self.identity)
-        return self.game.view(copy_state(state), self.seat, self._secrets)
+        return with_engine_to_act(self.verified.table,
+                                  self.game.view(copy_state(state), self.seat, self._secrets))
 
 
 def owed(home: Home, path: str | Path) -> Owed:
@@ -772,7 +773,20 @@ def _with_result(report: Report, view: dict[str, Any]) -> dict[str, Any]:
                                   "awaiting": awaiting}}
     elif table.proposal and (duty := table.duty()) is not None and duty.kind == "vote":
         view = {**view, "vote": {"text": vote_text(table, duty.seat)}}
+    view = with_engine_to_act(table, view)
     return view if result is None else {**view, "result": result}
+
+
+def with_engine_to_act(table: Table, view: dict[str, Any]) -> dict[str, Any]:
+    """The view with its ``to_act`` naming the seat the engine waits for while it asks for
+    secret-deck work (Table.deck_work_next): the game is not asked whose turn it is then,
+    and its own answer may name another seat. In the game's own form (a handle or a seat
+    number); the view unchanged otherwise, and the save's ``[state]`` is never this."""
+    duty = table.duty()
+    if "to_act" not in view or duty is None or duty.kind != "turn" or not table.deck_work_next():
+        return view
+    told = view["to_act"]
+    return {**view, "to_act": duty.seat if isinstance(told, int) else table.seats[duty.seat].handle}
 
 
 def vote_text(table: Table, voter: int) -> str:

@@ -160,19 +160,26 @@ def _leaving_words(entry: savefile.Entry, before: Table) -> list[str]:
     who, kind = entry["seat"], entry["kind"]
     if kind == "absent":
         return [f"{who} proposed that {entry['player']} is absent, remedy '{entry['remedy']}'."]
-    over = absence.passing_words(absence.passed_by(before, entry))
-    if kind == "vote":
-        return [f"{who} voted to {entry['vote']} {_open_proposal(before, True)}{over}."]
-    if kind == "confirm":  # only the proposer confirms
-        if over:
-            return [f"{who} confirmed {_open_proposal(before, False)}{over}."]
-        return [f"{who} confirmed {_open_proposal(before, False)}, unanswered for a full "
-                "patience."]
+    if kind in ("vote", "confirm"):
+        return [settling_words(entry, before) + "."]
     if kind == "resign":
         return [f"{who} resigned and ranks last."]
     if "sealed" in entry:  # a sealed step's commitment: its moves stay hidden until opened
         return [f"{who} sealed its moves; they are opened once every seat of the step has."]
     return []
+
+
+def settling_words(entry: savefile.Entry, before: Table) -> str:
+    """"cy voted to accept bob's proposal that dee is absent (entry 7, remedy 'end')", and
+    the votes it passed over: a vote or a confirm (``entry``) named with the proposal open
+    on ``before`` it, as `log` and the history of a mail tell it."""
+    who = entry["seat"]
+    over = absence.passing_words(absence.passed_by(before, entry))
+    if entry["kind"] == "vote":
+        return f"{who} voted to {entry['vote']} {_open_proposal(before, True)}{over}"
+    # A confirm: only the proposer confirms.
+    return (f"{who} confirmed {_open_proposal(before, False)}"
+            + (over or ", unanswered for a full patience"))
 
 
 def _open_proposal(before: Table, by: bool) -> str:
@@ -257,6 +264,8 @@ def view_at(home: Home | None, verified: session.Verified, table: Table
     current = verified.table
     if identity is None or seat is None or current.seats[seat].pubkey not in (
             "", identity.public_hex):
-        return "", table.game.view(copy_state(table.gstate), None), {}
+        return "", session.with_engine_to_act(table, table.game.view(copy_state(table.gstate),
+                                                                     None)), {}
     secrets = signing.secrets_for(table, seat, identity)
-    return identity.handle, table.game.view(copy_state(table.gstate), seat, secrets), secrets
+    view = table.game.view(copy_state(table.gstate), seat, secrets)
+    return identity.handle, session.with_engine_to_act(table, view), secrets

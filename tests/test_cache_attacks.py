@@ -1,0 +1,76 @@
+"""Attacks on the paths that let a home skip work: the archive's cached table and the
+told cache, where a round's last entry is the same in two saves whose earlier slots of
+the round differ (each entry of a round follows the entry before the round, so its hash
+pins none of the others: PROTOCOL.md section 4). The test game is Sealed Bids
+(tests/support/sealed_bids.py): ann commits to her bid; in save A bob and cy commit
+too, in save B ann proposes bob absent in bob's slot and cy's commitment is A's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem import session
+from pbem.errors import IntegrityError
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import engine
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.saveformat.savefile import Save
+from tests.enginekit import sign_as, with_entries
+from tests.test_queue_attacks import committed
+
+
+def two_branches(homes: dict[str, Home], tmp_path: Path) -> tuple[Save, Save]:
+    """(A, B) as the module docstring says; cy's home has verified A (its archive caches
+    the table after cy's entry, the round complete)."""
+    start = committed(homes, tmp_path, [("ann", "bid 4")])
+    bob = sign_as(homes["bob"], start, None)
+    a = sign_as(homes["cy"], bob.path, None)
+    proposal = sign_as(homes["ann"], start, "absent", player="bob", remedy="bot")
+    entries = [*proposal.save.entries, a.save.entries[-1]]
+    b = Save(proposal.save.header, entries, {})
+    b = with_entries(b, entries, engine.public_state(engine.replay(
+        b, check_snapshot=False).table))
+    return a.save, b
+
+
+def archived_cache(home: Home, save: Save) -> dict[str, Any]:
+    from pbem.home.archive import Archive
+
+    return dict(Archive(home.archive_dir, save.game_id).data["cache"])
+
+
+def test_a_round_with_another_entry_in_an_earlier_slot_is_not_read_with_the_cached_table(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """B is a valid branch (bob came back while ann proposed him absent): cy's home
+    verifies it with B's own table (the proposal open), where it read it with A's cached
+    table and refused B's true [state] as edited by hand."""
+    a, b = two_branches(homes, tmp_path)
+    assert archived_cache(homes["cy"], a)["hash"] == engine.entry_hash(a.entries[-1])
+    verified = session.verify(b, homes["cy"])
+    assert verified.report.table.proposal["player"] == 1
+    assert verified.report.checked_from == 0  # replayed, not resumed
+
+
+def test_a_forged_state_copied_from_the_other_branch_is_refused(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """B with A's [state] (no proposal open) was accepted in cy's home, read with A's
+    table: the home would then sign on a table no other verifier has."""
+    a, b = two_branches(homes, tmp_path)
+    forged = with_entries(b, b.entries, a.state)
+    with pytest.raises(IntegrityError) as refused:
+        session.verify(forged, homes["cy"])
+    assert refused.value.code == "snapshot"
+
+
+def test_the_cached_table_is_still_resumed_after_a_complete_round(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """The check costs no resume where the save's round is the one this home replayed:
+    the next entry after A is replayed alone in cy's home."""
+    a, _ = two_branches(homes, tmp_path)
+    path = tmp_path / "a.toml"
+    savefile.write_new(path, savefile.dumps(a))
+    after = sign_as(homes["ann"], path, None)
+    assert session.verify(after.save, homes["cy"]).report.checked_from == len(a.entries)

@@ -74,3 +74,30 @@ def test_the_cached_table_is_still_resumed_after_a_complete_round(
     savefile.write_new(path, savefile.dumps(a))
     after = sign_as(homes["ann"], path, None)
     assert session.verify(after.save, homes["cy"]).report.checked_from == len(a.entries)
+
+
+def test_log_tells_a_round_entry_as_this_save_has_it_not_as_another_save_had_it(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """Open bids: in A cy's bid completes the step (its note says who won the prize); in
+    B bob's slot holds ann's proposal, so cy's same entry only bids. cy's home logged A
+    first: its told cache, keyed by cy's entry hash alone, told B's last entry as A's."""
+    from pbem.session import logbook
+
+    start = committed(homes, tmp_path, [("ann", "bid 4")], ["open=true"])
+    bob = sign_as(homes["bob"], start, None)
+    a = sign_as(homes["cy"], bob.path, None)
+    proposal = sign_as(homes["ann"], start, "absent", player="bob", remedy="bot")
+    entries = [*proposal.save.entries, a.save.entries[-1]]
+    b = Save(proposal.save.header, entries, {})
+    b = with_entries(b, entries, engine.public_state(engine.replay(
+        b, check_snapshot=False).table))
+    path = tmp_path / "b.toml"
+    savefile.write_new(path, savefile.dumps(b))
+
+    def last(save: Save) -> range:
+        return range(len(save.entries) - 1, len(save.entries))
+
+    told_a = logbook.history(a.path, homes["cy"], last).notes[-1].changes
+    assert any("won the prize" in line for line in told_a)
+    told_b = logbook.history(path, homes["cy"], last).notes[-1].changes
+    assert not any("won the prize" in line for line in told_b)

@@ -22,10 +22,13 @@ from tests.enginekit import forge, next_entry, play_game, sign_as, tick, with_en
 PATIENCE = datetime.timedelta(days=7)  # the default
 
 
-def committed(homes: dict[str, Home], tmp_path: Path, bids: list[tuple[str, str]]) -> Path:
-    """A three-seat Sealed Bids game at its first sealed step, where each of ``bids``
-    (handle, move) is committed in turn, each on the save the one before wrote."""
-    path = play_game(homes, tmp_path / "s", game="sealed-bids", stop_after=4)[-1]
+def committed(homes: dict[str, Home], tmp_path: Path, bids: list[tuple[str, str]],
+              options: list[str] | None = None) -> Path:
+    """A three-seat Sealed Bids game (with ``options``) at its first sealed step, where
+    each of ``bids`` (handle, move) is committed in turn, each on the save the one before
+    wrote (with the option ``open=true``, bid in the open)."""
+    path = play_game(homes, tmp_path / "s", game="sealed-bids", options=options,
+                     stop_after=4)[-1]
     for handle, move in bids:
         path = session.sign_next(homes[handle], path, None, [move], None,
                                  str(tmp_path / f"{handle}.toml")).path

@@ -101,3 +101,24 @@ def test_log_tells_a_round_entry_as_this_save_has_it_not_as_another_save_had_it(
     assert any("won the prize" in line for line in told_a)
     told_b = logbook.history(path, homes["cy"], last).notes[-1].changes
     assert not any("won the prize" in line for line in told_b)
+
+
+def test_inbox_refuses_an_old_save_of_known_entries_put_out_of_order(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """inbox skips the replay of a save whose entries this home verified, when a newer one
+    exists: a save of those entries in another order (cy's entry of the round before
+    bob's, a broken chain) was counted as verified, and the scan ended with exit 0."""
+    from pbem.mail import inbox
+
+    start = committed(homes, tmp_path, [("ann", "bid 4")])
+    bob = sign_as(homes["bob"], start, None)
+    a = sign_as(homes["cy"], bob.path, None)
+    newer = sign_as(homes["ann"], a.path, None)
+    session.verify(newer.save, homes["ann"])
+    *before, b_entry, c_entry = a.save.entries
+    swapped = tmp_path / "swapped.toml"
+    swapped.write_text(savefile.dumps(with_entries(a.save, [*before, c_entry, b_entry])))
+    report = inbox.scan([swapped, newer.path], homes["ann"], file_saves=False)
+    assert report.verified == 1
+    assert [p.code for p in report.problems] == ["tampered"]
+    assert report.exit_code() == 3

@@ -38,6 +38,7 @@ from pbem.mail.seen import SeenRecord
 from pbem.mail.sources import MESSAGE_FACTOR, Progress, Raw, Reading, imap_messages, mib, raw_messages
 from pbem.protocol.crypto.identity import Home
 from pbem.protocol.replay import engine
+from pbem.protocol.replay.chain import authenticate
 from pbem.protocol.saveformat import packed, savefile, timing
 from pbem.protocol.saveformat.canonical import digest
 from pbem.protocol.saveformat.savefile import Save
@@ -475,12 +476,21 @@ def _refusal(exc: PbemError, cand: _Candidate, game_id: str,
 
 def _superseded_and_known(home: Home, save: Save) -> list[str] | None:
     """The entry hashes of ``save`` if this home's archive already verified every one of
-    them and holds a newer entry of the game; else None (the save must be verified)."""
+    them, the file chains them as they were verified (chain.authenticate, no signature
+    checked again: known entries in another order, or a round's slots swapped, are no
+    save) and the archive holds a newer entry of the game; else None (the save must be
+    verified)."""
     archive = Archive(home.archive_dir, save.game_id)
     if archive.head_seq() <= save.entries[-1]["seq"] or archive.data["header"] != digest(save.header):
         return None
     hashes = [engine.entry_hash(e) for e in save.entries]
-    return hashes if all(archive.known(h) for h in hashes) else None
+    if not all(archive.known(h) for h in hashes):
+        return None
+    try:
+        authenticate(save, vouched=archive.verified_at)
+    except PbemError:
+        return None  # verified in full: the refusal is reported as any other
+    return hashes
 
 
 def _archived_table(home: Home, save: Save) -> tuple[Table, int] | None:

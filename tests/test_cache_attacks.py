@@ -122,3 +122,27 @@ def test_inbox_refuses_an_old_save_of_known_entries_put_out_of_order(
     assert report.verified == 1
     assert [p.code for p in report.problems] == ["tampered"]
     assert report.exit_code() == 3
+
+
+def test_a_cache_written_inside_a_round_is_never_resumed(homes: dict[str, Home],
+                                                         tmp_path: Path) -> None:
+    """pbem never caches a table inside a round (the save completing it may hold entries
+    before the cached one); a hand-made cache at ann's entry of the round, its round's
+    planned work edited, is not resumed from: its head (the entry before the round) is
+    not the save's round digest there. The save replays from entry 0 and verifies."""
+    import json
+
+    from pbem.home.archive import Archive
+
+    path = committed(homes, tmp_path, [("ann", "bid 4")])
+    save = savefile.read(path)
+    home = homes["cy"]
+    session.verify(save, home)
+    table = engine.replay(save).table.to_json()
+    assert table["round_first"] == len(save.entries) - 1
+    table["round_work"] = [[1, "deck", {"op": "peel"}]]
+    archive = Archive(home.archive_dir, save.game_id)
+    data = dict(archive.data, cache={"hash": engine.entry_hash(save.entries[-1]),
+                                     "table": table})
+    archive.path.write_text(json.dumps(data), "utf-8")
+    assert session.verify(save, home).report.checked_from == 0

@@ -258,3 +258,22 @@ def test_a_copied_table_is_equal_and_shares_nothing_a_step_changes(tmp_path: Pat
     twin.gstate["changed"] = True
     twin.against[0] = "changed"
     assert repr(table) == before and twin != table
+
+
+def test_show_names_the_empty_slot_not_the_seat_whose_slot_holds_a_proposal(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """Bids in the open: bob bids, and a patience on proposes ann absent in her slot, while
+    cy has not bid. ann cannot play until the round is complete; the round waits for cy,
+    past patience too. show named ann ('turn by ann', her patience running out in seven
+    days) and not cy."""
+    from pbem.protocol.timekeeping import clock
+    from pbem.session import rounds
+
+    path = committed(homes, tmp_path, [("bob", "bid 2")], ["open=true"])
+    table = sign_as(homes["bob"], path, "absent", player="ann",
+                    remedy="end").table
+    assert table.queue[0]["player"] == 0 and table.round_missing() == [2]
+    assert rounds.next_words(table) == ("turn by cy", ["cy"])
+    assert clock.status(table)["to_act"] == "cy"
+    (line,) = clock.lines(table, timing.now())
+    assert line.startswith("To act: cy (turn)") and "may propose cy absent" in line

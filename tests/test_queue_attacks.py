@@ -277,3 +277,5 @@ def test_show_names_the_empty_slot_not_the_seat_whose_slot_holds_a_proposal(
     assert clock.status(table)["to_act"] == "cy"
     (line,) = clock.lines(table, timing.now())
     assert line.startswith("To act: cy (turn)") and "may propose cy absent" in line
+    assert ("this save holds those of bob, and a proposal that ann is absent in ann's slot; "
+            "missing: cy") in rounds.status_line(table)

@@ -56,3 +56,22 @@ def test_two_entries_of_one_seat_in_its_slot_are_a_fork_in_either_order(
         report = inbox.scan(order, home)
         assert "fork" in [p.code for p in report.problems]
         assert report.exit_code() == 3
+
+
+def test_the_game_s_branch_is_the_newest_save_whatever_the_mail_order(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """Two saves of one length, two branches at bob's slot: bob's commitment (A, signed
+    first, the game's) and ann's proposal that he is absent (B). A home reading B last
+    went by B: its summary waited for cy's vote on a void proposal and it filed B."""
+    from tests.test_cache_attacks import two_branches
+
+    a, b = two_branches(homes, tmp_path)
+    paths = [tmp_path / "A.toml", tmp_path / "B.toml"]
+    for path, save in zip(paths, (a, b), strict=True):
+        path.write_text(savefile.dumps(save))
+    for n, order in enumerate([paths, paths[::-1]]):
+        home = Home(tmp_path / f"copy{n}")
+        shutil.copytree(homes["ann"].path, home.path)
+        (summary,) = inbox.scan(order, home).games
+        assert (summary.to_act, summary.next) == ("ann", "turn")
+        assert savefile.read(summary.filed).entries == a.entries

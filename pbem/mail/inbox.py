@@ -157,11 +157,13 @@ def scan(paths: Sequence[str | Path], home: Home, *, max_bytes: int = mail.MAX_A
     A Maildir, an mbox or an IMAP mailbox gives only the messages not read before
     (pbem.mail.seen; ``read_all`` reads them all again); what was read is recorded once
     the scan is done, unless ``file_saves`` is False (a look that files nothing records
-    nothing). The newest valid save of each game is copied to ``HOME/inbox/`` (never
-    overwriting) unless ``file_saves`` is False. Raises IdentityError (no identity in
-    ``home``), UsageError for an IMAP address that is not one or a login with no password
-    to give; everything found in the mail is a line of the report, an IMAP server that
-    cannot be reached or refuses the login too (code "server")."""
+    nothing). The newest valid save of each game (not one of a branch the rule of
+    PROTOCOL.md section 11 voids, where a save of the game's branch came too) is copied
+    to ``HOME/inbox/`` (never overwriting) unless ``file_saves`` is False. Raises
+    IdentityError (no identity in ``home``), UsageError for an IMAP address that is not
+    one or a login with no password to give; everything found in the mail is a line of
+    the report, an IMAP server that cannot be reached or refuses the login too (code
+    "server")."""
     info = home.info()
     me, my_key = str(info["handle"]), str(info.get("public_key", ""))
     report = InboxReport(home=str(home.path), handle=me, max_bytes=max_bytes)
@@ -311,6 +313,11 @@ def _verify_game(game_id: str, candidates: list[_Candidate], home: Home, me: str
         for entry, entry_hash in zip(verified.save.entries, verified.report.hashes,
                                      strict=True):
             seen_entries.setdefault((entry["seq"], entry_hash), cand.origin)
+    # A save on a branch the rule of PROTOCOL.md section 11 voids is never the newest
+    # while a save of the game's branch came too: else the mail's order would choose.
+    void = [c for c in valid if c.verified is not None and c.verified.void]
+    if len(void) < len(valid):
+        valid = [*void, *(c for c in valid if c not in void)]
     # The summary rests on a full check: if the newest good save was one skipped above
     # (a newer one failed), verify it now.
     while valid and valid[-1].verified is None:

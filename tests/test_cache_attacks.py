@@ -22,10 +22,11 @@ from tests.enginekit import sign_as, with_entries
 from tests.test_queue_attacks import committed
 
 
-def two_branches(homes: dict[str, Home], tmp_path: Path) -> tuple[Save, Save]:
-    """(A, B) as the module docstring says; cy's home has verified A (its archive caches
-    the table after cy's entry, the round complete)."""
-    start = committed(homes, tmp_path, [("ann", "bid 4")])
+def two_branches(homes: dict[str, Home], tmp_path: Path, options: list[str] | None = None
+                 ) -> tuple[Save, Save]:
+    """(A, B) as the module docstring says (the game with ``options``); cy's home has
+    verified A (its archive caches the table after cy's entry, the round complete)."""
+    start = committed(homes, tmp_path, [("ann", "bid 4")], options)
     bob = sign_as(homes["bob"], start, None)
     a = sign_as(homes["cy"], bob.path, None)
     proposal = sign_as(homes["ann"], start, "absent", player="bob", remedy="bot")
@@ -83,23 +84,17 @@ def test_log_tells_a_round_entry_as_this_save_has_it_not_as_another_save_had_it(
     first: its told cache, keyed by cy's entry hash alone, told B's last entry as A's."""
     from pbem.session import logbook
 
-    start = committed(homes, tmp_path, [("ann", "bid 4")], ["open=true"])
-    bob = sign_as(homes["bob"], start, None)
-    a = sign_as(homes["cy"], bob.path, None)
-    proposal = sign_as(homes["ann"], start, "absent", player="bob", remedy="bot")
-    entries = [*proposal.save.entries, a.save.entries[-1]]
-    b = Save(proposal.save.header, entries, {})
-    b = with_entries(b, entries, engine.public_state(engine.replay(
-        b, check_snapshot=False).table))
-    path = tmp_path / "b.toml"
-    savefile.write_new(path, savefile.dumps(b))
+    a, b = two_branches(homes, tmp_path, ["open=true"])
+    paths = [tmp_path / "a.toml", tmp_path / "b.toml"]
+    for path, save in zip(paths, (a, b), strict=True):
+        savefile.write_new(path, savefile.dumps(save))
 
     def last(save: Save) -> range:
         return range(len(save.entries) - 1, len(save.entries))
 
-    told_a = logbook.history(a.path, homes["cy"], last).notes[-1].changes
+    told_a = logbook.history(paths[0], homes["cy"], last).notes[-1].changes
     assert any("won the prize" in line for line in told_a)
-    told_b = logbook.history(path, homes["cy"], last).notes[-1].changes
+    told_b = logbook.history(paths[1], homes["cy"], last).notes[-1].changes
     assert not any("won the prize" in line for line in told_b)
 
 

@@ -159,6 +159,25 @@ def test_S11_a_proposal_in_a_reveal_round_counts_from_the_entry_before_the_round
     assert holdback.held(entries, hashes, seen) == (2, T0 + datetime.timedelta(days=37))
 
 
+def test_S11_a_proposal_after_a_round_counts_every_entry_of_that_round() -> None:
+    """A sealed step: ann and cy commit on day 1, bob withholds his commitment until day 30
+    and dates it day 0; the round's latest time (day 1) starts the clock of the opening
+    round, and bob proposes ann absent in her slot of it, dated day 8. ann's home, which
+    signed its commitment after bob's date and had his only on day 30, holds the proposal
+    a patience after that, though bob's back-dated entry is not the round's last slot
+    (cy's is, and came in time): before, only that last slot was counted."""
+    start = entry("turn", "cy", 0, 4)
+    commits = [entry("turn", h, d, 5 + i) for i, (h, d) in enumerate(
+        [("ann", 1), ("bob", 0), ("cy", 1)])]
+    proposal, opening = entry("absent", "bob", 8, 8), entry("turn", "bob", 1, 9)
+    for e in commits:
+        e["round"] = 5
+    proposal["round"] = opening["round"] = 8
+    entries, hashes = [start, *commits, proposal, opening], ["s", "a", "b", "c", "p", "o"]
+    seen = sight((1,), {"s": 0, "a": 1, "b": 30, "c": 1, "p": 30, "o": 30}, 30)
+    assert holdback.held(entries, hashes, seen) == (4, T0 + datetime.timedelta(days=38))
+
+
 def test_S11_an_entry_is_dated_no_earlier_than_the_entries_it_follows() -> None:
     """dated_times: an entry counts as signed no earlier than the entries before it, except
     the other entries of its own round (they share its predecessor, it follows none of

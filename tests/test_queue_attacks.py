@@ -22,10 +22,13 @@ from tests.enginekit import forge, next_entry, play_game, sign_as, tick, with_en
 PATIENCE = datetime.timedelta(days=7)  # the default
 
 
-def committed(homes: dict[str, Home], tmp_path: Path, bids: list[tuple[str, str]]) -> Path:
-    """A three-seat Sealed Bids game at its first sealed step, where each of ``bids``
-    (handle, move) is committed in turn, each on the save the one before wrote."""
-    path = play_game(homes, tmp_path / "s", game="sealed-bids", stop_after=4)[-1]
+def committed(homes: dict[str, Home], tmp_path: Path, bids: list[tuple[str, str]],
+              options: list[str] | None = None) -> Path:
+    """A three-seat Sealed Bids game (with ``options``) at its first sealed step, where
+    each of ``bids`` (handle, move) is committed in turn, each on the save the one before
+    wrote (with the option ``open=true``, bid in the open)."""
+    path = play_game(homes, tmp_path / "s", game="sealed-bids", options=options,
+                     stop_after=4)[-1]
     for handle, move in bids:
         path = session.sign_next(homes[handle], path, None, [move], None,
                                  str(tmp_path / f"{handle}.toml")).path
@@ -255,3 +258,24 @@ def test_a_copied_table_is_equal_and_shares_nothing_a_step_changes(tmp_path: Pat
     twin.gstate["changed"] = True
     twin.against[0] = "changed"
     assert repr(table) == before and twin != table
+
+
+def test_show_names_the_empty_slot_not_the_seat_whose_slot_holds_a_proposal(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """Bids in the open: bob bids, and a patience on proposes ann absent in her slot, while
+    cy has not bid. ann cannot play until the round is complete; the round waits for cy,
+    past patience too. show named ann ('turn by ann', her patience running out in seven
+    days) and not cy."""
+    from pbem.protocol.timekeeping import clock
+    from pbem.session import rounds
+
+    path = committed(homes, tmp_path, [("bob", "bid 2")], ["open=true"])
+    table = sign_as(homes["bob"], path, "absent", player="ann",
+                    remedy="end").table
+    assert table.queue[0]["player"] == 0 and table.round_missing() == [2]
+    assert rounds.next_words(table) == ("turn by cy", ["cy"])
+    assert clock.status(table)["to_act"] == "cy"
+    (line,) = clock.lines(table, timing.now())
+    assert line.startswith("To act: cy (turn)") and "may propose cy absent" in line
+    assert ("this save holds those of bob, and a proposal that ann is absent in ann's slot; "
+            "missing: cy") in rounds.status_line(table)

@@ -25,6 +25,7 @@ from tests.enginekit import greedy_to_the_end, relinked, seed_of, sign_as, with_
 from tests.test_rounds import assert_fork
 from tests.test_simultaneous import (
     at_first_step,
+    bid,
     engine_link,
     one_step,
     refused,
@@ -193,3 +194,41 @@ def test_S11_a_proposal_dated_ahead_in_a_commitment_slot_is_not_voted_on(
     monkeypatch.setenv("PBEM_CLOCK", now)
     with pytest.raises(PbemError, match="more than an hour"):
         absentees.sign_absence(homes["bob"], proposal.path, "vote", {"vote": "accept"}, None)
+
+
+def test_S11_a_commitment_back_dated_into_an_early_slot_does_not_rush_the_opening(
+        homes: dict[str, Home], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ann and cy commit three hours in (ann has cy's at once); bob withholds his
+    commitment a week and dates it half an hour before ann's and opens; cy opens a week
+    in, and bob proposes ann absent in her slot of the opening round, a patience after
+    the round's latest entry: by signed times ann had a week, in truth none. Her home, which signed its
+    commitment after bob's date and had his a week later, holds the proposal: bob's is
+    not the round's last slot (cy's is, and came in time), and before, only that last
+    slot's delay was counted."""
+    import datetime
+
+    from pbem.protocol.saveformat import timing
+
+    base = timing.now()
+
+    def clock(hours: float) -> None:
+        monkeypatch.setenv("PBEM_CLOCK", str(timing.stamp(base + datetime.timedelta(
+            hours=hours))))
+
+    start = at_first_step(homes, tmp_path / "s")
+    clock(3)
+    ann = bid(homes, "ann", start, tmp_path / "ann.toml", ["bid 1"])
+    cy = bid(homes, "cy", ann, tmp_path / "cy.toml", ["bid 2"])
+    session.load(cy, homes["ann"])
+    clock(2.5)
+    bob = bid(homes, "bob", cy, tmp_path / "bob.toml", ["bid 3"])
+    opened = bid(homes, "bob", bob, tmp_path / "bob-open.toml")
+    clock(7 * 24 + 2)
+    opened = bid(homes, "cy", opened, tmp_path / "cy-open.toml")
+    clock(7 * 24 + 4)
+    proposal = absentees.sign_absence(homes["bob"], opened, "absent",
+                                      {"player": "ann", "remedy": "end"}, None)
+    assert proposal.table.proposal["player"] == 0  # in effect by signed times
+    verified = session.load(proposal.path, homes["ann"])
+    assert not verified.table.proposal  # held in ann's home
+    assert verified.waiting and verified.waiting[0].seq == proposal.entry["seq"]

@@ -104,7 +104,12 @@ class Archive:
         """(index after which to resume, table json) if the cache sits on this save's path.
 
         ``hashes`` must come from chain.authenticate of the save: then the entry with the
-        cached hash, and every entry before it, are those this home replayed."""
+        cached hash, and every entry before it, are those this home replayed. Where that
+        entry ends a round, its hash pins the entry before the round but not the round's
+        other entries (each follows the entry before the round): the save's round
+        digest there must be the head the cached table reached (PROTOCOL.md section 4),
+        else a save with another entry in an earlier slot would be read with this
+        table."""
         cache = self.data.get("cache") or {}
         target = cache.get("hash")
         if not target:
@@ -113,9 +118,12 @@ class Archive:
         if place is None:
             return None
         index = place[0]
-        if index < len(hashes) and hashes[index] == target:
-            return index + 1, cache["table"]
-        return None
+        if index >= len(hashes) or hashes[index] != target:
+            return None
+        table = cache["table"]
+        if not isinstance(table, dict) or table.get("head") != self._tail(hashes[:index + 1]):
+            return None
+        return index + 1, table
 
     def successors(self, prev: str) -> list[str]:
         """The hashes of the verified entries that follow the entry ``prev``, oldest first."""

@@ -1,10 +1,12 @@
 """What the game said of each entry (Game.describe), kept in the home by entry hash, so a
 second ``show`` of a save need not replay the game from its first entry again.
 
-``HOME/told/<game id>.json`` maps an entry's hash to its note (seq, kind, seat, time,
-moves, the describe lines). An entry's hash chains, through ``prev``, to every entry
-before it and to the header, so the note of a hash is the same whatever save it comes
-in; the save itself is still verified every time. The newest MAX_NOTES notes of a game
+``HOME/told/<game id>.json`` maps an entry's key to its note (seq, kind, seat, time,
+moves, the describe lines). The key (pbem.session.logbook.told_key) is the entry's hash,
+which chains, through ``prev``, to every entry before it and to the header; for an entry
+of a round, a digest of the hashes of the round's entries in the file up to it, which
+its hash does not pin. So the note of a key is the same whatever save it comes in; the
+save itself is still verified every time. The newest MAX_NOTES notes of a game
 are kept. A missing or damaged file, or one written by another pbem version (whose games
 may describe differently), is read as empty.
 """

@@ -38,6 +38,7 @@ from pbem.mail.seen import SeenRecord
 from pbem.mail.sources import MESSAGE_FACTOR, Progress, Raw, Reading, imap_messages, mib, raw_messages
 from pbem.protocol.crypto.identity import Home
 from pbem.protocol.replay import engine
+from pbem.protocol.replay.chain import authenticate
 from pbem.protocol.saveformat import packed, savefile, timing
 from pbem.protocol.saveformat.canonical import digest
 from pbem.protocol.saveformat.savefile import Save
@@ -156,11 +157,13 @@ def scan(paths: Sequence[str | Path], home: Home, *, max_bytes: int = mail.MAX_A
     A Maildir, an mbox or an IMAP mailbox gives only the messages not read before
     (pbem.mail.seen; ``read_all`` reads them all again); what was read is recorded once
     the scan is done, unless ``file_saves`` is False (a look that files nothing records
-    nothing). The newest valid save of each game is copied to ``HOME/inbox/`` (never
-    overwriting) unless ``file_saves`` is False. Raises IdentityError (no identity in
-    ``home``), UsageError for an IMAP address that is not one or a login with no password
-    to give; everything found in the mail is a line of the report, an IMAP server that
-    cannot be reached or refuses the login too (code "server")."""
+    nothing). The newest valid save of each game (not one of a branch the rule of
+    PROTOCOL.md section 11 voids, where a save of the game's branch came too) is copied
+    to ``HOME/inbox/`` (never overwriting) unless ``file_saves`` is False. Raises
+    IdentityError (no identity in ``home``), UsageError for an IMAP address that is not
+    one or a login with no password to give; everything found in the mail is a line of
+    the report, an IMAP server that cannot be reached or refuses the login too (code
+    "server")."""
     info = home.info()
     me, my_key = str(info["handle"]), str(info.get("public_key", ""))
     report = InboxReport(home=str(home.path), handle=me, max_bytes=max_bytes)
@@ -310,6 +313,11 @@ def _verify_game(game_id: str, candidates: list[_Candidate], home: Home, me: str
         for entry, entry_hash in zip(verified.save.entries, verified.report.hashes,
                                      strict=True):
             seen_entries.setdefault((entry["seq"], entry_hash), cand.origin)
+    # A save on a branch the rule of PROTOCOL.md section 11 voids is never the newest
+    # while a save of the game's branch came too: else the mail's order would choose.
+    void = [c for c in valid if c.verified is not None and c.verified.void]
+    if len(void) < len(valid):
+        valid = [*void, *(c for c in valid if c not in void)]
     # The summary rests on a full check: if the newest good save was one skipped above
     # (a newer one failed), verify it now.
     while valid and valid[-1].verified is None:
@@ -475,12 +483,21 @@ def _refusal(exc: PbemError, cand: _Candidate, game_id: str,
 
 def _superseded_and_known(home: Home, save: Save) -> list[str] | None:
     """The entry hashes of ``save`` if this home's archive already verified every one of
-    them and holds a newer entry of the game; else None (the save must be verified)."""
+    them, the file chains them as they were verified (chain.authenticate, no signature
+    checked again: known entries in another order, or a round's slots swapped, are no
+    save) and the archive holds a newer entry of the game; else None (the save must be
+    verified)."""
     archive = Archive(home.archive_dir, save.game_id)
     if archive.head_seq() <= save.entries[-1]["seq"] or archive.data["header"] != digest(save.header):
         return None
     hashes = [engine.entry_hash(e) for e in save.entries]
-    return hashes if all(archive.known(h) for h in hashes) else None
+    if not all(archive.known(h) for h in hashes):
+        return None
+    try:
+        authenticate(save, vouched=archive.verified_at)
+    except PbemError:
+        return None  # verified in full: the refusal is reported as any other
+    return hashes
 
 
 def _archived_table(home: Home, save: Save) -> tuple[Table, int] | None:

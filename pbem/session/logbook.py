@@ -18,6 +18,7 @@ from pbem.home import gameindex, toldcache
 from pbem.protocol.crypto.identity import Home
 from pbem.protocol.replay import engine, signing
 from pbem.protocol.saveformat import savefile, timing
+from pbem.protocol.saveformat.canonical import digest
 from pbem.protocol.saveformat.savefile import Save
 from pbem.protocol.state.table import Table
 from pbem.protocol.timekeeping import absence
@@ -217,7 +218,7 @@ def history(path: str | Path, home: Home | None, wanted: Callable[[Save], range]
     seqs = wanted(save)
     cut = holding.here(save, home).upto  # entries not in effect here are told of apart
     seqs = range(min(seqs.start, cut), min(seqs.stop, cut))
-    hashes = [engine.entry_hash(save.entries[seq]) for seq in seqs]
+    hashes = [told_key(save, place) for place in seqs]
     cache = toldcache.ToldCache(home.path, save.game_id) if home is not None else None
     known = cache.get(hashes) if cache is not None and not keep else None
     if known is not None:
@@ -243,6 +244,20 @@ def history(path: str | Path, home: Home | None, wanted: Callable[[Save], range]
         with contextlib.suppress(OSError):
             cache.put([(h, n.to_json()) for h, n in zip(hashes, notes, strict=True)])
     return History(verified, notes, tables)
+
+
+def told_key(save: Save, place: int) -> str:
+    """The key of the note of the entry at ``place`` in the told cache: its hash, which
+    chains to every entry before it; for an entry of a round, a digest of the hashes of
+    the round's entries in this file up to it, as those are applied before it and its
+    hash pins none of them (each follows the entry before the round, PROTOCOL.md 4)."""
+    entry = save.entries[place]
+    if "round" not in entry:
+        return engine.entry_hash(entry)
+    first = place
+    while first > 0 and save.entries[first - 1].get("round") == entry["round"]:
+        first -= 1
+    return digest([engine.entry_hash(e) for e in save.entries[first:place + 1]])
 
 
 def last_entry_of(save: Save, handle: str) -> int | None:

@@ -151,8 +151,13 @@ def status_line(table: Table) -> str:
         return ""
     duty = table.duty()
     kind = duty.kind if duty is not None else "entrie"  # a round stands before the end
-    done = [h for h in found["seats"] if h not in found["missing"]]
+    proposed = found["proposed"]
+    done = [h for h in found["seats"] if h not in found["missing"] and h not in proposed]
     held = f"this save holds those of {', '.join(done)}" if done else "this save holds none"
+    if proposed:  # a slot holding a proposal holds no entry of its seat
+        held += (f", and a proposal that {proposed[0]} is absent in {proposed[0]}'s slot"
+                 if len(proposed) == 1 else
+                 f", and proposals that {', '.join(proposed)} are absent in their slots")
     sealed = {"sealed": " (sealed: each commits to its moves, which the next round opens)",
               "opening": " (opening the moves each sealed)"}.get(found.get("sealed", ""), "")
     if table.deck_work_next():

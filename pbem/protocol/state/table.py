@@ -502,8 +502,11 @@ class Table(Record):
             # last one asks for the duty before the round completes; the game's then)
             seat = self.round_missing()[0]
         if seat is not None:
-            missing = self.round_missing() if self.round_kind == "sealed" else []
-            if missing:  # commitments leave the game's state (and to_act) as it was
+            missing = self.round_missing() if self.round_first >= 0 else []
+            if missing and (self.round_kind == "sealed" or seat not in missing):
+                # Commitments leave the game's state (and to_act) as it was; a seat whose
+                # slot holds a proposal plays once the round is complete: the round
+                # waits for its empty slots, as a reveal round does.
                 seat = missing[0]
             late = self.late_commits()
             if late:

@@ -12,7 +12,9 @@ when it first saw it, wherever a patience counts from it:
 
 * an entry of the absence procedure (a proposal, a vote, a confirm) takes effect here only
   as much later than its signed time as the latest of those entries came (the entries from
-  the one in the order of play before the procedure up to it);
+  the one in the order of play before the procedure up to it; where that one completes
+  a round, from the round's first entry: the clock after a round starts at the latest
+  time of all its entries, so a back-dated entry in any slot of it counts);
 * the branch rule (branchrule.branch_rule), where a seat's answer meets an entry of the
   procedure, compares the times each counts from here: a proposal with the time above,
   an answer with the time this home first had it. So an answer dated back to before a
@@ -101,11 +103,20 @@ def _held_from(entries: Sequence[Entry], hashes: Sequence[str], index: int, sigh
     while start > 0 and entries[start].get("kind") in PROCEDURE + NOTES:
         start -= 1  # back to the entry in the order of play the procedure counts from
     if "round" in entry:  # a proposal in a round's slot counts from the entry before it
-        start = min(start, next(k for k in range(index + 1)
-                                if entries[k].get("round") == entry["round"]) - 1)
+        start = min(start, _round_start(entries, index) - 1)
+    if start >= 0 and "round" in entries[start]:
+        # That entry completes a round: the clock starts at the latest time of all the
+        # round's entries (engine._round_clock), each of which may have come late.
+        start = _round_start(entries, start)
     shift = max(_delay(entries[k], hashes[k], times[k], sight)
                 for k in range(start, index + 1))
     return when + shift if shift else None
+
+
+def _round_start(entries: Sequence[Entry], index: int) -> int:
+    """The index of the first entry of the round ``entries[index]`` is signed in."""
+    first = entries[index]["round"]
+    return next(k for k in range(index + 1) if entries[k].get("round") == first)
 
 
 def counted(entries: Sequence[Entry], hashes: Sequence[str], index: int, sight: Sight

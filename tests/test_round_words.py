@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from pbem import registry, session
 from pbem.cli import main
 from pbem.protocol.crypto.identity import Home
+from pbem.protocol.saveformat import savefile
 from tests.enginekit import play_game, tick
 from tests.test_reveal_rounds_many import make_homes, reveal_all, to_the_reveals
 
@@ -447,3 +448,24 @@ def test_the_prompt_at_a_commitment_says_the_moves_are_sealed(
     assert lines[0].endswith(": your sealed turn: the moves you type are committed, "
                              "hidden, and opened once every seat of the step has "
                              "committed (bob).")
+
+
+def test_show_numbers_a_partial_rounds_entries_by_their_seqs(homes: dict[str, Home],
+                                                             tmp_path: Path) -> None:
+    """A save holding bob's entry of a round but not ann's lacks a seq: show's heading
+    names the last entry's seq (it said one less, the count of entries), and --at takes
+    seqs (the missing one was an internal error, KeyError, and the message said the save
+    had every entry up to one it did not)."""
+    path = committed_by_bob(homes, tmp_path)
+    entries = savefile.read(path).entries
+    bob = entries[-1]["seq"]
+    assert [e["seq"] for e in entries][-2:] == [bob - 2, bob]  # ann's, before bob's, lacks
+    assert cli(homes, "cy", "show", str(path)).startswith(
+        f"Sealed Bids  game {savefile.read(path).game_id[:8]}  entry {bob}  phase ")
+    at = cli(homes, "cy", "show", str(path), "--at", str(bob))
+    assert f"  after entry {bob} (of {bob})  phase " in at.splitlines()[0]
+    result = CliRunner().invoke(main, ["--home", str(homes["cy"].path), "show", str(path),
+                                       "--at", str(bob - 1)])
+    assert result.exit_code == 2, result.output
+    assert (f"--at {bob - 1}: this save has entries 0 to {bob - 2} and {bob}; give one of "
+            "them.") in result.output

@@ -365,7 +365,7 @@ def _since(table: Table, save: Save, reader: int | None,
         if mine:
             return mine[-1], f"Since your last entry ({mine[-1]}):"
         return -1, "From the start:"
-    since = max(-1, len(save.entries) - 1 - MAX_BODY_ENTRIES)
+    since = max(-1, int(save.entries[-1]["seq"]) - MAX_BODY_ENTRIES)  # a seq, as above
     return since, (f"After entry {since}:" if since >= 0 else "From the start:")
 
 

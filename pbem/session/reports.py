@@ -18,6 +18,7 @@ from pbem.protocol.timekeeping import absence, clock
 from pbem.record import Record
 from pbem.session import holding, logbook, rounds
 from pbem.session.verified import Verified
+from pbem.terminal import listed
 
 
 # ---- shared by show, verify and log -----------------------------------------------------
@@ -83,14 +84,16 @@ class Shown(Record):
         self.told = told
         self.at = at
         verified = told.verified
-        self.last_seq = len(verified.save.entries) - 1
+        entries = verified.save.entries
+        # Seqs, not places: a save holding part of a round may lack an earlier seat's entry.
+        self.last_seq = int(entries[-1]["seq"])
         if at is None or (at == self.last_seq and verified.report.final is not None):
             self.table = verified.table
             self.handle, self.view, self.private = session.seat_view(home, verified)
         else:
             self.table = told.tables[at]
             self.handle, self.view, self.private = logbook.view_at(home, verified, self.table)
-        shown_entries = verified.save.entries if at is None else verified.save.entries[:at + 1]
+        shown_entries = entries if at is None else entries[:place_of(at, verified.save) + 1]
         self.acted = timing.last_acted([s.handle for s in self.table.seats], shown_entries)
         # The entries since this seat's last (None: no seat here, or --at).
         self.since = told.notes if at is None and self.handle else None
@@ -118,8 +121,8 @@ def shown(home: Home, path: str | Path, at: int | None) -> Shown:
 
     def wanted(parsed: Save) -> range:
         if at is not None:
-            check_at(at, parsed, home)
-            return range(at, at + 1)
+            place = check_at(at, parsed, home)
+            return range(place, place + 1)
         if me not in parsed.handles():
             return range(0)  # no seat here: no "since your last turn"
         mine = logbook.last_entry_of(parsed, me)
@@ -129,18 +132,40 @@ def shown(home: Home, path: str | Path, at: int | None) -> Shown:
                  home)
 
 
-def check_at(at: int, save: Save, home: Home | None) -> None:
-    """A UsageError for an --at that names no entry in effect here."""
-    last = len(save.entries) - 1
-    if at > last:
-        raise UsageError(f"--at {at}: this save has entries 0 to {last}; give one of them.")
+def place_of(seq: int, save: Save) -> int:
+    """Where the entry numbered ``seq`` stands in ``save`` (-1 if it holds none)."""
+    return next((place for place, e in enumerate(save.entries) if e["seq"] == seq), -1)
+
+
+def check_at(at: int, save: Save, home: Home | None) -> int:
+    """Where in ``save`` the entry ``at`` stands; a UsageError for an --at that names no
+    entry in effect here."""
+    place = place_of(at, save)
+    if place < 0:
+        raise UsageError(f"--at {at}: this save has entries {_seq_spans(save)}; give one "
+                         "of them.")
     cut = holding.here(save, home).upto
-    if at >= cut:
+    if place >= cut:
+        last = save.entries[cut - 1]["seq"]
         raise UsageError(f"--at {at}: entry {at} is not in effect here yet (it is dated, or "
                          "built on an entry dated, more than an hour ahead of this "
                          "computer's clock, or it counts a patience from entries this home "
-                         f"had only later); give one of entries 0 to {cut - 1}. 'pbem "
+                         f"had only later); give one of entries 0 to {last}. 'pbem "
                          "verify' says from when it is in effect.")
+    return place
+
+
+def _seq_spans(save: Save) -> str:
+    """The seqs of ``save``'s entries in words: '0 to 9', or '0 to 8 and 10' for a save
+    holding part of a round."""
+    spans: list[list[int]] = []
+    for seq in sorted(int(e["seq"]) for e in save.entries):
+        if spans and seq == spans[-1][1] + 1:
+            spans[-1][1] = seq
+        else:
+            spans.append([seq, seq])
+    words = [f"{a} to {b}" if b > a else str(a) for a, b in spans]
+    return listed(words)
 
 
 def draw(seen: Shown, svg: str | None, html: str | None, png: str | None) -> list[str]:

@@ -728,7 +728,7 @@ def replay(save: Save, *, vouched: Vouch | None = None, witness: Witness | None 
             "The [state] table differs from the state replayed from the signed history: "
             "it was edited by hand, or written by another version of pbem. The history "
             "itself is intact; ask for an untouched save, or for one written by this version.",
-            seq=len(save.entries) - 1, code="snapshot",
+            seq=int(save.entries[-1]["seq"]) if save.entries else -1, code="snapshot",
         )
     report = Report(table=table, hashes=hashes, checked_from=start_at)
     report.components_digest = components

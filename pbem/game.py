@@ -153,6 +153,9 @@ class GameInfo(NamedTuple):
     max_players: int
     options: Mapping[str, Option] = MappingProxyType({})
     summary: str = ""
+    # Older rules versions this pbem still plays, each as it was (Game.for_rules): a game
+    # begun under one is verified and finished under it, never changed mid-game.
+    older_rules: tuple[int, ...] = ()
 
 
 def ended_line(view: Mapping[str, Any]) -> str:
@@ -253,6 +256,17 @@ class Game(ABC):
     """A ruleset. Subclasses are stateless: every method takes the state it works on."""
 
     info: GameInfo
+
+    def for_rules(self, version: int) -> Game:
+        """The game as rules version ``version`` plays it: ``self`` for the current
+        version. A game that lists older versions in ``info.older_rules`` returns for each
+        a game whose ``setup`` makes the state that version made, and whose every method
+        then plays that state as that version did (a bumped rule typically reads a mark
+        its new ``setup`` leaves in the state); the engine asks for the save's own version
+        (its header's ``rules_version``) before it sets a game up."""
+        if version != self.info.rules_version:
+            raise ValueError(f"{self.info.title} has no rules version {version}")
+        return self
 
     # ---- components -------------------------------------------------------------
     def stock_file(self) -> Path | None:

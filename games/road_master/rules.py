@@ -25,7 +25,9 @@ from .rulings import RULINGS, token_rules
 INFO = GameInfo(
     id="road-master",
     title="Road Master",
-    rules_version=3,
+    # 4: the turn that ends the game asks for no market refill (no chance then waits for
+    # the final reveals; the market can change no score, RM-G3, G4)
+    rules_version=4,
     min_players=2,
     max_players=6,
     options={
@@ -35,11 +37,18 @@ INFO = GameInfo(
         "perishable": Option(False, "advanced: perishable goods (blue) spoil at turn end", "bool"),
     },
     summary="Pick contracts, drive your truck along the highway, deliver cubes for points.",
+    older_rules=(3,),
 )
 
 
 class RoadMaster(Game):
     info = INFO
+    rules = 4  # the version this instance plays (for_rules)
+
+    def for_rules(self, version: int) -> Game:
+        if version != self.rules and version in self.info.older_rules:
+            return _AS_PLAYED[version]
+        return super().for_rules(version)
 
     # ---- components -------------------------------------------------------------
     def validate_components(self, data: dict[str, Any]) -> None:
@@ -61,6 +70,8 @@ class RoadMaster(Game):
     def setup(self, seats: Sequence[str], options: dict[str, Any], components: dict[str, Any]) -> State:
         state = model.setup(seats, options, components)
         state["seats"] = list(seats)
+        if self.rules >= turn.QUIET_END:
+            state["rules"] = self.rules  # a game of version 3 keeps the state it had
         return state
 
     def to_act(self, state: State) -> int | None:
@@ -233,3 +244,14 @@ def _secret_cards_out(state: State) -> bool:
         secretdeck.held(state, "superbonus", s) or secretdeck.drawn(state, "superbonus", s)
         for s in range(len(state["scores"]))
     )
+
+
+class _Rules3(RoadMaster):
+    """Road Master as rules version 3 played it: the turn that ends the game still asks
+    for its market refill, which the first final reveal makes."""
+
+    info = INFO._replace(rules_version=3, older_rules=())
+    rules = 3
+
+
+_AS_PLAYED: dict[int, RoadMaster] = {3: _Rules3()}

@@ -295,6 +295,7 @@ def _draw_market(out: kit.Canvas, view: dict[str, Any], top: int) -> int:
             _draw_card(out, view, card, x, cy, w, h, f"m{i + 1}  ")
         else:
             words = "refill coming" if refill and view["deck"] else \
+                "empty: the game is over" if view.get("over") else \
                 "refilled at turn end" if view["deck"] else "empty: the deck is out"
             kit.empty_slot(out, x, cy, w, h, kit.fit(words, w - 16, 12))
             out.text(x + 12, cy + 20, f"m{i + 1}", 12, font_weight="bold", fill=kit.MUTED)

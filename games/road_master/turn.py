@@ -233,6 +233,10 @@ def perform(
         ctx["drew_bonus"] = True
 
 
+# The rules version from which the turn that ends the game asks for no market refill.
+QUIET_END = 4
+
+
 def end_turn(state: State, seat: int) -> None:
     if to_act(state) != seat:
         raise IllegalMoveError("It is not your turn.")
@@ -258,6 +262,10 @@ def end_turn(state: State, seat: int) -> None:
     state["turn"] = new_turn()
     if not turn["draw"]:
         check_end(state)  # else hazard.resolve_boom checks, once the draws are known (RM-X1)
+        if state["ended"] and state.get("rules", 0) >= QUIET_END:
+            # A market refilled now could change no score (RM-G3, G4): the final reveals
+            # need wait for no chance.
+            state["pending"] = [r for r in state.get("pending", []) if r.get("kind") != "refill"]
 
 
 def boom_plan(turn: dict[str, Any]) -> dict[str, Any]:

@@ -190,7 +190,9 @@ def render(v: dict[str, Any]) -> str:
     lines.append(f"Market (deck {v['deck']} card(s) left{_deck_top(v)}, {v['gone']} out of the "
                  "game):")
     for i, c in enumerate(v["market"], start=1):
-        gap = "(empty: refilled at the end of the turn)" if v["deck"] else "(empty: the deck is out)"
+        gap = ("(empty: the game is over)" if v["over"] else
+               "(empty: refilled at the end of the turn)" if v["deck"] else
+               "(empty: the deck is out)")
         lines.append(f"  m{i} " + (_card_line(c) if c else gap))
     lines += _gone_lines(v)
     if v["superbonus"].get("closed"):
@@ -253,7 +255,7 @@ def _gone_id(row: dict[str, Any]) -> str:
 def _deck_top(v: dict[str, Any]) -> str:
     if "contract_deck_top" in v:
         return f", the top card's back is {v['contract_deck_top']}"
-    if v["deck"]:
+    if v["deck"] and not v["over"]:
         return ", the new top card is turned with the next beacon"
     return ""
 

@@ -10,10 +10,10 @@ from typing import Any
 
 from pbem.game import Sampler, State
 
-from .cleanup import end_season
+from .cleanup import end_season, place_token
 from .routes import mark_if_here
-from .state import city_name, new_turn, note, seat_name
-from .words import crew_text, describe_route, describe_token
+from .state import new_turn, note, seat_name
+from .words import crew_text, describe_route
 
 
 def resolve(state: State, request: dict[str, Any], rng: Sampler) -> None:
@@ -74,10 +74,8 @@ def _setup(state: State, rng: Sampler) -> None:
 
 
 def draw_token(state: State, city: str, rng: Sampler) -> None:
-    """Put a bag token on ``city``: orders order side up, others on their starting face."""
-    tid = _take(state["bag"], rng)
-    state["map"][city] = {"token": tid, "gold": False}
-    note(state, f"drawn onto {city_name(state, city)}: {describe_token(state['data'], tid, False)}")
+    """Put a token drawn from the bag on ``city`` (cleanup.place_token)."""
+    place_token(state, city, _take(state["bag"], rng))
 
 
 def draw_route(state: State, rng: Sampler) -> str:

@@ -12,6 +12,7 @@ from .state import (
     note,
     put_sorted,
 )
+from .words import describe_token
 
 
 def owed(state: State) -> str:
@@ -19,15 +20,27 @@ def owed(state: State) -> str:
     return OWED.get(state["turn"]["phase"], "")
 
 
+# The rules version from which the cleanup that ends the game asks for no chance: its
+# token is the bag's only one, and no crew is refilled once the game is over (STS-G1).
+QUIET_END = 4
+
+
 def end_turn(state: State, seat: int) -> None:
     reason = owed(state)
     if reason:
         raise IllegalMoveError(reason)  # the engine says "the turn cannot end yet: ..."
     refill_city(state, state["turn"]["start"])
-    refill_crews(state)
+    quiet = state["over"] and state.get("rules", 0) >= QUIET_END
+    if not quiet:
+        refill_crews(state)
     state["turns"] += 1
     if state["over"]:
         note(state, "the last countdown token is placed: the game is over")
+        moot = [r for r in state.get("pending", []) if r.get("kind") != "token"]
+        if quiet and moot:
+            # A route or display drawn now could change no score (STS-G2, G3).
+            state["pending"] = [r for r in state["pending"] if r.get("kind") == "token"]
+            note(state, "the draws this turn asked for are not made: the game is over")
         state["turn"] = {}
         return
     state["current"] = (seat + 1) % len(state["players"])
@@ -41,10 +54,24 @@ def refill_city(state: State, city: str) -> None:
     if state["bag_left"] == 0:
         return  # the countdown is spent (the game is over): the city stays empty
     state["bag_left"] -= 1
+    if (state.get("rules", 0) >= QUIET_END and state["season"] == "countdown"
+            and state["bag_left"] == 0 and len(state["bag"]) == 1):
+        # The game's last token, the bag's only one: placed now, no draw to wait for.
+        place_token(state, city, state["bag"].pop())
+        state["over"] = True  # STS-G1
+        end_season(state)
+        return
     queue_chance(state, {"kind": "token", "city": city})
     note(state, f"a token will be drawn onto {city_name(state, city)} (with the next player)")
     if state["season"] == "countdown" and state["bag_left"] == 0:
         state["over"] = True  # STS-G1
+
+
+def place_token(state: State, city: str, tid: str) -> None:
+    """Put bag token ``tid`` on ``city``: orders order side up, others on their starting
+    face."""
+    state["map"][city] = {"token": tid, "gold": False}
+    note(state, f"drawn onto {city_name(state, city)}: {describe_token(state['data'], tid, False)}")
 
 
 def end_season(state: State) -> None:

@@ -30,14 +30,23 @@ class StationToStation(Game):
         title="Station to Station",
         # 2: any travel path, travel moves carry their cost, event notes; 3: a season ends
         # with the draw of its last token, countdown tokens one per player (never removed),
-        # the Surveyor's card named, crews usable whenever their text can still act
-        rules_version=3,
+        # the Surveyor's card named, crews usable whenever their text can still act; 4:
+        # the cleanup that ends the game places the last countdown token (the bag's only
+        # one) and refills no crew, so no chance waits for the final reveals (STS-G1)
+        rules_version=4,
         min_players=MIN_PLAYERS,
         max_players=MAX_PLAYERS,
         options={},
         summary="Run a railroad through three seasons: buy goods, travel, fulfil orders, "
         "complete routes and hire crews.",
+        older_rules=(3,),
     )
+    rules = 4  # the version this instance plays (for_rules)
+
+    def for_rules(self, version: int) -> Game:
+        if version != self.rules and version in self.info.older_rules:
+            return _AS_PLAYED[version]
+        return super().for_rules(version)
 
     # ---- components -----------------------------------------------------------------
     def validate_components(self, data: dict[str, Any]) -> None:
@@ -45,7 +54,10 @@ class StationToStation(Game):
 
     # ---- play -----------------------------------------------------------------------
     def setup(self, seats: Sequence[str], options: dict[str, Any], components: dict[str, Any]) -> State:
-        return setup_state(list(seats), components)
+        state = setup_state(list(seats), components)
+        if self.rules >= cleanup.QUIET_END:
+            state["rules"] = self.rules  # a game of version 3 keeps the state it had
+        return state
 
     def to_act(self, state: State) -> int | None:
         if state.get("over"):
@@ -159,3 +171,14 @@ class StationToStation(Game):
         from . import invariants
 
         return invariants.check(state)
+
+
+class _Rules3(StationToStation):
+    """Station to Station as rules version 3 played it: the cleanup that ends the game
+    still asks for its token draw and crew refills, which the first final reveal makes."""
+
+    info = StationToStation.info._replace(rules_version=3, older_rules=())
+    rules = 3
+
+
+_AS_PLAYED: dict[int, StationToStation] = {3: _Rules3()}

@@ -186,15 +186,24 @@ def check_header_game(header: dict[str, Any], text: GameDataText | None = None) 
 _VALID_COMPONENTS: set[tuple[Any, str, Any, str]] = set()
 
 
+def _versions(game: Game) -> str:
+    """'version 3', or 'versions 3 and 4': the rules versions this pbem plays."""
+    known = sorted({game.info.rules_version, *game.info.older_rules})
+    return (f"version {known[0]}" if len(known) == 1 else
+            f"versions {', '.join(map(str, known[:-1]))} and {known[-1]}")
+
+
 def header_fits(header: dict[str, Any]) -> Game:
     """The header's game, if this pbem plays its rules version for its number of seats."""
     game = for_save(header["game"])
     version = header["rules_version"]
-    if version != game.info.rules_version:
+    if version != game.info.rules_version and version not in game.info.older_rules:
         raise SaveFileError(
             f"This save needs {game.info.title} rules version {version}; this pbem plays "
-            f"version {game.info.rules_version}. Install a pbem that supports version {version}."
+            f"{_versions(game)}. Install a pbem that supports version {version}."
         )
+    with _game_code(game, "rules version"):
+        game = game.for_rules(version)
     n = len(header["seats"])
     if not game.info.min_players <= n <= game.info.max_players:
         raise SaveFileError(f"The header seats {n} players; {game.info.title} takes "

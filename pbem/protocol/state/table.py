@@ -191,7 +191,8 @@ class Table(Record):
 
     @property
     def game(self) -> Game:
-        return for_save(self.header["game"])
+        """The game as the save's rules version plays it (headers.header_fits checked it)."""
+        return for_save(self.header["game"]).for_rules(self.header["rules_version"])
 
     @property
     def solo(self) -> bool:

@@ -1,0 +1,122 @@
+"""A game keeps the rules version it began under (GameInfo.older_rules, Game.for_rules):
+Station to Station and Road Master are version 4, whose turn that ends the game asks for
+no chance a score cannot feel, so the final reveals are one round; a game begun under
+version 3 (tests/fixtures/rules3, example saves made before the change) verifies and plays
+on as version 3 did, and a version this pbem never had is refused in words."""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from pbem import registry
+from pbem.errors import SaveFileError
+from pbem.protocol.replay import engine
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.saveformat.savefile import Save
+from pbem.protocol.state import headers
+from tests.support.dice_race import DiceRace
+from tests.support.duty import bot_game
+
+RULES3 = Path(__file__).resolve().parent / "fixtures" / "rules3"
+OLD_SAVES = {"station-to-station": "station-to-station-fa7308d7-0050-bob+cy.toml",
+             "road-master": "road-master-d60b2578-0048-ann.toml"}
+
+
+@cache
+def whole_game(ruleset: str, players: int) -> Save:
+    return bot_game(ruleset, players, [],
+                    hashlib.sha256(f"older-rules/{ruleset}/{players}".encode()).digest())
+
+
+def last_turn(save: Save) -> int:
+    return max(i for i, e in enumerate(save.entries) if e["kind"] == "turn")
+
+
+def reveals_are_one_round(save: Save) -> bool:
+    reveals = [e for e in save.entries if e["kind"] == "reveal"]
+    return {e.get("round") for e in reveals} == {reveals[0]["seq"]}
+
+
+@pytest.mark.parametrize("ruleset", sorted(OLD_SAVES))
+def test_a_game_begun_under_version_3_verifies_as_version_3_played_it(ruleset: str) -> None:
+    """Its last turn left a chance for the first reveal (signed one at a time), which
+    version 4 would refuse; the save's own version is replayed, to its very [state]."""
+    save = savefile.read(RULES3 / OLD_SAVES[ruleset])
+    assert save.header["rules_version"] == 3
+    report = engine.replay(save)  # the [state] snapshot compared too
+    assert report.table.game.info.rules_version == 3
+    assert report.table.duty() is None and report.final is not None
+    first_reveal = next(e for e in save.entries if e["kind"] == "reveal")
+    assert "round" not in first_reveal  # it resolved the last turn's chance
+
+
+@pytest.mark.parametrize("ruleset", sorted(OLD_SAVES))
+def test_a_game_begun_now_is_of_the_current_version(ruleset: str) -> None:
+    game = registry.load(ruleset)
+    assert game.info.rules_version == 4 and game.info.older_rules == (3,)
+    header = headers.new_header(game, [("ann", ""), ("bob", "")], headers.parse_options(game, []))
+    assert header["rules_version"] == 4
+    assert game.for_rules(4) is game and game.for_rules(3).info.rules_version == 3
+
+
+@pytest.mark.parametrize("version", [2, 5])
+def test_a_rules_version_never_played_here_is_refused_in_words(version: int) -> None:
+    save = savefile.read(RULES3 / OLD_SAVES["station-to-station"])
+    header = dict(save.header, rules_version=version)
+    with pytest.raises(SaveFileError) as refused:
+        headers.header_fits(header)
+    assert refused.value.message == (
+        f"This save needs Station to Station rules version {version}; this pbem plays "
+        f"versions 3 and 4. Install a pbem that supports version {version}.")
+
+
+def test_a_game_with_one_version_refuses_any_other_for_rules() -> None:
+    game = DiceRace()
+    assert game.for_rules(1) is game
+    with pytest.raises(ValueError):
+        game.for_rules(2)
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("players", [2, 4])
+def test_STS_G1_the_cleanup_that_ends_the_game_places_the_last_token_with_no_draw(
+        players: int) -> None:
+    """Version 4: the last countdown token is the bag's only one, placed at once; no crew
+    is refilled and nothing else is drawn once the game is over (STS-G2, G3: none could
+    change a score). So no chance waits, and every seat reveals in one round."""
+    save = whole_game("station-to-station", players)
+    seen: list[dict] = []
+
+    def after(_before: object, table: object, entry: dict) -> None:
+        if entry["seq"] == save.entries[last_turn(save)]["seq"]:
+            seen.append(table.gstate)  # type: ignore[attr-defined]
+
+    engine.replay(save, on_entry=after)
+    [final] = seen
+    assert final["over"] and final.get("pending", []) == [] and final["rules"] == 4
+    log = " ".join(final["notes"])
+    assert "the last countdown token is placed: the game is over" in log
+    assert any(n.startswith("drawn onto ") for n in final["notes"][-3:])  # at once, no draw
+    assert reveals_are_one_round(save)
+
+
+@pytest.mark.heavy
+def test_RM_G3_the_turn_that_ends_the_game_asks_for_no_market_refill() -> None:
+    """Version 4: a market refilled after the last turn could change no score (RM-G3, G4),
+    so none is asked for, and both seats reveal in one round."""
+    save = whole_game("road-master", 2)
+    seen: list[dict] = []
+
+    def after(_before: object, table: object, entry: dict) -> None:
+        if entry["seq"] == save.entries[last_turn(save)]["seq"]:
+            seen.append(table.gstate)  # type: ignore[attr-defined]
+
+    engine.replay(save, on_entry=after)
+    [final] = seen
+    assert final["ended"] and final["rules"] == 4
+    assert all(r.get("kind") != "refill" for r in final.get("pending", []))
+    assert reveals_are_one_round(save)

@@ -30,16 +30,18 @@ def tick(**delta: float) -> str:
 
 def play_game(homes: dict[str, Home], folder: Path, game: str = "dice-race",
               options: list[str] | None = None, bot: str = "random:7",
-              stop_after: int | None = None, saves: dict[Path, Save] | None = None
-              ) -> list[Path]:
+              stop_after: int | None = None, saves: dict[Path, Save] | None = None,
+              rules: int | None = None) -> list[Path]:
     """Create, join, start and play to the end (or ``stop_after`` entries). Returns every
     save written, in order; each hop loads the previous file in the signer's home.
     ``saves``, if given, gets the save written at each path, as it was written (each but
-    the last is then read back and verified by the next hop)."""
+    the last is then read back and verified by the next hop). ``rules``: an older rules
+    version of the game."""
     handles = list(homes)
     host = homes[handles[0]]
     folder.mkdir(parents=True, exist_ok=True)
-    written = session.new_game(host, game, handles, options or [], None, folder=folder)
+    written = session.new_game(host, game, handles, options or [], None, folder=folder,
+                               rules=rules)
     paths = [written.path]
     if saves is not None:
         saves[written.path] = written.save

@@ -14,6 +14,7 @@ import pytest
 
 from pbem import registry
 from pbem.errors import SaveFileError
+from pbem.protocol.crypto.identity import Home
 from pbem.protocol.replay import engine
 from pbem.protocol.saveformat import savefile
 from pbem.protocol.saveformat.savefile import Save
@@ -120,3 +121,16 @@ def test_RM_G3_the_turn_that_ends_the_game_asks_for_no_market_refill() -> None:
     assert final["ended"] and final["rules"] == 4
     assert all(r.get("kind") != "refill" for r in final.get("pending", []))
     assert reveals_are_one_round(save)
+
+
+def test_a_game_is_begun_under_an_older_version_only_where_it_is_still_played(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    from pbem import session
+    from pbem.errors import UsageError
+
+    old = session.new_game(homes["ann"], "station-to-station", ["ann", "bob"], [], None,
+                           folder=tmp_path, rules=3)
+    assert old.save.header["rules_version"] == 3 and "rules" not in old.table.gstate
+    with pytest.raises(UsageError, match="Station to Station has no rules version 2"):
+        session.new_game(homes["ann"], "station-to-station", ["ann", "bob"], [], None,
+                         folder=tmp_path, rules=2)

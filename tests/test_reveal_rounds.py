@@ -78,9 +78,10 @@ def test_rdj_two_seat_reveals_are_one_round(two: dict[str, Home], tmp_path: Path
 @pytest.mark.parametrize("game", ["road-master", "station-to-station"])
 def test_reveals_after_pending_chance_stay_one_at_a_time(two: dict[str, Home], tmp_path: Path,
                                                          game: str) -> None:
-    """These games end with chance queued (a refill, a token draw): the first reveal
-    resolves it, so it is no round; the last reveal alone is none either."""
-    paths = play_game(two, tmp_path / "saves", game=game, bot="greedy")
+    """These games of rules version 3 (games begun under it play on so) end with chance
+    queued (a refill, a token draw): the first reveal resolves it, so it is no round; the
+    last reveal alone is none either."""
+    paths = play_game(two, tmp_path / "saves", game=game, bot="greedy", rules=3)
     save = savefile.read(paths[-1])
     assert [e["kind"] for e in save.entries[-2:]] == ["reveal", "reveal"]
     assert all("round" not in e for e in save.entries)
@@ -131,8 +132,10 @@ def test_a_reveal_in_a_round_carrying_moves_is_refused(two: dict[str, Home], at_
 
 def test_a_reveal_round_where_none_is_allowed_is_refused(two: dict[str, Home], tmp_path: Path
                                                          ) -> None:
-    """Station to Station's last turn queues chance: the reveals may not be a round."""
-    paths = play_game(two, tmp_path / "saves", game="station-to-station", bot="greedy")
+    """Station to Station's last turn queues chance in rules version 3: the reveals may
+    not be a round."""
+    paths = play_game(two, tmp_path / "saves", game="station-to-station", bot="greedy",
+                      rules=3)
     save = savefile.read(paths[-1])
     bodies = copy.deepcopy(save.entries)
     first = bodies[-2]["seq"]

@@ -34,12 +34,13 @@ def make_homes(root: Path, players: int) -> dict[str, Home]:
     return made
 
 
-def to_the_reveals(homes: dict[str, Home], folder: Path, game: str = "red-dog-junction"
-                   ) -> Path:
+def to_the_reveals(homes: dict[str, Home], folder: Path, game: str = "red-dog-junction",
+                   rules: int | None = None) -> Path:
     """A game played by greedy bots up to its final reveals; the save there."""
     folder.mkdir(parents=True, exist_ok=True)
     handles = list(homes)
-    written = session.new_game(homes[handles[0]], game, handles, [], None, folder=folder)
+    written = session.new_game(homes[handles[0]], game, handles, [], None, folder=folder,
+                               rules=rules)
     while True:
         duty = written.table.duty()
         assert duty is not None
@@ -113,10 +114,12 @@ def test_rdj_reveals_of_every_seat_are_one_round(tmp_path: Path, players: int) -
 @pytest.mark.parametrize("players", [3, 4])
 def test_sts_first_reveal_resolves_the_draw_and_the_rest_are_a_round(tmp_path: Path,
                                                                       players: int) -> None:
-    """Station to Station's last turn queues a token draw: the first reveal resolves it
-    alone; the reveals left are independent, so they are one round."""
+    """Station to Station's last turn queued a token draw in rules version 3 (a game begun
+    under it plays on so): the first reveal resolves it alone; the reveals left are
+    independent, so they are one round."""
     homes = make_homes(tmp_path, players)
-    paths = play_game(homes, tmp_path / "saves", game="station-to-station", bot="greedy")
+    paths = play_game(homes, tmp_path / "saves", game="station-to-station", bot="greedy",
+                      rules=3)
     save = savefile.read(paths[-1])
     reveals = save.entries[-players:]
     assert [e["kind"] for e in reveals] == ["reveal"] * players
@@ -482,11 +485,11 @@ def test_remind_names_every_seat_missing_in_the_round(five: dict[str, Home],
 
 
 def test_sts_two_withholders_after_the_first_reveal_are_voted_out(tmp_path: Path) -> None:
-    """Station to Station, four seats: the first reveal draws the last token alone; of the
-    round of the other three, one reveals and proposes the other two, and the first
-    revealer (outside the round) votes on each, one after another."""
+    """Station to Station of rules version 3, four seats: the first reveal draws the last
+    token alone; of the round of the other three, one reveals and proposes the other two,
+    and the first revealer (outside the round) votes on each, one after another."""
     homes = make_homes(tmp_path, 4)
-    path = to_the_reveals(homes, tmp_path / "saves", game="station-to-station")
+    path = to_the_reveals(homes, tmp_path / "saves", game="station-to-station", rules=3)
     first = session.load(path, None).table.duty()
     assert first is not None
     path = session.sign_next(homes[HANDLES[first.seat]], path, None, [], None, None).path

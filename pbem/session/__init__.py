@@ -316,12 +316,18 @@ class Written(Record):
 
 def new_game(home: Home, ruleset: str, seats: list[str], options: list[str],
              out: str | None, folder: Path | None = None, host_email: str = "",
-             patience: str = timing.DEFAULT_PATIENCE, away: int = timing.DEFAULT_AWAY_DAYS
-             ) -> Written:
+             patience: str = timing.DEFAULT_PATIENCE, away: int = timing.DEFAULT_AWAY_DAYS,
+             rules: int | None = None) -> Written:
     """Create a game; ``host_email`` is the host seat's address when its spec has none;
-    ``patience`` and ``away`` set the game clock (PROTOCOL.md section 11)."""
+    ``patience`` and ``away`` set the game clock (PROTOCOL.md section 11); ``rules``, an
+    older rules version the game still plays (GameInfo.older_rules), else the current."""
     identity = home.load()
     game = load_game(ruleset)
+    if rules is not None:
+        try:
+            game = game.for_rules(rules)
+        except ValueError:
+            raise UsageError(f"{game.info.title} has no rules version {rules}.") from None
     parsed: list[tuple[str, str]] = []
     for spec in seats:
         handle, _, email = spec.partition("=")

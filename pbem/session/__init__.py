@@ -350,7 +350,7 @@ def new_game(home: Home, ruleset: str, seats: list[str], options: list[str],
     if len({h for h, _ in parsed}) != len(parsed):
         raise UsageError("Each handle may sit only once.")
     typed = headers.parse_options(game, options)
-    refuse_repeated_options(options)
+    headers.refuse_repeated_options(options)
     header = headers.new_header(game, parsed, typed, keys=pins_from_contacts(home, identity, parsed),
                                patience=patience, away=away)
     if Archive.seen(home.archive_dir, header["id"]):  # only a broken random generator
@@ -367,21 +367,6 @@ def new_game(home: Home, ruleset: str, seats: list[str], options: list[str],
     path = write(save, output_path(save, entry, near, out), home)
     return Written(path, save, table, entry,
                    keys=Contacts(home).seat_keys(save))
-
-
-def refuse_repeated_options(options: list[str]) -> None:
-    """OptionError (a usage error, exit 2) for an option key given more than once
-    (``--option variant=posse --option variant=standard``), rather than silently taking
-    the last value."""
-    values: dict[str, list[str]] = {}
-    for pair in options:
-        key, _, value = pair.partition("=")
-        values.setdefault(key.strip(), []).append(value.strip())
-    for key, given in values.items():
-        if len(given) > 1:
-            times = "twice" if len(given) == 2 else f"{len(given)} times"
-            raise OptionError(f"Option {key} is given {times} ({', '.join(given)}); "
-                              "give it once.")
 
 
 def pins_from_contacts(home: Home, identity: Identity,

@@ -67,6 +67,21 @@ def _typed(key: str, value: str, spec: Any) -> bool | int | str:
     return value
 
 
+def refuse_repeated_options(options: list[str]) -> None:
+    """OptionError (a usage error, exit 2) for an option key given more than once
+    (``--option variant=posse --option variant=standard``), rather than silently taking
+    the last value."""
+    values: dict[str, list[str]] = {}
+    for pair in options:
+        key, _, value = pair.partition("=")
+        values.setdefault(key.strip(), []).append(value.strip())
+    for key, given in values.items():
+        if len(given) > 1:
+            times = "twice" if len(given) == 2 else f"{len(given)} times"
+            raise OptionError(f"Option {key} is given {times} ({', '.join(given)}); "
+                              "give it once.")
+
+
 def new_header(
     game: Game, seats: list[tuple[str, str]], options: dict[str, Any], created: str | None = None,
     keys: dict[str, str] | None = None, patience: str = timing.DEFAULT_PATIENCE,

@@ -37,6 +37,20 @@ def last_turn(save: Save) -> int:
     return max(i for i, e in enumerate(save.entries) if e["kind"] == "turn")
 
 
+def state_after_last_turn(save: Save) -> dict:
+    """The game's state as the save's last turn left it (before any reveal)."""
+    seen: list[dict] = []
+    last = save.entries[last_turn(save)]["seq"]
+
+    def after(_before: object, table: object, entry: dict) -> None:
+        if entry["seq"] == last:
+            seen.append(table.gstate)  # type: ignore[attr-defined]
+
+    engine.replay(save, on_entry=after)
+    [state] = seen
+    return state
+
+
 def reveals_are_one_round(save: Save) -> bool:
     reveals = [e for e in save.entries if e["kind"] == "reveal"]
     return {e.get("round") for e in reveals} == {reveals[0]["seq"]}
@@ -90,14 +104,7 @@ def test_STS_G1_the_cleanup_that_ends_the_game_places_the_last_token_with_no_dra
     is refilled and nothing else is drawn once the game is over (STS-G2, G3: none could
     change a score). So no chance waits, and every seat reveals in one round."""
     save = whole_game("station-to-station", players)
-    seen: list[dict] = []
-
-    def after(_before: object, table: object, entry: dict) -> None:
-        if entry["seq"] == save.entries[last_turn(save)]["seq"]:
-            seen.append(table.gstate)  # type: ignore[attr-defined]
-
-    engine.replay(save, on_entry=after)
-    [final] = seen
+    final = state_after_last_turn(save)
     assert final["over"] and final.get("pending", []) == [] and final["rules"] == 4
     log = " ".join(final["notes"])
     assert "the last countdown token is placed: the game is over" in log
@@ -110,14 +117,7 @@ def test_RM_G3_the_turn_that_ends_the_game_asks_for_no_market_refill() -> None:
     """Version 4: a market refilled after the last turn could change no score (RM-G3, G4),
     so none is asked for, and both seats reveal in one round."""
     save = whole_game("road-master", 2)
-    seen: list[dict] = []
-
-    def after(_before: object, table: object, entry: dict) -> None:
-        if entry["seq"] == save.entries[last_turn(save)]["seq"]:
-            seen.append(table.gstate)  # type: ignore[attr-defined]
-
-    engine.replay(save, on_entry=after)
-    [final] = seen
+    final = state_after_last_turn(save)
     assert final["ended"] and final["rules"] == 4
     assert all(r.get("kind") != "refill" for r in final.get("pending", []))
     assert reveals_are_one_round(save)

@@ -252,6 +252,16 @@ def play_move(game: Game, state: State, seat: int, text: str) -> str:
     game.apply_move(state, seat, move)
     return move.text
 
+@functools.cache
+def _as_played(cls: type[Game], version: int) -> Game:
+    """An instance of ``cls`` (a game with no constructor arguments) whose ``info`` names
+    the older rules ``version`` (Game.for_rules); one per class and version."""
+    older = type(f"{cls.__name__}Rules{version}", (cls,),
+                 {"info": cls.info._replace(rules_version=version, older_rules=()),
+                  "__module__": cls.__module__})  # its data file is the game's (stock_file)
+    return older()
+
+
 class Game(ABC):
     """A ruleset. Subclasses are stateless: every method takes the state it works on."""
 
@@ -259,14 +269,17 @@ class Game(ABC):
 
     def for_rules(self, version: int) -> Game:
         """The game as rules version ``version`` plays it: ``self`` for the current
-        version. A game that lists older versions in ``info.older_rules`` returns for each
-        a game whose ``setup`` makes the state that version made, and whose every method
-        then plays that state as that version did (a bumped rule typically reads a mark
-        its new ``setup`` leaves in the state); the engine asks for the save's own version
-        (its header's ``rules_version``) before it sets a game up."""
-        if version != self.info.rules_version:
+        version; for a version in ``info.older_rules``, the same game whose ``info`` names
+        that version (so its ``setup`` can make the state that version made: a changed
+        rule reads a mark the new ``setup`` leaves in the state, and every other method
+        plays whatever state it is given). The engine asks for the save's own version
+        (its header's ``rules_version``) before it sets a game up. ValueError for a
+        version this game never had."""
+        if version == self.info.rules_version:
+            return self
+        if version not in self.info.older_rules:
             raise ValueError(f"{self.info.title} has no rules version {version}")
-        return self
+        return _as_played(type(self), version)
 
     # ---- components -------------------------------------------------------------
     def stock_file(self) -> Path | None:

@@ -76,6 +76,9 @@ def test_a_game_begun_now_is_of_the_current_version(ruleset: str) -> None:
     header = headers.new_header(game, [("ann", ""), ("bob", "")], headers.parse_options(game, []))
     assert header["rules_version"] == 4
     assert game.for_rules(4) is game and game.for_rules(3).info.rules_version == 3
+    older = game.for_rules(3)
+    assert older is game.for_rules(3) and isinstance(older, type(game))  # one, made once
+    assert older.stock_file() == game.stock_file()  # the installed data of the same game
 
 
 @pytest.mark.parametrize("version", [2, 5])

@@ -43,12 +43,6 @@ INFO = GameInfo(
 
 class RoadMaster(Game):
     info = INFO
-    rules = 4  # the version this instance plays (for_rules)
-
-    def for_rules(self, version: int) -> Game:
-        if version != self.rules and version in self.info.older_rules:
-            return _AS_PLAYED[version]
-        return super().for_rules(version)
 
     # ---- components -------------------------------------------------------------
     def validate_components(self, data: dict[str, Any]) -> None:
@@ -70,8 +64,8 @@ class RoadMaster(Game):
     def setup(self, seats: Sequence[str], options: dict[str, Any], components: dict[str, Any]) -> State:
         state = model.setup(seats, options, components)
         state["seats"] = list(seats)
-        if self.rules >= turn.QUIET_END:
-            state["rules"] = self.rules  # a game of version 3 keeps the state it had
+        if self.info.rules_version >= turn.QUIET_END:  # version 3 (for_rules) wrote none
+            state["rules"] = self.info.rules_version
         return state
 
     def to_act(self, state: State) -> int | None:
@@ -244,14 +238,3 @@ def _secret_cards_out(state: State) -> bool:
         secretdeck.held(state, "superbonus", s) or secretdeck.drawn(state, "superbonus", s)
         for s in range(len(state["scores"]))
     )
-
-
-class _Rules3(RoadMaster):
-    """Road Master as rules version 3 played it: the turn that ends the game still asks
-    for its market refill, which the first final reveal makes."""
-
-    info = INFO._replace(rules_version=3, older_rules=())
-    rules = 3
-
-
-_AS_PLAYED: dict[int, RoadMaster] = {3: _Rules3()}

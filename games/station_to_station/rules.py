@@ -41,12 +41,6 @@ class StationToStation(Game):
         "complete routes and hire crews.",
         older_rules=(3,),
     )
-    rules = 4  # the version this instance plays (for_rules)
-
-    def for_rules(self, version: int) -> Game:
-        if version != self.rules and version in self.info.older_rules:
-            return _AS_PLAYED[version]
-        return super().for_rules(version)
 
     # ---- components -----------------------------------------------------------------
     def validate_components(self, data: dict[str, Any]) -> None:
@@ -55,8 +49,8 @@ class StationToStation(Game):
     # ---- play -----------------------------------------------------------------------
     def setup(self, seats: Sequence[str], options: dict[str, Any], components: dict[str, Any]) -> State:
         state = setup_state(list(seats), components)
-        if self.rules >= cleanup.QUIET_END:
-            state["rules"] = self.rules  # a game of version 3 keeps the state it had
+        if self.info.rules_version >= cleanup.QUIET_END:  # version 3 (for_rules) wrote none
+            state["rules"] = self.info.rules_version
         return state
 
     def to_act(self, state: State) -> int | None:
@@ -171,14 +165,3 @@ class StationToStation(Game):
         from . import invariants
 
         return invariants.check(state)
-
-
-class _Rules3(StationToStation):
-    """Station to Station as rules version 3 played it: the cleanup that ends the game
-    still asks for its token draw and crew refills, which the first final reveal makes."""
-
-    info = StationToStation.info._replace(rules_version=3, older_rules=())
-    rules = 3
-
-
-_AS_PLAYED: dict[int, StationToStation] = {3: _Rules3()}

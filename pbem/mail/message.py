@@ -9,7 +9,7 @@ attached for browsers (when there is no PNG).
 Headers name the game for people (Subject, the same for every mail of one game, since
 Gmail and Outlook group conversations by subject; what changes is in the body) and for
 programs (``X-Pbem-Game``, ``X-Pbem-Seq``, ``X-Pbem-Ruleset``, ``X-Pbem-To-Act``, as
-README.md's "Sending" tells them). The Message-ID of an entry's mail is computed
+docs/JSON.md's "Mail headers" tells them). The Message-ID of an entry's mail is computed
 from the game id, the entry's seq and its hash (:func:`entry_msgid`), so every home knows
 the id of the mail of any entry without having kept it: In-Reply-To names the previous
 entry's mail and References the game's first mail and that one, and clients thread a whole

@@ -137,3 +137,33 @@ def test_a_game_is_begun_under_an_older_version_only_where_it_is_still_played(
     with pytest.raises(UsageError, match="Station to Station has no rules version 2"):
         session.new_game(homes["ann"], "station-to-station", ["ann", "bob"], [], None,
                          folder=tmp_path, rules=2)
+
+
+@pytest.mark.heavy
+def test_STS_G3_a_route_drawn_in_the_turn_that_ends_the_game_is_not_drawn() -> None:
+    """Version 4: a draw the last turn asked for (here a blind route, queued as the turn's
+    moves would) could change no score, so the cleanup that ends the game drops it and
+    says so; only a token draw would stay."""
+    from pbem.game import copy_state, play_move
+    from pbem.protocol.crypto import beacon
+
+    save = whole_game("station-to-station", 2)
+    last = save.entries[last_turn(save)]
+    seen: list[tuple[dict, int]] = []
+
+    def before(table: object, _after: object, entry: dict) -> None:
+        if entry["seq"] == last["seq"]:
+            seen.append((copy_state(table.gstate), table.seat_of(entry["seat"])))  # type: ignore[attr-defined]
+
+    engine.replay(save, on_entry=before)
+    [(state, seat)] = seen
+    game = registry.load("station-to-station")
+    rng = beacon.sampler(save.game_id, last["seq"], b"k" * 32, b"n" * 32)  # any outcome
+    for request in state.pop("pending", []):  # what the entry resolves before its moves
+        game.resolve(state, request, rng)
+    for move in last["moves"]:
+        play_move(game, state, seat, move)
+    state.setdefault("pending", []).append({"kind": "route-blind", "seat": seat, "slot": 0})
+    game.end_turn(state, seat)
+    assert state["over"] and state["pending"] == []
+    assert state["notes"][-1] == "the draws this turn asked for are not made: the game is over"

@@ -36,8 +36,7 @@ def end_turn(state: State, seat: int) -> None:
     state["turns"] += 1
     if state["over"]:
         note(state, "the last countdown token is placed: the game is over")
-        moot = [r for r in state.get("pending", []) if r.get("kind") != "token"]
-        if quiet and moot:
+        if quiet and any(r.get("kind") != "token" for r in state.get("pending", [])):
             # A route or display drawn now could change no score (STS-G2, G3).
             state["pending"] = [r for r in state["pending"] if r.get("kind") == "token"]
             note(state, "the draws this turn asked for are not made: the game is over")

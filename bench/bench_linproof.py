@@ -2,20 +2,17 @@
 
 ``python bench/bench_linproof.py``: the median milliseconds to make and to check each,
 against one Chaum-Pedersen proof (pbem.protocol.crypto.dleq: a peel's) as the floor, and
-the number of libsodium calls a check makes (variable-base multiplications, base-point
-multiplications, additions). CPU time, medians. Not a test: nothing here asserts a time.
+the number of group operations a check makes (multiplications of a variable point, of the
+base point, additions). CPU time, medians. Not a test: nothing here asserts a time.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
-import statistics
-import time
 from collections.abc import Callable
-from types import SimpleNamespace
-from typing import Any
 
+from bench_shuffle_proof import median_ms
 from common import machine_speed
 
 from pbem.protocol.crypto import dleq, mental
@@ -24,39 +21,30 @@ from pbem.protocol.crypto import linproof as lp
 GAME_ID = "00112233445566778899aabbccddeeff"
 
 
-def median_ms(run: Callable[[], object], repeat: int) -> float:
-    """Median CPU time of ``run`` in ms over ``repeat`` runs, after one warm-up."""
-    run()
-    times = []
-    for _ in range(repeat):
-        start = time.process_time()
-        run()
-        times.append((time.process_time() - start) * 1000)
-    return statistics.median(times)
-
-
 def calls_of(run: Callable[[], object]) -> tuple[int, int, int]:
-    """libsodium calls ``run`` makes through mental: (multiplications, by the base point, additions)."""
-    counts: dict[str, int] = {}
-    real = mental.sodium
+    """The group operations ``run`` makes through mental: (multiplications of a variable
+    point, of the base point, additions and subtractions)."""
+    counts = [0, 0, 0]
+    real_mul, real_add, real_sub = mental.mul, mental.add, mental.sub
 
-    def counted(name: str) -> Callable[..., Any]:
-        fn = getattr(real, name)
+    def mul(k: int, point: bytes) -> bytes:
+        counts[point == mental.BASE] += 1
+        return real_mul(k, point)
 
-        def call(*args: Any) -> Any:
-            counts[name] = counts.get(name, 0) + 1
-            return fn(*args)
-        return call
+    def add(first: bytes, second: bytes) -> bytes:
+        counts[2] += 1
+        return real_add(first, second)
 
-    names = [n for n in dir(real) if n.startswith(("crypto_core_ed25519", "crypto_scalarmult_ed25519"))]
-    mental.sodium = SimpleNamespace(**{n: counted(n) for n in names})  # type: ignore[assignment]
+    def sub(first: bytes, second: bytes) -> bytes:
+        counts[2] += 1
+        return real_sub(first, second)
+
+    mental.mul, mental.add, mental.sub = mul, add, sub
     try:
         run()
     finally:
-        mental.sodium = real
-    return (counts.get("crypto_scalarmult_ed25519_noclamp", 0),
-            counts.get("crypto_scalarmult_ed25519_base_noclamp", 0),
-            counts.get("crypto_core_ed25519_add", 0) + counts.get("crypto_core_ed25519_sub", 0))
+        mental.mul, mental.add, mental.sub = real_mul, real_add, real_sub
+    return counts[0], counts[1], counts[2]
 
 
 def key(name: str) -> int:
@@ -89,7 +77,7 @@ def main() -> None:
     assert all(check() is True for check in checks.values())
     print(f"handoff and adopt proofs against one Chaum-Pedersen proof; median of {args.repeat} runs")
     print(f"  {'proof':<12}  {'prove ms':>8}  {'check ms':>8}  {'prove/floor':>11}  {'check/floor':>11}"
-          "  check calls (mult, base mult, add)")
+          "  check ops (mult, base mult, add)")
     floor = (median_ms(proves["dleq (floor)"], args.repeat), median_ms(checks["dleq (floor)"], args.repeat))
     for name in proves:
         made = floor[0] if name == "dleq (floor)" else median_ms(proves[name], args.repeat)

@@ -318,6 +318,34 @@ def test_malformed_statements_are_refused() -> None:
         lp.prove([a, a], Statement(2, (Equation(((1, M), (0, BASE)), two.public),)), HANDOFF_CTX)
 
 
+def test_a_scalar_in_no_equation_is_refused() -> None:
+    """x_2 in no equation: its response would prove nothing, so no proof is made or accepted."""
+    a, b = scalar("a"), scalar("b")
+    statement = Statement(2, (Equation(((0, BASE),), mental.mul(a, BASE)),))
+    assert lp.shape_error(statement) == "every scalar must appear in some equation"
+    with pytest.raises(ValueError, match="every scalar"):
+        lp.prove([a, b], statement, HANDOFF_CTX)
+    made_anyway = lp._prove([a, b], statement, HANDOFF_CTX)  # the check skipped
+    assert not lp.verify(made_anyway, statement, HANDOFF_CTX)
+
+
+def test_a_zero_challenge_makes_the_prover_try_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never seen (probability about 2^-250), so forced: attempt 0 gives c = 0, attempt 1 is
+    published and verifies."""
+    real = lp._challenge
+    calls: list[int] = []
+
+    def first_zero(s: bytes, commitments: Any) -> int:
+        calls.append(1)
+        return 0 if len(calls) == 1 else real(s, commitments)
+
+    monkeypatch.setattr(lp, "_challenge", first_zero)
+    retried = lp.handoff_prove(K_GIVER, SLOT, RECEIVER, E, HANDOFF_CTX)
+    monkeypatch.undo()
+    assert len(calls) == 2 and retried.proof != HANDOFF.proof
+    assert handoff_ok(retried.proof)
+
+
 def test_prove_refuses_bad_witnesses() -> None:
     statement = Statement(1, (Equation(((0, BASE),), mental.mul(scalar("a"), BASE)),))
     for witness in ([0], [L], [-1], [scalar("a"), 1], []):

@@ -360,6 +360,17 @@ def test_prove_refuses_bad_witnesses() -> None:
     for y, z in ((0, Z), (Y_KEY, L)):
         with pytest.raises(ValueError, match="scalars"):
             lp.adopt_prove(y, z, HANDOFF.r, HANDOFF.c, ADOPT_CTX)
+    for bad in [*_torsion(), _off_subgroup(), b"\xff" * 32, b"\x00" * 31]:
+        with pytest.raises(ValueError, match="valid points"):
+            lp.handoff_prove(K_GIVER, bad, RECEIVER, E, HANDOFF_CTX)
+        with pytest.raises(ValueError, match="valid points"):
+            lp.handoff_prove(K_GIVER, SLOT, bad, E, HANDOFF_CTX)
+        with pytest.raises(ValueError, match="valid points"):
+            lp.adopt_prove(Y_KEY, Z, bad, HANDOFF.c, ADOPT_CTX)
+        with pytest.raises(ValueError, match="valid points"):
+            lp.adopt_prove(Y_KEY, Z, HANDOFF.r, bad, ADOPT_CTX)
+    with pytest.raises(ValueError, match="valid points"):  # C - y * R is the identity
+        lp.adopt_prove(Y_KEY, Z, HANDOFF.r, mental.mul(Y_KEY, HANDOFF.r), ADOPT_CTX)
 
 
 # ---- the specification, independently ------------------------------------------------------------

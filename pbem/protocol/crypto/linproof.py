@@ -227,7 +227,10 @@ def handoff_prove(k: int, slot: bytes, receiver: bytes, e: int, ctx: bytes) -> H
         raise ValueError("k and e must be scalars in 1 .. L-1")
     w = pow(k, -1, L)
     r = mental.mul(e, BASE)
-    c = mental.add(mental.mul(w, slot), mental.mul(e, receiver))
+    try:
+        c = mental.add(mental.mul(w, slot), mental.mul(e, receiver))
+    except (RuntimeError, TypeError) as err:  # libsodium refuses a point
+        raise ValueError("the slot and the receiver's key must be valid points") from err
     statement = handoff_statement(mental.mul(k, BASE), slot, receiver, r, c)
     return Handoff(r, c, _prove([w, e], statement, ctx))
 
@@ -249,17 +252,19 @@ def adopt_statement(receiver: bytes, r: bytes, c: bytes, key: bytes, shared: byt
 
 def adopt_prove(y: int, z: int, r: bytes, c: bytes, ctx: bytes) -> Adoption:
     """Decrypt the pair ``(r, c)`` with the deck key ``y`` and lock the card under the fresh
-    key ``z`` in one multiplication, never showing it bare. Check the handoff first: its
+    key ``z``: what it publishes never shows the card bare. Check the handoff first: its
     proof is what shows ``r`` is ``e * B`` for an ``e`` the giver knows. ValueError on bad
     arguments."""
     if not 1 <= y < L or not 1 <= z < L:
         raise ValueError("y and z must be scalars in 1 .. L-1")
-    receiver = mental.mul(y, BASE)
-    point = mental.mul(z, mental.sub(c, mental.mul(y, r)))
     u = z * y % L
     key, shared = mental.mul(z, BASE), mental.mul(u, BASE)
-    statement = adopt_statement(receiver, r, c, key, shared, point)
-    return Adoption(key, shared, point, _prove([z, u], statement, ctx))
+    try:
+        point = mental.mul(z, mental.sub(c, mental.mul(y, r)))
+        statement = adopt_statement(mental.mul(y, BASE), r, c, key, shared, point)
+        return Adoption(key, shared, point, _prove([z, u], statement, ctx))
+    except (RuntimeError, TypeError) as err:  # libsodium refuses a point (r, c or the card)
+        raise ValueError("r and c must be valid points that decrypt to a valid point") from err
 
 
 def adopt_verify(proof: object, receiver: bytes, r: bytes, c: bytes, key: bytes, shared: bytes,

@@ -351,6 +351,9 @@ def test_prove_refuses_bad_witnesses() -> None:
     for witness in ([0], [L], [-1], [scalar("a"), 1], []):
         with pytest.raises(ValueError, match="witness"):
             lp.prove(witness, statement, HANDOFF_CTX)
+    for bad in [*_torsion(), _off_subgroup(), b"\xff" * 32]:
+        with pytest.raises(ValueError, match="valid point"):
+            lp.prove([1], Statement(1, (Equation(((0, bad),), BASE),)), HANDOFF_CTX)
     with pytest.raises(ValueError, match="identity"):
         lp.prove([1, L - 1], Statement(2, (Equation(((0, BASE), (1, BASE)),
                                                     (1).to_bytes(32, "little")),)), HANDOFF_CTX)

@@ -133,7 +133,11 @@ def prove(scalars: Sequence[int], statement: Statement, ctx: bytes) -> str:
         raise ValueError(error)
     if len(scalars) != statement.scalars or not all(1 <= x < L for x in scalars):
         raise ValueError(f"the witness is {statement.scalars} scalars in 1 .. L-1")
-    if any(_combination(eq.terms, scalars) != eq.public for eq in statement.equations):
+    try:
+        satisfied = all(_combination(eq.terms, scalars) == eq.public for eq in statement.equations)
+    except RuntimeError as err:  # libsodium refuses a base
+        raise ValueError("every base must be a valid point") from err
+    if not satisfied:
         raise ValueError("the scalars do not satisfy the equations")
     return _prove(scalars, statement, ctx)
 

@@ -215,6 +215,18 @@ def test_a_proof_for_one_slot_does_not_verify_for_another() -> None:
                         ctx=ctx_of("adopt", slot="s4", seat=2))
 
 
+def test_a_chaum_pedersen_proof_and_a_linear_one_do_not_stand_in_for_each_other() -> None:
+    """The same statement (log_B(K) = log_M(X)), the same 64 bytes of layout, the same
+    context: each scheme's domain label keeps the other's proof out."""
+    statement = Statement(1, (Equation(((0, BASE),), KEY), Equation(((0, M),), SLOT)))
+    linear = lp.prove([K_GIVER], statement, HANDOFF_CTX)
+    chaum = dleq.prove(K_GIVER, BASE, KEY, M, SLOT, HANDOFF_CTX)
+    assert lp.verify(linear, statement, HANDOFF_CTX) and dleq.verify(chaum, BASE, KEY, M, SLOT, HANDOFF_CTX)
+    assert len(linear) == len(chaum) and linear != chaum
+    assert not lp.verify(chaum, statement, HANDOFF_CTX)
+    assert not dleq.verify(linear, BASE, KEY, M, SLOT, HANDOFF_CTX)
+
+
 # ---- a cheating giver or receiver ----------------------------------------------------------------
 def test_a_giver_cannot_hand_over_another_card() -> None:
     """C = M' + e * Y for a card M' not under the slot: no witness, no proof."""

@@ -34,6 +34,9 @@ SEALED_SALT = b"pbem/2/sealed-salt"
 # Chaum-Pedersen proofs of the mental deck (pbem.protocol.crypto.dleq): challenge and nonce.
 DLEQ_CHALLENGE = b"pbem/1/dleq"
 DLEQ_NONCE = b"pbem/1/dleq-nonce"
+# Proofs of linear relations (pbem.protocol.crypto.linproof): challenge and nonce.
+LINPROOF_CHALLENGE = b"pbem/2/linproof"
+LINPROOF_NONCE = b"pbem/2/linproof-nonce"
 # Shuffle proofs (pbem.protocol.crypto.shuffle_proof): generators, the two challenges, the nonces.
 SHUFFLE_GENERATOR = b"pbem/1/shuffle-generator"
 SHUFFLE_U = b"pbem/1/shuffle-u"

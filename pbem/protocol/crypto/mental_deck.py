@@ -70,7 +70,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from pbem.errors import IllegalMoveError, IntegrityError
+from pbem.errors import IntegrityError
 from pbem.protocol.crypto import dleq, mental, shuffle_proof
 from pbem.protocol.crypto.derive import SHUFFLE_PROOF, derive
 from pbem.terminal import shown
@@ -85,7 +85,7 @@ BATCH_OPS = ("rekey", "shuffle")
 
 
 # ---- small helpers -------------------------------------------------------------------
-def _slot_layer(serial: int) -> str:
+def slot_layer(serial: int) -> str:
     return f"slot:{serial}"
 
 
@@ -144,11 +144,11 @@ def _owed_now(d: Deck) -> list[Item]:
     return [item for item, slots in named if all(item["stage"] == low[sid] for sid in slots)]
 
 
-def _pending_on(d: Deck, slot_id: str) -> list[Item]:
+def pending_on(d: Deck, slot_id: str) -> list[Item]:
     return [item for item in d["owed"] if slot_id in item_slots(item)]
 
 
-def _top_stage(d: Deck, slot_ids: Iterable[str]) -> int:
+def top_stage(d: Deck, slot_ids: Iterable[str]) -> int:
     """The highest stage still pending on any of these slots (-1 when nothing is)."""
     wanted = set(slot_ids)
     return max((item["stage"] for item in d["owed"] if wanted & set(item_slots(item))),
@@ -168,7 +168,7 @@ def copy_deck(d: Deck) -> Deck:
     return out
 
 
-def _next_serial(d: Deck) -> int:
+def next_serial(d: Deck) -> int:
     serial: int = d["serial"]
     d["serial"] += 1
     return serial
@@ -565,7 +565,7 @@ def _apply_batch(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: It
     others = {other["ct"] for other_id, other in d["slots"].items() if other_id not in batch}
     if others & set(texts) or {s["ct"] for s in slots} & set(texts):
         raise IntegrityError(f"{what} repeats a ciphertext the deck shows already.")
-    layer = _slot_layer(match["serial"])
+    layer = slot_layer(match["serial"])
     for slot, text in zip(slots, texts, strict=True):
         slot["ct"] = text
         slot["layers"][str(seat)] = layer
@@ -673,121 +673,10 @@ def require_done(d: Deck, deck: str, seat: int) -> None:
     raise IntegrityError(f"deck {deck!r}: seat {seat}'s entry omits owed work: {listed}.")
 
 
-# ---- bookkeeping hooks called by pbem.protocol.crypto.secretdeck ----------------------------------------
-def _require_shuffled(d: Deck) -> None:
-    if len(d["passes"]) < d["seats"]:
-        raise IllegalMoveError("no card can be drawn before every seat has shuffled the deck.")
-
-
-def on_reserve(d: Deck, slot_ids: list[str], seat: int) -> None:
-    """Slots reserved for ``seat``: every other seat with a layer on them owes a peel."""
-    _require_shuffled(d)
-    for slot_id in slot_ids:
-        pending = _pending_on(d, slot_id)
-        # Layers the slot will carry once its pending re-locks are done.
-        layered = {int(s) for s in d["slots"][slot_id]["layers"]} | {
-            item["seat"] for item in pending if item["op"] in BATCH_OPS
-        }
-        if seat not in layered:
-            # Every pass and every return puts each seat's layer on; never happens.
-            raise IntegrityError(f"slot {slot_id} lacks the layer of seat {seat}, who drew it.")
-        stage = _top_stage(d, [slot_id]) + 1
-        for other in sorted(layered - {seat}):
-            d["owed"].append({"seat": other, "op": "peel", "slot": slot_id, "stage": stage})
-
-
-def _record(slot: dict[str, Any]) -> tuple[Any, ...]:
-    return tuple(sorted(slot["layers"].items())), tuple(sorted(slot["keys"].items()))
-
-
-def _readable_by(d: Deck, slot_ids: list[str], seat: int, what: str) -> None:
-    """Refuse unless only ``seat``'s layer is on these slots and nothing is pending on
-    them: a batch moves on only once its last reader could read it."""
-    for slot_id in slot_ids:
-        if not own_only(d, slot_id, seat):
-            raise IllegalMoveError(f"slot {slot_id} cannot be {what} yet: its deck work is "
-                                   "not done.")
-
-
-def _move_batch(d: Deck, old_ids: list[str], new_ids: list[str], status: str,
-                owner: int) -> None:
-    """The old slots' ciphertexts and layers under their fresh ids (the old ids go)."""
-    for old_id, new_id in zip(old_ids, new_ids, strict=True):
-        old = d["slots"].pop(old_id)
-        # ``was``: the id the first chore on it names (kept if moved again before then).
-        d["slots"][new_id] = {"status": status, "owner": owner, "ct": old["ct"],
-                              "layers": dict(old["layers"]), "keys": dict(old["keys"]),
-                              "was": old.get("was", old_id)}
-
-
-def _owe_batch(d: Deck, new_ids: list[str], reader: int, shufflers: list[int]) -> int:
-    """Owe the re-lock of a batch: ``reader`` (the last to read it, whose layer is on it)
-    first re-keys it to one fresh key if its layers differ, then each of ``shufflers`` in
-    turn re-locks it with one fresh key and a secret permutation. Returns the next free
-    stage."""
-    stage = 0
-    if len({_record(d["slots"][sid]) for sid in new_ids}) > 1:
-        d["owed"].append({"seat": reader, "op": "rekey", "slots": list(new_ids),
-                          "serial": _next_serial(d), "stage": stage})
-        stage += 1
-    for who in shufflers:
-        d["owed"].append({"seat": who, "op": "shuffle", "slots": list(new_ids),
-                          "serial": _next_serial(d), "stage": stage})
-        stage += 1
-    return stage
-
-
-def on_return(d: Deck, old_ids: list[str], new_ids: list[str], seat: int) -> None:
-    """Drawn cards of ``seat`` put back in the pile under fresh ids (secretdeck has put
-    ``new_ids`` under the pile): every other seat re-locks the batch in turn, with a
-    fresh key and a secret permutation, each with a shuffle proof.
-
-    What could link a returned slot to the drawn one, and what is done about each:
-
-    * Its id: fresh, made by the move. The first re-lock names the old ids (``from``), as
-      the move did, before anyone permutes the batch: after that nothing links them.
-    * Its ciphertext: every other seat multiplies the whole batch by a fresh key of its
-      own and permutes it, so no ciphertext equals one seen before, and nobody but the
-      shuffler knows where each card went; after every other seat has shuffled, nobody
-      (the returner included) knows which returned card is in which new slot.
-    * Its layer record: every slot of the batch carries the same one (the returner first
-      re-keys its own layers to one fresh key where they differ), so it says nothing.
-    * The proofs: zero-knowledge; a shuffle proof shows a permutation without naming it.
-    """
-    _readable_by(d, old_ids, seat, "returned")
-    _move_batch(d, old_ids, new_ids, "deck", -1)
-    seats = d["seats"]
-    _owe_batch(d, new_ids, seat, [(seat + i) % seats for i in range(1, seats)])
-
-
-def on_pass(d: Deck, old_ids: list[str], new_ids: list[str], holder: int, to: int,
-            status: str) -> None:
-    """Slots ``holder`` holds go to ``to`` under fresh ids: ``to`` re-locks the batch with
-    a fresh key and a secret permutation (a shuffle proof), then ``holder`` peels its own
-    layer from each (layers commute), so only ``to`` can read them, the card is never
-    without a layer only its holder can remove, and ``holder`` cannot tell which card is
-    in which new slot."""
-    _require_shuffled(d)
-    _readable_by(d, old_ids, holder, "passed")
-    _move_batch(d, old_ids, new_ids, status, to)
-    stage = _owe_batch(d, new_ids, holder, [to])
-    for slot_id in new_ids:
-        d["owed"].append({"seat": holder, "op": "peel", "slot": slot_id, "stage": stage})
-
-
-def on_open(d: Deck, slot_ids: list[str], seat: int) -> None:
-    """Slots ``seat`` holds are shown to everyone: once the other layers are off, ``seat``
-    peels its own and names the card, with a proof anyone checks at once."""
-    _require_shuffled(d)
-    for slot_id in slot_ids:
-        stage = _top_stage(d, [slot_id]) + 1
-        d["owed"].append({"seat": seat, "op": "open", "slot": slot_id, "stage": stage})
-
-
 # ---- reading one's own cards ------------------------------------------------------------
 def own_only(d: Deck, slot_id: str, seat: int) -> bool:
     slot = d["slots"][slot_id]
-    return list(slot["layers"]) == [str(seat)] and not _pending_on(d, slot_id)
+    return list(slot["layers"]) == [str(seat)] and not pending_on(d, slot_id)
 
 
 def readable(d: Deck, seat: int) -> bool:

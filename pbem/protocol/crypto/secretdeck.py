@@ -114,9 +114,9 @@ def reserve_top(state: State, deck: str, seat: int, count: int) -> list[str]:
         d["slots"][slot_id]["status"] = "drawn"
         d["slots"][slot_id]["owner"] = seat
     if d["mode"] == "mental":
-        from pbem.protocol.crypto import mental_deck
+        from pbem.protocol.crypto import deck_hooks
 
-        mental_deck.on_reserve(d, taken, seat)
+        deck_hooks.on_reserve(d, taken, seat)
     return taken
 
 
@@ -189,9 +189,9 @@ def return_bottom(state: State, deck: str, seat: int, slot_ids: list[str]) -> li
             d["slots"][new_id] = {"status": "deck", "owner": -1,
                                   "card": d["slots"].pop(old_id)["card"]}
     else:
-        from pbem.protocol.crypto import mental_deck
+        from pbem.protocol.crypto import deck_hooks
 
-        mental_deck.on_return(d, list(slot_ids), new_ids, seat)
+        deck_hooks.on_return(d, list(slot_ids), new_ids, seat)
     d["order"] += new_ids
     return new_ids
 
@@ -240,9 +240,9 @@ def pass_slots(state: State, deck: str, holder: int, to: int, slot_ids: list[str
             d["slots"][new_id] = {"status": status, "owner": to,
                                   "card": d["slots"].pop(old_id)["card"]}
     else:
-        from pbem.protocol.crypto import mental_deck
+        from pbem.protocol.crypto import deck_hooks
 
-        mental_deck.on_pass(d, list(slot_ids), new_ids, holder, to, status)
+        deck_hooks.on_pass(d, list(slot_ids), new_ids, holder, to, status)
     return new_ids
 
 
@@ -256,9 +256,9 @@ def open_slots(state: State, deck: str, seat: int, slot_ids: list[str]) -> None:
         for slot_id in slot_ids:
             d["slots"][slot_id]["status"] = "open"
         return
-    from pbem.protocol.crypto import mental_deck
+    from pbem.protocol.crypto import deck_hooks
 
-    mental_deck.on_open(d, list(slot_ids), seat)
+    deck_hooks.on_open(d, list(slot_ids), seat)
 
 
 def card(state: State, deck: str, slot_id: str) -> str | None:

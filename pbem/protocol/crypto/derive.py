@@ -25,6 +25,8 @@ DECK_SHUFFLE = b"shuffle"
 # A batch re-lock's permutation (a returned or passed batch), and a shuffle proof's secret.
 BATCH_SHUFFLE = b"batch-shuffle"
 SHUFFLE_PROOF = b"pbem/1/shuffle-proof"
+# The giver's ElGamal scalars of a one-step pass (pbem.protocol.crypto.deck_handoff).
+HANDOFF = b"pbem/2/handoff"
 RAND = b"pbem/1/rand"
 # Chance of an absent seat's turn played by the bot (PROTOCOL.md section 11).
 BOT_RAND = b"pbem/1/bot-rand"

@@ -71,7 +71,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from pbem.errors import IntegrityError
-from pbem.protocol.crypto import dleq, mental, shuffle_proof
+from pbem.protocol.crypto import deck_handoff, dleq, mental, shuffle_proof
 from pbem.protocol.crypto.derive import SHUFFLE_PROOF, derive
 from pbem.terminal import shown
 
@@ -80,8 +80,11 @@ Chore = dict[str, Any]
 Item = dict[str, Any]
 
 DECK_LAYER = "deck"
-OPS = ("peel", "open", "rekey", "shuffle")
-BATCH_OPS = ("rekey", "shuffle")
+OPS = ("peel", "open", "rekey", "shuffle", "handoff", "adopt")
+# Items on a batch of slots (``slots``, ``serial``); the last two make a one-step pass
+# (pbem.protocol.crypto.deck_handoff).
+BATCH_OPS = ("rekey", "shuffle", "handoff", "adopt")
+ONE_STEP_OPS = ("handoff", "adopt")
 
 
 # ---- small helpers -------------------------------------------------------------------
@@ -91,14 +94,14 @@ def slot_layer(serial: int) -> str:
 
 def layer_key(seed: bytes, deck: str, layer: str) -> int:
     """The scalar of a layer as recorded in a slot's ``layers``."""
-    if layer == DECK_LAYER:
+    if layer in (DECK_LAYER, deck_handoff.PAIR_LAYER):  # a pair opens with the deck key
         return mental.deck_key(seed, deck)
     return mental.slot_key(seed, deck, int(layer.removeprefix("slot:")))
 
 
 def layer_point(d: Deck, slot: dict[str, Any], seat: int) -> bytes:
     """The public point of ``seat``'s layer on ``slot`` (checked when it was published)."""
-    if slot["layers"][str(seat)] == DECK_LAYER:
+    if slot["layers"][str(seat)] in (DECK_LAYER, deck_handoff.PAIR_LAYER):
         return mental.point_bytes(d["keys"][str(seat)])
     return mental.point_bytes(slot["keys"][str(seat)])
 
@@ -127,7 +130,8 @@ def describe_item(item: Item) -> str:
         slots = item_slots(item)
         names = " ".join(s if _plain_id(s) else shown(s, 12) for s in slots[:12])
         more = f" and {len(slots) - 12} more" if len(slots) > 12 else ""
-        what = "shuffled re-lock" if op == "shuffle" else "re-lock to one key"
+        what = {"shuffle": "shuffled re-lock", "rekey": "re-lock to one key",
+                "handoff": "handoff", "adopt": "adoption"}[op]
         return f"{what} of the batch {names}{more}"
     name = {"peel": "peel", "open": "public open"}.get(op, "item")
     slot = item.get("slot")
@@ -289,6 +293,8 @@ def settled(d: Deck, slot_ids: Iterable[str]) -> bool:
 def _do_batch(d: Deck, game_id: str, deck: str, seq: int, seat: int, seed: bytes,
               item: Item) -> Item:
     """A batch re-lock (``rekey`` or ``shuffle``) done with the seat's keys."""
+    if item["op"] in ONE_STEP_OPS:
+        return _do_one_step(d, game_id, deck, seq, seat, seed, item)
     slot_ids = list(item["slots"])
     serial = item["serial"]
     fresh = mental.slot_key(seed, deck, serial)
@@ -523,6 +529,9 @@ def _apply_batch(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: It
     slot_ids: list[str] = match["slots"]
     slots = [d["slots"][sid] for sid in slot_ids]
     _check_from(slots, item, what)
+    if item["op"] in ONE_STEP_OPS:
+        _apply_one_step(d, game_id, deck, seq, seat, item, match, what, check)
+        return
     cts = item.get("cts")
     if not isinstance(cts, list) or len(cts) != len(slot_ids):
         raise IntegrityError(f"{what} must list {len(slot_ids)} ciphertexts, one per slot.")
@@ -559,18 +568,103 @@ def _apply_batch(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: It
                 "substituted or duplicated, another key, or a proof made for another entry, "
                 "seat or game). A wrong shuffle is refused.")
     texts = [mental.to_text(y) for y in ys]
-    if len(set(texts)) != len(texts):
-        raise IntegrityError(f"{what} lists the same ciphertext twice: a card was duplicated.")
-    batch = set(slot_ids)
-    others = {other["ct"] for other_id, other in d["slots"].items() if other_id not in batch}
-    if others & set(texts) or {s["ct"] for s in slots} & set(texts):
-        raise IntegrityError(f"{what} repeats a ciphertext the deck shows already.")
+    _refuse_repeats(d, texts, what)
     layer = slot_layer(match["serial"])
     for slot, text in zip(slots, texts, strict=True):
         slot["ct"] = text
         slot["layers"][str(seat)] = layer
         slot["keys"][str(seat)] = item["key"]
     d["owed"].remove(match)
+
+
+def _do_one_step(d: Deck, game_id: str, deck: str, seq: int, seat: int, seed: bytes,
+                 item: Item) -> Item:
+    """A handoff or an adopt (pbem.protocol.crypto.deck_handoff) done with the seat's keys."""
+    slot_ids, serial = list(item["slots"]), item["serial"]
+    slots = [d["slots"][sid] for sid in slot_ids]
+    out: Item = {"op": item["op"], "slots": slot_ids, "serial": serial}
+    if item["op"] == "handoff":
+        def context(sid: str) -> bytes:
+            return dleq.context(game_id, deck, seq, seat, "handoff", sid)
+        out["to"] = item["to"]
+        layer = layer_key(seed, deck, slots[0]["layers"][str(seat)])
+        out.update(deck_handoff.make_handoff(
+            seed, deck, serial, layer, [mental.point_bytes(s["ct"]) for s in slots],
+            mental.point_bytes(d["keys"][str(item["to"])]), context, slot_ids))
+        return _with_from(d, out)
+
+    def adopt_context(sid: str) -> bytes:
+        return dleq.context(game_id, deck, seq, seat, "adopt", sid)
+    pairs = [(mental.point_bytes(s["pair"]), mental.point_bytes(s["ct"])) for s in slots]
+    ctx = batch_context(game_id, deck, seq, seat, serial + 1, slot_ids)
+    made = deck_handoff.make_adopt(seed, deck, serial, mental.deck_key(seed, deck), pairs,
+                                   adopt_context, slot_ids, ctx, _proof_secret(seed, ctx))
+    made["proof"] = pack_proof(made["proof"])
+    out.update(made)
+    return _with_from(d, out)
+
+
+def _apply_one_step(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Item,
+                    match: Item, what: str, check: bool) -> None:
+    """Replay a handoff (the giver's only layer off, the cards encrypted to the receiver)
+    or an adopt (the pairs under a fresh layer of the receiver, then re-locked to a second
+    fresh key in a secret order)."""
+    slot_ids: list[str] = match["slots"]
+    slots = [d["slots"][sid] for sid in slot_ids]
+    mine = str(seat)
+    if item["op"] == "handoff":
+        to = match["to"]
+        if item.get("to") != to:
+            raise IntegrityError(f"{what} must name seat {to}, the receiver, as 'to'.")
+        if any(list(s["layers"]) != [mine] or "pair" in s for s in slots):
+            raise IntegrityError(f"{what} comes on slots that carry other layers than the seat's.")
+
+        def context(sid: str) -> bytes:
+            return dleq.context(game_id, deck, seq, seat, "handoff", sid)
+        done = deck_handoff.check_handoff(
+            item, [layer_point(d, s, seat) for s in slots],
+            [mental.point_bytes(s["ct"]) for s in slots],
+            mental.point_bytes(d["keys"][str(to)]), context, slot_ids, what, check)
+        texts = [mental.to_text(c) for c in done.cts]
+        _refuse_repeats(d, texts, what)
+        used = {s["pair"] for s in d["slots"].values() if "pair" in s}
+        if used & {mental.to_text(r) for r in done.rs}:
+            raise IntegrityError(f"{what} re-uses the random point of a pair the deck holds.")
+        for slot, text, r in zip(slots, texts, done.rs, strict=True):
+            slot.update(ct=text, pair=mental.to_text(r), layers={str(to): deck_handoff.PAIR_LAYER},
+                        keys={})
+        d["owed"].remove(match)
+        return
+    if any(s["layers"] != {mine: deck_handoff.PAIR_LAYER} or "pair" not in s for s in slots):
+        raise IntegrityError(f"{what} comes on slots that are not pairs handed to the seat.")
+    _new_key_point(d, seat, item.get("key"), what, proved=not check)
+    _new_key_point(d, seat, item.get("relock"), what, proved=not check)
+    if item.get("key") == item.get("relock"):
+        raise IntegrityError(f"{what} uses one key twice: the order could be read.")
+
+    def adopt_context(sid: str) -> bytes:
+        return dleq.context(game_id, deck, seq, seat, "adopt", sid)
+    pairs = [(mental.point_bytes(s["pair"]), mental.point_bytes(s["ct"])) for s in slots]
+    ctx = batch_context(game_id, deck, seq, seat, match["serial"] + 1, slot_ids)
+    done = deck_handoff.check_adopt(item, mental.point_bytes(d["keys"][mine]), pairs,
+                                    adopt_context, slot_ids, ctx,
+                                    unpack_proof(item.get("proof")), what, check)
+    texts = [mental.to_text(y) for y in done.cts]
+    _refuse_repeats(d, texts, what)
+    layer = slot_layer(match["serial"] + 1)
+    for slot, text in zip(slots, texts, strict=True):
+        slot.pop("pair")
+        slot.update(ct=text, layers={mine: layer}, keys={mine: item["relock"]})
+    d["owed"].remove(match)
+
+
+def _refuse_repeats(d: Deck, texts: list[str], what: str) -> None:
+    """New ciphertexts of a batch must differ from each other and from every one the deck
+    shows (a repeat would duplicate a card or link two slots)."""
+    if len(set(texts)) != len(texts):
+        raise IntegrityError(f"{what} lists the same ciphertext twice: a card was duplicated.")
+    if {s["ct"] for s in d["slots"].values()} & set(texts):
+        raise IntegrityError(f"{what} repeats a ciphertext the deck shows already.")
 
 
 def _apply_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Any,
@@ -686,3 +780,16 @@ def readable(d: Deck, seat: int) -> bool:
         for sid, slot in d["slots"].items()
         if slot["status"] in ("drawn", "held") and slot["owner"] == seat
     )
+
+
+def own_work_only(d: Deck, seat: int, slot_ids: Iterable[str]) -> bool:
+    """True when every pending item on these slots is an adoption ``seat`` owes now (or
+    none is pending): the slots are ``seat``'s to read once its own next entry is done."""
+    now = [item for item in _owed_now(d) if item["seat"] == seat and item["op"] == "adopt"]
+    for slot_id in slot_ids:
+        pending = pending_on(d, slot_id)
+        if not pending and not own_only(d, slot_id, seat):
+            return False
+        if any(item not in now for item in pending):
+            return False
+    return True

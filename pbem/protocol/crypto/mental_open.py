@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 
 from pbem.errors import IntegrityError
-from pbem.protocol.crypto import mental
+from pbem.protocol.crypto import deck_handoff, mental
 
 # The deck's layout helpers: this module reads the same state mental_deck keeps.
 from pbem.protocol.crypto.mental_deck import (
@@ -24,6 +24,7 @@ from pbem.protocol.crypto.mental_deck import (
     describe_item,
     layer_key,
     layer_point,
+    owed,
     own_only,
     sorted_slots,
 )
@@ -48,13 +49,18 @@ def read(
     points = mental.card_points(game_id, deck, uids)
     gone = set(elsewhere) | {s["card"] for s in d["slots"].values() if s["status"] == "open"}
     out: dict[str, str] = {}
+    adopting = _adopting(d, deck, seat, seed)
     for sid, slot in sorted_slots(d):
         if slot["owner"] != seat or slot["status"] not in ("drawn", "held"):
             continue
-        if not own_only(d, sid, seat):
+        if sid in adopting:
+            point = adopting[sid]
+        elif own_only(d, sid, seat):
+            key = layer_key(seed, deck, slot["layers"][str(seat)])
+            point = mental.decrypt(key, mental.point_bytes(slot["ct"]))
+        else:
             continue
-        key = layer_key(seed, deck, slot["layers"][str(seat)])
-        uid = points.get(mental.decrypt(key, mental.point_bytes(slot["ct"])))
+        uid = points.get(point)
         if uid is None or uid in gone or uid in out.values():
             raise IntegrityError(
                 f"CHEATING OR CORRUPTION: slot {sid} of deck {deck!r} does not decrypt to a "
@@ -62,6 +68,23 @@ def read(
                 "Keep this save."
             )
         out[sid] = uid
+    return out
+
+
+def _adopting(d: Deck, deck: str, seat: int, seed: bytes) -> dict[str, bytes]:
+    """Slot -> card point for the slots of every adoption ``seat`` owes now: where its
+    next entry's adoption puts each card (its own permutation), so the seat reads, and
+    picks from, its hand as that entry leaves it."""
+    key = mental.deck_key(seed, deck)
+    out: dict[str, bytes] = {}
+    for item in owed(d, seat):
+        if item.get("op") != "adopt":
+            continue
+        slots = [d["slots"][sid] for sid in item["slots"]]
+        points = [deck_handoff.open_pair(key, mental.point_bytes(s["pair"]),
+                                         mental.point_bytes(s["ct"])) for s in slots]
+        out.update(zip(item["slots"], deck_handoff.adopted_order(seed, deck, item["serial"],
+                                                                 points), strict=True))
     return out
 
 
@@ -95,15 +118,19 @@ def audit_chore(d_before: Deck, deck: str, seat: int, chore: Chore, seed: bytes)
         return []
     out: list[str] = []
     for item in chore.get("items", []):
-        if not isinstance(item, dict) or item.get("op") not in BATCH_OPS:
-            continue
+        if not isinstance(item, dict) or item.get("op") not in BATCH_OPS or item["op"] == "handoff":
+            continue  # a handoff publishes no key (its pairs open with the receiver's deck key)
         serial = item.get("serial")
         if not isinstance(serial, int) or isinstance(serial, bool) or serial < 0:
             out.append(f"seat {seat}'s chore for deck {deck!r} has a malformed item.")
             continue
-        honest = mental.to_text(mental.public_point(mental.slot_key(seed, deck, serial)))
-        if item.get("key") != honest:
-            out.append(_explain_key(d_before, deck, seat, seed, item))
+        # An adopt's second key, the one its slots keep, is that of the next serial.
+        keys = [("key", serial)] + ([("relock", serial + 1)] if item["op"] == "adopt" else [])
+        for field, number in keys:
+            honest = mental.to_text(mental.public_point(mental.slot_key(seed, deck, number)))
+            if item.get(field) != honest:
+                out.append(_explain_key(d_before, deck, seat, seed,
+                                        {**item, "key": item.get(field), "serial": number}))
     return out
 
 
@@ -149,7 +176,9 @@ def open_held(
                               "a key point its revealed seed does not give.")
             continue
         point = mental.point_bytes(slot["ct"])
-        uid = points.get(point if key == 1 else mental.decrypt(key, point))
+        if "pair" in slot:  # handed off, not yet adopted: the receiver's deck key opens it
+            point = deck_handoff.open_pair(key, mental.point_bytes(slot["pair"]), point)
+        uid = points.get(point if key == 1 or "pair" in slot else mental.decrypt(key, point))
         if uid is None:  # never: every step on the slot was proved
             violations.append(f"slot {sid} of deck {deck!r} opens to no card of it, though "
                               "every step on it was proved: the save is corrupt.")

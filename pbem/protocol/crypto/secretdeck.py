@@ -90,6 +90,31 @@ from pbem.errors import IllegalMoveError
 State = dict[str, Any]
 
 
+ONE_STEP = "one-step"
+
+
+def pass_in_one_step(state: State, deck: str) -> None:
+    """Make the deck's passes one-step passes (``pass_slots``): call it in ``setup``. A
+    passed batch keeps its slot ids; in mental mode the giver hands it off in one item and
+    the receiver adopts it and re-locks it in a secret order in one, and the receiver may
+    pick from it before its adoption is done (``own_work_only``), the adoption going in
+    the same entry as the pick."""
+    _deck(state, deck)["pass"] = ONE_STEP
+
+
+def own_work_only(state: State, deck: str, seat: int, slot_ids: Iterable[str]) -> bool:
+    """True when ``seat`` can read these slots now or once its own next entry has done the
+    work it owes on them now (the adoption of a hand passed to it in one step): so it can
+    choose among them in that entry. The same as ``settled`` in plain mode and for decks
+    whose passes are not one-step."""
+    d = _deck(state, deck)
+    if d["mode"] == "plain":
+        return True
+    from pbem.protocol.crypto import mental_deck
+
+    return mental_deck.own_work_only(d, seat, slot_ids)
+
+
 def plain_deck(uids: list[str]) -> dict[str, Any]:
     """A plain-mode deck in the given order (top first); the engine shuffles it."""
     slots = {f"s{i}": {"status": "deck", "owner": -1, "card": uid} for i, uid in enumerate(uids)}
@@ -234,6 +259,14 @@ def pass_slots(state: State, deck: str, holder: int, to: int, slot_ids: list[str
     if len(statuses) > 1:
         raise IllegalMoveError("drawn and held cards cannot be passed together")
     status = statuses.pop() if statuses else "drawn"
+    if d.get("pass") == ONE_STEP:
+        if d["mode"] == "mental":
+            from pbem.protocol.crypto import deck_hooks
+
+            deck_hooks.on_pass_one_step(d, list(slot_ids), holder, to)
+        for slot_id in slot_ids:
+            d["slots"][slot_id]["owner"] = to
+        return list(slot_ids)
     new_ids = _fresh_ids(d, len(slot_ids))
     if d["mode"] == "plain":
         for old_id, new_id in zip(slot_ids, new_ids, strict=True):

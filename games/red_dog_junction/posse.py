@@ -77,6 +77,7 @@ from .setup import deal_display, resolve_setup
 from .state import card, decode_all, encode, join_and
 
 DECK = "posse"
+ONE_STEP_RULES = 4  # the rules version from which a hand is passed in one step
 VERB = "pick"
 HANDED_OUT = "The drafted cards are the players' starting cards: "
 BOT_KNOWN = "bot_known"  # a bot's copy of the state: its seat's own cards (Game.bot_state)
@@ -150,6 +151,8 @@ def prepare(state: State) -> None:
 def deal(state: State) -> None:
     """The start entry: 9 cards to each player, privately; the draft begins."""
     n = len(state["players"])
+    if state["draft"].get("one_step"):
+        secretdeck.pass_in_one_step(state, DECK)
     hands = secretdeck.deal(state, DECK, {seat: POSSE_HAND for seat in range(n)})
     state["draft"]["queue"] = [[hands[seat]] for seat in range(n)]
     state["phase"] = "draft"
@@ -166,9 +169,13 @@ def hand(state: State, seat: int) -> list[str]:
     """The oldest hand waiting for ``seat``, once nothing is pending on it (so it can read
     it); [] while it waits."""
     queue = state["draft"]["queue"][seat]
-    if not queue or not secretdeck.settled(state, DECK, queue[0]):
+    if not queue:
         return []
-    return list(queue[0])
+    if state["draft"].get("one_step"):  # its adoption of the hand goes in the pick's entry
+        ready = secretdeck.own_work_only(state, DECK, seat, queue[0])
+    else:
+        ready = secretdeck.settled(state, DECK, queue[0])
+    return list(queue[0]) if ready else []
 
 
 def can_pick(state: State, seat: int) -> bool:

@@ -64,7 +64,10 @@ class RedDogJunction(Game):
     info = GameInfo(
         id="red-dog-junction",
         title="Red Dog Junction",
-        rules_version=3,  # 3: from three players the Posse draft picks together (rounds)
+        # 3: from three players the Posse draft picks together (rounds); 4: a passed hand
+        # goes in one step (posse.ONE_STEP_RULES), two rounds a pick instead of three
+        rules_version=4,
+        older_rules=(3,),
         min_players=1,
         max_players=5,
         options={
@@ -113,7 +116,10 @@ class RedDogJunction(Game):
     def setup(
         self, seats: Sequence[str], options: dict[str, Any], components: dict[str, Any]
     ) -> State:
-        return new_state(seats, options, components, {"posse": posse.prepare})
+        state = new_state(seats, options, components, {"posse": posse.prepare})
+        if options.get("variant") == "posse" and self.info.rules_version >= posse.ONE_STEP_RULES:
+            state["draft"]["one_step"] = True
+        return state
 
     # Posse's draft ends when the last pick is shown, by a secret-deck chore after the
     # game last ran: every entry point first hands the shown cards out (posse.finish, in

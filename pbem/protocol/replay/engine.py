@@ -453,6 +453,9 @@ def _enter_round(new: Table, before: Table, slot: int, entry: Entry) -> None:
         plan = before.deck_round_plan()
         if plan:
             kind = "deck"
+        else:  # a step's round: the adoptions its seats owe, done after their moves
+            plan = before.step_work()
+        if plan:
             new.round_work = [[s, deck, item] for s, decks in sorted(plan.items())
                               for deck, items in decks.items() for item in items]
         new.round_first, new.round_prev = entry["round"], before.head
@@ -499,7 +502,8 @@ def _asked_work(table: Table, seat: int, kind: str, in_round: bool
     deck work, None outside a round; whether the entry is one the engine asked for
     secret-deck work, Table.deck_duty), asked of the table before the entry."""
     work = (table.work_in_round(seat) or {}) if in_round else None
-    return work, kind == "turn" and (bool(work) if in_round else bool(table.deck_duty()))
+    return work, kind == "turn" and (bool(work) and table.deck_work_next() if in_round
+                                     else bool(table.deck_duty()))
 
 
 def _without_moves(new: Table, seat: int, entry: Entry, make_chores: ChoreMaker | None,

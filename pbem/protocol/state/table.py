@@ -249,9 +249,33 @@ class Table(Record):
             return []
         gone = silent(self)
         seats = [s for s in self.game.simultaneous(self.gstate) if s not in gone]
-        if len(seats) < 2 or self._deck_work_owed():
+        if len(seats) < 2 or (self._deck_work_owed() and not self._adoptions(seats)):
             return []
         return sorted(seats)
+
+    def step_work(self) -> dict[int, dict[str, list[dict[str, Any]]]]:
+        """seat -> deck -> the adoptions of one-step passes (docs/protocol-deck.md) each
+        seat of the simultaneous step about to start owes, which its entry in the step's
+        round does after its moves ({} when none, or when no such round starts)."""
+        if self.round_first >= 0 or not self._deck_work_owed():
+            return {}
+        seats = self.step_round()
+        return self._adoptions(seats) if seats else {}
+
+    def _adoptions(self, seats: list[int]) -> dict[int, dict[str, list[dict[str, Any]]]]:
+        """The plan of a round's deck work (deck_rounds.plan) when the work owed now is
+        only adoptions, each owed by one of ``seats`` (a step that is not sealed), so each
+        seat's entry of the step can do its own: {} otherwise."""
+        if self.game.sealed(self.gstate):
+            return {}
+        from pbem.protocol.crypto import deck_rounds, mental_deck
+
+        decks = self.mental_decks()
+        if any(item["op"] != "adopt" for d in decks.values()
+               for seat in mental_deck.owing(d) for item in mental_deck.owed(d, seat)):
+            return {}
+        plan = deck_rounds.plan(decks)
+        return plan if plan and set(plan) <= set(seats) else {}
 
     def deck_duty(self) -> list[int]:
         """The seats owing secret-deck work, in seat order, when the game waits on it
@@ -295,7 +319,7 @@ class Table(Record):
         """Whether ``seat``'s next turn is one the engine asks for secret-deck work only
         (:meth:`deck_duty`; in a round of deck work, its slot): it takes no move."""
         if self.round_place(seat) is not None:
-            return bool(self.work_in_round(seat))
+            return self.deck_work_next() and bool(self.work_in_round(seat))
         duty = self.duty()
         return duty is not None and duty.seat == seat and bool(self.deck_duty())
 
@@ -303,14 +327,14 @@ class Table(Record):
         """deck -> the items ``seat``'s entry in the round of deck work it signs in must
         do (fixed when the round began); None when it signs in no such round."""
         if self.round_first >= 0:
-            if self.round_kind != "deck":
+            if self.round_kind != "deck" and not self.round_work:
                 return None
             out: dict[str, list[dict[str, Any]]] = {}
             for who, deck, item in self.round_work:
                 if who == seat:
                     out.setdefault(str(deck), []).append(dict(item))
             return out
-        return self.deck_round_plan().get(seat)
+        return (self.deck_round_plan() or self.step_work()).get(seat)
 
     def late_commits(self) -> list[int]:
         """The seats of a sealed step still to act, played by people, that have not

@@ -30,7 +30,7 @@ import pytest
 from pbem import registry
 from pbem.errors import PbemError
 from pbem.play import bots
-from pbem.protocol.crypto import mental_open
+from pbem.protocol.crypto import mental_deck, mental_open
 from pbem.protocol.crypto.identity import Identity
 from pbem.protocol.replay import engine, signing
 from pbem.protocol.saveformat.savefile import Save
@@ -44,13 +44,14 @@ def _fixed_entropy(label: str) -> AbstractContextManager[None]:
 
 
 def _build(ruleset: str, players: int, options: list[str], stop: Any = None,
-           extra: str = "") -> tuple[Save, list[Identity]]:
+           extra: str = "", rules: int | None = None) -> tuple[Save, list[Identity]]:
     """A whole bot game signed in memory, the same on every run (``stop(gstate)``: end
     early once it says so, for the Posse draft; ``extra``: a move each bot turn ends with
     where it is legal, every other turn the only action of every seat but the last, so
     that the greedy bot draws Super Bonus cards often and from each other's returns)."""
     with _fixed_entropy(f"{ruleset}/{players}/{options}"):
         game = registry.load(ruleset)
+        game = game if rules is None else game.for_rules(rules)
         ids = fixed_identities(players, first=7)
         header = headers.new_header(game, [(i.handle, "") for i in ids],
                                    headers.parse_options(game, options))
@@ -103,6 +104,13 @@ class Links:
         for entry in self.save.entries:
             seat = table.seat_of(entry["seat"])
             assert seat is not None
+            for chore in entry["chores"]:
+                for item in chore.get("items", []):
+                    # An adopt re-locks in a secret order (only its adopter links), and the
+                    # entry's own moves name its slots as the adopt leaves them.
+                    if item["op"] == "adopt":
+                        for slot in item["slots"]:
+                            self.tell[slot] = self.tell.get(slot, set()) & {seat}
             for slot in self._slot_words(entry["moves"]):
                 self.named += 1
                 self._only(slot, seat, f"entry {entry['seq']}: p{seat} names {slot} in a move")
@@ -121,7 +129,11 @@ class Links:
                             self.tell[slot] = self.tell.get(slot, set()) & {seat}
             for reader, seed in sorted(self.seeds.items()):
                 mine = mental_open.read(d, self.save.game_id, self.deck, reader, seed, uids)
-                for slot in mine:
+                # A hand the reader owes the adopt of is read as its adopt will leave it:
+                # those slots are followed once adopted (the entry that adopts them).
+                adopting = {s for item in mental_deck.owed(d, reader) if item["op"] == "adopt"
+                            for s in item["slots"]}
+                for slot in [s for s in mine if s not in adopting]:
                     self.reads += 1
                     self._only(slot, reader, f"entry {entry['seq']}: p{reader} reads {slot}")
                     self.tell.setdefault(slot, set()).add(reader)
@@ -137,9 +149,9 @@ def _rm(players: int) -> Links:
     return Links(save, ids, "superbonus")
 
 
-def _posse(players: int) -> Links:
+def _posse(players: int, rules: int | None = None) -> Links:
     save, ids = _build("red-dog-junction", players, ["variant=posse"],
-                       stop=lambda g: g.get("phase") == "play")
+                       stop=lambda g: g.get("phase") == "play", rules=rules)
     return Links(save, ids, "posse")
 
 
@@ -155,11 +167,16 @@ def test_super_bonus_cards_leave_no_trail(players: int) -> None:
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
-def test_posse_picks_leave_no_trail(players: int) -> None:
-    """Issue 22 finding 3: a passed hand gets fresh ids and its receiver shuffles it, so a
-    seat that held the hand cannot tell which card a later holder picks."""
-    links = _posse(players)
+@pytest.mark.parametrize("rules", [3, 4])
+def test_posse_picks_leave_no_trail(players: int, rules: int) -> None:
+    """Issue 22 finding 3: a passed hand is re-locked in a secret order by its receiver
+    (version 3: under fresh ids, re-lock then peel; version 4: a one-step pass, whose
+    adopt re-locks it), so a seat that held the hand cannot tell which card a later
+    holder picks."""
+    links = _posse(players, rules)
     links.check()
+    ops = {i["op"] for e in links.save.entries for c in e["chores"] for i in c.get("items", [])}
+    assert ("adopt" in ops) == (rules == 4)
     picks = sum(m.startswith("pick") for e in links.save.entries for m in e["moves"])
     assert picks == 8 * players and links.reads
     assert links.problems == [], links.problems[:5]

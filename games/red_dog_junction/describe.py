@@ -48,7 +48,8 @@ def deck_work(before: State, after: State, seat: int) -> list[str]:
     names = after["seats"]
     mine = str(seat)
     peeled: dict[int, int] = {}
-    locked = 0
+    handed: dict[int, int] = {}  # one-step passes (rules version 4): handed off, adopted
+    locked = adopted = 0
     shown: dict[int, list[str]] = {}
     # A hand's last card, kept by the player who passed the hand for the one on its left
     # (posse._pick), is shown by the keeper but is the left player's: named so.
@@ -65,7 +66,10 @@ def deck_work(before: State, after: State, seat: int) -> list[str]:
             continue
         layers, had = slot.get("layers", {}), was.get("layers", {})
         if mine in had and mine not in layers:
-            peeled[int(slot["owner"])] = peeled.get(int(slot["owner"]), 0) + 1
+            into = handed if "pair" in slot else peeled
+            into[int(slot["owner"])] = into.get(int(slot["owner"]), 0) + 1
+        elif had.get(mine) == "pair" and layers.get(mine) != "pair":
+            adopted += 1
         elif was and mine in layers and had.get(mine) != layers[mine]:
             locked += 1  # (a slot new in this entry is a pass's fresh id: no lock)
     name = names[seat]
@@ -74,6 +78,12 @@ def deck_work(before: State, after: State, seat: int) -> list[str]:
         held = join_and([names[s] for s in sorted(peeled)])
         lines.append(f"{name} removed their layer from {sum(peeled.values())} cards held by "
                      f"{held}: only their holders can read them.")
+    for to in sorted(handed):
+        lines.append(f"{name} handed the {handed[to]} cards passed to {names[to]} over to them, "
+                     f"each locked so that only {names[to]} can read it.")
+    if adopted:
+        lines.append(f"{name} put the {adopted} cards passed to them under keys of their own, in "
+                     "a secret order.")
     if locked:
         lines.append(f"{name} locked the {locked} cards passed to them with fresh keys: once the "
                      "giver removes their layer, only " + name + " can read them.")

@@ -98,14 +98,15 @@ Rulings (where pbem settles what the rulebook leaves open; rules version 2)
 - Posse (2-5 players): the rulebook's draft, by mail on the secret deck. The deck is the
   starting sets of the seats in play less one cowboy each (that cowboy stays with its
   player) and the whole market; the start entry deals each player 9 cards in secret. A
-  hand is picked from only when nothing is pending on it, so every pick sees the whole
-  hand; passing locks the rest to the player on the left (the next seat) so only they can
+  hand is picked from only once its player can read it whole, so every pick sees the
+  whole hand; passing locks the rest to the player on the left (the next seat) so only they can
   read it. After the last choice every player shows what they kept (each card proved
   against its kept slot); the first player, dice and gold are drawn, the rest of the deck
-  is the market deck, and the display is dealt. A passed hand is re-locked with fresh
-  slot ids and put in a secret order by its receiver, so no earlier holder can follow a
-  card: when the hand comes back they see which cards are gone, and with three or more
-  players not who took which.
+  is the market deck, and the display is dealt. A passed hand is put under keys of its
+  receiver's own in a secret order, in the entry where the receiver picks from it, so no
+  earlier holder can follow a card: when the hand comes back they see which cards are
+  gone, and with three or more players not who took which. (A game begun under rules
+  version 3 gives a passed hand fresh slot ids instead.)
 - Rascals: each rascal names its own crew type at the start of the turn (`rascal miner
   outlaw`; `rascal miner` names one type for all) and counts as that type only, so the
   crew shown counts it once, under the type it names.

@@ -16,12 +16,17 @@ How it is played by mail (the rulings in notation_doc.py say the same to players
   as the rulebook's set-up goes on after it.
 - Seats sit in seat order, clockwise: the player on your left is the next seat.
 - A draft entry picks one card of the oldest hand waiting for its player (``pick s12``:
-  the slot, never the card) and passes the rest to the left under fresh slot ids: the
-  receiver re-locks the hand with a fresh key in a secret order, with a shuffle proof,
-  then the giver peels its own layer (``pass_slots``), so only the receiver can read
-  them and the giver cannot tell which card is in which new slot. The kept slot, locked
-  under its picker's key alone, is the commitment to the pick. A hand is picked from
-  only once nothing is pending on it, so every pick sees the whole hand. The rest is
+  the slot, never the card) and passes the rest to the left. Rules version 4
+  (``ONE_STEP_RULES``) passes it in one step (``secretdeck.pass_in_one_step``): the
+  slots keep their ids, the giver hands them over (its layer off, each card encrypted to
+  the receiver), and the receiver takes them under keys of its own in a secret order in
+  the entry where it picks from them (it reads the hand as that entry leaves it). Version
+  3 passes it under fresh slot ids: the receiver re-locks the hand with a fresh key in a
+  secret order, with a shuffle proof, then the giver peels its own layer. Either way
+  only the receiver can read the cards and the giver cannot tell which card is in which
+  slot. The kept slot, locked under its picker's key alone, is the commitment to the
+  pick. A hand is picked from only once its player can read it whole (version 4: once
+  nothing but its own taking of the hand is pending), so every pick sees the whole hand. The rest is
   passed only once the left player has picked from the hand it holds (until then it
   stays with its giver, ``held``): passed at once, its re-lock and peel could be done
   early, in an away note or a proposal (which do the deck work their seat owes), and
@@ -39,15 +44,17 @@ How it is played by mail (the rulings in notation_doc.py say the same to players
   a pick step is every seat picking from the hand it can read (``simultaneous``: one
   round of entries in signed play), and no seat picks again before every seat can read
   its next hand. Between steps nobody decides, and the game says so
-  (``waits_on_deck``): the engine asks for the deck work itself, the receivers' re-locks
-  of the passed hands in one round, then the givers' peels in another (the deal's peels
-  after the start entry, on the same slots, go one after another). A pick step is thus
-  three rounds, and the draft takes 29 hops at five players from the start entry to the
-  entry that shows the last pick (27 at three, 28 at four; it took 10 * players + 5
-  entries one after another). Two players pick in turn, each as soon as it can read its hand, its pick's
-  entry doing the deck work it owes (25 hops, as before).
+  (``waits_on_deck``): the engine asks for the deck work itself (the deal's peels after
+  the start entry, on the same slots, go one after another). Version 4: the givers'
+  handoffs in one round, and each pick's entry takes the hand it picks from, so a pick
+  step is two rounds and the draft takes 22 hops at five players from the start entry to
+  the entry that shows the last pick (20 at three). Version 3: the receivers' re-locks of
+  the passed hands in one round, then the givers' peels in another, three rounds a step
+  (29 hops at five players, 27 at three; 10 * players + 5 entries one after another).
+  Two players pick in turn, each as soon as it can read its hand, its pick's entry doing
+  the deck work it owes (18 hops in version 4, 25 in version 3).
 What a seat learns is what a table shows: which slot each player keeps is public (the
-card is not), but a passed hand gets fresh slot ids and is shuffled by its receiver, so
+card is not), but a passed hand is put in a secret order by its receiver, so
 a player who held a hand before cannot tell which card a later holder took from it; when
 the hand comes back they see which cards are gone, and with three or more players not
 who took which.
@@ -166,8 +173,9 @@ def left_of(state: State, seat: int) -> int:
 
 
 def hand(state: State, seat: int) -> list[str]:
-    """The oldest hand waiting for ``seat``, once nothing is pending on it (so it can read
-    it); [] while it waits."""
+    """The oldest hand waiting for ``seat``, once it can read it (version 4: once nothing
+    but its own taking of the hand, done in the entry that picks from it, is pending);
+    [] while it waits."""
     queue = state["draft"]["queue"][seat]
     if not queue:
         return []

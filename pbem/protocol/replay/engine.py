@@ -601,11 +601,14 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
             for problem in mental_open.audit_chore(before, name, seat, chore, audit_seeds[seat]):
                 new.findings.append(f"entry {seq} ({handle}): {name_seats(new, problem)}")
     for name, d in decks.items():
-        if name not in done and (work.get(name) if work is not None
-                                 else mental_deck.owed(d, seat)):
+        missing = work.get(name) if work is not None else mental_deck.owed(d, seat)
+        if name not in done and missing:
+            what = ("its shuffle pass" if missing[0]["op"] == "shuffle" and "slots" not in missing[0]
+                    else mental_deck.describe_item(missing[0]))
+            more = f" and {len(missing) - 1} more item(s)" if len(missing) > 1 else ""
             raise TurnError(
-                f"Entry {seq} ({handle}) omits the secret-deck work it owed on deck {name!r} "
-                "(peels or re-locks for another player's draw).", seq=seq)
+                f"Entry {seq} ({handle}) omits the secret-deck work it owed on deck {name!r}: "
+                f"{what}{more}.", seq=seq)
 
 
 

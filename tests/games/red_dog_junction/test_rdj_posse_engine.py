@@ -41,22 +41,28 @@ ROOT: list[Path] = []  # a folder for the cached games (set by the fixture)
 @pytest.fixture(scope="module", autouse=True)
 def _games_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
     ROOT[:] = [tmp_path_factory.mktemp("posse")]
-    signed_draft.cache_clear()
+    _signed_draft.cache_clear()
 
 
 def homes_for(folder: Path, players: int) -> dict[str, Home]:
     return keyed_homes(folder, HANDLES[:players])
 
 
+def signed_draft(players: int, rules: int | None = None) -> tuple[dict[str, Home], list[Path]]:
+    """``_signed_draft``, one game per count and version however it is asked for."""
+    return _signed_draft(players, rules)
+
+
 @cache
-def signed_draft(players: int) -> tuple[dict[str, Home], list[Path]]:
+def _signed_draft(players: int, rules: int | None) -> tuple[dict[str, Home], list[Path]]:
     """A Posse game played by greedy bots until the first turn after the draft is signed;
-    every save written, in order."""
-    folder = ROOT[0] / f"p{players}"
+    every save written, in order. ``rules``: an older rules version (3: a pass is a
+    re-lock by the receiver, then a peel by the giver), else the current (4: one step)."""
+    folder = ROOT[0] / f"p{players}-{rules}"
     homes = homes_for(folder, players)
     (folder / "saves").mkdir(parents=True)
     written = session.new_game(homes["ann"], "red-dog-junction", list(homes), ["variant=posse"],
-                               None, folder=folder / "saves")
+                               None, folder=folder / "saves", rules=rules)
     paths = [written.path]
     while True:
         assert len(paths) < 200
@@ -65,6 +71,15 @@ def signed_draft(players: int) -> tuple[dict[str, Home], list[Path]]:
         if written.table.gstate["phase"] == "play" and written.entry["moves"] \
                 and not written.entry["moves"][0].startswith("pick"):
             return homes, paths
+
+
+def readable_hands(state: dict[str, Any], seat: int) -> int:
+    """How many of the hands waiting for ``seat`` it can read (version 4: a hand whose
+    only pending work is its own taking of it, done in the entry that picks from it)."""
+    queue = state["draft"]["queue"][seat]
+    if state["draft"].get("one_step"):
+        return sum(secretdeck.own_work_only(state, DECK, seat, h) for h in queue)
+    return sum(secretdeck.settled(state, DECK, h) for h in queue)
 
 
 def table_of(path: Path) -> Table:
@@ -92,16 +107,19 @@ def hops(entries: list[dict[str, Any]]) -> int:
 
 
 @pytest.mark.heavy
-@pytest.mark.parametrize(("players", "expected"), [(2, 25), (3, 27), (4, 28), (5, 29)])
-def test_RDJ_V2_a_signed_draft_takes_three_rounds_a_pick_step(players: int,
-                                                                expected: int) -> None:
+@pytest.mark.parametrize(("players", "rules", "expected"),
+                         [(2, 3, 25), (3, 3, 27), (4, 3, 28), (5, 3, 29),
+                          (2, 4, 18), (3, 4, 20), (4, 4, 21), (5, 4, 22)])
+def test_RDJ_V2_a_signed_draft_takes_two_rounds_a_pick_step_three_in_version_3(
+        players: int, rules: int, expected: int) -> None:
     """From the start entry (which deals) to the entry that shows the last pick, in hops.
-    From three players each pick step is a round of picks, a round of re-locks and a round
-    of peels (the engine asks for the deck work: no seat is handed a turn for it), after
-    the deal's peels one after another and before the opens; two players pick in turn, a
-    pick and its chores in one entry (10 * 2 + 5 entries). bench/bench_hops.py prints
+    From three players each pick step is a round of handoffs and a round of picks, each
+    pick's entry taking the hand it picks from (version 3: a round of picks, a round of
+    re-locks and a round of peels; the engine asks for the deck work: no seat is handed a
+    turn for it), after the deal's peels one after another and before the opens; two
+    players pick in turn, a pick and its chores in one entry. bench/bench_hops.py prints
     them; it took 10 * players + 5 entries one after another."""
-    _, paths = signed_draft(players)
+    _, paths = signed_draft(players, rules)
     entries = entries_of(paths[-2])  # the last: the first turn of play
     start = next(i for i, e in enumerate(entries) if e["kind"] == "start")
     assert posse.due(table_of(paths[-2]).gstate)  # the last pick shown: play begins
@@ -114,6 +132,11 @@ def test_RDJ_V2_a_signed_draft_takes_three_rounds_a_pick_step(players: int,
         assert len({e["round"] for e in picks}) == 8
     deck_only = [e for e in entries[start + 1:] if e["kind"] == "turn" and not e["moves"]]
     assert all(e["chores"] for e in deck_only), "an entry with neither moves nor deck work"
+    ops = {i["op"] for e in entries for c in e["chores"] for i in c.get("items", [])}
+    assert ({"handoff", "adopt"} <= ops) == (rules == 4) and ("peel" in ops)
+    if players > 2 and rules == 4:  # each pick's entry adopts the hand it picks from
+        assert all([i["op"] for c in e["chores"] for i in c["items"]] == ["adopt"]
+                   for e in picks[players:])
     report = session.verify(savefile.read(paths[-1]), Home(ROOT[0] / f"auditor{players}")).report
     assert report.table.gstate["phase"] == "play"
 
@@ -151,22 +174,23 @@ def test_RDJ_V2_each_seat_reads_its_own_hand_only_and_one_hand_at_a_time() -> No
 
 
 @pytest.mark.heavy
+@pytest.mark.parametrize("rules", [3, 4])
 @pytest.mark.parametrize("players", [4, 5])
-def test_RDJ_V2_no_seat_can_read_two_hands_after_any_entry(players: int) -> None:
+def test_RDJ_V2_no_seat_can_read_two_hands_after_any_entry(players: int, rules: int) -> None:
     """The check above from the public state, after every entry of the draft as a
     verifier applies it (each entry of a round too, in seat order), at four and five
     players: no seat's waiting hands ever hold two it can read."""
-    _, paths = signed_draft(players)
+    _, paths = signed_draft(players, rules)
     readable: list[int] = []
 
     def check(_before: Table, table: Table, entry: dict[str, Any]) -> None:
         state = table.gstate
         if state["phase"] != "draft":
             return
-        for queue in state["draft"]["queue"]:
-            settled = sum(secretdeck.settled(state, DECK, h) for h in queue)
-            assert settled <= 1, f"a seat can read two hands after entry {entry['seq']}"
-            readable.append(settled)
+        for seat in range(players):
+            count = readable_hands(state, seat)
+            assert count <= 1, f"a seat can read two hands after entry {entry['seq']}"
+            readable.append(count)
 
     engine.replay(savefile.read(paths[-1]), check_snapshot=False, audit_secrets=False,
                   on_entry=check)
@@ -214,9 +238,9 @@ def test_RDJ_V2_show_moves_and_describe_by_mail() -> None:
             assert not hidden, (entry["seq"], hidden)
         for move in entry["moves"]:
             assert f"picked a card (slot {move.split()[1]})" in words
-    # the start, 2 deal peels, 8 steps of 3 picks, 7 rounds of 3 re-locks and 7 of 3
-    # peels, the 3 opens
-    assert told == 1 + 2 + 8 * 3 + 7 * 3 * 2 + 3
+    # the start, 2 deal peels, 8 steps of 3 picks (each taking its hand), 7 rounds of 3
+    # handoffs, the 3 opens
+    assert told == 1 + 2 + 8 * 3 + 7 * 3 + 3
 
 
 def test_RDJ_V2_the_shown_cards_are_told_as_whose_they_are() -> None:
@@ -251,8 +275,8 @@ def test_RDJ_V2_the_shown_cards_are_told_as_whose_they_are() -> None:
 
 
 # ---- cheats --------------------------------------------------------------------------------
-def draft_save() -> tuple[dict[str, Home], savefile.Save]:
-    homes, paths = signed_draft(3)
+def draft_save(rules: int | None = None) -> tuple[dict[str, Home], savefile.Save]:
+    homes, paths = signed_draft(3, rules)
     return homes, savefile.read(paths[-1])
 
 
@@ -302,10 +326,10 @@ def test_RDJ_V2_keeping_two_cards_and_passing_fewer_is_refused(tmp_path: Path) -
 
 
 def test_RDJ_V2_passing_a_different_hand_is_refused(tmp_path: Path) -> None:
-    """The giver's peel lets the receiver read what was passed: peeling a slot the giver
-    kept instead (so the receiver would get a card that was not in the hand) is refused,
-    and so is a receiver's lock of a slot nobody passed to it."""
-    homes, save = draft_save()
+    """Version 3: the giver's peel lets the receiver read what was passed: peeling a slot
+    the giver kept instead (so the receiver would get a card that was not in the hand) is
+    refused, and so is a receiver's lock of a slot nobody passed to it."""
+    homes, save = draft_save(3)
     # the first giver's peel of a passed hand: a round of peels (the deal's are one by one)
     index = first(save, lambda e: e["kind"] == "turn" and bool(items(e, "peel"))
                   and "round" in e)
@@ -335,7 +359,7 @@ def test_RDJ_V2_passing_a_different_hand_is_refused(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("op", ["peel", "shuffle"])
 def test_RDJ_V2_a_wrong_peel_or_shuffle_is_refused_in_its_own_entry(op: str, tmp_path: Path) -> None:
-    homes, save = draft_save()
+    homes, save = draft_save(3)
     index = first(save, lambda e: bool(items(e, op)))
 
     def wrong(entry: dict[str, Any]) -> None:
@@ -351,7 +375,7 @@ def test_RDJ_V2_a_wrong_peel_or_shuffle_is_refused_in_its_own_entry(op: str, tmp
 
 
 def test_RDJ_V2_an_omitted_chore_is_refused(tmp_path: Path) -> None:
-    homes, save = draft_save()
+    homes, save = draft_save(3)
     for test in (lambda e: e["kind"] == "start",  # its peels of the others' hands
                  lambda e: bool(items(e, "shuffle")),  # a receiver's shuffle
                  lambda e: bool(items(e, "open"))):  # showing the picks
@@ -359,6 +383,73 @@ def test_RDJ_V2_an_omitted_chore_is_refused(tmp_path: Path) -> None:
         forged = cheat(homes, save, index, lambda e: e.update(chores=[]))
         with pytest.raises(TurnError, match="omits the secret-deck work"):
             session.verify(forged, Home(tmp_path / str(index)))
+
+
+# ---- cheats on a one-step pass (rules version 4) ---------------------------------------------
+def test_RDJ_V2_handing_off_or_adopting_a_different_hand_is_refused(tmp_path: Path) -> None:
+    """A giver's handoff of a slot it kept (the receiver would get a card that was not in
+    the hand), and a receiver's adopt of slots nobody passed to it, are refused."""
+    homes, save = draft_save()
+    index = first(save, lambda e: bool(items(e, "handoff")))
+    table = engine.replay(with_entries(save, save.entries[:index]), check_snapshot=False).table
+    seat = table.seat_of(save.entries[index]["seat"])
+    kept = next(s for s, v in table.gstate["secret"][DECK]["slots"].items()
+                if v["owner"] == seat and v["status"] == "held")
+
+    def swap_handoff(entry: dict[str, Any]) -> None:
+        items(entry, "handoff")[0]["slots"][0] = kept
+
+    with pytest.raises(IntegrityError, match=f"handoff of the batch {kept} .* did not owe then"):
+        session.verify(cheat(homes, save, index, swap_handoff), Home(tmp_path / "a"))
+    index = first(save, lambda e: bool(items(e, "adopt")))
+    table = engine.replay(with_entries(save, save.entries[:index]), check_snapshot=False).table
+    seat = table.seat_of(save.entries[index]["seat"])
+    other = next(s for s, v in table.gstate["secret"][DECK]["slots"].items()
+                 if v["owner"] not in (seat, -1) and v["status"] == "drawn")
+
+    def swap_adopt(entry: dict[str, Any]) -> None:
+        items(entry, "adopt")[0]["slots"][0] = other
+
+    with pytest.raises(IntegrityError, match=f"adoption of the batch {other} .* did not owe then"):
+        session.verify(cheat(homes, save, index, swap_adopt), Home(tmp_path / "b"))
+
+
+@pytest.mark.parametrize(("op", "field"), [("handoff", "cs"), ("adopt", "mids"), ("adopt", "cts")])
+def test_RDJ_V2_a_wrong_handoff_or_adopt_is_refused_in_its_own_entry(op: str, field: str,
+                                                                    tmp_path: Path) -> None:
+    homes, save = draft_save()
+    index = first(save, lambda e: bool(items(e, op)))
+
+    def wrong(entry: dict[str, Any]) -> None:
+        values = items(entry, op)[0][field]
+        values[0] = mental.to_text(mental.encrypt(7, mental.from_text(values[0])))
+
+    with pytest.raises(IntegrityError, match="fails its (shuffle )?proof") as caught:
+        session.verify(cheat(homes, save, index, wrong), Home(tmp_path / "x"))
+    assert caught.value.seq == index and caught.value.exit_code == 3
+
+
+def test_RDJ_V2_a_pick_without_its_adopt_or_with_its_handoff_early_is_refused(
+        tmp_path: Path) -> None:
+    """A pick's entry in a round must take the hand it picks from (its adopt), and must
+    not hand its rest over in the same entry: the receiver could then read its next hand
+    before signing its own pick of the round."""
+    homes, save = draft_save()
+    index = first(save, lambda e: bool(items(e, "adopt")) and "round" in e)
+    with pytest.raises(TurnError, match="omits the secret-deck work it owed on deck 'posse': "
+                       "adoption of the batch"):
+        session.verify(cheat(homes, save, index, lambda e: e.update(chores=[])),
+                       Home(tmp_path / "a"))
+    seat = save.entries[index]["seat"]
+    later = first(save, lambda e: e["seq"] > index and e["seat"] == seat
+                  and bool(items(e, "handoff")))
+    handoff = items(save.entries[later], "handoff")[0]
+
+    def early(entry: dict[str, Any]) -> None:
+        entry["chores"][0]["items"].append(copy.deepcopy(handoff))
+
+    with pytest.raises(IntegrityError, match="handoff of the batch .* it did not owe then"):
+        session.verify(cheat(homes, save, index, early), Home(tmp_path / "b"))
 
 
 def test_RDJ_V2_a_pick_shown_as_another_card_is_refused(tmp_path: Path) -> None:
@@ -378,17 +469,19 @@ def test_RDJ_V2_a_pick_shown_as_another_card_is_refused(tmp_path: Path) -> None:
 
 
 @pytest.mark.heavy
+@pytest.mark.parametrize("rules", [3, 4])
 def test_RDJ_V2_a_refused_absence_mid_draft_leaves_every_seat_able_to_sign(
-        tmp_path: Path) -> None:
+        tmp_path: Path, rules: int) -> None:
     """Found by playing (then with picks one seat at a time): a seat proposed absent
     mid-draft by a seat whose proposal does the deck work it owes, early; the proposal
     refused, the draft must still run to its end, never with a hand readable too soon.
-    Now: four players, a round of re-locks about to start (every seat owes one), the
-    first seat of it proposed absent by the third, whose entry does its re-lock."""
+    Now: four players, a round of re-locks (version 3) or handoffs (version 4) about to
+    start (every seat owes one), the first seat of it proposed absent by the third, whose
+    entry does its re-lock or handoff."""
     homes = homes_for(tmp_path, 4)
     (tmp_path / "saves").mkdir()
     written = session.new_game(homes["ann"], "red-dog-junction", list(homes), ["variant=posse"],
-                               None, folder=tmp_path / "saves")
+                               None, folder=tmp_path / "saves", rules=rules)
     while not (written.table.deck_round() and written.table.round_first < 0):
         assert written.entry["seq"] < 40
         written = sign_duty(homes, written, "greedy")
@@ -404,8 +497,7 @@ def test_RDJ_V2_a_refused_absence_mid_draft_leaves_every_seat_able_to_sign(
     while (state := written.table.gstate)["phase"] == "draft":
         assert written.entry["seq"] < 160, "the draft does not end"
         # The early peel never lets a seat read two hands at once.
-        for queue in state["draft"]["queue"]:
-            assert sum(secretdeck.settled(state, DECK, h) for h in queue) <= 1
+        assert all(readable_hands(state, seat) <= 1 for seat in range(4))
         written = sign_duty(homes, written, "greedy")
     report = session.verify(savefile.read(written.path), Home(tmp_path / "auditor")).report
     assert report.table.gstate["phase"] == "play"

@@ -1,11 +1,12 @@
 """Posse (RDJ-V2) in rounds (docs/protocol-rounds.md, "Rounds of secret-deck work"): from
 three players each pick step is a round of picks, then the engine asks for the deck work
-(no seat is handed a turn for it): a round of the receivers' re-locks, a round of the
-givers' peels. Checked here: each entry of a round of deck work does exactly the work its
-seat owed when the round began, no more and no less, and an entry of the picks' round
-none; an entry the engine asked for deck work carries no move; a pick round signed in
-any order, each seat on the save the one before wrote, verifies and plays on; and such an
-entry answers itself.
+(no seat is handed a turn for it): in rules version 4 a round of the givers' handoffs,
+each pick's entry then adopting the hand it picks from; in version 3 a round of the
+receivers' re-locks, a round of the givers' peels. Checked here: each entry of a round of
+deck work does exactly the work its seat owed when the round began, no more and no less,
+and an entry of the picks' round its adopt only (version 3: none); an entry the engine
+asked for deck work carries no move; a pick round signed in any order, each seat on the
+save the one before wrote, verifies and plays on; and such an entry answers itself.
 """
 
 from __future__ import annotations
@@ -42,17 +43,17 @@ ROOT: list[Path] = []
 @pytest.fixture(scope="module", autouse=True)
 def _folder(tmp_path_factory: pytest.TempPathFactory) -> None:
     ROOT[:] = [tmp_path_factory.mktemp("posse-rounds")]
-    draft.cache_clear()
+    _draft.cache_clear()
 
 
-def posse_until(folder: Path, reached: Callable[[session.Written], bool]
-                ) -> tuple[dict[str, Home], session.Written]:
+def posse_until(folder: Path, reached: Callable[[session.Written], bool],
+                rules: int | None = None) -> tuple[dict[str, Home], session.Written]:
     """A 3-player Posse game, a home a seat under ``folder``, signed by greedy bots, each
-    entry in its seat's home, until ``reached`` holds."""
+    entry in its seat's home, until ``reached`` holds (``rules``: an older version)."""
     homes = keyed_homes(folder, HANDLES)
     (folder / "saves").mkdir()
     written = session.new_game(homes["ann"], "red-dog-junction", HANDLES, ["variant=posse"],
-                               None, folder=folder / "saves")
+                               None, folder=folder / "saves", rules=rules)
     while not reached(written):
         assert written.entry["seq"] < 120
         written = sign_duty(homes, written, "greedy")
@@ -63,10 +64,15 @@ def deck_round_ahead(written: session.Written) -> bool:
     return bool(written.table.deck_round()) and written.table.round_first < 0
 
 
-@cache
-def draft() -> tuple[dict[str, Home], Save]:
+def draft(rules: int = 4) -> tuple[dict[str, Home], Save]:
     """A 3-player Posse game signed to the first turn after the draft, a home a seat."""
-    homes, written = posse_until(ROOT[0], lambda w: posse.due(w.table.gstate))
+    return _draft(rules)
+
+
+@cache
+def _draft(rules: int) -> tuple[dict[str, Home], Save]:
+    homes, written = posse_until(ROOT[0] / f"v{rules}", lambda w: posse.due(w.table.gstate),
+                                 None if rules == 4 else rules)
     return homes, savefile.read(written.path)
 
 
@@ -110,16 +116,31 @@ def work_now(homes: dict[str, Home], save: Save, index: int) -> list[dict[str, A
     return [] if chore is None else [chore]
 
 
-@pytest.mark.heavy
-def test_RDJ_V2_each_pick_step_is_a_round_of_picks_then_of_relocks_then_of_peels() -> None:
-    _, save = draft()
+def round_kinds(save: Save) -> list[str]:
+    """What each round of ``save`` does, in order: "pick" (with the chore ops its entries
+    carry, if any, after a "+") or the ops of a round of deck work."""
     kinds = []
     for e in save.entries:
         ops = sorted({i["op"] for c in e["chores"] for i in c.get("items", [])})
-        what = "pick" if e["moves"] else "+".join(ops) or "-"
+        what = "+".join((["pick"] if e["moves"] else []) + ops) or "-"
         if "round" in e and (not kinds or kinds[-1][0] != e["round"]):
             kinds.append((e["round"], what))
-    assert [what for _, what in kinds][:6] == ["pick", "shuffle", "peel"] * 2
+    return [what for _, what in kinds]
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_each_pick_step_is_a_round_of_handoffs_then_of_picks_that_adopt() -> None:
+    _, save = draft()
+    assert round_kinds(save)[:5] == ["pick", "handoff", "pick+adopt", "handoff", "pick+adopt"]
+    alone = [e for e in save.entries if e["kind"] == "turn" and "round" not in e]
+    assert [bool(e["moves"]) for e in alone] == [False, False, False]
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_each_pick_step_is_a_round_of_picks_then_of_relocks_then_of_peels() -> None:
+    """Version 3."""
+    _, save = draft(3)
+    assert round_kinds(save)[:6] == ["pick", "shuffle", "peel"] * 2
     # outside rounds, only the deal's peels (on the same slots) and the entry that draws
     # the rest of set-up with its opens: nobody was handed a turn for deck work
     alone = [e for e in save.entries if e["kind"] == "turn" and "round" not in e]
@@ -127,9 +148,10 @@ def test_RDJ_V2_each_pick_step_is_a_round_of_picks_then_of_relocks_then_of_peels
 
 
 @pytest.mark.heavy
-def test_RDJ_V2_a_deck_round_entry_that_omits_its_work_is_refused() -> None:
-    homes, save = draft()
-    index = round_entries(save, "shuffle")[1]
+@pytest.mark.parametrize(("rules", "op"), [(3, "shuffle"), (4, "handoff")])
+def test_RDJ_V2_a_deck_round_entry_that_omits_its_work_is_refused(rules: int, op: str) -> None:
+    homes, save = draft(rules)
+    index = round_entries(save, op)[1]
     error = refused(homes, save, index, [])
     assert isinstance(error, TurnError) and "omits the secret-deck work" in error.message
 
@@ -139,8 +161,8 @@ def test_RDJ_V2_a_deck_round_entry_doing_work_owed_only_through_the_round_is_ref
     """The last seat of a round of re-locks owes, once the first seat's re-lock of the hand
     it passed is applied, that hand's peel: work the round's other entries made owed,
     which it could not know when the round began. Its entry with it (all it owes on the
-    table in seat order) is refused: the peel is the next round's."""
-    homes, save = draft()
+    table in seat order) is refused: the peel is the next round's. (Version 3.)"""
+    homes, save = draft(3)
     index = round_entries(save, "shuffle")[-1]
     everything = work_now(homes, save, index)
     assert {i["op"] for i in everything[0]["items"]} == {"shuffle", "peel"}
@@ -151,9 +173,24 @@ def test_RDJ_V2_a_deck_round_entry_doing_work_owed_only_through_the_round_is_ref
 
 
 @pytest.mark.heavy
-def test_RDJ_V2_an_entry_asked_for_deck_work_carries_no_move() -> None:
+def test_RDJ_V2_a_handoff_round_entry_adopting_what_the_round_handed_it_is_refused() -> None:
+    """In a round of handoffs, bob's hand from ann is handed off by ann's entry, before
+    bob's in seat order: bob's entry with its adopt of it (all it owes on the table in
+    seat order) is refused: the adopt goes in bob's pick of the next round."""
     homes, save = draft()
-    index = round_entries(save, "peel")[0]
+    index = round_entries(save, "handoff")[1]
+    everything = work_now(homes, save, index)
+    assert {i["op"] for i in everything[0]["items"]} == {"handoff", "adopt"}
+    error = refused(homes, save, index, everything)
+    assert isinstance(error, IntegrityError) and error.code == "chore"
+    assert "is not what its seat owed when the round began: it does a adoption" in error.message
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize(("rules", "op"), [(3, "peel"), (4, "handoff")])
+def test_RDJ_V2_an_entry_asked_for_deck_work_carries_no_move(rules: int, op: str) -> None:
+    homes, save = draft(rules)
+    index = round_entries(save, op)[0]
     error = refused(homes, save, index, save.entries[index]["chores"], moves=["pick s1"])
     assert isinstance(error, TurnError) and "waits on secret-deck work" in error.message
 
@@ -163,8 +200,8 @@ def test_RDJ_V2_a_pick_in_a_round_carries_no_deck_work() -> None:
     """The last pick of a round passes the hand kept for its seat (its right neighbour's
     rest, waiting for this pick), so its seat owes that hand's re-lock after its move;
     the pick carrying it (the chore its seat signs in the next round) is refused: it is
-    the next round's."""
-    homes, save = draft()
+    the next round's. (Version 3.)"""
+    homes, save = draft(3)
     first = next(e["round"] for e in save.entries if "round" in e and e["moves"])
     last = max(i for i, e in enumerate(save.entries) if e.get("round") == first)
     relocks = round_entries(save, "shuffle")
@@ -174,11 +211,15 @@ def test_RDJ_V2_a_pick_in_a_round_carries_no_deck_work() -> None:
 
 
 @pytest.mark.heavy
-def test_RDJ_V2_a_pick_round_signed_in_reverse_order_verifies(tmp_path: Path) -> None:
-    """Each seat of the first pick round signs on the save the seat after it wrote (so
-    each save holds a later seat's entry of the round): the written saves verify in a
-    home that saw none of them, and the draft plays on to its end."""
-    homes, written = posse_until(tmp_path, lambda w: bool(w.table.step_round()))
+@pytest.mark.parametrize("rules", [3, 4])
+def test_RDJ_V2_a_pick_round_signed_in_reverse_order_verifies(tmp_path: Path, rules: int) -> None:
+    """Each seat of the second pick round (version 4: whose entries adopt) signs on the
+    save the seat after it wrote (so each save holds a later seat's entry of the round):
+    the written saves verify in a home that saw none of them, and the draft plays on to
+    its end."""
+    homes, written = posse_until(
+        tmp_path, lambda w: (bool(w.table.step_round()) and w.table.round_first < 0
+                             and w.table.gstate["draft"]["choices"][0] == 1), rules)
     for handle in reversed(HANDLES):
         written = session.sign_next(homes[handle], written.path, None, [], "greedy", None)
         report = session.verify(savefile.read(written.path), Home(tmp_path / f"a-{handle}"))
@@ -191,8 +232,9 @@ def test_RDJ_V2_a_pick_round_signed_in_reverse_order_verifies(tmp_path: Path) ->
 
 
 @pytest.mark.heavy
-def test_RDJ_V2_an_entry_of_a_deck_round_answers_itself(tmp_path: Path) -> None:
-    homes, written = posse_until(tmp_path, deck_round_ahead)
+@pytest.mark.parametrize("rules", [3, 4])
+def test_RDJ_V2_an_entry_of_a_deck_round_answers_itself(tmp_path: Path, rules: int) -> None:
+    homes, written = posse_until(tmp_path, deck_round_ahead, rules)
     for handle in HANDLES:
         told = answer.nothing_to_decide(homes[handle], written.path)
         assert told == ("deck work only", [])
@@ -200,7 +242,7 @@ def test_RDJ_V2_an_entry_of_a_deck_round_answers_itself(tmp_path: Path) -> None:
 
 @pytest.mark.heavy
 def test_RDJ_V2_show_and_moves_say_a_deck_round_is_deck_work(tmp_path: Path) -> None:
-    """In a round of re-locks, ann's entry signed: 'show', 'verify' and 'moves' say the
+    """In a round of handoffs, ann's entry signed: 'show', 'verify' and 'moves' say the
     next entries are secret-deck work by bob and cy, with no move (not a turn)."""
     homes, written = posse_until(tmp_path, deck_round_ahead)
     written = sign_duty(homes, written, "greedy")  # ann's, the first of the round

@@ -191,7 +191,7 @@ def test_no_posse_hand_card_in_any_save_before_it_is_shown(players: int, tmp_pat
     report = session.verify(final, Home(tmp_path / "auditor")).report
     assert report.audit == "clean" and report.outcome is not None
     assert check_game(paths, homes) > 100
-    assert check_posse_hands(paths, homes) >= 10 * players + 5
+    assert check_posse_hands(paths, homes) >= 8 * players + 2  # the picks, at least
 
 
 def test_the_posse_search_would_find_a_hand_card(homes: dict[str, Home], tmp_path: Path) -> None:

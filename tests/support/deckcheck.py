@@ -4,7 +4,8 @@ It reads only the save (header and entries) and follows docs/PROTOCOL.md section
 6, docs/protocol-deck.md ("Replaying a deck from the save alone") and
 docs/protocol-shuffle-proof.md ("Verification"): hashes by hashlib and hmac, the group by
 libsodium through pbem.protocol.crypto.sodium (the group library, nothing of pbem's deck code).
-It checks every shuffle pass, peel, open, re-key and batch shuffle of every deck, and once
+It checks every shuffle pass, peel, open, re-key, batch shuffle, handoff and adopt (the
+one-step pass, protocol-deck.md and docs/protocol-linproof.md) of every deck, and once
 the seeds are revealed, the audit: each published key point against its seat's seed, and
 every slot opened to a distinct card of the deck. It never guesses: a slot it does not know,
 a field it needs and does not find, is a failure, raised as ``Refused``.
@@ -214,6 +215,34 @@ def shuffle_ok(g: bytes, h: bytes, xs: list[bytes], ys: list[bytes], pieces: Any
     return int.from_bytes(hashlib.shake_256(data).digest(64), "little") % L == e
 
 
+Term = tuple[int, bytes]  # (scalar index, base point)
+
+
+def linproof_ok(proof: Any, n: int, equations: list[tuple[list[Term], bytes]],
+                ctx: bytes) -> bool:
+    """docs/protocol-linproof.md, "Verification"."""
+    raw = binary(proof, 32 * (n + 1))
+    if raw is None:
+        return False
+    c, *answers = (int.from_bytes(raw[32 * k:32 * k + 32], "little") for k in range(n + 1))
+    if not all(0 < k < L for k in [c, *answers]):
+        return False
+    if not all(valid(b) for terms, public in equations for _, b in terms + [(0, public)]):
+        return False
+    stmt = field(ctx) + u32(n) + u32(len(equations))
+    for terms, public in equations:
+        stmt += u32(len(terms)) + b"".join(u32(i) + b for i, b in terms) + public
+    commitments = [lin([(answers[i], b) for i, b in terms] + [(L - c, public)])
+                   for terms, public in equations]
+    digest = hashlib.sha512(b"pbem/2/linproof" + stmt + b"".join(commitments)).digest()
+    return int.from_bytes(digest, "little") % L == c
+
+
+def negated(p: bytes) -> bytes:
+    """protocol-linproof.md, the adopt: the encoding with the sign bit flipped."""
+    return p[:31] + bytes([p[31] ^ 0x80])
+
+
 # ---- the deck, followed chore by chore (protocol-deck.md) ---------------------------------------
 class Deck:
     """Slot id -> ciphertext and the layers on it: seat -> (point, serial or None)."""
@@ -226,6 +255,7 @@ class Deck:
         self.deck_keys: dict[int, bytes] = {}
         self.slot_keys: list[tuple[int, int, bytes]] = []  # (seat, serial, point)
         self.opened: dict[str, str] = {}
+        self.pairs: dict[str, tuple[int, bytes]] = {}  # a handed-off slot: (receiver, R)
         self.steps = 0
 
     def _slot(self, sid: Any) -> bytes:
@@ -304,9 +334,60 @@ class Deck:
                 self.ct[sid] = y
                 self.layers[sid][seat] = (key, item["serial"])
             self.slot_keys.append((seat, item["serial"], key))
+        elif op == "handoff":
+            self._handoff(seq, seat, item)
+        elif op == "adopt":
+            self._adopt(seq, seat, item)
         else:
             raise Refused(f"entry {seq}: an item {op!r} the docs do not name")
         self.steps += 1
+
+    def _handoff(self, seq: int, seat: int, item: dict[str, Any]) -> None:
+        """protocol-deck.md, "The one-step pass": the giver's only layer off, each card
+        encrypted to the receiver's deck key point."""
+        to = item["to"]
+        receiver = self.deck_keys[to]
+        rs, cs = [point(r) for r in item["rs"]], [point(c) for c in item["cs"]]
+        if len(set(rs)) != len(rs) or set(rs) & {r for _, r in self.pairs.values()}:
+            raise Refused(f"entry {seq}: a handoff re-uses a random point")
+        for i, sid in enumerate(item["slots"]):
+            x = self._slot(sid)
+            if set(self.layers[sid]) != {seat} or sid in self.pairs:
+                raise Refused(f"entry {seq}: a handoff of {sid}, which carries other layers")
+            key = self.layers[sid][seat][0]
+            ctx = dleq_context(self.game_id, self.name, seq, seat, "handoff", sid)
+            equations = [([(0, key)], B), ([(1, B)], rs[i]), ([(0, x), (1, receiver)], cs[i])]
+            if not linproof_ok(item["proofs"][i], 2, equations, ctx):
+                raise Refused(f"entry {seq}: seat {seat}'s handoff of {sid} fails its proof")
+            self.ct[sid] = cs[i]
+            self.layers[sid] = {to: (receiver, None)}
+            self.pairs[sid] = (to, rs[i])
+
+    def _adopt(self, seq: int, seat: int, item: dict[str, Any]) -> None:
+        """protocol-deck.md, "The one-step pass": each pair under the key of ``serial``,
+        then the batch re-locked to that of ``serial + 1`` in a secret order."""
+        slots, serial = item["slots"], item["serial"]
+        key, shared, relock = (point(item[f]) for f in ("key", "shared", "relock"))
+        mids, ys = [point(m) for m in item["mids"]], [point(c) for c in item["cts"]]
+        receiver = self.deck_keys[seat]
+        for i, sid in enumerate(slots):
+            if self.pairs.get(sid, (None, b""))[0] != seat:
+                raise Refused(f"entry {seq}: an adopt of {sid}, which is no pair to seat {seat}")
+            ctx = dleq_context(self.game_id, self.name, seq, seat, "adopt", sid)
+            r = self.pairs[sid][1]
+            equations = [([(0, B)], key), ([(0, receiver)], shared), ([(1, B)], shared),
+                         ([(0, self._slot(sid)), (1, negated(r))], mids[i])]
+            if not linproof_ok(item["proofs"][i], 2, equations, ctx):
+                raise Refused(f"entry {seq}: seat {seat}'s adopt of {sid} fails its proof")
+        ctx = shuffle_context(self.game_id, self.name, seq, seat,
+                              f"relock:{serial + 1}:{','.join(slots)}")
+        if not shuffle_ok(key, relock, mids, ys, item["proof"], ctx):
+            raise Refused(f"entry {seq}: seat {seat}'s adopt fails its shuffle proof")
+        for sid, y in zip(slots, ys, strict=True):
+            del self.pairs[sid]
+            self.ct[sid] = y
+            self.layers[sid] = {seat: (relock, serial + 1)}
+        self.slot_keys += [(seat, serial, key), (seat, serial + 1, relock)]
 
     def audit(self, seeds: dict[int, bytes]) -> dict[str, str]:
         """Key points against the seeds, then every slot opened: slot -> card."""
@@ -319,6 +400,13 @@ class Deck:
                 raise Refused(f"seat {seat}'s slot key {serial} is not its seed's")
         out: dict[str, str] = {}
         for sid, ct in self.ct.items():
+            if sid in self.pairs:  # handed off, never adopted: the receiver's deck key opens it
+                to, r = self.pairs[sid]
+                plain = add(ct, mul(L - deck_key(seeds[to], self.name), r))
+                if plain not in self.points:
+                    raise Refused(f"slot {sid} opens to no card")
+                out[sid] = self.points[plain]
+                continue
             k = 1
             for seat, (_, serial) in self.layers[sid].items():
                 layer = (deck_key(seeds[seat], self.name) if serial is None

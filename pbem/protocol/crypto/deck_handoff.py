@@ -17,8 +17,7 @@ matches them to the owed items and keeps the deck's state.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from pbem.errors import IntegrityError
 from pbem.protocol.crypto import linproof, mental, shuffle_proof
@@ -96,8 +95,7 @@ def adopted_order(seed: bytes, deck: str, serial: int, points: list[bytes]) -> l
 
 
 # ---- checking the items (no secret) ------------------------------------------------------
-@dataclass(frozen=True)
-class Checked:
+class Checked(NamedTuple):
     """The points a checked item publishes, as bytes, in the order of its slots."""
 
     rs: list[bytes]

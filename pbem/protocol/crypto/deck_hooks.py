@@ -7,6 +7,7 @@ then asks of each seat's next entries (docs/protocol-deck.md, "Owed work" and "B
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from pbem.errors import IllegalMoveError, IntegrityError
@@ -149,3 +150,16 @@ def on_pass_one_step(d: Deck, slot_ids: list[str], holder: int, to: int) -> None
                       "stage": stage + 1})
     for slot_id in slot_ids:
         d["slots"][slot_id]["owner"] = to
+
+
+def own_work_only(d: Deck, seat: int, slot_ids: Iterable[str]) -> bool:
+    """True when every pending item on these slots is an adoption ``seat`` owes now (or
+    none is pending): the slots are ``seat``'s to read once its own next entry is done."""
+    now = [item for item in mental_deck.owed_now(d) if item["seat"] == seat and item["op"] == "adopt"]
+    for slot_id in slot_ids:
+        pending = mental_deck.pending_on(d, slot_id)
+        if not pending and not mental_deck.own_only(d, slot_id, seat):
+            return False
+        if any(item not in now for item in pending):
+            return False
+    return True

@@ -75,7 +75,7 @@ def mismatch(published: Any, expected: list[Item]) -> str:
     wanted = [item_key(item) for item in expected]
     for item in published:
         if item_key(item) not in wanted:
-            return f"it does a {mental_deck.describe_item(item)} it did not owe then"
+            return f"it does {mental_deck.with_article(mental_deck.describe_item(item))} it did not owe then"
         wanted.remove(item_key(item))
     missing = [item for item in expected if item_key(item) in wanted]
     return f"it omits the {mental_deck.describe_item(missing[0])}" if missing else ""

@@ -40,7 +40,6 @@ Two instances, the proofs of a one-step pass of a card from giver to receiver:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from pbem.hashing import sha512
@@ -53,16 +52,14 @@ MAX_SCALARS = 16
 MAX_EQUATIONS = 16
 
 
-@dataclass(frozen=True)
-class Equation:
+class Equation(NamedTuple):
     """``public = sum x_i * base`` over ``terms``, pairs ``(i, base)`` with 0-based ``i`` increasing."""
 
     terms: tuple[tuple[int, bytes], ...]
     public: bytes
 
 
-@dataclass(frozen=True)
-class Statement:
+class Statement(NamedTuple):
     """``scalars`` unknowns ``x_0 .. x_(n-1)`` and the equations they satisfy."""
 
     scalars: int

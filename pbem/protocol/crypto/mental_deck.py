@@ -138,7 +138,12 @@ def describe_item(item: Item) -> str:
     return f"{name} of slot {slot if _plain_id(slot) else shown(slot, 12)}"
 
 
-def _owed_now(d: Deck) -> list[Item]:
+def with_article(words: str) -> str:
+    """``words`` after "a" or "an" ("an adoption of the batch ...")."""
+    return ("an " if words[:1] in ("a", "e", "i", "o", "u") else "a ") + words
+
+
+def owed_now(d: Deck) -> list[Item]:
     """Owed items whose stage is the lowest still pending on every slot they name."""
     named = [(item, item_slots(item)) for item in d["owed"]]  # each item's slots read once
     low: dict[str, int] = {}
@@ -274,13 +279,13 @@ def owed(d: Deck, seat: int) -> list[Item]:
     batch re-locks and opens at the head of their slots' stages."""
     if seat not in d["passes"]:
         return [{"op": "shuffle"}]
-    return [dict(item) for item in _owed_now(d) if item["seat"] == seat]
+    return [dict(item) for item in owed_now(d) if item["seat"] == seat]
 
 
 def owing(d: Deck) -> list[int]:
     """Seats that owe work on this deck now (their next entry must do it)."""
     seats = {s for s in range(d["seats"]) if s not in d["passes"]}
-    seats |= {item["seat"] for item in _owed_now(d)}
+    seats |= {item["seat"] for item in owed_now(d)}
     return sorted(seats)
 
 
@@ -502,7 +507,8 @@ def _match(d: Deck, seat: int, item: Any, where: str) -> Item:
         None,
     )
     if match is None:
-        raise IntegrityError(f"{where} has a {describe_item(wanted)} that it does not owe now.")
+        raise IntegrityError(f"{where} has {with_article(describe_item(wanted))} that it does "
+                             "not owe now.")
     return match
 
 
@@ -513,11 +519,11 @@ def _match_batch(d: Deck, seat: int, item: Item, where: str) -> Item:
     if (not isinstance(slots, list) or not slots or len(slots) > len(d["slots"])
             or type(item.get("serial")) is not int):
         raise IntegrityError(f"{where} has a batch re-lock without its slots or serial.")
-    for o in _owed_now(d):
+    for o in owed_now(d):
         if (o["seat"] == seat and o["op"] == item["op"] and o["serial"] == item["serial"]
                 and o["slots"] == slots):
             return o
-    raise IntegrityError(f"{where} has a {describe_item(item)} that it does not owe now.")
+    raise IntegrityError(f"{where} has {with_article(describe_item(item))} that it does not owe now.")
 
 
 def _apply_batch(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Item,
@@ -781,15 +787,3 @@ def readable(d: Deck, seat: int) -> bool:
         if slot["status"] in ("drawn", "held") and slot["owner"] == seat
     )
 
-
-def own_work_only(d: Deck, seat: int, slot_ids: Iterable[str]) -> bool:
-    """True when every pending item on these slots is an adoption ``seat`` owes now (or
-    none is pending): the slots are ``seat``'s to read once its own next entry is done."""
-    now = [item for item in _owed_now(d) if item["seat"] == seat and item["op"] == "adopt"]
-    for slot_id in slot_ids:
-        pending = pending_on(d, slot_id)
-        if not pending and not own_only(d, slot_id, seat):
-            return False
-        if any(item not in now for item in pending):
-            return False
-    return True

@@ -110,9 +110,9 @@ def own_work_only(state: State, deck: str, seat: int, slot_ids: Iterable[str]) -
     d = _deck(state, deck)
     if d["mode"] == "plain":
         return True
-    from pbem.protocol.crypto import mental_deck
+    from pbem.protocol.crypto import deck_hooks
 
-    return mental_deck.own_work_only(d, seat, slot_ids)
+    return deck_hooks.own_work_only(d, seat, slot_ids)
 
 
 def plain_deck(uids: list[str]) -> dict[str, Any]:

@@ -66,12 +66,13 @@ def owed(table: Table, identity: Identity) -> Duty:
                         f"nothing more in it: {what}.")
     if absence.answers(table, seat):
         # The seat proposed absent answers by signing what it owes (PROTOCOL.md 11); a
-        # seat proposed in a reveal round reveals, and one of a simultaneous step plays
-        # its turn of it, whatever the order (its proposal may be queued behind another).
+        # seat proposed in a reveal round reveals, one of a simultaneous step plays its
+        # turn of it, and one owing deck work the game waits on does it, whatever the
+        # order (its proposal may be queued behind another).
         waiting = table.waiting_duty()
         assert waiting is not None
         assert (waiting.seat == seat or waiting.kind == "reveal"
-                or seat in table.game.simultaneous(table.gstate))
+                or seat in table.game.simultaneous(table.gstate) or table.owes_deck_work(seat))
         return Duty(seat, waiting.kind)
     if duty.seat != seat and table.round_place(seat) is not None:
         return Duty(seat, duty.kind)  # signed in a round, in parallel (PROTOCOL.md 4)

@@ -290,6 +290,14 @@ class Table(Record):
         owing = {s for d in self.mental_decks().values() for s in mental_deck.owing(d)}
         return sorted(owing)
 
+    def owes_deck_work(self, seat: int) -> bool:
+        """Whether ``seat`` owes secret-deck work now on a deck the game waits on."""
+        if not self._deck_work_owed() or not self.game.waits_on_deck(self.gstate):
+            return False
+        from pbem.protocol.crypto import mental_deck
+
+        return any(seat in mental_deck.owing(d) for d in self.mental_decks().values())
+
     def deck_round(self) -> list[int]:
         """The seats of a round of secret-deck work (docs/protocol-rounds.md, "Rounds of
         secret-deck work"): those of :meth:`deck_duty`, two or more, when each one's work is

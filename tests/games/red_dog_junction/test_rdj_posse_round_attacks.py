@@ -48,7 +48,8 @@ def new_posse(folder: Path) -> tuple[dict[str, Home], session.Written]:
 
 
 def to_relocks(folder: Path) -> tuple[dict[str, Home], session.Written]:
-    """A 3-player Posse game signed up to its first round of re-locks, none signed."""
+    """A 3-player Posse game signed up to its first round of deck work after a pick step
+    (version 4: the handoffs; version 3: the re-locks), none signed."""
     homes, written = new_posse(folder)
     while not (written.table.deck_round() and written.table.round_first < 0
                and written.table.gstate["draft"]["choices"][0] == 1):

@@ -183,7 +183,7 @@ def test_RDJ_V2_a_handoff_round_entry_adopting_what_the_round_handed_it_is_refus
     assert {i["op"] for i in everything[0]["items"]} == {"handoff", "adopt"}
     error = refused(homes, save, index, everything)
     assert isinstance(error, IntegrityError) and error.code == "chore"
-    assert "is not what its seat owed when the round began: it does a adoption" in error.message
+    assert "is not what its seat owed when the round began: it does an adoption" in error.message
 
 
 @pytest.mark.heavy

@@ -33,17 +33,19 @@ def test_RDJ_V2_rules_text_documents_the_posse_draft() -> None:
     assert "- Posse (2-5 players): the rulebook's draft" in text
 
 
-def test_RDJ_V2_the_rules_text_says_passed_hands_get_fresh_slot_ids() -> None:
+def test_RDJ_V2_the_rules_text_says_a_passed_hand_is_put_in_a_secret_order() -> None:
     """`pbem rules` and RULINGS.md said a passed Posse hand keeps its slot ids, "so a
     player who held a hand knows which card each later holder takes": untrue, since the
-    receiver re-locks the hand under fresh ids in a secret order (posse.py)."""
+    receiver puts the hand in a secret order (posse.py; in rules version 3 under fresh
+    ids, in version 4 in the entry where it picks from it)."""
     text = CliRunner().invoke(main, ["rules", "red-dog-junction"]).output
     rulings = (Path(GAME_DIR) / "RULINGS.md").read_text("utf-8")
     for said in (" ".join(text.split()), " ".join(rulings.split())):
         assert "Slot ids stay the same" not in said
         assert "knows which card each later holder takes" not in said
-        assert ("A passed hand is re-locked with fresh slot ids and put in a secret order by "
-                "its receiver, so no earlier holder can follow a card") in said
+        assert ("A passed hand is put under keys of its receiver's own in a secret order, "
+                "in the entry where the receiver picks from it, so no earlier holder can "
+                "follow a card") in said
 
 
 def _justin_takes(state: dict, ident: str, seed: bytes = b"j") -> tuple[dict, dict]:

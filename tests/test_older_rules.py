@@ -2,7 +2,9 @@
 Station to Station and Road Master are version 4, whose turn that ends the game asks for
 no chance a score cannot feel, so the final reveals are one round; a game begun under
 version 3 (tests/fixtures/rules3, example saves made before the change) verifies and plays
-on as version 3 did, and a version this pbem never had is refused in words."""
+on as version 3 did, and a version this pbem never had is refused in words. Red Dog
+Junction is version 4 too (its Posse draft passes a hand in one step): a draft begun under
+version 3 plays on with version 3's pass."""
 
 from __future__ import annotations
 
@@ -67,6 +69,25 @@ def test_a_game_begun_under_version_3_verifies_as_version_3_played_it(ruleset: s
     assert report.table.duty() is None and report.final is not None
     first_reveal = next(e for e in save.entries if e["kind"] == "reveal")
     assert "round" not in first_reveal  # it resolved the last turn's chance
+
+
+def test_a_posse_draft_begun_under_version_3_plays_on_as_version_3() -> None:
+    """Red Dog Junction is version 4, whose Posse draft passes a hand in one step; a draft
+    begun under version 3 (a save made before the change, its last entry one seat's of a
+    round of peels) verifies and plays on to its end with version 3's pass: fresh slot
+    ids, the receiver's re-lock, the giver's peel, never a handoff or an adopt."""
+    begun = savefile.read(RULES3 / "red-dog-junction-posse-0021-p0.toml")
+    assert begun.header["rules_version"] == 3
+    assert registry.load("red-dog-junction").info.rules_version == 4
+    save = bot_game("red-dog-junction", 3, ["variant=posse"],
+                    hashlib.sha256(b"older-rules/posse/3/on").digest(), begun=begun)
+    later = save.entries[len(begun.entries):]
+    ops = {i["op"] for e in later for c in e["chores"] for i in c.get("items", [])}
+    assert {"peel", "shuffle", "open"} <= ops and not ops & {"handoff", "adopt"}
+    assert any(i.get("from") for e in later for c in e["chores"] for i in c.get("items", []))
+    report = engine.replay(save)
+    assert report.table.game.info.rules_version == 3 and report.final is not None
+    assert report.table.gstate["phase"] == "over"
 
 
 @pytest.mark.parametrize("ruleset", sorted(OLD_SAVES))

@@ -49,11 +49,14 @@ def sign_duty(homes: Mapping[str, Home], written: session.Written,
 
 
 def bot_game(ruleset: str, players: int, options: list[str], seed: bytes, bot: str = "greedy",
-             max_entries: int = 3000, game_id: str = "") -> Save:
+             max_entries: int = 3000, game_id: str = "", rules: int | None = None,
+             begun: Save | None = None) -> Save:
     """A whole game by ``bot`` (up to ``max_entries`` entries) signed in memory by the
     seats of :func:`fixed_identities`, every fresh value from ``seed`` and the clock
     standing still (tests.support.stream.fixed_entropy): the same game on every run and
-    by every version of the code. ``game_id`` names it where given."""
+    by every version of the code. ``game_id`` names it where given; ``rules``, an older
+    rules version of the game (GameInfo.older_rules) it is played under; ``begun``, a
+    save of such a game to play on from (verified first), its header and entries kept."""
     from pbem import registry
     from pbem.play import bots
     from pbem.protocol.replay import engine, signing
@@ -62,6 +65,7 @@ def bot_game(ruleset: str, players: int, options: list[str], seed: bytes, bot: s
 
     with fixed_entropy(seed):
         game = registry.load(ruleset)
+        game = game if rules is None else game.for_rules(rules)
         ids = fixed_identities(players)
         header = headers.new_header(game, [(i.handle, "") for i in ids],
                                     headers.parse_options(game, options))
@@ -69,6 +73,9 @@ def bot_game(ruleset: str, players: int, options: list[str], seed: bytes, bot: s
             header["id"] = game_id
         table = headers.empty_table(header)
         entries: list[dict[str, Any]] = []
+        if begun is not None:
+            header, entries = begun.header, list(begun.entries)
+            table = engine.replay(begun).table
         while (duty := table.duty()) is not None and len(entries) < max_entries:
             missing = table.round_missing()  # a round's entries go in seat order
             seat = missing[0] if missing else duty.seat

@@ -461,11 +461,15 @@ def picks_of(state: State, seat: int) -> list[str]:
 
 def waiting_words(state: State) -> str:
     """What the draft waits for, in public words."""
-    owing = secretdeck.owing(state, DECK)
+    picking = pickers(state)
+    # A picker whose only work is taking the hand it picks from does it in its pick's
+    # entry (version 4): nothing waits on it but the pick.
+    owing = [s for s in secretdeck.owing(state, DECK)
+             if s not in picking or set(secretdeck.owed_ops(state, DECK, s)) != {"adopt"}]
     names = [state["seats"][s] for s in owing]
     if not names:
         return ""
-    # (from three players a pick in a step's round does none: its work comes after it)
+    # (from three players a pick in a step's round does no other work: it comes after it)
     if len(state["players"]) > 2 and not waits_on_deck(state):
         return f"deck work owed by {join_and(names)}"
     return f"deck work owed by {join_and(names)} (done by their next entries)"

@@ -337,6 +337,17 @@ def owing(state: State, deck: str) -> list[int]:
     return mental_deck.owing(d)
 
 
+def owed_ops(state: State, deck: str, seat: int) -> list[str]:
+    """The kinds of work ``seat`` owes on the deck now, in order ("peel", "open", "rekey",
+    "shuffle", "handoff", "adopt"; [] in plain mode)."""
+    d = _deck(state, deck)
+    if d["mode"] == "plain":
+        return []
+    from pbem.protocol.crypto import mental_deck
+
+    return [str(item["op"]) for item in mental_deck.owed(d, seat)]
+
+
 def counts(state: State, deck: str) -> dict[int, int]:
     """How many cards each seat holds (public)."""
     d = _deck(state, deck)

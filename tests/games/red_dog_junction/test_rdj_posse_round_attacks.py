@@ -132,6 +132,10 @@ def test_RDJ_V2_the_draft_view_names_no_single_signer_of_a_round() -> None:
     assert head == "the deck work on the hands comes before the next picks" and not marked
     assert waiting == "Waiting for: deck work owed by ann, bob and cy (done by their next " \
                       "entries)."
+    # Version 4: once the hands are handed off, each pick's entry takes its hand: the
+    # picks are all the next step waits for (it said it waited for deck work as well).
+    head, waiting, marked = draft_words(save, len(save.entries))
+    assert head == "ann, bob and cy still to pick in this step" and waiting == ""
 
 
 def withheld_relock(folder: Path, proposer: str) -> tuple[dict[str, Home], session.Written]:

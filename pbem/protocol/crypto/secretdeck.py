@@ -32,6 +32,11 @@ The operations (a seat's private slots are its ``drawn`` and ``held`` ones):
   permutes the batch with a shuffle proof, then ``holder`` removes its own layer, so
   only ``to`` can then read them and nobody else learns anything. ``holder`` has seen
   the cards and knows what it passed, never which new slot holds which.
+* ``pass_in_one_step(state, deck)``: from then on ``pass_slots`` keeps the slot ids and
+  passes in one step each way: ``holder`` hands the batch off (its layer off, each card
+  encrypted to ``to``), and ``to`` takes it under keys of its own in a secret order in
+  one item, which may go in the entry where it chooses among the cards
+  (``own_work_only`` says when it can read them so).
 * ``open_slots(state, deck, seat, slots)``: ``seat`` shows private slots to everyone: it
   peels its own last layer, names the card and proves it; everyone can check it at once.
   The slot's status becomes ``open`` and ``card`` gives its uid.

@@ -55,14 +55,17 @@ def _had_choice(table: object, seat: int, kind: str) -> bool:
     return options > 1
 
 
-def play(ruleset: str, players: int, options: list[str], max_entries: int) -> Played:
+def play(ruleset: str, players: int, options: list[str], max_entries: int,
+         rules: int | None = None) -> Played:
     """The game bench/common.build_fixed builds, with each entry's decision flag and the
-    public state after it (to size the save at every entry)."""
+    public state after it (to size the save at every entry); ``rules``, an older rules
+    version of the game to play it under."""
     from tests.support.duty import fixed_identities
 
     label = f"hops/{ruleset}/{players}/{','.join(options)}"
     with fixed_entropy(label):
         game = registry.load(ruleset)
+        game = game if rules is None else game.for_rules(rules)
         ids = fixed_identities(players)
         header = headers.new_header(game, [(i.handle, "") for i in ids],
                                     headers.parse_options(game, options))

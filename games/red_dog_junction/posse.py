@@ -26,11 +26,12 @@ How it is played by mail (the rulings in notation_doc.py say the same to players
   only the receiver can read the cards and the giver cannot tell which card is in which
   slot. The kept slot, locked under its picker's key alone, is the commitment to the
   pick. A hand is picked from only once its player can read it whole (version 4: once
-  nothing but its own taking of the hand is pending), so every pick sees the whole hand. The rest is
-  passed only once the left player has picked from the hand it holds (until then it
-  stays with its giver, ``held``): passed at once, its re-lock and peel could be done
-  early, in an away note or a proposal (which do the deck work their seat owes), and
-  the receiver would read two hands at once.
+  nothing but its own taking of the hand is pending), so every pick sees the whole hand.
+  The rest is passed only once the left player has picked from the hand it holds (until
+  then it stays with its giver, ``held``): passed at once, its deck work (version 4: the
+  handoff; version 3: the re-lock and peel) could be done early, in an away note or a
+  proposal (which do the deck work their seat owes), and the receiver would read two
+  hands at once.
 - The last card of a hand (left after its 8th pick) is the left player's without a
   choice: its holder keeps it for them (no pass, no waiting) and shows it with its picks.
 - After the last choice every player shows what they kept (``open_slots``: each card
@@ -217,7 +218,8 @@ def simultaneous(state: State) -> list[int]:
 
 def waits_on_deck(state: State) -> bool:
     """In signed games: nobody picks until the secret-deck work on the hands is done
-    (the deal's peels; a pass's re-lock, then its giver's peel), or the picks are shown.
+    (the deal's peels; a pass's handoff, or in version 3 its re-lock, then its giver's
+    peel), or the picks are shown.
     The engine asks for that work (Game.waits_on_deck), so no seat is handed an entry
     that only does deck work; the work of a step's seats is done in one round."""
     return (state["phase"] == "draft" and not due(state)
@@ -229,8 +231,8 @@ def to_act(state: State) -> int:
     """The first seat of the pick step under way; else the first seat to the left of the
     last signer with something to do: a pick, or deck work it owes. In signed games this
     never lets a hand become readable while its receiver still holds another to pick
-    from: a giver's peel comes after the receiver's pick (bench/bench_hops.py measures the
-    draft)."""
+    from: a giver's handoff (version 3: peel) comes after the receiver's pick
+    (bench/bench_hops.py measures the draft)."""
     picking = pickers(state)
     if picking and len(state["players"]) > 2:
         return picking[0]
@@ -301,9 +303,9 @@ def _pick(state: State, seat: int, slot: str) -> None:
         secretdeck.keep(state, DECK, seat, [slot])
         if draft["queue"][left]:
             # The receiver still holds a hand to pick from: the rest goes once it has
-            # picked. Passed now, its re-lock and this seat's peel could be done early
-            # (in an away note or a proposal, which do the deck work their seat owes),
-            # and the receiver would read two hands at once.
+            # picked. Passed now, its deck work (a handoff; version 3 a re-lock and this
+            # seat's peel) could be done early (in an away note or a proposal, which do
+            # the deck work their seat owes), and the receiver would read two hands at once.
             draft["held"][left] = rest
             journal.note(state, f"{name} picked a card (slot {slot}) from a hand of {size}; the "
                                 f"other {len(rest)} go to {to} once {to} has picked.")

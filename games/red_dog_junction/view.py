@@ -217,8 +217,15 @@ def _draft_lines(v: dict[str, Any]) -> list[str]:
     if d["waiting"]:
         lines.append(f"  Waiting for: {d['waiting']}.")
     if d.get("hand"):
-        lines.append(f"Your hand ({len(d['hand'])} cards; pick one, the rest go to "
-                     f"{d['pass_to']}):")
+        names = list(d["choices"])
+        viewer = names[v["viewer"]] if 0 <= v["viewer"] < len(names) else ""
+        if len(names) > 2 and viewer not in d["picking"]:
+            # A hand read before its step: the others' hands are still on their way.
+            lines.append(f"Your next hand ({len(d['hand'])} cards; you pick one in the next "
+                         f"step, the rest go to {d['pass_to']}):")
+        else:
+            lines.append(f"Your hand ({len(d['hand'])} cards; pick one, the rest go to "
+                         f"{d['pass_to']}):")
         lines += [_card_line(c, c["move"]) for c in d["hand"]]
     for size in d.get("incoming", []):
         lines.append(f"A hand of {size} is on its way to you (deck work pending on it).")

@@ -243,6 +243,31 @@ def test_RDJ_V2_show_moves_and_describe_by_mail() -> None:
     assert told == 1 + 2 + 8 * 3 + 7 * 3 + 3
 
 
+def test_RDJ_V2_a_hand_read_before_its_step_is_shown_as_the_next_one() -> None:
+    """Version 4: a hand handed off in a round of handoffs can be read at once, while the
+    round goes on; `show` called it "Your hand (...; pick one ...)" though its reader's
+    next entry is deck work. It says the hand is for the next step, and "Your hand" once
+    the step is under way."""
+    homes, paths = signed_draft(3)
+    said = {"next": 0, "now": 0}
+    for path in paths[4:]:
+        table = table_of(path)
+        if table.gstate["phase"] != "draft" or posse.due(table.gstate):
+            break
+        for handle, home in homes.items():
+            seat = table.seat_of(handle)
+            assert seat is not None
+            _, view, _ = session.seat_view(home, session.load(path, home))
+            if not view["draft"].get("hand"):
+                continue
+            text = GAME.render(view)
+            picking = seat in posse.simultaneous(table.gstate)
+            assert ("Your hand (" in text) == picking
+            assert ("Your next hand (" in text) == (not picking)
+            said["now" if picking else "next"] += 1
+    assert said["next"] and said["now"]
+
+
 def test_RDJ_V2_the_shown_cards_are_told_as_whose_they_are() -> None:
     """When the draft's picks are shown, each line names the cards its player kept and,
     apart, the last card of the hand they passed, as the left player's: together they are

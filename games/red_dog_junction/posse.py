@@ -194,19 +194,21 @@ def can_pick(state: State, seat: int) -> bool:
     round in signed play). Two players pick one after the other, each as soon as it can
     read its hand: their picks never form a round, and each pick's entry does the deck
     work owed with it."""
-    draft = state["draft"]
-    if draft["picked"] or not hand(state, seat):
-        return False
-    if len(state["players"]) < 3:
-        return True
-    low = min(draft["choices"])
-    return draft["choices"][seat] == low and all(
-        hand(state, s) for s in range(len(state["players"])) if draft["choices"][s] == low)
+    return seat in pickers(state)
 
 
 def pickers(state: State) -> list[int]:
-    """The seats that pick now, in seat order (``can_pick``)."""
-    return [s for s in range(len(state["players"])) if can_pick(state, s)]
+    """The seats that pick now, in seat order (``can_pick``), each seat's hand read once."""
+    draft = state["draft"]
+    if draft["picked"]:
+        return []
+    n = len(state["players"])
+    ready = [bool(hand(state, s)) for s in range(n)]
+    if n < 3:
+        return [s for s in range(n) if ready[s]]
+    low = min(draft["choices"])
+    step = [s for s in range(n) if draft["choices"][s] == low]
+    return step if all(ready[s] for s in step) else []
 
 
 def simultaneous(state: State) -> list[int]:

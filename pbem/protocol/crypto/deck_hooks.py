@@ -154,12 +154,15 @@ def on_pass_one_step(d: Deck, slot_ids: list[str], holder: int, to: int) -> None
 
 def own_work_only(d: Deck, seat: int, slot_ids: Iterable[str]) -> bool:
     """True when every pending item on these slots is an adoption ``seat`` owes now (or
-    none is pending): the slots are ``seat``'s to read once its own next entry is done."""
-    now = [item for item in mental_deck.owed_now(d) if item["seat"] == seat and item["op"] == "adopt"]
-    for slot_id in slot_ids:
-        pending = mental_deck.pending_on(d, slot_id)
-        if not pending and not mental_deck.own_only(d, slot_id, seat):
-            return False
-        if any(item not in now for item in pending):
-            return False
-    return True
+    none is pending): the slots are ``seat``'s to read once its own next entry is done.
+    (Asked for every seat's hand whenever a draft asks who picks: the pending items are
+    found first, and what is owed now worked out only when they are all its adoptions.)"""
+    wanted = list(slot_ids)
+    pending = [item for item in d["owed"] if set(mental_deck.item_slots(item)) & set(wanted)]
+    if any(item["seat"] != seat or item["op"] != "adopt" for item in pending):
+        return False
+    covered = {sid for item in pending for sid in mental_deck.item_slots(item)}
+    if not all(mental_deck.own_only(d, sid, seat) for sid in wanted if sid not in covered):
+        return False
+    now = mental_deck.owed_now(d) if pending else []
+    return all(item in now for item in pending)

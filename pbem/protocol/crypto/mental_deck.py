@@ -620,7 +620,7 @@ def _apply_one_step(d: Deck, game_id: str, deck: str, seq: int, seat: int, item:
     mine = str(seat)
     if item["op"] == "handoff":
         to = match["to"]
-        if item.get("to") != to:
+        if type(item.get("to")) is not int or item["to"] != to:  # (true == 1 in Python)
             raise IntegrityError(f"{what} must name seat {to}, the receiver, as 'to'.")
         if any(list(s["layers"]) != [mine] or "pair" in s for s in slots):
             raise IntegrityError(f"{what} comes on slots that carry other layers than the seat's.")

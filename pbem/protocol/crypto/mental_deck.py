@@ -126,6 +126,8 @@ def _plain_id(slot: object) -> bool:
 
 def describe_item(item: Item) -> str:
     op = item.get("op", "")
+    if not isinstance(op, str):  # a signed item of the wrong shape, told in words
+        op = ""
     if op in BATCH_OPS:
         slots = item_slots(item)
         names = " ".join(s if _plain_id(s) else shown(s, 12) for s in slots[:12])

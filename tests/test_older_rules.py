@@ -15,14 +15,15 @@ from pathlib import Path
 import pytest
 
 from pbem import registry
-from pbem.errors import SaveFileError
+from pbem.errors import IntegrityError, SaveFileError
 from pbem.protocol.crypto.identity import Home
 from pbem.protocol.replay import engine
 from pbem.protocol.saveformat import savefile
 from pbem.protocol.saveformat.savefile import Save
 from pbem.protocol.state import headers
+from tests.enginekit import relinked
 from tests.support.dice_race import DiceRace
-from tests.support.duty import bot_game
+from tests.support.duty import bot_game, fixed_identities
 
 RULES3 = Path(__file__).resolve().parent / "fixtures" / "rules3"
 OLD_SAVES = {"station-to-station": "station-to-station-fa7308d7-0050-bob+cy.toml",
@@ -145,6 +146,36 @@ def test_RM_G3_the_turn_that_ends_the_game_asks_for_no_market_refill() -> None:
     assert final["ended"] and final["rules"] == 4
     assert all(r.get("kind") != "refill" for r in final.get("pending", []))
     assert reveals_are_one_round(save)
+
+
+class _Keys:
+    """A seat's key as relinked asks for it (a home's ``load``)."""
+
+    def __init__(self, handle: str) -> None:
+        self.identity = next(i for i in fixed_identities(3) if i.handle == handle)
+
+    def load(self) -> object:
+        return self.identity
+
+
+@pytest.mark.parametrize("claimed", [3, 4])
+def test_a_posse_draft_signed_under_one_version_never_verifies_as_the_other(
+        claimed: int) -> None:
+    """A Posse draft of version 3 (the fixture) or 4 (its first two pick steps), its header
+    made to claim the other version and every entry re-signed by its own seat, as the
+    players could: the first pass's work is not what the claimed version owes (a re-lock
+    where a handoff is owed, or the reverse), refused in its own entry."""
+    if claimed == 4:
+        save = savefile.read(RULES3 / "red-dog-junction-posse-0021-p0.toml")
+    else:
+        save = bot_game("red-dog-junction", 3, ["variant=posse"],
+                        hashlib.sha256(b"older-rules/posse/4/as-3").digest(), max_entries=16)
+    header = dict(save.header, rules_version=claimed)
+    homes = {e["seat"]: _Keys(e["seat"]) for e in save.entries}
+    forged = Save(header, relinked(header, [dict(e) for e in save.entries], homes), {})
+    with pytest.raises(IntegrityError, match="not what its seat owed") as caught:
+        engine.replay(forged, check_snapshot=False)
+    assert caught.value.code == "chore"
 
 
 def test_a_game_is_begun_under_an_older_version_only_where_it_is_still_played(

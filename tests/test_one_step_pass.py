@@ -146,6 +146,8 @@ HANDOFF_TAMPERS = {
                                     i.__setitem__("rs", i["rs"][::-1])),
     "one random point for two pairs": lambda i: i["rs"].__setitem__(1, i["rs"][0]),
     "another receiver named": lambda i: i.__setitem__("to", 2),
+    "the receiver named as a boolean": lambda i: i.__setitem__("to", True),  # True == 1
+    "the receiver named as text": lambda i: i.__setitem__("to", "1"),
     "a pair missing": lambda i: i["cs"].pop(),
     "not a point": lambda i: i["cs"].__setitem__(0, "A" * 43),
     "another serial": lambda i: i.__setitem__("serial", i["serial"] + 1),

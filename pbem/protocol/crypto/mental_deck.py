@@ -126,6 +126,8 @@ def _plain_id(slot: object) -> bool:
 
 def describe_item(item: Item) -> str:
     op = item.get("op", "")
+    if not isinstance(op, str):  # a signed item of the wrong shape, told in words
+        op = ""
     if op in BATCH_OPS:
         slots = item_slots(item)
         names = " ".join(s if _plain_id(s) else shown(s, 12) for s in slots[:12])
@@ -620,7 +622,7 @@ def _apply_one_step(d: Deck, game_id: str, deck: str, seq: int, seat: int, item:
     mine = str(seat)
     if item["op"] == "handoff":
         to = match["to"]
-        if item.get("to") != to:
+        if type(item.get("to")) is not int or item["to"] != to:  # (true == 1 in Python)
             raise IntegrityError(f"{what} must name seat {to}, the receiver, as 'to'.")
         if any(list(s["layers"]) != [mine] or "pair" in s for s in slots):
             raise IntegrityError(f"{what} comes on slots that carry other layers than the seat's.")

@@ -27,6 +27,7 @@ from pbem.protocol.saveformat.savefile import Save
 from pbem.session import absentees
 from pbem_games.red_dog_junction import posse, view
 from tests.enginekit import forge, sign_as, tick, with_entries
+from tests.games.red_dog_junction.test_rdj_posse_engine import readable_hands
 from tests.games.red_dog_junction.test_rdj_posse_rounds import HANDLES
 from tests.support.duty import keyed_homes, sign_duty
 
@@ -185,6 +186,8 @@ def test_RDJ_V2_a_seat_proposed_absent_in_a_round_of_deck_work_answers_with_its_
         assert written.entry["seq"] < 100, "the draft does not end"
         for queue in state["draft"]["queue"]:
             assert sum(secretdeck.settled(state, posse.DECK, h) for h in queue) <= 1
+        # version 4: a hand waiting only for its seat's own adopt of it is one it reads
+        assert all(readable_hands(state, seat) <= 1 for seat in range(len(HANDLES)))
         written = sign_duty(homes, written, "greedy")
     report = session.verify(savefile.read(written.path), Home(tmp_path / "auditor")).report
     assert report.table.gstate["phase"] == "play"
@@ -214,3 +217,5 @@ def test_RDJ_V2_a_stalling_seat_cannot_read_its_next_hand_before_it_picks(
     state = written.table.gstate
     queue = state["draft"]["queue"][HANDLES.index("bob")]
     assert sum(secretdeck.settled(state, posse.DECK, h) for h in queue) <= 1
+    # version 4: a hand waiting only for bob's own adopt of it is one bob reads
+    assert readable_hands(state, HANDLES.index("bob")) <= 1

@@ -270,3 +270,20 @@ def test_RDJ_V2_show_and_moves_say_a_deck_round_is_deck_work(tmp_path: Path) -> 
         "no moves.")
     data = json.loads(run("verify", str(written.path), "--json"))
     assert data["round"]["deck_work"] is True and data["round"]["sealed"] == ""
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("op", ["handoff", "adopt"])
+@pytest.mark.parametrize("bad", [[], {}, ["adopt"]])
+def test_RDJ_V2_a_round_entry_whose_item_names_no_op_in_words_is_refused(op: str,
+                                                                        bad: Any) -> None:
+    """An item of a round's entry (a round of handoffs; a pick round, its adopts) whose
+    ``op`` is a list or a table, signed by its own seat: refused with exit 3 in words,
+    never a traceback (the round's check describes the item it did not owe)."""
+    homes, save = draft()
+    index = round_entries(save, op)[0]
+    chores = copy.deepcopy(save.entries[index]["chores"])
+    chores[0]["items"][0]["op"] = bad
+    error = refused(homes, save, index, chores)
+    assert isinstance(error, IntegrityError) and error.code == "chore"
+    assert "is not what its seat owed when the round began: it does an item" in error.message

@@ -99,8 +99,8 @@ Rulings (where pbem settles what the rulebook leaves open; rules version 2)
   starting sets of the seats in play less one cowboy each (that cowboy stays with its
   player) and the whole market; the start entry deals each player 9 cards in secret. A
   hand is picked from only once its player can read it whole, so every pick sees the
-  whole hand; passing locks the rest to the player on the left (the next seat) so only they can
-  read it. After the last choice every player shows what they kept (each card proved
+  whole hand; passing locks the rest to the player on the left (the next seat) so only
+  they can read it. After the last choice every player shows what they kept (each card proved
   against its kept slot); the first player, dice and gold are drawn, the rest of the deck
   is the market deck, and the display is dealt. A passed hand is put under keys of its
   receiver's own in a secret order, in the entry where the receiver picks from it, so no

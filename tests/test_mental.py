@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from nacl import bindings as sodium
 
-from pbem.protocol.crypto import deck_handoff, dleq, mental
+from pbem.protocol.crypto import dleq, mental
 from pbem.protocol.crypto.mental import L
 from pbem.protocol.crypto.sampler import Sampler
 from tests.support import edref
@@ -217,8 +217,8 @@ def test_key_derivation_vectors_and_encoding() -> None:
     assert s7 == 0x2CC77024136B6965A7A3B1AC8BA5D1FEF2551CBFFA1D43720DCFD93D49F395F
     okm7 = _hkdf(b"slot" + b"\x00\x00\x00\x05bonus" + b"\x00\x00\x00\x07", 48)
     assert s7 == 1 + int.from_bytes(okm7, "big") % (L - 1)
-    # A giver's ElGamal scalar of a one-step pass (deck_handoff.handoff_scalar)
-    e = deck_handoff.handoff_scalar(SEED, "bonus", 3, 1)
+    # A giver's ElGamal scalar of a one-step pass (mental.handoff_scalar)
+    e = mental.handoff_scalar(SEED, "bonus", 3, 1)
     assert e == 0xAB706FA36E8A91CCB2D02FD21FC5D775083B22619676F51489CED186F095E85
     okm_e = _hkdf(b"pbem/2/handoff" + b"\x00\x00\x00\x05bonus" + b"\x00\x00\x00\x03"
                   + b"\x00\x00\x00\x01", 48)

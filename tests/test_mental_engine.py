@@ -68,6 +68,22 @@ def test_omitted_chore_is_refused(homes: dict[str, Home], tmp_path: Path) -> Non
         session.verify(with_entries(save, entries), Home(tmp_path / "x"))
 
 
+def test_an_omitted_chore_is_named_in_the_refusal(homes: dict[str, Home], tmp_path: Path) -> None:
+    """The refusal names the work omitted: a join without its shuffle pass, a turn
+    without its first owed item (it said "peels or re-locks" whatever was owed)."""
+    paths = drawn_game(homes, tmp_path)
+    save = savefile.read(paths[-1])
+    for kind, named in (("join", "its shuffle pass"), ("turn", "peel of slot s")):
+        index = next(i for i, e in enumerate(save.entries) if e["kind"] == kind
+                     and any(c["op"] in ("work", "shuffle") for c in e["chores"]))
+        entries = copy.deepcopy(save.entries[: index + 1])
+        entries[index]["chores"] = []
+        entries[index] = forge(entries[index], homes[entries[index]["seat"]].load())
+        with pytest.raises(TurnError, match=f"omits the secret-deck work it owed on deck "
+                                            f"'[a-z-]+': {named}"):
+            session.verify(with_entries(save, entries), Home(tmp_path / kind))
+
+
 def test_malformed_chore_is_an_integrity_failure(homes: dict[str, Home], tmp_path: Path) -> None:
     paths = drawn_game(homes, tmp_path)
     save = savefile.read(paths[-1])

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from pbem.errors import IllegalMoveError, IntegrityError
-from pbem.protocol.crypto import deck_handoff, mental, mental_deck, mental_open, secretdeck
+from pbem.protocol.crypto import mental, mental_deck, mental_open, secretdeck
 from tests.test_mental_deck import DECK, GAME_ID, Table
 
 HAND = 4
@@ -28,21 +28,18 @@ def _dealt(seats: int = 3) -> tuple[Table, dict[int, list[str]]]:
     return table, hands
 
 
-SAW: dict[int, dict[str, str]] = {}  # what seat 0 read before its pass, per table id
-
-
-def _handed(seats: int = 3) -> tuple[Table, dict[int, list[str]], list[str]]:
+def _handed(seats: int = 3) -> tuple[Table, dict[int, list[str]], list[str], dict[str, str]]:
     """Seat 0 keeps the first card of its hand and passes the rest to seat 1: owed, a
-    handoff by seat 0 then an adopt by seat 1."""
+    handoff by seat 0 then an adopt by seat 1. Last, what seat 0 read before its pass."""
     table, hands = _dealt(seats)
-    SAW[id(table)] = table.read(0)
+    saw = table.read(0)
     secretdeck.keep(table.state, DECK, 0, [hands[0][0]])
     rest = secretdeck.pass_slots(table.state, DECK, 0, 1, hands[0][1:])
-    return table, hands, rest
+    return table, hands, rest, saw
 
 
 def test_a_pass_keeps_its_ids_and_owes_a_handoff_then_an_adopt() -> None:
-    table, hands, rest = _handed()
+    table, hands, rest, _ = _handed()
     assert rest == hands[0][1:]  # one-step passes keep the slot ids
     assert [(o["seat"], o["op"], o["stage"]) for o in table.d["owed"]] == [
         (0, "handoff", 0), (1, "adopt", 1)]
@@ -50,8 +47,7 @@ def test_a_pass_keeps_its_ids_and_owes_a_handoff_then_an_adopt() -> None:
 
 
 def test_the_receiver_reads_the_hand_as_its_adoption_leaves_it_and_the_audit_is_clean() -> None:
-    table, hands, rest = _handed()
-    giver_saw = SAW[id(table)]
+    table, hands, rest, giver_saw = _handed()
     chore = table.entry(0)
     assert chore is not None and [i["op"] for i in chore["items"]] == ["handoff"]
     assert table.read(0) == {hands[0][0]: giver_saw[hands[0][0]]}  # the rest is gone
@@ -75,8 +71,7 @@ def test_the_adopt_orders_the_cards_by_the_receivers_own_permutation() -> None:
     receiver's re-lock permutes (a giver could otherwise tell which card was picked)."""
     moved = 0
     for seats in (2, 3, 4):
-        table, hands, rest = _handed(seats)
-        giver_saw = SAW[id(table)]
+        table, hands, rest, giver_saw = _handed(seats)
         table.entry(0)
         table.entry(1)
         after = table.read(1)
@@ -85,7 +80,7 @@ def test_the_adopt_orders_the_cards_by_the_receivers_own_permutation() -> None:
 
 
 def test_the_slot_a_receiver_picks_keeps_the_card_it_read() -> None:
-    table, hands, rest = _handed()
+    table, hands, rest, _ = _handed()
     table.entry(0)
     read = table.read(1)
     pick = rest[-1]
@@ -100,8 +95,7 @@ def test_the_slot_a_receiver_picks_keeps_the_card_it_read() -> None:
 
 
 def test_a_pair_left_unadopted_opens_at_the_audit_with_the_receivers_deck_key() -> None:
-    table, hands, rest = _handed()
-    giver_saw = SAW[id(table)]
+    table, hands, rest, giver_saw = _handed()
     table.entry(0)
     opened, problems = table.open_held()
     assert problems == []
@@ -109,7 +103,7 @@ def test_a_pair_left_unadopted_opens_at_the_audit_with_the_receivers_deck_key() 
 
 
 def test_a_pass_is_refused_while_another_seat_still_works_on_the_cards() -> None:
-    table, hands, rest = _handed()
+    table, hands, rest, _ = _handed()
     with pytest.raises(IllegalMoveError):  # seat 1 cannot pass on what seat 0 has not handed off
         secretdeck.pass_slots(table.state, DECK, 1, 2, rest[:1])
     assert not secretdeck.own_work_only(table.state, DECK, 1, rest)
@@ -117,7 +111,7 @@ def test_a_pass_is_refused_while_another_seat_still_works_on_the_cards() -> None
 
 def test_handoff_scalars_differ_per_slot_and_serial() -> None:
     seed = b"\x01" * 32
-    values = {deck_handoff.handoff_scalar(seed, DECK, serial, index)
+    values = {mental.handoff_scalar(seed, DECK, serial, index)
               for serial in range(3) for index in range(4)}
     assert len(values) == 12
 
@@ -156,7 +150,7 @@ HANDOFF_TAMPERS = {
 
 @pytest.mark.parametrize("name", sorted(HANDOFF_TAMPERS))
 def test_a_tampered_handoff_is_refused_in_its_own_entry(name: str) -> None:
-    table, _, _ = _handed()
+    table, _, _, _ = _handed()
     before = copy.deepcopy(table.d)
     with pytest.raises(IntegrityError):
         table.entry(0, _tamper_handoff(HANDOFF_TAMPERS[name]))
@@ -164,7 +158,7 @@ def test_a_tampered_handoff_is_refused_in_its_own_entry(name: str) -> None:
 
 
 def test_a_handoff_proof_made_for_another_entry_is_refused() -> None:
-    table, _, _ = _handed()
+    table, _, _, _ = _handed()
     chore = mental_deck.perform(table.d, DECK, 0, table.seeds[0], GAME_ID, table.seq + 5)
     assert chore is not None
     table.seq += 1
@@ -201,7 +195,7 @@ ADOPT_TAMPERS = {
 
 @pytest.mark.parametrize("name", sorted(ADOPT_TAMPERS))
 def test_a_tampered_adopt_is_refused_in_its_own_entry(name: str) -> None:
-    table, _, _ = _handed()
+    table, _, _, _ = _handed()
     table.entry(0)
     before = copy.deepcopy(table.d)
     with pytest.raises(IntegrityError):
@@ -210,7 +204,7 @@ def test_a_tampered_adopt_is_refused_in_its_own_entry(name: str) -> None:
 
 
 def test_an_adopt_before_the_handoff_or_by_the_giver_is_refused() -> None:
-    table, _, rest = _handed()
+    table, _, rest, _ = _handed()
     table.entry(0)
     chore = mental_deck.perform(table.d, DECK, 1, table.seeds[1], GAME_ID, table.seq + 1)
     assert chore is not None
@@ -219,7 +213,7 @@ def test_an_adopt_before_the_handoff_or_by_the_giver_is_refused() -> None:
 
 
 def test_the_audit_names_an_adopt_whose_keys_the_seed_does_not_give() -> None:
-    table, _, _ = _handed()
+    table, _, _, _ = _handed()
     table.entry(0)
     table.entry(1)
     seat, before, chore = table.log[-1]

@@ -174,17 +174,13 @@ def left_of(state: State, seat: int) -> int:
 
 
 def hand(state: State, seat: int) -> list[str]:
-    """The oldest hand waiting for ``seat``, once it can read it (version 4: once nothing
-    but its own taking of the hand, done in the entry that picks from it, is pending);
+    """The oldest hand waiting for ``seat``, once it can read it: nothing is pending on
+    it but (version 4) its own taking of the hand, done in the entry that picks from it;
     [] while it waits."""
     queue = state["draft"]["queue"][seat]
-    if not queue:
+    if not queue or not secretdeck.own_work_only(state, DECK, seat, queue[0]):
         return []
-    if state["draft"].get("one_step"):  # its adoption of the hand goes in the pick's entry
-        ready = secretdeck.own_work_only(state, DECK, seat, queue[0])
-    else:
-        ready = secretdeck.settled(state, DECK, queue[0])
-    return list(queue[0]) if ready else []
+    return list(queue[0])
 
 
 def can_pick(state: State, seat: int) -> bool:

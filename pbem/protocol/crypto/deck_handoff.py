@@ -17,28 +17,16 @@ matches them to the owed items and keeps the deck's state.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 from pbem.errors import IntegrityError
 from pbem.protocol.crypto import linproof, mental, shuffle_proof
-from pbem.protocol.crypto.derive import HANDOFF, derive
 
 # The layer of a handed-off slot: the receiver's deck key opens it as an ElGamal pair
 # (``C - y * R``), not as a multiplication.
 PAIR_LAYER = "pair"
-_KEY_BYTES = 48  # as every other key of the deck (mental.deck_key, mental.slot_key)
 
 Context = Callable[[str], bytes]  # slot id -> the proof context of the item on that slot
-
-
-def handoff_scalar(seed: bytes, deck: str, serial: int, index: int) -> int:
-    """The giver's ElGamal scalar ``e`` for the ``index``-th slot of its handoff of serial
-    ``serial``: ``scalar(HKDF(seed, "pbem/2/handoff" || field(deck) || u32(serial) ||
-    u32(index), 48))``. Serials are never used twice in a deck, so no ``e`` is either (two
-    pairs to one receiver under one ``e`` would tell anyone which two cards they are)."""
-    okm = derive(seed, HANDOFF + mental.field(deck.encode()) + mental.u32(serial)
-                 + mental.u32(index), _KEY_BYTES)
-    return mental.scalar(okm)
 
 
 # ---- making the items (the seat's own keys) --------------------------------------------
@@ -48,7 +36,7 @@ def make_handoff(seed: bytes, deck: str, serial: int, layer_key: int, cts: list[
     each under the giver's single layer ``layer_key``) to the receiver's deck key point."""
     rs, cs, proofs = [], [], []
     for index, (sid, x) in enumerate(zip(slot_ids, cts, strict=True)):
-        e = handoff_scalar(seed, deck, serial, index)
+        e = mental.handoff_scalar(seed, deck, serial, index)
         hand = linproof.handoff_prove(layer_key, x, receiver, e, context(sid))
         rs.append(mental.to_text(hand.r))
         cs.append(mental.to_text(hand.c))
@@ -95,13 +83,6 @@ def adopted_order(seed: bytes, deck: str, serial: int, points: list[bytes]) -> l
 
 
 # ---- checking the items (no secret) ------------------------------------------------------
-class Checked(NamedTuple):
-    """The points a checked item publishes, as bytes, in the order of its slots."""
-
-    rs: list[bytes]
-    cts: list[bytes]
-
-
 def _points(item: dict[str, Any], field: str, count: int, where: str,
             check: bool) -> list[bytes]:
     values = item.get(field)
@@ -126,8 +107,8 @@ def _proofs(item: dict[str, Any], field: str, count: int, where: str) -> list[An
 
 def check_handoff(item: dict[str, Any], keys: list[bytes], cts: list[bytes],
                   receiver: bytes, context: Context, slot_ids: list[str], where: str,
-                  check: bool) -> Checked:
-    """The handoff's pairs, each proved to be its slot with the giver's layer (point
+                  check: bool) -> tuple[list[bytes], list[bytes]]:
+    """The handoff's pairs ``(rs, cs)``, each proved to be its slot with the giver's layer (point
     ``keys[i]``) peeled, encrypted to ``receiver``; else IntegrityError."""
     count = len(slot_ids)
     rs = _points(item, "rs", count, where, check)
@@ -143,12 +124,12 @@ def check_handoff(item: dict[str, Any], keys: list[bytes], cts: list[bytes],
                 raise IntegrityError(
                     f"{where} fails its proof at slot {sid}: the pair is not the slot with "
                     "the seat's layer removed, encrypted to the receiver's deck key.")
-    return Checked(rs=rs, cts=cs)
+    return rs, cs
 
 
 def check_adopt(item: dict[str, Any], receiver: bytes, pairs: list[tuple[bytes, bytes]],
                 context: Context, slot_ids: list[str], shuffle_ctx: bytes,
-                proof_text: object, where: str, check: bool) -> Checked:
+                proof_text: object, where: str, check: bool) -> list[bytes]:
     """The adopt's new ciphertexts: each pair proved opened by the receiver's deck key and
     put under the key point ``key``, then the batch proved re-locked to ``relock`` in some
     order; else IntegrityError. (``key`` and ``relock`` are checked to be new by the
@@ -171,7 +152,7 @@ def check_adopt(item: dict[str, Any], receiver: bytes, pairs: list[tuple[bytes, 
             raise IntegrityError(
                 f"{where} fails its shuffle proof: its ciphertexts are not the adopted cards "
                 "with the key it published replaced by its second key, in some order.")
-    return Checked(rs=[], cts=cts)
+    return cts
 
 
 def _one_point(item: dict[str, Any], field: str, where: str, check: bool) -> bytes:

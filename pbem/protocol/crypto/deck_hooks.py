@@ -127,20 +127,15 @@ def on_open(d: Deck, slot_ids: list[str], seat: int) -> None:
 
 def on_pass_one_step(d: Deck, slot_ids: list[str], holder: int, to: int) -> None:
     """Slots ``holder`` holds go to ``to`` in one step (a deck marked ``"pass": "one-step"``;
-    docs/protocol-deck.md, "The one-step pass"), keeping their ids: ``holder`` hands them
-    off (its layer off, each card encrypted to ``to``), then ``to`` adopts them under a
-    fresh key of its own and re-locks them in a secret order. The slots may still wait
-    for ``holder``'s own adoption of them (a hand it picks from and passes in one entry)."""
+    docs/protocol-deck.md, "The one-step pass"), keeping their ids (secretdeck makes them
+    ``to``'s): ``holder`` hands them off (its layer off, each card encrypted to ``to``),
+    then ``to`` adopts them under a fresh key of its own and re-locks them in a secret
+    order. The slots may still wait for ``holder``'s own adoption of them (a hand it picks
+    from and passes in one entry)."""
     _require_shuffled(d)
-    for slot_id in slot_ids:
-        pending = mental_deck.pending_on(d, slot_id)
-        if pending:
-            ready = all(item["seat"] == holder and item["op"] == "adopt" for item in pending)
-        else:
-            ready = list(d["slots"][slot_id]["layers"]) == [str(holder)]
-        if not ready:
-            raise IllegalMoveError(f"slot {slot_id} cannot be passed yet: its deck work is "
-                                   "not done.")
+    if not own_work_only(d, holder, slot_ids):
+        raise IllegalMoveError(f"the slots {' '.join(slot_ids)} cannot be passed yet: their "
+                               "deck work is not done.")
     stage = mental_deck.top_stage(d, slot_ids) + 1
     d["owed"].append({"seat": holder, "op": "handoff", "slots": list(slot_ids),
                       "serial": mental_deck.next_serial(d), "to": to, "stage": stage})
@@ -148,8 +143,6 @@ def on_pass_one_step(d: Deck, slot_ids: list[str], holder: int, to: int) -> None
     mental_deck.next_serial(d)  # the adopt's second key, serial adopt + 1
     d["owed"].append({"seat": to, "op": "adopt", "slots": list(slot_ids), "serial": adopt,
                       "stage": stage + 1})
-    for slot_id in slot_ids:
-        d["slots"][slot_id]["owner"] = to
 
 
 def own_work_only(d: Deck, seat: int, slot_ids: Iterable[str]) -> bool:
@@ -158,7 +151,8 @@ def own_work_only(d: Deck, seat: int, slot_ids: Iterable[str]) -> bool:
     (Asked for every seat's hand whenever a draft asks who picks: the pending items are
     found first, and what is owed now worked out only when they are all its adoptions.)"""
     wanted = list(slot_ids)
-    pending = [item for item in d["owed"] if set(mental_deck.item_slots(item)) & set(wanted)]
+    named = set(wanted)
+    pending = [item for item in d["owed"] if named & set(mental_deck.item_slots(item))]
     if any(item["seat"] != seat or item["op"] != "adopt" for item in pending):
         return False
     covered = {sid for item in pending for sid in mental_deck.item_slots(item)}

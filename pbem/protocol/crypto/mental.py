@@ -38,7 +38,15 @@ from functools import lru_cache
 
 from pbem.hashing import sha512
 from pbem.protocol.crypto import b64, sodium
-from pbem.protocol.crypto.derive import BATCH_SHUFFLE, CARD_POINT, DECK_KEY, DECK_SHUFFLE, SLOT_KEY, derive
+from pbem.protocol.crypto.derive import (
+    BATCH_SHUFFLE,
+    CARD_POINT,
+    DECK_KEY,
+    DECK_SHUFFLE,
+    HANDOFF,
+    SLOT_KEY,
+    derive,
+)
 from pbem.protocol.crypto.sampler import Sampler
 
 # Order of the prime-order subgroup of edwards25519 (RFC 8032, section 5.1).
@@ -157,6 +165,15 @@ def deck_key(seed: bytes, deck: str) -> int:
 def slot_key(seed: bytes, deck: str, serial: int) -> int:
     """The seat's fresh key for re-lock number ``serial`` of the deck."""
     return scalar(derive(seed, SLOT_KEY + field(deck.encode()) + u32(serial), _KEY_BYTES))
+
+
+def handoff_scalar(seed: bytes, deck: str, serial: int, index: int) -> int:
+    """The giver's ElGamal scalar ``e`` for the ``index``-th slot of its one-step handoff
+    of serial ``serial`` (pbem.protocol.crypto.deck_handoff). Serials are never used twice
+    in a deck, so no ``e`` is either (two pairs to one receiver under one ``e`` would tell
+    anyone which two cards they are)."""
+    return scalar(derive(seed, HANDOFF + field(deck.encode()) + u32(serial) + u32(index),
+                         _KEY_BYTES))
 
 
 def shuffle_sampler(seed: bytes, deck: str, pass_index: int) -> Sampler:

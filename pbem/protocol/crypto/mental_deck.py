@@ -68,6 +68,7 @@ shuffle proof, and every slot of a batch carries one layer record.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from typing import Any
 
 from pbem.errors import IntegrityError
@@ -591,22 +592,17 @@ def _do_one_step(d: Deck, game_id: str, deck: str, seq: int, seat: int, seed: by
     slot_ids, serial = list(item["slots"]), item["serial"]
     slots = [d["slots"][sid] for sid in slot_ids]
     out: Item = {"op": item["op"], "slots": slot_ids, "serial": serial}
+    context = partial(dleq.context, game_id, deck, seq, seat, item["op"])  # slot -> context
     if item["op"] == "handoff":
-        def context(sid: str) -> bytes:
-            return dleq.context(game_id, deck, seq, seat, "handoff", sid)
         out["to"] = item["to"]
         layer = layer_key(seed, deck, slots[0]["layers"][str(seat)])
         out.update(deck_handoff.make_handoff(
             seed, deck, serial, layer, [mental.point_bytes(s["ct"]) for s in slots],
             mental.point_bytes(d["keys"][str(item["to"])]), context, slot_ids))
         return _with_from(d, out)
-
-    def adopt_context(sid: str) -> bytes:
-        return dleq.context(game_id, deck, seq, seat, "adopt", sid)
-    pairs = [(mental.point_bytes(s["pair"]), mental.point_bytes(s["ct"])) for s in slots]
     ctx = batch_context(game_id, deck, seq, seat, serial + 1, slot_ids)
-    made = deck_handoff.make_adopt(seed, deck, serial, mental.deck_key(seed, deck), pairs,
-                                   adopt_context, slot_ids, ctx, _proof_secret(seed, ctx))
+    made = deck_handoff.make_adopt(seed, deck, serial, mental.deck_key(seed, deck), _pairs(slots),
+                                   context, slot_ids, ctx, _proof_secret(seed, ctx))
     made["proof"] = pack_proof(made["proof"])
     out.update(made)
     return _with_from(d, out)
@@ -620,25 +616,23 @@ def _apply_one_step(d: Deck, game_id: str, deck: str, seq: int, seat: int, item:
     slot_ids: list[str] = match["slots"]
     slots = [d["slots"][sid] for sid in slot_ids]
     mine = str(seat)
+    context = partial(dleq.context, game_id, deck, seq, seat, item["op"])  # slot -> context
     if item["op"] == "handoff":
         to = match["to"]
         if type(item.get("to")) is not int or item["to"] != to:  # (true == 1 in Python)
             raise IntegrityError(f"{what} must name seat {to}, the receiver, as 'to'.")
         if any(list(s["layers"]) != [mine] or "pair" in s for s in slots):
             raise IntegrityError(f"{what} comes on slots that carry other layers than the seat's.")
-
-        def context(sid: str) -> bytes:
-            return dleq.context(game_id, deck, seq, seat, "handoff", sid)
-        done = deck_handoff.check_handoff(
+        rs, cs = deck_handoff.check_handoff(
             item, [layer_point(d, s, seat) for s in slots],
             [mental.point_bytes(s["ct"]) for s in slots],
             mental.point_bytes(d["keys"][str(to)]), context, slot_ids, what, check)
-        texts = [mental.to_text(c) for c in done.cts]
+        texts = [mental.to_text(c) for c in cs]
         _refuse_repeats(d, texts, what)
         used = {s["pair"] for s in d["slots"].values() if "pair" in s}
-        if used & {mental.to_text(r) for r in done.rs}:
+        if used & {mental.to_text(r) for r in rs}:
             raise IntegrityError(f"{what} re-uses the random point of a pair the deck holds.")
-        for slot, text, r in zip(slots, texts, done.rs, strict=True):
+        for slot, text, r in zip(slots, texts, rs, strict=True):
             slot.update(ct=text, pair=mental.to_text(r), layers={str(to): deck_handoff.PAIR_LAYER},
                         keys={})
         d["owed"].remove(match)
@@ -649,21 +643,22 @@ def _apply_one_step(d: Deck, game_id: str, deck: str, seq: int, seat: int, item:
     _new_key_point(d, seat, item.get("relock"), what, proved=not check)
     if item.get("key") == item.get("relock"):
         raise IntegrityError(f"{what} uses one key twice: the order could be read.")
-
-    def adopt_context(sid: str) -> bytes:
-        return dleq.context(game_id, deck, seq, seat, "adopt", sid)
-    pairs = [(mental.point_bytes(s["pair"]), mental.point_bytes(s["ct"])) for s in slots]
     ctx = batch_context(game_id, deck, seq, seat, match["serial"] + 1, slot_ids)
-    done = deck_handoff.check_adopt(item, mental.point_bytes(d["keys"][mine]), pairs,
-                                    adopt_context, slot_ids, ctx,
-                                    unpack_proof(item.get("proof")), what, check)
-    texts = [mental.to_text(y) for y in done.cts]
+    cts = deck_handoff.check_adopt(item, mental.point_bytes(d["keys"][mine]), _pairs(slots),
+                                   context, slot_ids, ctx, unpack_proof(item.get("proof")),
+                                   what, check)
+    texts = [mental.to_text(y) for y in cts]
     _refuse_repeats(d, texts, what)
     layer = slot_layer(match["serial"] + 1)
     for slot, text in zip(slots, texts, strict=True):
         slot.pop("pair")
         slot.update(ct=text, layers={mine: layer}, keys={mine: item["relock"]})
     d["owed"].remove(match)
+
+
+def _pairs(slots: list[dict[str, Any]]) -> list[tuple[bytes, bytes]]:
+    """``(R, C)`` of each handed-off slot, in order."""
+    return [(mental.point_bytes(s["pair"]), mental.point_bytes(s["ct"])) for s in slots]
 
 
 def _refuse_repeats(d: Deck, texts: list[str], what: str) -> None:

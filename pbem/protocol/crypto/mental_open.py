@@ -178,7 +178,9 @@ def open_held(
         point = mental.point_bytes(slot["ct"])
         if "pair" in slot:  # handed off, not yet adopted: the receiver's deck key opens it
             point = deck_handoff.open_pair(key, mental.point_bytes(slot["pair"]), point)
-        uid = points.get(point if key == 1 or "pair" in slot else mental.decrypt(key, point))
+        elif key != 1:
+            point = mental.decrypt(key, point)
+        uid = points.get(point)
         if uid is None:  # never: every step on the slot was proved
             violations.append(f"slot {sid} of deck {deck!r} opens to no card of it, though "
                               "every step on it was proved: the save is corrupt.")

@@ -99,8 +99,9 @@ ONE_STEP = "one-step"
 
 
 def pass_in_one_step(state: State, deck: str) -> None:
-    """Make the deck's passes one-step passes (``pass_slots``): call it in ``setup``. A
-    passed batch keeps its slot ids; in mental mode the giver hands it off in one item and
+    """Make the deck's passes one-step passes (``pass_slots``): call it once the deck
+    exists (the engine builds it after ``setup``) and before its first pass, at the deal
+    say. A passed batch keeps its slot ids; in mental mode the giver hands it off in one item and
     the receiver adopts it and re-locks it in a secret order in one, and the receiver may
     pick from it before its adoption is done (``own_work_only``), the adoption going in
     the same entry as the pick."""

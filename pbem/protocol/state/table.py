@@ -228,39 +228,44 @@ class Table(Record):
     def step_round(self) -> list[int]:
         """The seats whose turns of a simultaneous step of the rules form a round (the
         game's ``simultaneous``, two or more), when the turns are independent of the
-        engine's own work too: no proposal open, no secret-deck work owed and, unless the
-        step is sealed, no chance pending (an entry before the step resolves it) and no
-        seat played by the bot or dropped. Otherwise the step's seats play one after
-        another in seat order, as the game's ``to_act`` names them. A sealed step's round
-        is of the seats played by people (docs/protocol-rounds.md)."""
-        if (not self.started or self.resigned >= 0 or self.stopped or self.proposal
-                or self.queue):
-            return []
-        if self.commits:  # the opening round: the seats that sealed their moves
-            if self.late_commits():
-                return []  # nothing is opened before every seat of the step committed
-            opening = [int(c[0]) for c in self.commits]
-            return opening if len(opening) > 1 else []
-        # Chance pending is resolved by an entry before the step's round (for a sealed
-        # step, one that carries no moves: chance_before_round). A sealed step's seat
-        # played by the bot plays after its rounds.
-        if self.gstate.get("pending") or (not self.game.sealed(self.gstate)
-                                          and (self.bots or self.dropped)):
-            return []
-        gone = silent(self)
-        seats = [s for s in self.game.simultaneous(self.gstate) if s not in gone]
-        if len(seats) < 2 or (self._deck_work_owed() and not self._adoptions(seats)):
-            return []
-        return sorted(seats)
+        engine's own work too: no proposal open, no secret-deck work owed (but the adopts
+        each seat of a step that is not sealed does in its turn, :meth:`step_work`) and,
+        unless the step is sealed, no chance pending (an entry before the step resolves
+        it) and no seat played by the bot or dropped. Otherwise the step's seats play one
+        after another in seat order, as the game's ``to_act`` names them. A sealed step's
+        round is of the seats played by people (docs/protocol-rounds.md)."""
+        return self._step()[0]
 
     def step_work(self) -> dict[int, dict[str, list[dict[str, Any]]]]:
         """seat -> deck -> the adoptions of one-step passes (docs/protocol-deck.md) each
         seat of the simultaneous step about to start owes, which its entry in the step's
         round does after its moves ({} when none, or when no such round starts)."""
-        if self.round_first >= 0 or not self._deck_work_owed():
-            return {}
-        seats = self.step_round()
-        return self._adoptions(seats) if seats else {}
+        return {} if self.round_first >= 0 else self._step()[1]
+
+    def _step(self) -> tuple[list[int], dict[int, dict[str, list[dict[str, Any]]]]]:
+        """(:meth:`step_round`, the adoptions its seats owe), worked out once."""
+        if (not self.started or self.resigned >= 0 or self.stopped or self.proposal
+                or self.queue):
+            return [], {}
+        if self.commits:  # the opening round: the seats that sealed their moves
+            if self.late_commits():
+                return [], {}  # nothing is opened before every seat of the step committed
+            opening = [int(c[0]) for c in self.commits]
+            return (opening if len(opening) > 1 else []), {}
+        # Chance pending is resolved by an entry before the step's round (for a sealed
+        # step, one that carries no moves: chance_before_round). A sealed step's seat
+        # played by the bot plays after its rounds.
+        if self.gstate.get("pending") or (not self.game.sealed(self.gstate)
+                                          and (self.bots or self.dropped)):
+            return [], {}
+        gone = silent(self)
+        seats = [s for s in self.game.simultaneous(self.gstate) if s not in gone]
+        if len(seats) < 2:
+            return [], {}
+        if not self._deck_work_owed():
+            return sorted(seats), {}
+        work = self._adoptions(seats)  # deck work owed: a round only if it is their adopts
+        return (sorted(seats), work) if work else ([], {})
 
     def _adoptions(self, seats: list[int]) -> dict[int, dict[str, list[dict[str, Any]]]]:
         """The plan of a round's deck work (deck_rounds.plan) when the work owed now is
@@ -271,9 +276,8 @@ class Table(Record):
         from pbem.protocol.crypto import deck_rounds, mental_deck
 
         decks = self.mental_decks()
-        if any(item["op"] != "adopt" for d in decks.values()
-               for seat in mental_deck.owing(d) for item in mental_deck.owed(d, seat)):
-            return {}
+        if any(item["op"] != "adopt" for d in decks.values() for item in mental_deck.owed_now(d)):
+            return {}  # (a shuffle pass still owed: plan gives {})
         plan = deck_rounds.plan(decks)
         return plan if plan and set(plan) <= set(seats) else {}
 

@@ -73,13 +73,13 @@ def test_a_game_begun_under_version_3_verifies_as_version_3_played_it(ruleset: s
 
 
 def test_a_posse_draft_begun_under_version_3_plays_on_as_version_3() -> None:
-    """Red Dog Junction is version 4, whose Posse draft passes a hand in one step; a draft
+    """Red Dog Junction is version 5 (from 4 its Posse draft passes a hand in one step); a draft
     begun under version 3 (a save made before the change, its last entry one seat's of a
     round of peels) verifies and plays on to its end with version 3's pass: fresh slot
     ids, the receiver's re-lock, the giver's peel, never a handoff or an adopt."""
     begun = savefile.read(RULES3 / "red-dog-junction-posse-0021-p0.toml")
     assert begun.header["rules_version"] == 3
-    assert registry.load("red-dog-junction").info.rules_version == 4
+    assert registry.load("red-dog-junction").info.rules_version == 5
     save = bot_game("red-dog-junction", 3, ["variant=posse"],
                     hashlib.sha256(b"older-rules/posse/3/on").digest(), begun=begun)
     later = save.entries[len(begun.entries):]

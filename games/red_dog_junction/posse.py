@@ -86,6 +86,9 @@ from .state import card, decode_all, encode, join_and
 
 DECK = "posse"
 ONE_STEP_RULES = 4  # the rules version from which a hand is passed in one step
+# The rules version from which the deal's peels begin in the last join and the start entry,
+# and the opens after the last choice, which draw the rest of set-up, are one round.
+QUICK_RULES = 5
 VERB = "pick"
 HANDED_OUT = "The drafted cards are the players' starting cards: "
 BOT_KNOWN = "bot_known"  # a bot's copy of the state: its seat's own cards (Game.bot_state)

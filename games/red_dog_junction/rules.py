@@ -65,9 +65,11 @@ class RedDogJunction(Game):
         id="red-dog-junction",
         title="Red Dog Junction",
         # 3: from three players the Posse draft picks together (rounds); 4: a passed hand
-        # goes in one step (posse.ONE_STEP_RULES), two rounds a pick instead of three
-        rules_version=4,
-        older_rules=(3,),
+        # goes in one step (posse.ONE_STEP_RULES), two rounds a pick instead of three;
+        # 5: the Posse deal's peels begin before the start and the opens that draw the rest
+        # of set-up are one round (posse.QUICK_RULES)
+        rules_version=5,
+        older_rules=(3, 4),
         min_players=1,
         max_players=5,
         options={

@@ -56,8 +56,9 @@ How it is played by mail (the rulings in notation_doc.py say the same to players
   givers' handoffs in one round, and each pick's entry takes the hand it picks from, so a
   pick step is two rounds and the draft takes 21 hops at five players from the start
   entry to the entry that shows the last pick (version 4: 22; 19 and 20 at three).
-  Version 3: the receivers' re-locks of the passed hands in one round, then the givers' peels in another, three rounds a step
-  (29 hops at five players, 27 at three; 10 * players + 5 entries one after another).
+  Version 3: the receivers' re-locks of the passed hands in one round, then the givers'
+  peels in another, three rounds a step (29 hops at five players, 27 at three;
+  10 * players + 5 entries one after another).
   Two players pick in turn, each as soon as it can read its hand, its pick's entry doing
   the deck work it owes (18 hops in versions 4 and 5, 25 in version 3).
 What a seat learns is what a table shows: which slot each player keeps is public (the

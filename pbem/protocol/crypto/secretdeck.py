@@ -24,6 +24,9 @@ The operations (a seat's private slots are its ``drawn`` and ``held`` ones):
 * ``deal(state, deck, {seat: n, ...})``: a private hand of ``n`` to each seat at once,
   in seat order from the top (a draft's deal: call it when the set-up chance is resolved
   by the ``start`` entry, once every seat has shuffled, or later).
+* ``deal_when_shuffled(state, deck, {seat: n, ...}, seats)``: at set-up, have a mental
+  deck dealt so the moment its last shuffle pass lands, its peels begun in that pass's
+  entry (``deal`` then returns that deal).
 * ``keep`` (drawn -> held), ``return_bottom`` (drawn -> under the pile as one batch with
   fresh slot ids, which it returns; every other seat then re-locks and permutes the
   batch with a shuffle proof, so nobody can link a new slot to an old one).

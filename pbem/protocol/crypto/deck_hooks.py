@@ -205,36 +205,45 @@ def deal_at_last_pass(d: Deck) -> None:
                           for stage, who in enumerate(peelers)]
 
 
-def join_chore(d: Deck, deck: str, seat: int, seed: bytes, game_id: str, seq: int
-               ) -> mental_deck.Chore:
-    """``seat``'s shuffle pass; the last pass of a deck dealt then (``deal_at_last_pass``)
+def perform(d: Deck, deck: str, seat: int, seed: bytes, game_id: str, seq: int,
+            only: list[dict[str, Any]] | None = None) -> mental_deck.Chore | None:
+    """mental_deck.perform, but the last pass of a deck dealt then (``deal_at_last_pass``)
     also carries the seat's peels of the others' slots (``items``), owed as it lands."""
+    if seat in d["passes"] or "deal" not in d:
+        return mental_deck.perform(d, deck, seat, seed, game_id, seq, only)
     chore = mental_deck.shuffle_pass(d, deck, seat, seed, game_id, seq)
-    if "deal" not in d:
-        return chore
     after = mental_deck.copy_deck(d)
-    mental_deck._apply_shuffle(after, deck, seat, chore, game_id, seq, check=False)
+    mental_deck.apply_chore(after, seat, chore, game_id, seq, check=False)
     deal_at_last_pass(after)
     peels = mental_deck.perform(after, deck, seat, seed, game_id, seq)
     return chore if peels is None else {**chore, "items": peels["items"]}
 
 
-def after_pass(d: Deck, deck: str, seat: int, chore: mental_deck.Chore, game_id: str,
-               seq: int, check: bool) -> None:
-    """After a pass is applied: a deck dealt at its last pass is dealt, and that pass's
-    chore must carry exactly its seat's peels then owed (``items``, each checked as any
-    peel); any other pass carries no ``items``."""
-    deal_at_last_pass(d)
+def apply_chore(d: Deck, seat: int, chore: mental_deck.Chore, game_id: str, seq: int,
+                check: bool = True, complete: bool = True) -> None:
+    """mental_deck.apply_chore, and after a pass: a deck dealt at its last pass is dealt,
+    and that pass's chore must carry exactly its seat's peels then owed (``items``, each
+    checked as any peel); any other pass carries no ``items``. All or nothing."""
+    if not isinstance(chore, dict) or chore.get("op") != "shuffle" or (
+            "deal" not in d and "items" not in chore):
+        mental_deck.apply_chore(d, seat, chore, game_id, seq, check, complete)
+        return
+    deck = chore.get("deck", "?")
+    work = mental_deck.copy_deck(d)
+    the_pass = {key: value for key, value in chore.items() if key != "items"}
+    mental_deck.apply_chore(work, seat, the_pass, game_id, seq, check, complete)
+    deal_at_last_pass(work)
     items = chore.get("items")
     if items is None:
-        mental_deck.require_done(d, deck, seat)
-        return
-    where = f"deck {deck!r}: seat {seat}'s shuffle pass"
-    if not mental_deck.owed(d, seat):
-        raise IntegrityError(f"{where} carries other work, but only the last pass of a deck "
-                             "dealt then owes any.")
-    if not isinstance(items, list):
-        raise IntegrityError(f"{where} carries work that is not a list of items.")
-    for item in items:
-        mental_deck._apply_item(d, game_id, deck, seq, seat, item, check)
-    mental_deck.require_done(d, deck, seat)
+        mental_deck.require_done(work, deck, seat)
+    elif not mental_deck.owed(work, seat):
+        raise IntegrityError(f"deck {deck!r}: seat {seat}'s shuffle pass carries other work, "
+                             "but only the last pass of a deck dealt then owes any.")
+    elif not isinstance(items, list):
+        raise IntegrityError(f"deck {deck!r}: seat {seat}'s shuffle pass carries work that "
+                             "is not a list of items.")
+    else:  # its peels, checked as a chore of work (complete: nothing left owed)
+        work_chore = {"deck": deck, "op": "work", "items": items}
+        mental_deck.apply_chore(work, seat, work_chore, game_id, seq, check)
+    d.clear()
+    d.update(work)

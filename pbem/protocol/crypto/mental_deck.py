@@ -369,9 +369,7 @@ def perform(d: Deck, deck: str, seat: int, seed: bytes, game_id: str, seq: int,
     of one of its slots) are included, so the seat owes nothing afterwards. ``only``: in
     a round, exactly these items (pbem.protocol.crypto.deck_rounds), owed when it began."""
     if seat not in d["passes"]:
-        from pbem.protocol.crypto import deck_hooks  # (it imports this module)
-
-        return deck_hooks.join_chore(d, deck, seat, seed, game_id, seq)
+        return shuffle_pass(d, deck, seat, seed, game_id, seq)
     work = copy_deck(d)
     items: list[Item] = []
     # What is owed now, then what that makes owed, until nothing is; in a round, its items.
@@ -748,10 +746,7 @@ def apply_chore(d: Deck, seat: int, chore: Chore, game_id: str, seq: int,
     if seat not in work["passes"] and chore["op"] != "shuffle":
         raise IntegrityError(f"deck {deck!r}: seat {seat} owes its shuffle pass first.")
     if chore["op"] == "shuffle":
-        from pbem.protocol.crypto import deck_hooks  # (it imports this module)
-
         _apply_shuffle(work, deck, seat, chore, game_id, seq, check)
-        deck_hooks.after_pass(work, deck, seat, chore, game_id, seq, check)
     else:
         items = chore.get("items")
         if not isinstance(items, list) or not items:

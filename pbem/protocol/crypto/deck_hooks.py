@@ -3,6 +3,9 @@ what a draw, a return, a pass or an open makes owed, and by whom, in which stage
 
 No proof is made or checked here: the owed items are what pbem.protocol.crypto.mental_deck
 then asks of each seat's next entries (docs/protocol-deck.md, "Owed work" and "Batches").
+A deck dealt at its last shuffle pass ("A deal at the last pass") is dealt here as that
+pass lands: ``perform`` and ``apply_chore`` (what signing and the engine call) wrap
+mental_deck's, which make and check every proof, so that pass's chore carries its peels.
 """
 
 from __future__ import annotations

@@ -185,6 +185,11 @@ def main() -> None:
             report(ruleset, players, [], cap)
     for players in (2, 3, 5):
         report("red-dog-junction", players, ["variant=posse"], cap)
+    for players in range(2, 6):  # the draft alone, against rules version 4 (dealt at start)
+        now, before = (draft_hops(play("red-dog-junction", players, ["variant=posse"], 150,
+                                       rules)) for rules in (None, 4))
+        print(f"red-dog-junction posse {players}p: the draft {now} hops (rules version 4: "
+              f"{before})")
 
 
 if __name__ == "__main__":

@@ -35,26 +35,34 @@ def chore_bytes(save: Save) -> int:
     return sum(len(json.dumps(e["chores"], separators=(",", ":"))) for e in save.entries)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="3 players, 3 runs")
-    parser.add_argument("--players", type=int, default=5)
-    args, _ = parser.parse_known_args()  # run_all passes every flag to every bench
-    players = 3 if args.quick else args.players
-    repeat = 3 if args.quick else 5
+def compare(players: int, repeat: int, versions: tuple[int, int]) -> None:
+    """The draft under the two rules versions: hops, deck work, the largest join's chores
+    and verify time, and the newer against the older."""
     print(machine_speed())
-    built = {rules: draft_save(players, rules) for rules in (3, 4)}
+    built = {rules: draft_save(players, rules) for rules in versions}
     times = paired_medians([lambda s=save: engine.replay(s, check_snapshot=False)
                             for save, _ in built.values()], repeat)
     for (rules, (save, hops)), spent in zip(built.items(), times, strict=True):
         items = sum(len(c.get("items", [])) for e in save.entries for c in e["chores"])
+        join = max(len(json.dumps(e["chores"], separators=(",", ":")))
+                   for e in save.entries if e["kind"] == "join")
         print(f"Posse draft, {players} players, rules v{rules}: {hops} hops, "
               f"{len(save.entries)} entries, {items} deck items, chores "
-              f"{chore_bytes(save) / 1024:.1f} KB; verify {spent * 1000:.0f} ms "
-              f"(median of {repeat}, CPU)")
-    (v3, hops3), (v4, hops4) = built[3], built[4]
-    print(f"v4 / v3: hops {hops4}/{hops3} = {hops4 / hops3:.2f}, chores "
-          f"{chore_bytes(v4) / chore_bytes(v3):.2f}, verify {times[1] / times[0]:.2f}")
+              f"{chore_bytes(save) / 1024:.1f} KB (largest join's {join / 1024:.1f} KB); "
+              f"verify {spent * 1000:.0f} ms (median of {repeat}, CPU)")
+    (old, old_hops), (new, new_hops) = (built[v] for v in versions)
+    print(f"v{versions[1]} / v{versions[0]}: hops {new_hops}/{old_hops} = "
+          f"{new_hops / old_hops:.2f}, chores {chore_bytes(new) / chore_bytes(old):.2f}, "
+          f"verify {times[1] / times[0]:.2f}")
+
+
+def main(versions: tuple[int, int] = (3, 4), doc: str | None = __doc__) -> None:
+    """Version 4 against 3 (bench_earlydeal.py: 5 against 4)."""
+    parser = argparse.ArgumentParser(description=doc)
+    parser.add_argument("--quick", action="store_true", help="3 players, 3 runs")
+    parser.add_argument("--players", type=int, default=5)
+    args, _ = parser.parse_known_args()  # run_all passes every flag to every bench
+    compare(3 if args.quick else args.players, 3 if args.quick else 5, versions)
 
 
 if __name__ == "__main__":

@@ -169,13 +169,35 @@ def test_a_posse_draft_signed_under_one_version_never_verifies_as_the_other(
         save = savefile.read(RULES3 / "red-dog-junction-posse-0021-p0.toml")
     else:
         save = bot_game("red-dog-junction", 3, ["variant=posse"],
-                        hashlib.sha256(b"older-rules/posse/4/as-3").digest(), max_entries=16)
+                        hashlib.sha256(b"older-rules/posse/4/as-3").digest(), max_entries=16,
+                        rules=4)
     header = dict(save.header, rules_version=claimed)
     homes = {e["seat"]: _Keys(e["seat"]) for e in save.entries}
     forged = Save(header, relinked(header, [dict(e) for e in save.entries], homes), {})
     with pytest.raises(IntegrityError, match="not what its seat owed") as caught:
         engine.replay(forged, check_snapshot=False)
     assert caught.value.code == "chore"
+
+
+@pytest.mark.parametrize(("played", "claimed", "refusal"), [
+    (5, 4, "shuffle pass carries other work"),
+    (4, 5, "omits owed work: peel of slot"),
+])
+def test_RDJ_V2_a_posse_deal_of_version_5_or_4_never_verifies_as_the_other(
+        played: int, claimed: int, refusal: str) -> None:
+    """Version 5 deals the Posse deck as its last shuffle pass lands and the last joiner
+    peels in its join; version 4 deals at the start. A save of one made to claim the
+    other, every entry re-signed by its own seat, is refused in the last join: peels a
+    version 4 pass never carries, or the peels version 5 owes there omitted."""
+    save = bot_game("red-dog-junction", 3, ["variant=posse"],
+                    hashlib.sha256(b"older-rules/posse/5-4").digest(), max_entries=4,
+                    rules=None if played == 5 else played)
+    header = dict(save.header, rules_version=claimed)
+    homes = {e["seat"]: _Keys(e["seat"]) for e in save.entries}
+    forged = Save(header, relinked(header, [dict(e) for e in save.entries], homes), {})
+    with pytest.raises(IntegrityError, match=refusal) as caught:
+        engine.replay(forged, check_snapshot=False)
+    assert caught.value.code == "chore" and caught.value.seq == 2
 
 
 def test_a_game_is_begun_under_an_older_version_only_where_it_is_still_played(

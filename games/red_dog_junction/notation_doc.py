@@ -97,8 +97,10 @@ Rulings (where pbem settles what the rulebook leaves open; rules version 2)
   is there, but a trade that would pay and get nothing at all is refused.
 - Posse (2-5 players): the rulebook's draft, by mail on the secret deck. The deck is the
   starting sets of the seats in play less one cowboy each (that cowboy stays with its
-  player) and the whole market; the start entry deals each player 9 cards in secret. A
-  hand is picked from only once its player can read it whole, so every pick sees the
+  player) and the whole market; each player is dealt 9 cards in secret as the last
+  player joins (that player unlocks the others' hands in its join, the host in the start
+  entry; a game begun under rules version 3 or 4 deals at the start entry). A hand is
+  picked from only once its player can read it whole, so every pick sees the
   whole hand; passing locks the rest to the player on the left (the next seat) so only
   they can read it. After the last choice every player shows what they kept (each card proved
   against its kept slot); the first player, dice and gold are drawn, the rest of the deck

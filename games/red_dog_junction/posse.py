@@ -13,7 +13,12 @@ How it is played by mail (the rulings in notation_doc.py say the same to players
   cowboy each (``p1-cowboy-1`` ... stay with their players), and the whole market. Every
   seat shuffles it at create and join; the start entry deals each player 9 cards
   privately and does nothing else: first player, dice and gold come after the draft,
-  as the rulebook's set-up goes on after it.
+  as the rulebook's set-up goes on after it. Rules version 5 (``QUICK_RULES``,
+  ``deal_early``) has the deck dealt the same 9 slots a seat the moment its last
+  shuffle pass lands (``secretdeck.deal_when_shuffled``): the last joiner peels its layer
+  off the others' hands in its join entry, the host in the start entry, and the start
+  entry takes that deal (docs/protocol-deck.md, "A deal at the last pass", says why no
+  seat learns a card from the last joiner's early peels).
 - Seats sit in seat order, clockwise: the player on your left is the next seat.
 - A draft entry picks one card of the oldest hand waiting for its player (``pick s12``:
   the slot, never the card) and passes the rest to the left. Rules version 4
@@ -45,15 +50,17 @@ How it is played by mail (the rulings in notation_doc.py say the same to players
   a pick step is every seat picking from the hand it can read (``simultaneous``: one
   round of entries in signed play), and no seat picks again before every seat can read
   its next hand. Between steps nobody decides, and the game says so
-  (``waits_on_deck``): the engine asks for the deck work itself (the deal's peels after
-  the start entry, on the same slots, go one after another). Version 4: the givers'
-  handoffs in one round, and each pick's entry takes the hand it picks from, so a pick
-  step is two rounds and the draft takes 22 hops at five players from the start entry to
-  the entry that shows the last pick (20 at three). Version 3: the receivers' re-locks of
-  the passed hands in one round, then the givers' peels in another, three rounds a step
-  (29 hops at five players, 27 at three; 10 * players + 5 entries one after another).
+  (``waits_on_deck``): the engine asks for the deck work itself (version 4: the deal's
+  peels after the start entry, on the same slots, go one after another; version 5: each
+  slot has one peeler a stage, so they are players - 2 rounds). From version 4: the
+  givers' handoffs in one round, and each pick's entry takes the hand it picks from, so a
+  pick step is two rounds and the draft takes 21 hops at five players from the start
+  entry to the entry that shows the last pick (version 4: 22; 19 and 20 at three).
+  Version 3: the receivers' re-locks of the passed hands in one round, then the givers'
+  peels in another, three rounds a step (29 hops at five players, 27 at three;
+  10 * players + 5 entries one after another).
   Two players pick in turn, each as soon as it can read its hand, its pick's entry doing
-  the deck work it owes (18 hops in version 4, 25 in version 3).
+  the deck work it owes (18 hops in versions 4 and 5, 25 in version 3).
 What a seat learns is what a table shows: which slot each player keeps is public (the
 card is not), but a passed hand is put in a secret order by its receiver, so
 a player who held a hand before cannot tell which card a later holder took from it; when
@@ -157,6 +164,15 @@ def prepare(state: State) -> None:
         "seed": "",  # the display's chance, drawn after the last choice
         "shown": False,  # every pick is called to be shown
     }
+
+
+def deal_early(state: State) -> None:
+    """Rules version 5 (``QUICK_RULES``), at set-up: the deck is dealt as ``deal`` deals it
+    when its last shuffle pass lands, so its peels begin in the last join and the start
+    entry (signed play; ``deal`` then takes the hands so dealt)."""
+    state["draft"]["early_deal"] = True
+    n = len(state["players"])
+    secretdeck.deal_when_shuffled(state, DECK, {seat: POSSE_HAND for seat in range(n)}, n)
 
 
 def deal(state: State) -> None:

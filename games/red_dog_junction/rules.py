@@ -121,6 +121,8 @@ class RedDogJunction(Game):
         state = new_state(seats, options, components, {"posse": posse.prepare})
         if options.get("variant") == "posse" and self.info.rules_version >= posse.ONE_STEP_RULES:
             state["draft"]["one_step"] = True
+        if options.get("variant") == "posse" and self.info.rules_version >= posse.QUICK_RULES:
+            posse.deal_early(state)
         return state
 
     # Posse's draft ends when the last pick is shown, by a secret-deck chore after the

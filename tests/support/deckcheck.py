@@ -442,6 +442,11 @@ def check_save(header: dict[str, Any], entries: list[dict[str, Any]]) -> dict[st
                 elif name not in decks:
                     raise Refused(f"entry {seq}: deck {name} has no starting cards")
                 decks[name].shuffle_pass(seq, seat, chore)
+                # the last pass of a deck dealt then: its seat's peels, after the pass
+                for item in chore.get("items", []):
+                    if item["op"] != "peel":
+                        raise Refused(f"entry {seq}: a pass carries a {item['op']!r}")
+                    decks[name].work(seq, seat, item)
             else:
                 if name not in decks:
                     raise Refused(f"entry {seq}: deck {name} is unknown")

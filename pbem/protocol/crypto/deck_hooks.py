@@ -3,6 +3,9 @@ what a draw, a return, a pass or an open makes owed, and by whom, in which stage
 
 No proof is made or checked here: the owed items are what pbem.protocol.crypto.mental_deck
 then asks of each seat's next entries (docs/protocol-deck.md, "Owed work" and "Batches").
+A deck dealt at its last shuffle pass ("A deal at the last pass") is dealt here as that
+pass lands: ``perform`` and ``apply_chore`` (what signing and the engine call) wrap
+mental_deck's, which make and check every proof, so that pass's chore carries its peels.
 """
 
 from __future__ import annotations
@@ -160,3 +163,90 @@ def own_work_only(d: Deck, seat: int, slot_ids: Iterable[str]) -> bool:
         return False
     now = mental_deck.owed_now(d) if pending else []
     return all(item in now for item in pending)
+
+
+def mark_deal(d: Deck, hands: Any) -> None:
+    """Mark a deck to be dealt when its last shuffle pass lands (``deal_at_last_pass``):
+    ``hands`` is how many slots each seat gets, in seat order (secretdeck.deal_when_shuffled
+    records it at set-up, before the deck exists)."""
+    if (not isinstance(hands, list) or len(hands) != d["seats"]
+            or any(type(n) is not int or n < 0 for n in hands) or sum(hands) > len(d["order"])):
+        raise IntegrityError(f"the deal asked of the deck ({hands!r}) does not fit its "
+                             f"{d['seats']} seats and {len(d['order'])} cards.")
+    d["deal"] = list(hands)
+
+
+def _peelers(passes: list[int], seat: int) -> list[int]:
+    """Who peels a slot dealt to ``seat``, stage by stage: the last seat to shuffle, the
+    first, then the others in the order they shuffled, turned by ``seat``'s place in that
+    order (so each round of these peels has every one of the others at work)."""
+    last, first, middle = passes[-1], passes[0], passes[1:-1]
+    turn = passes.index(seat) % max(len(middle), 1)
+    order = [last, first, *middle[turn:], *middle[:turn]]
+    return [s for s in dict.fromkeys(order) if s != seat]
+
+
+def deal_at_last_pass(d: Deck) -> None:
+    """A deck marked ``deal`` (``mark_deal``) once every seat has shuffled it: each seat takes
+    its count of slots from the top, in seat order, and every other seat owes a peel of
+    each, one stage per peel: first the last seat to shuffle (its join entry, right after
+    its pass), then the first (the host: the start entry), then the others in the order
+    they shuffled. Each slot has one peel per stage and no seat peels a slot twice, so the
+    peels owed now on different slots never name a common slot and a seat's work never
+    goes on past its items: they form rounds (deck_rounds.plan). Called after each pass
+    (there is one last pass); nothing happens to a deck not marked or not yet shuffled by
+    every seat."""
+    hands = d.get("deal")
+    if hands is None or len(d["passes"]) < d["seats"]:
+        return
+    for seat, count in enumerate(hands):
+        taken, d["order"] = d["order"][:count], d["order"][count:]
+        peelers = _peelers(d["passes"], seat)
+        for slot_id in taken:
+            d["slots"][slot_id].update(status="drawn", owner=seat)
+            d["owed"] += [{"seat": who, "op": "peel", "slot": slot_id, "stage": stage}
+                          for stage, who in enumerate(peelers)]
+
+
+def perform(d: Deck, deck: str, seat: int, seed: bytes, game_id: str, seq: int,
+            only: list[dict[str, Any]] | None = None) -> mental_deck.Chore | None:
+    """mental_deck.perform, but the last pass of a deck dealt then (``deal_at_last_pass``)
+    also carries the seat's peels of the others' slots (``items``), owed as it lands."""
+    if seat in d["passes"] or "deal" not in d:
+        return mental_deck.perform(d, deck, seat, seed, game_id, seq, only)
+    chore = mental_deck.shuffle_pass(d, deck, seat, seed, game_id, seq)
+    after = mental_deck.copy_deck(d)
+    mental_deck.apply_chore(after, seat, chore, game_id, seq, check=False)
+    deal_at_last_pass(after)
+    peels = mental_deck.perform(after, deck, seat, seed, game_id, seq)
+    return chore if peels is None else {**chore, "items": peels["items"]}
+
+
+def apply_chore(d: Deck, seat: int, chore: mental_deck.Chore, game_id: str, seq: int,
+                check: bool = True, complete: bool = True) -> None:
+    """mental_deck.apply_chore, and after a pass: a deck dealt at its last pass is dealt,
+    and that pass's chore must carry exactly its seat's peels then owed (``items``, each
+    checked as any peel); any other pass carries no ``items``. All or nothing."""
+    if not isinstance(chore, dict) or chore.get("op") != "shuffle" or (
+            "deal" not in d and "items" not in chore):
+        mental_deck.apply_chore(d, seat, chore, game_id, seq, check, complete)
+        return
+    deck = chore.get("deck", "?")
+    work = mental_deck.copy_deck(d)
+    the_pass = {key: value for key, value in chore.items() if key != "items"}
+    mental_deck.apply_chore(work, seat, the_pass, game_id, seq, check, complete)
+    deal_at_last_pass(work)
+    items = chore.get("items")
+    if items is None:
+        mental_deck.require_done(work, deck, seat)
+    elif not mental_deck.owed(work, seat):
+        raise IntegrityError(f"deck {deck!r}: seat {seat}'s shuffle pass carries other work, "
+                             "but only the last pass of a deck dealt then owes any.")
+    elif not isinstance(items, list):
+        raise IntegrityError(f"deck {deck!r}: seat {seat}'s shuffle pass carries work that "
+                             "is not a list of items.")
+    else:  # its peels, checked as a chore of work (complete: nothing left owed)
+        work_chore = {"deck": deck, "op": "work", "items": items}
+        mental_deck.apply_chore(work, seat, work_chore, game_id, seq, check)
+    d.clear()
+    d.update(work)

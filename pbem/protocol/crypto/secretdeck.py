@@ -24,6 +24,9 @@ The operations (a seat's private slots are its ``drawn`` and ``held`` ones):
 * ``deal(state, deck, {seat: n, ...})``: a private hand of ``n`` to each seat at once,
   in seat order from the top (a draft's deal: call it when the set-up chance is resolved
   by the ``start`` entry, once every seat has shuffled, or later).
+* ``deal_when_shuffled(state, deck, {seat: n, ...}, seats)``: at set-up, have a mental
+  deck dealt so the moment its last shuffle pass lands, its peels begun in that pass's
+  entry (``deal`` then returns that deal).
 * ``keep`` (drawn -> held), ``return_bottom`` (drawn -> under the pile as one batch with
   fresh slot ids, which it returns; every other seat then re-locks and permutes the
   batch with a shuffle proof, so nobody can link a new slot to an old one).
@@ -227,10 +230,25 @@ def return_bottom(state: State, deck: str, seat: int, slot_ids: list[str]) -> li
     return new_ids
 
 
+def deal_when_shuffled(state: State, deck: str, hands: Mapping[int, int], seats: int) -> None:
+    """At set-up (``Game.setup``, before the deck exists): in mental mode the deck is dealt
+    as ``deal`` would deal it the moment its last shuffle pass lands, and the peels that
+    makes owed begin in that pass's entry (pbem.protocol.crypto.deck_hooks.deal_at_last_pass);
+    the game still calls ``deal`` with the same hands, which then returns that deal. In
+    plain mode ``deal`` deals as usual."""
+    state.setdefault("secret", {})[deck] = {"deal": [hands.get(s, 0) for s in range(seats)]}
+
+
 def deal(state: State, deck: str, hands: Mapping[int, int]) -> dict[int, list[str]]:
     """Private draws for several seats at once: seat -> how many. Returns seat -> slot
-    ids; seats take their slots from the top in seat order."""
+    ids; seats take their slots from the top in seat order. A mental deck dealt at its
+    last pass (``deal_when_shuffled``) returns that deal (the same hands must be asked)."""
     d = _deck(state, deck)
+    if "deal" in d and d["mode"] == "mental":
+        if [hands.get(s, 0) for s in range(d["seats"])] != d["deal"]:
+            raise IllegalMoveError("a deal differs from the one the deck was dealt at its "
+                                   "last shuffle pass")
+        return {seat: drawn(state, deck, seat) for seat in sorted(hands)}
     seats = len(state["seats"])
     if any(not 0 <= seat < seats or count < 0 for seat, count in hands.items()):
         raise IllegalMoveError("a deal names a seat that is not at the table or a negative count")

@@ -564,7 +564,7 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
             raise IntegrityError(f"Entry {entry['seq']} carries chores, but this game has no "
                                  "secret deck.", seq=entry["seq"], code="chore")
         return
-    from pbem.protocol.crypto import deck_rounds, mental_deck, mental_open
+    from pbem.protocol.crypto import deck_hooks, deck_rounds, mental_deck, mental_open
 
     seq, kind, handle = entry["seq"], entry["kind"], new.seats[seat].handle
     if make is not None:
@@ -585,7 +585,7 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
                                  f"began: {name_seats(new, why)}.", seq=seq, code="chore")
         before = audit_view(decks[name]) if audit_seeds and seat in audit_seeds else None
         try:
-            mental_deck.apply_chore(decks[name], seat, chore, new.game_id, seq,
+            deck_hooks.apply_chore(decks[name], seat, chore, new.game_id, seq,
                                     check=not proved, complete=work is None)
         except IntegrityError as exc:
             raise IntegrityError(f"Entry {seq} ({handle}): {name_seats(new, exc.message)}",

@@ -420,10 +420,10 @@ def owed_chores(gstate: State, seat: int, seed: bytes, game_id: str, seq: int,
     for name, d in gstate.get("secret", {}).items():
         if d.get("mode") != "mental":
             continue
-        from pbem.protocol.crypto import mental_deck
+        from pbem.protocol.crypto import deck_hooks
 
         only = None if work is None else work.get(name, [])
-        chore = mental_deck.perform(d, name, seat, seed, game_id, seq, only)
+        chore = deck_hooks.perform(d, name, seat, seed, game_id, seq, only)
         if chore is not None:
             out.append(chore)
     return out

@@ -299,15 +299,20 @@ def empty_table(header: dict[str, Any], header_hash: str | None = None,
     # host's: stamp it with the seq of the last join (the create in a solo game).
     stamp_pending(gstate, len(handles) - 1)
     if decks:
-        from pbem.protocol.crypto import mental_deck
+        from pbem.protocol.crypto import deck_hooks, mental_deck
 
         for name, uids in decks.items():
             if len(uids) > MAX_SECRET_CARDS or len(set(uids)) != len(uids):
                 raise SaveFileError(f"The save's secret deck {name!r} has {len(uids)} cards "
                                     f"(at most {MAX_SECRET_CARDS}, each once).")
-        # Card points in the clear, replaced at once by the create entry's shuffle pass.
+        # Card points in the clear, replaced at once by the create entry's shuffle pass;
+        # a deal set-up asked for at the last pass (secretdeck.deal_when_shuffled) marked.
+        asked = gstate.get("secret", {})
         gstate["secret"] = {name: mental_deck.blank(header["id"], name, list(uids), len(handles))
                             for name, uids in decks.items()}
+        for name, d in gstate["secret"].items():
+            if "deal" in asked.get(name, {}):
+                deck_hooks.mark_deal(d, asked[name]["deal"])
     seats = [SeatRecord(s["handle"], s.get("email", "")) for s in header["seats"]]
     head = digest(header) if header_hash is None else header_hash
     return Table(header=header, seats=seats, gstate=gstate, head=head)

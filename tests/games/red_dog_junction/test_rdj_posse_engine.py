@@ -109,7 +109,8 @@ def hops(entries: list[dict[str, Any]]) -> int:
 @pytest.mark.heavy
 @pytest.mark.parametrize(("players", "rules", "expected"),
                          [(2, 3, 25), (3, 3, 27), (4, 3, 28), (5, 3, 29),
-                          (2, 4, 18), (3, 4, 20), (4, 4, 21), (5, 4, 22)])
+                          (2, 4, 18), (3, 4, 20), (4, 4, 21), (5, 4, 22),
+                          (2, 5, 18), (3, 5, 19), (4, 5, 20), (5, 5, 21)])
 def test_RDJ_V2_a_signed_draft_takes_two_rounds_a_pick_step_three_in_version_3(
         players: int, rules: int, expected: int) -> None:
     """From the start entry (which deals) to the entry that shows the last pick, in hops.
@@ -118,8 +119,11 @@ def test_RDJ_V2_a_signed_draft_takes_two_rounds_a_pick_step_three_in_version_3(
     re-locks and a round of peels; the engine asks for the deck work: no seat is handed a
     turn for it), after the deal's peels one after another and before the opens; two
     players pick in turn, a pick and its chores in one entry. bench/bench_hops.py prints
-    them; it took 10 * players + 5 entries one after another."""
-    _, paths = signed_draft(players, rules)
+    them; it took 10 * players + 5 entries one after another. Version 5 deals as the last
+    shuffle pass lands: the deal's peels are the last join's, the start's, then players - 2
+    steps of deck work (one hop less from three players; at two none, but two players
+    picked in turn as soon as they could read: no hop less)."""
+    _, paths = signed_draft(players, None if rules == posse.QUICK_RULES else rules)
     entries = entries_of(paths[-2])  # the last: the first turn of play
     start = next(i for i, e in enumerate(entries) if e["kind"] == "start")
     assert posse.due(table_of(paths[-2]).gstate)  # the last pick shown: play begins
@@ -133,12 +137,32 @@ def test_RDJ_V2_a_signed_draft_takes_two_rounds_a_pick_step_three_in_version_3(
     deck_only = [e for e in entries[start + 1:] if e["kind"] == "turn" and not e["moves"]]
     assert all(e["chores"] for e in deck_only), "an entry with neither moves nor deck work"
     ops = {i["op"] for e in entries for c in e["chores"] for i in c.get("items", [])}
-    assert ({"handoff", "adopt"} <= ops) == (rules == 4) and ("peel" in ops)
-    if players > 2 and rules == 4:  # each pick's entry adopts the hand it picks from
+    assert ({"handoff", "adopt"} <= ops) == (rules >= 4) and ("peel" in ops)
+    if players > 2 and rules >= 4:  # each pick's entry adopts the hand it picks from
         assert all([i["op"] for c in e["chores"] for i in c["items"]] == ["adopt"]
                    for e in picks[players:])
     report = session.verify(savefile.read(paths[-1]), Home(ROOT[0] / f"auditor{players}")).report
     assert report.table.gstate["phase"] == "play"
+    if rules == posse.QUICK_RULES:
+        deal_peels(entries, start, players)
+
+
+def deal_peels(entries: list[dict[str, Any]], start: int, players: int) -> None:
+    """Version 5: the last join peels the others' 9 (n - 1) dealt slots after its pass, the
+    start the host's layer off the others' slots, and the rest of the deal's peels come in
+    players - 2 rounds of deck work, before the first pick."""
+    def peels(entry: dict[str, Any]) -> int:
+        return sum(i["op"] == "peel" for c in entry["chores"] for i in c.get("items", []))
+
+    assert entries[start - 1]["kind"] == ("join" if players > 1 else "create")
+    assert peels(entries[start - 1]) == peels(entries[start]) == 9 * (players - 1)
+    first_pick = next(i for i, e in enumerate(entries) if e["moves"])
+    between = entries[start + 1:first_pick]
+    assert all(peels(e) for e in between)
+    # rounds of deck work (at three players one seat owes the last peels: one entry)
+    assert len({e.get("round", e["seq"]) for e in between}) == players - 2
+    assert players == 3 or all("round" in e for e in between)
+    assert sum(peels(e) for e in entries[start - 1:first_pick]) == 9 * players * (players - 1)
 
 
 @pytest.mark.heavy
@@ -238,9 +262,9 @@ def test_RDJ_V2_show_moves_and_describe_by_mail() -> None:
             assert not hidden, (entry["seq"], hidden)
         for move in entry["moves"]:
             assert f"picked a card (slot {move.split()[1]})" in words
-    # the start, 2 deal peels, 8 steps of 3 picks (each taking its hand), 7 rounds of 3
-    # handoffs, the 3 opens
-    assert told == 1 + 2 + 8 * 3 + 7 * 3 + 3
+    # the start, 1 entry of deal peels (version 5: the others were in the last join and the
+    # start), 8 steps of 3 picks (each taking its hand), 7 rounds of 3 handoffs, the 3 opens
+    assert told == 1 + 1 + 8 * 3 + 7 * 3 + 3
 
 
 def test_RDJ_V2_a_hand_read_before_its_step_is_shown_as_the_next_one() -> None:

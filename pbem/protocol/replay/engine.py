@@ -121,7 +121,11 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
             deck_only = seat in new.deck_duty()
     _start_clock(new, entry, in_round)
     bot_turns: list[dict[str, Any]] = []
-    if in_round or late:  # a round's entries resolve no chance and play no bot turn
+    if in_round and seat == new.deck_round_resolver():
+        # The one entry of a round of deck work that resolves the chance pending when the
+        # round began (Table.deck_round_resolver); it plays no bot turn (no seat is bot).
+        duty, bot_turns = _arrive_at(new, seat, entry, duty, replay)
+    elif in_round or late:  # a round's entries resolve no chance and play no bot turn
         _check_bot_turns(entry, [], replay, handle)
     elif kind not in ("create", "join"):
         duty, bot_turns = _arrive_at(new, seat, entry, duty, replay)

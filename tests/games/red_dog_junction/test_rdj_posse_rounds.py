@@ -64,7 +64,7 @@ def deck_round_ahead(written: session.Written) -> bool:
     return bool(written.table.deck_round()) and written.table.round_first < 0
 
 
-def draft(rules: int = 4) -> tuple[dict[str, Home], Save]:
+def draft(rules: int = 5) -> tuple[dict[str, Home], Save]:
     """A 3-player Posse game signed to the first turn after the draft, a home a seat."""
     return _draft(rules)
 
@@ -72,7 +72,7 @@ def draft(rules: int = 4) -> tuple[dict[str, Home], Save]:
 @cache
 def _draft(rules: int) -> tuple[dict[str, Home], Save]:
     homes, written = posse_until(ROOT[0] / f"v{rules}", lambda w: posse.due(w.table.gstate),
-                                 None if rules == 4 else rules)
+                                 None if rules == 5 else rules)
     return homes, savefile.read(written.path)
 
 
@@ -129,11 +129,20 @@ def round_kinds(save: Save) -> list[str]:
 
 
 @pytest.mark.heavy
-def test_RDJ_V2_each_pick_step_is_a_round_of_handoffs_then_of_picks_that_adopt() -> None:
-    _, save = draft()
-    assert round_kinds(save)[:5] == ["pick", "handoff", "pick+adopt", "handoff", "pick+adopt"]
+@pytest.mark.parametrize("rules", [4, 5])
+def test_RDJ_V2_each_pick_step_is_a_round_of_handoffs_then_of_picks_that_adopt(
+        rules: int) -> None:
+    """Then the opens: version 4, the first alone (it draws the rest of set-up), the
+    others in a round; version 5, all in one round, its first seat's entry drawing."""
+    _, save = draft(rules)
+    kinds = round_kinds(save)
+    assert kinds[:5] == ["pick", "handoff", "pick+adopt", "handoff", "pick+adopt"]
     alone = [e for e in save.entries if e["kind"] == "turn" and "round" not in e]
-    assert [bool(e["moves"]) for e in alone] == [False, False, False]
+    # the deal's two peels after the start, and in version 4 the first open
+    assert [bool(e["moves"]) for e in alone] == [False] * (3 if rules == 4 else 2)
+    opens = [e for e in save.entries if e.get("round") and any(
+        i["op"] == "open" for c in e["chores"] for i in c.get("items", []))]
+    assert len(opens) == (2 if rules == 4 else 3) and kinds[-1] == "open"
 
 
 @pytest.mark.heavy

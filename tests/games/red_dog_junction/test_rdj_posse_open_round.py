@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from pbem import session
+from pbem import registry, session
 from pbem.protocol.crypto.identity import Home
 from pbem.protocol.replay import signing
 from pbem.protocol.saveformat import savefile
@@ -113,3 +113,18 @@ def test_RDJ_V2_a_draft_begun_under_version_4_keeps_its_lone_first_open(
     written = sign_duty(homes, written, "greedy")
     assert "round" not in written.entry and not written.table.gstate["pending"]
     assert written.table.deck_round() == [1, 2]  # the others' opens, after it
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_a_player_who_has_shown_its_picks_still_sees_them(tmp_path: Path) -> None:
+    """bob's opens are signed, ann's not yet: bob's view listed 'Your picks so far: none'
+    (his secrets no longer hold the slots he opened), and said the dice were placed by
+    'the entry after the draft's last choice', which ann's entry of the round need not be."""
+    homes, written = posse_until(tmp_path, opens_ahead)
+    written = sign_as(homes["bob"], written.path)
+    assert written.table.gstate["pending"]
+    _, view, _ = session.seat_view(homes["bob"], session.load(written.path, homes["bob"]))
+    assert len(view["draft"]["picks"]) == 8
+    text = registry.load("red-dog-junction").render(view)
+    assert "Your picks so far (8):" in text
+    assert "placed after the draft's last choice, by the entry that draws the rest" in text

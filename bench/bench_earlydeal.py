@@ -1,7 +1,8 @@
 """The Posse draft of Red Dog Junction under rules version 5 (the deck dealt as its last
 shuffle pass lands: the last joiner peels in its join, the host in the start, the other
-deal peels in rounds) against version 4 (dealt at the start, its peels one after
-another): hops, deck work in the save, the last join's size and the time to verify.
+deal peels in rounds; the opens one round, one of its entries drawing the rest of
+set-up) against version 4 (dealt at the start, its peels one after another; the first
+open alone, drawing): hops, deck work in the save, the last join's size and the time to verify.
 
     python bench/bench_earlydeal.py [--quick] [--players N]
 

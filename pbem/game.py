@@ -385,6 +385,17 @@ class Game(ABC):
         not asked meanwhile. Default no: owed work rides in its seat's next entry."""
         return False
 
+    def deck_round_resolves(self, state: State) -> bool:
+        """Whether the round of the deck work the game waits on (``waits_on_deck``) may
+        begin while chance is pending, one seat's entry in it resolving the chance, as a
+        lone entry would, and the others resolving nothing (docs/protocol-rounds.md,
+        "A round of deck work that resolves chance"). Say yes only where nothing of the
+        work or of the seats' choices after it is changed by which of its entries is
+        applied first and the outcome is wanted no sooner (Red Dog Junction's Posse
+        opens, which draw the rest of set-up). Default no: the chance is resolved by a
+        lone entry before the round."""
+        return False
+
     @abstractmethod
     def legal_moves(self, state: State, seat: int) -> list[str]:
         """Canonical move strings possible now in the current turn, stable order."""

@@ -103,8 +103,9 @@ Rulings (where pbem settles what the rulebook leaves open; rules version 2)
   picked from only once its player can read it whole, so every pick sees the
   whole hand; passing locks the rest to the player on the left (the next seat) so only
   they can read it. After the last choice every player shows what they kept (each card proved
-  against its kept slot); the first player, dice and gold are drawn, the rest of the deck
-  is the market deck, and the display is dealt. A passed hand is put under keys of its
+  against its kept slot; from rules version 5 all in one round of entries, one of which
+  draws the rest of set-up); the first player, dice and gold are drawn, the rest of the
+  deck is the market deck, and the display is dealt. A passed hand is put under keys of its
   receiver's own in a secret order, in the entry where the receiver picks from it, so no
   earlier holder can follow a card: when the hand comes back they see which cards are
   gone, and with three or more players not who took which. (A game begun under rules

@@ -43,7 +43,10 @@ How it is played by mail (the rulings in notation_doc.py say the same to players
   named with a proof everyone checks at once). The next entry after the last choice
   draws the rest of set-up: the first player, the dice placed around the Junction, the
   starting gold, and the chance of the display deal (a seed kept in the state, used once
-  the picks are known: all choices are made, so nobody can steer it). Once every pick is
+  the picks are known: all choices are made, so nobody can steer it). Version 5
+  (``QUICK_RULES``, ``opens_resolve``): the opens are one round, and the entry of its
+  first seat that did not queue the chance draws it, the seat that signed the lone first
+  open in version 4; the other seats open beside it, drawing nothing. Once every pick is
   shown (``finish``) the cards become their players', the rest of the deck (known by
   elimination) is the market deck, the display is dealt and the first turn begins.
 - Who signs next. From three players the table picks together, as the rulebook has it:
@@ -54,11 +57,11 @@ How it is played by mail (the rulings in notation_doc.py say the same to players
   peels after the start entry, on the same slots, go one after another; version 5: each
   slot has one peeler a stage, so they are players - 2 rounds). From version 4: the
   givers' handoffs in one round, and each pick's entry takes the hand it picks from, so a
-  pick step is two rounds and the draft takes 21 hops at five players from the start
-  entry to the entry that shows the last pick (version 4: 22; 19 and 20 at three).
-  Version 3: the receivers' re-locks of the passed hands in one round, then the givers'
-  peels in another, three rounds a step (29 hops at five players, 27 at three;
-  10 * players + 5 entries one after another).
+  pick step is two rounds. Version 5 also opens in one round (``opens_resolve``): the
+  draft takes 20 hops at five players from the start entry to the entry that shows the
+  last pick (version 4: 22; 18 and 20 at three). Version 3: the receivers' re-locks of
+  the passed hands in one round, then the givers' peels in another, three rounds a step
+  (29 hops at five players, 27 at three; 10 * players + 5 entries one after another).
   Two players pick in turn, each as soon as it can read its hand, its pick's entry doing
   the deck work it owes (18 hops in versions 4 and 5, 25 in version 3).
 What a seat learns is what a table shows: which slot each player keeps is public (the
@@ -244,6 +247,16 @@ def waits_on_deck(state: State) -> bool:
             and not pickers(state))
 
 
+def opens_resolve(state: State) -> bool:
+    """Version 5: the round of the opens after the last choice draws the rest of set-up in
+    the entry of its first seat that did not queue it (Game.deck_round_resolves). The
+    opens carry no choice and nobody decides until every pick is shown, so one seat's
+    entry drawing the chance while the others open in parallel changes nothing anyone
+    chooses: the draw is exactly the one a lone first entry would make."""
+    draft = state["draft"]
+    return bool(draft.get("open_round")) and bool(draft.get("shown"))
+
+
 def to_act(state: State) -> int:
     """The first seat of the pick step under way; else the first seat to the left of the
     last signer with something to do: a pick, or deck work it owes. In signed games this
@@ -355,8 +368,10 @@ def _show_all(state: State) -> None:
     for seat in range(len(state["players"])):
         secretdeck.open_slots(state, DECK, seat, secretdeck.held(state, DECK, seat))
     queue_chance(state, {"kind": "posse"})
+    when = ("is drawn by one of the entries that show them"
+            if draft.get("open_round") else "comes with the next entry")
     journal.note(state, "Every choice of the draft is made: each player shows the cards they "
-                        "kept; the rest of set-up comes with the next entry.")
+                        f"kept; the rest of set-up {when}.")
 
 
 def check_end(state: State, seat: int) -> None:

@@ -123,6 +123,7 @@ class RedDogJunction(Game):
             state["draft"]["one_step"] = True
         if options.get("variant") == "posse" and self.info.rules_version >= posse.QUICK_RULES:
             posse.deal_early(state)
+            state["draft"]["open_round"] = True
         return state
 
     # Posse's draft ends when the last pick is shown, by a secret-deck chore after the
@@ -143,6 +144,9 @@ class RedDogJunction(Game):
 
     def waits_on_deck(self, state: State) -> bool:
         return posse.waits_on_deck(state) if state["phase"] == "draft" else False
+
+    def deck_round_resolves(self, state: State) -> bool:
+        return posse.opens_resolve(state) if state["phase"] == "draft" else False
 
     def legal_moves(self, state: State, seat: int) -> list[str]:
         return legal_moves(posse.ready(state), seat)

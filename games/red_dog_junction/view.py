@@ -125,7 +125,8 @@ def _draft_view(state: State, seat: int | None,
     }
     if seat is None or state["phase"] != "draft":
         return out
-    known = posse.known(state, seat, secrets)
+    # (the viewer's own cards it has shown are public: its secrets may no longer list them)
+    known = {**secretdeck.opened(state, posse.DECK), **posse.known(state, seat, secrets)}
     left = names[posse.left_of(state, seat)]
 
     def cards(slots: list[str]) -> list[dict[str, Any]]:
@@ -330,8 +331,8 @@ def render(v: dict[str, Any]) -> str:
         lines.append(f"Junction, gold die {dice['gold']}; dice and [docks] around the ring:")
         lines.append(f"  {ring}  (then {v['ring'][0]} again)")
     elif "draft" in v:
-        lines.append("Junction: the dice are rolled and placed by the entry after the draft's "
-                     "last choice.")
+        lines.append("Junction: the dice are rolled and placed after the draft's last "
+                     "choice, by the entry that draws the rest of set-up.")
     else:
         lines.append("Junction: the dice are rolled and placed by the start entry.")
     if v["phase"] in ("setup", "pick", "draft") and not v["display"]:

@@ -120,11 +120,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         if not in_round and kind == "turn":  # the proposal void, the game may wait on its work
             deck_only = seat in new.deck_duty()
     _start_clock(new, entry, in_round)
-    bot_turns: list[dict[str, Any]] = []
-    if in_round or late:  # a round's entries resolve no chance and play no bot turn
-        _check_bot_turns(entry, [], replay, handle)
-    elif kind not in ("create", "join"):
-        duty, bot_turns = _arrive_at(new, seat, entry, duty, replay)
+    duty, bot_turns = _arrival(new, seat, entry, duty, replay, in_round, late)
     allowed = {duty.kind} | ({"resign"} if duty.kind == "turn" else set())
     # The signer's own turn after the bot's, or after the chance pending ahead of a sealed
     # step, is in a round of a simultaneous step: it is signed there, in its slot, so
@@ -175,6 +171,21 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     if in_round:
         absence.round_entered(new)
     return new, canonical_moves
+
+
+def _arrival(new: Table, seat: int, entry: Entry, duty: Duty, replay: bool, in_round: bool,
+             late: bool) -> tuple[Duty, list[dict[str, Any]]]:
+    """What an entry resolves and the bot turns it plays before its own content (the
+    duty after them, and the turns). An entry of a round and a late commitment resolve
+    no chance and play no bot turn, but for the one entry of a round of deck work that
+    resolves the chance pending when the round began (Table.deck_round_resolver; no seat
+    of such a round is played by the bot)."""
+    if late or (in_round and seat != new.deck_round_resolver()):
+        _check_bot_turns(entry, [], replay, new.seats[seat].handle)
+        return duty, []
+    if entry["kind"] in ("create", "join"):
+        return duty, []
+    return _arrive_at(new, seat, entry, duty, replay)
 
 
 def _seal_or_open(new: Table, seat: int, entry: Entry, in_round: bool) -> bool:

@@ -249,6 +249,9 @@ def preview(table: Table, identity: Identity, used: Used = (),
         return table
     if table.seats[seat].pubkey != identity.public_hex:
         return table
+    if (table.gstate.get("pending") and not answering and table.round_place(seat) is not None
+            and seat != table.deck_round_resolver()):
+        return table  # another seat's entry of the round resolves it
     own = answering and table.proposal.get("player") == seat
     view = Table(**{**vars(table), "gstate": copy_state(table.gstate),
                     "seats": [s.copy() for s in table.seats], "bots": list(table.bots),

@@ -313,12 +313,39 @@ class Table(Record):
         """seat -> deck -> the items each seat's entry in the round of deck work about to
         start must do (:meth:`deck_round`; {} when no such round starts)."""
         seats = self.deck_duty()
-        if len(seats) < 2 or self.gstate.get("pending") or self.bots or self.dropped:
+        if len(seats) < 2 or self.bots or self.dropped:
+            return {}
+        pending = self.gstate.get("pending")
+        if pending and (not self.game.deck_round_resolves(self.gstate)
+                        or self._resolver_of_all(seats, pending) < 0):
             return {}
         from pbem.protocol.crypto import deck_rounds
 
         plan = deck_rounds.plan(self.mental_decks())
         return plan if sorted(plan) == seats else {}
+
+    def deck_round_resolver(self) -> int:
+        """The seat of the round of deck work under way (or about to start) whose entry
+        resolves the chance pending when the round began, at its beginning, as a lone entry
+        would (Game.deck_round_resolves): the first of the round's seats, in seat order,
+        that queued none of it. The round's other entries resolve nothing. -1: none."""
+        if self.round_first >= 0:
+            if self.round_kind != "deck":
+                return -1
+            seats = self.round_set
+            pending = [r for r in self.gstate.get("pending", [])
+                       if r.get("seq", self.round_first) < self.round_first]
+        else:
+            seats = self.deck_round()
+            pending = self.gstate.get("pending", []) if seats else []
+        return self._resolver_of_all(seats, pending) if pending else -1
+
+    def _resolver_of_all(self, seats: list[int], pending: list[dict[str, Any]]) -> int:
+        """The first of ``seats`` that queued none of ``pending``, so its entry resolves
+        all of it; -1 if every one of them queued some."""
+        queuers = {self.signers[r["seq"]] if 0 <= r.get("seq", -1) < len(self.signers)
+                   else -1 for r in pending}
+        return next((s for s in seats if s not in queuers), -1)
 
     def deck_work_next(self) -> bool:
         """Whether the entries the game waits on are secret-deck work the engine asked

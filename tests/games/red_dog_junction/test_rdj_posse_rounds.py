@@ -130,16 +130,21 @@ def round_kinds(save: Save) -> list[str]:
 
 
 @pytest.mark.heavy
-@pytest.mark.parametrize(("rules", "alone"), [(4, 3), (5, 2)])
+@pytest.mark.parametrize(("rules", "alone"), [(4, 3), (5, 1)])
 def test_RDJ_V2_each_pick_step_is_a_round_of_handoffs_then_of_picks_that_adopt(
         rules: int, alone: int) -> None:
     """Entries signed alone, none a pick: version 4, the two deal peels after the start
-    and the first open; version 5, one deal peel (the others were in the last join and the
-    start) and the first open."""
+    and the first open (it draws the rest of set-up; the others open in a round); version
+    5, one deal peel (the others were in the last join and the start), and the opens are
+    all in one round, its first seat's entry drawing."""
     _, save = draft(rules)
-    assert round_kinds(save)[:5] == ["pick", "handoff", "pick+adopt", "handoff", "pick+adopt"]
+    kinds = round_kinds(save)
+    assert kinds[:5] == ["pick", "handoff", "pick+adopt", "handoff", "pick+adopt"]
     signed_alone = [e for e in save.entries if e["kind"] == "turn" and "round" not in e]
     assert [bool(e["moves"]) for e in signed_alone] == [False] * alone
+    opens = [e for e in save.entries if e.get("round") and any(
+        i["op"] == "open" for c in e["chores"] for i in c.get("items", []))]
+    assert len(opens) == (2 if rules == 4 else 3) and kinds[-1] == "open"
 
 
 @pytest.mark.heavy

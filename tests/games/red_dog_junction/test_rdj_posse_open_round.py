@@ -1,0 +1,130 @@
+"""Posse (RDJ-V2), rules version 5: the opens after the last choice are one round of deck
+work while the rest of set-up's chance is pending (docs/protocol-rounds.md, "A round of
+deck work that resolves chance"). The entry of one seat of the round, fixed before the
+round begins (the first, in seat order, that queued none of the chance: the seat a lone
+first open would have been in version 4), draws it from its own beacon link, at its
+beginning; the other entries of the round draw nothing. Checked: the draw is the one that
+seat's preview showed it, whatever order the round is signed in and whoever signs first;
+the other seats' previews show the chance pending (they resolve nothing); a proposal in
+that seat's slot leaves it pending, and the seat's answer on top draws the same; a game
+begun under version 4 keeps its lone first open.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem import registry, session
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import signing
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.state.table import Table
+from pbem_games.red_dog_junction import posse
+from tests.enginekit import sign_as
+from tests.games.red_dog_junction.test_rdj_posse_rounds import HANDLES, posse_until
+from tests.support.duty import sign_duty
+
+
+def opens_ahead(written: session.Written) -> bool:
+    """The round of the opens is about to begin: every choice made, none of it signed."""
+    table = written.table
+    return (table.gstate["phase"] == "draft" and bool(table.gstate["draft"]["shown"])
+            and table.round_first < 0 and not posse.due(table.gstate))
+
+
+def drawn(state: dict[str, Any]) -> tuple[Any, ...]:
+    """What the rest of set-up drew: the first player, the dice, the display's seed."""
+    return state["first"], state["dice"], state["draft"]["seed"]
+
+
+def lone_resolver(table: Table) -> int:
+    """The seat whose lone entry resolved the chance in version 4: the first seat owing
+    work after the last signer, in seat order."""
+    last = table.signers[-1]
+    return min(table.deck_duty(), key=lambda s: (s - last - 1) % len(table.seats))
+
+
+def previews(homes: dict[str, Home], table: Table) -> dict[str, Table]:
+    return {h: signing.preview(table, homes[h].load()) for h in HANDLES}
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("order", [HANDLES, list(reversed(HANDLES)), ["bob", "ann", "cy"]])
+def test_RDJ_V2_the_opens_round_draws_what_its_fixed_seat_saw_in_any_order(
+        order: list[str], tmp_path: Path) -> None:
+    homes, written = posse_until(tmp_path, opens_ahead)
+    table = written.table
+    assert table.gstate["pending"] and table.deck_round() == [0, 1, 2]
+    resolver = table.deck_round_resolver()
+    assert resolver == lone_resolver(table)  # the seat version 4's lone entry had
+    seen = previews(homes, table)
+    handle = HANDLES[resolver]
+    assert not seen[handle].gstate["pending"]  # its own link draws it: it sees the draw
+    for other in HANDLES:
+        if other != handle:  # they draw nothing: they see the chance pending
+            assert seen[other].gstate["pending"] == table.gstate["pending"]
+    for who in order:
+        written = sign_as(homes[who], written.path)
+        assert written.entry.get("round") == len(table.signers)
+        assert not written.entry["moves"] and written.entry["chores"]
+        report = session.verify(savefile.read(written.path), Home(tmp_path / f"a-{who}"))
+        assert report.table.gstate == written.table.gstate
+        # drawn once the seat's entry is in the save, whoever signed before it
+        assert bool(written.table.gstate["pending"]) == (handle not in order[:order.index(who) + 1])
+    assert written.table.round_first < 0 and not written.table.gstate["pending"]
+    state = written.table.gstate
+    assert posse.due(state) or state["phase"] == "play"
+    assert drawn(posse.ready(state)) == drawn(posse.ready(seen[handle].gstate))
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_a_proposal_in_the_drawing_seats_slot_draws_nothing_and_its_answer_the_same(
+        tmp_path: Path) -> None:
+    """bob and cy open; cy then proposes ann, the seat whose entry draws, absent in her
+    slot (remedy end). Nothing of the round draws: the chance stays pending. ann answers
+    with her opens on top of the proposal, from the same link her slot would have
+    carried: the same draw, so proposing gains the proposer no other outcome."""
+    homes, written = posse_until(tmp_path, opens_ahead)
+    assert written.table.deck_round_resolver() == 0
+    expected = drawn(posse.ready(signing.preview(written.table, homes["ann"].load()).gstate))
+    written = sign_as(homes["bob"], written.path)
+    written = sign_as(homes["cy"], written.path)
+    written = sign_as(homes["cy"], written.path, "absent", player="ann", remedy="end")
+    assert written.table.round_first < 0 and written.table.gstate["pending"]
+    assert written.table.proposal.get("player") == 0
+    written = sign_as(homes["ann"], written.path)
+    assert not written.table.proposal and not written.table.gstate["pending"]
+    assert drawn(posse.ready(written.table.gstate)) == expected
+    while written.table.duty() is not None and written.table.gstate["phase"] != "play":
+        written = sign_duty(homes, written, "greedy")
+    session.verify(savefile.read(written.path), Home(tmp_path / "auditor"))
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_a_draft_begun_under_version_4_keeps_its_lone_first_open(
+        tmp_path: Path) -> None:
+    homes, written = posse_until(tmp_path, opens_ahead, 4)
+    table = written.table
+    assert table.gstate["pending"] and table.deck_round() == []
+    assert table.deck_round_resolver() == -1
+    written = sign_duty(homes, written, "greedy")
+    assert "round" not in written.entry and not written.table.gstate["pending"]
+    assert written.table.deck_round() == [1, 2]  # the others' opens, after it
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_a_player_who_has_shown_its_picks_still_sees_them(tmp_path: Path) -> None:
+    """bob's opens are signed, ann's not yet: bob's view listed 'Your picks so far: none'
+    (his secrets no longer hold the slots he opened), and said the dice were placed by
+    'the entry after the draft's last choice', which ann's entry of the round need not be."""
+    homes, written = posse_until(tmp_path, opens_ahead)
+    written = sign_as(homes["bob"], written.path)
+    assert written.table.gstate["pending"]
+    _, view, _ = session.seat_view(homes["bob"], session.load(written.path, homes["bob"]))
+    assert len(view["draft"]["picks"]) == 8
+    text = registry.load("red-dog-junction").render(view)
+    assert "Your picks so far (8):" in text
+    assert "placed after the draft's last choice, by the entry that draws the rest" in text

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from pbem import session
+from pbem.mail import message
 from pbem.protocol.crypto.identity import Home
 from pbem.protocol.replay import signing
 from pbem.protocol.saveformat import savefile
@@ -113,3 +114,19 @@ def test_RDJ_V2_a_draft_begun_under_version_4_keeps_its_lone_first_open(
     written = sign_duty(homes, written, "greedy")
     assert "round" not in written.entry and not written.table.gstate["pending"]
     assert written.table.deck_round() == [1, 2]  # the others' opens, after it
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_the_mail_during_the_opens_round_names_the_seat_whose_entry_draws(
+        tmp_path: Path) -> None:
+    """cy opens first and mails the save: the rest of set-up is drawn by ann's entry of
+    the round, not by whoever opens the save next (bob, opening it, sees it pending)."""
+    homes, written = posse_until(tmp_path, opens_ahead)
+    written = sign_as(homes["cy"], written.path)
+    assert written.table.deck_round_resolver() == 0
+    assert signing.preview(written.table, homes["bob"].load()).gstate["pending"]
+    (mail,) = message.compose_each(written.path, homes["cy"], to=["bob@example.org"])
+    text = " ".join(mail.get_body(("plain",)).get_content().split())
+    assert "when the next player opens the save" not in text
+    assert ("not shown yet: ann's entry of this round draws them, and they appear when ann "
+            "opens the save.") in text

@@ -98,6 +98,8 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     kind = entry["kind"]
     handle = table.seats[seat].handle
     duty, target, answer, in_round = _admit(table, seat, entry)
+    # An answer on top of a proposal in a slot of a round resolves what its slot would have.
+    quiet = answer and not absence.answer_draws(table, seat)
     work, deck_only = _asked_work(table, seat, kind, in_round)
     ahead = kind == "turn" and not in_round and bool(table.chance_before_round())
     # A commitment signed after its round (Table.late_commits) resolves nothing either.
@@ -120,7 +122,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         if not in_round and kind == "turn":  # the proposal void, the game may wait on its work
             deck_only = seat in new.deck_duty()
     _start_clock(new, entry, in_round)
-    duty, bot_turns = _arrival(new, seat, entry, duty, replay, in_round, late)
+    duty, bot_turns = _arrival(new, seat, entry, duty, replay, in_round, late or quiet)
     allowed = {duty.kind} | ({"resign"} if duty.kind == "turn" else set())
     # The signer's own turn after the bot's, or after the chance pending ahead of a sealed
     # step, is in a round of a simultaneous step: it is signed there, in its slot, so
@@ -174,13 +176,14 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
 
 
 def _arrival(new: Table, seat: int, entry: Entry, duty: Duty, replay: bool, in_round: bool,
-             late: bool) -> tuple[Duty, list[dict[str, Any]]]:
+             quiet: bool) -> tuple[Duty, list[dict[str, Any]]]:
     """What an entry resolves and the bot turns it plays before its own content (the
-    duty after them, and the turns). An entry of a round and a late commitment resolve
-    no chance and play no bot turn, but for the one entry of a round of deck work that
-    resolves the chance pending when the round began (Table.deck_round_resolver; no seat
-    of such a round is played by the bot)."""
-    if late or (in_round and seat != new.deck_round_resolver()):
+    duty after them, and the turns). An entry of a round, a late commitment and an answer
+    that draws nothing (``quiet``: absence.answer_draws) resolve no chance and play no bot
+    turn, but for the one entry of a round of deck work that resolves the chance pending
+    when the round began (Table.deck_round_resolver; no seat of such a round is played by
+    the bot)."""
+    if quiet or (in_round and seat != new.deck_round_resolver()):
         _check_bot_turns(entry, [], replay, new.seats[seat].handle)
         return duty, []
     if entry["kind"] in ("create", "join"):

@@ -54,7 +54,7 @@ from pbem.mail.attachments import (  # noqa: F401
     looks_like_save,
     mentions_pbem,
 )
-from pbem.mail.nextstep import each_to_run, shell_word, what_to_run
+from pbem.mail.nextstep import chance_words, each_to_run, shell_word, what_to_run
 from pbem.mail.profile import email as home_email
 from pbem.mail.viewtable import view_table_html
 from pbem.protocol.crypto.identity import Home, check_address, is_address, is_handle
@@ -733,8 +733,9 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
                         bystander=reader not in (None, acting),
                         proposed=reader in absence.proposed(table)))
         if table.gstate.get("pending"):
-            body.paragraphs.append("Dice rolled and cards drawn in the last entry are not shown "
-                                   "yet: they appear when the next player opens the save.")
+            drawer = table.deck_round_resolver()  # -1 (never missing): the next entry draws
+            body.paragraphs.append(chance_words(
+                table.seats[drawer].handle if drawer in table.round_missing() else ""))
         # Who is absent and who signs for the bot, or the open proposal: the board below
         # names the absent seat to act in the rules' own words.
         body.paragraphs += absence.lines(table, you=you)

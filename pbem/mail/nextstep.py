@@ -79,3 +79,14 @@ def shell_word(path: str | Path) -> str:
     if text.startswith("-"):
         text = "./" + text
     return shlex.quote(text)
+
+
+def chance_words(drawer: str) -> str:
+    """When the chance pending shows: when the next player opens the save, or, in a round
+    of deck work one seat's entry of which draws it, when that seat (``drawer``) does (the
+    others' previews show it pending: Table.deck_round_resolver)."""
+    if not drawer:
+        return ("Dice rolled and cards drawn in the last entry are not shown yet: they appear "
+                "when the next player opens the save.")
+    return (f"Dice rolled and cards drawn are not shown yet: {drawer}'s entry of this round "
+            f"draws them, and they appear when {drawer} opens the save.")

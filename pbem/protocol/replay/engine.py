@@ -100,8 +100,10 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     duty, target, answer, in_round = _admit(table, seat, entry)
     work, deck_only = _asked_work(table, seat, kind, in_round)
     ahead = kind == "turn" and not in_round and bool(table.chance_before_round())
-    # A commitment signed after its round (Table.late_commits) resolves nothing either.
-    late = kind == "turn" and not in_round and seat in table.late_commits()
+    # Resolving nothing either: a commitment signed after its round (Table.late_commits);
+    # an answer whose slot in a round would have drawn nothing (absence.answer_draws).
+    quiet = (kind == "turn" and not in_round and seat in table.late_commits()) or (
+        answer and not absence.answer_draws(table, seat))
     new = table if in_place else table.copy()
     if in_round:
         _enter_round(new, table, seat if target < 0 else target, entry)
@@ -120,7 +122,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         if not in_round and kind == "turn":  # the proposal void, the game may wait on its work
             deck_only = seat in new.deck_duty()
     _start_clock(new, entry, in_round)
-    duty, bot_turns = _arrival(new, seat, entry, duty, replay, in_round, late)
+    duty, bot_turns = _arrival(new, seat, entry, duty, replay, in_round, quiet)
     allowed = {duty.kind} | ({"resign"} if duty.kind == "turn" else set())
     # The signer's own turn after the bot's, or after the chance pending ahead of a sealed
     # step, is in a round of a simultaneous step: it is signed there, in its slot, so
@@ -142,9 +144,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     if (seat != duty.seat and not in_round) or kind not in allowed:
         raise TurnError(
             f"Entry {seq} is a {kind} by {handle}, but the next entry must be a "
-            f"{duty.kind} by {new.seats[duty.seat].handle}.",
-            seq=seq,
-        )
+            f"{duty.kind} by {new.seats[duty.seat].handle}.", seq=seq)
     if deck_only or kind in ("create", "join"):
         _without_moves(new, seat, entry, make_chores, audit_seeds, proved, work)
         if in_round and deck_only:
@@ -161,9 +161,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     if replay and canonical_moves != moves:
         raise TurnError(
             f"Entry {seq} ({handle}): its moves are not written in canonical form "
-            f"({shown(moves, 80)}); pbem never writes them so.",
-            seq=seq,
-        )
+            f"({shown(moves, 80)}); pbem never writes them so.", seq=seq)
     # In a round, the work its moves leave owed is done after it (never by a later
     # entry of the round, signed before them).
     _chores(new, seat, entry, make_chores, audit_seeds, proved, work)
@@ -174,13 +172,11 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
 
 
 def _arrival(new: Table, seat: int, entry: Entry, duty: Duty, replay: bool, in_round: bool,
-             late: bool) -> tuple[Duty, list[dict[str, Any]]]:
-    """What an entry resolves and the bot turns it plays before its own content (the
-    duty after them, and the turns). An entry of a round and a late commitment resolve
-    no chance and play no bot turn, but for the one entry of a round of deck work that
-    resolves the chance pending when the round began (Table.deck_round_resolver; no seat
-    of such a round is played by the bot)."""
-    if late or (in_round and seat != new.deck_round_resolver()):
+             quiet: bool) -> tuple[Duty, list[dict[str, Any]]]:
+    """What an entry resolves and the bot turns it plays before its content (the duty
+    after them, and the turns): none for a ``quiet`` one or an entry of a round, but the
+    one of a round of deck work whose seat draws the chance (Table.deck_round_resolver)."""
+    if quiet or (in_round and seat != new.deck_round_resolver()):
         _check_bot_turns(entry, [], replay, new.seats[seat].handle)
         return duty, []
     if entry["kind"] in ("create", "join"):

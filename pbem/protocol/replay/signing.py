@@ -257,6 +257,8 @@ def preview(table: Table, identity: Identity, used: Used = (),
                     "seats": [s.copy() for s in table.seats], "bots": list(table.bots),
                     "proposal": {} if own else copy_state(table.proposal),
                     "queue": [p for p in table.queue if p["player"] != seat]})
+    if answering and not absence.answer_draws(table, seat):
+        return view  # its answer draws nothing (its slot's entry would have drawn nothing)
     try:
         link = next_link(table, seat, identity, used, voided)
     except TurnError as exc:

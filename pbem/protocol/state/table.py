@@ -83,8 +83,9 @@ class SeatRecord(Record):
 # cached by an older pbem is never resumed from: the home replays instead, and reaches
 # the verdict any other verifier does.
 # 4: rounds (PROTOCOL.md section 4); 5: the set of a round kept; 6: turn rounds' kind
-# and commitments, the queue of proposals in a round's slots
-CACHE_FORMAT = 8
+# and commitments, the queue of proposals in a round's slots; 9: whether a proposal in
+# a slot of a round of deck work that draws chance stands where nothing is drawn
+CACHE_FORMAT = 9
 
 
 class Duty(NamedTuple):

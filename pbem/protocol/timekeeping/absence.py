@@ -199,6 +199,9 @@ def propose(new: Table, seat: int, target: int, entry: Entry) -> None:
     if new.round_first < 0:
         new.proposal = proposal
         return
+    drawer = new.deck_round_resolver()
+    if drawer >= 0 and drawer != target:
+        proposal["draws"] = False  # the slot's entry would have drawn none of the chance
     new.queue.append(proposal)
     new.queue.sort(key=lambda p: int(p["player"]))  # a round's slots go in seat order
 
@@ -216,6 +219,17 @@ def answers(table: Table, seat: int) -> bool:
     absent (open, or queued behind another once its round is complete): it signs its
     own, whoever the game names first."""
     return seat in proposed(table) and table.round_first < 0
+
+
+def answer_draws(table: Table, seat: int) -> bool:
+    """Whether ``seat``'s answer to the proposal against it resolves the chance pending,
+    as an entry in the order of play does: not where the proposal stands in the slot of a
+    round of deck work whose chance another seat's entry draws (Table.deck_round_resolver).
+    The answer draws what its slot would have, nothing; else a second withholder of that
+    round, answering first with its own link, could choose between its outcome and the
+    drawing seat's (docs/protocol-rounds.md)."""
+    against = [table.proposal] if table.proposal else []
+    return all(p.get("draws", True) for p in against + table.queue if p["player"] == seat)
 
 
 def round_entered(new: Table) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from pbem import registry, session
+from pbem.mail import message
 from pbem.protocol.crypto.identity import Home
 from pbem.protocol.replay import signing
 from pbem.protocol.saveformat import savefile
@@ -128,3 +129,45 @@ def test_RDJ_V2_a_player_who_has_shown_its_picks_still_sees_them(tmp_path: Path)
     text = registry.load("red-dog-junction").render(view)
     assert "Your picks so far (8):" in text
     assert "placed after the draft's last choice, by the entry that draws the rest" in text
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_the_mail_during_the_opens_round_names_the_seat_whose_entry_draws(
+        tmp_path: Path) -> None:
+    """cy opens first and mails the save: the rest of set-up is drawn by ann's entry of
+    the round, not by whoever opens the save next (bob, opening it, sees it pending)."""
+    homes, written = posse_until(tmp_path, opens_ahead)
+    written = sign_as(homes["cy"], written.path)
+    assert written.table.deck_round_resolver() == 0
+    assert signing.preview(written.table, homes["bob"].load()).gstate["pending"]
+    (mail,) = message.compose_each(written.path, homes["cy"], to=["bob@example.org"])
+    text = " ".join(mail.get_body(("plain",)).get_content().split())
+    assert "when the next player opens the save" not in text
+    assert ("not shown yet: ann's entry of this round draws them, and they appear when ann "
+            "opens the save.") in text
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_a_second_withholder_of_the_opens_round_answering_first_draws_nothing(
+        tmp_path: Path) -> None:
+    """ann (whose entry draws) and bob both withhold their opens; cy opens and proposes
+    both absent in their slots. bob's answer, signed on top of his proposal while ann's
+    is open, draws what his slot would have: nothing (his preview shows the chance
+    pending). Were it to draw with bob's own link, bob would read that outcome before
+    answering and choose between it and ann's by answering now or waiting. ann's answer
+    then draws what her preview showed her before the round."""
+    homes, written = posse_until(tmp_path, opens_ahead)
+    expected = drawn(posse.ready(signing.preview(written.table, homes["ann"].load()).gstate))
+    written = sign_as(homes["cy"], written.path)
+    for absent in ("ann", "bob"):
+        written = sign_as(homes["cy"], written.path, "absent", player=absent, remedy="end")
+    table = written.table
+    assert table.round_first < 0 and table.proposal["player"] == 0 and table.gstate["pending"]
+    assert signing.preview(table, homes["bob"].load()).gstate["pending"]
+    written = sign_as(homes["bob"], written.path)
+    assert "round" not in written.entry and written.table.gstate["pending"]
+    written = sign_as(homes["ann"], written.path)
+    assert not written.table.gstate["pending"]
+    assert drawn(posse.ready(written.table.gstate)) == expected
+    report = session.verify(savefile.read(written.path), Home(tmp_path / "auditor"))
+    assert report.table.gstate == written.table.gstate

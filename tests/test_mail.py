@@ -237,6 +237,10 @@ def test_describe_entry_covers_every_kind() -> None:
     assert mail.describe_entry({**base, "kind": "turn", "moves": ["mine", "trade scrap:gold x2"]}
                                ) == "cy played: mine; trade scrap:gold x2"
     assert mail.describe_entry({**base, "kind": "turn"}) == "cy ended the turn"
+    # deck work the engine asked for (it said "ended the turn", though no turn was played)
+    chore = [{"deck": "posse", "op": "work", "items": []}]
+    assert mail.describe_entry({**base, "kind": "turn", "chores": chore}
+                               ) == "cy made no move and did the secret-deck work they owed"
     assert "final audit" in mail.describe_entry({**base, "kind": "reveal"})
 
 

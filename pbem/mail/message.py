@@ -185,8 +185,10 @@ def describe_entry(entry: savefile.Entry, you: str = "") -> str:
         bot = f"{who} played {bot}then "
         who = ""
     played = "opened the moves they sealed" if "salt" in entry else "played"
-    return bot + (f"{who} {played}: {moves}".lstrip() if moves else
-                  f"{who} ended the turn".lstrip())
+    # (no move but deck work: an entry the engine asked for deck work, or an empty turn)
+    empty = "made no move and did the secret-deck work they owed" if entry.get("chores") \
+        else "ended the turn"
+    return bot + (f"{who} {played}: {moves}".lstrip() if moves else f"{who} {empty}".lstrip())
 
 
 def _seats(table: Table, contacts: Contacts) -> list[Seat]:
@@ -725,13 +727,14 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
         acting = reader if reader in to_sign else duty.seat
         several = reader not in to_sign and len(to_sign) > 1
         who = listed([seats[s].handle for s in to_sign]) if several else seats[acting].handle
+        chores = duty.kind == "turn" and table.deck_work_next()  # no move to choose
         body.paragraphs.append(
-            each_to_run(duty.kind, [seats[s].handle for s in to_sign], filename)
+            each_to_run(duty.kind, [seats[s].handle for s in to_sign], filename, chores)
             if several and reader is None else
             what_to_run(duty.kind, who, filename, several=several,
                         addressed=reader == acting, is_me=my_seat == acting and not several,
                         bystander=reader not in (None, acting),
-                        proposed=reader in absence.proposed(table)))
+                        proposed=reader in absence.proposed(table), deck_work=chores))
         if table.gstate.get("pending"):
             drawer = table.deck_round_resolver()  # -1 (never missing): the next entry draws
             body.paragraphs.append(chance_words(

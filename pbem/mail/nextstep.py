@@ -9,12 +9,13 @@ from pbem.terminal import listed
 
 
 def what_to_run(kind: str, handle: str, filename: str, *, addressed: bool, is_me: bool,
-                 bystander: bool = False, proposed: bool = False, several: bool = False
-                 ) -> str:
+                 bystander: bool = False, proposed: bool = False, several: bool = False,
+                 deck_work: bool = False) -> str:
     """What the reader is to do. ``bystander``: the mail is for one seat that does not
     act now, told who does (``several``: ``handle`` lists the seats still to sign in a
     round) and that it has nothing to do; unless it is ``proposed`` absent, when the
-    lines on the proposal say how it answers."""
+    lines on the proposal say how it answers. ``deck_work``: the entries owed now only
+    do secret-deck work the engine asks for (no move to choose)."""
     you = "you" if addressed else handle
     word = shell_word(filename)
     if is_me:
@@ -37,6 +38,10 @@ def what_to_run(kind: str, handle: str, filename: str, *, addressed: bool, is_me
     if kind == "vote":
         return (f"A player is proposed absent; {handle} votes next ('pbem show {word}' says "
                 f"what the remedy means):\n    pbem vote {word} accept   (or refuse)")
+    if deck_work:
+        lead = f"It is your entry, {handle}" if addressed else f"It is {handle}'s entry"
+        return (f"{lead}: secret-deck work, no move to choose. Save the attached {filename} "
+                f"and run\n    pbem play {word}")
     lead = f"It is your move, {handle}" if addressed else f"It is {handle}'s move"
     return (f"{lead}: save the attached {filename} and run\n"
             f"    pbem play {word} MOVE ...\n"
@@ -44,11 +49,14 @@ def what_to_run(kind: str, handle: str, filename: str, *, addressed: bool, is_me
             "the board.)")
 
 
-def each_to_run(kind: str, handles: list[str], filename: str) -> str:
+def each_to_run(kind: str, handles: list[str], filename: str, deck_work: bool = False) -> str:
     """What to do, told to no reader in particular (addresses typed by hand, or copies
     to several seats): every seat still to sign in the round (``handles``) signs now,
-    each on this same save, in parallel."""
+    each on this same save, in parallel (``deck_work``: secret-deck work, no move)."""
     word, names = shell_word(filename), listed(handles)
+    if deck_work:
+        return (f"{names} each sign an entry now, in parallel: secret-deck work, no move to "
+                f"choose. Save the attached {filename} and run\n    pbem play {word}")
     if kind == "join":
         keygen = " or ".join(f"'pbem keygen --name {shell_word(h)}'" for h in handles)
         return (f"{names} are invited and each join now, in parallel: save the attached "

@@ -145,6 +145,11 @@ def test_RDJ_V2_the_mail_during_the_opens_round_names_the_seat_whose_entry_draws
     assert "when the next player opens the save" not in text
     assert ("not shown yet: ann's entry of this round draws them, and they appear when ann "
             "opens the save.") in text
+    # their entries take no move: the mail said 'It is the move of each of ... pbem play
+    # FILE MOVE ...'
+    assert ("ann and bob each sign an entry now, in parallel: secret-deck work, no move to "
+            "choose.") in text
+    assert "MOVE ..." not in text
 
 
 @pytest.mark.heavy

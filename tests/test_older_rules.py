@@ -26,6 +26,7 @@ from tests.support.dice_race import DiceRace
 from tests.support.duty import bot_game, fixed_identities
 
 RULES3 = Path(__file__).resolve().parent / "fixtures" / "rules3"
+RULES4 = Path(__file__).resolve().parent / "fixtures" / "rules4"
 OLD_SAVES = {"station-to-station": "station-to-station-fa7308d7-0050-bob+cy.toml",
              "road-master": "road-master-d60b2578-0048-ann.toml"}
 
@@ -88,6 +89,26 @@ def test_a_posse_draft_begun_under_version_3_plays_on_as_version_3() -> None:
     assert any(i.get("from") for e in later for c in e["chores"] for i in c.get("items", []))
     report = engine.replay(save)
     assert report.table.game.info.rules_version == 3 and report.final is not None
+    assert report.table.gstate["phase"] == "over"
+
+
+def test_a_posse_draft_begun_under_version_4_opens_as_version_4() -> None:
+    """A version 4 Posse draft at its last choice (a save made by the code of version 4,
+    the rest of set-up's chance pending): its first open is signed alone and draws that
+    chance, the others follow in a round, as version 4 played them (version 5 signs all
+    the opens in one round); the game plays on to its end."""
+    begun = savefile.read(RULES4 / "red-dog-junction-posse-0050-p0.toml")
+    assert begun.header["rules_version"] == 4
+    table = engine.replay(begun).table
+    assert table.gstate["pending"] and table.gstate["draft"]["shown"]
+    assert table.deck_round() == [] and table.deck_round_resolver() == -1
+    save = bot_game("red-dog-junction", 3, ["variant=posse"],
+                    hashlib.sha256(b"older-rules/posse/4/on").digest(), begun=begun)
+    first, *rest = save.entries[len(begun.entries):len(begun.entries) + 3]
+    assert "round" not in first and first["chores"] and not first["moves"]
+    assert [e.get("round") for e in rest] == [first["seq"] + 1] * 2
+    report = engine.replay(save)
+    assert report.table.game.info.rules_version == 4 and report.final is not None
     assert report.table.gstate["phase"] == "over"
 
 

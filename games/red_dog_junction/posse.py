@@ -173,7 +173,6 @@ def deal_early(state: State) -> None:
     """Rules version 5 (``QUICK_RULES``), at set-up: the deck is dealt as ``deal`` deals it
     when its last shuffle pass lands, so its peels begin in the last join and the start
     entry (signed play; ``deal`` then takes the hands so dealt)."""
-    state["draft"]["early_deal"] = True
     n = len(state["players"])
     secretdeck.deal_when_shuffled(state, DECK, {seat: POSSE_HAND for seat in range(n)}, n)
 

@@ -344,9 +344,13 @@ class Table(Record):
     def _resolver_of_all(self, seats: list[int], pending: list[dict[str, Any]]) -> int:
         """The first of ``seats`` that queued none of ``pending``, so its entry resolves
         all of it; -1 if every one of them queued some."""
-        queuers = {self.signers[r["seq"]] if 0 <= r.get("seq", -1) < len(self.signers)
-                   else -1 for r in pending}
+        queuers = self._queuers(pending)
         return next((s for s in seats if s not in queuers), -1)
+
+    def _queuers(self, pending: list[dict[str, Any]]) -> list[int]:
+        """The seat whose entry queued each of ``pending`` (-1: not stamped yet)."""
+        return [self.signers[r["seq"]] if 0 <= r.get("seq", -1) < len(self.signers)
+                else -1 for r in pending]
 
     def deck_work_next(self) -> bool:
         """Whether the entries the game waits on are secret-deck work the engine asked
@@ -406,8 +410,7 @@ class Table(Record):
     def chance_resolver(self, seats: list[int]) -> int:
         """The first of ``seats`` whose entry resolves some of the chance pending: a
         request is resolved by another seat than the one whose entry queued it."""
-        queuers = [self.signers[r["seq"]] if 0 <= r.get("seq", -1) < len(self.signers)
-                   else -1 for r in self.gstate.get("pending", [])]
+        queuers = self._queuers(self.gstate.get("pending", []))
         return next((s for s in seats if any(q != s for q in queuers)), seats[0])
 
     def reveal_round(self) -> list[int]:

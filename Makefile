@@ -9,7 +9,7 @@ GAME ?= red-dog-junction
 # Test worker processes (pytest-xdist): one per core; idle workers steal queued tests.
 JOBS ?= auto
 PYTEST := $(BIN)/python -m pytest -n $(JOBS) --dist worksteal
-# make fuzz: mutations, seed and worker processes (a finding exits 1; see README, "Fuzzing").
+# make fuzz: mutations, seed and worker processes (a finding exits 1; see fuzz/README.md).
 FUZZ_COUNT ?= 10000
 FUZZ_SEED ?= 1
 FUZZ_JOBS ?= 2

@@ -1,6 +1,6 @@
 """The product stands alone: each game's rulings live in its own folder, and nothing the
 product ships (code, data, docs, README) points at files outside the repository. The
-README's systemd units and cron line for 'pbem sync' are well formed."""
+systemd units and cron line docs/PLAYING.md gives for 'pbem sync' are well formed."""
 
 from __future__ import annotations
 
@@ -49,20 +49,22 @@ def test_nothing_shipped_points_outside_the_repository(folder: str) -> None:
     assert bad == []
 
 
-def _readme_blocks(language: str) -> list[str]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def _playing_blocks(language: str) -> list[str]:
+    """The code blocks of docs/PLAYING.md in ``language`` (where the README points for
+    keeping sync running)."""
+    text = (ROOT / "docs" / "PLAYING.md").read_text(encoding="utf-8")
     return re.findall(rf"^```{language}\n(.*?)^```$", text, flags=re.M | re.S)
 
 
-def test_the_readme_systemd_timer_verifies(tmp_path: Path) -> None:
-    """The systemd user units the README gives for 'pbem sync' pass 'systemd-analyze
+def test_the_playing_guide_systemd_timer_verifies(tmp_path: Path) -> None:
+    """The systemd user units docs/PLAYING.md gives for 'pbem sync' pass 'systemd-analyze
     verify' (the service's pbem replaced by this one: verify checks it can be run)."""
     analyze = shutil.which("systemd-analyze")
     if analyze is None:
         pytest.skip("systemd-analyze is not installed")
     pbem = Path(sys.executable).parent / "pbem"
     units = []
-    for block in _readme_blocks("ini"):
+    for block in _playing_blocks("ini"):
         first, _, body = block.partition("\n")
         name = first.removeprefix("# ~/.config/systemd/user/")
         assert name != first and name.startswith("pbem-sync."), first
@@ -74,9 +76,9 @@ def test_the_readme_systemd_timer_verifies(tmp_path: Path) -> None:
     assert done.returncode == 0 and not done.stderr, done.stderr
 
 
-def test_the_readme_cron_line_is_one_good_crontab_entry() -> None:
+def test_the_playing_guide_cron_line_is_one_good_crontab_entry() -> None:
     field = r"(\*|\d+(-\d+)?(,\d+(-\d+)?)*)(/\d+)?"
-    [block] = _readme_blocks("crontab")
+    [block] = _playing_blocks("crontab")
     [line] = block.splitlines()
     assert re.fullmatch(rf"{field}( {field}){{4}} \S+/pbem sync( .*)?", line), line
     minute, hour, day, month, weekday = line.split()[:5]

@@ -1,4 +1,4 @@
-"""The house rules of imports (README, "Layout"): rooms import only downward, the
+"""The house rules of imports (docs/DEVELOPING.md, "Layout"): rooms import only downward, the
 protocol never imports mail or drawing, games import only ``pbem.game``, and only the
 CLI (and its prompt) imports click. Read from the source, so a new module is checked without listing it."""
 

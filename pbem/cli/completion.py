@@ -1,4 +1,4 @@
-"""Shell completion (README: "Shell completion"): every SAVE argument completes short ids
+"""Shell completion (docs/PLAYING.md, "Shell completion"): every SAVE argument completes short ids
 and files; play's and moves' MOVE arguments complete the legal moves (click's
 shell_complete). A move of several words completes as one argument: zsh and fish quote
 what they insert, bash does not, so pbem quotes it for bash."""

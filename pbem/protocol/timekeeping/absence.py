@@ -35,8 +35,10 @@ Choices made here, and why:
   resolved the chance waiting for X, a proposer (who knows its own next link) could pick
   between that outcome and the one X's link will give, simply by proposing or not.
 * The chance of a bot turn is drawn from ``beacon.bot_sampler``: the signer's own link
-  in that entry and the previous entry's beacon, so the signer could not compute it
-  before the previous entry was signed, and the previous signer cannot compute it at all.
+  in that entry and the newest link before it by another seat (Table.link_before), so
+  the signer could not compute it before that entry was signed (with a link of its own
+  there, it could: it would open its sealed moves last and foresee what the bot's turn
+  draws), and that entry's signer cannot compute it at all.
 * ``bot`` needs two seats besides X still played by people: with only one, the same seat
   would sign on both sides of every bot turn and could foresee its chance.
 * What is left (docs/protocol-beacon.md, "A remedy moves the resolver"): a remedy hands
@@ -578,7 +580,7 @@ def play_bot_turns(new: Table, signer: int, link: bytes, seq: int) -> list[dict[
     entry's ``bot`` field lists them."""
     turns: list[dict[str, Any]] = []
     game = new.game
-    published, before = new.link_before(seq)
+    published, before = new.link_before(seq, signer)
     while not new.over() and not new.proposal:
         seat = game.to_act(new.gstate)
         if seat is None or seat not in new.bots or bot_signer(new, seat) != signer:

@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from games.red_dog_junction import posse
-from games.red_dog_junction.constants import POSSE_HAND
 from pbem import session
 from pbem.game import copy_state
 from pbem.protocol.crypto import beacon
 from pbem.protocol.crypto.identity import Home
 from pbem.protocol.saveformat import savefile
 from pbem.protocol.state.table import Table
+from pbem_games.red_dog_junction import posse
+from pbem_games.red_dog_junction.constants import POSSE_HAND
 from tests.enginekit import play_game, seed_of
 
 HANDLES = ("ann", "bob", "cy")

@@ -223,11 +223,12 @@ def sampler(game_id: str, seq: int, beacon_k: bytes, beacon_next: bytes) -> Samp
 def bot_sampler(game_id: str, seq: int, turn: int, beacon_before: bytes, link: bytes) -> Sampler:
     """Chance of the ``turn``-th bot turn played inside an entry (PROTOCOL.md 11):
     ``SHA-256("pbem/1/bot-rand" || game_id || seq || turn || beacon_seq || link)``, where
-    ``beacon_seq`` is the newest link published before that entry, by entry ``seq``
-    (entries signed out of the order of play publish none, and do not move ``seq``), and
-    ``link`` the signer's beacon in the entry. Both were fixed before anyone could choose:
-    the signer's link when it joined, the other by an entry in the order of play whose
-    moves were fixed with it."""
+    ``beacon_seq`` is the newest link published before that entry by another seat than its
+    signer, by entry ``seq`` (entries signed out of the order of play publish none, and do
+    not move ``seq``; the signer's own it knows in advance), and ``link`` the signer's
+    beacon in the entry. Both were fixed before anyone could choose: the signer's link
+    when it joined, the other by an entry in the order of play whose moves were fixed with
+    it."""
     return Sampler(sha256(
         BOT_RAND + game_id.encode("ascii") + seq.to_bytes(8, "big", signed=True)
         + turn.to_bytes(4, "big") + beacon_before + link))

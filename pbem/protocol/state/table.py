@@ -84,8 +84,9 @@ class SeatRecord(Record):
 # the verdict any other verifier does.
 # 4: rounds (PROTOCOL.md section 4); 5: the set of a round kept; 6: turn rounds' kind
 # and commitments, the queue of proposals in a round's slots; 9: whether a proposal in
-# a slot of a round of deck work that draws chance stands where nothing is drawn
-CACHE_FORMAT = 9
+# a slot of a round of deck work that draws chance stands where nothing is drawn; 10: a
+# bot turn's chance draws from the newest link of another seat than its signer
+CACHE_FORMAT = 10
 
 
 class Duty(NamedTuple):
@@ -177,12 +178,13 @@ class Table(Record):
         fresh.__dict__.update({k: apart[k] if k in apart else plain[k] for k in fields})
         return fresh
 
-    def link_before(self, seq: int) -> tuple[int, bytes]:
-        """The newest beacon link published before entry ``seq`` and the entry that
-        published it ((-1, b"") if none): entries signed out of the order of play publish
-        none (PROTOCOL.md section 5)."""
+    def link_before(self, seq: int, other_than: int) -> tuple[int, bytes]:
+        """The newest beacon link published before entry ``seq`` by another seat than
+        ``other_than``, and the entry that published it ((-1, b"") if none): entries
+        signed out of the order of play publish none (PROTOCOL.md section 5). A seat's own
+        links it knows in advance, so one of them would let it foresee what is drawn."""
         for index in range(min(seq, len(self.beacons)) - 1, -1, -1):
-            if self.beacons[index]:
+            if self.beacons[index] and self.signers[index] != other_than:
                 return index, bytes.fromhex(self.beacons[index])
         return -1, b""
 

@@ -35,14 +35,19 @@ Choices made here, and why:
   resolved the chance waiting for X, a proposer (who knows its own next link) could pick
   between that outcome and the one X's link will give, simply by proposing or not.
 * The chance of a bot turn is drawn from ``beacon.bot_sampler``: the signer's own link
-  in that entry and the previous entry's beacon, so the signer could not compute it
-  before the previous entry was signed, and the previous signer cannot compute it at all.
+  in that entry and the newest link before it by another seat (Table.link_before), so
+  the signer could not compute it before that entry was signed (with a link of its own
+  there, it could: it would open its sealed moves last and foresee what the bot's turn
+  draws), and that entry's signer cannot compute it at all.
 * ``bot`` needs two seats besides X still played by people: with only one, the same seat
   would sign on both sides of every bot turn and could foresee its chance.
-* What is left: when the last voter (or the seat whose vote or confirm passes over the
-  last votes) is also the seat that signs the bot's first turn, it can compute that
-  turn's chance before it signs. Its only other choice is to refuse or wait, which
-  everyone sees and which hands the game back to X (or to the voters still due).
+* What is left (docs/protocol-beacon.md, "A remedy moves the resolver"): a remedy hands
+  the chance waiting for X to another seat's link (the bot's signer's, whose entry also
+  draws the bot's first turns; after ``end``, the first reveal's by a seat that did not
+  queue it). If that seat proposed, voted or confirmed, it could compute those outcomes
+  first, and choose between the two remedies and waiting, which hands the game back to
+  X (or to the voters still due). In a game of three every seat left decides, so only a
+  draw from two seats' links published after the decision would close it.
 """
 
 from __future__ import annotations
@@ -115,8 +120,8 @@ def not_offered(table: Table, seat: int, remedy: str) -> str:
     if duty is not None and duty.kind == "reveal":
         return "The game is over and waits for a final reveal: only 'end' is possible."
     if remedy == "bot" and "bot" in table.game.remedies(table.gstate, seat):
-        return ("'bot' needs two other players still playing, so that the bot's chance is "
-                "never foreseen by the one player who would sign on both sides of it.")
+        return ("'bot' needs two other players still playing: with one, that player would "
+                "sign on both sides of every bot turn and could foresee its chance.")
     return f"{title} does not offer '{remedy}' now."
 
 
@@ -575,7 +580,7 @@ def play_bot_turns(new: Table, signer: int, link: bytes, seq: int) -> list[dict[
     entry's ``bot`` field lists them."""
     turns: list[dict[str, Any]] = []
     game = new.game
-    published, before = new.link_before(seq)
+    published, before = new.link_before(seq, signer)
     while not new.over() and not new.proposal:
         seat = game.to_act(new.gstate)
         if seat is None or seat not in new.bots or bot_signer(new, seat) != signer:

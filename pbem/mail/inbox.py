@@ -35,7 +35,16 @@ from pbem.mail import answer, imap, imapurl
 from pbem.mail import message as mail
 from pbem.mail.report import GameSummary, InboxReport, Origin, Problem
 from pbem.mail.seen import SeenRecord
-from pbem.mail.sources import MESSAGE_FACTOR, Progress, Raw, Reading, imap_messages, mib, raw_messages
+from pbem.mail.sources import (
+    HEAD_BYTES,
+    MESSAGE_FACTOR,
+    Progress,
+    Raw,
+    Reading,
+    imap_messages,
+    mib,
+    raw_messages,
+)
 from pbem.protocol.crypto.identity import Home
 from pbem.protocol.replay import engine
 from pbem.protocol.replay.chain import authenticate
@@ -94,17 +103,17 @@ def _candidates(raw: Raw, report: InboxReport, max_bytes: int) -> list[_Candidat
     """The save attachments of one message; problems for everything else odd in it."""
     report.messages += 1
     if raw.bare:
-        if len(raw.data) > max_bytes:
+        if raw.size > max_bytes:
             report.problems.append(Problem(
-                "too-large", f"This save file is {mib(len(raw.data))}, over the "
+                "too-large", f"This save file is {mib(raw.size)}, over the "
                 f"{mib(max_bytes)} that inbox reads.", raw.origin))
             return []
         return _bare(raw, report, max_bytes)
     cap = MESSAGE_FACTOR * max_bytes
-    if len(raw.data) > cap:  # parsing costs ~10x its size in memory: a 200 MB mail, 2 GB
-        if b"pbem" in raw.data[:65536].lower():
+    if raw.size > cap:  # parsing costs ~10x its size in memory: a 200 MB mail, 2 GB
+        if b"pbem" in raw.data[:HEAD_BYTES].lower():  # only the head was read (sources)
             report.problems.append(Problem(
-                "too-large", f"This message of {mib(len(raw.data))} was not read: inbox reads "
+                "too-large", f"This message of {mib(raw.size)} was not read: inbox reads "
                 f"messages up to {mib(cap)} ({MESSAGE_FACTOR} times --max-size); one that "
                 "carries a save is far smaller.", raw.origin))
         return []
@@ -177,7 +186,7 @@ def scan(paths: Sequence[str | Path], home: Home, *, max_bytes: int = mail.MAX_A
         skipped_before = report.already_read
         found_here = 0
         raws = imap_messages(str(path), report, reading, max_bytes) if imapurl.is_url(str(path)) \
-            else raw_messages(Path(path), report, reading)
+            else raw_messages(Path(path), report, reading, max_bytes)
         for raw in raws:
             for cand in _candidates(raw, report, max_bytes):
                 found_here += 1

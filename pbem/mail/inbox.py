@@ -21,7 +21,7 @@ import contextlib
 import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from email import message_from_bytes, policy
+from email import message_from_bytes
 from email.header import decode_header, make_header
 from email.message import Message
 from pathlib import Path
@@ -118,14 +118,19 @@ def _candidates(raw: Raw, report: InboxReport, max_bytes: int) -> list[_Candidat
                 "carries a save is far smaller.", raw.origin))
         return []
     try:
-        # compat32: the modern header registry parses every header eagerly and costs
-        # several times more; only a few headers are read here, decoded by _header.
-        message = message_from_bytes(raw.data, policy=policy.compat32)
+        # compat32 (bounded): the modern header registry parses every header eagerly and
+        # costs several times more; only a few headers are read here, decoded by _header.
+        message = message_from_bytes(raw.data, policy=mail.reading_policy())
         origin = Origin(raw.origin.source, raw.origin.where, _header(message, "From"),
                         _header(message, "Subject"), _header(message, "Date"))
         found = mail.find_saves(message, max_bytes)
         defects = mail.defects(message)
         claims = mail.mentions_pbem(message)
+    except mail.TooManyParts:
+        report.problems.append(Problem(
+            "unreadable", f"This message has more than {mail.MAX_PARTS} MIME parts, far more "
+            "than a mail that carries a save; it was not read.", raw.origin))
+        return []
     except Exception as exc:  # hostile MIME must not stop the scan of a whole mailbox
         report.problems.append(Problem(
             "unreadable", f"This message could not be parsed as email ({type(exc).__name__}).",

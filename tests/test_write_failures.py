@@ -120,3 +120,28 @@ def test_a_save_written_in_place_that_cannot_be_finished_is_removed(
     with pytest.raises(OSError):
         savefile.write_new(target, "# a save\n" * 1000)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_full_disk_never_stops_show_or_verify(
+        homes: dict[str, Home], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading a save records its players (contacts.toml): a record that cannot be
+    written is learnt next time. Before: 'internal error', exit 70, nothing shown."""
+    from pbem.home import contacts
+
+    save = play_game(homes, tmp_path / "saves", stop_after=4)[-1]
+    monkeypatch.setattr(contacts.atomic, "replace", no_room)
+    for command in ("show", "verify"):
+        stranger = Home(tmp_path / "homes" / f"dee-{command}")  # meets every player
+        stranger.keygen("dee")
+        result = run(stranger, command, str(save))
+        assert result.exit_code == 0 and "internal error" not in result.output, result.output
+
+
+def test_a_home_file_that_cannot_be_written_is_a_plain_sentence(
+        homes: dict[str, Home], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before: 'internal error (OSError ...)', exit 70, as for a bug in pbem."""
+    monkeypatch.setattr(atomic, "replace", no_room)
+    result = run(homes["ann"], "contacts", "email", "bob", "bob@example.org")
+    assert (result.exit_code, result.output) == (2, (
+        "pbem: A file of this command could not be read or written (No space left on "
+        "device). Make room or fix the permissions, then run it again.\n"))

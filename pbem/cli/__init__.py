@@ -25,6 +25,9 @@ from pbem.errors import PbemError
 # A bug in pbem (an exception that is not a PbemError): EX_SOFTWARE from sysexits.h, so a
 # script never mistakes it for a rules refusal (1) or a bad save (3, 4).
 EXIT_INTERNAL = 70
+# A file the system would not let pbem read or write, outside every check of the command
+# itself: exit 2, as for an output file that cannot be written.
+OS_REFUSED = 2
 
 # Command name -> (module in pbem.cli, the click command's name there).
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -110,6 +113,14 @@ class PbemGroup(click.Group):
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             sys.exit(0)
+        except OSError as exc:  # the system's refusal (no room, no permission), not a bug
+            if os.environ.get("PBEM_DEBUG"):
+                raise
+            where = f": {exc.filename}" if exc.filename else ""
+            echo(f"pbem: A file of this command could not be read or written "
+                 f"({exc.strerror or exc}{where}). Make room or fix the permissions, then run "
+                 "it again.", err=True)
+            sys.exit(OS_REFUSED)
         except Exception as exc:  # a bug: say so plainly, keep the traceback for debugging
             if os.environ.get("PBEM_DEBUG"):
                 raise

@@ -158,3 +158,22 @@ def test_headers_are_cut_before_they_are_decoded(homes: dict[str, Home],
     origin = report.games[0].origin
     assert 0 < len(origin.subject) <= attachments.MAX_HEADER_CHARS
     assert 0 < len(origin.attachment) <= attachments.MAX_HEADER_CHARS
+
+
+def test_a_gzip_part_not_named_as_a_save_is_inflated_only_far_enough_to_tell(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """Before: each such part was inflated up to the attachment cap to look for a save
+    (480 of them, 50 MB each, in a 30 MB mail: 11.9 s); a save starts with its header."""
+    import gzip
+
+    from tests.test_inbox import message_with
+
+    album = message_with(gzip.compress(bytes(50_000_000), 9), filename="album.bin",
+                         subtype="octet-stream")
+    tracemalloc.start()
+    try:
+        assert attachments.find_saves(album) == []
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2 * 1024 * 1024, peak

@@ -23,6 +23,9 @@ MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024  # far above any real save; parsing stops
 # (a million of them fit in the largest message read), so both are bounded.
 MAX_PARTS = 1000
 MAX_HEADER_CHARS = 16 * 1024
+# Of a gzip part not named as a save, only this much is inflated to see whether it is
+# one: each of hundreds of parts was inflated to the attachment cap (0.6 s per 25 parts).
+PEEK_BYTES = 64 * 1024
 
 
 class TooManyParts(Exception):
@@ -167,6 +170,8 @@ def _packed_save(payload: bytes, name: str, ctype: str, max_bytes: int) -> list[
     passed on as it is (savefile then says why, as for any damaged save); any other
     archive is no save."""
     named = name.lower().endswith(".toml.gz") or "toml" in ctype
+    if not named and not looks_like_save(packed.head(payload, PEEK_BYTES)):
+        return []  # another archive (a pbem save starts with its [header]): not inflated
     try:
         data = packed.unpack(payload, max_bytes, name)
     except packed.TooLarge:

@@ -145,3 +145,13 @@ def test_a_home_file_that_cannot_be_written_is_a_plain_sentence(
     assert (result.exit_code, result.output) == (2, (
         "pbem: A file of this command could not be read or written (No space left on "
         "device). Make room or fix the permissions, then run it again.\n"))
+
+
+def test_a_network_error_is_never_called_a_file_that_could_not_be_written(
+        homes: dict[str, Home], monkeypatch: pytest.MonkeyPatch) -> None:
+    def reset(*args: Any, **kwargs: Any) -> None:
+        raise ConnectionResetError(errno.ECONNRESET, os.strerror(errno.ECONNRESET))
+
+    monkeypatch.setattr(atomic, "replace", reset)
+    result = run(homes["ann"], "contacts", "email", "bob", "bob@example.org")
+    assert result.exit_code == 70 and "could not be read or written" not in result.output

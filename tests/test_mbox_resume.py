@@ -155,7 +155,7 @@ def test_toc_is_mailbox_mbox_s(tmp_path: Path) -> None:
     ours = []
     with open(box, "rb") as fh:
         for begin, stop in sources._mbox_toc(fh, 0):
-            ours.append(sources._mbox_message(fh, begin, stop))
+            ours.append(sources._mbox_message(fh, begin, stop, 1 << 20)[0])
     theirs = mailbox.mbox(str(box), create=False)
     assert ours == [theirs.get_bytes(k) for k in theirs.iterkeys()]
     theirs.close()

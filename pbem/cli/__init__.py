@@ -10,6 +10,7 @@ family to a module beside this one, what they share in pbem.cli.common.
 
 from __future__ import annotations
 
+import errno
 import gc
 import importlib
 import os
@@ -25,6 +26,22 @@ from pbem.errors import PbemError
 # A bug in pbem (an exception that is not a PbemError): EX_SOFTWARE from sysexits.h, so a
 # script never mistakes it for a rules refusal (1) or a bad save (3, 4).
 EXIT_INTERNAL = 70
+# A file the system would not let pbem read or write, outside every check of the command
+# itself: exit 2, as for an output file that cannot be written.
+OS_REFUSED = 2
+# What the system says when a file it names none of cannot be written: no room, no quota,
+# a read-only disk, a failing one.
+_DISK_ERRNOS = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EROFS",
+                                                           "EFBIG", "EIO")
+                         if hasattr(errno, name))
+
+
+def _file_refused(exc: OSError) -> bool:
+    """Whether ``exc`` is the system refusing a file (no room, no permission), not a
+    network's error (the mail modules word those; ssl.SSLError carries a reason)."""
+    if isinstance(exc, ConnectionError | TimeoutError) or hasattr(exc, "reason"):
+        return False
+    return exc.filename is not None or exc.errno in _DISK_ERRNOS
 
 # Command name -> (module in pbem.cli, the click command's name there).
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -113,6 +130,12 @@ class PbemGroup(click.Group):
         except Exception as exc:  # a bug: say so plainly, keep the traceback for debugging
             if os.environ.get("PBEM_DEBUG"):
                 raise
+            if isinstance(exc, OSError) and _file_refused(exc):  # the system's, not a bug
+                where = f": {exc.filename}" if exc.filename else ""
+                echo(f"pbem: A file of this command could not be read or written "
+                     f"({exc.strerror or exc}{where}). Make room or fix the permissions, then "
+                     "run it again.", err=True)
+                sys.exit(OS_REFUSED)
             echo(
                 f"pbem: internal error ({type(exc).__name__}: {exc}). Nothing was written. "
                 "Please report it; PBEM_DEBUG=1 shows the details.",

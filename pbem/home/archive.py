@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from pbem import atomic
-from pbem.errors import IntegrityError, TurnError
+from pbem.errors import IntegrityError, TurnError, UsageError
 from pbem.hashing import sha256_hex
 from pbem.protocol.saveformat import timing
 from pbem.protocol.saveformat.canonical import digest
@@ -231,7 +231,12 @@ class Archive:
                     "same beacon link. Nothing was written; run the command again.",
                     code="link-used")
             self._set_published(handle, used | {place})
-            self._write()
+            try:
+                self._write()
+            except OSError as exc:  # no room, no permission: before anything is signed
+                raise UsageError(
+                    f"Could not record the entry about to be signed in {self.path.parent} "
+                    f"({exc.strerror}). Nothing was signed or written.") from None
 
     def release(self, handle: str, place: int) -> None:
         """``pbem undo`` took back the entry at ``place`` before it was mailed (PROTOCOL.md

@@ -289,7 +289,8 @@ def check_save(home: Home, save: Save) -> list[Notice]:
     with atomic.locked(home.path / LOCK_FILE):
         contacts = Contacts(home)
         notices = contacts.check_save(save)
-        contacts.write()
+        with contextlib.suppress(OSError):  # no room: the players are learnt next time
+            contacts.write()
     return notices
 
 

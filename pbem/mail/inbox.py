@@ -21,7 +21,7 @@ import contextlib
 import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from email import message_from_bytes, policy
+from email import message_from_bytes
 from email.header import decode_header, make_header
 from email.message import Message
 from pathlib import Path
@@ -35,7 +35,16 @@ from pbem.mail import answer, imap, imapurl
 from pbem.mail import message as mail
 from pbem.mail.report import GameSummary, InboxReport, Origin, Problem
 from pbem.mail.seen import SeenRecord
-from pbem.mail.sources import MESSAGE_FACTOR, Progress, Raw, Reading, imap_messages, mib, raw_messages
+from pbem.mail.sources import (
+    HEAD_BYTES,
+    MESSAGE_FACTOR,
+    Progress,
+    Raw,
+    Reading,
+    imap_messages,
+    mib,
+    raw_messages,
+)
 from pbem.protocol.crypto.identity import Home
 from pbem.protocol.replay import engine
 from pbem.protocol.replay.chain import authenticate
@@ -94,29 +103,34 @@ def _candidates(raw: Raw, report: InboxReport, max_bytes: int) -> list[_Candidat
     """The save attachments of one message; problems for everything else odd in it."""
     report.messages += 1
     if raw.bare:
-        if len(raw.data) > max_bytes:
+        if raw.size > max_bytes:
             report.problems.append(Problem(
-                "too-large", f"This save file is {mib(len(raw.data))}, over the "
+                "too-large", f"This save file is {mib(raw.size)}, over the "
                 f"{mib(max_bytes)} that inbox reads.", raw.origin))
             return []
         return _bare(raw, report, max_bytes)
     cap = MESSAGE_FACTOR * max_bytes
-    if len(raw.data) > cap:  # parsing costs ~10x its size in memory: a 200 MB mail, 2 GB
-        if b"pbem" in raw.data[:65536].lower():
+    if raw.size > cap:  # parsing costs ~10x its size in memory: a 200 MB mail, 2 GB
+        if b"pbem" in raw.data[:HEAD_BYTES].lower():  # only the head was read (sources)
             report.problems.append(Problem(
-                "too-large", f"This message of {mib(len(raw.data))} was not read: inbox reads "
+                "too-large", f"This message of {mib(raw.size)} was not read: inbox reads "
                 f"messages up to {mib(cap)} ({MESSAGE_FACTOR} times --max-size); one that "
                 "carries a save is far smaller.", raw.origin))
         return []
     try:
-        # compat32: the modern header registry parses every header eagerly and costs
-        # several times more; only a few headers are read here, decoded by _header.
-        message = message_from_bytes(raw.data, policy=policy.compat32)
+        # compat32 (bounded): the modern header registry parses every header eagerly and
+        # costs several times more; only a few headers are read here, decoded by _header.
+        message = message_from_bytes(raw.data, policy=mail.reading_policy())
         origin = Origin(raw.origin.source, raw.origin.where, _header(message, "From"),
                         _header(message, "Subject"), _header(message, "Date"))
         found = mail.find_saves(message, max_bytes)
         defects = mail.defects(message)
         claims = mail.mentions_pbem(message)
+    except mail.TooManyParts:
+        report.problems.append(Problem(
+            "unreadable", f"This message has more than {mail.MAX_PARTS} MIME parts, far more "
+            "than a mail that carries a save; it was not read.", raw.origin))
+        return []
     except Exception as exc:  # hostile MIME must not stop the scan of a whole mailbox
         report.problems.append(Problem(
             "unreadable", f"This message could not be parsed as email ({type(exc).__name__}).",
@@ -177,7 +191,7 @@ def scan(paths: Sequence[str | Path], home: Home, *, max_bytes: int = mail.MAX_A
         skipped_before = report.already_read
         found_here = 0
         raws = imap_messages(str(path), report, reading, max_bytes) if imapurl.is_url(str(path)) \
-            else raw_messages(Path(path), report, reading)
+            else raw_messages(Path(path), report, reading, max_bytes)
         for raw in raws:
             for cand in _candidates(raw, report, max_bytes):
                 found_here += 1

@@ -253,11 +253,16 @@ def write(save: Save, path: Path, home: Home | None,
     writes the save it has just made with signing.sign_entry, on the table of the save
     before it. ``unwritten`` is called if the file cannot be written (it exists, no
     room): the new entry's beacon link was then never published."""
+    text = ""
     try:
-        written = savefile.write_new(path, savefile.dumps(save))
-    except (PbemError, OSError):
-        if unwritten is not None:
+        text = savefile.dumps(save)
+        written = savefile.write_new(path, text)
+    except BaseException as exc:  # Ctrl-C too: the claim must not outlive an unwritten save
+        if unwritten is not None and not (text and _holds(path, text)):
             unwritten()
+        if isinstance(exc, OSError):  # no room, no permission: one sentence, not a bug
+            raise UsageError(f"Could not write {path} ({exc.strerror}); nothing was "
+                             "written.") from None
         raise
     if home is not None:
         # the entry just signed: the last, unless it went into a round before a later
@@ -269,6 +274,17 @@ def write(save: Save, path: Path, home: Home | None,
         # twice; engine.replay makes sure this one was (any other has them all checked).
         verify(save, home, path=written, signed_here=new_entry)
     return written
+
+
+def _holds(path: Path, text: str) -> bool:
+    """Whether the file at ``path`` holds exactly ``text`` (a save that was written
+    whole before its write was interrupted)."""
+    data = text.encode("utf-8")
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(len(data) + 1) == data
+    except OSError:
+        return False
 
 
 class Written(Record):
@@ -544,16 +560,16 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
                         code=exc.code) from None
     try:
         new_table = signing.in_seat_order(verified.save, entry, new_table)
-    except PbemError:
-        links.release()  # nothing written: the link was never published
+        save = appended(verified.save, entry, new_table)
+        keys = contacts.seat_keys(save)
+        target = output_path(save, entry, Path(path), out)
+        if dry_run:
+            return Written(target, save, new_table, entry, table, keys=keys)
+        if "sealed" in entry:  # kept before the save is written: the opening needs them
+            sealed.keep(home.path, table.game_id, entry["seq"], moves)
+    except BaseException:  # a refusal, or Ctrl-C: nothing written, the link never published
+        links.release()
         raise
-    save = appended(verified.save, entry, new_table)
-    keys = contacts.seat_keys(save)
-    target = output_path(save, entry, Path(path), out)
-    if dry_run:
-        return Written(target, save, new_table, entry, table, keys=keys)
-    if "sealed" in entry:  # kept before the save is written: the opening needs them
-        sealed.keep(home.path, table.game_id, entry["seq"], moves)
     written = write(save, target, home, links.release, entry)
     went_on(home, save, entry, leave_branch)
     where = f"{save.ruleset} {save.game_id[:8]}"

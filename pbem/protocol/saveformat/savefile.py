@@ -454,12 +454,18 @@ def write_new(path: str | Path, text: str) -> Path:
                 f"{target} already exists; pbem never overwrites a save. Use -o NEWNAME."
             ) from None
         except OSError:
-            # Filesystems without hard links: an exclusive create keeps the promise.
+            # Filesystems without hard links: an exclusive create keeps the promise, and
+            # a file it cannot finish (no room, Ctrl-C) is removed, not left half written.
             fd2 = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-            with os.fdopen(fd2, "wb") as out:
-                out.write(text.encode("utf-8"))
-                out.flush()
-                os.fsync(out.fileno())
+            try:
+                with os.fdopen(fd2, "wb") as out:
+                    out.write(text.encode("utf-8"))
+                    out.flush()
+                    os.fsync(out.fileno())
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(target)
+                raise
         _fsync_dir(folder)
     finally:
         with contextlib.suppress(OSError):

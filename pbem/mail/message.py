@@ -738,7 +738,8 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
         if table.gstate.get("pending"):
             drawer = table.deck_round_resolver()  # -1 (never missing): the next entry draws
             body.paragraphs.append(chance_words(
-                table.seats[drawer].handle if drawer in table.round_missing() else ""))
+                table.seats[drawer].handle if drawer in table.round_missing() else "",
+                in_round=table.round_first >= 0))
         # Who is absent and who signs for the bot, or the open proposal: the board below
         # names the absent seat to act in the rules' own words.
         body.paragraphs += absence.lines(table, you=you)

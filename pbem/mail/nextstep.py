@@ -89,12 +89,18 @@ def shell_word(path: str | Path) -> str:
     return shlex.quote(text)
 
 
-def chance_words(drawer: str) -> str:
-    """When the chance pending shows: when the next player opens the save, or, in a round
-    of deck work one seat's entry of which draws it, when that seat (``drawer``) does (the
-    others' previews show it pending: Table.deck_round_resolver)."""
-    if not drawer:
-        return ("Dice rolled and cards drawn in the last entry are not shown yet: they appear "
-                "when the next player opens the save.")
-    return (f"Dice rolled and cards drawn are not shown yet: {drawer}'s entry of this round "
-            f"draws them, and they appear when {drawer} opens the save.")
+def chance_words(drawer: str, in_round: bool = False) -> str:
+    """When the chance pending shows: when the next player opens the save; in a round of
+    deck work one seat's entry of which draws it, when that seat (``drawer``) does (the
+    others' previews show it pending: Table.deck_round_resolver); in any other round
+    under way (``in_round``), only after it, since no other entry of a round resolves
+    chance (docs/protocol-rounds.md): the next player may be another seat of the round."""
+    if drawer:
+        return (f"Dice rolled and cards drawn are not shown yet: {drawer}'s entry of this "
+                f"round draws them, and they appear when {drawer} opens the save.")
+    if in_round:
+        return ("Dice rolled and cards drawn in this round are not shown yet: they appear "
+                "with the first entry in the order of play after the round (each with the "
+                "first such entry by a seat other than the one that rolled or drew it).")
+    return ("Dice rolled and cards drawn in the last entry are not shown yet: they appear "
+            "when the next player opens the save.")

@@ -485,3 +485,13 @@ def test_games_names_every_seat_still_to_sign_in_the_round(homes: dict[str, Home
     (mine,) = json.loads(cli(homes, "cy", "games", "--json"))["games"]
     assert (mine["to_act"], mine["round_missing"], mine["your_move"]) == (
         "cy", ["ann", "cy"], True)
+
+
+def test_verify_in_a_reveal_round_awaits_every_seat_still_to_reveal_now(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """bob has revealed: verify said '(awaiting ann now)', as if cy came after her."""
+    path = reveal_all(homes, to_the_reveals(homes, tmp_path / "saves"), ["bob"])
+    text = cli(homes, "bob", "verify", str(path))
+    assert ("The game is over; the audit is pending until ann, cy reveal (awaiting each "
+            "of ann, cy now, in parallel).\n") in text
+    assert "(awaiting ann now)" not in text

@@ -45,3 +45,13 @@ def test_the_picture_of_an_ended_game_marks_no_train_to_act() -> None:
                      for t in re.findall(r"<text[^>]*>.*?</text>", ended, flags=re.S))
     assert "The game is over: cy resigned in entry 9" in words
     assert "LAST ROUND" not in words and "To act" not in words
+
+
+def test_the_text_view_of_an_ended_game_offers_no_travel() -> None:
+    """The seat that was to act (and the viewer) got 'travel now from ... (cheapest
+    paths ...)': a turn that never comes."""
+    view = a_view_in_play()
+    assert "travel now from" in GAME.render(view)  # while play goes on
+    for seen in ({**view, "ended": ENDED}, {**view, "over": True, "viewer": 0}):
+        text = GAME.render(seen)
+        assert "travel now from" not in text and "travel next turn from" not in text

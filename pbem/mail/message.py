@@ -717,10 +717,10 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
                                 for group in told["ranking"])
             body.paragraphs.append(f"{told['ending']['text']} {told['winner']}. Final scores, "
                                    f"best first: {ranking}.")
-            body.paragraphs += result.audit_words(told)[:1]
-            # A card left closed under an absent seat's layer is named in every result.
-            body.paragraphs += [card["text"][:1].upper() + card["text"][1:]
-                                for card in told.get("closed", [])]
+            # The verdict whole: a partial audit names what went unchecked, a card left
+            # closed under an absent seat's layer among it (as every result does).
+            verdict = result.audit_words(told)
+            body.paragraphs += ["\n".join(verdict)] if verdict else []
     else:
         # In a round (the joins, the final reveals) every seat still to sign in it acts now.
         to_sign = table.round_missing()

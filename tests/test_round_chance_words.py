@@ -82,3 +82,34 @@ def test_the_dice_of_the_round_appear_as_the_mail_says(homes: dict[str, Home],
     seq = written.entry["seq"]  # its own bid rolls again: not of the round
     left = [r["seat"] for r in written.table.gstate["pending"] if r["seq"] < seq]
     assert left == [duty.seat]
+
+
+def test_the_mail_while_a_vote_is_due_says_a_vote_draws_nothing(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """Dice Race: one seat rolls, the next (past its patience) is proposed absent by the
+    third; the mail to the voter (the roller) said the roll was made 'in the last entry'
+    (the proposal) and would appear 'when the next player opens the save': the voter's
+    entry resolves nothing."""
+    from tests.enginekit import actor, tick
+
+    start = play_game(homes, tmp_path / "d", game="dice-race", options=["target=1000"],
+                      stop_after=4)[-1]
+    roller = actor(start)
+    written = session.sign_next(homes[roller], start, None, ["roll"], None, None)
+    rolled = written.entry["seq"]
+    absent = actor(written.path)
+    proposer = next(h for h in homes if h not in (roller, absent))
+    assert written.table.gstate["pending"]
+    tick(days=8)
+    written = sign_as(homes[proposer], written.path, "absent", player=absent, remedy="bot")
+    duty = written.table.duty()
+    assert duty is not None and duty.kind == "vote" and written.table.gstate["pending"]
+    assert written.table.seats[duty.seat].handle == roller
+    voted = sign_as(homes[roller], written.path, "vote", vote="accept")
+    assert voted.table.gstate["pending"]  # the vote drew nothing: the mail's ground truth
+    text = mail_text(written, homes[proposer], [f"{roller}@example.org"])
+    assert "when the next player opens the save" not in text
+    assert "in the last entry" not in text
+    assert (f"Dice rolled and cards drawn in entry {rolled} are not shown yet: they appear "
+            "with the next entry in the order of play by another seat than the one that "
+            "rolled or drew them (a vote resolves nothing).") in text

@@ -736,10 +736,7 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
                         bystander=reader not in (None, acting),
                         proposed=reader in absence.proposed(table), deck_work=chores))
         if table.gstate.get("pending"):
-            drawer = table.deck_round_resolver()  # -1 (never missing): the next entry draws
-            body.paragraphs.append(chance_words(
-                table.seats[drawer].handle if drawer in table.round_missing() else "",
-                in_round=table.round_first >= 0))
+            body.paragraphs.append(_chance_paragraph(table, duty.kind, seq))
         # Who is absent and who signs for the bot, or the open proposal: the board below
         # names the absent seat to act in the rules' own words.
         body.paragraphs += absence.lines(table, you=you)
@@ -766,6 +763,16 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
     body.after.append(sent_by + f"'pbem verify {shell_word(filename)}' re-checks every signature "
                       "and move.")
     return body
+
+
+def _chance_paragraph(table: Table, kind: str, last: int) -> str:
+    """When the chance pending shows (nextstep.chance_words), from the save's state."""
+    drawer = table.deck_round_resolver()  # -1 (never missing): the next entry draws
+    queued = sorted({int(r["seq"]) for r in table.gstate["pending"]
+                     if isinstance(r.get("seq"), int)})
+    return chance_words(table.seats[drawer].handle if drawer in table.round_missing() else "",
+                        in_round=table.round_first >= 0, queued=queued, last=last,
+                        vote=kind == "vote")
 
 
 def plain_name(name: str) -> bool:

@@ -89,12 +89,15 @@ def shell_word(path: str | Path) -> str:
     return shlex.quote(text)
 
 
-def chance_words(drawer: str, in_round: bool = False) -> str:
+def chance_words(drawer: str, in_round: bool = False, queued: list[int] | None = None,
+                 last: int = -1, vote: bool = False) -> str:
     """When the chance pending shows: when the next player opens the save; in a round of
     deck work one seat's entry of which draws it, when that seat (``drawer``) does (the
     others' previews show it pending: Table.deck_round_resolver); in any other round
     under way (``in_round``), only after it, since no other entry of a round resolves
-    chance (docs/protocol-rounds.md): the next player may be another seat of the round."""
+    chance (docs/protocol-rounds.md): the next player may be another seat of the round.
+    ``queued``: the seqs of the entries that queued it (``last``: the save's last entry);
+    ``vote``: a vote is owed next, and a vote resolves nothing (PROTOCOL.md section 5)."""
     if drawer:
         return (f"Dice rolled and cards drawn are not shown yet: {drawer}'s entry of this "
                 f"round draws them, and they appear when {drawer} opens the save.")
@@ -102,5 +105,19 @@ def chance_words(drawer: str, in_round: bool = False) -> str:
         return ("Dice rolled and cards drawn in this round are not shown yet: they appear "
                 "with the first entry in the order of play after the round (each with the "
                 "first such entry by a seat other than the one that rolled or drew it).")
-    return ("Dice rolled and cards drawn in the last entry are not shown yet: they appear "
-            "when the next player opens the save.")
+    made = _queued_in(queued or [], last)
+    if vote:
+        return (f"Dice rolled and cards drawn {made} are not shown yet: they appear with the "
+                "next entry in the order of play by another seat than the one that rolled "
+                "or drew them (a vote resolves nothing).")
+    return (f"Dice rolled and cards drawn {made} are not shown yet: they appear when the "
+            "next player opens the save.")
+
+
+def _queued_in(queued: list[int], last: int) -> str:
+    """'in the last entry', 'in entry 7', 'in entries 5 and 7'."""
+    if not queued or queued == [last]:
+        return "in the last entry"
+    if len(queued) == 1:
+        return f"in entry {queued[0]}"
+    return f"in entries {listed([str(q) for q in queued])}"

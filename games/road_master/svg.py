@@ -378,9 +378,11 @@ def _status_lines(view: dict[str, Any]) -> list[str]:
     viewer = view.get("private", {}).get("seat", -1)
     lines.append(f"Seen by: {_name(view, viewer)}" if viewer >= 0
                  else "Public view (what everyone sees)")
+    # A vote owed next carries no beacon link: it resolves nothing.
+    when = ("the next entry in the order of play; a vote resolves nothing" if view.get("vote")
+            else "the next entry's beacon")
     for kind in view.get("pending", []):
-        lines.append(f"Pending chance: {CHANCE_WORDS.get(kind, kind)} (resolved by the next "
-                     "entry's beacon)")
+        lines.append(f"Pending chance: {CHANCE_WORDS.get(kind, kind)} (resolved by {when})")
     return lines
 
 

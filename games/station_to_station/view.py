@@ -85,7 +85,10 @@ def render(shown: dict[str, Any]) -> str:
         out.append(f"To act: {_name(shown, shown['current'])}  phase: {turn.get('phase', '')}{last}")
     pending = pending_lines(shown)
     if pending:
-        out.append("Pending (resolved when the next player opens the save): " + "; ".join(pending))
+        # A vote owed next resolves nothing (its entry carries no beacon link).
+        when = ("resolved by the next entry in the order of play; a vote resolves nothing"
+                if shown.get("vote") else "resolved when the next player opens the save")
+        out.append(f"Pending ({when}): " + "; ".join(pending))
     out.append("")
     out += _map(shown)
     out.append("")

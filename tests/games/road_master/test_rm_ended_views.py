@@ -52,3 +52,21 @@ def test_the_picture_of_an_ended_game_tells_of_no_play_to_come() -> None:
                  "To act"):
         assert said not in words, said
     assert re.search(r"<title>Road Master, round \d+, game over</title>", svg)
+
+
+def test_the_picture_while_a_vote_is_due_does_not_promise_the_next_entry() -> None:
+    """A vote on an absence proposal is owed next: the pending refill was said to be
+    'resolved by the next entry's beacon', but a vote carries no beacon link."""
+    t = placed(3)
+    view = {**t.view(None), "pending": ["refill"]}
+    svg = GAME.render_svg(view)
+    assert svg is not None and "(resolved by the next entry's beacon)" in svg_words(svg)
+    voting = {**view, "vote": {"text": "cy votes next on ann's proposal that bob is absent "
+                                       "(entry 9, remedy 'bot'); bob may still answer it by "
+                                       "playing."}}
+    svg = GAME.render_svg(voting)
+    assert svg is not None
+    words = svg_words(svg)
+    assert "next entry's beacon" not in words
+    assert ("Pending chance: the market refill (resolved by the next entry in the order of "
+            "play; a vote resolves nothing)") in words

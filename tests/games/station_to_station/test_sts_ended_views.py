@@ -55,3 +55,24 @@ def test_the_text_view_of_an_ended_game_offers_no_travel() -> None:
     for seen in ({**view, "ended": ENDED}, {**view, "over": True, "viewer": 0}):
         text = GAME.render(seen)
         assert "travel now from" not in text and "travel next turn from" not in text
+
+
+def test_the_text_view_while_a_vote_is_due_does_not_promise_the_next_player() -> None:
+    """A proposal that a seat is absent is open and its vote owed: the chance pending was
+    said to be 'resolved when the next player opens the save', but the voter's entry
+    resolves nothing."""
+    game = LocalTable(GAME, SEATS[:3], seed=b"sts-vote")
+    rng = Sampler(hashlib.sha256(b"sts-vote chooser").digest())
+    for _, seat in boards.turns(game, 60):
+        game.play(boards.random_turn(GAME, game.state, seat, rng, most=80))
+        if game.state.get("pending"):
+            break
+    view = game.view(None)
+    assert "Pending (resolved when the next player opens the save): " in GAME.render(view)
+    voting = {**view, "vote": {"text": "ann votes next on bob's proposal that cy is absent "
+                                       "(entry 9, remedy 'bot'); cy may still answer it by "
+                                       "playing."}}
+    text = GAME.render(voting)
+    assert "when the next player opens the save" not in text
+    assert ("Pending (resolved by the next entry in the order of play; a vote resolves "
+            "nothing): ") in text

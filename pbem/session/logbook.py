@@ -140,7 +140,10 @@ class EntryNote(NamedTuple):
 def note_of(before: Table, after: Table, entry: savefile.Entry) -> EntryNote:
     """What ``entry`` did, from the tables just before and just after it."""
     changes: list[str] = []
-    if entry["kind"] not in ("create", "join"):  # those change no game state
+    # create and join change no game state; nor does an entry out of the order of play
+    # (PROTOCOL.md section 5), and the game's words for it would only repeat what waits.
+    moved = entry["kind"] not in absence.OUT_OF_TURN or before.gstate != after.gstate
+    if entry["kind"] not in ("create", "join") and moved:
         seat = after.seat_of(entry["seat"])
         assert seat is not None
         changes = after.game.describe(before.gstate, after.gstate, seat)

@@ -9,7 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from click.testing import CliRunner
+
 from pbem import registry, session
+from pbem.cli import main
 from pbem.game import State, queue_chance
 from pbem.mail import message
 from pbem.protocol.crypto.identity import Home
@@ -113,3 +116,29 @@ def test_the_mail_while_a_vote_is_due_says_a_vote_draws_nothing(
     assert (f"Dice rolled and cards drawn in entry {rolled} are not shown yet: they appear "
             "with the next entry in the order of play by another seat than the one that "
             "rolled or drew them (a vote resolves nothing).") in text
+
+
+def test_the_entry_resolving_the_chance_before_a_sealed_step_is_told_as_such(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """Sealed bids, the prizes reshuffled after each step: the entry that completes the
+    openings queues the chance, and the first seat of the next sealed step signs a turn
+    with no moves that only resolves it. The mail said 'ann ended the turn' (her turn
+    comes in the round of commitments after it) and the log said nothing of it."""
+    import tests.test_round_chance  # noqa: F401  (registers sealed-bids-reshuffled)
+    from tests.support.duty import sign_duty
+
+    path = play_game(homes, tmp_path / "s", game="sealed-bids-reshuffled",
+                     options=["rounds=4"], stop_after=4)[-1]
+    written = session.sign_next(homes["ann"], path, None, [], "greedy", None)
+    while not (written.entry["kind"] == "turn" and not written.entry["moves"]
+               and "round" not in written.entry):
+        assert written.entry["seq"] < 20
+        written = sign_duty(homes, written, "greedy")
+    seq, who = written.entry["seq"], written.entry["seat"]
+    assert not written.table.gstate["pending"] and written.table.round_missing()
+    said = (f"{who} resolved the chance pending before the sealed step (no move: {who}'s "
+            "own turn comes in the step's round)")
+    text = mail_text(written, homes[who], ["x@example.org"])
+    assert f"{seq} {said}" in text and f"{who} ended the turn" not in text
+    log = CliRunner().invoke(main, ["--home", str(homes[who].path), "log", str(written.path)])
+    assert f"\n        {said}.\n" in log.output

@@ -179,16 +179,22 @@ def describe_entry(entry: savefile.Entry, you: str = "") -> str:
                                                                        if moves else "")
     if "sealed" in entry:  # a sealed step's commitment: no moves, they stay hidden
         return f"{who} sealed their moves for the step (opened once every seat has sealed)"
-    bot = "".join(f"{t['seat']}'s turn for the bot ({'; '.join(t['moves']) or 'nothing'}), "
-                  for t in entry.get("bot", []))
+    bot = _bot_turns(entry)
     if bot:  # an absent player's turn, played by the bot (PROTOCOL.md section 11)
-        bot = f"{who} played {bot}then "
+        bot = f"{who} played {bot}, then "
         who = ""
     played = "opened the moves they sealed" if "salt" in entry else "played"
     # (no move but deck work: an entry the engine asked for deck work, or an empty turn)
     empty = "made no move and did the secret-deck work they owed" if entry.get("chores") \
         else "ended the turn"
     return bot + (f"{who} {played}: {moves}".lstrip() if moves else f"{who} {empty}".lstrip())
+
+
+def _bot_turns(entry: savefile.Entry) -> str:
+    """"ann's turn for the bot (forward 3)", one for each turn of an absent seat the
+    entry played (PROTOCOL.md section 11); '' for none."""
+    return ", ".join(f"{t['seat']}'s turn for the bot ({'; '.join(t['moves']) or 'nothing'})"
+                     for t in entry.get("bot", []))
 
 
 def _seats(table: Table, contacts: Contacts) -> list[Seat]:
@@ -456,13 +462,19 @@ class _Mailing:
         it, naming the proposal it settles, which the table before it holds (the replay
         then starts before it, not from the home's cached table)."""
         shown = self.parsed.entries[-MAX_BODY_ENTRIES:]
-        settling = [int(e["seq"]) for e in shown if e["kind"] in ("vote", "confirm")]
+        # (and a turn with no moves, which may only resolve the chance before a sealed step)
+        settling = [int(e["seq"]) for e in shown if e["kind"] in ("vote", "confirm")
+                    or (e["kind"] == "turn" and not e["moves"] and "round" not in e)]
         if not settling:
             return session.verify(self.parsed, home)
 
         def tell(before: Table, _after: Table, entry: savefile.Entry) -> None:
-            if int(entry["seq"]) in settling:
-                self.settling[int(entry["seq"])] = logbook.settling_words(entry, before)
+            seq = int(entry["seq"])
+            if seq in settling and entry["kind"] != "turn":
+                self.settling[seq] = logbook.settling_words(entry, before)
+            elif seq in settling and (resolving := logbook.resolving_words(entry, before)):
+                bot = _bot_turns(entry)
+                self.settling[seq] = resolving + (f"; it also played {bot}" if bot else "")
 
         return session.verify(self.parsed, home, on_entry=tell, told_from=min(settling))
 

@@ -170,7 +170,20 @@ def _leaving_words(entry: savefile.Entry, before: Table) -> list[str]:
         return [f"{who} resigned and ranks last."]
     if "sealed" in entry:  # a sealed step's commitment: its moves stay hidden until opened
         return [f"{who} sealed its moves; they are opened once every seat of the step has."]
-    return []
+    resolving = resolving_words(entry, before)
+    return [resolving + "."] if resolving else []
+
+
+def resolving_words(entry: savefile.Entry, before: Table) -> str:
+    """"ann resolved the chance pending before the sealed step (...)": a turn with no moves
+    signed while chance is pending ahead of a sealed step (Table.chance_before_round),
+    which resolves it and plays no turn of its signer's own; '' for any other entry."""
+    if (entry["kind"] != "turn" or entry["moves"] or "round" in entry or "sealed" in entry
+            or not before.chance_before_round()):
+        return ""
+    who = entry["seat"]
+    return (f"{who} resolved the chance pending before the sealed step (no move: {who}'s "
+            "own turn comes in the step's round)")
 
 
 def settling_words(entry: savefile.Entry, before: Table) -> str:

@@ -54,7 +54,7 @@ from pbem.mail.attachments import (  # noqa: F401
     looks_like_save,
     mentions_pbem,
 )
-from pbem.mail.nextstep import chance_words, each_to_run, shell_word, what_to_run
+from pbem.mail.nextstep import chance_paragraph, each_to_run, shell_word, what_to_run
 from pbem.mail.profile import email as home_email
 from pbem.mail.viewtable import view_table_html
 from pbem.protocol.crypto.identity import Home, check_address, is_address, is_handle
@@ -179,7 +179,7 @@ def describe_entry(entry: savefile.Entry, you: str = "") -> str:
                                                                        if moves else "")
     if "sealed" in entry:  # a sealed step's commitment: no moves, they stay hidden
         return f"{who} sealed their moves for the step (opened once every seat has sealed)"
-    bot = _bot_turns(entry)
+    bot = logbook.bot_turn_words(entry)
     if bot:  # an absent player's turn, played by the bot (PROTOCOL.md section 11)
         bot = f"{who} played {bot}, then "
         who = ""
@@ -188,13 +188,6 @@ def describe_entry(entry: savefile.Entry, you: str = "") -> str:
     empty = "made no move and did the secret-deck work they owed" if entry.get("chores") \
         else "ended the turn"
     return bot + (f"{who} {played}: {moves}".lstrip() if moves else f"{who} {empty}".lstrip())
-
-
-def _bot_turns(entry: savefile.Entry) -> str:
-    """"ann's turn for the bot (forward 3)", one for each turn of an absent seat the
-    entry played (PROTOCOL.md section 11); '' for none."""
-    return ", ".join(f"{t['seat']}'s turn for the bot ({'; '.join(t['moves']) or 'nothing'})"
-                     for t in entry.get("bot", []))
 
 
 def _seats(table: Table, contacts: Contacts) -> list[Seat]:
@@ -473,7 +466,7 @@ class _Mailing:
             if seq in settling and entry["kind"] != "turn":
                 self.settling[seq] = logbook.settling_words(entry, before)
             elif seq in settling and (resolving := logbook.resolving_words(entry, before)):
-                bot = _bot_turns(entry)
+                bot = logbook.bot_turn_words(entry)
                 self.settling[seq] = resolving + (f"; it also played {bot}" if bot else "")
 
         return session.verify(self.parsed, home, on_entry=tell, told_from=min(settling))
@@ -748,7 +741,7 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
                         bystander=reader not in (None, acting),
                         proposed=reader in absence.proposed(table), deck_work=chores))
         if table.gstate.get("pending"):
-            body.paragraphs.append(_chance_paragraph(table, duty.kind, seq))
+            body.paragraphs.append(chance_paragraph(table, duty.kind, seq))
         # Who is absent and who signs for the bot, or the open proposal: the board below
         # names the absent seat to act in the rules' own words.
         body.paragraphs += absence.lines(table, you=you)
@@ -775,16 +768,6 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
     body.after.append(sent_by + f"'pbem verify {shell_word(filename)}' re-checks every signature "
                       "and move.")
     return body
-
-
-def _chance_paragraph(table: Table, kind: str, last: int) -> str:
-    """When the chance pending shows (nextstep.chance_words), from the save's state."""
-    drawer = table.deck_round_resolver()  # -1 (never missing): the next entry draws
-    queued = sorted({int(r["seq"]) for r in table.gstate["pending"]
-                     if isinstance(r.get("seq"), int)})
-    return chance_words(table.seats[drawer].handle if drawer in table.round_missing() else "",
-                        in_round=table.round_first >= 0, queued=queued, last=last,
-                        vote=kind == "vote")
 
 
 def plain_name(name: str) -> bool:

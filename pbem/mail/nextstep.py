@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pbem.terminal import listed
+
+if TYPE_CHECKING:
+    from pbem.protocol.state.table import Table
 
 
 def what_to_run(kind: str, handle: str, filename: str, *, addressed: bool, is_me: bool,
@@ -87,6 +91,17 @@ def shell_word(path: str | Path) -> str:
     if text.startswith("-"):
         text = "./" + text
     return shlex.quote(text)
+
+
+def chance_paragraph(table: Table, kind: str, last: int) -> str:
+    """When the chance pending shows (:func:`chance_words`), from the save's state:
+    ``kind`` the duty owed next, ``last`` the seq of the save's last entry."""
+    drawer = table.deck_round_resolver()  # -1 (never missing): the next entry draws
+    queued = sorted({int(r["seq"]) for r in table.gstate["pending"]
+                     if isinstance(r.get("seq"), int)})
+    return chance_words(table.seats[drawer].handle if drawer in table.round_missing() else "",
+                        in_round=table.round_first >= 0, queued=queued, last=last,
+                        vote=kind == "vote")
 
 
 def chance_words(drawer: str, in_round: bool = False, queued: list[int] | None = None,

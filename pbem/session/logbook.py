@@ -174,6 +174,13 @@ def _leaving_words(entry: savefile.Entry, before: Table) -> list[str]:
     return [resolving + "."] if resolving else []
 
 
+def bot_turn_words(entry: savefile.Entry) -> str:
+    """"ann's turn for the bot (forward 3)", one for each turn of an absent seat the
+    entry played (PROTOCOL.md section 11), as a mail's history tells it; '' for none."""
+    return ", ".join(f"{t['seat']}'s turn for the bot ({'; '.join(t['moves']) or 'nothing'})"
+                     for t in entry.get("bot", []))
+
+
 def resolving_words(entry: savefile.Entry, before: Table) -> str:
     """"ann resolved the chance pending before the sealed step (...)": a turn with no moves
     signed while chance is pending ahead of a sealed step (Table.chance_before_round),

@@ -220,3 +220,19 @@ def test_the_last_mail_of_a_partial_audit_says_what_went_unchecked(tmp_path: Pat
     text = " ".join(body.get_content().split())
     for line in final["unaudited"]:
         assert f"Not audited: {' '.join(line.split())}" in text
+
+
+# ---- solo: nobody to send the save to ---------------------------------------------------
+def test_a_solo_game_does_not_tell_its_player_to_send_the_save_to_themself(
+        tmp_path: Path) -> None:
+    """'new' and each 'play' of a solo game printed "Send it to ann, who will play with
+    'pbem play'." to ann herself."""
+    home = tmp_path / "ann"
+    run_in(home, "keygen", "--name", "ann")
+    said = run_in(home, "new", "red-dog-junction", "--seat", "ann", "-o",
+                  str(tmp_path / "g.toml")).output
+    assert "Send it to ann" not in said
+    assert "You (ann) are next: start it with 'pbem play' on this save." in said
+    said = run_in(home, "play", str(tmp_path / "g.toml")).output
+    assert "Send it to ann" not in said
+    assert "You (ann) are next: play with 'pbem play' on this save." in said

@@ -10,6 +10,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pbem import session
 from pbem.errors import UsageError
@@ -66,8 +67,7 @@ def run(ruleset: str, players: int | None, options: list[str], bot: str, folder:
         written = session.sign_next(homes[handle], written.path, kind, [],
                                     bot if duty.kind in ("turn", "reveal") else None, None)
         entry = written.entry
-        moves = "; ".join(entry["moves"])
-        echo(f"{entry['seq']:4d} {handle:4} {entry['kind']:6} {moves}".rstrip())
+        echo(f"{entry['seq']:4d} {handle:4} {entry['kind']:6} {_done(entry)}".rstrip())
         hops += 1
     # Every player checks the final save in their own home.
     final = None
@@ -76,6 +76,14 @@ def run(ruleset: str, players: int | None, options: list[str], bot: str, folder:
     assert final is not None
     echo(f"Final save {written.path.name} verified in all {n} homes.")
     return DemoResult(base, final.report, written.path, hops)
+
+
+def _done(entry: dict[str, Any]) -> str:
+    """What an entry did, after its kind: its moves; a turn with none that only did the
+    secret-deck work its seat owed says so (it is no move of the game)."""
+    if entry["kind"] == "turn" and not entry["moves"] and entry.get("chores"):
+        return "(secret-deck work)"
+    return "; ".join(entry["moves"])
 
 
 def _round(before: session.Written, homes: dict[str, Home], bot: str,
@@ -97,7 +105,7 @@ def _round(before: session.Written, homes: dict[str, Home], bot: str,
                                        bot if chooses else None, None))
         entry = parts[-1].entry
         echo(f"{entry['seq']:4d} {handle:4} {entry['kind']:6} (in a round) "
-             f"{'; '.join(entry['moves'])}".rstrip())
+             f"{_done(entry)}".rstrip())
     for home in homes.values():
         for part in parts:
             session.load(part.path, home)

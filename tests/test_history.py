@@ -552,3 +552,27 @@ def test_signed_times_are_read_strictly() -> None:
         {"handle": "ann", "seq": 2, "time": None}, {"handle": "bob", "seq": 1, "time": None},
         {"handle": "cy", "seq": None, "time": None}]
     assert [a.words(at) for a in acted] == ["entry 2", "entry 1", "not yet"]
+
+
+def test_an_absence_entry_is_not_told_as_queuing_the_chance_pending(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """A roll waits; the next seat is proposed absent and the proposal accepted. 'log'
+    told each of the proposal and the vote as 'a roll waits for the next player's entry'
+    again (the game's words for what an entry queued), though they queue, move and
+    resolve nothing; after the vote the seat 'next' is absent and never signs."""
+    from tests.enginekit import actor, sign_as, tick
+
+    start = play_game(homes, tmp_path / "d", options=NEVER_ENDS, stop_after=4)[-1]
+    roller = actor(start)
+    rolled = session.sign_next(homes[roller], start, None, ["roll"], None, None)
+    absent = actor(rolled.path)
+    proposer = next(h for h in homes if h not in (roller, absent))
+    tick(days=8)
+    proposed = sign_as(homes[proposer], rolled.path, "absent", player=absent, remedy="bot")
+    voted = sign_as(homes[roller], proposed.path, "vote", vote="accept")
+    assert voted.table.gstate["pending"]
+    entries = json.loads(run(homes[roller], "log", str(voted.path), "--json").output)["entries"]
+    told = {e["kind"]: e["changes"] for e in entries[-3:]}
+    assert "a roll waits for the next player's entry" in told["turn"]
+    assert told["absent"] == [f"{proposer} proposed that {absent} is absent, remedy 'bot'."]
+    assert len(told["vote"]) == 1 and told["vote"][0].startswith(f"{roller} voted to accept")

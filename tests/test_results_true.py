@@ -197,3 +197,42 @@ def test_a_resignation_says_so_and_nobody_is_to_act_in_the_picture(tmp_path: Pat
     assert f"{quitter} resigned" in words
     text = t.run(None, "verify", str(last)).output
     assert f"{quitter} resigned" in text
+
+
+# ---- the last mail's audit -------------------------------------------------------------
+def test_the_last_mail_of_a_partial_audit_says_what_went_unchecked(tmp_path: Path) -> None:
+    """The mail of the final save said "... so not everything could be checked:" and
+    stopped there: what was not audited (the absent seat's beacon chain) was left out."""
+    t = Table3(tmp_path)
+    path = t.start("station-to-station")
+    for _ in range(4):
+        path = t.play(path)
+    _, path = declare(t, path, "end")
+    final = t.finish(path)
+    assert final["audit"] == "partial" and final["unaudited"]
+    last = max(t.saves.glob("*.toml"), key=lambda p: len(p.read_text()))
+    signer = last.stem.rsplit("-", 1)[1]
+    r = t.run(signer, "send", str(last), "--to", "x@example.org", "--stdout")
+    assert r.exit_code == 0, r.output
+    body = email.message_from_string(r.output, policy=email.policy.default).get_body(
+        ("plain",))
+    assert body is not None
+    text = " ".join(body.get_content().split())
+    for line in final["unaudited"]:
+        assert f"Not audited: {' '.join(line.split())}" in text
+
+
+# ---- solo: nobody to send the save to ---------------------------------------------------
+def test_a_solo_game_does_not_tell_its_player_to_send_the_save_to_themself(
+        tmp_path: Path) -> None:
+    """'new' and each 'play' of a solo game printed "Send it to ann, who will play with
+    'pbem play'." to ann herself."""
+    home = tmp_path / "ann"
+    run_in(home, "keygen", "--name", "ann")
+    said = run_in(home, "new", "red-dog-junction", "--seat", "ann", "-o",
+                  str(tmp_path / "g.toml")).output
+    assert "Send it to ann" not in said
+    assert "You (ann) are next: start it with 'pbem play' on this save." in said
+    said = run_in(home, "play", str(tmp_path / "g.toml")).output
+    assert "Send it to ann" not in said
+    assert "You (ann) are next: play with 'pbem play' on this save." in said

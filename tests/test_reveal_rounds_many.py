@@ -556,3 +556,23 @@ def test_the_demo_plays_the_posse_drafts_pick_rounds(tmp_path: Path) -> None:
                  echo=echo)
     picks = [line for line in said if "turn   (in a round) pick " in line]
     assert [line.split()[1] for line in picks] == ["ann", "bob", "cy"], said
+
+
+def test_the_demo_tells_an_entry_of_secret_deck_work_as_such(tmp_path: Path) -> None:
+    """The Posse deal's and hand-offs' entries carry no move: the demo printed them as a
+    bare 'turn', as if a turn had been played."""
+    from pbem import demo
+
+    said: list[str] = []
+
+    def echo(line: str) -> None:
+        said.append(line)
+        if sum("assembled the round" in s for s in said) == 2:
+            raise _Enough
+
+    with pytest.raises(_Enough):
+        demo.run("red-dog-junction", 3, ["variant=posse"], "greedy", str(tmp_path / "d"),
+                 echo=echo)
+    work = [line for line in said if line.endswith("(secret-deck work)")]
+    assert [line.split()[1] for line in work[-3:]] == ["ann", "bob", "cy"], said
+    assert all(line.rstrip().split()[-1] not in ("turn", "round)") for line in said), said

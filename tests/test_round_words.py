@@ -469,3 +469,29 @@ def test_show_numbers_a_partial_rounds_entries_by_their_seqs(homes: dict[str, Ho
     assert result.exit_code == 2, result.output
     assert (f"--at {bob - 1}: this save has entries 0 to {bob - 2} and {bob}; give one of "
             "them.") in result.output
+
+
+def test_games_names_every_seat_still_to_sign_in_the_round(homes: dict[str, Home],
+                                                           tmp_path: Path) -> None:
+    """bob's 'pbem games' said 'ann to play': cy signs now as much as ann."""
+    path = committed_by_bob(homes, tmp_path)
+    cli(homes, "cy", "verify", str(path))  # cy's home lists the game too
+    first = cli(homes, "bob", "games").splitlines()[0]
+    assert ": ann and cy each to play, waiting " in first
+    (game,) = json.loads(cli(homes, "bob", "games", "--json"))["games"]
+    assert (game["to_act"], game["round_missing"], game["your_move"]) == (
+        "ann", ["ann", "cy"], False)
+    assert ": you to play, waiting " in cli(homes, "cy", "games").splitlines()[0]
+    (mine,) = json.loads(cli(homes, "cy", "games", "--json"))["games"]
+    assert (mine["to_act"], mine["round_missing"], mine["your_move"]) == (
+        "cy", ["ann", "cy"], True)
+
+
+def test_verify_in_a_reveal_round_awaits_every_seat_still_to_reveal_now(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """bob has revealed: verify said '(awaiting ann now)', as if cy came after her."""
+    path = reveal_all(homes, to_the_reveals(homes, tmp_path / "saves"), ["bob"])
+    text = cli(homes, "bob", "verify", str(path))
+    assert ("The game is over; the audit is pending until ann, cy reveal (awaiting each "
+            "of ann, cy now, in parallel).\n") in text
+    assert "(awaiting ann now)" not in text

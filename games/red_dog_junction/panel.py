@@ -100,7 +100,7 @@ def _status_lines(view: dict[str, Any]) -> list[str]:
         lines += _draft_lines(view)
     else:
         lines += _stage_lines(view)
-    if end.get("gold_fired") and phase != "over":
+    if end.get("gold_fired") and phase != "over" and not ended_line(view):
         lines.append(f"LAST TURNS: the bank's gold ran out; the game ends after turn "
                      f"{end.get('end_after', 0)}.")
     viewer = view.get("viewer", -1)

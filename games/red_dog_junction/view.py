@@ -312,7 +312,7 @@ def render(v: dict[str, Any]) -> str:
         lines.append(f"{head}: set-up pending" + (": the start entry deals the Posse draft's "
                                                   "hands" if "draft" in v else ""))
     end = v["end"]
-    if end["gold_fired"] and v["phase"] != "over":
+    if end["gold_fired"] and v["phase"] != "over" and not contract.ended_line(v):
         lines.append(f"  The bank's gold ran out: the game ends after turn {end['end_after']}.")
     lines.append(f"Bank: {_g(v['bank'], zeros=True)}   Box: {_g(v['box'])}   Space: {_g(v['space'])}")
     planets = "  ".join(f"{p} {d['stock']}" + (f" [{d['ship']}]" if d["ship"] else "")

@@ -29,7 +29,7 @@ from pbem.game import kit, waiting_line
 
 from .scoring import best_bonus
 from .tokens import assignment
-from .view import end_lines, gone_groups
+from .view import end_lines, finished, gone_groups
 
 WIDTH = kit.PAGE_WIDTH
 LEFT_W = 600  # the market column under the highway
@@ -378,15 +378,17 @@ def _status_lines(view: dict[str, Any]) -> list[str]:
     viewer = view.get("private", {}).get("seat", -1)
     lines.append(f"Seen by: {_name(view, viewer)}" if viewer >= 0
                  else "Public view (what everyone sees)")
+    # A vote owed next carries no beacon link: it resolves nothing.
+    when = ("the next entry in the order of play; a vote resolves nothing" if view.get("vote")
+            else "the next entry's beacon")
     for kind in view.get("pending", []):
-        lines.append(f"Pending chance: {CHANCE_WORDS.get(kind, kind)} (resolved by the next "
-                     "entry's beacon)")
+        lines.append(f"Pending chance: {CHANCE_WORDS.get(kind, kind)} (resolved by {when})")
     return lines
 
 
 def _boom_lines(view: dict[str, Any]) -> list[str]:
     """Hazardous goods only: the acting player's boom policy and queued actions."""
-    if not view["options"].get("hazardous") or view["over"]:
+    if not view["options"].get("hazardous") or finished(view):
         return []
     turn = view["turn"]
     lines = []
@@ -549,7 +551,7 @@ def _draw_player(out: kit.Canvas, view: dict[str, Any], seat: int, top: int,
     else:
         where = "not placed yet"
     body.append(("truck", f"Truck {where}; carrying" + ("" if truck["cubes"] else " nothing")))
-    if seat == view["to_act"] and not view["over"] and truck["where"]:
+    if seat == view["to_act"] and not finished(view) and truck["where"]:
         body.append(("tokens", None))
     body += [("contract", card) for card in held if not card["done"]]
     done = [c for c in held if c["done"]]
@@ -634,5 +636,5 @@ def render_svg(view: dict[str, Any]) -> str:
     for seat in range(len(view["scores"])):
         y = _draw_player(out, view, seat, y, finals, places) + 8
     height = max(left, y) + 10
-    title = f"Road Master, round {view['round']}" + (", game over" if view["over"] else "")
+    title = f"Road Master, round {view['round']}" + (", game over" if finished(view) else "")
     return out.document(WIDTH, height, title)

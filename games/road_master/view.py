@@ -10,7 +10,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from pbem.game import secretdeck, waiting_line
+from pbem.game import ended_line, secretdeck, waiting_line
 
 from . import board
 from .model import card, cubes_text, players
@@ -170,6 +170,12 @@ def _private(state: State, seat: int, secrets: dict[str, dict[str, str]]) -> dic
 ARROW = {"east": ">", "west": "<"}
 
 
+def finished(v: dict[str, Any]) -> bool:
+    """Whether play is over: by the rules, or ended by the engine where the game's own
+    state does not know it (a resignation, an absence remedy: the view's ``ended``)."""
+    return bool(v["over"]) or bool(ended_line(v))
+
+
 def render(v: dict[str, Any]) -> str:
     seats = v["seats"] or [f"seat {i}" for i in range(len(v["scores"]))]
     colours = [h["colour"] for h in v["board"]["houses"].values()]
@@ -190,7 +196,7 @@ def render(v: dict[str, Any]) -> str:
     lines.append(f"Market (deck {v['deck']} card(s) left{_deck_top(v)}, {v['gone']} out of the "
                  "game):")
     for i, c in enumerate(v["market"], start=1):
-        gap = ("(empty: the game is over)" if v["over"] else
+        gap = ("(empty: the game is over)" if finished(v) else
                "(empty: refilled at the end of the turn)" if v["deck"] else
                "(empty: the deck is out)")
         lines.append(f"  m{i} " + (_card_line(c) if c else gap))
@@ -255,7 +261,7 @@ def _gone_id(row: dict[str, Any]) -> str:
 def _deck_top(v: dict[str, Any]) -> str:
     if "contract_deck_top" in v:
         return f", the top card's back is {v['contract_deck_top']}"
-    if v["deck"] and not v["over"]:
+    if v["deck"] and not finished(v):
         return ", the new top card is turned with the next beacon"
     return ""
 
@@ -308,7 +314,7 @@ def end_lines(v: dict[str, Any], seats: list[str]) -> list[str]:
                    f"{seats[end['last_to_play']]}'s turn.")
     stall = v.get("stall", {})
     quiet = stall.get("quiet_rounds", 0)
-    if quiet and not v["over"]:
+    if quiet and not finished(v):
         line = (f"No score has moved for {quiet} round(s); the game ends at "
                 f"{stall['ends_at']}")
         if not v["deck"]:
@@ -325,7 +331,7 @@ def _boom_status(v: dict[str, Any], seats: list[str]) -> list[str]:
         who = seats[v["boom"]["seat"]]
         out += _wrapped(f"Boom cards for {who} are drawn with the next beacon, each while "
                         f"yellow cubes are aboard: {draws_text(v['boom']['draws'])}.")
-    if v["options"].get("hazardous") and not v["over"] and v["to_act"] >= 0:
+    if v["options"].get("hazardous") and not finished(v) and v["to_act"] >= 0:
         policy = v["turn"]["policy"]
         default = " (the default)" if policy == "stop" else ""
         out.append(f"Boom policy from here on: {policy}{default}: {POLICY[policy]}.")

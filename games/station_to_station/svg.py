@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.game import kit, waiting_line
+from pbem.game import ended_line, kit, waiting_line
 
 from .abilities import ABILITIES
 from .constants import FREIGHT_CARS, SEASONS
@@ -249,10 +249,16 @@ def _draw_markers(out: kit.Canvas, view: dict[str, Any], where: dict[str, tuple[
             out.close()
 
 
+def _in_play(view: dict[str, Any]) -> bool:
+    """Whether the seat the game names (``current``) is simply to act: set up, play not
+    over by the rules nor ended by the engine, no absence vote due (waiting_line)."""
+    return bool(view.get("ready")) and not view.get("over") and not waiting_line(view)
+
+
 def _draw_trains(out: kit.Canvas, view: dict[str, Any], where: dict[str, tuple[int, int]]) -> None:
     """Each train right of its city's dot, in its owner's colour, labelled with the name."""
     stacked: dict[str, int] = {}
-    current = view.get("current") if view.get("ready") and not view.get("over") else None
+    current = view.get("current") if _in_play(view) else None
     for seat, player in enumerate(view["players"]):
         city = player["city"]
         if not city or city not in where:
@@ -430,7 +436,7 @@ def _status_lines(view: dict[str, Any]) -> list[str]:
         lines.append("Waiting for the set-up deal.")
     else:
         lines.append(f"To act: {_name(view, view['current'])} (phase: {turn.get('phase', '')})")
-    if view.get("final_round") and not view.get("over"):
+    if view.get("final_round") and not view.get("over") and not ended_line(view):
         lines.append("LAST ROUND: countdown tokens are in the bag.")
     viewer = view.get("viewer", -1)
     lines.append(f"Seen by: {_name(view, viewer)}" if isinstance(viewer, int) and viewer >= 0
@@ -466,8 +472,7 @@ def _draw_status(out: kit.Canvas, view: dict[str, Any], top: int) -> int:
 def _player_marks(view: dict[str, Any], seat: int, places: dict[int, int]) -> list[str]:
     return kit.seat_marks(
         you=seat == view.get("viewer"), first=seat == view.get("first"),
-        to_act=seat == view.get("current") and bool(view.get("ready")) and not view.get("over")
-        and not waiting_line(view),
+        to_act=seat == view.get("current") and _in_play(view),
         place=places.get(seat, 0))
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from pbem.game import State, waiting_line
+from pbem.game import State, ended_line, waiting_line
 
 from .abilities import ABILITIES
 from .constants import FREIGHT_CARS, SEASONS
@@ -85,7 +85,10 @@ def render(shown: dict[str, Any]) -> str:
         out.append(f"To act: {_name(shown, shown['current'])}  phase: {turn.get('phase', '')}{last}")
     pending = pending_lines(shown)
     if pending:
-        out.append("Pending (resolved when the next player opens the save): " + "; ".join(pending))
+        # A vote owed next resolves nothing (its entry carries no beacon link).
+        when = ("resolved by the next entry in the order of play; a vote resolves nothing"
+                if shown.get("vote") else "resolved when the next player opens the save")
+        out.append(f"Pending ({when}): " + "; ".join(pending))
     out.append("")
     out += _map(shown)
     out.append("")
@@ -234,7 +237,9 @@ def _player(shown: dict[str, Any], seat: int) -> list[str]:
     out += _wrapped([f"{player['crews'][r]}: {crew_text(data, player['crews'][r])}"
                      for r in data["regions"] if player["crews"][r]], "    ")
     costs = (shown.get("reach") or [{}] * (seat + 1))[seat]
-    if player["city"] and (seat == shown.get("viewer") or seat == shown.get("current")):
+    # No travel to offer once play is over, by the rules or ended by the engine.
+    if player["city"] and (seat == shown.get("viewer") or seat == shown.get("current")) \
+            and not shown.get("over") and not ended_line(shown):
         out += _wrapped([_reach_line(shown, seat, costs)], "  ")
     if turn.get("seat") == seat and turn.get("token"):
         out.append(f"  token in hand: {describe_token(data, turn['token'], turn['gold'])}")

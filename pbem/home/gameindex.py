@@ -57,6 +57,9 @@ class GameRecord(NamedTuple):
     # The save's entries not yet in effect here when it was verified (timing.Waiting's
     # JSON): the record describes the save up to the entry before them.
     waiting: list[dict[str, Any]] = []
+    # Every seat still to sign in the round under way, in seat order ([] when no round
+    # is): each acts now as much as ``to_act``, the first of them (or this home's seat).
+    round_missing: list[str] = []
 
     @property
     def short_id(self) -> str:
@@ -103,7 +106,9 @@ def _well_formed(r: GameRecord) -> bool:
             and isinstance(r.clock, dict)
             and isinstance(r.waiting, list) and all(
                 isinstance(w, dict) and isinstance(w.get("in_effect_from"), str)
-                and isinstance(w.get("seq"), int) for w in r.waiting))
+                and isinstance(w.get("seq"), int) for w in r.waiting)
+            and isinstance(r.round_missing, list)
+            and all(isinstance(h, str) for h in r.round_missing))
 
 
 def _acted_ok(item: Any) -> bool:
@@ -142,7 +147,8 @@ def summarize(save: Save, report: Report, path: Path, you: str,
         scores=scores, ending=str(told.get("ending", {}).get("short", "")),
         time=timing.stamp(timing.signed_time(last)),
         acted=[a.to_json() for a in timing.last_acted(seats, save.entries)],
-        clock=clock.status(table), waiting=list(waiting))
+        clock=clock.status(table), waiting=list(waiting),
+        round_missing=[table.seats[s].handle for s in table.round_missing()])
 
 
 class GameIndex:

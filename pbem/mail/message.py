@@ -57,7 +57,7 @@ from pbem.mail.attachments import (  # noqa: F401
     mentions_pbem,
     reading_policy,
 )
-from pbem.mail.nextstep import chance_words, each_to_run, shell_word, what_to_run
+from pbem.mail.nextstep import chance_paragraph, each_to_run, shell_word, what_to_run
 from pbem.mail.profile import email as home_email
 from pbem.mail.viewtable import view_table_html
 from pbem.protocol.crypto.identity import Home, check_address, is_address, is_handle
@@ -182,10 +182,9 @@ def describe_entry(entry: savefile.Entry, you: str = "") -> str:
                                                                        if moves else "")
     if "sealed" in entry:  # a sealed step's commitment: no moves, they stay hidden
         return f"{who} sealed their moves for the step (opened once every seat has sealed)"
-    bot = "".join(f"{t['seat']}'s turn for the bot ({'; '.join(t['moves']) or 'nothing'}), "
-                  for t in entry.get("bot", []))
+    bot = logbook.bot_turn_words(entry)
     if bot:  # an absent player's turn, played by the bot (PROTOCOL.md section 11)
-        bot = f"{who} played {bot}then "
+        bot = f"{who} played {bot}, then "
         who = ""
     played = "opened the moves they sealed" if "salt" in entry else "played"
     # (no move but deck work: an entry the engine asked for deck work, or an empty turn)
@@ -459,13 +458,19 @@ class _Mailing:
         it, naming the proposal it settles, which the table before it holds (the replay
         then starts before it, not from the home's cached table)."""
         shown = self.parsed.entries[-MAX_BODY_ENTRIES:]
-        settling = [int(e["seq"]) for e in shown if e["kind"] in ("vote", "confirm")]
+        # (and a turn with no moves, which may only resolve the chance before a sealed step)
+        settling = [int(e["seq"]) for e in shown if e["kind"] in ("vote", "confirm")
+                    or (e["kind"] == "turn" and not e["moves"] and "round" not in e)]
         if not settling:
             return session.verify(self.parsed, home)
 
         def tell(before: Table, _after: Table, entry: savefile.Entry) -> None:
-            if int(entry["seq"]) in settling:
-                self.settling[int(entry["seq"])] = logbook.settling_words(entry, before)
+            seq = int(entry["seq"])
+            if seq in settling and entry["kind"] != "turn":
+                self.settling[seq] = logbook.settling_words(entry, before)
+            elif seq in settling and (resolving := logbook.resolving_words(entry, before)):
+                bot = logbook.bot_turn_words(entry)
+                self.settling[seq] = resolving + (f"; it also played {bot}" if bot else "")
 
         return session.verify(self.parsed, home, on_entry=tell, told_from=min(settling))
 
@@ -720,10 +725,10 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
                                 for group in told["ranking"])
             body.paragraphs.append(f"{told['ending']['text']} {told['winner']}. Final scores, "
                                    f"best first: {ranking}.")
-            body.paragraphs += result.audit_words(told)[:1]
-            # A card left closed under an absent seat's layer is named in every result.
-            body.paragraphs += [card["text"][:1].upper() + card["text"][1:]
-                                for card in told.get("closed", [])]
+            # The verdict whole: a partial audit names what went unchecked, a card left
+            # closed under an absent seat's layer among it (as every result does).
+            verdict = result.audit_words(told)
+            body.paragraphs += ["\n".join(verdict)] if verdict else []
     else:
         # In a round (the joins, the final reveals) every seat still to sign in it acts now.
         to_sign = table.round_missing()
@@ -739,9 +744,7 @@ def _body(table: Table, save: Save, seats: list[Seat], filename: str, reader: in
                         bystander=reader not in (None, acting),
                         proposed=reader in absence.proposed(table), deck_work=chores))
         if table.gstate.get("pending"):
-            drawer = table.deck_round_resolver()  # -1 (never missing): the next entry draws
-            body.paragraphs.append(chance_words(
-                table.seats[drawer].handle if drawer in table.round_missing() else ""))
+            body.paragraphs.append(chance_paragraph(table, duty.kind, seq))
         # Who is absent and who signs for the bot, or the open proposal: the board below
         # names the absent seat to act in the rules' own words.
         body.paragraphs += absence.lines(table, you=you)

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pbem.terminal import listed
+
+if TYPE_CHECKING:
+    from pbem.protocol.state.table import Table
 
 
 def what_to_run(kind: str, handle: str, filename: str, *, addressed: bool, is_me: bool,
@@ -89,12 +93,46 @@ def shell_word(path: str | Path) -> str:
     return shlex.quote(text)
 
 
-def chance_words(drawer: str) -> str:
-    """When the chance pending shows: when the next player opens the save, or, in a round
-    of deck work one seat's entry of which draws it, when that seat (``drawer``) does (the
-    others' previews show it pending: Table.deck_round_resolver)."""
-    if not drawer:
-        return ("Dice rolled and cards drawn in the last entry are not shown yet: they appear "
-                "when the next player opens the save.")
-    return (f"Dice rolled and cards drawn are not shown yet: {drawer}'s entry of this round "
-            f"draws them, and they appear when {drawer} opens the save.")
+def chance_paragraph(table: Table, kind: str, last: int) -> str:
+    """When the chance pending shows (:func:`chance_words`), from the save's state:
+    ``kind`` the duty owed next, ``last`` the seq of the save's last entry."""
+    drawer = table.deck_round_resolver()  # -1 (never missing): the next entry draws
+    queued = sorted({int(r["seq"]) for r in table.gstate["pending"]
+                     if isinstance(r.get("seq"), int)})
+    return chance_words(table.seats[drawer].handle if drawer in table.round_missing() else "",
+                        in_round=table.round_first >= 0, queued=queued, last=last,
+                        vote=kind == "vote")
+
+
+def chance_words(drawer: str, in_round: bool = False, queued: list[int] | None = None,
+                 last: int = -1, vote: bool = False) -> str:
+    """When the chance pending shows: when the next player opens the save; in a round of
+    deck work one seat's entry of which draws it, when that seat (``drawer``) does (the
+    others' previews show it pending: Table.deck_round_resolver); in any other round
+    under way (``in_round``), only after it, since no other entry of a round resolves
+    chance (docs/protocol-rounds.md): the next player may be another seat of the round.
+    ``queued``: the seqs of the entries that queued it (``last``: the save's last entry);
+    ``vote``: a vote is owed next, and a vote resolves nothing (PROTOCOL.md section 5)."""
+    if drawer:
+        return (f"Dice rolled and cards drawn are not shown yet: {drawer}'s entry of this "
+                f"round draws them, and they appear when {drawer} opens the save.")
+    if in_round:
+        return ("Dice rolled and cards drawn in this round are not shown yet: they appear "
+                "with the first entry in the order of play after the round (each with the "
+                "first such entry by a seat other than the one that rolled or drew it).")
+    made = _queued_in(queued or [], last)
+    if vote:
+        return (f"Dice rolled and cards drawn {made} are not shown yet: they appear with the "
+                "next entry in the order of play by another seat than the one that rolled "
+                "or drew them (a vote resolves nothing).")
+    return (f"Dice rolled and cards drawn {made} are not shown yet: they appear when the "
+            "next player opens the save.")
+
+
+def _queued_in(queued: list[int], last: int) -> str:
+    """'in the last entry', 'in entry 7', 'in entries 5 and 7'."""
+    if not queued or queued == [last]:
+        return "in the last entry"
+    if len(queued) == 1:
+        return f"in entry {queued[0]}"
+    return f"in entries {listed([str(q) for q in queued])}"

@@ -10,6 +10,7 @@ from pbem.home.gameindex import GameRecord
 from pbem.protocol.crypto.identity import Home
 from pbem.protocol.saveformat import timing
 from pbem.session import logbook
+from pbem.terminal import listed
 
 NO_GAMES = ("This home is in no game yet. 'pbem new' starts one; every save this home "
             "writes, joins, plays, shows, verifies or files from 'pbem inbox' is listed here.")
@@ -74,6 +75,7 @@ def game_line(record: GameRecord, now: datetime.datetime) -> dict[str, Any]:
             "over": record.over, "complete": record.complete, "audit": record.audit,
             "winners": record.winners, "scores": record.scores or None,
             "ending": record.ending, "time": record.time,
+            "round_missing": list(record.round_missing),
             "waiting_since": timing.stamp(since) if waiting is not None else None,
             "waiting_seconds": waiting, "path": record.path, "missing": missing,
             **_clock_of(record, now)}
@@ -104,6 +106,8 @@ def _open_status(record: GameRecord, waited: datetime.timedelta | None) -> str:
     action = {"create": "create", "join": "join", "start": "start", "turn": "play",
               "reveal": "reveal"}.get(record.next, record.next)
     who = "you" if record.your_move else record.to_act
+    if not record.your_move and len(record.round_missing) > 1:  # they sign in parallel
+        who = listed(record.round_missing) + " each"
     status = f"{who} to {action}"
     if waited is not None:
         status += f", waiting {timing.duration_words(waited)}"

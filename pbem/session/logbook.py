@@ -140,7 +140,10 @@ class EntryNote(NamedTuple):
 def note_of(before: Table, after: Table, entry: savefile.Entry) -> EntryNote:
     """What ``entry`` did, from the tables just before and just after it."""
     changes: list[str] = []
-    if entry["kind"] not in ("create", "join"):  # those change no game state
+    # create and join change no game state; nor does an entry out of the order of play
+    # (PROTOCOL.md section 5), and the game's words for it would only repeat what waits.
+    moved = entry["kind"] not in absence.OUT_OF_TURN or before.gstate != after.gstate
+    if entry["kind"] not in ("create", "join") and moved:
         seat = after.seat_of(entry["seat"])
         assert seat is not None
         changes = after.game.describe(before.gstate, after.gstate, seat)
@@ -167,7 +170,27 @@ def _leaving_words(entry: savefile.Entry, before: Table) -> list[str]:
         return [f"{who} resigned and ranks last."]
     if "sealed" in entry:  # a sealed step's commitment: its moves stay hidden until opened
         return [f"{who} sealed its moves; they are opened once every seat of the step has."]
-    return []
+    resolving = resolving_words(entry, before)
+    return [resolving + "."] if resolving else []
+
+
+def bot_turn_words(entry: savefile.Entry) -> str:
+    """"ann's turn for the bot (forward 3)", one for each turn of an absent seat the
+    entry played (PROTOCOL.md section 11), as a mail's history tells it; '' for none."""
+    return ", ".join(f"{t['seat']}'s turn for the bot ({'; '.join(t['moves']) or 'nothing'})"
+                     for t in entry.get("bot", []))
+
+
+def resolving_words(entry: savefile.Entry, before: Table) -> str:
+    """"ann resolved the chance pending before the sealed step (...)": a turn with no moves
+    signed while chance is pending ahead of a sealed step (Table.chance_before_round),
+    which resolves it and plays no turn of its signer's own; '' for any other entry."""
+    if (entry["kind"] != "turn" or entry["moves"] or "round" in entry or "sealed" in entry
+            or not before.chance_before_round()):
+        return ""
+    who = entry["seat"]
+    return (f"{who} resolved the chance pending before the sealed step (no move: {who}'s "
+            "own turn comes in the step's round)")
 
 
 def settling_words(entry: savefile.Entry, before: Table) -> str:

@@ -316,8 +316,12 @@ def verify_lines(verified: Verified) -> list[str]:
     lines += absence.lines(table)
     awaiting = [table.seats[s].handle for s in table.awaiting_reveals()]
     if awaiting:
+        # In a round of reveals every seat still to reveal signs now, not the first alone.
+        missing = [table.seats[s].handle for s in table.round_missing()]
+        now = (f"awaiting each of {', '.join(missing)} now, in parallel" if len(missing) > 1
+               else f"awaiting {awaiting[0]} now")
         lines.append(f"The game is over; the audit is pending until {', '.join(awaiting)} "
-                     f"reveal{'s' if len(awaiting) == 1 else ''} (awaiting {awaiting[0]} now).")
+                     f"reveal{'s' if len(awaiting) == 1 else ''} ({now}).")
     return lines + result_lines(report)
 
 

@@ -26,6 +26,7 @@ from pbem.protocol.crypto.mental_deck import (
     layer_point,
     owed,
     own_only,
+    pending_on,
     sorted_slots,
 )
 
@@ -55,7 +56,7 @@ def read(
             continue
         if sid in adopting:
             point = adopting[sid]
-        elif own_only(d, sid, seat):
+        elif own_only(d, sid, seat) or _opening_own(d, sid, seat):
             key = layer_key(seed, deck, slot["layers"][str(seat)])
             point = mental.decrypt(key, mental.point_bytes(slot["ct"]))
         else:
@@ -69,6 +70,16 @@ def read(
             )
         out[sid] = uid
     return out
+
+
+def _opening_own(d: Deck, slot_id: str, seat: int) -> bool:
+    """Whether the slot carries only ``seat``'s layer and what is owed on it is only
+    ``seat``'s own open of it (a Posse pick shown after the draft): its holder reads it
+    with its own key, as before the open was owed, and nobody else can yet."""
+    slot = d["slots"][slot_id]
+    pending = pending_on(d, slot_id)
+    return (list(slot["layers"]) == [str(seat)] and bool(pending)
+            and all(item.get("op") == "open" and item.get("seat") == seat for item in pending))
 
 
 def _adopting(d: Deck, deck: str, seat: int, seed: bytes) -> dict[str, bytes]:

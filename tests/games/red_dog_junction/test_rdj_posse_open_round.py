@@ -176,3 +176,19 @@ def test_RDJ_V2_a_second_withholder_of_the_opens_round_answering_first_draws_not
     assert drawn(posse.ready(written.table.gstate)) == expected
     report = session.verify(savefile.read(written.path), Home(tmp_path / "auditor"))
     assert report.table.gstate == written.table.gstate
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_before_the_opens_every_player_still_sees_its_picks(tmp_path: Path) -> None:
+    """Every choice made, no open signed yet: each seat's view listed 'Your picks so far:
+    none' (its cards, owed an open, were left out of what its seed reads), though the
+    counts said 8 each."""
+    homes, written = posse_until(tmp_path, opens_ahead)
+    game = registry.load("red-dog-junction")
+    for handle in HANDLES:
+        _, view, _ = session.seat_view(homes[handle], session.load(written.path, homes[handle]))
+        seat = HANDLES.index(handle)
+        assert [c["slot"] for c in view["draft"]["picks"]] == posse.picks_of(
+            written.table.gstate, seat)
+        assert len(view["draft"]["picks"]) == 8
+        assert "Your picks so far (8):" in game.render(view)

@@ -33,6 +33,7 @@ from pbem.home.archive import Archive
 from pbem.home.contacts import Contacts
 from pbem.mail import answer, imap, imapurl
 from pbem.mail import message as mail
+from pbem.mail.attachments import MAX_PARTS, TooManyParts, reading_policy
 from pbem.mail.report import GameSummary, InboxReport, Origin, Problem
 from pbem.mail.seen import SeenRecord
 from pbem.mail.sources import (
@@ -120,15 +121,15 @@ def _candidates(raw: Raw, report: InboxReport, max_bytes: int) -> list[_Candidat
     try:
         # compat32 (bounded): the modern header registry parses every header eagerly and
         # costs several times more; only a few headers are read here, decoded by _header.
-        message = message_from_bytes(raw.data, policy=mail.reading_policy())
+        message = message_from_bytes(raw.data, policy=reading_policy())
         origin = Origin(raw.origin.source, raw.origin.where, _header(message, "From"),
                         _header(message, "Subject"), _header(message, "Date"))
         found = mail.find_saves(message, max_bytes)
         defects = mail.defects(message)
         claims = mail.mentions_pbem(message)
-    except mail.TooManyParts:
+    except TooManyParts:
         report.problems.append(Problem(
-            "unreadable", f"This message has more than {mail.MAX_PARTS} MIME parts, far more "
+            "unreadable", f"This message has more than {MAX_PARTS} MIME parts, far more "
             "than a mail that carries a save; it was not read.", raw.origin))
         return []
     except Exception as exc:  # hostile MIME must not stop the scan of a whole mailbox

@@ -47,15 +47,12 @@ from pbem.mail import packing
 # The reading side (attachments.py) is named mail.X by its callers too.
 from pbem.mail.attachments import (  # noqa: F401
     MAX_ATTACHMENT_BYTES,
-    MAX_PARTS,
     Found,
-    TooManyParts,
     clean_text,
     defects,
     find_saves,
     looks_like_save,
     mentions_pbem,
-    reading_policy,
 )
 from pbem.mail.nextstep import chance_paragraph, each_to_run, shell_word, what_to_run
 from pbem.mail.profile import email as home_email

@@ -56,8 +56,11 @@ def _scores(before: State, after: State) -> list[str]:
 
 
 def _next(after: State) -> str:
+    """When queued chance is drawn: at the start of the next entry in the order of play by
+    another seat, which comes before the next turn of the seat to act, whether that seat
+    signs it or the seat after it plays it for the bot (an absent seat's turn)."""
     actor = to_act(after)
-    return f"{handle(after, actor)} opens the save" if actor is not None else "the next entry"
+    return f"before {handle(after, actor)}'s next turn" if actor is not None else "by the next entry"
 
 
 def _waiting(after: State, seat: int) -> list[str]:
@@ -70,7 +73,7 @@ def _waiting(after: State, seat: int) -> list[str]:
             who = handle(after, int(request["seat"]))
             queued = [str(q["move"]) for q in request["moves"]]
             first = "right away" if request["first"] else "before the next unload"
-            out.append(f"Boom cards for {who} are drawn when {_next(after)} (the first "
+            out.append(f"Boom cards for {who} are drawn {_next(after)} (the first "
                        f"{first}); waiting on them: {'; '.join(queued) or 'no more actions'}.")
             draws = planned_draws(request)
             policies = {d["policy"] for d in draws}
@@ -87,7 +90,7 @@ def _waiting(after: State, seat: int) -> list[str]:
         elif kind == "refill":
             other.append("the market refill and the deck's new top")
     if other:
-        out.append(f"Drawn when {_next(after)}: {', '.join(other)}.")
+        out.append(f"Drawn {_next(after)}: {', '.join(other)}.")
     return out
 
 

@@ -87,7 +87,7 @@ def render(shown: dict[str, Any]) -> str:
     if pending:
         # A vote owed next resolves nothing (its entry carries no beacon link).
         when = ("resolved by the next entry in the order of play; a vote resolves nothing"
-                if shown.get("vote") else "resolved when the next player opens the save")
+                if shown.get("vote") else "resolved before the next turn")
         out.append(f"Pending ({when}): " + "; ".join(pending))
     out.append("")
     out += _map(shown)

@@ -33,7 +33,7 @@ def test_describe_a_turn_cubes_contracts_scores_and_trucks() -> None:
     assert "ann's score: 0 -> 5 (+5)." in lines
     assert "ann drives forward 1 exit east: now space 11, south lane, heading east." in lines
     assert f"ann takes {taken} (" in text
-    assert "Drawn when bob opens the save: the market refill and the deck's new top." in lines
+    assert "Drawn before bob's next turn: the market refill and the deck's new top." in lines
     # bob's entry starts with the refill ann left: the new market card and the deck top.
     lines = _entry(t, ["load blue"])
     assert any(re.match(r"Market m1: c\d+ \(\d \w+ -> [A-F], \+\d+/-\d+", line) for line in lines)
@@ -45,7 +45,7 @@ def test_describe_booms_never_surprise_queued_actions_and_policy() -> None:
     next entry says what the boom cards did."""
     t = placed(2, where="F", hazardous=True)
     lines = _entry(t, ["load yellow", "forward 1 exit east", "forward 1"])
-    assert ("Boom cards for ann are drawn when bob opens the save (the first right away); "
+    assert ("Boom cards for ann are drawn before bob's next turn (the first right away); "
             "waiting on them: forward 1 exit east; forward 1.") in lines
     assert "ann plays policy stop: a first half boom ends the turn there." in lines
     lines = _entry(t, [])
@@ -85,5 +85,5 @@ def test_describe_emptied_warehouse_and_stall_count() -> None:
 def test_describe_a_boom_turn_says_the_refill_comes_after_the_draws() -> None:
     t = placed(2, where="F", hazardous=True)
     lines = _entry(t, ["load yellow", "contracts m1"])
-    assert ("Drawn when bob opens the save: after them, the market refill and the deck's "
+    assert ("Drawn before bob's next turn: after them, the market refill and the deck's "
             "new top.") in lines

@@ -68,7 +68,7 @@ def test_the_text_view_while_a_vote_is_due_does_not_promise_the_next_player() ->
         if game.state.get("pending"):
             break
     view = game.view(None)
-    assert "Pending (resolved when the next player opens the save): " in GAME.render(view)
+    assert "Pending (resolved before the next turn): " in GAME.render(view)
     voting = {**view, "vote": {"text": "ann votes next on bob's proposal that cy is absent "
                                        "(entry 9, remedy 'bot'); cy may still answer it by "
                                        "playing."}}

@@ -258,7 +258,7 @@ def write(save: Save, path: Path, home: Home | None,
         text = savefile.dumps(save)
         written = savefile.write_new(path, text)
     except BaseException as exc:  # Ctrl-C too: the claim must not outlive an unwritten save
-        if unwritten is not None and not (text and _holds(path, text)):
+        if unwritten is not None and not (text and savefile.holds(path, text)):
             unwritten()
         if isinstance(exc, OSError):  # no room, no permission: one sentence, not a bug
             raise UsageError(f"Could not write {path} ({exc.strerror}); nothing was "
@@ -274,17 +274,6 @@ def write(save: Save, path: Path, home: Home | None,
         # twice; engine.replay makes sure this one was (any other has them all checked).
         verify(save, home, path=written, signed_here=new_entry)
     return written
-
-
-def _holds(path: Path, text: str) -> bool:
-    """Whether the file at ``path`` holds exactly ``text`` (a save that was written
-    whole before its write was interrupted)."""
-    data = text.encode("utf-8")
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(len(data) + 1) == data
-    except OSError:
-        return False
 
 
 class Written(Record):

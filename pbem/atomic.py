@@ -35,17 +35,6 @@ def read_json(path: Path | str, max_bytes: int) -> Any:
         return None
 
 
-def holds(path: Path | str, text: str) -> bool:
-    """Whether the file at ``path`` holds exactly ``text`` (a file written whole before
-    its write was interrupted)."""
-    data = text.encode("utf-8")
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(len(data) + 1) == data
-    except OSError:
-        return False
-
-
 def temporary(folder: Path | str, prefix: str, suffix: str = "") -> tuple[int, str]:
     """A new file in ``folder`` that nobody else has opened, as ``tempfile.mkstemp`` makes
     one (an unused random name, mode 0600): (its descriptor, its path). Without

@@ -258,7 +258,7 @@ def write(save: Save, path: Path, home: Home | None,
         text = savefile.dumps(save)
         written = savefile.write_new(path, text)
     except BaseException as exc:  # Ctrl-C too: the claim must not outlive an unwritten save
-        if unwritten is not None and not (text and atomic.holds(path, text)):
+        if unwritten is not None and not (text and savefile.holds(path, text)):
             unwritten()
         if isinstance(exc, OSError):  # no room, no permission: one sentence, not a bug
             raise UsageError(f"Could not write {path} ({exc.strerror}); nothing was "
@@ -315,8 +315,6 @@ class Written(Record):
         action = {"join": "join it with 'pbem join'", "start": "start it with 'pbem play'",
                   "turn": "play with 'pbem play'", "reveal": "reveal with 'pbem play'",
                   "vote": "vote with 'pbem vote SAVE accept' (or refuse)"}[duty.kind]
-        if who.handle == self.entry["seat"]:  # the signer acts again (a solo game)
-            return f"You ({who.handle}) are next: {action} on this save."
         mail = f" <{who.email}>" if who.email else ""
         return f"Send it to {who.handle}{mail}, who will {action}."
 

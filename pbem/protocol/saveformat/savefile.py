@@ -473,6 +473,17 @@ def write_new(path: str | Path, text: str) -> Path:
     return target
 
 
+def holds(path: str | Path, text: str) -> bool:
+    """Whether the file at ``path`` holds exactly ``text`` (a save written whole before
+    its write was interrupted)."""
+    data = text.encode("utf-8")
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(len(data) + 1) == data
+    except OSError:
+        return False
+
+
 def _fsync_dir(folder: Path) -> None:
     try:
         fd = os.open(folder, os.O_RDONLY)

@@ -315,6 +315,8 @@ class Written(Record):
         action = {"join": "join it with 'pbem join'", "start": "start it with 'pbem play'",
                   "turn": "play with 'pbem play'", "reveal": "reveal with 'pbem play'",
                   "vote": "vote with 'pbem vote SAVE accept' (or refuse)"}[duty.kind]
+        if who.handle == self.entry["seat"]:  # the signer acts again (a solo game)
+            return f"You ({who.handle}) are next: {action} on this save."
         mail = f" <{who.email}>" if who.email else ""
         return f"Send it to {who.handle}{mail}, who will {action}."
 

@@ -142,3 +142,25 @@ def test_the_entry_resolving_the_chance_before_a_sealed_step_is_told_as_such(
     assert f"{seq} {said}" in text and f"{who} ended the turn" not in text
     log = CliRunner().invoke(main, ["--home", str(homes[who].path), "log", str(written.path)])
     assert f"\n        {said}.\n" in log.output
+
+
+def test_the_mail_after_a_roll_says_the_next_entry_by_another_seat_draws_it(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """Dice Race: after a roll, the mail said the die appears 'when the next player opens
+    the save', untrue where the next player is played by the bot (the seat after it signs
+    the entry that draws it). It names the entry that draws it, whoever signs it; that
+    entry does draw it (the ground truth)."""
+    from tests.enginekit import actor
+
+    start = play_game(homes, tmp_path / "d", game="dice-race", options=["target=1000"],
+                      stop_after=4)[-1]
+    roller = actor(start)
+    written = session.sign_next(homes[roller], start, None, ["roll"], None, None)
+    assert written.table.gstate["pending"]
+    text = mail_text(written, homes[roller], [f"{actor(written.path)}@example.org"])
+    assert "when the next player opens the save" not in text
+    assert ("Dice rolled and cards drawn in the last entry are not shown yet: they appear "
+            "with the next entry in the order of play by another seat than the one that "
+            "rolled or drew them.") in text
+    drawn = sign_as(homes[actor(written.path)], written.path, None)
+    assert not [r for r in drawn.table.gstate["pending"] if r["seq"] == written.entry["seq"]]

@@ -29,7 +29,7 @@ How pbem plays Road Master by email (rules that the rulebook leaves open):
 
 Turns and chance
   One `pbem play` is your whole turn. Cards turned up in your turn (market refills, the
-  card you take from the deck's top) appear when the next player opens the save.
+  card you take from the deck's top) appear before the next player's turn.
   The first player is drawn at random at the start, unless the host names one
   (--option first=HANDLE); `show` says who played first.
   The contract deck's top card shows its back: the colour of its cubes (a shortage card

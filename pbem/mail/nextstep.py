@@ -101,18 +101,21 @@ def chance_paragraph(table: Table, kind: str, last: int) -> str:
                      if isinstance(r.get("seq"), int)})
     return chance_words(table.seats[drawer].handle if drawer in table.round_missing() else "",
                         in_round=table.round_first >= 0, queued=queued, last=last,
-                        vote=kind == "vote")
+                        vote=kind == "vote", solo=table.solo)
 
 
 def chance_words(drawer: str, in_round: bool = False, queued: list[int] | None = None,
-                 last: int = -1, vote: bool = False) -> str:
-    """When the chance pending shows: when the next player opens the save; in a round of
+                 last: int = -1, vote: bool = False, solo: bool = False) -> str:
+    """When the chance pending shows: with the next entry in the order of play by another
+    seat than the one that queued it (whoever signs it: where the next player is played by
+    the bot, the seat after it; in a solo game, the next entry); in a round of
     deck work one seat's entry of which draws it, when that seat (``drawer``) does (the
     others' previews show it pending: Table.deck_round_resolver); in any other round
     under way (``in_round``), only after it, since no other entry of a round resolves
     chance (docs/protocol-rounds.md): the next player may be another seat of the round.
     ``queued``: the seqs of the entries that queued it (``last``: the save's last entry);
-    ``vote``: a vote is owed next, and a vote resolves nothing (PROTOCOL.md section 5)."""
+    ``vote``: a vote is owed next, and a vote resolves nothing (PROTOCOL.md section 5);
+    ``solo``: a solo game, whose own chain resolves it."""
     if drawer:
         return (f"Dice rolled and cards drawn are not shown yet: {drawer}'s entry of this "
                 f"round draws them, and they appear when {drawer} opens the save.")
@@ -121,12 +124,11 @@ def chance_words(drawer: str, in_round: bool = False, queued: list[int] | None =
                 "with the first entry in the order of play after the round (each with the "
                 "first such entry by a seat other than the one that rolled or drew it).")
     made = _queued_in(queued or [], last)
-    if vote:
-        return (f"Dice rolled and cards drawn {made} are not shown yet: they appear with the "
-                "next entry in the order of play by another seat than the one that rolled "
-                "or drew them (a vote resolves nothing).")
-    return (f"Dice rolled and cards drawn {made} are not shown yet: they appear when the "
-            "next player opens the save.")
+    if solo:
+        return f"Dice rolled and cards drawn {made} are not shown yet: the next entry draws them."
+    return (f"Dice rolled and cards drawn {made} are not shown yet: they appear with the "
+            "next entry in the order of play by another seat than the one that rolled or "
+            "drew them" + (" (a vote resolves nothing)." if vote else "."))
 
 
 def _queued_in(queued: list[int], last: int) -> str:

@@ -74,13 +74,13 @@ def test_a_game_begun_under_version_3_verifies_as_version_3_played_it(ruleset: s
 
 
 def test_a_posse_draft_begun_under_version_3_plays_on_as_version_3() -> None:
-    """Red Dog Junction is version 5 (from 4 its Posse draft passes a hand in one step); a draft
+    """Red Dog Junction is version 6 (from 4 its Posse draft passes a hand in one step); a draft
     begun under version 3 (a save made before the change, its last entry one seat's of a
     round of peels) verifies and plays on to its end with version 3's pass: fresh slot
     ids, the receiver's re-lock, the giver's peel, never a handoff or an adopt."""
     begun = savefile.read(RULES3 / "red-dog-junction-posse-0021-p0.toml")
     assert begun.header["rules_version"] == 3
-    assert registry.load("red-dog-junction").info.rules_version == 5
+    assert registry.load("red-dog-junction").info.rules_version == 6
     save = bot_game("red-dog-junction", 3, ["variant=posse"],
                     hashlib.sha256(b"older-rules/posse/3/on").digest(), begun=begun)
     later = save.entries[len(begun.entries):]
@@ -262,3 +262,36 @@ def test_STS_G3_a_route_drawn_in_the_turn_that_ends_the_game_is_not_drawn() -> N
     game.end_turn(state, seat)
     assert state["over"] and state["pending"] == []
     assert state["notes"][-1] == "the draws this turn asked for are not made: the game is over"
+
+
+def test_RDJ_V2_a_seat_joins_no_new_game_under_an_older_rules_version(tmp_path: Path) -> None:
+    """A host holding the source can write an invitation under Red Dog Junction's rules
+    version 5, whose Posse opens let the host (the first seat) work out the rest of set-up
+    before keeping its last card. 'pbem join' refuses it in words (exit 4) and writes
+    nothing; the same invitation under the current version is joined."""
+    from click.testing import CliRunner
+
+    from pbem import session
+    from pbem.cli import main
+
+    homes = {h: Home(tmp_path / h) for h in ("ann", "bob", "cy")}
+    for handle, home in homes.items():
+        home.keygen(handle)
+    for rules, joined in ((5, False), (None, True)):
+        folder = tmp_path / f"saves-{rules}"
+        folder.mkdir()
+        invitation = session.new_game(homes["ann"], "red-dog-junction", list(homes),
+                                      ["variant=posse"], None, folder=folder, rules=rules).path
+        before = sorted(folder.iterdir())
+        result = CliRunner().invoke(main, ["--home", str(homes["bob"].path), "join",
+                                           str(invitation)])
+        assert "Traceback" not in result.output
+        if joined:
+            assert result.exit_code == 0, result.output
+            continue
+        assert result.exit_code == 4, result.output
+        text = " ".join(result.output.split())
+        assert ("This invitation is for Red Dog Junction rules version 5; pbem plays older "
+                "versions only to finish games already under way, and begins new ones under "
+                "version 6. Ask the host to create the game again with this pbem.") in text
+        assert sorted(folder.iterdir()) == before

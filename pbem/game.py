@@ -396,6 +396,17 @@ class Game(ABC):
         lone entry before the round."""
         return False
 
+    def deck_round_pair(self, state: State) -> bool:
+        """Where a round of deck work resolves chance (``deck_round_resolves``), whether it
+        is drawn from two of its links, the queuing seat's and the resolver's, once both
+        entries are in (docs/protocol-rounds.md, "Drawn from two links of the round"),
+        rather than by the resolver's entry from its own link and the queuing entry's.
+        Say yes where the chance was queued in a round of choices the resolver is in: the
+        queuing entry may reach the resolver before its own choice there, and its own next
+        link it knows in advance (Red Dog Junction's Posse from rules version 6). Default
+        no."""
+        return False
+
     @abstractmethod
     def legal_moves(self, state: State, seat: int) -> list[str]:
         """Canonical move strings possible now in the current turn, stable order."""

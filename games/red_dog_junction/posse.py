@@ -46,7 +46,11 @@ How it is played by mail (the rulings in notation_doc.py say the same to players
   the picks are known: all choices are made, so nobody can steer it). Version 5
   (``QUICK_RULES``, ``opens_resolve``): the opens are one round, and the entry of its
   first seat that did not queue the chance draws it, the seat that signed the lone first
-  open in version 4; the other seats open beside it, drawing nothing. Once every pick is
+  open in version 4; the other seats open beside it, drawing nothing. Version 6
+  (``PAIR_RULES``, ``opens_draw_late``) draws it from two links of that round, the last
+  picker's and that first seat's, once both are in: the first seat could otherwise read
+  the outcome from the last picker's pick and its own next link before keeping its own
+  last card (the picks of a step are signed in any order). Once every pick is
   shown (``finish``) the cards become their players', the rest of the deck (known by
   elimination) is the market deck, the display is dealt and the first turn begins.
 - Who signs next. From three players the table picks together, as the rulebook has it:
@@ -99,6 +103,9 @@ ONE_STEP_RULES = 4  # the rules version from which a hand is passed in one step
 # The rules version from which the deal's peels begin in the last join and the start entry,
 # and the opens after the last choice, which draw the rest of set-up, are one round.
 QUICK_RULES = 5
+# The rules version from which the rest of set-up is drawn from two links of the opens
+# round (the last picker's and the first opener's), both published after every pick.
+PAIR_RULES = 6
 VERB = "pick"
 HANDED_OUT = "The drafted cards are the players' starting cards: "
 BOT_KNOWN = "bot_known"  # a bot's copy of the state: its seat's own cards (Game.bot_state)
@@ -256,6 +263,17 @@ def opens_resolve(state: State) -> bool:
     return bool(draft.get("open_round")) and bool(draft.get("shown"))
 
 
+def opens_draw_late(state: State) -> bool:
+    """Version 6: the rest of set-up is drawn from two links of the opens round, the
+    entries of the seat whose last pick queued it and of the first seat that did not
+    (Game.deck_round_pair), once both are in. In version 5 the first opener's entry drew
+    it from its own link, which it knows in advance, and the last picker's pick: that
+    pick may reach it before it keeps its own last card, so it could know the first
+    player, the dice, the gold and the display before choosing. Both links of version 6
+    are published only after every pick."""
+    return bool(state["draft"].get("pair_draw")) and opens_resolve(state)
+
+
 def to_act(state: State) -> int:
     """The first seat of the pick step under way; else the first seat to the left of the
     last signer with something to do: a pick, or deck work it owes. In signed games this
@@ -367,7 +385,8 @@ def _show_all(state: State) -> None:
     for seat in range(len(state["players"])):
         secretdeck.open_slots(state, DECK, seat, secretdeck.held(state, DECK, seat))
     queue_chance(state, {"kind": "posse"})
-    when = ("is drawn by one of the entries that show them"
+    when = ("is drawn from two of the entries that show them, once both are in"
+            if draft.get("pair_draw") else "is drawn by one of the entries that show them"
             if draft.get("open_round") else "comes with the next entry")
     journal.note(state, "Every choice of the draft is made: each player shows the cards they "
                         f"kept; the rest of set-up {when}.")

@@ -68,8 +68,8 @@ class RedDogJunction(Game):
         # goes in one step (posse.ONE_STEP_RULES), two rounds a pick instead of three;
         # 5: the Posse deal's peels begin before the start and the opens that draw the rest
         # of set-up are one round (posse.QUICK_RULES)
-        rules_version=5,
-        older_rules=(3, 4),
+        rules_version=6,
+        older_rules=(3, 4, 5),
         min_players=1,
         max_players=5,
         options={
@@ -124,6 +124,8 @@ class RedDogJunction(Game):
         if options.get("variant") == "posse" and self.info.rules_version >= posse.QUICK_RULES:
             posse.deal_early(state)
             state["draft"]["open_round"] = True
+        if options.get("variant") == "posse" and self.info.rules_version >= posse.PAIR_RULES:
+            state["draft"]["pair_draw"] = True
         return state
 
     # Posse's draft ends when the last pick is shown, by a secret-deck chore after the
@@ -147,6 +149,9 @@ class RedDogJunction(Game):
 
     def deck_round_resolves(self, state: State) -> bool:
         return posse.opens_resolve(state) if state["phase"] == "draft" else False
+
+    def deck_round_pair(self, state: State) -> bool:
+        return posse.opens_draw_late(state) if state["phase"] == "draft" else False
 
     def legal_moves(self, state: State, seat: int) -> list[str]:
         return legal_moves(posse.ready(state), seat)

@@ -96,6 +96,11 @@ def shell_word(path: str | Path) -> str:
 def chance_paragraph(table: Table, kind: str, last: int) -> str:
     """When the chance pending shows (:func:`chance_words`), from the save's state:
     ``kind`` the duty owed next, ``last`` the seq of the save's last entry."""
+    from pbem.protocol.replay import pairdraw
+
+    if pairdraw.waiting(table):
+        return pair_words([table.seats[s].handle for s in table.pair_draw["seats"]],
+                          [table.seats[s].handle for s in pairdraw.drawers(table)])
     drawer = table.deck_round_resolver()  # -1 (never missing): the next entry draws
     queued = sorted({int(r["seq"]) for r in table.gstate["pending"]
                      if isinstance(r.get("seq"), int)})
@@ -129,6 +134,16 @@ def chance_words(drawer: str, in_round: bool = False, queued: list[int] | None =
     return (f"Dice rolled and cards drawn {made} are not shown yet: they appear with the "
             "next entry in the order of play by another seat than the one that rolled or "
             "drew them" + (" (a vote resolves nothing)." if vote else "."))
+
+
+def pair_words(both: list[str], missing: list[str]) -> str:
+    """Chance drawn from two entries of a round of deck work (pbem.protocol.replay.
+    pairdraw): ``both`` their seats, ``missing`` those whose entry is not in yet."""
+    entries = " and ".join(f"{h}'s" for h in missing)
+    return (f"Dice rolled and cards drawn are not shown yet: they are drawn from {both[0]}'s "
+            f"and {both[1]}'s entries of the round of secret-deck work together, and appear "
+            f"once {entries} "
+            f"{'is' if len(missing) == 1 else 'are'} in the save.")
 
 
 def _queued_in(queued: list[int], last: int) -> str:

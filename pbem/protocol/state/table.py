@@ -86,7 +86,7 @@ class SeatRecord(Record):
 # and commitments, the queue of proposals in a round's slots; 9: whether a proposal in
 # a slot of a round of deck work that draws chance stands where nothing is drawn; 10: a
 # bot turn's chance draws from the newest link of another seat than its signer
-CACHE_FORMAT = 10
+CACHE_FORMAT = 11
 
 
 class Duty(NamedTuple):
@@ -111,7 +111,8 @@ class Table(Record):
                  round_set: list[int] | None = None, round_latest: str = "",
                  round_kind: str = "", commits: list[list[Any]] | None = None,
                  queue: list[dict[str, Any]] | None = None,
-                 round_work: list[list[Any]] | None = None) -> None:
+                 round_work: list[list[Any]] | None = None,
+                 pair_draw: dict[str, Any] | None = None) -> None:
         self.header = header
         self.seats = seats
         self.gstate = gstate
@@ -164,6 +165,9 @@ class Table(Record):
         # A round of secret-deck work (round_kind "deck"): the work each seat of it owed
         # when it began, [seat, deck, item], which its entry must do (deck_rounds.plan).
         self.round_work = [] if round_work is None else round_work
+        # Chance a round of deck work draws from two of its links (pbem.protocol.replay.
+        # pairdraw): the two seats, the queuing one first, and their links as they come.
+        self.pair_draw = {} if pair_draw is None else pair_draw
 
     def copy(self) -> Table:
         """A table sharing nothing that ``engine.step`` changes with this one: the header
@@ -320,7 +324,7 @@ class Table(Record):
             return {}
         pending = self.gstate.get("pending")
         if pending and (not self.game.deck_round_resolves(self.gstate)
-                        or self._resolver_of_all(seats, pending) < 0):
+                        or not self.deck_round_drawers(seats, pending)):
             return {}
         from pbem.protocol.crypto import deck_rounds
 
@@ -333,7 +337,7 @@ class Table(Record):
         would (Game.deck_round_resolves): the first of the round's seats, in seat order,
         that queued none of it. The round's other entries resolve nothing. -1: none."""
         if self.round_first >= 0:
-            if self.round_kind != "deck":
+            if self.round_kind != "deck" or self.pair_draw:
                 return -1
             seats = self.round_set
             pending = [r for r in self.gstate.get("pending", [])
@@ -341,7 +345,21 @@ class Table(Record):
         else:
             seats = self.deck_round()
             pending = self.gstate.get("pending", []) if seats else []
+        if pending and self.game.deck_round_pair(self.gstate):
+            return -1  # drawn from two of the round's links, by no one entry
         return self._resolver_of_all(seats, pending) if pending else -1
+
+    def deck_round_drawers(self, seats: list[int], pending: list[dict[str, Any]]) -> list[int]:
+        """The seats whose links in a round of deck work of ``seats`` draw the chance
+        ``pending`` (Game.deck_round_resolves): the resolver (:meth:`deck_round_resolver`);
+        where the game draws it from two links (Game.deck_round_pair), the seat that queued
+        it, then the resolver, the queuing seat one of ``seats`` and the only one. []: no
+        such round is formed."""
+        resolver = self._resolver_of_all(seats, pending)
+        if resolver < 0 or not self.game.deck_round_pair(self.gstate):
+            return [] if resolver < 0 else [resolver]
+        queuers = sorted(set(self._queuers(pending)))
+        return [queuers[0], resolver] if len(queuers) == 1 and queuers[0] in seats else []
 
     def _resolver_of_all(self, seats: list[int], pending: list[dict[str, Any]]) -> int:
         """The first of ``seats`` that queued none of ``pending``, so its entry resolves
@@ -678,6 +696,7 @@ class Table(Record):
             "commits": self.commits,
             "queue": self.queue,
             "round_work": self.round_work,
+            "pair_draw": self.pair_draw,
         }
 
     @classmethod
@@ -715,6 +734,7 @@ class Table(Record):
             commits=[list(c) for c in data["commits"]],
             queue=[dict(p) for p in data["queue"]],
             round_work=[list(w) for w in data["round_work"]],
+            pair_draw=dict(data["pair_draw"]),
         )
 
 

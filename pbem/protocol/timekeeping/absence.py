@@ -205,8 +205,10 @@ def propose(new: Table, seat: int, target: int, entry: Entry) -> None:
         new.proposal = proposal
         return
     drawer = new.deck_round_resolver()
-    if drawer >= 0 and drawer != target:
-        proposal["draws"] = False  # the slot's entry would have drawn none of the chance
+    if new.pair_draw or (drawer >= 0 and drawer != target):
+        # The slot's entry would have drawn none of the chance, or (a draw from two
+        # links, pbem.protocol.replay.pairdraw) not alone: the answer keeps its link.
+        proposal["draws"] = False
     new.queue.append(proposal)
     new.queue.sort(key=lambda p: int(p["player"]))  # a round's slots go in seat order
 

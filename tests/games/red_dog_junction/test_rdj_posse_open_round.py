@@ -1,5 +1,6 @@
-"""Posse (RDJ-V2), rules version 5: the opens after the last choice are one round of deck
-work while the rest of set-up's chance is pending (docs/protocol-rounds.md, "A round of
+"""Posse (RDJ-V2), rules version 5 (games begun under it play on so; version 6 draws from
+two links of the round: test_rdj_posse_pair_draw.py): the opens after the last choice are
+one round of deck work while the rest of set-up's chance is pending (docs/protocol-rounds.md, "A round of
 deck work that resolves chance"). The entry of one seat of the round, fixed before the
 round begins (the first, in seat order, that queued none of the chance: the seat a lone
 first open would have been in version 4), draws it from its own beacon link, at its
@@ -56,7 +57,7 @@ def previews(homes: dict[str, Home], table: Table) -> dict[str, Table]:
 @pytest.mark.parametrize("order", [HANDLES, list(reversed(HANDLES)), ["bob", "ann", "cy"]])
 def test_RDJ_V2_the_opens_round_draws_what_its_fixed_seat_saw_in_any_order(
         order: list[str], tmp_path: Path) -> None:
-    homes, written = posse_until(tmp_path, opens_ahead)
+    homes, written = posse_until(tmp_path, opens_ahead, 5)
     table = written.table
     assert table.gstate["pending"] and table.deck_round() == [0, 1, 2]
     resolver = table.deck_round_resolver()
@@ -88,7 +89,7 @@ def test_RDJ_V2_a_proposal_in_the_drawing_seats_slot_draws_nothing_and_its_answe
     slot (remedy end). Nothing of the round draws: the chance stays pending. ann answers
     with her opens on top of the proposal, from the same link her slot would have
     carried: the same draw, so proposing gains the proposer no other outcome."""
-    homes, written = posse_until(tmp_path, opens_ahead)
+    homes, written = posse_until(tmp_path, opens_ahead, 5)
     assert written.table.deck_round_resolver() == 0
     expected = drawn(posse.ready(signing.preview(written.table, homes["ann"].load()).gstate))
     written = sign_as(homes["bob"], written.path)
@@ -136,7 +137,7 @@ def test_RDJ_V2_the_mail_during_the_opens_round_names_the_seat_whose_entry_draws
         tmp_path: Path) -> None:
     """cy opens first and mails the save: the rest of set-up is drawn by ann's entry of
     the round, not by whoever opens the save next (bob, opening it, sees it pending)."""
-    homes, written = posse_until(tmp_path, opens_ahead)
+    homes, written = posse_until(tmp_path, opens_ahead, 5)
     written = sign_as(homes["cy"], written.path)
     assert written.table.deck_round_resolver() == 0
     assert signing.preview(written.table, homes["bob"].load()).gstate["pending"]
@@ -161,7 +162,7 @@ def test_RDJ_V2_a_second_withholder_of_the_opens_round_answering_first_draws_not
     pending). Were it to draw with bob's own link, bob would read that outcome before
     answering and choose between it and ann's by answering now or waiting. ann's answer
     then draws what her preview showed her before the round."""
-    homes, written = posse_until(tmp_path, opens_ahead)
+    homes, written = posse_until(tmp_path, opens_ahead, 5)
     expected = drawn(posse.ready(signing.preview(written.table, homes["ann"].load()).gstate))
     written = sign_as(homes["cy"], written.path)
     for absent in ("ann", "bob"):

@@ -1,0 +1,69 @@
+"""Chance a round of deck work draws from two of its links (docs/protocol-rounds.md,
+"Drawn from two links of the round").
+
+Where the game says so (``Game.deck_round_pair``: Red Dog Junction's Posse opens from
+rules version 6), the chance pending when a round of deck work begins is drawn from two
+links published in that round: the link of the seat that queued it and the resolver's,
+by whichever of their two entries is applied second (an entry of the round, or the
+answer signed on top of a proposal in its slot, which publishes the link the slot would
+have). Neither link was published before the round: the choices of the round of choices
+that queued the chance (the Posse's last picks) were all fixed before either was, so no
+seat made its choice knowing the outcome. A lone resolver's own next link it knows in
+advance: with the queuing entry in hand before its own choice in that round of choices,
+it could work the outcome out first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.protocol.crypto import beacon
+from pbem.protocol.saveformat.savefile import Entry
+from pbem.protocol.state.table import Table, silent
+from pbem.protocol.state.turns import resolve_pending
+
+
+def begun(before: Table) -> dict[str, Any]:
+    """The draw of the round of deck work that ``before``'s next entry begins: the seats
+    whose links draw the chance pending (the queuing seat, then the resolver) and their
+    links as they come in ({} where no two links draw it)."""
+    pending = before.gstate.get("pending", [])
+    if not pending or not before.game.deck_round_pair(before.gstate):
+        return {}
+    seats = before.deck_round_drawers(before.deck_round(), pending)
+    return {"seats": seats, "links": ["", ""]} if len(seats) == 2 else {}
+
+
+def waiting(table: Table) -> bool:
+    """Whether the chance pending waits for the two links of its round's draw. Once a
+    remedy silences one of the two seats (the bot plays it, or it is dropped), it never
+    will: the next entry in the order of play resolves it, as any (PROTOCOL.md
+    section 5)."""
+    draw = table.pair_draw
+    return bool(draw) and not table.stopped and not (set(draw["seats"]) & silent(table))
+
+
+def drawers(table: Table) -> list[int]:
+    """The seats whose links the chance pending waits for, those not in yet ([] if it
+    waits for none)."""
+    if not waiting(table):
+        return []
+    draw = table.pair_draw
+    return [s for s, link in zip(draw["seats"], draw["links"], strict=True) if not link]
+
+
+def record(new: Table, seat: int, entry: Entry) -> None:
+    """After ``seat``'s entry did its deck work: if its link is one the draw waits for,
+    keep it; with both in, draw the chance, in place."""
+    if seat not in drawers(new) or not entry.get("beacon"):
+        return
+    draw = new.pair_draw
+    draw["links"][draw["seats"].index(seat)] = str(entry["beacon"])
+    if all(draw["links"]):
+        queued, drawn = (bytes.fromhex(link) for link in draw["links"])
+        new.pair_draw = {}
+        # R as PROTOCOL.md section 5 has it for the queuing entry k, with the queuing
+        # seat's link in the round in place of beacon_k (which the resolver may have read
+        # before its own last choice).
+        resolve_pending(new.game, new.gstate,
+                        lambda seq: beacon.sampler(new.game_id, seq, queued, drawn))

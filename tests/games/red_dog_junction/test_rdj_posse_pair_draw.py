@@ -1,0 +1,143 @@
+"""Posse (RDJ-V2), rules version 6: the rest of set-up is drawn from two links of the opens
+round (docs/protocol-rounds.md, "Drawn from two links of the round"), the last picker's
+(cy, whose pick queued it) and the first other seat's in seat order (ann), by whichever of
+their two entries is applied second, once both are in. Checked: the draw is exactly that,
+in any order of signing; no seat's preview shows it before both are in; a proposal in
+either slot leaves it pending, and the answer on top draws the same; a remedy that
+silences one of the two hands it to the next entry in the order of play; the mail says
+which entries draw it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem import session
+from pbem.game import copy_state
+from pbem.mail import message
+from pbem.protocol.crypto import beacon
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.replay import signing
+from pbem.protocol.saveformat import savefile
+from pbem.protocol.state.table import Table
+from pbem_games.red_dog_junction import posse
+from tests.enginekit import sign_as
+from tests.games.red_dog_junction.test_rdj_posse_open_round import drawn, opens_ahead
+from tests.games.red_dog_junction.test_rdj_posse_rounds import HANDLES, posse_until
+from tests.support.duty import sign_duty
+
+
+def expected_draw(before: Table, links: dict[str, str]) -> tuple[Any, ...]:
+    """The rest of set-up as version 6 draws it: PROTOCOL.md section 5's R for the queuing
+    entry (cy's last pick), from cy's link of the opens round and ann's."""
+    queued = {int(r["seq"]) for r in before.gstate["pending"]}
+    assert len(queued) == 1 and before.signers[min(queued)] == 2  # cy's last pick
+    state = copy_state(before.gstate)
+    state["pending"] = []
+    posse.resolve(state, beacon.sampler(before.game_id, min(queued),
+                                        bytes.fromhex(links["cy"]), bytes.fromhex(links["ann"])))
+    return drawn(state)
+
+
+def pending_for_all(homes: dict[str, Any], table: Table) -> None:
+    for handle in HANDLES:
+        assert signing.preview(table, homes[handle].load()).gstate["pending"], handle
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("order", [["ann", "bob", "cy"], ["cy", "bob", "ann"],
+                                   ["bob", "cy", "ann"]])
+def test_RDJ_V2_version_6_draws_set_up_from_the_last_pickers_and_first_seats_opens(
+        order: list[str], tmp_path: Path) -> None:
+    homes, written = posse_until(tmp_path, opens_ahead)
+    before = written.table
+    assert before.header["rules_version"] == posse.PAIR_RULES
+    assert before.gstate["pending"] and before.deck_round() == [0, 1, 2]
+    assert before.deck_round_resolver() == -1  # no one entry draws it
+    pending_for_all(homes, before)
+    links: dict[str, str] = {}
+    for who in order:
+        written = sign_as(homes[who], written.path)
+        assert written.entry.get("round") == len(before.signers)
+        links[who] = written.entry["beacon"]
+        report = session.verify(savefile.read(written.path), Home(tmp_path / f"a-{who}"))
+        assert report.table.gstate == written.table.gstate
+        both = {"ann", "cy"} <= set(links)
+        assert bool(written.table.gstate["pending"]) == (not both)
+        if not both and written.table.round_missing():
+            pending_for_all(homes, written.table)
+    state = written.table.gstate
+    assert written.table.round_first < 0 and state["phase"] == "play"
+    assert drawn(state) == expected_draw(before, links)
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("withheld", ["ann", "cy"])
+def test_RDJ_V2_version_6_a_proposal_in_a_drawing_slot_leaves_it_pending_and_the_answer_draws(
+        withheld: str, tmp_path: Path) -> None:
+    """One of the two seats withholds its open; bob proposes it absent in its slot
+    (remedy end). Nothing is drawn; the answer on top carries the link its slot would
+    have, and draws the same as the round would have."""
+    homes, written = posse_until(tmp_path, opens_ahead)
+    before = written.table
+    other = "cy" if withheld == "ann" else "ann"
+    written = sign_as(homes["bob"], written.path)
+    written = sign_as(homes[other], written.path)
+    written = sign_as(homes["bob"], written.path, "absent", player=withheld, remedy="end")
+    table = written.table
+    assert table.round_first < 0 and table.gstate["pending"] and table.pair_draw
+    assert table.proposal.get("player") == HANDLES.index(withheld)
+    pending_for_all(homes, table)
+    (mail,) = message.compose_each(written.path, homes["bob"], to=[f"{withheld}@example.org"])
+    text = " ".join(mail.get_body(("plain",)).get_content().split())
+    assert (f"not shown yet: they are drawn from cy's and ann's entries of the round of "
+            f"secret-deck work together, and appear once {withheld}'s is in the save.") in text
+    links = {other: next(e["beacon"] for e in reversed(written.save.entries)
+                         if e["seat"] == other and e.get("beacon"))}
+    written = sign_as(homes[withheld], written.path)
+    assert "round" not in written.entry and not written.table.proposal
+    links[withheld] = written.entry["beacon"]
+    assert not written.table.gstate["pending"]
+    assert drawn(written.table.gstate) == expected_draw(before, links)
+    report = session.verify(savefile.read(written.path), Home(tmp_path / "auditor"))
+    assert report.table.gstate == written.table.gstate
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_version_6_the_mail_in_the_opens_round_names_the_entries_that_draw(
+        tmp_path: Path) -> None:
+    homes, written = posse_until(tmp_path, opens_ahead)
+    written = sign_as(homes["bob"], written.path)
+    (mail,) = message.compose_each(written.path, homes["bob"], to=["ann@example.org"])
+    text = " ".join(mail.get_body(("plain",)).get_content().split())
+    assert ("not shown yet: they are drawn from cy's and ann's entries of the round of "
+            "secret-deck work together, and appear once cy's and ann's are in the save.") in text
+    written = sign_as(homes["ann"], written.path)
+    (mail,) = message.compose_each(written.path, homes["ann"], to=["cy@example.org"])
+    text = " ".join(mail.get_body(("plain",)).get_content().split())
+    assert "appear once cy's is in the save." in text
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_version_6_a_dropped_drawer_leaves_the_draw_to_the_order_of_play(
+        tmp_path: Path) -> None:
+    """cy withholds its open and is voted out (remedy end, the only one in the draft): cy's
+    link never comes, so the chance is no longer the round's to draw; the entries after
+    it draw it as any pending chance (PROTOCOL.md section 5), and the game ends verified."""
+    homes, written = posse_until(tmp_path, opens_ahead)
+    written = sign_as(homes["ann"], written.path)
+    written = sign_as(homes["bob"], written.path)
+    written = sign_as(homes["ann"], written.path, "absent", player="cy", remedy="end")
+    assert written.table.pair_draw and written.table.gstate["pending"]
+    written = sign_as(homes["bob"], written.path, "vote", vote="accept")
+    assert 2 in written.table.dropped and written.table.stopped
+    for _ in range(6):
+        if written.table.duty() is None:
+            break
+        written = sign_duty(homes, written, "greedy")
+    assert written.table.duty() is None and not written.table.gstate["pending"]
+    report = session.verify(savefile.read(written.path), Home(tmp_path / "auditor"))
+    assert report.table.gstate == written.table.gstate

@@ -103,7 +103,8 @@ def enter_round(new: Table, before: Table, slot: int, entry: Entry) -> None:
         plan = before.deck_round_plan()
         if plan:
             kind = "deck"
-            new.pair_draw = pairdraw.begun(before)
+            # (an answer before the round may have begun it: the draw keeps its seats)
+            new.pair_draw = before.pair_draw or pairdraw.begun(before)
         else:  # a step's round: the adoptions its seats owe, done after their moves
             plan = before.step_work()
         if plan:

@@ -85,8 +85,10 @@ class SeatRecord(Record):
 # 4: rounds (PROTOCOL.md section 4); 5: the set of a round kept; 6: turn rounds' kind
 # and commitments, the queue of proposals in a round's slots; 9: whether a proposal in
 # a slot of a round of deck work that draws chance stands where nothing is drawn; 10: a
-# bot turn's chance draws from the newest link of another seat than its signer
-CACHE_FORMAT = 11
+# bot turn's chance draws from the newest link of another seat than its signer; 11: chance
+# a round of deck work draws from two links (pair_draw); 12: an answer before that round
+# begins the draw (a table cached by 11 had it resolve alone)
+CACHE_FORMAT = 12
 
 
 class Duty(NamedTuple):

@@ -141,3 +141,37 @@ def test_RDJ_V2_version_6_a_dropped_drawer_leaves_the_draw_to_the_order_of_play(
     assert written.table.duty() is None and not written.table.gstate["pending"]
     report = session.verify(savefile.read(written.path), Home(tmp_path / "auditor"))
     assert report.table.gstate == written.table.gstate
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_version_6_an_answer_before_the_opens_round_draws_with_the_last_pickers_open(
+        tmp_path: Path) -> None:
+    """bob proposes ann absent before anyone opens (no round under way: the proposal names
+    the seat the game waits for). ann's answer, a lone open, must not draw the rest of
+    set-up from cy's last pick and her own link, which she knew before keeping her last
+    card (ann, past her patience, would have foreseen it whenever a proposal came before
+    the others' opens): it begins the draw and publishes her link, and cy's open, the
+    next, completes it."""
+    homes, written = posse_until(tmp_path, opens_ahead)
+    before = written.table
+    queued = min(int(r["seq"]) for r in before.gstate["pending"])
+    written = sign_as(homes["bob"], written.path, "absent", player="ann", remedy="end")
+    assert written.table.round_first < 0 and written.table.proposal.get("player") == 0
+    written = sign_as(homes["ann"], written.path)
+    assert "round" not in written.entry
+    links = {"ann": written.entry["beacon"]}
+    foreseen = copy_state(before.gstate)
+    foreseen["pending"] = []
+    posse.resolve(foreseen, beacon.sampler(before.game_id, queued,
+                                           bytes.fromhex(before.beacons[queued]),
+                                           bytes.fromhex(links["ann"])))
+    assert written.table.gstate["pending"], "ann's lone answer drew it from her own link"
+    pending_for_all(homes, written.table)
+    while written.table.gstate["pending"]:  # cy's open, alone (bob owed nothing more)
+        written = sign_duty(homes, written, "greedy")
+        links[written.entry["seat"]] = written.entry["beacon"]
+    assert "cy" in links
+    assert drawn(written.table.gstate) == expected_draw(before, links)
+    assert drawn(written.table.gstate) != drawn(foreseen)
+    report = session.verify(savefile.read(written.path), Home(tmp_path / "auditor"))
+    assert report.table.gstate == written.table.gstate

@@ -173,6 +173,8 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     # In a round, the work its moves leave owed is done after it (never by a later
     # entry of the round, signed before them).
     _chores(new, seat, entry, make_chores, audit_seeds, proved, work)
+    # An answer while another proposal stands (not deck-only, above) does its work here.
+    pairdraw.record(new, seat, entry)
     stamp_pending(new.gstate, seq)
     if in_round:
         absence.round_entered(new)

@@ -175,3 +175,26 @@ def test_RDJ_V2_version_6_an_answer_before_the_opens_round_draws_with_the_last_p
     assert drawn(written.table.gstate) != drawn(foreseen)
     report = session.verify(savefile.read(written.path), Home(tmp_path / "auditor"))
     assert report.table.gstate == written.table.gstate
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_version_6_both_drawing_seats_withheld_and_answered_draw_the_same(
+        tmp_path: Path) -> None:
+    """ann and cy both withhold their opens; bob proposes both absent in their slots. cy's
+    proposal is queued behind ann's, so cy's answer comes while ann's stands (cy signs
+    first, as the game asks): its link must count all the same. It did not: the draw kept
+    waiting for cy's link, already published, and the draft could never end."""
+    homes, written = posse_until(tmp_path, opens_ahead)
+    before = written.table
+    written = sign_as(homes["bob"], written.path)
+    for withheld in ("ann", "cy"):
+        written = sign_as(homes["bob"], written.path, "absent", player=withheld, remedy="end")
+    assert written.table.proposal.get("player") == 0 and written.table.queue
+    links: dict[str, str] = {}
+    for who in ("cy", "ann"):
+        written = sign_as(homes[who], written.path)
+        links[who] = written.entry["beacon"]
+    assert not written.table.gstate["pending"]
+    assert drawn(written.table.gstate) == expected_draw(before, links)
+    report = session.verify(savefile.read(written.path), Home(tmp_path / "auditor"))
+    assert report.table.gstate == written.table.gstate

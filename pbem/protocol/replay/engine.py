@@ -117,8 +117,10 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         new.beacons.append(entry.get("beacon", ""))  # '' : signed out of the order of play
     absence.note_away(new, seat, entry)
     if kind in absence.KINDS:
+        # No deck work in it where a draw from two links waits for the seats' work, each
+        # in an entry that publishes its link (pairdraw.holds_work).
         _absence_entry(new, seat, entry, target, make_chores, audit_seeds, proved,
-                       {} if in_round else None)
+                       {} if in_round or pairdraw.holds_work(table) else None)
         if in_round:
             absence.round_entered(new)
         return new, []

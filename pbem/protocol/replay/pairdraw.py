@@ -34,6 +34,18 @@ def begun(before: Table) -> dict[str, Any]:
     return {"seats": seats, "links": ["", ""]} if len(seats) == 2 else {}
 
 
+def holds_work(table: Table) -> bool:
+    """Whether an entry out of the order of play (``absent``, ``vote``, ``confirm``,
+    ``away``) signed on ``table`` does no secret-deck work: while chance the game draws
+    from two links of a round of deck work is pending (Game.deck_round_pair), before or
+    in that round. Such an entry publishes no link, so the work of the queuing seat done
+    there would leave the round without it, and a lone entry of the other seat would draw
+    the chance from the queuing entry's link and its own, both known to it before its
+    last choice; the work waits for the seat's entry in the order of play."""
+    return (not table.stopped and bool(table.gstate.get("pending"))
+            and table.game.deck_round_pair(table.gstate))
+
+
 def waiting(table: Table) -> bool:
     """Whether the chance pending waits for the two links of its round's draw. Once a
     remedy silences one of the two seats (the bot plays it, or it is dropped), it never

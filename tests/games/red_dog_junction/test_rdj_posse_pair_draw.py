@@ -23,11 +23,13 @@ from pbem.protocol.crypto.identity import Home
 from pbem.protocol.replay import signing
 from pbem.protocol.saveformat import savefile
 from pbem.protocol.state.table import Table
+from pbem.session import absentees
 from pbem_games.red_dog_junction import posse
 from tests.enginekit import sign_as
 from tests.games.red_dog_junction.test_rdj_posse_open_round import drawn, opens_ahead
 from tests.games.red_dog_junction.test_rdj_posse_rounds import HANDLES, posse_until
 from tests.support.duty import sign_duty
+from tests.test_chance_property import soon
 
 
 def expected_draw(before: Table, links: dict[str, str]) -> tuple[Any, ...]:
@@ -195,6 +197,41 @@ def test_RDJ_V2_version_6_both_drawing_seats_withheld_and_answered_draw_the_same
         written = sign_as(homes[who], written.path)
         links[who] = written.entry["beacon"]
     assert not written.table.gstate["pending"]
+    assert drawn(written.table.gstate) == expected_draw(before, links)
+    report = session.verify(savefile.read(written.path), Home(tmp_path / "auditor"))
+    assert report.table.gstate == written.table.gstate
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("kind", ["absent", "away"])
+def test_RDJ_V2_version_6_the_last_pickers_work_waits_for_an_entry_with_its_link(
+        kind: str, tmp_path: Path) -> None:
+    """Before anyone opens, cy (the last picker) signs an entry out of the order of play:
+    a proposal that ann is absent, or an away note. Such an entry carries no link, and it
+    did cy's open: no round with cy was then formed, and ann's lone open drew the rest of
+    set-up from cy's last pick and her own link, as in version 5, known to ann before her
+    last choice. It now does no open there: cy's open, with its link, still draws."""
+    homes, written = posse_until(tmp_path, opens_ahead)
+    before = written.table
+    queued = min(int(r["seq"]) for r in before.gstate["pending"])
+    written = (sign_as(homes["cy"], written.path, "absent", player="ann", remedy="end")
+               if kind == "absent" else absentees.sign_absence(
+                   homes["cy"], written.path, "away", {"away_until": soon()}, None))
+    assert not written.entry.get("beacon")
+    links: dict[str, str] = {}
+    if kind == "absent":  # ann answers (bob, the one voter, would be asked first)
+        written = sign_as(homes["ann"], written.path)
+        links["ann"] = written.entry["beacon"]
+    while written.table.gstate["pending"] and len(links) < 4:
+        written = sign_duty(homes, written, "greedy")
+        links.setdefault(written.entry["seat"], written.entry["beacon"])
+    assert not written.table.gstate["pending"]
+    foreseen = copy_state(before.gstate)
+    foreseen["pending"] = []
+    posse.resolve(foreseen, beacon.sampler(before.game_id, queued,
+                                           bytes.fromhex(before.beacons[queued]),
+                                           bytes.fromhex(links["ann"])))
+    assert drawn(written.table.gstate) != drawn(foreseen), "drawn as ann foresaw it"
     assert drawn(written.table.gstate) == expected_draw(before, links)
     report = session.verify(savefile.read(written.path), Home(tmp_path / "auditor"))
     assert report.table.gstate == written.table.gstate

@@ -180,9 +180,10 @@ def test_a_journal_pointing_at_a_file_with_its_signature_keeps_the_claim(
     assert not (folder / "mine.toml").exists()
 
 
-@pytest.mark.parametrize("record", [{"path": 7}, {"path": "x", "link": "no", "sig": "ab"}])
+@pytest.mark.parametrize("record", [{"path": 7}, {"path": "x", "link": "no", "sig": "ab"},
+                                    None, [], "claimed"])
 def test_a_damaged_journal_record_keeps_the_claim_and_says_so(
-        game: tuple[Home, Path], record: dict[str, Any]) -> None:
+        game: tuple[Home, Path], record: Any) -> None:
     me, save = game
     crash(me, "claimed", "play", str(save), "roll", "-o", str(save.parent / "next.toml"))
     game_id = savefile.read(save).game_id
@@ -247,3 +248,24 @@ def test_a_play_that_completes_leaves_no_journal(game: tuple[Home, Path]) -> Non
     assert run(me, "play", str(save), "roll", "-o", str(save.parent / "n.toml")).exit_code == 0
     assert journal(me, save) == {}
     assert re.search(r"interrupted", run(me, "show", str(save.parent / "n.toml")).output) is None
+
+
+def test_a_target_folder_gone_leaves_the_claim_pending_until_it_is_back(
+        game: tuple[Home, Path]) -> None:
+    """The folder the save went to is not there (a drive taken out): pbem cannot tell
+    whether the save was written in it, so nothing is freed until it can."""
+    me, save = game
+    stick = save.parent / "stick"
+    stick.mkdir()
+    crash(me, "temporary", "play", str(save), "roll", "-o", str(stick / "next.toml"))
+    stick.rename(save.parent / "away")
+    shown = run(me, "show", str(save))
+    assert shown.exit_code == 0, shown.output
+    assert "to tell whether its save was written, so its beacon link stays published for now" \
+        in shown.output
+    assert list(journal(me, save)) == [me.load().handle]
+    (save.parent / "away").rename(stick)
+    again = run(me, "play", str(save), "roll", "-o", str(stick / "next.toml"))
+    assert again.exit_code == 0, again.output
+    assert "its beacon link is free again" in again.output
+    assert temporaries(stick) == [] and journal(me, save) == {}

@@ -635,12 +635,14 @@ def _empty(game_id: str) -> dict[str, Any]:
 
 def _journal(value: Any) -> dict[str, dict[str, dict[str, Any]]]:
     """The journal of claims (``claims``: handle -> place -> record) as far as it has
-    the shape pbem.home.claims reads; a record it lacks leaves its claim as it was
-    before the journal (published: a place is never freed on a guess)."""
+    the shape pbem.home.claims reads: a record that is no object is read as a damaged
+    one, and a claim with no record stays as it was before the journal (published: a
+    place is never freed on a guess)."""
     if not isinstance(value, dict):
         return {}
-    return {handle: {place: record for place, record in places.items()
-                     if place.isascii() and place.isdigit() and isinstance(record, dict)}
+    return {handle: {place: record if isinstance(record, dict) else {"damaged": True}
+                     for place, record in places.items()
+                     if place.isascii() and place.isdigit()}
             for handle, places in value.items() if isinstance(places, dict)}
 
 

@@ -46,7 +46,8 @@ def recover(archive: Archive) -> list[str]:
 
 
 def _settle(archive: Archive, handle: str, place: int, record: dict[str, Any]) -> str:
-    start = f"An earlier play by {handle} on game {archive.game_id[:8]} was interrupted"
+    start = printable(f"An earlier play by {handle} on game {archive.game_id[:8]} was "
+                      "interrupted")
     if not record:  # claimed, and stopped before the save's file was journaled
         archive.release(handle, place)
         return f"{start} before its save was written; its beacon link is free again."
@@ -58,11 +59,15 @@ def _settle(archive: Archive, handle: str, place: int, record: dict[str, Any]) -
                 "published, since pbem cannot tell whether its save was written.")
     where = printable(path)
     held = _holds(Path(path), sig.encode("ascii"))
-    if archive.has_link(link) or held:
+    if held:
         _remove_leftovers(Path(path).parent, sig.encode("ascii"))  # (a copy of that save)
         archive.settle(handle, place)
         return (f"{start} after its save was written ({where}); that entry stands, and the "
                 "game goes on from that save.")
+    if archive.has_link(link):  # (a save of this home's was seen with that link)
+        archive.settle(handle, place)
+        return (f"{start}; this home has verified an entry with the beacon link it claimed, "
+                "so that link stays published.")
     if held is None or not _remove_leftovers(Path(path).parent, sig.encode("ascii")):
         return (f"{start}; pbem cannot read {where} or its folder to tell whether its save "
                 "was written, so its beacon link stays published for now.")
@@ -76,7 +81,11 @@ def _holds(path: Path, sig: bytes) -> bool | None:
     try:
         with open(path, "rb") as fh:
             data = fh.read(MAX_SAVE_BYTES + 1)
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+    except (FileNotFoundError, NotADirectoryError):
+        # No file, in a folder that is there: none was written. No folder (a drive taken
+        # out, a folder moved): pbem cannot tell.
+        return False if path.parent.is_dir() else None
+    except IsADirectoryError:
         return False
     except OSError:
         return None
@@ -89,8 +98,6 @@ def _remove_leftovers(folder: Path, sig: bytes) -> bool:
     touched: a temporary file without it is another write's, perhaps in progress."""
     try:
         names = sorted(os.listdir(folder))
-    except (FileNotFoundError, NotADirectoryError):
-        return True  # no folder: nothing was written in it
     except OSError:
         return False
     for name in names:

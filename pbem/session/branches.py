@@ -130,10 +130,8 @@ class OwnLinks:
 def _recover(home: Home, archive: Archive, held: bool) -> None:
     """Settle the claims pending in ``archive`` unless a pbem of this home holds the
     game's lock (it may be between its claim and its write); say what became of each."""
-    with contextlib.ExitStack() as stack:
-        if not held and not stack.enter_context(atomic.try_locked(lock_path(home,
-                                                                            archive.game_id))):
-            return
-        with contextlib.suppress(OSError):
+    with contextlib.suppress(OSError), contextlib.ExitStack() as stack:
+        # (a home it cannot lock or write: the claims stay pending, as they were)
+        if held or stack.enter_context(atomic.try_locked(lock_path(home, archive.game_id))):
             for line in claims.recover(archive):
                 print(f"pbem: {line}", file=sys.stderr)

@@ -35,14 +35,11 @@ TEMPORARY = (".pbem-", ".tmp")  # the name savefile.write_new gives the bytes be
 
 
 def recover(archive: Archive) -> list[str]:
-    """Settle every pending claim of ``archive``'s game; a sentence for each one settled.
-    The caller holds the game's lock in this home (no claim of it is live)."""
-    told = []
-    for handle, place, record in archive.pending():
-        line = _settle(archive, handle, place, record)
-        if line:
-            told.append(line)
-    return told
+    """Settle every pending claim of ``archive``'s game; a sentence for each, saying what
+    became of it (or why it stays pending). The caller holds the game's lock in this
+    home: no claim of the game is live."""
+    return [_settle(archive, handle, place, record)
+            for handle, place, record in archive.pending()]
 
 
 def _settle(archive: Archive, handle: str, place: int, record: dict[str, Any]) -> str:

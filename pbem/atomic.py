@@ -106,3 +106,35 @@ def _lock_windows(fd: int) -> None:
             return
         except OSError:  # still held by another process after ten seconds
             continue
+
+
+@contextlib.contextmanager
+def try_locked(path: Path) -> Iterator[bool]:
+    """As :func:`locked`, without waiting: the block runs holding the lock (True), or,
+    when another process holds it, holding nothing (False)."""
+    if fcntl is None and _msvcrt is None:
+        yield True
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o600)
+    try:
+        if fcntl is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                yield False
+                return
+            yield True
+            return
+        try:
+            _msvcrt.locking(fd, _msvcrt.LK_NBLCK, 1)
+        except OSError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            os.lseek(fd, 0, os.SEEK_SET)
+            _msvcrt.locking(fd, _msvcrt.LK_UNLCK, 1)
+    finally:
+        os.close(fd)  # closing releases an flock

@@ -12,13 +12,16 @@ Per game, under ``HOME/archive/``:
     every place of its beacon chains this home published in the game, on any branch
     (``published``: handle -> sorted [first, last] runs of beacon.Position numbers),
     claimed under the lock before the entry is signed (section 5: a link is published
-    once); the entries of branches this home left (``left``: it went on with another,
-    section 11) and the seats whose reveal it signed (``revealed``: handle -> seq): it
-    never reveals a seed while it knows a branch that goes on without that reveal, and
-    signs nothing on such a branch once it has; the beacon link of every verified entry
+    once), with a journal of each claim whose save is not yet written (``claims``:
+    handle -> place -> what it was for, pbem.home.claims); the entries of branches this
+    home left (``left``: it went on with another, section 11) and the seats whose reveal
+    it signed (``revealed``: handle -> seq): it never reveals a seed while it knows a
+    branch that goes on without that reveal, and signs nothing on such a branch once it
+    has; the beacon link of every verified entry
     in the order of play (``links``: a hash of the link -> entry hash), so a link signed
     again after another predecessor is refused (section 5).
-    Hashes only: reading and rewriting it stays cheap.
+    Hashes only (and, while a save is being written, its path and its new entry's
+    signature): reading and rewriting it stays cheap.
 ``<game id>.evidence.jsonl``
     each verified entry in full, one JSON line each, appended once. Read only when a fork
     is found, to show the entry the new one conflicts with.
@@ -80,6 +83,7 @@ class Archive:
                         "links", "rounds"):
                 loaded.setdefault(key, {})  # absent from older archives
             loaded.setdefault("left", [])
+            loaded["claims"] = _journal(loaded.get("claims"))
             self.data = loaded
 
     # ---- questions ----------------------------------------------------------------
@@ -231,6 +235,8 @@ class Archive:
                     "same beacon link. Nothing was written; run the command again.",
                     code="link-used")
             self._set_published(handle, used | {place})
+            # The journal (``claims``): claimed, nothing written yet (see pbem.home.claims).
+            self.data["claims"].setdefault(handle, {})[str(place)] = {}
             try:
                 self._write()
             except OSError as exc:  # no room, no permission: before anything is signed
@@ -239,13 +245,82 @@ class Archive:
                     f"({exc.strerror}). Nothing was signed or written.") from None
 
     def release(self, handle: str, place: int) -> None:
-        """``pbem undo`` took back the entry at ``place`` before it was mailed (PROTOCOL.md
-        section 10): its replacement signs at the same place."""
+        """The entry that claimed ``place`` was never written, or ``pbem undo`` took it
+        back before it was mailed (PROTOCOL.md section 10): the place is free again (its
+        replacement signs at the same place), and its journal record goes."""
         with self._changing():
             used = self.published(handle)
+            journal = self._unjournal(handle, str(place))
             if place in used:
                 self._set_published(handle, used - {place})
+            if place in used or journal is not None:
                 self._write()
+
+    def writing(self, handle: str, place: int, path: Path, entry: Entry) -> None:
+        """Journal, before its save is written, what ``handle``'s claim of ``place`` was
+        for: the entry (its hash, its link's key and its signature, which finds its
+        bytes in a file) and the file its save goes to (pbem.home.claims reads it)."""
+        with self._changing():
+            if place not in self.published(handle):
+                return  # (no claim to journal: nothing of this home's is pending)
+            self.data["claims"].setdefault(handle, {})[str(place)] = {
+                "path": os.path.abspath(path), "entry": digest(entry),
+                "link": _link_key(entry), "sig": str(entry["sig"])}
+            try:
+                self._write()
+            except OSError as exc:  # no room: before anything is written
+                raise UsageError(
+                    f"Could not record the entry about to be written in {self.path.parent} "
+                    f"({exc.strerror}). Nothing was written.") from None
+
+    def pending(self) -> list[tuple[str, int, dict[str, Any]]]:
+        """(handle, place, journal record) of every claim whose save this home has not
+        seen written, in order."""
+        return [(handle, int(place), self.data["claims"][handle][place])
+                for handle in sorted(self.data["claims"])
+                for place in sorted(self.data["claims"][handle], key=int)]
+
+    def has_link(self, key: str) -> bool:
+        """Whether a verified entry carries the link whose key (_link_key) is ``key``."""
+        return self.data["links"].get(key) in self.data["entries"]
+
+    def settle(self, handle: str, place: int) -> None:
+        """Drop the journal record of ``handle``'s claim of ``place``; the claim stays."""
+        with self._changing():
+            if self._unjournal(handle, str(place)) is not None:
+                self._write()
+
+    def written(self, entry_hash: str) -> None:
+        """The save holding this home's new entry ``entry_hash`` is written whole: its
+        claim is no longer pending, and a withdrawn entry signed again byte for byte
+        (same moves, same second) is the game's entry once more."""
+        if entry_hash not in self.data["withdrawn"] and not self._journaled(entry_hash):
+            return
+        with self._changing():
+            changed = self.data["withdrawn"].pop(entry_hash, None) is not None
+            if self._settled(entry_hash) or changed:
+                self._write()
+
+    def _journaled(self, entry_hash: str) -> bool:
+        return any(record.get("entry") == entry_hash
+                   for places in self.data["claims"].values() for record in places.values())
+
+    def _settled(self, entry_hash: str) -> bool:
+        """Drop the journal record of the claim made for the entry ``entry_hash``, if any."""
+        for handle, places in sorted(self.data["claims"].items()):
+            for place, record in sorted(places.items()):
+                if record.get("entry") == entry_hash:
+                    self._unjournal(handle, place)
+                    return True
+        return False
+
+    def _unjournal(self, handle: str, place: str) -> dict[str, Any] | None:
+        """Take the journal record of ``handle``'s claim of ``place`` out, if there is one."""
+        places = self.data["claims"].get(handle, {})
+        record = places.pop(place, None)
+        if not places:
+            self.data["claims"].pop(handle, None)
+        return record
 
     def _set_published(self, handle: str, places: set[int]) -> None:
         runs: list[list[int]] = []
@@ -452,6 +527,7 @@ class Archive:
                     self.data["links"].setdefault(_link_key(entry), h)
                 if "round" in entry:
                     self.data["rounds"][h] = entry["round"]
+                self._settled(h)  # the claim of its link is no longer pending
                 self._unfiled.append((h, entry))
         last = entries[-1]
         if last["seq"] >= self.head_seq():
@@ -494,15 +570,6 @@ class Archive:
                                  if before else {})
             self.data["cache"] = {}
         self._write()
-
-    def reinstate(self, entry_hash: str) -> None:
-        """This home signed a withdrawn entry again, byte for byte (same moves, same
-        second): it is the game's entry once more."""
-        if entry_hash not in self.data["withdrawn"]:
-            return
-        with self._changing():
-            if self.data["withdrawn"].pop(entry_hash, None) is not None:
-                self._write()
 
     def mark_sent(self, entry_hash: str, seq: int) -> None:
         """Record that this home mailed a save ending with this entry."""
@@ -562,7 +629,21 @@ def _link_key(entry: Entry) -> str:
 def _empty(game_id: str) -> dict[str, Any]:
     return {"version": VERSION, "game": game_id, "header": "", "entries": {}, "by_prev": {},
             "alt": {}, "head": {}, "cache": {}, "withdrawn": {}, "sent": {}, "published": {},
-            "revealed": {}, "left": [], "first_seen": {}, "links": {}, "rounds": {}}
+            "revealed": {}, "left": [], "first_seen": {}, "links": {}, "rounds": {},
+            "claims": {}}
+
+
+def _journal(value: Any) -> dict[str, dict[str, dict[str, Any]]]:
+    """The journal of claims (``claims``: handle -> place -> record) as far as it has
+    the shape pbem.home.claims reads: a record that is no object is read as a damaged
+    one, and a claim with no record stays as it was before the journal (published: a
+    place is never freed on a guess)."""
+    if not isinstance(value, dict):
+        return {}
+    return {handle: {place: record if isinstance(record, dict) else {"damaged": True}
+                     for place, record in places.items()
+                     if place.isascii() and place.isdigit()}
+            for handle, places in value.items() if isinstance(places, dict)}
 
 
 def _well_formed(data: dict[str, Any]) -> bool:

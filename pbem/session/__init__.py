@@ -30,7 +30,7 @@ from pbem.protocol.timekeeping import absence, clock
 from pbem.record import Record
 from pbem.registry import load as load_game
 from pbem.session import holding, steps
-from pbem.session.branches import OwnLinks, guard_branches, went_on
+from pbem.session.branches import OwnLinks, guard_branches, lock_path, went_on
 from pbem.session.verified import Verified
 
 
@@ -246,20 +246,22 @@ def appended(save: Save, entry: savefile.Entry, table: Table) -> Save:
     return Save(save.header, entries, engine.public_state(table))
 
 
-def write(save: Save, path: Path, home: Home | None,
-          unwritten: Callable[[], None] | None = None,
+def write(save: Save, path: Path, home: Home | None, links: OwnLinks | None = None,
           signed: savefile.Entry | None = None) -> Path:
     """Write a new save atomically, then record it in the writer's archive. Every caller
     writes the save it has just made with signing.sign_entry, on the table of the save
-    before it. ``unwritten`` is called if the file cannot be written (it exists, no
-    room): the new entry's beacon link was then never published."""
+    before it. ``links`` journals the file first (a crash then leaves where to look,
+    pbem.home.claims), and releases its claim if the file cannot be written (it exists,
+    no room): the new entry's beacon link was then never published."""
     text = ""
     try:
         text = savefile.dumps(save)
+        if links is not None:
+            links.writing(path, save.entries[-1] if signed is None else signed)
         written = savefile.write_new(path, text)
     except BaseException as exc:  # Ctrl-C too: the claim must not outlive an unwritten save
-        if unwritten is not None and not (text and savefile.holds(path, text)):
-            unwritten()
+        if links is not None and not (text and savefile.holds(path, text)):
+            links.release()
         if isinstance(exc, OSError):  # no room, no permission: one sentence, not a bug
             raise UsageError(f"Could not write {path} ({exc.strerror}); nothing was "
                              "written.") from None
@@ -268,7 +270,7 @@ def write(save: Save, path: Path, home: Home | None,
         # the entry just signed: the last, unless it went into a round before a later
         # seat's entry (appended)
         new_entry = digest(save.entries[-1] if signed is None else signed)
-        Archive(home.archive_dir, save.game_id).reinstate(new_entry)
+        Archive(home.archive_dir, save.game_id).written(new_entry)  # its claim is settled
         # Verified once more as it is filed in the archive. The secret-deck proofs of an
         # entry signed in this process were checked as it was signed, moments ago, so not
         # twice; engine.replay makes sure this one was (any other has them all checked).
@@ -446,9 +448,6 @@ def undo_hint(verified: Verified, home: Home) -> str:
             "here, which holds it).")
 
 
-LOCKS_DIR = "locks"
-
-
 @contextlib.contextmanager
 def game_lock(home: Home, path: str | Path) -> Iterator[None]:
     """Hold HOME/locks/GAME_ID.lock for the game of the save at ``path``, from reading
@@ -458,7 +457,7 @@ def game_lock(home: Home, path: str | Path) -> Iterator[None]:
     if not gameindex.GAME_ID.fullmatch(game_id):
         yield  # not an id pbem writes: verify refuses the save anyway
         return
-    with atomic.locked(home.path / LOCKS_DIR / f"{game_id}.lock"):
+    with atomic.locked(lock_path(home, game_id)):
         yield
 
 
@@ -495,7 +494,7 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     refuse_stale(verified, home)
     table = verified.table
     owed = signing.owed(table, identity)
-    links = OwnLinks(home, table, identity, verified.report.hashes)
+    links = OwnLinks(home, table, identity, verified.report.hashes, held=True)
     shown = signing.preview(table, identity, links.used, links.voided)
     # A reveal is the signer's own (in a round, or answering a proposal queued behind
     # another), and so is a proposed seat's answer: the game may name another seat first.
@@ -561,7 +560,7 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
     except BaseException:  # a refusal, or Ctrl-C: nothing written, the link never published
         links.release()
         raise
-    written = write(save, target, home, links.release, entry)
+    written = write(save, target, home, links, entry)
     went_on(home, save, entry, leave_branch)
     where = f"{save.ruleset} {save.game_id[:8]}"
     for seat_key in accepted:

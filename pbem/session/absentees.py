@@ -87,13 +87,13 @@ def _sign_absence(home: Home, path: str | Path, kind: str, fields: dict[str, str
         _check_vote(table, identity)
     session.guard_branches(home, verified, identity, kind)
     contacts = Contacts(home)
-    links = session.OwnLinks(home, table, identity)
+    links = session.OwnLinks(home, table, identity, held=True)  # (under the game's lock)
     entry, new_table = signing.sign_entry(table, identity, kind, [], fields, used=links.used,
                                          claim=links.claim)
     new_table = signing.in_seat_order(verified.save, entry, new_table)
     save = session.appended(verified.save, entry, new_table)
     written = session.write(save, session.output_path(save, entry, Path(path), out), home,
-                            links.release, entry)
+                            links, entry)
     contacts.check_save(save)
     with contextlib.suppress(OSError):
         contacts.write()

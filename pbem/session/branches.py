@@ -5,15 +5,19 @@ its beacon chains is published once, on any branch."""
 from __future__ import annotations
 
 import contextlib
+import sys
+from pathlib import Path
 
+from pbem import atomic
 from pbem.errors import TurnError
+from pbem.home import claims
 from pbem.home.archive import Archive
 from pbem.protocol.crypto.beacon import Position
 from pbem.protocol.crypto.identity import Home, Identity
 from pbem.protocol.replay import signing
 from pbem.protocol.saveformat import savefile
 from pbem.protocol.saveformat.canonical import digest
-from pbem.protocol.saveformat.savefile import Save
+from pbem.protocol.saveformat.savefile import Entry, Save
 from pbem.protocol.state.table import Table
 from pbem.session.verified import Verified
 
@@ -63,17 +67,33 @@ def went_on(home: Home, save: Save, entry: savefile.Entry, leave_branch: bool = 
             archive.leave([digest(e) for e in save.entries])
 
 
+LOCKS_DIR = "locks"
+
+
+def lock_path(home: Home, game_id: str) -> Path:
+    """The game's lock in this home (session.game_lock): held from reading a save to
+    writing the next, so every claim of a link in the game is made under it."""
+    return home.path / LOCKS_DIR / f"{game_id}.lock"
+
+
 class OwnLinks:
     """A link is published once (PROTOCOL.md section 5): the places of its chains this
     home published in the game, on any branch (``used``); ``claim`` records the next one
-    in its archive, under the lock, before the entry is signed; ``release`` gives it
-    back if the save could not be written. ``voided``: the evidence the seat's next entry
-    on the save with entry hashes ``hashes`` carries, when its next place is one it
-    published on a branch an answer to a proposal voided (None if it needs none)."""
+    in its archive, under the lock, before the entry is signed; ``writing`` journals the
+    save it goes to before that is written; ``release`` gives it back if the save could
+    not be written. ``voided``: the evidence the seat's next entry on the save with entry
+    hashes ``hashes`` carries, when its next place is one it published on a branch an
+    answer to a proposal voided (None if it needs none).
+
+    A claim a pbem of this home left pending (it stopped between the claim and the
+    write) is settled first (pbem.home.claims), with a line on stderr: ``held`` says
+    the caller holds the game's lock; else it is settled only if no pbem holds it."""
 
     def __init__(self, home: Home, table: Table, identity: Identity,
-                 hashes: list[str] | None = None) -> None:
+                 hashes: list[str] | None = None, held: bool = False) -> None:
         self.archive = Archive(home.archive_dir, table.game_id)
+        if self.archive.pending():
+            _recover(home, self.archive, held)
         self.handle = identity.handle
         self.used = self.archive.published(identity.handle)
         self.claimed: Position | None = None
@@ -95,8 +115,23 @@ class OwnLinks:
         self.archive.claim(self.handle, place.number)
         self.claimed = place
 
+    def writing(self, path: Path, entry: Entry) -> None:
+        """Journal the file the signed ``entry`` is about to be written to."""
+        if self.claimed is not None:
+            self.archive.writing(self.handle, self.claimed.number, path, entry)
+
     def release(self) -> None:
         if self.claimed is not None:
             with contextlib.suppress(OSError):
                 self.archive.release(self.handle, self.claimed.number)
             self.claimed = None
+
+
+def _recover(home: Home, archive: Archive, held: bool) -> None:
+    """Settle the claims pending in ``archive`` unless a pbem of this home holds the
+    game's lock (it may be between its claim and its write); say what became of each."""
+    with contextlib.suppress(OSError), contextlib.ExitStack() as stack:
+        # (a home it cannot lock or write: the claims stay pending, as they were)
+        if held or stack.enter_context(atomic.try_locked(lock_path(home, archive.game_id))):
+            for line in claims.recover(archive):
+                print(f"pbem: {line}", file=sys.stderr)

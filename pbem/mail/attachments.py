@@ -8,6 +8,7 @@ import base64
 import binascii
 import quopri
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from email.message import Message
 from email.policy import Compat32
@@ -141,7 +142,12 @@ def find_saves(message: Message, max_bytes: int = MAX_ATTACHMENT_BYTES) -> list[
 
     A part over ``max_bytes`` is not decoded; it is listed with problem "too-large" if its
     name, type or first bytes suggest a save, and ignored otherwise (a photo)."""
-    found: list[Found] = []
+    return list(iter_saves(message, max_bytes))
+
+
+def iter_saves(message: Message, max_bytes: int = MAX_ATTACHMENT_BYTES) -> Iterator[Found]:
+    """:func:`find_saves` one part at a time: a message of hundreds of saves is never
+    held decoded all at once."""
     for index, part in enumerate(message.walk()):
         if part.is_multipart():
             continue
@@ -152,16 +158,15 @@ def find_saves(message: Message, max_bytes: int = MAX_ATTACHMENT_BYTES) -> list[
             cte = str(part.get("Content-Transfer-Encoding", "")).strip().lower()
             if (name.lower().endswith((".toml", ".toml.gz")) or "toml" in ctype
                     or looks_like_save(_peek(text, cte))):
-                found.append(Found(name, ctype, size, problem="too-large"))
+                yield Found(name, ctype, size, problem="too-large")
             continue
         payload = part.get_payload(decode=True)
         if not isinstance(payload, bytes):
             continue
         if packed.is_gzip(payload):
-            found += _packed_save(payload, name, ctype, max_bytes)
+            yield from _packed_save(payload, name, ctype, max_bytes)
         elif looks_like_save(payload):
-            found.append(Found(name, ctype, len(payload), payload))
-    return found
+            yield Found(name, ctype, len(payload), payload)
 
 
 def _packed_save(payload: bytes, name: str, ctype: str, max_bytes: int) -> list[Found]:

@@ -1,0 +1,131 @@
+"""A whole scan of ``pbem inbox`` is bounded in memory however many saves the mail holds
+(their bytes wait in a stash and are parsed again when needed, pbem.mail.stash), with the
+same report as when every save is held; and a gzip part is inflated only as far as a save
+could go."""
+
+from __future__ import annotations
+
+import errno
+import json
+import mailbox
+import os
+import shutil
+import subprocess
+import sys
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pbem import session
+from pbem.cli import main
+from pbem.mail import inbox, stash
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.saveformat import savefile
+from tests.test_inbox import message_with, play_and_mail, write_mbox
+
+MIB = 1024 * 1024
+# Peak RSS of a scan in a fresh process, in KiB (ru_maxrss), and what it found.
+_SCAN = """
+import json, resource, sys
+from pbem.mail import inbox
+from pbem.protocol.crypto.identity import Home
+report = inbox.scan([sys.argv[1]], Home(sys.argv[2]), file_saves=False)
+print(json.dumps([resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, report.saves,
+                  len(report.problems)]))
+"""
+
+
+def _peak_kib(box: Path, home: Home) -> tuple[int, int, int]:
+    done = subprocess.run([sys.executable, "-c", _SCAN, str(box), str(home.path)],
+                          capture_output=True, text=True, timeout=120, check=True)
+    peak, saves, problems = json.loads(done.stdout)
+    return peak, saves, problems
+
+
+def _maildir(path: Path, data: bytes, mails: int, per_mail: int) -> Path:
+    """``mails`` messages of ``per_mail`` saves each, every one distinct (a comment)."""
+    box = mailbox.Maildir(str(path), create=True)
+    for m in range(mails):
+        msg = EmailMessage()
+        msg["From"], msg["Subject"] = "mallory@example.net", "[pbem] many saves"
+        msg.set_content("saves")
+        for i in range(per_mail):
+            msg.add_attachment(data + b"# copy %d %d\n" % (m, i), maintype="application",
+                               subtype="toml", filename=f"s{m}-{i}.toml")
+        box.add(msg.as_bytes())
+    return path
+
+
+def test_memory_of_a_scan_does_not_grow_with_the_saves_it_finds(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """Before: every distinct save of a scan was held, bytes and parsed (3 mails of 900
+    saves, 280 MB; 6 of them, 480 MB). Five mails of 900 saves now take what one does."""
+    save = play_and_mail(homes, tmp_path / "saves", stop_after=30)[-1].path.read_bytes()
+    dan = Home(tmp_path / "homes" / "dan")
+    dan.keygen("dan")  # no seat: each save is parsed, then refused
+    one = _maildir(tmp_path / "one", save, 1, 900)
+    five = _maildir(tmp_path / "five", save, 5, 900)
+    small, saves_one, problems_one = _peak_kib(one, dan)
+    large, saves_five, problems_five = _peak_kib(five, dan)
+    assert (saves_one, problems_one, saves_five, problems_five) == (900, 900, 4500, 4500)
+    # Before, the four more mails took 250 MB more; now none. The bound leaves room for
+    # any noise of a busy machine.
+    assert large - small < 60 * 1024, (small, large)
+
+
+@pytest.fixture
+def mixed(homes: dict[str, Home], tmp_path: Path) -> tuple[Path, Home]:
+    """A mailbox of a game's every save and a fork of its newest, and a home that has
+    seen part of the game before."""
+    hops = play_and_mail(homes, tmp_path / "saves", stop_after=8)
+    base = hops[-1]
+    actor = homes[base.actor]
+    table = session.load(base.path, actor).table
+    first = session.sign_next(actor, base.path, None, ["roll"], None, str(tmp_path / "a.toml"))
+    entry, new_table = session.signing.sign_entry(table, actor.load(), "turn", ["pass"])
+    other = session.appended(savefile.read(base.path), entry, new_table)
+    viewer = homes[next(h for h in homes if h != base.actor)]
+    inbox.scan([write_mbox(tmp_path / "early.mbox", [h.msg for h in hops[:4]])], viewer)
+    box = write_mbox(tmp_path / "m.mbox", [
+        *(h.msg for h in hops),
+        message_with(first.path.read_bytes(), subject="my move (to you)"),
+        message_with(savefile.dumps(other).encode(), subject="my move (to the other)"),
+    ])
+    return box, viewer
+
+
+def test_saves_read_back_from_the_stash_give_the_same_report(
+        mixed: tuple[Path, Home], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """None held parsed and every byte in a file on disk: the same report, word for word, as a
+    scan that holds them all."""
+    box, viewer = mixed
+    copy = Home(tmp_path / "copy")
+    shutil.copytree(viewer.path, copy.path)
+    held = inbox.scan([box], viewer).to_json()
+    monkeypatch.setattr(inbox, "HELD_BYTES", 0)
+    monkeypatch.setattr(stash, "IN_MEMORY", 1)
+    monkeypatch.setattr(stash.Stash.__init__, "__defaults__", (1,))
+    read_back = inbox.scan([box], copy).to_json()
+    assert held["games"] and any(p["code"] == "fork" for p in held["problems"])
+    text = json.dumps(read_back).replace(str(copy.path), str(viewer.path))
+    assert json.loads(text) == held
+
+
+def test_a_stash_with_no_room_is_the_disk_refusing_not_a_bad_message(
+        mixed: tuple[Path, Home], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full disk under the stash is said as such (exit 2), not as a message that could
+    not be parsed, and nothing is recorded as read."""
+    box, viewer = mixed
+
+    def no_room(self: stash.Stash, data: bytes) -> stash.Stored:
+        raise stash.StashError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(stash.Stash, "put", no_room)
+    result = CliRunner().invoke(main, ["--home", str(viewer.path), "inbox", str(box)])
+    assert result.exit_code == 2, result.output
+    assert "could not be read or written (No space left on device)" in result.output
+    assert "parsed" not in result.output and "Traceback" not in result.output
+    monkeypatch.undo()
+    assert inbox.scan([box], viewer, file_saves=False).already_read == 0

@@ -6,12 +6,14 @@ could go."""
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import mailbox
 import os
 import shutil
 import subprocess
 import sys
+import zlib
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -20,12 +22,13 @@ from click.testing import CliRunner
 
 from pbem import session
 from pbem.cli import main
-from pbem.mail import inbox, stash
+from pbem.mail import attachments, inbox, stash
 from pbem.protocol.crypto.identity import Home
-from pbem.protocol.saveformat import savefile
+from pbem.protocol.saveformat import packed, savefile
 from tests.test_inbox import message_with, play_and_mail, write_mbox
 
 MIB = 1024 * 1024
+ROOT = Path(__file__).resolve().parent.parent
 # Peak RSS of a scan in a fresh process, in KiB (ru_maxrss), and what it found.
 _SCAN = """
 import json, resource, sys
@@ -129,3 +132,86 @@ def test_a_stash_with_no_room_is_the_disk_refusing_not_a_bad_message(
     assert "parsed" not in result.output and "Traceback" not in result.output
     monkeypatch.undo()
     assert inbox.scan([box], viewer, file_saves=False).already_read == 0
+
+
+# ---- gzip parts ---------------------------------------------------------------------------
+def _packed_text(text: bytes) -> bytes:
+    squeezer = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    return squeezer.compress(text) + squeezer.flush()
+
+
+SAVE_START = b'# pbem save\n[header]\nformat = "pbem/2"\n'
+# 9 MiB of spaces after a save's first lines: 9 KB packed, over the cap of 8 MiB
+BOMB = _packed_text(SAVE_START + b" " * (9 * MIB))
+
+
+class _Counted:
+    """zlib.decompressobj, counting every byte inflated (in ``inflated``)."""
+
+    inflated = 0
+
+    def __init__(self, wbits: int) -> None:
+        self._inflater = _REAL_DECOMPRESSOBJ(wbits)
+
+    def decompress(self, data: bytes, max_length: int = 0) -> bytes:
+        out = self._inflater.decompress(data, max_length)
+        _Counted.inflated += len(out)
+        return out
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._inflater, name)
+
+
+_REAL_DECOMPRESSOBJ = zlib.decompressobj
+
+
+def test_gzip_parts_named_as_saves_are_inflated_only_as_far_as_a_save_could_go(
+        homes: dict[str, Home], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before: each part named *.toml.gz was inflated to the cap (8 MiB), whatever it was:
+    990 of them (a mail of 12 MB) took 38 s. A save shrinks at most about 8 times; a part
+    that inflates more than 50 times is stopped there, and said so in one line each."""
+    msg = EmailMessage()
+    msg["From"], msg["Subject"] = "mallory@example.net", "[pbem] packed"
+    msg.set_content("saves")
+    for i in range(20):
+        msg.add_attachment(BOMB, maintype="application", subtype="gzip",
+                           filename=f"g{i}.toml.gz")
+    box = write_mbox(tmp_path / "m.mbox", [msg])
+    monkeypatch.setattr(zlib, "decompressobj", _Counted)
+    report = inbox.scan([box], homes["bob"], file_saves=False)
+    monkeypatch.undo()
+    assert _Counted.inflated < 20 * 256 * 1024, _Counted.inflated  # before: 20 x 8 MiB
+    assert [p.code for p in report.problems] == ["too-large"] * 20
+    assert report.problems[0].message == (
+        f"This gzip-compressed attachment of {len(BOMB)} bytes was not read: a part of it "
+        f"inflates to more than {attachments.MAX_RATIO} times its size, far more than a save "
+        "that pbem writes compresses.")
+    assert report.problems[0].origin is not None
+    assert report.problems[0].origin.attachment == "g0.toml.gz"
+
+
+def test_a_gzip_part_over_the_cap_says_its_own_size_not_the_cap(
+        homes: dict[str, Home], tmp_path: Path) -> None:
+    """Before: 'An attachment of 65537 bytes' (the cap plus one) for one of 53767
+    bytes; a packed save that inflates past the cap is said as what it is."""
+    text = SAVE_START + b"".join(b"# %s\n" % hashlib.sha256(b"%d" % i).hexdigest().encode()
+                                 for i in range(1400))
+    data = _packed_text(text)
+    assert len(data) < 64 * 1024 < len(text) < 4 * len(data)  # far within the ratio
+    box = write_mbox(tmp_path / "m.mbox", [message_with(data, filename="g.toml.gz",
+                                                         subtype="gzip")])
+    [problem] = inbox.scan([box], homes["bob"], max_bytes=64 * 1024, file_saves=False).problems
+    assert (problem.code, problem.message) == ("too-large", (
+        f"This gzip-compressed attachment of {len(data)} bytes was not read: it inflates to "
+        "more than the 65536 bytes that inbox reads per attachment (a real save is far "
+        "smaller)."))
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "saves").glob("*/*.toml"))
+                         + sorted((ROOT / "tests" / "fixtures").glob("*/*.toml")),
+                         ids=lambda p: p.name)
+def test_every_example_save_packed_is_far_within_the_ratio(path: Path) -> None:
+    data = path.read_bytes()
+    squeezed = packed.pack(data)
+    assert not attachments.over_ratio(squeezed)
+    assert len(data) < attachments.MAX_RATIO / 4 * len(squeezed)

@@ -33,7 +33,7 @@ from pbem.home.archive import Archive
 from pbem.home.contacts import Contacts, Notice
 from pbem.mail import answer, imap, imapurl
 from pbem.mail import message as mail
-from pbem.mail.attachments import MAX_PARTS, Found, TooManyParts, iter_saves, reading_policy
+from pbem.mail.attachments import MAX_PARTS, MAX_RATIO, Found, TooManyParts, iter_saves, reading_policy
 from pbem.mail.report import GameSummary, InboxReport, Origin, Problem
 from pbem.mail.seen import SeenRecord
 from pbem.mail.sources import (
@@ -179,11 +179,9 @@ def _candidates(raw: Raw, report: InboxReport, stash: Stash,
     for item, cand in found:
         if cand is not None:
             out.append(cand)
-        elif item.problem == "too-large":
-            report.problems.append(Problem(
-                "too-large", f"An attachment of {mib(item.size)} that may be a save was not "
-                f"read: inbox reads at most {mib(max_bytes)} per attachment (a real save "
-                "is far smaller).", _attached(origin, item)))
+        else:
+            report.problems.append(Problem("too-large", _not_read(item, max_bytes),
+                                           _attached(origin, item)))
     if not found:
         if defects and (claims or b"pbem" in raw.data.lower()):
             report.problems.append(Problem(
@@ -196,6 +194,20 @@ def _candidates(raw: Raw, report: InboxReport, stash: Stash,
                 + (f" (entry {seq})" if seq else "") + " but carries no save: the attachment "
                 "was dropped or stripped on the way. Ask the sender for it.", origin))
     return out
+
+
+def _not_read(item: Found, max_bytes: int) -> str:
+    """Why a part that may be a save was not read (attachments.Found.problem)."""
+    if item.inflating == "ratio":
+        return (f"This gzip-compressed attachment of {mib(item.size)} was not read: a part "
+                f"of it inflates to more than {MAX_RATIO} times its size, far more than a "
+                "save that pbem writes compresses.")
+    if item.inflating == "cap":
+        return (f"This gzip-compressed attachment of {mib(item.size)} was not read: it "
+                f"inflates to more than the {mib(max_bytes)} that inbox reads per "
+                "attachment (a real save is far smaller).")
+    return (f"An attachment of {mib(item.size)} that may be a save was not read: inbox "
+            f"reads at most {mib(max_bytes)} per attachment (a real save is far smaller).")
 
 
 def _attached(origin: Origin, item: Found) -> Origin:

@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import zlib
 from email.message import EmailMessage
 from pathlib import Path
@@ -122,13 +123,15 @@ def test_a_stash_with_no_room_is_the_disk_refusing_not_a_bad_message(
     not be parsed, and nothing is recorded as read."""
     box, viewer = mixed
 
-    def no_room(self: stash.Stash, data: bytes) -> stash.Stored:
-        raise stash.StashError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    def no_room(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(stash.Stash, "put", no_room)
+    monkeypatch.setattr(stash.Stash.__init__, "__defaults__", (1,))  # to disk at once
+    monkeypatch.setattr(tempfile, "TemporaryFile", no_room)
     result = CliRunner().invoke(main, ["--home", str(viewer.path), "inbox", str(box)])
     assert result.exit_code == 2, result.output
-    assert "could not be read or written (No space left on device)" in result.output
+    assert ("could not be read or written (No space left on device: the scan's temporary "
+            "file)") in result.output
     assert "parsed" not in result.output and "Traceback" not in result.output
     monkeypatch.undo()
     assert inbox.scan([box], viewer, file_saves=False).already_read == 0

@@ -40,7 +40,7 @@ class Stash:
             self._file.seek(self._end)
             self._file.write(data)
         except OSError as exc:
-            raise StashError(exc.errno, exc.strerror) from exc
+            raise _refused(exc) from exc
         place = Stored(self._end, len(data))
         self._end += len(data)
         return place
@@ -50,7 +50,7 @@ class Stash:
             self._file.seek(place.offset)
             return self._file.read(place.size)
         except OSError as exc:
-            raise StashError(exc.errno, exc.strerror) from exc
+            raise _refused(exc) from exc
 
     def __enter__(self) -> Stash:
         return self
@@ -58,3 +58,8 @@ class Stash:
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
                  trace: TracebackType | None) -> None:
         self._file.close()
+
+
+def _refused(exc: OSError) -> StashError:
+    """The system's refusal, naming the file (no path: it has none)."""
+    return StashError(exc.errno, exc.strerror or str(exc), "the scan's temporary file")

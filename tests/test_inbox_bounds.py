@@ -21,12 +21,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pbem import session
 from pbem.cli import main
 from pbem.mail import attachments, inbox, stash
 from pbem.protocol.crypto.identity import Home
-from pbem.protocol.saveformat import packed, savefile
-from tests.test_inbox import message_with, play_and_mail, write_mbox
+from pbem.protocol.saveformat import packed
+from tests.test_inbox import fork_mails, message_with, play_and_mail, write_mbox
 
 MIB = 1024 * 1024
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,19 +83,10 @@ def mixed(homes: dict[str, Home], tmp_path: Path) -> tuple[Path, Home]:
     """A mailbox of a game's every save and a fork of its newest, and a home that has
     seen part of the game before."""
     hops = play_and_mail(homes, tmp_path / "saves", stop_after=8)
-    base = hops[-1]
-    actor = homes[base.actor]
-    table = session.load(base.path, actor).table
-    first = session.sign_next(actor, base.path, None, ["roll"], None, str(tmp_path / "a.toml"))
-    entry, new_table = session.signing.sign_entry(table, actor.load(), "turn", ["pass"])
-    other = session.appended(savefile.read(base.path), entry, new_table)
-    viewer = homes[next(h for h in homes if h != base.actor)]
+    viewer = homes[next(h for h in homes if h != hops[-1].actor)]
     inbox.scan([write_mbox(tmp_path / "early.mbox", [h.msg for h in hops[:4]])], viewer)
-    box = write_mbox(tmp_path / "m.mbox", [
-        *(h.msg for h in hops),
-        message_with(first.path.read_bytes(), subject="my move (to you)"),
-        message_with(savefile.dumps(other).encode(), subject="my move (to the other)"),
-    ])
+    box = write_mbox(tmp_path / "m.mbox", [*(h.msg for h in hops),
+                                           *fork_mails(homes, hops[-1], tmp_path)])
     return box, viewer
 
 

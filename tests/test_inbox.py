@@ -243,19 +243,22 @@ def test_tampered_save_is_an_error_line(homes: dict[str, Home], game: list[Hop],
     assert "ERROR tampered" in report.text()
 
 
-def test_fork_names_both_messages(homes: dict[str, Home], tmp_path: Path) -> None:
-    hops = play_and_mail(homes, tmp_path / "saves", stop_after=7)
-    base = hops[-1]
+def fork_mails(homes: dict[str, Home], base: Hop, tmp_path: Path) -> list[EmailMessage]:
+    """Two mails of the next entry after ``base``, signed twice by its actor: a fork."""
     actor = homes[base.actor]
     table = session.load(base.path, actor).table
     first = session.sign_next(actor, base.path, None, ["roll"], None, str(tmp_path / "a.toml"))
     entry, new_table = session.signing.sign_entry(table, actor.load(), "turn", ["pass"])
     other = session.appended(savefile.read(base.path), entry, new_table)
+    return [message_with(first.path.read_bytes(), subject="my move (to you)"),
+            message_with(savefile.dumps(other).encode(), subject="my move (to the other)")]
+
+
+def test_fork_names_both_messages(homes: dict[str, Home], tmp_path: Path) -> None:
+    hops = play_and_mail(homes, tmp_path / "saves", stop_after=7)
+    base = hops[-1]
     viewer_name = next(h for h in homes if h != base.actor)
-    box = write_mbox(tmp_path / "m.mbox", [
-        message_with(first.path.read_bytes(), subject="my move (to you)"),
-        message_with(savefile.dumps(other).encode(), subject="my move (to the other)"),
-    ])
+    box = write_mbox(tmp_path / "m.mbox", fork_mails(homes, base, tmp_path))
     report = inbox.scan([box], homes[viewer_name])
     [fork] = [p for p in report.problems if p.code == "fork"]
     assert fork.origin is not None and fork.origin.subject == "my move (to the other)"

@@ -8,6 +8,8 @@ import base64
 import binascii
 import quopri
 import re
+import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from email.message import Message
 from email.policy import Compat32
@@ -26,6 +28,12 @@ MAX_HEADER_CHARS = 16 * 1024
 # Of a gzip part not named as a save, only this much is inflated to see whether it is
 # one: each of hundreds of parts was inflated to the attachment cap (0.6 s per 25 parts).
 PEEK_BYTES = 64 * 1024
+# A save is text full of hashes and signatures: gzip makes it at most about 8 times
+# smaller (every save of the three games, long and short). A part any start of which
+# inflates to more than MAX_RATIO times its size (plus PEEK_BYTES) is no save, and is
+# inflated no further: a mail of 990 such parts once took 38 s, each inflated to the cap.
+MAX_RATIO = 50
+_RATIO_STEP = 1024  # compressed bytes fed at a time while the ratio is watched
 
 
 class TooManyParts(Exception):
@@ -62,9 +70,12 @@ class Found:
 
     name: str  # the attachment's file name, or a description of the part
     content_type: str
-    size: int  # decoded size in bytes (estimated for a part over the cap)
+    size: int  # decoded size in bytes (estimated for a part over the cap; a gzip one not
+    # read: as it came)
     data: bytes = b""  # the decoded bytes, inflated if gzip (BOM and CRLF left for savefile)
     problem: str = ""  # "too-large" when the part was not read
+    # Of a gzip part not read, why: "cap" (it inflates past it) or "ratio" (past MAX_RATIO)
+    inflating: str = ""
 
 
 SAVE_MARKERS = (b"[header]", b"pbem/")
@@ -141,7 +152,12 @@ def find_saves(message: Message, max_bytes: int = MAX_ATTACHMENT_BYTES) -> list[
 
     A part over ``max_bytes`` is not decoded; it is listed with problem "too-large" if its
     name, type or first bytes suggest a save, and ignored otherwise (a photo)."""
-    found: list[Found] = []
+    return list(iter_saves(message, max_bytes))
+
+
+def iter_saves(message: Message, max_bytes: int = MAX_ATTACHMENT_BYTES) -> Iterator[Found]:
+    """:func:`find_saves` one part at a time: a message of hundreds of saves is never
+    held decoded all at once."""
     for index, part in enumerate(message.walk()):
         if part.is_multipart():
             continue
@@ -152,33 +168,58 @@ def find_saves(message: Message, max_bytes: int = MAX_ATTACHMENT_BYTES) -> list[
             cte = str(part.get("Content-Transfer-Encoding", "")).strip().lower()
             if (name.lower().endswith((".toml", ".toml.gz")) or "toml" in ctype
                     or looks_like_save(_peek(text, cte))):
-                found.append(Found(name, ctype, size, problem="too-large"))
+                yield Found(name, ctype, size, problem="too-large")
             continue
         payload = part.get_payload(decode=True)
         if not isinstance(payload, bytes):
             continue
         if packed.is_gzip(payload):
-            found += _packed_save(payload, name, ctype, max_bytes)
+            yield from _packed_save(payload, name, ctype, max_bytes)
         elif looks_like_save(payload):
-            found.append(Found(name, ctype, len(payload), payload))
-    return found
+            yield Found(name, ctype, len(payload), payload)
 
 
 def _packed_save(payload: bytes, name: str, ctype: str, max_bytes: int) -> list[Found]:
-    """A gzip-compressed part, inflated to at most ``max_bytes``: the save it holds. One
-    named as a save that inflates past the cap is "too-large", and one that is damaged is
-    passed on as it is (savefile then says why, as for any damaged save); any other
-    archive is no save."""
+    """A gzip-compressed part, inflated to at most ``max_bytes`` and MAX_RATIO times its
+    size: the save it holds. One named as a save that inflates past either is
+    "too-large", and one that is damaged is passed on as it is (savefile then says why,
+    as for any damaged save); any other archive is no save."""
     named = name.lower().endswith(".toml.gz") or "toml" in ctype
     if not named and not looks_like_save(packed.head(payload, PEEK_BYTES)):
         return []  # another archive (a pbem save starts with its [header]): not inflated
+    if over_ratio(payload):
+        return [_not_inflated(name, ctype, payload, "ratio")] if named else []
     try:
         data = packed.unpack(payload, max_bytes, name)
     except packed.TooLarge:
-        return [Found(name, ctype, max_bytes + 1, problem="too-large")] if named else []
+        return [_not_inflated(name, ctype, payload, "cap")] if named else []
     except SaveFileError:
         return [Found(name, ctype, len(payload), payload)] if named else []
     return [Found(name, ctype, len(data), data)] if looks_like_save(data) else []
+
+
+def _not_inflated(name: str, ctype: str, payload: bytes, why: str) -> Found:
+    return Found(name, ctype, len(payload), problem="too-large", inflating=why)
+
+
+def over_ratio(payload: bytes) -> bool:
+    """Whether some start of the gzip ``payload`` inflates to more than MAX_RATIO times
+    its size plus PEEK_BYTES, inflating no further than that; False for a damaged stream
+    (packed.unpack says why)."""
+    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    out = 0
+    try:
+        for start in range(0, len(payload), _RATIO_STEP):
+            end = min(start + _RATIO_STEP, len(payload))
+            room = MAX_RATIO * end + PEEK_BYTES - out
+            out += len(inflater.decompress(payload[start:end], room))
+            if out >= MAX_RATIO * end + PEEK_BYTES:  # the first `end` bytes, or fewer
+                return True
+            if inflater.eof:
+                return False
+    except zlib.error:
+        return False
+    return False
 
 
 def mentions_pbem(message: Message) -> bool:

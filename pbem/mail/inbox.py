@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from email import message_from_bytes
 from email.header import decode_header, make_header
 from email.message import Message
@@ -30,10 +30,10 @@ from pbem import registry, session
 from pbem.errors import IntegrityError, MoveError, PbemError, SaveFileError, TurnError, UsageError
 from pbem.home import gameindex
 from pbem.home.archive import Archive
-from pbem.home.contacts import Contacts
+from pbem.home.contacts import Contacts, Notice
 from pbem.mail import answer, imap, imapurl
 from pbem.mail import message as mail
-from pbem.mail.attachments import MAX_PARTS, TooManyParts, reading_policy
+from pbem.mail.attachments import MAX_PARTS, MAX_RATIO, Found, TooManyParts, iter_saves, reading_policy
 from pbem.mail.report import GameSummary, InboxReport, Origin, Problem
 from pbem.mail.seen import SeenRecord
 from pbem.mail.sources import (
@@ -46,6 +46,7 @@ from pbem.mail.sources import (
     mib,
     raw_messages,
 )
+from pbem.mail.stash import Stash, StashError, Stored
 from pbem.protocol.crypto.identity import Home
 from pbem.protocol.replay import engine
 from pbem.protocol.replay.chain import authenticate
@@ -57,6 +58,10 @@ from pbem.protocol.state.table import Table
 from pbem.session import logbook, rounds
 
 INBOX_DIR = "inbox"
+# Of the saves a scan found, those held parsed from the first reading to their
+# verification, in bytes of their files: a few saves are parsed once, thousands do not
+# fill memory (each of the others is parsed again when its game's turn comes).
+HELD_BYTES = 4 * 1024 * 1024
 
 
 # ---- the saves a message carries -------------------------------------------------------------
@@ -75,15 +80,44 @@ def _header(message: Message, name: str) -> str:
 
 @dataclass
 class _Candidate:
+    """One distinct save found. Its bytes wait in the scan's stash; its parsed save and
+    verification are held only while they may still be its game's newest (scan)."""
+
     origin: Origin
-    data: bytes
+    stored: Stored | None  # None for a round assembled here (held, never stashed)
+    key: str = ""  # the digest of its bytes (BOM and CRLF aside): one candidate per key
     copies: list[Origin] = field(default_factory=list)
     file: str = ""  # the path of a save file scanned directly, not carried by a message
+    entries: int = 0  # how many entries the save holds: its game's saves go oldest first
+    checked: bool = False  # verified in full here (not only known to the archive)
+    void: bool = False  # on a branch the rule of PROTOCOL.md section 11 voids
     save: Save | None = None
     verified: session.Verified | None = None
 
+    def parsed(self, stash: Stash) -> Save:
+        """The save, parsed from the stash again unless held (SaveFileError as then)."""
+        if self.save is not None:
+            return self.save
+        assert self.stored is not None
+        return savefile.parse_bytes(stash.get(self.stored),
+                                    f"The attachment {self.origin.attachment}")
 
-def _bare(raw: Raw, report: InboxReport, max_bytes: int) -> list[_Candidate]:
+    def hold(self, save: Save, verified: session.Verified) -> None:
+        """Keep the save verified in full, and what its game's summary may need of it."""
+        self.save, self.verified, self.checked = save, verified, True
+        self.void = bool(verified.void)
+
+    def release(self) -> None:
+        self.save = self.verified = None
+
+
+def _found(stash: Stash, origin: Origin, data: bytes, file: str = "") -> _Candidate:
+    """A save's bytes put in the stash, as a candidate."""
+    key = hashlib.sha256(_normal(data)).hexdigest()
+    return _Candidate(origin, stash.put(data), key, file=file)
+
+
+def _bare(raw: Raw, report: InboxReport, stash: Stash, max_bytes: int) -> list[_Candidate]:
     """A save file named as a source; one stored gzip-compressed as the save it inflates
     to, within the same cap (a damaged one as it is: savefile says why when it reads it)."""
     data = raw.data
@@ -97,11 +131,13 @@ def _bare(raw: Raw, report: InboxReport, max_bytes: int) -> list[_Candidate]:
             return []
         except SaveFileError:
             pass
-    return [_Candidate(raw.origin, data, file=raw.origin.source)]
+    return [_found(stash, raw.origin, data, raw.origin.source)]
 
 
-def _candidates(raw: Raw, report: InboxReport, max_bytes: int) -> list[_Candidate]:
-    """The save attachments of one message; problems for everything else odd in it."""
+def _candidates(raw: Raw, report: InboxReport, stash: Stash,
+                max_bytes: int) -> list[_Candidate]:
+    """The save attachments of one message, each put in the stash as it is found;
+    problems for everything else odd in it."""
     report.messages += 1
     if raw.bare:
         if raw.size > max_bytes:
@@ -109,7 +145,7 @@ def _candidates(raw: Raw, report: InboxReport, max_bytes: int) -> list[_Candidat
                 "too-large", f"This save file is {mib(raw.size)}, over the "
                 f"{mib(max_bytes)} that inbox reads.", raw.origin))
             return []
-        return _bare(raw, report, max_bytes)
+        return _bare(raw, report, stash, max_bytes)
     cap = MESSAGE_FACTOR * max_bytes
     if raw.size > cap:  # parsing costs ~10x its size in memory: a 200 MB mail, 2 GB
         if b"pbem" in raw.data[:HEAD_BYTES].lower():  # only the head was read (sources)
@@ -124,9 +160,11 @@ def _candidates(raw: Raw, report: InboxReport, max_bytes: int) -> list[_Candidat
         message = message_from_bytes(raw.data, policy=reading_policy())
         origin = Origin(raw.origin.source, raw.origin.where, _header(message, "From"),
                         _header(message, "Subject"), _header(message, "Date"))
-        found = mail.find_saves(message, max_bytes)
+        found = [_stashed(item, origin, stash) for item in iter_saves(message, max_bytes)]
         defects = mail.defects(message)
         claims = mail.mentions_pbem(message)
+    except StashError:
+        raise  # the disk's refusal, not the message's
     except TooManyParts:
         report.problems.append(Problem(
             "unreadable", f"This message has more than {MAX_PARTS} MIME parts, far more "
@@ -138,15 +176,12 @@ def _candidates(raw: Raw, report: InboxReport, max_bytes: int) -> list[_Candidat
             raw.origin))
         return []
     out: list[_Candidate] = []
-    for item in found:
-        where = Origin(**{**asdict(origin), "attachment": item.name})
-        if item.problem == "too-large":
-            report.problems.append(Problem(
-                "too-large", f"An attachment of {mib(item.size)} that may be a save was not "
-                f"read: inbox reads at most {mib(max_bytes)} per attachment (a real save "
-                "is far smaller).", where))
+    for item, cand in found:
+        if cand is not None:
+            out.append(cand)
         else:
-            out.append(_Candidate(where, item.data))
+            report.problems.append(Problem("too-large", _not_read(item, max_bytes),
+                                           _attached(origin, item)))
     if not found:
         if defects and (claims or b"pbem" in raw.data.lower()):
             report.problems.append(Problem(
@@ -159,6 +194,32 @@ def _candidates(raw: Raw, report: InboxReport, max_bytes: int) -> list[_Candidat
                 + (f" (entry {seq})" if seq else "") + " but carries no save: the attachment "
                 "was dropped or stripped on the way. Ask the sender for it.", origin))
     return out
+
+
+def _not_read(item: Found, max_bytes: int) -> str:
+    """Why a part that may be a save was not read (attachments.Found.problem)."""
+    if item.inflating == "ratio":
+        return (f"This gzip-compressed attachment of {mib(item.size)} was not read: a part "
+                f"of it inflates to more than {MAX_RATIO} times its size, far more than a "
+                "save that pbem writes compresses.")
+    if item.inflating == "cap":
+        return (f"This gzip-compressed attachment of {mib(item.size)} was not read: it "
+                f"inflates to more than the {mib(max_bytes)} that inbox reads per "
+                "attachment (a real save is far smaller).")
+    return (f"An attachment of {mib(item.size)} that may be a save was not read: inbox "
+            f"reads at most {mib(max_bytes)} per attachment (a real save is far smaller).")
+
+
+def _attached(origin: Origin, item: Found) -> Origin:
+    return Origin(**{**asdict(origin), "attachment": item.name})
+
+
+def _stashed(item: Found, origin: Origin, stash: Stash) -> tuple[Found, _Candidate | None]:
+    """A part found, its bytes moved to the stash as a candidate (None for a part not
+    read): the message's saves are never all held at once."""
+    if item.problem:
+        return item, None
+    return replace(item, data=b""), _found(stash, _attached(origin, item), item.data)
 
 
 # ---- the scan ----------------------------------------------------------------------------------
@@ -180,44 +241,25 @@ def scan(paths: Sequence[str | Path], home: Home, *, max_bytes: int = mail.MAX_A
     the report, an IMAP server that cannot be reached or refuses the login too (code
     "server")."""
     info = home.info()
-    me, my_key = str(info["handle"]), str(info.get("public_key", ""))
+    me = str(info["handle"])
     report = InboxReport(home=str(home.path), handle=me, max_bytes=max_bytes)
-    by_content: dict[str, _Candidate] = {}
     reading = Reading(SeenRecord(home.path), read_all, login, progress)
     for url in (str(p) for p in paths if imapurl.is_url(str(p))):
         imapurl.parse_url(url)  # a bad address stops the scan before anything is read
-    for path in paths:
-        report.sources.append(str(path))
-        before, problems_before = report.messages, len(report.problems)
-        skipped_before = report.already_read
-        found_here = 0
-        raws = imap_messages(str(path), report, reading, max_bytes) if imapurl.is_url(str(path)) \
-            else raw_messages(Path(path), report, reading, max_bytes)
-        for raw in raws:
-            for cand in _candidates(raw, report, max_bytes):
-                found_here += 1
-                report.saves += 1
-                key = hashlib.sha256(_normal(cand.data)).hexdigest()
-                if key in by_content:
-                    report.duplicates += 1
-                    by_content[key].copies.append(cand.origin)
-                else:
-                    by_content[key] = cand
-        if not found_here and len(report.problems) == problems_before \
-                and report.already_read == skipped_before:
-            report.problems.append(Problem(
-                "no-saves", f"No pbem save found in {path} ({report.messages - before} "
-                "message(s) read).", Origin(str(path))))
-    games = _parse_and_sort(list(by_content.values()), report, me, my_key)
-    contacts = Contacts(home)
-    for game_id, candidates in games.items():
-        summary = _verify_game(game_id, candidates, home, me, report, file_saves)
-        if summary is not None:
-            report.games.append(summary)
-            newest = max((c for c in candidates if c.verified is not None),
-                         key=lambda c: len(c.save.entries) if c.save else 0)
-            if newest.save is not None:  # addresses from its signed seats, never from From:
-                report.notices.extend(contacts.check_save(newest.save))
+    # Memory stays bounded however many saves the mail holds: their bytes wait in the
+    # stash, and a game's saves are parsed and verified one at a time (_verify_game).
+    with Stash() as stash:
+        by_content = _read_sources(paths, report, reading, stash, max_bytes)
+        games = _parse_and_sort(list(by_content.values()), report, me,
+                                str(info.get("public_key", "")), stash)
+        contacts = Contacts(home)
+        for game_id, candidates in games.items():
+            summary = _verify_game(game_id, candidates, home, me, report, file_saves, stash)
+            if summary is not None:
+                report.games.append(summary)
+                report.notices.extend(_signed_contacts(contacts, candidates, stash))
+            for cand in candidates:
+                cand.release()
     try:
         contacts.write()
         if file_saves:
@@ -227,6 +269,43 @@ def scan(paths: Sequence[str | Path], home: Home, *, max_bytes: int = mail.MAX_A
                                        f"record of mail read in {home.path} ({exc.strerror})."))
     report.games.sort(key=lambda g: (not g.your_move, g.title, g.game_id))
     return report
+
+
+def _read_sources(paths: Sequence[str | Path], report: InboxReport, reading: Reading,
+                  stash: Stash, max_bytes: int) -> dict[str, _Candidate]:
+    """Every distinct save in the sources, by the digest of its bytes (a copy is counted
+    and noted on the first one found), its bytes put in ``stash``."""
+    by_content: dict[str, _Candidate] = {}
+    for path in paths:
+        report.sources.append(str(path))
+        before, problems_before = report.messages, len(report.problems)
+        skipped_before = report.already_read
+        found_here = 0
+        raws = imap_messages(str(path), report, reading, max_bytes) if imapurl.is_url(str(path)) \
+            else raw_messages(Path(path), report, reading, max_bytes)
+        for raw in raws:
+            for cand in _candidates(raw, report, stash, max_bytes):
+                found_here += 1
+                report.saves += 1
+                if cand.key in by_content:
+                    report.duplicates += 1
+                    by_content[cand.key].copies.append(cand.origin)
+                else:
+                    by_content[cand.key] = cand
+        if not found_here and len(report.problems) == problems_before \
+                and report.already_read == skipped_before:
+            report.problems.append(Problem(
+                "no-saves", f"No pbem save found in {path} ({report.messages - before} "
+                "message(s) read).", Origin(str(path))))
+    return by_content
+
+
+def _signed_contacts(contacts: Contacts, candidates: list[_Candidate],
+                     stash: Stash) -> list[Notice]:
+    """The addresses of the game's longest save verified here, from its signed seats
+    (never from From:), checked against the contacts."""
+    newest = max((c for c in candidates if c.checked), key=lambda c: c.entries)
+    return contacts.check_save(newest.parsed(stash))
 
 
 def _normal(data: bytes) -> bytes:
@@ -246,21 +325,25 @@ def _copies(cand: _Candidate) -> str:
 
 
 def _parse_and_sort(candidates: Iterable[_Candidate], report: InboxReport, me: str,
-                    my_key: str) -> dict[str, list[_Candidate]]:
+                    my_key: str, stash: Stash) -> dict[str, list[_Candidate]]:
     """Parse each distinct save; keep those of known games this home sits in, by game,
-    oldest first."""
+    oldest first. The first of them are held parsed, up to HELD_BYTES of their files;
+    the others are parsed again when their turn comes."""
     installed = set(registry.names())
     games: dict[str, list[_Candidate]] = {}
+    room = HELD_BYTES
     for cand in candidates:
         try:
-            save = savefile.parse_bytes(cand.data, f"The attachment {cand.origin.attachment}")
+            save = cand.parsed(stash)
         except SaveFileError as exc:
             report.problems.append(Problem("malformed", exc.message + _copies(cand), cand.origin))
             continue
+        except StashError:
+            raise
         except Exception as exc:  # one hostile attachment must not stop the scan
             report.problems.append(_unchecked(exc, cand))
             continue
-        cand.save = save
+        cand.entries = len(save.entries)
         last = save.entries[-1]
         where = f"{save.ruleset} {save.game_id[:8]} entry {last['seq']} ({last['seat']})"
         if save.ruleset not in installed:
@@ -284,62 +367,31 @@ def _parse_and_sort(candidates: Iterable[_Candidate], report: InboxReport, me: s
                 "filed." + _copies(cand), cand.origin, save.game_id, last["seq"]))
             continue
         games.setdefault(save.game_id, []).append(cand)
+        if cand.stored is not None and cand.stored.size <= room:
+            cand.save, room = save, room - cand.stored.size
     for group in games.values():
-        group.sort(key=lambda c: len(c.save.entries) if c.save else 0)
+        group.sort(key=lambda c: c.entries)
     return games
 
 
 def _verify_game(game_id: str, candidates: list[_Candidate], home: Home, me: str,
-                 report: InboxReport, file_saves: bool) -> GameSummary | None:
+                 report: InboxReport, file_saves: bool, stash: Stash) -> GameSummary | None:
     """Verify one game's saves oldest first; the summary of its newest valid save."""
     problems: list[Problem] = []
-    seen_entries: dict[tuple[int, str], Origin] = {}  # (seq, hash) -> where it came from
-    valid: list[_Candidate] = []
-    for index, cand in enumerate(candidates):
-        save = cand.save
-        assert save is not None
-        hashes = _superseded_and_known(home, save) if index < len(candidates) - 1 else None
-        if hashes is not None:
-            # Every entry was verified in this home before and a newer save exists: a
-            # full replay of this old one would only re-check its [state] snapshot.
-            cand.verified = None
-            report.verified += 1
-            valid.append(cand)
-            for entry, entry_hash in zip(save.entries, hashes, strict=True):
-                seen_entries.setdefault((entry["seq"], entry_hash), cand.origin)
-            continue
-        try:
-            verified = session.verify(save, home)
-        except PbemError as exc:
-            problems.append(_refusal(exc, cand, game_id, seen_entries))
-            continue
-        except Exception as exc:  # a check that trips must not stop the scan
-            problems.append(_unchecked(exc, cand, game_id))
-            continue
-        cand.verified = verified
-        report.verified += 1
-        valid.append(cand)
-        problems.extend(Problem("branch", note, cand.origin, game_id, save.entries[-1]["seq"])
-                        for note in verified.branches)
-        problems.extend(Problem("waiting", w.words(timing.now()), cand.origin, game_id, w.seq)
-                        for w in verified.waiting)
-        problems.extend(Problem("late", late["words"], cand.origin, game_id, late["seq"])
-                        for late in verified.late)
-        for entry, entry_hash in zip(verified.save.entries, verified.report.hashes,
-                                     strict=True):
-            seen_entries.setdefault((entry["seq"], entry_hash), cand.origin)
+    seen_entries: dict[int, Origin] = {}  # seq -> where an entry of it first came from
+    valid = _check_each(game_id, candidates, home, report, problems, seen_entries, stash)
     # A save on a branch the rule of PROTOCOL.md section 11 voids is never the newest
     # while a save of the game's branch came too: else the mail's order would choose.
-    void = [c for c in valid if c.verified is not None and c.verified.void]
+    void = [c for c in valid if c.void]
     if len(void) < len(valid):
-        valid = [*void, *(c for c in valid if c not in void)]
+        valid = [*void, *(c for c in valid if not c.void)]
     # The summary rests on a full check: if the newest good save was one skipped above
     # (a newer one failed), verify it now.
-    while valid and valid[-1].verified is None:
+    while valid and not valid[-1].checked:
         cand = valid[-1]
-        assert cand.save is not None
+        save = cand.parsed(stash)
         try:
-            cand.verified = session.verify(cand.save, home)
+            cand.hold(save, session.verify(save, home))
         except Exception as exc:  # PbemError, or a check that trips: never stop the scan
             problems.append(_refusal(exc, cand, game_id, seen_entries)
                             if isinstance(exc, PbemError) else _unchecked(exc, cand, game_id))
@@ -384,6 +436,54 @@ def _verify_game(game_id: str, candidates: list[_Candidate], home: Home, me: str
     return summary
 
 
+def _check_each(game_id: str, candidates: list[_Candidate], home: Home,
+                report: InboxReport, problems: list[Problem], seen_entries: dict[int, Origin],
+                stash: Stash) -> list[_Candidate]:
+    """The saves of one game that pass, oldest first: each verified (or, superseded and
+    known to the archive, only authenticated); the reasons for the others in
+    ``problems``. Of the saves verified in full only the newest of the game's branch and
+    the newest of a voided one stay held (_Candidate.hold): the newest of the game is one
+    of them or a save skipped after them, parsed again when needed."""
+    valid: list[_Candidate] = []
+    held: dict[bool, _Candidate] = {}  # by void: the newest save verified in full
+    for index, cand in enumerate(candidates):
+        save = cand.parsed(stash)
+        hashes = _superseded_and_known(home, save) if index < len(candidates) - 1 else None
+        if hashes is not None:
+            # Every entry was verified in this home before and a newer save exists: a
+            # full replay of this old one would only re-check its [state] snapshot.
+            report.verified += 1
+            valid.append(cand)
+            for entry in save.entries:
+                seen_entries.setdefault(entry["seq"], cand.origin)
+            cand.release()
+            continue
+        cand.release()  # held again below if it passes
+        try:
+            verified = session.verify(save, home)
+        except PbemError as exc:
+            problems.append(_refusal(exc, cand, game_id, seen_entries))
+            continue
+        except Exception as exc:  # a check that trips must not stop the scan
+            problems.append(_unchecked(exc, cand, game_id))
+            continue
+        if bool(verified.void) in held:
+            held[bool(verified.void)].release()
+        cand.hold(save, verified)
+        held[cand.void] = cand
+        report.verified += 1
+        valid.append(cand)
+        problems.extend(Problem("branch", note, cand.origin, game_id, save.entries[-1]["seq"])
+                        for note in verified.branches)
+        problems.extend(Problem("waiting", w.words(timing.now()), cand.origin, game_id, w.seq)
+                        for w in verified.waiting)
+        problems.extend(Problem("late", late["words"], cand.origin, game_id, late["seq"])
+                        for late in verified.late)
+        for entry in verified.save.entries:
+            seen_entries.setdefault(entry["seq"], cand.origin)
+    return valid
+
+
 def _next_step(summary: GameSummary, table: Table, verified: session.Verified,
                newest: _Candidate, whole: Save, home: Home, me: str) -> None:
     """Who is to act next, and, where it is this home on a save it goes by, the command
@@ -421,7 +521,8 @@ def _assemble_round(valid: list[_Candidate], home: Home) -> None:
         verified = session.verify(merged, home)
     except PbemError:
         return  # the newest save stands as it came
-    valid.append(_Candidate(origin=newest.origin, data=b"", save=merged, verified=verified))
+    valid.append(_Candidate(newest.origin, None, entries=len(merged.entries), checked=True,
+                            save=merged, verified=verified))
 
 
 def _no_decision(summary: GameSummary, home: Home, path: str, target: str) -> None:
@@ -480,13 +581,13 @@ def _short_id(home: Home, game_id: str, path: str) -> str:
 
 
 def _refusal(exc: PbemError, cand: _Candidate, game_id: str,
-             seen_entries: dict[tuple[int, str], Origin]) -> Problem:
+             seen_entries: dict[int, Origin]) -> Problem:
     """The report line for a save that verify refused, by the kind of refusal."""
     text = exc.message + _copies(cand)
     if isinstance(exc, IntegrityError):
         code = "fork" if exc.code == "fork" else "tampered"
         if code == "fork":
-            other = next((o for (seq, _), o in seen_entries.items() if seq == exc.seq), None)
+            other = seen_entries.get(exc.seq) if exc.seq is not None else None
             if other is not None:
                 text = f"{exc.message} The other branch came in {other.label()}.{_copies(cand)}"
     elif isinstance(exc, TurnError | MoveError):

@@ -125,11 +125,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
             absence.round_entered(new)
         return new, []
     if answer:
-        duty = _answered(new, seat, entry, duty)
-        if not in_round and kind == "turn":  # the proposal void, the game may wait on its work
-            deck_only = seat in new.deck_duty()
-            if deck_only and not new.pair_draw:  # an answer before the round it would begin
-                new.pair_draw = pairdraw.begun(new)
+        duty, deck_only = _answer(new, seat, entry, duty, in_round, deck_only)
     _start_clock(new, entry, in_round)
     duty, bot_turns = _arrival(new, seat, entry, duty, replay, in_round, quiet)
     allowed = {duty.kind} | ({"resign"} if duty.kind == "turn" else set())
@@ -239,6 +235,20 @@ def _refuse_sealed(entry: Entry, handle: str) -> None:
     if "sealed" in entry or "salt" in entry:
         raise TurnError(f"Entry {entry['seq']} ({handle}) carries a sealed move, but no sealed "
                         "step is under way here.", seq=entry["seq"], code="sealed")
+
+
+def _answer(new: Table, seat: int, entry: Entry, duty: Duty, in_round: bool,
+            deck_only: bool) -> tuple[Duty, bool]:
+    """``seat``'s entry answers the proposal that it is absent (:func:`_answered`): the
+    duty it is checked against, and whether it does only secret-deck work. Outside a round
+    the proposal is void, so the game may wait on its work; such an answer before the
+    round of a draw from two links would begin begins that draw (pairdraw)."""
+    duty = _answered(new, seat, entry, duty)
+    if not in_round and entry["kind"] == "turn":
+        deck_only = seat in new.deck_duty()
+        if deck_only and not new.pair_draw:
+            new.pair_draw = pairdraw.begun(new)
+    return duty, deck_only
 
 
 def _answered(new: Table, seat: int, entry: Entry, duty: Duty) -> Duty:

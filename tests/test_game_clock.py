@@ -804,7 +804,7 @@ def test_show_and_games_say_who_is_to_act_since_when_and_until_when(tmp_path: Pa
     shown = t.run(other, "show", path, when=at(days=1))
     assert (f"To act: {absent} (turn) since 2025-06-02 10:00 UTC; away, so the clock counts "
             "from 2025-06-05 00:00 UTC; patience (7 days) runs out 2025-06-12 00:00 UTC, in 8 "
-            "days.") in shown.output, shown.output
+            "days 14 hours.") in shown.output, shown.output
     assert f"Away: {absent} until 2025-06-05 00:00 UTC." in shown.output
     data = json.loads(t.run(other, "show", path, "--json", when=at(days=1)).output)
     assert data["clock"] == {"to_act": absent, "next": "turn", "since": "2025-06-02T10:00:00Z",

@@ -133,7 +133,7 @@ def test_games_waits_from_the_signed_time_else_the_file_date(homes: dict[str, Ho
         if acted[entry["seat"]][0] == entry["seq"]:
             assert acted[entry["seat"]][1] == when
     text = run(ann, "games").output
-    assert "waiting 7 days" in text and "entry 6, 7 days ago" in text
+    assert "waiting 7 days 2 hours" in text and "entry 6, 7 days 2 hours ago" in text
     # A save without times (as before signed times): the file's date stands in.
     forget_everything(homes)
     untimed = tmp_path / "untimed.toml"

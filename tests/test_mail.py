@@ -454,7 +454,8 @@ def test_duration_words() -> None:
     cases = {timedelta(seconds=20): "under a minute", timedelta(minutes=1): "1 minute",
              timedelta(minutes=59): "59 minutes", timedelta(hours=5, minutes=59): "5 hours",
              timedelta(days=1): "1 day", timedelta(days=1, hours=4): "1 day 4 hours",
-             timedelta(days=2, hours=1): "2 days 1 hour", timedelta(days=9, hours=7): "9 days",
+             timedelta(days=2, hours=1): "2 days 1 hour", timedelta(days=9, hours=7): "9 days 7 hours",
+             timedelta(days=6, hours=23, minutes=59): "6 days 23 hours",
              timedelta(seconds=-60): "under a minute"}  # a clock ahead of ours
     for span, words in cases.items():
         assert mail.duration_words(span) == words

@@ -169,15 +169,15 @@ def shown(when: datetime.datetime) -> str:
 
 
 def duration_words(span: datetime.timedelta) -> str:
-    """'3 days', '1 day 4 hours', '5 hours', '12 minutes', 'under a minute'."""
+    """'3 days', '6 days 23 hours', '5 hours', '12 minutes', 'under a minute': whole
+    units, never rounded up, and the hours kept beside the days ('in 6 days' for a
+    deadline 6 days 23 hours away would read as a day sooner than it is)."""
     minutes = max(0, int(span.total_seconds()) // 60)
     days, hours, mins = minutes // 1440, minutes // 60 % 24, minutes % 60
 
     def unit(n: int, word: str) -> str:
         return f"{n} {word}" + ("" if n == 1 else "s")
 
-    if days >= 3:
-        return unit(days, "day")
     if days:
         return unit(days, "day") + (f" {unit(hours, 'hour')}" if hours else "")
     if hours:

@@ -128,8 +128,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         duty = _answered(new, seat, entry, duty)
         if not in_round and kind == "turn":  # the proposal void, the game may wait on its work
             deck_only = seat in new.deck_duty()
-            if deck_only and not new.pair_draw:  # an answer before the round it would begin
-                new.pair_draw = pairdraw.begun(new)
+            pairdraw.answer_begins(new, seat)  # an answer before the round it would begin
     _start_clock(new, entry, in_round)
     duty, bot_turns = _arrival(new, seat, entry, duty, replay, in_round, quiet)
     allowed = {duty.kind} | ({"resign"} if duty.kind == "turn" else set())

@@ -34,6 +34,24 @@ def begun(before: Table) -> dict[str, Any]:
     return {"seats": seats, "links": ["", ""]} if len(seats) == 2 else {}
 
 
+def answer_begins(new: Table, seat: int) -> None:
+    """In place, after ``seat``'s answer to a proposal outside a round (the proposal void,
+    its turn owing the seat's deck work): an answer before the round of deck work it would
+    begin begins the draw, and its link counts for it (:func:`record`); it draws nothing
+    alone. The engine applies it so, and the signer's preview shows it so."""
+    if seat in new.deck_duty() and not new.pair_draw:
+        new.pair_draw = begun(new)
+
+
+def ahead(table: Table) -> dict[str, Any]:
+    """The draw the next entry in the order of play would begin, where none is under way
+    (before the round of deck work, or an answer before it), whatever the proposals
+    before the round settle to (the seats owing work then): :func:`begun` ({} if none)."""
+    if table.pair_draw or table.stopped or table.round_first >= 0:
+        return {}
+    return begun(Table(**{**vars(table), "proposal": {}, "queue": []}))
+
+
 def holds_work(table: Table) -> bool:
     """Whether an entry out of the order of play (``absent``, ``vote``, ``confirm``,
     ``away``) signed on ``table`` does no secret-deck work: while chance the game draws

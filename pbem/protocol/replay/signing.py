@@ -17,6 +17,7 @@ from pbem.game import State, copy_state
 from pbem.protocol.crypto import beacon, entropy
 from pbem.protocol.crypto.derive import NONCE_BYTES, sealed_salt, seed_commitment
 from pbem.protocol.crypto.identity import Identity
+from pbem.protocol.replay import pairdraw
 from pbem.protocol.replay.chain import check_new_key
 from pbem.protocol.replay.engine import arrive, entry_hash, note_signed, replay, step
 from pbem.protocol.saveformat import timing
@@ -259,6 +260,8 @@ def preview(table: Table, identity: Identity, used: Used = (),
                     "queue": [p for p in table.queue if p["player"] != seat]})
     if answering and not absence.answer_draws(table, seat):
         return view  # its answer draws nothing (its slot's entry would have drawn nothing)
+    if answering and duty.kind == "turn":  # as the engine applies it (engine.step)
+        pairdraw.answer_begins(view, seat)
     try:
         link = next_link(table, seat, identity, used, voided)
     except TurnError as exc:

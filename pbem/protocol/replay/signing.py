@@ -315,6 +315,13 @@ def sign_entry(
             raise TurnError(f"You sign the bot's turn, or the chance pending, only; the game "
                             f"then waits for {table.seats[duty.seat].handle}. Sign it with "
                             "no moves.")
+        if kind == "resign" and table.round_place(seat) is not None:
+            # The engine refuses an entry in a slot that is not of the round's kind; said so.
+            names = ", ".join(table.seats[s].handle for s in table.round_seats())
+            raise TurnError(f"You cannot resign inside the round of {names} (its entries are "
+                            "signed in parallel, each in its slot): sign your entry of the "
+                            "round first; you can resign on a turn of yours after it.",
+                            code="round")
         if not bot_only and kind != duty.kind and not (kind == "resign" and duty.kind == "turn"):
             raise TurnError(f"You owe a {duty.kind} entry now, not a {kind}.")
     nonce = b""

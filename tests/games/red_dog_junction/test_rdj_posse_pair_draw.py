@@ -260,3 +260,27 @@ def test_RDJ_V2_version_6_before_the_opens_round_nothing_tells_of_a_draw_that_wi
     pending_for_all(homes, written.table)
     written = sign_as(homes["ann"], written.path)
     assert written.table.gstate["pending"] and written.table.pair_draw
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_resigning_in_the_opens_round_is_refused_in_true_words(tmp_path: Path) -> None:
+    """'pbem resign' before or inside the opens round signed the resignation in the seat's
+    slot, which the engine refuses: the refusal said 'the order of play names no round
+    here', while it names one. It now says why, and nothing is written."""
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    homes, written = posse_until(tmp_path, opens_ahead)
+    for who in ("ann", "bob"):
+        if who == "bob":
+            written = sign_as(homes["ann"], written.path)
+        before = sorted(written.path.parent.iterdir())
+        result = CliRunner().invoke(main, ["--home", str(homes[who].path), "resign", "--yes",
+                                           str(written.path)])
+        text = " ".join(result.output.split())
+        assert result.exit_code == 1 and "Traceback" not in text, text
+        assert ("You cannot resign inside the round of ann, bob, cy (its entries are signed in "
+                "parallel, each in its slot): sign your entry of the round first; you can "
+                "resign on a turn of yours after it.") in text
+        assert sorted(written.path.parent.iterdir()) == before

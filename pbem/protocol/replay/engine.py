@@ -103,6 +103,8 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     kind = entry["kind"]
     handle = table.seats[seat].handle
     duty, target, answer, in_round = _admit(table, seat, entry)
+    if not in_round:
+        pairdraw.refuse_resign(table, seat, entry)
     work, deck_only = _asked_work(table, seat, kind, in_round)
     ahead = kind == "turn" and not in_round and bool(table.chance_before_round())
     # Resolving nothing either: a commitment signed after its round (Table.late_commits);

@@ -315,7 +315,7 @@ def sign_entry(
             raise TurnError(f"You sign the bot's turn, or the chance pending, only; the game "
                             f"then waits for {table.seats[duty.seat].handle}. Sign it with "
                             "no moves.")
-        if kind == "resign" and table.round_place(seat) is not None:
+        if kind == "resign" and _place_in_round(table, seat, kind, {}) is not None:
             # The engine refuses an entry in a slot that is not of the round's kind; said so.
             names = ", ".join(table.seats[s].handle for s in table.round_seats())
             raise TurnError(f"You cannot resign inside the round of {names} (its entries are "

@@ -284,3 +284,32 @@ def test_RDJ_V2_resigning_in_the_opens_round_is_refused_in_true_words(tmp_path: 
                 "parallel, each in its slot): sign your entry of the round first; you can "
                 "resign on a turn of yours after it.") in text
         assert sorted(written.path.parent.iterdir()) == before
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_a_resignation_before_the_opens_round_draws_nothing_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ann's client, changed to sign her resignation in no slot before the opens round
+    (with her open, as owed), drew the rest of set-up alone from cy's last pick's link and
+    her own, the version 5 outcome she could work out before keeping her last card; the
+    ranking her resignation leaves reads it (starting gold). The engine refuses it."""
+    from pbem.errors import TurnError
+    from pbem.protocol.replay import pairdraw
+
+    homes, written = posse_until(tmp_path, opens_ahead)
+    before = written.table
+    queued = min(int(r["seq"]) for r in before.gstate["pending"])
+    with monkeypatch.context() as patched:  # the cheating client
+        patched.setattr(signing, "_place_in_round", lambda *_: None)
+        patched.setattr(pairdraw, "refuse_resign", lambda *_: None, raising=False)
+        forged = session.sign_next(homes["ann"], written.path, "resign", [], None, None)
+        assert "round" not in forged.entry and forged.entry["chores"]
+        foreseen = copy_state(before.gstate)
+        foreseen["pending"] = []
+        posse.resolve(foreseen, beacon.sampler(before.game_id, queued,
+                                               bytes.fromhex(before.beacons[queued]),
+                                               bytes.fromhex(forged.entry["beacon"])))
+        assert drawn(forged.table.gstate) == drawn(foreseen)  # what ann knew in advance
+    with pytest.raises(TurnError) as refused:
+        session.verify(savefile.read(forged.path), Home(tmp_path / "auditor"))
+    assert "resigns before the round of secret-deck work" in refused.value.message

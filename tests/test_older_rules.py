@@ -295,3 +295,34 @@ def test_RDJ_V2_a_seat_joins_no_new_game_under_an_older_rules_version(tmp_path: 
                 "versions only to finish games already under way, and begins new ones under "
                 "version 6. Ask the host to create the game again with this pbem.") in text
         assert sorted(folder.iterdir()) == before
+
+
+def test_RDJ_V2_pbem_play_on_an_older_invitation_signs_no_join(tmp_path: Path) -> None:
+    """'pbem play' on an invitation signs the seat's join too: it joined the version 5
+    game that 'pbem join' refuses. It now refuses it in the same words and writes nothing;
+    a seat that joined an older game before (under way when pbem was upgraded) plays on."""
+    from click.testing import CliRunner
+
+    from pbem import session
+    from pbem.cli import main
+
+    homes = {h: Home(tmp_path / h) for h in ("ann", "bob", "cy")}
+    for handle, home in homes.items():
+        home.keygen(handle)
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    invitation = session.new_game(homes["ann"], "red-dog-junction", list(homes),
+                                  ["variant=posse"], None, folder=folder, rules=5).path
+    before = sorted(folder.iterdir())
+    for extra in ([], ["--bot", "greedy"]):
+        result = CliRunner().invoke(main, ["--home", str(homes["bob"].path), "play", *extra,
+                                           str(invitation)])
+        assert result.exit_code == 4, result.output
+        assert "rules version 5; pbem plays older versions only to finish games already " \
+               "under way" in " ".join(result.output.split())
+        assert sorted(folder.iterdir()) == before
+    joined = session.sign_next(homes["bob"], invitation, "join", [], None, None).path
+    result = CliRunner().invoke(main, ["--home", str(homes["cy"].path), "join", str(joined)])
+    assert result.exit_code == 4, result.output
+    result = CliRunner().invoke(main, ["--home", str(homes["bob"].path), "play", str(joined)])
+    assert "rules version" not in result.output

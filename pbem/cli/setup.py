@@ -147,11 +147,8 @@ def join(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str,
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem import session
     from pbem.protocol.timekeeping import clock
-    from pbem.session.invitation import refuse_older_rules
-
     mailing = mail_plan(home_of(ctx), send_it, to, no_cc, smtp_given)
     path = resolve_save(ctx, save)
-    refuse_older_rules(path)
     written = sign_entry(ctx, path, "join", [], None, out, accept_keys)
     for note in session.component_notes(written.save, home_of(ctx)):
         echo(note)

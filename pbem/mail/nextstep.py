@@ -101,6 +101,10 @@ def chance_paragraph(table: Table, kind: str, last: int) -> str:
     if pairdraw.waiting(table):
         return pair_words([table.seats[s].handle for s in table.pair_draw["seats"]],
                           [table.seats[s].handle for s in pairdraw.drawers(table)])
+    ahead = pairdraw.ahead(table)  # before the round: neither of its two entries is in
+    if ahead:
+        both = [table.seats[s].handle for s in ahead["seats"]]
+        return pair_words(both, both)
     drawer = table.deck_round_resolver()  # -1 (never missing): the next entry draws
     queued = sorted({int(r["seq"]) for r in table.gstate["pending"]
                      if isinstance(r.get("seq"), int)})

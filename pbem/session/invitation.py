@@ -17,14 +17,20 @@ from pbem.protocol.saveformat import savefile
 from pbem.registry import load as load_game
 
 
-def refuse_older_rules(path: str | Path) -> None:
+def refuse_older_rules(path: str | Path, handle: str | None = None) -> None:
     """SaveFileError (exit 4) where the invitation at ``path`` is of an older rules version
-    of its game than the current one. Reads the header only: anything else wrong with the
-    save is for the join's own verification to say."""
+    of its game than the current one. With ``handle``, only where the entry it would sign
+    is its join (no create or join of its own in the save yet): 'pbem play' on an
+    invitation signs the join too. Reads the header and the entries' kinds only: anything
+    else wrong with the save is for the join's own verification to say."""
     try:
-        header = savefile.read(path).header
+        save = savefile.read(path)
+        header = save.header
         game = load_game(str(header["game"]))
     except (PbemError, KeyError, TypeError, ValueError):
+        return
+    if handle is not None and any(e.get("seat") == handle and e.get("kind") in ("create", "join")
+                                  for e in save.entries):
         return
     version, current = header.get("rules_version"), game.info.rules_version
     if not isinstance(version, int) or isinstance(version, bool) or version == current:

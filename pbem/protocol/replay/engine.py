@@ -103,6 +103,8 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
     kind = entry["kind"]
     handle = table.seats[seat].handle
     duty, target, answer, in_round = _admit(table, seat, entry)
+    if not in_round:
+        pairdraw.refuse_resign(table, seat, entry)
     work, deck_only = _asked_work(table, seat, kind, in_round)
     ahead = kind == "turn" and not in_round and bool(table.chance_before_round())
     # Resolving nothing either: a commitment signed after its round (Table.late_commits);
@@ -246,8 +248,7 @@ def _answer(new: Table, seat: int, entry: Entry, duty: Duty, in_round: bool,
     duty = _answered(new, seat, entry, duty)
     if not in_round and entry["kind"] == "turn":
         deck_only = seat in new.deck_duty()
-        if deck_only and not new.pair_draw:
-            new.pair_draw = pairdraw.begun(new)
+        pairdraw.answer_begins(new, seat)
     return duty, deck_only
 
 

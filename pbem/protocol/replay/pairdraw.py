@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.errors import TurnError
 from pbem.protocol.crypto import beacon
 from pbem.protocol.saveformat.savefile import Entry
 from pbem.protocol.state.table import Table, silent
@@ -32,6 +33,39 @@ def begun(before: Table) -> dict[str, Any]:
         return {}
     seats = before.deck_round_drawers(before.deck_round(), pending)
     return {"seats": seats, "links": ["", ""]} if len(seats) == 2 else {}
+
+
+def answer_begins(new: Table, seat: int) -> None:
+    """In place, after ``seat``'s answer to a proposal outside a round (the proposal void,
+    its turn owing the seat's deck work): an answer before the round of deck work it would
+    begin begins the draw, and its link counts for it (:func:`record`); it draws nothing
+    alone. The engine applies it so, and the signer's preview shows it so."""
+    if seat in new.deck_duty() and not new.pair_draw:
+        new.pair_draw = begun(new)
+
+
+def ahead(table: Table) -> dict[str, Any]:
+    """The draw the next entry in the order of play would begin, where none is under way
+    (before the round of deck work, or an answer before it), whatever the proposals
+    before the round settle to (the seats owing work then): :func:`begun` ({} if none)."""
+    if table.pair_draw or table.stopped or table.round_first >= 0:
+        return {}
+    return begun(Table(**{**vars(table), "proposal": {}, "queue": []}))
+
+
+def refuse_resign(table: Table, seat: int, entry: Entry) -> None:
+    """A resignation signed in the order of play before the round of deck work whose two
+    links draw the chance pending (:func:`ahead`) is refused: as any entry there it would
+    draw that chance alone, from the queuing entry's link and its signer's own, both known
+    to the signer before its last choice (the ranking a resignation leaves reads the
+    outcome). pbem signs none there (the seat's next entry goes in its slot of the round);
+    a seat resigns on a turn of its own after the round."""
+    if entry["kind"] == "resign" and ahead(table):
+        raise TurnError(f"Entry {entry['seq']} ({table.seats[seat].handle}) resigns before the "
+                        "round of secret-deck work whose entries draw the chance pending: it "
+                        "would draw it alone, from links its signer knew before its last "
+                        "choice. A seat resigns on a turn of its own after the round.",
+                        seq=entry["seq"], code="round")
 
 
 def holds_work(table: Table) -> bool:

@@ -17,6 +17,7 @@ from pbem.game import State, copy_state
 from pbem.protocol.crypto import beacon, entropy
 from pbem.protocol.crypto.derive import NONCE_BYTES, sealed_salt, seed_commitment
 from pbem.protocol.crypto.identity import Identity
+from pbem.protocol.replay import pairdraw
 from pbem.protocol.replay.chain import check_new_key
 from pbem.protocol.replay.engine import arrive, entry_hash, note_signed, replay, step
 from pbem.protocol.saveformat import timing
@@ -259,6 +260,8 @@ def preview(table: Table, identity: Identity, used: Used = (),
                     "queue": [p for p in table.queue if p["player"] != seat]})
     if answering and not absence.answer_draws(table, seat):
         return view  # its answer draws nothing (its slot's entry would have drawn nothing)
+    if answering and duty.kind == "turn":  # as the engine applies it (engine.step)
+        pairdraw.answer_begins(view, seat)
     try:
         link = next_link(table, seat, identity, used, voided)
     except TurnError as exc:
@@ -271,6 +274,37 @@ def preview(table: Table, identity: Identity, used: Used = (),
     if duty.kind == "turn" and view.over() and view.reveal_first < 0:
         view.reveal_first = seat
     return view
+
+
+def _check_kind(table: Table, identity: Identity, kind: str, moves: list[str] | None,
+                used: Used, voided: list[Entry] | None) -> int:
+    """The seat of ``identity``, which owes an entry in the order of play of ``kind`` (with
+    ``moves``) here: TurnError saying what it owes otherwise."""
+    mine = owed(table, identity)
+    seat = mine.seat
+    shown = preview(table, identity, used, voided)
+    # A reveal owed is the seat's own, whoever the game names first (a round, or an
+    # answer to a proposal queued behind another): nothing it resolves changes that;
+    # so is a proposed seat's answer (its turn of a simultaneous step, say).
+    duty = mine if mine.kind == "reveal" or absence.answers(table, seat) else shown.duty()
+    assert duty is not None
+    # the bot's turns hand the game to another seat (never in a round, PROTOCOL.md 4)
+    bot_only = table.round_place(seat) is None and (
+        duty.seat != seat or bot_then_round(table, shown, seat))
+    if bot_only and (kind != "turn" or moves):
+        raise TurnError(f"You sign the bot's turn, or the chance pending, only; the game "
+                        f"then waits for {table.seats[duty.seat].handle}. Sign it with "
+                        "no moves.")
+    if kind == "resign" and _place_in_round(table, seat, kind, {}) is not None:
+        # The engine refuses an entry in a slot that is not of the round's kind; said so.
+        names = ", ".join(table.seats[s].handle for s in table.round_seats())
+        raise TurnError(f"You cannot resign inside the round of {names} (its entries are "
+                        "signed in parallel, each in its slot): sign your entry of the "
+                        "round first; you can resign on a turn of yours after it.",
+                        code="round")
+    if not bot_only and kind != duty.kind and not (kind == "resign" and duty.kind == "turn"):
+        raise TurnError(f"You owe a {duty.kind} entry now, not a {kind}.")
+    return seat
 
 
 def sign_entry(
@@ -297,23 +331,7 @@ def sign_entry(
         if not table.seats[seat].pubkey:
             raise TurnError("You have not joined this game yet.")
     else:
-        mine = owed(table, identity)
-        seat = mine.seat
-        shown = preview(table, identity, used, voided)
-        # A reveal owed is the seat's own, whoever the game names first (a round, or an
-        # answer to a proposal queued behind another): nothing it resolves changes that;
-        # so is a proposed seat's answer (its turn of a simultaneous step, say).
-        duty = mine if mine.kind == "reveal" or absence.answers(table, seat) else shown.duty()
-        assert duty is not None
-        # the bot's turns hand the game to another seat (never in a round, PROTOCOL.md 4)
-        bot_only = table.round_place(seat) is None and (
-            duty.seat != seat or bot_then_round(table, shown, seat))
-        if bot_only and (kind != "turn" or moves):
-            raise TurnError(f"You sign the bot's turn, or the chance pending, only; the game "
-                            f"then waits for {table.seats[duty.seat].handle}. Sign it with "
-                            "no moves.")
-        if not bot_only and kind != duty.kind and not (kind == "resign" and duty.kind == "turn"):
-            raise TurnError(f"You owe a {duty.kind} entry now, not a {kind}.")
+        seat = _check_kind(table, identity, kind, moves, used, voided)
     nonce = b""
     if kind in ("create", "join"):
         # A fresh nonce per seat and game (PROTOCOL.md section 2), published below.

@@ -235,3 +235,81 @@ def test_RDJ_V2_version_6_the_last_pickers_work_waits_for_an_entry_with_its_link
     assert drawn(written.table.gstate) == expected_draw(before, links)
     report = session.verify(savefile.read(written.path), Home(tmp_path / "auditor"))
     assert report.table.gstate == written.table.gstate
+
+
+def mail_text(path: Path, home: Home, to: str) -> str:
+    (mail,) = message.compose_each(path, home, to=[f"{to}@example.org"])
+    return " ".join(mail.get_body(("plain",)).get_content().split())
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_version_6_before_the_opens_round_nothing_tells_of_a_draw_that_will_not_be(
+        tmp_path: Path) -> None:
+    """Before the opens round, the mail said the next entry in the order of play shows the
+    rest of set-up (no one entry draws it in version 6); and where bob proposed ann absent
+    there, ann's preview (show, play: what she sees before signing her answer) showed the
+    rest of set-up drawn from the last pick's link and her own, as version 5 drew it, but
+    her answer draws nothing: an outcome the game never has."""
+    homes, written = posse_until(tmp_path, opens_ahead)
+    words = ("not shown yet: they are drawn from cy's and ann's entries of the round of "
+             "secret-deck work together, and appear once cy's and ann's are in the save.")
+    assert words in mail_text(written.path, homes["cy"], "ann")
+    written = sign_as(homes["bob"], written.path, "absent", player="ann", remedy="end")
+    assert written.table.proposal.get("player") == 0 and not written.table.pair_draw
+    assert words in mail_text(written.path, homes["bob"], "cy")  # cy's vote is due
+    pending_for_all(homes, written.table)
+    written = sign_as(homes["ann"], written.path)
+    assert written.table.gstate["pending"] and written.table.pair_draw
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_resigning_in_the_opens_round_is_refused_in_true_words(tmp_path: Path) -> None:
+    """'pbem resign' before or inside the opens round signed the resignation in the seat's
+    slot, which the engine refuses: the refusal said 'the order of play names no round
+    here', while it names one. It now says why, and nothing is written."""
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    homes, written = posse_until(tmp_path, opens_ahead)
+    for who in ("ann", "bob"):
+        if who == "bob":
+            written = sign_as(homes["ann"], written.path)
+        before = sorted(written.path.parent.iterdir())
+        result = CliRunner().invoke(main, ["--home", str(homes[who].path), "resign", "--yes",
+                                           str(written.path)])
+        text = " ".join(result.output.split())
+        assert result.exit_code == 1 and "Traceback" not in text, text
+        assert ("You cannot resign inside the round of ann, bob, cy (its entries are signed in "
+                "parallel, each in its slot): sign your entry of the round first; you can "
+                "resign on a turn of yours after it.") in text
+        assert sorted(written.path.parent.iterdir()) == before
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_a_resignation_before_the_opens_round_draws_nothing_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ann's client, changed to sign her resignation in no slot before the opens round
+    (with her open, as owed), drew the rest of set-up alone from cy's last pick's link and
+    her own, the version 5 outcome she could work out before keeping her last card; the
+    ranking her resignation leaves reads it (starting gold). The engine refuses it."""
+    from pbem.errors import TurnError
+    from pbem.protocol.replay import pairdraw
+
+    homes, written = posse_until(tmp_path, opens_ahead)
+    before = written.table
+    queued = min(int(r["seq"]) for r in before.gstate["pending"])
+    with monkeypatch.context() as patched:  # the cheating client
+        patched.setattr(signing, "_place_in_round", lambda *_: None)
+        patched.setattr(pairdraw, "refuse_resign", lambda *_: None, raising=False)
+        forged = session.sign_next(homes["ann"], written.path, "resign", [], None, None)
+        assert "round" not in forged.entry and forged.entry["chores"]
+        foreseen = copy_state(before.gstate)
+        foreseen["pending"] = []
+        posse.resolve(foreseen, beacon.sampler(before.game_id, queued,
+                                               bytes.fromhex(before.beacons[queued]),
+                                               bytes.fromhex(forged.entry["beacon"])))
+        assert drawn(forged.table.gstate) == drawn(foreseen)  # what ann knew in advance
+    with pytest.raises(TurnError) as refused:
+        session.verify(savefile.read(forged.path), Home(tmp_path / "auditor"))
+    assert "resigns before the round of secret-deck work" in refused.value.message

@@ -171,14 +171,12 @@ def sign_entry(ctx: click.Context, save: str, kind: str | None, moves: list[str]
           out: str | None, accept_keys: tuple[str, ...], dry_run: bool = False,
           fields: dict[str, str] | None = None, leave_branch: bool = False) -> Any:
     from pbem import session
-    from pbem.session.invitation import refuse_older_rules
 
-    home = home_of(ctx)
-    if kind in (None, "join") and home.has_identity():  # a join ('pbem play' signs one too)
-        refuse_older_rules(save, home.handle())
-    return session.sign_next(home, save, kind, moves, bot, out, dry_run=dry_run,
+    # A join (signed by 'pbem join', or 'pbem play' on an invitation) only under the
+    # game's current rules version (pbem/session/invitation.py).
+    return session.sign_next(home_of(ctx), save, kind, moves, bot, out, dry_run=dry_run,
                              accept_keys=accept_keys, confirm=_confirm_key, fields=fields,
-                             leave_branch=leave_branch)
+                             leave_branch=leave_branch, current_rules=True)
 
 
 def away_time(text: str, flag: str) -> str:

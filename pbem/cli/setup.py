@@ -147,9 +147,9 @@ def join(ctx: click.Context, save: str, out: str | None, accept_keys: tuple[str,
     SAVE is a save file, or a game's short id (or the start of its id) from 'pbem games'."""
     from pbem import session
     from pbem.protocol.timekeeping import clock
+
     mailing = mail_plan(home_of(ctx), send_it, to, no_cc, smtp_given)
-    path = resolve_save(ctx, save)
-    written = sign_entry(ctx, path, "join", [], None, out, accept_keys)
+    written = sign_entry(ctx, resolve_save(ctx, save), "join", [], None, out, accept_keys)
     for note in session.component_notes(written.save, home_of(ctx)):
         echo(note)
     for line in clock.terms(written.save.header):

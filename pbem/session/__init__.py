@@ -29,7 +29,7 @@ from pbem.protocol.state.turns import apply_moves
 from pbem.protocol.timekeeping import absence, clock
 from pbem.record import Record
 from pbem.registry import load as load_game
-from pbem.session import holding, steps
+from pbem.session import holding, invitation, steps
 from pbem.session.branches import OwnLinks, guard_branches, lock_path, went_on
 from pbem.session.verified import Verified
 
@@ -466,20 +466,22 @@ def sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
               identity: Identity | None = None, accept_keys: Collection[str] = (),
               confirm: Callable[[SeatKey], bool] | None = None,
               fields: dict[str, str] | None = None,
-              leave_branch: bool = False) -> Written:
+              leave_branch: bool = False, current_rules: bool = False) -> Written:
     """:func:`_sign_next` with the game locked in this home (:func:`game_lock`)."""
     with game_lock(home, path):
         return _sign_next(home, path, kind, moves, bot, out, dry_run, identity, accept_keys,
-                          confirm, leave_branch, fields)
+                          confirm, leave_branch, fields, current_rules)
 
 
 def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
                bot: str | None, out: str | None, dry_run: bool = False,
                identity: Identity | None = None, accept_keys: Collection[str] = (),
                confirm: Callable[[SeatKey], bool] | None = None,
-               leave_branch: bool = False, fields: dict[str, str] | None = None) -> Written:
+               leave_branch: bool = False, fields: dict[str, str] | None = None,
+               current_rules: bool = False) -> Written:
     """Join, start, play a turn, resign or reveal: whatever ``kind`` (or the duty) is.
     ``fields``: ``away_until``, an away note (PROTOCOL.md 11); ``note``, table talk (4).
+    ``current_rules``: a join only under the game's current rules (invitation.py).
 
     Before signing, every seat's key is compared with this home's contacts: a CHANGED key
     for a known handle stops here (IntegrityError "key-changed", nothing written) unless
@@ -514,6 +516,8 @@ def _sign_next(home: Home, path: str | Path, kind: str | None, moves: list[str],
                         else f"This game is not waiting for a join but for a {duty.kind}.")
     if duty.kind == "join" and wanted != "join":
         raise TurnError("You have not joined this game yet: run 'pbem join SAVE' first.")
+    if current_rules and duty.kind == "join":
+        invitation.refuse_older_rules(table.header)
     if moves and (duty.kind not in ("turn", "reveal") or table.asks_deck_work(owed.seat)):
         what = "secret-deck work" if duty.kind == "turn" else f"a {duty.kind}"
         raise TurnError(f"You owe {what} now, which takes no moves; run 'pbem play SAVE' with "

@@ -10,32 +10,19 @@ source can write any). So a seat joins only a game of the current version.
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import Any
 
-from pbem.errors import PbemError, SaveFileError
-from pbem.protocol.saveformat import savefile
+from pbem.errors import SaveFileError
 from pbem.registry import load as load_game
 
 
-def refuse_older_rules(path: str | Path, handle: str | None = None) -> None:
-    """SaveFileError (exit 4) where the invitation at ``path`` is of an older rules version
-    of its game than the current one. With ``handle``, only where the entry it would sign
-    is its join (no create or join of its own in the save yet): 'pbem play' on an
-    invitation signs the join too. Reads the header and the entries' kinds only: anything
-    else wrong with the save is for the join's own verification to say."""
-    try:
-        save = savefile.read(path)
-        header = save.header
-        game = load_game(str(header["game"]))
-    except (PbemError, KeyError, TypeError, ValueError):
-        return
-    if handle is not None and any(e.get("seat") == handle and e.get("kind") in ("create", "join")
-                                  for e in save.entries):
-        return
-    version, current = header.get("rules_version"), game.info.rules_version
-    if not isinstance(version, int) or isinstance(version, bool) or version == current:
-        return
-    if version in game.info.older_rules:
+def refuse_older_rules(header: dict[str, Any]) -> None:
+    """SaveFileError (exit 4) where the game of ``header`` (a verified save's, whose next
+    entry would be this seat's join) is of an older rules version of its game than the
+    current one."""
+    game = load_game(str(header["game"]))
+    version, current = int(header["rules_version"]), game.info.rules_version
+    if version != current:
         raise SaveFileError(
             f"This invitation is for {game.info.title} rules version {version}; pbem plays "
             f"older versions only to finish games already under way, and begins new ones under "

@@ -103,10 +103,12 @@ def record(new: Table, seat: int, entry: Entry) -> None:
     keep it; with both in, draw the chance, in place."""
     if seat not in drawers(new) or not entry.get("beacon"):
         return
-    draw = new.pair_draw
-    draw["links"][draw["seats"].index(seat)] = str(entry["beacon"])
-    if all(draw["links"]):
-        queued, drawn = (bytes.fromhex(link) for link in draw["links"])
+    seats, links = new.pair_draw["seats"], list(new.pair_draw["links"])
+    links[seats.index(seat)] = str(entry["beacon"])
+    # A new dict: the table's may be shared with a cached one (Table.from_json).
+    new.pair_draw = {"seats": seats, "links": links}
+    if all(links):
+        queued, drawn = (bytes.fromhex(link) for link in links)
         new.pair_draw = {}
         # R as PROTOCOL.md section 5 has it for the queuing entry k, with the queuing
         # seat's link in the round in place of beacon_k (which the resolver may have read

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.home.archive import Archive
-from pbem.protocol.saveformat.savefile import HEX64, MAX_SAVE_BYTES
+from pbem.protocol.saveformat.savefile import HEX64, HEX128, MAX_SAVE_BYTES
 from pbem.terminal import printable
 
 TEMPORARY = (".pbem-", ".tmp")  # the name savefile.write_new gives the bytes before the link
@@ -50,7 +50,7 @@ def _settle(archive: Archive, handle: str, place: int, record: dict[str, Any]) -
         return f"{start} before its save was written; its beacon link is free again."
     path, link, sig = record.get("path"), record.get("link"), record.get("sig")
     if not (isinstance(path, str) and isinstance(link, str) and isinstance(sig, str)
-            and HEX64.fullmatch(link) and _is_hex(sig)):
+            and HEX64.fullmatch(link) and HEX128.fullmatch(sig)):
         archive.settle(handle, place)  # damaged: the claim stays, as before the journal
         return (f"{start}, and this home's record of it is damaged: its beacon link stays "
                 "published, since pbem cannot tell whether its save was written.")
@@ -110,7 +110,3 @@ def _remove_leftovers(folder: Path, sig: bytes) -> bool:
                 except OSError:
                     return False
     return True
-
-
-def _is_hex(text: str) -> bool:
-    return 0 < len(text) <= 1024 and all(c in "0123456789abcdef" for c in text)

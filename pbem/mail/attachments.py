@@ -8,7 +8,6 @@ import base64
 import binascii
 import quopri
 import re
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from email.message import Message
@@ -33,7 +32,6 @@ PEEK_BYTES = 64 * 1024
 # inflates to more than MAX_RATIO times its size (plus PEEK_BYTES) is no save, and is
 # inflated no further: a mail of 990 such parts once took 38 s, each inflated to the cap.
 MAX_RATIO = 50
-_RATIO_STEP = 1024  # compressed bytes fed at a time while the ratio is watched
 
 
 class TooManyParts(Exception):
@@ -187,10 +185,10 @@ def _packed_save(payload: bytes, name: str, ctype: str, max_bytes: int) -> list[
     named = name.lower().endswith(".toml.gz") or "toml" in ctype
     if not named and not looks_like_save(packed.head(payload, PEEK_BYTES)):
         return []  # another archive (a pbem save starts with its [header]): not inflated
-    if over_ratio(payload):
-        return [_not_inflated(name, ctype, payload, "ratio")] if named else []
     try:
-        data = packed.unpack(payload, max_bytes, name)
+        data = packed.unpack(payload, max_bytes, name, ratio=MAX_RATIO, slack=PEEK_BYTES)
+    except packed.OverRatio:
+        return [_not_inflated(name, ctype, payload, "ratio")] if named else []
     except packed.TooLarge:
         return [_not_inflated(name, ctype, payload, "cap")] if named else []
     except SaveFileError:
@@ -200,26 +198,6 @@ def _packed_save(payload: bytes, name: str, ctype: str, max_bytes: int) -> list[
 
 def _not_inflated(name: str, ctype: str, payload: bytes, why: str) -> Found:
     return Found(name, ctype, len(payload), problem="too-large", inflating=why)
-
-
-def over_ratio(payload: bytes) -> bool:
-    """Whether some start of the gzip ``payload`` inflates to more than MAX_RATIO times
-    its size plus PEEK_BYTES, inflating no further than that; False for a damaged stream
-    (packed.unpack says why)."""
-    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
-    out = 0
-    try:
-        for start in range(0, len(payload), _RATIO_STEP):
-            end = min(start + _RATIO_STEP, len(payload))
-            room = MAX_RATIO * end + PEEK_BYTES - out
-            out += len(inflater.decompress(payload[start:end], room))
-            if out >= MAX_RATIO * end + PEEK_BYTES:  # the first `end` bytes, or fewer
-                return True
-            if inflater.eof:
-                return False
-    except zlib.error:
-        return False
-    return False
 
 
 def mentions_pbem(message: Message) -> bool:

@@ -16,6 +16,7 @@ GZIP_SUFFIX = ".gz"
 ITERATIONS = 5  # Zopfli's: fixed, so the same save always packs to the same bytes; more
 # save a few bytes for much more time
 _CHUNK = 64 * 1024  # compressed bytes fed to the inflater at a time
+_RATIO_CHUNK = 1024  # the same, while the ratio of what came out is watched
 # A gzip header with no file name, mtime 0, "maximum compression", operating system
 # "unknown": fixed, unlike zlib's own header (its OS byte is the build's).
 _HEADER = GZIP_MAGIC + b"\x08\x00" + b"\x00\x00\x00\x00" + b"\x02\xff"
@@ -23,6 +24,10 @@ _HEADER = GZIP_MAGIC + b"\x08\x00" + b"\x00\x00\x00\x00" + b"\x02\xff"
 
 class TooLarge(SaveFileError):
     """A gzip stream that inflates past the limit (exit 4, as any malformed save)."""
+
+
+class OverRatio(TooLarge):
+    """A gzip stream some start of which inflates past the ratio :func:`unpack` was given."""
 
 
 def is_gzip(data: bytes) -> bool:
@@ -42,21 +47,30 @@ def pack(data: bytes) -> bytes:
     return _HEADER + body + trailer
 
 
-def unpack(data: bytes, limit: int, name: str = "the save") -> bytes:
+def unpack(data: bytes, limit: int, name: str = "the save", ratio: int = 0,
+           slack: int = 0) -> bytes:
     """The bytes gzip ``data`` inflates to, at most ``limit`` of them; SaveFileError (exit
     4) for more, or for a stream that is damaged, cut short, followed by other bytes or
-    holding a gzip stream itself (so every reader inflates a save once, within its cap)."""
+    holding a gzip stream itself (so every reader inflates a save once, within its cap).
+    With ``ratio``, OverRatio as soon as the first n bytes read inflate to more than
+    ``ratio`` * n + ``slack``: a stream no save could be is given up early."""
     inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)  # gzip header and trailer checked
     out = bytearray()
     pending, offset = b"", 0
+    step = _RATIO_CHUNK if ratio else _CHUNK
     try:
         while not inflater.eof:
             if not pending:
                 if offset >= len(data):
                     raise _broken(name, "is cut short")
-                pending, offset = data[offset:offset + _CHUNK], offset + _CHUNK
-            out += inflater.decompress(pending, limit + 1 - len(out))  # never 0: no limit
+                pending, offset = data[offset:offset + step], min(offset + step, len(data))
+            cap = min(limit, ratio * offset + slack) if ratio else limit
+            out += inflater.decompress(pending, cap + 1 - len(out))  # never 0: no limit
             pending = inflater.unconsumed_tail
+            if len(out) > cap and cap < limit:
+                raise OverRatio(f"{name} is gzip-compressed and inflates to more than {ratio} "
+                                "times its size, far more than any pbem save; refusing it.",
+                                code="SaveFileError")
             if len(out) > limit:
                 raise TooLarge(f"{name} is gzip-compressed and inflates to more than "
                                f"{limit} bytes, far larger than any pbem save; refusing it.",

@@ -49,6 +49,29 @@ def pending_for_all(homes: dict[str, Any], table: Table) -> None:
         assert signing.preview(table, homes[handle].load()).gstate["pending"], handle
 
 
+def mail_text(path: Path, home: Home, to: str) -> str:
+    (mail,) = message.compose_each(path, home, to=[f"{to}@example.org"])
+    return " ".join(mail.get_body(("plain",)).get_content().split())
+
+
+def verified_as_signed(written: session.Written, home: Path) -> None:
+    """A home that had none of the game verifies the save to the state its signer's has."""
+    report = session.verify(savefile.read(written.path), Home(home))
+    assert report.table.gstate == written.table.gstate
+
+
+def drawn_alone(before: Table, link: str) -> tuple[Any, ...]:
+    """The rest of set-up as version 5 drew it: from cy's last pick's link and ``link``, a
+    lone entry's own (known to its signer before its last choice)."""
+    queued = min(int(r["seq"]) for r in before.gstate["pending"])
+    state = copy_state(before.gstate)
+    state["pending"] = []
+    posse.resolve(state, beacon.sampler(before.game_id, queued,
+                                        bytes.fromhex(before.beacons[queued]),
+                                        bytes.fromhex(link)))
+    return drawn(state)
+
+
 @pytest.mark.heavy
 @pytest.mark.parametrize("order", [["ann", "bob", "cy"], ["cy", "bob", "ann"],
                                    ["bob", "cy", "ann"]])
@@ -65,8 +88,7 @@ def test_RDJ_V2_version_6_draws_set_up_from_the_last_pickers_and_first_seats_ope
         written = sign_as(homes[who], written.path)
         assert written.entry.get("round") == len(before.signers)
         links[who] = written.entry["beacon"]
-        report = session.verify(savefile.read(written.path), Home(tmp_path / f"a-{who}"))
-        assert report.table.gstate == written.table.gstate
+        verified_as_signed(written, tmp_path / f"a-{who}")
         both = {"ann", "cy"} <= set(links)
         assert bool(written.table.gstate["pending"]) == (not both)
         if not both and written.table.round_missing():
@@ -93,8 +115,7 @@ def test_RDJ_V2_version_6_a_proposal_in_a_drawing_slot_leaves_it_pending_and_the
     assert table.round_first < 0 and table.gstate["pending"] and table.pair_draw
     assert table.proposal.get("player") == HANDLES.index(withheld)
     pending_for_all(homes, table)
-    (mail,) = message.compose_each(written.path, homes["bob"], to=[f"{withheld}@example.org"])
-    text = " ".join(mail.get_body(("plain",)).get_content().split())
+    text = mail_text(written.path, homes["bob"], withheld)
     assert (f"not shown yet: they are drawn from cy's and ann's entries of the round of "
             f"secret-deck work together, and appear once {withheld}'s is in the save.") in text
     links = {other: next(e["beacon"] for e in reversed(written.save.entries)
@@ -104,8 +125,7 @@ def test_RDJ_V2_version_6_a_proposal_in_a_drawing_slot_leaves_it_pending_and_the
     links[withheld] = written.entry["beacon"]
     assert not written.table.gstate["pending"]
     assert drawn(written.table.gstate) == expected_draw(before, links)
-    report = session.verify(savefile.read(written.path), Home(tmp_path / "auditor"))
-    assert report.table.gstate == written.table.gstate
+    verified_as_signed(written, tmp_path / "auditor")
 
 
 @pytest.mark.heavy
@@ -113,13 +133,11 @@ def test_RDJ_V2_version_6_the_mail_in_the_opens_round_names_the_entries_that_dra
         tmp_path: Path) -> None:
     homes, written = posse_until(tmp_path, opens_ahead)
     written = sign_as(homes["bob"], written.path)
-    (mail,) = message.compose_each(written.path, homes["bob"], to=["ann@example.org"])
-    text = " ".join(mail.get_body(("plain",)).get_content().split())
+    text = mail_text(written.path, homes["bob"], "ann")
     assert ("not shown yet: they are drawn from cy's and ann's entries of the round of "
             "secret-deck work together, and appear once cy's and ann's are in the save.") in text
     written = sign_as(homes["ann"], written.path)
-    (mail,) = message.compose_each(written.path, homes["ann"], to=["cy@example.org"])
-    text = " ".join(mail.get_body(("plain",)).get_content().split())
+    text = mail_text(written.path, homes["ann"], "cy")
     assert "appear once cy's is in the save." in text
 
 
@@ -141,8 +159,7 @@ def test_RDJ_V2_version_6_a_dropped_drawer_leaves_the_draw_to_the_order_of_play(
             break
         written = sign_duty(homes, written, "greedy")
     assert written.table.duty() is None and not written.table.gstate["pending"]
-    report = session.verify(savefile.read(written.path), Home(tmp_path / "auditor"))
-    assert report.table.gstate == written.table.gstate
+    verified_as_signed(written, tmp_path / "auditor")
 
 
 @pytest.mark.heavy
@@ -156,17 +173,12 @@ def test_RDJ_V2_version_6_an_answer_before_the_opens_round_draws_with_the_last_p
     next, completes it."""
     homes, written = posse_until(tmp_path, opens_ahead)
     before = written.table
-    queued = min(int(r["seq"]) for r in before.gstate["pending"])
     written = sign_as(homes["bob"], written.path, "absent", player="ann", remedy="end")
     assert written.table.round_first < 0 and written.table.proposal.get("player") == 0
     written = sign_as(homes["ann"], written.path)
     assert "round" not in written.entry
     links = {"ann": written.entry["beacon"]}
-    foreseen = copy_state(before.gstate)
-    foreseen["pending"] = []
-    posse.resolve(foreseen, beacon.sampler(before.game_id, queued,
-                                           bytes.fromhex(before.beacons[queued]),
-                                           bytes.fromhex(links["ann"])))
+    foreseen = drawn_alone(before, links["ann"])
     assert written.table.gstate["pending"], "ann's lone answer drew it from her own link"
     pending_for_all(homes, written.table)
     while written.table.gstate["pending"]:  # cy's open, alone (bob owed nothing more)
@@ -174,9 +186,8 @@ def test_RDJ_V2_version_6_an_answer_before_the_opens_round_draws_with_the_last_p
         links[written.entry["seat"]] = written.entry["beacon"]
     assert "cy" in links
     assert drawn(written.table.gstate) == expected_draw(before, links)
-    assert drawn(written.table.gstate) != drawn(foreseen)
-    report = session.verify(savefile.read(written.path), Home(tmp_path / "auditor"))
-    assert report.table.gstate == written.table.gstate
+    assert drawn(written.table.gstate) != foreseen
+    verified_as_signed(written, tmp_path / "auditor")
 
 
 @pytest.mark.heavy
@@ -198,8 +209,7 @@ def test_RDJ_V2_version_6_both_drawing_seats_withheld_and_answered_draw_the_same
         links[who] = written.entry["beacon"]
     assert not written.table.gstate["pending"]
     assert drawn(written.table.gstate) == expected_draw(before, links)
-    report = session.verify(savefile.read(written.path), Home(tmp_path / "auditor"))
-    assert report.table.gstate == written.table.gstate
+    verified_as_signed(written, tmp_path / "auditor")
 
 
 @pytest.mark.heavy
@@ -213,7 +223,6 @@ def test_RDJ_V2_version_6_the_last_pickers_work_waits_for_an_entry_with_its_link
     last choice. It now does no open there: cy's open, with its link, still draws."""
     homes, written = posse_until(tmp_path, opens_ahead)
     before = written.table
-    queued = min(int(r["seq"]) for r in before.gstate["pending"])
     written = (sign_as(homes["cy"], written.path, "absent", player="ann", remedy="end")
                if kind == "absent" else absentees.sign_absence(
                    homes["cy"], written.path, "away", {"away_until": soon()}, None))
@@ -226,20 +235,10 @@ def test_RDJ_V2_version_6_the_last_pickers_work_waits_for_an_entry_with_its_link
         written = sign_duty(homes, written, "greedy")
         links.setdefault(written.entry["seat"], written.entry["beacon"])
     assert not written.table.gstate["pending"]
-    foreseen = copy_state(before.gstate)
-    foreseen["pending"] = []
-    posse.resolve(foreseen, beacon.sampler(before.game_id, queued,
-                                           bytes.fromhex(before.beacons[queued]),
-                                           bytes.fromhex(links["ann"])))
-    assert drawn(written.table.gstate) != drawn(foreseen), "drawn as ann foresaw it"
+    foreseen = drawn_alone(before, links["ann"])
+    assert drawn(written.table.gstate) != foreseen, "drawn as ann foresaw it"
     assert drawn(written.table.gstate) == expected_draw(before, links)
-    report = session.verify(savefile.read(written.path), Home(tmp_path / "auditor"))
-    assert report.table.gstate == written.table.gstate
-
-
-def mail_text(path: Path, home: Home, to: str) -> str:
-    (mail,) = message.compose_each(path, home, to=[f"{to}@example.org"])
-    return " ".join(mail.get_body(("plain",)).get_content().split())
+    verified_as_signed(written, tmp_path / "auditor")
 
 
 @pytest.mark.heavy
@@ -298,18 +297,13 @@ def test_RDJ_V2_a_resignation_before_the_opens_round_draws_nothing_alone(
 
     homes, written = posse_until(tmp_path, opens_ahead)
     before = written.table
-    queued = min(int(r["seq"]) for r in before.gstate["pending"])
     with monkeypatch.context() as patched:  # the cheating client
         patched.setattr(signing, "_place_in_round", lambda *_: None)
         patched.setattr(pairdraw, "refuse_resign", lambda *_: None, raising=False)
         forged = session.sign_next(homes["ann"], written.path, "resign", [], None, None)
         assert "round" not in forged.entry and forged.entry["chores"]
-        foreseen = copy_state(before.gstate)
-        foreseen["pending"] = []
-        posse.resolve(foreseen, beacon.sampler(before.game_id, queued,
-                                               bytes.fromhex(before.beacons[queued]),
-                                               bytes.fromhex(forged.entry["beacon"])))
-        assert drawn(forged.table.gstate) == drawn(foreseen)  # what ann knew in advance
+        # what ann knew in advance
+        assert drawn(forged.table.gstate) == drawn_alone(before, forged.entry["beacon"])
     with pytest.raises(TurnError) as refused:
         session.verify(savefile.read(forged.path), Home(tmp_path / "auditor"))
     assert "resigns before the round of secret-deck work" in refused.value.message

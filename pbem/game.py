@@ -407,6 +407,15 @@ class Game(ABC):
         no."""
         return False
 
+    def opens_at_reveal(self) -> bool:
+        """Whether each seat's reveal opens the cards it holds, each with its proof, and
+        its mental-deck secrets come from a deck seed no entry publishes (PROTOCOL.md
+        sections 3, 6 and 7): the pile and every card returned under it stay closed after
+        the game, as at a real table. Say yes in every new rules version of a game with a
+        mental deck. Default no: the rules versions before, where the seed each reveal
+        publishes opens every slot of the deck."""
+        return False
+
     @abstractmethod
     def legal_moves(self, state: State, seat: int) -> list[str]:
         """Canonical move strings possible now in the current turn, stable order."""

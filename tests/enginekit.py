@@ -13,6 +13,7 @@ from pbem.protocol.replay import engine, signing
 from pbem.protocol.saveformat import savefile, timing
 from pbem.protocol.saveformat.canonical import canonical
 from pbem.protocol.saveformat.savefile import Save
+from pbem.protocol.state import headers
 from pbem.protocol.state.table import Table
 from pbem.session import absentees
 
@@ -84,6 +85,13 @@ def seed_of(home: Home, save: Save) -> bytes | None:
         if entry["kind"] in ("create", "join") and entry["seat"] == identity.handle:
             return identity.seed(save.game_id, bytes.fromhex(entry["nonce"]))
     return None
+
+
+def deck_root_of(identity: Identity, save: Save, nonce_hex: str) -> bytes:
+    """The root of ``identity``'s mental-deck secrets for the seat whose create/join entry
+    published ``nonce_hex`` (its deck seed or, in older rules versions, its seed)."""
+    game = headers.header_fits(save.header)
+    return signing.deck_root(game, identity, save.game_id, bytes.fromhex(nonce_hex))
 
 
 def with_entries(save: Save, entries: list[dict[str, Any]], state: dict[str, Any] | None = None

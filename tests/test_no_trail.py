@@ -35,6 +35,7 @@ from pbem.protocol.crypto.identity import Identity
 from pbem.protocol.replay import engine, signing
 from pbem.protocol.saveformat.savefile import Save
 from pbem.protocol.state import headers
+from tests.enginekit import deck_root_of
 from tests.support.duty import fixed_identities
 from tests.support.stream import fixed_entropy
 
@@ -88,7 +89,7 @@ class Links:
         for entry in save.entries:
             if entry["kind"] in ("create", "join"):
                 seat = [i.handle for i in ids].index(entry["seat"])
-                self.seeds[seat] = ids[seat].seed(save.game_id, bytes.fromhex(entry["nonce"]))
+                self.seeds[seat] = deck_root_of(ids[seat], save, entry["nonce"])
         self.tell: dict[str, set[int]] = {}
         self.problems: list[str] = []
         self.reads = 0

@@ -48,6 +48,7 @@ from pbem.cli import main
 from pbem.errors import PbemError
 from pbem.protocol.crypto import mental_open
 from pbem.protocol.crypto.identity import Home
+from tests.enginekit import deck_root_of
 from tests.support import scale
 from tests.support.fixed_game import fixed_home
 from tests.support.stream import fixed_entropy
@@ -91,7 +92,7 @@ class Watch:
         for entry in save.entries:
             if entry["kind"] in ("create", "join"):
                 handle = entry["seat"]
-                seed = self.homes[handle].load().seed(save.game_id, bytes.fromhex(entry["nonce"]))
+                seed = deck_root_of(self.homes[handle].load(), save, entry["nonce"])
                 seat = written.table.seat_of(handle)
                 assert seat is not None
                 self.known[handle] |= set(mental_open.read(
@@ -107,9 +108,10 @@ class Watch:
 
     def public(self, written: session.Written, d: dict[str, Any]) -> set[str]:
         """The cards everyone knows: the open slots, every card once every dealt slot is
-        open, and (Road Master) the held cards the end opened."""
+        open, the held cards each reveal opened, and (Road Master) those the end opened."""
         slots = d["slots"].values()
-        opened = {s["card"] for s in slots if s["status"] == "open"}
+        # (an open slot, or a held one its holder's reveal opened)
+        opened = {s["card"] for s in slots if "card" in s}
         if opened and all(s["status"] in ("open", "deck") for s in slots) and \
                 self.deck == "posse":
             return set(self.uids)  # the undealt rest is the market deck, by elimination
@@ -333,7 +335,7 @@ def _starting_cards(written: session.Written, homes_root: Path) -> list[str]:
     keys = []
     for entry in save.entries[:4]:
         home = fixed_home(homes_root / entry["seat"], entry["seat"])
-        seed = home.load().seed(save.game_id, bytes.fromhex(entry["nonce"]))
+        seed = deck_root_of(home.load(), save, entry["nonce"])
         keys.append(mental.deck_key(seed, "superbonus"))
     points = mental.card_points(save.game_id, "superbonus", d["cards"])
     cards = []

@@ -27,7 +27,7 @@ INFO = GameInfo(
     title="Road Master",
     # 4: the turn that ends the game asks for no market refill (no chance then waits for
     # the final reveals; the market can change no score, RM-G3, G4)
-    rules_version=4,
+    rules_version=5,
     min_players=2,
     max_players=6,
     options={
@@ -37,7 +37,7 @@ INFO = GameInfo(
         "perishable": Option(False, "advanced: perishable goods (blue) spoil at turn end", "bool"),
     },
     summary="Pick contracts, drive your truck along the highway, deliver cubes for points.",
-    older_rules=(3,),
+    older_rules=(3, 4),
 )
 
 
@@ -52,6 +52,11 @@ class RoadMaster(Game):
         self, components: dict[str, Any], options: dict[str, Any], players: int
     ) -> dict[str, list[str]]:
         return {"superbonus": [card["id"] for card in components["cards"]["superbonus"]]}
+
+    def opens_at_reveal(self) -> bool:
+        """From rules version 5 each reveal opens its seat's held Super Bonus cards; the
+        pile and the cards returned under it stay closed."""
+        return self.info.rules_version >= turn.OPEN_AT_REVEAL
 
     def on_reveal(self, state: State, opened: dict[str, dict[str, str]]) -> None:
         """Record the opened Super Bonus cards; unopened held slots score their penalty."""

@@ -235,6 +235,9 @@ def perform(
 
 # The rules version from which the turn that ends the game asks for no market refill.
 QUIET_END = 4
+# Rules version 5: each reveal opens its seat's held Super Bonus cards, with proofs; the
+# seed it publishes opens no other card (Game.opens_at_reveal).
+OPEN_AT_REVEAL = 5
 
 
 def end_turn(state: State, seat: int) -> None:

@@ -15,6 +15,10 @@ from pbem.hashing import hkdf_sha256, hmac_sha256, sha256_hex
 
 SEED = b"pbem/1/seed"
 SEED_COMMIT = b"pbem/1/seed-commit"
+# A seat's deck seed (the mental deck's secrets, PROTOCOL.md section 3), in the rules
+# versions whose reveals open each seat's own cards (Game.opens_at_reveal): no entry ever
+# publishes it, so the seed a reveal publishes opens no card.
+DECK_SEED = b"pbem/2/deck-seed"
 BEACON = b"beacon"
 # A seat's fresh beacon chains (PROTOCOL.md section 5, "a chain never runs out"): chain
 # k >= 1 starts at derive(seed, BEACON_RENEWED || k as 4 big-endian bytes).
@@ -53,6 +57,15 @@ def game_seed(identity_private: bytes, game_id: str, nonce: bytes) -> bytes:
     if len(nonce) != NONCE_BYTES:
         raise ValueError(f"a seat's nonce is {NONCE_BYTES} bytes, not {len(nonce)}")
     return hmac_sha256(identity_private, SEED + game_id.encode() + nonce)
+
+
+def deck_seed(identity_private: bytes, game_id: str, nonce: bytes) -> bytes:
+    """``HMAC-SHA256(identity private bytes, "pbem/2/deck-seed" || game_id || nonce)``:
+    the root of a seat's mental-deck secrets where the rules open each seat's cards at its
+    reveal. Unlike the seed, it is never published, and nothing published derives it."""
+    if len(nonce) != NONCE_BYTES:
+        raise ValueError(f"a seat's nonce is {NONCE_BYTES} bytes, not {len(nonce)}")
+    return hmac_sha256(identity_private, DECK_SEED + game_id.encode() + nonce)
 
 
 def seed_commitment(seed: bytes) -> str:

@@ -18,7 +18,7 @@ from pbem import tomltext
 from pbem.errors import IdentityError, UsageError
 from pbem.hashing import sha256_hex
 from pbem.protocol.crypto import entropy
-from pbem.protocol.crypto.derive import game_seed
+from pbem.protocol.crypto.derive import deck_seed, game_seed
 from pbem.record import Record
 
 HANDLE_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
@@ -104,6 +104,11 @@ class Identity(Record):
         published ``nonce`` (PROTOCOL.md section 2)."""
         raw = self._private.private_bytes_raw()
         return game_seed(raw, game_id, nonce)
+
+    def deck_seed(self, game_id: str, nonce: bytes) -> bytes:
+        """This identity's deck seed for the same seat (PROTOCOL.md section 3): the root of
+        its mental-deck secrets where the rules open its cards at its reveal."""
+        return deck_seed(self._private.private_bytes_raw(), game_id, nonce)
 
 
 class Home:

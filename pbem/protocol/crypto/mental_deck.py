@@ -726,7 +726,10 @@ def _apply_item(d: Deck, game_id: str, deck: str, seq: int, seat: int, item: Any
     slot["layers"].pop(str(seat), None)
     slot["keys"].pop(str(seat), None)
     if op == "open":
-        slot["status"] = "open"
+        # A reveal's open shows a card its seat still holds: the rules see it at the audit
+        # (Game.on_reveal), as they see every held card; any other open shows it face up.
+        if not match.get("reveal"):
+            slot["status"] = "open"
         slot["card"] = item["card"]
     d["owed"].remove(match)
 
@@ -776,10 +779,21 @@ def own_only(d: Deck, slot_id: str, seat: int) -> bool:
     return list(slot["layers"]) == [str(seat)] and not pending_on(d, slot_id)
 
 
+def owe_reveal_opens(d: Deck, seat: int) -> None:
+    """Owe an open of every slot ``seat`` holds under its own layer alone, in slot order:
+    its reveal's work where the rules open each seat's cards at its reveal (PROTOCOL.md
+    section 7). A held slot still under another seat's layer stays closed."""
+    for sid, slot in sorted_slots(d):
+        if slot["owner"] == seat and slot["status"] == "held" and own_only(d, sid, seat):
+            d["owed"].append({"seat": seat, "op": "open", "slot": sid, "stage": 0,
+                              "reveal": True})
+
+
 def readable(d: Deck, seat: int) -> bool:
-    """True once every drawn or held slot of ``seat`` carries only its own layer."""
+    """True once every drawn or held slot of ``seat`` carries only its own layer (or was
+    opened by its reveal)."""
     return all(
-        own_only(d, sid, seat)
+        own_only(d, sid, seat) or "card" in slot
         for sid, slot in d["slots"].items()
         if slot["status"] in ("drawn", "held") and slot["owner"] == seat
     )

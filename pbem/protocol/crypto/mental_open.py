@@ -48,11 +48,14 @@ def read(
     that opens to no possible card, or to one shown elsewhere, means the save was altered
     (or another seat published a key point and keeps to it; the audit names it)."""
     points = mental.card_points(game_id, deck, uids)
-    gone = set(elsewhere) | {s["card"] for s in d["slots"].values() if s["status"] == "open"}
+    gone = set(elsewhere) | {s["card"] for s in d["slots"].values() if "card" in s}
     out: dict[str, str] = {}
     adopting = _adopting(d, deck, seat, seed)
     for sid, slot in sorted_slots(d):
         if slot["owner"] != seat or slot["status"] not in ("drawn", "held"):
+            continue
+        if "card" in slot:  # a held card its seat's reveal opened: public now
+            out[sid] = str(slot["card"])
             continue
         if sid in adopting:
             point = adopting[sid]
@@ -207,6 +210,13 @@ def open_held(
     return opened, violations
 
 
+def shown(d: Deck) -> dict[str, str]:
+    """Slot -> uid of every slot opened with a proof (an ``open`` item, face up in play or
+    a held card at its seat's reveal): where the rules open each seat's cards at its
+    reveal, all the audit opens (PROTOCOL.md section 7)."""
+    return {sid: str(slot["card"]) for sid, slot in sorted_slots(d) if "card" in slot}
+
+
 def closed(d: Deck, unaudited: Collection[int]) -> list[tuple[str, str, int, list[int]]]:
     """The drawn or held slots that stay closed because a seat in ``unaudited`` (declared
     absent, never revealed) still has a layer on them: (slot, status, holder, those
@@ -228,7 +238,7 @@ def check_claims(d: Deck, opened: dict[str, str], claims: dict[int, list[str]]) 
         have = [
             opened[sid]
             for sid, slot in sorted_slots(d)
-            if slot["owner"] == seat and slot["status"] == "held" and sid in opened
+            if slot["owner"] == seat and slot["status"] in ("held", "open") and sid in opened
         ]
         for uid in claims[seat]:
             if uid in have:

@@ -114,8 +114,13 @@ def audit(table: Table) -> tuple[list[str], dict[str, dict[str, str]]]:
         uids = table.game.secret_decks(components, options, len(table.seats))
         claims = table.game.secret_claims(table.gstate)
         for name, d in decks.items():
-            cards, found = mental_open.open_held(d, table.game_id, name, seeds, list(uids[name]),
-                                                 unaudited=gone)
+            found: list[str] = []
+            if table.game.opens_at_reveal():
+                # Each reveal opened its seat's held cards with proofs; nothing else opens.
+                cards = mental_open.shown(d)
+            else:
+                cards, found = mental_open.open_held(d, table.game_id, name, seeds,
+                                                     list(uids[name]), unaudited=gone)
             opened[name] = cards
             found += mental_open.check_claims(
                 d, cards, {s: c for s, c in claims.get(name, {}).items() if s not in gone})

@@ -389,6 +389,12 @@ def _reveal(new: Table, seat: int, entry: Entry) -> list[str]:
             seq=seq, code="seed-commit",
         )
     record.seed = entry["seed"]
+    if new.game.opens_at_reveal():
+        # Its own cards are opened by its entry, each with its proof; its seed opens none.
+        from pbem.protocol.crypto import mental_deck
+
+        for d in new.mental_decks().values():
+            mental_deck.owe_reveal_opens(d, seat)
     return canonical_moves
 
 
@@ -489,6 +495,11 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
     from pbem.protocol.crypto import deck_hooks, deck_rounds, mental_deck, mental_open
 
     seq, kind, handle = entry["seq"], entry["kind"], new.seats[seat].handle
+    if work is not None and kind == "reveal":
+        # A reveal in a round opens its own seat's cards (_reveal), no one else's: the
+        # work of each entry is its own, so the round's entries stay independent.
+        work = {name: mental_deck.owed(d, seat) for name, d in decks.items()}
+    kept = new.game.opens_at_reveal()  # deck keys come from no revealed seed to audit
     if make is not None:
         entry["chores"] = make(new.gstate, seat, kind, work)
     done: set[str] = set()
@@ -505,7 +516,8 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
             raise IntegrityError(f"Entry {seq} ({handle}) is signed in a round, but its work "
                                  f"on deck {name!r} is not what its seat owed when the round "
                                  f"began: {name_seats(new, why)}.", seq=seq, code="chore")
-        before = audit_view(decks[name]) if audit_seeds and seat in audit_seeds else None
+        before = audit_view(decks[name]) if (audit_seeds and seat in audit_seeds
+                                             and not kept) else None
         try:
             deck_hooks.apply_chore(decks[name], seat, chore, new.game_id, seq,
                                     check=not proved, complete=work is None)

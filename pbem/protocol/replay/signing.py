@@ -13,7 +13,7 @@ from pbem.errors import (
     IdentityError,
     TurnError,
 )
-from pbem.game import State, copy_state
+from pbem.game import Game, State, copy_state
 from pbem.protocol.crypto import beacon, entropy
 from pbem.protocol.crypto.derive import NONCE_BYTES, sealed_salt, seed_commitment
 from pbem.protocol.crypto.identity import Identity
@@ -121,6 +121,16 @@ def seat_seed(table: Table, seat: int, identity: Identity) -> bytes:
     if not nonce:
         raise TurnError(f"{table.seats[seat].handle} has not joined this game yet.")
     return identity.seed(table.game_id, bytes.fromhex(nonce))
+
+
+def deck_root(game: Game, identity: Identity, game_id: str, nonce: bytes) -> bytes:
+    """The root of a seat's mental-deck secrets (PROTOCOL.md section 3), ``nonce`` the one
+    its create or join published: its deck seed, which no entry publishes, where the rules
+    open each seat's cards at its reveal (Game.opens_at_reveal); else its seed, as in the
+    rules versions before."""
+    if game.opens_at_reveal():
+        return identity.deck_seed(game_id, nonce)
+    return identity.seed(game_id, nonce)
 
 
 # The places of its chains a home published in a game, on any branch (beacon.Position
@@ -378,9 +388,12 @@ def sign_entry(
         others = {s.handle: s.pubkey for s in table.seats if s.pubkey}
         check_new_key(entry, entry["seq"], pinned, others)
 
+    deck_seed = deck_root(table.game, identity, table.game_id,
+                          nonce or bytes.fromhex(table.seats[seat].nonce))
+
     def make(gstate: State, who: int, what: str,
              work: dict[str, list[dict[str, Any]]] | None) -> list[dict[str, Any]]:
-        return owed_chores(gstate, who, seed, table.game_id, entry["seq"], work)
+        return owed_chores(gstate, who, deck_seed, table.game_id, entry["seq"], work)
 
     new, canonical_moves = step(table, entry, replay=False, make_chores=make)
     entry["moves"] = canonical_moves
@@ -437,7 +450,8 @@ def _seal(table: Table, seat: int, entry: Entry, seed: bytes) -> None:
 
 def owed_chores(gstate: State, seat: int, seed: bytes, game_id: str, seq: int,
                 work: dict[str, list[dict[str, Any]]] | None = None) -> list[dict[str, Any]]:
-    """The secret-deck work ``seat`` owes in ``gstate``, done with its seed, with proofs
+    """The secret-deck work ``seat`` owes in ``gstate``, done with ``seed`` (its deck
+    root, :func:`deck_root`), with proofs
     bound to entry ``seq`` of the game; in a round, exactly ``work`` (deck -> items)."""
     out = []
     for name, d in gstate.get("secret", {}).items():
@@ -463,7 +477,7 @@ def secrets_for(table: Table, seat: int, identity: Identity) -> dict[str, dict[s
 
     options, components = game_data(table.header)
     uids = table.game.secret_decks(components, options, len(table.seats))
-    seed = seat_seed(table, seat, identity)
+    seed = deck_root(table.game, identity, table.game_id, bytes.fromhex(table.seats[seat].nonce))
     out: dict[str, dict[str, str]] = {}
     for name, d in decks.items():
         if d.get("mode") == "mental":

@@ -65,7 +65,11 @@ def secrets_of(home: Home, save: savefile.Save, published: int) -> dict[str, str
     seed = seed_of(home, save)
     if seed is None:  # not joined yet in this save: it has no seed there
         return found
-    found.update({"seed": seed.hex(), "beacon base": derive(seed, BEACON).hex()})
+    nonce = next(e["nonce"] for e in save.entries
+                 if e["kind"] in ("create", "join") and e["seat"] == identity.handle)
+    found.update({"seed": seed.hex(), "beacon base": derive(seed, BEACON).hex(),
+                  # never published, not even by the reveal (PROTOCOL.md section 3)
+                  "deck seed": identity.deck_seed(save.game_id, bytes.fromhex(nonce)).hex()})
     # Every link below the ones published so far is still secret.
     for count in range(published + 1, published + 4):
         found[f"link {count}"] = published_link(seed, count)
@@ -101,11 +105,17 @@ def test_the_search_would_find_a_leak(homes: dict[str, Home], tmp_path: Path) ->
     """The checker itself can fail: plant a seed in a save and it is found."""
     paths = play_game(homes, tmp_path / "saves", stop_after=5)
     save = savefile.read(paths[-1])
+    bob = homes["bob"].load()
     bob_seed = seed_of(homes["bob"], save)
     assert bob_seed is not None
     seed = bob_seed.hex()
     paths[-1].write_text(paths[-1].read_text() + f"\n# {seed}\n")
     with pytest.raises(AssertionError, match="bob's seed leaked"):
+        check_game(paths[-1:], homes)
+    deck_seed = bob.deck_seed(save.game_id, bytes.fromhex(next(
+        e["nonce"] for e in save.entries if e["kind"] in ("create", "join") and e["seat"] == "bob")))
+    paths[-1].write_text(paths[-1].read_text().replace(seed, deck_seed.hex()))
+    with pytest.raises(AssertionError, match="bob's deck seed leaked"):
         check_game(paths[-1:], homes)
 
 

@@ -45,7 +45,9 @@ Super Bonus
   yet) takes what is there and is completed, up to 6, from the next cards returned, in
   the order they are returned and before any later draw; you choose once it is complete,
   or once no card can come back before your choice.
-  Scoring, at the end: every card is revealed and checked against the cubes lying on
+  Scoring, at the end: every card you hold is revealed (your reveal opens it, with a
+  proof; from rules version 5 nothing else is: the deck and the cards returned under it
+  stay face down, as at the table) and checked against the cubes lying on
   your contracts, complete or part-filled (cubes on your truck count for nothing). A
   card met scores its points, a card missed loses its penalty; each cube counts for one
   card only, and the cubes are shared out among your cards in the way best for you. A

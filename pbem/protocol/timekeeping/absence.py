@@ -656,11 +656,15 @@ def unaudited(table: Table) -> list[str]:
     """A line for each seat whose secrets the audit cannot cover (it never revealed)."""
     lines = []
     decks = bool(table.gstate.get("secret"))
+    # Where the deck's secrets come from a deck seed no reveal publishes, no seat's deck
+    # work is checked against a seed (each step was proved in its entry): only the held
+    # cards its reveal would have opened stay unchecked (PROTOCOL.md section 7).
+    work = "" if table.game.opens_at_reveal() else ", shuffles and peels,"
     for seat in sorted(silent(table)):
         handle = table.seats[seat].handle
         how = "played by the bot" if seat in table.bots else "declared absent"
-        what = (f"{handle}'s beacon chain, shuffles and peels, and the secret cards "
-                f"{handle} held stay" if decks else f"{handle}'s beacon chain stays")
+        what = (f"{handle}'s beacon chain{work} and the secret cards {handle} held stay"
+                if decks else f"{handle}'s beacon chain stays")
         lines.append(f"{handle}'s secrets were not audited ({handle} was {how} and never "
                      f"revealed): {what} unchecked.")
     return lines

@@ -12,8 +12,12 @@ from pathlib import Path
 import pytest
 
 from pbem import session
+from pbem.errors import TurnError
+from pbem.home.archive import Archive
 from pbem.protocol.crypto.identity import Home
+from pbem.session.branches import guard_branches
 from tests.enginekit import play_game
+from tests.support.fixed_game import fixed_home
 from tests.test_absent import fresh, play_to_end, propose, vote_all
 
 
@@ -45,3 +49,58 @@ def test_RM_A11_version_4_still_names_the_absent_seats_shuffles_and_peels(
     assert lines[0] == (f"{absent}'s secrets were not audited ({absent} was declared absent "
                         f"and never revealed): {absent}'s beacon chain, shuffles and peels, "
                         f"and the secret cards {absent} held stay unchecked.")
+
+
+def _at_anns_reveal(homes: dict[str, Home], folder: Path, rules: int | None) -> Path:
+    """A two-seat Road Master game played by greedy bots up to ann's reveal."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = session.new_game(homes["ann"], "road-master", ["ann", "bob"], [], None,
+                               folder=folder, rules=rules)
+    written = session.sign_next(homes["bob"], written.path, "join", [], None, None)
+    while (duty := written.table.duty()) is not None and not (
+            duty.kind == "reveal" and duty.seat == 0):
+        handle = written.table.seats[duty.seat].handle
+        written = session.sign_next(homes[handle], written.path, None, [], "greedy", None)
+    return written.path
+
+
+def _branch_refusals(tmp_path: Path, rules: int | None) -> tuple[str, str]:
+    """What ann's home says (1) refusing her reveal on a save while it knows a branch
+    going on without it (her reveal signed in another home of hers), (2) refusing any
+    entry of hers once it has revealed her seed elsewhere."""
+    homes = {h: fixed_home(tmp_path / "homes" / h, h) for h in ("ann", "bob")}
+    path = _at_anns_reveal(homes, tmp_path / "saves", rules)
+    other = session.sign_next(fixed_home(tmp_path / "elsewhere", "ann"), path, None, [], None,
+                              str(tmp_path / "branch.toml")).path
+    session.load(other, homes["ann"])  # this home now knows that branch
+    verified = session.load(path, homes["ann"])
+    said = []
+    for kind in ("reveal", "turn"):
+        if kind == "turn":
+            Archive(homes["ann"].archive_dir, verified.save.game_id).mark_revealed("ann", 99)
+        with pytest.raises(TurnError) as info:
+            guard_branches(homes["ann"], verified, homes["ann"].load(), kind)
+        said.append(" ".join(info.value.message.split()))
+    return said[0], said[1]
+
+
+@pytest.mark.heavy
+def test_RM_A11_version_5_branch_refusals_say_what_a_reveal_makes_public(tmp_path: Path) -> None:
+    """Version 5: the seed opens no card; the reveal opens the cards its seat holds."""
+    other_branch, revealed = _branch_refusals(tmp_path, None)
+    assert ("Your seed makes every link of your beacon chain public, on that branch too, and "
+            "your reveal opens the secret cards you hold here, which that branch may share."
+            ) in other_branch
+    assert ("every link of your beacon chain and every secret card your reveal opened are "
+            "public there") in revealed
+    assert "every secret of yours" not in revealed + other_branch
+    assert "every secret card of yours" not in revealed + other_branch
+
+
+@pytest.mark.heavy
+def test_RM_A11_version_4_branch_refusals_still_say_the_seed_opens_every_card(
+        tmp_path: Path) -> None:
+    other_branch, revealed = _branch_refusals(tmp_path, 4)
+    assert ("Your seed makes every link of your beacon chain and every secret card of yours "
+            "public, on that branch too.") in other_branch
+    assert "every link of your beacon chain and every secret of yours is public there" in revealed

@@ -32,12 +32,18 @@ def guard_branches(home: Home, verified: Verified, identity: Identity, kind: str
     archive = Archive(home.archive_dir, save.game_id)
     mine = [e for e in save.entries if e["seat"] == handle and e["kind"] == "reveal"]
     shown_seq = archive.revealed(handle)
+    opens = verified.table.game.opens_at_reveal()
     if shown_seq is not None and not mine:
+        # (where the deck's secrets come from a deck seed, the seed opens no card: only
+        # the cards the reveal opened are public; PROTOCOL.md section 3)
+        public = ("every link of your beacon chain and every secret card your reveal "
+                  "opened are" if opens else
+                  "every link of your beacon chain and every secret of yours is")
         raise TurnError(
             f"You ({handle}) revealed your seed on another branch of this game (entry "
-            f"{shown_seq}): every link of your beacon chain and every secret of yours is "
-            "public there, so pbem signs nothing more for you on a branch without that "
-            "reveal. Play on the save where you revealed.", code="revealed-elsewhere")
+            f"{shown_seq}): {public} public there, so pbem signs nothing more for you on a "
+            "branch without that reveal. Play on the save where you revealed.",
+            code="revealed-elsewhere")
     if kind != "reveal" or leave_branch or verified.branches_void:
         return  # (a branch the rule of PROTOCOL.md section 11 voids does not go on)
     others = archive.elsewhere(verified.report.hashes)
@@ -47,12 +53,22 @@ def guard_branches(home: Home, verified: Verified, identity: Identity, kind: str
         raise TurnError(
             f"You ({handle}) cannot reveal your seed on this save: this home has seen another "
             f"branch of this game that goes on without this save (entry {seq} by {seat}"
-            f"{more}, on a save this one does not contain). Your seed makes every link of "
-            "your beacon chain and every secret card of yours public, on that branch too. "
+            f"{more}, on a save this one does not contain). {_reveal_shows(opens)} "
             "Settle with the other players which branch the game continues and play on "
             "that one; if it is this one and they have dropped the other, run 'pbem play "
             "SAVE --leave-branch' to leave it and reveal. Nothing was written.",
             code="other-branch")
+
+
+def _reveal_shows(opens: bool) -> str:
+    """What a reveal on this save makes public on another branch, in a sentence: where the
+    reveal opens its seat's cards (Game.opens_at_reveal) its seed opens none."""
+    if opens:
+        return ("Your seed makes every link of your beacon chain public, on that branch "
+                "too, and your reveal opens the secret cards you hold here, which that "
+                "branch may share.")
+    return ("Your seed makes every link of your beacon chain and every secret card of "
+            "yours public, on that branch too.")
 
 
 def went_on(home: Home, save: Save, entry: savefile.Entry, leave_branch: bool = False) -> None:

@@ -104,3 +104,21 @@ def test_RM_A11_version_4_branch_refusals_still_say_the_seed_opens_every_card(
     assert ("Your seed makes every link of your beacon chain and every secret card of yours "
             "public, on that branch too.") in other_branch
     assert "every link of your beacon chain and every secret of yours is public there" in revealed
+
+
+def test_protocol_names_every_game_whose_revealed_seeds_open_every_slot() -> None:
+    """PROTOCOL.md section 1 says where guarantee (3) ends with the game: it names each
+    installed game whose current rules version deals from a secret deck and still has its
+    seeds open every slot (no Game.opens_at_reveal), and a joiner can still join it."""
+    from pbem import registry
+    from pbem.game import Game
+
+    text = (Path(__file__).parent.parent / "docs" / "PROTOCOL.md").read_text()
+    paragraph = " ".join(text.split("Guarantee (3) holds after the game too")[1]
+                         .split("\n\n")[0].split())
+    for name in registry.names():
+        game = registry.load(name)
+        shipped = not type(game).__module__.startswith("tests.")  # (not the tests' games)
+        if not shipped or type(game).secret_decks is Game.secret_decks or game.opens_at_reveal():
+            continue
+        assert game.info.title in paragraph, name

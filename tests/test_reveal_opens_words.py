@@ -122,3 +122,13 @@ def test_protocol_names_every_game_whose_revealed_seeds_open_every_slot() -> Non
         if not shipped or type(game).secret_decks is Game.secret_decks or game.opens_at_reveal():
             continue
         assert game.info.title in paragraph, name
+
+
+def test_the_reveal_rounds_page_says_a_reveal_there_opens_its_own_held_cards() -> None:
+    """docs/protocol-rounds.md said a reveal in a reveal round does no deck work; from
+    Road Master 5 it opens its own seat's held cards there (PROTOCOL.md section 6)."""
+    text = " ".join((Path(__file__).parent.parent / "docs" / "protocol-rounds.md")
+                    .read_text().split())
+    said = text.split("A reveal signed in it therefore carries no moves")[1].split(". The set")[0]
+    assert "does no deck work and" not in said
+    assert "does no deck work but the opens of its own seat's held cards" in said

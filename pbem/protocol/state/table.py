@@ -440,7 +440,8 @@ class Table(Record):
         or more are and their reveals are independent (no chance pending, no bot,
         no dropped seat, no proposal open, no secret-deck work owed, each seat can read its
         own draws, no seat has a choice left), so a reveal in it carries no moves, does no
-        deck work and resolves nothing. A seat withholding its reveal is proposed absent in
+        deck work but the opens of its own held cards its reveal owes (Game.opens_at_reveal)
+        and resolves nothing. A seat withholding its reveal is proposed absent in
         its slot, and the proposals are settled one after another once the round is
         complete (the queue, docs/protocol-rounds.md)."""
         if (len(self.seats) < 2 or not self.started or self.proposal or self.queue

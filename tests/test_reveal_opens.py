@@ -165,3 +165,28 @@ def test_no_deck_seed_or_deck_key_is_ever_in_a_save() -> None:
         key = mental.deck_key(root, DECK)
         assert key.to_bytes(32, "little").hex() not in text
         assert mental.to_text(key.to_bytes(32, "little")) not in text
+
+
+@pytest.mark.heavy
+def test_a_reveal_in_a_round_that_opens_another_seats_card_is_refused_in_true_words() -> None:
+    """A reveal round's entry owes the opens of its own held cards, which its reveal made
+    owed: the refusal says so (its seat owed nothing when the round began)."""
+    save = whole_game()
+    index = next(i for i, e in enumerate(save.entries) if e["kind"] == "reveal"
+                 and e.get("round") not in (None, e["seq"]))
+    d = final_deck(save)
+    seat = [i.handle for i in fixed_identities(PLAYERS)].index(save.entries[index]["seat"])
+    other = next(sid for sid, slot in d["slots"].items()
+                 if slot["status"] == "held" and slot["owner"] != seat)
+
+    def open_another(entry: dict[str, Any]) -> None:
+        items = entry["chores"][0]["items"]
+        items.append({**items[0], "slot": other, "card": d["slots"][other]["card"]})
+
+    with pytest.raises(IntegrityError) as info:
+        engine.replay(_resigned(save, index, open_another), check_snapshot=False)
+    assert info.value.exit_code == 3
+    assert (f"is signed in a round, but its work on deck 'superbonus' is not the opens of its "
+            f"own held cards that its reveal owes: it does a public open of slot {other}"
+            ) in info.value.message
+    assert "owed when the round began" not in info.value.message

@@ -513,9 +513,14 @@ def _chores(new: Table, seat: int, entry: Entry, make: ChoreMaker | None,
                                        else deck_rounds.mismatch(chore.get("items"),
                                                                  work.get(name, [])))
         if why:
+            # (a reveal's work in a round is what its own reveal made owed, not what its
+            # seat owed when the round began: nothing, as a reveal round needs)
+            owed_what = ("the opens of its own held cards that its reveal owes"
+                         if kind == "reveal" and kept else
+                         "what its seat owed when the round began")
             raise IntegrityError(f"Entry {seq} ({handle}) is signed in a round, but its work "
-                                 f"on deck {name!r} is not what its seat owed when the round "
-                                 f"began: {name_seats(new, why)}.", seq=seq, code="chore")
+                                 f"on deck {name!r} is not {owed_what}: "
+                                 f"{name_seats(new, why)}.", seq=seq, code="chore")
         before = audit_view(decks[name]) if (audit_seeds and seat in audit_seeds
                                              and not kept) else None
         try:

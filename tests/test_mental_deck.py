@@ -994,3 +994,21 @@ def test_alone_at_the_table_the_first_item_on_a_renamed_slot_is_an_open_naming_i
     assert chore is not None
     [item] = chore["items"]
     assert (item["op"], item["slot"], item["from"]) == ("open", slot, first[0])
+
+
+def test_cheat_claim_of_a_card_shown_face_up_is_refused() -> None:
+    """A claim is of a card the seat still holds: one it showed face up before (an open
+    slot, its own) backs no claim, or it could be played again from the hand."""
+    table = Table(2)
+    slots = _draw(table, 0, 2)
+    secretdeck.keep(table.state, DECK, 0, slots)
+    secretdeck.open_slots(table.state, DECK, 0, slots[:1])
+    table.entry(0)
+    assert table.d["slots"][slots[0]]["status"] == "open"
+    shown = table.d["slots"][slots[0]]["card"]
+    opened, _ = table.open_held()
+    held = opened[slots[1]]
+    assert mental_open.check_claims(table.d, opened, {0: [held]}) == []
+    violations = mental_open.check_claims(table.d, opened, {0: [held, shown]})
+    assert violations == [f"seat 0 claimed to hold card {shown!r}, but no slot it holds "
+                          "opens to it."]

@@ -238,7 +238,9 @@ def check_claims(d: Deck, opened: dict[str, str], claims: dict[int, list[str]]) 
         have = [
             opened[sid]
             for sid, slot in sorted_slots(d)
-            if slot["owner"] == seat and slot["status"] in ("held", "open") and sid in opened
+            # held only: a card shown face up before (an open slot) is no longer in the
+            # hand; a held card its seat's reveal opened stays held
+            if slot["owner"] == seat and slot["status"] == "held" and sid in opened
         ]
         for uid in claims[seat]:
             if uid in have:

@@ -2,8 +2,9 @@
 (tests/support/deckcheck.py: the save, docs/PROTOCOL.md, protocol-deck.md,
 protocol-shuffle-proof.md and protocol-linproof.md; libsodium for the group): a whole
 2-player Red Dog Junction game with the Posse draft in each rules version (4: one-step
-passes, 3: re-lock and peel), the Road Master example game (Super Bonus deck), and the audit
-of each. It needs each deck's starting cards and, where a move gave fresh slot ids, the ids
+passes, 3: re-lock and peel), the Road Master example game (Super Bonus deck), a Road
+Master game of rules version 5 (its reveals open their seats' held cards; no seed opens a
+slot there), and the audit of each. It needs each deck's starting cards and, where a move gave fresh slot ids, the ids
 they replace: both are in the chores, so it never guesses."""
 
 from __future__ import annotations
@@ -38,10 +39,21 @@ def _items(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [i for e in entries for c in e["chores"] for i in c.get("items", [])]
 
 
-@pytest.mark.parametrize("game", ["posse", "posse-v3", "road-master"])
+def _road_master_v5() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A whole 3-player Road Master game of rules version 5, whose reveals open their
+    seats' held cards (PROTOCOL.md sections 3, 6 and 7)."""
+    from tests.test_reveal_opens import whole_game
+
+    save = whole_game()
+    assert save.header["rules_version"] == 5
+    return save.header, save.entries
+
+
+@pytest.mark.parametrize("game", ["posse", "posse-v3", "road-master",
+                                  pytest.param("road-master-v5", marks=pytest.mark.heavy)])
 def test_every_deck_step_and_the_audit_check_from_the_docs_alone(game: str) -> None:
     header, entries = {"posse": _posse, "posse-v3": lambda: _posse(3),
-                       "road-master": _road_master}[game]()
+                       "road-master": _road_master, "road-master-v5": _road_master_v5}[game]()
     assert [e["kind"] for e in entries[-len(header["seats"]):]] == ["reveal"] * len(header["seats"])
     decks = deckcheck.check_save(header, entries)
     [deck] = decks.values()
@@ -53,7 +65,14 @@ def test_every_deck_step_and_the_audit_check_from_the_docs_alone(game: str) -> N
         assert any(i["op"] == "shuffle" for i in items)  # batch re-locks were checked
     passes = len(header["seats"])
     assert deck.steps == passes + len(items)
-    assert deck.steps >= {"posse": 60, "posse-v3": 100, "road-master": 40}[game]
+    assert deck.steps >= {"posse": 60, "posse-v3": 100, "road-master": 40,
+                          "road-master-v5": 40}[game]
+    if game == "road-master-v5":  # each reveal's opens, and nothing else, were checked
+        reveals = [i for e in entries if e["kind"] == "reveal" for c in e["chores"]
+                   for i in c["items"]]
+        assert reveals and all(i["op"] == "open" for i in reveals)
+        assert {i["slot"]: i["card"] for i in reveals}.items() <= deck.opened.items()
+        assert len(deck.opened) < len(deck.cards)  # the pile and the returned stay closed
 
 
 def test_the_checker_refuses_what_the_docs_refuse() -> None:

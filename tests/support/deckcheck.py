@@ -7,7 +7,8 @@ libsodium through pbem.protocol.crypto.sodium (the group library, nothing of pbe
 It checks every shuffle pass, peel, open, re-key, batch shuffle, handoff and adopt (the
 one-step pass, protocol-deck.md and docs/protocol-linproof.md) of every deck, and once
 the seeds are revealed, the audit: each published key point against its seat's seed, and
-every slot opened to a distinct card of the deck. It never guesses: a slot it does not know,
+every slot opened to a distinct card of the deck (or, where the rules open each seat's
+cards at its reveal and no seed opens a slot, the cards those opens named, each once). It never guesses: a slot it does not know,
 a field it needs and does not find, is a failure, raised as ``Refused``.
 """
 
@@ -389,6 +390,13 @@ class Deck:
             self.layers[sid] = {seat: (relock, serial + 1)}
         self.slot_keys += [(seat, serial, key), (seat, serial + 1, relock)]
 
+    def shown(self) -> dict[str, str]:
+        """The audit where no seed opens a slot (PROTOCOL.md section 7): the cards the
+        opens named, every one checked with its proof as it came, each once."""
+        if len(set(self.opened.values())) != len(self.opened):
+            raise Refused("two opens name the same card")
+        return dict(self.opened)
+
     def audit(self, seeds: dict[int, bytes]) -> dict[str, str]:
         """Key points against the seeds, then every slot opened: slot -> card."""
         base = lambda k: sodium.crypto_scalarmult_ed25519_base_noclamp(le(k))  # noqa: E731
@@ -454,5 +462,15 @@ def check_save(header: dict[str, Any], entries: list[dict[str, Any]]) -> dict[st
                     decks[name].work(seq, seat, item)
     if len(seeds) == len(handles):
         for deck in decks.values():
-            deck.audit(seeds)
+            if _opens_at_reveal(header):
+                deck.shown()
+            else:
+                deck.audit(seeds)
     return decks
+
+
+def _opens_at_reveal(header: dict[str, Any]) -> bool:
+    """PROTOCOL.md section 3, "Deck seed": in Road Master from rules version 5 the deck's
+    secrets come from a deck seed no entry publishes, so no seed opens a slot; each reveal
+    opened its seat's held cards, with proofs (section 6, "Opened at the reveal")."""
+    return header["game"] == "road-master" and int(header["rules_version"]) >= 5

@@ -4,8 +4,8 @@ protocol-shuffle-proof.md and protocol-linproof.md; libsodium for the group): a 
 2-player Red Dog Junction game with the Posse draft in each rules version (4: one-step
 passes, 3: re-lock and peel), the Road Master example game (Super Bonus deck), a Road
 Master game of rules version 5 (its reveals open their seats' held cards; no seed opens a
-slot there), and the audit of each. It needs each deck's starting cards and, where a move gave fresh slot ids, the ids
-they replace: both are in the chores, so it never guesses."""
+slot there), and the audit of each. It needs each deck's starting cards and, where a
+move gave fresh slot ids, the ids they replace: both are in the chores, so it never guesses."""
 
 from __future__ import annotations
 

@@ -9,7 +9,8 @@ one-step pass, protocol-deck.md and docs/protocol-linproof.md) of every deck, an
 the seeds are revealed, the audit: each published key point against its seat's seed, and
 every slot opened to a distinct card of the deck (or, where the rules open each seat's
 cards at its reveal and no seed opens a slot, the cards those opens named, each once).
-It never guesses: a slot it does not know, a field it needs and does not find, is a failure, raised as ``Refused``.
+It never guesses: a slot it does not know, a field it needs and does not find, is a
+failure, raised as ``Refused``.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ import pytest
 
 from pbem.errors import IntegrityError, TurnError
 from pbem.protocol.crypto import mental, mental_deck
-from pbem.protocol.replay import engine
+from pbem.protocol.replay import audit, engine
 from pbem.protocol.saveformat import savefile
 from pbem.protocol.saveformat.savefile import Save
 from tests.enginekit import deck_root_of, forge, with_entries
@@ -190,3 +190,26 @@ def test_a_reveal_in_a_round_that_opens_another_seats_card_is_refused_in_true_wo
             f"own held cards that its reveal owes: it does a public open of slot {other}"
             ) in info.value.message
     assert "owed when the round began" not in info.value.message
+
+
+@pytest.mark.heavy
+def test_a_held_card_no_reveal_could_open_is_named_in_every_result() -> None:
+    """A held card still under another seat's layer when its holder revealed (a game whose
+    seats keep cards before the others' peels, in an order the reveals cannot follow)
+    stays closed though every seat revealed: the result names it, as it names a card
+    under an absent seat's layer, and the audit is no longer 'clean'."""
+    save = whole_game()
+    table = engine.replay(save).table
+    assert audit.closed_cards(table) == []  # every held card was opened
+    d = table.mental_decks()[DECK]
+    sid, slot = next((s, v) for s, v in d["slots"].items() if v["status"] == "held")
+    other = (slot["owner"] + 1) % PLAYERS
+    del slot["card"]
+    slot["layers"] = {str(slot["owner"]): "deck", str(other): "deck"}
+    handles = [i.handle for i in fixed_identities(PLAYERS)]
+    holder, left = handles[slot["owner"]], handles[other]
+    assert audit.closed_cards(table) == [{
+        "deck": DECK, "slot": sid, "holder": holder, "status": "held", "under": [left],
+        "text": f"the card {holder} holds in slot {sid} of deck 'superbonus' stays closed: "
+                f"{holder} revealed while {left}'s layer was still on it, so nobody can open "
+                f"it, and the rules scored {holder} without it."}]

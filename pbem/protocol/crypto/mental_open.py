@@ -230,6 +230,21 @@ def closed(d: Deck, unaudited: Collection[int]) -> list[tuple[str, str, int, lis
     return out
 
 
+def left_closed(d: Deck, unaudited: Collection[int]) -> list[tuple[str, int, list[int]]]:
+    """Where each reveal opens its seat's held cards (Game.opens_at_reveal), the held
+    slots of seats that revealed which no open showed: another seat's layer, or work, was
+    still on them when their holder revealed, so nobody can open them now. (slot, holder,
+    the other seats whose layers are left), in slot order; a slot :func:`closed` lists (a
+    seat in ``unaudited`` has a layer on it, or holds it) is left out."""
+    out = []
+    for sid, slot in sorted_slots(d):
+        layers = [int(s) for s in slot["layers"]]
+        if (slot["status"] == "held" and "card" not in slot and slot["owner"] not in unaudited
+                and not any(s in unaudited for s in layers)):
+            out.append((sid, int(slot["owner"]), sorted(s for s in layers if s != slot["owner"])))
+    return out
+
+
 def check_claims(d: Deck, opened: dict[str, str], claims: dict[int, list[str]]) -> list[str]:
     """Each seat's claimed held cards (played or scored from the hand) against what its
     held slots opened to; a claim no held slot backs is a violation."""

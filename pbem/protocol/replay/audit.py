@@ -131,12 +131,15 @@ def audit(table: Table) -> tuple[list[str], dict[str, dict[str, str]]]:
 def closed_cards(table: Table) -> list[dict[str, Any]]:
     """Each card a seat drew or holds that stays closed under the layer of a seat that
     never revealed (declared absent or played by the bot): PROTOCOL.md section 7 says
-    which secrets could not be opened. The rules never see its card (Game.on_reveal gets
-    no uid for its slot), so they score its holder without it. Each is
+    which secrets could not be opened; so does each held card a reveal could not open,
+    where each reveal opens its seat's held cards (:func:`_left_closed`). The rules never
+    see its card (Game.on_reveal gets no uid for its slot), so they score its holder
+    without it. Each is
     ``{"deck", "slot", "holder", "status", "under", "text"}``, handles for seats."""
     decks = table.mental_decks()
     gone = silent(table)
-    if not decks or not gone:
+    opens = table.game.opens_at_reveal()
+    if not decks or not (gone or opens):
         return []
     from pbem.protocol.crypto import mental_open
 
@@ -151,6 +154,26 @@ def closed_cards(table: Table) -> list[dict[str, Any]]:
                     f"it, and the rules scored {handle[owner]} without it.")
             out.append({"deck": name, "slot": sid, "holder": handle[owner], "status": status,
                         "under": [handle[s] for s in under], "text": text})
+        if opens:
+            out += _left_closed(d, name, gone, handle)
+    return out
+
+
+def _left_closed(d: dict[str, Any], name: str, gone: set[int],
+                 handle: list[str]) -> list[dict[str, Any]]:
+    """closed_cards' entries for the held cards a reveal could not open (Game.opens_at_reveal:
+    another seat's layer, or work, was still on them when their holder revealed)."""
+    from pbem.protocol.crypto import mental_open
+
+    out = []
+    for sid, owner, under in mental_open.left_closed(d, gone):
+        who = " and ".join(handle[s] for s in under)
+        why = f"{who}'s layer was" if under else "deck work was"
+        text = (f"the card {handle[owner]} holds in slot {sid} of deck {name!r} stays closed: "
+                f"{handle[owner]} revealed while {why} still on it, so nobody can open it, "
+                f"and the rules scored {handle[owner]} without it.")
+        out.append({"deck": name, "slot": sid, "holder": handle[owner], "status": "held",
+                    "under": [handle[s] for s in under], "text": text})
     return out
 
 

@@ -97,6 +97,17 @@ def settle(state: State) -> None:
         state["sb"].pop("short", None)  # only while a draw is open: older saves stay the same
 
 
+def close_all(state: State) -> None:
+    """Rules version 5, as the rules end the game: every open short draw stays as it is.
+    The last choices are then made together, each from the drawer's own cards: a card
+    returned in one of them completes no other, which would make one last choice depend
+    on another (and on the order they are applied in)."""
+    for seat, missing in _queue(state):
+        got = state["data"]["sb_draw"] - missing
+        log(state, f"The game is over: {handle(state, seat)}'s draw stays at {got} card(s).")
+    state["sb"].pop("short", None)
+
+
 def close(state: State, seat: int) -> None:
     """The game is over: ``seat``'s open draw stays as it is (no later draw can come)."""
     queue = _queue(state)

@@ -29,7 +29,7 @@ from typing import Any
 from pbem.game import secretdeck
 
 from .scoring import best_bonus, delivered
-from .turn import DECK, choice_due, to_act
+from .turn import DECK, choice_due, is_over
 
 State = dict[str, Any]
 Card = tuple[tuple[tuple[str, int], ...], int, int]  # (need, points, penalty), hashable
@@ -55,7 +55,7 @@ def value(state: State, seat: int, projected: dict[str, int],
     due = choice_due(state, seat)
     now = _items(delivered(state, seat))
     later = _items(projected)
-    over = to_act(state) is None
+    over = is_over(state)
     if over:
         worth = SCORE * _best(now, tuple(held))
     else:

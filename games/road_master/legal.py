@@ -20,7 +20,7 @@ from . import board, bonus_draw
 from .actions import needs_colour
 from .model import card
 from .notation import cubes_words
-from .turn import DECK, can_take, choice_due, to_act, yellow_aboard
+from .turn import DECK, can_take, choice_due, is_over, to_act, yellow_aboard
 
 State = dict[str, Any]
 
@@ -31,7 +31,7 @@ def legal_moves(state: State, seat: int, every_contract: bool = True) -> list[st
     actor = to_act(state)
     if choice_due(state, seat):
         return choice_moves(state, seat)
-    if actor != seat:
+    if actor != seat or is_over(state):  # version 5's last choices: nothing else
         return []
     truck = state["trucks"][seat]
     if not truck["where"]:

@@ -23,6 +23,7 @@ from .turn import (
     choice_due,
     draws_text,
     is_over,
+    last_choosers,
     pending_secret_choice,
     planned_draws,
     to_act,
@@ -45,7 +46,7 @@ def view(state: State, seat: int | None, secrets: dict[str, dict[str, str]] | No
         "game": "road-master",
         "seats": list(state.get("seats", [])),
         "to_act": -1 if to_act(state) is None else to_act(state),
-        "over": is_over(state),
+        "over": is_over(state) and to_act(state) is None,  # not in the last choices
         "first": state["first"],
         "turn_no": state["turn_no"],
         "round": state["turn_no"] // n + 1,
@@ -132,8 +133,10 @@ def _end(state: State) -> dict[str, Any]:
     with the turn of the seat before the first player."""
     n = players(state)
     triggered = max(state["scores"]) >= state["data"]["target"]  # and stays so once over
-    return {"triggered": triggered, "last_round": triggered and not is_over(state),
-            "last_to_play": (state["first"] - 1) % n if state["first"] >= 0 else -1}
+    out = {"triggered": triggered, "last_round": triggered and not is_over(state),
+           "last_to_play": (state["first"] - 1) % n if state["first"] >= 0 else -1}
+    last = last_choosers(state)
+    return {**out, "last_choices": last} if last else out
 
 
 def _opened(state: State) -> list[dict[str, Any]]:
@@ -312,6 +315,9 @@ def end_lines(v: dict[str, Any], seats: list[str]) -> list[str]:
         out.append(f"The end is triggered: {seats[leader]} has {v['scores'][leader]} of "
                    f"{v['target']} points. This is the last round; it ends after "
                    f"{seats[end['last_to_play']]}'s turn.")
+    if end.get("last_choices") and not waiting_line(v):
+        out.append("The game is over but for the last Super Bonus choices, made before any "
+                   f"reveal: {', '.join(seats[s] for s in end['last_choices'])}.")
     stall = v.get("stall", {})
     quiet = stall.get("quiet_rounds", 0)
     if quiet and not finished(v):

@@ -107,10 +107,21 @@ def last_choosers(state: State) -> list[int]:
     return list(state["sb"].get("last", [])) if is_over(state) else []
 
 
+def settling(state: State) -> bool:
+    """Version 5, after the last choices: the cards they returned still owe the others'
+    shuffles. The reveals wait for that work (the engine asks for it), so that they carry
+    none and form a round. Not once the deck is closed (a seat played by the bot, whose
+    key no work can use: no draw came after that, so no last choice either)."""
+    return (is_over(state) and state["sb"].get("last") == [] and not state["sb"].get("closed")
+            and bool(secretdeck.owing(state, DECK)))
+
+
 def last_waits_on_deck(state: State) -> bool:
     """Version 5: a last chooser cannot read its drawn cards yet (other seats owe peels on
-    them): nobody decides anything until that deck work is done."""
-    return any(not secretdeck.readable(state, DECK, s) for s in last_choosers(state))
+    them), or the last choices' returns owe shuffles: nobody decides anything until that
+    deck work is done."""
+    return (any(not secretdeck.readable(state, DECK, s) for s in last_choosers(state))
+            or settling(state))
 
 
 def to_act(state: State) -> int | None:
@@ -118,7 +129,10 @@ def to_act(state: State) -> int | None:
         return None
     if is_over(state):
         last = last_choosers(state)
-        return last[0] if last else None
+        if last:
+            return last[0]
+        # The engine asks the owing seats for the work itself (Game.waits_on_deck).
+        return secretdeck.owing(state, DECK)[0] if settling(state) else None
     return int((state["first"] + state["turn_no"]) % players(state))
 
 
@@ -289,6 +303,8 @@ def end_turn(state: State, seat: int) -> None:
         return
     if to_act(state) != seat:
         raise IllegalMoveError("It is not your turn.")
+    if is_over(state):  # version 5, while the last choices' returns owe deck work
+        raise IllegalMoveError("The game is over: only the reveals are left.")
     if choice_due(state, seat):
         raise IllegalMoveError(f"choose your Super Bonus cards: {actions.choice_words(state, seat)}")
     if not state["trucks"][seat]["where"]:
@@ -326,10 +342,9 @@ def end_last_choice(state: State, seat: int) -> None:
                                    "players have not unlocked them")
         raise IllegalMoveError(f"choose your Super Bonus cards: {actions.choice_words(state, seat)}")
     last = state["sb"]["last"]
-    last.remove(seat)
+    last.remove(seat)  # [] once every choice is made: the cards returned may owe shuffles
     state["turn"] = new_turn()
     if not last:
-        del state["sb"]["last"]
         log(state, "Every last Super Bonus choice is made: the reveals follow.")
 
 

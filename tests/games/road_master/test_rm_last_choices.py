@@ -1,0 +1,96 @@
+"""Road Master rules version 5 (RM-A10 at the end of the game): every last Super Bonus
+choice is made in a turn, before any seat reveals (a reveal publishes its seed, and with
+it the cards the seat holds); version 4 made each in its seat's reveal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pbem import session
+from pbem.protocol.crypto import secretdeck
+from pbem.protocol.crypto.identity import Home
+from pbem.protocol.saveformat import savefile
+from pbem_games.road_master import turn
+from tests.support.duty import sign_duty
+
+DECK = "superbonus"
+
+
+def _sign(homes: dict[str, Home], written: session.Written, handle: str,
+          moves: list[str]) -> session.Written:
+    return session.sign_next(homes[handle], written.path, None, moves, None, None)
+
+
+def _signer(written: session.Written) -> str:
+    duty = written.table.duty()
+    assert duty is not None
+    return written.table.seats[duty.seat].handle
+
+
+def _two_draw_in_the_last_round(homes: dict[str, Home], folder: Path) -> session.Written:
+    """ann, bob and cy place their trucks, then ann and bob take Super Bonus cards and cy
+    passes: with the stall rule at 2 quiet rounds, cy's turn ends the game."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = session.new_game(homes["ann"], "road-master", list(homes), ["first=ann"], None,
+                               folder=folder)
+    while written.table.duty().kind != "turn":
+        written = sign_duty(homes, written)
+    for handle in homes:
+        written = _sign(homes, written, handle, ["place A"])
+    written = _sign(homes, written, "ann", ["superbonus"])
+    written = _sign(homes, written, "bob", ["superbonus"])
+    return _sign(homes, written, "cy", [])
+
+
+def _choose(table, seat: int) -> list[str]:
+    """Keep the first drawn card, put the others under the deck."""
+    drawn = secretdeck.drawn(table.gstate, DECK, seat)
+    return [f"keep {drawn[0]}", "bottom " + " ".join(drawn[1:])]
+
+
+def test_RM_A10_last_choices_are_a_round_of_turns_before_a_round_of_reveals(
+        homes: dict[str, Home], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ann and bob draw in the last round. Once cy's turn ends the game, ann's peel on
+    bob's cards is asked for (bob's on ann's rode in his turn), then ann and bob choose in
+    one round of turns, each before anyone has revealed; the shuffles their returns owe
+    are done, and only then is the game over and the three reveals form a round that
+    carries no moves."""
+    monkeypatch.setattr(turn, "STALLED_ROUNDS", 2)
+    written = _two_draw_in_the_last_round(homes, tmp_path / "saves")
+    table = written.table
+    assert table.gstate["ended"] and table.game.to_act(table.gstate) is not None
+    assert table.game.waits_on_deck(table.gstate)  # ann's layer is still on bob's cards
+    while table.game.waits_on_deck(table.gstate):
+        assert _signer(written) == "ann"
+        written = sign_duty(homes, written)
+        table = written.table
+    assert table.game.simultaneous(table.gstate) == [0, 1]
+    assert table.step_round() == [0, 1]
+    first = len(savefile.read(written.path).entries)
+    for seat, handle in ((1, "bob"), (0, "ann")):  # signed in either order: one round
+        written = _sign(homes, written, handle, _choose(table, seat))
+    entries = savefile.read(written.path).entries
+    choices = entries[first:]
+    assert [e["kind"] for e in choices] == ["turn", "turn"]
+    assert [e["round"] for e in choices] == [first, first]
+    assert not any(e["kind"] == "reveal" for e in entries)
+    table = written.table
+    while table.duty() is not None and table.duty().kind == "turn":  # the returns' shuffles
+        assert table.asks_deck_work(table.duty().seat)
+        written = sign_duty(homes, written)
+        table = written.table
+    assert table.game.to_act(table.gstate) is None
+    assert table.reveal_round() == [0, 1, 2]
+    while table.duty() is not None:
+        written = sign_duty(homes, written)
+        table = written.table
+    reveals = [e for e in savefile.read(written.path).entries if e["kind"] == "reveal"]
+    assert len(reveals) == 3 and len({e["round"] for e in reveals}) == 1
+    assert all(not e["moves"] for e in reveals)
+    report = session.verify(savefile.read(written.path), Home(tmp_path / "auditor"),
+                            full=True).report
+    assert report.audit == "clean"
+    assert report.outcome is not None
+    assert report.table.game.view(report.table.gstate, None)["superbonus"]["held"][:2] == [1, 1]

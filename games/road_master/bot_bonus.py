@@ -28,6 +28,7 @@ from typing import Any
 
 from pbem.game import secretdeck
 
+from .bonus_draw import undecided
 from .scoring import best_bonus, delivered
 from .turn import DECK, choice_due, is_over
 
@@ -51,7 +52,7 @@ def value(state: State, seat: int, projected: dict[str, int],
     bonus = state["data"]["bonus"]
     held_slots = secretdeck.held(state, DECK, seat)
     held = [_card(bonus[mine[s]]) for s in held_slots if s in mine]
-    drawn = secretdeck.drawn(state, DECK, seat)
+    drawn = undecided(state, seat)
     due = choice_due(state, seat)
     now = _items(delivered(state, seat))
     later = _items(projected)

@@ -78,7 +78,7 @@ def choice_moves(state: State, seat: int) -> list[str]:
     """Keep (any 1..k of the drawn cards) and return (each card, or all in draw order)."""
     if not secretdeck.readable(state, DECK, seat):
         return []
-    drawn = secretdeck.drawn(state, DECK, seat)
+    drawn = bonus_draw.undecided(state, seat)
     room = state["data"]["sb_keep"] - state["sb_kept"][seat]
     moves = []
     for size in range(1, min(room, len(drawn)) + 1):

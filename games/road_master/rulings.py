@@ -40,7 +40,8 @@ Super Bonus
   `superbonus` draws the top 6 cards in secret. The keep/return choice waits until the
   start of your next turn: keep up to 3, put the rest under the deck. If the game ends
   first, you choose in a last turn of your own once it ends, with the other such
-  choosers at once, before anyone reveals (nobody sees another's cards before choosing).
+  choosers at once, before anyone reveals (nobody sees another's cards before choosing);
+  the cards you do not keep then are set aside, not returned (no one draws again).
   The others then shuffle the returned cards and they get new slot ids, so nobody can
   tell which of them a later drawer keeps. Others see how many you hold. A draw that
   finds fewer than 6 cards (earlier drawers have not chosen yet) takes what is there and

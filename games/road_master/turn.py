@@ -138,7 +138,7 @@ def to_act(state: State) -> int | None:
 
 def pending_secret_choice(state: State, seat: int) -> bool:
     """True while ``seat`` has drawn Super Bonus cards still to keep or return."""
-    return "secret" in state and bool(secretdeck.drawn(state, DECK, seat))
+    return "secret" in state and bool(bonus_draw.undecided(state, seat))
 
 
 def choice_due(state: State, seat: int) -> bool:

@@ -13,6 +13,7 @@ from typing import Any
 from pbem.game import ended_line, secretdeck, waiting_line
 
 from . import board
+from .bonus_draw import undecided
 from .model import card, cubes_text, players
 from .tokens import faces_text
 from .turn import (
@@ -91,7 +92,7 @@ def view(state: State, seat: int | None, secrets: dict[str, dict[str, str]] | No
         "superbonus": {
             "deck": secretdeck.remaining(state, DECK) if has_deck else 0,
             "held": [secretdeck.counts(state, DECK).get(s, 0) if has_deck else 0 for s in range(n)],
-            "drawn": [len(secretdeck.drawn(state, DECK, s)) if has_deck else 0 for s in range(n)],
+            "drawn": [len(undecided(state, s)) if has_deck else 0 for s in range(n)],
         },
         "log": list(state["log"]),
     }
@@ -156,8 +157,10 @@ def _private(state: State, seat: int, secrets: dict[str, dict[str, str]]) -> dic
     mine = secrets.get(DECK, {})
     cards = []
     if "secret" in state:
-        for status, slots in (("drawn", secretdeck.drawn(state, DECK, seat)),
-                              ("held", secretdeck.held(state, DECK, seat))):
+        drawn = undecided(state, seat)
+        aside = [s for s in secretdeck.drawn(state, DECK, seat) if s not in drawn]
+        for status, slots in (("drawn", drawn), ("held", secretdeck.held(state, DECK, seat)),
+                              ("aside", aside)):
             for slot in slots:
                 uid = mine.get(slot, "")
                 row: dict[str, Any] = {"slot": slot, "status": status, "card": uid}

@@ -54,9 +54,10 @@ def test_RM_A10_last_choices_are_a_round_of_turns_before_a_round_of_reveals(
         homes: dict[str, Home], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """ann and bob draw in the last round. Once cy's turn ends the game, ann's peel on
     bob's cards is asked for (bob's on ann's rode in his turn), then ann and bob choose in
-    one round of turns, each before anyone has revealed; the shuffles their returns owe
-    are done, and only then is the game over and the three reveals form a round that
-    carries no moves."""
+    one round of turns, each before anyone has revealed. The cards they do not keep are
+    set aside (no one draws again: a return would only owe the others' shuffles), so the
+    game is over right after that round and the three reveals form a round that carries
+    no moves."""
     monkeypatch.setattr(turn, "STALLED_ROUNDS", 2)
     written = _two_draw_in_the_last_round(homes, tmp_path / "saves")
     table = written.table
@@ -77,10 +78,7 @@ def test_RM_A10_last_choices_are_a_round_of_turns_before_a_round_of_reveals(
     assert [e["round"] for e in choices] == [first, first]
     assert not any(e["kind"] == "reveal" for e in entries)
     table = written.table
-    while table.duty() is not None and table.duty().kind == "turn":  # the returns' shuffles
-        assert table.asks_deck_work(table.duty().seat)
-        written = sign_duty(homes, written)
-        table = written.table
+    assert table.gstate["sb"]["aside"] and not secretdeck.owing(table.gstate, DECK)
     assert table.game.to_act(table.gstate) is None
     assert table.reveal_round() == [0, 1, 2]
     while table.duty() is not None:

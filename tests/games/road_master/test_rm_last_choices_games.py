@@ -11,14 +11,13 @@ from functools import cache
 
 import pytest
 
-from pbem.protocol.crypto import secretdeck
 from pbem.protocol.crypto.identity import Home
 from pbem.protocol.replay import engine
 from pbem.protocol.saveformat.savefile import Save
 from pbem.session import verify
+from pbem_games.road_master.turn import pending_secret_choice
 from tests.support.duty import bot_game
 
-DECK = "superbonus"
 # Each count once, hazardous goods at 3 and 5 (a last turn's boom cards are drawn by the
 # next entry, which may be the one that ends the game); the seeds of the 4, 5 and 6
 # player games were picked among the first fifty so that seats hold drawn cards as the
@@ -48,7 +47,7 @@ def end_facts(players: int, rules: int | None = None) -> tuple[list[list[int]], 
     def after(_before: object, table: object, entry: dict) -> None:
         nonlocal state
         if entry["kind"] == "reveal":
-            seen.append([s for s in range(players) if secretdeck.drawn(state, DECK, s)])
+            seen.append([s for s in range(players) if pending_secret_choice(state, s)])
         state = table.gstate  # type: ignore[attr-defined]
         chose.append(bool(state["sb"].get("last")))
 

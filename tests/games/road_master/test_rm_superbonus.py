@@ -414,3 +414,33 @@ def test_RM_A10_the_super_bonus_deck_is_empty_only_when_no_card_can_come_back() 
     assert "superbonus" not in t.legal_moves()
     with pytest.raises(IllegalMoveError, match="Super Bonus deck is empty"):
         GAME.apply(copy.deepcopy(state), seat, "superbonus")
+
+
+def test_RM_A10_version_5_open_short_draws_stay_as_they_are_when_the_game_ends() -> None:
+    """Rules version 5: the round in which all five draw ends the game, seats 3 and 4 still
+    waiting for returned cards. Their draws stay as they are (nothing), and seats 0-2
+    make their last choices together, setting aside what they do not keep: no card goes
+    under the deck or to a waiting drawer, and no shuffle is owed before the reveals."""
+    t = placed(5)
+    for seat in range(5):
+        if seat == 4:
+            t.state["scores"][0] = 60  # ann is past the target: eve's turn ends the game
+        t.play(["superbonus"])
+    t.prepare()
+    log = " ".join(t.state["log"])
+    assert "The game is over: dee's draw stays at 0 card(s)." in log
+    assert "The game is over: eve's draw stays at 0 card(s)." in log
+    assert "short" not in t.state["sb"]
+    assert GAME.simultaneous(t.state) == [0, 1, 2] and t.to_act() == 0
+    pile = secretdeck.remaining(t.state, DECK)
+    for seat in (0, 1, 2):
+        drawn = secretdeck.drawn(t.state, DECK, seat)
+        t.play([f"keep {' '.join(drawn[:3])}", f"bottom {' '.join(drawn[3:])}"])
+    assert "cy sets 3 card(s) aside, face down" in " ".join(t.state["log"])
+    assert secretdeck.remaining(t.state, DECK) == pile
+    assert [len(secretdeck.held(t.state, DECK, s)) for s in range(5)] == [3, 3, 3, 0, 0]
+    assert not any(pending_secret_choice(t.state, s) for s in range(5))
+    view = GAME.view(t.state, 2, {DECK: secretdeck.readable_plain(t.state["secret"][DECK], 2)})
+    assert [r["status"] for r in view["private"]["superbonus"]] == ["held"] * 3 + ["aside"] * 3
+    assert view["superbonus"]["drawn"] == [0] * 5
+    assert t.to_act() is None and t.finish() is not None

@@ -13,6 +13,7 @@ from pbem.protocol.crypto import secretdeck
 from pbem.protocol.crypto.identity import Home
 from pbem.protocol.saveformat import savefile
 from pbem_games.road_master import turn
+from tests.enginekit import sign_as
 from tests.support.duty import sign_duty
 
 DECK = "superbonus"
@@ -92,3 +93,39 @@ def test_RM_A10_last_choices_are_a_round_of_turns_before_a_round_of_reveals(
     assert report.audit == "clean"
     assert report.outcome is not None
     assert report.table.game.view(report.table.gstate, None)["superbonus"]["held"][:2] == [1, 1]
+
+
+def test_RM_A10_a_seat_withholding_its_last_choice_is_declared_absent_and_the_game_ends(
+        homes: dict[str, Home], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ann chooses in her slot of the round of last choices, bob never does: a draw is
+    under way, so remedy ``end`` is the only one offered (no bot, which could never read
+    bob's cards); ann proposes it in bob's slot, cy accepts, ann confirms, and ann's and
+    cy's reveals (no moves: the game was stopped) complete the game, audited clean."""
+    monkeypatch.setattr(turn, "STALLED_ROUNDS", 2)
+    written = _two_draw_in_the_last_round(homes, tmp_path / "saves")
+    while written.table.game.waits_on_deck(written.table.gstate):
+        written = sign_duty(homes, written)
+    table = written.table
+    assert sorted(table.game.remedies(table.gstate, 1)) == ["end"]
+    written = _sign(homes, written, "ann", _choose(table, 0))
+    path = sign_as(homes["ann"], written.path, "absent", player="bob", remedy="end").path
+    for _ in range(12):
+        table = session.load(path, homes["ann"]).table
+        duty = table.duty()
+        if duty is None:
+            break
+        handle = table.seats[duty.seat].handle
+        assert handle != "bob"
+        if duty.kind == "vote":
+            path = sign_as(homes[handle], path, "vote", vote="accept").path
+        elif table.proposal and table.proposal.get("confirm"):
+            path = sign_as(homes[handle], path, "confirm").path
+        else:
+            assert duty.kind == "reveal"
+            path = sign_as(homes[handle], path, None, bot=None).path
+    save = savefile.read(path)
+    assert all(not e["moves"] for e in save.entries if e["kind"] == "reveal")
+    report = session.verify(save, Home(tmp_path / "auditor"), full=True).report
+    assert report.table.duty() is None and report.table.dropped == [1]
+    assert report.audit == "clean" and report.outcome is not None
+    assert report.outcome.ranking[-1] == [1]

@@ -1,6 +1,6 @@
 """A game keeps the rules version it began under (GameInfo.older_rules, Game.for_rules):
-Station to Station and Road Master are version 4, whose turn that ends the game asks for
-no chance a score cannot feel, so the final reveals are one round; a game begun under
+Station to Station is version 4 and Road Master version 5 (from 4, the turn that ends the
+game asks for no chance a score cannot feel, so the final reveals are one round); a game begun under
 version 3 (tests/fixtures/rules3, example saves made before the change) verifies and plays
 on as version 3 did, and a version this pbem never had is refused in words. Red Dog
 Junction is version 4 too (its Posse draft passes a hand in one step): a draft begun under
@@ -112,13 +112,18 @@ def test_a_posse_draft_begun_under_version_4_opens_as_version_4() -> None:
     assert report.table.gstate["phase"] == "over"
 
 
+# Road Master's version 5 makes the last Super Bonus choices before any reveal.
+CURRENT = {"station-to-station": (4, (3,)), "road-master": (5, (3, 4))}
+
+
 @pytest.mark.parametrize("ruleset", sorted(OLD_SAVES))
 def test_a_game_begun_now_is_of_the_current_version(ruleset: str) -> None:
     game = registry.load(ruleset)
-    assert game.info.rules_version == 4 and game.info.older_rules == (3,)
+    current, older_rules = CURRENT[ruleset]
+    assert game.info.rules_version == current and game.info.older_rules == older_rules
     header = headers.new_header(game, [("ann", ""), ("bob", "")], headers.parse_options(game, []))
-    assert header["rules_version"] == 4
-    assert game.for_rules(4) is game and game.for_rules(3).info.rules_version == 3
+    assert header["rules_version"] == current
+    assert game.for_rules(current) is game and game.for_rules(3).info.rules_version == 3
     older = game.for_rules(3)
     assert older is game.for_rules(3) and isinstance(older, type(game))  # one, made once
     assert older.stock_file() == game.stock_file()  # the installed data of the same game
@@ -160,11 +165,11 @@ def test_STS_G1_the_cleanup_that_ends_the_game_places_the_last_token_with_no_dra
 
 @pytest.mark.heavy
 def test_RM_G3_the_turn_that_ends_the_game_asks_for_no_market_refill() -> None:
-    """Version 4: a market refilled after the last turn could change no score (RM-G3, G4),
-    so none is asked for, and both seats reveal in one round."""
+    """From version 4: a market refilled after the last turn could change no score
+    (RM-G3, G4), so none is asked for, and both seats reveal in one round."""
     save = whole_game("road-master", 2)
     final = state_after_last_turn(save)
-    assert final["ended"] and final["rules"] == 4
+    assert final["ended"] and final["rules"] == 5
     assert all(r.get("kind") != "refill" for r in final.get("pending", []))
     assert reveals_are_one_round(save)
 

@@ -73,7 +73,7 @@ class RoadMaster(Game):
         return turn.to_act(state)
 
     def simultaneous(self, state: State) -> list[int]:
-        return turn.last_choosers(state)
+        return turn.last_step(state)
 
     def waits_on_deck(self, state: State) -> bool:
         return turn.last_waits_on_deck(state)

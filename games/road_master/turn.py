@@ -49,15 +49,18 @@ STALLED_ROUNDS = 20
 STALLED_ROUNDS_EMPTY_DECK = 10
 
 
-def check_end(state: State) -> None:
+def check_end(state: State, by_chance: bool = False) -> None:
     """RM-G1/G2: between turns, the game ends once someone has reached the target and
     every player has had as many turns (a round is complete); also when it has stalled
-    (the pbem ruling above)."""
+    (the pbem ruling above). ``by_chance``: checked as the last turn's boom cards are
+    drawn, in the entry of the seat whose turn would come next."""
     done = state["turn_no"]
     if not done or done % players(state) != 0 or state["ended"]:
         return
+    nxt = to_act(state)
     if max(state["scores"]) >= state["data"]["target"]:
         _end_game(state, "The target is reached and the round is complete: the game is over.")
+        _hold_for(state, nxt if by_chance else None)
         return
     total = sum(state["scores"])
     still = total == state.get("round_score", 0)
@@ -72,7 +75,16 @@ def check_end(state: State) -> None:
                          f"{state['quiet_empty']} of them with the contract deck spent: by the "
                          f"stall rule ({STALLED_ROUNDS_EMPTY_DECK} such rounds once the deck is "
                          "spent) the game is over.")
+    _hold_for(state, nxt if by_chance else None)
 
+
+def _hold_for(state: State, resolver: int | None) -> None:
+    """Version 5, the game ended as the last turn's boom cards were drawn, in the entry of
+    ``resolver`` (the seat whose turn would have come): with last choices to make, that
+    entry is still the resolver's turn (its last choice if it has one, else nothing),
+    since only the reveals would otherwise follow and the choices come first."""
+    if resolver is not None and last_choosers(state):
+        state["sb"]["resolver"] = resolver
 
 # The rules version from which the last Super Bonus choices (cards drawn but not yet kept
 # or returned when the rules end the game) are made in a turn of their own, all of them
@@ -116,10 +128,23 @@ def settling(state: State) -> bool:
             and bool(secretdeck.owing(state, DECK)))
 
 
+def last_step(state: State) -> list[int]:
+    """The seats of the step of the last choices under way (Game.simultaneous): the last
+    choosers, once the resolver's turn (_hold_for) is played."""
+    return [] if _resolver(state) is not None else last_choosers(state)
+
+
+def _resolver(state: State) -> int | None:
+    held = state["sb"].get("resolver") if is_over(state) else None
+    return None if held is None else int(held)
+
+
 def last_waits_on_deck(state: State) -> bool:
     """Version 5: a last chooser cannot read its drawn cards yet (other seats owe peels on
     them), or the last choices' returns owe shuffles: nobody decides anything until that
-    deck work is done."""
+    deck work is done (the resolver's turn first: it is the entry that ended the game)."""
+    if _resolver(state) is not None:
+        return False
     return (any(not secretdeck.readable(state, DECK, s) for s in last_choosers(state))
             or settling(state))
 
@@ -128,6 +153,9 @@ def to_act(state: State) -> int | None:
     if state["first"] < 0:
         return None
     if is_over(state):
+        resolver = _resolver(state)
+        if resolver is not None:
+            return resolver
         last = last_choosers(state)
         if last:
             return last[0]
@@ -298,6 +326,9 @@ QUIET_END = 4
 
 
 def end_turn(state: State, seat: int) -> None:
+    if seat == _resolver(state):
+        _end_resolver_turn(state, seat)
+        return
     if seat in last_choosers(state):
         end_last_choice(state, seat)
         return
@@ -331,6 +362,14 @@ def end_turn(state: State, seat: int) -> None:
             # A market refilled now could change no score (RM-G3, G4): the final reveals
             # need wait for no chance.
             state["pending"] = [r for r in state.get("pending", []) if r.get("kind") != "refill"]
+
+
+def _end_resolver_turn(state: State, seat: int) -> None:
+    """The turn of the entry whose boom draws ended the game: its seat's last choice if
+    it has one it can make now (else that comes in the step of the last choices)."""
+    if seat in last_choosers(state) and secretdeck.readable(state, DECK, seat):
+        end_last_choice(state, seat)
+    del state["sb"]["resolver"]
 
 
 def end_last_choice(state: State, seat: int) -> None:

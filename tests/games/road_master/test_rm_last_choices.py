@@ -129,3 +129,37 @@ def test_RM_A10_a_seat_withholding_its_last_choice_is_declared_absent_and_the_ga
     assert report.table.duty() is None and report.table.dropped == [1]
     assert report.audit == "clean" and report.outcome is not None
     assert report.outcome.ranking[-1] == [1]
+
+
+def test_RM_H3_boom_cards_that_end_the_game_leave_the_resolvers_turn_before_the_choices(
+        homes: dict[str, Home], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """cy's last turn loads yellow (RM-H3: a boom card is drawn after it, by ann's next
+    entry), and the round is checked only then (RM-X1 with the stall rule at 2 rounds).
+    ann's entry draws the boom card and so ends the game; bob still has cards drawn in
+    that round. ann's entry is then still her turn (nothing to play, her peel on bob's
+    cards in it), not a reveal: bob chooses next, and only then does anyone reveal."""
+    monkeypatch.setattr(turn, "STALLED_ROUNDS", 2)
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    written = session.new_game(homes["ann"], "road-master", list(homes),
+                               ["first=ann", "hazardous=true"], None, folder=folder)
+    while written.table.duty().kind != "turn":
+        written = sign_duty(homes, written)
+    for handle, where in (("ann", "A"), ("bob", "A"), ("cy", "F")):
+        written = _sign(homes, written, handle, [f"place {where}"])
+    written = _sign(homes, written, "ann", [])
+    written = _sign(homes, written, "bob", ["superbonus"])
+    written = _sign(homes, written, "cy", ["load yellow"])
+    assert not written.table.gstate["ended"] and written.table.gstate["pending"]
+    written = _sign(homes, written, "ann", [])  # draws the boom card: the game ends
+    table = written.table
+    assert table.gstate["ended"] and savefile.read(written.path).entries[-1]["kind"] == "turn"
+    assert table.game.to_act(table.gstate) == 1 and table.game.legal_moves(table.gstate, 1)
+    written = _sign(homes, written, "bob", _choose(table, 1))
+    assert written.table.game.to_act(written.table.gstate) is None
+    while written.table.duty() is not None:
+        written = sign_duty(homes, written)
+    save = savefile.read(written.path)
+    reveals = [e for e in save.entries if e["kind"] == "reveal"]
+    assert len(reveals) == 3 and len({e.get("round") for e in reveals}) == 1
+    assert session.verify(save, Home(tmp_path / "auditor"), full=True).report.audit == "clean"

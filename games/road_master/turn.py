@@ -86,6 +86,7 @@ def _hold_for(state: State, resolver: int | None) -> None:
     if resolver is not None and last_choosers(state):
         state["sb"]["resolver"] = resolver
 
+
 # The rules version from which the last Super Bonus choices (cards drawn but not yet kept
 # or returned when the rules end the game) are made in a turn of their own, all of them
 # before any reveal: a reveal publishes its seat's seed, and so the cards it holds, and at
@@ -120,10 +121,11 @@ def last_choosers(state: State) -> list[int]:
 
 
 def settling(state: State) -> bool:
-    """Version 5, after the last choices: the cards they returned still owe the others'
-    shuffles. The reveals wait for that work (the engine asks for it), so that they carry
-    none and form a round. Not once the deck is closed (a seat played by the bot, whose
-    key no work can use: no draw came after that, so no last choice either)."""
+    """Version 5, after the last choices (which return nothing: bonus_draw.set_aside):
+    cards returned before the end still owe shuffles (a return at the head of the last
+    turn, say). The reveals wait for that work (the engine asks for it), so that they
+    carry none and form a round. Not once the deck is closed (a seat played by the bot,
+    whose key no work can use: no draw came after that, so no last choice either)."""
     return (is_over(state) and state["sb"].get("last") == [] and not state["sb"].get("closed")
             and bool(secretdeck.owing(state, DECK)))
 
@@ -381,7 +383,7 @@ def end_last_choice(state: State, seat: int) -> None:
                                    "players have not unlocked them")
         raise IllegalMoveError(f"choose your Super Bonus cards: {actions.choice_words(state, seat)}")
     last = state["sb"]["last"]
-    last.remove(seat)  # [] once every choice is made: the cards returned may owe shuffles
+    last.remove(seat)  # [] once every choice is made (kept: settling reads it)
     state["turn"] = new_turn()
     if not last:
         log(state, "Every last Super Bonus choice is made: the reveals follow.")

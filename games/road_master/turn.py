@@ -181,10 +181,33 @@ def choice_due(state: State, seat: int) -> bool:
         # layer (their chores); until then the choice waits and the turns go on.
         return False
     if is_over(state):
-        return seat in last_choosers(state) if state.get("rules", 0) >= LAST_CHOICES else True
+        return _last_choice_due(state, seat) if state.get("rules", 0) >= LAST_CHOICES else True
     if bonus_draw.waiting(state, seat):
         return False  # a short draw is chosen from once complete (bonus_draw)
     return to_act(state) == seat and not state["turn"]["drew_bonus"]
+
+
+def _last_choice_due(state: State, seat: int) -> bool:
+    """Version 5: a last chooser chooses in the entry that ended the game if that is its
+    own (the resolver's), else in the step of the last choices, once no deck work is
+    waited on (while it is, no seat has a decision to make: Game.waits_on_deck)."""
+    resolver = _resolver(state)
+    if resolver is not None:
+        return seat == resolver and seat in last_choosers(state)
+    return seat in last_choosers(state) and not last_waits_on_deck(state)
+
+
+def _not_yet(state: State, seat: int) -> str:
+    """Why a last chooser's choice is not due now ("" if it is, or nothing is owed)."""
+    if (state.get("rules", 0) < LAST_CHOICES or seat not in last_choosers(state)
+            or not secretdeck.readable(state, DECK, seat) or choice_due(state, seat)):
+        return ""
+    resolver = _resolver(state)
+    if resolver is not None:
+        return (f"First {handle(state, resolver)} plays the turn whose boom cards ended the "
+                "game; the last Super Bonus choices come after it.")
+    return ("The last Super Bonus choices wait until the secret-deck work owed now is done: "
+            "another chooser's drawn cards are not readable yet.")
 
 
 def yellow_aboard(state: State, seat: int) -> bool:
@@ -228,7 +251,8 @@ def apply_parsed(state: State, seat: int, move: Move) -> None:
         # The choice is legal at the head of the drawer's turn, and also after the end
         # (version 5: in the step of the last choices; before: the drawer's reveal).
         if is_over(state):
-            pass  # _check_drawn refuses a seat with no drawn cards left
+            if _not_yet(state, seat):  # else _check_drawn refuses a seat with no cards left
+                raise IllegalMoveError(_not_yet(state, seat))
         elif actor is not None and (actor != seat or state["turn"]["drew_bonus"]):
             raise IllegalMoveError("Choose your Super Bonus cards at the start of your next turn.")
         if bonus_draw.waiting(state, seat):

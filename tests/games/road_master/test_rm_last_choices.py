@@ -4,11 +4,13 @@ it the cards the seat holds); version 4 made each in its seat's reveal."""
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import pytest
 
 from pbem import session
+from pbem.game import IllegalMoveError
 from pbem.protocol.crypto import secretdeck
 from pbem.protocol.crypto.identity import Home
 from pbem.protocol.saveformat import savefile
@@ -64,9 +66,16 @@ def test_RM_A10_last_choices_are_a_round_of_turns_before_a_round_of_reveals(
     table = written.table
     assert table.gstate["ended"] and table.game.to_act(table.gstate) is not None
     assert table.game.waits_on_deck(table.gstate)  # ann's layer is still on bob's cards
+    # ann can read her own cards, but nobody decides while the game waits on deck work:
+    # her choice is not offered (a bot signing for her does the work only) nor taken.
+    assert secretdeck.readable(table.gstate, DECK, 0)
+    assert table.game.legal_moves(table.gstate, 0) == []
+    drawn = secretdeck.drawn(table.gstate, DECK, 0)
+    with pytest.raises(IllegalMoveError, match="another chooser's drawn cards are not readable"):
+        table.game.apply(copy.deepcopy(table.gstate), 0, f"keep {drawn[0]}")
     while table.game.waits_on_deck(table.gstate):
         assert _signer(written) == "ann"
-        written = sign_duty(homes, written)
+        written = sign_duty(homes, written, "greedy")
         table = written.table
     assert table.game.simultaneous(table.gstate) == [0, 1]
     assert table.step_round() == [0, 1]

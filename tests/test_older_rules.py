@@ -1,6 +1,6 @@
 """A game keeps the rules version it began under (GameInfo.older_rules, Game.for_rules):
-Station to Station and Road Master are version 4, whose turn that ends the game asks for
-no chance a score cannot feel, so the final reveals are one round; a game begun under
+Station to Station is version 4 and Road Master version 5 (from 4, the turn that ends the
+game asks for no chance a score cannot feel, so the final reveals are one round); a game begun under
 version 3 (tests/fixtures/rules3, example saves made before the change) verifies and plays
 on as version 3 did, and a version this pbem never had is refused in words. Red Dog
 Junction is version 4 too (its Posse draft passes a hand in one step): a draft begun under

@@ -129,8 +129,10 @@ def test_sts_first_reveal_resolves_the_draw_and_the_rest_are_a_round(tmp_path: P
 
 
 def test_road_master_reveals_owing_deck_work_stay_one_at_a_time(tmp_path: Path) -> None:
+    """Rules version 4 (games begun under it): the reveals carry the deck work owed at the
+    end. From version 5 the game waits for that work before the reveals."""
     homes = make_homes(tmp_path, 3)
-    paths = play_game(homes, tmp_path / "saves", game="road-master", bot="greedy")
+    paths = play_game(homes, tmp_path / "saves", game="road-master", bot="greedy", rules=4)
     save = savefile.read(paths[-1])
     assert [e["kind"] for e in save.entries[-3:]] == ["reveal"] * 3
     assert all("round" not in e for e in save.entries if e["kind"] == "reveal")

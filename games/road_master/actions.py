@@ -219,15 +219,19 @@ def do_keep(state: State, seat: int, move: Move) -> None:
 def do_bottom(state: State, seat: int, move: Move) -> None:
     """RM-A10: put drawn cards under the Super Bonus deck (as one batch with fresh slot
     ids, which the others then shuffle, so no order or id says which card is where), then
-    complete any open short draw from them."""
+    complete any open short draw from them; in version 5's last choices, set them aside."""
     _check_drawn(state, seat, move["slots"])
+    if seat in state["sb"].get("last", []):
+        bonus_draw.set_aside(state, seat, move["slots"])
+        _finish_choice(state, seat, "")
+        return
     secretdeck.return_bottom(state, DECK, seat, move["slots"])
     _finish_choice(state, seat, f"{handle(state, seat)} returns {len(move['slots'])} card(s) "
                                  "under the Super Bonus deck.")
 
 
 def _check_drawn(state: State, seat: int, slots: list[str]) -> None:
-    drawn = secretdeck.drawn(state, DECK, seat)
+    drawn = bonus_draw.undecided(state, seat)
     if not drawn:
         raise IllegalMoveError("You have no drawn Super Bonus cards to choose from.")
     for slot in slots:
@@ -241,7 +245,7 @@ def _check_drawn(state: State, seat: int, slots: list[str]) -> None:
 def choice_words(state: State, seat: int) -> str:
     """What the drawer must still choose, naming its cards: 'keep up to 2 of s3 s7 s9
     (keep s3 s7), put the others under the deck (bottom s9 ...)'."""
-    drawn = secretdeck.drawn(state, DECK, seat)
+    drawn = bonus_draw.undecided(state, seat)
     room = min(state["data"]["sb_keep"] - state["sb_kept"][seat], len(drawn))
     names = " ".join(drawn)
     if room <= 0:
@@ -251,7 +255,8 @@ def choice_words(state: State, seat: int) -> str:
 
 
 def _finish_choice(state: State, seat: int, line: str) -> None:
-    log(state, line)
+    if line:
+        log(state, line)
     bonus_draw.complete(state)  # returned cards complete open short draws first
-    if not secretdeck.drawn(state, DECK, seat):
+    if not bonus_draw.undecided(state, seat):
         state["sb_kept"][seat] = 0

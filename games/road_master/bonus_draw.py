@@ -31,6 +31,22 @@ def _queue(state: State) -> list[list[int]]:
     return queue
 
 
+def undecided(state: State, seat: int) -> list[str]:
+    """``seat``'s drawn cards still to keep or return: all its drawn cards but those a last
+    choice set aside (version 5, set_aside)."""
+    aside = state["sb"].get("aside", [])
+    return [s for s in secretdeck.drawn(state, DECK, seat) if s not in aside]
+
+
+def set_aside(state: State, seat: int, slots: list[str]) -> None:
+    """Version 5, in the last choices: the cards not kept stay face down where they are,
+    never returned under the deck. No one draws again, so a return would change nothing
+    but cost the others a shuffle each, one after another, before the reveals."""
+    state["sb"].setdefault("aside", []).extend(slots)
+    log(state, f"{handle(state, seat)} sets {len(slots)} card(s) aside, face down: the game "
+               "is over, so no one draws them again.")
+
+
 def waiting(state: State, seat: int) -> int:
     """How many cards ``seat``'s open short draw still waits for (0 if none)."""
     return next((missing for who, missing in state["sb"].get("short", []) if who == seat), 0)
@@ -95,6 +111,17 @@ def settle(state: State) -> None:
                    f"chooses: {handle(state, seat)}'s draw stays at {got} card(s).")
     if not queue:
         state["sb"].pop("short", None)  # only while a draw is open: older saves stay the same
+
+
+def close_all(state: State) -> None:
+    """Rules version 5, as the rules end the game: every open short draw stays as it is.
+    The last choices are then made together, each from the drawer's own cards (they set
+    aside what they do not keep): completed from another's, a draw would make one last
+    choice wait for another and depend on the order they are applied in."""
+    for seat, missing in _queue(state):
+        got = state["data"]["sb_draw"] - missing
+        log(state, f"The game is over: {handle(state, seat)}'s draw stays at {got} card(s).")
+    state["sb"].pop("short", None)
 
 
 def close(state: State, seat: int) -> None:

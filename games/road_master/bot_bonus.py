@@ -28,8 +28,9 @@ from typing import Any
 
 from pbem.game import secretdeck
 
+from .bonus_draw import undecided
 from .scoring import best_bonus, delivered
-from .turn import DECK, choice_due, to_act
+from .turn import DECK, choice_due, is_over
 
 State = dict[str, Any]
 Card = tuple[tuple[tuple[str, int], ...], int, int]  # (need, points, penalty), hashable
@@ -51,11 +52,11 @@ def value(state: State, seat: int, projected: dict[str, int],
     bonus = state["data"]["bonus"]
     held_slots = secretdeck.held(state, DECK, seat)
     held = [_card(bonus[mine[s]]) for s in held_slots if s in mine]
-    drawn = secretdeck.drawn(state, DECK, seat)
+    drawn = undecided(state, seat)
     due = choice_due(state, seat)
     now = _items(delivered(state, seat))
     later = _items(projected)
-    over = to_act(state) is None
+    over = is_over(state)
     if over:
         worth = SCORE * _best(now, tuple(held))
     else:

@@ -95,4 +95,4 @@ def resolve_boom(state: State, request: dict[str, Any], rng: Sampler) -> None:
         take_blind(state, blind, rng)
     finish_turn(state, seat, ctx["blue"])
     refill_market(state, rng)
-    check_end(state)  # the replayed actions may have reached the target
+    check_end(state, by_chance=True)  # the replayed actions may have reached the target

@@ -20,7 +20,7 @@ from . import board, bonus_draw
 from .actions import needs_colour
 from .model import card
 from .notation import cubes_words
-from .turn import DECK, can_take, choice_due, to_act, yellow_aboard
+from .turn import DECK, can_take, choice_due, is_over, to_act, yellow_aboard
 
 State = dict[str, Any]
 
@@ -31,7 +31,7 @@ def legal_moves(state: State, seat: int, every_contract: bool = True) -> list[st
     actor = to_act(state)
     if choice_due(state, seat):
         return choice_moves(state, seat)
-    if actor != seat:
+    if actor != seat or is_over(state):  # version 5's last choices: nothing else
         return []
     truck = state["trucks"][seat]
     if not truck["where"]:
@@ -78,7 +78,7 @@ def choice_moves(state: State, seat: int) -> list[str]:
     """Keep (any 1..k of the drawn cards) and return (each card, or all in draw order)."""
     if not secretdeck.readable(state, DECK, seat):
         return []
-    drawn = secretdeck.drawn(state, DECK, seat)
+    drawn = bonus_draw.undecided(state, seat)
     room = state["data"]["sb_keep"] - state["sb_kept"][seat]
     moves = []
     for size in range(1, min(room, len(drawn)) + 1):

@@ -277,9 +277,9 @@ DRAWN_SLOT = re.compile(r"^s\d+$")
 
 
 def _slots(state: State, seat: int, rest: list[str], verb: str) -> list[str]:
-    from pbem.game import secretdeck
+    from .bonus_draw import undecided
 
-    drawn = secretdeck.drawn(state, "superbonus", seat) if "secret" in state else []
+    drawn = undecided(state, seat) if "secret" in state else []
     out: list[str] = []
     for word in rest:
         word = word.lstrip("#")

@@ -26,7 +26,9 @@ INFO = GameInfo(
     id="road-master",
     title="Road Master",
     # 4: the turn that ends the game asks for no market refill (no chance then waits for
-    # the final reveals; the market can change no score, RM-G3, G4)
+    # the final reveals; the market can change no score, RM-G3, G4); 5: the last Super
+    # Bonus choices are made in a turn, all before any reveal (turn.LAST_CHOICES);
+    # each reveal opens its seat's held cards, its seed none (turn.OPEN_AT_REVEAL)
     rules_version=5,
     min_players=2,
     max_players=6,
@@ -75,6 +77,12 @@ class RoadMaster(Game):
 
     def to_act(self, state: State) -> int | None:
         return turn.to_act(state)
+
+    def simultaneous(self, state: State) -> list[int]:
+        return turn.last_step(state)
+
+    def waits_on_deck(self, state: State) -> bool:
+        return turn.last_waits_on_deck(state)
 
     def legal_moves(self, state: State, seat: int) -> list[str]:
         model.share_data(state)  # the bots copy this state for every move they weigh

@@ -38,16 +38,19 @@ Turns and chance
 
 Super Bonus
   `superbonus` draws the top 6 cards in secret. The keep/return choice waits until the
-  start of your next turn (or your final step, if the game ends first): keep up to 3,
-  put the rest under the deck. The others then shuffle the returned cards and they get
-  new slot ids, so nobody can tell which of them a later drawer keeps. Others see how
-  many you hold. A draw that finds fewer than 6 cards (earlier drawers have not chosen
-  yet) takes what is there and is completed, up to 6, from the next cards returned, in
-  the order they are returned and before any later draw; you choose once it is complete,
-  or once no card can come back before your choice.
+  start of your next turn: keep up to 3, put the rest under the deck. If the game ends
+  first, you choose in a last turn of your own once it ends, with the other such
+  choosers at once, before anyone reveals (nobody sees another's cards before choosing);
+  the cards you do not keep then are set aside, not returned (no one draws again).
+  The others then shuffle the returned cards and they get new slot ids, so nobody can
+  tell which of them a later drawer keeps. Others see how many you hold. A draw that
+  finds fewer than 6 cards (earlier drawers have not chosen yet) takes what is there and
+  is completed, up to 6, from the next cards returned, in the order they are returned
+  and before any later draw; you choose once it is complete, or once no card can come
+  back before your choice, or once the game ends: the draw then stays as it is.
   Scoring, at the end: every card you hold is revealed (your reveal opens it, with a
-  proof; from rules version 5 nothing else is: the deck and the cards returned under it
-  stay face down, as at the table) and checked against the cubes lying on
+  proof; from rules version 5 nothing else is: the deck, the cards returned under it and
+  those set aside stay face down, as at the table) and checked against the cubes lying on
   your contracts, complete or part-filled (cubes on your truck count for nothing). A
   card met scores its points, a card missed loses its penalty; each cube counts for one
   card only, and the cubes are shared out among your cards in the way best for you. A

@@ -49,16 +49,18 @@ STALLED_ROUNDS = 20
 STALLED_ROUNDS_EMPTY_DECK = 10
 
 
-def check_end(state: State) -> None:
+def check_end(state: State, by_chance: bool = False) -> None:
     """RM-G1/G2: between turns, the game ends once someone has reached the target and
     every player has had as many turns (a round is complete); also when it has stalled
-    (the pbem ruling above)."""
+    (the pbem ruling above). ``by_chance``: checked as the last turn's boom cards are
+    drawn, in the entry of the seat whose turn would come next."""
     done = state["turn_no"]
     if not done or done % players(state) != 0 or state["ended"]:
         return
+    nxt = to_act(state)
     if max(state["scores"]) >= state["data"]["target"]:
-        log(state, "The target is reached and the round is complete: the game is over.")
-        state["ended"] = True
+        _end_game(state, "The target is reached and the round is complete: the game is over.")
+        _hold_for(state, nxt if by_chance else None)
         return
     total = sum(state["scores"])
     still = total == state.get("round_score", 0)
@@ -66,40 +68,146 @@ def check_end(state: State) -> None:
     state["quiet_rounds"] = state.get("quiet_rounds", 0) + 1 if still else 0
     state["quiet_empty"] = state.get("quiet_empty", 0) + 1 if still and not state["deck"] else 0
     if state["quiet_rounds"] >= STALLED_ROUNDS:
-        log(state, f"No score has changed for {state['quiet_rounds']} rounds: by the stall "
-                   f"rule ({STALLED_ROUNDS} such rounds) the game is over.")
-        state["ended"] = True
+        _end_game(state, f"No score has changed for {state['quiet_rounds']} rounds: by the "
+                         f"stall rule ({STALLED_ROUNDS} such rounds) the game is over.")
     elif state["quiet_empty"] >= STALLED_ROUNDS_EMPTY_DECK:
-        log(state, f"No score has changed for {state['quiet_rounds']} rounds, the last "
-                   f"{state['quiet_empty']} of them with the contract deck spent: by the stall "
-                   f"rule ({STALLED_ROUNDS_EMPTY_DECK} such rounds once the deck is spent) the "
-                   "game is over.")
-        state["ended"] = True
+        _end_game(state, f"No score has changed for {state['quiet_rounds']} rounds, the last "
+                         f"{state['quiet_empty']} of them with the contract deck spent: by the "
+                         f"stall rule ({STALLED_ROUNDS_EMPTY_DECK} such rounds once the deck is "
+                         "spent) the game is over.")
+    _hold_for(state, nxt if by_chance else None)
+
+
+def _hold_for(state: State, resolver: int | None) -> None:
+    """Version 5, the game ended as the last turn's boom cards were drawn, in the entry of
+    ``resolver`` (the seat whose turn would have come): with last choices to make, that
+    entry is still the resolver's turn (its last choice if it has one, else nothing),
+    since only the reveals would otherwise follow and the choices come first."""
+    if resolver is not None and last_choosers(state):
+        state["sb"]["resolver"] = resolver
+
+
+# The rules version from which the last Super Bonus choices (cards drawn but not yet kept
+# or returned when the rules end the game) are made in a turn of their own, all of them
+# before any reveal: a reveal publishes its seat's seed, and so the cards it holds, and at
+# a table every last choice is made before the hands are shown. Version 4 made each one
+# in its seat's reveal, so a later chooser could read an earlier revealer's cards first.
+LAST_CHOICES = 5
+
+
+def _end_game(state: State, line: str) -> None:
+    log(state, line)
+    state["ended"] = True
+    if state.get("rules", 0) >= LAST_CHOICES and "secret" in state:
+        _open_last_choices(state)
+
+
+def _open_last_choices(state: State) -> None:
+    """Version 5: every open short draw stays as it is (bonus_draw.close_all), and the
+    seats holding drawn cards make their last choice together (the step of ``last``)."""
+    bonus_draw.close_all(state)
+    last = [s for s in range(players(state)) if secretdeck.drawn(state, DECK, s)]
+    if last:
+        state["sb"]["last"] = last
+        log(state, "Before any reveal, the last Super Bonus choices: "
+                   f"{', '.join(handle(state, s) for s in last)}.")
+
+
+def last_choosers(state: State) -> list[int]:
+    """Version 5, once the rules ended the game: the seats still to make their last Super
+    Bonus choice, in seat order (a simultaneous step: each chooses from its own cards, and
+    no card returned then comes back to anyone); [] otherwise."""
+    return list(state["sb"].get("last", [])) if is_over(state) else []
+
+
+def settling(state: State) -> bool:
+    """Version 5, after the last choices (which return nothing: bonus_draw.set_aside):
+    cards returned before the end still owe shuffles (a return at the head of the last
+    turn, say). The reveals wait for that work (the engine asks for it), so that they
+    carry none and form a round. Not once the deck is closed (a seat played by the bot,
+    whose key no work can use: no draw came after that, so no last choice either)."""
+    return (is_over(state) and state["sb"].get("last") == [] and not state["sb"].get("closed")
+            and bool(secretdeck.owing(state, DECK)))
+
+
+def last_step(state: State) -> list[int]:
+    """The seats of the step of the last choices under way (Game.simultaneous): the last
+    choosers, once the resolver's turn (_hold_for) is played."""
+    return [] if _resolver(state) is not None else last_choosers(state)
+
+
+def _resolver(state: State) -> int | None:
+    held = state["sb"].get("resolver") if is_over(state) else None
+    return None if held is None else int(held)
+
+
+def last_waits_on_deck(state: State) -> bool:
+    """Version 5: a last chooser cannot read its drawn cards yet (other seats owe peels on
+    them), or the last choices' returns owe shuffles: nobody decides anything until that
+    deck work is done (the resolver's turn first: it is the entry that ended the game)."""
+    if _resolver(state) is not None:
+        return False
+    return (any(not secretdeck.readable(state, DECK, s) for s in last_choosers(state))
+            or settling(state))
 
 
 def to_act(state: State) -> int | None:
-    if state["first"] < 0 or is_over(state):
+    if state["first"] < 0:
         return None
+    if is_over(state):
+        resolver = _resolver(state)
+        if resolver is not None:
+            return resolver
+        last = last_choosers(state)
+        if last:
+            return last[0]
+        # The engine asks the owing seats for the work itself (Game.waits_on_deck).
+        return secretdeck.owing(state, DECK)[0] if settling(state) else None
     return int((state["first"] + state["turn_no"]) % players(state))
 
 
 def pending_secret_choice(state: State, seat: int) -> bool:
     """True while ``seat`` has drawn Super Bonus cards still to keep or return."""
-    return "secret" in state and bool(secretdeck.drawn(state, DECK, seat))
+    return "secret" in state and bool(bonus_draw.undecided(state, seat))
 
 
 def choice_due(state: State, seat: int) -> bool:
     """The choice is owed now: at the head of the drawer's next turn (not the turn it
     drew in: in mental mode the cards become readable only after the others' entries),
-    or in the drawer's final step once the game is over."""
+    or once the game is over: in the step of the last choices (version 5), or in the
+    drawer's final step, its reveal (versions 3 and 4)."""
     if not pending_secret_choice(state, seat) or not secretdeck.readable(state, DECK, seat):
         # In mental mode the cards become readable once every other seat has peeled its
         # layer (their chores); until then the choice waits and the turns go on.
         return False
-    actor = to_act(state)
-    if actor is not None and bonus_draw.waiting(state, seat):
+    if is_over(state):
+        return _last_choice_due(state, seat) if state.get("rules", 0) >= LAST_CHOICES else True
+    if bonus_draw.waiting(state, seat):
         return False  # a short draw is chosen from once complete (bonus_draw)
-    return actor is None or (actor == seat and not state["turn"]["drew_bonus"])
+    return to_act(state) == seat and not state["turn"]["drew_bonus"]
+
+
+def _last_choice_due(state: State, seat: int) -> bool:
+    """Version 5: a last chooser chooses in the entry that ended the game if that is its
+    own (the resolver's), else in the step of the last choices, once no deck work is
+    waited on (while it is, no seat has a decision to make: Game.waits_on_deck)."""
+    resolver = _resolver(state)
+    if resolver is not None:
+        return seat == resolver and seat in last_choosers(state)
+    return seat in last_choosers(state) and not last_waits_on_deck(state)
+
+
+def _not_yet(state: State, seat: int) -> str:
+    """Why a last chooser's choice is not due now ("" if it is, or nothing is owed)."""
+    if (state.get("rules", 0) < LAST_CHOICES or seat not in last_choosers(state)
+            or not secretdeck.readable(state, DECK, seat) or choice_due(state, seat)):
+        return ""
+    resolver = _resolver(state)
+    if resolver is not None:
+        return (f"First {handle(state, resolver)} plays the turn whose boom cards ended the "
+                "game; the last Super Bonus choices come after it.")
+    return ("The last Super Bonus choices wait until the secret-deck work owed now is done: "
+            "another chooser's drawn cards are not readable yet.")
 
 
 def yellow_aboard(state: State, seat: int) -> bool:
@@ -141,8 +249,11 @@ def apply_parsed(state: State, seat: int, move: Move) -> None:
     actor = to_act(state)
     if kind in ("keep", "bottom"):
         # The choice is legal at the head of the drawer's turn, and also after the end
-        # (the drawer's final step, before revealing).
-        if actor is not None and (actor != seat or state["turn"]["drew_bonus"]):
+        # (version 5: in the step of the last choices; before: the drawer's reveal).
+        if is_over(state):
+            if _not_yet(state, seat):  # else _check_drawn refuses a seat with no cards left
+                raise IllegalMoveError(_not_yet(state, seat))
+        elif actor is not None and (actor != seat or state["turn"]["drew_bonus"]):
             raise IllegalMoveError("Choose your Super Bonus cards at the start of your next turn.")
         if bonus_draw.waiting(state, seat):
             if actor is not None:
@@ -154,6 +265,9 @@ def apply_parsed(state: State, seat: int, move: Move) -> None:
         return
     if actor is None:
         raise IllegalMoveError("The game is over.")
+    if is_over(state):
+        raise IllegalMoveError("The game is over: only the last Super Bonus choices (keep, "
+                               "bottom) are left before the reveals.")
     if actor != seat:
         raise IllegalMoveError(f"It is {handle(state, actor)}'s turn.")
     if choice_due(state, seat):
@@ -241,8 +355,16 @@ OPEN_AT_REVEAL = 5
 
 
 def end_turn(state: State, seat: int) -> None:
+    if seat == _resolver(state):
+        _end_resolver_turn(state, seat)
+        return
+    if seat in last_choosers(state):
+        end_last_choice(state, seat)
+        return
     if to_act(state) != seat:
         raise IllegalMoveError("It is not your turn.")
+    if is_over(state):  # version 5, while the last choices' returns owe deck work
+        raise IllegalMoveError("The game is over: only the reveals are left.")
     if choice_due(state, seat):
         raise IllegalMoveError(f"choose your Super Bonus cards: {actions.choice_words(state, seat)}")
     if not state["trucks"][seat]["where"]:
@@ -269,6 +391,29 @@ def end_turn(state: State, seat: int) -> None:
             # A market refilled now could change no score (RM-G3, G4): the final reveals
             # need wait for no chance.
             state["pending"] = [r for r in state.get("pending", []) if r.get("kind") != "refill"]
+
+
+def _end_resolver_turn(state: State, seat: int) -> None:
+    """The turn of the entry whose boom draws ended the game: its seat's last choice if
+    it has one it can make now (else that comes in the step of the last choices)."""
+    if seat in last_choosers(state) and secretdeck.readable(state, DECK, seat):
+        end_last_choice(state, seat)
+    del state["sb"]["resolver"]
+
+
+def end_last_choice(state: State, seat: int) -> None:
+    """Version 5: ``seat``'s turn of the last choices ends once it kept or returned every
+    card it drew; the reveals begin after the last of these turns."""
+    if pending_secret_choice(state, seat):
+        if not secretdeck.readable(state, DECK, seat):
+            raise IllegalMoveError("your drawn Super Bonus cards cannot be read yet: the other "
+                                   "players have not unlocked them")
+        raise IllegalMoveError(f"choose your Super Bonus cards: {actions.choice_words(state, seat)}")
+    last = state["sb"]["last"]
+    last.remove(seat)  # [] once every choice is made (kept: settling reads it)
+    state["turn"] = new_turn()
+    if not last:
+        log(state, "Every last Super Bonus choice is made: the reveals follow.")
 
 
 def boom_plan(turn: dict[str, Any]) -> dict[str, Any]:

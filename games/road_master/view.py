@@ -13,6 +13,7 @@ from typing import Any
 from pbem.game import ended_line, secretdeck, waiting_line
 
 from . import board
+from .bonus_draw import undecided
 from .model import card, cubes_text, players
 from .tokens import faces_text
 from .turn import (
@@ -23,6 +24,7 @@ from .turn import (
     choice_due,
     draws_text,
     is_over,
+    last_choosers,
     pending_secret_choice,
     planned_draws,
     to_act,
@@ -45,7 +47,7 @@ def view(state: State, seat: int | None, secrets: dict[str, dict[str, str]] | No
         "game": "road-master",
         "seats": list(state.get("seats", [])),
         "to_act": -1 if to_act(state) is None else to_act(state),
-        "over": is_over(state),
+        "over": is_over(state) and to_act(state) is None,  # not in the last choices
         "first": state["first"],
         "turn_no": state["turn_no"],
         "round": state["turn_no"] // n + 1,
@@ -90,7 +92,7 @@ def view(state: State, seat: int | None, secrets: dict[str, dict[str, str]] | No
         "superbonus": {
             "deck": secretdeck.remaining(state, DECK) if has_deck else 0,
             "held": [secretdeck.counts(state, DECK).get(s, 0) if has_deck else 0 for s in range(n)],
-            "drawn": [len(secretdeck.drawn(state, DECK, s)) if has_deck else 0 for s in range(n)],
+            "drawn": [len(undecided(state, s)) if has_deck else 0 for s in range(n)],
         },
         "log": list(state["log"]),
     }
@@ -132,8 +134,10 @@ def _end(state: State) -> dict[str, Any]:
     with the turn of the seat before the first player."""
     n = players(state)
     triggered = max(state["scores"]) >= state["data"]["target"]  # and stays so once over
-    return {"triggered": triggered, "last_round": triggered and not is_over(state),
-            "last_to_play": (state["first"] - 1) % n if state["first"] >= 0 else -1}
+    out = {"triggered": triggered, "last_round": triggered and not is_over(state),
+           "last_to_play": (state["first"] - 1) % n if state["first"] >= 0 else -1}
+    last = last_choosers(state)
+    return {**out, "last_choices": last} if last else out
 
 
 def _opened(state: State) -> list[dict[str, Any]]:
@@ -153,8 +157,10 @@ def _private(state: State, seat: int, secrets: dict[str, dict[str, str]]) -> dic
     mine = secrets.get(DECK, {})
     cards = []
     if "secret" in state:
-        for status, slots in (("drawn", secretdeck.drawn(state, DECK, seat)),
-                              ("held", secretdeck.held(state, DECK, seat))):
+        drawn = undecided(state, seat)
+        aside = [s for s in secretdeck.drawn(state, DECK, seat) if s not in drawn]
+        for status, slots in (("drawn", drawn), ("held", secretdeck.held(state, DECK, seat)),
+                              ("aside", aside)):
             for slot in slots:
                 uid = mine.get(slot, "")
                 row: dict[str, Any] = {"slot": slot, "status": status, "card": uid}
@@ -312,6 +318,9 @@ def end_lines(v: dict[str, Any], seats: list[str]) -> list[str]:
         out.append(f"The end is triggered: {seats[leader]} has {v['scores'][leader]} of "
                    f"{v['target']} points. This is the last round; it ends after "
                    f"{seats[end['last_to_play']]}'s turn.")
+    if end.get("last_choices") and not waiting_line(v):
+        out.append("The game is over but for the last Super Bonus choices, made before any "
+                   f"reveal: {', '.join(seats[s] for s in end['last_choices'])}.")
     stall = v.get("stall", {})
     quiet = stall.get("quiet_rounds", 0)
     if quiet and not finished(v):

@@ -13,15 +13,18 @@ State = dict[str, Any]
 NAMES = ["ann", "bob", "cy", "dee", "eve", "fay"]
 
 
-def table(n: int = 2, **options: Any) -> LocalTable:
-    """A table where ann plays first (unless told otherwise), set-up resolved."""
+def table(n: int = 2, rules: int | None = None, **options: Any) -> LocalTable:
+    """A table where ann plays first (unless told otherwise), set-up resolved; under the
+    current rules unless ``rules`` names an older version."""
     options.setdefault("first", "ann")
-    return LocalTable(GAME, NAMES[:n], options, seed=b"rm-test")
+    game = GAME if rules is None else GAME.for_rules(rules)
+    return LocalTable(game, NAMES[:n], options, seed=b"rm-test")
 
 
-def placed(n: int = 2, where: str = "A", **options: Any) -> LocalTable:
+def placed(n: int = 2, where: str = "A", rules: int | None = None,
+           **options: Any) -> LocalTable:
     """A table after every truck was placed (seat i at ``where``), ann to act again."""
-    t = table(n, **options)
+    t = table(n, rules, **options)
     for _ in range(n):
         t.play([f"place {where}"])
     t.prepare()

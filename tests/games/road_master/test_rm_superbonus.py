@@ -190,9 +190,9 @@ def test_RM_G4_best_assignment_is_exact(have, indices) -> None:
     assert all(n >= 0 for n in left.values())
 
 
-def _end_with_choice_pending():
+def _end_with_choice_pending(rules: int | None = None):
     """A 2-player game that ends right after ann drew Super Bonus cards."""
-    t = placed(2)
+    t = placed(2, rules=rules)
     t.play(["superbonus"])
     state = t.state
     entry = give(state, 1, "c12")
@@ -204,9 +204,10 @@ def _end_with_choice_pending():
     return t
 
 
-def test_choice_owed_at_the_end_is_made_in_the_final_step() -> None:
-    """Rulings: a Super Bonus drawn in a player's last turn is chosen before revealing."""
-    t = _end_with_choice_pending()
+def test_RM_A10_version_4_choice_owed_at_the_end_is_made_in_the_final_step() -> None:
+    """Rules version 4 (kept for games begun under it): a Super Bonus drawn in a player's
+    last turn is chosen in its reveal, with the game already over."""
+    t = _end_with_choice_pending(rules=4)
     assert t.to_act() is None
     assert pending_secret_choice(t.state, 0)
     assert not pending_secret_choice(t.state, 1)
@@ -219,6 +220,33 @@ def test_choice_owed_at_the_end_is_made_in_the_final_step() -> None:
     drawn = secretdeck.drawn(t.state, DECK, 0)
     apply_all(t.state, 0, [f"keep {drawn[0]}", "bottom " + " ".join(drawn[1:])])
     assert not pending_secret_choice(t.state, 0)
+    out = t.finish()
+    assert out is not None
+    kept = _plain_cards(t.state, [drawn[0]])[0]
+    assert any(f"Super Bonus {kept}" in note for note in out.notes)
+
+
+def test_RM_A10_last_choice_is_a_turn_before_the_game_is_over() -> None:
+    """Rules version 5: a Super Bonus drawn in a player's last turn is chosen in a turn of
+    its own once the rules end the game, before anyone reveals; only then is it over."""
+    t = _end_with_choice_pending()
+    assert t.state["ended"] and t.to_act() == 0
+    assert GAME.simultaneous(t.state) == [0]
+    assert GAME.outcome(t.state) is None
+    moves = GAME.legal_moves(t.state, 0)
+    assert moves and all(m.split()[0] in ("keep", "bottom") for m in moves)
+    assert GAME.legal_moves(t.state, 1) == []
+    with pytest.raises(IllegalMoveError, match="only the last Super Bonus choices"):
+        GAME.apply(copy.deepcopy(t.state), 0, "forward 1 exit east left")
+    with pytest.raises(IllegalMoveError, match="choose your Super Bonus cards"):
+        GAME.end_turn(copy.deepcopy(t.state), 0)
+    view = GAME.view(t.state, None)
+    assert not view["over"] and view["end"]["last_choices"] == [0]
+    assert "but for the last Super Bonus choices, made before any reveal: ann." in GAME.render(view)
+    drawn = secretdeck.drawn(t.state, DECK, 0)
+    t.play([f"keep {drawn[0]}", "bottom " + " ".join(drawn[1:])])
+    assert t.to_act() is None and GAME.simultaneous(t.state) == []
+    assert GAME.view(t.state, None)["over"]
     out = t.finish()
     assert out is not None
     kept = _plain_cards(t.state, [drawn[0]])[0]
@@ -386,3 +414,33 @@ def test_RM_A10_the_super_bonus_deck_is_empty_only_when_no_card_can_come_back() 
     assert "superbonus" not in t.legal_moves()
     with pytest.raises(IllegalMoveError, match="Super Bonus deck is empty"):
         GAME.apply(copy.deepcopy(state), seat, "superbonus")
+
+
+def test_RM_A10_version_5_open_short_draws_stay_as_they_are_when_the_game_ends() -> None:
+    """Rules version 5: the round in which all five draw ends the game, seats 3 and 4 still
+    waiting for returned cards. Their draws stay as they are (nothing), and seats 0-2
+    make their last choices together, setting aside what they do not keep: no card goes
+    under the deck or to a waiting drawer, and no shuffle is owed before the reveals."""
+    t = placed(5)
+    for seat in range(5):
+        if seat == 4:
+            t.state["scores"][0] = 60  # ann is past the target: eve's turn ends the game
+        t.play(["superbonus"])
+    t.prepare()
+    log = " ".join(t.state["log"])
+    assert "The game is over: dee's draw stays at 0 card(s)." in log
+    assert "The game is over: eve's draw stays at 0 card(s)." in log
+    assert "short" not in t.state["sb"]
+    assert GAME.simultaneous(t.state) == [0, 1, 2] and t.to_act() == 0
+    pile = secretdeck.remaining(t.state, DECK)
+    for seat in (0, 1, 2):
+        drawn = secretdeck.drawn(t.state, DECK, seat)
+        t.play([f"keep {' '.join(drawn[:3])}", f"bottom {' '.join(drawn[3:])}"])
+    assert "cy sets 3 card(s) aside, face down" in " ".join(t.state["log"])
+    assert secretdeck.remaining(t.state, DECK) == pile
+    assert [len(secretdeck.held(t.state, DECK, s)) for s in range(5)] == [3, 3, 3, 0, 0]
+    assert not any(pending_secret_choice(t.state, s) for s in range(5))
+    view = GAME.view(t.state, 2, {DECK: secretdeck.readable_plain(t.state["secret"][DECK], 2)})
+    assert [r["status"] for r in view["private"]["superbonus"]] == ["held"] * 3 + ["aside"] * 3
+    assert view["superbonus"]["drawn"] == [0] * 5
+    assert t.to_act() is None and t.finish() is not None

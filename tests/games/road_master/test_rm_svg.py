@@ -91,7 +91,8 @@ def random_turn(state: dict[str, Any], seat: int, rng: Sampler) -> list[str]:
     for _ in range(30):
         legal = GAME.legal_moves(working, seat)
         can_end = GAME.can_end_turn(working, seat)
-        move = _purposeful(working, seat, legal, rng) if rng.randbelow(5) else None
+        purposeful = rng.randbelow(5) and not working["ended"]  # not in the last choices
+        move = _purposeful(working, seat, legal, rng) if purposeful else None
         if move is None:
             pool = legal + ([END] if can_end else [])
             if not pool:

@@ -74,13 +74,13 @@ def test_a_game_begun_under_version_3_verifies_as_version_3_played_it(ruleset: s
 
 
 def test_a_posse_draft_begun_under_version_3_plays_on_as_version_3() -> None:
-    """Red Dog Junction is version 6 (from 4 its Posse draft passes a hand in one step); a draft
+    """Red Dog Junction is version 7 (from 4 its Posse draft passes a hand in one step); a draft
     begun under version 3 (a save made before the change, its last entry one seat's of a
     round of peels) verifies and plays on to its end with version 3's pass: fresh slot
     ids, the receiver's re-lock, the giver's peel, never a handoff or an adopt."""
     begun = savefile.read(RULES3 / "red-dog-junction-posse-0021-p0.toml")
     assert begun.header["rules_version"] == 3
-    assert registry.load("red-dog-junction").info.rules_version == 6
+    assert registry.load("red-dog-junction").info.rules_version == 7
     save = bot_game("red-dog-junction", 3, ["variant=posse"],
                     hashlib.sha256(b"older-rules/posse/3/on").digest(), begun=begun)
     later = save.entries[len(begun.entries):]
@@ -298,7 +298,7 @@ def test_RDJ_V2_a_seat_joins_no_new_game_under_an_older_rules_version(tmp_path: 
         text = " ".join(result.output.split())
         assert ("This invitation is for Red Dog Junction rules version 5; pbem plays older "
                 "versions only to finish games already under way, and begins new ones under "
-                "version 6. Ask the host to create the game again with this pbem.") in text
+                "version 7. Ask the host to create the game again with this pbem.") in text
         assert sorted(folder.iterdir()) == before
 
 

@@ -106,7 +106,9 @@ Rulings (where pbem settles what the rulebook leaves open; rules version 2)
   against its kept slot; from rules version 5 all in one round of entries, one of which
   draws the rest of set-up; from version 6 it is drawn from two of them, the last
   picker's and the first other seat's in seat order, once both are in, so nobody can
-  work it out before keeping their last card); the first player, dice and gold are drawn, the rest of the
+  work it out before keeping their last card; from version 7 each player first re-locks
+  their picks in a secret order, so a card shown is not tied to the step it was picked
+  at); the first player, dice and gold are drawn, the rest of the
   deck is the market deck, and the display is dealt. A passed hand is put under keys of its
   receiver's own in a secret order, in the entry where the receiver picks from it, so no
   earlier holder can follow a card: when the hand comes back they see which cards are

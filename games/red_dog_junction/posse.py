@@ -50,7 +50,11 @@ How it is played by mail (the rulings in notation_doc.py say the same to players
   (``PAIR_RULES``, ``opens_draw_late``) draws it from two links of that round, the last
   picker's and that first seat's, once both are in: the first seat could otherwise read
   the outcome from the last picker's pick and its own next link before keeping its own
-  last card (the picks of a step are signed in any order). Once every pick is
+  last card (the picks of a step are signed in any order). Version 7
+  (``UNLINKED_RULES``, ``unlinked``): each pick named its slot at its step, so the card
+  that slot shows at the end would tell the step it was picked at, which a table never
+  shows; after its last pick each seat re-locks its picks in a secret order
+  (``secretdeck.reshuffle``), done in the opens round before its opens. Once every pick is
   shown (``finish``) the cards become their players', the rest of the deck (known by
   elimination) is the market deck, the display is dealt and the first turn begins.
 - Who signs next. From three players the table picks together, as the rulebook has it:
@@ -106,6 +110,10 @@ QUICK_RULES = 5
 # The rules version from which the rest of set-up is drawn from two links of the opens
 # round (the last picker's and the first opener's), both published after every pick.
 PAIR_RULES = 6
+# The rules version from which each player re-locks the cards it picked in a secret order
+# after its last pick, so the cards shown at the end are not tied to the steps they were
+# picked at (a table shows only the final hands).
+UNLINKED_RULES = 7
 VERB = "pick"
 HANDED_OUT = "The drafted cards are the players' starting cards: "
 BOT_KNOWN = "bot_known"  # a bot's copy of the state: its seat's own cards (Game.bot_state)
@@ -367,6 +375,10 @@ def _pick(state: State, seat: int, slot: str) -> None:
         draft["held"][seat] = []
         journal.note(state, f"{state['seats'][giver]} passed the other {count} cards of their "
                             f"hand to {name}.")
+    if draft.get("unlinked") and draft["choices"][seat] == POSSE_HAND - 1:
+        # Its picks named their slots step by step: re-locked in a secret order, the
+        # slots no longer say which card was picked at which step once they are shown.
+        secretdeck.reshuffle(state, DECK, seat, picks_of(state, seat))
     if sum(draft["choices"]) == (POSSE_HAND - 1) * len(state["players"]):
         _show_all(state)
 

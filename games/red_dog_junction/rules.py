@@ -68,8 +68,11 @@ class RedDogJunction(Game):
         # goes in one step (posse.ONE_STEP_RULES), two rounds a pick instead of three;
         # 5: the Posse deal's peels begin before the start and the opens that draw the rest
         # of set-up are one round (posse.QUICK_RULES)
-        rules_version=6,
-        older_rules=(3, 4, 5),
+        # 6: the rest of set-up is drawn from two links of the opens round
+        # (posse.PAIR_RULES); 7: each player re-locks its picks in a secret order after its
+        # last pick, so the cards shown are not tied to their steps (posse.UNLINKED_RULES)
+        rules_version=7,
+        older_rules=(3, 4, 5, 6),
         min_players=1,
         max_players=5,
         options={
@@ -126,6 +129,8 @@ class RedDogJunction(Game):
             state["draft"]["open_round"] = True
         if options.get("variant") == "posse" and self.info.rules_version >= posse.PAIR_RULES:
             state["draft"]["pair_draw"] = True
+        if options.get("variant") == "posse" and self.info.rules_version >= posse.UNLINKED_RULES:
+            state["draft"]["unlinked"] = True
         return state
 
     # Posse's draft ends when the last pick is shown, by a secret-deck chore after the

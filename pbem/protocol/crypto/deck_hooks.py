@@ -128,6 +128,20 @@ def on_open(d: Deck, slot_ids: list[str], seat: int) -> None:
         d["owed"].append({"seat": seat, "op": "open", "slot": slot_id, "stage": stage})
 
 
+def on_reshuffle(d: Deck, slot_ids: list[str], seat: int) -> None:
+    """Slots ``seat`` holds are re-locked by ``seat`` itself, after the work pending on
+    them: a re-key to one fresh key, then a fresh key and a secret permutation with a
+    shuffle proof. The ids stay, but which card is in which of them is then ``seat``'s to
+    know alone: a move that named one of them earlier (a pick, at its step of a draft)
+    says nothing of the card that slot shows later."""
+    _require_shuffled(d)
+    stage = mental_deck.top_stage(d, slot_ids) + 1
+    d["owed"].append({"seat": seat, "op": "rekey", "slots": list(slot_ids),
+                      "serial": mental_deck.next_serial(d), "stage": stage})
+    d["owed"].append({"seat": seat, "op": "shuffle", "slots": list(slot_ids),
+                      "serial": mental_deck.next_serial(d), "stage": stage + 1})
+
+
 def on_pass_one_step(d: Deck, slot_ids: list[str], holder: int, to: int) -> None:
     """Slots ``holder`` holds go to ``to`` in one step (a deck marked ``"pass": "one-step"``;
     docs/protocol-deck.md, "The one-step pass"), keeping their ids (secretdeck makes them

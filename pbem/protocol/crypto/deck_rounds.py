@@ -46,6 +46,8 @@ def plan(decks: dict[str, Deck]) -> Work:
             return {}
         for seat in mental_deck.owing(d):
             items = mental_deck.owed(d, seat)
+            if d.get("chain"):
+                items = _chained(d, seat, items)
             if _continues(d, seat, items):
                 return {}
             slots = {s for item in items for s in mental_deck.item_slots(item)}
@@ -54,6 +56,24 @@ def plan(decks: dict[str, Deck]) -> Work:
             taken[name] |= slots
             work.setdefault(seat, {})[name] = items
     return work
+
+
+def _chained(d: Deck, seat: int, items: list[Item]) -> list[Item]:
+    """On a deck whose owed work chains (``chain``: secretdeck.reshuffle), ``items`` and
+    what each leaves owed by ``seat`` alone once done, stage after stage (a re-key, the
+    re-lock it allows, then the opens after it), in the order they are done: the whole
+    of it is fixed when the round starts, since no other seat's work comes between.
+    Bookkeeping only (no proof is made): the items leave ``owed``."""
+    after = mental_deck.copy_deck(d)
+    chain = list(items)
+    while True:
+        keys = {item_key(item) for item in chain}
+        after["owed"] = [o for o in after["owed"]
+                         if not (o["seat"] == seat and item_key(o) in keys)]
+        more = mental_deck.owed(after, seat)
+        if not more:
+            return chain
+        chain += more
 
 
 def _continues(d: Deck, seat: int, items: list[Item]) -> bool:

@@ -77,12 +77,17 @@ def read(
 
 def _opening_own(d: Deck, slot_id: str, seat: int) -> bool:
     """Whether the slot carries only ``seat``'s layer and what is owed on it is only
-    ``seat``'s own open of it (a Posse pick shown after the draft): its holder reads it
-    with its own key, as before the open was owed, and nobody else can yet."""
+    ``seat``'s own work on it: its open (a Posse pick shown after the draft), after its
+    re-lock of its picks in a secret order from rules version 7 (secretdeck.reshuffle).
+    Its holder reads it with its own key as it stands, and nobody else can yet."""
     slot = d["slots"][slot_id]
     pending = pending_on(d, slot_id)
     return (list(slot["layers"]) == [str(seat)] and bool(pending)
-            and all(item.get("op") == "open" and item.get("seat") == seat for item in pending))
+            and all(item.get("op") in OWN_OPS and item.get("seat") == seat for item in pending))
+
+
+# What a holder may owe on a slot it still reads as it stands (``_opening_own``).
+OWN_OPS = ("open", "rekey", "shuffle")
 
 
 def _adopting(d: Deck, deck: str, seat: int, seed: bytes) -> dict[str, bytes]:

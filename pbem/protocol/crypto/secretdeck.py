@@ -318,6 +318,24 @@ def open_slots(state: State, deck: str, seat: int, slot_ids: list[str]) -> None:
     deck_hooks.on_open(d, list(slot_ids), seat)
 
 
+def reshuffle(state: State, deck: str, seat: int, slot_ids: list[str]) -> None:
+    """``seat`` re-locks slots it holds in a secret order before they are shown, so that
+    a move that named one of them earlier (a draft's pick, at its step) does not tie its
+    card to that move. Plain mode: nothing (no secrets). Mental mode: the seat's next
+    entry re-keys them to one fresh key, then re-locks them with another and a secret
+    permutation, with a shuffle proof; the ids stay."""
+    d = _deck(state, deck)
+    if d["mode"] == "plain" or len(slot_ids) < 2:
+        return
+    _private_slots(d, seat, slot_ids)
+    # Its re-key, re-lock and the opens after them are one seat's chain of work: a round
+    # of deck work takes the whole chain (deck_rounds._chained).
+    d["chain"] = True
+    from pbem.protocol.crypto import deck_hooks
+
+    deck_hooks.on_reshuffle(d, list(slot_ids), seat)
+
+
 def card(state: State, deck: str, slot_id: str) -> str | None:
     """The uid of an opened slot (everyone may know it); None while it is not open."""
     slot = _deck(state, deck)["slots"].get(slot_id)

@@ -111,7 +111,8 @@ def hops(entries: list[dict[str, Any]]) -> int:
                          [(2, 3, 25), (3, 3, 27), (4, 3, 28), (5, 3, 29),
                           (2, 4, 18), (3, 4, 20), (4, 4, 21), (5, 4, 22),
                           (2, 5, 18), (3, 5, 18), (4, 5, 19), (5, 5, 20),
-                          (2, 6, 18), (3, 6, 18), (4, 6, 19), (5, 6, 20)])
+                          (2, 6, 18), (3, 6, 18), (4, 6, 19), (5, 6, 20),
+                          (2, 7, 18), (3, 7, 18), (4, 7, 19), (5, 7, 20)])
 def test_RDJ_V2_a_signed_draft_takes_two_rounds_a_pick_step_three_in_version_3(
         players: int, rules: int, expected: int) -> None:
     """From the start entry (which deals) to the entry that shows the last pick, in hops.
@@ -125,7 +126,7 @@ def test_RDJ_V2_a_signed_draft_takes_two_rounds_a_pick_step_three_in_version_3(
     steps of deck work (one hop less from three players; at two none, but two players
     picked in turn as soon as they could read: no hop less), and its opens are one round,
     the entry of its first seat drawing the rest of set-up (one hop less)."""
-    _, paths = signed_draft(players, None if rules == posse.PAIR_RULES else rules)
+    _, paths = signed_draft(players, None if rules == posse.UNLINKED_RULES else rules)
     entries = entries_of(paths[-2])  # the last: the first turn of play
     start = next(i for i, e in enumerate(entries) if e["kind"] == "start")
     shown = table_of(paths[-2]).gstate  # the last pick shown: play begins (version 6: the

@@ -79,7 +79,7 @@ def test_RDJ_V2_version_6_draws_set_up_from_the_last_pickers_and_first_seats_ope
         order: list[str], tmp_path: Path) -> None:
     homes, written = posse_until(tmp_path, opens_ahead)
     before = written.table
-    assert before.header["rules_version"] == posse.PAIR_RULES
+    assert before.header["rules_version"] >= posse.PAIR_RULES
     assert before.gstate["pending"] and before.deck_round() == [0, 1, 2]
     assert before.deck_round_resolver() == -1  # no one entry draws it
     pending_for_all(homes, before)

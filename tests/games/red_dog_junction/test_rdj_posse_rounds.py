@@ -64,7 +64,7 @@ def deck_round_ahead(written: session.Written) -> bool:
     return bool(written.table.deck_round()) and written.table.round_first < 0
 
 
-def draft(rules: int = posse.PAIR_RULES) -> tuple[dict[str, Home], Save]:
+def draft(rules: int = posse.UNLINKED_RULES) -> tuple[dict[str, Home], Save]:
     """A 3-player Posse game signed to the first turn after the draft, a home a seat
     (``rules``: the version, the current one unless older)."""
     return _draft(rules)
@@ -73,7 +73,7 @@ def draft(rules: int = posse.PAIR_RULES) -> tuple[dict[str, Home], Save]:
 @cache
 def _draft(rules: int) -> tuple[dict[str, Home], Save]:
     homes, written = posse_until(ROOT[0] / f"v{rules}", lambda w: drafted(w.table.gstate),
-                                 None if rules == posse.PAIR_RULES else rules)
+                                 None if rules == posse.UNLINKED_RULES else rules)
     return homes, savefile.read(written.path)
 
 

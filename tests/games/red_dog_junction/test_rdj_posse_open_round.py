@@ -27,7 +27,7 @@ from pbem.protocol.state.table import Table
 from pbem_games.red_dog_junction import posse
 from tests.enginekit import sign_as
 from tests.games.red_dog_junction.test_rdj_posse_rounds import HANDLES, posse_until
-from tests.support.duty import sign_duty
+from tests.support.duty import keyed_homes, sign_duty
 
 
 def opens_ahead(written: session.Written) -> bool:
@@ -197,3 +197,33 @@ def test_RDJ_V2_before_the_opens_every_player_still_sees_its_picks(tmp_path: Pat
             written.table.gstate, seat)
         assert len(view["draft"]["picks"]) == 8
         assert "Your picks so far (8):" in game.render(view)
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_the_drawing_withholder_answers_first_while_a_vote_is_owed(
+        tmp_path: Path) -> None:
+    """Four players: ann (whose entry draws) and dan withhold their opens; bob proposes
+    both absent in their slots, cy the one voter. ann answers first, on top of her open
+    proposal: her answer draws, and opens dan's proposal, which names cy (its vote) next.
+    It was refused ("the next entry must be a vote by cy"); dan's answer follows."""
+    handles = ["ann", "bob", "cy", "dan"]
+    homes = keyed_homes(tmp_path, handles)
+    (tmp_path / "saves").mkdir()
+    written = session.new_game(homes["ann"], "red-dog-junction", handles, ["variant=posse"],
+                               None, folder=tmp_path / "saves", rules=5)
+    while not opens_ahead(written):
+        written = sign_duty(homes, written, "greedy")
+    assert written.table.deck_round_resolver() == 0
+    expected = drawn(posse.ready(signing.preview(written.table, homes["ann"].load()).gstate))
+    for who in ("bob", "cy"):
+        written = sign_as(homes[who], written.path)
+    for absent in ("ann", "dan"):
+        written = sign_as(homes["bob"], written.path, "absent", player=absent, remedy="end")
+    assert written.table.proposal["voters"] == [2]
+    written = sign_as(homes["ann"], written.path)
+    assert written.table.proposal["player"] == 3 and not written.table.gstate["pending"]
+    assert drawn(posse.ready(written.table.gstate)) == expected
+    written = sign_as(homes["dan"], written.path)
+    assert not written.table.proposal and not written.table.queue
+    report = session.verify(savefile.read(written.path), Home(tmp_path / "auditor"))
+    assert report.table.gstate == written.table.gstate

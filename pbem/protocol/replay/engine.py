@@ -148,7 +148,7 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         _chores(new, seat, entry, make_chores, audit_seeds, proved)
         stamp_pending(new.gstate, seq)
         return new, []
-    owed = answer and deck_only and new.owes_deck_work(seat)  # whoever is named next
+    owed = answer and deck_only and new.owes_deck_work(seat) and not new.over()  # see _answer
     if not owed and ((seat != duty.seat and not in_round) or kind not in allowed):
         raise TurnError(
             f"Entry {seq} is a {kind} by {handle}, but the next entry must be a "
@@ -246,9 +246,9 @@ def _answer(new: Table, seat: int, entry: Entry, duty: Duty, in_round: bool,
     duty it is checked against, and whether it does only secret-deck work. Outside a round
     the proposal is void, so the game may wait on its work; such an answer before the
     round of a draw from two links would begin begins that draw (pairdraw). An answer
-    doing its seat's owed work is let through whoever the game names after it (step):
-    the chance it draws, or the next withholder's proposal it opens (with its votes),
-    may name another seat."""
+    doing its seat's owed work is let through whoever the game names after it (step),
+    unless the chance it drew ended the game: that chance, or the next withholder's
+    proposal it opens (with its votes), may name another seat."""
     duty = _answered(new, seat, entry, duty)
     if not in_round and entry["kind"] == "turn":
         # Its owed work only, even while another withholder's proposal stands (which

@@ -612,11 +612,22 @@ def four_homes(tmp_path: Path) -> dict[str, Home]:
     return made
 
 
-def two_withheld(homes: dict[str, Home], tmp_path: Path) -> session.Written:
+def two_withheld(homes: dict[str, Home], tmp_path: Path, kind: str = "sealed"
+                 ) -> session.Written:
     """A sealed step of four seats in which cy and dan never commit: ann fills both
-    their slots with proposals (remedy bot), completing the round."""
-    start = play_game(homes, tmp_path / "s", game="sealed-bids", stop_after=5)[-1]
-    two = one_step(homes, start, tmp_path, {"ann": "bid 4", "bob": "bid 5"})
+    their slots with proposals (remedy bot), completing the round. ``kind`` "open": a
+    step in the open instead (cy and dan never bid); "opening": all four committed, and
+    cy and dan never open."""
+    options = ["open=true"] if kind == "open" else None
+    start = play_game(homes, tmp_path / "s", game="sealed-bids", options=options,
+                      stop_after=5)[-1]
+    two = one_step(homes, start, tmp_path, {"ann": "bid 4", "bob": "bid 5"} if
+                   kind != "opening" else {"ann": "bid 4", "bob": "bid 5", "cy": "bid 2",
+                                           "dan": "bid 1"})
+    if kind == "opening":
+        (tmp_path / "open").mkdir()
+        for handle in ("ann", "bob"):
+            two = bid(homes, handle, two, tmp_path / "open" / f"{handle}.toml")
     first = sign_as(homes["ann"], two, "absent", player="cy", remedy="bot")
     assert first.table.round_missing() == [3]  # the round waits for dan's slot
     return sign_as(homes["ann"], first.path, "absent", player="dan", remedy="bot")
@@ -658,6 +669,31 @@ def test_a_queued_withholder_of_a_step_answers_with_its_turn(tmp_path: Path) -> 
     voted = sign_as(homes["bob"], answer.path, "vote", vote="accept")
     assert voted.table.bots == [2] and not voted.table.proposal
     assert voted.table.round_seats() == [0, 1, 3] and voted.table.step_kind() == "opening"
+
+
+@pytest.mark.parametrize("first", ["cy", "dan"])
+@pytest.mark.parametrize("kind", ["open", "sealed", "opening"])
+def test_withholders_of_a_step_answer_in_any_order(kind: str, first: str,
+                                                   tmp_path: Path) -> None:
+    """cy's proposal is open, dan's queued behind it; either answers first with its turn
+    of the step (in the open, its commitment, or its opening: docs/protocol-rounds.md, in
+    any order among the withholders), voiding its own proposal only; the other answers
+    next, and the game plays on to its end with nobody played by the bot."""
+    homes = four_homes(tmp_path)
+    path = two_withheld(homes, tmp_path, kind).path
+    second = "dan" if first == "cy" else "cy"
+    for who, left in ((first, second), (second, None)):
+        moves = [] if kind == "opening" else [{"cy": "bid 2", "dan": "bid 1"}[who]]
+        answer = session.sign_next(homes[who], path, None, moves, None, None)
+        assert answer.entry["kind"] == "turn" and "round" not in answer.entry
+        assert ("sealed" in answer.entry) == (kind == "sealed")
+        table, path = answer.table, answer.path
+        assert table.proposal.get("player") == (None if left is None else
+                                                 ["ann", "bob", "cy", "dan"].index(left))
+        assert table.queue == []
+    report = fresh(savefile.read(greedy_to_the_end(homes, path)), tmp_path).report
+    assert report.audit == "clean" and report.table.duty() is None
+    assert not report.table.bots and not report.table.dropped
 
 
 # ---- the spec's vectors ---------------------------------------------------------------------

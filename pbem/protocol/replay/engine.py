@@ -148,7 +148,8 @@ def step(table: Table, entry: Entry, *, replay: bool = True,
         _chores(new, seat, entry, make_chores, audit_seeds, proved)
         stamp_pending(new.gstate, seq)
         return new, []
-    if (seat != duty.seat and not in_round) or kind not in allowed:
+    owed = answer and deck_only and new.owes_deck_work(seat) and not new.over()  # see _answer
+    if not owed and ((seat != duty.seat and not in_round) or kind not in allowed):
         raise TurnError(
             f"Entry {seq} is a {kind} by {handle}, but the next entry must be a "
             f"{duty.kind} by {new.seats[duty.seat].handle}.", seq=seq)
@@ -244,10 +245,15 @@ def _answer(new: Table, seat: int, entry: Entry, duty: Duty, in_round: bool,
     """``seat``'s entry answers the proposal that it is absent (:func:`_answered`): the
     duty it is checked against, and whether it does only secret-deck work. Outside a round
     the proposal is void, so the game may wait on its work; such an answer before the
-    round of a draw from two links would begin begins that draw (pairdraw)."""
+    round of a draw from two links would begin begins that draw (pairdraw). An answer
+    doing its seat's owed work is let through whoever the game names after it (step),
+    unless the chance it drew ended the game: that chance, or the next withholder's
+    proposal it opens (with its votes), may name another seat."""
     duty = _answered(new, seat, entry, duty)
     if not in_round and entry["kind"] == "turn":
-        deck_only = seat in new.deck_duty()
+        # Its owed work only, even while another withholder's proposal stands (which
+        # empties deck_duty): the game is not asked, as for any entry of deck work.
+        deck_only = new.owes_deck_work(seat)
         pairdraw.answer_begins(new, seat)
     return duty, deck_only
 
@@ -261,8 +267,9 @@ def _answered(new: Table, seat: int, entry: Entry, duty: Duty) -> Duty:
     kind = entry["kind"]
     in_step = kind == "turn" and seat in new.game.simultaneous(new.gstate)
     # So is secret-deck work the game waits on: nobody decides before it is done, and
-    # it is done in any order (a round of it is formed only where none is under way).
-    owes = kind == "turn" and seat in new.deck_duty()
+    # it is done in any order (a round of it is formed only where none is under way),
+    # whether the other withholders' proposals are settled yet or not.
+    owes = kind == "turn" and new.owes_deck_work(seat)
     return Duty(seat, kind) if kind == "reveal" or in_step or owes else new.duty() or duty
 
 

@@ -304,8 +304,10 @@ class Table(Record):
         return sorted(owing)
 
     def owes_deck_work(self, seat: int) -> bool:
-        """Whether ``seat`` owes secret-deck work now on a deck the game waits on."""
-        if not self._deck_work_owed() or not self.game.waits_on_deck(self.gstate):
+        """Whether ``seat`` owes secret-deck work now on a deck the game waits on, proposals
+        aside (one of :meth:`deck_duty`'s seats, were none open or queued)."""
+        if (not self.started or self.resigned >= 0 or self.stopped or not self._deck_work_owed()
+                or not self.game.waits_on_deck(self.gstate)):
             return False
         from pbem.protocol.crypto import mental_deck
 

@@ -27,7 +27,7 @@ from pbem.protocol.state.table import Table
 from pbem_games.red_dog_junction import posse
 from tests.enginekit import sign_as
 from tests.games.red_dog_junction.test_rdj_posse_rounds import HANDLES, posse_until
-from tests.support.duty import sign_duty
+from tests.support.duty import keyed_homes, sign_duty
 
 
 def opens_ahead(written: session.Written) -> bool:
@@ -154,14 +154,17 @@ def test_RDJ_V2_the_mail_during_the_opens_round_names_the_seat_whose_entry_draws
 
 
 @pytest.mark.heavy
+@pytest.mark.parametrize("first", ["bob", "ann"])
 def test_RDJ_V2_a_second_withholder_of_the_opens_round_answering_first_draws_nothing(
-        tmp_path: Path) -> None:
+        first: str, tmp_path: Path) -> None:
     """ann (whose entry draws) and bob both withhold their opens; cy opens and proposes
     both absent in their slots. bob's answer, signed on top of his proposal while ann's
     is open, draws what his slot would have: nothing (his preview shows the chance
     pending). Were it to draw with bob's own link, bob would read that outcome before
     answering and choose between it and ann's by answering now or waiting. ann's answer
-    then draws what her preview showed her before the round."""
+    draws what her preview showed her before the round, whether she answers second or
+    first (in any order among the withholders: her answer first, on top of her open
+    proposal, was refused, "the next entry must be a turn by bob")."""
     homes, written = posse_until(tmp_path, opens_ahead, 5)
     expected = drawn(posse.ready(signing.preview(written.table, homes["ann"].load()).gstate))
     written = sign_as(homes["cy"], written.path)
@@ -170,10 +173,11 @@ def test_RDJ_V2_a_second_withholder_of_the_opens_round_answering_first_draws_not
     table = written.table
     assert table.round_first < 0 and table.proposal["player"] == 0 and table.gstate["pending"]
     assert signing.preview(table, homes["bob"].load()).gstate["pending"]
-    written = sign_as(homes["bob"], written.path)
-    assert "round" not in written.entry and written.table.gstate["pending"]
-    written = sign_as(homes["ann"], written.path)
-    assert not written.table.gstate["pending"]
+    for who in (first, "ann" if first == "bob" else "bob"):
+        written = sign_as(homes[who], written.path)
+        assert "round" not in written.entry and not written.entry["moves"]
+        assert bool(written.table.gstate["pending"]) == (who == "bob" == first)
+    assert not written.table.gstate["pending"] and not written.table.proposal
     assert drawn(posse.ready(written.table.gstate)) == expected
     report = session.verify(savefile.read(written.path), Home(tmp_path / "auditor"))
     assert report.table.gstate == written.table.gstate
@@ -193,3 +197,33 @@ def test_RDJ_V2_before_the_opens_every_player_still_sees_its_picks(tmp_path: Pat
             written.table.gstate, seat)
         assert len(view["draft"]["picks"]) == 8
         assert "Your picks so far (8):" in game.render(view)
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_the_drawing_withholder_answers_first_while_a_vote_is_owed(
+        tmp_path: Path) -> None:
+    """Four players: ann (whose entry draws) and dan withhold their opens; bob proposes
+    both absent in their slots, cy the one voter. ann answers first, on top of her open
+    proposal: her answer draws, and opens dan's proposal, which names cy (its vote) next.
+    It was refused ("the next entry must be a vote by cy"); dan's answer follows."""
+    handles = ["ann", "bob", "cy", "dan"]
+    homes = keyed_homes(tmp_path, handles)
+    (tmp_path / "saves").mkdir()
+    written = session.new_game(homes["ann"], "red-dog-junction", handles, ["variant=posse"],
+                               None, folder=tmp_path / "saves", rules=5)
+    while not opens_ahead(written):
+        written = sign_duty(homes, written, "greedy")
+    assert written.table.deck_round_resolver() == 0
+    expected = drawn(posse.ready(signing.preview(written.table, homes["ann"].load()).gstate))
+    for who in ("bob", "cy"):
+        written = sign_as(homes[who], written.path)
+    for absent in ("ann", "dan"):
+        written = sign_as(homes["bob"], written.path, "absent", player=absent, remedy="end")
+    assert written.table.proposal["voters"] == [2]
+    written = sign_as(homes["ann"], written.path)
+    assert written.table.proposal["player"] == 3 and not written.table.gstate["pending"]
+    assert drawn(posse.ready(written.table.gstate)) == expected
+    written = sign_as(homes["dan"], written.path)
+    assert not written.table.proposal and not written.table.queue
+    report = session.verify(savefile.read(written.path), Home(tmp_path / "auditor"))
+    assert report.table.gstate == written.table.gstate

@@ -16,16 +16,17 @@ from typing import Any
 import pytest
 
 from pbem import session
+from pbem.errors import PbemError
 from pbem.game import copy_state
 from pbem.mail import message
 from pbem.protocol.crypto import beacon
 from pbem.protocol.crypto.identity import Home
-from pbem.protocol.replay import signing
+from pbem.protocol.replay import engine, signing
 from pbem.protocol.saveformat import savefile
 from pbem.protocol.state.table import Table
 from pbem.session import absentees
 from pbem_games.red_dog_junction import posse
-from tests.enginekit import sign_as
+from tests.enginekit import forge, next_entry, sign_as, with_entries
 from tests.games.red_dog_junction.test_rdj_posse_open_round import drawn, opens_ahead
 from tests.games.red_dog_junction.test_rdj_posse_rounds import HANDLES, posse_until
 from tests.support.duty import sign_duty
@@ -190,23 +191,42 @@ def test_RDJ_V2_version_6_an_answer_before_the_opens_round_draws_with_the_last_p
     verified_as_signed(written, tmp_path / "auditor")
 
 
-@pytest.mark.heavy
-def test_RDJ_V2_version_6_both_drawing_seats_withheld_and_answered_draw_the_same(
-        tmp_path: Path) -> None:
-    """ann and cy both withhold their opens; bob proposes both absent in their slots. cy's
-    proposal is queued behind ann's, so cy's answer comes while ann's stands (cy signs
-    first, as the game asks): its link must count all the same. It did not: the draw kept
-    waiting for cy's link, already published, and the draft could never end."""
+def both_withheld(tmp_path: Path) -> tuple[dict[str, Home], Table, session.Written]:
+    """bob opens; ann and cy withhold theirs and bob proposes both absent in their slots
+    (remedy end): ann's proposal open, cy's queued. (the homes, the table before the opens
+    round, the save then)."""
     homes, written = posse_until(tmp_path, opens_ahead)
     before = written.table
     written = sign_as(homes["bob"], written.path)
     for withheld in ("ann", "cy"):
         written = sign_as(homes["bob"], written.path, "absent", player=withheld, remedy="end")
     assert written.table.proposal.get("player") == 0 and written.table.queue
+    return homes, before, written
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("order", [("cy", "ann"), ("ann", "cy")])
+def test_RDJ_V2_version_6_both_drawing_seats_withheld_and_answered_draw_the_same(
+        order: tuple[str, str], tmp_path: Path) -> None:
+    """ann and cy both withhold their opens; bob proposes both absent in their slots. cy's
+    proposal is queued behind ann's. Either answers first (docs/protocol-rounds.md: in any
+    order among the withholders), each with its opens and no more. cy answering while
+    ann's stands: its link must count all the same (it did not: the draw kept waiting for
+    cy's link, already published, and the draft could never end). ann answering first, on
+    top of her open proposal, was refused ("the next entry must be a turn by cy"): with
+    cy's proposal then open no deck work was asked for, and the game named cy."""
+    homes, before, written = both_withheld(tmp_path)
     links: dict[str, str] = {}
-    for who in ("cy", "ann"):
+    for who in order:
         written = sign_as(homes[who], written.path)
+        assert "round" not in written.entry and not written.entry["moves"]
+        assert written.entry["chores"]
         links[who] = written.entry["beacon"]
+        assert bool(written.table.gstate["pending"]) == (len(links) == 1)
+        if len(links) == 1:  # the one answer voids its own proposal only; nothing drawn
+            other = HANDLES.index(order[1])
+            assert written.table.proposal.get("player") == other and not written.table.queue
+            pending_for_all(homes, written.table)
     assert not written.table.gstate["pending"]
     assert drawn(written.table.gstate) == expected_draw(before, links)
     verified_as_signed(written, tmp_path / "auditor")
@@ -307,3 +327,25 @@ def test_RDJ_V2_a_resignation_before_the_opens_round_draws_nothing_alone(
     with pytest.raises(TurnError) as refused:
         session.verify(savefile.read(forged.path), Home(tmp_path / "auditor"))
     assert "resigns before the round of secret-deck work" in refused.value.message
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_version_6_a_withholders_answer_out_of_turn_does_its_work_and_no_more(
+        tmp_path: Path) -> None:
+    """ann answers first, on top of her open proposal while cy's is queued (the game names
+    cy): her answer is let through out of the game's order only as the deck work her seat
+    owes. Re-signed by ann with a move added, or with her work left out, it is refused;
+    bob, proposed by nobody, signs no turn there."""
+    homes, _, written = both_withheld(tmp_path)
+    save = written.save
+    answer = sign_as(homes["ann"], written.path).entry
+    ann = homes["ann"].load()
+    for altered, why in (({**answer, "moves": ["pass"]}, "carries moves"),
+                         ({**answer, "chores": []}, "omits the secret-deck work")):
+        with pytest.raises(PbemError, match=why):
+            engine.replay(with_entries(save, [*save.entries, forge(altered, ann)]),
+                          check_snapshot=False)
+    bob = {**next_entry(save, homes["bob"], "turn"), "prev": answer["prev"]}  # the round's
+    with pytest.raises(PbemError, match="must be by cy"):
+        engine.replay(with_entries(save, [*save.entries, forge(bob, homes["bob"].load())]),
+                      check_snapshot=False)

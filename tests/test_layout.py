@@ -83,7 +83,7 @@ def test_rules_lists_the_games_from_a_folder_holding_a_games_py(tmp_path: Path) 
     done = _pbem(["rules"], tmp_path, [])
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.splitlines() == [
-        "red-dog-junction     Red Dog Junction, 1-5 players (rules v6)",
+        "red-dog-junction     Red Dog Junction, 1-5 players (rules v7)",
         "road-master          Road Master, 2-6 players (rules v5)",
         "station-to-station   Station to Station, 2-4 players (rules v4)",
     ]

@@ -474,4 +474,4 @@ def _opens_at_reveal(header: dict[str, Any]) -> bool:
     """PROTOCOL.md section 3, "Deck seed": in Road Master from rules version 5 the deck's
     secrets come from a deck seed no entry publishes, so no seed opens a slot; each reveal
     opened its seat's held cards, with proofs (section 6, "Opened at the reveal")."""
-    return header["game"] == "road-master" and int(header["rules_version"]) >= 5
+    return header.get("game") == "road-master" and int(header.get("rules_version", 0)) >= 5

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from games.red_dog_junction import posse
+from pbem_games.red_dog_junction import posse
 from pbem.protocol.replay import engine
 from pbem.protocol.saveformat.savefile import Save
 from tests.support.duty import bot_game

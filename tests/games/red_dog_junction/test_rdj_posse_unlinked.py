@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from pbem_games.red_dog_junction import posse
 from pbem.protocol.replay import engine
 from pbem.protocol.saveformat.savefile import Save
+from pbem_games.red_dog_junction import posse
 from tests.support.duty import bot_game
 
 PLAYERS = 3

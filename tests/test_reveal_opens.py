@@ -116,7 +116,7 @@ def _reveal_with_opens(save: Save) -> int:
                 and any(item["op"] == "open" for c in e["chores"] for item in c["items"]))
 
 
-def _resigned(save: Save, index: int, change: Any) -> Save:
+def _forged(save: Save, index: int, change: Any) -> Save:
     """The save up to its entry ``index``, that entry changed by ``change`` and re-signed
     by its seat, as a cheating client would send it."""
     ids = {i.handle: i for i in fixed_identities(PLAYERS)}
@@ -137,7 +137,7 @@ def test_a_reveal_that_leaves_its_held_cards_closed_is_refused() -> None:
         entry["chores"] = [c for c in entry["chores"] if c["items"]]
 
     with pytest.raises(TurnError, match="omits the secret-deck work it owed"):
-        engine.replay(_resigned(save, index, drop_opens), check_snapshot=False)
+        engine.replay(_forged(save, index, drop_opens), check_snapshot=False)
 
 
 @pytest.mark.heavy
@@ -153,7 +153,7 @@ def test_a_reveal_that_names_another_card_is_refused() -> None:
         item["card"] = elsewhere
 
     with pytest.raises(IntegrityError, match="fails its proof"):
-        engine.replay(_resigned(save, index, other_card), check_snapshot=False)
+        engine.replay(_forged(save, index, other_card), check_snapshot=False)
 
 
 @pytest.mark.heavy
@@ -184,7 +184,7 @@ def test_a_reveal_in_a_round_that_opens_another_seats_card_is_refused_in_true_wo
         items.append({**items[0], "slot": other, "card": d["slots"][other]["card"]})
 
     with pytest.raises(IntegrityError) as info:
-        engine.replay(_resigned(save, index, open_another), check_snapshot=False)
+        engine.replay(_forged(save, index, open_another), check_snapshot=False)
     assert info.value.exit_code == 3
     assert (f"is signed in a round, but its work on deck 'superbonus' is not the opens of its "
             f"own held cards that its reveal owes: it does a public open of slot {other}"

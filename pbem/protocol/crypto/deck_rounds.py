@@ -62,28 +62,26 @@ def _chained(d: Deck, seat: int, items: list[Item]) -> list[Item]:
     """On a deck whose owed work chains (``chain``: secretdeck.reshuffle), ``items`` and
     what each leaves owed by ``seat`` alone once done, stage after stage (a re-key, the
     re-lock it allows, then the opens after it), in the order they are done: the whole
-    of it is fixed when the round starts, since no other seat's work comes between.
-    Bookkeeping only (no proof is made): the items leave ``owed``."""
-    after = mental_deck.copy_deck(d)
+    of it is fixed when the round starts, since no other seat's work comes between."""
     chain = list(items)
-    while True:
-        keys = {item_key(item) for item in chain}
-        after["owed"] = [o for o in after["owed"]
-                         if not (o["seat"] == seat and item_key(o) in keys)]
-        more = mental_deck.owed(after, seat)
-        if not more:
-            return chain
+    while more := _owed_after(d, seat, chain):
         chain += more
+    return chain
 
 
 def _continues(d: Deck, seat: int, items: list[Item]) -> bool:
     """Whether ``seat`` owes more once ``items`` are done: the next stage on their slots
-    is its own too. Bookkeeping only (no proof is made): the items leave ``owed``."""
-    after = mental_deck.copy_deck(d)
+    is its own too."""
+    return bool(_owed_after(d, seat, items))
+
+
+def _owed_after(d: Deck, seat: int, items: list[Item]) -> list[Item]:
+    """What ``seat`` owes now once ``items`` are done. Bookkeeping only (no proof is made):
+    the items leave ``owed``; the deck itself is not changed (nor copied: only ``owed``
+    and ``passes`` are read)."""
     keys = {item_key(item) for item in items}
-    after["owed"] = [o for o in after["owed"]
-                     if not (o["seat"] == seat and item_key(o) in keys)]
-    return bool(mental_deck.owed(after, seat))
+    left = [o for o in d["owed"] if not (o["seat"] == seat and item_key(o) in keys)]
+    return mental_deck.owed({**d, "owed": left}, seat)
 
 
 def mismatch(published: Any, expected: list[Item]) -> str:

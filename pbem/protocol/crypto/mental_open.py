@@ -75,6 +75,10 @@ def read(
     return out
 
 
+# What a holder may owe on a slot it still reads as it stands (``_opening_own``).
+OWN_OPS = ("open", "rekey", "shuffle")
+
+
 def _opening_own(d: Deck, slot_id: str, seat: int) -> bool:
     """Whether the slot carries only ``seat``'s layer and what is owed on it is only
     ``seat``'s own work on it: its open (a Posse pick shown after the draft), after its
@@ -84,10 +88,6 @@ def _opening_own(d: Deck, slot_id: str, seat: int) -> bool:
     pending = pending_on(d, slot_id)
     return (list(slot["layers"]) == [str(seat)] and bool(pending)
             and all(item.get("op") in OWN_OPS and item.get("seat") == seat for item in pending))
-
-
-# What a holder may owe on a slot it still reads as it stands (``_opening_own``).
-OWN_OPS = ("open", "rekey", "shuffle")
 
 
 def _adopting(d: Deck, deck: str, seat: int, seed: bytes) -> dict[str, bytes]:

@@ -7,16 +7,19 @@ there every picked slot showed the card picked at its step."""
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from functools import cache
 from typing import Any
 
 import pytest
 
+from pbem.errors import IntegrityError
 from pbem.protocol.replay import engine
 from pbem.protocol.saveformat.savefile import Save
 from pbem_games.red_dog_junction import posse
-from tests.support.duty import bot_game
+from tests.enginekit import forge, with_entries
+from tests.support.duty import bot_game, fixed_identities
 
 PLAYERS = 3
 DRAFT_ENTRIES = 60  # the draft at three players and a few turns of play after it
@@ -85,3 +88,21 @@ def test_RDJ_V2_version_6_still_shows_each_picked_slot_as_it_was_picked() -> Non
     save = drafted(posse.PAIR_RULES)
     assert save.header["rules_version"] == posse.PAIR_RULES
     assert not any(relocked_before_shown(save))
+
+
+@pytest.mark.heavy
+def test_RDJ_V2_version_7_an_opens_entry_without_its_relock_is_refused() -> None:
+    """A changed client that shows its picks without first re-locking them (so each card
+    stays tied to its step) is refused: the re-key and the re-lock are its seat's work in
+    the opens round, fixed when the round began."""
+    save = drafted()
+    at = next(i for i, e in enumerate(save.entries)
+              if any(it["op"] == "open" for it in items(e)))
+    entry = copy.deepcopy(save.entries[at])
+    for chore in entry["chores"]:
+        chore["items"] = [it for it in chore["items"] if it["op"] not in ("rekey", "shuffle")]
+    signer = next(i for i in fixed_identities(PLAYERS) if i.handle == entry["seat"])
+    forged = with_entries(save, [*save.entries[:at], forge(entry, signer)])
+    with pytest.raises(IntegrityError, match="omits the re-lock to one key") as refused:
+        engine.replay(forged, check_snapshot=False)
+    assert refused.value.code == "chore"
